@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* xfab tables. Layouts live in include/xfab_abi.h; xfabd writes every table
+ * except the counters, which only the data plane writes. */
+#ifndef XFAB_BPF_MAPS_H
+#define XFAB_BPF_MAPS_H
+
+/* ports: ifindex -> port (MAC, counter slot, state, MTU). One per attached port. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, XFAB_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, struct xfab_port);
+} ports SEC(".maps");
+
+/* tx_ports: ifindex -> egress device for bpf_redirect_map (xdp datapath). */
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP_HASH);
+	__uint(max_entries, XFAB_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, struct bpf_devmap_val);
+} tx_ports SEC(".maps");
+
+/* routes_v4/v6: {table, prefix} -> route. Sized for full-table tests. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, XFAB_MAX_ROUTES_V4);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct xfab_lpm_v4_key);
+	__type(value, struct xfab_route);
+} routes_v4 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, XFAB_MAX_ROUTES_V6);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct xfab_lpm_v6_key);
+	__type(value, struct xfab_route);
+} routes_v6 SEC(".maps");
+
+/* nexthops: id -> egress port + resolved neighbour MAC. Id 0 is never valid. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_MAX_NEXTHOPS);
+	__type(key, __u32);
+	__type(value, struct xfab_nexthop);
+} nexthops SEC(".maps");
+
+/* nh_groups: id -> members and fixed bucket table (see xfab_abi.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_MAX_GROUPS);
+	__type(key, __u32);
+	__type(value, struct xfab_group);
+} nh_groups SEC(".maps");
+
+/* neighbors: {ifindex, family, addr} -> MAC, learnt from the kernel over
+ * netlink or set statically; used for directly connected destinations. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, XFAB_MAX_NEIGHBORS);
+	__type(key, struct xfab_neigh_key);
+	__type(value, struct xfab_neigh);
+} neighbors SEC(".maps");
+
+/* settings: [0] -> switch-wide knobs (hash seed). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xfab_settings);
+} settings SEC(".maps");
+
+/* Counters, per CPU; readers sum across CPUs. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XFAB_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, struct xfab_port_stats);
+} port_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XFAB_DROP_MAX);
+	__type(key, __u32);
+	__type(value, struct xfab_reason_stats);
+} drop_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XFAB_PUNT_MAX);
+	__type(key, __u32);
+	__type(value, struct xfab_reason_stats);
+} punt_stats SEC(".maps");
+
+#endif

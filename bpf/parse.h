@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Parser stage: cursor-based, every header bounds-checked before use. Each
+ * helper returns 0 or a negative drop reason (-XFAB_DROP_*). */
+#ifndef XFAB_BPF_PARSE_H
+#define XFAB_BPF_PARSE_H
+
+#ifndef ETH_P_8021AD
+#define ETH_P_8021AD 0x88A8
+#endif
+#define IPV4_FRAG_MASK 0x3fff /* MF flag + fragment offset */
+#define IPV6_NEXTHDR_HOP 0
+#define IPV6_NEXTHDR_ROUTING 43
+#define IPV6_NEXTHDR_FRAGMENT 44
+#define IPV6_NEXTHDR_AUTH 51
+#define IPV6_NEXTHDR_DEST 60
+
+struct xfab_vlan_hdr {
+	__be16 tci;
+	__be16 encap_proto;
+};
+
+struct xfab_ipv6_opt_hdr {
+	__u8 nexthdr;
+	__u8 hdrlen;
+	__u8 data[6];
+};
+
+struct xfab_ipv6_frag_hdr {
+	__u8 nexthdr;
+	__u8 reserved;
+	__be16 frag_off; /* offset in the high 13 bits, M flag in bit 0 */
+	__be32 identification;
+};
+
+/* What the packet is, as far as the pipeline needs to know. */
+struct xfab_meta {
+	struct ethhdr *eth;
+	void *l3;		/* struct iphdr or struct ipv6hdr */
+	void *l4;		/* NULL for non-first fragments */
+	__u16 eth_proto;	/* ethertype after any VLAN tag, host order */
+	__u8 vlan_in_data;	/* a tag sits in the frame (not in skb metadata) */
+	__u8 l4_proto;		/* IP protocol / final IPv6 next header */
+	__u32 l3_len;		/* IPv4 total length / IPv6 40 + payload length */
+	__u8 icmp_type;
+	__u8 hop_by_hop;	/* IPv6 hop-by-hop header present */
+	__u8 pad[2];
+	struct xfab_flow flow;	/* hash input */
+};
+
+static __always_inline int xfab_parse_eth(struct xfab_pkt *pkt, struct xfab_meta *m)
+{
+	struct ethhdr *eth = pkt->data;
+	struct xfab_vlan_hdr *vh;
+	__u16 proto;
+
+	if ((void *)(eth + 1) > pkt->data_end)
+		return -XFAB_DROP_ETH_TRUNCATED;
+	m->eth = eth;
+	proto = bpf_ntohs(eth->h_proto);
+	m->l3 = eth + 1;
+	if (proto == ETH_P_8021Q || proto == ETH_P_8021AD) {
+		vh = (void *)(eth + 1);
+		if ((void *)(vh + 1) > pkt->data_end)
+			return -XFAB_DROP_ETH_TRUNCATED;
+		proto = bpf_ntohs(vh->encap_proto);
+		m->vlan_in_data = 1;
+		m->l3 = vh + 1;
+		/* A routed port tolerates one tag; QinQ is not ours to route. */
+		if (proto == ETH_P_8021Q || proto == ETH_P_8021AD)
+			return -XFAB_DROP_VLAN_STACKED;
+	}
+	m->eth_proto = proto;
+	return 0;
+}
+
+/* Reads the L4 header at l4 (ports for the hash, ICMP type for punts). */
+static __always_inline int xfab_parse_l4(struct xfab_pkt *pkt, struct xfab_meta *m, void *l4)
+{
+	m->l4 = l4;
+	switch (m->l4_proto) {
+	case IPPROTO_TCP: {
+		struct tcphdr *th = l4;
+
+		if ((void *)(th + 1) > pkt->data_end)
+			return -XFAB_DROP_L4_TRUNCATED;
+		m->flow.ports = (__u32)th->source | ((__u32)th->dest << 16);
+		break;
+	}
+	case IPPROTO_UDP: {
+		struct udphdr *uh = l4;
+
+		if ((void *)(uh + 1) > pkt->data_end)
+			return -XFAB_DROP_L4_TRUNCATED;
+		m->flow.ports = (__u32)uh->source | ((__u32)uh->dest << 16);
+		break;
+	}
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6: {
+		__u8 *icmp = l4;
+
+		if ((void *)(icmp + 4) > pkt->data_end)
+			return -XFAB_DROP_L4_TRUNCATED;
+		m->icmp_type = icmp[0];
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
+static __always_inline int xfab_parse_ipv4(struct xfab_pkt *pkt, struct xfab_meta *m)
+{
+	struct iphdr *iph = m->l3;
+	__u32 hdr_len, avail;
+
+	if ((void *)(iph + 1) > pkt->data_end)
+		return -XFAB_DROP_IPV4_MALFORMED;
+	hdr_len = iph->ihl * 4;
+	if (iph->version != 4 || hdr_len < sizeof(*iph))
+		return -XFAB_DROP_IPV4_MALFORMED;
+	if ((void *)iph + hdr_len > pkt->data_end)
+		return -XFAB_DROP_IPV4_MALFORMED;
+	m->l3_len = bpf_ntohs(iph->tot_len);
+	avail = pkt->len - (__u32)((void *)iph - pkt->data);
+	/* Trailing Ethernet padding is fine; a length past the frame is not. */
+	if (m->l3_len < hdr_len || m->l3_len > avail)
+		return -XFAB_DROP_IPV4_MALFORMED;
+	m->l4_proto = iph->protocol;
+	m->flow.src[0] = iph->saddr;
+	m->flow.dst[0] = iph->daddr;
+	m->flow.proto = iph->protocol;
+	/* Every fragment of a datagram hashes alike: L3 fields only. */
+	if (iph->frag_off & bpf_htons(IPV4_FRAG_MASK))
+		return 0;
+	return xfab_parse_l4(pkt, m, (void *)iph + hdr_len);
+}
+
+static __always_inline int xfab_parse_ipv6(struct xfab_pkt *pkt, struct xfab_meta *m)
+{
+	struct ipv6hdr *ip6h = m->l3;
+	void *cur;
+	__u8 nexthdr;
+	__u32 avail;
+	int i;
+
+	if ((void *)(ip6h + 1) > pkt->data_end)
+		return -XFAB_DROP_IPV6_MALFORMED;
+	if (ip6h->version != 6)
+		return -XFAB_DROP_IPV6_MALFORMED;
+	m->l3_len = sizeof(*ip6h) + bpf_ntohs(ip6h->payload_len);
+	avail = pkt->len - (__u32)((void *)ip6h - pkt->data);
+	if (m->l3_len > avail)
+		return -XFAB_DROP_IPV6_MALFORMED;
+	__builtin_memcpy(m->flow.src, &ip6h->saddr, 16);
+	__builtin_memcpy(m->flow.dst, &ip6h->daddr, 16);
+	m->flow.is_v6 = 1;
+
+	nexthdr = ip6h->nexthdr;
+	cur = ip6h + 1;
+	for (i = 0; i < XFAB_IPV6_MAX_EXT_HDRS; i++) {
+		struct xfab_ipv6_opt_hdr *oh = cur;
+
+		switch (nexthdr) {
+		case IPV6_NEXTHDR_HOP:
+			if (i != 0) /* only valid right after the fixed header */
+				return -XFAB_DROP_IPV6_EXT_CHAIN;
+			m->hop_by_hop = 1;
+			/* fallthrough */
+		case IPV6_NEXTHDR_ROUTING:
+		case IPV6_NEXTHDR_DEST:
+			if ((void *)(oh + 1) > pkt->data_end)
+				return -XFAB_DROP_IPV6_EXT_CHAIN;
+			nexthdr = oh->nexthdr;
+			cur += (oh->hdrlen + 1) * 8;
+			break;
+		case IPV6_NEXTHDR_AUTH:
+			if ((void *)(oh + 1) > pkt->data_end)
+				return -XFAB_DROP_IPV6_EXT_CHAIN;
+			nexthdr = oh->nexthdr;
+			cur += (oh->hdrlen + 2) * 4;
+			break;
+		case IPV6_NEXTHDR_FRAGMENT: {
+			struct xfab_ipv6_frag_hdr *fh = cur;
+
+			if ((void *)(fh + 1) > pkt->data_end)
+				return -XFAB_DROP_IPV6_EXT_CHAIN;
+			m->l4_proto = fh->nexthdr;
+			m->flow.proto = fh->nexthdr;
+			/* Fragments hash on addresses only (ports not in all). */
+			return 0;
+		}
+		default:
+			/* An upper-layer header (or one we do not walk, e.g. ESP). */
+			m->l4_proto = nexthdr;
+			m->flow.proto = nexthdr;
+			return xfab_parse_l4(pkt, m, cur);
+		}
+	}
+	return -XFAB_DROP_IPV6_EXT_CHAIN;
+}
+
+#endif

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The xfab pipeline, written once and hook-agnostic. The XDP and tc entry
+ * points (xfab.bpf.c) wrap their context in a struct xfab_pkt, call
+ * xfab_pipeline() and turn its result into their own verdict, so both
+ * datapaths make the same decision and write the same bytes.
+ *
+ *   port checks -> parse -> punt rules -> L3 lookup -> path select ->
+ *   neighbour -> egress checks -> rewrite -> counters
+ */
+#ifndef XFAB_BPF_PIPELINE_H
+#define XFAB_BPF_PIPELINE_H
+
+struct xfab_pkt {
+	void *data;
+	void *data_end;
+	__u32 len;	       /* whole frame (tc may hold less than this linearly) */
+	__u32 ingress_ifindex;
+	__u8 is_gso;	       /* a GSO super-packet: per-segment MTU holds */
+	__u8 pad[3];
+};
+
+struct xfab_result {
+	__u32 action;	       /* enum xfab_action */
+	__u32 reason;	       /* drop or punt reason */
+	__u32 egress_ifindex;  /* with XFAB_ACT_FORWARD */
+	__u8 vlan_in_data;     /* entry must strip the ingress tag on forward */
+	__u8 pad[3];
+};
+
+#include "counters.h"
+#include "parse.h"
+#include "l3.h"
+
+static __always_inline int xfab_mac_is_multicast(const __u8 *mac)
+{
+	return mac[0] & 1;
+}
+
+static __always_inline int xfab_mac_equal(const __u8 *a, const __u8 *b)
+{
+	return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4] &&
+	       a[5] == b[5];
+}
+
+/* Ethernet sanity, ARP/non-IP punts, router-MAC check. Returns an action. */
+static __always_inline int xfab_stage_l2(struct xfab_meta *m, const struct xfab_port *in,
+					 struct xfab_result *res)
+{
+	struct ethhdr *eth = m->eth;
+
+	if (xfab_mac_is_multicast(eth->h_source))
+		return xfab_drop(res, XFAB_DROP_SMAC_MULTICAST);
+	if (xfab_mac_equal(eth->h_source, eth->h_dest))
+		return xfab_drop(res, XFAB_DROP_SMAC_EQ_DMAC);
+	if (m->eth_proto == ETH_P_ARP)
+		return xfab_punt(res, XFAB_PUNT_ARP);
+	if (m->eth_proto != ETH_P_IP && m->eth_proto != ETH_P_IPV6)
+		return xfab_punt(res, XFAB_PUNT_NON_IP);
+	if (xfab_mac_is_multicast(eth->h_dest))
+		return xfab_punt(res, XFAB_PUNT_MULTICAST);
+	if (!xfab_mac_equal(eth->h_dest, in->mac))
+		return xfab_drop(res, XFAB_DROP_NOT_ROUTER_MAC);
+	return XFAB_ACT_FORWARD;
+}
+
+/* Address-class punts and drops that need no table. */
+static __always_inline int xfab_stage_ipv4_class(struct xfab_meta *m, struct xfab_result *res)
+{
+	struct iphdr *iph = m->l3;
+	__u32 saddr = bpf_ntohl(iph->saddr);
+	__u32 daddr = bpf_ntohl(iph->daddr);
+
+	if ((saddr >> 28) == 0xe || saddr == 0xffffffff || (saddr >> 24) == 127 || saddr == 0)
+		return xfab_drop(res, XFAB_DROP_BAD_SRC_ADDR);
+	if ((daddr >> 28) == 0xe || daddr == 0xffffffff)
+		return xfab_punt(res, XFAB_PUNT_MULTICAST);
+	if ((daddr >> 16) == 0xa9fe || (saddr >> 16) == 0xa9fe)
+		return xfab_punt(res, XFAB_PUNT_LINK_LOCAL);
+	return XFAB_ACT_FORWARD;
+}
+
+static __always_inline int xfab_stage_ipv6_class(struct xfab_meta *m, struct xfab_result *res)
+{
+	struct ipv6hdr *ip6h = m->l3;
+	__u8 s0 = ip6h->saddr.in6_u.u6_addr8[0], s1 = ip6h->saddr.in6_u.u6_addr8[1];
+	__u8 d0 = ip6h->daddr.in6_u.u6_addr8[0], d1 = ip6h->daddr.in6_u.u6_addr8[1];
+
+	if (s0 == 0xff)
+		return xfab_drop(res, XFAB_DROP_BAD_SRC_ADDR);
+	if (d0 == 0xff)
+		return xfab_punt(res, XFAB_PUNT_MULTICAST);
+	if ((d0 == 0xfe && (d1 & 0xc0) == 0x80) || (s0 == 0xfe && (s1 & 0xc0) == 0x80))
+		return xfab_punt(res, XFAB_PUNT_LINK_LOCAL);
+	if (m->l4_proto == IPPROTO_ICMPV6 && m->icmp_type >= 133 && m->icmp_type <= 137)
+		return xfab_punt(res, XFAB_PUNT_ND);
+	if (m->hop_by_hop)
+		return xfab_punt(res, XFAB_PUNT_IPV6_HOP_BY_HOP);
+	return XFAB_ACT_FORWARD;
+}
+
+static __always_inline int xfab_pipeline(struct xfab_pkt *pkt, struct xfab_result *res)
+{
+	struct xfab_meta m = {};
+	struct xfab_l3_decision l3 = {};
+	const struct xfab_port *in, *out;
+	int act, err;
+
+	/* Port checks: only ports xfabd configured, and only while up. */
+	in = bpf_map_lookup_elem(&ports, &pkt->ingress_ifindex);
+	if (!in)
+		return xfab_count_unknown_port(res, pkt);
+	xfab_count_rx(in->slot, pkt->len);
+	if ((in->flags & XFAB_PORT_ADMIN_UP) == 0)
+		return xfab_finish(res, in->slot, pkt->len, xfab_drop(res, XFAB_DROP_PORT_DOWN));
+
+	/* Parse and classify. */
+	err = xfab_parse_eth(pkt, &m);
+	if (err)
+		return xfab_finish(res, in->slot, pkt->len, xfab_drop(res, -err));
+	res->vlan_in_data = m.vlan_in_data;
+	act = xfab_stage_l2(&m, in, res);
+	if (act != XFAB_ACT_FORWARD)
+		return xfab_finish(res, in->slot, pkt->len, act);
+
+	if (m.eth_proto == ETH_P_IP) {
+		err = xfab_parse_ipv4(pkt, &m);
+		if (err)
+			return xfab_finish(res, in->slot, pkt->len, xfab_drop(res, -err));
+		act = xfab_stage_ipv4_class(&m, res);
+	} else {
+		err = xfab_parse_ipv6(pkt, &m);
+		if (err)
+			return xfab_finish(res, in->slot, pkt->len, xfab_drop(res, -err));
+		act = xfab_stage_ipv6_class(&m, res);
+	}
+	if (act != XFAB_ACT_FORWARD)
+		return xfab_finish(res, in->slot, pkt->len, act);
+
+	/* Route lookup, path selection, neighbour. */
+	act = xfab_stage_l3(&m, &l3, res);
+	if (act != XFAB_ACT_FORWARD)
+		return xfab_finish(res, in->slot, pkt->len, act);
+
+	/* Egress checks. */
+	out = bpf_map_lookup_elem(&ports, &l3.egress_ifindex);
+	if (!out || (out->flags & XFAB_PORT_UP) != XFAB_PORT_UP)
+		return xfab_finish(res, in->slot, pkt->len, xfab_drop(res, XFAB_DROP_EGRESS_DOWN));
+	if (!pkt->is_gso && m.l3_len > out->mtu)
+		return xfab_finish(res, in->slot, pkt->len, xfab_punt(res, XFAB_PUNT_MTU_EXCEEDED));
+
+	/* Rewrite: MACs, TTL/hop limit, IPv4 checksum. */
+	xfab_rewrite(&m, l3.dmac, out->mac);
+	res->action = XFAB_ACT_FORWARD;
+	res->egress_ifindex = l3.egress_ifindex;
+	xfab_count_tx(out->slot, pkt->len - (m.vlan_in_data ? 4 : 0));
+	return XFAB_ACT_FORWARD;
+}
+
+#endif

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * xfab ABI: every map key, value, enum and constant shared by the BPF data
+ * plane (bpf/) and userspace (user/). Fixed-width types, explicit padding and
+ * size asserts, so both sides always agree on the layout.
+ */
+#ifndef XFAB_ABI_H
+#define XFAB_ABI_H
+
+#include <linux/types.h>
+
+#define XFAB_MAX_PORTS 64	   /* port slots (counters are indexed by slot) */
+#define XFAB_MAX_NEXTHOPS 4096	   /* nexthop ids 1..4095; 0 = none */
+#define XFAB_MAX_GROUPS 1024	   /* group ids 1..1023; 0 = none */
+#define XFAB_GROUP_BUCKETS 256	   /* fixed bucket table per group (power of 2) */
+#define XFAB_GROUP_MAX_MEMBERS 64  /* distinct nexthops per group */
+#define XFAB_MAX_ROUTES_V4 1048576 /* LPM trie capacity */
+#define XFAB_MAX_ROUTES_V6 262144
+#define XFAB_MAX_NEIGHBORS 16384
+#define XFAB_IPV6_MAX_EXT_HDRS 8 /* extension headers walked before giving up */
+
+/* Routing table id ("VRF") lives in the LPM key ahead of the address; the
+ * default table is 0. Later issues put tenant tables here. */
+#define XFAB_TABLE_DEFAULT 0
+
+/* ---- verdicts of the pipeline (internal, also reported by tests) ---- */
+enum xfab_action {
+	XFAB_ACT_DROP = 0,
+	XFAB_ACT_PUNT = 1,    /* hand to the kernel stack */
+	XFAB_ACT_FORWARD = 2, /* redirect to egress port */
+};
+
+/* Drop reasons: every one is counted (drop_stats) and has a name in xfabctl. */
+enum xfab_drop_reason {
+	XFAB_DROP_NONE = 0,
+	XFAB_DROP_ETH_TRUNCATED,    /* frame shorter than an Ethernet header */
+	XFAB_DROP_VLAN_STACKED,	    /* more than one 802.1Q/802.1ad tag */
+	XFAB_DROP_IPV4_MALFORMED,   /* truncated, IHL < 5, version != 4, bad length */
+	XFAB_DROP_IPV6_MALFORMED,   /* truncated, version != 6, bad payload length */
+	XFAB_DROP_IPV6_EXT_CHAIN,   /* extension header chain too long or truncated */
+	XFAB_DROP_L4_TRUNCATED,	    /* TCP/UDP/ICMP header cut short */
+	XFAB_DROP_SMAC_MULTICAST,   /* source MAC is multicast/broadcast */
+	XFAB_DROP_SMAC_EQ_DMAC,	    /* source MAC equals destination MAC */
+	XFAB_DROP_NOT_ROUTER_MAC,   /* unicast frame not addressed to this port */
+	XFAB_DROP_PORT_UNKNOWN,	    /* ingress port not in the port table */
+	XFAB_DROP_PORT_DOWN,	    /* ingress port admin/oper down */
+	XFAB_DROP_NO_ROUTE,	    /* LPM miss */
+	XFAB_DROP_BLACKHOLE,	    /* route says blackhole */
+	XFAB_DROP_NEXTHOP_INVALID,  /* route points at a missing nexthop/group */
+	XFAB_DROP_GROUP_EMPTY,	    /* every member of the group is down */
+	XFAB_DROP_EGRESS_DOWN,	    /* chosen egress port is down */
+	XFAB_DROP_BAD_SRC_ADDR,	    /* martian source address (multicast, loopback, broadcast) */
+	XFAB_DROP_MAX,
+};
+
+/* Punt reasons: the packet goes to the kernel, which answers or resolves. */
+enum xfab_punt_reason {
+	XFAB_PUNT_NONE = 0,
+	XFAB_PUNT_ARP,
+	XFAB_PUNT_ND,		    /* ICMPv6 RS/RA/NS/NA/redirect */
+	XFAB_PUNT_LINK_LOCAL,	    /* 169.254/16, fe80::/10 */
+	XFAB_PUNT_MULTICAST,	    /* multicast/broadcast destination */
+	XFAB_PUNT_TO_SELF,	    /* addressed to one of the switch's addresses */
+	XFAB_PUNT_TTL_EXPIRED,	    /* TTL/hop limit <= 1: kernel sends ICMP time exceeded */
+	XFAB_PUNT_NEIGH_UNRESOLVED, /* no MAC yet: kernel resolves and forwards */
+	XFAB_PUNT_MTU_EXCEEDED,	    /* kernel fragments or sends ICMP too big */
+	XFAB_PUNT_NON_IP,	    /* LLDP, other ethertypes */
+	XFAB_PUNT_IPV6_HOP_BY_HOP,  /* hop-by-hop options need the slow path */
+	XFAB_PUNT_MAX,
+};
+
+/* ---- ports: HASH, ifindex -> struct xfab_port; written by xfabd ---- */
+#define XFAB_PORT_ADMIN_UP (1u << 0)
+#define XFAB_PORT_OPER_UP (1u << 1)
+#define XFAB_PORT_UP (XFAB_PORT_ADMIN_UP | XFAB_PORT_OPER_UP)
+
+enum xfab_datapath {
+	XFAB_DP_XDP = 0,
+	XFAB_DP_TC = 1,
+};
+
+struct xfab_port {
+	__u8 mac[6];	/* router MAC of this port (source MAC on egress) */
+	__u16 slot;	/* 0..XFAB_MAX_PORTS-1: index of counters */
+	__u32 ifindex;
+	__u32 flags;	/* XFAB_PORT_* */
+	__u16 mtu;	/* L3 MTU */
+	__u8 datapath;	/* enum xfab_datapath */
+	__u8 pad;
+};
+_Static_assert(sizeof(struct xfab_port) == 20, "xfab_port layout");
+
+/* ---- routes: LPM_TRIE; prefixlen counts the 32-bit table id ---- */
+struct xfab_lpm_v4_key {
+	__u32 prefixlen; /* 32 + IPv4 prefix length */
+	__u32 table;	 /* big-endian table id, matched in full */
+	__u8 addr[4];
+};
+_Static_assert(sizeof(struct xfab_lpm_v4_key) == 12, "lpm v4 key");
+
+struct xfab_lpm_v6_key {
+	__u32 prefixlen; /* 32 + IPv6 prefix length */
+	__u32 table;
+	__u8 addr[16];
+};
+_Static_assert(sizeof(struct xfab_lpm_v6_key) == 24, "lpm v6 key");
+
+enum xfab_route_type {
+	XFAB_RT_NEXTHOP = 1,   /* id = nexthop id */
+	XFAB_RT_GROUP = 2,     /* id = group id */
+	XFAB_RT_CONNECTED = 3, /* directly attached subnet: id = egress ifindex, MAC from neighbors */
+	XFAB_RT_LOCAL = 4,     /* one of our addresses: punt */
+	XFAB_RT_BLACKHOLE = 5, /* drop */
+};
+
+struct xfab_route {
+	__u32 type; /* enum xfab_route_type */
+	__u32 id;
+};
+_Static_assert(sizeof(struct xfab_route) == 8, "route");
+
+/* ---- nexthops: ARRAY, id -> struct xfab_nexthop; written by xfabd ---- */
+#define XFAB_NH_VALID (1u << 0)
+#define XFAB_NH_RESOLVED (1u << 1) /* dmac holds the neighbour's MAC */
+#define XFAB_NH_IPV6 (1u << 2)	   /* gateway is IPv6 */
+
+struct xfab_nexthop {
+	__u32 ifindex; /* egress port */
+	__u32 flags;   /* XFAB_NH_* */
+	__u8 dmac[6];  /* neighbour MAC, valid with XFAB_NH_RESOLVED */
+	__u16 pad;
+	__u8 gw[16];   /* gateway address (IPv4 in the first 4 bytes) */
+};
+_Static_assert(sizeof(struct xfab_nexthop) == 32, "nexthop");
+
+/* ---- groups: ARRAY, id -> struct xfab_group; written by xfabd ----
+ * A flow hash picks one of XFAB_GROUP_BUCKETS buckets; each bucket names a
+ * nexthop id. xfabd fills the buckets from the live members (round robin for
+ * equal cost), so weights, resilient remapping and flowlets change only how
+ * buckets are filled or chosen, never the data-plane layout. */
+enum xfab_group_mode {
+	XFAB_GROUP_HASH = 0, /* 5-tuple hash over buckets */
+};
+
+struct xfab_group {
+	__u32 mode;	     /* enum xfab_group_mode */
+	__u16 num_members;   /* configured members */
+	__u16 live_members;  /* members whose port is up (0: group empty) */
+	__u32 members[XFAB_GROUP_MAX_MEMBERS]; /* nexthop ids, for display */
+	__u16 buckets[XFAB_GROUP_BUCKETS];     /* nexthop id per bucket */
+};
+_Static_assert(sizeof(struct xfab_group) == 8 + 4 * XFAB_GROUP_MAX_MEMBERS + 2 * XFAB_GROUP_BUCKETS,
+	       "group");
+
+/* ---- neighbors: HASH, {ifindex, family, addr} -> struct xfab_neigh ---- */
+struct xfab_neigh_key {
+	__u32 ifindex;
+	__u8 family; /* AF_INET or AF_INET6 */
+	__u8 pad[3];
+	__u8 addr[16];
+};
+_Static_assert(sizeof(struct xfab_neigh_key) == 24, "neigh key");
+
+#define XFAB_NEIGH_STATIC (1u << 0) /* from config, not from the kernel */
+
+struct xfab_neigh {
+	__u8 mac[6];
+	__u16 flags;
+};
+_Static_assert(sizeof(struct xfab_neigh) == 8, "neigh");
+
+/* ---- switch-wide settings: ARRAY[1]; written by xfabd ---- */
+struct xfab_settings {
+	__u32 hash_seed;
+	__u32 flags; /* reserved for feature switches */
+};
+_Static_assert(sizeof(struct xfab_settings) == 8, "settings");
+
+/* ---- counters: PERCPU_ARRAY; summed by xfabctl ---- */
+struct xfab_port_stats {
+	__u64 rx_packets;
+	__u64 rx_bytes;
+	__u64 tx_packets; /* forwarded out of this port by xfab */
+	__u64 tx_bytes;
+	__u64 drops;	  /* dropped on ingress at this port */
+	__u64 punts;	  /* handed to the kernel at this port */
+};
+_Static_assert(sizeof(struct xfab_port_stats) == 48, "port stats");
+
+struct xfab_reason_stats {
+	__u64 packets;
+	__u64 bytes;
+};
+_Static_assert(sizeof(struct xfab_reason_stats) == 16, "reason stats");
+
+/* Pinned map names (also the BPF object's map names). */
+#define XFAB_MAP_PORTS "ports"
+#define XFAB_MAP_TX_PORTS "tx_ports"
+#define XFAB_MAP_ROUTES_V4 "routes_v4"
+#define XFAB_MAP_ROUTES_V6 "routes_v6"
+#define XFAB_MAP_NEXTHOPS "nexthops"
+#define XFAB_MAP_GROUPS "nh_groups"
+#define XFAB_MAP_NEIGHBORS "neighbors"
+#define XFAB_MAP_SETTINGS "settings"
+#define XFAB_MAP_PORT_STATS "port_stats"
+#define XFAB_MAP_DROP_STATS "drop_stats"
+#define XFAB_MAP_PUNT_STATS "punt_stats"
+
+#define XFAB_PIN_ROOT "/sys/fs/bpf/xfab"
+
+#endif /* XFAB_ABI_H */
