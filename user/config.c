@@ -1,0 +1,866 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XFAB_CONFIG_MAX_BYTES (64u << 20)
+
+struct ctx {
+	const char *file;
+	struct xfab_cfg_errors *errs;
+	struct xfab_config *cfg;
+};
+
+static void add_error(struct ctx *c, struct json_pos pos, const char *key, const char *fmt, ...)
+{
+	struct xfab_cfg_error *e;
+	va_list ap;
+
+	if (c->errs->count >= XFAB_CFG_MAX_ERRORS)
+		return;
+	e = &c->errs->e[c->errs->count++];
+	snprintf(e->file, sizeof(e->file), "%s", c->file);
+	e->line = pos.line;
+	e->col = pos.col;
+	snprintf(e->key, sizeof(e->key), "%s", key ? key : "");
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+}
+
+void xfab_cfg_error_format(const struct xfab_cfg_error *e, char *buf, size_t len)
+{
+	if (e->key[0])
+		snprintf(buf, len, "%s:%d:%d: %s: %s", e->file, e->line, e->col, e->key, e->msg);
+	else
+		snprintf(buf, len, "%s:%d:%d: %s", e->file, e->line, e->col, e->msg);
+}
+
+/* ---- small parsers ---- */
+
+int xfab_parse_prefix(const char *text, struct xfab_prefix *pfx, char *why, size_t whylen)
+{
+	char buf[64];
+	const char *slash = strchr(text, '/');
+	char *end;
+	long plen;
+	size_t alen;
+	int max;
+
+	if (!slash) {
+		snprintf(why, whylen, "'%s' is not a prefix (ADDRESS/LENGTH)", text);
+		return -1;
+	}
+	alen = (size_t)(slash - text);
+	if (alen == 0 || alen >= sizeof(buf)) {
+		snprintf(why, whylen, "'%s' has no valid address", text);
+		return -1;
+	}
+	memcpy(buf, text, alen);
+	buf[alen] = '\0';
+	memset(pfx, 0, sizeof(*pfx));
+	if (inet_pton(AF_INET, buf, pfx->addr) == 1) {
+		pfx->family = AF_INET;
+		max = 32;
+	} else if (inet_pton(AF_INET6, buf, pfx->addr) == 1) {
+		pfx->family = AF_INET6;
+		max = 128;
+	} else {
+		snprintf(why, whylen, "'%s' is not an IPv4 or IPv6 address", buf);
+		return -1;
+	}
+	errno = 0;
+	if (!isdigit((unsigned char)slash[1])) {
+		snprintf(why, whylen, "'%s' has no prefix length", text);
+		return -1;
+	}
+	plen = strtol(slash + 1, &end, 10);
+	if (errno || *end != '\0' || plen < 0 || plen > max) {
+		snprintf(why, whylen, "prefix length in '%s' must be 0..%d", text, max);
+		return -1;
+	}
+	pfx->plen = (int)plen;
+	return 0;
+}
+
+static int prefix_host_bits_set(const struct xfab_prefix *pfx)
+{
+	int bytes = pfx->family == AF_INET ? 4 : 16;
+
+	for (int i = 0; i < bytes; i++) {
+		int bit0 = i * 8;
+		__u8 mask;
+
+		if (bit0 + 8 <= pfx->plen)
+			continue;
+		mask = bit0 >= pfx->plen ? 0xff : (__u8)(0xff >> (pfx->plen - bit0));
+		if (pfx->addr[i] & mask)
+			return 1;
+	}
+	return 0;
+}
+
+int xfab_prefix_contains(const struct xfab_prefix *pfx, int family, const __u8 *addr)
+{
+	int full = pfx->plen / 8, rest = pfx->plen % 8;
+
+	if (pfx->family != family)
+		return 0;
+	if (memcmp(pfx->addr, addr, (size_t)full) != 0)
+		return 0;
+	if (rest) {
+		__u8 mask = (__u8)(0xff << (8 - rest));
+
+		if ((pfx->addr[full] & mask) != (addr[full] & mask))
+			return 0;
+	}
+	return 1;
+}
+
+int xfab_parse_mac(const char *text, __u8 mac[6])
+{
+	unsigned v[6];
+	char tail;
+
+	if (strlen(text) != 17)
+		return -1;
+	if (sscanf(text, "%2x:%2x:%2x:%2x:%2x:%2x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+		   &tail) != 6)
+		return -1;
+	for (int i = 0; i < 6; i++) {
+		if (!isxdigit((unsigned char)text[i * 3]) || !isxdigit((unsigned char)text[i * 3 + 1]))
+			return -1;
+		mac[i] = (__u8)v[i];
+	}
+	return 0;
+}
+
+__u32 xfab_default_hash_seed(const char *hostname)
+{
+	__u32 h = 2166136261u; /* FNV-1a: a stable seed per switch identity */
+
+	for (const char *p = hostname; *p; p++) {
+		h ^= (__u8)*p;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+int xfab_config_port_index(const struct xfab_config *cfg, const char *name)
+{
+	for (int i = 0; i < cfg->n_ports; i++)
+		if (strcmp(cfg->ports[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* ---- field access with type checks ---- */
+
+/* Returns the string value of a field (SONiC keeps every value a string;
+ * numbers and booleans are accepted where they make sense). */
+static const char *field_text(struct ctx *c, const struct json_value *f, const char *key,
+			      char *buf, size_t len)
+{
+	switch (f->type) {
+	case JSON_STRING:
+		return f->str;
+	case JSON_NUMBER:
+		return f->str;
+	case JSON_BOOL:
+		snprintf(buf, len, "%s", f->boolean ? "true" : "false");
+		return buf;
+	default:
+		add_error(c, f->pos, key, "expected a string, got %s", json_type_name(f->type));
+		return NULL;
+	}
+}
+
+static int parse_u32(struct ctx *c, const struct json_value *f, const char *key, __u32 lo,
+		     __u32 hi, __u32 *out)
+{
+	char buf[16];
+	const char *t = field_text(c, f, key, buf, sizeof(buf));
+	unsigned long long v;
+	char *end;
+
+	if (!t)
+		return -1;
+	errno = 0;
+	if (!isdigit((unsigned char)t[0])) {
+		add_error(c, f->pos, key, "'%s' is not a whole number", t);
+		return -1;
+	}
+	v = strtoull(t, &end, 0);
+	if (errno || *end != '\0') {
+		add_error(c, f->pos, key, "'%s' is not a whole number", t);
+		return -1;
+	}
+	if (v < lo || v > hi) {
+		add_error(c, f->pos, key, "%llu is out of range %u..%u", v, lo, hi);
+		return -1;
+	}
+	*out = (__u32)v;
+	return 0;
+}
+
+static int parse_bool(struct ctx *c, const struct json_value *f, const char *key, int *out)
+{
+	char buf[8];
+	const char *t = field_text(c, f, key, buf, sizeof(buf));
+
+	if (!t)
+		return -1;
+	if (!strcmp(t, "true") || !strcmp(t, "yes") || !strcmp(t, "on")) {
+		*out = 1;
+		return 0;
+	}
+	if (!strcmp(t, "false") || !strcmp(t, "no") || !strcmp(t, "off")) {
+		*out = 0;
+		return 0;
+	}
+	add_error(c, f->pos, key, "'%s' is not true or false", t);
+	return -1;
+}
+
+/* Checks that entry has only the allowed fields. */
+static int check_fields(struct ctx *c, const struct json_value *entry, const char *key,
+			const char *const *allowed)
+{
+	int bad = 0;
+
+	if (entry->type != JSON_OBJECT) {
+		add_error(c, entry->pos, key, "expected an object of fields, got %s",
+			  json_type_name(entry->type));
+		return -1;
+	}
+	for (size_t i = 0; i < entry->count; i++) {
+		const char *name = entry->children[i].key;
+		int ok = 0;
+
+		for (const char *const *a = allowed; *a; a++)
+			if (!strcmp(*a, name))
+				ok = 1;
+		if (!ok) {
+			char full[160];
+
+			snprintf(full, sizeof(full), "%s.%s", key, name);
+			add_error(c, entry->children[i].key_pos, full, "unknown field \"%s\"", name);
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+static void field_key(char *out, size_t len, const char *key, const char *field)
+{
+	snprintf(out, len, "%s.%s", key, field);
+}
+
+/* ---- tables ---- */
+
+static int valid_hostname(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= XFAB_HOSTNAME_MAX)
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
+			return 0;
+	return s[0] != '.' && s[0] != '-';
+}
+
+static void parse_device_metadata(struct ctx *c, const struct json_value *tbl)
+{
+	static const char *const fields[] = {"hostname", "type", "datapath", "hash_seed",
+					     "description", NULL};
+	const struct json_value *lh = json_get(tbl, "localhost"), *f;
+	char fk[160], buf[32];
+	const char *t;
+
+	for (size_t i = 0; i < tbl->count; i++)
+		if (strcmp(tbl->children[i].key, "localhost"))
+			add_error(c, tbl->children[i].key_pos, "DEVICE_METADATA",
+				  "unknown entry \"%s\" (only \"localhost\")", tbl->children[i].key);
+	if (!lh) {
+		add_error(c, tbl->pos, "DEVICE_METADATA", "missing entry \"localhost\"");
+		return;
+	}
+	if (check_fields(c, lh, "DEVICE_METADATA|localhost", fields))
+		return;
+	f = json_get(lh, "hostname");
+	if (!f) {
+		add_error(c, lh->pos, "DEVICE_METADATA|localhost", "missing field \"hostname\"");
+	} else if (f->type != JSON_STRING || !valid_hostname(f->str)) {
+		add_error(c, f->pos, "DEVICE_METADATA|localhost.hostname",
+			  "hostname must be 1..%d of [A-Za-z0-9._-]", XFAB_HOSTNAME_MAX - 1);
+	} else {
+		snprintf(c->cfg->hostname, sizeof(c->cfg->hostname), "%s", f->str);
+	}
+	c->cfg->datapath = XFAB_DP_XDP;
+	f = json_get(lh, "datapath");
+	if (f) {
+		field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "datapath");
+		t = field_text(c, f, fk, buf, sizeof(buf));
+		if (t && !strcmp(t, "xdp"))
+			c->cfg->datapath = XFAB_DP_XDP;
+		else if (t && !strcmp(t, "tc"))
+			c->cfg->datapath = XFAB_DP_TC;
+		else if (t)
+			add_error(c, f->pos, fk, "datapath must be \"xdp\" or \"tc\", not '%s'", t);
+	}
+	c->cfg->hash_seed = xfab_default_hash_seed(c->cfg->hostname);
+	f = json_get(lh, "hash_seed");
+	if (f) {
+		field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "hash_seed");
+		parse_u32(c, f, fk, 0, 0xffffffffu, &c->cfg->hash_seed);
+	}
+	f = json_get(lh, "type");
+	if (f) {
+		field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "type");
+		t = field_text(c, f, fk, buf, sizeof(buf));
+		if (t && strcmp(t, "LeafRouter") && strcmp(t, "SpineRouter") && strcmp(t, "ToRRouter"))
+			add_error(c, f->pos, fk,
+				  "type must be LeafRouter, SpineRouter or ToRRouter, not '%s'", t);
+	}
+}
+
+static int valid_ifname(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= XFAB_IFNAMSIZ)
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (*p == '/' || *p == ':' || *p == '|' || isspace((unsigned char)*p))
+			return 0;
+	return strcmp(s, ".") && strcmp(s, "..");
+}
+
+static void parse_ports(struct ctx *c, const struct json_value *tbl)
+{
+	static const char *const fields[] = {"admin_status", "mtu", "description", "alias",
+					     "speed", NULL};
+	char key[160], fk[160], buf[32];
+
+	for (size_t i = 0; i < tbl->count; i++) {
+		const struct json_value *e = &tbl->children[i], *f;
+		struct xfab_cfg_port *p;
+		const char *t;
+
+		snprintf(key, sizeof(key), "PORT|%s", e->key);
+		if (!valid_ifname(e->key)) {
+			add_error(c, e->key_pos, key,
+				  "port name must be 1..15 characters without '/', ':', '|' or spaces");
+			continue;
+		}
+		if (c->cfg->n_ports >= XFAB_MAX_PORTS) {
+			add_error(c, e->key_pos, key, "more than %d ports", XFAB_MAX_PORTS);
+			return;
+		}
+		if (check_fields(c, e, key, fields))
+			continue;
+		p = &c->cfg->ports[c->cfg->n_ports++];
+		snprintf(p->name, sizeof(p->name), "%s", e->key);
+		p->pos = e->key_pos;
+		p->admin_up = 1;
+		p->mtu = 1500;
+		f = json_get(e, "admin_status");
+		if (f) {
+			field_key(fk, sizeof(fk), key, "admin_status");
+			t = field_text(c, f, fk, buf, sizeof(buf));
+			if (t && !strcmp(t, "up"))
+				p->admin_up = 1;
+			else if (t && !strcmp(t, "down"))
+				p->admin_up = 0;
+			else if (t)
+				add_error(c, f->pos, fk, "admin_status must be up or down, not '%s'",
+					  t);
+		}
+		f = json_get(e, "mtu");
+		if (f) {
+			field_key(fk, sizeof(fk), key, "mtu");
+			parse_u32(c, f, fk, 68, 9216, &p->mtu);
+		}
+		f = json_get(e, "speed");
+		if (f) {
+			__u32 speed;
+
+			field_key(fk, sizeof(fk), key, "speed");
+			parse_u32(c, f, fk, 1, 800000, &speed);
+		}
+		f = json_get(e, "description");
+		if (f) {
+			field_key(fk, sizeof(fk), key, "description");
+			t = field_text(c, f, fk, buf, sizeof(buf));
+			if (t)
+				snprintf(p->description, sizeof(p->description), "%s", t);
+		}
+		f = json_get(e, "alias");
+		if (f) {
+			field_key(fk, sizeof(fk), key, "alias");
+			field_text(c, f, fk, buf, sizeof(buf));
+		}
+	}
+}
+
+static void *grow(void *arr, int count, size_t elem)
+{
+	/* Doubles at powers of two; callers own the array. */
+	if (count == 0 || (count & (count - 1)) == 0) {
+		size_t cap = count ? (size_t)count * 2 : 8;
+
+		return realloc(arr, cap * elem);
+	}
+	return arr;
+}
+
+static int addr_overlaps(const struct xfab_cfg_addr *a, const struct xfab_prefix *p)
+{
+	const struct xfab_prefix *narrow = a->pfx.plen > p->plen ? &a->pfx : p;
+	const struct xfab_prefix *wide = a->pfx.plen > p->plen ? p : &a->pfx;
+
+	return xfab_prefix_contains(wide, narrow->family, narrow->addr);
+}
+
+static void parse_interfaces(struct ctx *c, const struct json_value *tbl)
+{
+	static const char *const fields[] = {NULL};
+	char key[160], why[160];
+
+	for (size_t i = 0; i < tbl->count; i++) {
+		const struct json_value *e = &tbl->children[i];
+		const char *bar = strchr(e->key, '|');
+		struct xfab_cfg_addr addr = {0};
+		char ifname[XFAB_IFNAMSIZ + 1];
+		size_t n;
+		int dup = 0;
+
+		snprintf(key, sizeof(key), "INTERFACE|%s", e->key);
+		if (check_fields(c, e, key, fields))
+			continue;
+		n = bar ? (size_t)(bar - e->key) : strlen(e->key);
+		if (n == 0 || n >= sizeof(ifname)) {
+			add_error(c, e->key_pos, key, "expected PORT or PORT|ADDRESS/LENGTH");
+			continue;
+		}
+		memcpy(ifname, e->key, n);
+		ifname[n] = '\0';
+		addr.port = xfab_config_port_index(c->cfg, ifname);
+		if (addr.port < 0) {
+			add_error(c, e->key_pos, key, "port \"%s\" is not in the PORT table", ifname);
+			continue;
+		}
+		if (!bar) /* SONiC's bare "Ethernet0": {} entry enables routing */
+			continue;
+		if (xfab_parse_prefix(bar + 1, &addr.pfx, why, sizeof(why))) {
+			add_error(c, e->key_pos, key, "%s", why);
+			continue;
+		}
+		if (addr.pfx.plen == 0) {
+			add_error(c, e->key_pos, key, "an interface address needs a prefix length > 0");
+			continue;
+		}
+		for (int k = 0; k < c->cfg->n_addrs; k++) {
+			const struct xfab_cfg_addr *o = &c->cfg->addrs[k];
+
+			if (o->pfx.family != addr.pfx.family)
+				continue;
+			if (!memcmp(o->pfx.addr, addr.pfx.addr, 16)) {
+				add_error(c, e->key_pos, key, "address already on port %s",
+					  c->cfg->ports[o->port].name);
+				dup = 1;
+				break;
+			}
+			if (o->port != addr.port && addr_overlaps(o, &addr.pfx)) {
+				add_error(c, e->key_pos, key, "subnet overlaps one on port %s",
+					  c->cfg->ports[o->port].name);
+				dup = 1;
+				break;
+			}
+		}
+		if (dup)
+			continue;
+		c->cfg->addrs = grow(c->cfg->addrs, c->cfg->n_addrs, sizeof(addr));
+		if (!c->cfg->addrs) {
+			add_error(c, e->key_pos, key, "out of memory");
+			return;
+		}
+		c->cfg->addrs[c->cfg->n_addrs++] = addr;
+	}
+}
+
+/* Port whose connected subnet holds gw, or -1. */
+static int connected_port(const struct xfab_config *cfg, int family, const __u8 *gw)
+{
+	for (int k = 0; k < cfg->n_addrs; k++)
+		if (xfab_prefix_contains(&cfg->addrs[k].pfx, family, gw))
+			return cfg->addrs[k].port;
+	return -1;
+}
+
+static int is_local_addr(const struct xfab_config *cfg, int family, const __u8 *a)
+{
+	for (int k = 0; k < cfg->n_addrs; k++)
+		if (cfg->addrs[k].pfx.family == family &&
+		    !memcmp(cfg->addrs[k].pfx.addr, a, family == AF_INET ? 4 : 16))
+			return 1;
+	return 0;
+}
+
+/* Splits a comma list in place; returns the count or -1 if too many. */
+static int split_list(char *s, char **items, int max)
+{
+	int n = 0;
+
+	for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+		while (isspace((unsigned char)*tok))
+			tok++;
+		if (n == max)
+			return -1;
+		items[n++] = tok;
+	}
+	return n;
+}
+
+static void parse_route(struct ctx *c, const struct json_value *e)
+{
+	static const char *const fields[] = {"nexthop", "ifname", "blackhole", "distance",
+					     "nexthop-vrf", NULL};
+	const struct json_value *fnh, *fif, *fbh;
+	struct xfab_cfg_route rt;
+	char key[160], fk[160], why[160];
+	char *nh_items[XFAB_GROUP_MAX_MEMBERS + 1], *if_items[XFAB_GROUP_MAX_MEMBERS + 1];
+	char *nh_copy = NULL, *if_copy = NULL;
+	int n_nh = 0, n_if = 0;
+
+	memset(&rt, 0, sizeof(rt));
+	snprintf(key, sizeof(key), "ROUTE|%s", e->key);
+	if (check_fields(c, e, key, fields))
+		return;
+	if (xfab_parse_prefix(e->key, &rt.pfx, why, sizeof(why))) {
+		add_error(c, e->key_pos, key, "%s", why);
+		return;
+	}
+	if (prefix_host_bits_set(&rt.pfx)) {
+		add_error(c, e->key_pos, key, "host bits set past /%d", rt.pfx.plen);
+		return;
+	}
+	for (int k = 0; k < c->cfg->n_routes; k++) {
+		const struct xfab_prefix *o = &c->cfg->routes[k].pfx;
+
+		if (o->family == rt.pfx.family && o->plen == rt.pfx.plen &&
+		    !memcmp(o->addr, rt.pfx.addr, 16)) {
+			add_error(c, e->key_pos, key, "the same prefix is already routed");
+			return;
+		}
+	}
+	for (int k = 0; k < c->cfg->n_addrs; k++) {
+		struct xfab_prefix subnet = c->cfg->addrs[k].pfx;
+
+		if (subnet.family != rt.pfx.family || subnet.plen != rt.pfx.plen)
+			continue;
+		if (xfab_prefix_contains(&subnet, rt.pfx.family, rt.pfx.addr)) {
+			add_error(c, e->key_pos, key, "prefix is the connected subnet of port %s",
+				  c->cfg->ports[c->cfg->addrs[k].port].name);
+			return;
+		}
+	}
+	fbh = json_get(e, "blackhole");
+	if (fbh) {
+		field_key(fk, sizeof(fk), key, "blackhole");
+		if (parse_bool(c, fbh, fk, &rt.blackhole))
+			return;
+	}
+	fnh = json_get(e, "nexthop");
+	fif = json_get(e, "ifname");
+	if (rt.blackhole) {
+		if (fnh || fif) {
+			add_error(c, (fnh ? fnh : fif)->pos, key,
+				  "a blackhole route takes no nexthop or ifname");
+			return;
+		}
+		goto add;
+	}
+	if (!fnh) {
+		add_error(c, e->pos, key, "missing field \"nexthop\" (or \"blackhole\": \"true\")");
+		return;
+	}
+	field_key(fk, sizeof(fk), key, "nexthop");
+	if (fnh->type != JSON_STRING) {
+		add_error(c, fnh->pos, fk, "expected a comma-separated string of addresses");
+		return;
+	}
+	nh_copy = strdup(fnh->str);
+	if (fif && fif->type != JSON_STRING) {
+		field_key(fk, sizeof(fk), key, "ifname");
+		add_error(c, fif->pos, fk, "expected a comma-separated string of ports");
+		goto out;
+	}
+	if_copy = fif ? strdup(fif->str) : NULL;
+	if (!nh_copy || (fif && !if_copy)) {
+		add_error(c, e->pos, key, "out of memory");
+		goto out;
+	}
+	n_nh = split_list(nh_copy, nh_items, XFAB_GROUP_MAX_MEMBERS);
+	if (n_nh < 0) {
+		add_error(c, fnh->pos, fk, "more than %d nexthops", XFAB_GROUP_MAX_MEMBERS);
+		goto out;
+	}
+	if (n_nh == 0) {
+		add_error(c, fnh->pos, fk, "no nexthop given");
+		goto out;
+	}
+	if (if_copy) {
+		n_if = split_list(if_copy, if_items, XFAB_GROUP_MAX_MEMBERS);
+		if (n_if != n_nh) {
+			field_key(fk, sizeof(fk), key, "ifname");
+			add_error(c, fif->pos, fk, "%d ports for %d nexthops (need one per nexthop)",
+				  n_if < 0 ? XFAB_GROUP_MAX_MEMBERS + 1 : n_if, n_nh);
+			goto out;
+		}
+	}
+	for (int k = 0; k < n_nh; k++) {
+		struct xfab_cfg_nexthop *nh = &rt.nexthops[k];
+		int family = strchr(nh_items[k], ':') ? AF_INET6 : AF_INET;
+
+		field_key(fk, sizeof(fk), key, "nexthop");
+		if (inet_pton(family, nh_items[k], nh->gw) != 1) {
+			add_error(c, fnh->pos, fk, "'%s' is not an IP address", nh_items[k]);
+			goto out;
+		}
+		nh->family = family;
+		if (family != rt.pfx.family) {
+			add_error(c, fnh->pos, fk, "nexthop %s is not of the prefix's family",
+				  nh_items[k]);
+			goto out;
+		}
+		if (is_local_addr(c->cfg, family, nh->gw)) {
+			add_error(c, fnh->pos, fk, "nexthop %s is this switch's own address",
+				  nh_items[k]);
+			goto out;
+		}
+		if (if_copy) {
+			nh->port = xfab_config_port_index(c->cfg, if_items[k]);
+			if (nh->port < 0) {
+				field_key(fk, sizeof(fk), key, "ifname");
+				add_error(c, fif->pos, fk, "port \"%s\" is not in the PORT table",
+					  if_items[k]);
+				goto out;
+			}
+		} else {
+			nh->port = connected_port(c->cfg, family, nh->gw);
+			if (nh->port < 0) {
+				add_error(c, fnh->pos, fk,
+					  "nexthop %s is in no connected subnet (INTERFACE)",
+					  nh_items[k]);
+				goto out;
+			}
+		}
+		for (int j = 0; j < k; j++) {
+			if (rt.nexthops[j].port == nh->port &&
+			    !memcmp(rt.nexthops[j].gw, nh->gw, 16)) {
+				add_error(c, fnh->pos, fk, "nexthop %s listed twice", nh_items[k]);
+				goto out;
+			}
+		}
+	}
+	rt.n_nexthops = n_nh;
+add:
+	c->cfg->routes = grow(c->cfg->routes, c->cfg->n_routes, sizeof(rt));
+	if (!c->cfg->routes) {
+		add_error(c, e->key_pos, key, "out of memory");
+		goto out;
+	}
+	c->cfg->routes[c->cfg->n_routes++] = rt;
+out:
+	free(nh_copy);
+	free(if_copy);
+}
+
+static void parse_neighs(struct ctx *c, const struct json_value *tbl)
+{
+	static const char *const fields[] = {"neigh", "family", NULL};
+	char key[160], fk[160];
+
+	for (size_t i = 0; i < tbl->count; i++) {
+		const struct json_value *e = &tbl->children[i], *f;
+		const char *bar = strchr(e->key, '|');
+		struct xfab_cfg_neigh nb = {0};
+		char ifname[XFAB_IFNAMSIZ + 1];
+		size_t n;
+
+		snprintf(key, sizeof(key), "NEIGH|%s", e->key);
+		if (check_fields(c, e, key, fields))
+			continue;
+		n = bar ? (size_t)(bar - e->key) : 0;
+		if (!bar || n == 0 || n >= sizeof(ifname)) {
+			add_error(c, e->key_pos, key, "expected PORT|ADDRESS");
+			continue;
+		}
+		memcpy(ifname, e->key, n);
+		ifname[n] = '\0';
+		nb.port = xfab_config_port_index(c->cfg, ifname);
+		if (nb.port < 0) {
+			add_error(c, e->key_pos, key, "port \"%s\" is not in the PORT table", ifname);
+			continue;
+		}
+		nb.family = strchr(bar + 1, ':') ? AF_INET6 : AF_INET;
+		if (inet_pton(nb.family, bar + 1, nb.addr) != 1) {
+			add_error(c, e->key_pos, key, "'%s' is not an IP address", bar + 1);
+			continue;
+		}
+		f = json_get(e, "neigh");
+		field_key(fk, sizeof(fk), key, "neigh");
+		if (!f) {
+			add_error(c, e->pos, key, "missing field \"neigh\" (the MAC address)");
+			continue;
+		}
+		if (f->type != JSON_STRING || xfab_parse_mac(f->str, nb.mac)) {
+			add_error(c, f->pos, fk, "expected a MAC address like 02:00:00:00:00:01");
+			continue;
+		}
+		if (nb.mac[0] & 1) {
+			add_error(c, f->pos, fk, "a neighbour MAC cannot be multicast");
+			continue;
+		}
+		c->cfg->neighs = grow(c->cfg->neighs, c->cfg->n_neighs, sizeof(nb));
+		if (!c->cfg->neighs) {
+			add_error(c, e->key_pos, key, "out of memory");
+			return;
+		}
+		c->cfg->neighs[c->cfg->n_neighs++] = nb;
+	}
+}
+
+static const char *const known_tables[] = {"DEVICE_METADATA", "PORT", "INTERFACE", "ROUTE",
+					   "NEIGH", NULL};
+
+int xfab_config_parse(const char *file, const char *text, struct xfab_config *out,
+		      struct xfab_cfg_errors *errs)
+{
+	struct xfab_config *cfg = calloc(1, sizeof(*cfg));
+	struct ctx c = {.file = file, .errs = errs, .cfg = cfg};
+	const struct json_value *tbl;
+	struct json_value *root;
+	struct json_pos pos = {0, 0};
+	char msg[256];
+
+	errs->count = 0;
+	if (!cfg) {
+		add_error(&c, pos, NULL, "out of memory");
+		return -1;
+	}
+	root = json_parse(text, msg, sizeof(msg), &pos);
+	if (!root) {
+		add_error(&c, pos, NULL, "%s", msg);
+		free(cfg);
+		return -1;
+	}
+	if (root->type != JSON_OBJECT) {
+		add_error(&c, root->pos, NULL, "the config must be a JSON object of tables");
+		goto done;
+	}
+	for (size_t i = 0; i < root->count; i++) {
+		const struct json_value *t = &root->children[i];
+		int known = 0;
+
+		for (const char *const *k = known_tables; *k; k++)
+			if (!strcmp(*k, t->key))
+				known = 1;
+		if (!known)
+			add_error(&c, t->key_pos, t->key, "unknown table");
+		else if (t->type != JSON_OBJECT)
+			add_error(&c, t->pos, t->key, "a table must be an object, got %s",
+				  json_type_name(t->type));
+	}
+	if (errs->count)
+		goto done;
+	tbl = json_get(root, "DEVICE_METADATA");
+	if (!tbl)
+		add_error(&c, root->pos, "DEVICE_METADATA", "missing table");
+	else
+		parse_device_metadata(&c, tbl);
+	tbl = json_get(root, "PORT");
+	if (!tbl || tbl->count == 0)
+		add_error(&c, tbl ? tbl->pos : root->pos, "PORT", "at least one port is needed");
+	else
+		parse_ports(&c, tbl);
+	tbl = json_get(root, "INTERFACE");
+	if (tbl)
+		parse_interfaces(&c, tbl);
+	tbl = json_get(root, "ROUTE");
+	if (tbl && !errs->count) /* routes resolve against valid interfaces only */
+		for (size_t i = 0; i < tbl->count; i++)
+			parse_route(&c, &tbl->children[i]);
+	tbl = json_get(root, "NEIGH");
+	if (tbl)
+		parse_neighs(&c, tbl);
+done:
+	json_free(root);
+	if (errs->count) {
+		xfab_config_free(cfg);
+		free(cfg);
+		return -1;
+	}
+	*out = *cfg;
+	free(cfg);
+	return 0;
+}
+
+int xfab_config_load(const char *path, struct xfab_config *cfg, struct xfab_cfg_errors *errs)
+{
+	struct json_pos nowhere = {0, 0};
+	struct ctx c = {.file = path, .errs = errs};
+	FILE *f = fopen(path, "rb");
+	char *text;
+	long size;
+	int ret;
+
+	errs->count = 0;
+	if (!f) {
+		add_error(&c, nowhere, NULL, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
+	    (unsigned long)size > XFAB_CONFIG_MAX_BYTES) {
+		add_error(&c, nowhere, NULL, "cannot read (or larger than %u bytes)",
+			  XFAB_CONFIG_MAX_BYTES);
+		fclose(f);
+		return -1;
+	}
+	text = malloc((size_t)size + 1);
+	if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
+		add_error(&c, nowhere, NULL, "cannot read: %s", strerror(errno));
+		free(text);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	text[size] = '\0';
+	if (strlen(text) != (size_t)size) {
+		add_error(&c, nowhere, NULL, "the file holds a NUL byte");
+		free(text);
+		return -1;
+	}
+	ret = xfab_config_parse(path, text, cfg, errs);
+	free(text);
+	return ret;
+}
+
+void xfab_config_free(struct xfab_config *cfg)
+{
+	free(cfg->addrs);
+	free(cfg->routes);
+	free(cfg->neighs);
+	cfg->addrs = NULL;
+	cfg->routes = NULL;
+	cfg->neighs = NULL;
+	cfg->n_addrs = cfg->n_routes = cfg->n_neighs = 0;
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The switch config: SONiC config_db-style JSON tables, parsed and validated
+ * as a whole before anything touches the kernel (docs/CONFIG.md). */
+#ifndef XFAB_CONFIG_H
+#define XFAB_CONFIG_H
+
+#include <linux/types.h>
+#include <stddef.h>
+
+#include "json.h"
+#include "xfab_abi.h"
+
+#define XFAB_CFG_MAX_ERRORS 16
+#define XFAB_IFNAMSIZ 16
+#define XFAB_HOSTNAME_MAX 48
+
+struct xfab_cfg_error {
+	char file[256];
+	int line;
+	int col;
+	char key[160]; /* TABLE|entry[.field] */
+	char msg[256];
+};
+
+struct xfab_cfg_errors {
+	int count;
+	struct xfab_cfg_error e[XFAB_CFG_MAX_ERRORS];
+};
+
+struct xfab_prefix {
+	int family; /* AF_INET / AF_INET6 */
+	__u8 addr[16];
+	int plen;
+};
+
+struct xfab_cfg_port {
+	char name[XFAB_IFNAMSIZ];
+	int admin_up;
+	__u32 mtu;
+	char description[64];
+	struct json_pos pos; /* of the PORT entry's key */
+};
+
+struct xfab_cfg_addr {
+	int port; /* index into ports */
+	struct xfab_prefix pfx;
+};
+
+struct xfab_cfg_nexthop {
+	int port; /* index into ports */
+	int family;
+	__u8 gw[16];
+};
+
+struct xfab_cfg_route {
+	struct xfab_prefix pfx;
+	int blackhole;
+	int n_nexthops;
+	struct xfab_cfg_nexthop nexthops[XFAB_GROUP_MAX_MEMBERS];
+};
+
+struct xfab_cfg_neigh {
+	int port;
+	int family;
+	__u8 addr[16];
+	__u8 mac[6];
+};
+
+struct xfab_config {
+	char hostname[XFAB_HOSTNAME_MAX];
+	int datapath; /* enum xfab_datapath */
+	__u32 hash_seed;
+	int n_ports;
+	struct xfab_cfg_port ports[XFAB_MAX_PORTS];
+	int n_addrs;
+	struct xfab_cfg_addr *addrs;
+	int n_routes;
+	struct xfab_cfg_route *routes;
+	int n_neighs;
+	struct xfab_cfg_neigh *neighs;
+};
+
+/* Parses and validates text (named file in errors). Returns 0 and fills cfg,
+ * or -1 with errs filled and cfg untouched. */
+int xfab_config_parse(const char *file, const char *text, struct xfab_config *cfg,
+		      struct xfab_cfg_errors *errs);
+/* Reads and parses a file. */
+int xfab_config_load(const char *path, struct xfab_config *cfg, struct xfab_cfg_errors *errs);
+void xfab_config_free(struct xfab_config *cfg);
+int xfab_config_port_index(const struct xfab_config *cfg, const char *name);
+
+/* "file:line:col: key: message" */
+void xfab_cfg_error_format(const struct xfab_cfg_error *e, char *buf, size_t len);
+
+/* Helpers shared with the CLI. */
+int xfab_parse_prefix(const char *text, struct xfab_prefix *pfx, char *why, size_t whylen);
+int xfab_parse_mac(const char *text, __u8 mac[6]);
+int xfab_prefix_contains(const struct xfab_prefix *pfx, int family, const __u8 *addr);
+__u32 xfab_default_hash_seed(const char *hostname);
+
+#endif

@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "tables.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DESC(name, type, arr)                                                                     \
+	{                                                                                         \
+		name, sizeof(struct type), sizeof(((struct type *)0)->key),                       \
+		    offsetof(struct type, val), sizeof(((struct type *)0)->val), arr              \
+	}
+
+const struct xfab_table_desc xfab_table_descs[XFAB_T_COUNT] = {
+	[XFAB_T_SETTINGS] = DESC(XFAB_MAP_SETTINGS, xfab_e_settings, 1),
+	[XFAB_T_PORTS] = DESC(XFAB_MAP_PORTS, xfab_e_port, 0),
+	[XFAB_T_TX_PORTS] = DESC(XFAB_MAP_TX_PORTS, xfab_e_txport, 0),
+	[XFAB_T_NEXTHOPS] = DESC(XFAB_MAP_NEXTHOPS, xfab_e_nexthop, 1),
+	[XFAB_T_GROUPS] = DESC(XFAB_MAP_GROUPS, xfab_e_group, 1),
+	[XFAB_T_ROUTES_V4] = DESC(XFAB_MAP_ROUTES_V4, xfab_e_route_v4, 0),
+	[XFAB_T_ROUTES_V6] = DESC(XFAB_MAP_ROUTES_V6, xfab_e_route_v6, 0),
+	[XFAB_T_NEIGHBORS] = DESC(XFAB_MAP_NEIGHBORS, xfab_e_neigh, 0),
+};
+
+/* ---- growable images ---- */
+
+static void *image_push(struct xfab_table_image *img, enum xfab_table t, size_t *cap)
+{
+	size_t esz = xfab_table_descs[t].entry_size;
+	void *e;
+
+	if (img->count == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		void *bigger = realloc(img->entries, ncap * esz);
+
+		if (!bigger)
+			return NULL;
+		img->entries = bigger;
+		*cap = ncap;
+	}
+	e = (char *)img->entries + img->count * esz;
+	memset(e, 0, esz);
+	img->count++;
+	return e;
+}
+
+static size_t sort_key_size;
+static int cmp_key(const void *a, const void *b)
+{
+	return memcmp(a, b, sort_key_size);
+}
+
+/* Integer keys sort numerically only when compared as integers; images only
+ * need one consistent order, and memcmp gives one for every table. */
+static void image_sort(struct xfab_table_image *img, enum xfab_table t)
+{
+	sort_key_size = xfab_table_descs[t].key_size;
+	if (img->count > 1)
+		qsort(img->entries, img->count, xfab_table_descs[t].entry_size, cmp_key);
+}
+
+void xfab_tables_free(struct xfab_tables *t)
+{
+	for (int i = 0; i < XFAB_T_COUNT; i++) {
+		free(t->t[i].entries);
+		t->t[i].entries = NULL;
+		t->t[i].count = 0;
+	}
+}
+
+/* ---- id registries: reuse the ids prev gave the same object ---- */
+
+static int nh_same(const struct xfab_nexthop *a, __u32 ifindex, int family, const __u8 *gw)
+{
+	int v6 = !!(a->flags & XFAB_NH_IPV6);
+
+	return a->ifindex == ifindex && v6 == (family == AF_INET6) && !memcmp(a->gw, gw, 16);
+}
+
+struct id_alloc {
+	unsigned char *used; /* by prev and by this build */
+	__u32 max;
+	__u32 next;
+};
+
+static __u32 id_alloc_new(struct id_alloc *a)
+{
+	for (__u32 n = 0; n < a->max; n++) {
+		__u32 id = a->next;
+
+		a->next = a->next + 1 >= a->max ? 1 : a->next + 1;
+		if (!a->used[id]) {
+			a->used[id] = 1;
+			return id;
+		}
+	}
+	return 0;
+}
+
+struct build {
+	const struct xfab_config *cfg;
+	const struct xfab_port_live *live;
+	xfab_neigh_fn neigh;
+	void *neigh_arg;
+	const struct xfab_tables *prev;
+	struct xfab_tables *next;
+	size_t cap[XFAB_T_COUNT];
+	struct id_alloc nh_ids;
+	struct id_alloc grp_ids;
+	unsigned char *prev_nh_reused;
+	unsigned char *prev_grp_reused;
+};
+
+/* Finds or creates the nexthop for (port, gw); returns its id or 0. */
+static __u32 nexthop_id(struct build *b, const struct xfab_cfg_nexthop *cn)
+{
+	const struct xfab_port_live *pl = &b->live[cn->port];
+	struct xfab_table_image *img = &b->next->t[XFAB_T_NEXTHOPS];
+	const struct xfab_table_image *pimg = &b->prev->t[XFAB_T_NEXTHOPS];
+	struct xfab_e_nexthop *e;
+	__u32 id = 0;
+
+	for (size_t i = 0; i < img->count; i++) {
+		e = &((struct xfab_e_nexthop *)img->entries)[i];
+		if (nh_same(&e->val, pl->ifindex, cn->family, cn->gw))
+			return e->key;
+	}
+	for (size_t i = 0; i < pimg->count; i++) {
+		const struct xfab_e_nexthop *pe = &((struct xfab_e_nexthop *)pimg->entries)[i];
+
+		if (nh_same(&pe->val, pl->ifindex, cn->family, cn->gw)) {
+			id = pe->key;
+			break;
+		}
+	}
+	if (!id)
+		id = id_alloc_new(&b->nh_ids);
+	if (!id)
+		return 0;
+	b->nh_ids.used[id] = 1;
+	e = image_push(img, XFAB_T_NEXTHOPS, &b->cap[XFAB_T_NEXTHOPS]);
+	if (!e)
+		return 0;
+	e->key = id;
+	e->val.ifindex = pl->ifindex;
+	e->val.flags = XFAB_NH_VALID | (cn->family == AF_INET6 ? XFAB_NH_IPV6 : 0);
+	memcpy(e->val.gw, cn->gw, 16);
+	if (b->neigh(b->neigh_arg, pl->ifindex, cn->family, cn->gw, e->val.dmac) == 0)
+		e->val.flags |= XFAB_NH_RESOLVED;
+	return id;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void xfab_group_fill_buckets(struct xfab_group *grp, const __u32 *live, int n_live)
+{
+	grp->live_members = (__u16)n_live;
+	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++)
+		grp->buckets[b] = n_live ? (__u16)live[b % n_live] : 0;
+}
+
+static int nh_port_up(const struct build *b, __u32 nh_id)
+{
+	const struct xfab_table_image *img = &b->next->t[XFAB_T_NEXTHOPS];
+
+	for (size_t i = 0; i < img->count; i++) {
+		const struct xfab_e_nexthop *e = &((struct xfab_e_nexthop *)img->entries)[i];
+
+		if (e->key != nh_id)
+			continue;
+		for (int p = 0; p < b->cfg->n_ports; p++)
+			if (b->live[p].ifindex == e->val.ifindex)
+				return b->live[p].oper_up && b->cfg->ports[p].admin_up;
+	}
+	return 0;
+}
+
+/* Finds or creates the group for a set of nexthop ids; returns its id. */
+static __u32 group_id(struct build *b, __u32 *members, int n)
+{
+	struct xfab_table_image *img = &b->next->t[XFAB_T_GROUPS];
+	const struct xfab_table_image *pimg = &b->prev->t[XFAB_T_GROUPS];
+	struct xfab_e_group *e;
+	__u32 live[XFAB_GROUP_MAX_MEMBERS];
+	int n_live = 0;
+	__u32 id = 0;
+
+	qsort(members, (size_t)n, sizeof(*members), cmp_u32);
+	for (size_t i = 0; i < img->count; i++) {
+		e = &((struct xfab_e_group *)img->entries)[i];
+		if (e->val.num_members == n && !memcmp(e->val.members, members, n * sizeof(__u32)))
+			return e->key;
+	}
+	for (size_t i = 0; i < pimg->count; i++) {
+		const struct xfab_e_group *pe = &((struct xfab_e_group *)pimg->entries)[i];
+
+		if (pe->val.num_members == n &&
+		    !memcmp(pe->val.members, members, n * sizeof(__u32))) {
+			id = pe->key;
+			break;
+		}
+	}
+	if (!id)
+		id = id_alloc_new(&b->grp_ids);
+	if (!id)
+		return 0;
+	b->grp_ids.used[id] = 1;
+	e = image_push(img, XFAB_T_GROUPS, &b->cap[XFAB_T_GROUPS]);
+	if (!e)
+		return 0;
+	e->key = id;
+	e->val.mode = XFAB_GROUP_HASH;
+	e->val.num_members = (__u16)n;
+	memcpy(e->val.members, members, n * sizeof(__u32));
+	for (int i = 0; i < n; i++)
+		if (nh_port_up(b, members[i]))
+			live[n_live++] = members[i];
+	xfab_group_fill_buckets(&e->val, live, n_live);
+	return id;
+}
+
+static int add_route(struct build *b, const struct xfab_prefix *pfx, __u32 type, __u32 id)
+{
+	if (pfx->family == AF_INET) {
+		struct xfab_e_route_v4 *e = image_push(&b->next->t[XFAB_T_ROUTES_V4],
+						       XFAB_T_ROUTES_V4,
+						       &b->cap[XFAB_T_ROUTES_V4]);
+		if (!e)
+			return -ENOMEM;
+		e->key.prefixlen = 32 + (__u32)pfx->plen;
+		e->key.table = htonl(XFAB_TABLE_DEFAULT);
+		memcpy(e->key.addr, pfx->addr, 4);
+		e->val.type = type;
+		e->val.id = id;
+	} else {
+		struct xfab_e_route_v6 *e = image_push(&b->next->t[XFAB_T_ROUTES_V6],
+						       XFAB_T_ROUTES_V6,
+						       &b->cap[XFAB_T_ROUTES_V6]);
+		if (!e)
+			return -ENOMEM;
+		e->key.prefixlen = 32 + (__u32)pfx->plen;
+		e->key.table = htonl(XFAB_TABLE_DEFAULT);
+		memcpy(e->key.addr, pfx->addr, 16);
+		e->val.type = type;
+		e->val.id = id;
+	}
+	return 0;
+}
+
+static void mask_prefix(struct xfab_prefix *p)
+{
+	int bytes = p->family == AF_INET ? 4 : 16;
+
+	for (int i = 0; i < bytes; i++) {
+		int bit0 = i * 8;
+
+		if (bit0 >= p->plen)
+			p->addr[i] = 0;
+		else if (bit0 + 8 > p->plen)
+			p->addr[i] &= (__u8)(0xff << (8 - (p->plen - bit0)));
+	}
+}
+
+static int build_ports(struct build *b)
+{
+	const struct xfab_config *cfg = b->cfg;
+
+	for (int p = 0; p < cfg->n_ports; p++) {
+		struct xfab_e_port *e = image_push(&b->next->t[XFAB_T_PORTS], XFAB_T_PORTS,
+						   &b->cap[XFAB_T_PORTS]);
+		struct xfab_e_txport *tx = image_push(&b->next->t[XFAB_T_TX_PORTS],
+						      XFAB_T_TX_PORTS, &b->cap[XFAB_T_TX_PORTS]);
+
+		if (!e || !tx)
+			return -ENOMEM;
+		e->key = b->live[p].ifindex;
+		memcpy(e->val.mac, b->live[p].mac, 6);
+		e->val.slot = (__u16)p;
+		e->val.ifindex = b->live[p].ifindex;
+		e->val.flags = (cfg->ports[p].admin_up ? XFAB_PORT_ADMIN_UP : 0) |
+			       (b->live[p].oper_up ? XFAB_PORT_OPER_UP : 0);
+		e->val.mtu = (__u16)cfg->ports[p].mtu;
+		e->val.datapath = (__u8)cfg->datapath;
+		tx->key = b->live[p].ifindex;
+		tx->val.ifindex = b->live[p].ifindex;
+	}
+	return 0;
+}
+
+static int build_routes(struct build *b)
+{
+	const struct xfab_config *cfg = b->cfg;
+	int err;
+
+	for (int i = 0; i < cfg->n_addrs; i++) {
+		struct xfab_prefix subnet = cfg->addrs[i].pfx, self = cfg->addrs[i].pfx;
+
+		mask_prefix(&subnet);
+		err = add_route(b, &subnet, XFAB_RT_CONNECTED, b->live[cfg->addrs[i].port].ifindex);
+		if (err)
+			return err;
+		self.plen = self.family == AF_INET ? 32 : 128;
+		if (self.plen != subnet.plen || memcmp(self.addr, subnet.addr, 16)) {
+			err = add_route(b, &self, XFAB_RT_LOCAL, 0);
+			if (err)
+				return err;
+		}
+	}
+	for (int i = 0; i < cfg->n_routes; i++) {
+		const struct xfab_cfg_route *r = &cfg->routes[i];
+		__u32 ids[XFAB_GROUP_MAX_MEMBERS], id;
+
+		if (r->blackhole) {
+			err = add_route(b, &r->pfx, XFAB_RT_BLACKHOLE, 0);
+		} else if (r->n_nexthops == 1) {
+			id = nexthop_id(b, &r->nexthops[0]);
+			if (!id)
+				return -ENOSPC;
+			err = add_route(b, &r->pfx, XFAB_RT_NEXTHOP, id);
+		} else {
+			for (int k = 0; k < r->n_nexthops; k++) {
+				ids[k] = nexthop_id(b, &r->nexthops[k]);
+				if (!ids[k])
+					return -ENOSPC;
+			}
+			id = group_id(b, ids, r->n_nexthops);
+			if (!id)
+				return -ENOSPC;
+			err = add_route(b, &r->pfx, XFAB_RT_GROUP, id);
+		}
+		if (err)
+			return err;
+	}
+	/* Config validation keeps ROUTE prefixes apart from connected
+	 * subnets and from each other, so no key is written twice. */
+	return 0;
+}
+
+static int build_neighs(struct build *b)
+{
+	const struct xfab_config *cfg = b->cfg;
+
+	for (int i = 0; i < cfg->n_neighs; i++) {
+		const struct xfab_cfg_neigh *n = &cfg->neighs[i];
+		struct xfab_e_neigh *e = image_push(&b->next->t[XFAB_T_NEIGHBORS],
+						    XFAB_T_NEIGHBORS, &b->cap[XFAB_T_NEIGHBORS]);
+
+		if (!e)
+			return -ENOMEM;
+		e->key.ifindex = b->live[n->port].ifindex;
+		e->key.family = (__u8)n->family;
+		memcpy(e->key.addr, n->addr, 16);
+		memcpy(e->val.mac, n->mac, 6);
+		e->val.flags = XFAB_NEIGH_STATIC;
+	}
+	return 0;
+}
+
+/* Removes later duplicates of a key (first writer wins). */
+static void image_dedup(struct xfab_table_image *img, enum xfab_table t)
+{
+	const struct xfab_table_desc *d = &xfab_table_descs[t];
+	size_t out = 0;
+
+	for (size_t i = 0; i < img->count; i++) {
+		char *e = (char *)img->entries + i * d->entry_size;
+
+		if (out && !memcmp((char *)img->entries + (out - 1) * d->entry_size, e, d->key_size))
+			continue;
+		if (out != i)
+			memmove((char *)img->entries + out * d->entry_size, e, d->entry_size);
+		out++;
+	}
+	img->count = out;
+}
+
+int xfab_tables_build(const struct xfab_config *cfg, const struct xfab_port_live *live,
+		      xfab_neigh_fn neigh, void *neigh_arg, const struct xfab_tables *prev,
+		      struct xfab_tables *next)
+{
+	struct build b = {.cfg = cfg, .live = live, .neigh = neigh, .neigh_arg = neigh_arg,
+			  .prev = prev, .next = next};
+	struct xfab_e_settings *s;
+	int err = -ENOMEM;
+
+	memset(next, 0, sizeof(*next));
+	b.nh_ids.max = XFAB_MAX_NEXTHOPS;
+	b.nh_ids.next = 1;
+	b.grp_ids.max = XFAB_MAX_GROUPS;
+	b.grp_ids.next = 1;
+	b.nh_ids.used = calloc(XFAB_MAX_NEXTHOPS, 1);
+	b.grp_ids.used = calloc(XFAB_MAX_GROUPS, 1);
+	if (!b.nh_ids.used || !b.grp_ids.used)
+		goto out;
+	/* Ids prev used stay reserved, so a removed nexthop's id is not
+	 * handed to a new one in the same apply (routes may still use it). */
+	for (size_t i = 0; i < prev->t[XFAB_T_NEXTHOPS].count; i++)
+		b.nh_ids.used[((struct xfab_e_nexthop *)prev->t[XFAB_T_NEXTHOPS].entries)[i].key] =
+			1;
+	for (size_t i = 0; i < prev->t[XFAB_T_GROUPS].count; i++)
+		b.grp_ids.used[((struct xfab_e_group *)prev->t[XFAB_T_GROUPS].entries)[i].key] = 1;
+
+	s = image_push(&next->t[XFAB_T_SETTINGS], XFAB_T_SETTINGS, &b.cap[XFAB_T_SETTINGS]);
+	if (!s)
+		goto out;
+	s->key = 0;
+	s->val.hash_seed = cfg->hash_seed;
+	err = build_ports(&b);
+	if (!err)
+		err = build_routes(&b);
+	if (!err)
+		err = build_neighs(&b);
+	if (err)
+		goto out;
+	for (int t = 0; t < XFAB_T_COUNT; t++) {
+		image_sort(&next->t[t], (enum xfab_table)t);
+		image_dedup(&next->t[t], (enum xfab_table)t);
+	}
+out:
+	free(b.nh_ids.used);
+	free(b.grp_ids.used);
+	if (err)
+		xfab_tables_free(next);
+	return err;
+}
+
+/* ---- apply ---- */
+
+enum apply_pass { PASS_UPSERT, PASS_REMOVE };
+
+static int diff_table(const struct xfab_table_image *prev, const struct xfab_table_image *next,
+		      enum xfab_table t, enum apply_pass pass, const struct xfab_map_ops *ops)
+{
+	const struct xfab_table_desc *d = &xfab_table_descs[t];
+	size_t i = 0, j = 0;
+	int err;
+
+	while (i < prev->count || j < next->count) {
+		const char *pe = i < prev->count ? (char *)prev->entries + i * d->entry_size : NULL;
+		const char *ne = j < next->count ? (char *)next->entries + j * d->entry_size : NULL;
+		int c = !pe ? 1 : !ne ? -1 : memcmp(pe, ne, d->key_size);
+
+		if (c < 0) { /* only in prev: remove */
+			if (pass == PASS_REMOVE) {
+				err = ops->remove(ops->arg, t, pe);
+				if (err)
+					return err;
+			}
+			i++;
+		} else if (c > 0) { /* only in next: add */
+			if (pass == PASS_UPSERT) {
+				err = ops->update(ops->arg, t, ne, ne + d->val_off);
+				if (err)
+					return err;
+			}
+			j++;
+		} else { /* both: rewrite if changed */
+			if (pass == PASS_UPSERT &&
+			    memcmp(pe + d->val_off, ne + d->val_off, d->val_size)) {
+				err = ops->update(ops->arg, t, ne, ne + d->val_off);
+				if (err)
+					return err;
+			}
+			i++;
+			j++;
+		}
+	}
+	return 0;
+}
+
+int xfab_tables_apply(const struct xfab_tables *prev, const struct xfab_tables *next,
+		      const struct xfab_map_ops *ops)
+{
+	/* Upserts run leaves-first (what routes point at exists before the
+	 * routes), removals run roots-first (routes go before their targets). */
+	static const enum xfab_table upsert_order[] = {
+		XFAB_T_SETTINGS, XFAB_T_PORTS,	   XFAB_T_TX_PORTS,  XFAB_T_NEIGHBORS,
+		XFAB_T_NEXTHOPS, XFAB_T_GROUPS,	   XFAB_T_ROUTES_V4, XFAB_T_ROUTES_V6,
+	};
+	static const enum xfab_table remove_order[] = {
+		XFAB_T_ROUTES_V4, XFAB_T_ROUTES_V6, XFAB_T_GROUPS,   XFAB_T_NEXTHOPS,
+		XFAB_T_NEIGHBORS, XFAB_T_TX_PORTS,  XFAB_T_PORTS,    XFAB_T_SETTINGS,
+	};
+	int err;
+
+	for (size_t k = 0; k < sizeof(upsert_order) / sizeof(upsert_order[0]); k++) {
+		enum xfab_table t = upsert_order[k];
+
+		err = diff_table(&prev->t[t], &next->t[t], t, PASS_UPSERT, ops);
+		if (err)
+			return err;
+	}
+	for (size_t k = 0; k < sizeof(remove_order) / sizeof(remove_order[0]); k++) {
+		enum xfab_table t = remove_order[k];
+
+		err = diff_table(&prev->t[t], &next->t[t], t, PASS_REMOVE, ops);
+		if (err)
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Desired table image: what xfabd wants in every map it owns, compiled from
+ * the config plus live state (port ifindex/MAC/oper state, neighbour MACs).
+ * Applying an image diffs it against the one applied before and writes only
+ * what changed, new entries before old ones are removed (make before break),
+ * so a reload never takes the switch down.
+ */
+#ifndef XFAB_TABLES_H
+#define XFAB_TABLES_H
+
+#include <linux/bpf.h>
+#include <linux/types.h>
+
+#include "config.h"
+#include "xfab_abi.h"
+
+enum xfab_table {
+	XFAB_T_SETTINGS,
+	XFAB_T_PORTS,
+	XFAB_T_TX_PORTS,
+	XFAB_T_NEXTHOPS,
+	XFAB_T_GROUPS,
+	XFAB_T_ROUTES_V4,
+	XFAB_T_ROUTES_V6,
+	XFAB_T_NEIGHBORS, /* static neighbours only; learnt ones go straight in */
+	XFAB_T_COUNT,
+};
+
+struct xfab_e_settings {
+	__u32 key;
+	struct xfab_settings val;
+};
+struct xfab_e_port {
+	__u32 key;
+	struct xfab_port val;
+};
+struct xfab_e_txport {
+	__u32 key;
+	struct bpf_devmap_val val;
+};
+struct xfab_e_nexthop {
+	__u32 key;
+	struct xfab_nexthop val;
+};
+struct xfab_e_group {
+	__u32 key;
+	struct xfab_group val;
+};
+struct xfab_e_route_v4 {
+	struct xfab_lpm_v4_key key;
+	struct xfab_route val;
+};
+struct xfab_e_route_v6 {
+	struct xfab_lpm_v6_key key;
+	struct xfab_route val;
+};
+struct xfab_e_neigh {
+	struct xfab_neigh_key key;
+	struct xfab_neigh val;
+};
+
+/* One table: a sorted array of fixed-size {key, value} entries. */
+struct xfab_table_image {
+	void *entries;
+	size_t count;
+};
+
+struct xfab_tables {
+	struct xfab_table_image t[XFAB_T_COUNT];
+};
+
+struct xfab_table_desc {
+	const char *map_name;
+	size_t entry_size;
+	size_t key_size;
+	size_t val_off;
+	size_t val_size;
+	int is_array; /* delete = write zeroes */
+};
+extern const struct xfab_table_desc xfab_table_descs[XFAB_T_COUNT];
+
+/* Live facts about a configured port, read from the kernel by xfabd. */
+struct xfab_port_live {
+	__u32 ifindex;
+	__u8 mac[6];
+	int oper_up;
+};
+
+/* Neighbour MAC lookup (kernel-learnt or static); 0 if known. */
+typedef int (*xfab_neigh_fn)(void *arg, __u32 ifindex, int family, const __u8 *addr, __u8 mac[6]);
+
+/* Builds next from cfg and live state; reuses prev's nexthop and group ids
+ * for the same nexthop / member set (prev may be an empty image). */
+int xfab_tables_build(const struct xfab_config *cfg, const struct xfab_port_live *live,
+		      xfab_neigh_fn neigh, void *neigh_arg, const struct xfab_tables *prev,
+		      struct xfab_tables *next);
+void xfab_tables_free(struct xfab_tables *t);
+
+struct xfab_map_ops {
+	int (*update)(void *arg, enum xfab_table t, const void *key, const void *val);
+	int (*remove)(void *arg, enum xfab_table t, const void *key);
+	void *arg;
+};
+
+/* Writes the difference prev -> next. Returns 0 or the first error. */
+int xfab_tables_apply(const struct xfab_tables *prev, const struct xfab_tables *next,
+		      const struct xfab_map_ops *ops);
+
+/* Fills a group's buckets round robin over its live members. */
+void xfab_group_fill_buckets(struct xfab_group *grp, const __u32 *live, int n_live);
+
+#endif
