@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Shared by xfabd, xfabctl and the tests: names of ABI enums, pin paths,
+ * per-CPU counter sums. */
+#ifndef XFAB_COMMON_H
+#define XFAB_COMMON_H
+
+#include <linux/types.h>
+#include <stddef.h>
+
+#include "xfab_abi.h"
+
+const char *xfab_drop_name(__u32 reason);
+const char *xfab_punt_name(__u32 reason);
+const char *xfab_route_type_name(__u32 type);
+
+/* <root>/<hostname>; root defaults to XFAB_PIN_ROOT. */
+int xfab_pin_dir(char *out, size_t len, const char *root, const char *hostname);
+/* Opens a pinned map of a switch by its map name; returns an fd or -errno. */
+int xfab_open_pinned_map(const char *pin_dir, const char *map_name);
+/* Mounts bpffs on /sys/fs/bpf when nothing is mounted there. */
+int xfab_ensure_bpffs(void);
+
+/* Sums a per-CPU counter struct of n u64 fields. */
+int xfab_percpu_sum(int map_fd, __u32 key, __u64 *out, size_t n_u64);
+
+void xfab_format_mac(const __u8 *mac, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "nl.h"
+
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/if.h>
+#include <linux/if_link.h>
+#include <linux/neighbour.h>
+#include <linux/rtnetlink.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+static int link_attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (mnl_attr_type_valid(attr, IFLA_MAX) < 0)
+		return MNL_CB_OK;
+	tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+static int neigh_attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (mnl_attr_type_valid(attr, NDA_MAX) < 0)
+		return MNL_CB_OK;
+	tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+static void handle_link(const struct nlmsghdr *nlh, const struct xfab_nl_handlers *h)
+{
+	const struct ifinfomsg *ifm = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[IFLA_MAX + 1] = {0};
+	struct xfab_nl_link l = {0};
+
+	mnl_attr_parse(nlh, sizeof(*ifm), link_attr_cb, tb);
+	l.ifindex = (__u32)ifm->ifi_index;
+	l.deleted = nlh->nlmsg_type == RTM_DELLINK;
+	l.admin_up = !!(ifm->ifi_flags & IFF_UP);
+	l.oper_up = l.admin_up && !!(ifm->ifi_flags & IFF_RUNNING);
+	if (tb[IFLA_OPERSTATE]) {
+		__u8 st = mnl_attr_get_u8(tb[IFLA_OPERSTATE]);
+
+		l.oper_up = l.admin_up && (st == IF_OPER_UP || st == IF_OPER_UNKNOWN);
+	}
+	if (tb[IFLA_IFNAME])
+		snprintf(l.name, sizeof(l.name), "%s", mnl_attr_get_str(tb[IFLA_IFNAME]));
+	if (tb[IFLA_ADDRESS] && mnl_attr_get_payload_len(tb[IFLA_ADDRESS]) == 6) {
+		memcpy(l.mac, mnl_attr_get_payload(tb[IFLA_ADDRESS]), 6);
+		l.has_mac = 1;
+	}
+	if (h->link)
+		h->link(h->arg, &l);
+}
+
+static void handle_neigh(const struct nlmsghdr *nlh, const struct xfab_nl_handlers *h)
+{
+	const struct ndmsg *ndm = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[NDA_MAX + 1] = {0};
+	struct xfab_nl_neigh n = {0};
+	size_t alen;
+
+	if (ndm->ndm_family != AF_INET && ndm->ndm_family != AF_INET6)
+		return;
+	mnl_attr_parse(nlh, sizeof(*ndm), neigh_attr_cb, tb);
+	if (!tb[NDA_DST])
+		return;
+	alen = mnl_attr_get_payload_len(tb[NDA_DST]);
+	if (alen != (ndm->ndm_family == AF_INET ? 4u : 16u))
+		return;
+	n.ifindex = (__u32)ndm->ndm_ifindex;
+	n.family = ndm->ndm_family;
+	memcpy(n.addr, mnl_attr_get_payload(tb[NDA_DST]), alen);
+	n.deleted = nlh->nlmsg_type == RTM_DELNEIGH;
+	if (tb[NDA_LLADDR] && mnl_attr_get_payload_len(tb[NDA_LLADDR]) == 6) {
+		memcpy(n.mac, mnl_attr_get_payload(tb[NDA_LLADDR]), 6);
+		n.usable = !(ndm->ndm_state & (NUD_FAILED | NUD_INCOMPLETE | NUD_NONE));
+	}
+	if (h->neigh)
+		h->neigh(h->arg, &n);
+}
+
+static int msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct xfab_nl_handlers *h = data;
+
+	switch (nlh->nlmsg_type) {
+	case RTM_NEWLINK:
+	case RTM_DELLINK:
+		handle_link(nlh, h);
+		break;
+	case RTM_NEWNEIGH:
+	case RTM_DELNEIGH:
+		handle_neigh(nlh, h);
+		break;
+	default:
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int dump(int type, int family, const struct xfab_nl_handlers *h)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE * 2];
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	unsigned int seq = (unsigned int)time(NULL), portid;
+	ssize_t len;
+	int ret = 0;
+
+	nl = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl)
+		return -errno;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	portid = mnl_socket_get_portid(nl);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = (__u16)type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = seq;
+	if (type == RTM_GETLINK) {
+		struct ifinfomsg *ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
+
+		ifm->ifi_family = AF_UNSPEC;
+	} else {
+		struct ndmsg *ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
+
+		ndm->ndm_family = (__u8)family;
+	}
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	while ((len = mnl_socket_recvfrom(nl, buf, sizeof(buf))) > 0) {
+		ret = mnl_cb_run(buf, (size_t)len, seq, portid, msg_cb, (void *)h);
+		if (ret <= MNL_CB_STOP)
+			break;
+	}
+	ret = ret < 0 ? -errno : 0;
+out:
+	mnl_socket_close(nl);
+	return ret;
+}
+
+int xfab_nl_dump_links(const struct xfab_nl_handlers *h)
+{
+	return dump(RTM_GETLINK, AF_UNSPEC, h);
+}
+
+int xfab_nl_dump_neighs(const struct xfab_nl_handlers *h)
+{
+	return dump(RTM_GETNEIGH, AF_UNSPEC, h);
+}
+
+struct mnl_socket *xfab_nl_open_events(void)
+{
+	struct mnl_socket *nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	unsigned int groups = RTMGRP_LINK | RTMGRP_NEIGH;
+
+	if (!nl)
+		return NULL;
+	if (mnl_socket_bind(nl, groups, MNL_SOCKET_AUTOPID) < 0) {
+		mnl_socket_close(nl);
+		return NULL;
+	}
+	return nl;
+}
+
+int xfab_nl_read_events(struct mnl_socket *nl, const struct xfab_nl_handlers *h)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE * 2];
+	ssize_t len;
+
+	for (;;) {
+		len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (len < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
+		mnl_cb_run(buf, (size_t)len, 0, 0, msg_cb, (void *)h);
+	}
+}
+
+int xfab_nl_fd(struct mnl_socket *nl)
+{
+	return mnl_socket_get_fd(nl);
+}
+
+void xfab_nl_close(struct mnl_socket *nl)
+{
+	if (nl)
+		mnl_socket_close(nl);
+}
