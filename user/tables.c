@@ -113,6 +113,22 @@ struct build {
 	unsigned char *prev_grp_reused;
 };
 
+/* Configured neighbours resolve nexthops even before they reach the map. */
+static int static_neigh(const struct xfab_config *cfg, const struct xfab_cfg_nexthop *cn,
+			__u8 mac[6])
+{
+	for (int i = 0; i < cfg->n_neighs; i++) {
+		const struct xfab_cfg_neigh *n = &cfg->neighs[i];
+
+		if (n->port == cn->port && n->family == cn->family &&
+		    !memcmp(n->addr, cn->gw, cn->family == AF_INET ? 4 : 16)) {
+			memcpy(mac, n->mac, 6);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 /* Finds or creates the nexthop for (port, gw); returns its id or 0. */
 static __u32 nexthop_id(struct build *b, const struct xfab_cfg_nexthop *cn)
 {
@@ -147,7 +163,8 @@ static __u32 nexthop_id(struct build *b, const struct xfab_cfg_nexthop *cn)
 	e->val.ifindex = pl->ifindex;
 	e->val.flags = XFAB_NH_VALID | (cn->family == AF_INET6 ? XFAB_NH_IPV6 : 0);
 	memcpy(e->val.gw, cn->gw, 16);
-	if (b->neigh(b->neigh_arg, pl->ifindex, cn->family, cn->gw, e->val.dmac) == 0)
+	if (static_neigh(b->cfg, cn, e->val.dmac) == 0 ||
+	    b->neigh(b->neigh_arg, pl->ifindex, cn->family, cn->gw, e->val.dmac) == 0)
 		e->val.flags |= XFAB_NH_RESOLVED;
 	return id;
 }

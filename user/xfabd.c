@@ -387,6 +387,10 @@ static void on_neigh(void *arg, const struct xfab_nl_neigh *n)
 
 	if (port_of_ifindex(a, n->ifindex) < 0)
 		return;
+	/* Multicast "neighbours" (ff02::16 -> 33:33:...) are NOARP mappings. */
+	if ((n->family == AF_INET6 && n->addr[0] == 0xff) ||
+	    (n->family == AF_INET && (n->addr[0] & 0xf0) == 0xe0) || (n->mac[0] & 1))
+		return;
 	memcpy(key.addr, n->addr, n->family == AF_INET ? 4 : 16);
 	have = bpf_map_lookup_elem(a->map_fd[XFAB_T_NEIGHBORS], &key, &old) == 0;
 	if (have && (old.flags & XFAB_NEIGH_STATIC))
