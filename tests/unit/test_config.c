@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Unit tests of the config validator and the table compiler: every bad
+ * config is rejected with the right file:line:col and key, and leaves the
+ * output untouched; good configs compile into the expected tables, and
+ * re-applying a changed config writes only the difference.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "tables.h"
+
+#define HDR "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
+#define PORTS " \"PORT\": {\"eth1\": {}, \"eth2\": {}, \"eth3\": {}},\n"
+#define IFS                                                                                        \
+	" \"INTERFACE\": {\"eth1|10.0.0.1/31\": {}, \"eth2|10.0.0.3/31\": {},\n"                  \
+	"   \"eth3|10.1.1.1/24\": {}, \"eth1|fd00::1/127\": {}, \"eth2|fd00::3/127\": {}}"
+
+struct bad_case {
+	const char *name;
+	const char *text;
+	const char *needle; /* the error points at the first occurrence of this */
+	int nth;	    /* ...or at its nth occurrence (0 = first) */
+	const char *key;    /* expected key (prefix match); NULL: none */
+	const char *msg;    /* substring of the message */
+};
+
+static const struct bad_case bad[] = {
+	{"syntax: missing comma", HDR " \"PORT\": {\"eth1\": {}} \"ROUTE\": {}\n}\n",
+	 "\"ROUTE\"", 0, NULL, "expected ',' or '}'"},
+	{"syntax: unterminated string", HDR " \"PORT\": {\"eth1: {}}\n}\n", "\n}\n", 0, NULL,
+	 "control character"},
+	{"syntax: bad escape", HDR " \"PORT\": {\"et\\q1\": {}}\n}\n", "q1", 0, NULL,
+	 "bad escape"},
+	{"syntax: trailing garbage", HDR PORTS " \"ROUTE\": {}\n} x\n", "x\n", 0, NULL,
+	 "trailing characters"},
+	{"duplicate table", HDR PORTS " \"PORT\": {}\n}\n", "\"PORT\"", 1, NULL,
+	 "duplicate key \"PORT\""},
+	{"top level is an array", "[\n 1\n]\n", "[", 0, NULL, "JSON object of tables"},
+	{"unknown table", HDR PORTS " \"ROUTES\": {}\n}\n", "\"ROUTES\"", 0, "ROUTES",
+	 "unknown table"},
+	{"table not an object", HDR " \"PORT\": [\"eth1\"]\n}\n", "[\"eth1\"]", 0, "PORT",
+	 "must be an object"},
+	{"missing DEVICE_METADATA", "{\n \"PORT\": {\"eth1\": {}}\n}\n", "{", 0,
+	 "DEVICE_METADATA", "missing table"},
+	{"DEVICE_METADATA without localhost", "{\n \"DEVICE_METADATA\": {\"switch\": {}},\n" PORTS
+					      " \"ROUTE\": {}\n}\n",
+	 "\"switch\"", 0, "DEVICE_METADATA", "only \"localhost\""},
+	{"bad hostname", "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf 1\"}},\n" PORTS
+			 " \"ROUTE\": {}\n}\n",
+	 "\"leaf 1\"", 0, "DEVICE_METADATA|localhost.hostname", "hostname must be"},
+	{"bad datapath",
+	 "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\", \"datapath\": \"dpdk\"}},\n" PORTS
+	 "\"ROUTE\": {}\n}\n",
+	 "\"dpdk\"", 0, "DEVICE_METADATA|localhost.datapath", "\"xdp\" or \"tc\""},
+	{"hash seed not a number",
+	 "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\", \"hash_seed\": \"abc\"}},\n" PORTS
+	 "\"ROUTE\": {}\n}\n",
+	 "\"abc\"", 0, "DEVICE_METADATA|localhost.hash_seed", "not a whole number"},
+	{"hash seed too large",
+	 "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\", \"hash_seed\": 4294967296}},\n" PORTS
+	 "\"ROUTE\": {}\n}\n",
+	 "4294967296", 0, "DEVICE_METADATA|localhost.hash_seed", "out of range"},
+	{"unknown DEVICE_METADATA field",
+	 "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\", \"bgp_asn\": \"65000\"}},\n" PORTS
+	 "\"ROUTE\": {}\n}\n",
+	 "\"bgp_asn\"", 0, "DEVICE_METADATA|localhost.bgp_asn", "unknown field"},
+	{"unknown PORT field", HDR " \"PORT\": {\"eth1\": {\"mtuu\": \"9100\"}}\n}\n", "\"mtuu\"", 0,
+	 "PORT|eth1.mtuu", "unknown field"},
+	{"PORT mtu out of range", HDR " \"PORT\": {\"eth1\": {\"mtu\": \"20000\"}}\n}\n",
+	 "\"20000\"", 0, "PORT|eth1.mtu", "out of range 68..9216"},
+	{"PORT mtu not a number", HDR " \"PORT\": {\"eth1\": {\"mtu\": \"9k\"}}\n}\n", "\"9k\"", 0,
+	 "PORT|eth1.mtu", "not a whole number"},
+	{"PORT mtu of the wrong type", HDR " \"PORT\": {\"eth1\": {\"mtu\": {}}}\n}\n", "{}}}", 0,
+	 "PORT|eth1.mtu", "expected a string"},
+	{"PORT admin_status", HDR " \"PORT\": {\"eth1\": {\"admin_status\": \"sideways\"}}\n}\n",
+	 "\"sideways\"", 0, "PORT|eth1.admin_status", "up or down"},
+	{"PORT name too long", HDR " \"PORT\": {\"Ethernet012345678\": {}}\n}\n",
+	 "\"Ethernet012345678\"", 0, "PORT|Ethernet012345678", "1..15 characters"},
+	{"PORT table empty", HDR " \"PORT\": {}\n}\n", "{}\n}", 0, "PORT", "at least one port"},
+	{"INTERFACE on unknown port", HDR PORTS " \"INTERFACE\": {\"eth9|10.0.0.1/31\": {}}\n}\n",
+	 "\"eth9|", 0, "INTERFACE|eth9|10.0.0.1/31", "not in the PORT table"},
+	{"INTERFACE bad address", HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.300/31\": {}}\n}\n",
+	 "\"eth1|10.0.0.300", 0, "INTERFACE|eth1|10.0.0.300/31", "not an IPv4 or IPv6 address"},
+	{"INTERFACE prefix length", HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.1/33\": {}}\n}\n",
+	 "\"eth1|10.0.0.1/33", 0, "INTERFACE|eth1|10.0.0.1/33", "must be 0..32"},
+	{"INTERFACE without length", HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.1\": {}}\n}\n",
+	 "\"eth1|10.0.0.1\"", 0, "INTERFACE|eth1|10.0.0.1", "not a prefix"},
+	{"INTERFACE subnets overlap",
+	 HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.1/24\": {},\n   \"eth2|10.0.0.9/30\": {}}\n}\n",
+	 "\"eth2|", 0, "INTERFACE|eth2|10.0.0.9/30", "overlaps one on port eth1"},
+	{"INTERFACE address twice",
+	 HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.1/24\": {},\n   \"eth1|10.0.0.1/25\": {}}\n}\n",
+	 "\"eth1|10.0.0.1/25", 0, "INTERFACE|eth1|10.0.0.1/25", "already on port eth1"},
+	{"ROUTE bad prefix", HDR PORTS IFS ",\n \"ROUTE\": {\"10.1.0/24\": {\"nexthop\": \"10.0.0.0\"}}\n}\n",
+	 "\"10.1.0/24\"", 0, "ROUTE|10.1.0/24", "not an IPv4 or IPv6 address"},
+	{"ROUTE host bits set",
+	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.1/24\": {\"nexthop\": \"10.0.0.0\"}}\n}\n",
+	 "\"10.2.0.1/24\"", 0, "ROUTE|10.2.0.1/24", "host bits set"},
+	{"ROUTE nexthop unreachable",
+	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.9.9.9\"}}\n}\n",
+	 "\"10.0.0.0,10.9.9.9\"", 0, "ROUTE|10.2.0.0/24.nexthop", "in no connected subnet"},
+	{"ROUTE nexthop of the other family",
+	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"fd00::0\"}}\n}\n",
+	 "\"fd00::0\"", 0, "ROUTE|10.2.0.0/24.nexthop", "not of the prefix's family"},
+	{"ROUTE nexthop not an address",
+	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.x\"}}\n}\n",
+	 "\"10.0.0.x\"", 0, "ROUTE|10.2.0.0/24.nexthop", "not an IP address"},
+	{"ROUTE without nexthop", HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {}}\n}\n", "{}}\n}",
+	 0, "ROUTE|10.2.0.0/24", "missing field \"nexthop\""},
+	{"ROUTE ifname count",
+	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.2\", "
+		      "\"ifname\": \"eth1\"}}\n}\n",
+	 "\"eth1\"}", 0, "ROUTE|10.2.0.0/24.ifname", "1 ports for 2 nexthops"},
+	{"ROUTE ifname unknown",
+	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0\", "
+		      "\"ifname\": \"eth7\"}}\n}\n",
+	 "\"eth7\"", 0, "ROUTE|10.2.0.0/24.ifname", "\"eth7\" is not in the PORT table"},
+	{"ROUTE via our own address",
+	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.1\"}}\n}\n",
+	 "\"10.0.0.1\"", 0, "ROUTE|10.2.0.0/24.nexthop", "this switch's own address"},
+	{"ROUTE nexthop twice",
+	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.0\"}}\n}\n",
+	 "\"10.0.0.0,", 0, "ROUTE|10.2.0.0/24.nexthop", "listed twice"},
+	{"ROUTE over a connected subnet",
+	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.1.1.0/24\": {\"nexthop\": \"10.0.0.0\"}}\n}\n",
+	 "\"10.1.1.0/24\"", 0, "ROUTE|10.1.1.0/24", "connected subnet of port eth3"},
+	{"ROUTE blackhole with nexthop",
+	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"blackhole\": \"true\", \"nexthop\": "
+		      "\"10.0.0.0\"}}\n}\n",
+	 "\"10.0.0.0\"", 0, "ROUTE|10.2.0.0/24", "takes no nexthop"},
+	{"ROUTE blackhole not a boolean",
+	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"blackhole\": \"maybe\"}}\n}\n",
+	 "\"maybe\"", 0, "ROUTE|10.2.0.0/24.blackhole", "not true or false"},
+	{"ROUTE twice (same prefix, other spelling)",
+	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0\"},\n"
+		      "   \"10.2.0.0/024\": {\"nexthop\": \"10.0.0.2\"}}\n}\n",
+	 "\"10.2.0.0/024\"", 0, "ROUTE|10.2.0.0/024", "already routed"},
+	{"NEIGH bad MAC", HDR PORTS " \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"02:00:00:00:00\"}}\n}\n",
+	 "\"02:00:00:00:00\"", 0, "NEIGH|eth1|10.0.0.0.neigh", "expected a MAC address"},
+	{"NEIGH multicast MAC",
+	 HDR PORTS " \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"01:00:5e:00:00:01\"}}\n}\n",
+	 "\"01:00:5e", 0, "NEIGH|eth1|10.0.0.0.neigh", "cannot be multicast"},
+	{"NEIGH unknown port",
+	 HDR PORTS " \"NEIGH\": {\"eth8|10.0.0.0\": {\"neigh\": \"02:00:00:00:00:01\"}}\n}\n",
+	 "\"eth8|", 0, "NEIGH|eth8|10.0.0.0", "not in the PORT table"},
+	{"NEIGH bad address",
+	 HDR PORTS " \"NEIGH\": {\"eth1|10.0.0\": {\"neigh\": \"02:00:00:00:00:01\"}}\n}\n",
+	 "\"eth1|10.0.0\"", 0, "NEIGH|eth1|10.0.0", "not an IP address"},
+};
+
+#define N_BAD (sizeof(bad) / sizeof(bad[0]))
+
+/* Line and column (1-based) of the nth occurrence of needle in text. */
+static void locate(const char *text, const char *needle, int nth, int *line, int *col)
+{
+	const char *at = strstr(text, needle);
+
+	for (int i = 0; i < nth && at; i++)
+		at = strstr(at + 1, needle);
+	assert_non_null(at);
+	*line = 1;
+	*col = 1;
+	for (const char *p = text; p < at; p++) {
+		if (*p == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+static void test_bad_config(void **state)
+{
+	const struct bad_case *c = *state;
+	struct xfab_config cfg, sentinel;
+	struct xfab_cfg_errors errs;
+	char line_text[1024];
+	int line, col;
+
+	memset(&cfg, 0xa5, sizeof(cfg));
+	sentinel = cfg;
+	assert_int_equal(xfab_config_parse("bad.json", c->text, &cfg, &errs), -1);
+	/* rejected whole: the output was not touched */
+	assert_memory_equal(&cfg, &sentinel, sizeof(cfg));
+	assert_true(errs.count >= 1);
+	locate(c->text, c->needle, c->nth, &line, &col);
+	xfab_cfg_error_format(&errs.e[0], line_text, sizeof(line_text));
+	print_message("    %s\n", line_text);
+	assert_int_equal(errs.e[0].line, line);
+	assert_int_equal(errs.e[0].col, col);
+	assert_string_equal(errs.e[0].file, "bad.json");
+	if (c->key)
+		assert_string_equal(errs.e[0].key, c->key);
+	else
+		assert_string_equal(errs.e[0].key, "");
+	assert_non_null(strstr(errs.e[0].msg, c->msg));
+	/* the formatted line leads with file:line:col */
+	snprintf(line_text, sizeof(line_text), "bad.json:%d:%d: ", line, col);
+	{
+		char full[1024];
+
+		xfab_cfg_error_format(&errs.e[0], full, sizeof(full));
+		assert_int_equal(strncmp(full, line_text, strlen(line_text)), 0);
+	}
+}
+
+static const char *good_text =
+	"{\n"
+	" \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\", \"type\": \"LeafRouter\"}},\n"
+	" \"PORT\": {\"eth1\": {\"mtu\": \"9100\", \"admin_status\": \"up\"}, \"eth2\": {\"mtu\": "
+	"9100},\n"
+	"   \"eth3\": {\"description\": \"to host\"}},\n"
+	" \"INTERFACE\": {\"eth1\": {}, \"eth1|10.0.0.1/31\": {}, \"eth2|10.0.0.3/31\": {},\n"
+	"   \"eth3|10.1.1.1/24\": {}, \"eth1|fd00::1/127\": {}, \"eth2|fd00::3/127\": {}},\n"
+	" \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.2\"},\n"
+	"   \"10.3.0.0/24\": {\"nexthop\": \"10.0.0.0\", \"ifname\": \"eth1\"},\n"
+	"   \"10.4.0.0/16\": {\"blackhole\": \"true\"},\n"
+	"   \"fd10::/64\": {\"nexthop\": \"fd00::0,fd00::2\"}},\n"
+	" \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"02:00:00:00:00:01\"}}\n"
+	"}\n";
+
+static void test_good_config(void **state)
+{
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+
+	(void)state;
+	assert_int_equal(xfab_config_parse("good.json", good_text, &cfg, &errs), 0);
+	assert_string_equal(cfg.hostname, "leaf1");
+	assert_int_equal(cfg.datapath, XFAB_DP_XDP);
+	assert_int_equal(cfg.hash_seed, xfab_default_hash_seed("leaf1"));
+	assert_int_not_equal(xfab_default_hash_seed("leaf1"), xfab_default_hash_seed("leaf2"));
+	assert_int_equal(cfg.n_ports, 3);
+	assert_int_equal(cfg.ports[0].mtu, 9100);
+	assert_int_equal(cfg.ports[1].mtu, 9100);
+	assert_int_equal(cfg.ports[2].mtu, 1500);
+	assert_int_equal(cfg.n_addrs, 5);
+	assert_int_equal(cfg.n_routes, 4);
+	assert_int_equal(cfg.routes[0].n_nexthops, 2);
+	assert_int_equal(cfg.routes[0].nexthops[1].port, 1); /* 10.0.0.2 is on eth2 */
+	assert_int_equal(cfg.routes[2].blackhole, 1);
+	assert_int_equal(cfg.n_neighs, 1);
+	xfab_config_free(&cfg);
+}
+
+static void test_all_errors_reported(void **state)
+{
+	const char *text = HDR " \"PORT\": {\"eth1\": {\"mtu\": \"1\"}, \"eth2\": {\"speed\": \"x\"}}\n}\n";
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+
+	(void)state;
+	assert_int_equal(xfab_config_parse("two.json", text, &cfg, &errs), -1);
+	assert_int_equal(errs.count, 2);
+	assert_string_equal(errs.e[0].key, "PORT|eth1.mtu");
+	assert_string_equal(errs.e[1].key, "PORT|eth2.speed");
+}
+
+static void test_missing_file(void **state)
+{
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+
+	(void)state;
+	assert_int_equal(xfab_config_load("/nonexistent/xfab.json", &cfg, &errs), -1);
+	assert_non_null(strstr(errs.e[0].msg, "cannot open"));
+}
+
+/* ---- tables ---- */
+
+struct recorder {
+	int updates[XFAB_T_COUNT];
+	int removes[XFAB_T_COUNT];
+};
+
+static int rec_update(void *arg, enum xfab_table t, const void *key, const void *val)
+{
+	struct recorder *r = arg;
+
+	(void)key, (void)val;
+	r->updates[t]++;
+	return 0;
+}
+
+static int rec_remove(void *arg, enum xfab_table t, const void *key)
+{
+	struct recorder *r = arg;
+
+	(void)key;
+	r->removes[t]++;
+	return 0;
+}
+
+static int total(const int *v)
+{
+	int n = 0;
+
+	for (int t = 0; t < XFAB_T_COUNT; t++)
+		n += v[t];
+	return n;
+}
+
+static int neigh_none(void *arg, __u32 ifindex, int family, const __u8 *addr, __u8 mac[6])
+{
+	(void)arg, (void)ifindex, (void)family, (void)addr, (void)mac;
+	return -ENOENT;
+}
+
+static void live_ports(struct xfab_port_live *live)
+{
+	memset(live, 0, sizeof(*live) * XFAB_MAX_PORTS);
+	for (int p = 0; p < 3; p++) {
+		live[p].ifindex = (__u32)(10 + p);
+		live[p].mac[0] = 2;
+		live[p].mac[5] = (__u8)p;
+		live[p].oper_up = 1;
+	}
+}
+
+static const void *find_route_v4(const struct xfab_tables *t, const char *addr, int plen)
+{
+	const struct xfab_table_image *img = &t->t[XFAB_T_ROUTES_V4];
+	__u8 a[4];
+
+	inet_pton(AF_INET, addr, a);
+	for (size_t i = 0; i < img->count; i++) {
+		const struct xfab_e_route_v4 *e = &((struct xfab_e_route_v4 *)img->entries)[i];
+
+		if (e->key.prefixlen == 32u + (__u32)plen && !memcmp(e->key.addr, a, 4))
+			return e;
+	}
+	return NULL;
+}
+
+static const struct xfab_group *find_group(const struct xfab_tables *t, __u32 id)
+{
+	const struct xfab_table_image *img = &t->t[XFAB_T_GROUPS];
+
+	for (size_t i = 0; i < img->count; i++)
+		if (((struct xfab_e_group *)img->entries)[i].key == id)
+			return &((struct xfab_e_group *)img->entries)[i].val;
+	return NULL;
+}
+
+static void test_tables_build(void **state)
+{
+	struct xfab_port_live live[XFAB_MAX_PORTS];
+	struct xfab_tables empty = {0}, t;
+	const struct xfab_e_route_v4 *r;
+	const struct xfab_group *g;
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+	int share[2] = {0};
+
+	(void)state;
+	live_ports(live);
+	assert_int_equal(xfab_config_parse("good.json", good_text, &cfg, &errs), 0);
+	assert_int_equal(xfab_tables_build(&cfg, live, neigh_none, NULL, &empty, &t), 0);
+	/* connected subnet and our own address */
+	r = find_route_v4(&t, "10.0.0.0", 31);
+	assert_non_null(r);
+	assert_int_equal(r->val.type, XFAB_RT_CONNECTED);
+	assert_int_equal(r->val.id, 10);
+	r = find_route_v4(&t, "10.0.0.1", 32);
+	assert_non_null(r);
+	assert_int_equal(r->val.type, XFAB_RT_LOCAL);
+	/* a two-way group with its buckets split evenly */
+	r = find_route_v4(&t, "10.2.0.0", 24);
+	assert_non_null(r);
+	assert_int_equal(r->val.type, XFAB_RT_GROUP);
+	g = find_group(&t, r->val.id);
+	assert_non_null(g);
+	assert_int_equal(g->num_members, 2);
+	assert_int_equal(g->live_members, 2);
+	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++)
+		share[g->buckets[b] == g->members[1]]++;
+	assert_int_equal(share[0], XFAB_GROUP_BUCKETS / 2);
+	/* the single-nexthop route shares the group's first nexthop, resolved
+	 * by the static neighbour */
+	r = find_route_v4(&t, "10.3.0.0", 24);
+	assert_int_equal(r->val.type, XFAB_RT_NEXTHOP);
+	{
+		const struct xfab_table_image *nh = &t.t[XFAB_T_NEXTHOPS];
+		int resolved = 0;
+
+		assert_int_equal(nh->count, 4); /* 2 IPv4 + 2 IPv6 gateways */
+		for (size_t i = 0; i < nh->count; i++) {
+			const struct xfab_e_nexthop *e = &((struct xfab_e_nexthop *)nh->entries)[i];
+
+			if (e->key == r->val.id) {
+				assert_true(e->val.flags & XFAB_NH_RESOLVED);
+				assert_int_equal(e->val.dmac[5], 1);
+				resolved = 1;
+			}
+		}
+		assert_true(resolved);
+	}
+	assert_int_equal(find_route_v4(&t, "10.4.0.0", 16) != NULL, 1);
+	assert_int_equal(t.t[XFAB_T_ROUTES_V6].count, 2 + 2 + 1); /* 2 subnets, 2 local, 1 route */
+	assert_int_equal(t.t[XFAB_T_PORTS].count, 3);
+	xfab_tables_free(&t);
+	xfab_config_free(&cfg);
+}
+
+/* A port going down leaves every group at once; coming back, it returns. */
+static void test_link_down_leaves_groups(void **state)
+{
+	struct xfab_port_live live[XFAB_MAX_PORTS];
+	struct xfab_tables empty = {0}, up, down;
+	struct recorder rec = {0};
+	struct xfab_map_ops ops = {.update = rec_update, .remove = rec_remove, .arg = &rec};
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+	const struct xfab_group *g;
+	__u32 gid;
+
+	(void)state;
+	live_ports(live);
+	assert_int_equal(xfab_config_parse("good.json", good_text, &cfg, &errs), 0);
+	assert_int_equal(xfab_tables_build(&cfg, live, neigh_none, NULL, &empty, &up), 0);
+	gid = ((const struct xfab_e_route_v4 *)find_route_v4(&up, "10.2.0.0", 24))->val.id;
+	live[0].oper_up = 0; /* eth1 */
+	assert_int_equal(xfab_tables_build(&cfg, live, neigh_none, NULL, &up, &down), 0);
+	g = find_group(&down, gid);
+	assert_int_equal(g->live_members, 1);
+	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++)
+		assert_int_equal(g->buckets[b], g->members[1]); /* all on eth2's nexthop */
+	assert_int_equal(xfab_tables_apply(&up, &down, &ops), 0);
+	/* only the port's state and the two groups (v4, v6) change */
+	assert_int_equal(rec.updates[XFAB_T_PORTS], 1);
+	assert_int_equal(rec.updates[XFAB_T_GROUPS], 2);
+	assert_int_equal(total(rec.updates), 3);
+	assert_int_equal(total(rec.removes), 0);
+	xfab_tables_free(&up);
+	xfab_tables_free(&down);
+	xfab_config_free(&cfg);
+}
+
+/* Re-applying: same config writes nothing; a changed one writes only the
+ * difference, and nexthop/group ids stay where they were. */
+static void test_reapply_diff(void **state)
+{
+	const char *changed =
+		"{\n"
+		" \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\", \"type\": "
+		"\"LeafRouter\"}},\n"
+		" \"PORT\": {\"eth1\": {\"mtu\": \"9100\", \"admin_status\": \"up\"}, \"eth2\": "
+		"{\"mtu\": 9100},\n"
+		"   \"eth3\": {\"description\": \"to host\"}},\n"
+		" \"INTERFACE\": {\"eth1\": {}, \"eth1|10.0.0.1/31\": {}, \"eth2|10.0.0.3/31\": {},\n"
+		"   \"eth3|10.1.1.1/24\": {}, \"eth1|fd00::1/127\": {}, \"eth2|fd00::3/127\": {}},\n"
+		" \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.2\"},\n"
+		"   \"10.3.0.0/24\": {\"nexthop\": \"10.0.0.0\", \"ifname\": \"eth1\"},\n"
+		"   \"10.5.0.0/24\": {\"nexthop\": \"10.0.0.2,10.0.0.0\"},\n"
+		"   \"fd10::/64\": {\"nexthop\": \"fd00::0,fd00::2\"}},\n"
+		" \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"02:00:00:00:00:01\"}}\n"
+		"}\n";
+	struct xfab_port_live live[XFAB_MAX_PORTS];
+	struct xfab_tables empty = {0}, a, a2, b;
+	struct recorder rec = {0};
+	struct xfab_map_ops ops = {.update = rec_update, .remove = rec_remove, .arg = &rec};
+	struct xfab_config cfg, cfg2;
+	struct xfab_cfg_errors errs;
+	const struct xfab_e_route_v4 *r2, *r5;
+
+	(void)state;
+	live_ports(live);
+	assert_int_equal(xfab_config_parse("a.json", good_text, &cfg, &errs), 0);
+	assert_int_equal(xfab_config_parse("b.json", changed, &cfg2, &errs), 0);
+	assert_int_equal(xfab_tables_build(&cfg, live, neigh_none, NULL, &empty, &a), 0);
+	assert_int_equal(xfab_tables_apply(&empty, &a, &ops), 0);
+	assert_true(total(rec.updates) > 10);
+
+	memset(&rec, 0, sizeof(rec));
+	assert_int_equal(xfab_tables_build(&cfg, live, neigh_none, NULL, &a, &a2), 0);
+	assert_int_equal(xfab_tables_apply(&a, &a2, &ops), 0);
+	assert_int_equal(total(rec.updates) + total(rec.removes), 0);
+
+	memset(&rec, 0, sizeof(rec));
+	assert_int_equal(xfab_tables_build(&cfg2, live, neigh_none, NULL, &a2, &b), 0);
+	assert_int_equal(xfab_tables_apply(&a2, &b, &ops), 0);
+	/* +10.5.0.0/24 (same member set: reuses the group), -10.4.0.0/16 */
+	assert_int_equal(rec.updates[XFAB_T_ROUTES_V4], 1);
+	assert_int_equal(rec.removes[XFAB_T_ROUTES_V4], 1);
+	assert_int_equal(total(rec.updates), 1);
+	assert_int_equal(total(rec.removes), 1);
+	r2 = find_route_v4(&b, "10.2.0.0", 24);
+	r5 = find_route_v4(&b, "10.5.0.0", 24);
+	assert_int_equal(r2->val.id, r5->val.id);
+	assert_int_equal(r2->val.id,
+			 ((const struct xfab_e_route_v4 *)find_route_v4(&a, "10.2.0.0", 24))->val.id);
+	xfab_tables_free(&a);
+	xfab_tables_free(&a2);
+	xfab_tables_free(&b);
+	xfab_config_free(&cfg);
+	xfab_config_free(&cfg2);
+}
+
+/* Nothing reaches the tables from a config that fails validation. */
+static void test_bad_config_applies_nothing(void **state)
+{
+	struct recorder rec = {0};
+	int applied = 0;
+
+	(void)state;
+	for (size_t i = 0; i < N_BAD; i++) {
+		struct xfab_config cfg;
+		struct xfab_cfg_errors errs;
+
+		if (xfab_config_parse("bad.json", bad[i].text, &cfg, &errs) == 0) {
+			applied++; /* would go on to build and apply */
+			xfab_config_free(&cfg);
+		}
+	}
+	assert_int_equal(applied, 0);
+	assert_int_equal(total(rec.updates) + total(rec.removes), 0);
+}
+
+int main(void)
+{
+	struct CMUnitTest tests[N_BAD + 8];
+	size_t n = 0;
+
+	for (size_t i = 0; i < N_BAD; i++)
+		tests[n++] = (struct CMUnitTest){.name = bad[i].name,
+						 .test_func = test_bad_config,
+						 .initial_state = (void *)&bad[i]};
+	tests[n++] = (struct CMUnitTest){.name = "good config", .test_func = test_good_config};
+	tests[n++] = (struct CMUnitTest){.name = "every error reported",
+					 .test_func = test_all_errors_reported};
+	tests[n++] = (struct CMUnitTest){.name = "missing file", .test_func = test_missing_file};
+	tests[n++] = (struct CMUnitTest){.name = "tables: build", .test_func = test_tables_build};
+	tests[n++] = (struct CMUnitTest){.name = "tables: link down leaves groups",
+					 .test_func = test_link_down_leaves_groups};
+	tests[n++] = (struct CMUnitTest){.name = "tables: re-apply writes the difference",
+					 .test_func = test_reapply_diff};
+	tests[n++] = (struct CMUnitTest){.name = "bad configs apply nothing",
+					 .test_func = test_bad_config_applies_nothing};
+	return _cmocka_run_group_tests("config_and_tables", tests, n, NULL, NULL);
+}
