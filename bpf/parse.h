@@ -35,16 +35,16 @@ struct xfab_ipv6_frag_hdr {
 /* What the packet is, as far as the pipeline needs to know. */
 struct xfab_meta {
 	struct ethhdr *eth;
-	void *l3;		/* struct iphdr or struct ipv6hdr */
-	void *l4;		/* NULL for non-first fragments */
-	__u16 eth_proto;	/* ethertype after any VLAN tag, host order */
-	__u8 vlan_in_data;	/* a tag sits in the frame (not in skb metadata) */
-	__u8 l4_proto;		/* IP protocol / final IPv6 next header */
-	__u32 l3_len;		/* IPv4 total length / IPv6 40 + payload length */
+	void *l3;	   /* struct iphdr or struct ipv6hdr */
+	void *l4;	   /* NULL for non-first fragments */
+	__u16 eth_proto;   /* ethertype after any VLAN tag, host order */
+	__u8 vlan_in_data; /* a tag sits in the frame (not in skb metadata) */
+	__u8 l4_proto;	   /* IP protocol / final IPv6 next header */
+	__u32 l3_len;	   /* IPv4 total length / IPv6 40 + payload length */
 	__u8 icmp_type;
-	__u8 hop_by_hop;	/* IPv6 hop-by-hop header present */
+	__u8 hop_by_hop; /* IPv6 hop-by-hop header present */
 	__u8 pad[2];
-	struct xfab_flow flow;	/* hash input */
+	struct xfab_flow flow; /* hash input */
 };
 
 static __always_inline int xfab_parse_eth(struct xfab_pkt *pkt, struct xfab_meta *m)

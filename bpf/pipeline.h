@@ -14,17 +14,17 @@
 struct xfab_pkt {
 	void *data;
 	void *data_end;
-	__u32 len;	       /* whole frame (tc may hold less than this linearly) */
+	__u32 len; /* whole frame (tc may hold less than this linearly) */
 	__u32 ingress_ifindex;
-	__u8 is_gso;	       /* a GSO super-packet: per-segment MTU holds */
+	__u8 is_gso; /* a GSO super-packet: per-segment MTU holds */
 	__u8 pad[3];
 };
 
 struct xfab_result {
-	__u32 action;	       /* enum xfab_action */
-	__u32 reason;	       /* drop or punt reason */
-	__u32 egress_ifindex;  /* with XFAB_ACT_FORWARD */
-	__u8 vlan_in_data;     /* entry must strip the ingress tag on forward */
+	__u32 action;	      /* enum xfab_action */
+	__u32 reason;	      /* drop or punt reason */
+	__u32 egress_ifindex; /* with XFAB_ACT_FORWARD */
+	__u8 vlan_in_data;    /* entry must strip the ingress tag on forward */
 	__u8 pad[3];
 };
 

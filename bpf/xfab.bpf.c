@@ -42,9 +42,9 @@ SEC("xdp")
 int xfab_xdp(struct xdp_md *ctx)
 {
 	struct xfab_pkt pkt = {
-		.data = (void *)(long)ctx->data,
-		.data_end = (void *)(long)ctx->data_end,
-		.ingress_ifindex = ctx->ingress_ifindex,
+	    .data = (void *)(long)ctx->data,
+	    .data_end = (void *)(long)ctx->data_end,
+	    .ingress_ifindex = ctx->ingress_ifindex,
 	};
 	struct xfab_result res = {};
 

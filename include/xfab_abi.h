@@ -33,23 +33,23 @@ enum xfab_action {
 /* Drop reasons: every one is counted (drop_stats) and has a name in xfabctl. */
 enum xfab_drop_reason {
 	XFAB_DROP_NONE = 0,
-	XFAB_DROP_ETH_TRUNCATED,    /* frame shorter than an Ethernet header */
-	XFAB_DROP_VLAN_STACKED,	    /* more than one 802.1Q/802.1ad tag */
-	XFAB_DROP_IPV4_MALFORMED,   /* truncated, IHL < 5, version != 4, bad length */
-	XFAB_DROP_IPV6_MALFORMED,   /* truncated, version != 6, bad payload length */
-	XFAB_DROP_IPV6_EXT_CHAIN,   /* extension header chain too long or truncated */
-	XFAB_DROP_L4_TRUNCATED,	    /* TCP/UDP/ICMP header cut short */
-	XFAB_DROP_SMAC_MULTICAST,   /* source MAC is multicast/broadcast */
-	XFAB_DROP_SMAC_EQ_DMAC,	    /* source MAC equals destination MAC */
-	XFAB_DROP_NOT_ROUTER_MAC,   /* unicast frame not addressed to this port */
-	XFAB_DROP_PORT_UNKNOWN,	    /* ingress port not in the port table */
-	XFAB_DROP_PORT_DOWN,	    /* ingress port admin/oper down */
-	XFAB_DROP_NO_ROUTE,	    /* LPM miss */
-	XFAB_DROP_BLACKHOLE,	    /* route says blackhole */
-	XFAB_DROP_NEXTHOP_INVALID,  /* route points at a missing nexthop/group */
-	XFAB_DROP_GROUP_EMPTY,	    /* every member of the group is down */
-	XFAB_DROP_EGRESS_DOWN,	    /* chosen egress port is down */
-	XFAB_DROP_BAD_SRC_ADDR,	    /* martian source address (multicast, loopback, broadcast) */
+	XFAB_DROP_ETH_TRUNCATED,   /* frame shorter than an Ethernet header */
+	XFAB_DROP_VLAN_STACKED,	   /* more than one 802.1Q/802.1ad tag */
+	XFAB_DROP_IPV4_MALFORMED,  /* truncated, IHL < 5, version != 4, bad length */
+	XFAB_DROP_IPV6_MALFORMED,  /* truncated, version != 6, bad payload length */
+	XFAB_DROP_IPV6_EXT_CHAIN,  /* extension header chain too long or truncated */
+	XFAB_DROP_L4_TRUNCATED,	   /* TCP/UDP/ICMP header cut short */
+	XFAB_DROP_SMAC_MULTICAST,  /* source MAC is multicast/broadcast */
+	XFAB_DROP_SMAC_EQ_DMAC,	   /* source MAC equals destination MAC */
+	XFAB_DROP_NOT_ROUTER_MAC,  /* unicast frame not addressed to this port */
+	XFAB_DROP_PORT_UNKNOWN,	   /* ingress port not in the port table */
+	XFAB_DROP_PORT_DOWN,	   /* ingress port admin/oper down */
+	XFAB_DROP_NO_ROUTE,	   /* LPM miss */
+	XFAB_DROP_BLACKHOLE,	   /* route says blackhole */
+	XFAB_DROP_NEXTHOP_INVALID, /* route points at a missing nexthop/group */
+	XFAB_DROP_GROUP_EMPTY,	   /* every member of the group is down */
+	XFAB_DROP_EGRESS_DOWN,	   /* chosen egress port is down */
+	XFAB_DROP_BAD_SRC_ADDR,	   /* martian source address (multicast, loopback, broadcast) */
 	XFAB_DROP_MAX,
 };
 
@@ -80,12 +80,12 @@ enum xfab_datapath {
 };
 
 struct xfab_port {
-	__u8 mac[6];	/* router MAC of this port (source MAC on egress) */
-	__u16 slot;	/* 0..XFAB_MAX_PORTS-1: index of counters */
+	__u8 mac[6]; /* router MAC of this port (source MAC on egress) */
+	__u16 slot;  /* 0..XFAB_MAX_PORTS-1: index of counters */
 	__u32 ifindex;
-	__u32 flags;	/* XFAB_PORT_* */
-	__u16 mtu;	/* L3 MTU */
-	__u8 datapath;	/* enum xfab_datapath */
+	__u32 flags;   /* XFAB_PORT_* */
+	__u16 mtu;     /* L3 MTU */
+	__u8 datapath; /* enum xfab_datapath */
 	__u8 pad;
 };
 _Static_assert(sizeof(struct xfab_port) == 20, "xfab_port layout");
@@ -106,10 +106,11 @@ struct xfab_lpm_v6_key {
 _Static_assert(sizeof(struct xfab_lpm_v6_key) == 24, "lpm v6 key");
 
 enum xfab_route_type {
-	XFAB_RT_NEXTHOP = 1,   /* id = nexthop id */
-	XFAB_RT_GROUP = 2,     /* id = group id */
-	XFAB_RT_CONNECTED = 3, /* directly attached subnet: id = egress ifindex, MAC from neighbors */
-	XFAB_RT_LOCAL = 4,     /* one of our addresses: punt */
+	XFAB_RT_NEXTHOP = 1, /* id = nexthop id */
+	XFAB_RT_GROUP = 2,   /* id = group id */
+	XFAB_RT_CONNECTED =
+	    3,		   /* directly attached subnet: id = egress ifindex, MAC from neighbors */
+	XFAB_RT_LOCAL = 4, /* one of our addresses: punt */
 	XFAB_RT_BLACKHOLE = 5, /* drop */
 };
 
@@ -129,7 +130,7 @@ struct xfab_nexthop {
 	__u32 flags;   /* XFAB_NH_* */
 	__u8 dmac[6];  /* neighbour MAC, valid with XFAB_NH_RESOLVED */
 	__u16 pad;
-	__u8 gw[16];   /* gateway address (IPv4 in the first 4 bytes) */
+	__u8 gw[16]; /* gateway address (IPv4 in the first 4 bytes) */
 };
 _Static_assert(sizeof(struct xfab_nexthop) == 32, "nexthop");
 
@@ -143,9 +144,9 @@ enum xfab_group_mode {
 };
 
 struct xfab_group {
-	__u32 mode;	     /* enum xfab_group_mode */
-	__u16 num_members;   /* configured members */
-	__u16 live_members;  /* members whose port is up (0: group empty) */
+	__u32 mode;			       /* enum xfab_group_mode */
+	__u16 num_members;		       /* configured members */
+	__u16 live_members;		       /* members whose port is up (0: group empty) */
 	__u32 members[XFAB_GROUP_MAX_MEMBERS]; /* nexthop ids, for display */
 	__u16 buckets[XFAB_GROUP_BUCKETS];     /* nexthop id per bucket */
 };
@@ -182,8 +183,8 @@ struct xfab_port_stats {
 	__u64 rx_bytes;
 	__u64 tx_packets; /* forwarded out of this port by xfab */
 	__u64 tx_bytes;
-	__u64 drops;	  /* dropped on ingress at this port */
-	__u64 punts;	  /* handed to the kernel at this port */
+	__u64 drops; /* dropped on ingress at this port */
+	__u64 punts; /* handed to the kernel at this port */
 };
 _Static_assert(sizeof(struct xfab_port_stats) == 48, "port stats");
 

@@ -49,7 +49,7 @@ struct xfab_flow {
 };
 
 static inline __attribute__((always_inline)) __u32 xfab_flow_hash(const struct xfab_flow *f,
-								__u32 seed)
+								  __u32 seed)
 {
 	__u32 h = seed;
 

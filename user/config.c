@@ -133,8 +133,9 @@ int xfab_parse_mac(const char *text, __u8 mac[6])
 	if (sscanf(text, "%2x:%2x:%2x:%2x:%2x:%2x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
 		   &tail) != 6)
 		return -1;
-	for (int i = 0; i < 6; i++) {
-		if (!isxdigit((unsigned char)text[i * 3]) || !isxdigit((unsigned char)text[i * 3 + 1]))
+	for (size_t i = 0; i < 6; i++) {
+		if (!isxdigit((unsigned char)text[i * 3]) ||
+		    !isxdigit((unsigned char)text[i * 3 + 1]))
 			return -1;
 		mac[i] = (__u8)v[i];
 	}
@@ -164,13 +165,12 @@ int xfab_config_port_index(const struct xfab_config *cfg, const char *name)
 
 /* Returns the string value of a field (SONiC keeps every value a string;
  * numbers and booleans are accepted where they make sense). */
-static const char *field_text(struct ctx *c, const struct json_value *f, const char *key,
-			      char *buf, size_t len)
+static const char *field_text(struct ctx *c, const struct json_value *f, const char *key, char *buf,
+			      size_t len)
 {
 	switch (f->type) {
 	case JSON_STRING:
-		return f->str;
-	case JSON_NUMBER:
+	case JSON_NUMBER: /* numbers keep their source text */
 		return f->str;
 	case JSON_BOOL:
 		snprintf(buf, len, "%s", f->boolean ? "true" : "false");
@@ -181,8 +181,8 @@ static const char *field_text(struct ctx *c, const struct json_value *f, const c
 	}
 }
 
-static int parse_u32(struct ctx *c, const struct json_value *f, const char *key, __u32 lo,
-		     __u32 hi, __u32 *out)
+static int parse_u32(struct ctx *c, const struct json_value *f, const char *key, __u32 lo, __u32 hi,
+		     __u32 *out)
 {
 	char buf[16];
 	const char *t = field_text(c, f, key, buf, sizeof(buf));
@@ -250,7 +250,8 @@ static int check_fields(struct ctx *c, const struct json_value *entry, const cha
 			char full[160];
 
 			snprintf(full, sizeof(full), "%s.%s", key, name);
-			add_error(c, entry->children[i].key_pos, full, "unknown field \"%s\"", name);
+			add_error(c, entry->children[i].key_pos, full, "unknown field \"%s\"",
+				  name);
 			bad = 1;
 		}
 	}
@@ -278,8 +279,8 @@ static int valid_hostname(const char *s)
 
 static void parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 {
-	static const char *const fields[] = {"hostname", "type", "datapath", "hash_seed",
-					     "description", NULL};
+	static const char *const fields[] = {"hostname",  "type",	 "datapath",
+					     "hash_seed", "description", NULL};
 	const struct json_value *lh = json_get(tbl, "localhost"), *f;
 	char fk[160], buf[32];
 	const char *t;
@@ -287,7 +288,8 @@ static void parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 	for (size_t i = 0; i < tbl->count; i++)
 		if (strcmp(tbl->children[i].key, "localhost"))
 			add_error(c, tbl->children[i].key_pos, "DEVICE_METADATA",
-				  "unknown entry \"%s\" (only \"localhost\")", tbl->children[i].key);
+				  "unknown entry \"%s\" (only \"localhost\")",
+				  tbl->children[i].key);
 	if (!lh) {
 		add_error(c, tbl->pos, "DEVICE_METADATA", "missing entry \"localhost\"");
 		return;
@@ -325,7 +327,8 @@ static void parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 	if (f) {
 		field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "type");
 		t = field_text(c, f, fk, buf, sizeof(buf));
-		if (t && strcmp(t, "LeafRouter") && strcmp(t, "SpineRouter") && strcmp(t, "ToRRouter"))
+		if (t && strcmp(t, "LeafRouter") && strcmp(t, "SpineRouter") &&
+		    strcmp(t, "ToRRouter"))
 			add_error(c, f->pos, fk,
 				  "type must be LeafRouter, SpineRouter or ToRRouter, not '%s'", t);
 	}
@@ -345,8 +348,8 @@ static int valid_ifname(const char *s)
 
 static void parse_ports(struct ctx *c, const struct json_value *tbl)
 {
-	static const char *const fields[] = {"admin_status", "mtu", "description", "alias",
-					     "speed", NULL};
+	static const char *const fields[] = {"admin_status", "mtu",   "description",
+					     "alias",	     "speed", NULL};
 	char key[160], fk[160], buf[32];
 
 	for (size_t i = 0; i < tbl->count; i++) {
@@ -356,8 +359,9 @@ static void parse_ports(struct ctx *c, const struct json_value *tbl)
 
 		snprintf(key, sizeof(key), "PORT|%s", e->key);
 		if (!valid_ifname(e->key)) {
-			add_error(c, e->key_pos, key,
-				  "port name must be 1..15 characters without '/', ':', '|' or spaces");
+			add_error(
+			    c, e->key_pos, key,
+			    "port name must be 1..15 characters without '/', ':', '|' or spaces");
 			continue;
 		}
 		if (c->cfg->n_ports >= XFAB_MAX_PORTS) {
@@ -380,8 +384,8 @@ static void parse_ports(struct ctx *c, const struct json_value *tbl)
 			else if (t && !strcmp(t, "down"))
 				p->admin_up = 0;
 			else if (t)
-				add_error(c, f->pos, fk, "admin_status must be up or down, not '%s'",
-					  t);
+				add_error(c, f->pos, fk,
+					  "admin_status must be up or down, not '%s'", t);
 		}
 		f = json_get(e, "mtu");
 		if (f) {
@@ -454,7 +458,8 @@ static void parse_interfaces(struct ctx *c, const struct json_value *tbl)
 		ifname[n] = '\0';
 		addr.port = xfab_config_port_index(c->cfg, ifname);
 		if (addr.port < 0) {
-			add_error(c, e->key_pos, key, "port \"%s\" is not in the PORT table", ifname);
+			add_error(c, e->key_pos, key, "port \"%s\" is not in the PORT table",
+				  ifname);
 			continue;
 		}
 		if (!bar) /* SONiC's bare "Ethernet0": {} entry enables routing */
@@ -464,7 +469,8 @@ static void parse_interfaces(struct ctx *c, const struct json_value *tbl)
 			continue;
 		}
 		if (addr.pfx.plen == 0) {
-			add_error(c, e->key_pos, key, "an interface address needs a prefix length > 0");
+			add_error(c, e->key_pos, key,
+				  "an interface address needs a prefix length > 0");
 			continue;
 		}
 		for (int k = 0; k < c->cfg->n_addrs; k++) {
@@ -531,8 +537,8 @@ static int split_list(char *s, char **items, int max)
 
 static void parse_route(struct ctx *c, const struct json_value *e)
 {
-	static const char *const fields[] = {"nexthop", "ifname", "blackhole", "distance",
-					     "nexthop-vrf", NULL};
+	static const char *const fields[] = {"nexthop",	 "ifname",	"blackhole",
+					     "distance", "nexthop-vrf", NULL};
 	const struct json_value *fnh, *fif, *fbh;
 	struct xfab_cfg_route rt;
 	char key[160], fk[160], why[160];
@@ -621,7 +627,8 @@ static void parse_route(struct ctx *c, const struct json_value *e)
 		n_if = split_list(if_copy, if_items, XFAB_GROUP_MAX_MEMBERS);
 		if (n_if != n_nh) {
 			field_key(fk, sizeof(fk), key, "ifname");
-			add_error(c, fif->pos, fk, "%d ports for %d nexthops (need one per nexthop)",
+			add_error(c, fif->pos, fk,
+				  "%d ports for %d nexthops (need one per nexthop)",
 				  n_if < 0 ? XFAB_GROUP_MAX_MEMBERS + 1 : n_if, n_nh);
 			goto out;
 		}
@@ -708,7 +715,8 @@ static void parse_neighs(struct ctx *c, const struct json_value *tbl)
 		ifname[n] = '\0';
 		nb.port = xfab_config_port_index(c->cfg, ifname);
 		if (nb.port < 0) {
-			add_error(c, e->key_pos, key, "port \"%s\" is not in the PORT table", ifname);
+			add_error(c, e->key_pos, key, "port \"%s\" is not in the PORT table",
+				  ifname);
 			continue;
 		}
 		nb.family = strchr(bar + 1, ':') ? AF_INET6 : AF_INET;
@@ -739,8 +747,8 @@ static void parse_neighs(struct ctx *c, const struct json_value *tbl)
 	}
 }
 
-static const char *const known_tables[] = {"DEVICE_METADATA", "PORT", "INTERFACE", "ROUTE",
-					   "NEIGH", NULL};
+static const char *const known_tables[] = {"DEVICE_METADATA", "PORT",  "INTERFACE",
+					   "ROUTE",	      "NEIGH", NULL};
 
 int xfab_config_parse(const char *file, const char *text, struct xfab_config *out,
 		      struct xfab_cfg_errors *errs)

@@ -437,8 +437,8 @@ void json_free(struct json_value *v)
 
 struct json_value *json_parse(const char *text, char *err, size_t errlen, struct json_pos *pos)
 {
-	struct parser p = {.s = text, .line = 1, .col = 1, .err = err, .errlen = errlen,
-			   .errpos = pos};
+	struct parser p = {
+	    .s = text, .line = 1, .col = 1, .err = err, .errlen = errlen, .errpos = pos};
 	struct json_value *root = calloc(1, sizeof(*root));
 
 	if (!root) {
@@ -471,7 +471,7 @@ const struct json_value *json_get(const struct json_value *obj, const char *key)
 
 const char *json_type_name(enum json_type t)
 {
-	static const char *const names[] = {"null", "boolean", "number", "string", "array",
-					    "object"};
+	static const char *const names[] = {"null",   "boolean", "number",
+					    "string", "array",	 "object"};
 	return names[t];
 }

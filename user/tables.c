@@ -7,21 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DESC(name, type, arr)                                                                     \
-	{                                                                                         \
-		name, sizeof(struct type), sizeof(((struct type *)0)->key),                       \
-		    offsetof(struct type, val), sizeof(((struct type *)0)->val), arr              \
+#define DESC(name, type, arr)                                                                      \
+	{                                                                                          \
+		name, sizeof(struct type), sizeof(((struct type *)0)->key),                        \
+		    offsetof(struct type, val), sizeof(((struct type *)0)->val), arr               \
 	}
 
 const struct xfab_table_desc xfab_table_descs[XFAB_T_COUNT] = {
-	[XFAB_T_SETTINGS] = DESC(XFAB_MAP_SETTINGS, xfab_e_settings, 1),
-	[XFAB_T_PORTS] = DESC(XFAB_MAP_PORTS, xfab_e_port, 0),
-	[XFAB_T_TX_PORTS] = DESC(XFAB_MAP_TX_PORTS, xfab_e_txport, 0),
-	[XFAB_T_NEXTHOPS] = DESC(XFAB_MAP_NEXTHOPS, xfab_e_nexthop, 1),
-	[XFAB_T_GROUPS] = DESC(XFAB_MAP_GROUPS, xfab_e_group, 1),
-	[XFAB_T_ROUTES_V4] = DESC(XFAB_MAP_ROUTES_V4, xfab_e_route_v4, 0),
-	[XFAB_T_ROUTES_V6] = DESC(XFAB_MAP_ROUTES_V6, xfab_e_route_v6, 0),
-	[XFAB_T_NEIGHBORS] = DESC(XFAB_MAP_NEIGHBORS, xfab_e_neigh, 0),
+    [XFAB_T_SETTINGS] = DESC(XFAB_MAP_SETTINGS, xfab_e_settings, 1),
+    [XFAB_T_PORTS] = DESC(XFAB_MAP_PORTS, xfab_e_port, 0),
+    [XFAB_T_TX_PORTS] = DESC(XFAB_MAP_TX_PORTS, xfab_e_txport, 0),
+    [XFAB_T_NEXTHOPS] = DESC(XFAB_MAP_NEXTHOPS, xfab_e_nexthop, 1),
+    [XFAB_T_GROUPS] = DESC(XFAB_MAP_GROUPS, xfab_e_group, 1),
+    [XFAB_T_ROUTES_V4] = DESC(XFAB_MAP_ROUTES_V4, xfab_e_route_v4, 0),
+    [XFAB_T_ROUTES_V6] = DESC(XFAB_MAP_ROUTES_V6, xfab_e_route_v6, 0),
+    [XFAB_T_NEIGHBORS] = DESC(XFAB_MAP_NEIGHBORS, xfab_e_neigh, 0),
 };
 
 /* ---- growable images ---- */
@@ -247,8 +247,7 @@ static int add_route(struct build *b, const struct xfab_prefix *pfx, __u32 type,
 {
 	if (pfx->family == AF_INET) {
 		struct xfab_e_route_v4 *e = image_push(&b->next->t[XFAB_T_ROUTES_V4],
-						       XFAB_T_ROUTES_V4,
-						       &b->cap[XFAB_T_ROUTES_V4]);
+						       XFAB_T_ROUTES_V4, &b->cap[XFAB_T_ROUTES_V4]);
 		if (!e)
 			return -ENOMEM;
 		e->key.prefixlen = 32 + (__u32)pfx->plen;
@@ -258,8 +257,7 @@ static int add_route(struct build *b, const struct xfab_prefix *pfx, __u32 type,
 		e->val.id = id;
 	} else {
 		struct xfab_e_route_v6 *e = image_push(&b->next->t[XFAB_T_ROUTES_V6],
-						       XFAB_T_ROUTES_V6,
-						       &b->cap[XFAB_T_ROUTES_V6]);
+						       XFAB_T_ROUTES_V6, &b->cap[XFAB_T_ROUTES_V6]);
 		if (!e)
 			return -ENOMEM;
 		e->key.prefixlen = 32 + (__u32)pfx->plen;
@@ -290,10 +288,10 @@ static int build_ports(struct build *b)
 	const struct xfab_config *cfg = b->cfg;
 
 	for (int p = 0; p < cfg->n_ports; p++) {
-		struct xfab_e_port *e = image_push(&b->next->t[XFAB_T_PORTS], XFAB_T_PORTS,
-						   &b->cap[XFAB_T_PORTS]);
-		struct xfab_e_txport *tx = image_push(&b->next->t[XFAB_T_TX_PORTS],
-						      XFAB_T_TX_PORTS, &b->cap[XFAB_T_TX_PORTS]);
+		struct xfab_e_port *e =
+		    image_push(&b->next->t[XFAB_T_PORTS], XFAB_T_PORTS, &b->cap[XFAB_T_PORTS]);
+		struct xfab_e_txport *tx = image_push(&b->next->t[XFAB_T_TX_PORTS], XFAB_T_TX_PORTS,
+						      &b->cap[XFAB_T_TX_PORTS]);
 
 		if (!e || !tx)
 			return -ENOMEM;
@@ -332,7 +330,7 @@ static int build_routes(struct build *b)
 	}
 	for (int i = 0; i < cfg->n_routes; i++) {
 		const struct xfab_cfg_route *r = &cfg->routes[i];
-		__u32 ids[XFAB_GROUP_MAX_MEMBERS], id;
+		__u32 ids[XFAB_GROUP_MAX_MEMBERS] = {0}, id;
 
 		if (r->blackhole) {
 			err = add_route(b, &r->pfx, XFAB_RT_BLACKHOLE, 0);
@@ -366,8 +364,8 @@ static int build_neighs(struct build *b)
 
 	for (int i = 0; i < cfg->n_neighs; i++) {
 		const struct xfab_cfg_neigh *n = &cfg->neighs[i];
-		struct xfab_e_neigh *e = image_push(&b->next->t[XFAB_T_NEIGHBORS],
-						    XFAB_T_NEIGHBORS, &b->cap[XFAB_T_NEIGHBORS]);
+		struct xfab_e_neigh *e = image_push(&b->next->t[XFAB_T_NEIGHBORS], XFAB_T_NEIGHBORS,
+						    &b->cap[XFAB_T_NEIGHBORS]);
 
 		if (!e)
 			return -ENOMEM;
@@ -389,7 +387,8 @@ static void image_dedup(struct xfab_table_image *img, enum xfab_table t)
 	for (size_t i = 0; i < img->count; i++) {
 		char *e = (char *)img->entries + i * d->entry_size;
 
-		if (out && !memcmp((char *)img->entries + (out - 1) * d->entry_size, e, d->key_size))
+		if (out &&
+		    !memcmp((char *)img->entries + (out - 1) * d->entry_size, e, d->key_size))
 			continue;
 		if (out != i)
 			memmove((char *)img->entries + out * d->entry_size, e, d->entry_size);
@@ -402,8 +401,12 @@ int xfab_tables_build(const struct xfab_config *cfg, const struct xfab_port_live
 		      xfab_neigh_fn neigh, void *neigh_arg, const struct xfab_tables *prev,
 		      struct xfab_tables *next)
 {
-	struct build b = {.cfg = cfg, .live = live, .neigh = neigh, .neigh_arg = neigh_arg,
-			  .prev = prev, .next = next};
+	struct build b = {.cfg = cfg,
+			  .live = live,
+			  .neigh = neigh,
+			  .neigh_arg = neigh_arg,
+			  .prev = prev,
+			  .next = next};
 	struct xfab_e_settings *s;
 	int err = -ENOMEM;
 
@@ -420,7 +423,7 @@ int xfab_tables_build(const struct xfab_config *cfg, const struct xfab_port_live
 	 * handed to a new one in the same apply (routes may still use it). */
 	for (size_t i = 0; i < prev->t[XFAB_T_NEXTHOPS].count; i++)
 		b.nh_ids.used[((struct xfab_e_nexthop *)prev->t[XFAB_T_NEXTHOPS].entries)[i].key] =
-			1;
+		    1;
 	for (size_t i = 0; i < prev->t[XFAB_T_GROUPS].count; i++)
 		b.grp_ids.used[((struct xfab_e_group *)prev->t[XFAB_T_GROUPS].entries)[i].key] = 1;
 
@@ -498,12 +501,12 @@ int xfab_tables_apply(const struct xfab_tables *prev, const struct xfab_tables *
 	/* Upserts run leaves-first (what routes point at exists before the
 	 * routes), removals run roots-first (routes go before their targets). */
 	static const enum xfab_table upsert_order[] = {
-		XFAB_T_SETTINGS, XFAB_T_PORTS,	   XFAB_T_TX_PORTS,  XFAB_T_NEIGHBORS,
-		XFAB_T_NEXTHOPS, XFAB_T_GROUPS,	   XFAB_T_ROUTES_V4, XFAB_T_ROUTES_V6,
+	    XFAB_T_SETTINGS, XFAB_T_PORTS,  XFAB_T_TX_PORTS,  XFAB_T_NEIGHBORS,
+	    XFAB_T_NEXTHOPS, XFAB_T_GROUPS, XFAB_T_ROUTES_V4, XFAB_T_ROUTES_V6,
 	};
 	static const enum xfab_table remove_order[] = {
-		XFAB_T_ROUTES_V4, XFAB_T_ROUTES_V6, XFAB_T_GROUPS,   XFAB_T_NEXTHOPS,
-		XFAB_T_NEIGHBORS, XFAB_T_TX_PORTS,  XFAB_T_PORTS,    XFAB_T_SETTINGS,
+	    XFAB_T_ROUTES_V4, XFAB_T_ROUTES_V6, XFAB_T_GROUPS, XFAB_T_NEXTHOPS,
+	    XFAB_T_NEIGHBORS, XFAB_T_TX_PORTS,	XFAB_T_PORTS,  XFAB_T_SETTINGS,
 	};
 	int err;
 

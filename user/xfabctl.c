@@ -165,15 +165,15 @@ static size_t load_ports(struct xfab_port *ports)
 
 static int show_ports(void)
 {
-	struct xfab_port ports[XFAB_MAX_PORTS];
+	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
 	size_t n = load_ports(ports);
 	char name[IF_NAMESIZE], mac[18];
 
 	if (json)
 		jw_open(NULL, '[');
 	else
-		printf("%-10s %7s %4s  %-17s  %-5s %-5s %5s  %s\n", "Port", "Ifindex", "Slot", "MAC",
-		       "Admin", "Oper", "MTU", "Datapath");
+		printf("%-10s %7s %4s  %-17s  %-5s %-5s %5s  %s\n", "Port", "Ifindex", "Slot",
+		       "MAC", "Admin", "Oper", "MTU", "Datapath");
 	for (size_t i = 0; i < n; i++) {
 		const struct xfab_port *p = &ports[i];
 		const char *dp = p->datapath == XFAB_DP_TC ? "tc" : "xdp";
@@ -192,8 +192,8 @@ static int show_ports(void)
 			jw_string("datapath", dp);
 			jw_close('}');
 		} else {
-			printf("%-10s %7u %4u  %-17s  %-5s %-5s %5u  %s\n", name, p->ifindex, p->slot,
-			       mac, p->flags & XFAB_PORT_ADMIN_UP ? "up" : "down",
+			printf("%-10s %7u %4u  %-17s  %-5s %-5s %5u  %s\n", name, p->ifindex,
+			       p->slot, mac, p->flags & XFAB_PORT_ADMIN_UP ? "up" : "down",
 			       p->flags & XFAB_PORT_OPER_UP ? "up" : "down", p->mtu, dp);
 		}
 	}
@@ -322,13 +322,15 @@ static int show_routes(void)
 				jw_uint("group", r->rt.id);
 				jw_uint("live_members", grp.live_members);
 				jw_open("members", '[');
-				for (int m = 0; m < grp.num_members && m < XFAB_GROUP_MAX_MEMBERS; m++)
+				for (int m = 0; m < grp.num_members && m < XFAB_GROUP_MAX_MEMBERS;
+				     m++)
 					print_nexthop_json(nh_fd, grp.members[m]);
 				jw_close(']');
 			} else {
 				printf(" group %u (%u/%u live)", r->rt.id, grp.live_members,
 				       grp.num_members);
-				for (int m = 0; m < grp.num_members && m < XFAB_GROUP_MAX_MEMBERS; m++)
+				for (int m = 0; m < grp.num_members && m < XFAB_GROUP_MAX_MEMBERS;
+				     m++)
 					print_nexthop_text(nh_fd, grp.members[m], "\n    ");
 			}
 			break;
@@ -474,7 +476,7 @@ static int show_neighbors(void)
 
 static int show_counters(void)
 {
-	struct xfab_port ports[XFAB_MAX_PORTS];
+	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
 	size_t n = load_ports(ports);
 	int fd = open_map(XFAB_MAP_PORT_STATS);
 	char name[IF_NAMESIZE];
@@ -482,8 +484,8 @@ static int show_counters(void)
 	if (json)
 		jw_open(NULL, '[');
 	else
-		printf("%-10s %12s %14s %12s %14s %10s %10s\n", "Port", "RX_OK", "RX_BYTES", "TX_OK",
-		       "TX_BYTES", "DROPS", "PUNTS");
+		printf("%-10s %12s %14s %12s %14s %10s %10s\n", "Port", "RX_OK", "RX_BYTES",
+		       "TX_OK", "TX_BYTES", "DROPS", "PUNTS");
 	for (size_t i = 0; i < n; i++) {
 		struct xfab_port_stats st;
 
@@ -562,13 +564,13 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{"ports", show_ports, "ports: MAC, state, MTU, datapath"},
-	{"routes", show_routes, "IPv4/IPv6 routes with their nexthops or group members"},
-	{"nexthops", show_nexthops, "nexthops: gateway, port, neighbour MAC"},
-	{"groups", show_groups, "ECMP groups: members and their share of buckets"},
-	{"neighbors", show_neighbors, "neighbours learnt from the kernel or configured"},
-	{"counters", show_counters, "per-port packet and byte counters"},
-	{"drops", show_drops, "drop and punt counters by reason"},
+    {"ports", show_ports, "ports: MAC, state, MTU, datapath"},
+    {"routes", show_routes, "IPv4/IPv6 routes with their nexthops or group members"},
+    {"nexthops", show_nexthops, "nexthops: gateway, port, neighbour MAC"},
+    {"groups", show_groups, "ECMP groups: members and their share of buckets"},
+    {"neighbors", show_neighbors, "neighbours learnt from the kernel or configured"},
+    {"counters", show_counters, "per-port packet and byte counters"},
+    {"drops", show_drops, "drop and punt counters by reason"},
 };
 
 static void usage(FILE *out)
@@ -605,9 +607,9 @@ static int find_single_switch(const char *root)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"json", no_argument, NULL, 'j'},	  {"switch", required_argument, NULL, 's'},
-		{"pin-dir", required_argument, NULL, 'P'}, {"pin-root", required_argument, NULL, 'r'},
-		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
+	    {"json", no_argument, NULL, 'j'},	       {"switch", required_argument, NULL, 's'},
+	    {"pin-dir", required_argument, NULL, 'P'}, {"pin-root", required_argument, NULL, 'r'},
+	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
 	};
 	const char *sw = NULL, *root = getenv("XFAB_PIN_ROOT"), *dir = getenv("XFAB_PIN_DIR");
 	int opt, ret;
@@ -645,7 +647,8 @@ int main(int argc, char **argv)
 	} else if (dir) {
 		snprintf(pin_dir, sizeof(pin_dir), "%s", dir);
 	} else if (find_single_switch(root)) {
-		fprintf(stderr, "xfabctl: name a switch with -s (none or several under %s)\n", root);
+		fprintf(stderr, "xfabctl: name a switch with -s (none or several under %s)\n",
+			root);
 		return 1;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {

@@ -95,7 +95,8 @@ static int ops_update(void *arg, enum xfab_table t, const void *key, const void 
 	if (bpf_map_update_elem(a->map_fd[t], key, val, BPF_ANY)) {
 		int err = -errno;
 
-		log_err("update of map %s failed: %s", xfab_table_descs[t].map_name, strerror(errno));
+		log_err("update of map %s failed: %s", xfab_table_descs[t].map_name,
+			strerror(errno));
 		return err;
 	}
 	return 0;
@@ -194,7 +195,8 @@ static int resolve_ports(const struct xfab_config *cfg, struct xfab_port_live *l
 		if (found[p])
 			continue;
 		fprintf(stderr, "%s:%d:%d: PORT|%s: no such Ethernet device in this namespace\n",
-			cfg_path, cfg->ports[p].pos.line, cfg->ports[p].pos.col, cfg->ports[p].name);
+			cfg_path, cfg->ports[p].pos.line, cfg->ports[p].pos.col,
+			cfg->ports[p].name);
 		bad = 1;
 	}
 	return bad ? -ENODEV : 0;
@@ -219,9 +221,9 @@ static int attach_port(struct agent *a, int p, int datapath)
 		a->link_fd[p] = bpf_link_create(bpf_program__fd(a->skel->progs.xfab_xdp),
 						(int)ifindex, BPF_XDP, NULL);
 	else
-		a->link_fd[p] = bpf_link_create(bpf_program__fd(a->skel->progs.xfab_tc),
-						(int)ifindex,
-						(enum bpf_attach_type)XFAB_TCX_INGRESS, NULL);
+		a->link_fd[p] =
+		    bpf_link_create(bpf_program__fd(a->skel->progs.xfab_tc), (int)ifindex,
+				    (enum bpf_attach_type)XFAB_TCX_INGRESS, NULL);
 	if (a->link_fd[p] < 0) {
 		err = -errno;
 		log_err("cannot attach %s datapath to %s (ifindex %u): %s",
@@ -334,7 +336,8 @@ static int load_bpf(struct agent *a)
 	}
 	bpf_object__for_each_map(map, a->skel->obj)
 	{
-		if (bpf_map__type(map) == BPF_MAP_TYPE_ARRAY && !strncmp(bpf_map__name(map), ".", 1))
+		if (bpf_map__type(map) == BPF_MAP_TYPE_ARRAY &&
+		    !strncmp(bpf_map__name(map), ".", 1))
 			continue; /* .rodata/.bss: not tables */
 		snprintf(path, sizeof(path), "%s/%s", a->pin_dir, bpf_map__name(map));
 		bpf_map__set_pin_path(map, path);
@@ -481,8 +484,8 @@ static void reload(struct agent *a)
 	log_info("reloading %s", a->cfg_path);
 	if (xfab_config_load(a->cfg_path, &cfg, &errs)) {
 		print_errors(&errs);
-		log_err("reload rejected: %s has %d error(s); running config unchanged", a->cfg_path,
-			errs.count);
+		log_err("reload rejected: %s has %d error(s); running config unchanged",
+			a->cfg_path, errs.count);
 		return;
 	}
 	if (strcmp(cfg.hostname, a->cfg.hostname)) {
@@ -585,23 +588,26 @@ static int event_loop(struct agent *a)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: xfabd -c CONFIG [--check] [--pin-root DIR] [--pidfile FILE] [-v]\n"
-		     "  -c, --config FILE   switch config (JSON, docs/CONFIG.md)\n"
-		     "      --check         validate the config (and its ports) and exit\n"
-		     "      --pin-root DIR  pin maps under DIR/<hostname> (default " XFAB_PIN_ROOT
-		     ")\n"
-		     "      --pidfile FILE  write the agent's pid to FILE\n"
-		     "  -v, --verbose       debug logging\n"
-		     "Signals: HUP reloads CONFIG in place; TERM/INT detach, unpin and exit.\n");
+	fprintf(out,
+		"usage: xfabd -c CONFIG [--check] [--pin-root DIR] [--pidfile FILE] [-v]\n"
+		"  -c, --config FILE   switch config (JSON, docs/CONFIG.md)\n"
+		"      --check         validate the config (and its ports) and exit\n"
+		"      --pin-root DIR  pin maps under DIR/<hostname> (default " XFAB_PIN_ROOT ")\n"
+		"      --pidfile FILE  write the agent's pid to FILE\n"
+		"  -v, --verbose       debug logging\n"
+		"Signals: HUP reloads CONFIG in place; TERM/INT detach, unpin and exit.\n");
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"config", required_argument, NULL, 'c'},  {"check", no_argument, NULL, 'k'},
-		{"pin-root", required_argument, NULL, 'r'}, {"pidfile", required_argument, NULL, 'p'},
-		{"verbose", no_argument, NULL, 'v'},	    {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"config", required_argument, NULL, 'c'},
+	    {"check", no_argument, NULL, 'k'},
+	    {"pin-root", required_argument, NULL, 'r'},
+	    {"pidfile", required_argument, NULL, 'p'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct agent a = {.lock_fd = -1};
 	struct xfab_nl_handlers nh = {.neigh = on_neigh, .arg = &a};

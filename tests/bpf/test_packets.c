@@ -39,38 +39,38 @@
 #define HASH_SEED 12345u
 
 static const __u8 port_mac[N_PORTS][6] = {
-	{0x02, 0, 0, 0, 0, 0x11},
-	{0x02, 0, 0, 0, 0, 0x12},
-	{0x02, 0, 0, 0, 0, 0x13},
-	{0x02, 0, 0, 0, 0, 0x14},
+    {0x02, 0, 0, 0, 0, 0x11},
+    {0x02, 0, 0, 0, 0, 0x12},
+    {0x02, 0, 0, 0, 0, 0x13},
+    {0x02, 0, 0, 0, 0, 0x14},
 };
-static const __u8 host_mac[6] = {0x02, 0xaa, 0, 0, 0, 0x01};	/* sender */
-static const __u8 h1_mac[6] = {0x02, 0, 0, 0, 0x01, 0x02};	/* 10.0.1.2 on p1 */
-static const __u8 gw2_mac[6] = {0x02, 0, 0, 0, 0x02, 0x01};	/* 10.0.2.1 on p2 */
-static const __u8 gw3_mac[6] = {0x02, 0, 0, 0, 0x03, 0x01};	/* 10.0.3.1 on p3 */
+static const __u8 host_mac[6] = {0x02, 0xaa, 0, 0, 0, 0x01}; /* sender */
+static const __u8 h1_mac[6] = {0x02, 0, 0, 0, 0x01, 0x02};   /* 10.0.1.2 on p1 */
+static const __u8 gw2_mac[6] = {0x02, 0, 0, 0, 0x02, 0x01};  /* 10.0.2.1 on p2 */
+static const __u8 gw3_mac[6] = {0x02, 0, 0, 0, 0x03, 0x01};  /* 10.0.3.1 on p3 */
 static const __u8 mcast_mac[6] = {0x01, 0x00, 0x5e, 0, 0, 0x05};
 static const __u8 other_mac[6] = {0x02, 0xbb, 0, 0, 0, 0x09};
 
 static const char *config_text =
-	"{\n"
-	" \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"pkt-test\", \"hash_seed\": "
-	"\"12345\"}},\n"
-	" \"PORT\": {\"p1\": {}, \"p2\": {\"mtu\": \"1400\"}, \"p3\": {}},\n"
-	" \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p1|fd01::1/64\": {},\n"
-	"   \"p2|10.0.2.0/31\": {}, \"p2|fd02::2/127\": {},\n"
-	"   \"p3|10.0.3.0/31\": {}, \"p3|fd03::2/127\": {}},\n"
-	" \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.1,10.0.3.1\"},\n"
-	"   \"10.8.0.0/16\": {\"nexthop\": \"10.0.2.1\"},\n"
-	"   \"10.7.0.0/16\": {\"blackhole\": \"true\"},\n"
-	"   \"10.5.0.0/16\": {\"nexthop\": \"10.0.1.99\"},\n"
-	"   \"fd09::/32\": {\"nexthop\": \"fd02::3,fd03::3\"}},\n"
-	" \"NEIGH\": {\"p1|10.0.1.2\": {\"neigh\": \"02:00:00:00:01:02\"},\n"
-	"   \"p1|fd01::2\": {\"neigh\": \"02:00:00:00:01:02\"},\n"
-	"   \"p2|10.0.2.1\": {\"neigh\": \"02:00:00:00:02:01\"},\n"
-	"   \"p3|10.0.3.1\": {\"neigh\": \"02:00:00:00:03:01\"},\n"
-	"   \"p2|fd02::3\": {\"neigh\": \"02:00:00:00:02:01\"},\n"
-	"   \"p3|fd03::3\": {\"neigh\": \"02:00:00:00:03:01\"}}\n"
-	"}\n";
+    "{\n"
+    " \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"pkt-test\", \"hash_seed\": "
+    "\"12345\"}},\n"
+    " \"PORT\": {\"p1\": {}, \"p2\": {\"mtu\": \"1400\"}, \"p3\": {}},\n"
+    " \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p1|fd01::1/64\": {},\n"
+    "   \"p2|10.0.2.0/31\": {}, \"p2|fd02::2/127\": {},\n"
+    "   \"p3|10.0.3.0/31\": {}, \"p3|fd03::2/127\": {}},\n"
+    " \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.1,10.0.3.1\"},\n"
+    "   \"10.8.0.0/16\": {\"nexthop\": \"10.0.2.1\"},\n"
+    "   \"10.7.0.0/16\": {\"blackhole\": \"true\"},\n"
+    "   \"10.5.0.0/16\": {\"nexthop\": \"10.0.1.99\"},\n"
+    "   \"fd09::/32\": {\"nexthop\": \"fd02::3,fd03::3\"}},\n"
+    " \"NEIGH\": {\"p1|10.0.1.2\": {\"neigh\": \"02:00:00:00:01:02\"},\n"
+    "   \"p1|fd01::2\": {\"neigh\": \"02:00:00:00:01:02\"},\n"
+    "   \"p2|10.0.2.1\": {\"neigh\": \"02:00:00:00:02:01\"},\n"
+    "   \"p3|10.0.3.1\": {\"neigh\": \"02:00:00:00:03:01\"},\n"
+    "   \"p2|fd02::3\": {\"neigh\": \"02:00:00:00:02:01\"},\n"
+    "   \"p3|fd03::3\": {\"neigh\": \"02:00:00:00:03:01\"}}\n"
+    "}\n";
 
 static struct xfab *skel;
 static __u32 ifindex[N_PORTS];
@@ -100,8 +100,8 @@ struct spec {
 	__u8 ttl;
 	__u8 proto;
 	__u16 sport, dport;
-	int ip_opts;  /* IPv4 option bytes */
-	int vlan;     /* tags */
+	int ip_opts; /* IPv4 option bytes */
+	int vlan;    /* tags */
 	const __u8 *dmac;
 	const __u8 *smac;
 	int payload;
@@ -465,112 +465,112 @@ static void check_case(const struct spec *s, int tc)
 #define PUNT(r) .act = XFAB_ACT_PUNT, .reason = XFAB_PUNT_##r
 
 static const struct spec cases[] = {
-	/* IPv4 forwarding */
-	{"v4 connected host", 1, 4, "10.9.9.9", "10.0.1.2", 64, IPPROTO_UDP, 1000, 2000, .payload = 32,
-	 FWD(0, h1_mac)},
-	{"v4 single nexthop", 0, 4, "10.0.1.2", "10.8.1.1", 64, IPPROTO_TCP, 40000, 80, .payload = 100,
-	 FWD(1, gw2_mac)},
-	{"v4 group member", 0, 4, "10.0.1.2", "10.9.3.4", 64, IPPROTO_UDP, 5555, 4791, .payload = 64,
-	 GROUP},
-	{"v4 group member, other flow", 0, 4, "10.0.1.2", "10.9.3.4", 64, IPPROTO_UDP, 5556, 4791,
-	 .payload = 64, GROUP},
-	{"v4 ICMP echo", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_ICMP, .icmp_type = 8, .payload = 56,
-	 FWD(1, gw2_mac)},
-	{"v4 with options", 0, 4, "10.0.1.2", "10.8.1.1", 64, IPPROTO_UDP, 1, 2, .ip_opts = 8,
-	 .payload = 20, FWD(1, gw2_mac)},
-	{"v4 TTL 2 leaves with 1", 0, 4, "10.0.1.2", "10.8.1.1", 2, IPPROTO_UDP, 1, 2, .payload = 8,
-	 FWD(1, gw2_mac)},
-	{"v4 TTL 255", 0, 4, "10.0.1.2", "10.8.1.1", 255, IPPROTO_UDP, 1, 2, .payload = 8,
-	 FWD(1, gw2_mac)},
-	{"v4 single 802.1Q tag is stripped", 0, 4, "10.0.1.2", "10.8.1.1", 64, IPPROTO_UDP, 1, 2,
-	 .vlan = 1, .payload = 30, FWD(1, gw2_mac)},
-	{"v4 non-first fragment", 0, 4, "10.0.1.2", "10.9.1.1", 64, IPPROTO_UDP, 1, 2,
-	 .mut = MUT_IPV4_FRAG, .payload = 40, GROUP},
-	/* IPv4 punts */
-	{"v4 TTL 1", 0, 4, "10.0.1.2", "10.8.1.1", 1, IPPROTO_UDP, 33434, 33434, .payload = 8,
-	 PUNT(TTL_EXPIRED)},
-	{"v4 TTL 0", 0, 4, "10.0.1.2", "10.8.1.1", 0, IPPROTO_UDP, 1, 2, .payload = 8,
-	 PUNT(TTL_EXPIRED)},
-	{"v4 to the switch", 0, 4, "10.0.1.2", "10.0.1.1", 64, IPPROTO_ICMP, .icmp_type = 8,
-	 .payload = 8, PUNT(TO_SELF)},
-	{"v4 unresolved nexthop", 0, 4, "10.0.1.2", "10.5.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
-	 PUNT(NEIGH_UNRESOLVED)},
-	{"v4 unresolved host", 1, 4, "10.9.9.9", "10.0.1.77", 64, IPPROTO_UDP, 1, 2, .payload = 8,
-	 PUNT(NEIGH_UNRESOLVED)},
-	{"v4 multicast", 0, 4, "10.0.1.2", "224.0.0.5", 1, IPPROTO_UDP, 1, 2, .dmac = mcast_mac,
-	 .payload = 8, PUNT(MULTICAST)},
-	{"v4 link-local", 0, 4, "10.0.1.2", "169.254.1.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
-	 PUNT(LINK_LOCAL)},
-	{"v4 beyond egress MTU", 0, 4, "10.0.1.2", "10.8.1.1", 64, IPPROTO_UDP, 1, 2, .payload = 1400,
-	 PUNT(MTU_EXCEEDED)},
-	{"ARP", 0, 0, .ethertype = ETH_P_ARP, .dmac = (const __u8 *)"\xff\xff\xff\xff\xff\xff",
-	 PUNT(ARP)},
-	{"LLDP", 0, 0, .ethertype = 0x88cc, .dmac = (const __u8 *)"\x01\x80\xc2\x00\x00\x0e",
-	 PUNT(NON_IP)},
-	/* IPv4 drops */
-	{"v4 no route", 0, 4, "10.0.1.2", "198.51.100.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
-	 DROP(NO_ROUTE)},
-	{"v4 blackhole", 0, 4, "10.0.1.2", "10.7.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
-	 DROP(BLACKHOLE)},
-	{"v4 truncated header", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2,
-	 .mut = MUT_TRUNC_IP, .xdp_only = 1, DROP(IPV4_MALFORMED)},
-	{"v4 IHL 4", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
-	 .mut = MUT_BAD_IHL, DROP(IPV4_MALFORMED)},
-	{"v4 total length past the frame", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2,
-	 .payload = 8, .mut = MUT_BIG_TOTLEN, DROP(IPV4_MALFORMED)},
-	{"v4 truncated TCP", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_TCP, 1, 2, .mut = MUT_TRUNC_L4,
-	 DROP(L4_TRUNCATED)},
-	{"multicast source MAC", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2,
-	 .smac = mcast_mac, .payload = 8, DROP(SMAC_MULTICAST)},
-	{"source MAC equals destination", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2,
-	 .smac = port_mac[0], .payload = 8, DROP(SMAC_EQ_DMAC)},
-	{"frame for another router", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2,
-	 .dmac = other_mac, .payload = 8, DROP(NOT_ROUTER_MAC)},
-	{"v4 loopback source", 0, 4, "127.0.0.1", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
-	 DROP(BAD_SRC_ADDR)},
-	{"two 802.1Q tags", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .vlan = 2,
-	 .payload = 8, DROP(VLAN_STACKED)},
-	{"port not in the switch", 3, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
-	 DROP(PORT_UNKNOWN)},
-	/* IPv6 */
-	{"v6 connected host", 1, 6, "fd09::9", "fd01::2", 64, IPPROTO_UDP, 1000, 2000, .payload = 32,
-	 FWD(0, h1_mac)},
-	{"v6 group member", 0, 6, "fd01::2", "fd09::1:1", 64, IPPROTO_TCP, 40000, 443,
-	 .payload = 100, GROUP},
-	{"v6 group member, other flow", 0, 6, "fd01::2", "fd09::1:1", 64, IPPROTO_TCP, 40001, 443,
-	 .payload = 100, GROUP},
-	{"v6 ICMPv6 echo", 1, 6, "fd09::9", "fd01::2", 64, IPPROTO_ICMPV6, .icmp_type = 128,
-	 .payload = 56, FWD(0, h1_mac)},
-	{"v6 extension headers walked", 0, 6, "fd01::2", "fd09::7", 64, IPPROTO_UDP, 7, 9,
-	 .mut = MUT_V6_DSTOPTS, .payload = 16, GROUP},
-	{"v6 fragment", 0, 6, "fd01::2", "fd09::7", 64, IPPROTO_UDP, 7, 9, .mut = MUT_V6_FRAG,
-	 .payload = 16, GROUP},
-	{"v6 tagged", 1, 6, "fd09::9", "fd01::2", 64, IPPROTO_UDP, 1, 2, .vlan = 1, .payload = 16,
-	 FWD(0, h1_mac)},
-	{"v6 hop limit 1", 0, 6, "fd01::2", "fd09::1", 1, IPPROTO_UDP, 1, 2, .payload = 8,
-	 PUNT(TTL_EXPIRED)},
-	{"v6 to the switch", 0, 6, "fd01::2", "fd01::1", 64, IPPROTO_ICMPV6, .icmp_type = 128,
-	 .payload = 8, PUNT(TO_SELF)},
-	{"v6 neighbour solicitation", 0, 6, "fd01::2", "fd09::1", 255, IPPROTO_ICMPV6,
-	 .icmp_type = 135, .payload = 16, PUNT(ND)},
-	{"v6 link-local", 0, 6, "fe80::2", "fe80::1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
-	 PUNT(LINK_LOCAL)},
-	{"v6 multicast", 0, 6, "fd01::2", "ff02::5", 1, IPPROTO_UDP, 1, 2,
-	 .dmac = (const __u8 *)"\x33\x33\x00\x00\x00\x05", .payload = 8, PUNT(MULTICAST)},
-	{"v6 hop-by-hop", 0, 6, "fd01::2", "fd09::1", 64, IPPROTO_UDP, 1, 2, .mut = MUT_V6_HBH,
-	 .payload = 8, PUNT(IPV6_HOP_BY_HOP)},
-	{"v6 unresolved host", 1, 6, "fd09::9", "fd01::77", 64, IPPROTO_UDP, 1, 2, .payload = 8,
-	 PUNT(NEIGH_UNRESOLVED)},
-	{"v6 no route", 0, 6, "fd01::2", "2001:db8::1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
-	 DROP(NO_ROUTE)},
-	{"v6 truncated header", 0, 6, "fd01::2", "fd09::1", 64, IPPROTO_UDP, 1, 2,
-	 .mut = MUT_TRUNC_IP, .xdp_only = 1, DROP(IPV6_MALFORMED)},
-	{"v6 payload length past the frame", 0, 6, "fd01::2", "fd09::1", 64, IPPROTO_UDP, 1, 2,
-	 .payload = 8, .mut = MUT_V6_BIGLEN, DROP(IPV6_MALFORMED)},
-	{"v6 extension chain too long", 0, 6, "fd01::2", "fd09::1", 64, IPPROTO_UDP, 1, 2,
-	 .payload = 8, .mut = MUT_V6_LONGCHAIN, DROP(IPV6_EXT_CHAIN)},
-	{"v6 multicast source", 0, 6, "ff02::1", "fd09::1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
-	 DROP(BAD_SRC_ADDR)},
+    /* IPv4 forwarding */
+    {"v4 connected host", 1, 4, "10.9.9.9", "10.0.1.2", 64, IPPROTO_UDP, 1000, 2000, .payload = 32,
+     FWD(0, h1_mac)},
+    {"v4 single nexthop", 0, 4, "10.0.1.2", "10.8.1.1", 64, IPPROTO_TCP, 40000, 80, .payload = 100,
+     FWD(1, gw2_mac)},
+    {"v4 group member", 0, 4, "10.0.1.2", "10.9.3.4", 64, IPPROTO_UDP, 5555, 4791, .payload = 64,
+     GROUP},
+    {"v4 group member, other flow", 0, 4, "10.0.1.2", "10.9.3.4", 64, IPPROTO_UDP, 5556, 4791,
+     .payload = 64, GROUP},
+    {"v4 ICMP echo", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_ICMP, .icmp_type = 8, .payload = 56,
+     FWD(1, gw2_mac)},
+    {"v4 with options", 0, 4, "10.0.1.2", "10.8.1.1", 64, IPPROTO_UDP, 1, 2, .ip_opts = 8,
+     .payload = 20, FWD(1, gw2_mac)},
+    {"v4 TTL 2 leaves with 1", 0, 4, "10.0.1.2", "10.8.1.1", 2, IPPROTO_UDP, 1, 2, .payload = 8,
+     FWD(1, gw2_mac)},
+    {"v4 TTL 255", 0, 4, "10.0.1.2", "10.8.1.1", 255, IPPROTO_UDP, 1, 2, .payload = 8,
+     FWD(1, gw2_mac)},
+    {"v4 single 802.1Q tag is stripped", 0, 4, "10.0.1.2", "10.8.1.1", 64, IPPROTO_UDP, 1, 2,
+     .vlan = 1, .payload = 30, FWD(1, gw2_mac)},
+    {"v4 non-first fragment", 0, 4, "10.0.1.2", "10.9.1.1", 64, IPPROTO_UDP, 1, 2,
+     .mut = MUT_IPV4_FRAG, .payload = 40, GROUP},
+    /* IPv4 punts */
+    {"v4 TTL 1", 0, 4, "10.0.1.2", "10.8.1.1", 1, IPPROTO_UDP, 33434, 33434, .payload = 8,
+     PUNT(TTL_EXPIRED)},
+    {"v4 TTL 0", 0, 4, "10.0.1.2", "10.8.1.1", 0, IPPROTO_UDP, 1, 2, .payload = 8,
+     PUNT(TTL_EXPIRED)},
+    {"v4 to the switch", 0, 4, "10.0.1.2", "10.0.1.1", 64, IPPROTO_ICMP, .icmp_type = 8,
+     .payload = 8, PUNT(TO_SELF)},
+    {"v4 unresolved nexthop", 0, 4, "10.0.1.2", "10.5.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     PUNT(NEIGH_UNRESOLVED)},
+    {"v4 unresolved host", 1, 4, "10.9.9.9", "10.0.1.77", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     PUNT(NEIGH_UNRESOLVED)},
+    {"v4 multicast", 0, 4, "10.0.1.2", "224.0.0.5", 1, IPPROTO_UDP, 1, 2, .dmac = mcast_mac,
+     .payload = 8, PUNT(MULTICAST)},
+    {"v4 link-local", 0, 4, "10.0.1.2", "169.254.1.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     PUNT(LINK_LOCAL)},
+    {"v4 beyond egress MTU", 0, 4, "10.0.1.2", "10.8.1.1", 64, IPPROTO_UDP, 1, 2, .payload = 1400,
+     PUNT(MTU_EXCEEDED)},
+    {"ARP", 0, 0, .ethertype = ETH_P_ARP, .dmac = (const __u8 *)"\xff\xff\xff\xff\xff\xff",
+     PUNT(ARP)},
+    {"LLDP", 0, 0, .ethertype = 0x88cc, .dmac = (const __u8 *)"\x01\x80\xc2\x00\x00\x0e",
+     PUNT(NON_IP)},
+    /* IPv4 drops */
+    {"v4 no route", 0, 4, "10.0.1.2", "198.51.100.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     DROP(NO_ROUTE)},
+    {"v4 blackhole", 0, 4, "10.0.1.2", "10.7.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     DROP(BLACKHOLE)},
+    {"v4 truncated header", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2,
+     .mut = MUT_TRUNC_IP, .xdp_only = 1, DROP(IPV4_MALFORMED)},
+    {"v4 IHL 4", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     .mut = MUT_BAD_IHL, DROP(IPV4_MALFORMED)},
+    {"v4 total length past the frame", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2,
+     .payload = 8, .mut = MUT_BIG_TOTLEN, DROP(IPV4_MALFORMED)},
+    {"v4 truncated TCP", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_TCP, 1, 2, .mut = MUT_TRUNC_L4,
+     DROP(L4_TRUNCATED)},
+    {"multicast source MAC", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .smac = mcast_mac,
+     .payload = 8, DROP(SMAC_MULTICAST)},
+    {"source MAC equals destination", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2,
+     .smac = port_mac[0], .payload = 8, DROP(SMAC_EQ_DMAC)},
+    {"frame for another router", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2,
+     .dmac = other_mac, .payload = 8, DROP(NOT_ROUTER_MAC)},
+    {"v4 loopback source", 0, 4, "127.0.0.1", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     DROP(BAD_SRC_ADDR)},
+    {"two 802.1Q tags", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .vlan = 2,
+     .payload = 8, DROP(VLAN_STACKED)},
+    {"port not in the switch", 3, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     DROP(PORT_UNKNOWN)},
+    /* IPv6 */
+    {"v6 connected host", 1, 6, "fd09::9", "fd01::2", 64, IPPROTO_UDP, 1000, 2000, .payload = 32,
+     FWD(0, h1_mac)},
+    {"v6 group member", 0, 6, "fd01::2", "fd09::1:1", 64, IPPROTO_TCP, 40000, 443, .payload = 100,
+     GROUP},
+    {"v6 group member, other flow", 0, 6, "fd01::2", "fd09::1:1", 64, IPPROTO_TCP, 40001, 443,
+     .payload = 100, GROUP},
+    {"v6 ICMPv6 echo", 1, 6, "fd09::9", "fd01::2", 64, IPPROTO_ICMPV6, .icmp_type = 128,
+     .payload = 56, FWD(0, h1_mac)},
+    {"v6 extension headers walked", 0, 6, "fd01::2", "fd09::7", 64, IPPROTO_UDP, 7, 9,
+     .mut = MUT_V6_DSTOPTS, .payload = 16, GROUP},
+    {"v6 fragment", 0, 6, "fd01::2", "fd09::7", 64, IPPROTO_UDP, 7, 9, .mut = MUT_V6_FRAG,
+     .payload = 16, GROUP},
+    {"v6 tagged", 1, 6, "fd09::9", "fd01::2", 64, IPPROTO_UDP, 1, 2, .vlan = 1, .payload = 16,
+     FWD(0, h1_mac)},
+    {"v6 hop limit 1", 0, 6, "fd01::2", "fd09::1", 1, IPPROTO_UDP, 1, 2, .payload = 8,
+     PUNT(TTL_EXPIRED)},
+    {"v6 to the switch", 0, 6, "fd01::2", "fd01::1", 64, IPPROTO_ICMPV6, .icmp_type = 128,
+     .payload = 8, PUNT(TO_SELF)},
+    {"v6 neighbour solicitation", 0, 6, "fd01::2", "fd09::1", 255, IPPROTO_ICMPV6, .icmp_type = 135,
+     .payload = 16, PUNT(ND)},
+    {"v6 link-local", 0, 6, "fe80::2", "fe80::1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     PUNT(LINK_LOCAL)},
+    {"v6 multicast", 0, 6, "fd01::2", "ff02::5", 1, IPPROTO_UDP, 1, 2,
+     .dmac = (const __u8 *)"\x33\x33\x00\x00\x00\x05", .payload = 8, PUNT(MULTICAST)},
+    {"v6 hop-by-hop", 0, 6, "fd01::2", "fd09::1", 64, IPPROTO_UDP, 1, 2, .mut = MUT_V6_HBH,
+     .payload = 8, PUNT(IPV6_HOP_BY_HOP)},
+    {"v6 unresolved host", 1, 6, "fd09::9", "fd01::77", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     PUNT(NEIGH_UNRESOLVED)},
+    {"v6 no route", 0, 6, "fd01::2", "2001:db8::1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     DROP(NO_ROUTE)},
+    {"v6 truncated header", 0, 6, "fd01::2", "fd09::1", 64, IPPROTO_UDP, 1, 2, .mut = MUT_TRUNC_IP,
+     .xdp_only = 1, DROP(IPV6_MALFORMED)},
+    {"v6 payload length past the frame", 0, 6, "fd01::2", "fd09::1", 64, IPPROTO_UDP, 1, 2,
+     .payload = 8, .mut = MUT_V6_BIGLEN, DROP(IPV6_MALFORMED)},
+    {"v6 extension chain too long", 0, 6, "fd01::2", "fd09::1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     .mut = MUT_V6_LONGCHAIN, DROP(IPV6_EXT_CHAIN)},
+    {"v6 multicast source", 0, 6, "ff02::1", "fd09::1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     DROP(BAD_SRC_ADDR)},
 };
 
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
@@ -592,8 +592,11 @@ static void test_group_spread(void **state)
 
 	(void)state;
 	for (int i = 0; i < 400; i++) {
-		struct spec s = {"spread", 0, 4, "10.0.1.2", "10.9.0.1", 64, IPPROTO_UDP,
-				 (__u16)(10000 + i), 4791, .payload = 16};
+		struct spec s = {"spread",    0,
+				 4,	      "10.0.1.2",
+				 "10.9.0.1",  64,
+				 IPPROTO_UDP, (__u16)(10000 + i),
+				 4791,	      .payload = 16};
 		struct frame in, out_x, out_t, again;
 		__u32 rx, rt, ra;
 
@@ -691,7 +694,7 @@ static int setup(void **state)
 		return -1;
 	for (int t = 0; t < XFAB_T_COUNT; t++)
 		w.fd[t] = bpf_map__fd(
-			bpf_object__find_map_by_name(skel->obj, xfab_table_descs[t].map_name));
+		    bpf_object__find_map_by_name(skel->obj, xfab_table_descs[t].map_name));
 	if (xfab_tables_build(&cfg, live, no_neigh, NULL, &empty, &img) ||
 	    xfab_tables_apply(&empty, &img, &ops))
 		return -1;
@@ -722,10 +725,10 @@ int main(void)
 		for (int tc = 0; tc < 2 - cases[i].xdp_only; tc++) {
 			if (asprintf(&names[n], "%s [%s]", cases[i].name, tc ? "tc" : "xdp") < 0)
 				return 1;
-			tests[n] = (struct CMUnitTest){.name = names[n],
-						       .test_func = tc ? test_case_tc
-								       : test_case_xdp,
-						       .initial_state = (void *)&cases[i]};
+			tests[n] =
+			    (struct CMUnitTest){.name = names[n],
+						.test_func = tc ? test_case_tc : test_case_xdp,
+						.initial_state = (void *)&cases[i]};
 			n++;
 		}
 	}

@@ -23,7 +23,7 @@
 #define HDR "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
 #define PORTS " \"PORT\": {\"eth1\": {}, \"eth2\": {}, \"eth3\": {}},\n"
 #define IFS                                                                                        \
-	" \"INTERFACE\": {\"eth1|10.0.0.1/31\": {}, \"eth2|10.0.0.3/31\": {},\n"                  \
+	" \"INTERFACE\": {\"eth1|10.0.0.1/31\": {}, \"eth2|10.0.0.3/31\": {},\n"                   \
 	"   \"eth3|10.1.1.1/24\": {}, \"eth1|fd00::1/127\": {}, \"eth2|fd00::3/127\": {}}"
 
 struct bad_case {
@@ -36,127 +36,128 @@ struct bad_case {
 };
 
 static const struct bad_case bad[] = {
-	{"syntax: missing comma", HDR " \"PORT\": {\"eth1\": {}} \"ROUTE\": {}\n}\n",
-	 "\"ROUTE\"", 0, NULL, "expected ',' or '}'"},
-	{"syntax: unterminated string", HDR " \"PORT\": {\"eth1: {}}\n}\n", "\n}\n", 0, NULL,
-	 "control character"},
-	{"syntax: bad escape", HDR " \"PORT\": {\"et\\q1\": {}}\n}\n", "q1", 0, NULL,
-	 "bad escape"},
-	{"syntax: trailing garbage", HDR PORTS " \"ROUTE\": {}\n} x\n", "x\n", 0, NULL,
-	 "trailing characters"},
-	{"duplicate table", HDR PORTS " \"PORT\": {}\n}\n", "\"PORT\"", 1, NULL,
-	 "duplicate key \"PORT\""},
-	{"top level is an array", "[\n 1\n]\n", "[", 0, NULL, "JSON object of tables"},
-	{"unknown table", HDR PORTS " \"ROUTES\": {}\n}\n", "\"ROUTES\"", 0, "ROUTES",
-	 "unknown table"},
-	{"table not an object", HDR " \"PORT\": [\"eth1\"]\n}\n", "[\"eth1\"]", 0, "PORT",
-	 "must be an object"},
-	{"missing DEVICE_METADATA", "{\n \"PORT\": {\"eth1\": {}}\n}\n", "{", 0,
-	 "DEVICE_METADATA", "missing table"},
-	{"DEVICE_METADATA without localhost", "{\n \"DEVICE_METADATA\": {\"switch\": {}},\n" PORTS
-					      " \"ROUTE\": {}\n}\n",
-	 "\"switch\"", 0, "DEVICE_METADATA", "only \"localhost\""},
-	{"bad hostname", "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf 1\"}},\n" PORTS
-			 " \"ROUTE\": {}\n}\n",
-	 "\"leaf 1\"", 0, "DEVICE_METADATA|localhost.hostname", "hostname must be"},
-	{"bad datapath",
-	 "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\", \"datapath\": \"dpdk\"}},\n" PORTS
-	 "\"ROUTE\": {}\n}\n",
-	 "\"dpdk\"", 0, "DEVICE_METADATA|localhost.datapath", "\"xdp\" or \"tc\""},
-	{"hash seed not a number",
-	 "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\", \"hash_seed\": \"abc\"}},\n" PORTS
-	 "\"ROUTE\": {}\n}\n",
-	 "\"abc\"", 0, "DEVICE_METADATA|localhost.hash_seed", "not a whole number"},
-	{"hash seed too large",
-	 "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\", \"hash_seed\": 4294967296}},\n" PORTS
-	 "\"ROUTE\": {}\n}\n",
-	 "4294967296", 0, "DEVICE_METADATA|localhost.hash_seed", "out of range"},
-	{"unknown DEVICE_METADATA field",
-	 "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\", \"bgp_asn\": \"65000\"}},\n" PORTS
-	 "\"ROUTE\": {}\n}\n",
-	 "\"bgp_asn\"", 0, "DEVICE_METADATA|localhost.bgp_asn", "unknown field"},
-	{"unknown PORT field", HDR " \"PORT\": {\"eth1\": {\"mtuu\": \"9100\"}}\n}\n", "\"mtuu\"", 0,
-	 "PORT|eth1.mtuu", "unknown field"},
-	{"PORT mtu out of range", HDR " \"PORT\": {\"eth1\": {\"mtu\": \"20000\"}}\n}\n",
-	 "\"20000\"", 0, "PORT|eth1.mtu", "out of range 68..9216"},
-	{"PORT mtu not a number", HDR " \"PORT\": {\"eth1\": {\"mtu\": \"9k\"}}\n}\n", "\"9k\"", 0,
-	 "PORT|eth1.mtu", "not a whole number"},
-	{"PORT mtu of the wrong type", HDR " \"PORT\": {\"eth1\": {\"mtu\": {}}}\n}\n", "{}}}", 0,
-	 "PORT|eth1.mtu", "expected a string"},
-	{"PORT admin_status", HDR " \"PORT\": {\"eth1\": {\"admin_status\": \"sideways\"}}\n}\n",
-	 "\"sideways\"", 0, "PORT|eth1.admin_status", "up or down"},
-	{"PORT name too long", HDR " \"PORT\": {\"Ethernet012345678\": {}}\n}\n",
-	 "\"Ethernet012345678\"", 0, "PORT|Ethernet012345678", "1..15 characters"},
-	{"PORT table empty", HDR " \"PORT\": {}\n}\n", "{}\n}", 0, "PORT", "at least one port"},
-	{"INTERFACE on unknown port", HDR PORTS " \"INTERFACE\": {\"eth9|10.0.0.1/31\": {}}\n}\n",
-	 "\"eth9|", 0, "INTERFACE|eth9|10.0.0.1/31", "not in the PORT table"},
-	{"INTERFACE bad address", HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.300/31\": {}}\n}\n",
-	 "\"eth1|10.0.0.300", 0, "INTERFACE|eth1|10.0.0.300/31", "not an IPv4 or IPv6 address"},
-	{"INTERFACE prefix length", HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.1/33\": {}}\n}\n",
-	 "\"eth1|10.0.0.1/33", 0, "INTERFACE|eth1|10.0.0.1/33", "must be 0..32"},
-	{"INTERFACE without length", HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.1\": {}}\n}\n",
-	 "\"eth1|10.0.0.1\"", 0, "INTERFACE|eth1|10.0.0.1", "not a prefix"},
-	{"INTERFACE subnets overlap",
-	 HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.1/24\": {},\n   \"eth2|10.0.0.9/30\": {}}\n}\n",
-	 "\"eth2|", 0, "INTERFACE|eth2|10.0.0.9/30", "overlaps one on port eth1"},
-	{"INTERFACE address twice",
-	 HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.1/24\": {},\n   \"eth1|10.0.0.1/25\": {}}\n}\n",
-	 "\"eth1|10.0.0.1/25", 0, "INTERFACE|eth1|10.0.0.1/25", "already on port eth1"},
-	{"ROUTE bad prefix", HDR PORTS IFS ",\n \"ROUTE\": {\"10.1.0/24\": {\"nexthop\": \"10.0.0.0\"}}\n}\n",
-	 "\"10.1.0/24\"", 0, "ROUTE|10.1.0/24", "not an IPv4 or IPv6 address"},
-	{"ROUTE host bits set",
-	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.1/24\": {\"nexthop\": \"10.0.0.0\"}}\n}\n",
-	 "\"10.2.0.1/24\"", 0, "ROUTE|10.2.0.1/24", "host bits set"},
-	{"ROUTE nexthop unreachable",
-	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.9.9.9\"}}\n}\n",
-	 "\"10.0.0.0,10.9.9.9\"", 0, "ROUTE|10.2.0.0/24.nexthop", "in no connected subnet"},
-	{"ROUTE nexthop of the other family",
-	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"fd00::0\"}}\n}\n",
-	 "\"fd00::0\"", 0, "ROUTE|10.2.0.0/24.nexthop", "not of the prefix's family"},
-	{"ROUTE nexthop not an address",
-	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.x\"}}\n}\n",
-	 "\"10.0.0.x\"", 0, "ROUTE|10.2.0.0/24.nexthop", "not an IP address"},
-	{"ROUTE without nexthop", HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {}}\n}\n", "{}}\n}",
-	 0, "ROUTE|10.2.0.0/24", "missing field \"nexthop\""},
-	{"ROUTE ifname count",
-	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.2\", "
-		      "\"ifname\": \"eth1\"}}\n}\n",
-	 "\"eth1\"}", 0, "ROUTE|10.2.0.0/24.ifname", "1 ports for 2 nexthops"},
-	{"ROUTE ifname unknown",
-	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0\", "
-		      "\"ifname\": \"eth7\"}}\n}\n",
-	 "\"eth7\"", 0, "ROUTE|10.2.0.0/24.ifname", "\"eth7\" is not in the PORT table"},
-	{"ROUTE via our own address",
-	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.1\"}}\n}\n",
-	 "\"10.0.0.1\"", 0, "ROUTE|10.2.0.0/24.nexthop", "this switch's own address"},
-	{"ROUTE nexthop twice",
-	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.0\"}}\n}\n",
-	 "\"10.0.0.0,", 0, "ROUTE|10.2.0.0/24.nexthop", "listed twice"},
-	{"ROUTE over a connected subnet",
-	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.1.1.0/24\": {\"nexthop\": \"10.0.0.0\"}}\n}\n",
-	 "\"10.1.1.0/24\"", 0, "ROUTE|10.1.1.0/24", "connected subnet of port eth3"},
-	{"ROUTE blackhole with nexthop",
-	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"blackhole\": \"true\", \"nexthop\": "
-		      "\"10.0.0.0\"}}\n}\n",
-	 "\"10.0.0.0\"", 0, "ROUTE|10.2.0.0/24", "takes no nexthop"},
-	{"ROUTE blackhole not a boolean",
-	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"blackhole\": \"maybe\"}}\n}\n",
-	 "\"maybe\"", 0, "ROUTE|10.2.0.0/24.blackhole", "not true or false"},
-	{"ROUTE twice (same prefix, other spelling)",
-	 HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0\"},\n"
-		      "   \"10.2.0.0/024\": {\"nexthop\": \"10.0.0.2\"}}\n}\n",
-	 "\"10.2.0.0/024\"", 0, "ROUTE|10.2.0.0/024", "already routed"},
-	{"NEIGH bad MAC", HDR PORTS " \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"02:00:00:00:00\"}}\n}\n",
-	 "\"02:00:00:00:00\"", 0, "NEIGH|eth1|10.0.0.0.neigh", "expected a MAC address"},
-	{"NEIGH multicast MAC",
-	 HDR PORTS " \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"01:00:5e:00:00:01\"}}\n}\n",
-	 "\"01:00:5e", 0, "NEIGH|eth1|10.0.0.0.neigh", "cannot be multicast"},
-	{"NEIGH unknown port",
-	 HDR PORTS " \"NEIGH\": {\"eth8|10.0.0.0\": {\"neigh\": \"02:00:00:00:00:01\"}}\n}\n",
-	 "\"eth8|", 0, "NEIGH|eth8|10.0.0.0", "not in the PORT table"},
-	{"NEIGH bad address",
-	 HDR PORTS " \"NEIGH\": {\"eth1|10.0.0\": {\"neigh\": \"02:00:00:00:00:01\"}}\n}\n",
-	 "\"eth1|10.0.0\"", 0, "NEIGH|eth1|10.0.0", "not an IP address"},
+    {"syntax: missing comma", HDR " \"PORT\": {\"eth1\": {}} \"ROUTE\": {}\n}\n", "\"ROUTE\"", 0,
+     NULL, "expected ',' or '}'"},
+    {"syntax: unterminated string", HDR " \"PORT\": {\"eth1: {}}\n}\n", "\n}\n", 0, NULL,
+     "control character"},
+    {"syntax: bad escape", HDR " \"PORT\": {\"et\\q1\": {}}\n}\n", "q1", 0, NULL, "bad escape"},
+    {"syntax: trailing garbage", HDR PORTS " \"ROUTE\": {}\n} x\n", "x\n", 0, NULL,
+     "trailing characters"},
+    {"duplicate table", HDR PORTS " \"PORT\": {}\n}\n", "\"PORT\"", 1, NULL,
+     "duplicate key \"PORT\""},
+    {"top level is an array", "[\n 1\n]\n", "[", 0, NULL, "JSON object of tables"},
+    {"unknown table", HDR PORTS " \"ROUTES\": {}\n}\n", "\"ROUTES\"", 0, "ROUTES", "unknown table"},
+    {"table not an object", HDR " \"PORT\": [\"eth1\"]\n}\n", "[\"eth1\"]", 0, "PORT",
+     "must be an object"},
+    {"missing DEVICE_METADATA", "{\n \"PORT\": {\"eth1\": {}}\n}\n", "{", 0, "DEVICE_METADATA",
+     "missing table"},
+    {"DEVICE_METADATA without localhost",
+     "{\n \"DEVICE_METADATA\": {\"switch\": {}},\n" PORTS " \"ROUTE\": {}\n}\n", "\"switch\"", 0,
+     "DEVICE_METADATA", "only \"localhost\""},
+    {"bad hostname",
+     "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf 1\"}},\n" PORTS
+     " \"ROUTE\": {}\n}\n",
+     "\"leaf 1\"", 0, "DEVICE_METADATA|localhost.hostname", "hostname must be"},
+    {"bad datapath",
+     "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\", \"datapath\": "
+     "\"dpdk\"}},\n" PORTS "\"ROUTE\": {}\n}\n",
+     "\"dpdk\"", 0, "DEVICE_METADATA|localhost.datapath", "\"xdp\" or \"tc\""},
+    {"hash seed not a number",
+     "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\", \"hash_seed\": "
+     "\"abc\"}},\n" PORTS "\"ROUTE\": {}\n}\n",
+     "\"abc\"", 0, "DEVICE_METADATA|localhost.hash_seed", "not a whole number"},
+    {"hash seed too large",
+     "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\", \"hash_seed\": "
+     "4294967296}},\n" PORTS "\"ROUTE\": {}\n}\n",
+     "4294967296", 0, "DEVICE_METADATA|localhost.hash_seed", "out of range"},
+    {"unknown DEVICE_METADATA field",
+     "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\", \"bgp_asn\": "
+     "\"65000\"}},\n" PORTS "\"ROUTE\": {}\n}\n",
+     "\"bgp_asn\"", 0, "DEVICE_METADATA|localhost.bgp_asn", "unknown field"},
+    {"unknown PORT field", HDR " \"PORT\": {\"eth1\": {\"mtuu\": \"9100\"}}\n}\n", "\"mtuu\"", 0,
+     "PORT|eth1.mtuu", "unknown field"},
+    {"PORT mtu out of range", HDR " \"PORT\": {\"eth1\": {\"mtu\": \"20000\"}}\n}\n", "\"20000\"",
+     0, "PORT|eth1.mtu", "out of range 68..9216"},
+    {"PORT mtu not a number", HDR " \"PORT\": {\"eth1\": {\"mtu\": \"9k\"}}\n}\n", "\"9k\"", 0,
+     "PORT|eth1.mtu", "not a whole number"},
+    {"PORT mtu of the wrong type", HDR " \"PORT\": {\"eth1\": {\"mtu\": {}}}\n}\n", "{}}}", 0,
+     "PORT|eth1.mtu", "expected a string"},
+    {"PORT admin_status", HDR " \"PORT\": {\"eth1\": {\"admin_status\": \"sideways\"}}\n}\n",
+     "\"sideways\"", 0, "PORT|eth1.admin_status", "up or down"},
+    {"PORT name too long", HDR " \"PORT\": {\"Ethernet012345678\": {}}\n}\n",
+     "\"Ethernet012345678\"", 0, "PORT|Ethernet012345678", "1..15 characters"},
+    {"PORT table empty", HDR " \"PORT\": {}\n}\n", "{}\n}", 0, "PORT", "at least one port"},
+    {"INTERFACE on unknown port", HDR PORTS " \"INTERFACE\": {\"eth9|10.0.0.1/31\": {}}\n}\n",
+     "\"eth9|", 0, "INTERFACE|eth9|10.0.0.1/31", "not in the PORT table"},
+    {"INTERFACE bad address", HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.300/31\": {}}\n}\n",
+     "\"eth1|10.0.0.300", 0, "INTERFACE|eth1|10.0.0.300/31", "not an IPv4 or IPv6 address"},
+    {"INTERFACE prefix length", HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.1/33\": {}}\n}\n",
+     "\"eth1|10.0.0.1/33", 0, "INTERFACE|eth1|10.0.0.1/33", "must be 0..32"},
+    {"INTERFACE without length", HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.1\": {}}\n}\n",
+     "\"eth1|10.0.0.1\"", 0, "INTERFACE|eth1|10.0.0.1", "not a prefix"},
+    {"INTERFACE subnets overlap",
+     HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.1/24\": {},\n   \"eth2|10.0.0.9/30\": {}}\n}\n",
+     "\"eth2|", 0, "INTERFACE|eth2|10.0.0.9/30", "overlaps one on port eth1"},
+    {"INTERFACE address twice",
+     HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.1/24\": {},\n   \"eth1|10.0.0.1/25\": {}}\n}\n",
+     "\"eth1|10.0.0.1/25", 0, "INTERFACE|eth1|10.0.0.1/25", "already on port eth1"},
+    {"ROUTE bad prefix",
+     HDR PORTS IFS ",\n \"ROUTE\": {\"10.1.0/24\": {\"nexthop\": \"10.0.0.0\"}}\n}\n",
+     "\"10.1.0/24\"", 0, "ROUTE|10.1.0/24", "not an IPv4 or IPv6 address"},
+    {"ROUTE host bits set",
+     HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.1/24\": {\"nexthop\": \"10.0.0.0\"}}\n}\n",
+     "\"10.2.0.1/24\"", 0, "ROUTE|10.2.0.1/24", "host bits set"},
+    {"ROUTE nexthop unreachable",
+     HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.9.9.9\"}}\n}\n",
+     "\"10.0.0.0,10.9.9.9\"", 0, "ROUTE|10.2.0.0/24.nexthop", "in no connected subnet"},
+    {"ROUTE nexthop of the other family",
+     HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"fd00::0\"}}\n}\n",
+     "\"fd00::0\"", 0, "ROUTE|10.2.0.0/24.nexthop", "not of the prefix's family"},
+    {"ROUTE nexthop not an address",
+     HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.x\"}}\n}\n",
+     "\"10.0.0.x\"", 0, "ROUTE|10.2.0.0/24.nexthop", "not an IP address"},
+    {"ROUTE without nexthop", HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {}}\n}\n", "{}}\n}",
+     0, "ROUTE|10.2.0.0/24", "missing field \"nexthop\""},
+    {"ROUTE ifname count",
+     HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.2\", "
+		   "\"ifname\": \"eth1\"}}\n}\n",
+     "\"eth1\"}", 0, "ROUTE|10.2.0.0/24.ifname", "1 ports for 2 nexthops"},
+    {"ROUTE ifname unknown",
+     HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0\", "
+		   "\"ifname\": \"eth7\"}}\n}\n",
+     "\"eth7\"", 0, "ROUTE|10.2.0.0/24.ifname", "\"eth7\" is not in the PORT table"},
+    {"ROUTE via our own address",
+     HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.1\"}}\n}\n",
+     "\"10.0.0.1\"", 0, "ROUTE|10.2.0.0/24.nexthop", "this switch's own address"},
+    {"ROUTE nexthop twice",
+     HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.0\"}}\n}\n",
+     "\"10.0.0.0,", 0, "ROUTE|10.2.0.0/24.nexthop", "listed twice"},
+    {"ROUTE over a connected subnet",
+     HDR PORTS IFS ",\n \"ROUTE\": {\"10.1.1.0/24\": {\"nexthop\": \"10.0.0.0\"}}\n}\n",
+     "\"10.1.1.0/24\"", 0, "ROUTE|10.1.1.0/24", "connected subnet of port eth3"},
+    {"ROUTE blackhole with nexthop",
+     HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"blackhole\": \"true\", \"nexthop\": "
+		   "\"10.0.0.0\"}}\n}\n",
+     "\"10.0.0.0\"", 0, "ROUTE|10.2.0.0/24", "takes no nexthop"},
+    {"ROUTE blackhole not a boolean",
+     HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"blackhole\": \"maybe\"}}\n}\n", "\"maybe\"",
+     0, "ROUTE|10.2.0.0/24.blackhole", "not true or false"},
+    {"ROUTE twice (same prefix, other spelling)",
+     HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0\"},\n"
+		   "   \"10.2.0.0/024\": {\"nexthop\": \"10.0.0.2\"}}\n}\n",
+     "\"10.2.0.0/024\"", 0, "ROUTE|10.2.0.0/024", "already routed"},
+    {"NEIGH bad MAC",
+     HDR PORTS " \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"02:00:00:00:00\"}}\n}\n",
+     "\"02:00:00:00:00\"", 0, "NEIGH|eth1|10.0.0.0.neigh", "expected a MAC address"},
+    {"NEIGH multicast MAC",
+     HDR PORTS " \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"01:00:5e:00:00:01\"}}\n}\n",
+     "\"01:00:5e", 0, "NEIGH|eth1|10.0.0.0.neigh", "cannot be multicast"},
+    {"NEIGH unknown port",
+     HDR PORTS " \"NEIGH\": {\"eth8|10.0.0.0\": {\"neigh\": \"02:00:00:00:00:01\"}}\n}\n",
+     "\"eth8|", 0, "NEIGH|eth8|10.0.0.0", "not in the PORT table"},
+    {"NEIGH bad address",
+     HDR PORTS " \"NEIGH\": {\"eth1|10.0.0\": {\"neigh\": \"02:00:00:00:00:01\"}}\n}\n",
+     "\"eth1|10.0.0\"", 0, "NEIGH|eth1|10.0.0", "not an IP address"},
 };
 
 #define N_BAD (sizeof(bad) / sizeof(bad[0]))
@@ -217,19 +218,19 @@ static void test_bad_config(void **state)
 }
 
 static const char *good_text =
-	"{\n"
-	" \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\", \"type\": \"LeafRouter\"}},\n"
-	" \"PORT\": {\"eth1\": {\"mtu\": \"9100\", \"admin_status\": \"up\"}, \"eth2\": {\"mtu\": "
-	"9100},\n"
-	"   \"eth3\": {\"description\": \"to host\"}},\n"
-	" \"INTERFACE\": {\"eth1\": {}, \"eth1|10.0.0.1/31\": {}, \"eth2|10.0.0.3/31\": {},\n"
-	"   \"eth3|10.1.1.1/24\": {}, \"eth1|fd00::1/127\": {}, \"eth2|fd00::3/127\": {}},\n"
-	" \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.2\"},\n"
-	"   \"10.3.0.0/24\": {\"nexthop\": \"10.0.0.0\", \"ifname\": \"eth1\"},\n"
-	"   \"10.4.0.0/16\": {\"blackhole\": \"true\"},\n"
-	"   \"fd10::/64\": {\"nexthop\": \"fd00::0,fd00::2\"}},\n"
-	" \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"02:00:00:00:00:01\"}}\n"
-	"}\n";
+    "{\n"
+    " \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\", \"type\": \"LeafRouter\"}},\n"
+    " \"PORT\": {\"eth1\": {\"mtu\": \"9100\", \"admin_status\": \"up\"}, \"eth2\": {\"mtu\": "
+    "9100},\n"
+    "   \"eth3\": {\"description\": \"to host\"}},\n"
+    " \"INTERFACE\": {\"eth1\": {}, \"eth1|10.0.0.1/31\": {}, \"eth2|10.0.0.3/31\": {},\n"
+    "   \"eth3|10.1.1.1/24\": {}, \"eth1|fd00::1/127\": {}, \"eth2|fd00::3/127\": {}},\n"
+    " \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.2\"},\n"
+    "   \"10.3.0.0/24\": {\"nexthop\": \"10.0.0.0\", \"ifname\": \"eth1\"},\n"
+    "   \"10.4.0.0/16\": {\"blackhole\": \"true\"},\n"
+    "   \"fd10::/64\": {\"nexthop\": \"fd00::0,fd00::2\"}},\n"
+    " \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"02:00:00:00:00:01\"}}\n"
+    "}\n";
 
 static void test_good_config(void **state)
 {
@@ -257,7 +258,8 @@ static void test_good_config(void **state)
 
 static void test_all_errors_reported(void **state)
 {
-	const char *text = HDR " \"PORT\": {\"eth1\": {\"mtu\": \"1\"}, \"eth2\": {\"speed\": \"x\"}}\n}\n";
+	const char *text =
+	    HDR " \"PORT\": {\"eth1\": {\"mtu\": \"1\"}, \"eth2\": {\"speed\": \"x\"}}\n}\n";
 	struct xfab_config cfg;
 	struct xfab_cfg_errors errs;
 
@@ -453,20 +455,20 @@ static void test_link_down_leaves_groups(void **state)
 static void test_reapply_diff(void **state)
 {
 	const char *changed =
-		"{\n"
-		" \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\", \"type\": "
-		"\"LeafRouter\"}},\n"
-		" \"PORT\": {\"eth1\": {\"mtu\": \"9100\", \"admin_status\": \"up\"}, \"eth2\": "
-		"{\"mtu\": 9100},\n"
-		"   \"eth3\": {\"description\": \"to host\"}},\n"
-		" \"INTERFACE\": {\"eth1\": {}, \"eth1|10.0.0.1/31\": {}, \"eth2|10.0.0.3/31\": {},\n"
-		"   \"eth3|10.1.1.1/24\": {}, \"eth1|fd00::1/127\": {}, \"eth2|fd00::3/127\": {}},\n"
-		" \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.2\"},\n"
-		"   \"10.3.0.0/24\": {\"nexthop\": \"10.0.0.0\", \"ifname\": \"eth1\"},\n"
-		"   \"10.5.0.0/24\": {\"nexthop\": \"10.0.0.2,10.0.0.0\"},\n"
-		"   \"fd10::/64\": {\"nexthop\": \"fd00::0,fd00::2\"}},\n"
-		" \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"02:00:00:00:00:01\"}}\n"
-		"}\n";
+	    "{\n"
+	    " \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\", \"type\": "
+	    "\"LeafRouter\"}},\n"
+	    " \"PORT\": {\"eth1\": {\"mtu\": \"9100\", \"admin_status\": \"up\"}, \"eth2\": "
+	    "{\"mtu\": 9100},\n"
+	    "   \"eth3\": {\"description\": \"to host\"}},\n"
+	    " \"INTERFACE\": {\"eth1\": {}, \"eth1|10.0.0.1/31\": {}, \"eth2|10.0.0.3/31\": {},\n"
+	    "   \"eth3|10.1.1.1/24\": {}, \"eth1|fd00::1/127\": {}, \"eth2|fd00::3/127\": {}},\n"
+	    " \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.2\"},\n"
+	    "   \"10.3.0.0/24\": {\"nexthop\": \"10.0.0.0\", \"ifname\": \"eth1\"},\n"
+	    "   \"10.5.0.0/24\": {\"nexthop\": \"10.0.0.2,10.0.0.0\"},\n"
+	    "   \"fd10::/64\": {\"nexthop\": \"fd00::0,fd00::2\"}},\n"
+	    " \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"02:00:00:00:00:01\"}}\n"
+	    "}\n";
 	struct xfab_port_live live[XFAB_MAX_PORTS];
 	struct xfab_tables empty = {0}, a, a2, b;
 	struct recorder rec = {0};
@@ -499,8 +501,9 @@ static void test_reapply_diff(void **state)
 	r2 = find_route_v4(&b, "10.2.0.0", 24);
 	r5 = find_route_v4(&b, "10.5.0.0", 24);
 	assert_int_equal(r2->val.id, r5->val.id);
-	assert_int_equal(r2->val.id,
-			 ((const struct xfab_e_route_v4 *)find_route_v4(&a, "10.2.0.0", 24))->val.id);
+	assert_int_equal(
+	    r2->val.id,
+	    ((const struct xfab_e_route_v4 *)find_route_v4(&a, "10.2.0.0", 24))->val.id);
 	xfab_tables_free(&a);
 	xfab_tables_free(&a2);
 	xfab_tables_free(&b);
