@@ -210,6 +210,53 @@ check_link_down() {
 	[ "$live" == "[2]" ]
 }
 
+# The agent is not in the forwarding or observation path: frozen, the
+# switch forwards and xfabctl reads its pinned maps; killed, the pins stay
+# readable, and a new xfabd clears the stale pins and takes over.
+check_agent_stopped() {
+	local pid c0 c1
+	pid=$(cat "$STATE/leaf1.pid")
+	kill -STOP "$pid"
+	c0=$(counter leaf1 rx_packets eth3)
+	L h1 ping -q -c 20 -i 0.01 -W 2 10.4.2.2 >/dev/null || { kill -CONT "$pid"; return 1; }
+	c1=$(counter leaf1 rx_packets eth3)
+	kill -CONT "$pid"
+	echo "    xfabd stopped: leaf1 eth3 rx +$((c1 - c0)) while it slept"
+	[ $((c1 - c0)) -ge 20 ] || return 1
+	kill -KILL "$pid"
+	sleep 0.3
+	L leaf1 xfabctl -j show routes | jq -e 'length > 20' >/dev/null || return 1
+	echo "    xfabd killed: pins still readable ($(L leaf1 xfabctl -j show routes | jq length) routes)"
+	nsenter --net=/run/netns/$NAME-leaf1 "$ROOT/build/xfabd" -c "$STATE/leaf1.json" \
+		--pin-root /sys/fs/bpf/xfab/$NAME --pidfile "$STATE/leaf1.pid" >>"$STATE/leaf1.log" 2>&1 &
+	for _ in $(seq 50); do
+		[ -s "$STATE/leaf1.pid" ] && [ "$(cat "$STATE/leaf1.pid")" != "$pid" ] && break
+		sleep 0.1
+	done
+	sleep 0.3
+	c0=$(counter leaf1 rx_packets eth3)
+	L h1 ping -q -c 20 -i 0.01 -W 2 10.4.2.2 >/dev/null || return 1
+	c1=$(counter leaf1 rx_packets eth3)
+	echo "    new xfabd (pid $(cat "$STATE/leaf1.pid")): leaf1 eth3 rx +$((c1 - c0)) on fresh maps"
+	[ $((c1 - c0)) -ge 20 ] && [ $((c1 - c0)) -le 30 ]
+}
+
+# A bring-up that fails part-way (every xfabd refuses to start) leaves nothing.
+check_failed_up_cleans() {
+	local fake name=${NAME}f rc
+	fake=$(mktemp -d)
+	printf '#!/bin/sh\necho "xfabd error: refusing for the test" >&2\nexit 1\n' >"$fake/xfabd"
+	cp "$ROOT/build/xfabctl" "$fake/"
+	chmod +x "$fake/xfabd"
+	XFAB_BUILD=$fake timeout 60 "$LAB_TOOL" up "$TOPO" --name "$name" >/dev/null 2>&1
+	rc=$?
+	rm -rf "$fake"
+	local ns
+	ns=$(ip netns list | grep -c "^$name-")
+	echo "    up rc=$rc; namespaces left: $ns; pins: $([ -d /sys/fs/bpf/xfab/$name ] && echo yes || echo no); state: $([ -d /run/xfab-lab/$name ] && echo yes || echo no)"
+	[ $rc -ne 0 ] && [ "$ns" -eq 0 ] && [ ! -d /sys/fs/bpf/xfab/$name ] && [ ! -d /run/xfab-lab/$name ]
+}
+
 check_two_labs() {
 	lab up "$TOPO" --name "$NAME2" >/dev/null || return 1
 	timeout 60 "$LAB_TOOL" ping "$TOPO" --name "$NAME2" | head -1
@@ -248,10 +295,13 @@ for dp in xdp tc; do
 	check "[$dp] good config: updated in place" check_good_reload
 	check "[$dp] second xfabd for a switch refused" check_single_instance
 	check "[$dp] uplink down leaves the groups, traffic moves" check_link_down
+	check "[$dp] xfabctl without a running agent; agent restart" check_agent_stopped
 	[ "$dp" == xdp ] && check "[$dp] two labs side by side" check_two_labs
 	lab down "$TOPO" --name "$NAME" >/dev/null
 	check "[$dp] after down: no namespace, pin or process" check_nothing_left
 done
+
+check "failed bring-up leaves nothing behind" check_failed_up_cleans
 
 echo "netns: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
