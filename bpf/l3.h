@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* L3 stages: LPM lookup, path selection over a group's buckets, neighbour
- * resolution, and the header rewrite. */
+/* L3 stages: TE override, LPM lookup, path selection (hash over a group's
+ * buckets, or flowlets), neighbour resolution, and the header rewrite. */
 #ifndef XFAB_BPF_L3_H
 #define XFAB_BPF_L3_H
 
@@ -10,45 +10,212 @@ struct xfab_l3_decision {
 	__u16 pad;
 };
 
-static __always_inline struct xfab_route *xfab_lookup_route(struct xfab_meta *m)
+/* Looks the outer destination up in routing table `table`. */
+static __always_inline struct xfab_route *xfab_lookup_route(struct xfab_meta *m, __u32 table)
 {
-	if (m->flow.is_v6) {
-		struct xfab_lpm_v6_key key = {.prefixlen = 32 + 128, .table = XFAB_TABLE_DEFAULT};
+	if (m->is_v6) {
+		struct xfab_lpm_v6_key key = {.prefixlen = 32 + 128, .table = bpf_htonl(table)};
+		struct ipv6hdr *ip6h = m->l3;
 
-		__builtin_memcpy(key.addr, m->flow.dst, 16);
+		if ((void *)(ip6h + 1) > m->data_end)
+			return 0;
+		__builtin_memcpy(key.addr, &ip6h->daddr, 16);
 		return bpf_map_lookup_elem(&routes_v6, &key);
 	} else {
-		struct xfab_lpm_v4_key key = {.prefixlen = 32 + 32, .table = XFAB_TABLE_DEFAULT};
+		struct xfab_lpm_v4_key key = {.prefixlen = 32 + 32, .table = bpf_htonl(table)};
+		struct iphdr *iph = m->l3;
 
-		__builtin_memcpy(key.addr, m->flow.dst, 4);
+		if ((void *)(iph + 1) > m->data_end)
+			return 0;
+		__builtin_memcpy(key.addr, &iph->daddr, 4);
 		return bpf_map_lookup_elem(&routes_v4, &key);
 	}
 }
 
+/* (Header bounds are re-checked: the verifier does not tie is_v6 to which
+ * header the parser checked. A failed check cannot happen at run time.) */
 static __always_inline __u8 xfab_ttl(struct xfab_meta *m)
 {
-	if (m->flow.is_v6)
-		return ((struct ipv6hdr *)m->l3)->hop_limit;
-	return ((struct iphdr *)m->l3)->ttl;
+	struct ipv6hdr *ip6h = m->l3;
+	struct iphdr *iph = m->l3;
+
+	if (m->is_v6)
+		return (void *)(ip6h + 1) <= m->data_end ? ip6h->hop_limit : 0;
+	return (void *)(iph + 1) <= m->data_end ? iph->ttl : 0;
 }
 
-/* Group: the flow hash picks a bucket, the bucket names a nexthop id. */
+static __always_inline void xfab_count_lb(__u32 event)
+{
+	__u64 *cnt = bpf_map_lookup_elem(&lb_stats, &event);
+
+	if (cnt)
+		(*cnt)++;
+}
+
+/* A nexthop that can carry traffic now: configured and its port up.
+ * Returns its port (for the load counters) or NULL. */
+static __always_inline const struct xfab_port *xfab_nexthop_port(__u32 nh_id)
+{
+	struct xfab_nexthop *nh = bpf_map_lookup_elem(&nexthops, &nh_id);
+	const struct xfab_port *port;
+
+	if (!nh || !(nh->flags & XFAB_NH_VALID))
+		return 0;
+	port = bpf_map_lookup_elem(&ports, &nh->ifindex);
+	if (!port || (port->flags & XFAB_PORT_UP) != XFAB_PORT_UP)
+		return 0;
+	return port;
+}
+
+/* Bytes a port sent in the current and the previous load window. */
+static __always_inline __u64 xfab_port_recent_bytes(__u32 slot, __u64 now, __u64 window)
+{
+	struct xfab_port_load *l = bpf_map_lookup_elem(&port_load, &slot);
+	__u64 age;
+
+	if (!l)
+		return 0;
+	age = now - l->window_start_ns;
+	if (age < window)
+		return l->bytes + l->last_bytes;
+	if (age < 2 * window)
+		return l->bytes;
+	return 0;
+}
+
+static __always_inline void xfab_port_account_load(__u32 slot, __u32 bytes, __u64 now, __u64 window)
+{
+	struct xfab_port_load *l = bpf_map_lookup_elem(&port_load, &slot);
+	__u64 age;
+
+	if (!l)
+		return;
+	age = now - l->window_start_ns;
+	if (age >= window) {
+		/* Roll the window; a racing CPU may roll it too, which only
+		 * loses a few bytes of history. */
+		l->last_bytes = age < 2 * window ? l->bytes : 0;
+		l->bytes = 0;
+		l->window_start_ns = now;
+	}
+	__sync_fetch_and_add(&l->bytes, bytes);
+}
+
+/* Least loaded live member, by bytes its port sent lately. The scan starts
+ * at a hash-chosen member so ties spread. */
+static __always_inline __u32 xfab_least_loaded(const struct xfab_group *grp, __u32 hash, __u64 now,
+					       __u64 window)
+{
+	__u32 n = grp->num_members, start, best = grp->buckets[XFAB_HASH_BUCKET(hash)];
+	__u64 best_load = ~0ULL;
+	__u32 i;
+
+	if (n == 0 || n > XFAB_GROUP_MAX_MEMBERS)
+		return best;
+	start = hash % n;
+	for (i = 0; i < XFAB_GROUP_MAX_MEMBERS; i++) {
+		const struct xfab_port *port;
+		__u32 idx, nh_id;
+		__u64 load;
+
+		if (i >= n)
+			break;
+		idx = start + i;
+		if (idx >= n)
+			idx -= n;
+		nh_id = grp->members[idx & (XFAB_GROUP_MAX_MEMBERS - 1)];
+		port = xfab_nexthop_port(nh_id);
+		if (!port)
+			continue;
+		load = xfab_port_recent_bytes(port->slot, now, window);
+		if (load < best_load) {
+			best_load = load;
+			best = nh_id;
+		}
+	}
+	return best;
+}
+
+/*
+ * Flowlets: a flow keeps its member while its packets come closer than the
+ * gap; after a longer silence the next packet starts a new flowlet and picks
+ * again (random bucket, or least loaded member). A flowlet whose member went
+ * down re-selects at once.
+ */
+static __always_inline __u32 xfab_flowlet_select(const struct xfab_settings *cfg,
+						 const struct xfab_group *grp,
+						 const struct xfab_flowlet_key *fk, __u32 hash)
+{
+	struct xfab_flowlet *fl = bpf_map_lookup_elem(&flowlets, fk);
+	__u64 now = bpf_ktime_get_ns();
+	__u32 nh_id;
+
+	if (fl && now - fl->last_seen_ns < cfg->flowlet_gap_ns) {
+		if (xfab_nexthop_port(fl->nh_id)) {
+			fl->last_seen_ns = now;
+			xfab_count_lb(XFAB_LB_FLOWLET_HIT);
+			return fl->nh_id;
+		}
+		xfab_count_lb(XFAB_LB_FLOWLET_DEAD);
+	}
+	if (cfg->flowlet_mode == XFAB_FLOWLET_LEAST_LOADED)
+		nh_id = xfab_least_loaded(grp, hash, now, cfg->load_window_ns);
+	else
+		nh_id = grp->buckets[XFAB_HASH_BUCKET(bpf_get_prandom_u32())];
+	xfab_count_lb(XFAB_LB_FLOWLET_NEW);
+	if (fl) {
+		if (fl->nh_id != nh_id)
+			xfab_count_lb(XFAB_LB_FLOWLET_MOVED);
+		fl->nh_id = nh_id;
+		fl->last_seen_ns = now;
+		fl->flowlets++;
+	} else {
+		struct xfab_flowlet fresh = {.last_seen_ns = now, .nh_id = nh_id, .flowlets = 1};
+
+		bpf_map_update_elem(&flowlets, fk, &fresh, BPF_ANY);
+	}
+	return nh_id;
+}
+
+#define XFAB_PICK_INVALID 0	    /* no such group */
+#define XFAB_PICK_EMPTY 0xffffffffu /* every member down */
+
+/*
+ * Group member selection: the selected flow's hash picks a bucket (or
+ * flowlets decide); the bucket names a nexthop id. A global function, so
+ * the verifier checks it once instead of on every path that reaches it.
+ */
+__attribute__((noinline)) __u32 xfab_group_pick(const struct xfab_flow *flow, __u32 group_id)
+{
+	struct xfab_flowlet_key fk = {.group = group_id};
+	const struct xfab_settings *cfg;
+	struct xfab_group *grp;
+	__u32 zero = 0, hash;
+
+	cfg = bpf_map_lookup_elem(&settings, &zero);
+	grp = bpf_map_lookup_elem(&nh_groups, &group_id);
+	if (!flow || !cfg || !grp || grp->num_members == 0)
+		return XFAB_PICK_INVALID;
+	if (grp->live_members == 0)
+		return XFAB_PICK_EMPTY;
+	fk.flow = *flow;
+	xfab_flow_select(&fk.flow, cfg->hash_fields, cfg->flags & XFAB_SET_SYMMETRIC);
+	hash = xfab_flow_hash(&fk.flow, cfg->hash_seed);
+	if (cfg->flags & XFAB_SET_FLOWLET)
+		return xfab_flowlet_select(cfg, grp, &fk, hash);
+	return grp->buckets[XFAB_HASH_BUCKET(hash)];
+}
+
 static __always_inline int xfab_select_member(struct xfab_meta *m, __u32 group_id, __u32 *nh_id,
 					      struct xfab_result *res)
 {
-	struct xfab_group *grp = bpf_map_lookup_elem(&nh_groups, &group_id);
-	struct xfab_settings *cfg;
-	__u32 zero = 0, seed = 0, hash;
+	__u32 pick = xfab_group_pick(&m->flow, group_id);
 
-	if (!grp || grp->num_members == 0)
+	if (pick == XFAB_PICK_INVALID)
 		return xfab_drop(res, XFAB_DROP_NEXTHOP_INVALID);
-	if (grp->live_members == 0)
+	if (pick == XFAB_PICK_EMPTY)
 		return xfab_drop(res, XFAB_DROP_GROUP_EMPTY);
-	cfg = bpf_map_lookup_elem(&settings, &zero);
-	if (cfg)
-		seed = cfg->hash_seed;
-	hash = xfab_flow_hash(&m->flow, seed);
-	*nh_id = grp->buckets[XFAB_HASH_BUCKET(hash)];
+	*nh_id = pick;
 	return XFAB_ACT_FORWARD;
 }
 
@@ -72,13 +239,19 @@ static __always_inline int xfab_use_neighbor(struct xfab_meta *m, __u32 ifindex,
 {
 	struct xfab_neigh_key key = {.ifindex = ifindex};
 	struct xfab_neigh *nb;
+	struct ipv6hdr *ip6h = m->l3;
+	struct iphdr *iph = m->l3;
 
-	if (m->flow.is_v6) {
+	if (m->is_v6) {
+		if ((void *)(ip6h + 1) > m->data_end)
+			return xfab_drop(res, XFAB_DROP_IPV6_MALFORMED);
 		key.family = 10; /* AF_INET6 */
-		__builtin_memcpy(key.addr, m->flow.dst, 16);
+		__builtin_memcpy(key.addr, &ip6h->daddr, 16);
 	} else {
+		if ((void *)(iph + 1) > m->data_end)
+			return xfab_drop(res, XFAB_DROP_IPV4_MALFORMED);
 		key.family = 2; /* AF_INET */
-		__builtin_memcpy(key.addr, m->flow.dst, 4);
+		__builtin_memcpy(key.addr, &iph->daddr, 4);
 	}
 	nb = bpf_map_lookup_elem(&neighbors, &key);
 	if (!nb)
@@ -88,22 +261,12 @@ static __always_inline int xfab_use_neighbor(struct xfab_meta *m, __u32 ifindex,
 	return XFAB_ACT_FORWARD;
 }
 
-static __always_inline int xfab_stage_l3(struct xfab_meta *m, struct xfab_l3_decision *l3,
-					 struct xfab_result *res)
+/* Nexthop or group route -> a member nexthop. */
+static __always_inline int xfab_use_path(struct xfab_meta *m, const struct xfab_route *rt,
+					 struct xfab_l3_decision *l3, struct xfab_result *res)
 {
-	struct xfab_route *rt = xfab_lookup_route(m);
 	__u32 nh_id;
 	int act;
-
-	if (!rt)
-		return xfab_drop(res, XFAB_DROP_NO_ROUTE);
-	if (rt->type == XFAB_RT_LOCAL)
-		return xfab_punt(res, XFAB_PUNT_TO_SELF);
-	if (rt->type == XFAB_RT_BLACKHOLE)
-		return xfab_drop(res, XFAB_DROP_BLACKHOLE);
-	/* The kernel owns ICMP time exceeded, so traceroute sees this hop. */
-	if (xfab_ttl(m) <= 1)
-		return xfab_punt(res, XFAB_PUNT_TTL_EXPIRED);
 
 	switch (rt->type) {
 	case XFAB_RT_CONNECTED:
@@ -120,6 +283,50 @@ static __always_inline int xfab_stage_l3(struct xfab_meta *m, struct xfab_l3_dec
 	}
 }
 
+/* A TE entry can steer only while its path is up. */
+static __always_inline int xfab_te_usable(const struct xfab_route *te)
+{
+	if (te->type == XFAB_RT_NEXTHOP)
+		return xfab_nexthop_port(te->id) != 0;
+	if (te->type == XFAB_RT_GROUP) {
+		struct xfab_group *grp = bpf_map_lookup_elem(&nh_groups, &te->id);
+
+		return grp && grp->live_members > 0;
+	}
+	return 0;
+}
+
+static __always_inline int xfab_stage_l3(struct xfab_meta *m, const struct xfab_settings *cfg,
+					 __u32 ingress_ifindex, struct xfab_l3_decision *l3,
+					 struct xfab_result *res)
+{
+	struct xfab_route *rt = xfab_lookup_route(m, XFAB_TABLE_DEFAULT), *te = 0;
+
+	if (rt && rt->type == XFAB_RT_LOCAL)
+		return xfab_punt(res, XFAB_PUNT_TO_SELF);
+	/* TE: exact <ingress port, destination prefix> entries override. */
+	if (cfg->flags & XFAB_SET_TE)
+		te = xfab_lookup_route(m, XFAB_TABLE_TE | ingress_ifindex);
+	if (te) {
+		/* The kernel owns ICMP time exceeded, so traceroute sees this hop. */
+		if (xfab_ttl(m) <= 1)
+			return xfab_punt(res, XFAB_PUNT_TTL_EXPIRED);
+		if (xfab_te_usable(te)) {
+			xfab_count_lb(XFAB_LB_TE_HIT);
+			return xfab_use_path(m, te, l3, res);
+		}
+		/* Pinned path down: the route's own group carries on. */
+		xfab_count_lb(XFAB_LB_TE_FALLBACK);
+	}
+	if (!rt)
+		return xfab_drop(res, XFAB_DROP_NO_ROUTE);
+	if (xfab_ttl(m) <= 1)
+		return xfab_punt(res, XFAB_PUNT_TTL_EXPIRED);
+	if (rt->type == XFAB_RT_BLACKHOLE)
+		return xfab_drop(res, XFAB_DROP_BLACKHOLE);
+	return xfab_use_path(m, rt, l3, res);
+}
+
 /* RFC 1624 incremental update for a TTL decrement: the TTL is the high byte
  * of its 16-bit word, so the sum drops by 0x0100 and ~sum grows by it. */
 static __always_inline void xfab_ipv4_decrement_ttl(struct iphdr *iph)
@@ -133,12 +340,17 @@ static __always_inline void xfab_ipv4_decrement_ttl(struct iphdr *iph)
 
 static __always_inline void xfab_rewrite(struct xfab_meta *m, const __u8 *dmac, const __u8 *smac)
 {
+	struct ipv6hdr *ip6h = m->l3;
+	struct iphdr *iph = m->l3;
+
 	__builtin_memcpy(m->eth->h_dest, dmac, 6);
 	__builtin_memcpy(m->eth->h_source, smac, 6);
-	if (m->flow.is_v6)
-		((struct ipv6hdr *)m->l3)->hop_limit--;
-	else
-		xfab_ipv4_decrement_ttl(m->l3);
+	if (m->is_v6) {
+		if ((void *)(ip6h + 1) <= m->data_end)
+			ip6h->hop_limit--;
+	} else if ((void *)(iph + 1) <= m->data_end) {
+		xfab_ipv4_decrement_ttl(iph);
+	}
 }
 
 #endif

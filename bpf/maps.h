@@ -92,4 +92,29 @@ struct {
 	__type(value, struct xfab_reason_stats);
 } punt_stats SEC(".maps");
 
+/* flowlets: {group, selected flow} -> current member and last packet time.
+ * LRU: the least recently seen flows make room; xfabd also ages idle ones. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, XFAB_MAX_FLOWLETS);
+	__type(key, struct xfab_flowlet_key);
+	__type(value, struct xfab_flowlet);
+} flowlets SEC(".maps");
+
+/* port_load: slot -> bytes sent in the current and the previous window;
+ * shared by all CPUs (atomic adds) so least-loaded sees the whole port. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, struct xfab_port_load);
+} port_load SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XFAB_LB_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} lb_stats SEC(".maps");
+
 #endif

@@ -13,6 +13,10 @@
 #define IPV6_NEXTHDR_FRAGMENT 44
 #define IPV6_NEXTHDR_AUTH 51
 #define IPV6_NEXTHDR_DEST 60
+#define XFAB_UDP_ROCEV2 4791
+#define XFAB_UDP_VXLAN 4789
+#define XFAB_BTH_LEN 12
+#define XFAB_VXLAN_LEN 8
 
 struct xfab_vlan_hdr {
 	__be16 tci;
@@ -35,8 +39,13 @@ struct xfab_ipv6_frag_hdr {
 /* What the packet is, as far as the pipeline needs to know. */
 struct xfab_meta {
 	struct ethhdr *eth;
-	void *l3;	   /* struct iphdr or struct ipv6hdr */
-	void *l4;	   /* NULL for non-first fragments */
+	void *l3;	/* struct iphdr or struct ipv6hdr */
+	void *l4;	/* NULL for non-first fragments */
+	void *data_end; /* for re-checks where the verifier lost track */
+	__u8 is_v6;	/* outer family: what routing looks at */
+	__u8 is_roce;	/* UDP 4791 with a whole BTH */
+	__u8 roce_opcode;
+	__u8 pad0;
 	__u16 eth_proto;   /* ethertype after any VLAN tag, host order */
 	__u8 vlan_in_data; /* a tag sits in the frame (not in skb metadata) */
 	__u8 l4_proto;	   /* IP protocol / final IPv6 next header */
@@ -56,6 +65,7 @@ static __always_inline int xfab_parse_eth(struct xfab_pkt *pkt, struct xfab_meta
 	if ((void *)(eth + 1) > pkt->data_end)
 		return -XFAB_DROP_ETH_TRUNCATED;
 	m->eth = eth;
+	m->data_end = pkt->data_end;
 	proto = bpf_ntohs(eth->h_proto);
 	m->l3 = eth + 1;
 	if (proto == ETH_P_8021Q || proto == ETH_P_8021AD) {
@@ -88,10 +98,18 @@ static __always_inline int xfab_parse_l4(struct xfab_pkt *pkt, struct xfab_meta 
 	}
 	case IPPROTO_UDP: {
 		struct udphdr *uh = l4;
+		__u8 *bth = (void *)(uh + 1);
 
 		if ((void *)(uh + 1) > pkt->data_end)
 			return -XFAB_DROP_L4_TRUNCATED;
 		m->flow.ports = (__u32)uh->source | ((__u32)uh->dest << 16);
+		/* RoCEv2: the BTH's destination QP is bytes 5..7 (24 bits). */
+		if (uh->dest == bpf_htons(XFAB_UDP_ROCEV2) &&
+		    (void *)(bth + XFAB_BTH_LEN) <= pkt->data_end) {
+			m->is_roce = 1;
+			m->roce_opcode = bth[0];
+			m->flow.qp = ((__u32)bth[5] << 16) | ((__u32)bth[6] << 8) | bth[7];
+		}
 		break;
 	}
 	case IPPROTO_ICMP:
@@ -155,6 +173,9 @@ static __always_inline int xfab_parse_ipv6(struct xfab_pkt *pkt, struct xfab_met
 	__builtin_memcpy(m->flow.src, &ip6h->saddr, 16);
 	__builtin_memcpy(m->flow.dst, &ip6h->daddr, 16);
 	m->flow.is_v6 = 1;
+	m->is_v6 = 1;
+	m->flow.flow_label = ((__u32)(ip6h->flow_lbl[0] & 0x0f) << 16) |
+			     ((__u32)ip6h->flow_lbl[1] << 8) | ip6h->flow_lbl[2];
 
 	nexthdr = ip6h->nexthdr;
 	cur = ip6h + 1;
@@ -198,6 +219,61 @@ static __always_inline int xfab_parse_ipv6(struct xfab_pkt *pkt, struct xfab_met
 		}
 	}
 	return -XFAB_DROP_IPV6_EXT_CHAIN;
+}
+
+/*
+ * VXLAN: with XFAB_HASH_F_INNER, the hash covers the tunnelled flow, so the
+ * underlay spreads tunnels by what they carry. Only the hash input changes;
+ * routing keeps reading the outer header. A cut-short inner packet leaves
+ * the outer fields in place.
+ */
+static __always_inline void xfab_parse_vxlan_inner(struct xfab_pkt *pkt, struct xfab_meta *m)
+{
+	struct udphdr *uh = m->l4;
+	struct ethhdr *ieth;
+	void *l4 = 0;
+	__u8 proto;
+
+	if (m->l4_proto != IPPROTO_UDP || !uh || (void *)(uh + 1) > pkt->data_end ||
+	    uh->dest != bpf_htons(XFAB_UDP_VXLAN))
+		return;
+	ieth = (void *)(uh + 1) + XFAB_VXLAN_LEN;
+	if ((void *)(ieth + 1) > pkt->data_end)
+		return;
+	if (ieth->h_proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr *ih = (void *)(ieth + 1);
+
+		if ((void *)(ih + 1) > pkt->data_end || ih->ihl < 5)
+			return;
+		__builtin_memset(&m->flow, 0, sizeof(m->flow));
+		m->flow.src[0] = ih->saddr;
+		m->flow.dst[0] = ih->daddr;
+		proto = ih->protocol;
+		if (!(ih->frag_off & bpf_htons(IPV4_FRAG_MASK)))
+			l4 = (void *)ih + ih->ihl * 4;
+	} else if (ieth->h_proto == bpf_htons(ETH_P_IPV6)) {
+		struct ipv6hdr *ih = (void *)(ieth + 1);
+
+		if ((void *)(ih + 1) > pkt->data_end)
+			return;
+		__builtin_memset(&m->flow, 0, sizeof(m->flow));
+		__builtin_memcpy(m->flow.src, &ih->saddr, 16);
+		__builtin_memcpy(m->flow.dst, &ih->daddr, 16);
+		m->flow.is_v6 = 1;
+		m->flow.flow_label = ((__u32)(ih->flow_lbl[0] & 0x0f) << 16) |
+				     ((__u32)ih->flow_lbl[1] << 8) | ih->flow_lbl[2];
+		proto = ih->nexthdr;
+		l4 = ih + 1;
+	} else {
+		return;
+	}
+	m->flow.proto = proto;
+	if (l4 && (proto == IPPROTO_TCP || proto == IPPROTO_UDP)) {
+		__be16 *ports = l4;
+
+		if ((void *)(ports + 2) <= pkt->data_end)
+			m->flow.ports = (__u32)ports[0] | ((__u32)ports[1] << 16);
+	}
 }
 
 #endif

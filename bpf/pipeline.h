@@ -104,7 +104,13 @@ static __always_inline int xfab_pipeline(struct xfab_pkt *pkt, struct xfab_resul
 	struct xfab_meta m = {};
 	struct xfab_l3_decision l3 = {};
 	const struct xfab_port *in, *out;
+	const struct xfab_settings *cfg;
+	__u32 zero = 0;
 	int act, err;
+
+	cfg = bpf_map_lookup_elem(&settings, &zero);
+	if (!cfg) /* an ARRAY always has index 0; this satisfies the verifier */
+		return XFAB_ACT_DROP;
 
 	/* Port checks: only ports xfabd configured, and only while up. */
 	in = bpf_map_lookup_elem(&ports, &pkt->ingress_ifindex);
@@ -136,9 +142,11 @@ static __always_inline int xfab_pipeline(struct xfab_pkt *pkt, struct xfab_resul
 	}
 	if (act != XFAB_ACT_FORWARD)
 		return xfab_finish(res, in->slot, pkt->len, act);
+	if (cfg->hash_fields & XFAB_HASH_F_INNER)
+		xfab_parse_vxlan_inner(pkt, &m);
 
-	/* Route lookup, path selection, neighbour. */
-	act = xfab_stage_l3(&m, &l3, res);
+	/* TE override, route lookup, path selection, neighbour. */
+	act = xfab_stage_l3(&m, cfg, pkt->ingress_ifindex, &l3, res);
 	if (act != XFAB_ACT_FORWARD)
 		return xfab_finish(res, in->slot, pkt->len, act);
 
@@ -154,6 +162,9 @@ static __always_inline int xfab_pipeline(struct xfab_pkt *pkt, struct xfab_resul
 	res->action = XFAB_ACT_FORWARD;
 	res->egress_ifindex = l3.egress_ifindex;
 	xfab_count_tx(out->slot, pkt->len - (m.vlan_in_data ? 4 : 0));
+	if ((cfg->flags & XFAB_SET_FLOWLET) && cfg->flowlet_mode == XFAB_FLOWLET_LEAST_LOADED)
+		xfab_port_account_load(out->slot, pkt->len, bpf_ktime_get_ns(),
+				       cfg->load_window_ns);
 	return XFAB_ACT_FORWARD;
 }
 

@@ -20,8 +20,11 @@
 #define XFAB_IPV6_MAX_EXT_HDRS 8 /* extension headers walked before giving up */
 
 /* Routing table id ("VRF") lives in the LPM key ahead of the address; the
- * default table is 0. Later issues put tenant tables here. */
+ * default table is 0. TE pinning uses one table per ingress port:
+ * XFAB_TABLE_TE | ifindex. Tenant tables (VXLAN) come later. */
 #define XFAB_TABLE_DEFAULT 0
+#define XFAB_TABLE_TE 0x80000000u
+#define XFAB_MAX_FLOWLETS 65536
 
 /* ---- verdicts of the pipeline (internal, also reported by tests) ---- */
 enum xfab_action {
@@ -140,17 +143,21 @@ _Static_assert(sizeof(struct xfab_nexthop) == 32, "nexthop");
  * equal cost), so weights, resilient remapping and flowlets change only how
  * buckets are filled or chosen, never the data-plane layout. */
 enum xfab_group_mode {
-	XFAB_GROUP_HASH = 0, /* 5-tuple hash over buckets */
+	XFAB_GROUP_HASH = 0, /* flow hash over buckets (flowlets may override) */
 };
 
+#define XFAB_GROUP_RESILIENT (1u << 0) /* refills keep surviving buckets in place */
+
 struct xfab_group {
-	__u32 mode;			       /* enum xfab_group_mode */
+	__u16 mode;			       /* enum xfab_group_mode */
+	__u16 flags;			       /* XFAB_GROUP_* */
 	__u16 num_members;		       /* configured members */
 	__u16 live_members;		       /* members whose port is up (0: group empty) */
-	__u32 members[XFAB_GROUP_MAX_MEMBERS]; /* nexthop ids, for display */
+	__u32 members[XFAB_GROUP_MAX_MEMBERS]; /* nexthop ids */
+	__u16 weights[XFAB_GROUP_MAX_MEMBERS]; /* configured weight per member */
 	__u16 buckets[XFAB_GROUP_BUCKETS];     /* nexthop id per bucket */
 };
-_Static_assert(sizeof(struct xfab_group) == 8 + 4 * XFAB_GROUP_MAX_MEMBERS + 2 * XFAB_GROUP_BUCKETS,
+_Static_assert(sizeof(struct xfab_group) == 8 + 6 * XFAB_GROUP_MAX_MEMBERS + 2 * XFAB_GROUP_BUCKETS,
 	       "group");
 
 /* ---- neighbors: HASH, {ifindex, family, addr} -> struct xfab_neigh ---- */
@@ -171,11 +178,65 @@ struct xfab_neigh {
 _Static_assert(sizeof(struct xfab_neigh) == 8, "neigh");
 
 /* ---- switch-wide settings: ARRAY[1]; written by xfabd ---- */
+
+/* Fields the flow hash covers (ECMP|global hash_fields). */
+#define XFAB_HASH_F_SRC_IP (1u << 0)
+#define XFAB_HASH_F_DST_IP (1u << 1)
+#define XFAB_HASH_F_IP_PROTO (1u << 2)
+#define XFAB_HASH_F_L4_SRC_PORT (1u << 3)
+#define XFAB_HASH_F_L4_DST_PORT (1u << 4)
+#define XFAB_HASH_F_FLOW_LABEL (1u << 5) /* IPv6 flow label */
+#define XFAB_HASH_F_ROCE_QP (1u << 6)	 /* RoCEv2 BTH destination QP (UDP 4791) */
+#define XFAB_HASH_F_INNER (1u << 7)	 /* VXLAN (UDP 4789): hash the inner headers */
+#define XFAB_HASH_F_DEFAULT                                                                        \
+	(XFAB_HASH_F_SRC_IP | XFAB_HASH_F_DST_IP | XFAB_HASH_F_IP_PROTO |                          \
+	 XFAB_HASH_F_L4_SRC_PORT | XFAB_HASH_F_L4_DST_PORT)
+
+#define XFAB_SET_SYMMETRIC (1u << 0) /* A->B and B->A hash alike */
+#define XFAB_SET_FLOWLET (1u << 1)   /* flowlet switching on group routes */
+#define XFAB_SET_TE (1u << 2)	     /* TE tables hold entries: look them up */
+
+enum xfab_flowlet_mode {
+	XFAB_FLOWLET_RANDOM = 0,       /* a new flowlet takes a random bucket */
+	XFAB_FLOWLET_LEAST_LOADED = 1, /* ... the live member whose port sent least lately */
+};
+
 struct xfab_settings {
 	__u32 hash_seed;
-	__u32 flags; /* reserved for feature switches */
+	__u32 hash_fields;    /* XFAB_HASH_F_* */
+	__u32 flags;	      /* XFAB_SET_* */
+	__u32 flowlet_mode;   /* enum xfab_flowlet_mode */
+	__u64 flowlet_gap_ns; /* idle gap that ends a flowlet */
+	__u64 load_window_ns; /* least-loaded: span of one port-load window */
 };
-_Static_assert(sizeof(struct xfab_settings) == 8, "settings");
+_Static_assert(sizeof(struct xfab_settings) == 32, "settings");
+
+/* ---- flowlets: LRU_HASH, {group, selected flow} -> state; data plane ---- */
+struct xfab_flowlet {
+	__u64 last_seen_ns;
+	__u32 nh_id;	/* member of the current flowlet */
+	__u32 flowlets; /* flowlets this flow has started */
+};
+_Static_assert(sizeof(struct xfab_flowlet) == 16, "flowlet");
+
+/* ---- port_load: ARRAY, slot -> bytes sent in the current/last window ---- */
+struct xfab_port_load {
+	__u64 window_start_ns;
+	__u64 bytes;	  /* this window */
+	__u64 last_bytes; /* the window before */
+};
+_Static_assert(sizeof(struct xfab_port_load) == 24, "port load");
+
+/* ---- lb_stats: PERCPU_ARRAY of load-balancing events ---- */
+enum xfab_lb_counter {
+	XFAB_LB_FLOWLET_HIT = 0, /* packet continued its flowlet */
+	XFAB_LB_FLOWLET_NEW,	 /* a new flowlet began (first packet or after a gap) */
+	XFAB_LB_FLOWLET_MOVED,	 /* ... and took another member than the last one */
+	XFAB_LB_FLOWLET_DEAD,	 /* a flowlet's member went down: re-selected */
+	XFAB_LB_TE_HIT,		 /* a TE entry steered the packet */
+	XFAB_LB_TE_FALLBACK,	 /* a TE entry matched but its path was down: route used */
+	XFAB_LB_MAX,
+};
 
 /* ---- counters: PERCPU_ARRAY; summed by xfabctl ---- */
 struct xfab_port_stats {
@@ -206,6 +267,9 @@ _Static_assert(sizeof(struct xfab_reason_stats) == 16, "reason stats");
 #define XFAB_MAP_PORT_STATS "port_stats"
 #define XFAB_MAP_DROP_STATS "drop_stats"
 #define XFAB_MAP_PUNT_STATS "punt_stats"
+#define XFAB_MAP_FLOWLETS "flowlets"
+#define XFAB_MAP_PORT_LOAD "port_load"
+#define XFAB_MAP_LB_STATS "lb_stats"
 
 #define XFAB_PIN_ROOT "/sys/fs/bpf/xfab"
 

@@ -1,23 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The flow hash, shared by the data plane and by userspace tools (tests,
- * `xfabctl hash`), so both compute the same member for a flow.
+ * The flow hash, shared by the data plane and by userspace (tests, the
+ * load-balancing simulator, `xfabctl hash`), so both compute the same member
+ * for a flow.
  *
- * Algorithm: MurmurHash3 (x86, 32-bit) block mixing over the 32-bit words of
- * the flow key, seeded by the switch's hash seed, with Murmur3's finaliser.
- * The words are those of the network-order fields, read as host integers.
+ * 1. Select: fields not in the switch's hash_fields are zeroed; with the
+ *    symmetric option the (address, port) ends are put in a fixed order, so
+ *    both directions of a flow look alike.
+ * 2. Hash: MurmurHash3 (x86, 32-bit) block mixing over the words of the
+ *    selected flow (IPv4: 6 words, IPv6: 12), seeded by the switch's hash
+ *    seed, then Murmur3's finaliser.
+ * 3. Bucket: the low 8 bits pick one of the group's 256 buckets.
+ * Addresses and ports are the network-order bytes read as host integers;
+ * the QP and flow label are plain integers.
  */
 #ifndef XFAB_HASH_H
 #define XFAB_HASH_H
 
 #include <linux/types.h>
 
-static inline __attribute__((always_inline)) __u32 xfab_rol32(__u32 v, int shift)
+#include "xfab_abi.h"
+
+#define XFAB_INLINE static inline __attribute__((always_inline))
+
+XFAB_INLINE __u32 xfab_rol32(__u32 v, int shift)
 {
 	return (v << shift) | (v >> (32 - shift));
 }
 
-static inline __attribute__((always_inline)) __u32 xfab_hash_mix(__u32 h, __u32 word)
+XFAB_INLINE __u32 xfab_hash_mix(__u32 h, __u32 word)
 {
 	word *= 0xcc9e2d51u;
 	word = xfab_rol32(word, 15);
@@ -27,7 +38,7 @@ static inline __attribute__((always_inline)) __u32 xfab_hash_mix(__u32 h, __u32 
 	return h * 5 + 0xe6546b64u;
 }
 
-static inline __attribute__((always_inline)) __u32 xfab_hash_final(__u32 h, __u32 len_bytes)
+XFAB_INLINE __u32 xfab_hash_final(__u32 h, __u32 len_bytes)
 {
 	h ^= len_bytes;
 	h ^= h >> 16;
@@ -38,7 +49,8 @@ static inline __attribute__((always_inline)) __u32 xfab_hash_final(__u32 h, __u3
 	return h;
 }
 
-/* Flow key as hashed. For IPv4 only words 0 of src/dst are used. */
+/* Flow key as hashed (and as flowlets are keyed). For IPv4 only word 0 of
+ * src/dst is used. */
 struct xfab_flow {
 	__u32 src[4];
 	__u32 dst[4];
@@ -46,10 +58,61 @@ struct xfab_flow {
 	__u8 proto;
 	__u8 is_v6;
 	__u16 pad;
+	__u32 qp;	  /* RoCEv2 destination QP (24 bits), 0 if none */
+	__u32 flow_label; /* IPv6 flow label (20 bits) */
 };
+_Static_assert(sizeof(struct xfab_flow) == 48, "flow");
 
-static inline __attribute__((always_inline)) __u32 xfab_flow_hash(const struct xfab_flow *f,
-								  __u32 seed)
+struct xfab_flowlet_key {
+	__u32 group;
+	struct xfab_flow flow;
+};
+_Static_assert(sizeof(struct xfab_flowlet_key) == 52, "flowlet key");
+
+/* Keeps the fields the switch hashes on; orders the ends if symmetric. */
+XFAB_INLINE void xfab_flow_select(struct xfab_flow *f, __u32 fields, int symmetric)
+{
+	int words = f->is_v6 ? 4 : 1, swap = 0, i;
+
+	if (!(fields & XFAB_HASH_F_SRC_IP))
+		f->src[0] = f->src[1] = f->src[2] = f->src[3] = 0;
+	if (!(fields & XFAB_HASH_F_DST_IP))
+		f->dst[0] = f->dst[1] = f->dst[2] = f->dst[3] = 0;
+	if (!(fields & XFAB_HASH_F_IP_PROTO))
+		f->proto = 0;
+	if (!(fields & XFAB_HASH_F_L4_SRC_PORT))
+		f->ports &= 0xffff0000u;
+	if (!(fields & XFAB_HASH_F_L4_DST_PORT))
+		f->ports &= 0x0000ffffu;
+	if (!(fields & XFAB_HASH_F_FLOW_LABEL))
+		f->flow_label = 0;
+	if (!(fields & XFAB_HASH_F_ROCE_QP))
+		f->qp = 0;
+	if (!symmetric)
+		return;
+	/* Order the ends by (address, port): the lower end goes first. */
+	for (i = 0; i < 4; i++) {
+		if (i >= words)
+			break;
+		if (f->src[i] != f->dst[i]) {
+			swap = f->src[i] > f->dst[i];
+			break;
+		}
+		if (i == words - 1)
+			swap = (f->ports & 0xffff) > (f->ports >> 16);
+	}
+	if (swap) {
+		for (i = 0; i < 4; i++) {
+			__u32 t = f->src[i];
+
+			f->src[i] = f->dst[i];
+			f->dst[i] = t;
+		}
+		f->ports = (f->ports >> 16) | (f->ports << 16);
+	}
+}
+
+XFAB_INLINE __u32 xfab_flow_hash(const struct xfab_flow *f, __u32 seed)
 {
 	__u32 h = seed;
 
@@ -68,7 +131,9 @@ static inline __attribute__((always_inline)) __u32 xfab_flow_hash(const struct x
 	}
 	h = xfab_hash_mix(h, f->ports);
 	h = xfab_hash_mix(h, f->proto);
-	return xfab_hash_final(h, f->is_v6 ? 40 : 16);
+	h = xfab_hash_mix(h, f->qp);
+	h = xfab_hash_mix(h, f->flow_label);
+	return xfab_hash_final(h, f->is_v6 ? 48 : 24);
 }
 
 /* Bucket of a group's fixed table for a hash (XFAB_GROUP_BUCKETS is 2^n). */

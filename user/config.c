@@ -535,73 +535,64 @@ static int split_list(char *s, char **items, int max)
 	return n;
 }
 
-static void parse_route(struct ctx *c, const struct json_value *e)
+/* Parses a prefix key: valid, no host bits. */
+static int parse_key_prefix(struct ctx *c, const struct json_value *e, const char *key,
+			    const char *text, struct xfab_prefix *pfx)
 {
-	static const char *const fields[] = {"nexthop",	 "ifname",	"blackhole",
-					     "distance", "nexthop-vrf", NULL};
-	const struct json_value *fnh, *fif, *fbh;
-	struct xfab_cfg_route rt;
-	char key[160], fk[160], why[160];
-	char *nh_items[XFAB_GROUP_MAX_MEMBERS + 1], *if_items[XFAB_GROUP_MAX_MEMBERS + 1];
-	char *nh_copy = NULL, *if_copy = NULL;
-	int n_nh = 0, n_if = 0;
+	char why[160];
 
-	memset(&rt, 0, sizeof(rt));
-	snprintf(key, sizeof(key), "ROUTE|%s", e->key);
-	if (check_fields(c, e, key, fields))
-		return;
-	if (xfab_parse_prefix(e->key, &rt.pfx, why, sizeof(why))) {
+	if (xfab_parse_prefix(text, pfx, why, sizeof(why))) {
 		add_error(c, e->key_pos, key, "%s", why);
-		return;
+		return -1;
 	}
-	if (prefix_host_bits_set(&rt.pfx)) {
-		add_error(c, e->key_pos, key, "host bits set past /%d", rt.pfx.plen);
-		return;
+	if (prefix_host_bits_set(pfx)) {
+		add_error(c, e->key_pos, key, "host bits set past /%d", pfx->plen);
+		return -1;
 	}
-	for (int k = 0; k < c->cfg->n_routes; k++) {
-		const struct xfab_prefix *o = &c->cfg->routes[k].pfx;
+	return 0;
+}
 
-		if (o->family == rt.pfx.family && o->plen == rt.pfx.plen &&
-		    !memcmp(o->addr, rt.pfx.addr, 16)) {
-			add_error(c, e->key_pos, key, "the same prefix is already routed");
-			return;
-		}
-	}
-	for (int k = 0; k < c->cfg->n_addrs; k++) {
-		struct xfab_prefix subnet = c->cfg->addrs[k].pfx;
+/* The path fields shared by ROUTE and TE_PATH: nexthop, ifname, weight and
+ * (ROUTE only) blackhole. rt->pfx must be set. */
+static int parse_path(struct ctx *c, const struct json_value *e, const char *key,
+		      struct xfab_cfg_route *rt)
+{
+	const struct json_value *fnh, *fif, *fbh, *fw;
+	char fk[160];
+	char *nh_items[XFAB_GROUP_MAX_MEMBERS + 1], *if_items[XFAB_GROUP_MAX_MEMBERS + 1];
+	char *w_items[XFAB_GROUP_MAX_MEMBERS + 1];
+	char *nh_copy = NULL, *if_copy = NULL, *w_copy = NULL;
+	int n_nh = 0, n_if = 0, n_w = 0, ret = -1;
 
-		if (subnet.family != rt.pfx.family || subnet.plen != rt.pfx.plen)
-			continue;
-		if (xfab_prefix_contains(&subnet, rt.pfx.family, rt.pfx.addr)) {
-			add_error(c, e->key_pos, key, "prefix is the connected subnet of port %s",
-				  c->cfg->ports[c->cfg->addrs[k].port].name);
-			return;
-		}
-	}
 	fbh = json_get(e, "blackhole");
 	if (fbh) {
 		field_key(fk, sizeof(fk), key, "blackhole");
-		if (parse_bool(c, fbh, fk, &rt.blackhole))
-			return;
+		if (parse_bool(c, fbh, fk, &rt->blackhole))
+			return -1;
 	}
 	fnh = json_get(e, "nexthop");
 	fif = json_get(e, "ifname");
-	if (rt.blackhole) {
-		if (fnh || fif) {
-			add_error(c, (fnh ? fnh : fif)->pos, key,
-				  "a blackhole route takes no nexthop or ifname");
-			return;
+	fw = json_get(e, "weight");
+	if (rt->blackhole) {
+		if (fnh || fif || fw) {
+			add_error(c,
+				  (fnh	 ? fnh
+				   : fif ? fif
+					 : fw)
+				      ->pos,
+				  key, "a blackhole route takes no nexthop, ifname or weight");
+			return -1;
 		}
-		goto add;
+		return 0;
 	}
 	if (!fnh) {
 		add_error(c, e->pos, key, "missing field \"nexthop\" (or \"blackhole\": \"true\")");
-		return;
+		return -1;
 	}
 	field_key(fk, sizeof(fk), key, "nexthop");
 	if (fnh->type != JSON_STRING) {
 		add_error(c, fnh->pos, fk, "expected a comma-separated string of addresses");
-		return;
+		return -1;
 	}
 	nh_copy = strdup(fnh->str);
 	if (fif && fif->type != JSON_STRING) {
@@ -609,8 +600,14 @@ static void parse_route(struct ctx *c, const struct json_value *e)
 		add_error(c, fif->pos, fk, "expected a comma-separated string of ports");
 		goto out;
 	}
+	if (fw && fw->type != JSON_STRING && fw->type != JSON_NUMBER) {
+		field_key(fk, sizeof(fk), key, "weight");
+		add_error(c, fw->pos, fk, "expected a comma-separated string of weights");
+		goto out;
+	}
 	if_copy = fif ? strdup(fif->str) : NULL;
-	if (!nh_copy || (fif && !if_copy)) {
+	w_copy = fw ? strdup(fw->str) : NULL;
+	if (!nh_copy || (fif && !if_copy) || (fw && !w_copy)) {
 		add_error(c, e->pos, key, "out of memory");
 		goto out;
 	}
@@ -633,8 +630,32 @@ static void parse_route(struct ctx *c, const struct json_value *e)
 			goto out;
 		}
 	}
+	if (w_copy) {
+		n_w = split_list(w_copy, w_items, XFAB_GROUP_MAX_MEMBERS);
+		field_key(fk, sizeof(fk), key, "weight");
+		if (n_w != n_nh) {
+			add_error(c, fw->pos, fk,
+				  "%d weights for %d nexthops (need one per nexthop)",
+				  n_w < 0 ? XFAB_GROUP_MAX_MEMBERS + 1 : n_w, n_nh);
+			goto out;
+		}
+		for (int k = 0; k < n_w; k++) {
+			char *end;
+			long w = strtol(w_items[k], &end, 10);
+
+			if (*end != '\0' || end == w_items[k] || w < 1 || w > 1000) {
+				add_error(c, fw->pos, fk,
+					  "weight '%s' must be a whole number 1..1000", w_items[k]);
+				goto out;
+			}
+			rt->weights[k] = (__u16)w;
+		}
+	} else {
+		for (int k = 0; k < n_nh; k++)
+			rt->weights[k] = 1;
+	}
 	for (int k = 0; k < n_nh; k++) {
-		struct xfab_cfg_nexthop *nh = &rt.nexthops[k];
+		struct xfab_cfg_nexthop *nh = &rt->nexthops[k];
 		int family = strchr(nh_items[k], ':') ? AF_INET6 : AF_INET;
 
 		field_key(fk, sizeof(fk), key, "nexthop");
@@ -643,7 +664,7 @@ static void parse_route(struct ctx *c, const struct json_value *e)
 			goto out;
 		}
 		nh->family = family;
-		if (family != rt.pfx.family) {
+		if (family != rt->pfx.family) {
 			add_error(c, fnh->pos, fk, "nexthop %s is not of the prefix's family",
 				  nh_items[k]);
 			goto out;
@@ -671,24 +692,248 @@ static void parse_route(struct ctx *c, const struct json_value *e)
 			}
 		}
 		for (int j = 0; j < k; j++) {
-			if (rt.nexthops[j].port == nh->port &&
-			    !memcmp(rt.nexthops[j].gw, nh->gw, 16)) {
+			if (rt->nexthops[j].port == nh->port &&
+			    !memcmp(rt->nexthops[j].gw, nh->gw, 16)) {
 				add_error(c, fnh->pos, fk, "nexthop %s listed twice", nh_items[k]);
 				goto out;
 			}
 		}
 	}
-	rt.n_nexthops = n_nh;
-add:
-	c->cfg->routes = grow(c->cfg->routes, c->cfg->n_routes, sizeof(rt));
-	if (!c->cfg->routes) {
-		add_error(c, e->key_pos, key, "out of memory");
-		goto out;
-	}
-	c->cfg->routes[c->cfg->n_routes++] = rt;
+	rt->n_nexthops = n_nh;
+	ret = 0;
 out:
 	free(nh_copy);
 	free(if_copy);
+	free(w_copy);
+	return ret;
+}
+
+static void parse_route(struct ctx *c, const struct json_value *e)
+{
+	static const char *const fields[] = {"nexthop",	 "ifname",	"blackhole", "weight",
+					     "distance", "nexthop-vrf", NULL};
+	struct xfab_cfg_route rt;
+	char key[160];
+
+	memset(&rt, 0, sizeof(rt));
+	snprintf(key, sizeof(key), "ROUTE|%s", e->key);
+	if (check_fields(c, e, key, fields))
+		return;
+	if (parse_key_prefix(c, e, key, e->key, &rt.pfx))
+		return;
+	for (int k = 0; k < c->cfg->n_routes; k++) {
+		const struct xfab_prefix *o = &c->cfg->routes[k].pfx;
+
+		if (o->family == rt.pfx.family && o->plen == rt.pfx.plen &&
+		    !memcmp(o->addr, rt.pfx.addr, 16)) {
+			add_error(c, e->key_pos, key, "the same prefix is already routed");
+			return;
+		}
+	}
+	for (int k = 0; k < c->cfg->n_addrs; k++) {
+		struct xfab_prefix subnet = c->cfg->addrs[k].pfx;
+
+		if (subnet.family != rt.pfx.family || subnet.plen != rt.pfx.plen)
+			continue;
+		if (xfab_prefix_contains(&subnet, rt.pfx.family, rt.pfx.addr)) {
+			add_error(c, e->key_pos, key, "prefix is the connected subnet of port %s",
+				  c->cfg->ports[c->cfg->addrs[k].port].name);
+			return;
+		}
+	}
+	if (parse_path(c, e, key, &rt))
+		return;
+	c->cfg->routes = grow(c->cfg->routes, c->cfg->n_routes, sizeof(rt));
+	if (!c->cfg->routes) {
+		add_error(c, e->key_pos, key, "out of memory");
+		return;
+	}
+	c->cfg->routes[c->cfg->n_routes++] = rt;
+}
+
+/* TE_PATH|PORT|PREFIX: traffic entering PORT for PREFIX takes this path
+ * while it is up, whatever the routes say. */
+static void parse_te(struct ctx *c, const struct json_value *e)
+{
+	static const char *const fields[] = {"nexthop", "ifname", "weight", NULL};
+	const char *bar = strchr(e->key, '|');
+	struct xfab_cfg_te te;
+	char key[160], ifname[XFAB_IFNAMSIZ + 1];
+	size_t n;
+
+	memset(&te, 0, sizeof(te));
+	snprintf(key, sizeof(key), "TE_PATH|%s", e->key);
+	if (check_fields(c, e, key, fields))
+		return;
+	n = bar ? (size_t)(bar - e->key) : 0;
+	if (!bar || n == 0 || n >= sizeof(ifname)) {
+		add_error(c, e->key_pos, key, "expected INGRESS_PORT|PREFIX");
+		return;
+	}
+	memcpy(ifname, e->key, n);
+	ifname[n] = '\0';
+	te.in_port = xfab_config_port_index(c->cfg, ifname);
+	if (te.in_port < 0) {
+		add_error(c, e->key_pos, key, "port \"%s\" is not in the PORT table", ifname);
+		return;
+	}
+	if (parse_key_prefix(c, e, key, bar + 1, &te.path.pfx))
+		return;
+	for (int k = 0; k < c->cfg->n_te; k++) {
+		const struct xfab_cfg_te *o = &c->cfg->te[k];
+
+		if (o->in_port == te.in_port && o->path.pfx.family == te.path.pfx.family &&
+		    o->path.pfx.plen == te.path.pfx.plen &&
+		    !memcmp(o->path.pfx.addr, te.path.pfx.addr, 16)) {
+			add_error(c, e->key_pos, key,
+				  "the same port and prefix are already pinned");
+			return;
+		}
+	}
+	if (parse_path(c, e, key, &te.path))
+		return;
+	c->cfg->te = grow(c->cfg->te, c->cfg->n_te, sizeof(te));
+	if (!c->cfg->te) {
+		add_error(c, e->key_pos, key, "out of memory");
+		return;
+	}
+	c->cfg->te[c->cfg->n_te++] = te;
+}
+
+static const struct {
+	const char *name;
+	__u32 bit;
+} hash_field_names[] = {
+    {"SRC_IP", XFAB_HASH_F_SRC_IP},	      {"DST_IP", XFAB_HASH_F_DST_IP},
+    {"IP_PROTOCOL", XFAB_HASH_F_IP_PROTO},    {"L4_SRC_PORT", XFAB_HASH_F_L4_SRC_PORT},
+    {"L4_DST_PORT", XFAB_HASH_F_L4_DST_PORT}, {"IPV6_FLOW_LABEL", XFAB_HASH_F_FLOW_LABEL},
+    {"ROCE_DEST_QP", XFAB_HASH_F_ROCE_QP},    {"INNER", XFAB_HASH_F_INNER},
+};
+
+int xfab_parse_hash_fields(const char *text, __u32 *fields, char *bad, size_t badlen)
+{
+	char copy[256], *items[16];
+	int n;
+
+	snprintf(copy, sizeof(copy), "%s", text);
+	n = split_list(copy, items, 16);
+	*fields = 0;
+	if (n <= 0) {
+		snprintf(bad, badlen, "%s", text);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t k;
+
+		for (k = 0; k < sizeof(hash_field_names) / sizeof(hash_field_names[0]); k++)
+			if (!strcmp(items[i], hash_field_names[k].name))
+				break;
+		if (k == sizeof(hash_field_names) / sizeof(hash_field_names[0])) {
+			snprintf(bad, badlen, "%s", items[i]);
+			return -1;
+		}
+		*fields |= hash_field_names[k].bit;
+	}
+	return 0;
+}
+
+void xfab_format_hash_fields(__u32 fields, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < sizeof(hash_field_names) / sizeof(hash_field_names[0]); k++) {
+		if (!(fields & hash_field_names[k].bit))
+			continue;
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+					 used ? "," : "", hash_field_names[k].name);
+	}
+}
+
+/* Only a "global" entry: the switch has one of each. */
+static const struct json_value *global_entry(struct ctx *c, const struct json_value *tbl,
+					     const char *table)
+{
+	for (size_t i = 0; i < tbl->count; i++)
+		if (strcmp(tbl->children[i].key, "global"))
+			add_error(c, tbl->children[i].key_pos, table,
+				  "unknown entry \"%s\" (only \"global\")", tbl->children[i].key);
+	return json_get(tbl, "global");
+}
+
+static void parse_ecmp(struct ctx *c, const struct json_value *tbl)
+{
+	static const char *const fields[] = {"hash_fields", "symmetric", "resilient", NULL};
+	const struct json_value *g = global_entry(c, tbl, "ECMP"), *f;
+	char fk[160], bad[64];
+
+	if (!g || check_fields(c, g, "ECMP|global", fields))
+		return;
+	f = json_get(g, "hash_fields");
+	if (f) {
+		field_key(fk, sizeof(fk), "ECMP|global", "hash_fields");
+		if (f->type != JSON_STRING)
+			add_error(c, f->pos, fk, "expected a comma-separated string of fields");
+		else if (xfab_parse_hash_fields(f->str, &c->cfg->hash_fields, bad, sizeof(bad)))
+			add_error(c, f->pos, fk,
+				  "unknown hash field '%s' (SRC_IP, DST_IP, IP_PROTOCOL, "
+				  "L4_SRC_PORT, L4_DST_PORT, IPV6_FLOW_LABEL, ROCE_DEST_QP, INNER)",
+				  bad);
+	}
+	f = json_get(g, "symmetric");
+	if (f) {
+		field_key(fk, sizeof(fk), "ECMP|global", "symmetric");
+		parse_bool(c, f, fk, &c->cfg->symmetric);
+	}
+	f = json_get(g, "resilient");
+	if (f) {
+		field_key(fk, sizeof(fk), "ECMP|global", "resilient");
+		parse_bool(c, f, fk, &c->cfg->resilient);
+	}
+}
+
+static void parse_flowlet(struct ctx *c, const struct json_value *tbl)
+{
+	static const char *const fields[] = {"enabled",	       "gap_us", "mode",
+					     "load_window_us", "age_ms", NULL};
+	const struct json_value *g = global_entry(c, tbl, "FLOWLET"), *f;
+	char fk[160], buf[32];
+	const char *t;
+
+	if (!g || check_fields(c, g, "FLOWLET|global", fields))
+		return;
+	f = json_get(g, "enabled");
+	if (f) {
+		field_key(fk, sizeof(fk), "FLOWLET|global", "enabled");
+		parse_bool(c, f, fk, &c->cfg->flowlet);
+	}
+	f = json_get(g, "gap_us");
+	if (f) {
+		field_key(fk, sizeof(fk), "FLOWLET|global", "gap_us");
+		parse_u32(c, f, fk, 1, 10000000, &c->cfg->flowlet_gap_us);
+	}
+	f = json_get(g, "load_window_us");
+	if (f) {
+		field_key(fk, sizeof(fk), "FLOWLET|global", "load_window_us");
+		parse_u32(c, f, fk, 1, 10000000, &c->cfg->load_window_us);
+	}
+	f = json_get(g, "age_ms");
+	if (f) {
+		field_key(fk, sizeof(fk), "FLOWLET|global", "age_ms");
+		parse_u32(c, f, fk, 1, 3600000, &c->cfg->flowlet_age_ms);
+	}
+	f = json_get(g, "mode");
+	if (f) {
+		field_key(fk, sizeof(fk), "FLOWLET|global", "mode");
+		t = field_text(c, f, fk, buf, sizeof(buf));
+		if (t && !strcmp(t, "random"))
+			c->cfg->flowlet_mode = XFAB_FLOWLET_RANDOM;
+		else if (t && !strcmp(t, "least_loaded"))
+			c->cfg->flowlet_mode = XFAB_FLOWLET_LEAST_LOADED;
+		else if (t)
+			add_error(c, f->pos, fk, "mode must be random or least_loaded, not '%s'",
+				  t);
+	}
 }
 
 static void parse_neighs(struct ctx *c, const struct json_value *tbl)
@@ -810,6 +1055,22 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 	tbl = json_get(root, "NEIGH");
 	if (tbl)
 		parse_neighs(&c, tbl);
+	cfg->hash_fields = XFAB_HASH_F_DEFAULT;
+	cfg->resilient = 1;
+	cfg->flowlet_mode = XFAB_FLOWLET_RANDOM;
+	cfg->flowlet_gap_us = 100; /* ConWeave's figure at 100G; CONGA uses 500 */
+	cfg->load_window_us = 100;
+	cfg->flowlet_age_ms = 1000;
+	tbl = json_get(root, "ECMP");
+	if (tbl)
+		parse_ecmp(&c, tbl);
+	tbl = json_get(root, "FLOWLET");
+	if (tbl)
+		parse_flowlet(&c, tbl);
+	tbl = json_get(root, "TE_PATH");
+	if (tbl && !errs->count)
+		for (size_t i = 0; i < tbl->count; i++)
+			parse_te(&c, &tbl->children[i]);
 done:
 	json_free(root);
 	if (errs->count) {
@@ -867,6 +1128,9 @@ void xfab_config_free(struct xfab_config *cfg)
 	free(cfg->addrs);
 	free(cfg->routes);
 	free(cfg->neighs);
+	free(cfg->te);
+	cfg->te = NULL;
+	cfg->n_te = 0;
 	cfg->addrs = NULL;
 	cfg->routes = NULL;
 	cfg->neighs = NULL;

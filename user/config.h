@@ -57,6 +57,13 @@ struct xfab_cfg_route {
 	int blackhole;
 	int n_nexthops;
 	struct xfab_cfg_nexthop nexthops[XFAB_GROUP_MAX_MEMBERS];
+	__u16 weights[XFAB_GROUP_MAX_MEMBERS]; /* 1 each unless "weight" is given */
+};
+
+/* TE_PATH: <ingress port, destination prefix> -> explicit nexthop(s). */
+struct xfab_cfg_te {
+	int in_port; /* index into ports */
+	struct xfab_cfg_route path;
 };
 
 struct xfab_cfg_neigh {
@@ -78,6 +85,18 @@ struct xfab_config {
 	struct xfab_cfg_route *routes;
 	int n_neighs;
 	struct xfab_cfg_neigh *neighs;
+	int n_te;
+	struct xfab_cfg_te *te;
+	/* ECMP|global */
+	__u32 hash_fields; /* XFAB_HASH_F_* */
+	int symmetric;
+	int resilient;
+	/* FLOWLET|global */
+	int flowlet;
+	int flowlet_mode; /* enum xfab_flowlet_mode */
+	__u32 flowlet_gap_us;
+	__u32 load_window_us;
+	__u32 flowlet_age_ms;
 };
 
 /* Parses and validates text (named file in errors). Returns 0 and fills cfg,
@@ -97,5 +116,8 @@ int xfab_parse_prefix(const char *text, struct xfab_prefix *pfx, char *why, size
 int xfab_parse_mac(const char *text, __u8 mac[6]);
 int xfab_prefix_contains(const struct xfab_prefix *pfx, int family, const __u8 *addr);
 __u32 xfab_default_hash_seed(const char *hostname);
+/* "SRC_IP,DST_IP,..." <-> XFAB_HASH_F_*; returns -1 naming the bad field. */
+int xfab_parse_hash_fields(const char *text, __u32 *fields, char *bad, size_t badlen);
+void xfab_format_hash_fields(__u32 fields, char *buf, size_t len);
 
 #endif

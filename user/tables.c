@@ -169,18 +169,73 @@ static __u32 nexthop_id(struct build *b, const struct xfab_cfg_nexthop *cn)
 	return id;
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* Bucket shares by weight over the live members (largest remainder). */
+static void bucket_targets(const struct xfab_group *grp, const int *live, int *target)
 {
-	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+	__u32 sum = 0, assigned = 0, rem[XFAB_GROUP_MAX_MEMBERS];
+	int n = grp->num_members;
 
-	return x < y ? -1 : x > y;
+	for (int m = 0; m < n; m++)
+		sum += live[m] ? grp->weights[m] : 0;
+	for (int m = 0; m < n; m++) {
+		__u32 share = live[m] && sum ? (__u32)XFAB_GROUP_BUCKETS * grp->weights[m] : 0;
+
+		target[m] = sum ? (int)(share / sum) : 0;
+		rem[m] = sum ? share % sum : 0;
+		assigned += (__u32)target[m];
+	}
+	while (sum && assigned < XFAB_GROUP_BUCKETS) {
+		int best = -1;
+
+		for (int m = 0; m < n; m++)
+			if (live[m] && (best < 0 || rem[m] > rem[best]))
+				best = m;
+		target[best]++;
+		rem[best] = 0;
+		assigned++;
+	}
 }
 
-void xfab_group_fill_buckets(struct xfab_group *grp, const __u32 *live, int n_live)
+void xfab_group_fill_buckets(struct xfab_group *grp, const struct xfab_group *prev, const int *live)
 {
+	int target[XFAB_GROUP_MAX_MEMBERS], count[XFAB_GROUP_MAX_MEMBERS] = {0};
+	int free_b[XFAB_GROUP_BUCKETS], n_free = 0, n_live = 0;
+	int n = grp->num_members;
+
+	for (int m = 0; m < n; m++)
+		n_live += !!live[m];
 	grp->live_members = (__u16)n_live;
-	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++)
-		grp->buckets[b] = n_live ? (__u16)live[b % n_live] : 0;
+	bucket_targets(grp, live, target);
+	/* Resilient: a bucket stays with its member while that member is live
+	 * and within its share; only the rest is handed out again. */
+	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++) {
+		int keep = -1;
+
+		if (prev && (grp->flags & XFAB_GROUP_RESILIENT)) {
+			for (int m = 0; m < n; m++)
+				if (grp->members[m] == prev->buckets[b])
+					keep = m;
+		}
+		if (keep >= 0 && live[keep] && count[keep] < target[keep]) {
+			grp->buckets[b] = prev->buckets[b];
+			count[keep]++;
+		} else {
+			free_b[n_free++] = b;
+		}
+	}
+	/* Each free bucket goes to the member furthest below its share, which
+	 * interleaves members on a fresh fill. */
+	for (int i = 0; i < n_free; i++) {
+		int best = -1;
+
+		for (int m = 0; m < n; m++)
+			if (live[m] && count[m] < target[m] &&
+			    (best < 0 || target[m] - count[m] > target[best] - count[best]))
+				best = m;
+		grp->buckets[free_b[i]] = best < 0 ? 0 : (__u16)grp->members[best];
+		if (best >= 0)
+			count[best]++;
+	}
 }
 
 static int nh_port_up(const struct build *b, __u32 nh_id)
@@ -199,28 +254,51 @@ static int nh_port_up(const struct build *b, __u32 nh_id)
 	return 0;
 }
 
-/* Finds or creates the group for a set of nexthop ids; returns its id. */
-static __u32 group_id(struct build *b, __u32 *members, int n)
+struct member {
+	__u32 nh_id;
+	__u16 weight;
+};
+
+static int cmp_member(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+
+	return x->nh_id < y->nh_id ? -1 : x->nh_id > y->nh_id;
+}
+
+static int same_group(const struct xfab_group *g, const struct member *mem, int n)
+{
+	if (g->num_members != n)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (g->members[i] != mem[i].nh_id || g->weights[i] != mem[i].weight)
+			return 0;
+	return 1;
+}
+
+/* Finds or creates the group for a set of weighted members; returns its id.
+ * A group keeps its id (and, resilient, its buckets) across rebuilds. */
+static __u32 group_id(struct build *b, struct member *mem, int n)
 {
 	struct xfab_table_image *img = &b->next->t[XFAB_T_GROUPS];
 	const struct xfab_table_image *pimg = &b->prev->t[XFAB_T_GROUPS];
+	const struct xfab_group *prev = NULL;
+	int live[XFAB_GROUP_MAX_MEMBERS];
 	struct xfab_e_group *e;
-	__u32 live[XFAB_GROUP_MAX_MEMBERS];
-	int n_live = 0;
 	__u32 id = 0;
 
-	qsort(members, (size_t)n, sizeof(*members), cmp_u32);
+	qsort(mem, (size_t)n, sizeof(*mem), cmp_member);
 	for (size_t i = 0; i < img->count; i++) {
 		e = &((struct xfab_e_group *)img->entries)[i];
-		if (e->val.num_members == n && !memcmp(e->val.members, members, n * sizeof(__u32)))
+		if (same_group(&e->val, mem, n))
 			return e->key;
 	}
 	for (size_t i = 0; i < pimg->count; i++) {
 		const struct xfab_e_group *pe = &((struct xfab_e_group *)pimg->entries)[i];
 
-		if (pe->val.num_members == n &&
-		    !memcmp(pe->val.members, members, n * sizeof(__u32))) {
+		if (same_group(&pe->val, mem, n)) {
 			id = pe->key;
+			prev = &pe->val;
 			break;
 		}
 	}
@@ -234,16 +312,19 @@ static __u32 group_id(struct build *b, __u32 *members, int n)
 		return 0;
 	e->key = id;
 	e->val.mode = XFAB_GROUP_HASH;
+	e->val.flags = b->cfg->resilient ? XFAB_GROUP_RESILIENT : 0;
 	e->val.num_members = (__u16)n;
-	memcpy(e->val.members, members, n * sizeof(__u32));
-	for (int i = 0; i < n; i++)
-		if (nh_port_up(b, members[i]))
-			live[n_live++] = members[i];
-	xfab_group_fill_buckets(&e->val, live, n_live);
+	for (int i = 0; i < n; i++) {
+		e->val.members[i] = mem[i].nh_id;
+		e->val.weights[i] = mem[i].weight;
+		live[i] = nh_port_up(b, mem[i].nh_id);
+	}
+	xfab_group_fill_buckets(&e->val, prev, live);
 	return id;
 }
 
-static int add_route(struct build *b, const struct xfab_prefix *pfx, __u32 type, __u32 id)
+static int add_route(struct build *b, const struct xfab_prefix *pfx, __u32 table, __u32 type,
+		     __u32 id)
 {
 	if (pfx->family == AF_INET) {
 		struct xfab_e_route_v4 *e = image_push(&b->next->t[XFAB_T_ROUTES_V4],
@@ -251,7 +332,7 @@ static int add_route(struct build *b, const struct xfab_prefix *pfx, __u32 type,
 		if (!e)
 			return -ENOMEM;
 		e->key.prefixlen = 32 + (__u32)pfx->plen;
-		e->key.table = htonl(XFAB_TABLE_DEFAULT);
+		e->key.table = htonl(table);
 		memcpy(e->key.addr, pfx->addr, 4);
 		e->val.type = type;
 		e->val.id = id;
@@ -261,7 +342,7 @@ static int add_route(struct build *b, const struct xfab_prefix *pfx, __u32 type,
 		if (!e)
 			return -ENOMEM;
 		e->key.prefixlen = 32 + (__u32)pfx->plen;
-		e->key.table = htonl(XFAB_TABLE_DEFAULT);
+		e->key.table = htonl(table);
 		memcpy(e->key.addr, pfx->addr, 16);
 		e->val.type = type;
 		e->val.id = id;
@@ -309,6 +390,28 @@ static int build_ports(struct build *b)
 	return 0;
 }
 
+/* A route's (or TE entry's) path: blackhole, one nexthop or a group. */
+static int add_path(struct build *b, const struct xfab_cfg_route *r, __u32 table)
+{
+	struct member mem[XFAB_GROUP_MAX_MEMBERS];
+	__u32 id;
+
+	if (r->blackhole)
+		return add_route(b, &r->pfx, table, XFAB_RT_BLACKHOLE, 0);
+	if (r->n_nexthops == 1) {
+		id = nexthop_id(b, &r->nexthops[0]);
+		return id ? add_route(b, &r->pfx, table, XFAB_RT_NEXTHOP, id) : -ENOSPC;
+	}
+	for (int k = 0; k < r->n_nexthops; k++) {
+		mem[k].nh_id = nexthop_id(b, &r->nexthops[k]);
+		mem[k].weight = r->weights[k] ? r->weights[k] : 1;
+		if (!mem[k].nh_id)
+			return -ENOSPC;
+	}
+	id = group_id(b, mem, r->n_nexthops);
+	return id ? add_route(b, &r->pfx, table, XFAB_RT_GROUP, id) : -ENOSPC;
+}
+
 static int build_routes(struct build *b)
 {
 	const struct xfab_config *cfg = b->cfg;
@@ -318,38 +421,25 @@ static int build_routes(struct build *b)
 		struct xfab_prefix subnet = cfg->addrs[i].pfx, self = cfg->addrs[i].pfx;
 
 		mask_prefix(&subnet);
-		err = add_route(b, &subnet, XFAB_RT_CONNECTED, b->live[cfg->addrs[i].port].ifindex);
+		err = add_route(b, &subnet, XFAB_TABLE_DEFAULT, XFAB_RT_CONNECTED,
+				b->live[cfg->addrs[i].port].ifindex);
 		if (err)
 			return err;
 		self.plen = self.family == AF_INET ? 32 : 128;
 		if (self.plen != subnet.plen || memcmp(self.addr, subnet.addr, 16)) {
-			err = add_route(b, &self, XFAB_RT_LOCAL, 0);
+			err = add_route(b, &self, XFAB_TABLE_DEFAULT, XFAB_RT_LOCAL, 0);
 			if (err)
 				return err;
 		}
 	}
 	for (int i = 0; i < cfg->n_routes; i++) {
-		const struct xfab_cfg_route *r = &cfg->routes[i];
-		__u32 ids[XFAB_GROUP_MAX_MEMBERS] = {0}, id;
-
-		if (r->blackhole) {
-			err = add_route(b, &r->pfx, XFAB_RT_BLACKHOLE, 0);
-		} else if (r->n_nexthops == 1) {
-			id = nexthop_id(b, &r->nexthops[0]);
-			if (!id)
-				return -ENOSPC;
-			err = add_route(b, &r->pfx, XFAB_RT_NEXTHOP, id);
-		} else {
-			for (int k = 0; k < r->n_nexthops; k++) {
-				ids[k] = nexthop_id(b, &r->nexthops[k]);
-				if (!ids[k])
-					return -ENOSPC;
-			}
-			id = group_id(b, ids, r->n_nexthops);
-			if (!id)
-				return -ENOSPC;
-			err = add_route(b, &r->pfx, XFAB_RT_GROUP, id);
-		}
+		err = add_path(b, &cfg->routes[i], XFAB_TABLE_DEFAULT);
+		if (err)
+			return err;
+	}
+	for (int i = 0; i < cfg->n_te; i++) {
+		err = add_path(b, &cfg->te[i].path,
+			       XFAB_TABLE_TE | b->live[cfg->te[i].in_port].ifindex);
 		if (err)
 			return err;
 	}
@@ -432,6 +522,12 @@ int xfab_tables_build(const struct xfab_config *cfg, const struct xfab_port_live
 		goto out;
 	s->key = 0;
 	s->val.hash_seed = cfg->hash_seed;
+	s->val.hash_fields = cfg->hash_fields;
+	s->val.flags = (cfg->symmetric ? XFAB_SET_SYMMETRIC : 0) |
+		       (cfg->flowlet ? XFAB_SET_FLOWLET : 0) | (cfg->n_te ? XFAB_SET_TE : 0);
+	s->val.flowlet_mode = (__u32)cfg->flowlet_mode;
+	s->val.flowlet_gap_ns = (__u64)cfg->flowlet_gap_us * 1000;
+	s->val.load_window_ns = (__u64)cfg->load_window_us * 1000;
 	err = build_ports(&b);
 	if (!err)
 		err = build_routes(&b);

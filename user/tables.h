@@ -107,7 +107,10 @@ struct xfab_map_ops {
 int xfab_tables_apply(const struct xfab_tables *prev, const struct xfab_tables *next,
 		      const struct xfab_map_ops *ops);
 
-/* Fills a group's buckets round robin over its live members. */
-void xfab_group_fill_buckets(struct xfab_group *grp, const __u32 *live, int n_live);
+/* Fills a group's buckets by weight over its live members (live[m] for
+ * member m). With XFAB_GROUP_RESILIENT and the group's previous table, a
+ * bucket whose member is live and within its share stays where it was. */
+void xfab_group_fill_buckets(struct xfab_group *grp, const struct xfab_group *prev,
+			     const int *live);
 
 #endif
