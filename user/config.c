@@ -1068,6 +1068,7 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 	if (tbl)
 		parse_flowlet(&c, tbl);
 	tbl = json_get(root, "TE_PATH");
+	cfg->te_enabled = tbl != NULL;
 	if (tbl && !errs->count)
 		for (size_t i = 0; i < tbl->count; i++)
 			parse_te(&c, &tbl->children[i]);

@@ -85,6 +85,7 @@ struct xfab_config {
 	struct xfab_cfg_route *routes;
 	int n_neighs;
 	struct xfab_cfg_neigh *neighs;
+	int te_enabled; /* a TE_PATH table is present (even empty) */
 	int n_te;
 	struct xfab_cfg_te *te;
 	/* ECMP|global */

@@ -524,7 +524,7 @@ int xfab_tables_build(const struct xfab_config *cfg, const struct xfab_port_live
 	s->val.hash_seed = cfg->hash_seed;
 	s->val.hash_fields = cfg->hash_fields;
 	s->val.flags = (cfg->symmetric ? XFAB_SET_SYMMETRIC : 0) |
-		       (cfg->flowlet ? XFAB_SET_FLOWLET : 0) | (cfg->n_te ? XFAB_SET_TE : 0);
+		       (cfg->flowlet ? XFAB_SET_FLOWLET : 0) | (cfg->te_enabled ? XFAB_SET_TE : 0);
 	s->val.flowlet_mode = (__u32)cfg->flowlet_mode;
 	s->val.flowlet_gap_ns = (__u64)cfg->flowlet_gap_us * 1000;
 	s->val.load_window_ns = (__u64)cfg->load_window_us * 1000;

@@ -14,7 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+
 #include "common.h"
+#include "config.h"
+#include "xfab_hash.h"
 
 static int json;
 static char pin_dir[512];
@@ -402,12 +406,14 @@ static int show_groups(void)
 			jw_open(NULL, '{');
 			jw_uint("id", id);
 			jw_string("mode", "hash");
+			jw_bool("resilient", grp.flags & XFAB_GROUP_RESILIENT);
 			jw_uint("members", grp.num_members);
 			jw_uint("live_members", grp.live_members);
 			jw_open("buckets_per_member", '[');
 		} else {
-			printf("group %u: mode hash, %u members (%u live), %d buckets\n", id,
-			       grp.num_members, grp.live_members, XFAB_GROUP_BUCKETS);
+			printf("group %u: mode hash%s, %u members (%u live), %d buckets\n", id,
+			       grp.flags & XFAB_GROUP_RESILIENT ? " resilient" : "", grp.num_members,
+			       grp.live_members, XFAB_GROUP_BUCKETS);
 		}
 		for (int m = 0; m < grp.num_members && m < XFAB_GROUP_MAX_MEMBERS; m++) {
 			int buckets = 0;
@@ -417,11 +423,13 @@ static int show_groups(void)
 			if (json) {
 				jw_open(NULL, '{');
 				jw_uint("nexthop", grp.members[m]);
+				jw_uint("weight", grp.weights[m]);
 				jw_uint("buckets", (unsigned)buckets);
 				jw_close('}');
 			} else {
 				print_nexthop_text(nh_fd, grp.members[m], "    ");
-				printf("  nexthop %u, %d buckets\n", grp.members[m], buckets);
+				printf("  nexthop %u, weight %u, %d buckets\n", grp.members[m],
+				       grp.weights[m], buckets);
 			}
 		}
 		if (json) {
@@ -555,6 +563,469 @@ static int show_drops(void)
 	return 0;
 }
 
+/* ---- load balancing: counters, flowlets, hash, TE ---- */
+
+static const char *const lb_names[XFAB_LB_MAX] = {
+	[XFAB_LB_FLOWLET_HIT] = "flowlet_continued",
+	[XFAB_LB_FLOWLET_NEW] = "flowlet_started",
+	[XFAB_LB_FLOWLET_MOVED] = "flowlet_path_changed",
+	[XFAB_LB_FLOWLET_DEAD] = "flowlet_member_down",
+	[XFAB_LB_TE_HIT] = "te_steered",
+	[XFAB_LB_TE_FALLBACK] = "te_fallback",
+};
+
+static int show_lb(void)
+{
+	int fd = open_map(XFAB_MAP_LB_STATS);
+
+	if (json)
+		jw_open(NULL, '{');
+	else
+		printf("%-22s %14s\n", "Event", "PACKETS");
+	for (__u32 k = 0; k < XFAB_LB_MAX; k++) {
+		__u64 v = 0;
+
+		xfab_percpu_sum(fd, k, &v, 1);
+		if (json)
+			jw_uint(lb_names[k], v);
+		else
+			printf("%-22s %14llu\n", lb_names[k], (unsigned long long)v);
+	}
+	if (json)
+		jw_close('}');
+	return 0;
+}
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* the clock of bpf_ktime_get_ns() */
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
+static void flow_text(const struct xfab_flow *f, char *buf, size_t len)
+{
+	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
+
+	addr_str(f->is_v6, (const __u8 *)f->src, s, sizeof(s));
+	addr_str(f->is_v6, (const __u8 *)f->dst, d, sizeof(d));
+	snprintf(buf, len, "%s:%u -> %s:%u proto %u qp %u", s, ntohs((__u16)(f->ports & 0xffff)), d,
+		 ntohs((__u16)(f->ports >> 16)), f->proto, f->qp);
+}
+
+static int show_flowlets(void)
+{
+	int fd = open_map(XFAB_MAP_FLOWLETS), nh_fd = open_map(XFAB_MAP_NEXTHOPS);
+	size_t n;
+	struct xfab_flowlet_key *keys = map_keys(fd, sizeof(*keys), &n);
+	__u64 now = now_ns();
+	char text[200], gw[INET6_ADDRSTRLEN], name[IF_NAMESIZE];
+
+	if (json)
+		jw_open(NULL, '[');
+	else
+		printf("%-5s %-64s %-22s %12s %8s\n", "Group", "Flow (selected fields)", "Member",
+		       "Idle(us)", "Flowlets");
+	for (size_t i = 0; i < n; i++) {
+		struct xfab_flowlet fl;
+		struct xfab_nexthop nh;
+		__u64 idle;
+
+		if (bpf_map_lookup_elem(fd, &keys[i], &fl))
+			continue;
+		idle = now > fl.last_seen_ns ? (now - fl.last_seen_ns) / 1000 : 0;
+		flow_text(&keys[i].flow, text, sizeof(text));
+		gw[0] = '\0';
+		name[0] = '\0';
+		if (load_nexthop(nh_fd, fl.nh_id, &nh) == 0) {
+			addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
+			port_name(nh.ifindex, name);
+		}
+		if (json) {
+			jw_open(NULL, '{');
+			jw_uint("group", keys[i].group);
+			jw_string("flow", text);
+			jw_uint("nexthop", fl.nh_id);
+			jw_string("via", gw);
+			jw_string("dev", name);
+			jw_uint("idle_us", idle);
+			jw_uint("flowlets", fl.flowlets);
+			jw_close('}');
+		} else {
+			char member[48];
+
+			snprintf(member, sizeof(member), "%s %s", gw, name);
+			printf("%-5u %-64s %-22s %12llu %8u\n", keys[i].group, text, member,
+			       (unsigned long long)idle, fl.flowlets);
+		}
+	}
+	if (json)
+		jw_close(']');
+	free(keys);
+	return 0;
+}
+
+/* The longest prefix of `table` holding addr, found by walking the trie's
+ * keys (the kernel's lookup returns the value, not the prefix). */
+static int find_route(int v6, const __u8 *addr, __u32 table, int *plen_out,
+		      struct xfab_route *rt_out)
+{
+	int fd = open_map(v6 ? XFAB_MAP_ROUTES_V6 : XFAB_MAP_ROUTES_V4);
+	size_t ksz = v6 ? sizeof(struct xfab_lpm_v6_key) : sizeof(struct xfab_lpm_v4_key), n;
+	char *keys = map_keys(fd, ksz, &n);
+	int best = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		char *k = keys + i * ksz;
+		__u32 prefixlen = *(__u32 *)k, ktable = ntohl(*(__u32 *)(k + 4));
+		struct xfab_prefix p = {.family = v6 ? AF_INET6 : AF_INET};
+
+		if (ktable != table || prefixlen < 32)
+			continue;
+		p.plen = (int)prefixlen - 32;
+		memcpy(p.addr, k + 8, v6 ? 16 : 4);
+		if (p.plen > best && xfab_prefix_contains(&p, p.family, addr)) {
+			best = p.plen;
+			if (bpf_map_lookup_elem(fd, k, rt_out))
+				best = -1;
+		}
+	}
+	free(keys);
+	*plen_out = best;
+	return best >= 0 ? 0 : -1;
+}
+
+struct hash_args {
+	const char *in, *src, *dst, *proto;
+	long sport, dport, qp, flow_label;
+};
+
+static int parse_proto(const char *p)
+{
+	if (!p || !strcmp(p, "udp"))
+		return IPPROTO_UDP;
+	if (!strcmp(p, "tcp"))
+		return IPPROTO_TCP;
+	if (!strcmp(p, "icmp"))
+		return IPPROTO_ICMP;
+	if (!strcmp(p, "icmpv6"))
+		return IPPROTO_ICMPV6;
+	return atoi(p);
+}
+
+/* `xfabctl hash`: which member this switch picks for a described flow, and
+ * why. Reads the tables only; no flowlet is created or refreshed here. */
+static int cmd_hash(const struct hash_args *ha)
+{
+	struct xfab_settings cfg;
+	struct xfab_flow flow = {0}, sel;
+	struct xfab_route rt, te;
+	struct xfab_group grp;
+	struct xfab_nexthop nh;
+	char fields[160], gw[INET6_ADDRSTRLEN], name[IF_NAMESIZE], pfx[INET6_ADDRSTRLEN];
+	__u32 zero = 0, ifindex = 0, hash, bucket, nh_id = 0, group = 0;
+	int plen, te_plen = -1, v6, have_fl = 0;
+	struct xfab_flowlet_key fk = {0};
+	struct xfab_flowlet fl;
+	const char *source = "route";
+
+	if (!ha->src || !ha->dst) {
+		fprintf(stderr, "xfabctl hash: --src and --dst are needed\n");
+		return 2;
+	}
+	v6 = strchr(ha->dst, ':') != NULL;
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, ha->src, flow.src) != 1 ||
+	    inet_pton(v6 ? AF_INET6 : AF_INET, ha->dst, flow.dst) != 1) {
+		fprintf(stderr, "xfabctl hash: bad --src/--dst\n");
+		return 2;
+	}
+	if (ha->in) {
+		ifindex = if_nametoindex(ha->in);
+		if (!ifindex) {
+			fprintf(stderr, "xfabctl hash: no port %s\n", ha->in);
+			return 2;
+		}
+	}
+	flow.is_v6 = (__u8)v6;
+	flow.proto = (__u8)parse_proto(ha->proto);
+	flow.ports = htons((__u16)ha->sport) | ((__u32)htons((__u16)ha->dport) << 16);
+	flow.qp = (__u32)ha->qp & 0xffffff;
+	flow.flow_label = v6 ? (__u32)ha->flow_label & 0xfffff : 0;
+	if (bpf_map_lookup_elem(open_map(XFAB_MAP_SETTINGS), &zero, &cfg)) {
+		fprintf(stderr, "xfabctl hash: cannot read settings\n");
+		return 1;
+	}
+	if ((cfg.flags & XFAB_SET_TE) && ifindex &&
+	    find_route(v6, (__u8 *)flow.dst, XFAB_TABLE_TE | ifindex, &te_plen, &te) == 0) {
+		rt = te;
+		plen = te_plen;
+		source = "te";
+	} else if (find_route(v6, (__u8 *)flow.dst, XFAB_TABLE_DEFAULT, &plen, &rt)) {
+		fprintf(stderr, "xfabctl hash: no route to %s\n", ha->dst);
+		return 1;
+	}
+	sel = flow;
+	xfab_flow_select(&sel, cfg.hash_fields, cfg.flags & XFAB_SET_SYMMETRIC);
+	hash = xfab_flow_hash(&sel, cfg.hash_seed);
+	bucket = XFAB_HASH_BUCKET(hash);
+	xfab_format_hash_fields(cfg.hash_fields, fields, sizeof(fields));
+	addr_str(v6, (__u8 *)flow.dst, pfx, sizeof(pfx));
+	if (rt.type == XFAB_RT_GROUP) {
+		group = rt.id;
+		if (bpf_map_lookup_elem(open_map(XFAB_MAP_GROUPS), &group, &grp))
+			memset(&grp, 0, sizeof(grp));
+		nh_id = grp.buckets[bucket];
+		fk.group = group;
+		fk.flow = sel;
+		if ((cfg.flags & XFAB_SET_FLOWLET) &&
+		    bpf_map_lookup_elem(open_map(XFAB_MAP_FLOWLETS), &fk, &fl) == 0)
+			have_fl = 1;
+	} else if (rt.type == XFAB_RT_NEXTHOP) {
+		nh_id = rt.id;
+	}
+	if (have_fl && now_ns() - fl.last_seen_ns < cfg.flowlet_gap_ns)
+		nh_id = fl.nh_id;
+	gw[0] = name[0] = '\0';
+	if (nh_id && load_nexthop(open_map(XFAB_MAP_NEXTHOPS), nh_id, &nh) == 0) {
+		addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
+		port_name(nh.ifindex, name);
+	}
+	if (json) {
+		jw_open(NULL, '{');
+		jw_string("match", source);
+		jw_uint("prefix_len", (unsigned)plen);
+		jw_string("route_type", xfab_route_type_name(rt.type));
+		jw_string("hash_fields", fields);
+		jw_bool("symmetric", cfg.flags & XFAB_SET_SYMMETRIC);
+		jw_uint("seed", cfg.hash_seed);
+		jw_uint("hash", hash);
+		jw_uint("bucket", bucket);
+		if (group)
+			jw_uint("group", group);
+		jw_uint("nexthop", nh_id);
+		jw_string("via", gw);
+		jw_string("dev", name);
+		jw_bool("flowlets", cfg.flags & XFAB_SET_FLOWLET);
+		if (have_fl) {
+			jw_uint("flowlet_member", fl.nh_id);
+			jw_uint("flowlet_idle_us", (now_ns() - fl.last_seen_ns) / 1000);
+		}
+		jw_close('}');
+		return 0;
+	}
+	printf("match      %s %s/%d (%s%s%u)\n", source, pfx, plen, xfab_route_type_name(rt.type),
+	       rt.type == XFAB_RT_GROUP ? " " : "", rt.type == XFAB_RT_GROUP ? rt.id : 0);
+	printf("hash       fields %s, seed 0x%08x%s\n", fields, cfg.hash_seed,
+	       cfg.flags & XFAB_SET_SYMMETRIC ? ", symmetric" : "");
+	printf("           hash 0x%08x -> bucket %u\n", hash, bucket);
+	if (cfg.flags & XFAB_SET_FLOWLET) {
+		if (have_fl)
+			printf("flowlet    member %u, idle %llu us (gap %llu us): %s\n", fl.nh_id,
+			       (unsigned long long)((now_ns() - fl.last_seen_ns) / 1000),
+			       (unsigned long long)(cfg.flowlet_gap_ns / 1000),
+			       now_ns() - fl.last_seen_ns < cfg.flowlet_gap_ns
+				       ? "the next packet continues it"
+				       : "the next packet starts a new flowlet");
+		else
+			printf("flowlet    none: the next packet starts one (%s choice)\n",
+			       cfg.flowlet_mode == XFAB_FLOWLET_LEAST_LOADED ? "least loaded"
+									     : "random");
+	}
+	printf("member     nexthop %u via %s dev %s\n", nh_id, gw[0] ? gw : "-",
+	       name[0] ? name : "-");
+	return 0;
+}
+
+/* ---- te add|del|show: runtime TE entries, next to the configured ones ---- */
+
+/* The nexthop id of an existing nexthop via gw (on dev, if given). */
+static __u32 find_nexthop(int v6, const __u8 *gw, __u32 dev)
+{
+	int fd = open_map(XFAB_MAP_NEXTHOPS);
+	struct xfab_nexthop nh;
+
+	for (__u32 id = 1; id < XFAB_MAX_NEXTHOPS; id++) {
+		if (load_nexthop(fd, id, &nh))
+			continue;
+		if (!!(nh.flags & XFAB_NH_IPV6) == !!v6 && !memcmp(nh.gw, gw, v6 ? 16 : 4) &&
+		    (!dev || nh.ifindex == dev))
+			return id;
+	}
+	return 0;
+}
+
+static __u32 find_group(const __u32 *members, int n)
+{
+	int fd = open_map(XFAB_MAP_GROUPS);
+	struct xfab_group grp;
+
+	for (__u32 id = 1; id < XFAB_MAX_GROUPS; id++) {
+		int hit = 0;
+
+		if (bpf_map_lookup_elem(fd, &id, &grp) || grp.num_members != n)
+			continue;
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++)
+				hit += grp.members[j] == members[i];
+		if (hit == n)
+			return id;
+	}
+	return 0;
+}
+
+static int te_key(const char *in, const char *prefix, int *v6, void *key, size_t *ksz)
+{
+	struct xfab_prefix p;
+	char why[160];
+	__u32 ifindex = if_nametoindex(in ? in : "");
+
+	if (!ifindex) {
+		fprintf(stderr, "xfabctl te: --in names no port\n");
+		return -1;
+	}
+	if (!prefix || xfab_parse_prefix(prefix, &p, why, sizeof(why))) {
+		fprintf(stderr, "xfabctl te: --prefix: %s\n", prefix ? why : "missing");
+		return -1;
+	}
+	*v6 = p.family == AF_INET6;
+	if (*v6) {
+		struct xfab_lpm_v6_key *k = key;
+
+		k->prefixlen = 32 + (__u32)p.plen;
+		k->table = htonl(XFAB_TABLE_TE | ifindex);
+		memcpy(k->addr, p.addr, 16);
+		*ksz = sizeof(*k);
+	} else {
+		struct xfab_lpm_v4_key *k = key;
+
+		k->prefixlen = 32 + (__u32)p.plen;
+		k->table = htonl(XFAB_TABLE_TE | ifindex);
+		memcpy(k->addr, p.addr, 4);
+		*ksz = sizeof(*k);
+	}
+	return 0;
+}
+
+static int show_te(void)
+{
+	int nh_fd = open_map(XFAB_MAP_NEXTHOPS);
+
+	if (json)
+		jw_open(NULL, '[');
+	else
+		printf("%-10s %-26s %-8s %s\n", "Ingress", "Prefix", "Type", "Path");
+	for (int v6 = 0; v6 <= 1; v6++) {
+		int fd = open_map(v6 ? XFAB_MAP_ROUTES_V6 : XFAB_MAP_ROUTES_V4);
+		size_t ksz = v6 ? sizeof(struct xfab_lpm_v6_key) : sizeof(struct xfab_lpm_v4_key), n;
+		char *keys = map_keys(fd, ksz, &n);
+
+		for (size_t i = 0; i < n; i++) {
+			char *k = keys + i * ksz, a[INET6_ADDRSTRLEN], pfx[INET6_ADDRSTRLEN + 8];
+			__u32 table = ntohl(*(__u32 *)(k + 4));
+			char name[IF_NAMESIZE];
+			struct xfab_route rt;
+
+			if (!(table & XFAB_TABLE_TE) || bpf_map_lookup_elem(fd, k, &rt))
+				continue;
+			addr_str(v6, (__u8 *)k + 8, a, sizeof(a));
+			snprintf(pfx, sizeof(pfx), "%s/%u", a, *(__u32 *)k - 32);
+			port_name(table & ~XFAB_TABLE_TE, name);
+			if (json) {
+				jw_open(NULL, '{');
+				jw_string("in", name);
+				jw_string("prefix", pfx);
+				jw_string("type", xfab_route_type_name(rt.type));
+				jw_uint("id", rt.id);
+				jw_close('}');
+			} else {
+				printf("%-10s %-26s %-8s", name, pfx, xfab_route_type_name(rt.type));
+				if (rt.type == XFAB_RT_NEXTHOP)
+					print_nexthop_text(nh_fd, rt.id, " ");
+				else
+					printf(" group %u", rt.id);
+				putchar('\n');
+			}
+		}
+		free(keys);
+	}
+	if (json)
+		jw_close(']');
+	return 0;
+}
+
+static int cmd_te(const char *verb, const char *in, const char *prefix, const char *via)
+{
+	struct xfab_lpm_v6_key key = {0}; /* large enough for either family */
+	struct xfab_settings cfg;
+	struct xfab_route rt = {0};
+	__u32 zero = 0, members[XFAB_GROUP_MAX_MEMBERS];
+	size_t ksz;
+	int v6, fd, n = 0;
+
+	if (!strcmp(verb, "show"))
+		return show_te();
+	if (bpf_map_lookup_elem(open_map(XFAB_MAP_SETTINGS), &zero, &cfg) ||
+	    !(cfg.flags & XFAB_SET_TE)) {
+		fprintf(stderr, "xfabctl te: TE is off on this switch; add a TE_PATH table "
+				"(it may be empty) to its config\n");
+		return 1;
+	}
+	if (te_key(in, prefix, &v6, &key, &ksz))
+		return 2;
+	fd = open_map(v6 ? XFAB_MAP_ROUTES_V6 : XFAB_MAP_ROUTES_V4);
+	if (!strcmp(verb, "del")) {
+		if (bpf_map_delete_elem(fd, &key)) {
+			fprintf(stderr, "xfabctl te del: no such entry\n");
+			return 1;
+		}
+		return 0;
+	}
+	if (strcmp(verb, "add") || !via) {
+		fprintf(stderr, "usage: xfabctl te add --in PORT --prefix P --via GW[,GW...]\n");
+		return 2;
+	}
+	{
+		char copy[1024], *tok, *save = NULL;
+
+		snprintf(copy, sizeof(copy), "%s", via);
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			__u8 gw[16] = {0};
+
+			if (n == XFAB_GROUP_MAX_MEMBERS ||
+			    inet_pton(v6 ? AF_INET6 : AF_INET, tok, gw) != 1) {
+				fprintf(stderr, "xfabctl te add: bad --via %s\n", tok);
+				return 2;
+			}
+			members[n] = find_nexthop(v6, gw, 0);
+			if (!members[n]) {
+				fprintf(stderr,
+					"xfabctl te add: %s is no nexthop of this switch (TE pins "
+					"to nexthops the routes already use)\n",
+					tok);
+				return 1;
+			}
+			n++;
+		}
+	}
+	if (n == 1) {
+		rt.type = XFAB_RT_NEXTHOP;
+		rt.id = members[0];
+	} else {
+		rt.type = XFAB_RT_GROUP;
+		rt.id = find_group(members, n);
+		if (!rt.id) {
+			fprintf(stderr, "xfabctl te add: no group has exactly these members\n");
+			return 1;
+		}
+	}
+	if (bpf_map_update_elem(fd, &key, &rt, BPF_ANY)) {
+		fprintf(stderr, "xfabctl te add: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 /* ---- command table ---- */
 
 struct command {
@@ -564,18 +1035,28 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"ports", show_ports, "ports: MAC, state, MTU, datapath"},
-    {"routes", show_routes, "IPv4/IPv6 routes with their nexthops or group members"},
-    {"nexthops", show_nexthops, "nexthops: gateway, port, neighbour MAC"},
-    {"groups", show_groups, "ECMP groups: members and their share of buckets"},
-    {"neighbors", show_neighbors, "neighbours learnt from the kernel or configured"},
-    {"counters", show_counters, "per-port packet and byte counters"},
-    {"drops", show_drops, "drop and punt counters by reason"},
+	{"ports", show_ports, "ports: MAC, state, MTU, datapath"},
+	{"routes", show_routes, "IPv4/IPv6 routes with their nexthops or group members"},
+	{"nexthops", show_nexthops, "nexthops: gateway, port, neighbour MAC"},
+	{"groups", show_groups, "ECMP groups: members and their share of buckets"},
+	{"neighbors", show_neighbors, "neighbours learnt from the kernel or configured"},
+	{"counters", show_counters, "per-port packet and byte counters"},
+	{"drops", show_drops, "drop and punt counters by reason"},
+	{"lb", show_lb, "load-balancing events: flowlets started, paths changed, TE"},
+	{"flowlets", show_flowlets, "live flowlets: flow, member, idle time"},
+	{"te", show_te, "TE entries (configured and runtime)"},
 };
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: xfabctl [-j] [-s SWITCH | -P PIN_DIR] [--pin-root DIR] show OBJECT\n"
+	fprintf(out, "usage: xfabctl [-j] [-s SWITCH | -P PIN_DIR] [--pin-root DIR] COMMAND\n"
+		     "commands:\n"
+		     "  show OBJECT\n"
+		     "  hash --src A --dst B [--in PORT] [--proto udp|tcp|N] [--sport N] [--dport N]\n"
+		     "       [--qp N] [--flow-label N]   which member this switch picks, and why\n"
+		     "  te add --in PORT --prefix P --via GW[,GW...]   pin a path (runtime)\n"
+		     "  te del --in PORT --prefix P\n"
+		     "  te show\n"
 		     "  -j             JSON output\n"
 		     "  -s SWITCH      switch hostname (pins under PIN_ROOT/SWITCH)\n"
 		     "  -P PIN_DIR     the switch's pin directory (or $XFAB_PIN_DIR)\n"
@@ -607,10 +1088,25 @@ static int find_single_switch(const char *root)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"json", no_argument, NULL, 'j'},	       {"switch", required_argument, NULL, 's'},
-	    {"pin-dir", required_argument, NULL, 'P'}, {"pin-root", required_argument, NULL, 'r'},
-	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
+		{"json", no_argument, NULL, 'j'},
+		{"switch", required_argument, NULL, 's'},
+		{"pin-dir", required_argument, NULL, 'P'},
+		{"pin-root", required_argument, NULL, 'r'},
+		{"help", no_argument, NULL, 'h'},
+		{"in", required_argument, NULL, 1},
+		{"src", required_argument, NULL, 2},
+		{"dst", required_argument, NULL, 3},
+		{"proto", required_argument, NULL, 4},
+		{"sport", required_argument, NULL, 5},
+		{"dport", required_argument, NULL, 6},
+		{"qp", required_argument, NULL, 7},
+		{"flow-label", required_argument, NULL, 8},
+		{"prefix", required_argument, NULL, 9},
+		{"via", required_argument, NULL, 10},
+		{NULL, 0, NULL, 0},
 	};
+	struct hash_args ha = {0};
+	const char *prefix = NULL, *via = NULL;
 	const char *sw = NULL, *root = getenv("XFAB_PIN_ROOT"), *dir = getenv("XFAB_PIN_DIR");
 	int opt, ret;
 
@@ -631,12 +1127,45 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 1:
+			ha.in = optarg;
+			break;
+		case 2:
+			ha.src = optarg;
+			break;
+		case 3:
+			ha.dst = optarg;
+			break;
+		case 4:
+			ha.proto = optarg;
+			break;
+		case 5:
+			ha.sport = strtol(optarg, NULL, 0);
+			break;
+		case 6:
+			ha.dport = strtol(optarg, NULL, 0);
+			break;
+		case 7:
+			ha.qp = strtol(optarg, NULL, 0);
+			break;
+		case 8:
+			ha.flow_label = strtol(optarg, NULL, 0);
+			break;
+		case 9:
+			prefix = optarg;
+			break;
+		case 10:
+			via = optarg;
+			break;
 		default:
 			usage(stderr);
 			return 2;
 		}
 	}
-	if (argc - optind != 2 || strcmp(argv[optind], "show")) {
+	if (optind >= argc || (strcmp(argv[optind], "show") && strcmp(argv[optind], "hash") &&
+			       strcmp(argv[optind], "te")) ||
+	    (!strcmp(argv[optind], "hash") && argc - optind != 1) ||
+	    (strcmp(argv[optind], "hash") && argc - optind != 2)) {
 		usage(stderr);
 		return 2;
 	}
@@ -650,6 +1179,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xfabctl: name a switch with -s (none or several under %s)\n",
 			root);
 		return 1;
+	}
+	jw_first[0] = 1;
+	if (!strcmp(argv[optind], "hash")) {
+		ret = cmd_hash(&ha);
+		if (json)
+			putchar('\n');
+		return ret;
+	}
+	if (!strcmp(argv[optind], "te")) {
+		ret = cmd_te(argv[optind + 1], ha.in, prefix, via);
+		if (json)
+			putchar('\n');
+		return ret;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(commands[i].object, argv[optind + 1]))
