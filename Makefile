@@ -20,7 +20,7 @@ LIB_OBJ    := $(LIB_SRC:user/%.c=$(BUILD)/%.o)
 USER_HDRS  := $(wildcard user/*.h) include/xfab_abi.h include/xfab_hash.h
 
 PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl
-TESTS      := $(BUILD)/test_config $(BUILD)/test_config_asan $(BUILD)/test_packets
+TESTS      := $(BUILD)/test_config $(BUILD)/test_config_asan $(BUILD)/test_packets $(BUILD)/test_lb
 
 .PHONY: all deps test test-unit test-bpf test-netns check format demo clean
 
@@ -54,8 +54,8 @@ $(BUILD)/test_config_asan: tests/unit/test_config.c $(LIB_SRC) $(USER_HDRS) | $(
 	$(CC) $(CFLAGS) $(SAN_FLAGS) tests/unit/test_config.c $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
 
 # BPF packet tests: BPF_PROG_TEST_RUN through both entry points.
-$(BUILD)/test_packets: tests/bpf/test_packets.c $(BUILD)/xfab.skel.h $(LIB_OBJ) | $(BUILD)
-	$(CC) $(CFLAGS) tests/bpf/test_packets.c $(LIB_OBJ) -o $@ $(LDLIBS) -lcmocka
+$(BUILD)/test_%: tests/bpf/test_%.c tests/bpf/harness.c tests/bpf/harness.h $(BUILD)/xfab.skel.h $(LIB_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) -Itests/bpf $< tests/bpf/harness.c $(LIB_OBJ) -o $@ $(LDLIBS) -lcmocka -lm
 
 deps:
 	scripts/install-deps
@@ -66,7 +66,7 @@ test: all
 test-unit: $(BUILD)/test_config $(BUILD)/test_config_asan
 	tests/run-all unit
 
-test-bpf: $(BUILD)/test_packets
+test-bpf: $(BUILD)/test_packets $(BUILD)/test_lb
 	tests/run-all bpf
 
 test-netns: $(PROGS)

@@ -992,8 +992,9 @@ static void parse_neighs(struct ctx *c, const struct json_value *tbl)
 	}
 }
 
-static const char *const known_tables[] = {"DEVICE_METADATA", "PORT",  "INTERFACE",
-					   "ROUTE",	      "NEIGH", NULL};
+static const char *const known_tables[] = {
+    "DEVICE_METADATA", "PORT", "INTERFACE", "ROUTE", "NEIGH", "ECMP", "FLOWLET", "TE_PATH", NULL,
+};
 
 int xfab_config_parse(const char *file, const char *text, struct xfab_config *out,
 		      struct xfab_cfg_errors *errs)

@@ -277,8 +277,10 @@ static int same_group(const struct xfab_group *g, const struct member *mem, int 
 }
 
 /* Finds or creates the group for a set of weighted members; returns its id.
- * A group keeps its id (and, resilient, its buckets) across rebuilds. */
-static __u32 group_id(struct build *b, struct member *mem, int n)
+ * A group keeps its id (and, resilient, its buckets) across rebuilds. A new
+ * member set starts from `hint`, the group the route used before, so the
+ * members that stay keep their buckets. */
+static __u32 group_id(struct build *b, struct member *mem, int n, const struct xfab_group *hint)
 {
 	struct xfab_table_image *img = &b->next->t[XFAB_T_GROUPS];
 	const struct xfab_table_image *pimg = &b->prev->t[XFAB_T_GROUPS];
@@ -302,8 +304,10 @@ static __u32 group_id(struct build *b, struct member *mem, int n)
 			break;
 		}
 	}
-	if (!id)
+	if (!id) {
 		id = id_alloc_new(&b->grp_ids);
+		prev = hint;
+	}
 	if (!id)
 		return 0;
 	b->grp_ids.used[id] = 1;
@@ -390,6 +394,35 @@ static int build_ports(struct build *b)
 	return 0;
 }
 
+/* The group a prefix used in prev, if it was a group route. */
+static const struct xfab_group *prev_route_group(const struct build *b,
+						 const struct xfab_prefix *pfx, __u32 table)
+{
+	int v6 = pfx->family == AF_INET6;
+	enum xfab_table t = v6 ? XFAB_T_ROUTES_V6 : XFAB_T_ROUTES_V4;
+	const struct xfab_table_image *img = &b->prev->t[t];
+	const struct xfab_table_image *gimg = &b->prev->t[XFAB_T_GROUPS];
+	size_t esz = xfab_table_descs[t].entry_size;
+	const struct xfab_route *rt = NULL;
+
+	for (size_t i = 0; i < img->count; i++) {
+		const char *e = (const char *)img->entries + i * esz;
+		__u32 prefixlen = *(const __u32 *)e, ktable = ntohl(*(const __u32 *)(e + 4));
+
+		if (prefixlen == 32u + (__u32)pfx->plen && ktable == table &&
+		    !memcmp(e + 8, pfx->addr, v6 ? 16 : 4)) {
+			rt = (const struct xfab_route *)(e + xfab_table_descs[t].val_off);
+			break;
+		}
+	}
+	if (!rt || rt->type != XFAB_RT_GROUP)
+		return NULL;
+	for (size_t i = 0; i < gimg->count; i++)
+		if (((struct xfab_e_group *)gimg->entries)[i].key == rt->id)
+			return &((struct xfab_e_group *)gimg->entries)[i].val;
+	return NULL;
+}
+
 /* A route's (or TE entry's) path: blackhole, one nexthop or a group. */
 static int add_path(struct build *b, const struct xfab_cfg_route *r, __u32 table)
 {
@@ -408,7 +441,7 @@ static int add_path(struct build *b, const struct xfab_cfg_route *r, __u32 table
 		if (!mem[k].nh_id)
 			return -ENOSPC;
 	}
-	id = group_id(b, mem, r->n_nexthops);
+	id = group_id(b, mem, r->n_nexthops, prev_route_group(b, &r->pfx, table));
 	return id ? add_route(b, &r->pfx, table, XFAB_RT_GROUP, id) : -ENOSPC;
 }
 

@@ -412,8 +412,8 @@ static int show_groups(void)
 			jw_open("buckets_per_member", '[');
 		} else {
 			printf("group %u: mode hash%s, %u members (%u live), %d buckets\n", id,
-			       grp.flags & XFAB_GROUP_RESILIENT ? " resilient" : "", grp.num_members,
-			       grp.live_members, XFAB_GROUP_BUCKETS);
+			       grp.flags & XFAB_GROUP_RESILIENT ? " resilient" : "",
+			       grp.num_members, grp.live_members, XFAB_GROUP_BUCKETS);
 		}
 		for (int m = 0; m < grp.num_members && m < XFAB_GROUP_MAX_MEMBERS; m++) {
 			int buckets = 0;
@@ -566,12 +566,12 @@ static int show_drops(void)
 /* ---- load balancing: counters, flowlets, hash, TE ---- */
 
 static const char *const lb_names[XFAB_LB_MAX] = {
-	[XFAB_LB_FLOWLET_HIT] = "flowlet_continued",
-	[XFAB_LB_FLOWLET_NEW] = "flowlet_started",
-	[XFAB_LB_FLOWLET_MOVED] = "flowlet_path_changed",
-	[XFAB_LB_FLOWLET_DEAD] = "flowlet_member_down",
-	[XFAB_LB_TE_HIT] = "te_steered",
-	[XFAB_LB_TE_FALLBACK] = "te_fallback",
+    [XFAB_LB_FLOWLET_HIT] = "flowlet_continued",
+    [XFAB_LB_FLOWLET_NEW] = "flowlet_started",
+    [XFAB_LB_FLOWLET_MOVED] = "flowlet_path_changed",
+    [XFAB_LB_FLOWLET_DEAD] = "flowlet_member_down",
+    [XFAB_LB_TE_HIT] = "te_steered",
+    [XFAB_LB_TE_FALLBACK] = "te_fallback",
 };
 
 static int show_lb(void)
@@ -825,8 +825,8 @@ static int cmd_hash(const struct hash_args *ha)
 			       (unsigned long long)((now_ns() - fl.last_seen_ns) / 1000),
 			       (unsigned long long)(cfg.flowlet_gap_ns / 1000),
 			       now_ns() - fl.last_seen_ns < cfg.flowlet_gap_ns
-				       ? "the next packet continues it"
-				       : "the next packet starts a new flowlet");
+				   ? "the next packet continues it"
+				   : "the next packet starts a new flowlet");
 		else
 			printf("flowlet    none: the next packet starts one (%s choice)\n",
 			       cfg.flowlet_mode == XFAB_FLOWLET_LEAST_LOADED ? "least loaded"
@@ -917,7 +917,8 @@ static int show_te(void)
 		printf("%-10s %-26s %-8s %s\n", "Ingress", "Prefix", "Type", "Path");
 	for (int v6 = 0; v6 <= 1; v6++) {
 		int fd = open_map(v6 ? XFAB_MAP_ROUTES_V6 : XFAB_MAP_ROUTES_V4);
-		size_t ksz = v6 ? sizeof(struct xfab_lpm_v6_key) : sizeof(struct xfab_lpm_v4_key), n;
+		size_t ksz = v6 ? sizeof(struct xfab_lpm_v6_key) : sizeof(struct xfab_lpm_v4_key),
+		       n;
 		char *keys = map_keys(fd, ksz, &n);
 
 		for (size_t i = 0; i < n; i++) {
@@ -939,7 +940,8 @@ static int show_te(void)
 				jw_uint("id", rt.id);
 				jw_close('}');
 			} else {
-				printf("%-10s %-26s %-8s", name, pfx, xfab_route_type_name(rt.type));
+				printf("%-10s %-26s %-8s", name, pfx,
+				       xfab_route_type_name(rt.type));
 				if (rt.type == XFAB_RT_NEXTHOP)
 					print_nexthop_text(nh_fd, rt.id, " ");
 				else
@@ -1035,33 +1037,34 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{"ports", show_ports, "ports: MAC, state, MTU, datapath"},
-	{"routes", show_routes, "IPv4/IPv6 routes with their nexthops or group members"},
-	{"nexthops", show_nexthops, "nexthops: gateway, port, neighbour MAC"},
-	{"groups", show_groups, "ECMP groups: members and their share of buckets"},
-	{"neighbors", show_neighbors, "neighbours learnt from the kernel or configured"},
-	{"counters", show_counters, "per-port packet and byte counters"},
-	{"drops", show_drops, "drop and punt counters by reason"},
-	{"lb", show_lb, "load-balancing events: flowlets started, paths changed, TE"},
-	{"flowlets", show_flowlets, "live flowlets: flow, member, idle time"},
-	{"te", show_te, "TE entries (configured and runtime)"},
+    {"ports", show_ports, "ports: MAC, state, MTU, datapath"},
+    {"routes", show_routes, "IPv4/IPv6 routes with their nexthops or group members"},
+    {"nexthops", show_nexthops, "nexthops: gateway, port, neighbour MAC"},
+    {"groups", show_groups, "ECMP groups: members and their share of buckets"},
+    {"neighbors", show_neighbors, "neighbours learnt from the kernel or configured"},
+    {"counters", show_counters, "per-port packet and byte counters"},
+    {"drops", show_drops, "drop and punt counters by reason"},
+    {"lb", show_lb, "load-balancing events: flowlets started, paths changed, TE"},
+    {"flowlets", show_flowlets, "live flowlets: flow, member, idle time"},
+    {"te", show_te, "TE entries (configured and runtime)"},
 };
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: xfabctl [-j] [-s SWITCH | -P PIN_DIR] [--pin-root DIR] COMMAND\n"
-		     "commands:\n"
-		     "  show OBJECT\n"
-		     "  hash --src A --dst B [--in PORT] [--proto udp|tcp|N] [--sport N] [--dport N]\n"
-		     "       [--qp N] [--flow-label N]   which member this switch picks, and why\n"
-		     "  te add --in PORT --prefix P --via GW[,GW...]   pin a path (runtime)\n"
-		     "  te del --in PORT --prefix P\n"
-		     "  te show\n"
-		     "  -j             JSON output\n"
-		     "  -s SWITCH      switch hostname (pins under PIN_ROOT/SWITCH)\n"
-		     "  -P PIN_DIR     the switch's pin directory (or $XFAB_PIN_DIR)\n"
-		     "  --pin-root DIR default " XFAB_PIN_ROOT " (or $XFAB_PIN_ROOT)\n"
-		     "objects:\n");
+	fprintf(out,
+		"usage: xfabctl [-j] [-s SWITCH | -P PIN_DIR] [--pin-root DIR] COMMAND\n"
+		"commands:\n"
+		"  show OBJECT\n"
+		"  hash --src A --dst B [--in PORT] [--proto udp|tcp|N] [--sport N] [--dport N]\n"
+		"       [--qp N] [--flow-label N]   which member this switch picks, and why\n"
+		"  te add --in PORT --prefix P --via GW[,GW...]   pin a path (runtime)\n"
+		"  te del --in PORT --prefix P\n"
+		"  te show\n"
+		"  -j             JSON output\n"
+		"  -s SWITCH      switch hostname (pins under PIN_ROOT/SWITCH)\n"
+		"  -P PIN_DIR     the switch's pin directory (or $XFAB_PIN_DIR)\n"
+		"  --pin-root DIR default " XFAB_PIN_ROOT " (or $XFAB_PIN_ROOT)\n"
+		"objects:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].object, commands[i].help);
 }
@@ -1088,22 +1091,14 @@ static int find_single_switch(const char *root)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"switch", required_argument, NULL, 's'},
-		{"pin-dir", required_argument, NULL, 'P'},
-		{"pin-root", required_argument, NULL, 'r'},
-		{"help", no_argument, NULL, 'h'},
-		{"in", required_argument, NULL, 1},
-		{"src", required_argument, NULL, 2},
-		{"dst", required_argument, NULL, 3},
-		{"proto", required_argument, NULL, 4},
-		{"sport", required_argument, NULL, 5},
-		{"dport", required_argument, NULL, 6},
-		{"qp", required_argument, NULL, 7},
-		{"flow-label", required_argument, NULL, 8},
-		{"prefix", required_argument, NULL, 9},
-		{"via", required_argument, NULL, 10},
-		{NULL, 0, NULL, 0},
+	    {"json", no_argument, NULL, 'j'},		{"switch", required_argument, NULL, 's'},
+	    {"pin-dir", required_argument, NULL, 'P'},	{"pin-root", required_argument, NULL, 'r'},
+	    {"help", no_argument, NULL, 'h'},		{"in", required_argument, NULL, 1},
+	    {"src", required_argument, NULL, 2},	{"dst", required_argument, NULL, 3},
+	    {"proto", required_argument, NULL, 4},	{"sport", required_argument, NULL, 5},
+	    {"dport", required_argument, NULL, 6},	{"qp", required_argument, NULL, 7},
+	    {"flow-label", required_argument, NULL, 8}, {"prefix", required_argument, NULL, 9},
+	    {"via", required_argument, NULL, 10},	{NULL, 0, NULL, 0},
 	};
 	struct hash_args ha = {0};
 	const char *prefix = NULL, *via = NULL;
@@ -1162,8 +1157,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind >= argc || (strcmp(argv[optind], "show") && strcmp(argv[optind], "hash") &&
-			       strcmp(argv[optind], "te")) ||
+	if (optind >= argc ||
+	    (strcmp(argv[optind], "show") && strcmp(argv[optind], "hash") &&
+	     strcmp(argv[optind], "te")) ||
 	    (!strcmp(argv[optind], "hash") && argc - optind != 1) ||
 	    (strcmp(argv[optind], "hash") && argc - optind != 2)) {
 		usage(stderr);

@@ -32,7 +32,7 @@
 #include "common.h"
 #include "config.h"
 #include "tables.h"
-#include "xfab.skel.h"
+#include "harness.h"
 #include "xfab_hash.h"
 
 #define N_PORTS 4 /* p1..p3 configured; p4 exists but is not a switch port */
@@ -72,7 +72,7 @@ static const char *config_text =
     "   \"p3|fd03::3\": {\"neigh\": \"02:00:00:00:03:01\"}}\n"
     "}\n";
 
-static struct xfab *skel;
+static struct harness H;
 static __u32 ifindex[N_PORTS];
 static int fd_port_stats, fd_drop_stats, fd_punt_stats, fd_groups, fd_nexthops;
 
@@ -323,25 +323,8 @@ static __u64 reason_count(int fd, __u32 reason)
 
 static int run(int tc, int in_port, const struct frame *in, struct frame *out, __u32 *retval)
 {
-	struct xdp_md xctx = {.data_end = (__u32)in->len, .ingress_ifindex = ifindex[in_port]};
-	struct __sk_buff sctx = {.ifindex = ifindex[in_port]};
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in->b, .data_size_in = (__u32)in->len,
-		    .data_out = out->b, .data_size_out = sizeof(out->b), .repeat = 1);
-	int prog, err;
-
-	if (tc) {
-		opts.ctx_in = &sctx;
-		opts.ctx_size_in = sizeof(sctx);
-		prog = bpf_program__fd(skel->progs.xfab_tc);
-	} else {
-		opts.ctx_in = &xctx;
-		opts.ctx_size_in = sizeof(xctx);
-		prog = bpf_program__fd(skel->progs.xfab_xdp);
-	}
-	err = bpf_prog_test_run_opts(prog, &opts);
-	out->len = opts.data_size_out;
-	*retval = opts.retval;
-	return err;
+	out->len = sizeof(out->b);
+	return h_run(&H, tc, in_port, in->b, in->len, out->b, &out->len, retval);
 }
 
 static __u32 verdict_of(int tc, int act)
@@ -620,98 +603,25 @@ static void test_group_spread(void **state)
 
 /* ---- setup: private netns, veth ports, tables from a config ---- */
 
-static int sh(const char *fmt, ...)
-{
-	char cmd[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
-static int no_neigh(void *arg, __u32 ifi, int family, const __u8 *addr, __u8 mac[6])
-{
-	(void)arg, (void)ifi, (void)family, (void)addr, (void)mac;
-	return -ENOENT;
-}
-
-struct map_writer {
-	int fd[XFAB_T_COUNT];
-};
-
-static int w_update(void *arg, enum xfab_table t, const void *key, const void *val)
-{
-	struct map_writer *w = arg;
-
-	return bpf_map_update_elem(w->fd[t], key, val, BPF_ANY) ? -errno : 0;
-}
-
-static int w_remove(void *arg, enum xfab_table t, const void *key)
-{
-	struct map_writer *w = arg;
-
-	return bpf_map_delete_elem(w->fd[t], key) ? -errno : 0;
-}
-
 static int setup(void **state)
 {
-	struct xfab_port_live live[XFAB_MAX_PORTS] = {0};
-	struct xfab_tables empty = {0}, img;
-	struct xfab_cfg_errors errs;
-	struct xfab_config cfg;
-	struct map_writer w;
-	struct xfab_map_ops ops = {.update = w_update, .remove = w_remove, .arg = &w};
-	char name[8];
-
 	(void)state;
-	if (unshare(CLONE_NEWNET)) {
-		print_message("unshare(CLONE_NEWNET): %s (run as root)\n", strerror(errno));
+	if (h_setup(&H, N_PORTS, config_text))
 		return -1;
-	}
-	for (int p = 0; p < N_PORTS; p++) {
-		if (sh("ip link add p%d address %02x:%02x:%02x:%02x:%02x:%02x type veth peer "
-		       "p%dpeer && ip link set p%d up && ip link set p%dpeer up",
-		       p + 1, port_mac[p][0], port_mac[p][1], port_mac[p][2], port_mac[p][3],
-		       port_mac[p][4], port_mac[p][5], p + 1, p + 1, p + 1))
-			return -1;
-		snprintf(name, sizeof(name), "p%d", p + 1);
-		ifindex[p] = if_nametoindex(name);
-		live[p].ifindex = ifindex[p];
-		memcpy(live[p].mac, port_mac[p], 6);
-		live[p].oper_up = 1;
-	}
-	if (xfab_config_parse("packets.json", config_text, &cfg, &errs)) {
-		char line[512];
-
-		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
-		print_message("config: %s\n", line);
-		return -1;
-	}
-	skel = xfab__open_and_load();
-	if (!skel)
-		return -1;
-	for (int t = 0; t < XFAB_T_COUNT; t++)
-		w.fd[t] = bpf_map__fd(
-		    bpf_object__find_map_by_name(skel->obj, xfab_table_descs[t].map_name));
-	if (xfab_tables_build(&cfg, live, no_neigh, NULL, &empty, &img) ||
-	    xfab_tables_apply(&empty, &img, &ops))
-		return -1;
-	xfab_tables_free(&img);
-	xfab_config_free(&cfg);
-	fd_port_stats = bpf_map__fd(skel->maps.port_stats);
-	fd_drop_stats = bpf_map__fd(skel->maps.drop_stats);
-	fd_punt_stats = bpf_map__fd(skel->maps.punt_stats);
-	fd_groups = bpf_map__fd(skel->maps.nh_groups);
-	fd_nexthops = bpf_map__fd(skel->maps.nexthops);
+	for (int p = 0; p < N_PORTS; p++)
+		ifindex[p] = H.ifindex[p];
+	fd_port_stats = h_map_fd(&H, XFAB_MAP_PORT_STATS);
+	fd_drop_stats = h_map_fd(&H, XFAB_MAP_DROP_STATS);
+	fd_punt_stats = h_map_fd(&H, XFAB_MAP_PUNT_STATS);
+	fd_groups = h_map_fd(&H, XFAB_MAP_GROUPS);
+	fd_nexthops = h_map_fd(&H, XFAB_MAP_NEXTHOPS);
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	xfab__destroy(skel);
+	h_teardown(&H);
 	return 0;
 }
 

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#define _GNU_SOURCE
+#include "harness.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <linux/bpf.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+static int sh(const char *fmt, ...)
+{
+	char cmd[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+static int no_neigh(void *arg, __u32 ifi, int family, const __u8 *addr, __u8 mac[6])
+{
+	(void)arg, (void)ifi, (void)family, (void)addr, (void)mac;
+	return -ENOENT;
+}
+
+static int w_update(void *arg, enum xfab_table t, const void *key, const void *val)
+{
+	struct harness *h = arg;
+
+	return bpf_map_update_elem(h->fd[t], key, val, BPF_ANY) ? -errno : 0;
+}
+
+static int w_remove(void *arg, enum xfab_table t, const void *key)
+{
+	struct harness *h = arg;
+
+	if (xfab_table_descs[t].is_array) {
+		static const char zeroes[sizeof(struct xfab_group)];
+
+		return w_update(arg, t, key, zeroes);
+	}
+	return bpf_map_delete_elem(h->fd[t], key) ? -errno : 0;
+}
+
+int h_reapply(struct harness *h, const char *config_text)
+{
+	struct xfab_port_live live[XFAB_MAX_PORTS] = {0};
+	struct xfab_map_ops ops = {.update = w_update, .remove = w_remove, .arg = h};
+	struct xfab_cfg_errors errs;
+	struct xfab_tables next;
+
+	if (config_text) {
+		struct xfab_config cfg;
+
+		if (xfab_config_parse("test.json", config_text, &cfg, &errs)) {
+			char line[512];
+
+			xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
+			fprintf(stderr, "config: %s\n", line);
+			return -1;
+		}
+		xfab_config_free(&h->cfg);
+		h->cfg = cfg;
+	}
+	for (int p = 0; p < h->cfg.n_ports; p++) {
+		char name[8];
+		int idx;
+
+		snprintf(name, sizeof(name), "%s", h->cfg.ports[p].name);
+		idx = name[0] == 'p' ? atoi(name + 1) - 1 : -1;
+		if (idx < 0 || idx >= h->n_ports)
+			return -1;
+		live[p].ifindex = h->ifindex[idx];
+		memcpy(live[p].mac, h->mac[idx], 6);
+		live[p].oper_up = h->oper_up[idx];
+	}
+	if (xfab_tables_build(&h->cfg, live, no_neigh, NULL, &h->applied, &next))
+		return -1;
+	if (xfab_tables_apply(&h->applied, &next, &ops)) {
+		xfab_tables_free(&next);
+		return -1;
+	}
+	xfab_tables_free(&h->applied);
+	h->applied = next;
+	return 0;
+}
+
+int h_setup(struct harness *h, int n_ports, const char *config_text)
+{
+	memset(h, 0, sizeof(*h));
+	if (unshare(CLONE_NEWNET)) {
+		fprintf(stderr, "unshare(CLONE_NEWNET): %s (run as root)\n", strerror(errno));
+		return -1;
+	}
+	h->n_ports = n_ports;
+	for (int p = 0; p < n_ports; p++) {
+		char name[8];
+		__u8 mac[6] = {0x02, 0, 0, 0, 0, (__u8)(0x11 + p)};
+
+		if (sh("ip link add p%d address 02:00:00:00:00:%02x type veth peer p%dpeer && "
+		       "ip link set p%d up && ip link set p%dpeer up",
+		       p + 1, 0x11 + p, p + 1, p + 1, p + 1))
+			return -1;
+		snprintf(name, sizeof(name), "p%d", p + 1);
+		h->ifindex[p] = if_nametoindex(name);
+		memcpy(h->mac[p], mac, 6);
+		h->oper_up[p] = 1;
+	}
+	h->skel = xfab__open_and_load();
+	if (!h->skel)
+		return -1;
+	for (int t = 0; t < XFAB_T_COUNT; t++)
+		h->fd[t] = h_map_fd(h, xfab_table_descs[t].map_name);
+	return h_reapply(h, config_text);
+}
+
+void h_teardown(struct harness *h)
+{
+	xfab_tables_free(&h->applied);
+	xfab_config_free(&h->cfg);
+	xfab__destroy(h->skel);
+}
+
+int h_map_fd(struct harness *h, const char *name)
+{
+	return bpf_map__fd(bpf_object__find_map_by_name(h->skel->obj, name));
+}
+
+int h_run(struct harness *h, int tc, int in_port, const void *in, size_t in_len, void *out,
+	  size_t *out_len, __u32 *retval)
+{
+	struct xdp_md xctx = {.data_end = (__u32)in_len, .ingress_ifindex = h->ifindex[in_port]};
+	struct __sk_buff sctx = {.ifindex = h->ifindex[in_port]};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in, .data_size_in = (__u32)in_len,
+		    .data_out = out, .data_size_out = (__u32)*out_len, .repeat = 1);
+	int err;
+
+	if (tc) {
+		opts.ctx_in = &sctx;
+		opts.ctx_size_in = sizeof(sctx);
+	} else {
+		opts.ctx_in = &xctx;
+		opts.ctx_size_in = sizeof(xctx);
+	}
+	err = bpf_prog_test_run_opts(
+	    bpf_program__fd(tc ? h->skel->progs.xfab_tc : h->skel->progs.xfab_xdp), &opts);
+	*out_len = opts.data_size_out;
+	*retval = opts.retval;
+	return err;
+}
+
+__u64 h_percpu_u64(struct harness *h, const char *map, __u32 key, size_t field, size_t n_fields)
+{
+	__u64 vals[16] = {0};
+
+	if (n_fields > 16 || xfab_percpu_sum(h_map_fd(h, map), key, vals, n_fields))
+		return 0;
+	return vals[field];
+}

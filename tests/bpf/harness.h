@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Shared by the BPF_PROG_TEST_RUN suites: a private netns with veth ports,
+ * the loaded skeleton, tables compiled from a config text, and a runner. */
+#ifndef XFAB_TEST_HARNESS_H
+#define XFAB_TEST_HARNESS_H
+
+#include <linux/types.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "tables.h"
+#include "xfab.skel.h"
+
+#define H_MAX_PORTS 8
+
+struct harness {
+	struct xfab *skel;
+	int n_ports;
+	__u32 ifindex[H_MAX_PORTS];
+	__u8 mac[H_MAX_PORTS][6];
+	int oper_up[H_MAX_PORTS];
+	struct xfab_config cfg;
+	struct xfab_tables applied;
+	int fd[XFAB_T_COUNT];
+};
+
+/* unshare(CLONE_NEWNET), veth ports p1..pN with MACs 02:00:00:00:00:1N,
+ * load the skeleton, compile and apply config_text. 0 or -1. */
+int h_setup(struct harness *h, int n_ports, const char *config_text);
+void h_teardown(struct harness *h);
+/* Recompiles with the harness's port states (and optionally a new config
+ * text) and applies the difference, as xfabd does on an event. */
+int h_reapply(struct harness *h, const char *config_text);
+/* Runs one frame through xfab_xdp (tc = 0) or xfab_tc (tc = 1). */
+int h_run(struct harness *h, int tc, int in_port, const void *in, size_t in_len, void *out,
+	  size_t *out_len, __u32 *retval);
+int h_map_fd(struct harness *h, const char *name);
+__u64 h_percpu_u64(struct harness *h, const char *map, __u32 key, size_t field, size_t n_fields);
+
+#endif

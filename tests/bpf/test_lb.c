@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Load-balancing tests through the loaded data plane (BPF_PROG_TEST_RUN):
+ * spread (chi-square), weights, resilient member removal and re-add,
+ * stability, E-ECMP on RoCE QPs, symmetric and VXLAN-inner hashing,
+ * flowlets (gap, counters, least loaded) and TE pinning with fallback.
+ * The member a packet took is read from its rewritten destination MAC.
+ */
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "common.h"
+#include "harness.h"
+#include "xfab_hash.h"
+
+#define N_FLOWS 10000
+
+/*
+ * p1: ingress (10.0.1.1/24). p2: 16 gateways 10.0.2.1..16 (MAC ..:02:NN).
+ * p3..p8: one gateway each, 10.0.P.1 (MAC ..:0P:01), for per-port groups.
+ */
+#define CFG_HEAD                                                                                   \
+	"{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"lb-test\", \"hash_seed\": 7}},\n"  \
+	" \"PORT\": {\"p1\": {}, \"p2\": {}, \"p3\": {}, \"p4\": {}, \"p5\": {}, \"p6\": {}, "     \
+	"\"p7\": {}, \"p8\": {}},\n"                                                               \
+	" \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p2|10.0.2.254/24\": {}, \"p3|10.0.3.0/31\": "  \
+	"{}, "                                                                                     \
+	"\"p4|10.0.4.0/31\": {}, \"p5|10.0.5.0/31\": {}, \"p6|10.0.6.0/31\": {}, "                 \
+	"\"p7|10.0.7.0/31\": {}, "                                                                 \
+	"\"p8|10.0.8.0/31\": {}},\n"
+
+static char *make_config(const char *extra_tables, const char *route6)
+{
+	static char buf[8192];
+	char neigh[4096];
+	size_t n = 0;
+
+	n += (size_t)snprintf(neigh + n, sizeof(neigh) - n, " \"NEIGH\": {");
+	for (int i = 1; i <= 16; i++)
+		n += (size_t)snprintf(neigh + n, sizeof(neigh) - n,
+				      "\"p2|10.0.2.%d\": {\"neigh\": \"02:00:00:00:02:%02x\"}, ", i,
+				      i);
+	for (int p = 3; p <= 8; p++)
+		n += (size_t)snprintf(neigh + n, sizeof(neigh) - n,
+				      "\"p%d|10.0.%d.1\": {\"neigh\": \"02:00:00:00:%02x:01\"}%s",
+				      p, p, p, p == 8 ? "" : ", ");
+	snprintf(neigh + n, sizeof(neigh) - n, "}");
+	snprintf(buf, sizeof(buf),
+		 CFG_HEAD
+		 " \"ROUTE\": {\n"
+		 "  \"10.2.0.0/16\": {\"nexthop\": \"10.0.2.1,10.0.2.2\"},\n"
+		 "  \"10.4.0.0/16\": {\"nexthop\": \"10.0.2.1,10.0.2.2,10.0.2.3,10.0.2.4\"},\n"
+		 "  \"10.8.0.0/16\": {\"nexthop\": "
+		 "\"10.0.2.1,10.0.2.2,10.0.2.3,10.0.2.4,10.0.2.5,10.0.2.6,10.0.2.7,10.0.2.8\"},\n"
+		 "  \"10.16.0.0/16\": {\"nexthop\": "
+		 "\"10.0.2.1,10.0.2.2,10.0.2.3,10.0.2.4,10.0.2.5,10.0.2.6,10.0.2.7,10.0.2.8,"
+		 "10.0.2.9,10.0.2.10,10.0.2.11,10.0.2.12,10.0.2.13,10.0.2.14,10.0.2.15,"
+		 "10.0.2.16\"},\n"
+		 "  \"10.20.0.0/16\": {\"nexthop\": \"10.0.2.1,10.0.2.2,10.0.2.3\", "
+		 "\"weight\": \"1,2,5\"},\n"
+		 "  \"10.30.0.0/16\": {\"nexthop\": \"10.0.2.1,10.0.3.1\"},\n"
+		 "  \"10.60.0.0/16\": {\"nexthop\": "
+		 "\"10.0.3.1,10.0.4.1,10.0.5.1,10.0.6.1,10.0.7.1,10.0.8.1\"}%s},\n"
+		 "%s,\n%s\n}\n",
+		 route6 ? route6 : "", neigh, extra_tables ? extra_tables : "\"ECMP\": {}");
+	return buf;
+}
+
+static struct harness H;
+
+/* ---- frames ---- */
+
+struct flow {
+	__u32 src, dst; /* host order */
+	__u16 sport, dport;
+	__u32 qp;
+};
+
+static __u32 rng_state = 12345;
+
+static __u32 rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 17;
+	rng_state ^= rng_state << 5;
+	return rng_state;
+}
+
+static __u16 csum16(const __u8 *p, size_t len)
+{
+	__u32 sum = 0;
+
+	for (size_t i = 0; i + 1 < len; i += 2)
+		sum += (__u32)(p[i] << 8 | p[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (__u16)~sum;
+}
+
+/* Ethernet + IPv4 + UDP (+ a RoCEv2 BTH when dport is 4791). */
+static size_t build_udp(__u8 *b, int in_port, const struct flow *f)
+{
+	__u8 *ip = b + 14, *udp = ip + 20, *bth = udp + 8;
+	size_t payload = 32;
+
+	memset(b, 0, 14 + 20 + 8 + payload);
+	memcpy(b, H.mac[in_port], 6);
+	memcpy(b + 6, "\x02\xaa\x00\x00\x00\x01", 6);
+	b[12] = 0x08;
+	ip[0] = 0x45;
+	ip[2] = (__u8)((20 + 8 + payload) >> 8);
+	ip[3] = (__u8)(20 + 8 + payload);
+	ip[8] = 64;
+	ip[9] = IPPROTO_UDP;
+	*(__u32 *)(ip + 12) = htonl(f->src);
+	*(__u32 *)(ip + 16) = htonl(f->dst);
+	*(__u16 *)(ip + 10) = htons(csum16(ip, 20));
+	*(__u16 *)udp = htons(f->sport);
+	*(__u16 *)(udp + 2) = htons(f->dport);
+	*(__u16 *)(udp + 4) = htons((__u16)(8 + payload));
+	if (f->dport == 4791) {
+		bth[0] = 0x04; /* RC SEND only */
+		bth[5] = (__u8)(f->qp >> 16);
+		bth[6] = (__u8)(f->qp >> 8);
+		bth[7] = (__u8)f->qp;
+	}
+	return 14 + 20 + 8 + payload;
+}
+
+/* Sends a frame; returns the member: 1..16 for 10.0.2.N, 100 + P for
+ * port P's gateway; -1 if not forwarded. */
+static int send_frame(int tc, int in_port, const __u8 *frame, size_t len)
+{
+	__u8 out[256];
+	size_t out_len = sizeof(out);
+	__u32 ret;
+
+	assert_int_equal(h_run(&H, tc, in_port, frame, len, out, &out_len, &ret), 0);
+	if (ret != (tc ? 7u /* TC_ACT_REDIRECT */ : 4u /* XDP_REDIRECT */))
+		return -1;
+	if (out[4] == 0x02)
+		return out[5];
+	return 100 + out[4];
+}
+
+static int send_flow(int tc, int in_port, const struct flow *f)
+{
+	__u8 frame[256];
+	size_t len = build_udp(frame, in_port, f);
+
+	return send_frame(tc, in_port, frame, len);
+}
+
+static struct flow random_flow(__u32 dst_net)
+{
+	struct flow f = {
+	    .src = 0x0a010000u | (rnd() & 0xffff), /* 10.1.x.y */
+	    .dst = dst_net | (rnd() & 0xffff),
+	    .sport = (__u16)(1024 + rnd() % 60000),
+	    .dport = (__u16)(1024 + rnd() % 60000),
+	};
+	return f;
+}
+
+/* ---- statistics ---- */
+
+/* Chi-square critical values at p = 0.01 for 1..15 degrees of freedom. */
+static const double chi2_crit_001[] = {0,      6.635,  9.210,  11.345, 13.277, 15.086,
+				       16.812, 18.475, 20.090, 21.666, 23.209, 24.725,
+				       26.217, 27.688, 29.141, 30.578};
+
+static double chi_square(const int *counts, int k, int n)
+{
+	double expected = (double)n / k, chi2 = 0;
+
+	for (int i = 0; i < k; i++)
+		chi2 += (counts[i] - expected) * (counts[i] - expected) / expected;
+	return chi2;
+}
+
+static void spread_test(int members, __u32 dst_net, int tc)
+{
+	int counts[17] = {0};
+	double chi2;
+
+	for (int i = 0; i < N_FLOWS; i++) {
+		struct flow f = random_flow(dst_net);
+		int m = send_flow(tc, 0, &f);
+
+		assert_in_range(m, 1, members);
+		counts[m - 1]++;
+	}
+	chi2 = chi_square(counts, members, N_FLOWS);
+	print_message("    %d members, %d flows [%s]: chi2 %.2f (critical at p=0.01: %.3f)\n",
+		      members, N_FLOWS, tc ? "tc" : "xdp", chi2, chi2_crit_001[members - 1]);
+	assert_true(chi2 < chi2_crit_001[members - 1]);
+}
+
+static void test_spread_2(void **state)
+{
+	(void)state;
+	spread_test(2, 0x0a020000u, 0);
+}
+
+static void test_spread_4(void **state)
+{
+	(void)state;
+	spread_test(4, 0x0a040000u, 0);
+}
+
+static void test_spread_8(void **state)
+{
+	(void)state;
+	spread_test(8, 0x0a080000u, 0);
+}
+
+static void test_spread_16(void **state)
+{
+	(void)state;
+	spread_test(16, 0x0a100000u, 0);
+	spread_test(16, 0x0a100000u, 1);
+}
+
+static void test_weighted(void **state)
+{
+	const double weights[3] = {1, 2, 5};
+	int counts[3] = {0};
+
+	(void)state;
+	for (int i = 0; i < N_FLOWS; i++) {
+		struct flow f = random_flow(0x0a140000u);
+		int m = send_flow(0, 0, &f);
+
+		assert_in_range(m, 1, 3);
+		counts[m - 1]++;
+	}
+	for (int m = 0; m < 3; m++) {
+		double want = N_FLOWS * weights[m] / 8, err = (counts[m] - want) / want;
+
+		print_message("    member %d weight %.0f: %d flows (want %.0f, %+.1f%%)\n", m + 1,
+			      weights[m], counts[m], want, 100 * err);
+		assert_true(err < 0.05 && err > -0.05);
+	}
+}
+
+/* Without flowlets, a flow never changes member; both hooks agree. */
+static void test_stable(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 2000; i++) {
+		struct flow f = random_flow(0x0a100000u);
+		int m = send_flow(0, 0, &f);
+
+		assert_int_equal(send_flow(0, 0, &f), m);
+		assert_int_equal(send_flow(1, 0, &f), m);
+	}
+}
+
+/* Resilient: one of 6 members (each on its own port) goes down; only its
+ * flows move, each to a live member; when it returns, few flows move. */
+static void test_resilient(void **state)
+{
+	static struct flow flows[N_FLOWS];
+	static int before[N_FLOWS], during[N_FLOWS];
+	int moved = 0, moved_back = 0, on_victim = 0;
+	const int n = 6, victim_port = 4; /* p5: gateway 10.0.5.1, member 105 */
+
+	(void)state;
+	for (int i = 0; i < N_FLOWS; i++) {
+		flows[i] = random_flow(0x0a3c0000u);
+		before[i] = send_flow(0, 0, &flows[i]);
+		assert_in_range(before[i], 103, 108);
+		on_victim += before[i] == 105;
+	}
+	H.oper_up[victim_port] = 0;
+	assert_int_equal(h_reapply(&H, NULL), 0);
+	for (int i = 0; i < N_FLOWS; i++) {
+		int m = send_flow(0, 0, &flows[i]);
+
+		during[i] = m;
+		assert_int_not_equal(m, 105);
+		if (m != before[i]) {
+			moved++;
+			assert_int_equal(before[i], 105); /* only the victim's flows move */
+		}
+	}
+	H.oper_up[victim_port] = 1;
+	assert_int_equal(h_reapply(&H, NULL), 0);
+	/* the churn of the re-add: flows that change member at that moment */
+	for (int i = 0; i < N_FLOWS; i++) {
+		int m = send_flow(0, 0, &flows[i]);
+
+		moved_back += m != during[i];
+		if (m != during[i])
+			assert_int_equal(m, 105); /* only towards the returning member */
+	}
+	print_message("    member down: %d of %d flows moved (%d were on it; bound %.0f); "
+		      "back up: %d moved\n",
+		      moved, N_FLOWS, on_victim, N_FLOWS * (1.0 / n + 0.01), moved_back);
+	assert_int_equal(moved, on_victim);
+	assert_true(moved <= N_FLOWS * (1.0 / n + 0.01));
+	assert_true(moved_back <= N_FLOWS * (1.0 / n + 0.01));
+}
+
+/* E-ECMP: one 5-tuple, many QPs. Spread with ROCE_DEST_QP, none without. */
+static void qp_spread(const char *ecmp, int *distinct)
+{
+	int seen[17] = {0};
+
+	assert_int_equal(h_reapply(&H, make_config(ecmp, NULL)), 0);
+	*distinct = 0;
+	for (__u32 qp = 1; qp <= 256; qp++) {
+		struct flow f = {.src = 0x0a010102u,
+				 .dst = 0x0a100505u,
+				 .sport = 49152,
+				 .dport = 4791,
+				 .qp = qp * 7 + 0x100};
+		int m = send_flow(0, 0, &f);
+
+		assert_in_range(m, 1, 16);
+		if (!seen[m]++)
+			(*distinct)++;
+	}
+}
+
+static void test_qp_hashing(void **state)
+{
+	int on, off;
+
+	(void)state;
+	qp_spread("\"ECMP\": {\"global\": {\"hash_fields\": "
+		  "\"SRC_IP,DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT,ROCE_DEST_QP\"}}",
+		  &on);
+	qp_spread("\"ECMP\": {}", &off);
+	print_message("    256 QPs of one 5-tuple over 16 members: %d members with QP hashing, "
+		      "%d without\n",
+		      on, off);
+	assert_true(on >= 14);
+	assert_int_equal(off, 1);
+}
+
+/* Symmetric: both directions of a flow pick the same bucket. */
+static void test_symmetric(void **state)
+{
+	int same_on = 0, same_off = 0;
+
+	(void)state;
+	for (int i = 0; i < 1000; i++) {
+		struct xfab_flow a = {0}, b;
+
+		a.src[0] = rnd();
+		a.dst[0] = rnd();
+		a.ports = rnd();
+		a.proto = IPPROTO_TCP;
+		b = a;
+		b.src[0] = a.dst[0];
+		b.dst[0] = a.src[0];
+		b.ports = (a.ports >> 16) | (a.ports << 16);
+		{
+			struct xfab_flow a1 = a, b1 = b, a2 = a, b2 = b;
+
+			xfab_flow_select(&a1, XFAB_HASH_F_DEFAULT, 1);
+			xfab_flow_select(&b1, XFAB_HASH_F_DEFAULT, 1);
+			xfab_flow_select(&a2, XFAB_HASH_F_DEFAULT, 0);
+			xfab_flow_select(&b2, XFAB_HASH_F_DEFAULT, 0);
+			same_on += xfab_flow_hash(&a1, 7) == xfab_flow_hash(&b1, 7);
+			same_off += xfab_flow_hash(&a2, 7) == xfab_flow_hash(&b2, 7);
+		}
+	}
+	assert_int_equal(same_on, 1000);
+	assert_true(same_off < 5);
+}
+
+/* VXLAN: with INNER, tunnels with one outer 5-tuple spread by inner flow. */
+static int vxlan_members(const char *ecmp)
+{
+	int seen[17] = {0}, distinct = 0;
+
+	assert_int_equal(h_reapply(&H, make_config(ecmp, NULL)), 0);
+	for (int i = 0; i < 128; i++) {
+		struct flow outer = {
+		    .src = 0x0a010102u, .dst = 0x0a100505u, .sport = 50000, .dport = 4789};
+		__u8 frame[256], *vx, *ieth, *iip, *iudp;
+		size_t len = build_udp(frame, 0, &outer);
+
+		vx = frame + 14 + 20 + 8;
+		memset(vx, 0, 8 + 14 + 20 + 8);
+		vx[0] = 0x08;
+		ieth = vx + 8;
+		ieth[12] = 0x08;
+		iip = ieth + 14;
+		iip[0] = 0x45;
+		iip[9] = IPPROTO_UDP;
+		*(__u32 *)(iip + 12) = htonl(0xc0a80000u | (__u32)i);
+		*(__u32 *)(iip + 16) = htonl(0xc0a90001u);
+		iudp = iip + 20;
+		*(__u16 *)iudp = htons((__u16)(1000 + i));
+		*(__u16 *)(iudp + 2) = htons(80);
+		if (len < 14 + 20 + 8 + 8 + 14 + 20 + 8)
+			len = 14 + 20 + 8 + 8 + 14 + 20 + 8;
+		{
+			int m = send_frame(0, 0, frame, len);
+
+			assert_in_range(m, 1, 16);
+			if (!seen[m]++)
+				distinct++;
+		}
+	}
+	return distinct;
+}
+
+static void test_vxlan_inner(void **state)
+{
+	int inner, outer;
+
+	(void)state;
+	inner = vxlan_members("\"ECMP\": {\"global\": {\"hash_fields\": "
+			      "\"SRC_IP,DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT,INNER\"}}");
+	outer = vxlan_members("\"ECMP\": {}");
+	print_message("    128 inner flows in one tunnel: %d members with INNER, %d without\n",
+		      inner, outer);
+	assert_true(inner >= 12);
+	assert_int_equal(outer, 1);
+}
+
+static __u64 lb(__u32 event)
+{
+	return h_percpu_u64(&H, XFAB_MAP_LB_STATS, event, 0, 1);
+}
+
+/* Flowlets: packets closer than the gap keep their member; after a longer
+ * pause the next one starts a new flowlet; counters agree with what the
+ * packets did. */
+static void test_flowlets(void **state)
+{
+	struct flow f = {
+	    .src = 0x0a010102u, .dst = 0x0a100505u, .sport = 49152, .dport = 4791, .qp = 77};
+	__u64 hit0, new0, moved0;
+	int first, prev, members_seen = 0, seen[17] = {0}, changes = 0;
+	const int rounds = 24;
+
+	(void)state;
+	assert_int_equal(h_reapply(&H, make_config("\"ECMP\": {}, \"FLOWLET\": {\"global\": "
+						   "{\"enabled\": \"true\", \"gap_us\": \"2000\"}}",
+						   NULL)),
+			 0);
+	hit0 = lb(XFAB_LB_FLOWLET_HIT);
+	new0 = lb(XFAB_LB_FLOWLET_NEW);
+	moved0 = lb(XFAB_LB_FLOWLET_MOVED);
+	first = send_flow(0, 0, &f);
+	for (int i = 0; i < 50; i++) /* back to back: microseconds apart */
+		assert_int_equal(send_flow(i & 1, 0, &f), first);
+	assert_int_equal(lb(XFAB_LB_FLOWLET_NEW) - new0, 1);
+	assert_int_equal(lb(XFAB_LB_FLOWLET_HIT) - hit0, 50);
+	prev = first;
+	seen[first] = 1;
+	members_seen = 1;
+	for (int r = 0; r < rounds; r++) {
+		int m;
+
+		usleep(6000); /* 3x the gap */
+		m = send_flow(0, 0, &f);
+		assert_in_range(m, 1, 16);
+		changes += m != prev;
+		if (!seen[m]++)
+			members_seen++;
+		prev = m;
+		assert_int_equal(send_flow(0, 0, &f), m); /* continues the new flowlet */
+	}
+	print_message("    %d flowlets after gaps: %d path changes, %d distinct members\n", rounds,
+		      changes, members_seen);
+	assert_int_equal(lb(XFAB_LB_FLOWLET_NEW) - new0, 1 + rounds);
+	assert_int_equal(lb(XFAB_LB_FLOWLET_HIT) - hit0, 50 + rounds);
+	assert_int_equal(lb(XFAB_LB_FLOWLET_MOVED) - moved0, changes);
+	assert_true(members_seen >= 4);
+}
+
+static __u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
+static void set_load(int slot, __u64 bytes)
+{
+	struct xfab_port_load l = {.window_start_ns = mono_ns(), .bytes = bytes};
+	__u32 key = (__u32)slot;
+
+	assert_int_equal(bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_PORT_LOAD), &key, &l, BPF_ANY),
+			 0);
+}
+
+/* Least loaded: a new flowlet takes the member whose port sent least. */
+static void test_least_loaded(void **state)
+{
+	(void)state;
+	assert_int_equal(h_reapply(&H, make_config("\"ECMP\": {}, \"FLOWLET\": {\"global\": "
+						   "{\"enabled\": \"true\", \"gap_us\": \"1000\", "
+						   "\"mode\": \"least_loaded\", "
+						   "\"load_window_us\": \"1000000\"}}",
+						   NULL)),
+			 0);
+	for (int i = 0; i < 20; i++) {
+		struct flow f = random_flow(0x0a1e0000u); /* 10.30/16: p2 .1 or p3 */
+
+		set_load(1, 1000000000ull); /* p2 busy */
+		set_load(2, 0);
+		assert_int_equal(send_flow(0, 0, &f), 103);
+		f.sport++;
+		set_load(1, 0);
+		set_load(2, 1000000000ull); /* p3 busy */
+		assert_int_equal(send_flow(0, 0, &f), 1);
+	}
+}
+
+/* TE: <p1, 10.30.1.0/24> pinned to p3's gateway; other ingress ports use
+ * the route's group; with p3 down the pin falls back to the group. */
+static void test_te(void **state)
+{
+	const char *te = "\"ECMP\": {}, \"TE_PATH\": {\"p1|10.30.1.0/24\": {\"nexthop\": "
+			 "\"10.0.3.1\"}}";
+	__u64 hit0, fb0;
+	int other_port_members[200] = {0}, via_p3 = 0;
+
+	(void)state;
+	assert_int_equal(h_reapply(&H, make_config(te, NULL)), 0);
+	hit0 = lb(XFAB_LB_TE_HIT);
+	fb0 = lb(XFAB_LB_TE_FALLBACK);
+	for (int i = 0; i < 100; i++) {
+		struct flow f = random_flow(0x0a1e0100u & 0xffffff00u);
+
+		f.dst = 0x0a1e0100u | (rnd() & 0xff);	     /* 10.30.1.x */
+		assert_int_equal(send_flow(0, 0, &f), 103);  /* pinned */
+		other_port_members[i] = send_flow(0, 3, &f); /* from p4: the group */
+		via_p3 += other_port_members[i] == 103;
+	}
+	assert_int_equal(lb(XFAB_LB_TE_HIT) - hit0, 100);
+	assert_true(via_p3 > 20 && via_p3 < 80); /* the group spreads p4's traffic */
+	H.oper_up[2] = 0;			 /* p3 down */
+	assert_int_equal(h_reapply(&H, NULL), 0);
+	for (int i = 0; i < 50; i++) {
+		struct flow f = random_flow(0x0a1e0000u);
+
+		f.dst = 0x0a1e0100u | (rnd() & 0xff);
+		assert_int_equal(send_flow(0, 0, &f), 1); /* fallback: the group's live member */
+	}
+	assert_int_equal(lb(XFAB_LB_TE_FALLBACK) - fb0, 50);
+	H.oper_up[2] = 1;
+	assert_int_equal(h_reapply(&H, make_config(NULL, NULL)), 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return h_setup(&H, 8, make_config(NULL, NULL));
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	h_teardown(&H);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_spread_2),  cmocka_unit_test(test_spread_4),
+	    cmocka_unit_test(test_spread_8),  cmocka_unit_test(test_spread_16),
+	    cmocka_unit_test(test_weighted),  cmocka_unit_test(test_stable),
+	    cmocka_unit_test(test_resilient), cmocka_unit_test(test_qp_hashing),
+	    cmocka_unit_test(test_symmetric), cmocka_unit_test(test_vxlan_inner),
+	    cmocka_unit_test(test_flowlets),  cmocka_unit_test(test_least_loaded),
+	    cmocka_unit_test(test_te),
+	};
+	return cmocka_run_group_tests_name("bpf_load_balancing", tests, setup, teardown);
+}
