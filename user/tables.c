@@ -190,6 +190,8 @@ static void bucket_targets(const struct xfab_group *grp, const int *live, int *t
 		for (int m = 0; m < n; m++)
 			if (live[m] && (best < 0 || rem[m] > rem[best]))
 				best = m;
+		if (best < 0) /* cannot happen: sum > 0 needs a live member */
+			break;
 		target[best]++;
 		rem[best] = 0;
 		assigned++;
@@ -199,7 +201,7 @@ static void bucket_targets(const struct xfab_group *grp, const int *live, int *t
 void xfab_group_fill_buckets(struct xfab_group *grp, const struct xfab_group *prev, const int *live)
 {
 	int target[XFAB_GROUP_MAX_MEMBERS], count[XFAB_GROUP_MAX_MEMBERS] = {0};
-	int free_b[XFAB_GROUP_BUCKETS], n_free = 0, n_live = 0;
+	int free_b[XFAB_GROUP_BUCKETS] = {0}, n_free = 0, n_live = 0;
 	int n = grp->num_members;
 
 	for (int m = 0; m < n; m++)
