@@ -19,10 +19,10 @@ LIB_SRC    := user/json.c user/config.c user/tables.c user/common.c user/nl.c
 LIB_OBJ    := $(LIB_SRC:user/%.c=$(BUILD)/%.o)
 USER_HDRS  := $(wildcard user/*.h) include/xfab_abi.h include/xfab_hash.h
 
-PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl
+PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim
 TESTS      := $(BUILD)/test_config $(BUILD)/test_config_asan $(BUILD)/test_packets $(BUILD)/test_lb
 
-.PHONY: all deps test test-unit test-bpf test-netns check format demo clean
+.PHONY: all deps test test-unit test-bpf test-netns check format demo bench clean
 
 all: $(PROGS) $(TESTS)
 
@@ -45,6 +45,12 @@ $(BUILD)/xfabd: $(BUILD)/xfabd.o $(LIB_OBJ)
 
 $(BUILD)/xfabctl: $(BUILD)/xfabctl.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/xfab-roce: tools/xfab-roce.c | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@
+
+$(BUILD)/xfab-lbsim: tools/xfab-lbsim.c $(LIB_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) $< $(LIB_OBJ) -o $@ $(LDLIBS)
 
 # Unit tests: pure userspace, also built with ASan/UBSan.
 $(BUILD)/test_config: tests/unit/test_config.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
@@ -82,6 +88,11 @@ demo:
 	scripts/install-deps
 	$(MAKE) all
 	scripts/demo
+
+# Benchmarks: load-balancing figures (more arrive with the performance work).
+bench: all
+	mkdir -p bench-out
+	$(BUILD)/xfab-lbsim --flows 1000 --links 16 --trials 200 --json bench-out/lb.json
 
 clean:
 	rm -rf $(BUILD)

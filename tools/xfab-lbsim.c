@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * xfab-lbsim: link-load balance of xfab's ECMP for RoCE traffic, computed
+ * with the data plane's own hash (include/xfab_hash.h) and bucket fill
+ * (user/tables.c), so the figures are what the switch does.
+ *
+ * Each trial: FLOWS host-pair flows of equal volume (RoCEv2, UDP 4791, one
+ * fixed UDP source port per pair, the low-entropy case) over one LINKS-way
+ * group, with a fresh hash seed and fresh addresses. A flow spread over Q QPs
+ * sends 1/Q of its volume on each QP. Reported: max-to-mean link load,
+ * min/median/max over the trials, for
+ *   5-tuple ECMP (QP not hashed), E-ECMP with 4 QPs and with 16 QPs.
+ *
+ *   xfab-lbsim [--flows N] [--links N] [--trials N] [--json FILE]
+ */
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tables.h"
+#include "xfab_hash.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint32_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng >> 16);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One trial: max/mean link load. */
+static double trial(int flows, int links, int qps, __u32 fields, const struct xfab_group *grp)
+{
+	double load[XFAB_GROUP_MAX_MEMBERS] = {0}, max = 0, mean = 0;
+	__u32 seed = rnd();
+
+	for (int f = 0; f < flows; f++) {
+		struct xfab_flow base = {0};
+
+		base.src[0] = 0x0a000000u | (rnd() & 0xffffff);
+		base.dst[0] = 0x0a000000u | (rnd() & 0xffffff);
+		base.proto = 17;
+		base.ports = 0xc000u | ((__u32)0xb712 << 16); /* sport 49152, dport 4791 (BE) */
+		for (int q = 0; q < qps; q++) {
+			struct xfab_flow fl = base;
+			__u32 hash, nh;
+
+			fl.qp = rnd() & 0xffffff;
+			xfab_flow_select(&fl, fields, 0);
+			hash = xfab_flow_hash(&fl, seed);
+			nh = grp->buckets[XFAB_HASH_BUCKET(hash)];
+			load[nh - 1] += 1.0 / qps;
+		}
+	}
+	for (int l = 0; l < links; l++) {
+		mean += load[l] / links;
+		if (load[l] > max)
+			max = load[l];
+	}
+	return max / mean;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"flows", required_argument, NULL, 'f'},  {"links", required_argument, NULL, 'l'},
+		{"trials", required_argument, NULL, 't'}, {"json", required_argument, NULL, 'j'},
+		{NULL, 0, NULL, 0},
+	};
+	int flows = 1000, links = 16, trials = 200, opt, live[XFAB_GROUP_MAX_MEMBERS];
+	const char *json_path = NULL;
+	struct xfab_group grp = {0};
+	const struct {
+		const char *name;
+		int qps;
+		__u32 fields;
+	} scen[] = {
+		{"5-tuple ECMP", 1, XFAB_HASH_F_DEFAULT},
+		{"E-ECMP, 4 QPs per pair", 4, XFAB_HASH_F_DEFAULT | XFAB_HASH_F_ROCE_QP},
+		{"E-ECMP, 16 QPs per pair", 16, XFAB_HASH_F_DEFAULT | XFAB_HASH_F_ROCE_QP},
+	};
+	FILE *jf = NULL;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			flows = atoi(optarg);
+			break;
+		case 'l':
+			links = atoi(optarg);
+			break;
+		case 't':
+			trials = atoi(optarg);
+			break;
+		case 'j':
+			json_path = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: xfab-lbsim [--flows N] [--links N] [--trials N] "
+					"[--json FILE]\n");
+			return 2;
+		}
+	}
+	if (flows < 1 || links < 2 || links > XFAB_GROUP_MAX_MEMBERS || trials < 1 ||
+	    trials > 100000) {
+		fprintf(stderr, "xfab-lbsim: --links 2..%d, --flows and --trials > 0\n",
+			XFAB_GROUP_MAX_MEMBERS);
+		return 2;
+	}
+	grp.num_members = (__u16)links;
+	for (int l = 0; l < links; l++) {
+		grp.members[l] = (__u32)(l + 1);
+		grp.weights[l] = 1;
+		live[l] = 1;
+	}
+	xfab_group_fill_buckets(&grp, NULL, live);
+	if (json_path) {
+		jf = fopen(json_path, "w");
+		if (!jf) {
+			perror(json_path);
+			return 1;
+		}
+		fprintf(jf, "{\"flows\":%d,\"links\":%d,\"trials\":%d,\"results\":[", flows, links,
+			trials);
+	}
+	printf("max-to-mean link load, %d flows over %d links, %d trials "
+	       "(RoCEv2, fixed UDP source port per pair)\n",
+	       flows, links, trials);
+	printf("%-26s %8s %8s %8s\n", "scheme", "min", "median", "max");
+	for (size_t s = 0; s < sizeof(scen) / sizeof(scen[0]); s++) {
+		double *r = calloc((size_t)trials, sizeof(double));
+
+		if (!r)
+			return 1;
+		for (int t = 0; t < trials; t++)
+			r[t] = trial(flows, links, scen[s].qps, scen[s].fields, &grp);
+		qsort(r, (size_t)trials, sizeof(double), cmp_double);
+		printf("%-26s %8.3f %8.3f %8.3f\n", scen[s].name, r[0], r[trials / 2],
+		       r[trials - 1]);
+		if (jf)
+			fprintf(jf, "%s{\"scheme\":\"%s\",\"qps\":%d,\"min\":%.4f,\"median\":%.4f,"
+				    "\"max\":%.4f}",
+				s ? "," : "", scen[s].name, scen[s].qps, r[0], r[trials / 2],
+				r[trials - 1]);
+		free(r);
+	}
+	if (jf) {
+		fprintf(jf, "]}\n");
+		fclose(jf);
+	}
+	return 0;
+}

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * xfab-roce: RoCEv2-format traffic over UDP 4791 for fabric tests.
+ *
+ *   xfab-roce send --dst ADDR [--qps N] [--count N] [--rate PPS] [--size B]
+ *                  [--sport N | --sport-per-qp] [--qp-base N] [--duration S]
+ *   xfab-roce recv [--port N] [--duration S] [--idle-ms MS] [-j]
+ *
+ * Each datagram is a Base Transport Header (opcode RC SEND-only, P_Key
+ * 0xffff, destination QP, PSN), a payload and a 4-byte ICRC field (zero: no
+ * RDMA NIC checks it here). The sender round-robins packets over N QPs, each
+ * with its own PSN sequence, from one UDP source port by default (the
+ * low-entropy case E-ECMP addresses) or one per QP. The receiver tracks every
+ * (source, QP): packets, PSN gaps (losses) and out-of-sequence arrivals, the
+ * events RoCE's go-back-N punishes. Everything is bounded by count and time.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ROCE_PORT 4791
+#define BTH_LEN 12
+#define ICRC_LEN 4
+#define MAX_QPS 1024
+#define MAX_FLOWS 8192
+#define OPCODE_RC_SEND_ONLY 0x04
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void put_bth(uint8_t *b, uint32_t qp, uint32_t psn)
+{
+	b[0] = OPCODE_RC_SEND_ONLY;
+	b[1] = 0;    /* SE, M, pad count, transport version */
+	b[2] = 0xff; /* P_Key */
+	b[3] = 0xff;
+	b[4] = 0; /* reserved */
+	b[5] = (uint8_t)(qp >> 16);
+	b[6] = (uint8_t)(qp >> 8);
+	b[7] = (uint8_t)qp;
+	b[8] = 0; /* AckReq + reserved */
+	b[9] = (uint8_t)(psn >> 16);
+	b[10] = (uint8_t)(psn >> 8);
+	b[11] = (uint8_t)psn;
+}
+
+struct send_opts {
+	const char *dst;
+	int qps;
+	long count; /* per QP */
+	long rate;  /* packets/s, all QPs together; 0 = as fast as possible */
+	int size;   /* payload bytes */
+	int sport;
+	int sport_per_qp;
+	uint32_t qp_base;
+	double duration;
+};
+
+static int open_sender(const struct sockaddr_storage *dst, socklen_t dlen, int sport)
+{
+	struct sockaddr_storage src = {0};
+	int fd = socket(dst->ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0), one = 1;
+
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	src.ss_family = dst->ss_family;
+	if (dst->ss_family == AF_INET)
+		((struct sockaddr_in *)&src)->sin_port = htons((uint16_t)sport);
+	else
+		((struct sockaddr_in6 *)&src)->sin6_port = htons((uint16_t)sport);
+	if (bind(fd, (struct sockaddr *)&src, dlen) || connect(fd, (const struct sockaddr *)dst, dlen)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int do_send(const struct send_opts *o)
+{
+	static int fds[MAX_QPS];
+	static uint32_t psn[MAX_QPS];
+	struct sockaddr_storage dst = {0};
+	socklen_t dlen;
+	uint8_t buf[9000];
+	size_t len = BTH_LEN + (size_t)o->size + ICRC_LEN;
+	uint64_t start = now_ns(), deadline = start + (uint64_t)(o->duration * 1e9), sent = 0,
+		 errors = 0, total = (uint64_t)o->count * (uint64_t)o->qps;
+
+	if (o->qps < 1 || o->qps > MAX_QPS || len > sizeof(buf)) {
+		fprintf(stderr, "xfab-roce send: --qps 1..%d and --size up to %zu\n", MAX_QPS,
+			sizeof(buf) - BTH_LEN - ICRC_LEN);
+		return 2;
+	}
+	if (inet_pton(AF_INET, o->dst, &((struct sockaddr_in *)&dst)->sin_addr) == 1) {
+		dst.ss_family = AF_INET;
+		((struct sockaddr_in *)&dst)->sin_port = htons(ROCE_PORT);
+		dlen = sizeof(struct sockaddr_in);
+	} else if (inet_pton(AF_INET6, o->dst, &((struct sockaddr_in6 *)&dst)->sin6_addr) == 1) {
+		dst.ss_family = AF_INET6;
+		((struct sockaddr_in6 *)&dst)->sin6_port = htons(ROCE_PORT);
+		dlen = sizeof(struct sockaddr_in6);
+	} else {
+		fprintf(stderr, "xfab-roce send: --dst %s is not an address\n", o->dst);
+		return 2;
+	}
+	for (int q = 0; q < o->qps; q++) {
+		/* one socket (one 5-tuple) for all QPs, unless per-QP ports */
+		if (q > 0 && !o->sport_per_qp) {
+			fds[q] = fds[0];
+			continue;
+		}
+		fds[q] = open_sender(&dst, dlen, o->sport + (o->sport_per_qp ? q : 0));
+		if (fds[q] < 0) {
+			fprintf(stderr, "xfab-roce send: socket: %s\n", strerror(errno));
+			return 1;
+		}
+	}
+	memset(buf, 0, sizeof(buf));
+	for (size_t i = BTH_LEN; i < len - ICRC_LEN; i++)
+		buf[i] = (uint8_t)i;
+	while (sent < total) {
+		int q = (int)(sent % (uint64_t)o->qps);
+
+		if ((sent & 63) == 0 && now_ns() > deadline)
+			break;
+		if (o->rate > 0) { /* pace: packet n leaves at start + n / rate */
+			uint64_t due = start + sent * 1000000000ull / (uint64_t)o->rate;
+			uint64_t t = now_ns();
+
+			if (due > t + 50000) {
+				struct timespec ts = {0, (long)(due - t)};
+
+				nanosleep(&ts, NULL);
+			}
+		}
+		put_bth(buf, o->qp_base + (uint32_t)q, psn[q]);
+		if (send(fds[q], buf, len, 0) < 0) {
+			errors++;
+			if (errno == ENOBUFS || errno == EAGAIN)
+				continue; /* retry the same PSN */
+		}
+		psn[q] = (psn[q] + 1) & 0xffffff;
+		sent++;
+	}
+	printf("sent %llu packets on %d QPs to %s (%llu send errors) in %.3f s\n",
+	       (unsigned long long)sent, o->qps, o->dst, (unsigned long long)errors,
+	       (double)(now_ns() - start) / 1e9);
+	return 0;
+}
+
+struct qp_state {
+	struct sockaddr_storage src;
+	uint32_t qp;
+	uint32_t expected_psn;
+	uint64_t packets;
+	uint64_t oos;	 /* arrived with a PSN other than the next expected */
+	int64_t lost;	 /* PSNs skipped and never seen (late arrivals give back) */
+	uint64_t late;	 /* arrived after a later PSN (reordered) */
+	int started;
+};
+
+static int same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return 0;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+		       &((const struct sockaddr_in6 *)b)->sin6_addr, 16);
+}
+
+static void addr_text(const struct sockaddr_storage *a, char *buf, size_t len)
+{
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)a;
+
+	if (a->ss_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)a)->sin_addr, buf, (socklen_t)len);
+	else if (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
+		inet_ntop(AF_INET, &s6->sin6_addr.s6_addr[12], buf, (socklen_t)len);
+	else
+		inet_ntop(AF_INET6, &s6->sin6_addr, buf, (socklen_t)len);
+}
+
+static int do_recv(int port, double duration, int idle_ms, int json)
+{
+	static struct qp_state st[MAX_FLOWS];
+	struct sockaddr_in6 any = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port)};
+	int fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0), zero = 0, n_st = 0,
+	    rcvbuf = 32 << 20;
+	uint64_t start = now_ns(), deadline = start + (uint64_t)(duration * 1e9), last = 0;
+	uint64_t packets = 0, oos = 0, late = 0, bad = 0;
+	int64_t lost = 0;
+	uint8_t buf[9100];
+
+	if (fd < 0 || setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) ||
+	    bind(fd, (struct sockaddr *)&any, sizeof(any))) {
+		fprintf(stderr, "xfab-roce recv: cannot bind UDP %d: %s\n", port, strerror(errno));
+		return 1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	if (!json) {
+		printf("listening on UDP %d\n", port);
+		fflush(stdout);
+	}
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		struct sockaddr_storage src;
+		socklen_t slen = sizeof(src);
+		uint64_t t = now_ns();
+		struct qp_state *q = NULL;
+		uint32_t qp, psn;
+		ssize_t n;
+
+		if (t > deadline || (last && t - last > (uint64_t)idle_ms * 1000000ull))
+			break;
+		if (poll(&pfd, 1, 20) <= 0)
+			continue;
+		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&src, &slen);
+		if (n < 0)
+			continue;
+		last = now_ns();
+		if (n < BTH_LEN + ICRC_LEN || buf[2] != 0xff || buf[3] != 0xff) {
+			bad++;
+			continue;
+		}
+		qp = (uint32_t)buf[5] << 16 | (uint32_t)buf[6] << 8 | buf[7];
+		psn = (uint32_t)buf[9] << 16 | (uint32_t)buf[10] << 8 | buf[11];
+		for (int i = 0; i < n_st; i++)
+			if (st[i].qp == qp && same_addr(&st[i].src, &src)) {
+				q = &st[i];
+				break;
+			}
+		if (!q) {
+			if (n_st == MAX_FLOWS) {
+				bad++;
+				continue;
+			}
+			q = &st[n_st++];
+			q->src = src;
+			q->qp = qp;
+		}
+		packets++;
+		q->packets++;
+		if (!q->started) {
+			q->started = 1;
+			q->expected_psn = (psn + 1) & 0xffffff;
+			q->lost += psn; /* a sender starts at PSN 0 */
+			lost += psn;
+			continue;
+		}
+		if (psn == q->expected_psn) {
+			q->expected_psn = (psn + 1) & 0xffffff;
+			continue;
+		}
+		q->oos++;
+		oos++;
+		if (((psn - q->expected_psn) & 0xffffff) < 0x800000) { /* ahead: a gap */
+			q->lost += (psn - q->expected_psn) & 0xffffff;
+			lost += (psn - q->expected_psn) & 0xffffff;
+			q->expected_psn = (psn + 1) & 0xffffff;
+		} else { /* behind: a reordered (late) packet */
+			q->late++;
+			late++;
+			q->lost--;
+			lost--;
+		}
+	}
+	if (json) {
+		printf("{\"packets\":%llu,\"qps\":%d,\"oos\":%llu,\"late\":%llu,\"lost\":%lld,"
+		       "\"malformed\":%llu,\"flows\":[",
+		       (unsigned long long)packets, n_st, (unsigned long long)oos,
+		       (unsigned long long)late, (long long)lost, (unsigned long long)bad);
+		for (int i = 0; i < n_st; i++) {
+			char a[INET6_ADDRSTRLEN];
+
+			addr_text(&st[i].src, a, sizeof(a));
+			printf("%s{\"src\":\"%s\",\"qp\":%u,\"packets\":%llu,\"oos\":%llu,"
+			       "\"late\":%llu,\"lost\":%lld}",
+			       i ? "," : "", a, st[i].qp, (unsigned long long)st[i].packets,
+			       (unsigned long long)st[i].oos, (unsigned long long)st[i].late,
+			       (long long)st[i].lost);
+		}
+		printf("]}\n");
+		return 0;
+	}
+	printf("%-40s %8s %10s %8s %8s %8s\n", "Source", "QP", "Packets", "OOS", "Late", "Lost");
+	for (int i = 0; i < n_st; i++) {
+		char a[INET6_ADDRSTRLEN];
+
+		addr_text(&st[i].src, a, sizeof(a));
+		printf("%-40s %8u %10llu %8llu %8llu %8lld\n", a, st[i].qp,
+		       (unsigned long long)st[i].packets, (unsigned long long)st[i].oos,
+		       (unsigned long long)st[i].late, (long long)st[i].lost);
+	}
+	printf("total: %llu packets on %d QPs, %llu out of sequence (%llu late), %lld lost, "
+	       "%llu malformed\n",
+	       (unsigned long long)packets, n_st, (unsigned long long)oos, (unsigned long long)late,
+	       (long long)lost, (unsigned long long)bad);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: xfab-roce send --dst ADDR [--qps N] [--count N] [--rate PPS] [--size B]\n"
+		   "                      [--sport N | --sport-per-qp] [--qp-base N] [--duration S]\n"
+		   "       xfab-roce recv [--port N] [--duration S] [--idle-ms MS] [-j]\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"dst", required_argument, NULL, 'd'},	   {"qps", required_argument, NULL, 'q'},
+		{"count", required_argument, NULL, 'c'},   {"rate", required_argument, NULL, 'r'},
+		{"size", required_argument, NULL, 's'},	   {"sport", required_argument, NULL, 'p'},
+		{"sport-per-qp", no_argument, NULL, 'P'},  {"qp-base", required_argument, NULL, 'b'},
+		{"duration", required_argument, NULL, 't'}, {"port", required_argument, NULL, 'l'},
+		{"idle-ms", required_argument, NULL, 'i'}, {"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},	   {NULL, 0, NULL, 0},
+	};
+	struct send_opts so = {.qps = 16, .count = 1000, .size = 1024, .sport = 49152,
+			       .qp_base = 0x100, .duration = 10};
+	int port = ROCE_PORT, idle_ms = 1000, json = 0, opt;
+	double rduration = 30;
+	const char *mode;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	mode = argv[1];
+	optind = 2;
+	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			so.dst = optarg;
+			break;
+		case 'q':
+			so.qps = atoi(optarg);
+			break;
+		case 'c':
+			so.count = atol(optarg);
+			break;
+		case 'r':
+			so.rate = atol(optarg);
+			break;
+		case 's':
+			so.size = atoi(optarg);
+			break;
+		case 'p':
+			so.sport = atoi(optarg);
+			break;
+		case 'P':
+			so.sport_per_qp = 1;
+			break;
+		case 'b':
+			so.qp_base = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			so.duration = rduration = atof(optarg);
+			break;
+		case 'l':
+			port = atoi(optarg);
+			break;
+		case 'i':
+			idle_ms = atoi(optarg);
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	/* Bounded: at most 60 s and 10M packets a run. */
+	if (so.duration <= 0 || so.duration > 60 || rduration > 60 || so.count < 1 ||
+	    so.count * so.qps > 10000000) {
+		fprintf(stderr, "xfab-roce: --duration up to 60 s, up to 10M packets a run\n");
+		return 2;
+	}
+	if (!strcmp(mode, "send")) {
+		if (!so.dst) {
+			usage(stderr);
+			return 2;
+		}
+		return do_send(&so);
+	}
+	if (!strcmp(mode, "recv"))
+		return do_recv(port, rduration, idle_ms, json);
+	usage(stderr);
+	return 2;
+}
