@@ -102,38 +102,60 @@ static __always_inline void xfab_port_account_load(__u32 slot, __u32 bytes, __u6
 }
 
 /* Least loaded live member, by bytes its port sent lately. The scan starts
- * at a hash-chosen member so ties spread. */
-static __always_inline __u32 xfab_least_loaded(const struct xfab_group *grp, __u32 hash, __u64 now,
-					       __u64 window)
+ * at a hash-chosen member so ties spread. It runs under bpf_loop(), so the
+ * verifier checks one step instead of 64 unrolled ones. */
+struct xfab_ll_scan {
+	__u32 group_id;
+	__u32 n;
+	__u32 start;
+	__u32 best;
+	__u64 best_load;
+	__u64 now;
+	__u64 window;
+};
+
+static long xfab_ll_step(__u32 i, void *data)
 {
-	__u32 n = grp->num_members, start, best = grp->buckets[XFAB_HASH_BUCKET(hash)];
-	__u64 best_load = ~0ULL;
-	__u32 i;
+	struct xfab_ll_scan *c = data;
+	struct xfab_group *grp = bpf_map_lookup_elem(&nh_groups, &c->group_id);
+	const struct xfab_port *port;
+	__u32 idx, nh_id;
+	__u64 load;
 
-	if (n == 0 || n > XFAB_GROUP_MAX_MEMBERS)
-		return best;
-	start = hash % n;
-	for (i = 0; i < XFAB_GROUP_MAX_MEMBERS; i++) {
-		const struct xfab_port *port;
-		__u32 idx, nh_id;
-		__u64 load;
-
-		if (i >= n)
-			break;
-		idx = start + i;
-		if (idx >= n)
-			idx -= n;
-		nh_id = grp->members[idx & (XFAB_GROUP_MAX_MEMBERS - 1)];
-		port = xfab_nexthop_port(nh_id);
-		if (!port)
-			continue;
-		load = xfab_port_recent_bytes(port->slot, now, window);
-		if (load < best_load) {
-			best_load = load;
-			best = nh_id;
-		}
+	if (!grp)
+		return 1;
+	idx = c->start + i;
+	if (idx >= c->n)
+		idx -= c->n;
+	nh_id = grp->members[idx & (XFAB_GROUP_MAX_MEMBERS - 1)];
+	port = xfab_nexthop_port(nh_id);
+	if (!port)
+		return 0;
+	load = xfab_port_recent_bytes(port->slot, c->now, c->window);
+	if (load < c->best_load) {
+		c->best_load = load;
+		c->best = nh_id;
 	}
-	return best;
+	return 0;
+}
+
+static __always_inline __u32 xfab_least_loaded(const struct xfab_group *grp, __u32 group_id,
+					       __u32 hash, __u64 now, __u64 window)
+{
+	struct xfab_ll_scan c = {
+	    .group_id = group_id,
+	    .n = grp->num_members,
+	    .best = grp->buckets[XFAB_HASH_BUCKET(hash)],
+	    .best_load = ~0ULL,
+	    .now = now,
+	    .window = window,
+	};
+
+	if (c.n == 0 || c.n > XFAB_GROUP_MAX_MEMBERS)
+		return c.best;
+	c.start = hash % c.n;
+	bpf_loop(c.n, xfab_ll_step, &c, 0);
+	return c.best;
 }
 
 /*
@@ -159,7 +181,7 @@ static __always_inline __u32 xfab_flowlet_select(const struct xfab_settings *cfg
 		xfab_count_lb(XFAB_LB_FLOWLET_DEAD);
 	}
 	if (cfg->flowlet_mode == XFAB_FLOWLET_LEAST_LOADED)
-		nh_id = xfab_least_loaded(grp, hash, now, cfg->load_window_ns);
+		nh_id = xfab_least_loaded(grp, fk->group, hash, now, cfg->load_window_ns);
 	else
 		nh_id = grp->buckets[XFAB_HASH_BUCKET(bpf_get_prandom_u32())];
 	xfab_count_lb(XFAB_LB_FLOWLET_NEW);

@@ -74,9 +74,11 @@ static double trial(int flows, int links, int qps, __u32 fields, const struct xf
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"flows", required_argument, NULL, 'f'},  {"links", required_argument, NULL, 'l'},
-		{"trials", required_argument, NULL, 't'}, {"json", required_argument, NULL, 'j'},
-		{NULL, 0, NULL, 0},
+	    {"flows", required_argument, NULL, 'f'},
+	    {"links", required_argument, NULL, 'l'},
+	    {"trials", required_argument, NULL, 't'},
+	    {"json", required_argument, NULL, 'j'},
+	    {NULL, 0, NULL, 0},
 	};
 	int flows = 1000, links = 16, trials = 200, opt, live[XFAB_GROUP_MAX_MEMBERS];
 	const char *json_path = NULL;
@@ -86,9 +88,9 @@ int main(int argc, char **argv)
 		int qps;
 		__u32 fields;
 	} scen[] = {
-		{"5-tuple ECMP", 1, XFAB_HASH_F_DEFAULT},
-		{"E-ECMP, 4 QPs per pair", 4, XFAB_HASH_F_DEFAULT | XFAB_HASH_F_ROCE_QP},
-		{"E-ECMP, 16 QPs per pair", 16, XFAB_HASH_F_DEFAULT | XFAB_HASH_F_ROCE_QP},
+	    {"5-tuple ECMP", 1, XFAB_HASH_F_DEFAULT},
+	    {"E-ECMP, 4 QPs per pair", 4, XFAB_HASH_F_DEFAULT | XFAB_HASH_F_ROCE_QP},
+	    {"E-ECMP, 16 QPs per pair", 16, XFAB_HASH_F_DEFAULT | XFAB_HASH_F_ROCE_QP},
 	};
 	FILE *jf = NULL;
 
@@ -149,8 +151,9 @@ int main(int argc, char **argv)
 		printf("%-26s %8.3f %8.3f %8.3f\n", scen[s].name, r[0], r[trials / 2],
 		       r[trials - 1]);
 		if (jf)
-			fprintf(jf, "%s{\"scheme\":\"%s\",\"qps\":%d,\"min\":%.4f,\"median\":%.4f,"
-				    "\"max\":%.4f}",
+			fprintf(jf,
+				"%s{\"scheme\":\"%s\",\"qps\":%d,\"min\":%.4f,\"median\":%.4f,"
+				"\"max\":%.4f}",
 				s ? "," : "", scen[s].name, scen[s].qps, r[0], r[trials / 2],
 				r[trials - 1]);
 		free(r);

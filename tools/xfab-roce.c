@@ -4,6 +4,7 @@
  *
  *   xfab-roce send --dst ADDR [--qps N] [--count N] [--rate PPS] [--size B]
  *                  [--sport N | --sport-per-qp] [--qp-base N] [--duration S]
+ *                  [--burst N --burst-gap-us U]   (messages with idle time between)
  *   xfab-roce recv [--port N] [--duration S] [--idle-ms MS] [-j]
  *
  * Each datagram is a Base Transport Header (opcode RC SEND-only, P_Key
@@ -69,6 +70,8 @@ struct send_opts {
 	int sport_per_qp;
 	uint32_t qp_base;
 	double duration;
+	long burst;	   /* packets per burst (0: one steady stream) */
+	long burst_gap_us; /* idle time between bursts */
 };
 
 static int open_sender(const struct sockaddr_storage *dst, socklen_t dlen, int sport)
@@ -84,7 +87,8 @@ static int open_sender(const struct sockaddr_storage *dst, socklen_t dlen, int s
 		((struct sockaddr_in *)&src)->sin_port = htons((uint16_t)sport);
 	else
 		((struct sockaddr_in6 *)&src)->sin6_port = htons((uint16_t)sport);
-	if (bind(fd, (struct sockaddr *)&src, dlen) || connect(fd, (const struct sockaddr *)dst, dlen)) {
+	if (bind(fd, (struct sockaddr *)&src, dlen) ||
+	    connect(fd, (const struct sockaddr *)dst, dlen)) {
 		close(fd);
 		return -1;
 	}
@@ -139,8 +143,12 @@ static int do_send(const struct send_opts *o)
 
 		if ((sent & 63) == 0 && now_ns() > deadline)
 			break;
-		if (o->rate > 0) { /* pace: packet n leaves at start + n / rate */
+		if (o->rate > 0) { /* pace: packet n leaves at start + n / rate (+ idle gaps) */
 			uint64_t due = start + sent * 1000000000ull / (uint64_t)o->rate;
+
+			if (o->burst > 0)
+				due +=
+				    (sent / (uint64_t)o->burst) * (uint64_t)o->burst_gap_us * 1000;
 			uint64_t t = now_ns();
 
 			if (due > t + 50000) {
@@ -169,9 +177,9 @@ struct qp_state {
 	uint32_t qp;
 	uint32_t expected_psn;
 	uint64_t packets;
-	uint64_t oos;	 /* arrived with a PSN other than the next expected */
-	int64_t lost;	 /* PSNs skipped and never seen (late arrivals give back) */
-	uint64_t late;	 /* arrived after a later PSN (reordered) */
+	uint64_t oos;  /* arrived with a PSN other than the next expected */
+	int64_t lost;  /* PSNs skipped and never seen (late arrivals give back) */
+	uint64_t late; /* arrived after a later PSN (reordered) */
 	int started;
 };
 
@@ -318,24 +326,39 @@ static int do_recv(int port, double duration, int idle_ms, int json)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: xfab-roce send --dst ADDR [--qps N] [--count N] [--rate PPS] [--size B]\n"
-		   "                      [--sport N | --sport-per-qp] [--qp-base N] [--duration S]\n"
-		   "       xfab-roce recv [--port N] [--duration S] [--idle-ms MS] [-j]\n");
+	fprintf(f,
+		"usage: xfab-roce send --dst ADDR [--qps N] [--count N] [--rate PPS] [--size B]\n"
+		"                      [--sport N | --sport-per-qp] [--qp-base N] [--duration S]\n"
+		"                      [--burst N --burst-gap-us U]\n"
+		"       xfab-roce recv [--port N] [--duration S] [--idle-ms MS] [-j]\n");
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"dst", required_argument, NULL, 'd'},	   {"qps", required_argument, NULL, 'q'},
-		{"count", required_argument, NULL, 'c'},   {"rate", required_argument, NULL, 'r'},
-		{"size", required_argument, NULL, 's'},	   {"sport", required_argument, NULL, 'p'},
-		{"sport-per-qp", no_argument, NULL, 'P'},  {"qp-base", required_argument, NULL, 'b'},
-		{"duration", required_argument, NULL, 't'}, {"port", required_argument, NULL, 'l'},
-		{"idle-ms", required_argument, NULL, 'i'}, {"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},	   {NULL, 0, NULL, 0},
+	    {"dst", required_argument, NULL, 'd'},
+	    {"qps", required_argument, NULL, 'q'},
+	    {"count", required_argument, NULL, 'c'},
+	    {"rate", required_argument, NULL, 'r'},
+	    {"size", required_argument, NULL, 's'},
+	    {"sport", required_argument, NULL, 'p'},
+	    {"sport-per-qp", no_argument, NULL, 'P'},
+	    {"qp-base", required_argument, NULL, 'b'},
+	    {"duration", required_argument, NULL, 't'},
+	    {"port", required_argument, NULL, 'l'},
+	    {"idle-ms", required_argument, NULL, 'i'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"burst", required_argument, NULL, 'B'},
+	    {"burst-gap-us", required_argument, NULL, 'G'},
+	    {NULL, 0, NULL, 0},
 	};
-	struct send_opts so = {.qps = 16, .count = 1000, .size = 1024, .sport = 49152,
-			       .qp_base = 0x100, .duration = 10};
+	struct send_opts so = {.qps = 16,
+			       .count = 1000,
+			       .size = 1024,
+			       .sport = 49152,
+			       .qp_base = 0x100,
+			       .duration = 10};
 	int port = ROCE_PORT, idle_ms = 1000, json = 0, opt;
 	double rduration = 30;
 	const char *mode;
@@ -383,6 +406,12 @@ int main(int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'B':
+			so.burst = atol(optarg);
+			break;
+		case 'G':
+			so.burst_gap_us = atol(optarg);
 			break;
 		case 'h':
 			usage(stdout);

@@ -732,6 +732,7 @@ int main(int argc, char **argv)
 			fclose(f);
 		}
 	}
+	probe_unresolved(&a); /* now, not a second from now */
 	ret = event_loop(&a) ? 1 : 0;
 	for (int p = a.cfg.n_ports - 1; p >= 0; p--)
 		detach_port(&a, p);
