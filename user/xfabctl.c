@@ -770,7 +770,21 @@ static int cmd_hash(const struct hash_args *ha)
 	hash = xfab_flow_hash(&sel, cfg.hash_seed);
 	bucket = XFAB_HASH_BUCKET(hash);
 	xfab_format_hash_fields(cfg.hash_fields, fields, sizeof(fields));
-	addr_str(v6, (__u8 *)flow.dst, pfx, sizeof(pfx));
+	{
+		struct xfab_prefix m = {.family = v6 ? AF_INET6 : AF_INET, .plen = plen};
+
+		/* the matched prefix: the destination with the host bits cleared */
+		memcpy(m.addr, flow.dst, v6 ? 16 : 4);
+		for (int i = 0; i < (v6 ? 16 : 4); i++) {
+			int bit0 = i * 8;
+
+			if (bit0 >= plen)
+				m.addr[i] = 0;
+			else if (bit0 + 8 > plen)
+				m.addr[i] &= (__u8)(0xff << (8 - (plen - bit0)));
+		}
+		addr_str(v6, m.addr, pfx, sizeof(pfx));
+	}
 	if (rt.type == XFAB_RT_GROUP) {
 		group = rt.id;
 		if (bpf_map_lookup_elem(open_map(XFAB_MAP_GROUPS), &group, &grp))
@@ -794,7 +808,12 @@ static int cmd_hash(const struct hash_args *ha)
 	if (json) {
 		jw_open(NULL, '{');
 		jw_string("match", source);
-		jw_uint("prefix_len", (unsigned)plen);
+		{
+			char full[INET6_ADDRSTRLEN + 8];
+
+			snprintf(full, sizeof(full), "%s/%d", pfx, plen);
+			jw_string("prefix", full);
+		}
 		jw_string("route_type", xfab_route_type_name(rt.type));
 		jw_string("hash_fields", fields);
 		jw_bool("symmetric", cfg.flags & XFAB_SET_SYMMETRIC);
