@@ -117,4 +117,42 @@ struct {
 	__type(value, __u64);
 } lb_stats SEC(".maps");
 
+/* dscp_to_tc: DSCP -> traffic class (SONiC's map unless configured). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_NUM_DSCP);
+	__type(key, __u32);
+	__type(value, __u32);
+} dscp_to_tc SEC(".maps");
+
+/* queue_cfg / queue_state / queue_stats / queue_watermark: per (port slot,
+ * traffic class); see xfab_abi.h. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_MAX_QUEUES);
+	__type(key, __u32);
+	__type(value, struct xfab_queue_cfg);
+} queue_cfg SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_MAX_QUEUES);
+	__type(key, __u32);
+	__type(value, struct xfab_queue_state);
+} queue_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XFAB_MAX_QUEUES);
+	__type(key, __u32);
+	__type(value, struct xfab_queue_stats);
+} queue_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_MAX_QUEUES);
+	__type(key, __u32);
+	__type(value, struct xfab_queue_watermark);
+} queue_watermark SEC(".maps");
+
 #endif

@@ -46,6 +46,7 @@ struct xfab_meta {
 	__u8 is_roce;	/* UDP 4791 with a whole BTH */
 	__u8 roce_opcode;
 	__u8 pad0;
+	__u16 l3_off;	   /* bytes before the IP header: 14, or 18 when tagged */
 	__u16 eth_proto;   /* ethertype after any VLAN tag, host order */
 	__u8 vlan_in_data; /* a tag sits in the frame (not in skb metadata) */
 	__u8 l4_proto;	   /* IP protocol / final IPv6 next header */
@@ -66,6 +67,7 @@ static __always_inline int xfab_parse_eth(struct xfab_pkt *pkt, struct xfab_meta
 		return -XFAB_DROP_ETH_TRUNCATED;
 	m->eth = eth;
 	m->data_end = pkt->data_end;
+	m->l3_off = sizeof(*eth);
 	proto = bpf_ntohs(eth->h_proto);
 	m->l3 = eth + 1;
 	if (proto == ETH_P_8021Q || proto == ETH_P_8021AD) {
@@ -75,6 +77,7 @@ static __always_inline int xfab_parse_eth(struct xfab_pkt *pkt, struct xfab_meta
 		proto = bpf_ntohs(vh->encap_proto);
 		m->vlan_in_data = 1;
 		m->l3 = vh + 1;
+		m->l3_off = sizeof(*eth) + sizeof(*vh);
 		/* A routed port tolerates one tag; QinQ is not ours to route. */
 		if (proto == ETH_P_8021Q || proto == ETH_P_8021AD)
 			return -XFAB_DROP_VLAN_STACKED;
@@ -140,7 +143,7 @@ static __always_inline int xfab_parse_ipv4(struct xfab_pkt *pkt, struct xfab_met
 	if ((void *)iph + hdr_len > pkt->data_end)
 		return -XFAB_DROP_IPV4_MALFORMED;
 	m->l3_len = bpf_ntohs(iph->tot_len);
-	avail = pkt->len - (__u32)((void *)iph - pkt->data);
+	avail = pkt->len - m->l3_off;
 	/* Trailing Ethernet padding is fine; a length past the frame is not. */
 	if (m->l3_len < hdr_len || m->l3_len > avail)
 		return -XFAB_DROP_IPV4_MALFORMED;
@@ -167,7 +170,7 @@ static __always_inline int xfab_parse_ipv6(struct xfab_pkt *pkt, struct xfab_met
 	if (ip6h->version != 6)
 		return -XFAB_DROP_IPV6_MALFORMED;
 	m->l3_len = sizeof(*ip6h) + bpf_ntohs(ip6h->payload_len);
-	avail = pkt->len - (__u32)((void *)ip6h - pkt->data);
+	avail = pkt->len - m->l3_off;
 	if (m->l3_len > avail)
 		return -XFAB_DROP_IPV6_MALFORMED;
 	__builtin_memcpy(m->flow.src, &ip6h->saddr, 16);

@@ -17,7 +17,8 @@ struct xfab_pkt {
 	__u32 len; /* whole frame (tc may hold less than this linearly) */
 	__u32 ingress_ifindex;
 	__u8 is_gso; /* a GSO super-packet: per-segment MTU holds */
-	__u8 pad[3];
+	__u8 is_tc;  /* tc datapath: the real qdisc queues (egress program) */
+	__u8 pad[2];
 };
 
 struct xfab_result {
@@ -25,12 +26,14 @@ struct xfab_result {
 	__u32 reason;	      /* drop or punt reason */
 	__u32 egress_ifindex; /* with XFAB_ACT_FORWARD */
 	__u8 vlan_in_data;    /* entry must strip the ingress tag on forward */
-	__u8 pad[3];
+	__u8 tc;	      /* traffic class (tc datapath: picks the HTB class) */
+	__u8 pad[2];
 };
 
 #include "counters.h"
 #include "parse.h"
 #include "l3.h"
+#include "qos.h"
 
 static __always_inline int xfab_mac_is_multicast(const __u8 *mac)
 {
@@ -156,6 +159,15 @@ static __always_inline int xfab_pipeline(struct xfab_pkt *pkt, struct xfab_resul
 		return xfab_finish(res, in->slot, pkt->len, xfab_drop(res, XFAB_DROP_EGRESS_DOWN));
 	if (!pkt->is_gso && m.l3_len > out->mtu)
 		return xfab_finish(res, in->slot, pkt->len, xfab_punt(res, XFAB_PUNT_MTU_EXCEEDED));
+
+	/* Queue: the egress (port, class) may mark CE or drop. In the tc
+	 * datapath the egress program does this against the real qdisc. */
+	res->tc = (__u8)xfab_classify(&m);
+	if (!pkt->is_tc) {
+		act = xfab_stage_queue_xdp(&m, out->slot, res->tc, pkt->len, res);
+		if (act != XFAB_ACT_FORWARD)
+			return xfab_finish(res, in->slot, pkt->len, act);
+	}
 
 	/* Rewrite: MACs, TTL/hop limit, IPv4 checksum. */
 	xfab_rewrite(&m, l3.dmac, out->mac);

@@ -75,18 +75,97 @@ int xfab_tc(struct __sk_buff *skb)
 	pkt.len = skb->len;
 	pkt.ingress_ifindex = skb->ifindex;
 	pkt.is_gso = skb->gso_segs > 1;
+	pkt.is_tc = 1;
 
 	switch (xfab_pipeline(&pkt, &res)) {
 	case XFAB_ACT_FORWARD:
 		/* Tag in the frame or in skb metadata: strip it either way. */
 		if ((res.vlan_in_data || skb->vlan_present) && bpf_skb_vlan_pop(skb))
 			return TC_ACT_SHOT;
+		/* HTB class 1:(tc + 1) of the egress port is the class's queue. */
+		skb->priority = 0x10000 | (res.tc + 1);
 		return bpf_redirect(res.egress_ifindex, 0);
 	case XFAB_ACT_PUNT:
 		return TC_ACT_OK;
 	default:
 		return TC_ACT_SHOT;
 	}
+}
+
+/* The kernel's sk_buff -> net_device -> Qdisc, for the qdisc backlog; CO-RE
+ * relocates the offsets against this kernel's BTF. */
+struct gnet_stats_queue___xfab {
+	__u32 qlen;
+	__u32 backlog;
+} __attribute__((preserve_access_index));
+
+struct Qdisc___xfab {
+	struct gnet_stats_queue___xfab qstats;
+} __attribute__((preserve_access_index));
+
+struct net_device___xfab {
+	struct Qdisc___xfab *qdisc;
+} __attribute__((preserve_access_index));
+
+struct sk_buff___xfab {
+	struct net_device___xfab *dev;
+} __attribute__((preserve_access_index));
+
+extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
+
+/*
+ * tc datapath, egress of every port: the queue decision against the real
+ * queue. tcx egress runs before the qdisc enqueues the packet, so the root
+ * qdisc's backlog is what this packet joins.
+ */
+SEC("tc")
+int xfab_tc_egress(struct __sk_buff *skb)
+{
+	struct xfab_pkt pkt = {};
+	struct xfab_meta m = {};
+	struct xfab_result res = {};
+	const struct xfab_queue_cfg *qc;
+	const struct xfab_port *port;
+	struct sk_buff___xfab *kskb;
+	__u32 pull = skb->len < XFAB_TC_PULL_LEN ? skb->len : XFAB_TC_PULL_LEN, key, tc, backlog;
+	__u8 dscp = 0, ecn = 0;
+	int verdict;
+
+	key = skb->ifindex;
+	port = bpf_map_lookup_elem(&ports, &key);
+	if (!port)
+		return TC_ACT_OK;
+	key = port->slot;
+	bpf_skb_pull_data(skb, pull);
+	pkt.data = (void *)(long)skb->data;
+	pkt.data_end = (void *)(long)skb->data_end;
+	pkt.len = skb->len;
+	if (xfab_parse_eth(&pkt, &m))
+		return TC_ACT_OK;
+	if (m.eth_proto == ETH_P_IP) {
+		if (xfab_parse_ipv4(&pkt, &m))
+			return TC_ACT_OK;
+	} else if (m.eth_proto == ETH_P_IPV6) {
+		if (xfab_parse_ipv6(&pkt, &m))
+			return TC_ACT_OK;
+	} else {
+		return TC_ACT_OK; /* ARP and the like: not queued by class */
+	}
+	tc = xfab_classify(&m);
+	key = XFAB_QUEUE_KEY(key, tc);
+	qc = bpf_map_lookup_elem(&queue_cfg, &key);
+	if (!qc)
+		return TC_ACT_OK;
+	kskb = bpf_cast_to_kern_ctx(skb);
+	backlog = kskb->dev->qdisc->qstats.backlog;
+	xfab_read_tos(&m, &dscp, &ecn);
+	verdict = xfab_wred(qc, backlog, skb->len, ecn, bpf_get_prandom_u32());
+	xfab_queue_account(key, verdict, skb->len, backlog);
+	if (xfab_queue_apply(&m, verdict, &res) == XFAB_ACT_DROP) {
+		xfab_count_reason(&drop_stats, res.reason, skb->len);
+		return TC_ACT_SHOT;
+	}
+	return TC_ACT_OK;
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -7,6 +7,7 @@
 #ifndef XFAB_ABI_H
 #define XFAB_ABI_H
 
+#include <linux/bpf.h> /* struct bpf_spin_lock */
 #include <linux/types.h>
 
 #define XFAB_MAX_PORTS 64	   /* port slots (counters are indexed by slot) */
@@ -53,6 +54,8 @@ enum xfab_drop_reason {
 	XFAB_DROP_GROUP_EMPTY,	   /* every member of the group is down */
 	XFAB_DROP_EGRESS_DOWN,	   /* chosen egress port is down */
 	XFAB_DROP_BAD_SRC_ADDR,	   /* martian source address (multicast, loopback, broadcast) */
+	XFAB_DROP_BUFFER_FULL,	   /* queue above its buffer: tail drop */
+	XFAB_DROP_WRED,		   /* Not-ECT packet dropped along the WRED curve */
 	XFAB_DROP_MAX,
 };
 
@@ -255,6 +258,57 @@ struct xfab_reason_stats {
 };
 _Static_assert(sizeof(struct xfab_reason_stats) == 16, "reason stats");
 
+/* ---- QoS: traffic classes, WRED/ECN, queues ---- */
+#define XFAB_NUM_TC 8
+#define XFAB_NUM_DSCP 64
+#define XFAB_QUEUE_KEY(slot, tc) ((slot)*XFAB_NUM_TC + (tc))
+#define XFAB_MAX_QUEUES (XFAB_MAX_PORTS * XFAB_NUM_TC)
+
+/* dscp_to_tc: ARRAY[64], DSCP -> traffic class; written by xfabd. */
+
+#define XFAB_WRED_ENABLED (1u << 0)	/* a profile is bound to this queue */
+#define XFAB_WRED_ECN (1u << 1)		/* mark ECT packets CE along the curve */
+#define XFAB_WRED_DROP_NONECT (1u << 2) /* drop Not-ECT packets along the curve */
+
+/* queue_cfg: ARRAY, XFAB_QUEUE_KEY(slot, tc) -> the queue's port rate, buffer
+ * and WRED/ECN curve; written by xfabd. */
+struct xfab_queue_cfg {
+	__u64 rate_kbps;    /* port rate; 0: no modelled queue (xdp) */
+	__u32 buffer_bytes; /* tail drop above this occupancy; 0: no limit */
+	__u32 flags;	    /* XFAB_WRED_* */
+	__u32 kmin_bytes;   /* no mark below */
+	__u32 kmax_bytes;   /* mark (or drop) everything at or above */
+	__u32 pmax;	    /* probability at kmax, scaled: 2^32 - 1 = 1.0 */
+	__u32 pad;
+};
+_Static_assert(sizeof(struct xfab_queue_cfg) == 32, "queue cfg");
+
+/* queue_state: ARRAY, same key -> the modelled ("phantom") queue of the
+ * xdp datapath: drained at the port rate from timestamps. Data plane only. */
+struct xfab_queue_state {
+	struct bpf_spin_lock lock;
+	__u32 pad;
+	__u64 last_ns;
+	__u64 backlog_bytes;
+};
+
+/* queue_stats: PERCPU_ARRAY, same key -> counters. */
+struct xfab_queue_stats {
+	__u64 packets; /* enqueued (sent) */
+	__u64 bytes;
+	__u64 ecn_marked;
+	__u64 dropped; /* tail drops at the buffer limit and WRED drops of Not-ECT */
+};
+_Static_assert(sizeof(struct xfab_queue_stats) == 32, "queue stats");
+
+/* queue_watermark: ARRAY, same key -> {current, peak} occupancy in bytes as
+ * last seen by a packet; xfabctl clears peak. */
+struct xfab_queue_watermark {
+	__u64 current_bytes;
+	__u64 peak_bytes;
+};
+_Static_assert(sizeof(struct xfab_queue_watermark) == 16, "queue watermark");
+
 /* Pinned map names (also the BPF object's map names). */
 #define XFAB_MAP_PORTS "ports"
 #define XFAB_MAP_TX_PORTS "tx_ports"
@@ -270,6 +324,11 @@ _Static_assert(sizeof(struct xfab_reason_stats) == 16, "reason stats");
 #define XFAB_MAP_FLOWLETS "flowlets"
 #define XFAB_MAP_PORT_LOAD "port_load"
 #define XFAB_MAP_LB_STATS "lb_stats"
+#define XFAB_MAP_DSCP_TO_TC "dscp_to_tc"
+#define XFAB_MAP_QUEUE_CFG "queue_cfg"
+#define XFAB_MAP_QUEUE_STATE "queue_state"
+#define XFAB_MAP_QUEUE_STATS "queue_stats"
+#define XFAB_MAP_QUEUE_WATERMARK "queue_watermark"
 
 #define XFAB_PIN_ROOT "/sys/fs/bpf/xfab"
 

@@ -348,8 +348,8 @@ static int valid_ifname(const char *s)
 
 static void parse_ports(struct ctx *c, const struct json_value *tbl)
 {
-	static const char *const fields[] = {"admin_status", "mtu",   "description",
-					     "alias",	     "speed", NULL};
+	static const char *const fields[] = {"admin_status", "mtu",  "description", "alias",
+					     "speed",	     "rate", "buffer",	    NULL};
 	char key[160], fk[160], buf[32];
 
 	for (size_t i = 0; i < tbl->count; i++) {
@@ -391,6 +391,18 @@ static void parse_ports(struct ctx *c, const struct json_value *tbl)
 		if (f) {
 			field_key(fk, sizeof(fk), key, "mtu");
 			parse_u32(c, f, fk, 68, 9216, &p->mtu);
+		}
+		for (int tc = 0; tc < XFAB_NUM_TC; tc++)
+			p->wred[tc] = -1;
+		f = json_get(e, "rate");
+		if (f) {
+			field_key(fk, sizeof(fk), key, "rate");
+			parse_u32(c, f, fk, 1, 800000, &p->rate_mbps);
+		}
+		f = json_get(e, "buffer");
+		if (f) {
+			field_key(fk, sizeof(fk), key, "buffer");
+			parse_u32(c, f, fk, 1500, 1u << 30, &p->buffer_bytes);
 		}
 		f = json_get(e, "speed");
 		if (f) {
@@ -992,8 +1004,180 @@ static void parse_neighs(struct ctx *c, const struct json_value *tbl)
 	}
 }
 
+void xfab_default_dscp_to_tc(__u8 map[XFAB_NUM_DSCP])
+{
+	/* SONiC as shipped: 3->3, 4->4, 46->5, 48->6, 8->0, 5->2, others -> 1 */
+	for (int d = 0; d < XFAB_NUM_DSCP; d++)
+		map[d] = 1;
+	map[3] = 3;
+	map[4] = 4;
+	map[46] = 5;
+	map[48] = 6;
+	map[8] = 0;
+	map[5] = 2;
+}
+
+/* DSCP_TO_TC_MAP|NAME: {"DSCP": "TC", ...}; one map per switch, DSCPs not
+ * listed keep the default class. */
+static void parse_dscp_map(struct ctx *c, const struct json_value *tbl)
+{
+	char key[160], fk[160];
+
+	if (tbl->count > 1) {
+		add_error(c, tbl->children[1].key_pos, "DSCP_TO_TC_MAP",
+			  "one map per switch (it applies to every port)");
+		return;
+	}
+	for (size_t i = 0; i < tbl->count; i++) {
+		const struct json_value *e = &tbl->children[i];
+
+		snprintf(key, sizeof(key), "DSCP_TO_TC_MAP|%s", e->key);
+		if (e->type != JSON_OBJECT) {
+			add_error(c, e->pos, key, "expected an object of \"DSCP\": \"TC\"");
+			continue;
+		}
+		for (size_t k = 0; k < e->count; k++) {
+			const struct json_value *f = &e->children[k];
+			char *end;
+			long dscp = strtol(f->key, &end, 10);
+			__u32 tc;
+
+			snprintf(fk, sizeof(fk), "%s.%s", key, f->key);
+			if (*end != '\0' || end == f->key || dscp < 0 || dscp >= XFAB_NUM_DSCP) {
+				add_error(c, f->key_pos, fk, "DSCP must be 0..63");
+				continue;
+			}
+			if (parse_u32(c, f, fk, 0, XFAB_NUM_TC - 1, &tc) == 0)
+				c->cfg->dscp_to_tc[dscp] = (__u8)tc;
+		}
+	}
+}
+
+static void parse_wred_profiles(struct ctx *c, const struct json_value *tbl)
+{
+	static const char *const fields[] = {"min_threshold", "max_threshold", "max_probability",
+					     "ecn",	      "drop_nonect",   NULL};
+	char key[160], fk[160], buf[32];
+
+	for (size_t i = 0; i < tbl->count; i++) {
+		const struct json_value *e = &tbl->children[i], *f;
+		struct xfab_cfg_wred w = {.pmax_percent = 100, .ecn = 1, .drop_nonect = 1};
+		const char *t;
+		int bad = c->errs->count;
+
+		snprintf(key, sizeof(key), "WRED_PROFILE|%s", e->key);
+		if (check_fields(c, e, key, fields))
+			continue;
+		if (strlen(e->key) >= sizeof(w.name)) {
+			add_error(c, e->key_pos, key, "profile names are at most 63 characters");
+			continue;
+		}
+		if (c->cfg->n_wred == XFAB_MAX_WRED_PROFILES) {
+			add_error(c, e->key_pos, key, "more than %d profiles",
+				  XFAB_MAX_WRED_PROFILES);
+			return;
+		}
+		snprintf(w.name, sizeof(w.name), "%s", e->key);
+		f = json_get(e, "min_threshold");
+		field_key(fk, sizeof(fk), key, "min_threshold");
+		if (!f)
+			add_error(c, e->pos, key, "missing field \"min_threshold\" (bytes)");
+		else
+			parse_u32(c, f, fk, 0, 1u << 30, &w.kmin_bytes);
+		f = json_get(e, "max_threshold");
+		field_key(fk, sizeof(fk), key, "max_threshold");
+		if (!f)
+			add_error(c, e->pos, key, "missing field \"max_threshold\" (bytes)");
+		else if (parse_u32(c, f, fk, 1, 1u << 30, &w.kmax_bytes) == 0 &&
+			 w.kmax_bytes <= w.kmin_bytes)
+			add_error(c, f->pos, fk, "max_threshold must be above min_threshold (%u)",
+				  w.kmin_bytes);
+		f = json_get(e, "max_probability");
+		if (f) {
+			field_key(fk, sizeof(fk), key, "max_probability");
+			parse_u32(c, f, fk, 0, 100, &w.pmax_percent);
+		}
+		f = json_get(e, "ecn");
+		if (f) {
+			field_key(fk, sizeof(fk), key, "ecn");
+			t = field_text(c, f, fk, buf, sizeof(buf));
+			if (t && (!strcmp(t, "ecn_all") || !strcmp(t, "true") || !strcmp(t, "on")))
+				w.ecn = 1;
+			else if (t && (!strcmp(t, "ecn_none") || !strcmp(t, "false") ||
+				       !strcmp(t, "off")))
+				w.ecn = 0;
+			else if (t)
+				add_error(c, f->pos, fk,
+					  "ecn must be ecn_all or ecn_none, not '%s'", t);
+		}
+		f = json_get(e, "drop_nonect");
+		if (f) {
+			field_key(fk, sizeof(fk), key, "drop_nonect");
+			parse_bool(c, f, fk, &w.drop_nonect);
+		}
+		if (c->errs->count == bad)
+			c->cfg->wred[c->cfg->n_wred++] = w;
+	}
+}
+
+/* QUEUE|PORT|TC or QUEUE|PORT|TC-TC: {"wred_profile": NAME}. */
+static void parse_queues(struct ctx *c, const struct json_value *tbl)
+{
+	static const char *const fields[] = {"wred_profile", NULL};
+	char key[160], fk[160], ifname[XFAB_IFNAMSIZ + 1];
+
+	for (size_t i = 0; i < tbl->count; i++) {
+		const struct json_value *e = &tbl->children[i], *f;
+		const char *bar = strchr(e->key, '|');
+		int port, lo, hi, prof = -1, n;
+		char tail;
+
+		snprintf(key, sizeof(key), "QUEUE|%s", e->key);
+		if (check_fields(c, e, key, fields))
+			continue;
+		n = bar ? (int)(bar - e->key) : 0;
+		if (!bar || n == 0 || n >= (int)sizeof(ifname)) {
+			add_error(c, e->key_pos, key, "expected PORT|TC or PORT|TC-TC");
+			continue;
+		}
+		memcpy(ifname, e->key, (size_t)n);
+		ifname[n] = '\0';
+		port = xfab_config_port_index(c->cfg, ifname);
+		if (port < 0) {
+			add_error(c, e->key_pos, key, "port \"%s\" is not in the PORT table",
+				  ifname);
+			continue;
+		}
+		n = sscanf(bar + 1, "%d-%d%c", &lo, &hi, &tail);
+		if (n == 1)
+			hi = lo;
+		if ((n != 1 && n != 2) || lo < 0 || hi >= XFAB_NUM_TC || lo > hi ||
+		    strspn(bar + 1, "0123456789-") != strlen(bar + 1)) {
+			add_error(c, e->key_pos, key, "traffic classes are 0..7 (TC or TC-TC)");
+			continue;
+		}
+		f = json_get(e, "wred_profile");
+		if (!f) {
+			add_error(c, e->pos, key, "missing field \"wred_profile\"");
+			continue;
+		}
+		field_key(fk, sizeof(fk), key, "wred_profile");
+		for (int k = 0; k < c->cfg->n_wred; k++)
+			if (f->type == JSON_STRING && !strcmp(c->cfg->wred[k].name, f->str))
+				prof = k;
+		if (prof < 0) {
+			add_error(c, f->pos, fk, "no WRED_PROFILE named %s",
+				  f->type == JSON_STRING ? f->str : "(not a string)");
+			continue;
+		}
+		for (int tc = lo; tc <= hi; tc++)
+			c->cfg->ports[port].wred[tc] = prof;
+	}
+}
+
 static const char *const known_tables[] = {
-    "DEVICE_METADATA", "PORT", "INTERFACE", "ROUTE", "NEIGH", "ECMP", "FLOWLET", "TE_PATH", NULL,
+    "DEVICE_METADATA", "PORT",	  "INTERFACE",	    "ROUTE",	    "NEIGH", "ECMP",
+    "FLOWLET",	       "TE_PATH", "DSCP_TO_TC_MAP", "WRED_PROFILE", "QUEUE", NULL,
 };
 
 int xfab_config_parse(const char *file, const char *text, struct xfab_config *out,
@@ -1068,6 +1252,16 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 	tbl = json_get(root, "FLOWLET");
 	if (tbl)
 		parse_flowlet(&c, tbl);
+	xfab_default_dscp_to_tc(cfg->dscp_to_tc);
+	tbl = json_get(root, "DSCP_TO_TC_MAP");
+	if (tbl)
+		parse_dscp_map(&c, tbl);
+	tbl = json_get(root, "WRED_PROFILE");
+	if (tbl)
+		parse_wred_profiles(&c, tbl);
+	tbl = json_get(root, "QUEUE");
+	if (tbl)
+		parse_queues(&c, tbl);
 	tbl = json_get(root, "TE_PATH");
 	cfg->te_enabled = tbl != NULL;
 	if (tbl && !errs->count)

@@ -37,6 +37,9 @@ struct xfab_cfg_port {
 	char name[XFAB_IFNAMSIZ];
 	int admin_up;
 	__u32 mtu;
+	__u32 rate_mbps;       /* 0: not set (no modelled queue, no shaping) */
+	__u32 buffer_bytes;    /* 0: not set */
+	int wred[XFAB_NUM_TC]; /* WRED profile index per class, -1: none */
 	char description[64];
 	struct json_pos pos; /* of the PORT entry's key */
 };
@@ -59,6 +62,17 @@ struct xfab_cfg_route {
 	struct xfab_cfg_nexthop nexthops[XFAB_GROUP_MAX_MEMBERS];
 	__u16 weights[XFAB_GROUP_MAX_MEMBERS]; /* 1 each unless "weight" is given */
 };
+
+struct xfab_cfg_wred {
+	char name[64];
+	__u32 kmin_bytes;
+	__u32 kmax_bytes;
+	__u32 pmax_percent; /* 0..100 */
+	int ecn;
+	int drop_nonect;
+};
+
+#define XFAB_MAX_WRED_PROFILES 16
 
 /* TE_PATH: <ingress port, destination prefix> -> explicit nexthop(s). */
 struct xfab_cfg_te {
@@ -92,6 +106,10 @@ struct xfab_config {
 	__u32 hash_fields; /* XFAB_HASH_F_* */
 	int symmetric;
 	int resilient;
+	/* QoS */
+	__u8 dscp_to_tc[XFAB_NUM_DSCP];
+	int n_wred;
+	struct xfab_cfg_wred wred[XFAB_MAX_WRED_PROFILES];
 	/* FLOWLET|global */
 	int flowlet;
 	int flowlet_mode; /* enum xfab_flowlet_mode */
@@ -120,5 +138,7 @@ __u32 xfab_default_hash_seed(const char *hostname);
 /* "SRC_IP,DST_IP,..." <-> XFAB_HASH_F_*; returns -1 naming the bad field. */
 int xfab_parse_hash_fields(const char *text, __u32 *fields, char *bad, size_t badlen);
 void xfab_format_hash_fields(__u32 fields, char *buf, size_t len);
+/* SONiC's default DSCP -> traffic class map. */
+void xfab_default_dscp_to_tc(__u8 map[XFAB_NUM_DSCP]);
 
 #endif

@@ -22,6 +22,8 @@ const struct xfab_table_desc xfab_table_descs[XFAB_T_COUNT] = {
     [XFAB_T_ROUTES_V4] = DESC(XFAB_MAP_ROUTES_V4, xfab_e_route_v4, 0),
     [XFAB_T_ROUTES_V6] = DESC(XFAB_MAP_ROUTES_V6, xfab_e_route_v6, 0),
     [XFAB_T_NEIGHBORS] = DESC(XFAB_MAP_NEIGHBORS, xfab_e_neigh, 0),
+    [XFAB_T_DSCP_TO_TC] = DESC(XFAB_MAP_DSCP_TO_TC, xfab_e_dscp, 1),
+    [XFAB_T_QUEUE_CFG] = DESC(XFAB_MAP_QUEUE_CFG, xfab_e_queue, 1),
 };
 
 /* ---- growable images ---- */
@@ -483,6 +485,50 @@ static int build_routes(struct build *b)
 	return 0;
 }
 
+/* Classes and queues: the DSCP map, and per (port, class) the port rate,
+ * buffer and WRED/ECN curve. */
+static int build_qos(struct build *b)
+{
+	const struct xfab_config *cfg = b->cfg;
+
+	for (__u32 d = 0; d < XFAB_NUM_DSCP; d++) {
+		struct xfab_e_dscp *e = image_push(&b->next->t[XFAB_T_DSCP_TO_TC],
+						   XFAB_T_DSCP_TO_TC, &b->cap[XFAB_T_DSCP_TO_TC]);
+
+		if (!e)
+			return -ENOMEM;
+		e->key = d;
+		e->val = cfg->dscp_to_tc[d];
+	}
+	for (int p = 0; p < cfg->n_ports; p++) {
+		const struct xfab_cfg_port *port = &cfg->ports[p];
+
+		for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
+			struct xfab_e_queue *e =
+			    image_push(&b->next->t[XFAB_T_QUEUE_CFG], XFAB_T_QUEUE_CFG,
+				       &b->cap[XFAB_T_QUEUE_CFG]);
+			const struct xfab_cfg_wred *w;
+
+			if (!e)
+				return -ENOMEM;
+			e->key = XFAB_QUEUE_KEY((__u32)p, tc);
+			e->val.rate_kbps = (__u64)port->rate_mbps * 1000;
+			e->val.buffer_bytes = port->buffer_bytes;
+			if (port->wred[tc] < 0)
+				continue;
+			w = &cfg->wred[port->wred[tc]];
+			e->val.flags = XFAB_WRED_ENABLED | (w->ecn ? XFAB_WRED_ECN : 0) |
+				       (w->drop_nonect ? XFAB_WRED_DROP_NONECT : 0);
+			e->val.kmin_bytes = w->kmin_bytes;
+			e->val.kmax_bytes = w->kmax_bytes;
+			e->val.pmax = w->pmax_percent >= 100
+					  ? 0xffffffffu
+					  : (__u32)(((__u64)w->pmax_percent << 32) / 100);
+		}
+	}
+	return 0;
+}
+
 static int build_neighs(struct build *b)
 {
 	const struct xfab_config *cfg = b->cfg;
@@ -568,6 +614,8 @@ int xfab_tables_build(const struct xfab_config *cfg, const struct xfab_port_live
 		err = build_routes(&b);
 	if (!err)
 		err = build_neighs(&b);
+	if (!err)
+		err = build_qos(&b);
 	if (err)
 		goto out;
 	for (int t = 0; t < XFAB_T_COUNT; t++) {
@@ -632,12 +680,14 @@ int xfab_tables_apply(const struct xfab_tables *prev, const struct xfab_tables *
 	/* Upserts run leaves-first (what routes point at exists before the
 	 * routes), removals run roots-first (routes go before their targets). */
 	static const enum xfab_table upsert_order[] = {
-	    XFAB_T_SETTINGS, XFAB_T_PORTS,  XFAB_T_TX_PORTS,  XFAB_T_NEIGHBORS,
-	    XFAB_T_NEXTHOPS, XFAB_T_GROUPS, XFAB_T_ROUTES_V4, XFAB_T_ROUTES_V6,
+	    XFAB_T_SETTINGS,  XFAB_T_DSCP_TO_TC, XFAB_T_QUEUE_CFG, XFAB_T_PORTS,
+	    XFAB_T_TX_PORTS,  XFAB_T_NEIGHBORS,	 XFAB_T_NEXTHOPS,  XFAB_T_GROUPS,
+	    XFAB_T_ROUTES_V4, XFAB_T_ROUTES_V6,
 	};
 	static const enum xfab_table remove_order[] = {
-	    XFAB_T_ROUTES_V4, XFAB_T_ROUTES_V6, XFAB_T_GROUPS, XFAB_T_NEXTHOPS,
-	    XFAB_T_NEIGHBORS, XFAB_T_TX_PORTS,	XFAB_T_PORTS,  XFAB_T_SETTINGS,
+	    XFAB_T_ROUTES_V4,  XFAB_T_ROUTES_V6, XFAB_T_GROUPS, XFAB_T_NEXTHOPS,
+	    XFAB_T_NEIGHBORS,  XFAB_T_TX_PORTS,	 XFAB_T_PORTS,	XFAB_T_QUEUE_CFG,
+	    XFAB_T_DSCP_TO_TC, XFAB_T_SETTINGS,
 	};
 	int err;
 

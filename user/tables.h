@@ -24,6 +24,8 @@ enum xfab_table {
 	XFAB_T_ROUTES_V4,
 	XFAB_T_ROUTES_V6,
 	XFAB_T_NEIGHBORS, /* static neighbours only; learnt ones go straight in */
+	XFAB_T_DSCP_TO_TC,
+	XFAB_T_QUEUE_CFG,
 	XFAB_T_COUNT,
 };
 
@@ -58,6 +60,14 @@ struct xfab_e_route_v6 {
 struct xfab_e_neigh {
 	struct xfab_neigh_key key;
 	struct xfab_neigh val;
+};
+struct xfab_e_dscp {
+	__u32 key;
+	__u32 val;
+};
+struct xfab_e_queue {
+	__u32 key;
+	struct xfab_queue_cfg val;
 };
 
 /* One table: a sorted array of fixed-size {key, value} entries. */

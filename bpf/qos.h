@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * QoS stages: classify (DSCP -> traffic class), then the queue decision of
+ * the egress (port, class): tail drop above the buffer, and along the WRED
+ * curve (no action below Kmin, probability rising linearly to Pmax at Kmax,
+ * every packet at or above Kmax) mark ECT packets CE or drop Not-ECT ones.
+ *
+ * The occupancy a packet sees comes from a modelled queue in the xdp
+ * datapath (drained at the port rate from timestamps: XDP redirect skips
+ * qdiscs) and from the egress device's real qdisc backlog in the tc one.
+ */
+#ifndef XFAB_BPF_QOS_H
+#define XFAB_BPF_QOS_H
+
+#define XFAB_ECN_MASK 0x3
+#define XFAB_ECN_CE 0x3
+
+/* The IP header's DSCP/ECN byte(s) of a parsed packet. */
+static __always_inline int xfab_read_tos(struct xfab_meta *m, __u8 *dscp, __u8 *ecn)
+{
+	if (m->is_v6) {
+		__u8 *b = m->l3;
+
+		if ((void *)(b + 2) > m->data_end)
+			return -1;
+		*dscp = (__u8)(((b[0] & 0x0f) << 2) | (b[1] >> 6));
+		*ecn = (b[1] >> 4) & XFAB_ECN_MASK;
+	} else {
+		struct iphdr *iph = m->l3;
+
+		if ((void *)(iph + 1) > m->data_end)
+			return -1;
+		*dscp = iph->tos >> 2;
+		*ecn = iph->tos & XFAB_ECN_MASK;
+	}
+	return 0;
+}
+
+static __always_inline __u32 xfab_classify(struct xfab_meta *m)
+{
+	__u8 dscp = 0, ecn = 0;
+	__u32 key, *tc;
+
+	if (xfab_read_tos(m, &dscp, &ecn))
+		return 1;
+	key = dscp;
+	tc = bpf_map_lookup_elem(&dscp_to_tc, &key);
+	return tc ? *tc & (XFAB_NUM_TC - 1) : 1;
+}
+
+/* Sets CE on an ECT packet; IPv4's checksum follows (RFC 1624). */
+static __always_inline void xfab_mark_ce(struct xfab_meta *m)
+{
+	if (m->is_v6) {
+		__u8 *b = m->l3;
+
+		if ((void *)(b + 2) <= m->data_end)
+			b[1] |= XFAB_ECN_CE << 4;
+	} else {
+		struct iphdr *iph = m->l3;
+		__u16 old_word, new_word;
+		__u32 sum;
+
+		if ((void *)(iph + 1) > m->data_end)
+			return;
+		old_word = *(__u16 *)iph; /* version/IHL and TOS, in network order */
+		iph->tos |= XFAB_ECN_CE;
+		new_word = *(__u16 *)iph;
+		sum = (__u16)~iph->check;
+		sum += (__u16)~old_word;
+		sum += new_word;
+		sum = (sum & 0xffff) + (sum >> 16);
+		sum = (sum & 0xffff) + (sum >> 16);
+		iph->check = (__u16)~sum;
+	}
+}
+
+enum xfab_queue_verdict {
+	XFAB_Q_PASS = 0,
+	XFAB_Q_MARK = 1,
+	XFAB_Q_DROP_TAIL = 2,
+	XFAB_Q_DROP_WRED = 3,
+};
+
+/* The WRED/ECN decision for a packet that sees `occupancy` bytes queued. */
+static __always_inline int xfab_wred(const struct xfab_queue_cfg *qc, __u64 occupancy, __u32 len,
+				     __u8 ecn, __u32 rnd)
+{
+	__u64 threshold;
+
+	if (qc->buffer_bytes && occupancy + len > qc->buffer_bytes)
+		return XFAB_Q_DROP_TAIL;
+	if (!(qc->flags & XFAB_WRED_ENABLED) || occupancy < qc->kmin_bytes)
+		return XFAB_Q_PASS;
+	if (occupancy < qc->kmax_bytes && qc->kmax_bytes > qc->kmin_bytes) {
+		threshold = (__u64)qc->pmax * (occupancy - qc->kmin_bytes) /
+			    (qc->kmax_bytes - qc->kmin_bytes);
+		if (rnd >= threshold)
+			return XFAB_Q_PASS;
+	}
+	if (ecn != 0) /* ECT(0), ECT(1) or already CE */
+		return qc->flags & XFAB_WRED_ECN ? XFAB_Q_MARK : XFAB_Q_PASS;
+	return qc->flags & XFAB_WRED_DROP_NONECT ? XFAB_Q_DROP_WRED : XFAB_Q_PASS;
+}
+
+static __always_inline void xfab_queue_account(__u32 key, int verdict, __u32 len, __u64 occupancy)
+{
+	struct xfab_queue_stats *st = bpf_map_lookup_elem(&queue_stats, &key);
+	struct xfab_queue_watermark *wm = bpf_map_lookup_elem(&queue_watermark, &key);
+
+	if (st) {
+		if (verdict == XFAB_Q_DROP_TAIL || verdict == XFAB_Q_DROP_WRED) {
+			st->dropped++;
+		} else {
+			st->packets++;
+			st->bytes += len;
+			if (verdict == XFAB_Q_MARK)
+				st->ecn_marked++;
+		}
+	}
+	if (wm) {
+		wm->current_bytes = occupancy;
+		if (occupancy > wm->peak_bytes)
+			wm->peak_bytes = occupancy;
+	}
+}
+
+/* Applies a queue verdict: marks, or fills res with the drop. */
+static __always_inline int xfab_queue_apply(struct xfab_meta *m, int verdict,
+					    struct xfab_result *res)
+{
+	if (verdict == XFAB_Q_MARK)
+		xfab_mark_ce(m);
+	if (verdict == XFAB_Q_DROP_TAIL)
+		return xfab_drop(res, XFAB_DROP_BUFFER_FULL);
+	if (verdict == XFAB_Q_DROP_WRED)
+		return xfab_drop(res, XFAB_DROP_WRED);
+	return XFAB_ACT_FORWARD;
+}
+
+/*
+ * xdp datapath: the phantom queue of (port, class). It drains at the port
+ * rate since the last packet; this packet sees what is left, and joins it
+ * unless dropped. Helpers may not run under the lock, so time and the
+ * random draw come first.
+ */
+static __always_inline int xfab_stage_queue_xdp(struct xfab_meta *m, __u32 slot, __u32 tc,
+						__u32 len, struct xfab_result *res)
+{
+	__u32 key = XFAB_QUEUE_KEY(slot, tc), rnd = bpf_get_prandom_u32();
+	const struct xfab_queue_cfg *qc = bpf_map_lookup_elem(&queue_cfg, &key);
+	struct xfab_queue_state *qs = bpf_map_lookup_elem(&queue_state, &key);
+	__u64 now = bpf_ktime_get_ns(), occupancy, elapsed, drained;
+	__u8 dscp = 0, ecn = 0;
+	int verdict;
+
+	if (!qc || !qs || qc->rate_kbps == 0)
+		return XFAB_ACT_FORWARD;
+	xfab_read_tos(m, &dscp, &ecn);
+	bpf_spin_lock(&qs->lock);
+	elapsed = now - qs->last_ns;
+	if (elapsed > 1000000000ull) /* a second idle drains any buffer */
+		elapsed = 1000000000ull;
+	drained = elapsed * qc->rate_kbps / 8000000; /* kbit/s * ns -> bytes */
+	qs->backlog_bytes = qs->backlog_bytes > drained ? qs->backlog_bytes - drained : 0;
+	qs->last_ns = now;
+	occupancy = qs->backlog_bytes;
+	verdict = xfab_wred(qc, occupancy, len, ecn, rnd);
+	if (verdict != XFAB_Q_DROP_TAIL && verdict != XFAB_Q_DROP_WRED)
+		qs->backlog_bytes += len;
+	bpf_spin_unlock(&qs->lock);
+	xfab_queue_account(key, verdict, len, occupancy);
+	return xfab_queue_apply(m, verdict, res);
+}
+
+#endif
