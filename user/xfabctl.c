@@ -1047,6 +1047,117 @@ static int cmd_te(const char *verb, const char *in, const char *prefix, const ch
 	return 0;
 }
 
+/* ---- queues: SONiC-style queue counters and watermarks ---- */
+
+static int show_queues(void)
+{
+	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
+	size_t n = load_ports(ports);
+	int st_fd = open_map(XFAB_MAP_QUEUE_STATS), cfg_fd = open_map(XFAB_MAP_QUEUE_CFG);
+	char name[IF_NAMESIZE];
+
+	if (json)
+		jw_open(NULL, '[');
+	else
+		printf("%-10s %4s %12s %14s %10s %12s  %s\n", "Port", "TxQ", "Counter/pkts",
+		       "Counter/bytes", "Drop/pkts", "ECN marked", "Profile (Kmin/Kmax/Pmax)");
+	for (size_t i = 0; i < n; i++) {
+		port_name(ports[i].ifindex, name);
+		for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
+			__u32 key = XFAB_QUEUE_KEY((__u32)ports[i].slot, tc);
+			struct xfab_queue_stats st;
+			struct xfab_queue_cfg qc = {0};
+			char prof[64] = "-";
+
+			if (xfab_percpu_sum(st_fd, key, (__u64 *)&st, 4))
+				memset(&st, 0, sizeof(st));
+			bpf_map_lookup_elem(cfg_fd, &key, &qc);
+			if (qc.flags & XFAB_WRED_ENABLED)
+				snprintf(prof, sizeof(prof), "%u/%u/%.1f%%%s", qc.kmin_bytes,
+					 qc.kmax_bytes, qc.pmax / 42949672.96,
+					 qc.flags & XFAB_WRED_ECN ? " ecn" : "");
+			if (json) {
+				jw_open(NULL, '{');
+				jw_string("port", name);
+				jw_uint("tc", tc);
+				jw_uint("packets", st.packets);
+				jw_uint("bytes", st.bytes);
+				jw_uint("dropped", st.dropped);
+				jw_uint("ecn_marked", st.ecn_marked);
+				jw_uint("rate_kbps", qc.rate_kbps);
+				jw_uint("buffer_bytes", qc.buffer_bytes);
+				jw_bool("wred", qc.flags & XFAB_WRED_ENABLED);
+				jw_close('}');
+			} else {
+				printf("%-10s  UC%u %12llu %14llu %10llu %12llu  %s\n", name, tc,
+				       (unsigned long long)st.packets, (unsigned long long)st.bytes,
+				       (unsigned long long)st.dropped,
+				       (unsigned long long)st.ecn_marked, prof);
+			}
+		}
+	}
+	if (json)
+		jw_close(']');
+	return 0;
+}
+
+static int show_watermark(void)
+{
+	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
+	size_t n = load_ports(ports);
+	int fd = open_map(XFAB_MAP_QUEUE_WATERMARK);
+	char name[IF_NAMESIZE];
+
+	if (json)
+		jw_open(NULL, '[');
+	else
+		printf("%-10s %4s %14s %14s\n", "Port", "TxQ", "Current(B)", "Peak(B)");
+	for (size_t i = 0; i < n; i++) {
+		port_name(ports[i].ifindex, name);
+		for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
+			__u32 key = XFAB_QUEUE_KEY((__u32)ports[i].slot, tc);
+			struct xfab_queue_watermark wm = {0};
+
+			bpf_map_lookup_elem(fd, &key, &wm);
+			if (json) {
+				jw_open(NULL, '{');
+				jw_string("port", name);
+				jw_uint("tc", tc);
+				jw_uint("current_bytes", wm.current_bytes);
+				jw_uint("peak_bytes", wm.peak_bytes);
+				jw_close('}');
+			} else {
+				printf("%-10s  UC%u %14llu %14llu\n", name, tc,
+				       (unsigned long long)wm.current_bytes,
+				       (unsigned long long)wm.peak_bytes);
+			}
+		}
+	}
+	if (json)
+		jw_close(']');
+	return 0;
+}
+
+/* Peaks back to zero; the current occupancy stays. */
+static int clear_watermark(void)
+{
+	int fd = open_map(XFAB_MAP_QUEUE_WATERMARK);
+
+	for (__u32 key = 0; key < XFAB_MAX_QUEUES; key++) {
+		struct xfab_queue_watermark wm;
+
+		if (bpf_map_lookup_elem(fd, &key, &wm) || !wm.peak_bytes)
+			continue;
+		wm.peak_bytes = 0;
+		if (bpf_map_update_elem(fd, &key, &wm, BPF_ANY)) {
+			fprintf(stderr, "xfabctl: cannot clear watermark %u: %s\n", key,
+				strerror(errno));
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* ---- command table ---- */
 
 struct command {
@@ -1066,6 +1177,8 @@ static const struct command commands[] = {
     {"lb", show_lb, "load-balancing events: flowlets started, paths changed, TE"},
     {"flowlets", show_flowlets, "live flowlets: flow, member, idle time"},
     {"te", show_te, "TE entries (configured and runtime)"},
+    {"queues", show_queues, "per port and class: packets, bytes, drops, ECN marks, profile"},
+    {"watermark", show_watermark, "per port and class: current and peak queue occupancy"},
 };
 
 static void usage(FILE *out)
@@ -1079,6 +1192,7 @@ static void usage(FILE *out)
 		"  te add --in PORT --prefix P --via GW[,GW...]   pin a path (runtime)\n"
 		"  te del --in PORT --prefix P\n"
 		"  te show\n"
+		"  clear watermark\n"
 		"  -j             JSON output\n"
 		"  -s SWITCH      switch hostname (pins under PIN_ROOT/SWITCH)\n"
 		"  -P PIN_DIR     the switch's pin directory (or $XFAB_PIN_DIR)\n"
@@ -1178,7 +1292,7 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc ||
 	    (strcmp(argv[optind], "show") && strcmp(argv[optind], "hash") &&
-	     strcmp(argv[optind], "te")) ||
+	     strcmp(argv[optind], "te") && strcmp(argv[optind], "clear")) ||
 	    (!strcmp(argv[optind], "hash") && argc - optind != 1) ||
 	    (strcmp(argv[optind], "hash") && argc - optind != 2)) {
 		usage(stderr);
@@ -1201,6 +1315,13 @@ int main(int argc, char **argv)
 		if (json)
 			putchar('\n');
 		return ret;
+	}
+	if (!strcmp(argv[optind], "clear")) {
+		if (strcmp(argv[optind + 1], "watermark")) {
+			usage(stderr);
+			return 2;
+		}
+		return clear_watermark();
 	}
 	if (!strcmp(argv[optind], "te")) {
 		ret = cmd_te(argv[optind + 1], ha.in, prefix, via);

@@ -28,6 +28,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/timerfd.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,6 +40,7 @@
 #include "xfab_hash.h"
 
 #define XFAB_TCX_INGRESS 46 /* enum bpf_attach_type; Debian's UAPI headers predate tcx */
+#define XFAB_TCX_EGRESS 47
 
 static int verbose;
 
@@ -79,7 +81,9 @@ struct agent {
 	int lock_fd;
 	struct xfab_config cfg;
 	struct xfab_port_live live[XFAB_MAX_PORTS];
-	int link_fd[XFAB_MAX_PORTS]; /* bpf_link per port index of cfg; -1 = none */
+	int link_fd[XFAB_MAX_PORTS];   /* bpf_link per port index of cfg; -1 = none */
+	int egress_fd[XFAB_MAX_PORTS]; /* tc datapath: the egress (queue) program */
+	int shaped[XFAB_MAX_PORTS];    /* tc datapath: xfabd installed the port's HTB */
 	struct xfab *skel;
 	int map_fd[XFAB_T_COUNT];
 	struct xfab_tables applied;
@@ -203,12 +207,84 @@ static int resolve_ports(const struct xfab_config *cfg, struct xfab_port_live *l
 	return bad ? -ENODEV : 0;
 }
 
+/* Runs `tc ARGS...` (iproute2), the portable way to build HTB trees. */
+static int run_tc(const char *fmt, ...)
+{
+	char cmd[512], *argv[40], *save = NULL;
+	int argc = 0, status;
+	va_list ap;
+	pid_t pid;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	argv[argc++] = "tc";
+	for (char *tok = strtok_r(cmd, " ", &save); tok && argc < 39;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_WRONLY);
+
+		if (devnull >= 0)
+			dup2(devnull, STDOUT_FILENO);
+		execvp("tc", argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/*
+ * The tc datapath's real queues on a port with a rate: an HTB parent at the
+ * port rate, one child class per traffic class (1:1 .. 1:8, each guaranteed
+ * 1/8 and allowed the whole rate) and a bfifo of `buffer` bytes under each.
+ * The ingress program puts a packet in class 1:(tc + 1) via skb->priority.
+ */
+static int shape_port(struct agent *a, int p)
+{
+	const struct xfab_cfg_port *port = &a->cfg.ports[p];
+	const char *dev = port->name;
+	__u32 rate = port->rate_mbps, buffer = port->buffer_bytes ? port->buffer_bytes : 1u << 20;
+	__u32 share_kbit = rate * 1000 / XFAB_NUM_TC;
+
+	if (run_tc("qdisc replace dev %s root handle 1: htb default 2", dev) ||
+	    run_tc("class replace dev %s parent 1: classid 1:100 htb rate %umbit ceil %umbit", dev,
+		   rate, rate))
+		goto fail;
+	for (int tc = 0; tc < XFAB_NUM_TC; tc++) {
+		if (run_tc("class replace dev %s parent 1:100 classid 1:%d htb rate %ukbit ceil "
+			   "%umbit",
+			   dev, tc + 1, share_kbit ? share_kbit : 1, rate) ||
+		    run_tc("qdisc replace dev %s parent 1:%d handle %d: bfifo limit %u", dev,
+			   tc + 1, 10 + tc, buffer))
+			goto fail;
+	}
+	a->shaped[p] = 1;
+	log_info("%s: HTB at %u Mbit/s, 8 class queues of %u bytes", dev, rate, buffer);
+	return 0;
+fail:
+	log_err("cannot set up the queues of %s (is iproute2's tc installed?)", dev);
+	run_tc("qdisc del dev %s root", dev);
+	return -EIO;
+}
+
 static void detach_port(struct agent *a, int p)
 {
 	if (a->link_fd[p] < 0)
 		return;
 	close(a->link_fd[p]); /* the link was never pinned: closing detaches */
 	a->link_fd[p] = -1;
+	if (a->egress_fd[p] >= 0) {
+		close(a->egress_fd[p]);
+		a->egress_fd[p] = -1;
+	}
+	if (a->shaped[p]) {
+		run_tc("qdisc del dev %s root", a->cfg.ports[p].name);
+		a->shaped[p] = 0;
+	}
 	log_info("detached from %s", a->cfg.ports[p].name);
 }
 
@@ -231,6 +307,22 @@ static int attach_port(struct agent *a, int p, int datapath)
 			datapath == XFAB_DP_XDP ? "xdp" : "tc", a->cfg.ports[p].name, ifindex,
 			strerror(-err));
 		return err ? err : -EINVAL;
+	}
+	if (datapath == XFAB_DP_TC) {
+		a->egress_fd[p] =
+		    bpf_link_create(bpf_program__fd(a->skel->progs.xfab_tc_egress), (int)ifindex,
+				    (enum bpf_attach_type)XFAB_TCX_EGRESS, NULL);
+		if (a->egress_fd[p] < 0) {
+			err = -errno;
+			log_err("cannot attach the tc egress program to %s: %s",
+				a->cfg.ports[p].name, strerror(-err));
+			detach_port(a, p);
+			return err;
+		}
+		if (a->cfg.ports[p].rate_mbps && shape_port(a, p)) {
+			detach_port(a, p);
+			return -EIO;
+		}
 	}
 	log_info("attached %s datapath to %s (ifindex %u)", datapath == XFAB_DP_XDP ? "xdp" : "tc",
 		 a->cfg.ports[p].name, ifindex);
@@ -710,7 +802,7 @@ int main(int argc, char **argv)
 	if (take_pin_dir(&a))
 		goto out_cfg;
 	for (int p = 0; p < XFAB_MAX_PORTS; p++)
-		a.link_fd[p] = -1;
+		a.link_fd[p] = a.egress_fd[p] = -1;
 	if (load_bpf(&a))
 		goto out_unpin;
 	a.nl = xfab_nl_open_events();

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * QoS tests through the loaded data plane: the WRED/ECN curve at fixed
+ * queue occupancies (the phantom queue's state is set before each packet),
+ * which packets may become CE, Not-ECT drops, tail drops, the IPv4
+ * checksum after marking, IPv6, the phantom queue draining at the port
+ * rate, watermarks and counters, and the tc egress program's tail drop.
+ */
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/in.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "common.h"
+#include "harness.h"
+
+/* p1: ingress. p2: 1 Mbit/s (drains ~nothing during a test), WRED on every
+ * class: ECN profile for DSCP 0 (class 1), RED profile (drops Not-ECT) for
+ * DSCP 5 (class 2). p3: 1 Gbit/s, ECN profile. p4: tc egress tail drops. */
+static const char *config_text =
+    "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"qos-test\"}},\n"
+    " \"PORT\": {\"p1\": {}, \"p2\": {\"rate\": \"1\", \"buffer\": \"1000000\"},\n"
+    "   \"p3\": {\"rate\": \"1000\", \"buffer\": \"1000000\"}, \"p4\": {\"buffer\": \"1500\"}},\n"
+    " \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p2|10.0.2.0/31\": {}, \"p2|fd02::2/127\": {},\n"
+    "   \"p3|10.0.3.0/31\": {}, \"p4|10.0.4.0/31\": {}},\n"
+    " \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.1\"}, \"fd09::/32\": {\"nexthop\": "
+    "\"fd02::3\"},\n"
+    "   \"10.8.0.0/16\": {\"nexthop\": \"10.0.3.1\"}},\n"
+    " \"NEIGH\": {\"p2|10.0.2.1\": {\"neigh\": \"02:00:00:00:02:01\"}, \"p2|fd02::3\": "
+    "{\"neigh\": \"02:00:00:00:02:01\"},\n"
+    "   \"p3|10.0.3.1\": {\"neigh\": \"02:00:00:00:03:01\"}},\n"
+    " \"WRED_PROFILE\": {\"ECN\": {\"min_threshold\": \"10000\", \"max_threshold\": \"50000\",\n"
+    "     \"max_probability\": \"20\", \"ecn\": \"ecn_all\", \"drop_nonect\": \"false\"},\n"
+    "   \"RED\": {\"min_threshold\": \"10000\", \"max_threshold\": \"50000\", "
+    "\"max_probability\": \"20\",\n"
+    "     \"ecn\": \"ecn_all\", \"drop_nonect\": \"true\"}},\n"
+    " \"QUEUE\": {\"p2|0-1\": {\"wred_profile\": \"ECN\"}, \"p2|2\": {\"wred_profile\": \"RED\"},\n"
+    "   \"p3|0-7\": {\"wred_profile\": \"ECN\"}}\n"
+    "}\n";
+
+static struct harness H;
+
+#define SLOT_P2 1
+#define SLOT_P3 2
+#define SLOT_P4 3
+
+static __u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
+static __u16 csum16(const __u8 *p, size_t len)
+{
+	__u32 sum = 0;
+
+	for (size_t i = 0; i + 1 < len; i += 2)
+		sum += (__u32)(p[i] << 8 | p[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (__u16)~sum;
+}
+
+/* UDP over IPv4 (or IPv6) with the given DSCP and ECN, 100 bytes of payload
+ * unless `payload` says otherwise. */
+static size_t build(__u8 *b, int v6, const char *dst, __u8 dscp, __u8 ecn, size_t payload)
+{
+	size_t l3 = v6 ? 40 : 20, len = 14 + l3 + 8 + payload;
+
+	memset(b, 0, len);
+	memcpy(b, H.mac[0], 6);
+	memcpy(b + 6, "\x02\xaa\x00\x00\x00\x01", 6);
+	if (v6) {
+		__u8 *ip = b + 14, tclass = (__u8)(dscp << 2 | ecn);
+
+		b[12] = 0x86;
+		b[13] = 0xdd;
+		ip[0] = (__u8)(0x60 | tclass >> 4);
+		ip[1] = (__u8)(tclass << 4);
+		ip[4] = (__u8)((8 + payload) >> 8);
+		ip[5] = (__u8)(8 + payload);
+		ip[6] = IPPROTO_UDP;
+		ip[7] = 64;
+		inet_pton(AF_INET6, "fd01::2", ip + 8);
+		inet_pton(AF_INET6, dst, ip + 24);
+	} else {
+		__u8 *ip = b + 14;
+
+		b[12] = 0x08;
+		ip[0] = 0x45;
+		ip[1] = (__u8)(dscp << 2 | ecn);
+		ip[2] = (__u8)((20 + 8 + payload) >> 8);
+		ip[3] = (__u8)(20 + 8 + payload);
+		ip[8] = 64;
+		ip[9] = IPPROTO_UDP;
+		inet_pton(AF_INET, "10.0.1.2", ip + 12);
+		inet_pton(AF_INET, dst, ip + 16);
+		*(__u16 *)(ip + 10) = htons(csum16(ip, 20));
+	}
+	b[14 + l3] = 0x13;
+	b[14 + l3 + 3] = 0x88;
+	return len;
+}
+
+static void set_queue(__u32 slot, __u32 tc, __u64 backlog, __u64 last_ns)
+{
+	struct xfab_queue_state qs = {.last_ns = last_ns, .backlog_bytes = backlog};
+	__u32 key = XFAB_QUEUE_KEY(slot, tc);
+
+	assert_int_equal(
+	    bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_QUEUE_STATE), &key, &qs, BPF_ANY), 0);
+}
+
+struct outcome {
+	int forwarded;
+	__u8 ecn;
+	__u8 out[256];
+	size_t len;
+};
+
+static void send_pkt(int tc_hook, int in_port, const __u8 *frame, size_t len, struct outcome *o)
+{
+	__u32 ret;
+
+	o->len = sizeof(o->out);
+	assert_int_equal(h_run(&H, tc_hook, in_port, frame, len, o->out, &o->len, &ret), 0);
+	o->forwarded = ret == 4; /* XDP_REDIRECT */
+	o->ecn = o->out[12] == 0x86 ? (o->out[15] >> 4) & 3 : o->out[15] & 3;
+}
+
+/* Marked fraction at fixed occupancies follows the curve within 2 points. */
+static void test_curve(void **state)
+{
+	static const __u64 occ[] = {0, 5000, 9999, 10000, 20000, 30000, 40000, 49000, 50000, 80000};
+	__u8 frame[256];
+	size_t len = build(frame, 0, "10.9.0.7", 0, 2 /* ECT(0) */, 100);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(occ) / sizeof(occ[0]); i++) {
+		double want = occ[i] < 10000	? 0
+			      : occ[i] >= 50000 ? 1
+						: 0.2 * (occ[i] - 10000) / 40000;
+		int marked = 0, n = 10000;
+
+		for (int k = 0; k < n; k++) {
+			struct outcome o;
+
+			set_queue(SLOT_P2, 1, occ[i], mono_ns());
+			send_pkt(0, 0, frame, len, &o);
+			assert_true(o.forwarded);
+			marked += o.ecn == 3;
+			if (o.ecn == 3) /* the IPv4 checksum still verifies */
+				assert_int_equal(csum16(o.out + 14, 20), 0);
+		}
+		print_message("    occupancy %6llu B: marked %.4f (curve %.4f)\n",
+			      (unsigned long long)occ[i], (double)marked / n, want);
+		assert_true((double)marked / n - want <= 0.02 && want - (double)marked / n <= 0.02);
+	}
+}
+
+/* Above Kmax: ECT(0)/ECT(1) become CE, CE stays, Not-ECT is untouched
+ * (ECN profile) or dropped (RED profile). */
+static void test_which_packets(void **state)
+{
+	static const struct {
+		__u8 dscp, ecn, want_ecn;
+		int forwarded;
+	} cases[] = {
+	    {0, 2, 3, 1}, /* ECT(0) -> CE */
+	    {0, 1, 3, 1}, /* ECT(1) -> CE */
+	    {0, 3, 3, 1}, /* CE stays */
+	    {0, 0, 0, 1}, /* Not-ECT, ECN-only profile: untouched */
+	    {5, 2, 3, 1}, /* RED profile still marks ECT */
+	    {5, 0, 0, 0}, /* RED profile drops Not-ECT */
+	};
+	__u64 wred0 = h_percpu_u64(&H, XFAB_MAP_DROP_STATS, XFAB_DROP_WRED, 0, 2);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		__u8 frame[256];
+		size_t len = build(frame, 0, "10.9.0.7", cases[i].dscp, cases[i].ecn, 100);
+		struct outcome o;
+
+		set_queue(SLOT_P2, cases[i].dscp == 5 ? 2 : 1, 60000, mono_ns());
+		send_pkt(0, 0, frame, len, &o);
+		assert_int_equal(o.forwarded, cases[i].forwarded);
+		if (o.forwarded) {
+			assert_int_equal(o.ecn, cases[i].want_ecn);
+			assert_int_equal(o.out[14 + 1] >> 2, cases[i].dscp); /* DSCP kept */
+			assert_int_equal(csum16(o.out + 14, 20), 0);
+		}
+	}
+	assert_int_equal(h_percpu_u64(&H, XFAB_MAP_DROP_STATS, XFAB_DROP_WRED, 0, 2) - wred0, 1);
+}
+
+static void test_ipv6(void **state)
+{
+	__u8 frame[256];
+	size_t len = build(frame, 1, "fd09::7", 0, 2, 100);
+	struct outcome o;
+
+	(void)state;
+	set_queue(SLOT_P2, 1, 60000, mono_ns());
+	send_pkt(0, 0, frame, len, &o);
+	assert_true(o.forwarded);
+	assert_int_equal(o.ecn, 3);
+	assert_int_equal(((o.out[14] & 0x0f) << 2) | (o.out[15] >> 6), 0); /* DSCP 0 kept */
+	set_queue(SLOT_P2, 1, 0, mono_ns());
+	send_pkt(0, 0, frame, len, &o);
+	assert_int_equal(o.ecn, 2);
+}
+
+/* Above the buffer: tail drop, counted. */
+static void test_tail_drop(void **state)
+{
+	__u8 frame[256];
+	size_t len = build(frame, 0, "10.9.0.7", 0, 2, 100);
+	__u64 full0 = h_percpu_u64(&H, XFAB_MAP_DROP_STATS, XFAB_DROP_BUFFER_FULL, 0, 2);
+	struct outcome o;
+
+	(void)state;
+	set_queue(SLOT_P2, 1, 1000000 - 50, mono_ns());
+	send_pkt(0, 0, frame, len, &o);
+	assert_false(o.forwarded);
+	assert_int_equal(h_percpu_u64(&H, XFAB_MAP_DROP_STATS, XFAB_DROP_BUFFER_FULL, 0, 2) - full0,
+			 1);
+}
+
+/* The phantom queue drains at the port rate: 100 KB at 1 Gbit/s is gone
+ * after 2 ms, so a packet then sees an empty queue. */
+static void test_drain(void **state)
+{
+	__u8 frame[256];
+	size_t len = build(frame, 0, "10.8.0.7", 0, 2, 100);
+	struct outcome o;
+
+	(void)state;
+	set_queue(SLOT_P3, 1, 100000, mono_ns());
+	send_pkt(0, 0, frame, len, &o);
+	assert_int_equal(o.ecn, 3); /* just now: above Kmax */
+	set_queue(SLOT_P3, 1, 100000, mono_ns() - 2000000);
+	send_pkt(0, 0, frame, len, &o);
+	assert_int_equal(o.ecn, 2); /* drained */
+}
+
+/* Counters and watermarks follow the packets; clearing is a map write. */
+static void test_counters(void **state)
+{
+	__u32 key = XFAB_QUEUE_KEY(SLOT_P2, 1);
+	struct xfab_queue_watermark wm;
+	__u8 frame[256];
+	size_t len = build(frame, 0, "10.9.0.7", 0, 2, 100);
+	__u64 marked0 = h_percpu_u64(&H, XFAB_MAP_QUEUE_STATS, key, 2, 4);
+	__u64 pkts0 = h_percpu_u64(&H, XFAB_MAP_QUEUE_STATS, key, 0, 4);
+	struct outcome o;
+
+	(void)state;
+	for (int i = 0; i < 10; i++) {
+		set_queue(SLOT_P2, 1, i < 4 ? 70000 : 0, mono_ns());
+		send_pkt(0, 0, frame, len, &o);
+	}
+	assert_int_equal(h_percpu_u64(&H, XFAB_MAP_QUEUE_STATS, key, 2, 4) - marked0, 4);
+	assert_int_equal(h_percpu_u64(&H, XFAB_MAP_QUEUE_STATS, key, 0, 4) - pkts0, 10);
+	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_QUEUE_WATERMARK), &key, &wm), 0);
+	assert_true(wm.peak_bytes >= 70000);
+	assert_int_equal(wm.current_bytes, 0);
+}
+
+/* tc datapath: the egress program classifies, reads the real qdisc's
+ * backlog (CO-RE) and tail-drops what would not fit the port's buffer. */
+static void test_tc_egress(void **state)
+{
+	__u32 key = XFAB_QUEUE_KEY(SLOT_P4, 1), ret;
+	__u8 frame[2048], out[2048];
+	size_t small = build(frame, 0, "10.0.4.1", 0, 2, 100), out_len = sizeof(out);
+	__u64 pkts0 = h_percpu_u64(&H, XFAB_MAP_QUEUE_STATS, key, 0, 4);
+	__u64 drop0 = h_percpu_u64(&H, XFAB_MAP_QUEUE_STATS, key, 3, 4);
+	struct __sk_buff ctx = {.ifindex = H.ifindex[3]};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = (__u32)small,
+		    .data_out = out, .data_size_out = sizeof(out), .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx), .repeat = 1);
+	int prog = bpf_program__fd(H.skel->progs.xfab_tc_egress);
+
+	(void)state;
+	(void)out_len;
+	assert_int_equal(bpf_prog_test_run_opts(prog, &opts), 0);
+	assert_int_equal(opts.retval, 0);				    /* TC_ACT_OK */
+	opts.data_size_in = (__u32)build(frame, 0, "10.0.4.1", 0, 2, 1500); /* > 1500 B buffer */
+	opts.data_size_out = sizeof(out);
+	assert_int_equal(bpf_prog_test_run_opts(prog, &opts), 0);
+	assert_int_equal(opts.retval, 2); /* TC_ACT_SHOT */
+	ret = (__u32)(h_percpu_u64(&H, XFAB_MAP_QUEUE_STATS, key, 0, 4) - pkts0);
+	assert_int_equal(ret, 1);
+	assert_int_equal(h_percpu_u64(&H, XFAB_MAP_QUEUE_STATS, key, 3, 4) - drop0, 1);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return h_setup(&H, 4, config_text);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	h_teardown(&H);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_curve),     cmocka_unit_test(test_which_packets),
+	    cmocka_unit_test(test_ipv6),      cmocka_unit_test(test_tail_drop),
+	    cmocka_unit_test(test_drain),     cmocka_unit_test(test_counters),
+	    cmocka_unit_test(test_tc_egress),
+	};
+	return cmocka_run_group_tests_name("bpf_qos", tests, setup, teardown);
+}
