@@ -5,6 +5,7 @@
  *   xfab-roce send --dst ADDR [--qps N] [--count N] [--rate PPS] [--size B]
  *                  [--sport N | --sport-per-qp] [--qp-base N] [--duration S]
  *                  [--burst N --burst-gap-us U]   (messages with idle time between)
+ *                  [--tos N]   (DSCP << 2 | ECN; 2 = ECT(0))
  *   xfab-roce recv [--port N] [--duration S] [--idle-ms MS] [-j]
  *
  * Each datagram is a Base Transport Header (opcode RC SEND-only, P_Key
@@ -71,10 +72,11 @@ struct send_opts {
 	uint32_t qp_base;
 	double duration;
 	long burst;	   /* packets per burst (0: one steady stream) */
+	int tos;	   /* IPv4 TOS / IPv6 traffic class: DSCP << 2 | ECN */
 	long burst_gap_us; /* idle time between bursts */
 };
 
-static int open_sender(const struct sockaddr_storage *dst, socklen_t dlen, int sport)
+static int open_sender(const struct sockaddr_storage *dst, socklen_t dlen, int sport, int tos)
 {
 	struct sockaddr_storage src = {0};
 	int fd = socket(dst->ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0), one = 1;
@@ -82,6 +84,10 @@ static int open_sender(const struct sockaddr_storage *dst, socklen_t dlen, int s
 	if (fd < 0)
 		return -1;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (dst->ss_family == AF_INET)
+		setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
+	else
+		setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos, sizeof(tos));
 	src.ss_family = dst->ss_family;
 	if (dst->ss_family == AF_INET)
 		((struct sockaddr_in *)&src)->sin_port = htons((uint16_t)sport);
@@ -129,7 +135,7 @@ static int do_send(const struct send_opts *o)
 			fds[q] = fds[0];
 			continue;
 		}
-		fds[q] = open_sender(&dst, dlen, o->sport + (o->sport_per_qp ? q : 0));
+		fds[q] = open_sender(&dst, dlen, o->sport + (o->sport_per_qp ? q : 0), o->tos);
 		if (fds[q] < 0) {
 			fprintf(stderr, "xfab-roce send: socket: %s\n", strerror(errno));
 			return 1;
@@ -329,7 +335,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: xfab-roce send --dst ADDR [--qps N] [--count N] [--rate PPS] [--size B]\n"
 		"                      [--sport N | --sport-per-qp] [--qp-base N] [--duration S]\n"
-		"                      [--burst N --burst-gap-us U]\n"
+		"                      [--burst N --burst-gap-us U] [--tos N]\n"
 		"       xfab-roce recv [--port N] [--duration S] [--idle-ms MS] [-j]\n");
 }
 
@@ -351,6 +357,7 @@ int main(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {"burst", required_argument, NULL, 'B'},
 	    {"burst-gap-us", required_argument, NULL, 'G'},
+	    {"tos", required_argument, NULL, 'T'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct send_opts so = {.qps = 16,
@@ -409,6 +416,9 @@ int main(int argc, char **argv)
 			break;
 		case 'B':
 			so.burst = atol(optarg);
+			break;
+		case 'T':
+			so.tos = (int)strtol(optarg, NULL, 0);
 			break;
 		case 'G':
 			so.burst_gap_us = atol(optarg);

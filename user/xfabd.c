@@ -636,8 +636,24 @@ static void reload(struct agent *a)
 		log_err("reload failed while writing tables; will retry on the next event");
 		goto reject;
 	}
-	xfab_config_free(&a->cfg);
-	a->cfg = cfg;
+	{
+		struct xfab_config old = a->cfg;
+
+		a->cfg = cfg;
+		/* tc datapath: a port whose rate or buffer changed gets its queues
+		 * rebuilt (or removed when it lost its rate). */
+		for (int p = 0; a->cfg.datapath == XFAB_DP_TC && p < cfg.n_ports; p++) {
+			if (cfg.ports[p].rate_mbps == old.ports[p].rate_mbps &&
+			    cfg.ports[p].buffer_bytes == old.ports[p].buffer_bytes)
+				continue;
+			if (cfg.ports[p].rate_mbps)
+				shape_port(a, p);
+			else if (a->shaped[p] &&
+				 run_tc("qdisc del dev %s root", cfg.ports[p].name) == 0)
+				a->shaped[p] = 0;
+		}
+		xfab_config_free(&old);
+	}
 	log_info("reloaded: %d ports, %d routes", cfg.n_ports, cfg.n_routes);
 	return;
 reject:

@@ -1,0 +1,84 @@
+"""Helpers shared by the lab experiment scripts: a clos-2x4 lab that is
+brought up and always torn down, commands in its namespaces, xfabctl JSON,
+and config changes applied with SIGHUP."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("XFAB_BUILD", os.path.join(ROOT, "build"))
+LAB = os.path.join(ROOT, "scripts", "xfab-lab")
+TOPO = os.path.join(ROOT, "testbeds", "clos-2x4.json")
+ROCE = os.path.join(BUILD, "xfab-roce")
+HOST_ADDR = {"h%d" % (2 * (l - 1) + k): "10.%d.%d.2" % (l, k) for l in range(1, 5) for k in (1, 2)}
+
+
+class Lab:
+    def __init__(self, name, datapath):
+        self.name, self.datapath = name, datapath
+        self.state = "/run/xfab-lab/" + name
+
+    def __enter__(self):
+        subprocess.run([LAB, "up", TOPO, "--name", self.name, "--datapath", self.datapath],
+                       check=True, stdout=subprocess.DEVNULL, timeout=120)
+        return self
+
+    def __exit__(self, *exc):
+        subprocess.run([LAB, "down", TOPO, "--name", self.name], stdout=subprocess.DEVNULL,
+                       timeout=120)
+
+    def ns(self, node):
+        return ["nsenter", "--net=/run/netns/%s-%s" % (self.name, node)]
+
+    def run(self, node, cmd, timeout=60, check=True):
+        env = dict(os.environ, XFAB_PIN_DIR="/sys/fs/bpf/xfab/%s/%s" % (self.name, node))
+        res = subprocess.run(self.ns(node) + cmd, capture_output=True, text=True, env=env,
+                             timeout=timeout)
+        if check and res.returncode != 0:
+            raise RuntimeError("%s on %s: %s" % (" ".join(cmd), node, res.stderr.strip()))
+        return res.stdout
+
+    def spawn(self, node, cmd):
+        env = dict(os.environ, XFAB_PIN_DIR="/sys/fs/bpf/xfab/%s/%s" % (self.name, node))
+        return subprocess.Popen(self.ns(node) + cmd, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=env)
+
+    def ctl(self, node, *args):
+        return json.loads(self.run(node, [os.path.join(BUILD, "xfabctl"), "-j"] + list(args)))
+
+    def reconfigure(self, node, tables):
+        """Adds/replaces config tables of a switch and reloads it (SIGHUP)."""
+        path = os.path.join(self.state, node + ".json")
+        with open(path) as f:
+            cfg = json.load(f)
+        cfg.update(tables)
+        with open(path, "w") as f:
+            json.dump(cfg, f, indent=2)
+        with open(os.path.join(self.state, node + ".pid")) as f:
+            pid = int(f.read())
+        log = os.path.join(self.state, node + ".log")
+        before = open(log).read().count("reloaded:")
+        os.kill(pid, signal.SIGHUP)
+        deadline = time.time() + 5
+        while time.time() < deadline:
+            if open(log).read().count("reloaded:") > before:
+                return
+            time.sleep(0.05)
+        raise RuntimeError("%s did not reload: %s" % (node, open(log).read()[-400:]))
+
+    def counters(self, node):
+        return {c["port"]: c for c in self.ctl(node, "show", "counters")}
+
+    def queues(self, node, port):
+        """{tc: queue counters} of one port."""
+        return {q["tc"]: q for q in self.ctl(node, "show", "queues") if q["port"] == port}
+
+    def watermark(self, node, port, tc):
+        for w in self.ctl(node, "show", "watermark"):
+            if w["port"] == port and w["tc"] == tc:
+                return w
+        return None
+
+
