@@ -4,10 +4,25 @@
 #ifndef XFAB_BPF_L3_H
 #define XFAB_BPF_L3_H
 
+/* What member selection saw and did (the trace reports it). */
+struct xfab_pick {
+	__u32 hash;
+	__u16 bucket;
+	__u8 flags;    /* XFAB_TRACE_FLOWLET_* | XFAB_TRACE_GROUP */
+	__u8 tracing;  /* in: change no state */
+	__u64 idle_ns; /* flowlet idle time, if the flow has one */
+};
+
 struct xfab_l3_decision {
 	__u32 egress_ifindex;
 	__u8 dmac[6];
 	__u16 pad;
+	__u8 route_type; /* of the route or TE entry used */
+	__u8 flags;	 /* XFAB_TRACE_TE_* */
+	__u16 group;
+	__u16 nh_id;
+	__u16 pad2;
+	struct xfab_pick pick;
 };
 
 /* Looks the outer destination up in routing table `table`. */
@@ -166,11 +181,26 @@ static __always_inline __u32 xfab_least_loaded(const struct xfab_group *grp, __u
  */
 static __always_inline __u32 xfab_flowlet_select(const struct xfab_settings *cfg,
 						 const struct xfab_group *grp,
-						 const struct xfab_flowlet_key *fk, __u32 hash)
+						 const struct xfab_flowlet_key *fk, __u32 hash,
+						 struct xfab_pick *info)
 {
 	struct xfab_flowlet *fl = bpf_map_lookup_elem(&flowlets, fk);
 	__u64 now = bpf_ktime_get_ns();
 	__u32 nh_id;
+
+	if (fl)
+		info->idle_ns = now - fl->last_seen_ns;
+	if (info->tracing) {
+		/* Read only: what the next packet would do. A new flowlet's
+		 * member is a random draw; the hash bucket stands in for it. */
+		if (fl && now - fl->last_seen_ns < cfg->flowlet_gap_ns &&
+		    xfab_nexthop_port(fl->nh_id)) {
+			info->flags |= XFAB_TRACE_FLOWLET_CONT;
+			return fl->nh_id;
+		}
+		info->flags |= XFAB_TRACE_FLOWLET_NEW;
+		return grp->buckets[XFAB_HASH_BUCKET(hash)];
+	}
 
 	if (fl && now - fl->last_seen_ns < cfg->flowlet_gap_ns) {
 		if (xfab_nexthop_port(fl->nh_id)) {
@@ -207,7 +237,8 @@ static __always_inline __u32 xfab_flowlet_select(const struct xfab_settings *cfg
  * flowlets decide); the bucket names a nexthop id. A global function, so
  * the verifier checks it once instead of on every path that reaches it.
  */
-__attribute__((noinline)) __u32 xfab_group_pick(const struct xfab_flow *flow, __u32 group_id)
+__attribute__((noinline)) __u32 xfab_group_pick(const struct xfab_flow *flow, __u32 group_id,
+						struct xfab_pick *info)
 {
 	struct xfab_flowlet_key fk = {.group = group_id};
 	const struct xfab_settings *cfg;
@@ -216,22 +247,25 @@ __attribute__((noinline)) __u32 xfab_group_pick(const struct xfab_flow *flow, __
 
 	cfg = bpf_map_lookup_elem(&settings, &zero);
 	grp = bpf_map_lookup_elem(&nh_groups, &group_id);
-	if (!flow || !cfg || !grp || grp->num_members == 0)
+	if (!flow || !info || !cfg || !grp || grp->num_members == 0)
 		return XFAB_PICK_INVALID;
 	if (grp->live_members == 0)
 		return XFAB_PICK_EMPTY;
 	fk.flow = *flow;
 	xfab_flow_select(&fk.flow, cfg->hash_fields, cfg->flags & XFAB_SET_SYMMETRIC);
 	hash = xfab_flow_hash(&fk.flow, cfg->hash_seed);
+	info->hash = hash;
+	info->bucket = (__u16)XFAB_HASH_BUCKET(hash);
+	info->flags |= XFAB_TRACE_GROUP;
 	if (cfg->flags & XFAB_SET_FLOWLET)
-		return xfab_flowlet_select(cfg, grp, &fk, hash);
+		return xfab_flowlet_select(cfg, grp, &fk, hash, info);
 	return grp->buckets[XFAB_HASH_BUCKET(hash)];
 }
 
 static __always_inline int xfab_select_member(struct xfab_meta *m, __u32 group_id, __u32 *nh_id,
-					      struct xfab_result *res)
+					      struct xfab_result *res, struct xfab_pick *info)
 {
-	__u32 pick = xfab_group_pick(&m->flow, group_id);
+	__u32 pick = xfab_group_pick(&m->flow, group_id, info);
 
 	if (pick == XFAB_PICK_INVALID)
 		return xfab_drop(res, XFAB_DROP_NEXTHOP_INVALID);
@@ -290,15 +324,19 @@ static __always_inline int xfab_use_path(struct xfab_meta *m, const struct xfab_
 	__u32 nh_id;
 	int act;
 
+	l3->route_type = (__u8)rt->type;
 	switch (rt->type) {
 	case XFAB_RT_CONNECTED:
 		return xfab_use_neighbor(m, rt->id, l3, res);
 	case XFAB_RT_NEXTHOP:
+		l3->nh_id = (__u16)rt->id;
 		return xfab_use_nexthop(rt->id, l3, res);
 	case XFAB_RT_GROUP:
-		act = xfab_select_member(m, rt->id, &nh_id, res);
+		l3->group = (__u16)rt->id;
+		act = xfab_select_member(m, rt->id, &nh_id, res, &l3->pick);
 		if (act != XFAB_ACT_FORWARD)
 			return act;
+		l3->nh_id = (__u16)nh_id;
 		return xfab_use_nexthop(nh_id, l3, res);
 	default:
 		return xfab_drop(res, XFAB_DROP_NEXTHOP_INVALID);
@@ -324,8 +362,10 @@ static __always_inline int xfab_stage_l3(struct xfab_meta *m, const struct xfab_
 {
 	struct xfab_route *rt = xfab_lookup_route(m, XFAB_TABLE_DEFAULT), *te = 0;
 
-	if (rt && rt->type == XFAB_RT_LOCAL)
+	if (rt && rt->type == XFAB_RT_LOCAL) {
+		l3->route_type = XFAB_RT_LOCAL;
 		return xfab_punt(res, XFAB_PUNT_TO_SELF);
+	}
 	/* TE: exact <ingress port, destination prefix> entries override. */
 	if (cfg->flags & XFAB_SET_TE)
 		te = xfab_lookup_route(m, XFAB_TABLE_TE | ingress_ifindex);
@@ -334,18 +374,24 @@ static __always_inline int xfab_stage_l3(struct xfab_meta *m, const struct xfab_
 		if (xfab_ttl(m) <= 1)
 			return xfab_punt(res, XFAB_PUNT_TTL_EXPIRED);
 		if (xfab_te_usable(te)) {
-			xfab_count_lb(XFAB_LB_TE_HIT);
+			if (!res->tracing)
+				xfab_count_lb(XFAB_LB_TE_HIT);
+			l3->flags |= XFAB_TRACE_TE_HIT;
 			return xfab_use_path(m, te, l3, res);
 		}
 		/* Pinned path down: the route's own group carries on. */
-		xfab_count_lb(XFAB_LB_TE_FALLBACK);
+		if (!res->tracing)
+			xfab_count_lb(XFAB_LB_TE_FALLBACK);
+		l3->flags |= XFAB_TRACE_TE_FALLBACK;
 	}
 	if (!rt)
 		return xfab_drop(res, XFAB_DROP_NO_ROUTE);
 	if (xfab_ttl(m) <= 1)
 		return xfab_punt(res, XFAB_PUNT_TTL_EXPIRED);
-	if (rt->type == XFAB_RT_BLACKHOLE)
+	if (rt->type == XFAB_RT_BLACKHOLE) {
+		l3->route_type = XFAB_RT_BLACKHOLE;
 		return xfab_drop(res, XFAB_DROP_BLACKHOLE);
+	}
 	return xfab_use_path(m, rt, l3, res);
 }
 

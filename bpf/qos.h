@@ -75,6 +75,11 @@ static __always_inline void xfab_mark_ce(struct xfab_meta *m)
 	}
 }
 
+struct xfab_queue_info {
+	__u32 occupancy;
+	__u32 verdict;
+};
+
 enum xfab_queue_verdict {
 	XFAB_Q_PASS = 0,
 	XFAB_Q_MARK = 1,
@@ -145,7 +150,8 @@ static __always_inline int xfab_queue_apply(struct xfab_meta *m, int verdict,
  * random draw come first.
  */
 static __always_inline int xfab_stage_queue_xdp(struct xfab_meta *m, __u32 slot, __u32 tc,
-						__u32 len, struct xfab_result *res)
+						__u32 len, struct xfab_result *res,
+						struct xfab_queue_info *qi)
 {
 	__u32 key = XFAB_QUEUE_KEY(slot, tc), rnd = bpf_get_prandom_u32();
 	const struct xfab_queue_cfg *qc = bpf_map_lookup_elem(&queue_cfg, &key);
@@ -157,6 +163,15 @@ static __always_inline int xfab_stage_queue_xdp(struct xfab_meta *m, __u32 slot,
 	if (!qc || !qs || qc->rate_kbps == 0)
 		return XFAB_ACT_FORWARD;
 	xfab_read_tos(m, &dscp, &ecn);
+	if (res->tracing) { /* read the model, change nothing */
+		elapsed = now - qs->last_ns;
+		drained = elapsed > 1000000000ull ? ~0ull : elapsed * qc->rate_kbps / 8000000;
+		occupancy = qs->backlog_bytes > drained ? qs->backlog_bytes - drained : 0;
+		verdict = xfab_wred(qc, occupancy, len, ecn, rnd);
+		qi->occupancy = (__u32)occupancy;
+		qi->verdict = (__u32)verdict;
+		return xfab_queue_apply(m, verdict, res);
+	}
 	bpf_spin_lock(&qs->lock);
 	elapsed = now - qs->last_ns;
 	if (elapsed > 1000000000ull) /* a second idle drains any buffer */
@@ -169,6 +184,8 @@ static __always_inline int xfab_stage_queue_xdp(struct xfab_meta *m, __u32 slot,
 	if (verdict != XFAB_Q_DROP_TAIL && verdict != XFAB_Q_DROP_WRED)
 		qs->backlog_bytes += len;
 	bpf_spin_unlock(&qs->lock);
+	qi->occupancy = (__u32)occupancy;
+	qi->verdict = (__u32)verdict;
 	xfab_queue_account(key, verdict, len, occupancy);
 	return xfab_queue_apply(m, verdict, res);
 }

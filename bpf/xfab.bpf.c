@@ -47,8 +47,12 @@ int xfab_xdp(struct xdp_md *ctx)
 	    .ingress_ifindex = ctx->ingress_ifindex,
 	};
 	struct xfab_result res = {};
+	struct xfab_trace *trace = (void *)(long)ctx->data_meta;
 
 	pkt.len = pkt.data_end - pkt.data;
+	/* xfabctl trace puts its record in the metadata: record, change nothing */
+	if ((void *)(trace + 1) <= pkt.data && trace->magic == XFAB_TRACE_MAGIC)
+		pkt.trace = trace;
 	switch (xfab_pipeline(&pkt, &res)) {
 	case XFAB_ACT_FORWARD:
 		if (res.vlan_in_data && xfab_xdp_pop_vlan(ctx))

@@ -309,6 +309,52 @@ struct xfab_queue_watermark {
 };
 _Static_assert(sizeof(struct xfab_queue_watermark) == 16, "queue watermark");
 
+/* ---- trace: `xfabctl trace` runs a frame through the loaded xdp program
+ * with BPF_PROG_TEST_RUN and this record in the XDP metadata in front of
+ * it. With the magic set, the pipeline writes no state (no counter, no
+ * flowlet, no queue, no load) and fills the record with its decisions. ---- */
+#define XFAB_TRACE_MAGIC 0x58545243u /* "XTRC" */
+
+#define XFAB_TRACE_TE_HIT (1u << 0)	  /* a TE entry steered the packet */
+#define XFAB_TRACE_TE_FALLBACK (1u << 1)  /* a TE entry matched, its path was down */
+#define XFAB_TRACE_FLOWLET_CONT (1u << 2) /* continues a live flowlet */
+#define XFAB_TRACE_FLOWLET_NEW (1u << 3)  /* would start a flowlet (member: a prediction) */
+#define XFAB_TRACE_ROCE (1u << 4)	  /* RoCEv2 BTH parsed */
+#define XFAB_TRACE_GROUP (1u << 5)	  /* path chosen from a group */
+
+enum xfab_trace_stage {
+	XFAB_STAGE_PORT = 1, /* stopped at the port checks */
+	XFAB_STAGE_PARSE,    /* ... parsing */
+	XFAB_STAGE_CLASSIFY, /* ... L2/address rules */
+	XFAB_STAGE_L3,	     /* ... lookup and path selection */
+	XFAB_STAGE_EGRESS,   /* ... egress checks */
+	XFAB_STAGE_QUEUE,    /* ... the queue */
+	XFAB_STAGE_REWRITE,  /* went all the way */
+};
+
+struct xfab_trace {
+	__u32 magic;
+	__u8 action;	    /* enum xfab_action */
+	__u8 reason;	    /* drop or punt reason */
+	__u8 stage;	    /* enum xfab_trace_stage reached */
+	__u8 flags;	    /* XFAB_TRACE_* */
+	__u8 route_type;    /* enum xfab_route_type of what matched (route or TE) */
+	__u8 tc;	    /* traffic class */
+	__u8 queue_verdict; /* 0 pass, 1 mark CE, 2 tail drop, 3 WRED drop */
+	__u8 l4_proto;
+	__u16 group;   /* group id, 0 if none */
+	__u16 nexthop; /* member nexthop id */
+	__u32 hash;    /* flow hash of the selected fields */
+	__u32 bucket;
+	__u32 egress_ifindex;
+	__u32 qp;	       /* RoCEv2 destination QP */
+	__u64 occupancy;       /* bytes the egress queue held for this packet (xdp model) */
+	__u64 flowlet_idle_ns; /* idle time of the flow's flowlet, if there is one */
+	__u32 ingress_slot;
+	__u32 pad[3];
+};
+_Static_assert(sizeof(struct xfab_trace) == 64, "trace");
+
 /* Pinned map names (also the BPF object's map names). */
 #define XFAB_MAP_PORTS "ports"
 #define XFAB_MAP_TX_PORTS "tx_ports"
