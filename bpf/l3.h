@@ -386,6 +386,7 @@ static __always_inline int xfab_stage_l3(struct xfab_meta *m, const struct xfab_
 	}
 	if (!rt)
 		return xfab_drop(res, XFAB_DROP_NO_ROUTE);
+	l3->route_type = (__u8)rt->type;
 	if (xfab_ttl(m) <= 1)
 		return xfab_punt(res, XFAB_PUNT_TTL_EXPIRED);
 	if (rt->type == XFAB_RT_BLACKHOLE) {

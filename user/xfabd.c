@@ -440,6 +440,13 @@ static int load_bpf(struct agent *a)
 		log_err("cannot load the BPF programs: %s", strerror(-err));
 		return err;
 	}
+	/* The programs are pinned too: `xfabctl trace` runs frames through them. */
+	snprintf(path, sizeof(path), "%s/prog_xdp", a->pin_dir);
+	err = bpf_program__pin(a->skel->progs.xfab_xdp, path);
+	if (err) {
+		log_err("cannot pin the xdp program: %s", strerror(-err));
+		return err;
+	}
 	for (int t = 0; t < XFAB_T_COUNT; t++) {
 		map = bpf_object__find_map_by_name(a->skel->obj, xfab_table_descs[t].map_name);
 		if (!map) {
