@@ -20,7 +20,7 @@ LIB_OBJ    := $(LIB_SRC:user/%.c=$(BUILD)/%.o)
 USER_HDRS  := $(wildcard user/*.h) include/xfab_abi.h include/xfab_hash.h
 
 PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim
-TESTS      := $(BUILD)/test_config $(BUILD)/test_config_asan $(BUILD)/test_packets $(BUILD)/test_lb $(BUILD)/test_qos
+TESTS      := $(BUILD)/test_config $(BUILD)/test_config_asan $(BUILD)/test_packets $(BUILD)/test_lb $(BUILD)/test_qos $(BUILD)/test_trace
 
 .PHONY: all deps test test-unit test-bpf test-netns check format demo bench clean
 
@@ -72,7 +72,7 @@ test: all
 test-unit: $(BUILD)/test_config $(BUILD)/test_config_asan
 	tests/run-all unit
 
-test-bpf: $(BUILD)/test_packets $(BUILD)/test_lb $(BUILD)/test_qos
+test-bpf: $(BUILD)/test_packets $(BUILD)/test_lb $(BUILD)/test_qos $(BUILD)/test_trace
 	tests/run-all bpf
 
 test-netns: $(PROGS)

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Trace mode (what `xfabctl trace` uses): a frame with the trace record in
+ * its XDP metadata must change no state at all (every map byte-identical
+ * before and after, counters, flowlets and queues included), and its
+ * record must tell what a real packet then does.
+ */
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/in.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common.h"
+#include "harness.h"
+
+static const char *config_text =
+	"{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"trace-test\"}},\n"
+	" \"PORT\": {\"p1\": {}, \"p2\": {\"rate\": \"1000\"}, \"p3\": {\"rate\": \"1000\"}},\n"
+	" \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p2|10.0.2.0/31\": {}, \"p3|10.0.3.0/31\": {}},\n"
+	" \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.1,10.0.3.1\"}},\n"
+	" \"NEIGH\": {\"p2|10.0.2.1\": {\"neigh\": \"02:00:00:00:02:01\"}, \"p3|10.0.3.1\": "
+	"{\"neigh\": \"02:00:00:00:03:01\"},\n"
+	"   \"p1|10.0.1.2\": {\"neigh\": \"02:00:00:00:01:02\"}},\n"
+	" \"WRED_PROFILE\": {\"E\": {\"min_threshold\": \"1000\", \"max_threshold\": \"2000\"}},\n"
+	" \"QUEUE\": {\"p2|0-7\": {\"wred_profile\": \"E\"}, \"p3|0-7\": {\"wred_profile\": \"E\"}},\n"
+	" \"FLOWLET\": {\"global\": {\"enabled\": \"true\", \"gap_us\": \"10000000\"}},\n"
+	" \"TE_PATH\": {}\n"
+	"}\n";
+
+static struct harness H;
+
+/* ---- every map of the object, as bytes ---- */
+
+struct snapshot {
+	char *buf;
+	size_t len;
+};
+
+static void snap_add(struct snapshot *s, const void *p, size_t n)
+{
+	s->buf = realloc(s->buf, s->len + n);
+	assert_non_null(s->buf);
+	memcpy(s->buf + s->len, p, n);
+	s->len += n;
+}
+
+static void snapshot(struct snapshot *s)
+{
+	struct bpf_map *map;
+	int ncpu = libbpf_num_possible_cpus();
+
+	s->buf = NULL;
+	s->len = 0;
+	bpf_object__for_each_map(map, H.skel->obj)
+	{
+		int fd = bpf_map__fd(map);
+		size_t ksz = bpf_map__key_size(map), vsz = bpf_map__value_size(map);
+		enum bpf_map_type type = bpf_map__type(map);
+		char key[256], next[256], *val;
+		void *prev = NULL;
+
+		if (type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH)
+			vsz = ((vsz + 7) / 8 * 8) * (size_t)ncpu;
+		val = calloc(1, vsz);
+		assert_non_null(val);
+		snap_add(s, bpf_map__name(map), strlen(bpf_map__name(map)));
+		while (bpf_map_get_next_key(fd, prev, next) == 0) {
+			memcpy(key, next, ksz);
+			prev = key;
+			if (type == BPF_MAP_TYPE_DEVMAP_HASH) {
+				snap_add(s, key, ksz);
+				continue;
+			}
+			assert_int_equal(bpf_map_lookup_elem(fd, key, val), 0);
+			snap_add(s, key, ksz);
+			snap_add(s, val, vsz);
+		}
+		free(val);
+	}
+}
+
+/* ---- frames ---- */
+
+static __u16 csum16(const __u8 *p, size_t len)
+{
+	__u32 sum = 0;
+
+	for (size_t i = 0; i + 1 < len; i += 2)
+		sum += (__u32)(p[i] << 8 | p[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (__u16)~sum;
+}
+
+static size_t build(__u8 *b, const char *dst, __u8 ttl, __u16 sport, __u8 ecn)
+{
+	__u8 *ip = b + 14, *udp = ip + 20;
+
+	memset(b, 0, 14 + 20 + 8 + 64);
+	memcpy(b, H.mac[0], 6);
+	memcpy(b + 6, "\x02\xaa\x00\x00\x00\x01", 6);
+	b[12] = 0x08;
+	ip[0] = 0x45;
+	ip[1] = ecn;
+	ip[3] = 20 + 8 + 64;
+	ip[8] = ttl;
+	ip[9] = IPPROTO_UDP;
+	inet_pton(AF_INET, "10.0.1.2", ip + 12);
+	inet_pton(AF_INET, dst, ip + 16);
+	*(__u16 *)(ip + 10) = htons(csum16(ip, 20));
+	*(__u16 *)udp = htons(sport);
+	*(__u16 *)(udp + 2) = htons(80);
+	udp[5] = 8 + 64;
+	return 14 + 20 + 8 + 64;
+}
+
+/* Runs a frame in trace mode; returns the record and the verdict. */
+static void trace(const __u8 *frame, size_t len, struct xfab_trace *rec, __u32 *retval)
+{
+	__u8 in[512], out[512];
+	struct xfab_trace *t = (void *)in;
+	struct xdp_md ctx = {.data = sizeof(*t), .data_end = (__u32)(sizeof(*t) + len),
+			     .ingress_ifindex = H.ifindex[0]};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in, .data_size_in = (__u32)(sizeof(*t) + len),
+		    .data_out = out, .data_size_out = sizeof(out), .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx), .repeat = 1);
+
+	memset(t, 0, sizeof(*t));
+	t->magic = XFAB_TRACE_MAGIC;
+	memcpy(in + sizeof(*t), frame, len);
+	assert_int_equal(bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_xdp), &opts), 0);
+	memcpy(rec, out, sizeof(*rec));
+	*retval = opts.retval;
+}
+
+/* A real packet: returns the member (last MAC byte pair) or -1. */
+static int real(const __u8 *frame, size_t len)
+{
+	__u8 out[512];
+	size_t out_len = sizeof(out);
+	__u32 ret;
+
+	assert_int_equal(h_run(&H, 0, 0, frame, len, out, &out_len, &ret), 0);
+	if (ret != 4)
+		return -1;
+	return out[4] << 8 | out[5];
+}
+
+static int member_of_nexthop(__u16 nh_id)
+{
+	struct xfab_nexthop nh;
+	__u32 key = nh_id;
+
+	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_NEXTHOPS), &key, &nh), 0);
+	return nh.dmac[4] << 8 | nh.dmac[5];
+}
+
+static void test_no_state_change(void **state)
+{
+	struct snapshot before, after;
+	struct xfab_trace rec;
+	__u8 frame[256];
+	__u32 ret;
+
+	(void)state;
+	/* some real traffic first, so counters, flowlets and queues hold state */
+	for (int i = 0; i < 50; i++)
+		real(frame, build(frame, "10.9.0.1", 64, (__u16)(1000 + i), 2));
+	snapshot(&before);
+	for (int i = 0; i < 200; i++) {
+		/* new flows, known flows, TTL expiry, no route, connected */
+		trace(frame, build(frame, "10.9.0.1", 64, (__u16)(1000 + i), 2), &rec, &ret);
+		trace(frame, build(frame, "10.9.0.1", 1, 7, 2), &rec, &ret);
+		trace(frame, build(frame, "198.51.100.1", 64, 7, 2), &rec, &ret);
+		trace(frame, build(frame, "10.0.1.2", 64, 7, 0), &rec, &ret);
+	}
+	snapshot(&after);
+	assert_int_equal(before.len, after.len);
+	assert_memory_equal(before.buf, after.buf, before.len);
+	print_message("    %zu bytes of maps identical across 800 traces\n", before.len);
+	free(before.buf);
+	free(after.buf);
+}
+
+static void test_record_matches_reality(void **state)
+{
+	struct xfab_trace rec;
+	__u8 frame[256];
+	__u32 ret;
+
+	(void)state;
+	for (int i = 0; i < 100; i++) {
+		size_t len = build(frame, "10.9.1.1", 64, (__u16)(20000 + i), 2);
+		int predicted, actual;
+
+		/* a flow not seen yet: the record says so and predicts its member */
+		trace(frame, len, &rec, &ret);
+		assert_int_equal(ret, 4);
+		assert_int_equal(rec.action, XFAB_ACT_FORWARD);
+		assert_int_equal(rec.stage, XFAB_STAGE_REWRITE);
+		assert_true(rec.flags & XFAB_TRACE_GROUP);
+		assert_true(rec.flags & XFAB_TRACE_FLOWLET_NEW);
+		/* the real packet starts the flowlet (random member); now the
+		 * trace must report the member it took */
+		actual = real(frame, len);
+		trace(frame, len, &rec, &ret);
+		assert_true(rec.flags & XFAB_TRACE_FLOWLET_CONT);
+		predicted = member_of_nexthop(rec.nexthop);
+		assert_int_equal(predicted, actual);
+		assert_int_equal(rec.egress_ifindex, H.ifindex[(actual >> 8) - 1]);
+	}
+	trace(frame, build(frame, "10.9.1.1", 1, 5, 2), &rec, &ret);
+	assert_int_equal(rec.action, XFAB_ACT_PUNT);
+	assert_int_equal(rec.reason, XFAB_PUNT_TTL_EXPIRED);
+	trace(frame, build(frame, "198.51.100.1", 64, 5, 2), &rec, &ret);
+	assert_int_equal(rec.action, XFAB_ACT_DROP);
+	assert_int_equal(rec.reason, XFAB_DROP_NO_ROUTE);
+	assert_int_equal(rec.stage, XFAB_STAGE_L3);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return h_setup(&H, 3, config_text);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	h_teardown(&H);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_state_change),
+		cmocka_unit_test(test_record_matches_reality),
+	};
+	return cmocka_run_group_tests_name("bpf_trace", tests, setup, teardown);
+}
