@@ -15,7 +15,7 @@ SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 BPF_SRC    := bpf/xfab.bpf.c
 BPF_HDRS   := $(wildcard bpf/*.h) include/xfab_abi.h include/xfab_hash.h
-LIB_SRC    := user/json.c user/config.c user/tables.c user/common.c user/nl.c
+LIB_SRC    := user/json.c user/config.c user/tables.c user/common.c user/nl.c user/metrics.c
 LIB_OBJ    := $(LIB_SRC:user/%.c=$(BUILD)/%.o)
 USER_HDRS  := $(wildcard user/*.h) include/xfab_abi.h include/xfab_hash.h
 

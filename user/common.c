@@ -57,6 +57,20 @@ const char *xfab_punt_name(__u32 reason)
 	return reason < XFAB_PUNT_MAX && punt_names[reason] ? punt_names[reason] : "unknown";
 }
 
+static const char *const lb_names[XFAB_LB_MAX] = {
+    [XFAB_LB_FLOWLET_HIT] = "flowlet_continued",
+    [XFAB_LB_FLOWLET_NEW] = "flowlet_started",
+    [XFAB_LB_FLOWLET_MOVED] = "flowlet_path_changed",
+    [XFAB_LB_FLOWLET_DEAD] = "flowlet_member_down",
+    [XFAB_LB_TE_HIT] = "te_steered",
+    [XFAB_LB_TE_FALLBACK] = "te_fallback",
+};
+
+const char *xfab_lb_name(__u32 event)
+{
+	return event < XFAB_LB_MAX && lb_names[event] ? lb_names[event] : "unknown";
+}
+
 const char *xfab_route_type_name(__u32 type)
 {
 	switch (type) {

@@ -12,6 +12,7 @@
 const char *xfab_drop_name(__u32 reason);
 const char *xfab_punt_name(__u32 reason);
 const char *xfab_route_type_name(__u32 type);
+const char *xfab_lb_name(__u32 event);
 
 /* <root>/<hostname>; root defaults to XFAB_PIN_ROOT. */
 int xfab_pin_dir(char *out, size_t len, const char *root, const char *hostname);

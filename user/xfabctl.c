@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "common.h"
@@ -565,15 +567,6 @@ static int show_drops(void)
 
 /* ---- load balancing: counters, flowlets, hash, TE ---- */
 
-static const char *const lb_names[XFAB_LB_MAX] = {
-    [XFAB_LB_FLOWLET_HIT] = "flowlet_continued",
-    [XFAB_LB_FLOWLET_NEW] = "flowlet_started",
-    [XFAB_LB_FLOWLET_MOVED] = "flowlet_path_changed",
-    [XFAB_LB_FLOWLET_DEAD] = "flowlet_member_down",
-    [XFAB_LB_TE_HIT] = "te_steered",
-    [XFAB_LB_TE_FALLBACK] = "te_fallback",
-};
-
 static int show_lb(void)
 {
 	int fd = open_map(XFAB_MAP_LB_STATS);
@@ -587,9 +580,9 @@ static int show_lb(void)
 
 		xfab_percpu_sum(fd, k, &v, 1);
 		if (json)
-			jw_uint(lb_names[k], v);
+			jw_uint(xfab_lb_name(k), v);
 		else
-			printf("%-22s %14llu\n", lb_names[k], (unsigned long long)v);
+			printf("%-22s %14llu\n", xfab_lb_name(k), (unsigned long long)v);
 	}
 	if (json)
 		jw_close('}');
@@ -1375,6 +1368,112 @@ static int cmd_trace(const struct trace_args *ta)
 	return 0;
 }
 
+/* ---- watch: per-second rates, refreshed ---- */
+
+struct watch_row {
+	char name[IF_NAMESIZE + 8];
+	__u64 v[6];
+};
+
+/* Reads what `watch` shows: per port (counters) or per port and class. */
+static size_t watch_read(int queues, struct watch_row *rows, size_t cap)
+{
+	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
+	size_t n = load_ports(ports), out = 0;
+	int fd = open_map(queues ? XFAB_MAP_QUEUE_STATS : XFAB_MAP_PORT_STATS);
+	char name[IF_NAMESIZE];
+
+	for (size_t i = 0; i < n; i++) {
+		port_name(ports[i].ifindex, name);
+		for (__u32 tc = 0; tc < (queues ? XFAB_NUM_TC : 1u) && out < cap; tc++) {
+			struct watch_row *r = &rows[out++];
+
+			memset(r, 0, sizeof(*r));
+			if (queues) {
+				snprintf(r->name, sizeof(r->name), "%s UC%u", name, tc);
+				xfab_percpu_sum(fd, XFAB_QUEUE_KEY((__u32)ports[i].slot, tc), r->v,
+						4);
+			} else {
+				snprintf(r->name, sizeof(r->name), "%s", name);
+				xfab_percpu_sum(fd, ports[i].slot, r->v, 6);
+			}
+		}
+	}
+	return out;
+}
+
+static int cmd_watch(const char *what, double interval, long count)
+{
+	static struct watch_row a[XFAB_MAX_QUEUES], b[XFAB_MAX_QUEUES];
+	int queues = !strcmp(what, "queues"), tty = isatty(STDOUT_FILENO);
+	size_t n;
+
+	if (!queues && strcmp(what, "counters")) {
+		fprintf(stderr, "xfabctl watch: counters or queues\n");
+		return 2;
+	}
+	if (interval < 0.1)
+		interval = 1;
+	n = watch_read(queues, a, XFAB_MAX_QUEUES);
+	for (long it = 0; count <= 0 || it < count; it++) {
+		struct timespec ts = {(time_t)interval,
+				      (long)((interval - (double)(time_t)interval) * 1e9)};
+
+		nanosleep(&ts, NULL);
+		n = watch_read(queues, b, XFAB_MAX_QUEUES);
+		if (tty && !json)
+			printf("\033[H\033[2J");
+		if (json) {
+			jw_first[0] = 1;
+			jw_open(NULL, '[');
+		} else if (queues) {
+			printf("%-14s %12s %14s %10s %10s   (per second, every %.1f s)\n", "Queue",
+			       "Pkts/s", "Bits/s", "Drops/s", "Marks/s", interval);
+		} else {
+			printf("%-10s %12s %14s %12s %14s %10s %10s   (per second, every %.1f s)\n",
+			       "Port", "RX_PPS", "RX_BPS", "TX_PPS", "TX_BPS", "DROP/s", "PUNT/s",
+			       interval);
+		}
+		for (size_t i = 0; i < n; i++) {
+			double d[6];
+
+			for (int k = 0; k < 6; k++)
+				d[k] = (double)(b[i].v[k] - a[i].v[k]) / interval;
+			if (json) {
+				jw_open(NULL, '{');
+				jw_string(queues ? "queue" : "port", b[i].name);
+				if (queues) {
+					jw_uint("packets_per_s", (__u64)d[0]);
+					jw_uint("bits_per_s", (__u64)(d[1] * 8));
+					jw_uint("ecn_marked_per_s", (__u64)d[2]);
+					jw_uint("dropped_per_s", (__u64)d[3]);
+				} else {
+					jw_uint("rx_pps", (__u64)d[0]);
+					jw_uint("rx_bps", (__u64)(d[1] * 8));
+					jw_uint("tx_pps", (__u64)d[2]);
+					jw_uint("tx_bps", (__u64)(d[3] * 8));
+					jw_uint("drops_per_s", (__u64)d[4]);
+					jw_uint("punts_per_s", (__u64)d[5]);
+				}
+				jw_close('}');
+			} else if (queues) {
+				printf("%-14s %12.0f %14.0f %10.0f %10.0f\n", b[i].name, d[0],
+				       d[1] * 8, d[3], d[2]);
+			} else {
+				printf("%-10s %12.0f %14.0f %12.0f %14.0f %10.0f %10.0f\n",
+				       b[i].name, d[0], d[1] * 8, d[2], d[3] * 8, d[4], d[5]);
+			}
+		}
+		if (json) {
+			jw_close(']');
+			putchar('\n');
+		}
+		fflush(stdout);
+		memcpy(a, b, sizeof(a[0]) * n);
+	}
+	return 0;
+}
+
 /* ---- queues: SONiC-style queue counters and watermarks ---- */
 
 static int show_queues(void)
@@ -1521,6 +1620,7 @@ static void usage(FILE *out)
 		"  te del --in PORT --prefix P\n"
 		"  te show\n"
 		"  clear watermark\n"
+		"  watch counters|queues [--interval S] [--count N]   per-second rates\n"
 		"  trace --in PORT (--src A --dst B [--proto] [--sport] [--dport] [--qp] [--dscp]\n"
 		"        [--ecn] [--ttl] [--len] [--smac] [--dmac] | --pcap FILE [--index N])\n"
 		"        run a frame through the loaded program: every stage, no state changed\n"
@@ -1531,6 +1631,30 @@ static void usage(FILE *out)
 		"objects:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].object, commands[i].help);
+}
+
+/* ROOT/<lab>/NAME, when exactly one lab has a switch NAME. */
+static int find_in_labs(const char *root, const char *name)
+{
+	DIR *d = opendir(root);
+	struct dirent *de;
+	struct stat st;
+	char path[512];
+	int found = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/%s", root, de->d_name, name);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			found++;
+			snprintf(pin_dir, sizeof(pin_dir), "%s", path);
+		}
+	}
+	closedir(d);
+	return found == 1 ? 0 : -1;
 }
 
 /* With no -s/-P: the only switch under the pin root, if there is one. */
@@ -1566,10 +1690,13 @@ int main(int argc, char **argv)
 	    {"ecn", required_argument, NULL, 12},	{"ttl", required_argument, NULL, 13},
 	    {"len", required_argument, NULL, 14},	{"pcap", required_argument, NULL, 15},
 	    {"index", required_argument, NULL, 16},	{"smac", required_argument, NULL, 17},
-	    {"dmac", required_argument, NULL, 18},	{NULL, 0, NULL, 0},
+	    {"dmac", required_argument, NULL, 18},	{"interval", required_argument, NULL, 19},
+	    {"count", required_argument, NULL, 20},	{NULL, 0, NULL, 0},
 	};
 	struct hash_args ha = {0};
 	struct trace_args ta = {.ttl = 64, .len = -1};
+	double interval = 1;
+	long count = 0;
 	const char *prefix = NULL, *via = NULL;
 	const char *sw = NULL, *root = getenv("XFAB_PIN_ROOT"), *dir = getenv("XFAB_PIN_DIR");
 	int opt, ret;
@@ -1645,6 +1772,12 @@ int main(int argc, char **argv)
 		case 18:
 			ta.dmac = optarg;
 			break;
+		case 19:
+			interval = atof(optarg);
+			break;
+		case 20:
+			count = atol(optarg);
+			break;
 		default:
 			usage(stderr);
 			return 2;
@@ -1653,7 +1786,7 @@ int main(int argc, char **argv)
 	if (optind >= argc ||
 	    (strcmp(argv[optind], "show") && strcmp(argv[optind], "hash") &&
 	     strcmp(argv[optind], "te") && strcmp(argv[optind], "clear") &&
-	     strcmp(argv[optind], "trace")) ||
+	     strcmp(argv[optind], "trace") && strcmp(argv[optind], "watch")) ||
 	    ((!strcmp(argv[optind], "hash") || !strcmp(argv[optind], "trace")) &&
 	     argc - optind != 1) ||
 	    (strcmp(argv[optind], "hash") && strcmp(argv[optind], "trace") && argc - optind != 2)) {
@@ -1663,7 +1796,17 @@ int main(int argc, char **argv)
 	if (!root)
 		root = XFAB_PIN_ROOT;
 	if (sw) {
+		struct stat st;
+
 		xfab_pin_dir(pin_dir, sizeof(pin_dir), root, sw);
+		/* A lab pins under ROOT/LAB/SWITCH: -s leaf1 finds it when one
+		 * lab has a leaf1 (-s LAB/leaf1 always does). */
+		if (stat(pin_dir, &st) && find_in_labs(root, sw)) {
+			fprintf(stderr,
+				"xfabctl: no switch %s under %s (or in exactly one lab there)\n",
+				sw, root);
+			return 1;
+		}
 	} else if (dir) {
 		snprintf(pin_dir, sizeof(pin_dir), "%s", dir);
 	} else if (find_single_switch(root)) {
@@ -1678,6 +1821,8 @@ int main(int argc, char **argv)
 			putchar('\n');
 		return ret;
 	}
+	if (!strcmp(argv[optind], "watch"))
+		return cmd_watch(argv[optind + 1], interval, count);
 	if (!strcmp(argv[optind], "trace")) {
 		ta.in = ha.in;
 		ta.src = ha.src;

@@ -34,6 +34,7 @@
 
 #include "common.h"
 #include "config.h"
+#include "metrics.h"
 #include "nl.h"
 #include "tables.h"
 #include "xfab.skel.h"
@@ -77,6 +78,7 @@ struct agent {
 	const char *cfg_path;
 	const char *pin_root;
 	const char *pidfile;
+	const char *metrics;
 	char pin_dir[256];
 	int lock_fd;
 	struct xfab_config cfg;
@@ -745,6 +747,7 @@ static void usage(FILE *out)
 		"      --check         validate the config (and its ports) and exit\n"
 		"      --pin-root DIR  pin maps under DIR/<hostname> (default " XFAB_PIN_ROOT ")\n"
 		"      --pidfile FILE  write the agent's pid to FILE\n"
+		"      --metrics ADDR:PORT  serve Prometheus metrics (GET /metrics)\n"
 		"  -v, --verbose       debug logging\n"
 		"Signals: HUP reloads CONFIG in place; TERM/INT detach, unpin and exit.\n");
 }
@@ -752,13 +755,10 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"config", required_argument, NULL, 'c'},
-	    {"check", no_argument, NULL, 'k'},
-	    {"pin-root", required_argument, NULL, 'r'},
-	    {"pidfile", required_argument, NULL, 'p'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"config", required_argument, NULL, 'c'},	{"check", no_argument, NULL, 'k'},
+	    {"pin-root", required_argument, NULL, 'r'}, {"pidfile", required_argument, NULL, 'p'},
+	    {"verbose", no_argument, NULL, 'v'},	{"metrics", required_argument, NULL, 'm'},
+	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0},
 	};
 	struct agent a = {.lock_fd = -1};
 	struct xfab_nl_handlers nh = {.neigh = on_neigh, .arg = &a};
@@ -782,6 +782,9 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			verbose = 1;
+			break;
+		case 'm':
+			a.metrics = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -846,6 +849,25 @@ int main(int argc, char **argv)
 			fprintf(f, "%d\n", (int)getpid());
 			fclose(f);
 		}
+	}
+	if (a.metrics) {
+		static struct xfab_metrics_src src;
+
+		snprintf(src.hostname, sizeof(src.hostname), "%s", a.cfg.hostname);
+		src.n_ports = a.cfg.n_ports;
+		for (int p = 0; p < a.cfg.n_ports; p++)
+			snprintf(src.port_names[p], sizeof(src.port_names[p]), "%s",
+				 a.cfg.ports[p].name);
+		src.fd_port_stats = bpf_map__fd(a.skel->maps.port_stats);
+		src.fd_drop_stats = bpf_map__fd(a.skel->maps.drop_stats);
+		src.fd_punt_stats = bpf_map__fd(a.skel->maps.punt_stats);
+		src.fd_queue_stats = bpf_map__fd(a.skel->maps.queue_stats);
+		src.fd_queue_wm = bpf_map__fd(a.skel->maps.queue_watermark);
+		src.fd_lb_stats = bpf_map__fd(a.skel->maps.lb_stats);
+		if (xfab_metrics_start(a.metrics, &src))
+			log_warn("cannot serve metrics on %s: %s", a.metrics, strerror(errno));
+		else
+			log_info("serving metrics on http://%s/metrics", a.metrics);
 	}
 	probe_unresolved(&a); /* now, not a second from now */
 	ret = event_loop(&a) ? 1 : 0;

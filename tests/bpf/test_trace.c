@@ -23,18 +23,18 @@
 #include "harness.h"
 
 static const char *config_text =
-	"{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"trace-test\"}},\n"
-	" \"PORT\": {\"p1\": {}, \"p2\": {\"rate\": \"1000\"}, \"p3\": {\"rate\": \"1000\"}},\n"
-	" \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p2|10.0.2.0/31\": {}, \"p3|10.0.3.0/31\": {}},\n"
-	" \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.1,10.0.3.1\"}},\n"
-	" \"NEIGH\": {\"p2|10.0.2.1\": {\"neigh\": \"02:00:00:00:02:01\"}, \"p3|10.0.3.1\": "
-	"{\"neigh\": \"02:00:00:00:03:01\"},\n"
-	"   \"p1|10.0.1.2\": {\"neigh\": \"02:00:00:00:01:02\"}},\n"
-	" \"WRED_PROFILE\": {\"E\": {\"min_threshold\": \"1000\", \"max_threshold\": \"2000\"}},\n"
-	" \"QUEUE\": {\"p2|0-7\": {\"wred_profile\": \"E\"}, \"p3|0-7\": {\"wred_profile\": \"E\"}},\n"
-	" \"FLOWLET\": {\"global\": {\"enabled\": \"true\", \"gap_us\": \"10000000\"}},\n"
-	" \"TE_PATH\": {}\n"
-	"}\n";
+    "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"trace-test\"}},\n"
+    " \"PORT\": {\"p1\": {}, \"p2\": {\"rate\": \"1000\"}, \"p3\": {\"rate\": \"1000\"}},\n"
+    " \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p2|10.0.2.0/31\": {}, \"p3|10.0.3.0/31\": {}},\n"
+    " \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.1,10.0.3.1\"}},\n"
+    " \"NEIGH\": {\"p2|10.0.2.1\": {\"neigh\": \"02:00:00:00:02:01\"}, \"p3|10.0.3.1\": "
+    "{\"neigh\": \"02:00:00:00:03:01\"},\n"
+    "   \"p1|10.0.1.2\": {\"neigh\": \"02:00:00:00:01:02\"}},\n"
+    " \"WRED_PROFILE\": {\"E\": {\"min_threshold\": \"1000\", \"max_threshold\": \"2000\"}},\n"
+    " \"QUEUE\": {\"p2|0-7\": {\"wred_profile\": \"E\"}, \"p3|0-7\": {\"wred_profile\": \"E\"}},\n"
+    " \"FLOWLET\": {\"global\": {\"enabled\": \"true\", \"gap_us\": \"10000000\"}},\n"
+    " \"TE_PATH\": {}\n"
+    "}\n";
 
 static struct harness H;
 
@@ -128,11 +128,13 @@ static void trace(const __u8 *frame, size_t len, struct xfab_trace *rec, __u32 *
 {
 	__u8 in[512], out[512];
 	struct xfab_trace *t = (void *)in;
-	struct xdp_md ctx = {.data = sizeof(*t), .data_end = (__u32)(sizeof(*t) + len),
+	struct xdp_md ctx = {.data = sizeof(*t),
+			     .data_end = (__u32)(sizeof(*t) + len),
 			     .ingress_ifindex = H.ifindex[0]};
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in, .data_size_in = (__u32)(sizeof(*t) + len),
-		    .data_out = out, .data_size_out = sizeof(out), .ctx_in = &ctx,
-		    .ctx_size_in = sizeof(ctx), .repeat = 1);
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in,
+		    .data_size_in = (__u32)(sizeof(*t) + len), .data_out = out,
+		    .data_size_out = sizeof(out), .ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
+		    .repeat = 1);
 
 	memset(t, 0, sizeof(*t));
 	t->magic = XFAB_TRACE_MAGIC;
@@ -243,8 +245,8 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_no_state_change),
-		cmocka_unit_test(test_record_matches_reality),
+	    cmocka_unit_test(test_no_state_change),
+	    cmocka_unit_test(test_record_matches_reality),
 	};
 	return cmocka_run_group_tests_name("bpf_trace", tests, setup, teardown);
 }

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "metrics.h"
+
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "common.h"
+
+static void family(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
+{
+	static const struct {
+		const char *name, *help;
+		int field; /* index into struct xfab_port_stats */
+	} port_metrics[] = {
+	    {"xfab_port_rx_packets_total", "Packets received on the port.", 0},
+	    {"xfab_port_rx_bytes_total", "Bytes received on the port.", 1},
+	    {"xfab_port_tx_packets_total", "Packets xfab forwarded out of the port.", 2},
+	    {"xfab_port_tx_bytes_total", "Bytes xfab forwarded out of the port.", 3},
+	    {"xfab_port_drops_total", "Packets dropped on ingress at the port.", 4},
+	    {"xfab_port_punts_total", "Packets handed to the kernel at the port.", 5},
+	};
+	static const struct {
+		const char *name, *type, *help;
+	} queue_metrics[] = {
+	    {"xfab_queue_packets_total", "counter", "Packets through the queue."},
+	    {"xfab_queue_bytes_total", "counter", "Bytes through the queue."},
+	    {"xfab_queue_ecn_marked_total", "counter", "Packets the queue marked CE."},
+	    {"xfab_queue_dropped_total", "counter", "Packets the queue dropped (tail, WRED)."},
+	};
+	struct xfab_port_stats ps[XFAB_MAX_PORTS];
+	const char *sw = src->hostname;
+
+	for (int p = 0; p < src->n_ports; p++)
+		if (xfab_percpu_sum(src->fd_port_stats, (__u32)p, (__u64 *)&ps[p], 6))
+			memset(&ps[p], 0, sizeof(ps[p]));
+	for (size_t m = 0; m < sizeof(port_metrics) / sizeof(port_metrics[0]); m++) {
+		family(f, port_metrics[m].name, "counter", port_metrics[m].help);
+		for (int p = 0; p < src->n_ports; p++)
+			fprintf(f, "%s{switch=\"%s\",port=\"%s\"} %llu\n", port_metrics[m].name, sw,
+				src->port_names[p],
+				(unsigned long long)((__u64 *)&ps[p])[port_metrics[m].field]);
+	}
+	family(f, "xfab_drops_total", "counter", "Packets dropped, by reason.");
+	for (__u32 r = 1; r < XFAB_DROP_MAX; r++) {
+		__u64 v[2] = {0};
+
+		xfab_percpu_sum(src->fd_drop_stats, r, v, 2);
+		fprintf(f, "xfab_drops_total{switch=\"%s\",reason=\"%s\"} %llu\n", sw,
+			xfab_drop_name(r), (unsigned long long)v[0]);
+	}
+	family(f, "xfab_punts_total", "counter", "Packets handed to the kernel, by reason.");
+	for (__u32 r = 1; r < XFAB_PUNT_MAX; r++) {
+		__u64 v[2] = {0};
+
+		xfab_percpu_sum(src->fd_punt_stats, r, v, 2);
+		fprintf(f, "xfab_punts_total{switch=\"%s\",reason=\"%s\"} %llu\n", sw,
+			xfab_punt_name(r), (unsigned long long)v[0]);
+	}
+	for (size_t m = 0; m < sizeof(queue_metrics) / sizeof(queue_metrics[0]); m++) {
+		family(f, queue_metrics[m].name, queue_metrics[m].type, queue_metrics[m].help);
+		for (int p = 0; p < src->n_ports; p++)
+			for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
+				struct xfab_queue_stats qs;
+
+				if (xfab_percpu_sum(src->fd_queue_stats,
+						    XFAB_QUEUE_KEY((__u32)p, tc), (__u64 *)&qs, 4))
+					memset(&qs, 0, sizeof(qs));
+				fprintf(f, "%s{switch=\"%s\",port=\"%s\",tc=\"%u\"} %llu\n",
+					queue_metrics[m].name, sw, src->port_names[p], tc,
+					(unsigned long long)((__u64 *)&qs)[m]);
+			}
+	}
+	family(f, "xfab_queue_occupancy_bytes", "gauge", "Queue occupancy last seen by a packet.");
+	family(f, "xfab_queue_watermark_bytes", "gauge", "Peak queue occupancy since cleared.");
+	for (int p = 0; p < src->n_ports; p++)
+		for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
+			struct xfab_queue_watermark wm = {0};
+			__u32 key = XFAB_QUEUE_KEY((__u32)p, tc);
+
+			bpf_map_lookup_elem(src->fd_queue_wm, &key, &wm);
+			fprintf(
+			    f,
+			    "xfab_queue_occupancy_bytes{switch=\"%s\",port=\"%s\",tc=\"%u\"} %llu\n"
+			    "xfab_queue_watermark_bytes{switch=\"%s\",port=\"%s\",tc=\"%u\"} "
+			    "%llu\n",
+			    sw, src->port_names[p], tc, (unsigned long long)wm.current_bytes, sw,
+			    src->port_names[p], tc, (unsigned long long)wm.peak_bytes);
+		}
+	family(f, "xfab_lb_events_total", "counter", "Load-balancing events (flowlets, TE).");
+	for (__u32 e = 0; e < XFAB_LB_MAX; e++) {
+		__u64 v = 0;
+
+		xfab_percpu_sum(src->fd_lb_stats, e, &v, 1);
+		fprintf(f, "xfab_lb_events_total{switch=\"%s\",event=\"%s\"} %llu\n", sw,
+			xfab_lb_name(e), (unsigned long long)v);
+	}
+}
+
+struct server {
+	int fd;
+	const struct xfab_metrics_src *src;
+};
+
+static void serve(struct server *s, int conn)
+{
+	struct timeval tv = {.tv_sec = 2};
+	char req[2048], *body = NULL;
+	size_t body_len = 0;
+	ssize_t n;
+	FILE *mem;
+	int ok;
+
+	setsockopt(conn, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(conn, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	n = recv(conn, req, sizeof(req) - 1, 0);
+	if (n <= 0)
+		return;
+	req[n] = '\0';
+	ok = !strncmp(req, "GET /metrics", 12) || !strncmp(req, "GET / ", 6);
+	mem = open_memstream(&body, &body_len);
+	if (!mem)
+		return;
+	if (ok)
+		xfab_metrics_write(s->src, mem);
+	else
+		fputs("not found: GET /metrics\n", mem);
+	fclose(mem);
+	dprintf(conn,
+		"HTTP/1.0 %s\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: "
+		"%zu\r\nConnection: close\r\n\r\n",
+		ok ? "200 OK" : "404 Not Found", body_len);
+	for (size_t off = 0; off < body_len;) {
+		n = send(conn, body + off, body_len - off, MSG_NOSIGNAL);
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	free(body);
+}
+
+static void *server_main(void *arg)
+{
+	struct server *s = arg;
+
+	for (;;) {
+		int conn = accept(s->fd, NULL, NULL);
+
+		if (conn < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			break;
+		}
+		serve(s, conn);
+		close(conn);
+	}
+	return NULL;
+}
+
+int xfab_metrics_start(const char *addr_port, const struct xfab_metrics_src *src)
+{
+	struct sockaddr_storage ss = {0};
+	char host[128];
+	const char *colon = strrchr(addr_port, ':');
+	struct server *s;
+	pthread_t tid;
+	socklen_t len;
+	int one = 1, port;
+	size_t hl;
+
+	if (!colon || colon == addr_port)
+		return -EINVAL;
+	hl = (size_t)(colon - addr_port);
+	if (hl >= sizeof(host))
+		return -EINVAL;
+	memcpy(host, addr_port, hl);
+	host[hl] = '\0';
+	port = atoi(colon + 1);
+	if (port <= 0 || port > 65535)
+		return -EINVAL;
+	if (host[0] == '[' && host[hl - 1] == ']') {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+
+		host[hl - 1] = '\0';
+		s6->sin6_family = AF_INET6;
+		s6->sin6_port = htons((unsigned short)port);
+		if (inet_pton(AF_INET6, host + 1, &s6->sin6_addr) != 1)
+			return -EINVAL;
+		len = sizeof(*s6);
+	} else {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+
+		s4->sin_family = AF_INET;
+		s4->sin_port = htons((unsigned short)port);
+		if (inet_pton(AF_INET, host, &s4->sin_addr) != 1)
+			return -EINVAL;
+		len = sizeof(*s4);
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->src = src;
+	s->fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s->fd < 0)
+		goto fail;
+	setsockopt(s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(s->fd, (struct sockaddr *)&ss, len) || listen(s->fd, 16))
+		goto fail;
+	if (pthread_create(&tid, NULL, server_main, s))
+		goto fail;
+	pthread_detach(tid);
+	return 0;
+fail : {
+	int err = -errno;
+
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s);
+	return err ? err : -EIO;
+}
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Prometheus text exposition of a switch's counters, served by a thread of
+ * its own so a slow scraper never blocks the agent. */
+#ifndef XFAB_METRICS_H
+#define XFAB_METRICS_H
+
+#include <stdio.h>
+
+#include "xfab_abi.h"
+
+struct xfab_metrics_src {
+	char hostname[64];
+	int n_ports;
+	char port_names[XFAB_MAX_PORTS][16]; /* by counter slot */
+	int fd_port_stats, fd_drop_stats, fd_punt_stats, fd_queue_stats, fd_queue_wm, fd_lb_stats;
+};
+
+/* Writes the exposition to f. */
+void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f);
+/* Listens on ADDR:PORT (IPv4, or [IPv6]:PORT) and serves GET /metrics. */
+int xfab_metrics_start(const char *addr_port, const struct xfab_metrics_src *src);
+
+#endif
