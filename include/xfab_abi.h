@@ -93,8 +93,9 @@ struct xfab_port {
 	__u16 mtu;     /* L3 MTU */
 	__u8 datapath; /* enum xfab_datapath */
 	__u8 pad;
+	char name[16]; /* interface name, so readers need no netns */
 };
-_Static_assert(sizeof(struct xfab_port) == 20, "xfab_port layout");
+_Static_assert(sizeof(struct xfab_port) == 36, "xfab_port layout");
 
 /* ---- routes: LPM_TRIE; prefixlen counts the 32-bit table id ---- */
 struct xfab_lpm_v4_key {

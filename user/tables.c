@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -392,6 +393,7 @@ static int build_ports(struct build *b)
 			       (b->live[p].oper_up ? XFAB_PORT_OPER_UP : 0);
 		e->val.mtu = (__u16)cfg->ports[p].mtu;
 		e->val.datapath = (__u8)cfg->datapath;
+		snprintf(e->val.name, sizeof(e->val.name), "%s", cfg->ports[p].name);
 		tx->key = b->live[p].ifindex;
 		tx->val.ifindex = b->live[p].ifindex;
 	}

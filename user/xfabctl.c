@@ -104,8 +104,19 @@ static int open_map(const char *name)
 	return fd;
 }
 
+/* A port's name as xfabd recorded it (valid from any namespace); other
+ * interfaces by the kernel's name. */
 static const char *port_name(__u32 ifindex, char *buf)
 {
+	static int fd = -1;
+	struct xfab_port port;
+
+	if (fd < 0)
+		fd = xfab_open_pinned_map(pin_dir, XFAB_MAP_PORTS);
+	if (fd >= 0 && bpf_map_lookup_elem(fd, &ifindex, &port) == 0 && port.name[0]) {
+		snprintf(buf, IF_NAMESIZE, "%s", port.name);
+		return buf;
+	}
 	if (!if_indextoname(ifindex, buf))
 		snprintf(buf, IF_NAMESIZE, "if%u", ifindex);
 	return buf;
