@@ -1425,13 +1425,13 @@ static int cmd_watch(const char *what, double interval, long count)
 	}
 	if (interval < 0.1)
 		interval = 1;
-	n = watch_read(queues, a, XFAB_MAX_QUEUES);
+	watch_read(queues, a, (size_t)XFAB_MAX_QUEUES);
 	for (long it = 0; count <= 0 || it < count; it++) {
 		struct timespec ts = {(time_t)interval,
 				      (long)((interval - (double)(time_t)interval) * 1e9)};
 
 		nanosleep(&ts, NULL);
-		n = watch_read(queues, b, XFAB_MAX_QUEUES);
+		n = watch_read(queues, b, (size_t)XFAB_MAX_QUEUES);
 		if (tty && !json)
 			printf("\033[H\033[2J");
 		if (json) {
