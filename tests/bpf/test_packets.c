@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -35,14 +36,12 @@
 #include "harness.h"
 #include "xfab_hash.h"
 
-#define N_PORTS 4 /* p1..p3 configured; p4 exists but is not a switch port */
+#define N_PORTS 6 /* p1..p3, p5, p6 configured; p4 exists but is not a switch port */
 #define HASH_SEED 12345u
 
 static const __u8 port_mac[N_PORTS][6] = {
-    {0x02, 0, 0, 0, 0, 0x11},
-    {0x02, 0, 0, 0, 0, 0x12},
-    {0x02, 0, 0, 0, 0, 0x13},
-    {0x02, 0, 0, 0, 0, 0x14},
+    {0x02, 0, 0, 0, 0, 0x11}, {0x02, 0, 0, 0, 0, 0x12}, {0x02, 0, 0, 0, 0, 0x13},
+    {0x02, 0, 0, 0, 0, 0x14}, {0x02, 0, 0, 0, 0, 0x15}, {0x02, 0, 0, 0, 0, 0x16},
 };
 static const __u8 host_mac[6] = {0x02, 0xaa, 0, 0, 0, 0x01}; /* sender */
 static const __u8 h1_mac[6] = {0x02, 0, 0, 0, 0x01, 0x02};   /* 10.0.1.2 on p1 */
@@ -55,21 +54,29 @@ static const char *config_text =
     "{\n"
     " \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"pkt-test\", \"hash_seed\": "
     "\"12345\"}},\n"
-    " \"PORT\": {\"p1\": {}, \"p2\": {\"mtu\": \"1400\"}, \"p3\": {}},\n"
+    " \"PORT\": {\"p1\": {}, \"p2\": {\"mtu\": \"1400\"}, \"p3\": {},\n"
+    "   \"p5\": {\"admin_status\": \"down\"}, \"p6\": {\"rate\": \"1\", \"buffer\": \"1500\"}},\n"
     " \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p1|fd01::1/64\": {},\n"
     "   \"p2|10.0.2.0/31\": {}, \"p2|fd02::2/127\": {},\n"
-    "   \"p3|10.0.3.0/31\": {}, \"p3|fd03::2/127\": {}},\n"
+    "   \"p3|10.0.3.0/31\": {}, \"p3|fd03::2/127\": {},\n"
+    "   \"p5|10.0.5.0/31\": {}, \"p6|10.0.6.0/31\": {}},\n"
     " \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.1,10.0.3.1\"},\n"
     "   \"10.8.0.0/16\": {\"nexthop\": \"10.0.2.1\"},\n"
     "   \"10.7.0.0/16\": {\"blackhole\": \"true\"},\n"
     "   \"10.5.0.0/16\": {\"nexthop\": \"10.0.1.99\"},\n"
-    "   \"fd09::/32\": {\"nexthop\": \"fd02::3,fd03::3\"}},\n"
+    "   \"fd09::/32\": {\"nexthop\": \"fd02::3,fd03::3\"},\n"
+    "   \"10.66.0.0/16\": {\"nexthop\": \"10.0.6.1\"},\n"
+    "   \"10.67.0.0/16\": {\"nexthop\": \"10.0.5.1,10.0.6.1\"}},\n"
     " \"NEIGH\": {\"p1|10.0.1.2\": {\"neigh\": \"02:00:00:00:01:02\"},\n"
     "   \"p1|fd01::2\": {\"neigh\": \"02:00:00:00:01:02\"},\n"
     "   \"p2|10.0.2.1\": {\"neigh\": \"02:00:00:00:02:01\"},\n"
     "   \"p3|10.0.3.1\": {\"neigh\": \"02:00:00:00:03:01\"},\n"
     "   \"p2|fd02::3\": {\"neigh\": \"02:00:00:00:02:01\"},\n"
-    "   \"p3|fd03::3\": {\"neigh\": \"02:00:00:00:03:01\"}}\n"
+    "   \"p3|fd03::3\": {\"neigh\": \"02:00:00:00:03:01\"},\n"
+    "   \"p5|10.0.5.1\": {\"neigh\": \"02:00:00:00:05:01\"},\n"
+    "   \"p6|10.0.6.1\": {\"neigh\": \"02:00:00:00:06:01\"}},\n"
+    " \"WRED_PROFILE\": {\"RED\": {\"min_threshold\": \"100\", \"max_threshold\": \"200\"}},\n"
+    " \"QUEUE\": {\"p6|0-7\": {\"wred_profile\": \"RED\"}}\n"
     "}\n";
 
 static struct harness H;
@@ -601,6 +608,103 @@ static void test_group_spread(void **state)
 	assert_in_range(hits[1], 140, 260);
 }
 
+/* ---- every reason: the ones table states produce, then `show drops` ---- */
+
+static __u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
+/* Runs a v4 UDP frame from in_port to dst (ECN as given); the verdict's
+ * reason must be counted once. */
+static void expect_reason(int in_port, const char *dst, __u8 ecn, int map, __u32 reason)
+{
+	struct spec sp = {"reason", in_port,	 4, "10.0.1.2", dst,
+			  64,	    IPPROTO_UDP, 1, 2,		.payload = 100};
+	struct frame in, out;
+	__u64 before = reason_count(map, reason);
+	__u32 ret;
+
+	build(&sp, &in);
+	in.b[15] = ecn; /* TOS: DSCP 0 and this ECN; fix the checksum */
+	in.b[24] = in.b[25] = 0;
+	put16(in.b + 24, csum16(in.b + 14, 20));
+	assert_int_equal(run(0, in_port, &in, &out, &ret), 0);
+	if (reason_count(map, reason) != before + 1)
+		fail_msg("reason %s not counted",
+			 map == fd_drop_stats ? xfab_drop_name(reason) : xfab_punt_name(reason));
+}
+
+static void set_queue(__u32 slot, __u32 tc, __u64 backlog)
+{
+	struct xfab_queue_state qs = {.last_ns = mono_ns(), .backlog_bytes = backlog};
+	__u32 key = XFAB_QUEUE_KEY(slot, tc);
+
+	assert_int_equal(
+	    bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_QUEUE_STATE), &key, &qs, BPF_ANY), 0);
+}
+
+static void test_every_reason(void **state)
+{
+	const __u32 p6_slot = 4; /* config order: p1 p2 p3 p5 p6 */
+	struct frame runt = {.len = 14};
+	struct frame out;
+	char dir[64], cmd[256], json_out[16384];
+	struct xfab_lpm_v4_key key = {.prefixlen = 32 + 16, .addr = {10, 68, 0, 0}};
+	struct xfab_route bad = {.type = XFAB_RT_NEXTHOP, .id = XFAB_MAX_NEXTHOPS - 1};
+	__u64 before = reason_count(fd_drop_stats, XFAB_DROP_ETH_TRUNCATED);
+	__u32 ret;
+	FILE *p;
+	size_t n;
+
+	(void)state;
+	/* a tag announced, none there */
+	memcpy(runt.b, port_mac[0], 6);
+	memcpy(runt.b + 6, host_mac, 6);
+	put16(runt.b + 12, 0x8100);
+	assert_int_equal(run(0, 0, &runt, &out, &ret), 0);
+	assert_int_equal(reason_count(fd_drop_stats, XFAB_DROP_ETH_TRUNCATED), before + 1);
+	/* queue: above the buffer; above Kmax for a Not-ECT packet */
+	set_queue(p6_slot, 1, 1450);
+	expect_reason(0, "10.66.0.1", 2, fd_drop_stats, XFAB_DROP_BUFFER_FULL);
+	set_queue(p6_slot, 1, 300);
+	expect_reason(0, "10.66.0.1", 0, fd_drop_stats, XFAB_DROP_WRED);
+	/* a route to a nexthop that does not exist */
+	assert_int_equal(bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_ROUTES_V4), &key, &bad, BPF_ANY),
+			 0);
+	expect_reason(0, "10.68.0.1", 0, fd_drop_stats, XFAB_DROP_NEXTHOP_INVALID);
+	/* traffic into an admin-down port */
+	expect_reason(4, "10.8.0.1", 0, fd_drop_stats, XFAB_DROP_PORT_DOWN);
+	/* p6 goes down: its single-nexthop route has no egress; the group of
+	 * (admin-down p5, p6) has no live member */
+	H.oper_up[5] = 0;
+	assert_int_equal(h_reapply(&H, NULL), 0);
+	expect_reason(0, "10.66.0.1", 0, fd_drop_stats, XFAB_DROP_EGRESS_DOWN);
+	expect_reason(0, "10.67.0.1", 0, fd_drop_stats, XFAB_DROP_GROUP_EMPTY);
+	H.oper_up[5] = 1;
+	assert_int_equal(h_reapply(&H, NULL), 0);
+
+	/* Every reason of the ABI was counted, and `xfabctl show drops` shows it. */
+	snprintf(dir, sizeof(dir), "/sys/fs/bpf/xfab-test-%d", (int)getpid());
+	assert_int_equal(bpf_object__pin_maps(H.skel->obj, dir), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "${BUILD:-build}/xfabctl -P %s -j show drops | jq -c '[.drops[], .punts[] | "
+		 "select(.packets == 0) | .reason]'",
+		 dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(json_out, 1, sizeof(json_out) - 1, p);
+	json_out[n] = '\0';
+	pclose(p);
+	bpf_object__unpin_maps(H.skel->obj, dir);
+	rmdir(dir);
+	print_message("    reasons never counted: %s", json_out);
+	assert_string_equal(json_out, "[]\n");
+}
+
 /* ---- setup: private netns, veth ports, tables from a config ---- */
 
 static int setup(void **state)
@@ -627,7 +731,7 @@ static int teardown(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[2 * N_CASES + 1];
+	struct CMUnitTest tests[2 * N_CASES + 2];
 	char *names[2 * N_CASES];
 	size_t n = 0;
 
@@ -644,5 +748,7 @@ int main(void)
 	}
 	tests[n++] = (struct CMUnitTest){.name = "group spread, stability, xdp == tc",
 					 .test_func = test_group_spread};
+	tests[n++] = (struct CMUnitTest){.name = "every drop and punt reason, in show drops",
+					 .test_func = test_every_reason};
 	return _cmocka_run_group_tests("bpf_packets", tests, n, setup, teardown);
 }
