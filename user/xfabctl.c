@@ -837,8 +837,12 @@ static int cmd_hash(const struct hash_args *ha)
 		jw_close('}');
 		return 0;
 	}
-	printf("match      %s %s/%d (%s%s%u)\n", source, pfx, plen, xfab_route_type_name(rt.type),
-	       rt.type == XFAB_RT_GROUP ? " " : "", rt.type == XFAB_RT_GROUP ? rt.id : 0);
+	if (rt.type == XFAB_RT_GROUP || rt.type == XFAB_RT_NEXTHOP)
+		printf("match      %s %s/%d (%s %u)\n", source, pfx, plen,
+		       xfab_route_type_name(rt.type), rt.id);
+	else
+		printf("match      %s %s/%d (%s)\n", source, pfx, plen,
+		       xfab_route_type_name(rt.type));
 	printf("hash       fields %s, seed 0x%08x%s\n", fields, cfg.hash_seed,
 	       cfg.flags & XFAB_SET_SYMMETRIC ? ", symmetric" : "");
 	printf("           hash 0x%08x -> bucket %u\n", hash, bucket);
