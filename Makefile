@@ -19,7 +19,8 @@ LIB_SRC    := user/json.c user/config.c user/tables.c user/common.c user/nl.c us
 LIB_OBJ    := $(LIB_SRC:user/%.c=$(BUILD)/%.o)
 USER_HDRS  := $(wildcard user/*.h) include/xfab_abi.h include/xfab_hash.h
 
-PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim
+PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim \
+	      $(BUILD)/xfab-bench $(BUILD)/bench.bpf.o
 TESTS      := $(BUILD)/test_config $(BUILD)/test_config_asan $(BUILD)/test_packets $(BUILD)/test_lb $(BUILD)/test_qos $(BUILD)/test_trace
 
 .PHONY: all deps test test-unit test-bpf test-netns check format demo bench clean
@@ -48,6 +49,12 @@ $(BUILD)/xfabctl: $(BUILD)/xfabctl.o $(LIB_OBJ)
 
 $(BUILD)/xfab-roce: tools/xfab-roce.c | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@
+
+$(BUILD)/xfab-bench: tools/xfab-bench.c | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@ -lbpf -lelf -lz
+
+$(BUILD)/bench.bpf.o: bench/bench.bpf.c | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/xfab-lbsim: tools/xfab-lbsim.c $(LIB_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LIB_OBJ) -o $@ $(LDLIBS)
@@ -89,9 +96,11 @@ demo:
 	$(MAKE) all
 	scripts/demo
 
-# Benchmarks: load-balancing figures (more arrive with the performance work).
+# Benchmarks: forwarding rates against same-run baselines (regenerates
+# docs/PERFORMANCE.md, writes bench-out/bench.json) and load-balancing figures.
 bench: all
 	mkdir -p bench-out
+	scripts/bench --rounds 5 --seconds 2
 	$(BUILD)/xfab-lbsim --flows 1000 --links 16 --trials 200 --json bench-out/lb.json
 
 clean:

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Benchmark programs (not part of the switch):
+ *   bench_gen       live-frames generator: rewrites each recycled frame (UDP
+ *                   source port or RoCE QP from a per-CPU counter, over
+ *                   `flows` values) and sends it with XDP_TX
+ *   bench_sink      counts and drops (the sink)
+ *   bench_redirect  the ceiling: redirect every frame to devmap slot 0
+ *   bench_fwd       an xdp_fwd-style router: bpf_fib_lookup, MAC rewrite,
+ *                   TTL decrement, DEVMAP redirect
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/udp.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#ifndef AF_INET
+#define AF_INET 2
+#endif
+
+struct bench_cfg {
+	__u32 flows;	/* distinct flows the generator cycles through */
+	__u32 vary_qp;	/* 0: vary the UDP source port, 1: the RoCE destination QP */
+	__u8 dmac[6];	/* the DUT's port */
+	__u8 smac[6];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bench_cfg);
+} gen_cfg SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} counter SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpf_devmap_val);
+} out_port SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u32);
+	__type(value, struct bpf_devmap_val);
+} fwd_ports SEC(".maps");
+
+static __always_inline __u64 *count(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&counter, &zero);
+}
+
+SEC("xdp")
+int bench_gen(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = data;
+	struct iphdr *iph = (void *)(eth + 1);
+	struct udphdr *uh = (void *)(iph + 1);
+	__u8 *bth = (void *)(uh + 1);
+	struct bench_cfg *cfg;
+	__u32 zero = 0, flow;
+	__u64 *c = count();
+
+	if ((void *)(bth + 12) > end || !c)
+		return XDP_DROP;
+	cfg = bpf_map_lookup_elem(&gen_cfg, &zero);
+	flow = cfg && cfg->flows ? (__u32)(*c % cfg->flows) : 0;
+	(*c)++;
+	/* Live frames are recycled after the DUT rewrote them in place: put
+	 * back everything a router changes (MACs, TTL, TOS/ECN, checksum). */
+	if (cfg) {
+		__builtin_memcpy(eth->h_dest, cfg->dmac, 6);
+		__builtin_memcpy(eth->h_source, cfg->smac, 6);
+	}
+	iph->ttl = 64;
+	iph->tos = 0;
+	iph->check = 0;
+	{
+		__u16 *w = (void *)iph;
+		__u32 sum = 0;
+
+		for (int i = 0; i < 10; i++)
+			sum += w[i];
+		sum = (sum & 0xffff) + (sum >> 16);
+		sum = (sum & 0xffff) + (sum >> 16);
+		iph->check = (__u16)~sum;
+	}
+	if (cfg && cfg->vary_qp) {
+		bth[5] = (__u8)(flow >> 16);
+		bth[6] = (__u8)(flow >> 8);
+		bth[7] = (__u8)flow;
+	} else {
+		uh->source = bpf_htons((__u16)(10000 + flow));
+	}
+	return XDP_TX;
+}
+
+SEC("xdp")
+int bench_sink(struct xdp_md *ctx)
+{
+	__u64 *c = count();
+
+	if (c)
+		(*c)++;
+	return XDP_DROP;
+}
+
+SEC("xdp")
+int bench_redirect(struct xdp_md *ctx)
+{
+	return bpf_redirect_map(&out_port, 0, 0);
+}
+
+SEC("xdp")
+int bench_fwd(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
+	struct bpf_fib_lookup fib = {};
+	struct ethhdr *eth = data;
+	struct iphdr *iph = (void *)(eth + 1);
+	__u32 check;
+
+	if ((void *)(iph + 1) > end || eth->h_proto != bpf_htons(ETH_P_IP) || iph->ttl <= 1)
+		return XDP_PASS;
+	fib.family = AF_INET;
+	fib.tos = iph->tos;
+	fib.l4_protocol = iph->protocol;
+	fib.tot_len = bpf_ntohs(iph->tot_len);
+	fib.ipv4_src = iph->saddr;
+	fib.ipv4_dst = iph->daddr;
+	fib.ifindex = ctx->ingress_ifindex;
+	if (bpf_fib_lookup(ctx, &fib, sizeof(fib), 0) != BPF_FIB_LKUP_RET_SUCCESS)
+		return XDP_PASS;
+	check = iph->check;
+	check += bpf_htons(0x0100);
+	iph->check = (__u16)(check + (check >= 0xffff));
+	iph->ttl--;
+	__builtin_memcpy(eth->h_dest, fib.dmac, ETH_ALEN);
+	__builtin_memcpy(eth->h_source, fib.smac, ETH_ALEN);
+	return bpf_redirect_map(&fwd_ports, fib.ifindex, 0);
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * xfab-bench: the building blocks `scripts/bench` drives, one per call.
+ *
+ *   attach --obj O --prog P --dev IF --pin DIR [--skb]   load O, pin its maps and P under DIR,
+ *                                                         attach P to IF (stays attached)
+ *   devmap --pin DIR --map M --dev IF [--key K]           M[K or ifindex] = IF
+ *   cfg    --pin DIR --flows N [--vary-qp]                generator settings
+ *   count  --pin DIR                                      sum of the per-CPU counter
+ *   gen    --pin DIR --dev IF --dmac M --smac M --src A --dst B --seconds S
+ *          BPF_PROG_RUN live frames through DIR/bench_gen: XDP_TX out of IF
+ *   nsper  --prog PINNED_PROG --dev IF --dmac M --src A --dst B [--repeat N]
+ *          ns per packet of a program, from BPF_PROG_TEST_RUN
+ */
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <getopt.h>
+#include <linux/if_link.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef BPF_F_TEST_XDP_LIVE_FRAMES
+#define BPF_F_TEST_XDP_LIVE_FRAMES (1U << 1)
+#endif
+
+struct opts {
+	const char *obj, *prog, *dev, *pin, *map, *dmac, *smac, *src, *dst;
+	int skb, vary_qp;
+	long key, flows, repeat;
+	double seconds;
+};
+
+static int parse_mac(const char *s, unsigned char *m)
+{
+	return sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &m[0], &m[1], &m[2], &m[3], &m[4],
+		      &m[5]) == 6
+		   ? 0
+		   : -1;
+}
+
+static __u16 csum16(const unsigned char *p, size_t len)
+{
+	__u32 sum = 0;
+
+	for (size_t i = 0; i + 1 < len; i += 2)
+		sum += (__u32)(p[i] << 8 | p[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (__u16)~sum;
+}
+
+/* 60 bytes: Ethernet, IPv4, UDP to 4791, a RoCEv2 BTH. */
+static int build_frame(const struct opts *o, unsigned char *b)
+{
+	unsigned char *ip = b + 14, *udp = ip + 20, *bth = udp + 8;
+
+	memset(b, 0, 60);
+	if (parse_mac(o->dmac, b) || parse_mac(o->smac ? o->smac : "02:00:00:00:00:01", b + 6))
+		return -1;
+	b[12] = 0x08;
+	ip[0] = 0x45;
+	ip[3] = 46;
+	ip[8] = 64;
+	ip[9] = 17;
+	if (inet_pton(AF_INET, o->src, ip + 12) != 1 || inet_pton(AF_INET, o->dst, ip + 16) != 1)
+		return -1;
+	*(__u16 *)(ip + 10) = htons(csum16(ip, 20));
+	*(__u16 *)udp = htons(10000);
+	*(__u16 *)(udp + 2) = htons(4791);
+	*(__u16 *)(udp + 4) = htons(26);
+	bth[0] = 0x04;
+	bth[2] = bth[3] = 0xff;
+	return 0;
+}
+
+static int map_fd(const struct opts *o, const char *name)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", o->pin, name);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		fprintf(stderr, "xfab-bench: %s: %s\n", path, strerror(errno));
+	return fd;
+}
+
+static int do_attach(const struct opts *o)
+{
+	struct bpf_object *obj = bpf_object__open_file(o->obj, NULL);
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	char path[512];
+	int ifindex = (int)if_nametoindex(o->dev), err;
+
+	if (!obj || !ifindex) {
+		fprintf(stderr, "xfab-bench attach: cannot open %s or find %s\n", o->obj, o->dev);
+		return 1;
+	}
+	bpf_object__for_each_map(map, obj)
+	{
+		snprintf(path, sizeof(path), "%s/%s", o->pin, bpf_map__name(map));
+		bpf_map__set_pin_path(map, path);
+	}
+	err = bpf_object__load(obj);
+	prog = bpf_object__find_program_by_name(obj, o->prog);
+	if (err || !prog) {
+		fprintf(stderr, "xfab-bench attach: load: %s\n", strerror(-err));
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/%s", o->pin, o->prog);
+	if (bpf_program__pin(prog, path) ||
+	    bpf_xdp_attach(ifindex, bpf_program__fd(prog),
+			   o->skb ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE, NULL)) {
+		fprintf(stderr, "xfab-bench attach: %s on %s: %s\n", o->prog, o->dev,
+			strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int do_devmap(const struct opts *o)
+{
+	int fd = map_fd(o, o->map);
+	__u32 ifindex = if_nametoindex(o->dev), key = o->key >= 0 ? (__u32)o->key : ifindex;
+	struct bpf_devmap_val val = {.ifindex = ifindex};
+
+	if (fd < 0 || !ifindex || bpf_map_update_elem(fd, &key, &val, BPF_ANY)) {
+		fprintf(stderr, "xfab-bench devmap: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int do_cfg(const struct opts *o)
+{
+	int fd = map_fd(o, "gen_cfg");
+	struct {
+		__u32 flows, vary_qp;
+		unsigned char dmac[6], smac[6];
+	} val = {(__u32)o->flows, (__u32)o->vary_qp, {0}, {0}};
+	__u32 zero = 0;
+
+	if (!o->dmac || !o->smac || parse_mac(o->dmac, val.dmac) || parse_mac(o->smac, val.smac)) {
+		fprintf(stderr, "xfab-bench cfg: --dmac and --smac\n");
+		return 2;
+	}
+	return fd < 0 || bpf_map_update_elem(fd, &zero, &val, BPF_ANY) ? 1 : 0;
+}
+
+static int do_count(const struct opts *o)
+{
+	int fd = map_fd(o, "counter"), ncpu = libbpf_num_possible_cpus();
+	__u64 vals[512] = {0}, sum = 0;
+	__u32 zero = 0;
+
+	if (fd < 0 || ncpu > 512 || bpf_map_lookup_elem(fd, &zero, vals))
+		return 1;
+	for (int c = 0; c < ncpu; c++)
+		sum += vals[c];
+	printf("%llu\n", (unsigned long long)sum);
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int do_gen(const struct opts *o)
+{
+	unsigned char frame[60];
+	char path[512];
+	struct xdp_md ctx = {.data_end = sizeof(frame), .ingress_ifindex = if_nametoindex(o->dev)};
+	double start, end;
+	unsigned long long sent = 0;
+	int prog;
+
+	snprintf(path, sizeof(path), "%s/bench_gen", o->pin);
+	prog = bpf_obj_get(path);
+	if (prog < 0 || !ctx.ingress_ifindex || build_frame(o, frame)) {
+		fprintf(stderr, "xfab-bench gen: %s, %s or the frame\n", path, o->dev);
+		return 1;
+	}
+	start = now_s();
+	end = start + (o->seconds > 0 && o->seconds <= 30 ? o->seconds : 2);
+	while (now_s() < end) {
+		LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame, .data_size_in = sizeof(frame),
+			    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = 1 << 16,
+			    .batch_size = 64, .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
+
+		if (bpf_prog_test_run_opts(prog, &t)) {
+			fprintf(stderr, "xfab-bench gen: test run: %s\n", strerror(errno));
+			return 1;
+		}
+		sent += 1 << 16;
+	}
+	printf("%llu %.6f\n", sent, now_s() - start);
+	return 0;
+}
+
+static int do_nsper(const struct opts *o)
+{
+	unsigned char frame[60], out[256];
+	struct xdp_md ctx = {.data_end = sizeof(frame), .ingress_ifindex = if_nametoindex(o->dev)};
+	int prog = bpf_obj_get(o->prog);
+	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame, .data_size_in = sizeof(frame),
+		    .data_out = out, .data_size_out = sizeof(out), .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx),
+		    .repeat = (int)(o->repeat > 0 ? o->repeat : 1000000));
+
+	if (prog < 0 || !ctx.ingress_ifindex || build_frame(o, frame)) {
+		fprintf(stderr, "xfab-bench nsper: %s or %s\n", o->prog, o->dev);
+		return 1;
+	}
+	if (bpf_prog_test_run_opts(prog, &t)) {
+		fprintf(stderr, "xfab-bench nsper: %s\n", strerror(errno));
+		return 1;
+	}
+	printf("%u %u\n", t.duration, t.retval);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+	    {"obj", 1, NULL, 'o'},  {"prog", 1, NULL, 'p'},    {"dev", 1, NULL, 'd'},
+	    {"pin", 1, NULL, 'P'},  {"map", 1, NULL, 'm'},     {"key", 1, NULL, 'k'},
+	    {"skb", 0, NULL, 's'},  {"flows", 1, NULL, 'f'},   {"vary-qp", 0, NULL, 'q'},
+	    {"dmac", 1, NULL, 'D'}, {"smac", 1, NULL, 'S'},    {"src", 1, NULL, 'a'},
+	    {"dst", 1, NULL, 'b'},  {"seconds", 1, NULL, 't'}, {"repeat", 1, NULL, 'r'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct opts o = {.key = -1, .flows = 1};
+	const char *cmd;
+	int c;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: xfab-bench attach|devmap|cfg|count|gen|nsper ...\n");
+		return 2;
+	}
+	cmd = argv[1];
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o.obj = optarg;
+			break;
+		case 'p':
+			o.prog = optarg;
+			break;
+		case 'd':
+			o.dev = optarg;
+			break;
+		case 'P':
+			o.pin = optarg;
+			break;
+		case 'm':
+			o.map = optarg;
+			break;
+		case 'k':
+			o.key = atol(optarg);
+			break;
+		case 's':
+			o.skb = 1;
+			break;
+		case 'f':
+			o.flows = atol(optarg);
+			break;
+		case 'q':
+			o.vary_qp = 1;
+			break;
+		case 'D':
+			o.dmac = optarg;
+			break;
+		case 'S':
+			o.smac = optarg;
+			break;
+		case 'a':
+			o.src = optarg;
+			break;
+		case 'b':
+			o.dst = optarg;
+			break;
+		case 't':
+			o.seconds = atof(optarg);
+			break;
+		case 'r':
+			o.repeat = atol(optarg);
+			break;
+		default:
+			return 2;
+		}
+	}
+	libbpf_set_print(NULL);
+	if (!strcmp(cmd, "attach") && o.obj && o.prog && o.dev && o.pin)
+		return do_attach(&o);
+	if (!strcmp(cmd, "devmap") && o.pin && o.map && o.dev)
+		return do_devmap(&o);
+	if (!strcmp(cmd, "cfg") && o.pin)
+		return do_cfg(&o);
+	if (!strcmp(cmd, "count") && o.pin)
+		return do_count(&o);
+	if (!strcmp(cmd, "gen") && o.pin && o.dev && o.dmac && o.src && o.dst)
+		return do_gen(&o);
+	if (!strcmp(cmd, "nsper") && o.prog && o.dev && o.dmac && o.src && o.dst)
+		return do_nsper(&o);
+	fprintf(stderr, "xfab-bench: bad or incomplete command (see the comment at the top)\n");
+	return 2;
+}
