@@ -216,8 +216,8 @@ static __always_inline int xfab_pipeline(struct xfab_pkt *pkt, struct xfab_resul
 
 	/* Queue: the egress (port, class) may mark CE or drop. In the tc
 	 * datapath the egress program does this against the real qdisc. */
-	res->tc = (__u8)xfab_classify(&m);
-	if (!pkt->is_tc) {
+	res->tc = pkt->is_tc || (out->flags & XFAB_PORT_QUEUED) ? (__u8)xfab_classify(&m) : 1;
+	if (!pkt->is_tc && (out->flags & XFAB_PORT_QUEUED)) {
 		act = xfab_stage_queue_xdp(&m, out->slot, res->tc, pkt->len, res, &qi);
 		if (act != XFAB_ACT_FORWARD)
 			return xfab_end(pkt, res, &acc, act, XFAB_STAGE_QUEUE);

@@ -153,15 +153,20 @@ static __always_inline int xfab_stage_queue_xdp(struct xfab_meta *m, __u32 slot,
 						__u32 len, struct xfab_result *res,
 						struct xfab_queue_info *qi)
 {
-	__u32 key = XFAB_QUEUE_KEY(slot, tc), rnd = bpf_get_prandom_u32();
+	__u32 key = XFAB_QUEUE_KEY(slot, tc), rnd;
 	const struct xfab_queue_cfg *qc = bpf_map_lookup_elem(&queue_cfg, &key);
-	struct xfab_queue_state *qs = bpf_map_lookup_elem(&queue_state, &key);
-	__u64 now = bpf_ktime_get_ns(), occupancy, elapsed, drained;
+	struct xfab_queue_state *qs;
+	__u64 now, occupancy, elapsed, drained;
 	__u8 dscp = 0, ecn = 0;
 	int verdict;
 
-	if (!qc || !qs || qc->rate_kbps == 0)
+	if (!qc || qc->rate_kbps == 0)
 		return XFAB_ACT_FORWARD;
+	qs = bpf_map_lookup_elem(&queue_state, &key);
+	if (!qs)
+		return XFAB_ACT_FORWARD;
+	rnd = bpf_get_prandom_u32();
+	now = bpf_ktime_get_ns();
 	xfab_read_tos(m, &dscp, &ecn);
 	if (res->tracing) { /* read the model, change nothing */
 		elapsed = now - qs->last_ns;

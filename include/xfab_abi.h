@@ -79,6 +79,7 @@ enum xfab_punt_reason {
 #define XFAB_PORT_ADMIN_UP (1u << 0)
 #define XFAB_PORT_OPER_UP (1u << 1)
 #define XFAB_PORT_UP (XFAB_PORT_ADMIN_UP | XFAB_PORT_OPER_UP)
+#define XFAB_PORT_QUEUED (1u << 2) /* a rate or a WRED profile: run the queue stage */
 
 enum xfab_datapath {
 	XFAB_DP_XDP = 0,

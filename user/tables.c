@@ -391,6 +391,11 @@ static int build_ports(struct build *b)
 		e->val.ifindex = b->live[p].ifindex;
 		e->val.flags = (cfg->ports[p].admin_up ? XFAB_PORT_ADMIN_UP : 0) |
 			       (b->live[p].oper_up ? XFAB_PORT_OPER_UP : 0);
+		for (int tc = 0; tc < XFAB_NUM_TC; tc++)
+			if (cfg->ports[p].wred[tc] >= 0)
+				e->val.flags |= XFAB_PORT_QUEUED;
+		if (cfg->ports[p].rate_mbps || cfg->ports[p].buffer_bytes)
+			e->val.flags |= XFAB_PORT_QUEUED;
 		e->val.mtu = (__u16)cfg->ports[p].mtu;
 		e->val.datapath = (__u8)cfg->datapath;
 		snprintf(e->val.name, sizeof(e->val.name), "%s", cfg->ports[p].name);
