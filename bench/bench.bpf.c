@@ -26,6 +26,8 @@ struct bench_cfg {
 	__u32 vary_qp;	/* 0: vary the UDP source port, 1: the RoCE destination QP */
 	__u8 dmac[6];	/* the DUT's port */
 	__u8 smac[6];
+	__u32 dst_base; /* host order; with vary_dst, flow n goes to dst_base + n * 256 */
+	__u32 vary_dst;
 };
 
 struct {
@@ -86,6 +88,8 @@ int bench_gen(struct xdp_md *ctx)
 		__builtin_memcpy(eth->h_dest, cfg->dmac, 6);
 		__builtin_memcpy(eth->h_source, cfg->smac, 6);
 	}
+	if (cfg && cfg->vary_dst)
+		iph->daddr = bpf_htonl(cfg->dst_base + (flow << 8)); /* one /24 per flow */
 	iph->ttl = 64;
 	iph->tos = 0;
 	iph->check = 0;

@@ -143,12 +143,21 @@ static int do_cfg(const struct opts *o)
 	struct {
 		__u32 flows, vary_qp;
 		unsigned char dmac[6], smac[6];
-	} val = {(__u32)o->flows, (__u32)o->vary_qp, {0}, {0}};
+		__u32 dst_base, vary_dst;
+	} val = {(__u32)o->flows, (__u32)o->vary_qp, {0}, {0}, 0, 0};
 	__u32 zero = 0;
 
 	if (!o->dmac || !o->smac || parse_mac(o->dmac, val.dmac) || parse_mac(o->smac, val.smac)) {
 		fprintf(stderr, "xfab-bench cfg: --dmac and --smac\n");
 		return 2;
+	}
+	if (o->dst) { /* --dst: vary the destination too, one /24 per flow from here */
+		struct in_addr a;
+
+		if (inet_pton(AF_INET, o->dst, &a) != 1)
+			return 2;
+		val.dst_base = ntohl(a.s_addr);
+		val.vary_dst = 1;
 	}
 	return fd < 0 || bpf_map_update_elem(fd, &zero, &val, BPF_ANY) ? 1 : 0;
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define XFAB_CONFIG_MAX_BYTES (64u << 20)
+#define XFAB_CONFIG_MAX_BYTES (1u << 30) /* a full table: ~190 B a route */
 
 struct ctx {
 	const char *file;
@@ -642,6 +642,12 @@ static int parse_path(struct ctx *c, const struct json_value *e, const char *key
 			goto out;
 		}
 	}
+	rt->nexthops = calloc((size_t)n_nh, sizeof(*rt->nexthops));
+	rt->weights = calloc((size_t)n_nh, sizeof(*rt->weights));
+	if (!rt->nexthops || !rt->weights) {
+		add_error(c, e->pos, key, "out of memory");
+		goto out;
+	}
 	if (w_copy) {
 		n_w = split_list(w_copy, w_items, XFAB_GROUP_MAX_MEMBERS);
 		field_key(fk, sizeof(fk), key, "weight");
@@ -714,6 +720,12 @@ static int parse_path(struct ctx *c, const struct json_value *e, const char *key
 	rt->n_nexthops = n_nh;
 	ret = 0;
 out:
+	if (ret) {
+		free(rt->nexthops);
+		free(rt->weights);
+		rt->nexthops = NULL;
+		rt->weights = NULL;
+	}
 	free(nh_copy);
 	free(if_copy);
 	free(w_copy);
@@ -733,15 +745,8 @@ static void parse_route(struct ctx *c, const struct json_value *e)
 		return;
 	if (parse_key_prefix(c, e, key, e->key, &rt.pfx))
 		return;
-	for (int k = 0; k < c->cfg->n_routes; k++) {
-		const struct xfab_prefix *o = &c->cfg->routes[k].pfx;
-
-		if (o->family == rt.pfx.family && o->plen == rt.pfx.plen &&
-		    !memcmp(o->addr, rt.pfx.addr, 16)) {
-			add_error(c, e->key_pos, key, "the same prefix is already routed");
-			return;
-		}
-	}
+	rt.pos = e->key_pos;
+	rt.key = e->key; /* duplicates are found once all routes are read */
 	for (int k = 0; k < c->cfg->n_addrs; k++) {
 		struct xfab_prefix subnet = c->cfg->addrs[k].pfx;
 
@@ -758,9 +763,56 @@ static void parse_route(struct ctx *c, const struct json_value *e)
 	c->cfg->routes = grow(c->cfg->routes, c->cfg->n_routes, sizeof(rt));
 	if (!c->cfg->routes) {
 		add_error(c, e->key_pos, key, "out of memory");
+		free(rt.nexthops);
+		free(rt.weights);
 		return;
 	}
 	c->cfg->routes[c->cfg->n_routes++] = rt;
+}
+
+static const struct xfab_cfg_route *sort_routes;
+
+static int cmp_route_prefix(const void *a, const void *b)
+{
+	const struct xfab_cfg_route *x = &sort_routes[*(const int *)a];
+	const struct xfab_cfg_route *y = &sort_routes[*(const int *)b];
+	int c = x->pfx.family - y->pfx.family;
+
+	if (!c)
+		c = x->pfx.plen - y->pfx.plen;
+	if (!c)
+		c = memcmp(x->pfx.addr, y->pfx.addr, 16);
+	return c ? c : *(const int *)a - *(const int *)b;
+}
+
+/* The same prefix twice (also spelt differently): sorted, n log n. */
+static void check_duplicate_routes(struct ctx *c)
+{
+	int n = c->cfg->n_routes, *idx = malloc((size_t)(n ? n : 1) * sizeof(int));
+	char key[160];
+
+	if (!idx) {
+		struct json_pos none = {0, 0};
+
+		add_error(c, none, "ROUTE", "out of memory");
+		return;
+	}
+	for (int k = 0; k < n; k++)
+		idx[k] = k;
+	sort_routes = c->cfg->routes;
+	qsort(idx, (size_t)n, sizeof(int), cmp_route_prefix);
+	for (int k = 1; k < n; k++) {
+		const struct xfab_cfg_route *a = &c->cfg->routes[idx[k - 1]];
+		const struct xfab_cfg_route *b = &c->cfg->routes[idx[k]];
+
+		if (a->pfx.family == b->pfx.family && a->pfx.plen == b->pfx.plen &&
+		    !memcmp(a->pfx.addr, b->pfx.addr, 16)) {
+			snprintf(key, sizeof(key), "ROUTE|%s", b->key);
+			add_error(c, b->pos, key, "the same prefix is already routed (line %d)",
+				  a->pos.line);
+		}
+	}
+	free(idx);
 }
 
 /* TE_PATH|PORT|PREFIX: traffic entering PORT for PREFIX takes this path
@@ -1234,9 +1286,11 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 	if (tbl)
 		parse_interfaces(&c, tbl);
 	tbl = json_get(root, "ROUTE");
-	if (tbl && !errs->count) /* routes resolve against valid interfaces only */
+	if (tbl && !errs->count) { /* routes resolve against valid interfaces only */
 		for (size_t i = 0; i < tbl->count; i++)
 			parse_route(&c, &tbl->children[i]);
+		check_duplicate_routes(&c);
+	}
 	tbl = json_get(root, "NEIGH");
 	if (tbl)
 		parse_neighs(&c, tbl);
@@ -1321,6 +1375,14 @@ int xfab_config_load(const char *path, struct xfab_config *cfg, struct xfab_cfg_
 
 void xfab_config_free(struct xfab_config *cfg)
 {
+	for (int i = 0; i < cfg->n_routes; i++) {
+		free(cfg->routes[i].nexthops);
+		free(cfg->routes[i].weights);
+	}
+	for (int i = 0; i < cfg->n_te; i++) {
+		free(cfg->te[i].path.nexthops);
+		free(cfg->te[i].path.weights);
+	}
 	free(cfg->addrs);
 	free(cfg->routes);
 	free(cfg->neighs);

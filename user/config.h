@@ -59,8 +59,10 @@ struct xfab_cfg_route {
 	struct xfab_prefix pfx;
 	int blackhole;
 	int n_nexthops;
-	struct xfab_cfg_nexthop nexthops[XFAB_GROUP_MAX_MEMBERS];
-	__u16 weights[XFAB_GROUP_MAX_MEMBERS]; /* 1 each unless "weight" is given */
+	struct xfab_cfg_nexthop *nexthops; /* n_nexthops of them (NULL for a blackhole) */
+	__u16 *weights;			   /* 1 each unless "weight" is given */
+	struct json_pos pos;		   /* of the entry's key */
+	const char *key;		   /* the key as written; valid while parsing only */
 };
 
 struct xfab_cfg_wred {

@@ -285,6 +285,45 @@ static int push_child(struct parser *p, struct json_value *v, size_t *cap)
 	return 0;
 }
 
+static const struct json_value *sort_base;
+
+static int cmp_member(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(sort_base[x].key, sort_base[y].key);
+
+	return c ? c : (x < y ? -1 : x > y);
+}
+
+/* Large objects (a full routing table): duplicates found by sorting, so
+ * a million keys cost n log n, not n^2. The later occurrence is reported. */
+static int check_duplicates(struct parser *p, const struct json_value *v)
+{
+	size_t *idx = malloc(v->count * sizeof(*idx));
+
+	if (!idx) {
+		fail(p, "out of memory");
+		return -1;
+	}
+	for (size_t k = 0; k < v->count; k++)
+		idx[k] = k;
+	sort_base = v->children;
+	qsort(idx, v->count, sizeof(*idx), cmp_member);
+	for (size_t k = 1; k < v->count; k++) {
+		const struct json_value *a = &v->children[idx[k - 1]], *b = &v->children[idx[k]];
+
+		if (strcmp(a->key, b->key) == 0) {
+			p->line = b->key_pos.line;
+			p->col = b->key_pos.col;
+			fail(p, "duplicate key \"%s\" (first at line %d)", b->key, a->key_pos.line);
+			free(idx);
+			return -1;
+		}
+	}
+	free(idx);
+	return 0;
+}
+
 static int parse_array(struct parser *p, struct json_value *v, int depth)
 {
 	size_t cap = 0;
@@ -341,7 +380,7 @@ static int parse_object(struct parser *p, struct json_value *v, int depth)
 		key = parse_string(p);
 		if (!key)
 			return -1;
-		for (size_t k = 0; k < v->count; k++) {
+		for (size_t k = 0; k < v->count && v->count <= 64; k++) {
 			if (strcmp(v->children[k].key, key) == 0) {
 				p->line = key_pos.line;
 				p->col = key_pos.col;
@@ -374,7 +413,7 @@ static int parse_object(struct parser *p, struct json_value *v, int depth)
 		}
 		if (p->s[p->i] == '}') {
 			advance(p);
-			return 0;
+			return v->count > 64 ? check_duplicates(p, v) : 0;
 		}
 		fail(p, "expected ',' or '}' in object");
 		return -1;

@@ -413,18 +413,28 @@ static const struct xfab_group *prev_route_group(const struct build *b,
 	enum xfab_table t = v6 ? XFAB_T_ROUTES_V6 : XFAB_T_ROUTES_V4;
 	const struct xfab_table_image *img = &b->prev->t[t];
 	const struct xfab_table_image *gimg = &b->prev->t[XFAB_T_GROUPS];
-	size_t esz = xfab_table_descs[t].entry_size;
+	size_t esz = xfab_table_descs[t].entry_size, ksz = xfab_table_descs[t].key_size;
 	const struct xfab_route *rt = NULL;
+	char key[sizeof(struct xfab_lpm_v6_key)] = {0};
+	size_t lo = 0, hi = img->count;
 
-	for (size_t i = 0; i < img->count; i++) {
-		const char *e = (const char *)img->entries + i * esz;
-		__u32 prefixlen = *(const __u32 *)e, ktable = ntohl(*(const __u32 *)(e + 4));
+	/* images are sorted by memcmp of the key: binary search */
+	*(__u32 *)key = 32u + (__u32)pfx->plen;
+	*(__u32 *)(key + 4) = htonl(table);
+	memcpy(key + 8, pfx->addr, v6 ? 16 : 4);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *e = (const char *)img->entries + mid * esz;
+		int c = memcmp(e, key, ksz);
 
-		if (prefixlen == 32u + (__u32)pfx->plen && ktable == table &&
-		    !memcmp(e + 8, pfx->addr, v6 ? 16 : 4)) {
+		if (c == 0) {
 			rt = (const struct xfab_route *)(e + xfab_table_descs[t].val_off);
 			break;
 		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
 	if (!rt || rt->type != XFAB_RT_GROUP)
 		return NULL;
