@@ -11,6 +11,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 
 static const char *const drop_names[XFAB_DROP_MAX] = {
     [XFAB_DROP_NONE] = "none",
@@ -140,6 +141,28 @@ int xfab_percpu_sum(int map_fd, __u32 key, __u64 *out, size_t n_u64)
 			out[f] += vals[(size_t)c * n_u64 + f];
 	free(vals);
 	return 0;
+}
+
+__u16 xfab_csum16(const void *data, size_t len)
+{
+	const __u8 *p = data;
+	__u32 sum = 0;
+
+	for (size_t i = 0; i + 1 < len; i += 2)
+		sum += (__u32)(p[i] << 8 | p[i + 1]);
+	if (len & 1)
+		sum += (__u32)(p[len - 1] << 8);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (__u16)~sum;
+}
+
+__u64 xfab_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
 }
 
 void xfab_format_mac(const __u8 *mac, char *buf, size_t len)

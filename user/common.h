@@ -26,4 +26,10 @@ int xfab_percpu_sum(int map_fd, __u32 key, __u64 *out, size_t n_u64);
 
 void xfab_format_mac(const __u8 *mac, char *buf, size_t len);
 
+/* The Internet checksum (RFC 1071) of len bytes, as it goes in a header:
+ * over a header that holds its checksum, 0 means valid. */
+__u16 xfab_csum16(const void *data, size_t len);
+/* CLOCK_MONOTONIC in ns: the clock of bpf_ktime_get_ns(). */
+__u64 xfab_mono_ns(void);
+
 #endif

@@ -600,14 +600,6 @@ static int show_lb(void)
 	return 0;
 }
 
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* the clock of bpf_ktime_get_ns() */
-	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-}
-
 static void flow_text(const struct xfab_flow *f, char *buf, size_t len)
 {
 	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
@@ -623,7 +615,7 @@ static int show_flowlets(void)
 	int fd = open_map(XFAB_MAP_FLOWLETS), nh_fd = open_map(XFAB_MAP_NEXTHOPS);
 	size_t n;
 	struct xfab_flowlet_key *keys = map_keys(fd, sizeof(*keys), &n);
-	__u64 now = now_ns();
+	__u64 now = xfab_mono_ns();
 	char text[200], gw[INET6_ADDRSTRLEN], name[IF_NAMESIZE];
 
 	if (json)
@@ -802,7 +794,7 @@ static int cmd_hash(const struct hash_args *ha)
 	} else if (rt.type == XFAB_RT_NEXTHOP) {
 		nh_id = rt.id;
 	}
-	if (have_fl && now_ns() - fl.last_seen_ns < cfg.flowlet_gap_ns)
+	if (have_fl && xfab_mono_ns() - fl.last_seen_ns < cfg.flowlet_gap_ns)
 		nh_id = fl.nh_id;
 	gw[0] = name[0] = '\0';
 	if (nh_id && load_nexthop(open_map(XFAB_MAP_NEXTHOPS), nh_id, &nh) == 0) {
@@ -832,7 +824,7 @@ static int cmd_hash(const struct hash_args *ha)
 		jw_bool("flowlets", cfg.flags & XFAB_SET_FLOWLET);
 		if (have_fl) {
 			jw_uint("flowlet_member", fl.nh_id);
-			jw_uint("flowlet_idle_us", (now_ns() - fl.last_seen_ns) / 1000);
+			jw_uint("flowlet_idle_us", (xfab_mono_ns() - fl.last_seen_ns) / 1000);
 		}
 		jw_close('}');
 		return 0;
@@ -849,9 +841,9 @@ static int cmd_hash(const struct hash_args *ha)
 	if (cfg.flags & XFAB_SET_FLOWLET) {
 		if (have_fl)
 			printf("flowlet    member %u, idle %llu us (gap %llu us): %s\n", fl.nh_id,
-			       (unsigned long long)((now_ns() - fl.last_seen_ns) / 1000),
+			       (unsigned long long)((xfab_mono_ns() - fl.last_seen_ns) / 1000),
 			       (unsigned long long)(cfg.flowlet_gap_ns / 1000),
-			       now_ns() - fl.last_seen_ns < cfg.flowlet_gap_ns
+			       xfab_mono_ns() - fl.last_seen_ns < cfg.flowlet_gap_ns
 				   ? "the next packet continues it"
 				   : "the next packet starts a new flowlet");
 		else
@@ -1062,17 +1054,6 @@ struct trace_args {
 	long sport, dport, qp, dscp, ecn, ttl, len, index;
 };
 
-static __u16 csum_fold16(const __u8 *p, size_t len)
-{
-	__u32 sum = 0;
-
-	for (size_t i = 0; i + 1 < len; i += 2)
-		sum += (__u32)(p[i] << 8 | p[i + 1]);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (__u16)~sum;
-}
-
 /* Frame n of a classic pcap file (Ethernet). */
 static int read_pcap(const char *path, long index, __u8 *buf, size_t cap, size_t *len)
 {
@@ -1161,7 +1142,7 @@ static int build_frame(const struct trace_args *ta, const __u8 *port_mac, __u8 *
 		if (inet_pton(AF_INET, ta->src, ip + 12) != 1 ||
 		    inet_pton(AF_INET, ta->dst, ip + 16) != 1)
 			return -1;
-		*(__u16 *)(ip + 10) = htons(csum_fold16(ip, 20));
+		*(__u16 *)(ip + 10) = htons(xfab_csum16(ip, 20));
 	}
 	if (proto == IPPROTO_TCP || proto == IPPROTO_UDP) {
 		*(__u16 *)l4p = htons((__u16)ta->sport);
@@ -1366,7 +1347,7 @@ static int cmd_trace(const struct trace_args *ta)
 		printf("rewrite   dst MAC %s, src MAC %s", dmac, smac);
 		if (!v6 && out_len >= 34)
 			printf(", TTL %u -> %u, IPv4 checksum %s", frame[22], out[22],
-			       csum_fold16(out + 14, (size_t)(out[14] & 0xf) * 4) == 0 ? "valid"
+			       xfab_csum16(out + 14, (size_t)(out[14] & 0xf) * 4) == 0 ? "valid"
 										       : "BAD");
 		else if (v6 && out_len >= 54)
 			printf(", hop limit %u -> %u", frame[21], out[21]);

@@ -99,17 +99,6 @@ static __u32 rnd(void)
 	return rng_state;
 }
 
-static __u16 csum16(const __u8 *p, size_t len)
-{
-	__u32 sum = 0;
-
-	for (size_t i = 0; i + 1 < len; i += 2)
-		sum += (__u32)(p[i] << 8 | p[i + 1]);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (__u16)~sum;
-}
-
 /* Ethernet + IPv4 + UDP (+ a RoCEv2 BTH when dport is 4791). */
 static size_t build_udp(__u8 *b, int in_port, const struct flow *f)
 {
@@ -127,7 +116,7 @@ static size_t build_udp(__u8 *b, int in_port, const struct flow *f)
 	ip[9] = IPPROTO_UDP;
 	*(__u32 *)(ip + 12) = htonl(f->src);
 	*(__u32 *)(ip + 16) = htonl(f->dst);
-	*(__u16 *)(ip + 10) = htons(csum16(ip, 20));
+	*(__u16 *)(ip + 10) = htons(xfab_csum16(ip, 20));
 	*(__u16 *)udp = htons(f->sport);
 	*(__u16 *)(udp + 2) = htons(f->dport);
 	*(__u16 *)(udp + 4) = htons((__u16)(8 + payload));
@@ -488,17 +477,9 @@ static void test_flowlets(void **state)
 	assert_true(members_seen >= 4);
 }
 
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-}
-
 static void set_load(int slot, __u64 bytes)
 {
-	struct xfab_port_load l = {.window_start_ns = mono_ns(), .bytes = bytes};
+	struct xfab_port_load l = {.window_start_ns = xfab_mono_ns(), .bytes = bytes};
 	__u32 key = (__u32)slot;
 
 	assert_int_equal(bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_PORT_LOAD), &key, &l, BPF_ANY),

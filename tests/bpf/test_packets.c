@@ -132,20 +132,6 @@ struct frame {
 	size_t l4_off;
 };
 
-static __u16 csum16(const void *data, size_t len)
-{
-	const __u8 *p = data;
-	__u32 sum = 0;
-
-	for (size_t i = 0; i + 1 < len; i += 2)
-		sum += (__u32)(p[i] << 8 | p[i + 1]);
-	if (len & 1)
-		sum += (__u32)(p[len - 1] << 8);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (__u16)~sum;
-}
-
 static void put16(__u8 *p, __u16 v)
 {
 	p[0] = (__u8)(v >> 8);
@@ -222,7 +208,7 @@ static void build(const struct spec *s, struct frame *f)
 			put16(ip + 2, (__u16)(hl + l4len + 100));
 		if (s->mut == MUT_TRUNC_L4) /* a consistent IP length, a short TCP header */
 			put16(ip + 2, (__u16)(hl + 10));
-		put16(ip + 10, csum16(ip, hl));
+		put16(ip + 10, xfab_csum16(ip, hl));
 		f->len = f->l4_off + l4len;
 		if (s->mut == MUT_TRUNC_IP)
 			f->len = f->l3_off + 10;
@@ -304,7 +290,7 @@ static void expected_forward(const struct spec *s, const struct frame *in, int o
 
 		ip[8]--;
 		ip[10] = ip[11] = 0;
-		put16(ip + 10, csum16(ip, hl));
+		put16(ip + 10, xfab_csum16(ip, hl));
 	} else {
 		ip[7]--;
 	}
@@ -445,7 +431,7 @@ static void check_case(const struct spec *s, int tc)
 	if (s->act == XFAB_ACT_FORWARD && s->family == 4) {
 		const __u8 *ip = out.b + in.l3_off - (size_t)s->vlan * 4;
 
-		assert_int_equal(csum16(ip, (size_t)(ip[0] & 0xf) * 4), 0);
+		assert_int_equal(xfab_csum16(ip, (size_t)(ip[0] & 0xf) * 4), 0);
 	}
 }
 
@@ -610,14 +596,6 @@ static void test_group_spread(void **state)
 
 /* ---- every reason: the ones table states produce, then `show drops` ---- */
 
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-}
-
 /* Runs a v4 UDP frame from in_port to dst (ECN as given); the verdict's
  * reason must be counted once. */
 static void expect_reason(int in_port, const char *dst, __u8 ecn, int map, __u32 reason)
@@ -631,7 +609,7 @@ static void expect_reason(int in_port, const char *dst, __u8 ecn, int map, __u32
 	build(&sp, &in);
 	in.b[15] = ecn; /* TOS: DSCP 0 and this ECN; fix the checksum */
 	in.b[24] = in.b[25] = 0;
-	put16(in.b + 24, csum16(in.b + 14, 20));
+	put16(in.b + 24, xfab_csum16(in.b + 14, 20));
 	assert_int_equal(run(0, in_port, &in, &out, &ret), 0);
 	if (reason_count(map, reason) != before + 1)
 		fail_msg("reason %s not counted",
@@ -640,7 +618,7 @@ static void expect_reason(int in_port, const char *dst, __u8 ecn, int map, __u32
 
 static void set_queue(__u32 slot, __u32 tc, __u64 backlog)
 {
-	struct xfab_queue_state qs = {.last_ns = mono_ns(), .backlog_bytes = backlog};
+	struct xfab_queue_state qs = {.last_ns = xfab_mono_ns(), .backlog_bytes = backlog};
 	__u32 key = XFAB_QUEUE_KEY(slot, tc);
 
 	assert_int_equal(

@@ -53,25 +53,6 @@ static struct harness H;
 #define SLOT_P3 2
 #define SLOT_P4 3
 
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-}
-
-static __u16 csum16(const __u8 *p, size_t len)
-{
-	__u32 sum = 0;
-
-	for (size_t i = 0; i + 1 < len; i += 2)
-		sum += (__u32)(p[i] << 8 | p[i + 1]);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (__u16)~sum;
-}
-
 /* UDP over IPv4 (or IPv6) with the given DSCP and ECN, 100 bytes of payload
  * unless `payload` says otherwise. */
 static size_t build(__u8 *b, int v6, const char *dst, __u8 dscp, __u8 ecn, size_t payload)
@@ -106,7 +87,7 @@ static size_t build(__u8 *b, int v6, const char *dst, __u8 dscp, __u8 ecn, size_
 		ip[9] = IPPROTO_UDP;
 		inet_pton(AF_INET, "10.0.1.2", ip + 12);
 		inet_pton(AF_INET, dst, ip + 16);
-		*(__u16 *)(ip + 10) = htons(csum16(ip, 20));
+		*(__u16 *)(ip + 10) = htons(xfab_csum16(ip, 20));
 	}
 	b[14 + l3] = 0x13;
 	b[14 + l3 + 3] = 0x88;
@@ -156,12 +137,12 @@ static void test_curve(void **state)
 		for (int k = 0; k < n; k++) {
 			struct outcome o;
 
-			set_queue(SLOT_P2, 1, occ[i], mono_ns());
+			set_queue(SLOT_P2, 1, occ[i], xfab_mono_ns());
 			send_pkt(0, 0, frame, len, &o);
 			assert_true(o.forwarded);
 			marked += o.ecn == 3;
 			if (o.ecn == 3) /* the IPv4 checksum still verifies */
-				assert_int_equal(csum16(o.out + 14, 20), 0);
+				assert_int_equal(xfab_csum16(o.out + 14, 20), 0);
 		}
 		print_message("    occupancy %6llu B: marked %.4f (curve %.4f)\n",
 			      (unsigned long long)occ[i], (double)marked / n, want);
@@ -192,13 +173,13 @@ static void test_which_packets(void **state)
 		size_t len = build(frame, 0, "10.9.0.7", cases[i].dscp, cases[i].ecn, 100);
 		struct outcome o;
 
-		set_queue(SLOT_P2, cases[i].dscp == 5 ? 2 : 1, 60000, mono_ns());
+		set_queue(SLOT_P2, cases[i].dscp == 5 ? 2 : 1, 60000, xfab_mono_ns());
 		send_pkt(0, 0, frame, len, &o);
 		assert_int_equal(o.forwarded, cases[i].forwarded);
 		if (o.forwarded) {
 			assert_int_equal(o.ecn, cases[i].want_ecn);
 			assert_int_equal(o.out[14 + 1] >> 2, cases[i].dscp); /* DSCP kept */
-			assert_int_equal(csum16(o.out + 14, 20), 0);
+			assert_int_equal(xfab_csum16(o.out + 14, 20), 0);
 		}
 	}
 	assert_int_equal(h_percpu_u64(&H, XFAB_MAP_DROP_STATS, XFAB_DROP_WRED, 0, 2) - wred0, 1);
@@ -211,12 +192,12 @@ static void test_ipv6(void **state)
 	struct outcome o;
 
 	(void)state;
-	set_queue(SLOT_P2, 1, 60000, mono_ns());
+	set_queue(SLOT_P2, 1, 60000, xfab_mono_ns());
 	send_pkt(0, 0, frame, len, &o);
 	assert_true(o.forwarded);
 	assert_int_equal(o.ecn, 3);
 	assert_int_equal(((o.out[14] & 0x0f) << 2) | (o.out[15] >> 6), 0); /* DSCP 0 kept */
-	set_queue(SLOT_P2, 1, 0, mono_ns());
+	set_queue(SLOT_P2, 1, 0, xfab_mono_ns());
 	send_pkt(0, 0, frame, len, &o);
 	assert_int_equal(o.ecn, 2);
 }
@@ -230,7 +211,7 @@ static void test_tail_drop(void **state)
 	struct outcome o;
 
 	(void)state;
-	set_queue(SLOT_P2, 1, 1000000 - 50, mono_ns());
+	set_queue(SLOT_P2, 1, 1000000 - 50, xfab_mono_ns());
 	send_pkt(0, 0, frame, len, &o);
 	assert_false(o.forwarded);
 	assert_int_equal(h_percpu_u64(&H, XFAB_MAP_DROP_STATS, XFAB_DROP_BUFFER_FULL, 0, 2) - full0,
@@ -246,10 +227,10 @@ static void test_drain(void **state)
 	struct outcome o;
 
 	(void)state;
-	set_queue(SLOT_P3, 1, 100000, mono_ns());
+	set_queue(SLOT_P3, 1, 100000, xfab_mono_ns());
 	send_pkt(0, 0, frame, len, &o);
 	assert_int_equal(o.ecn, 3); /* just now: above Kmax */
-	set_queue(SLOT_P3, 1, 100000, mono_ns() - 2000000);
+	set_queue(SLOT_P3, 1, 100000, xfab_mono_ns() - 2000000);
 	send_pkt(0, 0, frame, len, &o);
 	assert_int_equal(o.ecn, 2); /* drained */
 }
@@ -267,7 +248,7 @@ static void test_counters(void **state)
 
 	(void)state;
 	for (int i = 0; i < 10; i++) {
-		set_queue(SLOT_P2, 1, i < 4 ? 70000 : 0, mono_ns());
+		set_queue(SLOT_P2, 1, i < 4 ? 70000 : 0, xfab_mono_ns());
 		send_pkt(0, 0, frame, len, &o);
 	}
 	assert_int_equal(h_percpu_u64(&H, XFAB_MAP_QUEUE_STATS, key, 2, 4) - marked0, 4);

@@ -90,17 +90,6 @@ static void snapshot(struct snapshot *s)
 
 /* ---- frames ---- */
 
-static __u16 csum16(const __u8 *p, size_t len)
-{
-	__u32 sum = 0;
-
-	for (size_t i = 0; i + 1 < len; i += 2)
-		sum += (__u32)(p[i] << 8 | p[i + 1]);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (__u16)~sum;
-}
-
 static size_t build(__u8 *b, const char *dst, __u8 ttl, __u16 sport, __u8 ecn)
 {
 	__u8 *ip = b + 14, *udp = ip + 20;
@@ -116,7 +105,7 @@ static size_t build(__u8 *b, const char *dst, __u8 ttl, __u16 sport, __u8 ecn)
 	ip[9] = IPPROTO_UDP;
 	inet_pton(AF_INET, "10.0.1.2", ip + 12);
 	inet_pton(AF_INET, dst, ip + 16);
-	*(__u16 *)(ip + 10) = htons(csum16(ip, 20));
+	*(__u16 *)(ip + 10) = htons(xfab_csum16(ip, 20));
 	*(__u16 *)udp = htons(sport);
 	*(__u16 *)(udp + 2) = htons(80);
 	udp[5] = 8 + 64;
