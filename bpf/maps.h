@@ -4,10 +4,11 @@
 #ifndef XFAB_BPF_MAPS_H
 #define XFAB_BPF_MAPS_H
 
-/* ports: ifindex -> port (MAC, counter slot, state, MTU). One per attached port. */
+/* ports: ifindex -> port (MAC, counter slot, state, MTU); an entry whose
+ * ifindex field is 0 is no port. Indexed directly: lookups are array loads. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, XFAB_MAX_PORTS);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_MAX_IFINDEX);
 	__type(key, __u32);
 	__type(value, struct xfab_port);
 } ports SEC(".maps");

@@ -161,7 +161,7 @@ static __always_inline int xfab_pipeline(struct xfab_pkt *pkt, struct xfab_resul
 
 	/* Port checks: only ports xfabd configured, and only while up. */
 	in = bpf_map_lookup_elem(&ports, &pkt->ingress_ifindex);
-	if (!in) {
+	if (!in || in->ifindex != pkt->ingress_ifindex) {
 		if (pkt->trace) {
 			xfab_drop(res, XFAB_DROP_PORT_UNKNOWN);
 			return xfab_end(pkt, res, &acc, XFAB_ACT_DROP, XFAB_STAGE_PORT);
@@ -207,7 +207,8 @@ static __always_inline int xfab_pipeline(struct xfab_pkt *pkt, struct xfab_resul
 
 	/* Egress checks. */
 	out = bpf_map_lookup_elem(&ports, &l3.egress_ifindex);
-	if (!out || (out->flags & XFAB_PORT_UP) != XFAB_PORT_UP)
+	if (!out || out->ifindex != l3.egress_ifindex ||
+	    (out->flags & XFAB_PORT_UP) != XFAB_PORT_UP)
 		return xfab_end(pkt, res, &acc, xfab_drop(res, XFAB_DROP_EGRESS_DOWN),
 				XFAB_STAGE_EGRESS);
 	if (!pkt->is_gso && m.l3_len > out->mtu)

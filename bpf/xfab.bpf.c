@@ -137,7 +137,7 @@ int xfab_tc_egress(struct __sk_buff *skb)
 
 	key = skb->ifindex;
 	port = bpf_map_lookup_elem(&ports, &key);
-	if (!port)
+	if (!port || port->ifindex != key)
 		return TC_ACT_OK;
 	key = port->slot;
 	bpf_skb_pull_data(skb, pull);

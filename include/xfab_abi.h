@@ -11,6 +11,7 @@
 #include <linux/types.h>
 
 #define XFAB_MAX_PORTS 64	   /* port slots (counters are indexed by slot) */
+#define XFAB_MAX_IFINDEX 4096	   /* ports table: an array indexed by ifindex */
 #define XFAB_MAX_NEXTHOPS 4096	   /* nexthop ids 1..4095; 0 = none */
 #define XFAB_MAX_GROUPS 1024	   /* group ids 1..1023; 0 = none */
 #define XFAB_GROUP_BUCKETS 256	   /* fixed bucket table per group (power of 2) */
@@ -75,7 +76,8 @@ enum xfab_punt_reason {
 	XFAB_PUNT_MAX,
 };
 
-/* ---- ports: HASH, ifindex -> struct xfab_port; written by xfabd ---- */
+/* ---- ports: ARRAY, ifindex -> struct xfab_port (ifindex 0: no port); written
+ * by xfabd. An array, so the two lookups a packet needs are plain loads. ---- */
 #define XFAB_PORT_ADMIN_UP (1u << 0)
 #define XFAB_PORT_OPER_UP (1u << 1)
 #define XFAB_PORT_UP (XFAB_PORT_ADMIN_UP | XFAB_PORT_OPER_UP)

@@ -16,7 +16,7 @@
 
 const struct xfab_table_desc xfab_table_descs[XFAB_T_COUNT] = {
     [XFAB_T_SETTINGS] = DESC(XFAB_MAP_SETTINGS, xfab_e_settings, 1),
-    [XFAB_T_PORTS] = DESC(XFAB_MAP_PORTS, xfab_e_port, 0),
+    [XFAB_T_PORTS] = DESC(XFAB_MAP_PORTS, xfab_e_port, 1),
     [XFAB_T_TX_PORTS] = DESC(XFAB_MAP_TX_PORTS, xfab_e_txport, 0),
     [XFAB_T_NEXTHOPS] = DESC(XFAB_MAP_NEXTHOPS, xfab_e_nexthop, 1),
     [XFAB_T_GROUPS] = DESC(XFAB_MAP_GROUPS, xfab_e_group, 1),

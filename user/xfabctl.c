@@ -113,7 +113,8 @@ static const char *port_name(__u32 ifindex, char *buf)
 
 	if (fd < 0)
 		fd = xfab_open_pinned_map(pin_dir, XFAB_MAP_PORTS);
-	if (fd >= 0 && bpf_map_lookup_elem(fd, &ifindex, &port) == 0 && port.name[0]) {
+	if (fd >= 0 && bpf_map_lookup_elem(fd, &ifindex, &port) == 0 && port.ifindex == ifindex &&
+	    port.name[0]) {
 		snprintf(buf, IF_NAMESIZE, "%s", port.name);
 		return buf;
 	}
@@ -173,7 +174,7 @@ static size_t load_ports(struct xfab_port *ports)
 	__u32 *keys = map_keys(fd, sizeof(__u32), &n);
 
 	for (size_t i = 0; i < n && out < XFAB_MAX_PORTS; i++)
-		if (bpf_map_lookup_elem(fd, &keys[i], &ports[out]) == 0)
+		if (bpf_map_lookup_elem(fd, &keys[i], &ports[out]) == 0 && ports[out].ifindex)
 			out++;
 	qsort(ports, out, sizeof(*ports), cmp_port);
 	free(keys);

@@ -199,6 +199,13 @@ static int resolve_ports(const struct xfab_config *cfg, struct xfab_port_live *l
 		return err;
 	}
 	for (int p = 0; p < cfg->n_ports; p++) {
+		if (found[p] && live[p].ifindex >= XFAB_MAX_IFINDEX) {
+			fprintf(stderr, "%s:%d:%d: PORT|%s: ifindex %u is beyond %d\n", cfg_path,
+				cfg->ports[p].pos.line, cfg->ports[p].pos.col, cfg->ports[p].name,
+				live[p].ifindex, XFAB_MAX_IFINDEX - 1);
+			bad = 1;
+			continue;
+		}
 		if (found[p])
 			continue;
 		fprintf(stderr, "%s:%d:%d: PORT|%s: no such Ethernet device in this namespace\n",
