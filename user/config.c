@@ -15,6 +15,9 @@ struct ctx {
 	const char *file;
 	struct xfab_cfg_errors *errs;
 	struct xfab_config *cfg;
+	/* the last ROUTE's plain nexthop list: a full table repeats it */
+	const char *last_nh_text;
+	int last_route; /* its index (the array moves as it grows); -1: none */
 };
 
 static void add_error(struct ctx *c, struct json_pos pos, const char *key, const char *fmt, ...)
@@ -747,6 +750,22 @@ static void parse_route(struct ctx *c, const struct json_value *e)
 		return;
 	rt.pos = e->key_pos;
 	rt.key = e->key; /* duplicates are found once all routes are read */
+	{
+		const struct json_value *fnh = json_get(e, "nexthop");
+
+		/* The same plain list as the route before: share its parse. */
+		const struct xfab_cfg_route *last =
+			c->last_route >= 0 ? &c->cfg->routes[c->last_route] : NULL;
+
+		if (fnh && fnh->type == JSON_STRING && e->count == 1 && c->last_nh_text && last &&
+		    last->pfx.family == rt.pfx.family && !strcmp(fnh->str, c->last_nh_text)) {
+			rt.nexthops = last->nexthops;
+			rt.weights = last->weights;
+			rt.n_nexthops = last->n_nexthops;
+			rt.shared = 1;
+			goto add;
+		}
+	}
 	for (int k = 0; k < c->cfg->n_addrs; k++) {
 		struct xfab_prefix subnet = c->cfg->addrs[k].pfx;
 
@@ -760,14 +779,25 @@ static void parse_route(struct ctx *c, const struct json_value *e)
 	}
 	if (parse_path(c, e, key, &rt))
 		return;
+add:
 	c->cfg->routes = grow(c->cfg->routes, c->cfg->n_routes, sizeof(rt));
 	if (!c->cfg->routes) {
 		add_error(c, e->key_pos, key, "out of memory");
-		free(rt.nexthops);
-		free(rt.weights);
+		if (!rt.shared) {
+			free(rt.nexthops);
+			free(rt.weights);
+		}
 		return;
 	}
 	c->cfg->routes[c->cfg->n_routes++] = rt;
+	if (!rt.shared) {
+		const struct json_value *fnh = json_get(e, "nexthop");
+
+		c->last_nh_text = !rt.blackhole && e->count == 1 && fnh && fnh->type == JSON_STRING
+					  ? fnh->str
+					  : NULL;
+	}
+	c->last_route = c->cfg->n_routes - 1;
 }
 
 static const struct xfab_cfg_route *sort_routes;
@@ -1236,7 +1266,7 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 		      struct xfab_cfg_errors *errs)
 {
 	struct xfab_config *cfg = calloc(1, sizeof(*cfg));
-	struct ctx c = {.file = file, .errs = errs, .cfg = cfg};
+	struct ctx c = {.file = file, .errs = errs, .cfg = cfg, .last_route = -1};
 	const struct json_value *tbl;
 	struct json_value *root;
 	struct json_pos pos = {0, 0};
@@ -1376,6 +1406,8 @@ int xfab_config_load(const char *path, struct xfab_config *cfg, struct xfab_cfg_
 void xfab_config_free(struct xfab_config *cfg)
 {
 	for (int i = 0; i < cfg->n_routes; i++) {
+		if (cfg->routes[i].shared)
+			continue;
 		free(cfg->routes[i].nexthops);
 		free(cfg->routes[i].weights);
 	}

@@ -62,6 +62,7 @@ struct xfab_cfg_route {
 	struct xfab_cfg_nexthop *nexthops; /* n_nexthops of them (NULL for a blackhole) */
 	__u16 *weights;			   /* 1 each unless "weight" is given */
 	struct json_pos pos;		   /* of the entry's key */
+	int shared;			   /* nexthops/weights belong to an earlier route */
 	const char *key;		   /* the key as written; valid while parsing only */
 };
 

@@ -202,6 +202,12 @@ static char *parse_string(struct parser *p)
 		advance(p);
 	}
 	out[n] = '\0';
+	if (cap > 2 * (n + 1)) { /* a big table holds a million of these: give back the slack */
+		char *fit = realloc(out, n + 1);
+
+		if (fit)
+			out = fit;
+	}
 	return out;
 err:
 	free(out);
@@ -270,7 +276,7 @@ static int parse_literal(struct parser *p, const char *word)
 static int push_child(struct parser *p, struct json_value *v, size_t *cap)
 {
 	if (v->count == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 4;
+		size_t ncap = *cap ? *cap * 2 : 1; /* most config objects hold one or two */
 		struct json_value *bigger = realloc(v->children, ncap * sizeof(*bigger));
 
 		if (!bigger) {

@@ -573,6 +573,42 @@ static void test_reapply_diff(void **state)
 	xfab_config_free(&cfg2);
 }
 
+/* A full table repeats its nexthop lists: 3,000 routes over two spellings of
+ * one list (the array holding them is reallocated many times while routes
+ * share the parse); a list that differs is parsed again. */
+static void test_many_routes_shared_lists(void **state)
+{
+	size_t cap = 300000, n = 0;
+	char *text = malloc(cap);
+	struct xfab_port_live live[XFAB_MAX_PORTS];
+	struct xfab_tables empty = {0}, t;
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+
+	(void)state;
+	assert_non_null(text);
+	n += (size_t)snprintf(text + n, cap - n, "%s", HDR PORTS IFS ",\n \"ROUTE\": {\n");
+	for (int i = 0; i < 3000; i++)
+		n += (size_t)snprintf(text + n, cap - n, "  \"20.%d.%d.0/24\": {\"nexthop\": \"%s\"}%s\n",
+				      i / 256, i % 256,
+				      i < 2000 ? "10.0.0.0,10.0.0.2" : "10.0.0.2,10.0.0.0",
+				      i == 2999 ? "" : ",");
+	snprintf(text + n, cap - n, " }\n}\n");
+	assert_int_equal(xfab_config_parse("big.json", text, &cfg, &errs), 0);
+	assert_int_equal(cfg.n_routes, 3000);
+	assert_int_equal(cfg.routes[2999].n_nexthops, 2);
+	assert_int_equal(cfg.routes[2999].nexthops[0].port, 1); /* 10.0.0.2 first there */
+	assert_int_equal(cfg.routes[0].nexthops[0].port, 0);
+	live_ports(live);
+	assert_int_equal(xfab_tables_build(&cfg, live, neigh_none, NULL, &empty, &t), 0);
+	/* one group: a group is its member set, whatever the order written */
+	assert_int_equal(t.t[XFAB_T_GROUPS].count, 1);
+	assert_int_equal(t.t[XFAB_T_ROUTES_V4].count, 3000 + 3 * 2); /* + 3 connected, 3 local */
+	xfab_tables_free(&t);
+	xfab_config_free(&cfg);
+	free(text);
+}
+
 /* Nothing reaches the tables from a config that fails validation. */
 static void test_bad_config_applies_nothing(void **state)
 {
@@ -595,7 +631,7 @@ static void test_bad_config_applies_nothing(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[N_BAD + 8];
+	struct CMUnitTest tests[N_BAD + 9];
 	size_t n = 0;
 
 	for (size_t i = 0; i < N_BAD; i++)
@@ -611,6 +647,8 @@ int main(void)
 					 .test_func = test_link_down_leaves_groups};
 	tests[n++] = (struct CMUnitTest){.name = "tables: re-apply writes the difference",
 					 .test_func = test_reapply_diff};
+	tests[n++] = (struct CMUnitTest){.name = "3,000 routes sharing nexthop lists",
+					 .test_func = test_many_routes_shared_lists};
 	tests[n++] = (struct CMUnitTest){.name = "bad configs apply nothing",
 					 .test_func = test_bad_config_applies_nothing};
 	return _cmocka_run_group_tests("config_and_tables", tests, n, NULL, NULL);
