@@ -755,7 +755,7 @@ static void parse_route(struct ctx *c, const struct json_value *e)
 
 		/* The same plain list as the route before: share its parse. */
 		const struct xfab_cfg_route *last =
-			c->last_route >= 0 ? &c->cfg->routes[c->last_route] : NULL;
+		    c->last_route >= 0 ? &c->cfg->routes[c->last_route] : NULL;
 
 		if (fnh && fnh->type == JSON_STRING && e->count == 1 && c->last_nh_text && last &&
 		    last->pfx.family == rt.pfx.family && !strcmp(fnh->str, c->last_nh_text)) {
@@ -794,8 +794,8 @@ add:
 		const struct json_value *fnh = json_get(e, "nexthop");
 
 		c->last_nh_text = !rt.blackhole && e->count == 1 && fnh && fnh->type == JSON_STRING
-					  ? fnh->str
-					  : NULL;
+				      ? fnh->str
+				      : NULL;
 	}
 	c->last_route = c->cfg->n_routes - 1;
 }

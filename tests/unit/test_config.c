@@ -589,9 +589,9 @@ static void test_many_routes_shared_lists(void **state)
 	assert_non_null(text);
 	n += (size_t)snprintf(text + n, cap - n, "%s", HDR PORTS IFS ",\n \"ROUTE\": {\n");
 	for (int i = 0; i < 3000; i++)
-		n += (size_t)snprintf(text + n, cap - n, "  \"20.%d.%d.0/24\": {\"nexthop\": \"%s\"}%s\n",
-				      i / 256, i % 256,
-				      i < 2000 ? "10.0.0.0,10.0.0.2" : "10.0.0.2,10.0.0.0",
+		n += (size_t)snprintf(text + n, cap - n,
+				      "  \"20.%d.%d.0/24\": {\"nexthop\": \"%s\"}%s\n", i / 256,
+				      i % 256, i < 2000 ? "10.0.0.0,10.0.0.2" : "10.0.0.2,10.0.0.0",
 				      i == 2999 ? "" : ",");
 	snprintf(text + n, cap - n, " }\n}\n");
 	assert_int_equal(xfab_config_parse("big.json", text, &cfg, &errs), 0);
