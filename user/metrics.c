@@ -19,6 +19,20 @@ static void family(FILE *f, const char *name, const char *type, const char *help
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* One counter family per reason table (drops, punts). */
+static void reasons(FILE *f, const char *sw, const char *name, const char *help, int fd, __u32 max,
+		    const char *(*reason_name)(__u32))
+{
+	family(f, name, "counter", help);
+	for (__u32 r = 1; r < max; r++) {
+		__u64 v[2] = {0};
+
+		xfab_percpu_sum(fd, r, v, 2);
+		fprintf(f, "%s{switch=\"%s\",reason=\"%s\"} %llu\n", name, sw, reason_name(r),
+			(unsigned long long)v[0]);
+	}
+}
+
 void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 {
 	static const struct {
@@ -53,22 +67,10 @@ void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 				src->port_names[p],
 				(unsigned long long)((__u64 *)&ps[p])[port_metrics[m].field]);
 	}
-	family(f, "xfab_drops_total", "counter", "Packets dropped, by reason.");
-	for (__u32 r = 1; r < XFAB_DROP_MAX; r++) {
-		__u64 v[2] = {0};
-
-		xfab_percpu_sum(src->fd_drop_stats, r, v, 2);
-		fprintf(f, "xfab_drops_total{switch=\"%s\",reason=\"%s\"} %llu\n", sw,
-			xfab_drop_name(r), (unsigned long long)v[0]);
-	}
-	family(f, "xfab_punts_total", "counter", "Packets handed to the kernel, by reason.");
-	for (__u32 r = 1; r < XFAB_PUNT_MAX; r++) {
-		__u64 v[2] = {0};
-
-		xfab_percpu_sum(src->fd_punt_stats, r, v, 2);
-		fprintf(f, "xfab_punts_total{switch=\"%s\",reason=\"%s\"} %llu\n", sw,
-			xfab_punt_name(r), (unsigned long long)v[0]);
-	}
+	reasons(f, sw, "xfab_drops_total", "Packets dropped, by reason.", src->fd_drop_stats,
+		XFAB_DROP_MAX, xfab_drop_name);
+	reasons(f, sw, "xfab_punts_total", "Packets handed to the kernel, by reason.",
+		src->fd_punt_stats, XFAB_PUNT_MAX, xfab_punt_name);
 	for (size_t m = 0; m < sizeof(queue_metrics) / sizeof(queue_metrics[0]); m++) {
 		family(f, queue_metrics[m].name, queue_metrics[m].type, queue_metrics[m].help);
 		for (int p = 0; p < src->n_ports; p++)

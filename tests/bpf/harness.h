@@ -37,4 +37,19 @@ int h_run(struct harness *h, int tc, int in_port, const void *in, size_t in_len,
 int h_map_fd(struct harness *h, const char *name);
 __u64 h_percpu_u64(struct harness *h, const char *map, __u32 key, size_t field, size_t n_fields);
 
+/* cmocka group fixtures for a suite with one harness H, N_PORTS ports and
+ * tables from CONFIG (an expression evaluated at setup). */
+#define H_GROUP_FIXTURES(H, N_PORTS, CONFIG)                                                       \
+	static int setup(void **state)                                                             \
+	{                                                                                          \
+		(void)state;                                                                       \
+		return h_setup(&(H), (N_PORTS), (CONFIG));                                         \
+	}                                                                                          \
+	static int teardown(void **state)                                                          \
+	{                                                                                          \
+		(void)state;                                                                       \
+		h_teardown(&(H));                                                                  \
+		return 0;                                                                          \
+	}
+
 #endif

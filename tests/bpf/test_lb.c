@@ -545,18 +545,7 @@ static void test_te(void **state)
 	assert_int_equal(h_reapply(&H, make_config(NULL, NULL)), 0);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return h_setup(&H, 8, make_config(NULL, NULL));
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	h_teardown(&H);
-	return 0;
-}
+H_GROUP_FIXTURES(H, 8, make_config(NULL, NULL))
 
 int main(void)
 {

@@ -286,18 +286,7 @@ static void test_tc_egress(void **state)
 	assert_int_equal(h_percpu_u64(&H, XFAB_MAP_QUEUE_STATS, key, 3, 4) - drop0, 1);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return h_setup(&H, 4, config_text);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	h_teardown(&H);
-	return 0;
-}
+H_GROUP_FIXTURES(H, 4, config_text)
 
 int main(void)
 {

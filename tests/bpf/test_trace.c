@@ -218,18 +218,7 @@ static void test_record_matches_reality(void **state)
 	assert_int_equal(rec.stage, XFAB_STAGE_L3);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return h_setup(&H, 3, config_text);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	h_teardown(&H);
-	return 0;
-}
+H_GROUP_FIXTURES(H, 3, config_text)
 
 int main(void)
 {
