@@ -25,9 +25,30 @@ struct xfab_l3_decision {
 	struct xfab_pick pick;
 };
 
-/* Looks the outer destination up in routing table `table`. */
-static __always_inline struct xfab_route *xfab_lookup_route(struct xfab_meta *m, __u32 table)
+/* Table 0, IPv4: the DIR-24-8 FIB entry, one or two array loads. */
+static __always_inline __u32 xfab_fib4_entry(__be32 daddr)
 {
+	__u32 a = bpf_ntohl(daddr), idx = a >> 8, key = idx >> 1, v = 0;
+	__u32 *e = bpf_map_lookup_elem(&fib4_tbl24, &key); /* entries 2k, 2k+1 */
+
+	if (e)
+		v = e[idx & 1];
+	if (v & XFAB_FIB4_EXT) {
+		idx = (v & XFAB_FIB4_ID_MASK) << 8 | (a & 0xff);
+		key = idx >> 1;
+		e = bpf_map_lookup_elem(&fib4_tbl8, &key);
+		v = e ? e[idx & 1] : 0;
+	}
+	return v;
+}
+
+/* Looks the outer destination up in routing table `table`; 1 if a route
+ * matched (copied to out). */
+static __always_inline int xfab_lookup_route(struct xfab_meta *m, __u32 table,
+					     struct xfab_route *out)
+{
+	struct xfab_route *rt;
+
 	if (m->is_v6) {
 		struct xfab_lpm_v6_key key = {.prefixlen = 32 + 128, .table = bpf_htonl(table)};
 		struct ipv6hdr *ip6h = m->l3;
@@ -35,7 +56,17 @@ static __always_inline struct xfab_route *xfab_lookup_route(struct xfab_meta *m,
 		if ((void *)(ip6h + 1) > m->data_end)
 			return 0;
 		__builtin_memcpy(key.addr, &ip6h->daddr, 16);
-		return bpf_map_lookup_elem(&routes_v6, &key);
+		rt = bpf_map_lookup_elem(&routes_v6, &key);
+	} else if (table == XFAB_TABLE_DEFAULT) {
+		struct iphdr *iph = m->l3;
+		__u32 v;
+
+		if ((void *)(iph + 1) > m->data_end)
+			return 0;
+		v = xfab_fib4_entry(iph->daddr);
+		out->type = v >> XFAB_FIB4_TYPE_SHIFT;
+		out->id = v & XFAB_FIB4_ID_MASK;
+		return v != 0;
 	} else {
 		struct xfab_lpm_v4_key key = {.prefixlen = 32 + 32, .table = bpf_htonl(table)};
 		struct iphdr *iph = m->l3;
@@ -43,8 +74,12 @@ static __always_inline struct xfab_route *xfab_lookup_route(struct xfab_meta *m,
 		if ((void *)(iph + 1) > m->data_end)
 			return 0;
 		__builtin_memcpy(key.addr, &iph->daddr, 4);
-		return bpf_map_lookup_elem(&routes_v4, &key);
+		rt = bpf_map_lookup_elem(&routes_v4, &key);
 	}
+	if (!rt)
+		return 0;
+	*out = *rt;
+	return 1;
 }
 
 /* (Header bounds are re-checked: the verifier does not tie is_v6 to which
@@ -360,7 +395,10 @@ static __always_inline int xfab_stage_l3(struct xfab_meta *m, const struct xfab_
 					 __u32 ingress_ifindex, struct xfab_l3_decision *l3,
 					 struct xfab_result *res)
 {
-	struct xfab_route *rt = xfab_lookup_route(m, XFAB_TABLE_DEFAULT), *te = 0;
+	struct xfab_route rt_val, te_val, *rt = 0, *te = 0;
+
+	if (xfab_lookup_route(m, XFAB_TABLE_DEFAULT, &rt_val))
+		rt = &rt_val;
 
 	if (rt && rt->type == XFAB_RT_LOCAL) {
 		l3->route_type = XFAB_RT_LOCAL;
@@ -368,7 +406,8 @@ static __always_inline int xfab_stage_l3(struct xfab_meta *m, const struct xfab_
 	}
 	/* TE: exact <ingress port, destination prefix> entries override. */
 	if (cfg->flags & XFAB_SET_TE)
-		te = xfab_lookup_route(m, XFAB_TABLE_TE | ingress_ifindex);
+		if (xfab_lookup_route(m, XFAB_TABLE_TE | ingress_ifindex, &te_val))
+			te = &te_val;
 	if (te) {
 		/* The kernel owns ICMP time exceeded, so traceroute sees this hop. */
 		if (xfab_ttl(m) <= 1)

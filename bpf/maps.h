@@ -38,6 +38,26 @@ struct {
 	__type(value, struct xfab_route);
 } routes_v6 SEC(".maps");
 
+/* fib4_tbl24/fib4_tbl8: the DIR-24-8 IPv4 FIB of table 0 (see xfab_abi.h).
+ * Mmapable: xfabd writes entries with plain stores, no syscall per entry.
+ * Array elements are 8-byte aligned, so each holds two 32-bit entries
+ * (2k and 2k+1): the mmapped memory is a dense array of entries. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_FIB4_TBL24_SIZE / 2);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, __u64);
+} fib4_tbl24 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_FIB4_TBL8_GROUPS * 256 / 2);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, __u64);
+} fib4_tbl8 SEC(".maps");
+
 /* nexthops: id -> egress port + resolved neighbour MAC. Id 0 is never valid. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -130,6 +130,25 @@ struct xfab_route {
 };
 _Static_assert(sizeof(struct xfab_route) == 8, "route");
 
+/* ---- IPv4 FIB of table 0: DIR-24-8 (as DPDK's rte_lpm) ----
+ * The data plane looks table-0 IPv4 destinations up here, not in routes_v4
+ * (which stays the full route list, for TE tables and for dumps): one load
+ * from fib4_tbl24 indexed by the top 24 address bits, and a second from
+ * fib4_tbl8 only if that entry says a prefix longer than /24 lives under it.
+ * Entries are written by xfabd through mmap, expanded from the route list;
+ * each map element (8 bytes) holds two entries, so the mapped memory is a
+ * dense __u32 array (little-endian hosts: entry 2k is the low half).
+ *   0                        no route
+ *   XFAB_FIB4_EXT | g        look in tbl8 group g: fib4_tbl8[g * 256 + low byte]
+ *   type << 24 | id          a route: enum xfab_route_type and its id
+ */
+#define XFAB_FIB4_TBL24_SIZE (1u << 24)
+#define XFAB_FIB4_TBL8_GROUPS 16384 /* /24s that hold longer prefixes */
+#define XFAB_FIB4_EXT (1u << 31)
+#define XFAB_FIB4_TYPE_SHIFT 24
+#define XFAB_FIB4_ID_MASK 0xffffffu
+#define XFAB_FIB4_ENTRY(type, id) ((__u32)(type) << XFAB_FIB4_TYPE_SHIFT | (__u32)(id))
+
 /* ---- nexthops: ARRAY, id -> struct xfab_nexthop; written by xfabd ---- */
 #define XFAB_NH_VALID (1u << 0)
 #define XFAB_NH_RESOLVED (1u << 1) /* dmac holds the neighbour's MAC */
@@ -364,6 +383,8 @@ _Static_assert(sizeof(struct xfab_trace) == 64, "trace");
 #define XFAB_MAP_TX_PORTS "tx_ports"
 #define XFAB_MAP_ROUTES_V4 "routes_v4"
 #define XFAB_MAP_ROUTES_V6 "routes_v6"
+#define XFAB_MAP_FIB4_TBL24 "fib4_tbl24"
+#define XFAB_MAP_FIB4_TBL8 "fib4_tbl8"
 #define XFAB_MAP_NEXTHOPS "nexthops"
 #define XFAB_MAP_GROUPS "nh_groups"
 #define XFAB_MAP_NEIGHBORS "neighbors"

@@ -712,6 +712,11 @@ int xfab_tables_apply(const struct xfab_tables *prev, const struct xfab_tables *
 		enum xfab_table t = upsert_order[k];
 
 		err = diff_table(&prev->t[t], &next->t[t], t, PASS_UPSERT, ops);
+		if (!err && ops->flush)
+			err = ops->flush(ops->arg, t);
+		if (!err && t == XFAB_T_ROUTES_V4 && ops->fib4)
+			err = xfab_fib4_sync(ops->fib4, next->t[t].entries, next->t[t].count,
+					     ops->fib4_stats);
 		if (err)
 			return err;
 	}
@@ -719,6 +724,8 @@ int xfab_tables_apply(const struct xfab_tables *prev, const struct xfab_tables *
 		enum xfab_table t = remove_order[k];
 
 		err = diff_table(&prev->t[t], &next->t[t], t, PASS_REMOVE, ops);
+		if (!err && ops->flush)
+			err = ops->flush(ops->arg, t);
 		if (err)
 			return err;
 	}

@@ -13,6 +13,7 @@
 #include <linux/types.h>
 
 #include "config.h"
+#include "fib4.h"
 #include "xfab_abi.h"
 
 enum xfab_table {
@@ -110,7 +111,14 @@ void xfab_tables_free(struct xfab_tables *t);
 struct xfab_map_ops {
 	int (*update)(void *arg, enum xfab_table t, const void *key, const void *val);
 	int (*remove)(void *arg, enum xfab_table t, const void *key);
+	/* Optional: called after each table's updates or removals, for
+	 * writers that batch them. */
+	int (*flush)(void *arg, enum xfab_table t);
 	void *arg;
+	/* Optional: the IPv4 FIB, synced to the table-0 routes right after
+	 * routes_v4 is written (and so before any removal). */
+	struct xfab_fib4_hw *fib4;
+	struct xfab_fib4_stats *fib4_stats;
 };
 
 /* Writes the difference prev -> next. Returns 0 or the first error. */

@@ -74,6 +74,15 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 	return vfprintf(stderr, fmt, ap);
 }
 
+/* Updates buffered for BPF_MAP_UPDATE_BATCH: one syscall per BATCH_MAX. */
+#define BATCH_MAX 8192
+struct batch {
+	enum xfab_table t;
+	unsigned int n;
+	int unsupported; /* the kernel refused batches for a map: one by one */
+	char *keys, *vals;
+};
+
 struct agent {
 	const char *cfg_path;
 	const char *pin_root;
@@ -89,16 +98,16 @@ struct agent {
 	struct xfab *skel;
 	int map_fd[XFAB_T_COUNT];
 	struct xfab_tables applied;
+	struct xfab_fib4_hw fib4; /* the mmapped IPv4 FIB */
+	struct batch batch;	  /* updates of one table, written together */
 	struct mnl_socket *nl;
 	int dirty; /* live state changed: rebuild and apply */
 };
 
 /* ---- map writes ---- */
 
-static int ops_update(void *arg, enum xfab_table t, const void *key, const void *val)
+static int write_one(struct agent *a, enum xfab_table t, const void *key, const void *val)
 {
-	struct agent *a = arg;
-
 	if (bpf_map_update_elem(a->map_fd[t], key, val, BPF_ANY)) {
 		int err = -errno;
 
@@ -106,6 +115,71 @@ static int ops_update(void *arg, enum xfab_table t, const void *key, const void 
 			strerror(errno));
 		return err;
 	}
+	return 0;
+}
+
+#ifndef ENOTSUPP
+#define ENOTSUPP 524 /* the kernel's "operation not supported" */
+#endif
+
+/* Writes the buffered updates (of whichever table they belong to). */
+static int ops_flush(void *arg, enum xfab_table t)
+{
+	struct agent *a = arg;
+	struct batch *b = &a->batch;
+	const struct xfab_table_desc *d = &xfab_table_descs[b->t];
+	LIBBPF_OPTS(bpf_map_batch_opts, opts, .elem_flags = BPF_ANY);
+	__u32 n = b->n, done = n;
+	int err = 0;
+
+	(void)t;
+	if (!n)
+		return 0;
+	b->n = 0;
+	if (!b->unsupported) {
+		if (!bpf_map_update_batch(a->map_fd[b->t], b->keys, b->vals, &done, &opts))
+			return 0;
+		if (errno == EINVAL || errno == ENOTSUPP || errno == EOPNOTSUPP) {
+			b->unsupported = 1;
+			done = 0;
+		}
+	} else {
+		done = 0;
+	}
+	/* Not batched, or stopped part way: the rest one by one (which also
+	 * names the failing entry's error). */
+	for (__u32 i = done; !err && i < n; i++)
+		err = write_one(a, b->t, b->keys + (size_t)i * d->key_size,
+				b->vals + (size_t)i * d->val_size);
+	return err;
+}
+
+static int ops_update(void *arg, enum xfab_table t, const void *key, const void *val)
+{
+	struct agent *a = arg;
+	struct batch *b = &a->batch;
+	const struct xfab_table_desc *d = &xfab_table_descs[t];
+	int err;
+
+	/* Only the big tables are worth batching. */
+	if (t != XFAB_T_ROUTES_V4 && t != XFAB_T_ROUTES_V6)
+		return write_one(a, t, key, val);
+	if (!b->keys) {
+		b->keys = malloc(BATCH_MAX * sizeof(struct xfab_lpm_v6_key));
+		b->vals = malloc(BATCH_MAX * sizeof(struct xfab_route));
+		if (!b->keys || !b->vals)
+			return write_one(a, t, key, val);
+	}
+	if (b->n && b->t != t) {
+		err = ops_flush(a, b->t);
+		if (err)
+			return err;
+	}
+	b->t = t;
+	memcpy(b->keys + (size_t)b->n * d->key_size, key, d->key_size);
+	memcpy(b->vals + (size_t)b->n * d->val_size, val, d->val_size);
+	if (++b->n == BATCH_MAX)
+		return ops_flush(a, t);
 	return 0;
 }
 
@@ -143,8 +217,15 @@ static int neigh_lookup(void *arg, __u32 ifindex, int family, const __u8 *addr, 
 
 static int rebuild_and_apply(struct agent *a, const struct xfab_config *cfg)
 {
-	struct xfab_map_ops ops = {.update = ops_update, .remove = ops_remove, .arg = a};
+	struct xfab_fib4_stats fst = {0};
+	struct xfab_map_ops ops = {.update = ops_update,
+				   .remove = ops_remove,
+				   .flush = ops_flush,
+				   .arg = a,
+				   .fib4 = a->fib4.tbl24 ? &a->fib4 : NULL,
+				   .fib4_stats = &fst};
 	struct xfab_tables next;
+	double t0 = xfab_mono_ns() / 1e6, t1;
 	int err;
 
 	err = xfab_tables_build(cfg, a->live, neigh_lookup, a, &a->applied, &next);
@@ -152,12 +233,20 @@ static int rebuild_and_apply(struct agent *a, const struct xfab_config *cfg)
 		log_err("cannot compile tables: %s", strerror(-err));
 		return err;
 	}
+	t1 = xfab_mono_ns() / 1e6;
 	err = xfab_tables_apply(&a->applied, &next, &ops);
 	if (err) {
+		if (err == -ENOSPC)
+			log_err("IPv4 FIB: more than %d /24s hold prefixes longer than /24",
+				XFAB_FIB4_TBL8_GROUPS);
 		/* What was written stays; the next event retries the rest. */
 		xfab_tables_free(&next);
 		return err;
 	}
+	log_info("programmed %zu IPv4 and %zu IPv6 routes: compile %.0f ms, write %.0f ms "
+		 "(FIB: %zu entries stored, %zu tbl8 groups, expand %.0f ms)",
+		 next.t[XFAB_T_ROUTES_V4].count, next.t[XFAB_T_ROUTES_V6].count, t1 - t0,
+		 xfab_mono_ns() / 1e6 - t1, fst.written, fst.groups, fst.expand_ms);
 	xfab_tables_free(&a->applied);
 	a->applied = next;
 	return 0;
@@ -464,7 +553,11 @@ static int load_bpf(struct agent *a)
 		}
 		a->map_fd[t] = bpf_map__fd(map);
 	}
-	return 0;
+	err = xfab_fib4_map(&a->fib4, bpf_map__fd(a->skel->maps.fib4_tbl24),
+			    bpf_map__fd(a->skel->maps.fib4_tbl8));
+	if (err)
+		log_err("cannot map the IPv4 FIB: %s", strerror(-err));
+	return err;
 }
 
 /* ---- events ---- */
@@ -885,7 +978,10 @@ int main(int argc, char **argv)
 out_nl:
 	xfab_nl_close(a.nl);
 out_unload:
+	xfab_fib4_unmap(&a.fib4);
 	xfab__destroy(a.skel);
+	free(a.batch.keys);
+	free(a.batch.vals);
 out_unpin:
 	release_pin_dir(&a);
 	xfab_tables_free(&a.applied);

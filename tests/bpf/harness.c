@@ -54,7 +54,8 @@ static int w_remove(void *arg, enum xfab_table t, const void *key)
 int h_reapply(struct harness *h, const char *config_text)
 {
 	struct xfab_port_live live[XFAB_MAX_PORTS] = {0};
-	struct xfab_map_ops ops = {.update = w_update, .remove = w_remove, .arg = h};
+	struct xfab_map_ops ops = {
+	    .update = w_update, .remove = w_remove, .arg = h, .fib4 = &h->fib4};
 	struct xfab_cfg_errors errs;
 	struct xfab_tables next;
 
@@ -120,6 +121,9 @@ int h_setup(struct harness *h, int n_ports, const char *config_text)
 		return -1;
 	for (int t = 0; t < XFAB_T_COUNT; t++)
 		h->fd[t] = h_map_fd(h, xfab_table_descs[t].map_name);
+	if (xfab_fib4_map(&h->fib4, h_map_fd(h, XFAB_MAP_FIB4_TBL24),
+			  h_map_fd(h, XFAB_MAP_FIB4_TBL8)))
+		return -1;
 	return h_reapply(h, config_text);
 }
 
@@ -127,6 +131,7 @@ void h_teardown(struct harness *h)
 {
 	xfab_tables_free(&h->applied);
 	xfab_config_free(&h->cfg);
+	xfab_fib4_unmap(&h->fib4);
 	xfab__destroy(h->skel);
 }
 

@@ -631,8 +631,6 @@ static void test_every_reason(void **state)
 	struct frame runt = {.len = 14};
 	struct frame out;
 	char dir[64], cmd[256], json_out[16384];
-	struct xfab_lpm_v4_key key = {.prefixlen = 32 + 16, .addr = {10, 68, 0, 0}};
-	struct xfab_route bad = {.type = XFAB_RT_NEXTHOP, .id = XFAB_MAX_NEXTHOPS - 1};
 	__u64 before = reason_count(fd_drop_stats, XFAB_DROP_ETH_TRUNCATED);
 	__u32 ret;
 	FILE *p;
@@ -650,9 +648,9 @@ static void test_every_reason(void **state)
 	expect_reason(0, "10.66.0.1", 2, fd_drop_stats, XFAB_DROP_BUFFER_FULL);
 	set_queue(p6_slot, 1, 300);
 	expect_reason(0, "10.66.0.1", 0, fd_drop_stats, XFAB_DROP_WRED);
-	/* a route to a nexthop that does not exist */
-	assert_int_equal(bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_ROUTES_V4), &key, &bad, BPF_ANY),
-			 0);
+	/* a FIB entry for a nexthop that does not exist (10.68.0.0/24) */
+	H.fib4.tbl24[10u << 16 | 68u << 8] =
+	    XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, XFAB_MAX_NEXTHOPS - 1);
 	expect_reason(0, "10.68.0.1", 0, fd_drop_stats, XFAB_DROP_NEXTHOP_INVALID);
 	/* traffic into an admin-down port */
 	expect_reason(4, "10.8.0.1", 0, fd_drop_stats, XFAB_DROP_PORT_DOWN);

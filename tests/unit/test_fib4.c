@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Unit tests of the DIR-24-8 IPv4 FIB builder (user/fib4.c) against a
+ * brute-force longest-prefix match over the same route list: random tables
+ * of every prefix length, resyncs that add, remove and change routes, a
+ * resync that changes nothing writes nothing, /24s keep their tbl8 group,
+ * and running out of groups writes nothing at all.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fib4.h"
+#include "tables.h"
+
+static __u32 *tbl24, *tbl8;
+static struct xfab_fib4_hw hw;
+static __u64 rng = 0x9e3779b97f4a7c15ull;
+
+static __u32 rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (__u32)(rng >> 16);
+}
+
+static void set_route(struct xfab_e_route_v4 *e, __u32 addr, int plen, __u32 type, __u32 id)
+{
+	__u32 mask = plen ? ~0u << (32 - plen) : 0, be = htonl(addr & mask);
+
+	memset(e, 0, sizeof(*e));
+	e->key.prefixlen = 32 + (__u32)plen;
+	memcpy(e->key.addr, &be, 4);
+	e->val.type = type;
+	e->val.id = id;
+}
+
+static __u32 route_addr(const struct xfab_e_route_v4 *e)
+{
+	__u32 be;
+
+	memcpy(&be, e->key.addr, 4);
+	return ntohl(be);
+}
+
+/* Brute force: the longest table-0 prefix containing addr (later entries of
+ * the same prefix never occur: callers keep prefixes unique). */
+static __u32 reference(const struct xfab_e_route_v4 *r, size_t n, __u32 addr)
+{
+	int best = -1;
+	__u32 v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int plen = (int)r[i].key.prefixlen - 32;
+		__u32 mask = plen ? ~0u << (32 - plen) : 0;
+
+		if (r[i].key.table || (addr & mask) != route_addr(&r[i]) || plen <= best)
+			continue;
+		best = plen;
+		v = XFAB_FIB4_ENTRY(r[i].val.type, r[i].val.id);
+	}
+	return v;
+}
+
+/* Random prefixes, unique, weighted towards the lengths a fabric has. */
+static size_t random_routes(struct xfab_e_route_v4 *r, size_t n)
+{
+	static const int lens[] = {0, 8, 12, 16, 20, 22, 23, 24, 24, 24, 25, 26, 28, 30, 31, 32, 32};
+	size_t k = 0;
+
+	while (k < n) {
+		int plen = lens[rnd() % (sizeof(lens) / sizeof(lens[0]))];
+		/* keep addresses in 10/8 and 20/8 so prefixes overlap a lot */
+		__u32 addr = ((rnd() & 1) ? 10u << 24 : 20u << 24) | (rnd() & 0x00ffffffu);
+		int dup = 0;
+
+		if (plen == 0 && k)
+			continue;
+		set_route(&r[k], addr, plen, 1 + rnd() % 5, 1 + rnd() % 4000);
+		for (size_t i = 0; i < k && !dup; i++)
+			dup = !memcmp(&r[i].key, &r[k].key, sizeof(r[k].key));
+		if (!dup)
+			k++;
+	}
+	return k;
+}
+
+static void check_against_reference(const struct xfab_e_route_v4 *r, size_t n)
+{
+	/* every prefix's first and last address and its neighbours, then random
+	 * addresses inside the crowded /8s */
+	for (size_t i = 0; i < n; i++) {
+		int plen = (int)r[i].key.prefixlen - 32;
+		__u32 a = route_addr(&r[i]), last = a | (plen ? ~(~0u << (32 - plen)) : ~0u);
+		__u32 probes[4] = {a, last, a - 1, last + 1};
+
+		for (int p = 0; p < 4; p++)
+			assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, probes[p]),
+					 reference(r, n, probes[p]));
+	}
+	for (int i = 0; i < 20000; i++) {
+		__u32 a = ((rnd() & 1) ? 10u << 24 : 20u << 24) | (rnd() & 0x00ffffffu);
+
+		assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, a), reference(r, n, a));
+	}
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	tbl24 = calloc(XFAB_FIB4_TBL24_SIZE, 4);
+	tbl8 = calloc((size_t)XFAB_FIB4_TBL8_GROUPS * 256, 4);
+	if (!tbl24 || !tbl8)
+		return -1;
+	xfab_fib4_attach(&hw, tbl24, tbl8);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(tbl24);
+	free(tbl8);
+	return 0;
+}
+
+static void test_random_tables_and_resync(void **state)
+{
+	enum { N = 1500 };
+	struct xfab_e_route_v4 *r = calloc(2 * N, sizeof(*r));
+	struct xfab_fib4_stats st;
+	size_t n;
+
+	(void)state;
+	assert_non_null(r);
+	n = random_routes(r, N);
+	assert_int_equal(xfab_fib4_sync(&hw, r, n, &st), 0);
+	assert_int_equal(st.routes, n);
+	assert_true(st.groups > 0);
+	check_against_reference(r, n);
+
+	/* the same routes again, in another order: nothing to write */
+	for (size_t i = 0; i + 1 < n; i += 2) {
+		struct xfab_e_route_v4 t = r[i];
+
+		r[i] = r[i + 1];
+		r[i + 1] = t;
+	}
+	assert_int_equal(xfab_fib4_sync(&hw, r, n, &st), 0);
+	assert_int_equal(st.written, 0);
+
+	/* drop every third route, change every fifth, add new ones */
+	{
+		size_t k = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if (i % 3 == 0)
+				continue;
+			r[k] = r[i];
+			if (i % 5 == 0)
+				r[k].val.id = 4000 + (__u32)(i % 90);
+			k++;
+		}
+		n = k + random_routes(r + k, N / 2);
+		/* random_routes only dedups within what it added */
+		for (size_t i = k; i < n; i++)
+			for (size_t j = 0; j < k; j++)
+				if (!memcmp(&r[i].key, &r[j].key, sizeof(r[i].key)))
+					r[i].key.prefixlen = r[j].key.prefixlen, r[i].val = r[j].val;
+	}
+	assert_int_equal(xfab_fib4_sync(&hw, r, n, &st), 0);
+	check_against_reference(r, n);
+
+	/* everything gone: no entry left that the data plane could use */
+	assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
+	for (size_t i = 0; i < XFAB_FIB4_TBL24_SIZE; i++)
+		if (tbl24[i])
+			fail_msg("tbl24[%zu] = %#x after removing every route", i, tbl24[i]);
+	free(r);
+}
+
+static void test_longer_prefix_and_its_cover(void **state)
+{
+	struct xfab_e_route_v4 r[4];
+	struct xfab_fib4_stats st;
+	__u32 g;
+
+	(void)state;
+	set_route(&r[0], 0x0a000000, 8, XFAB_RT_GROUP, 7);	  /* 10/8 */
+	set_route(&r[1], 0x0a010280, 25, XFAB_RT_NEXTHOP, 3);	  /* 10.1.2.128/25 */
+	set_route(&r[2], 0x0a010201, 32, XFAB_RT_LOCAL, 0);	  /* 10.1.2.1/32 */
+	set_route(&r[3], 0x0b000000, 24, XFAB_RT_BLACKHOLE, 0); /* 11.0.0/24 */
+	assert_int_equal(xfab_fib4_sync(&hw, r, 4, &st), 0);
+	assert_int_equal(st.groups, 1);
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a010200),
+			 XFAB_FIB4_ENTRY(XFAB_RT_GROUP, 7));
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a010201),
+			 XFAB_FIB4_ENTRY(XFAB_RT_LOCAL, 0));
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a01027f),
+			 XFAB_FIB4_ENTRY(XFAB_RT_GROUP, 7));
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a0102ff),
+			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 3));
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0b0000ff),
+			 XFAB_FIB4_ENTRY(XFAB_RT_BLACKHOLE, 0));
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0c000000), 0);
+	assert_true(tbl24[0x0a0102] & XFAB_FIB4_EXT);
+	g = tbl24[0x0a0102];
+
+	/* the cover changes: the /24's group stays, and so do its longer
+	 * prefixes; only the entries that took the cover change */
+	r[0].val.id = 8;
+	assert_int_equal(xfab_fib4_sync(&hw, r, 4, &st), 0);
+	assert_int_equal(tbl24[0x0a0102], g);
+	assert_int_equal(st.written, 65536 - 1 + 127); /* /8 minus the /24, 127 in the group */
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a010200),
+			 XFAB_FIB4_ENTRY(XFAB_RT_GROUP, 8));
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a010201),
+			 XFAB_FIB4_ENTRY(XFAB_RT_LOCAL, 0));
+
+	/* the longer prefixes go: the /24 points straight at the cover again */
+	assert_int_equal(xfab_fib4_sync(&hw, r, 1, &st), 0);
+	assert_int_equal(tbl24[0x0a0102], XFAB_FIB4_ENTRY(XFAB_RT_GROUP, 8));
+	assert_int_equal(st.groups, 0);
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0b0000ff), 0);
+
+	/* other tables (TE) never reach the FIB */
+	r[1].key.table = htonl(XFAB_TABLE_TE | 5);
+	assert_int_equal(xfab_fib4_sync(&hw, r, 2, &st), 0);
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a0102ff),
+			 XFAB_FIB4_ENTRY(XFAB_RT_GROUP, 8));
+	assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
+}
+
+static void test_out_of_groups_writes_nothing(void **state)
+{
+	size_t n = XFAB_FIB4_TBL8_GROUPS + 1;
+	struct xfab_e_route_v4 *r = calloc(n + 1, sizeof(*r));
+	struct xfab_fib4_stats st;
+
+	(void)state;
+	assert_non_null(r);
+	set_route(&r[0], 0x0a000000, 8, XFAB_RT_NEXTHOP, 1);
+	assert_int_equal(xfab_fib4_sync(&hw, r, 1, &st), 0);
+	/* one host route in each of GROUPS + 1 different /24s */
+	for (size_t i = 0; i < n; i++)
+		set_route(&r[i + 1], 0x0a000000 | (__u32)i << 8 | 1, 32, XFAB_RT_NEXTHOP, 2);
+	assert_int_equal(xfab_fib4_sync(&hw, r, n + 1, &st), -ENOSPC);
+	for (size_t i = 0x0a0000; i < 0x0b0000; i++)
+		if (tbl24[i] != XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 1))
+			fail_msg("tbl24[%#zx] changed by a sync that failed", i);
+	/* exactly as many as there are groups fit */
+	assert_int_equal(xfab_fib4_sync(&hw, r, n, &st), 0);
+	assert_int_equal(st.groups, XFAB_FIB4_TBL8_GROUPS);
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a000001),
+			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 2));
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a000002),
+			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 1));
+	assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
+	free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_longer_prefix_and_its_cover),
+	    cmocka_unit_test(test_random_tables_and_resync),
+	    cmocka_unit_test(test_out_of_groups_writes_nothing),
+	};
+
+	return cmocka_run_group_tests_name("fib4", tests, setup, teardown);
+}
