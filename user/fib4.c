@@ -67,7 +67,11 @@ int xfab_fib4_map(struct xfab_fib4_hw *hw, int fd24, int fd8)
 		munmap(m24, map_len((size_t)XFAB_FIB4_TBL24_SIZE * 4));
 		return err;
 	}
-	xfab_fib4_attach(hw, m24, m8);
+	/* Freshly loaded maps are all zero: nothing to scan (and not scanning
+	 * keeps the 64 MiB of tbl24 out of this process's resident set). */
+	hw->tbl24 = m24;
+	hw->tbl8 = m8;
+	memset(hw->used, 0, sizeof(hw->used));
 	hw->map24 = m24;
 	hw->map8 = m8;
 	return 0;
@@ -167,7 +171,8 @@ static int expand(struct image *im, const struct xfab_fib4_hw *hw, const struct 
 		if (!(im->t24[idx] & XFAB_FIB4_EXT)) {
 			__u32 hv = hw->tbl24[idx], cover = im->t24[idx];
 
-			if ((hv & XFAB_FIB4_EXT) && (hv & XFAB_FIB4_ID_MASK) < XFAB_FIB4_TBL8_GROUPS &&
+			if ((hv & XFAB_FIB4_EXT) &&
+			    (hv & XFAB_FIB4_ID_MASK) < XFAB_FIB4_TBL8_GROUPS &&
 			    !im->g_next[hv & XFAB_FIB4_ID_MASK]) {
 				g = hv & XFAB_FIB4_ID_MASK; /* this /24 keeps its group */
 			} else {

@@ -42,7 +42,7 @@ struct xfab_fib4_stats {
 /* Adopts arrays as they are: marks the chunks holding non-zero entries. */
 void xfab_fib4_attach(struct xfab_fib4_hw *hw, __u32 *tbl24, __u32 *tbl8);
 
-/* Maps the two pinned/loaded array maps read-write and attaches them. */
+/* Maps the two array maps read-write; they must be as loaded (all zero). */
 int xfab_fib4_map(struct xfab_fib4_hw *hw, int fd24, int fd8);
 void xfab_fib4_unmap(struct xfab_fib4_hw *hw);
 

@@ -14,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <time.h>
 
 #include "common.h"
 #include "config.h"
+#include "fib4.h"
 #include "xfab_hash.h"
 
 static int json;
@@ -272,6 +274,69 @@ static void print_nexthop_text(int nh_fd, __u32 id, const char *sep)
 	addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
 	printf("%svia %s dev %s%s", sep, gw, port_name(nh.ifindex, name),
 	       nh.flags & XFAB_NH_RESOLVED ? "" : " (unresolved)");
+}
+
+/* The IPv4 FIB as the data plane sees it: how full each level is, and how
+ * many addresses each kind of route covers. */
+static int show_fib(void)
+{
+	size_t len24 = (size_t)XFAB_FIB4_TBL24_SIZE * 4,
+	       len8 = (size_t)XFAB_FIB4_TBL8_GROUPS * 1024;
+	const __u32 *t24 =
+	    mmap(NULL, len24, PROT_READ, MAP_SHARED, open_map(XFAB_MAP_FIB4_TBL24), 0);
+	const __u32 *t8 = mmap(NULL, len8, PROT_READ, MAP_SHARED, open_map(XFAB_MAP_FIB4_TBL8), 0);
+	unsigned long long by_type[8] = {0}, set = 0, ext = 0;
+
+	if (t24 == MAP_FAILED || t8 == MAP_FAILED) {
+		fprintf(stderr, "xfabctl: cannot map the IPv4 FIB: %s\n", strerror(errno));
+		exit(1);
+	}
+	for (size_t i = 0; i < XFAB_FIB4_TBL24_SIZE; i++) {
+		__u32 v = t24[i];
+
+		if (!v)
+			continue;
+		set++;
+		if (!(v & XFAB_FIB4_EXT)) {
+			by_type[(v >> XFAB_FIB4_TYPE_SHIFT) & 7] += 256;
+			continue;
+		}
+		ext++;
+		if ((v & XFAB_FIB4_ID_MASK) >= XFAB_FIB4_TBL8_GROUPS)
+			continue;
+		for (size_t j = 0; j < 256; j++) {
+			__u32 e = t8[(size_t)(v & XFAB_FIB4_ID_MASK) * 256 + j];
+
+			if (e)
+				by_type[(e >> XFAB_FIB4_TYPE_SHIFT) & 7]++;
+		}
+	}
+	if (json) {
+		jw_open(NULL, '{');
+		jw_uint("tbl24_entries", XFAB_FIB4_TBL24_SIZE);
+		jw_uint("tbl24_set", set);
+		jw_uint("tbl8_groups", XFAB_FIB4_TBL8_GROUPS);
+		jw_uint("tbl8_groups_used", ext);
+		jw_open("addresses", '{');
+		for (int t = 1; t < 8; t++)
+			if (by_type[t])
+				jw_uint(xfab_route_type_name((__u32)t), by_type[t]);
+		jw_close('}');
+		jw_close('}');
+	} else {
+		printf("IPv4 FIB (table 0, DIR-24-8)\n");
+		printf("  tbl24: %llu of %u /24 entries set, %llu point into tbl8\n", set,
+		       XFAB_FIB4_TBL24_SIZE, ext);
+		printf("  tbl8:  %llu of %u groups in use\n", ext, XFAB_FIB4_TBL8_GROUPS);
+		printf("  addresses covered by route type:\n");
+		for (int t = 1; t < 8; t++)
+			if (by_type[t])
+				printf("    %-10s %llu\n", xfab_route_type_name((__u32)t),
+				       by_type[t]);
+	}
+	munmap((void *)t24, len24);
+	munmap((void *)t8, len8);
+	return 0;
 }
 
 static int show_routes(void)
@@ -1593,6 +1658,7 @@ struct command {
 static const struct command commands[] = {
     {"ports", show_ports, "ports: MAC, state, MTU, datapath"},
     {"routes", show_routes, "IPv4/IPv6 routes with their nexthops or group members"},
+    {"fib", show_fib, "the IPv4 forwarding table (DIR-24-8): fill and addresses per route type"},
     {"nexthops", show_nexthops, "nexthops: gateway, port, neighbour MAC"},
     {"groups", show_groups, "ECMP groups: members and their share of buckets"},
     {"neighbors", show_neighbors, "neighbours learnt from the kernel or configured"},

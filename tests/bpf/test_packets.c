@@ -63,6 +63,9 @@ static const char *config_text =
     " \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.1,10.0.3.1\"},\n"
     "   \"10.8.0.0/16\": {\"nexthop\": \"10.0.2.1\"},\n"
     "   \"10.7.0.0/16\": {\"blackhole\": \"true\"},\n"
+    "   \"10.77.0.0/16\": {\"nexthop\": \"10.0.2.1\"},\n"
+    "   \"10.77.1.128/25\": {\"nexthop\": \"10.0.3.1\"},\n"
+    "   \"10.77.1.200/32\": {\"blackhole\": \"true\"},\n"
     "   \"10.5.0.0/16\": {\"nexthop\": \"10.0.1.99\"},\n"
     "   \"fd09::/32\": {\"nexthop\": \"fd02::3,fd03::3\"},\n"
     "   \"10.66.0.0/16\": {\"nexthop\": \"10.0.6.1\"},\n"
@@ -488,6 +491,15 @@ static const struct spec cases[] = {
      DROP(NO_ROUTE)},
     {"v4 blackhole", 0, 4, "10.0.1.2", "10.7.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
      DROP(BLACKHOLE)},
+    /* longer than /24: the FIB's second-level (tbl8) entries */
+    {"v4 /16 below its /25", 0, 4, "10.0.1.2", "10.77.1.127", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     FWD(1, gw2_mac)},
+    {"v4 /25 inside a /16", 0, 4, "10.0.1.2", "10.77.1.128", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     FWD(2, gw3_mac)},
+    {"v4 /32 inside a /25", 0, 4, "10.0.1.2", "10.77.1.200", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     DROP(BLACKHOLE)},
+    {"v4 /25 around a /32", 0, 4, "10.0.1.2", "10.77.1.201", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     FWD(2, gw3_mac)},
     {"v4 truncated header", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2,
      .mut = MUT_TRUNC_IP, .xdp_only = 1, DROP(IPV4_MALFORMED)},
     {"v4 IHL 4", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,

@@ -74,7 +74,8 @@ static __u32 reference(const struct xfab_e_route_v4 *r, size_t n, __u32 addr)
 /* Random prefixes, unique, weighted towards the lengths a fabric has. */
 static size_t random_routes(struct xfab_e_route_v4 *r, size_t n)
 {
-	static const int lens[] = {0, 8, 12, 16, 20, 22, 23, 24, 24, 24, 25, 26, 28, 30, 31, 32, 32};
+	static const int lens[] = {0,  8,  12, 16, 20, 22, 23, 24, 24,
+				   24, 25, 26, 28, 30, 31, 32, 32};
 	size_t k = 0;
 
 	while (k < n) {
@@ -175,7 +176,8 @@ static void test_random_tables_and_resync(void **state)
 		for (size_t i = k; i < n; i++)
 			for (size_t j = 0; j < k; j++)
 				if (!memcmp(&r[i].key, &r[j].key, sizeof(r[i].key)))
-					r[i].key.prefixlen = r[j].key.prefixlen, r[i].val = r[j].val;
+					r[i].key.prefixlen = r[j].key.prefixlen,
+					r[i].val = r[j].val;
 	}
 	assert_int_equal(xfab_fib4_sync(&hw, r, n, &st), 0);
 	check_against_reference(r, n);
@@ -195,9 +197,9 @@ static void test_longer_prefix_and_its_cover(void **state)
 	__u32 g;
 
 	(void)state;
-	set_route(&r[0], 0x0a000000, 8, XFAB_RT_GROUP, 7);	  /* 10/8 */
-	set_route(&r[1], 0x0a010280, 25, XFAB_RT_NEXTHOP, 3);	  /* 10.1.2.128/25 */
-	set_route(&r[2], 0x0a010201, 32, XFAB_RT_LOCAL, 0);	  /* 10.1.2.1/32 */
+	set_route(&r[0], 0x0a000000, 8, XFAB_RT_GROUP, 7);	/* 10/8 */
+	set_route(&r[1], 0x0a010280, 25, XFAB_RT_NEXTHOP, 3);	/* 10.1.2.128/25 */
+	set_route(&r[2], 0x0a010201, 32, XFAB_RT_LOCAL, 0);	/* 10.1.2.1/32 */
 	set_route(&r[3], 0x0b000000, 24, XFAB_RT_BLACKHOLE, 0); /* 11.0.0/24 */
 	assert_int_equal(xfab_fib4_sync(&hw, r, 4, &st), 0);
 	assert_int_equal(st.groups, 1);
