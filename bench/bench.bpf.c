@@ -3,7 +3,7 @@
  * Benchmark programs (not part of the switch):
  *   bench_gen       live-frames generator: rewrites each recycled frame (UDP
  *                   source port or RoCE QP from a per-CPU counter, over
- *                   `flows` values) and sends it with XDP_TX
+ *                   `flows` values; IPv4 or IPv6) and sends it with XDP_TX
  *   bench_sink      counts and drops (the sink)
  *   bench_redirect  the ceiling: redirect every frame to devmap slot 0
  *   bench_fwd       an xdp_fwd-style router: bpf_fib_lookup, MAC rewrite,
@@ -13,6 +13,8 @@
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/pkt_cls.h>
 #include <linux/udp.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
@@ -27,7 +29,8 @@ struct bench_cfg {
 	__u8 dmac[6];	/* the DUT's port */
 	__u8 smac[6];
 	__u32 dst_base; /* host order; with vary_dst, flow n goes to dst_base + n * 256 */
-	__u32 vary_dst;
+	__u32 vary_dst; /* IPv6: flow n goes to the 4th 16-bit word n (a /64 each) */
+	__u32 v6;	/* IPv6 frames */
 };
 
 struct {
@@ -77,6 +80,13 @@ struct {
 	__type(value, __u32);
 } nsper_target SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} nsper_target_tc SEC(".maps");
+
 static __always_inline __u64 *count(void)
 {
 	__u32 zero = 0;
@@ -106,6 +116,26 @@ int bench_gen(struct xdp_md *ctx)
 	if (cfg) {
 		__builtin_memcpy(eth->h_dest, cfg->dmac, 6);
 		__builtin_memcpy(eth->h_source, cfg->smac, 6);
+	}
+	if (cfg && cfg->v6) {
+		struct ipv6hdr *ip6h = (void *)(eth + 1);
+		struct udphdr *uh6 = (void *)(ip6h + 1);
+		__u8 *bth6 = (void *)(uh6 + 1);
+
+		if ((void *)(bth6 + 12) > end)
+			return XDP_DROP;
+		*(__be32 *)ip6h = bpf_htonl(0x60000000); /* version, class, flow label */
+		ip6h->hop_limit = 64;
+		if (cfg->vary_dst)
+			ip6h->daddr.in6_u.u6_addr16[3] = bpf_htons((__u16)flow);
+		if (cfg->vary_qp) {
+			bth6[5] = (__u8)(flow >> 16);
+			bth6[6] = (__u8)(flow >> 8);
+			bth6[7] = (__u8)flow;
+		} else {
+			uh6->source = bpf_htons((__u16)(10000 + flow));
+		}
+		return XDP_TX;
 	}
 	if (cfg && cfg->vary_dst)
 		iph->daddr = bpf_htonl(cfg->dst_base + (flow << 8)); /* one /24 per flow */
@@ -200,6 +230,26 @@ SEC("xdp")
 int bench_nop(struct xdp_md *ctx)
 {
 	return XDP_DROP;
+}
+
+/* The same for tc programs (the skb is reused across repeats too). */
+SEC("tc")
+int bench_nsper_tc(struct __sk_buff *skb)
+{
+	struct nsper_frame *f;
+	__u32 zero = 0;
+
+	f = bpf_map_lookup_elem(&nsper_frame, &zero);
+	if (!f || bpf_skb_store_bytes(skb, 0, f->b, 40, 0))
+		return TC_ACT_SHOT;
+	bpf_tail_call(skb, &nsper_target_tc, 0);
+	return TC_ACT_SHOT;
+}
+
+SEC("tc")
+int bench_nop_tc(struct __sk_buff *skb)
+{
+	return TC_ACT_SHOT;
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

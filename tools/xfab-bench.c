@@ -11,6 +11,8 @@
  *          BPF_PROG_RUN live frames through DIR/bench_gen: XDP_TX out of IF
  *   load   --obj O --pin DIR          load without attaching (maps and programs
  *                                      pinned under DIR): for nsper
+ *   (cfg, gen and nsper take --v6: IPv6 frames, --src/--dst IPv6 addresses;
+ *    nsper takes --tc for a tc program, through bench_nsper_tc)
  *   nsper  --prog PINNED_PROG --pin DIR --dev IF --dmac M --src A --dst B [--repeat N]
  *          ns per packet of a program, from BPF_PROG_TEST_RUN through
  *          DIR/bench_nsper (which restores the frame before every run),
@@ -35,7 +37,7 @@
 
 struct opts {
 	const char *obj, *prog, *dev, *pin, *map, *dmac, *smac, *src, *dst;
-	int skb, vary_qp;
+	int skb, vary_qp, v6, tc;
 	long key, flows, repeat;
 	double seconds;
 };
@@ -59,14 +61,32 @@ static __u16 csum16(const unsigned char *p, size_t len)
 	return (__u16)~sum;
 }
 
-/* 60 bytes: Ethernet, IPv4, UDP to 4791, a RoCEv2 BTH. */
+/* Ethernet, IPv4 or IPv6, UDP to 4791, a RoCEv2 BTH: 60 bytes (64 on the
+ * wire) over IPv4, 74 (78) over IPv6. Returns the length, or -1. */
 static int build_frame(const struct opts *o, unsigned char *b)
 {
-	unsigned char *ip = b + 14, *udp = ip + 20, *bth = udp + 8;
+	unsigned char *ip = b + 14, *udp = ip + (o->v6 ? 40 : 20), *bth = udp + 8;
 
-	memset(b, 0, 60);
+	memset(b, 0, 74);
 	if (parse_mac(o->dmac, b) || parse_mac(o->smac ? o->smac : "02:00:00:00:00:01", b + 6))
 		return -1;
+	*(__u16 *)(udp) = htons(10000);
+	*(__u16 *)(udp + 2) = htons(4791);
+	*(__u16 *)(udp + 4) = htons(20);
+	bth[0] = 0x04;
+	bth[2] = bth[3] = 0xff;
+	if (o->v6) {
+		b[12] = 0x86;
+		b[13] = 0xdd;
+		ip[0] = 0x60;
+		ip[5] = 20; /* payload length */
+		ip[6] = 17;
+		ip[7] = 64;
+		if (inet_pton(AF_INET6, o->src, ip + 8) != 1 ||
+		    inet_pton(AF_INET6, o->dst, ip + 24) != 1)
+			return -1;
+		return 74;
+	}
 	b[12] = 0x08;
 	ip[0] = 0x45;
 	ip[3] = 46;
@@ -75,12 +95,8 @@ static int build_frame(const struct opts *o, unsigned char *b)
 	if (inet_pton(AF_INET, o->src, ip + 12) != 1 || inet_pton(AF_INET, o->dst, ip + 16) != 1)
 		return -1;
 	*(__u16 *)(ip + 10) = htons(csum16(ip, 20));
-	*(__u16 *)udp = htons(10000);
-	*(__u16 *)(udp + 2) = htons(4791);
 	*(__u16 *)(udp + 4) = htons(26);
-	bth[0] = 0x04;
-	bth[2] = bth[3] = 0xff;
-	return 0;
+	return 60;
 }
 
 static int map_fd(const struct opts *o, const char *name)
@@ -148,20 +164,20 @@ static int do_cfg(const struct opts *o)
 	struct {
 		__u32 flows, vary_qp;
 		unsigned char dmac[6], smac[6];
-		__u32 dst_base, vary_dst;
-	} val = {(__u32)o->flows, (__u32)o->vary_qp, {0}, {0}, 0, 0};
+		__u32 dst_base, vary_dst, v6;
+	} val = {(__u32)o->flows, (__u32)o->vary_qp, {0}, {0}, 0, 0, (__u32)o->v6};
 	__u32 zero = 0;
 
 	if (!o->dmac || !o->smac || parse_mac(o->dmac, val.dmac) || parse_mac(o->smac, val.smac)) {
 		fprintf(stderr, "xfab-bench cfg: --dmac and --smac\n");
 		return 2;
 	}
-	if (o->dst) { /* --dst: vary the destination too, one /24 per flow from here */
+	if (o->dst) { /* --dst: vary the destination too, one /24 (/64) per flow */
 		struct in_addr a;
 
-		if (inet_pton(AF_INET, o->dst, &a) != 1)
+		if (!o->v6 && inet_pton(AF_INET, o->dst, &a) != 1)
 			return 2;
-		val.dst_base = ntohl(a.s_addr);
+		val.dst_base = o->v6 ? 0 : ntohl(a.s_addr);
 		val.vary_dst = 1;
 	}
 	return fd < 0 || bpf_map_update_elem(fd, &zero, &val, BPF_ANY) ? 1 : 0;
@@ -191,23 +207,24 @@ static double now_s(void)
 
 static int do_gen(const struct opts *o)
 {
-	unsigned char frame[60];
+	unsigned char frame[74];
 	char path[512];
-	struct xdp_md ctx = {.data_end = sizeof(frame), .ingress_ifindex = if_nametoindex(o->dev)};
+	int len = build_frame(o, frame);
+	struct xdp_md ctx = {.data_end = (__u32)len, .ingress_ifindex = if_nametoindex(o->dev)};
 	double start, end;
 	unsigned long long sent = 0;
 	int prog;
 
 	snprintf(path, sizeof(path), "%s/bench_gen", o->pin);
 	prog = bpf_obj_get(path);
-	if (prog < 0 || !ctx.ingress_ifindex || build_frame(o, frame)) {
+	if (prog < 0 || !ctx.ingress_ifindex || len < 0) {
 		fprintf(stderr, "xfab-bench gen: %s, %s or the frame\n", path, o->dev);
 		return 1;
 	}
 	start = now_s();
 	end = start + (o->seconds > 0 && o->seconds <= 30 ? o->seconds : 2);
 	while (now_s() < end) {
-		LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame, .data_size_in = sizeof(frame),
+		LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame, .data_size_in = (__u32)len,
 			    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = 1 << 16,
 			    .batch_size = 64, .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
 
@@ -223,7 +240,8 @@ static int do_gen(const struct opts *o)
 
 static int do_load(const struct opts *o)
 {
-	static const char *const progs[] = {"bench_nsper", "bench_nop"};
+	static const char *const progs[] = {"bench_nsper", "bench_nop", "bench_nsper_tc",
+					    "bench_nop_tc"};
 	struct bpf_object *obj = bpf_object__open_file(o->obj, NULL);
 	struct bpf_map *map;
 	char path[512];
@@ -254,21 +272,29 @@ static int do_load(const struct opts *o)
 }
 
 /* Best of three runs of `repeat` through the wrapper into target. */
-static int nsper_run(int wrapper, int targets, int target, const unsigned char *frame,
-		     __u32 ifindex, long repeat, __u32 *ns, __u32 *retval)
+static int nsper_run(const struct opts *o, int wrapper, int targets, int target,
+		     const unsigned char *frame, int len, __u32 ifindex, __u32 *ns, __u32 *retval)
 {
-	unsigned char in[60], out[256];
-	struct xdp_md ctx = {.data_end = sizeof(in), .ingress_ifindex = ifindex};
+	unsigned char in[80], out[256];
+	struct xdp_md xctx = {.data_end = (__u32)len, .ingress_ifindex = ifindex};
+	struct __sk_buff sctx = {.ifindex = ifindex};
 	__u32 zero = 0;
 
 	if (bpf_map_update_elem(targets, &zero, &target, BPF_ANY))
 		return -1;
 	*ns = ~0u;
 	for (int i = 0; i < 3; i++) {
-		LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = in, .data_size_in = sizeof(in),
-			    .data_out = out, .data_size_out = sizeof(out), .ctx_in = &ctx,
-			    .ctx_size_in = sizeof(ctx), .repeat = (int)repeat);
+		LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = in, .data_size_in = (__u32)len,
+			    .data_out = out, .data_size_out = sizeof(out),
+			    .repeat = (int)(o->repeat > 0 ? o->repeat : 1000000));
 
+		if (o->tc) {
+			t.ctx_in = &sctx;
+			t.ctx_size_in = sizeof(sctx);
+		} else {
+			t.ctx_in = &xctx;
+			t.ctx_size_in = sizeof(xctx);
+		}
 		memcpy(in, frame, sizeof(in));
 		if (bpf_prog_test_run_opts(wrapper, &t))
 			return -1;
@@ -281,26 +307,27 @@ static int nsper_run(int wrapper, int targets, int target, const unsigned char *
 
 static int do_nsper(const struct opts *o)
 {
-	unsigned char frame[64] = {0};
+	unsigned char frame[80] = {0}; /* the map takes the first 64 */
 	char path[512];
-	int prog = bpf_obj_get(o->prog), wrapper, nop, targets, frames;
+	int prog = bpf_obj_get(o->prog), wrapper, nop, targets, frames, len;
 	__u32 ifindex = if_nametoindex(o->dev), zero = 0, total, base, ret, nop_ret;
-	long repeat = o->repeat > 0 ? o->repeat : 1000000;
+	const char *sfx = o->tc ? "_tc" : "";
 
-	snprintf(path, sizeof(path), "%s/bench_nsper", o->pin);
+	snprintf(path, sizeof(path), "%s/bench_nsper%s", o->pin, sfx);
 	wrapper = bpf_obj_get(path);
-	snprintf(path, sizeof(path), "%s/bench_nop", o->pin);
+	snprintf(path, sizeof(path), "%s/bench_nop%s", o->pin, sfx);
 	nop = bpf_obj_get(path);
-	targets = map_fd(o, "nsper_target");
+	targets = map_fd(o, o->tc ? "nsper_target_tc" : "nsper_target");
 	frames = map_fd(o, "nsper_frame");
+	len = build_frame(o, frame);
 	if (prog < 0 || wrapper < 0 || nop < 0 || targets < 0 || frames < 0 || !ifindex ||
-	    build_frame(o, frame) || bpf_map_update_elem(frames, &zero, frame, BPF_ANY)) {
-		fprintf(stderr, "xfab-bench nsper: %s, %s or %s/bench_nsper: %s\n", o->prog, o->dev,
-			o->pin, strerror(errno));
+	    len < 0 || bpf_map_update_elem(frames, &zero, frame, BPF_ANY)) {
+		fprintf(stderr, "xfab-bench nsper: %s, %s or %s/bench_nsper%s: %s\n", o->prog,
+			o->dev, o->pin, sfx, strerror(errno));
 		return 1;
 	}
-	if (nsper_run(wrapper, targets, prog, frame, ifindex, repeat, &total, &ret) ||
-	    nsper_run(wrapper, targets, nop, frame, ifindex, repeat, &base, &nop_ret)) {
+	if (nsper_run(o, wrapper, targets, prog, frame, len, ifindex, &total, &ret) ||
+	    nsper_run(o, wrapper, targets, nop, frame, len, ifindex, &base, &nop_ret)) {
 		fprintf(stderr, "xfab-bench nsper: test run: %s\n", strerror(errno));
 		return 1;
 	}
@@ -313,7 +340,7 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 	    {"obj", 1, NULL, 'o'},  {"prog", 1, NULL, 'p'},    {"dev", 1, NULL, 'd'},
 	    {"pin", 1, NULL, 'P'},  {"map", 1, NULL, 'm'},     {"key", 1, NULL, 'k'},
-	    {"skb", 0, NULL, 's'},  {"flows", 1, NULL, 'f'},   {"vary-qp", 0, NULL, 'q'},
+	    {"skb", 0, NULL, 's'},  {"flows", 1, NULL, 'f'},   {"vary-qp", 0, NULL, 'q'}, {"v6", 0, NULL, '6'}, {"tc", 0, NULL, 'T'},
 	    {"dmac", 1, NULL, 'D'}, {"smac", 1, NULL, 'S'},    {"src", 1, NULL, 'a'},
 	    {"dst", 1, NULL, 'b'},  {"seconds", 1, NULL, 't'}, {"repeat", 1, NULL, 'r'},
 	    {NULL, 0, NULL, 0},
@@ -356,6 +383,12 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			o.vary_qp = 1;
+			break;
+		case '6':
+			o.v6 = 1;
+			break;
+		case 'T':
+			o.tc = 1;
 			break;
 		case 'D':
 			o.dmac = optarg;

@@ -541,8 +541,12 @@ static int load_bpf(struct agent *a)
 	/* The programs are pinned too: `xfabctl trace` runs frames through them. */
 	snprintf(path, sizeof(path), "%s/prog_xdp", a->pin_dir);
 	err = bpf_program__pin(a->skel->progs.xfab_xdp, path);
+	if (!err) {
+		snprintf(path, sizeof(path), "%s/prog_tc", a->pin_dir);
+		err = bpf_program__pin(a->skel->progs.xfab_tc, path);
+	}
 	if (err) {
-		log_err("cannot pin the xdp program: %s", strerror(-err));
+		log_err("cannot pin the programs: %s", strerror(-err));
 		return err;
 	}
 	for (int t = 0; t < XFAB_T_COUNT; t++) {
