@@ -845,6 +845,45 @@ static void check_duplicate_routes(struct ctx *c)
 	free(idx);
 }
 
+/* The IPv4 FIB has XFAB_FIB4_TBL8_GROUPS second-level groups: one per /24
+ * that holds a longer prefix (a route, or an interface's own /32 and its
+ * subnet). The route that would need one more is refused. */
+static void check_fib4_groups(struct ctx *c)
+{
+	__u8 *seen = calloc(XFAB_FIB4_TBL24_SIZE / 8, 1);
+	int used = 0;
+	char key[160];
+
+	if (!seen) {
+		struct json_pos none = {0, 0};
+
+		add_error(c, none, "ROUTE", "out of memory");
+		return;
+	}
+	for (int k = 0; k < c->cfg->n_addrs + c->cfg->n_routes; k++) {
+		const struct xfab_prefix *p = k < c->cfg->n_addrs
+						  ? &c->cfg->addrs[k].pfx
+						  : &c->cfg->routes[k - c->cfg->n_addrs].pfx;
+		__u32 s24 = (__u32)p->addr[0] << 16 | (__u32)p->addr[1] << 8 | p->addr[2];
+
+		/* an interface address always brings its /32 */
+		if (p->family != AF_INET || (k >= c->cfg->n_addrs && p->plen <= 24))
+			continue;
+		if (seen[s24 / 8] & (1u << (s24 % 8)))
+			continue;
+		seen[s24 / 8] |= (__u8)(1u << (s24 % 8));
+		if (++used <= XFAB_FIB4_TBL8_GROUPS || k < c->cfg->n_addrs)
+			continue;
+		snprintf(key, sizeof(key), "ROUTE|%s", c->cfg->routes[k - c->cfg->n_addrs].key);
+		add_error(c, c->cfg->routes[k - c->cfg->n_addrs].pos, key,
+			  "more than %d /24s would hold IPv4 prefixes longer than /24 "
+			  "(interface addresses count too): the FIB has no room for this one",
+			  XFAB_FIB4_TBL8_GROUPS);
+		break;
+	}
+	free(seen);
+}
+
 /* TE_PATH|PORT|PREFIX: traffic entering PORT for PREFIX takes this path
  * while it is up, whatever the routes say. */
 static void parse_te(struct ctx *c, const struct json_value *e)
@@ -1320,6 +1359,7 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 		for (size_t i = 0; i < tbl->count; i++)
 			parse_route(&c, &tbl->children[i]);
 		check_duplicate_routes(&c);
+		check_fib4_groups(&c);
 	}
 	tbl = json_get(root, "NEIGH");
 	if (tbl)

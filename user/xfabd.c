@@ -165,8 +165,11 @@ static int ops_update(void *arg, enum xfab_table t, const void *key, const void 
 	if (t != XFAB_T_ROUTES_V4 && t != XFAB_T_ROUTES_V6)
 		return write_one(a, t, key, val);
 	if (!b->keys) {
-		b->keys = malloc(BATCH_MAX * sizeof(struct xfab_lpm_v6_key));
-		b->vals = malloc(BATCH_MAX * sizeof(struct xfab_route));
+		/* room for the bigger (IPv6) key of the two tables */
+		size_t entry = sizeof(struct xfab_e_route_v6);
+
+		b->keys = calloc(BATCH_MAX, entry);
+		b->vals = calloc(BATCH_MAX, entry);
 		if (!b->keys || !b->vals)
 			return write_one(a, t, key, val);
 	}

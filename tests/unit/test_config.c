@@ -609,6 +609,45 @@ static void test_many_routes_shared_lists(void **state)
 	free(text);
 }
 
+/* Host routes in n distinct /24s (plus the interfaces' two /24s). */
+static char *host_routes_config(int n)
+{
+	size_t cap = (size_t)n * 64 + 4096, len = 0;
+	char *text = malloc(cap);
+
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len, "%s", HDR PORTS IFS ",\n \"ROUTE\": {\n");
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"  \"20.%d.%d.1/32\": {\"nexthop\": \"10.0.0.0\"}%s\n",
+					i / 256, i % 256, i == n - 1 ? "" : ",");
+	snprintf(text + len, cap - len, " }\n}\n");
+	return text;
+}
+
+/* The IPv4 FIB's second level has room for XFAB_FIB4_TBL8_GROUPS /24s with
+ * longer prefixes; the interfaces here take two (10.0.0 and 10.1.1). */
+static void test_fib4_groups_limit(void **state)
+{
+	char *fits = host_routes_config(XFAB_FIB4_TBL8_GROUPS - 2);
+	char *over = host_routes_config(XFAB_FIB4_TBL8_GROUPS - 1), want_key[64];
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+	int last = XFAB_FIB4_TBL8_GROUPS - 2;
+
+	(void)state;
+	assert_int_equal(xfab_config_parse("fits.json", fits, &cfg, &errs), 0);
+	xfab_config_free(&cfg);
+	assert_int_equal(xfab_config_parse("over.json", over, &cfg, &errs), -1);
+	assert_int_equal(errs.count, 1);
+	snprintf(want_key, sizeof(want_key), "ROUTE|20.%d.%d.1/32", last / 256, last % 256);
+	assert_string_equal(errs.e[0].key, want_key);
+	assert_int_equal(errs.e[0].line, 7 + last); /* 6 header lines, then a route a line */
+	assert_non_null(strstr(errs.e[0].msg, "no room"));
+	free(fits);
+	free(over);
+}
+
 /* Nothing reaches the tables from a config that fails validation. */
 static void test_bad_config_applies_nothing(void **state)
 {
@@ -631,7 +670,7 @@ static void test_bad_config_applies_nothing(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[N_BAD + 9];
+	struct CMUnitTest tests[N_BAD + 10];
 	size_t n = 0;
 
 	for (size_t i = 0; i < N_BAD; i++)
@@ -649,6 +688,8 @@ int main(void)
 					 .test_func = test_reapply_diff};
 	tests[n++] = (struct CMUnitTest){.name = "3,000 routes sharing nexthop lists",
 					 .test_func = test_many_routes_shared_lists};
+	tests[n++] = (struct CMUnitTest){.name = "IPv4 FIB: /24s with longer prefixes, limit",
+					 .test_func = test_fib4_groups_limit};
 	tests[n++] = (struct CMUnitTest){.name = "bad configs apply nothing",
 					 .test_func = test_bad_config_applies_nothing};
 	return _cmocka_run_group_tests("config_and_tables", tests, n, NULL, NULL);
