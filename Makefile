@@ -15,13 +15,13 @@ SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 BPF_SRC    := bpf/xfab.bpf.c
 BPF_HDRS   := $(wildcard bpf/*.h) include/xfab_abi.h include/xfab_hash.h
-LIB_SRC    := user/json.c user/config.c user/tables.c user/fib4.c user/common.c user/nl.c user/metrics.c
+LIB_SRC    := user/json.c user/config.c user/tables.c user/fib4.c user/fib6.c user/common.c user/nl.c user/metrics.c
 LIB_OBJ    := $(LIB_SRC:user/%.c=$(BUILD)/%.o)
 USER_HDRS  := $(wildcard user/*.h) include/xfab_abi.h include/xfab_hash.h
 
 PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim \
 	      $(BUILD)/xfab-bench $(BUILD)/bench.bpf.o
-TESTS      := $(BUILD)/test_config $(BUILD)/test_config_asan $(BUILD)/test_fib4 $(BUILD)/test_fib4_asan $(BUILD)/test_packets $(BUILD)/test_lb $(BUILD)/test_qos $(BUILD)/test_trace
+TESTS      := $(BUILD)/test_config $(BUILD)/test_config_asan $(BUILD)/test_fib4 $(BUILD)/test_fib4_asan $(BUILD)/test_fib6 $(BUILD)/test_fib6_asan $(BUILD)/test_packets $(BUILD)/test_lb $(BUILD)/test_qos $(BUILD)/test_trace
 
 .PHONY: all deps test test-unit test-bpf test-netns check format demo bench clean
 
@@ -72,6 +72,12 @@ $(BUILD)/test_fib4: tests/unit/test_fib4.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
 $(BUILD)/test_fib4_asan: tests/unit/test_fib4.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) tests/unit/test_fib4.c $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
 
+$(BUILD)/test_fib6: tests/unit/test_fib6.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
+	$(CC) $(CFLAGS) tests/unit/test_fib6.c $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
+
+$(BUILD)/test_fib6_asan: tests/unit/test_fib6.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) tests/unit/test_fib6.c $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
+
 # BPF packet tests: BPF_PROG_TEST_RUN through both entry points.
 $(BUILD)/test_%: tests/bpf/test_%.c tests/bpf/harness.c tests/bpf/harness.h $(BUILD)/xfab.skel.h $(LIB_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) -Itests/bpf $< tests/bpf/harness.c $(LIB_OBJ) -o $@ $(LDLIBS) -lcmocka -lm
@@ -82,7 +88,7 @@ deps:
 test: all
 	tests/run-all
 
-test-unit: $(BUILD)/test_config $(BUILD)/test_config_asan $(BUILD)/test_fib4 $(BUILD)/test_fib4_asan
+test-unit: $(BUILD)/test_config $(BUILD)/test_config_asan $(BUILD)/test_fib4 $(BUILD)/test_fib4_asan $(BUILD)/test_fib6 $(BUILD)/test_fib6_asan
 	tests/run-all unit
 
 test-bpf: $(BUILD)/test_packets $(BUILD)/test_lb $(BUILD)/test_qos $(BUILD)/test_trace

@@ -42,6 +42,26 @@ static __always_inline __u32 xfab_fib4_entry(__be32 daddr)
 	return v;
 }
 
+/* Table 0, IPv6: the FIB entry, one load per level (16 bits, then a byte
+ * at a time while the entry points at a group). */
+static __always_inline __u32 xfab_fib6_entry(const __u8 *a)
+{
+	__u32 idx = (__u32)a[0] << 8 | a[1], key = idx >> 1, v = 0;
+	__u32 *e = bpf_map_lookup_elem(&fib6_tbl16, &key);
+
+	if (e)
+		v = e[idx & 1];
+	for (int b = 2; b < 16; b++) { /* bounded: at most 14 levels */
+		if (!(v & XFAB_FIB6_EXT))
+			break;
+		idx = (v & XFAB_FIB6_ID_MASK) << 8 | a[b];
+		key = idx >> 1;
+		e = bpf_map_lookup_elem(&fib6_tbl8, &key);
+		v = e ? e[idx & 1] : 0;
+	}
+	return (v & XFAB_FIB6_EXT) ? 0 : v;
+}
+
 /* Looks the outer destination up in routing table `table`; 1 if a route
  * matched (copied to out). */
 static __always_inline int xfab_lookup_route(struct xfab_meta *m, __u32 table,
@@ -49,7 +69,17 @@ static __always_inline int xfab_lookup_route(struct xfab_meta *m, __u32 table,
 {
 	struct xfab_route *rt;
 
-	if (m->is_v6) {
+	if (m->is_v6 && table == XFAB_TABLE_DEFAULT) {
+		struct ipv6hdr *ip6h = m->l3;
+		__u32 v;
+
+		if ((void *)(ip6h + 1) > m->data_end)
+			return 0;
+		v = xfab_fib6_entry((const __u8 *)&ip6h->daddr);
+		out->type = v >> XFAB_FIB4_TYPE_SHIFT;
+		out->id = v & XFAB_FIB6_ID_MASK;
+		return v != 0;
+	} else if (m->is_v6) {
 		struct xfab_lpm_v6_key key = {.prefixlen = 32 + 128, .table = bpf_htonl(table)};
 		struct ipv6hdr *ip6h = m->l3;
 

@@ -58,6 +58,24 @@ struct {
 	__type(value, __u64);
 } fib4_tbl8 SEC(".maps");
 
+/* fib6_tbl16/fib6_tbl8: the IPv6 FIB of table 0 (see xfab_abi.h), written
+ * the same way. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_FIB6_TBL16_SIZE / 2);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, __u64);
+} fib6_tbl16 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_FIB6_GROUPS * 256 / 2);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, __u64);
+} fib6_tbl8 SEC(".maps");
+
 /* nexthops: id -> egress port + resolved neighbour MAC. Id 0 is never valid. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

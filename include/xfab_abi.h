@@ -149,6 +149,17 @@ _Static_assert(sizeof(struct xfab_route) == 8, "route");
 #define XFAB_FIB4_ID_MASK 0xffffffu
 #define XFAB_FIB4_ENTRY(type, id) ((__u32)(type) << XFAB_FIB4_TYPE_SHIFT | (__u32)(id))
 
+/* ---- IPv6 FIB of table 0: a multibit trie of arrays (as DPDK's rte_lpm6) ----
+ * fib6_tbl16 is indexed by the top 16 address bits; an entry that points at
+ * a group sends the lookup to fib6_tbl8[group * 256 + next address byte],
+ * and so on down to byte 15: a /64 is found in at most 7 loads, a /128 in
+ * 15. Entries are encoded as in the IPv4 FIB (0, route, or EXT | group). */
+#define XFAB_FIB6_TBL16_SIZE (1u << 16)
+#define XFAB_FIB6_GROUPS 16384 /* one per (level, leading bytes) path */
+#define XFAB_FIB6_EXT XFAB_FIB4_EXT
+#define XFAB_FIB6_ID_MASK XFAB_FIB4_ID_MASK
+#define XFAB_FIB6_ENTRY(type, id) XFAB_FIB4_ENTRY(type, id)
+
 /* ---- nexthops: ARRAY, id -> struct xfab_nexthop; written by xfabd ---- */
 #define XFAB_NH_VALID (1u << 0)
 #define XFAB_NH_RESOLVED (1u << 1) /* dmac holds the neighbour's MAC */
@@ -385,6 +396,8 @@ _Static_assert(sizeof(struct xfab_trace) == 64, "trace");
 #define XFAB_MAP_ROUTES_V6 "routes_v6"
 #define XFAB_MAP_FIB4_TBL24 "fib4_tbl24"
 #define XFAB_MAP_FIB4_TBL8 "fib4_tbl8"
+#define XFAB_MAP_FIB6_TBL16 "fib6_tbl16"
+#define XFAB_MAP_FIB6_TBL8 "fib6_tbl8"
 #define XFAB_MAP_NEXTHOPS "nexthops"
 #define XFAB_MAP_GROUPS "nh_groups"
 #define XFAB_MAP_NEIGHBORS "neighbors"

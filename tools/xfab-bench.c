@@ -338,12 +338,12 @@ static int do_nsper(const struct opts *o)
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
-	    {"obj", 1, NULL, 'o'},  {"prog", 1, NULL, 'p'},    {"dev", 1, NULL, 'd'},
-	    {"pin", 1, NULL, 'P'},  {"map", 1, NULL, 'm'},     {"key", 1, NULL, 'k'},
-	    {"skb", 0, NULL, 's'},  {"flows", 1, NULL, 'f'},   {"vary-qp", 0, NULL, 'q'}, {"v6", 0, NULL, '6'}, {"tc", 0, NULL, 'T'},
-	    {"dmac", 1, NULL, 'D'}, {"smac", 1, NULL, 'S'},    {"src", 1, NULL, 'a'},
-	    {"dst", 1, NULL, 'b'},  {"seconds", 1, NULL, 't'}, {"repeat", 1, NULL, 'r'},
-	    {NULL, 0, NULL, 0},
+	    {"obj", 1, NULL, 'o'},     {"prog", 1, NULL, 'p'},	 {"dev", 1, NULL, 'd'},
+	    {"pin", 1, NULL, 'P'},     {"map", 1, NULL, 'm'},	 {"key", 1, NULL, 'k'},
+	    {"skb", 0, NULL, 's'},     {"flows", 1, NULL, 'f'},	 {"vary-qp", 0, NULL, 'q'},
+	    {"v6", 0, NULL, '6'},      {"tc", 0, NULL, 'T'},	 {"dmac", 1, NULL, 'D'},
+	    {"smac", 1, NULL, 'S'},    {"src", 1, NULL, 'a'},	 {"dst", 1, NULL, 'b'},
+	    {"seconds", 1, NULL, 't'}, {"repeat", 1, NULL, 'r'}, {NULL, 0, NULL, 0},
 	};
 	struct opts o = {.key = -1, .flows = 1};
 	const char *cmd;

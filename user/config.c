@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "config.h"
+#include "fib6.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -884,6 +885,52 @@ static void check_fib4_groups(struct ctx *c)
 	free(seen);
 }
 
+/* Likewise the IPv6 FIB's groups: one per (level, leading bytes) path that
+ * a prefix longer than /16 runs through; an interface address brings its
+ * /128 (whose path covers its subnet's). */
+static void check_fib6_groups(struct ctx *c)
+{
+	size_t total = (size_t)c->cfg->n_addrs + (size_t)c->cfg->n_routes, n = 0;
+	__u8(*addr)[16] = malloc((total ? total : 1) * 16);
+	int *plen = malloc((total ? total : 1) * sizeof(int));
+	int *route = malloc((total ? total : 1) * sizeof(int));
+	char key[160];
+	long over;
+
+	if (!addr || !plen || !route) {
+		struct json_pos none = {0, 0};
+
+		add_error(c, none, "ROUTE", "out of memory");
+		goto out;
+	}
+	for (int k = 0; k < c->cfg->n_addrs + c->cfg->n_routes; k++) {
+		int is_route = k >= c->cfg->n_addrs;
+		const struct xfab_prefix *p =
+		    is_route ? &c->cfg->routes[k - c->cfg->n_addrs].pfx : &c->cfg->addrs[k].pfx;
+
+		if (p->family != AF_INET6)
+			continue;
+		memcpy(addr[n], p->addr, 16);
+		plen[n] = is_route ? p->plen : 128;
+		route[n++] = is_route ? k - c->cfg->n_addrs : -1;
+	}
+	if (xfab_fib6_groups_needed((const __u8(*)[16])addr, plen, n, &over) == (size_t)-1) {
+		struct json_pos none = {0, 0};
+
+		add_error(c, none, "ROUTE", "out of memory");
+	} else if (over >= 0 && route[over] >= 0) {
+		snprintf(key, sizeof(key), "ROUTE|%s", c->cfg->routes[route[over]].key);
+		add_error(c, c->cfg->routes[route[over]].pos, key,
+			  "the IPv6 routes (and interface addresses) would need more than %d FIB "
+			  "groups: no room for this one",
+			  XFAB_FIB6_GROUPS);
+	}
+out:
+	free(addr);
+	free(plen);
+	free(route);
+}
+
 /* TE_PATH|PORT|PREFIX: traffic entering PORT for PREFIX takes this path
  * while it is up, whatever the routes say. */
 static void parse_te(struct ctx *c, const struct json_value *e)
@@ -1360,6 +1407,7 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 			parse_route(&c, &tbl->children[i]);
 		check_duplicate_routes(&c);
 		check_fib4_groups(&c);
+		check_fib6_groups(&c);
 	}
 	tbl = json_get(root, "NEIGH");
 	if (tbl)

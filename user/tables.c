@@ -717,6 +717,9 @@ int xfab_tables_apply(const struct xfab_tables *prev, const struct xfab_tables *
 		if (!err && t == XFAB_T_ROUTES_V4 && ops->fib4)
 			err = xfab_fib4_sync(ops->fib4, next->t[t].entries, next->t[t].count,
 					     ops->fib4_stats);
+		if (!err && t == XFAB_T_ROUTES_V6 && ops->fib6)
+			err = xfab_fib6_sync(ops->fib6, next->t[t].entries, next->t[t].count,
+					     ops->fib6_stats);
 		if (err)
 			return err;
 	}

@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "fib4.h"
+#include "fib6.h"
 #include "xfab_abi.h"
 
 enum xfab_table {
@@ -119,6 +120,9 @@ struct xfab_map_ops {
 	 * routes_v4 is written (and so before any removal). */
 	struct xfab_fib4_hw *fib4;
 	struct xfab_fib4_stats *fib4_stats;
+	/* Optional: the IPv6 FIB, likewise after routes_v6. */
+	struct xfab_fib6_hw *fib6;
+	struct xfab_fib6_stats *fib6_stats;
 };
 
 /* Writes the difference prev -> next. Returns 0 or the first error. */

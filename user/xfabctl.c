@@ -311,8 +311,56 @@ static int show_fib(void)
 				by_type[(e >> XFAB_FIB4_TYPE_SHIFT) & 7]++;
 		}
 	}
+	/* IPv6: first-level entries set, groups reachable from them */
+	size_t len16 = (size_t)XFAB_FIB6_TBL16_SIZE * 4, len68 = (size_t)XFAB_FIB6_GROUPS * 1024;
+	const __u32 *s16 =
+	    mmap(NULL, len16, PROT_READ, MAP_SHARED, open_map(XFAB_MAP_FIB6_TBL16), 0);
+	const __u32 *s8 = mmap(NULL, len68, PROT_READ, MAP_SHARED, open_map(XFAB_MAP_FIB6_TBL8), 0);
+	unsigned long long set6 = 0, groups6 = 0;
+
+	if (s16 == MAP_FAILED || s8 == MAP_FAILED) {
+		fprintf(stderr, "xfabctl: cannot map the IPv6 FIB: %s\n", strerror(errno));
+		exit(1);
+	}
+	{
+		__u8 *seen = calloc(XFAB_FIB6_GROUPS, 1);
+		__u32 *stack = malloc(XFAB_FIB6_GROUPS * sizeof(__u32));
+		size_t top = 0;
+
+		if (!seen || !stack) {
+			fprintf(stderr, "xfabctl: out of memory\n");
+			exit(1);
+		}
+		for (size_t i = 0; i < XFAB_FIB6_TBL16_SIZE; i++) {
+			__u32 v = s16[i], g = v & XFAB_FIB6_ID_MASK;
+
+			set6 += v != 0;
+			if ((v & XFAB_FIB6_EXT) && g < XFAB_FIB6_GROUPS && !seen[g]) {
+				seen[g] = 1;
+				stack[top++] = g;
+			}
+		}
+		while (top) {
+			__u32 g = stack[--top];
+
+			groups6++;
+			for (size_t j = 0; j < 256; j++) {
+				__u32 v = s8[(size_t)g * 256 + j], c = v & XFAB_FIB6_ID_MASK;
+
+				if ((v & XFAB_FIB6_EXT) && c < XFAB_FIB6_GROUPS && !seen[c]) {
+					seen[c] = 1;
+					stack[top++] = c;
+				}
+			}
+		}
+		free(seen);
+		free(stack);
+	}
 	if (json) {
 		jw_open(NULL, '{');
+		jw_uint("v6_tbl16_set", set6);
+		jw_uint("v6_groups", XFAB_FIB6_GROUPS);
+		jw_uint("v6_groups_used", groups6);
 		jw_uint("tbl24_entries", XFAB_FIB4_TBL24_SIZE);
 		jw_uint("tbl24_set", set);
 		jw_uint("tbl8_groups", XFAB_FIB4_TBL8_GROUPS);
@@ -334,6 +382,13 @@ static int show_fib(void)
 				printf("    %-10s %llu\n", xfab_route_type_name((__u32)t),
 				       by_type[t]);
 	}
+	if (!json) {
+		printf("IPv6 FIB (table 0, 16-bit first level, then a byte per level)\n");
+		printf("  tbl16: %llu of %u entries set\n", set6, XFAB_FIB6_TBL16_SIZE);
+		printf("  groups: %llu of %u in use\n", groups6, XFAB_FIB6_GROUPS);
+	}
+	munmap((void *)s16, len16);
+	munmap((void *)s8, len68);
 	munmap((void *)t24, len24);
 	munmap((void *)t8, len8);
 	return 0;
@@ -1658,7 +1713,7 @@ struct command {
 static const struct command commands[] = {
     {"ports", show_ports, "ports: MAC, state, MTU, datapath"},
     {"routes", show_routes, "IPv4/IPv6 routes with their nexthops or group members"},
-    {"fib", show_fib, "the IPv4 forwarding table (DIR-24-8): fill and addresses per route type"},
+    {"fib", show_fib, "the forwarding tables (IPv4 DIR-24-8, IPv6 multibit): fill, use"},
     {"nexthops", show_nexthops, "nexthops: gateway, port, neighbour MAC"},
     {"groups", show_groups, "ECMP groups: members and their share of buckets"},
     {"neighbors", show_neighbors, "neighbours learnt from the kernel or configured"},

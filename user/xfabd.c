@@ -99,6 +99,7 @@ struct agent {
 	int map_fd[XFAB_T_COUNT];
 	struct xfab_tables applied;
 	struct xfab_fib4_hw fib4; /* the mmapped IPv4 FIB */
+	struct xfab_fib6_hw fib6; /* and the IPv6 one */
 	struct batch batch;	  /* updates of one table, written together */
 	struct mnl_socket *nl;
 	int dirty; /* live state changed: rebuild and apply */
@@ -221,12 +222,15 @@ static int neigh_lookup(void *arg, __u32 ifindex, int family, const __u8 *addr, 
 static int rebuild_and_apply(struct agent *a, const struct xfab_config *cfg)
 {
 	struct xfab_fib4_stats fst = {0};
+	struct xfab_fib6_stats fst6 = {0};
 	struct xfab_map_ops ops = {.update = ops_update,
 				   .remove = ops_remove,
 				   .flush = ops_flush,
 				   .arg = a,
 				   .fib4 = a->fib4.tbl24 ? &a->fib4 : NULL,
-				   .fib4_stats = &fst};
+				   .fib4_stats = &fst,
+				   .fib6 = a->fib6.tbl16 ? &a->fib6 : NULL,
+				   .fib6_stats = &fst6};
 	struct xfab_tables next;
 	double t0 = xfab_mono_ns() / 1e6, t1;
 	int err;
@@ -240,16 +244,17 @@ static int rebuild_and_apply(struct agent *a, const struct xfab_config *cfg)
 	err = xfab_tables_apply(&a->applied, &next, &ops);
 	if (err) {
 		if (err == -ENOSPC)
-			log_err("IPv4 FIB: more than %d /24s hold prefixes longer than /24",
-				XFAB_FIB4_TBL8_GROUPS);
+			log_err("FIB: out of groups (IPv4: %d /24s with longer prefixes; IPv6: %d "
+				"paths)",
+				XFAB_FIB4_TBL8_GROUPS, XFAB_FIB6_GROUPS);
 		/* What was written stays; the next event retries the rest. */
 		xfab_tables_free(&next);
 		return err;
 	}
 	log_info("programmed %zu IPv4 and %zu IPv6 routes: compile %.0f ms, write %.0f ms "
-		 "(FIB: %zu entries stored, %zu tbl8 groups, expand %.0f ms)",
+		 "(FIB: IPv4 %zu entries stored, %zu groups; IPv6 %zu stored, %zu groups)",
 		 next.t[XFAB_T_ROUTES_V4].count, next.t[XFAB_T_ROUTES_V6].count, t1 - t0,
-		 xfab_mono_ns() / 1e6 - t1, fst.written, fst.groups, fst.expand_ms);
+		 xfab_mono_ns() / 1e6 - t1, fst.written, fst.groups, fst6.written, fst6.groups);
 	xfab_tables_free(&a->applied);
 	a->applied = next;
 	return 0;
@@ -562,8 +567,11 @@ static int load_bpf(struct agent *a)
 	}
 	err = xfab_fib4_map(&a->fib4, bpf_map__fd(a->skel->maps.fib4_tbl24),
 			    bpf_map__fd(a->skel->maps.fib4_tbl8));
+	if (!err)
+		err = xfab_fib6_map(&a->fib6, bpf_map__fd(a->skel->maps.fib6_tbl16),
+				    bpf_map__fd(a->skel->maps.fib6_tbl8));
 	if (err)
-		log_err("cannot map the IPv4 FIB: %s", strerror(-err));
+		log_err("cannot map the FIB: %s", strerror(-err));
 	return err;
 }
 
@@ -986,6 +994,7 @@ out_nl:
 	xfab_nl_close(a.nl);
 out_unload:
 	xfab_fib4_unmap(&a.fib4);
+	xfab_fib6_unmap(&a.fib6);
 	xfab__destroy(a.skel);
 	free(a.batch.keys);
 	free(a.batch.vals);

@@ -55,7 +55,7 @@ int h_reapply(struct harness *h, const char *config_text)
 {
 	struct xfab_port_live live[XFAB_MAX_PORTS] = {0};
 	struct xfab_map_ops ops = {
-	    .update = w_update, .remove = w_remove, .arg = h, .fib4 = &h->fib4};
+	    .update = w_update, .remove = w_remove, .arg = h, .fib4 = &h->fib4, .fib6 = &h->fib6};
 	struct xfab_cfg_errors errs;
 	struct xfab_tables next;
 
@@ -122,7 +122,9 @@ int h_setup(struct harness *h, int n_ports, const char *config_text)
 	for (int t = 0; t < XFAB_T_COUNT; t++)
 		h->fd[t] = h_map_fd(h, xfab_table_descs[t].map_name);
 	if (xfab_fib4_map(&h->fib4, h_map_fd(h, XFAB_MAP_FIB4_TBL24),
-			  h_map_fd(h, XFAB_MAP_FIB4_TBL8)))
+			  h_map_fd(h, XFAB_MAP_FIB4_TBL8)) ||
+	    xfab_fib6_map(&h->fib6, h_map_fd(h, XFAB_MAP_FIB6_TBL16),
+			  h_map_fd(h, XFAB_MAP_FIB6_TBL8)))
 		return -1;
 	return h_reapply(h, config_text);
 }
@@ -132,6 +134,7 @@ void h_teardown(struct harness *h)
 	xfab_tables_free(&h->applied);
 	xfab_config_free(&h->cfg);
 	xfab_fib4_unmap(&h->fib4);
+	xfab_fib6_unmap(&h->fib6);
 	xfab__destroy(h->skel);
 }
 

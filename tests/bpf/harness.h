@@ -22,7 +22,8 @@ struct harness {
 	struct xfab_config cfg;
 	struct xfab_tables applied;
 	int fd[XFAB_T_COUNT];
-	struct xfab_fib4_hw fib4; /* the mmapped IPv4 FIB, synced as xfabd does */
+	struct xfab_fib4_hw fib4; /* the mmapped FIBs, synced as xfabd does */
+	struct xfab_fib6_hw fib6;
 };
 
 /* unshare(CLONE_NEWNET), veth ports p1..pN with MACs 02:00:00:00:00:1N,

@@ -68,6 +68,8 @@ static const char *config_text =
     "   \"10.77.1.200/32\": {\"blackhole\": \"true\"},\n"
     "   \"10.5.0.0/16\": {\"nexthop\": \"10.0.1.99\"},\n"
     "   \"fd09::/32\": {\"nexthop\": \"fd02::3,fd03::3\"},\n"
+    "   \"fd09:0:0:5::/64\": {\"nexthop\": \"fd03::3\"},\n"
+    "   \"fd09:0:0:5::7/128\": {\"blackhole\": \"true\"},\n"
     "   \"10.66.0.0/16\": {\"nexthop\": \"10.0.6.1\"},\n"
     "   \"10.67.0.0/16\": {\"nexthop\": \"10.0.5.1,10.0.6.1\"}},\n"
     " \"NEIGH\": {\"p1|10.0.1.2\": {\"neigh\": \"02:00:00:00:01:02\"},\n"
@@ -523,6 +525,13 @@ static const struct spec cases[] = {
     /* IPv6 */
     {"v6 connected host", 1, 6, "fd09::9", "fd01::2", 64, IPPROTO_UDP, 1000, 2000, .payload = 32,
      FWD(0, h1_mac)},
+    /* the IPv6 FIB's deeper levels */
+    {"v6 /64 inside a /32", 0, 6, "fd01::2", "fd09:0:0:5::1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     FWD(2, gw3_mac)},
+    {"v6 /128 inside a /64", 0, 6, "fd01::2", "fd09:0:0:5::7", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     DROP(BLACKHOLE)},
+    {"v6 /64 around a /128", 0, 6, "fd01::2", "fd09:0:0:5::8", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     FWD(2, gw3_mac)},
     {"v6 group member", 0, 6, "fd01::2", "fd09::1:1", 64, IPPROTO_TCP, 40000, 443, .payload = 100,
      GROUP},
     {"v6 group member, other flow", 0, 6, "fd01::2", "fd09::1:1", 64, IPPROTO_TCP, 40001, 443,

@@ -648,6 +648,47 @@ static void test_fib4_groups_limit(void **state)
 	free(over);
 }
 
+/* IPv6: /40s under 2001::/16 (256 under each 2001:HH00::/24) need one
+ * group each at byte 4, one per HH at byte 3 and one at byte 2; the two
+ * interface addresses' /128s (fd00::1, fd00::3) share 14 more. */
+static void test_fib6_groups_limit(void **state)
+{
+	int n = XFAB_FIB6_GROUPS, last = 16305; /* 14 + 1 + 64 + 16306 > 16384 */
+	size_t cap = (size_t)n * 64 + 4096, len = 0;
+	char *text = malloc(cap), want_key[64];
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+
+	(void)state;
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len, "%s", HDR PORTS IFS ",\n \"ROUTE\": {\n");
+	for (int i = 0; i < n; i++)
+		len +=
+		    (size_t)snprintf(text + len, cap - len,
+				     "  \"2001:%02x%02x:8000::/40\": {\"nexthop\": \"fd00::\"}%s\n",
+				     i / 256, i % 256, i == n - 1 ? "" : ",");
+	snprintf(text + len, cap - len, " }\n}\n");
+	assert_int_equal(xfab_config_parse("over6.json", text, &cfg, &errs), -1);
+	assert_int_equal(errs.count, 1);
+	snprintf(want_key, sizeof(want_key), "ROUTE|2001:%02x%02x:8000::/40", last / 256,
+		 last % 256);
+	assert_string_equal(errs.e[0].key, want_key);
+	assert_int_equal(errs.e[0].line, 7 + last);
+	assert_non_null(strstr(errs.e[0].msg, "no room"));
+	/* one route fewer than that fits */
+	len = 0;
+	len += (size_t)snprintf(text + len, cap - len, "%s", HDR PORTS IFS ",\n \"ROUTE\": {\n");
+	for (int i = 0; i < last; i++)
+		len +=
+		    (size_t)snprintf(text + len, cap - len,
+				     "  \"2001:%02x%02x:8000::/40\": {\"nexthop\": \"fd00::\"}%s\n",
+				     i / 256, i % 256, i == last - 1 ? "" : ",");
+	snprintf(text + len, cap - len, " }\n}\n");
+	assert_int_equal(xfab_config_parse("fits6.json", text, &cfg, &errs), 0);
+	xfab_config_free(&cfg);
+	free(text);
+}
+
 /* Nothing reaches the tables from a config that fails validation. */
 static void test_bad_config_applies_nothing(void **state)
 {
@@ -670,7 +711,7 @@ static void test_bad_config_applies_nothing(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[N_BAD + 10];
+	struct CMUnitTest tests[N_BAD + 11];
 	size_t n = 0;
 
 	for (size_t i = 0; i < N_BAD; i++)
@@ -690,6 +731,8 @@ int main(void)
 					 .test_func = test_many_routes_shared_lists};
 	tests[n++] = (struct CMUnitTest){.name = "IPv4 FIB: /24s with longer prefixes, limit",
 					 .test_func = test_fib4_groups_limit};
+	tests[n++] = (struct CMUnitTest){.name = "IPv6 FIB: group limit",
+					 .test_func = test_fib6_groups_limit};
 	tests[n++] = (struct CMUnitTest){.name = "bad configs apply nothing",
 					 .test_func = test_bad_config_applies_nothing};
 	return _cmocka_run_group_tests("config_and_tables", tests, n, NULL, NULL);

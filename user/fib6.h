@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The IPv6 FIB of table 0 (layout in xfab_abi.h): a multibit trie of arrays
+ * (as DPDK's rte_lpm6), a 16-bit first level and 8-bit levels below it, kept
+ * in step with the route list the way user/fib4.c does it. A sync expands
+ * the whole desired route list into a fresh image (shortest prefixes first,
+ * so longer ones paint over them; a group inherits the entry it replaces),
+ * then stores only the entries that differ from what the kernel holds:
+ * groups deepest level first, then the first level, so nothing ever points
+ * at a group before its entries are in place. A group keeps its id while the
+ * path leading to it exists; a new path takes a group no live entry reaches.
+ * Running out of groups fails the sync before anything is written.
+ */
+#ifndef XFAB_FIB6_H
+#define XFAB_FIB6_H
+#include <stddef.h>
+#include <linux/types.h>
+#include "xfab_abi.h"
+
+struct xfab_fib6_hw {
+	__u32 *tbl16; /* XFAB_FIB6_TBL16_SIZE entries */
+	__u32 *tbl8;  /* XFAB_FIB6_GROUPS * 256 entries */
+	void *map16, *map8;
+};
+
+struct xfab_fib6_stats {
+	size_t routes;
+	size_t written;
+	size_t groups;
+};
+
+/* Uses arrays as they are (tests); xfab_fib6_map maps the loaded maps. */
+void xfab_fib6_attach(struct xfab_fib6_hw *hw, __u32 *tbl16, __u32 *tbl8);
+int xfab_fib6_map(struct xfab_fib6_hw *hw, int fd16, int fd8);
+void xfab_fib6_unmap(struct xfab_fib6_hw *hw);
+
+/* Brings hw to exactly the table-0 routes among routes (n entries of
+ * struct xfab_e_route_v6). -ENOSPC (nothing written) when out of groups. */
+int xfab_fib6_sync(struct xfab_fib6_hw *hw, const void *routes, size_t n,
+		   struct xfab_fib6_stats *st);
+
+/* The entry the data plane would use for addr; 0 = no route. */
+__u32 xfab_fib6_lookup(const __u32 *tbl16, const __u32 *tbl8, const __u8 addr[16]);
+
+/* Groups the prefixes need (each (level, leading bits) path once);
+ * first_over, if not NULL, gets the index of the prefix whose path makes the
+ * count pass XFAB_FIB6_GROUPS (prefixes counted in index order), or -1. */
+size_t xfab_fib6_groups_needed(const __u8 (*addr)[16], const int *plen, size_t n, long *first_over);
+
+#endif
