@@ -43,10 +43,13 @@ static __always_inline __u32 xfab_fib4_entry(__be32 daddr)
 }
 
 /* Table 0, IPv6: the FIB entry, one load per level (16 bits, then a byte
- * at a time while the entry points at a group). */
-static __always_inline __u32 xfab_fib6_entry(const __u8 *a)
+ * at a time while the entry points at a group). A global function of the
+ * address words (network order, as read): verified once, not once per
+ * level at every call site. */
+__attribute__((noinline)) __u32 xfab_fib6_walk(__u32 w0, __u32 w1, __u32 w2, __u32 w3)
 {
-	__u32 idx = (__u32)a[0] << 8 | a[1], key = idx >> 1, v = 0;
+	__u32 w[4] = {w0, w1, w2, w3};
+	__u32 idx = (w0 & 0xff) << 8 | ((w0 >> 8) & 0xff), key = idx >> 1, v = 0;
 	__u32 *e = bpf_map_lookup_elem(&fib6_tbl16, &key);
 
 	if (e)
@@ -54,7 +57,7 @@ static __always_inline __u32 xfab_fib6_entry(const __u8 *a)
 	for (int b = 2; b < 16; b++) { /* bounded: at most 14 levels */
 		if (!(v & XFAB_FIB6_EXT))
 			break;
-		idx = (v & XFAB_FIB6_ID_MASK) << 8 | a[b];
+		idx = (v & XFAB_FIB6_ID_MASK) << 8 | ((w[b >> 2] >> ((b & 3) * 8)) & 0xff);
 		key = idx >> 1;
 		e = bpf_map_lookup_elem(&fib6_tbl8, &key);
 		v = e ? e[idx & 1] : 0;
@@ -75,7 +78,8 @@ static __always_inline int xfab_lookup_route(struct xfab_meta *m, __u32 table,
 
 		if ((void *)(ip6h + 1) > m->data_end)
 			return 0;
-		v = xfab_fib6_entry((const __u8 *)&ip6h->daddr);
+		v = xfab_fib6_walk(ip6h->daddr.in6_u.u6_addr32[0], ip6h->daddr.in6_u.u6_addr32[1],
+				   ip6h->daddr.in6_u.u6_addr32[2], ip6h->daddr.in6_u.u6_addr32[3]);
 		out->type = v >> XFAB_FIB4_TYPE_SHIFT;
 		out->id = v & XFAB_FIB6_ID_MASK;
 		return v != 0;
