@@ -145,9 +145,10 @@ static __always_inline int xfab_queue_apply(struct xfab_meta *m, int verdict,
 
 /*
  * xdp datapath: the phantom queue of (port, class). It drains at the port
- * rate since the last packet; this packet sees what is left, and joins it
- * unless dropped. Helpers may not run under the lock, so time and the
- * random draw come first.
+ * rate; this packet sees what is left, and joins it unless dropped. No lock:
+ * the state is the time the queue runs empty, and joining adds this
+ * packet's transmission time to it atomically (or, if the queue had run
+ * empty, restarts it from now; a CPU that loses that race adds instead).
  */
 static __always_inline int xfab_stage_queue_xdp(struct xfab_meta *m, __u32 slot, __u32 tc,
 						__u32 len, struct xfab_result *res,
@@ -156,7 +157,7 @@ static __always_inline int xfab_stage_queue_xdp(struct xfab_meta *m, __u32 slot,
 	__u32 key = XFAB_QUEUE_KEY(slot, tc), rnd;
 	const struct xfab_queue_cfg *qc = bpf_map_lookup_elem(&queue_cfg, &key);
 	struct xfab_queue_state *qs;
-	__u64 now, occupancy, elapsed, drained;
+	__u64 now, empty_at, occupancy, tx;
 	__u8 dscp = 0, ecn = 0;
 	int verdict;
 
@@ -166,31 +167,21 @@ static __always_inline int xfab_stage_queue_xdp(struct xfab_meta *m, __u32 slot,
 	if (!qs)
 		return XFAB_ACT_FORWARD;
 	rnd = bpf_get_prandom_u32();
-	now = bpf_ktime_get_ns();
+	now = bpf_ktime_get_ns() << XFAB_QUEUE_TIME_SHIFT;
 	xfab_read_tos(m, &dscp, &ecn);
-	if (res->tracing) { /* read the model, change nothing */
-		elapsed = now - qs->last_ns;
-		drained = elapsed > 1000000000ull ? ~0ull : elapsed * qc->rate_kbps / 8000000;
-		occupancy = qs->backlog_bytes > drained ? qs->backlog_bytes - drained : 0;
-		verdict = xfab_wred(qc, occupancy, len, ecn, rnd);
-		qi->occupancy = (__u32)occupancy;
-		qi->verdict = (__u32)verdict;
-		return xfab_queue_apply(m, verdict, res);
-	}
-	bpf_spin_lock(&qs->lock);
-	elapsed = now - qs->last_ns;
-	if (elapsed > 1000000000ull) /* a second idle drains any buffer */
-		elapsed = 1000000000ull;
-	drained = elapsed * qc->rate_kbps / 8000000; /* kbit/s * ns -> bytes */
-	qs->backlog_bytes = qs->backlog_bytes > drained ? qs->backlog_bytes - drained : 0;
-	qs->last_ns = now;
-	occupancy = qs->backlog_bytes;
+	empty_at = *(volatile __u64 *)&qs->empty_at;
+	occupancy = empty_at > now ? xfab_queue_bytes(empty_at - now, qc->rate_kbps) : 0;
 	verdict = xfab_wred(qc, occupancy, len, ecn, rnd);
-	if (verdict != XFAB_Q_DROP_TAIL && verdict != XFAB_Q_DROP_WRED)
-		qs->backlog_bytes += len;
-	bpf_spin_unlock(&qs->lock);
 	qi->occupancy = (__u32)occupancy;
 	qi->verdict = (__u32)verdict;
+	if (res->tracing) /* read the model, change nothing */
+		return xfab_queue_apply(m, verdict, res);
+	if (verdict != XFAB_Q_DROP_TAIL && verdict != XFAB_Q_DROP_WRED) {
+		tx = xfab_queue_tx_time(len, qc->rate_kbps);
+		if (empty_at > now ||
+		    __sync_val_compare_and_swap(&qs->empty_at, empty_at, now + tx) != empty_at)
+			__sync_fetch_and_add(&qs->empty_at, tx);
+	}
 	xfab_queue_account(key, verdict, len, occupancy);
 	return xfab_queue_apply(m, verdict, res);
 }

@@ -318,13 +318,34 @@ struct xfab_queue_cfg {
 _Static_assert(sizeof(struct xfab_queue_cfg) == 32, "queue cfg");
 
 /* queue_state: ARRAY, same key -> the modelled ("phantom") queue of the
- * xdp datapath: drained at the port rate from timestamps. Data plane only. */
+ * xdp datapath, as the time it will have drained empty at the port rate:
+ * what it holds at time t is (empty_at - t) * rate. A packet that joins it
+ * pushes empty_at on by its transmission time: one atomic add, no lock.
+ * Time is bpf_ktime_get_ns (CLOCK_MONOTONIC) in 1/16 ns, so 64-byte frames
+ * at 400G (1.28 ns) keep their size. Data plane only (tests set it). */
+#define XFAB_QUEUE_TIME_SHIFT 4
 struct xfab_queue_state {
-	struct bpf_spin_lock lock;
-	__u32 pad;
-	__u64 last_ns;
-	__u64 backlog_bytes;
+	__u64 empty_at; /* ns << XFAB_QUEUE_TIME_SHIFT */
 };
+
+/* Time the port needs to send bytes at rate_kbps, in queue time units. */
+static inline __attribute__((always_inline)) __u64 xfab_queue_tx_time(__u64 bytes,
+								      __u32 rate_kbps)
+{
+	return rate_kbps ? bytes * (8000000ull << XFAB_QUEUE_TIME_SHIFT) / rate_kbps : 0;
+}
+
+/* Bytes a queue holds when `ahead` queue time units remain until empty,
+ * rounded up (a byte partly sent still holds its place). Split so it does
+ * not overflow; capped at 2^44 units (~18 minutes: beyond any buffer). */
+static inline __attribute__((always_inline)) __u64 xfab_queue_bytes(__u64 ahead, __u32 rate_kbps)
+{
+	const __u64 unit = 8000000ull << XFAB_QUEUE_TIME_SHIFT; /* per byte at 1 kbit/s */
+
+	if (ahead > (1ull << 44))
+		ahead = 1ull << 44;
+	return ahead / unit * rate_kbps + (ahead % unit * rate_kbps + unit - 1) / unit;
+}
 
 /* queue_stats: PERCPU_ARRAY, same key -> counters. */
 struct xfab_queue_stats {
