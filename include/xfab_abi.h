@@ -329,8 +329,7 @@ struct xfab_queue_state {
 };
 
 /* Time the port needs to send bytes at rate_kbps, in queue time units. */
-static inline __attribute__((always_inline)) __u64 xfab_queue_tx_time(__u64 bytes,
-								      __u32 rate_kbps)
+static inline __attribute__((always_inline)) __u64 xfab_queue_tx_time(__u64 bytes, __u32 rate_kbps)
 {
 	return rate_kbps ? bytes * (8000000ull << XFAB_QUEUE_TIME_SHIFT) / rate_kbps : 0;
 }

@@ -22,6 +22,7 @@
 #include "common.h"
 #include "config.h"
 #include "fib4.h"
+#include "fib6.h"
 #include "xfab_hash.h"
 
 static int json;
@@ -276,6 +277,56 @@ static void print_nexthop_text(int nh_fd, __u32 id, const char *sep)
 	       nh.flags & XFAB_NH_RESOLVED ? "" : " (unresolved)");
 }
 
+/* Probes a FIB at the first and last address of every table-0 route and
+ * compares it with the route list's own longest match (the trie's lookup,
+ * which the data plane no longer makes for table 0): they must agree. */
+static unsigned long long fib_check(int v6, const __u32 *l1, const __u32 *l2,
+				    unsigned long long *probes, char *first_bad, size_t len)
+{
+	int fd = open_map(v6 ? XFAB_MAP_ROUTES_V6 : XFAB_MAP_ROUTES_V4);
+	size_t ksz = v6 ? sizeof(struct xfab_lpm_v6_key) : sizeof(struct xfab_lpm_v4_key), n;
+	int alen = v6 ? 16 : 4;
+	char *keys = map_keys(fd, ksz, &n);
+	unsigned long long bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *k = keys + i * ksz;
+		int plen = (int)*(const __u32 *)k - 32;
+
+		if (*(const __u32 *)(k + 4) != 0 || plen < 0 || plen > alen * 8)
+			continue; /* TE tables are not in the FIB */
+		for (int last = 0; last <= 1; last++) {
+			struct xfab_lpm_v6_key probe = {.prefixlen = 32 + (__u32)alen * 8};
+			struct xfab_route rt;
+			__u32 want = 0, got, a4;
+
+			memcpy(probe.addr, k + 8, (size_t)alen);
+			for (int b = plen; last && b < alen * 8; b++)
+				probe.addr[b / 8] |= (__u8)(0x80 >> (b % 8));
+			if (!bpf_map_lookup_elem(fd, &probe, &rt))
+				want = XFAB_FIB4_ENTRY(rt.type, rt.id & XFAB_FIB4_ID_MASK);
+			memcpy(&a4, probe.addr, 4);
+			got = v6 ? xfab_fib6_lookup(l1, l2, probe.addr)
+				 : xfab_fib4_lookup(l1, l2, ntohl(a4));
+			(*probes)++;
+			if (got == want)
+				continue;
+			if (!bad++) {
+				char a[INET6_ADDRSTRLEN];
+
+				addr_str(v6, probe.addr, a, sizeof(a));
+				snprintf(first_bad, len, "%s: FIB %s %u, route list %s %u", a,
+					 xfab_route_type_name(got >> XFAB_FIB4_TYPE_SHIFT),
+					 got & XFAB_FIB4_ID_MASK,
+					 xfab_route_type_name(want >> XFAB_FIB4_TYPE_SHIFT),
+					 want & XFAB_FIB4_ID_MASK);
+			}
+		}
+	}
+	free(keys);
+	return bad;
+}
+
 /* The IPv4 FIB as the data plane sees it: how full each level is, and how
  * many addresses each kind of route covers. */
 static int show_fib(void)
@@ -356,8 +407,17 @@ static int show_fib(void)
 		free(seen);
 		free(stack);
 	}
+	unsigned long long probes4 = 0, probes6 = 0, bad4, bad6;
+	char first4[160] = "", first6[200] = "";
+
+	bad4 = fib_check(0, t24, t8, &probes4, first4, sizeof(first4));
+	bad6 = fib_check(1, s16, s8, &probes6, first6, sizeof(first6));
 	if (json) {
 		jw_open(NULL, '{');
+		jw_uint("v4_probes", probes4);
+		jw_uint("v4_disagree", bad4);
+		jw_uint("v6_probes", probes6);
+		jw_uint("v6_disagree", bad6);
 		jw_uint("v6_tbl16_set", set6);
 		jw_uint("v6_groups", XFAB_FIB6_GROUPS);
 		jw_uint("v6_groups_used", groups6);
@@ -386,12 +446,17 @@ static int show_fib(void)
 		printf("IPv6 FIB (table 0, 16-bit first level, then a byte per level)\n");
 		printf("  tbl16: %llu of %u entries set\n", set6, XFAB_FIB6_TBL16_SIZE);
 		printf("  groups: %llu of %u in use\n", groups6, XFAB_FIB6_GROUPS);
+		printf("Check against the route list (first and last address of every route):\n");
+		printf("  IPv4: %llu probed, %llu disagree%s%s\n", probes4, bad4,
+		       bad4 ? "; first: " : "", first4);
+		printf("  IPv6: %llu probed, %llu disagree%s%s\n", probes6, bad6,
+		       bad6 ? "; first: " : "", first6);
 	}
 	munmap((void *)s16, len16);
 	munmap((void *)s8, len68);
 	munmap((void *)t24, len24);
 	munmap((void *)t8, len8);
-	return 0;
+	return bad4 || bad6 ? 1 : 0;
 }
 
 static int show_routes(void)

@@ -646,7 +646,8 @@ static void set_queue(__u32 slot, __u32 tc, __u64 backlog)
 	__u64 last_ns = xfab_mono_ns();
 
 	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_QUEUE_CFG), &key, &qc), 0);
-	qs.empty_at = (last_ns << XFAB_QUEUE_TIME_SHIFT) + xfab_queue_tx_time(backlog, qc.rate_kbps);
+	qs.empty_at =
+	    (last_ns << XFAB_QUEUE_TIME_SHIFT) + xfab_queue_tx_time(backlog, qc.rate_kbps);
 	assert_int_equal(
 	    bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_QUEUE_STATE), &key, &qs, BPF_ANY), 0);
 }

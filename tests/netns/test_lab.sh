@@ -175,6 +175,17 @@ check_good_reload() {
 	[ "$(cat "$STATE/leaf1.pid")" == "$pid" ] && L h1 ping -q -c 3 -i 0.1 -W 2 10.4.2.2 >/dev/null
 }
 
+check_fib() {
+	# every switch: the data plane's FIBs agree with its route list; on
+	# leaf1 the /16 blackhole added by the reload covers 65,536 addresses
+	local sw
+	for sw in leaf1 leaf2 leaf3 leaf4 spine1 spine2; do
+		L "$sw" xfabctl -j show fib | jq -e '.v4_disagree == 0 and .v6_disagree == 0 and
+			.v4_probes > 10 and .v6_probes > 10' >/dev/null || return 1
+	done
+	L leaf1 xfabctl -j show fib | jq -e '.addresses.blackhole == 65536' >/dev/null
+}
+
 check_single_instance() {
 	local out rc
 	out=$(L leaf1 timeout 5 xfabd -c "$STATE/leaf1.json" --pin-root /sys/fs/bpf/xfab/$NAME 2>&1)
@@ -293,6 +304,7 @@ for dp in xdp tc; do
 	check "[$dp] several flows use both spines" check_both_spines
 	check "[$dp] bad config: file:line:col, tables untouched, forwarding" check_bad_reload
 	check "[$dp] good config: updated in place" check_good_reload
+	check "[$dp] FIBs agree with the route lists, after the reload too" check_fib
 	check "[$dp] second xfabd for a switch refused" check_single_instance
 	check "[$dp] uplink down leaves the groups, traffic moves" check_link_down
 	check "[$dp] xfabctl without a running agent; agent restart" check_agent_stopped
