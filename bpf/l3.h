@@ -246,23 +246,28 @@ static __always_inline __u32 xfab_least_loaded(const struct xfab_group *grp, __u
  * Flowlets: a flow keeps its member while its packets come closer than the
  * gap; after a longer silence the next packet starts a new flowlet and picks
  * again (random bucket, or least loaded member). A flowlet whose member went
- * down re-selects at once.
+ * down re-selects at once. The table is indexed by hash (XFAB_FLOWLET_SLOT):
+ * a slot last used by another group, or never, starts a flowlet too.
  */
 static __always_inline __u32 xfab_flowlet_select(const struct xfab_settings *cfg,
 						 const struct xfab_group *grp,
 						 const struct xfab_flowlet_key *fk, __u32 hash,
 						 struct xfab_pick *info)
 {
-	struct xfab_flowlet *fl = bpf_map_lookup_elem(&flowlets, fk);
+	__u32 slot = XFAB_FLOWLET_SLOT(hash, fk->group), nh_id;
+	struct xfab_flowlet *fl = bpf_map_lookup_elem(&flowlets, &slot);
 	__u64 now = bpf_ktime_get_ns();
-	__u32 nh_id;
+	int live;
 
-	if (fl)
+	if (!fl)
+		return grp->buckets[XFAB_HASH_BUCKET(hash)];
+	live = fl->last_seen_ns && fl->group == fk->group;
+	if (live)
 		info->idle_ns = now - fl->last_seen_ns;
 	if (info->tracing) {
 		/* Read only: what the next packet would do. A new flowlet's
 		 * member is a random draw; the hash bucket stands in for it. */
-		if (fl && now - fl->last_seen_ns < cfg->flowlet_gap_ns &&
+		if (live && now - fl->last_seen_ns < cfg->flowlet_gap_ns &&
 		    xfab_nexthop_port(fl->nh_id)) {
 			info->flags |= XFAB_TRACE_FLOWLET_CONT;
 			return fl->nh_id;
@@ -271,7 +276,7 @@ static __always_inline __u32 xfab_flowlet_select(const struct xfab_settings *cfg
 		return grp->buckets[XFAB_HASH_BUCKET(hash)];
 	}
 
-	if (fl && now - fl->last_seen_ns < cfg->flowlet_gap_ns) {
+	if (live && now - fl->last_seen_ns < cfg->flowlet_gap_ns) {
 		if (xfab_nexthop_port(fl->nh_id)) {
 			fl->last_seen_ns = now;
 			xfab_count_lb(XFAB_LB_FLOWLET_HIT);
@@ -284,17 +289,16 @@ static __always_inline __u32 xfab_flowlet_select(const struct xfab_settings *cfg
 	else
 		nh_id = grp->buckets[XFAB_HASH_BUCKET(bpf_get_prandom_u32())];
 	xfab_count_lb(XFAB_LB_FLOWLET_NEW);
-	if (fl) {
-		if (fl->nh_id != nh_id)
-			xfab_count_lb(XFAB_LB_FLOWLET_MOVED);
-		fl->nh_id = nh_id;
-		fl->last_seen_ns = now;
-		fl->flowlets++;
-	} else {
-		struct xfab_flowlet fresh = {.last_seen_ns = now, .nh_id = nh_id, .flowlets = 1};
-
-		bpf_map_update_elem(&flowlets, fk, &fresh, BPF_ANY);
+	if (live && fl->nh_id != nh_id)
+		xfab_count_lb(XFAB_LB_FLOWLET_MOVED);
+	if (!live) { /* this flow takes the slot */
+		fl->group = fk->group;
+		fl->hash = hash;
+		fl->flowlets = 0;
 	}
+	fl->nh_id = nh_id;
+	fl->last_seen_ns = now;
+	fl->flowlets++;
 	return nh_id;
 }
 

@@ -131,12 +131,13 @@ struct {
 	__type(value, struct xfab_reason_stats);
 } punt_stats SEC(".maps");
 
-/* flowlets: {group, selected flow} -> current member and last packet time.
- * LRU: the least recently seen flows make room; xfabd also ages idle ones. */
+/* flowlets: slot (XFAB_FLOWLET_SLOT of hash and group) -> current member,
+ * last packet time; see xfab_abi.h. Mmapable for xfabctl. */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, XFAB_MAX_FLOWLETS);
-	__type(key, struct xfab_flowlet_key);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
 	__type(value, struct xfab_flowlet);
 } flowlets SEC(".maps");
 

@@ -245,16 +245,26 @@ struct xfab_settings {
 	__u32 flowlet_mode;   /* enum xfab_flowlet_mode */
 	__u64 flowlet_gap_ns; /* idle gap that ends a flowlet */
 	__u64 load_window_ns; /* least-loaded: span of one port-load window */
+	__u64 flowlet_age_ns; /* show flowlets lists those active this recently */
 };
-_Static_assert(sizeof(struct xfab_settings) == 32, "settings");
+_Static_assert(sizeof(struct xfab_settings) == 40, "settings");
 
-/* ---- flowlets: LRU_HASH, {group, selected flow} -> state; data plane ---- */
+/* ---- flowlets: ARRAY, slot -> state (struct xfab_flowlet, xfab_hash.h) ----
+ * Indexed like a switch ASIC's flowlet table: the slot is the flow's hash
+ * (the one ECMP uses) folded with the group, so finding a flow's flowlet is
+ * one load and starting one is a store; flows that share a slot share its
+ * flowlet (with 65,536 slots, 1,000 flows share about 8). */
+#define XFAB_FLOWLET_SLOT(hash, group)                                                             \
+	(((hash) ^ ((__u32)(group)*0x9e3779b1u)) & (XFAB_MAX_FLOWLETS - 1))
+
 struct xfab_flowlet {
-	__u64 last_seen_ns;
-	__u32 nh_id;	/* member of the current flowlet */
-	__u32 flowlets; /* flowlets this flow has started */
+	__u64 last_seen_ns; /* 0: never used */
+	__u32 nh_id;	    /* member of the current flowlet */
+	__u32 flowlets;	    /* flowlets started since a flow took the slot */
+	__u32 group;	    /* the group of that flow */
+	__u32 hash;	    /* and its flow hash (`xfabctl hash` shows a flow's) */
 };
-_Static_assert(sizeof(struct xfab_flowlet) == 16, "flowlet");
+_Static_assert(sizeof(struct xfab_flowlet) == 24, "flowlet");
 
 /* ---- port_load: ARRAY, slot -> bytes sent in the current/last window ---- */
 struct xfab_port_load {

@@ -626,6 +626,7 @@ int xfab_tables_build(const struct xfab_config *cfg, const struct xfab_port_live
 	s->val.flowlet_mode = (__u32)cfg->flowlet_mode;
 	s->val.flowlet_gap_ns = (__u64)cfg->flowlet_gap_us * 1000;
 	s->val.load_window_ns = (__u64)cfg->load_window_us * 1000;
+	s->val.flowlet_age_ns = (__u64)cfg->flowlet_age_ms * 1000000;
 	err = build_ports(&b);
 	if (!err)
 		err = build_routes(&b);

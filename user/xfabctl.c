@@ -786,38 +786,36 @@ static int show_lb(void)
 	return 0;
 }
 
-static void flow_text(const struct xfab_flow *f, char *buf, size_t len)
-{
-	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
-
-	addr_str(f->is_v6, (const __u8 *)f->src, s, sizeof(s));
-	addr_str(f->is_v6, (const __u8 *)f->dst, d, sizeof(d));
-	snprintf(buf, len, "%s:%u -> %s:%u proto %u qp %u", s, ntohs((__u16)(f->ports & 0xffff)), d,
-		 ntohs((__u16)(f->ports >> 16)), f->proto, f->qp);
-}
-
+/* The flowlet table's slots in use by a flow active within FLOWLET age_ms. */
 static int show_flowlets(void)
 {
-	int fd = open_map(XFAB_MAP_FLOWLETS), nh_fd = open_map(XFAB_MAP_NEXTHOPS);
-	size_t n;
-	struct xfab_flowlet_key *keys = map_keys(fd, sizeof(*keys), &n);
+	size_t len = (size_t)XFAB_MAX_FLOWLETS * sizeof(struct xfab_flowlet);
+	int nh_fd = open_map(XFAB_MAP_NEXTHOPS);
+	const struct xfab_flowlet *tbl =
+	    mmap(NULL, len, PROT_READ, MAP_SHARED, open_map(XFAB_MAP_FLOWLETS), 0);
+	struct xfab_settings cfg = {0};
+	__u32 zero = 0;
 	__u64 now = xfab_mono_ns();
-	char text[200], gw[INET6_ADDRSTRLEN], name[IF_NAMESIZE];
+	char gw[INET6_ADDRSTRLEN], name[IF_NAMESIZE];
 
+	if (tbl == MAP_FAILED) {
+		fprintf(stderr, "xfabctl: cannot map the flowlet table: %s\n", strerror(errno));
+		return 1;
+	}
+	bpf_map_lookup_elem(open_map(XFAB_MAP_SETTINGS), &zero, &cfg);
 	if (json)
 		jw_open(NULL, '[');
 	else
-		printf("%-5s %-64s %-22s %12s %8s\n", "Group", "Flow (selected fields)", "Member",
+		printf("%-6s %-5s %-10s %-30s %12s %8s\n", "Slot", "Group", "Flow hash", "Member",
 		       "Idle(us)", "Flowlets");
-	for (size_t i = 0; i < n; i++) {
-		struct xfab_flowlet fl;
+	for (__u32 i = 0; i < XFAB_MAX_FLOWLETS; i++) {
+		struct xfab_flowlet fl = tbl[i];
 		struct xfab_nexthop nh;
 		__u64 idle;
 
-		if (bpf_map_lookup_elem(fd, &keys[i], &fl))
+		if (!fl.last_seen_ns || now - fl.last_seen_ns > cfg.flowlet_age_ns)
 			continue;
 		idle = now > fl.last_seen_ns ? (now - fl.last_seen_ns) / 1000 : 0;
-		flow_text(&keys[i].flow, text, sizeof(text));
 		gw[0] = '\0';
 		name[0] = '\0';
 		if (load_nexthop(nh_fd, fl.nh_id, &nh) == 0) {
@@ -826,8 +824,9 @@ static int show_flowlets(void)
 		}
 		if (json) {
 			jw_open(NULL, '{');
-			jw_uint("group", keys[i].group);
-			jw_string("flow", text);
+			jw_uint("slot", i);
+			jw_uint("group", fl.group);
+			jw_uint("hash", fl.hash);
 			jw_uint("nexthop", fl.nh_id);
 			jw_string("via", gw);
 			jw_string("dev", name);
@@ -838,13 +837,13 @@ static int show_flowlets(void)
 			char member[48];
 
 			snprintf(member, sizeof(member), "%s %s", gw, name);
-			printf("%-5u %-64s %-22s %12llu %8u\n", keys[i].group, text, member,
+			printf("%-6u %-5u 0x%08x %-30s %12llu %8u\n", i, fl.group, fl.hash, member,
 			       (unsigned long long)idle, fl.flowlets);
 		}
 	}
 	if (json)
 		jw_close(']');
-	free(keys);
+	munmap((void *)tbl, len);
 	return 0;
 }
 
@@ -908,8 +907,8 @@ static int cmd_hash(const struct hash_args *ha)
 	char fields[160], gw[INET6_ADDRSTRLEN], name[IF_NAMESIZE], pfx[INET6_ADDRSTRLEN];
 	__u32 zero = 0, ifindex = 0, hash, bucket, nh_id = 0, group = 0;
 	int plen, te_plen = -1, v6, have_fl = 0;
-	struct xfab_flowlet_key fk = {0};
 	struct xfab_flowlet fl;
+	__u32 slot = 0;
 	const char *source = "route";
 
 	if (!ha->src || !ha->dst) {
@@ -972,10 +971,10 @@ static int cmd_hash(const struct hash_args *ha)
 		if (bpf_map_lookup_elem(open_map(XFAB_MAP_GROUPS), &group, &grp))
 			memset(&grp, 0, sizeof(grp));
 		nh_id = grp.buckets[bucket];
-		fk.group = group;
-		fk.flow = sel;
+		slot = XFAB_FLOWLET_SLOT(hash, group);
 		if ((cfg.flags & XFAB_SET_FLOWLET) &&
-		    bpf_map_lookup_elem(open_map(XFAB_MAP_FLOWLETS), &fk, &fl) == 0)
+		    bpf_map_lookup_elem(open_map(XFAB_MAP_FLOWLETS), &slot, &fl) == 0 &&
+		    fl.last_seen_ns && fl.group == group)
 			have_fl = 1;
 	} else if (rt.type == XFAB_RT_NEXTHOP) {
 		nh_id = rt.id;
@@ -1009,6 +1008,7 @@ static int cmd_hash(const struct hash_args *ha)
 		jw_string("dev", name);
 		jw_bool("flowlets", cfg.flags & XFAB_SET_FLOWLET);
 		if (have_fl) {
+			jw_uint("flowlet_slot", slot);
 			jw_uint("flowlet_member", fl.nh_id);
 			jw_uint("flowlet_idle_us", (xfab_mono_ns() - fl.last_seen_ns) / 1000);
 		}
@@ -1026,7 +1026,8 @@ static int cmd_hash(const struct hash_args *ha)
 	printf("           hash 0x%08x -> bucket %u\n", hash, bucket);
 	if (cfg.flags & XFAB_SET_FLOWLET) {
 		if (have_fl)
-			printf("flowlet    member %u, idle %llu us (gap %llu us): %s\n", fl.nh_id,
+			printf("flowlet    slot %u, member %u, idle %llu us (gap %llu us): %s\n",
+			       slot, fl.nh_id,
 			       (unsigned long long)((xfab_mono_ns() - fl.last_seen_ns) / 1000),
 			       (unsigned long long)(cfg.flowlet_gap_ns / 1000),
 			       xfab_mono_ns() - fl.last_seen_ns < cfg.flowlet_gap_ns
@@ -1785,7 +1786,7 @@ static const struct command commands[] = {
     {"counters", show_counters, "per-port packet and byte counters"},
     {"drops", show_drops, "drop and punt counters by reason"},
     {"lb", show_lb, "load-balancing events: flowlets started, paths changed, TE"},
-    {"flowlets", show_flowlets, "live flowlets: flow, member, idle time"},
+    {"flowlets", show_flowlets, "live flowlet slots: group, flow hash, member, idle time"},
     {"te", show_te, "TE entries (configured and runtime)"},
     {"queues", show_queues, "per port and class: packets, bytes, drops, ECN marks, profile"},
     {"watermark", show_watermark, "per port and class: current and peak queue occupancy"},

@@ -670,40 +670,6 @@ static void probe_unresolved(struct agent *a)
 	}
 }
 
-/* Flowlet aging: the LRU map makes room by itself; entries idle longer
- * than FLOWLET|global age_ms are removed so `show flowlets` shows live ones. */
-static void age_flowlets(struct agent *a)
-{
-	int fd = bpf_map__fd(a->skel->maps.flowlets);
-	struct xfab_flowlet_key key, next, *prev = NULL;
-	__u64 age_ns = (__u64)a->cfg.flowlet_age_ms * 1000000ull, now;
-	struct xfab_flowlet fl;
-	struct timespec ts;
-	int aged = 0, budget = XFAB_MAX_FLOWLETS;
-
-	if (!a->cfg.flowlet)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns()'s clock */
-	now = (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-	while (budget-- > 0 && bpf_map_get_next_key(fd, prev, &next) == 0) {
-		if (bpf_map_lookup_elem(fd, &next, &fl) == 0 && now > fl.last_seen_ns &&
-		    now - fl.last_seen_ns > age_ns) {
-			/* deleting the current key would lose our place: step first */
-			key = next;
-			prev = &key;
-			if (bpf_map_delete_elem(fd, &key) == 0) {
-				aged++;
-				prev = NULL; /* restart the walk from the top */
-			}
-			continue;
-		}
-		key = next;
-		prev = &key;
-	}
-	if (aged)
-		log_dbg("aged %d idle flowlets", aged);
-}
-
 static void print_errors(const struct xfab_cfg_errors *errs)
 {
 	char line[768];
@@ -841,7 +807,6 @@ static int event_loop(struct agent *a)
 			if (read(tfd, &ticks, sizeof(ticks)) < 0)
 				ticks = 0;
 			probe_unresolved(a);
-			age_flowlets(a);
 		}
 		if (a->dirty) {
 			a->dirty = 0;

@@ -477,6 +477,75 @@ static void test_flowlets(void **state)
 	assert_true(members_seen >= 4);
 }
 
+/* The flowlet table is indexed by hash: the slot a flow used names its
+ * group and hash; a planted member of the same group is followed (flows in
+ * one slot share its flowlet); a slot another group holds is taken back
+ * with a new flowlet, never reused across groups. */
+static void test_flowlet_slots(void **state)
+{
+	struct flow f = {
+	    .src = 0x0a010103u, .dst = 0x0a100707u, .sport = 50000, .dport = 4791, .qp = 99};
+	int fd = h_map_fd(&H, XFAB_MAP_FLOWLETS), used = 0, m, m2;
+	struct xfab_flowlet fl = {0}, plant, back;
+	struct xfab_group grp;
+	__u32 slot = 0, other = 0;
+	__u64 hit0, new0;
+
+	(void)state;
+	assert_int_equal(
+	    h_reapply(&H, make_config("\"ECMP\": {}, \"FLOWLET\": {\"global\": "
+				      "{\"enabled\": \"true\", \"gap_us\": \"1000000\"}}",
+				      NULL)),
+	    0);
+	for (__u32 i = 0; i < XFAB_MAX_FLOWLETS; i++) { /* start from an empty table */
+		struct xfab_flowlet e, zero = {0};
+
+		if (bpf_map_lookup_elem(fd, &i, &e) == 0 && e.last_seen_ns)
+			assert_int_equal(bpf_map_update_elem(fd, &i, &zero, BPF_ANY), 0);
+	}
+	m = send_flow(0, 0, &f);
+	assert_in_range(m, 1, 16);
+	for (__u32 i = 0; i < XFAB_MAX_FLOWLETS; i++) {
+		struct xfab_flowlet e;
+
+		if (bpf_map_lookup_elem(fd, &i, &e) == 0 && e.last_seen_ns) {
+			used++;
+			slot = i;
+			fl = e;
+		}
+	}
+	assert_int_equal(used, 1);
+	assert_int_equal(slot, XFAB_FLOWLET_SLOT(fl.hash, fl.group));
+	assert_int_equal(fl.flowlets, 1);
+	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_GROUPS), &fl.group, &grp), 0);
+	assert_int_equal(grp.num_members, 16);
+	for (int i = 0; i < grp.num_members && !other; i++)
+		if (grp.members[i] != fl.nh_id)
+			other = grp.members[i];
+
+	/* same group, another member in the slot: the flow follows it */
+	plant = fl;
+	plant.nh_id = other;
+	plant.last_seen_ns = xfab_mono_ns();
+	assert_int_equal(bpf_map_update_elem(fd, &slot, &plant, BPF_ANY), 0);
+	hit0 = lb(XFAB_LB_FLOWLET_HIT);
+	m2 = send_flow(0, 0, &f);
+	assert_true(m2 != m);
+	assert_int_equal(lb(XFAB_LB_FLOWLET_HIT) - hit0, 1);
+
+	/* another group holds the slot: a new flowlet, and the slot is ours again */
+	plant.group = fl.group + 1;
+	plant.last_seen_ns = xfab_mono_ns();
+	assert_int_equal(bpf_map_update_elem(fd, &slot, &plant, BPF_ANY), 0);
+	new0 = lb(XFAB_LB_FLOWLET_NEW);
+	send_flow(0, 0, &f);
+	assert_int_equal(lb(XFAB_LB_FLOWLET_NEW) - new0, 1);
+	assert_int_equal(bpf_map_lookup_elem(fd, &slot, &back), 0);
+	assert_int_equal(back.group, fl.group);
+	assert_int_equal(back.hash, fl.hash);
+	assert_int_equal(back.flowlets, 1);
+}
+
 static void set_load(int slot, __u64 bytes)
 {
 	struct xfab_port_load l = {.window_start_ns = xfab_mono_ns(), .bytes = bytes};
@@ -550,13 +619,13 @@ H_GROUP_FIXTURES(H, 8, make_config(NULL, NULL))
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_spread_2),  cmocka_unit_test(test_spread_4),
-	    cmocka_unit_test(test_spread_8),  cmocka_unit_test(test_spread_16),
-	    cmocka_unit_test(test_weighted),  cmocka_unit_test(test_stable),
-	    cmocka_unit_test(test_resilient), cmocka_unit_test(test_qp_hashing),
-	    cmocka_unit_test(test_symmetric), cmocka_unit_test(test_vxlan_inner),
-	    cmocka_unit_test(test_flowlets),  cmocka_unit_test(test_least_loaded),
-	    cmocka_unit_test(test_te),
+	    cmocka_unit_test(test_spread_2),	 cmocka_unit_test(test_spread_4),
+	    cmocka_unit_test(test_spread_8),	 cmocka_unit_test(test_spread_16),
+	    cmocka_unit_test(test_weighted),	 cmocka_unit_test(test_stable),
+	    cmocka_unit_test(test_resilient),	 cmocka_unit_test(test_qp_hashing),
+	    cmocka_unit_test(test_symmetric),	 cmocka_unit_test(test_vxlan_inner),
+	    cmocka_unit_test(test_flowlets),	 cmocka_unit_test(test_flowlet_slots),
+	    cmocka_unit_test(test_least_loaded), cmocka_unit_test(test_te),
 	};
 	return cmocka_run_group_tests_name("bpf_load_balancing", tests, setup, teardown);
 }
