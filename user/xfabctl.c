@@ -1390,7 +1390,7 @@ static int cmd_trace(const struct trace_args *ta)
 			"xfabctl trace: describe the packet (--src, --dst, ...) or --pcap\n");
 		return 2;
 	}
-	snprintf(pin, sizeof(pin), "%s/prog_xdp", pin_dir);
+	snprintf(pin, sizeof(pin), "%s/prog_trace", pin_dir);
 	prog = bpf_obj_get(pin);
 	if (prog < 0) {
 		fprintf(stderr, "xfabctl trace: %s: %s (is xfabd running?)\n", pin,

@@ -553,6 +553,10 @@ static int load_bpf(struct agent *a)
 		snprintf(path, sizeof(path), "%s/prog_tc", a->pin_dir);
 		err = bpf_program__pin(a->skel->progs.xfab_tc, path);
 	}
+	if (!err) {
+		snprintf(path, sizeof(path), "%s/prog_trace", a->pin_dir);
+		err = bpf_program__pin(a->skel->progs.xfab_xdp_trace, path);
+	}
 	if (err) {
 		log_err("cannot pin the programs: %s", strerror(-err));
 		return err;

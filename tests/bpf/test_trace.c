@@ -128,7 +128,8 @@ static void trace(const __u8 *frame, size_t len, struct xfab_trace *rec, __u32 *
 	memset(t, 0, sizeof(*t));
 	t->magic = XFAB_TRACE_MAGIC;
 	memcpy(in + sizeof(*t), frame, len);
-	assert_int_equal(bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_xdp), &opts), 0);
+	assert_int_equal(
+	    bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_xdp_trace), &opts), 0);
 	memcpy(rec, out, sizeof(*rec));
 	*retval = opts.retval;
 }
