@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -169,4 +170,19 @@ void xfab_format_mac(const __u8 *mac, char *buf, size_t len)
 {
 	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2], mac[3], mac[4],
 		 mac[5]);
+}
+
+int xfab_mmap_pair(int fd_a, size_t len_a, void **a, int fd_b, size_t len_b, void **b)
+{
+	int err;
+
+	*a = mmap(NULL, len_a, PROT_READ | PROT_WRITE, MAP_SHARED, fd_a, 0);
+	if (*a == MAP_FAILED)
+		return -errno;
+	*b = mmap(NULL, len_b, PROT_READ | PROT_WRITE, MAP_SHARED, fd_b, 0);
+	if (*b != MAP_FAILED)
+		return 0;
+	err = -errno;
+	munmap(*a, len_a);
+	return err;
 }

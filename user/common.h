@@ -23,6 +23,8 @@ int xfab_ensure_bpffs(void);
 
 /* Sums a per-CPU counter struct of n u64 fields. */
 int xfab_percpu_sum(int map_fd, __u32 key, __u64 *out, size_t n_u64);
+/* Maps two mmapable array maps read-write (both or neither); -errno. */
+int xfab_mmap_pair(int fd_a, size_t len_a, void **a, int fd_b, size_t len_b, void **b);
 
 void xfab_format_mac(const __u8 *mac, char *buf, size_t len);
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "common.h"
 #include "tables.h"
 
 #define TBL8_ENTRIES ((size_t)XFAB_FIB4_TBL8_GROUPS * 256)
@@ -45,44 +45,29 @@ void xfab_fib4_attach(struct xfab_fib4_hw *hw, __u32 *tbl24, __u32 *tbl8)
 			}
 }
 
-static size_t map_len(size_t bytes)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-
-	return (bytes + page - 1) / page * page;
-}
+#define LEN24 ((size_t)XFAB_FIB4_TBL24_SIZE * 4)
+#define LEN8 (TBL8_ENTRIES * 4)
 
 int xfab_fib4_map(struct xfab_fib4_hw *hw, int fd24, int fd8)
 {
-	void *m24, *m8;
+	int err = xfab_mmap_pair(fd24, LEN24, &hw->map24, fd8, LEN8, &hw->map8);
 
-	m24 = mmap(NULL, map_len((size_t)XFAB_FIB4_TBL24_SIZE * 4), PROT_READ | PROT_WRITE,
-		   MAP_SHARED, fd24, 0);
-	if (m24 == MAP_FAILED)
-		return -errno;
-	m8 = mmap(NULL, map_len(TBL8_ENTRIES * 4), PROT_READ | PROT_WRITE, MAP_SHARED, fd8, 0);
-	if (m8 == MAP_FAILED) {
-		int err = -errno;
-
-		munmap(m24, map_len((size_t)XFAB_FIB4_TBL24_SIZE * 4));
+	if (err)
 		return err;
-	}
 	/* Freshly loaded maps are all zero: nothing to scan (and not scanning
 	 * keeps the 64 MiB of tbl24 out of this process's resident set). */
-	hw->tbl24 = m24;
-	hw->tbl8 = m8;
+	hw->tbl24 = hw->map24;
+	hw->tbl8 = hw->map8;
 	memset(hw->used, 0, sizeof(hw->used));
-	hw->map24 = m24;
-	hw->map8 = m8;
 	return 0;
 }
 
 void xfab_fib4_unmap(struct xfab_fib4_hw *hw)
 {
 	if (hw->map24)
-		munmap(hw->map24, map_len((size_t)XFAB_FIB4_TBL24_SIZE * 4));
+		munmap(hw->map24, LEN24);
 	if (hw->map8)
-		munmap(hw->map8, map_len(TBL8_ENTRIES * 4));
+		munmap(hw->map8, LEN8);
 	memset(hw, 0, sizeof(*hw));
 }
 

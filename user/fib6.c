@@ -5,19 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
+#include "common.h"
 #include "tables.h"
 
 #define G_ENTRIES ((size_t)XFAB_FIB6_GROUPS * 256)
 #define LEVELS 15 /* group levels: bytes 2..15 of the address, and none */
 
-static size_t map_len(size_t bytes)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-
-	return (bytes + page - 1) / page * page;
-}
+#define LEN16 ((size_t)XFAB_FIB6_TBL16_SIZE * 4)
+#define LEN8 (G_ENTRIES * 4)
 
 void xfab_fib6_attach(struct xfab_fib6_hw *hw, __u32 *tbl16, __u32 *tbl8)
 {
@@ -27,31 +23,19 @@ void xfab_fib6_attach(struct xfab_fib6_hw *hw, __u32 *tbl16, __u32 *tbl8)
 
 int xfab_fib6_map(struct xfab_fib6_hw *hw, int fd16, int fd8)
 {
-	void *m16, *m8;
+	int err = xfab_mmap_pair(fd16, LEN16, &hw->map16, fd8, LEN8, &hw->map8);
 
-	m16 = mmap(NULL, map_len((size_t)XFAB_FIB6_TBL16_SIZE * 4), PROT_READ | PROT_WRITE,
-		   MAP_SHARED, fd16, 0);
-	if (m16 == MAP_FAILED)
-		return -errno;
-	m8 = mmap(NULL, map_len(G_ENTRIES * 4), PROT_READ | PROT_WRITE, MAP_SHARED, fd8, 0);
-	if (m8 == MAP_FAILED) {
-		int err = -errno;
-
-		munmap(m16, map_len((size_t)XFAB_FIB6_TBL16_SIZE * 4));
-		return err;
-	}
-	xfab_fib6_attach(hw, m16, m8);
-	hw->map16 = m16;
-	hw->map8 = m8;
-	return 0;
+	if (!err)
+		xfab_fib6_attach(hw, hw->map16, hw->map8);
+	return err;
 }
 
 void xfab_fib6_unmap(struct xfab_fib6_hw *hw)
 {
 	if (hw->map16)
-		munmap(hw->map16, map_len((size_t)XFAB_FIB6_TBL16_SIZE * 4));
+		munmap(hw->map16, LEN16);
 	if (hw->map8)
-		munmap(hw->map8, map_len(G_ENTRIES * 4));
+		munmap(hw->map8, LEN8);
 	memset(hw, 0, sizeof(*hw));
 }
 
