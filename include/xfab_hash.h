@@ -49,7 +49,7 @@ XFAB_INLINE __u32 xfab_hash_final(__u32 h, __u32 len_bytes)
 	return h;
 }
 
-/* Flow key as hashed (and as flowlets are keyed). For IPv4 only word 0 of
+/* Flow key as hashed (flowlet slots are picked by its hash). For IPv4 only word 0 of
  * src/dst is used. */
 struct xfab_flow {
 	__u32 src[4];

@@ -174,3 +174,16 @@ __u64 h_percpu_u64(struct harness *h, const char *map, __u32 key, size_t field, 
 		return 0;
 	return vals[field];
 }
+
+int h_set_queue(struct harness *h, __u32 slot, __u32 tc, __u64 backlog, __u64 last_ns)
+{
+	__u32 key = XFAB_QUEUE_KEY(slot, tc);
+	struct xfab_queue_cfg qc;
+	struct xfab_queue_state qs;
+
+	if (bpf_map_lookup_elem(h_map_fd(h, XFAB_MAP_QUEUE_CFG), &key, &qc))
+		return -1;
+	qs.empty_at =
+	    (last_ns << XFAB_QUEUE_TIME_SHIFT) + xfab_queue_tx_time(backlog, qc.rate_kbps);
+	return bpf_map_update_elem(h_map_fd(h, XFAB_MAP_QUEUE_STATE), &key, &qs, BPF_ANY) ? -1 : 0;
+}

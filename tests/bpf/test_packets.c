@@ -639,17 +639,7 @@ static void expect_reason(int in_port, const char *dst, __u8 ecn, int map, __u32
 
 static void set_queue(__u32 slot, __u32 tc, __u64 backlog)
 {
-	/* the phantom queue holds `backlog` bytes at time last_ns */
-	__u32 key = XFAB_QUEUE_KEY(slot, tc);
-	struct xfab_queue_cfg qc;
-	struct xfab_queue_state qs;
-	__u64 last_ns = xfab_mono_ns();
-
-	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_QUEUE_CFG), &key, &qc), 0);
-	qs.empty_at =
-	    (last_ns << XFAB_QUEUE_TIME_SHIFT) + xfab_queue_tx_time(backlog, qc.rate_kbps);
-	assert_int_equal(
-	    bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_QUEUE_STATE), &key, &qs, BPF_ANY), 0);
+	assert_int_equal(h_set_queue(&H, slot, tc, backlog, xfab_mono_ns()), 0);
 }
 
 static void test_every_reason(void **state)

@@ -96,16 +96,7 @@ static size_t build(__u8 *b, int v6, const char *dst, __u8 dscp, __u8 ecn, size_
 
 static void set_queue(__u32 slot, __u32 tc, __u64 backlog, __u64 last_ns)
 {
-	/* the phantom queue holds `backlog` bytes at time last_ns */
-	__u32 key = XFAB_QUEUE_KEY(slot, tc);
-	struct xfab_queue_cfg qc;
-	struct xfab_queue_state qs;
-
-	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_QUEUE_CFG), &key, &qc), 0);
-	qs.empty_at =
-	    (last_ns << XFAB_QUEUE_TIME_SHIFT) + xfab_queue_tx_time(backlog, qc.rate_kbps);
-	assert_int_equal(
-	    bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_QUEUE_STATE), &key, &qs, BPF_ANY), 0);
+	assert_int_equal(h_set_queue(&H, slot, tc, backlog, last_ns), 0);
 }
 
 struct outcome {
