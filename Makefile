@@ -9,21 +9,32 @@ BPF_CFLAGS := -O2 -g -target bpf -mcpu=v3 -Wall -Wextra -Wno-unused-parameter \
 	      -Iinclude -Ibpf -I$(ARCH_INC)
 CFLAGS     ?= -O2 -g
 # Error keys and messages are cut to fixed sizes on purpose.
-CFLAGS     += -Wall -Wextra -Wno-missing-field-initializers -Wno-format-truncation -std=gnu11 -Iinclude -Iuser -I$(BUILD)
+CFLAGS     += -Wall -Wextra -Wno-missing-field-initializers -Wno-format-truncation -std=gnu11 -Iinclude -Iuser/lib -I$(BUILD)
 LDLIBS     := -lbpf -lelf -lz -lmnl
 SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BPF_SRC    := bpf/xfab.bpf.c
-BPF_HDRS   := $(wildcard bpf/*.h) include/xfab_abi.h include/xfab_hash.h
-LIB_SRC    := user/json.c user/config.c user/tables.c user/fib4.c user/fib6.c user/common.c user/nl.c user/metrics.c
-LIB_OBJ    := $(LIB_SRC:user/%.c=$(BUILD)/%.o)
-USER_HDRS  := $(wildcard user/*.h) include/xfab_abi.h include/xfab_hash.h
+BPF_HDRS   := $(wildcard bpf/*.h) $(wildcard include/*.h)
+# user/lib: the library (no main, no global state); user/agent: xfabd;
+# user/ctl: xfabctl. Every .c in a folder is part of it.
+LIB_SRC    := $(sort $(wildcard user/lib/*.c user/lib/*/*.c))
+AGENT_SRC  := $(sort $(wildcard user/agent/*.c))
+CTL_SRC    := $(sort $(wildcard user/ctl/*.c))
+LIB_OBJ    := $(LIB_SRC:user/%.c=$(BUILD)/obj/%.o)
+AGENT_OBJ  := $(AGENT_SRC:user/%.c=$(BUILD)/obj/%.o)
+CTL_OBJ    := $(CTL_SRC:user/%.c=$(BUILD)/obj/%.o)
+USER_HDRS  := $(wildcard user/*/*.h user/lib/*/*.h include/*.h)
 
 PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim \
 	      $(BUILD)/xfab-bench $(BUILD)/bench.bpf.o
-TESTS      := $(BUILD)/test_config $(BUILD)/test_config_asan $(BUILD)/test_fib4 $(BUILD)/test_fib4_asan $(BUILD)/test_fib6 $(BUILD)/test_fib6_asan $(BUILD)/test_packets $(BUILD)/test_lb $(BUILD)/test_qos $(BUILD)/test_trace
+UNIT_TESTS := $(BUILD)/test_config $(BUILD)/test_config_asan $(BUILD)/test_fib4 $(BUILD)/test_fib4_asan \
+	      $(BUILD)/test_fib6 $(BUILD)/test_fib6_asan
+BPF_TESTS  := $(BUILD)/test_packets $(BUILD)/test_lb $(BUILD)/test_qos $(BUILD)/test_trace
+TESTS      := $(UNIT_TESTS) $(BPF_TESTS)
 
-.PHONY: all deps test test-unit test-bpf test-netns check format demo bench clean
+.PHONY: all deps test test-unit test-bpf test-netns check format demo bench mutate clean
+# A recipe that fails leaves no half-written target behind.
+.DELETE_ON_ERROR:
 
 all: $(PROGS) $(TESTS)
 
@@ -36,15 +47,14 @@ $(BUILD)/xfab.bpf.o: $(BPF_SRC) $(BPF_HDRS) | $(BUILD)
 $(BUILD)/xfab.skel.h: $(BUILD)/xfab.bpf.o
 	$(BPFTOOL) gen skeleton $< name xfab > $@
 
-$(BUILD)/%.o: user/%.c $(USER_HDRS) | $(BUILD)
-	$(CC) $(CFLAGS) -c $< -o $@
+$(BUILD)/obj/%.o: user/%.c $(USER_HDRS) $(BUILD)/xfab.skel.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iuser/$(firstword $(subst /, ,$*)) -c $< -o $@
 
-$(BUILD)/xfabd.o $(BUILD)/xfabctl.o: $(BUILD)/xfab.skel.h
-
-$(BUILD)/xfabd: $(BUILD)/xfabd.o $(LIB_OBJ)
+$(BUILD)/xfabd: $(AGENT_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/xfabctl: $(BUILD)/xfabctl.o $(LIB_OBJ)
+$(BUILD)/xfabctl: $(CTL_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/xfab-roce: tools/xfab-roce.c | $(BUILD)
@@ -60,23 +70,11 @@ $(BUILD)/xfab-lbsim: tools/xfab-lbsim.c $(LIB_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LIB_OBJ) -o $@ $(LDLIBS)
 
 # Unit tests: pure userspace, also built with ASan/UBSan.
-$(BUILD)/test_config: tests/unit/test_config.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
-	$(CC) $(CFLAGS) tests/unit/test_config.c $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
+$(BUILD)/test_%: tests/unit/test_%.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
+	$(CC) $(CFLAGS) $< $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
 
-$(BUILD)/test_config_asan: tests/unit/test_config.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) tests/unit/test_config.c $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
-
-$(BUILD)/test_fib4: tests/unit/test_fib4.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
-	$(CC) $(CFLAGS) tests/unit/test_fib4.c $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
-
-$(BUILD)/test_fib4_asan: tests/unit/test_fib4.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) tests/unit/test_fib4.c $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
-
-$(BUILD)/test_fib6: tests/unit/test_fib6.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
-	$(CC) $(CFLAGS) tests/unit/test_fib6.c $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
-
-$(BUILD)/test_fib6_asan: tests/unit/test_fib6.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) tests/unit/test_fib6.c $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
+$(BUILD)/test_%_asan: tests/unit/test_%.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $< $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
 
 # BPF packet tests: BPF_PROG_TEST_RUN through both entry points.
 $(BUILD)/test_%: tests/bpf/test_%.c tests/bpf/harness.c tests/bpf/harness.h $(BUILD)/xfab.skel.h $(LIB_OBJ) | $(BUILD)
@@ -88,10 +86,10 @@ deps:
 test: all
 	tests/run-all
 
-test-unit: $(BUILD)/test_config $(BUILD)/test_config_asan $(BUILD)/test_fib4 $(BUILD)/test_fib4_asan $(BUILD)/test_fib6 $(BUILD)/test_fib6_asan
+test-unit: $(UNIT_TESTS)
 	tests/run-all unit
 
-test-bpf: $(BUILD)/test_packets $(BUILD)/test_lb $(BUILD)/test_qos $(BUILD)/test_trace
+test-bpf: $(BPF_TESTS)
 	tests/run-all bpf
 
 test-netns: $(PROGS)
@@ -101,7 +99,7 @@ check: all
 	scripts/check
 
 format:
-	clang-format -i bpf/*.c bpf/*.h include/*.h user/*.c user/*.h tests/unit/*.c tests/bpf/*.c tools/*.c 2>/dev/null || true
+	clang-format -i bpf/*.c bpf/*.h include/*.h user/*/*.c user/*/*.h tests/unit/*.c tests/bpf/*.c tools/*.c 2>/dev/null || true
 
 demo:
 	scripts/install-deps

@@ -2,7 +2,7 @@
 /*
  * xfab-lbsim: link-load balance of xfab's ECMP for RoCE traffic, computed
  * with the data plane's own hash (include/xfab_hash.h) and bucket fill
- * (user/tables.c), so the figures are what the switch does.
+ * (user/lib/tables.c), so the figures are what the switch does.
  *
  * Each trial: FLOWS host-pair flows of equal volume (RoCEv2, UDP 4791, one
  * fixed UDP source port per pair, the low-entropy case) over one LINKS-way

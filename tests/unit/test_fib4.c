@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Unit tests of the DIR-24-8 IPv4 FIB builder (user/fib4.c) against a
+ * Unit tests of the DIR-24-8 IPv4 FIB builder (user/lib/fib4.c) against a
  * brute-force longest-prefix match over the same route list: random tables
  * of every prefix length, resyncs that add, remove and change routes, a
  * resync that changes nothing writes nothing, /24s keep their tbl8 group,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Unit tests of the IPv6 FIB builder (user/fib6.c) against a brute-force
+ * Unit tests of the IPv6 FIB builder (user/lib/fib6.c) against a brute-force
  * longest-prefix match over the same route list: random tables of mixed
  * prefix lengths, resyncs, a resync that changes nothing writes nothing, a
  * path keeps its groups, the group count agrees with what the config check

@@ -35,7 +35,7 @@
 #include "common.h"
 #include "config.h"
 #include "metrics.h"
-#include "nl.h"
+#include "netlink.h"
 #include "tables.h"
 #include "xfab.skel.h"
 #include "xfab_hash.h"

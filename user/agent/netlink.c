@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "nl.h"
+#include "netlink.h"
 
 #include <errno.h>
 #include <libmnl/libmnl.h>
