@@ -27,9 +27,11 @@ USER_HDRS  := $(wildcard user/*/*.h user/lib/*/*.h include/*.h)
 
 PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim \
 	      $(BUILD)/xfab-bench $(BUILD)/bench.bpf.o
-UNIT_TESTS := $(BUILD)/test_config $(BUILD)/test_config_asan $(BUILD)/test_fib4 $(BUILD)/test_fib4_asan \
-	      $(BUILD)/test_fib6 $(BUILD)/test_fib6_asan
-BPF_TESTS  := $(BUILD)/test_packets $(BUILD)/test_lb $(BUILD)/test_qos $(BUILD)/test_trace
+# Every tests/unit/test_X.c is a unit suite (built plain and with ASan/UBSan);
+# every tests/bpf/test_X.c a BPF packet suite: adding a file adds the suite.
+UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
+UNIT_TESTS := $(foreach n,$(UNIT_NAMES),$(BUILD)/test_$(n) $(BUILD)/test_$(n)_asan)
+BPF_TESTS  := $(patsubst tests/bpf/test_%.c,$(BUILD)/test_%,$(wildcard tests/bpf/test_*.c))
 TESTS      := $(UNIT_TESTS) $(BPF_TESTS)
 
 .PHONY: all deps test test-unit test-bpf test-netns check format demo bench mutate clean
@@ -79,6 +81,9 @@ $(BUILD)/test_%_asan: tests/unit/test_%.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
 # BPF packet tests: BPF_PROG_TEST_RUN through both entry points.
 $(BUILD)/test_%: tests/bpf/test_%.c tests/bpf/harness.c tests/bpf/harness.h $(BUILD)/xfab.skel.h $(LIB_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) -Itests/bpf $< tests/bpf/harness.c $(LIB_OBJ) -o $@ $(LDLIBS) -lcmocka -lm
+
+# test_packets runs xfabctl against the maps it pinned.
+$(BUILD)/test_packets: $(BUILD)/xfabctl
 
 deps:
 	scripts/install-deps

@@ -40,6 +40,9 @@ int h_map_fd(struct harness *h, const char *name);
 /* The xdp phantom queue of (slot, tc) holds backlog bytes at time last_ns
  * (CLOCK_MONOTONIC ns). 0 or -1. */
 int h_set_queue(struct harness *h, __u32 slot, __u32 tc, __u64 backlog, __u64 last_ns);
+/* Path of a program built beside the test binary (build/NAME), whatever the
+ * caller's working directory. */
+const char *h_build_path(const char *name);
 __u64 h_percpu_u64(struct harness *h, const char *map, __u32 key, size_t field, size_t n_fields);
 
 /* cmocka group fixtures for a suite with one harness H, N_PORTS ports and

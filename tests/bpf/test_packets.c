@@ -647,7 +647,7 @@ static void test_every_reason(void **state)
 	const __u32 p6_slot = 4; /* config order: p1 p2 p3 p5 p6 */
 	struct frame runt = {.len = 14};
 	struct frame out;
-	char dir[64], cmd[256], json_out[16384];
+	char dir[64], cmd[1024], json_out[16384];
 	__u64 before = reason_count(fd_drop_stats, XFAB_DROP_ETH_TRUNCATED);
 	__u32 ret;
 	FILE *p;
@@ -681,12 +681,13 @@ static void test_every_reason(void **state)
 	assert_int_equal(h_reapply(&H, NULL), 0);
 
 	/* Every reason of the ABI was counted, and `xfabctl show drops` shows it. */
+	assert_int_equal(xfab_ensure_bpffs(), 0); /* a fresh box has no bpffs mounted */
 	snprintf(dir, sizeof(dir), "/sys/fs/bpf/xfab-test-%d", (int)getpid());
 	assert_int_equal(bpf_object__pin_maps(H.skel->obj, dir), 0);
 	snprintf(cmd, sizeof(cmd),
-		 "${BUILD:-build}/xfabctl -P %s -j show drops | jq -c '[.drops[], .punts[] | "
+		 "%s -P %s -j show drops | jq -c '[.drops[], .punts[] | "
 		 "select(.packets == 0) | .reason]'",
-		 dir);
+		 h_build_path("xfabctl"), dir);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	n = fread(json_out, 1, sizeof(json_out) - 1, p);

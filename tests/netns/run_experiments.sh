@@ -2,6 +2,10 @@
 # Runs lab experiments of an experiments script (scripts/lb-experiments,
 # scripts/ecn-experiments) in a lab of its own, one "ok"/"not ok" line each.
 #   run_experiments.sh SCRIPT TAG EXPERIMENT...
+if [ "$(id -u)" -ne 0 ]; then
+	echo "# skipped: $(basename "$0") needs root (network namespaces, BPF)"
+	exit 0
+fi
 set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 script=$1

@@ -3,6 +3,10 @@
 # predicts where packets go (checked against counters), a trace changes no
 # counter, the Prometheus endpoint parses and equals `show counters`,
 # `watch` shows rates, `-s` finds a lab switch, trace reads a pcap.
+if [ "$(id -u)" -ne 0 ]; then
+	echo "# skipped: $(basename "$0") needs root (network namespaces, BPF)"
+	exit 0
+fi
 set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TOPO="$ROOT/testbeds/clos-2x4.json"

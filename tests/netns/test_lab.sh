@@ -4,6 +4,10 @@
 # good), single instance, link failure, two labs side by side, and nothing
 # left behind after `down`. Prints "ok"/"not ok" per check and a closing
 # "N passed, M failed" line.
+if [ "$(id -u)" -ne 0 ]; then
+	echo "# skipped: $(basename "$0") needs root (network namespaces, BPF)"
+	exit 0
+fi
 set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LAB_TOOL="$ROOT/scripts/xfab-lab"

@@ -36,6 +36,7 @@
 #include "config.h"
 #include "metrics.h"
 #include "netlink.h"
+#include "probe.h"
 #include "tables.h"
 #include "xfab.skel.h"
 #include "xfab_hash.h"
@@ -825,28 +826,36 @@ static int event_loop(struct agent *a)
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: xfabd -c CONFIG [--check] [--pin-root DIR] [--pidfile FILE] [-v]\n"
-		"  -c, --config FILE   switch config (JSON, docs/CONFIG.md)\n"
-		"      --check         validate the config (and its ports) and exit\n"
-		"      --pin-root DIR  pin maps under DIR/<hostname> (default " XFAB_PIN_ROOT ")\n"
-		"      --pidfile FILE  write the agent's pid to FILE\n"
-		"      --metrics ADDR:PORT  serve Prometheus metrics (GET /metrics)\n"
-		"  -v, --verbose       debug logging\n"
-		"Signals: HUP reloads CONFIG in place; TERM/INT detach, unpin and exit.\n");
+	fprintf(
+	    out,
+	    "usage: xfabd -c CONFIG [--check] [--pin-root DIR] [--pidfile FILE] [-v]\n"
+	    "  -c, --config FILE   switch config (JSON, docs/CONFIG.md)\n"
+	    "      --check         validate the config (and its ports) and exit\n"
+	    "      --pin-root DIR  pin maps under DIR/<hostname> (default " XFAB_PIN_ROOT ")\n"
+	    "      --pidfile FILE  write the agent's pid to FILE\n"
+	    "      --metrics ADDR:PORT  serve Prometheus metrics (GET /metrics)\n"
+	    "      --probe-kernel  check the kernel has what xfab needs (Linux >= 6.6) and exit\n"
+	    "  -v, --verbose       debug logging\n"
+	    "Signals: HUP reloads CONFIG in place; TERM/INT detach, unpin and exit.\n");
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"config", required_argument, NULL, 'c'},	{"check", no_argument, NULL, 'k'},
-	    {"pin-root", required_argument, NULL, 'r'}, {"pidfile", required_argument, NULL, 'p'},
-	    {"verbose", no_argument, NULL, 'v'},	{"metrics", required_argument, NULL, 'm'},
-	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0},
+	    {"config", required_argument, NULL, 'c'},
+	    {"check", no_argument, NULL, 'k'},
+	    {"pin-root", required_argument, NULL, 'r'},
+	    {"pidfile", required_argument, NULL, 'p'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"metrics", required_argument, NULL, 'm'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"probe-kernel", no_argument, NULL, 'K'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct agent a = {.lock_fd = -1};
 	struct xfab_nl_handlers nh = {.neigh = on_neigh, .arg = &a};
 	struct xfab_cfg_errors errs;
+	char probe_msg[512];
 	int check_only = 0, opt, ret = 1;
 	sigset_t mask;
 
@@ -873,6 +882,12 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'K': {
+			int bad = xfab_probe_kernel(probe_msg, sizeof(probe_msg));
+
+			fprintf(bad ? stderr : stdout, "xfabd: %s\n", probe_msg);
+			return bad ? 1 : 0;
+		}
 		default:
 			usage(stderr);
 			return 2;
@@ -898,6 +913,12 @@ int main(int argc, char **argv)
 		printf("%s: OK (%s, %d ports, %d addresses, %d routes)\n", a.cfg_path,
 		       a.cfg.hostname, a.cfg.n_ports, a.cfg.n_addrs, a.cfg.n_routes);
 		ret = 0;
+		goto out_cfg;
+	}
+
+	/* Say which kernel feature is missing now, not deep inside a load. */
+	if (xfab_probe_kernel(probe_msg, sizeof(probe_msg))) {
+		log_err("%s", probe_msg);
 		goto out_cfg;
 	}
 
