@@ -104,7 +104,7 @@ check: all
 	scripts/check
 
 format:
-	clang-format -i bpf/*.c bpf/*.h include/*.h user/*/*.c user/*/*.h tests/unit/*.c tests/bpf/*.c tools/*.c 2>/dev/null || true
+	clang-format -i $(wildcard bpf/*.c bpf/*.h include/*.h user/*/*.[ch] user/lib/*/*.[ch] tests/*/*.[ch] tools/*.c bench/*.c)
 
 demo:
 	scripts/install-deps

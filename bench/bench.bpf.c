@@ -25,9 +25,9 @@
 #endif
 
 struct bench_cfg {
-	__u32 flows;	/* distinct flows the generator cycles through */
-	__u32 vary_qp;	/* 0: vary the UDP source port, 1: the RoCE destination QP */
-	__u8 dmac[6];	/* the DUT's port */
+	__u32 flows;   /* distinct flows the generator cycles through */
+	__u32 vary_qp; /* 0: vary the UDP source port, 1: the RoCE destination QP */
+	__u8 dmac[6];  /* the DUT's port */
 	__u8 smac[6];
 	__u32 dst_base; /* host order; with vary_dst, flow n goes to dst_base + n * 256 */
 	__u32 vary_dst; /* IPv6: flow n goes to the 4th 16-bit word n (a /64 each) */
