@@ -94,7 +94,7 @@ test: all
 test-unit: $(UNIT_TESTS)
 	tests/run-all unit
 
-test-bpf: $(BPF_TESTS)
+test-bpf: $(BPF_TESTS) $(BUILD)/xfabd
 	tests/run-all bpf
 
 test-netns: $(PROGS)
