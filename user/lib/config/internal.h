@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Shared by the config validator's files (one per table group); not part of
+ * the library's interface (config.h is). */
+#ifndef XFAB_CONFIG_INTERNAL_H
+#define XFAB_CONFIG_INTERNAL_H
+
+#include "config.h"
+
+#define XFAB_CONFIG_MAX_BYTES (1u << 30) /* a full table: ~190 B a route */
+
+/* One parse: where errors go and what is being filled. */
+struct ctx {
+	const char *file;
+	struct xfab_cfg_errors *errs;
+	struct xfab_config *cfg;
+	/* the last ROUTE's plain nexthop list: a full table repeats it */
+	const char *last_nh_text;
+	int last_route; /* its index (the array moves as it grows); -1: none */
+};
+
+/* ---- validate.c: errors, typed fields, numbers, lists, prefixes ---- */
+void cfg_add_error(struct ctx *c, struct json_pos pos, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* A field's text (strings, numbers as written, booleans); NULL + error. */
+const char *cfg_field_text(struct ctx *c, const struct json_value *f, const char *key, char *buf,
+			   size_t len);
+int cfg_parse_u32(struct ctx *c, const struct json_value *f, const char *key, __u32 lo, __u32 hi,
+		  __u32 *out);
+int cfg_parse_bool(struct ctx *c, const struct json_value *f, const char *key, int *out);
+/* Every field of entry must be in allowed (NULL-terminated). */
+int cfg_check_fields(struct ctx *c, const struct json_value *entry, const char *key,
+		     const char *const *allowed);
+void cfg_field_key(char *out, size_t len, const char *key, const char *field);
+void *cfg_grow(void *arr, int count, size_t elem);
+int cfg_split_list(char *s, char **items, int max);
+int cfg_prefix_host_bits_set(const struct xfab_prefix *pfx);
+int cfg_parse_key_prefix(struct ctx *c, const struct json_value *e, const char *key,
+			 const char *text, struct xfab_prefix *pfx);
+
+/* ---- device.c ---- */
+void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl);
+void cfg_parse_ports(struct ctx *c, const struct json_value *tbl);
+
+/* ---- l3.c ---- */
+void cfg_parse_interfaces(struct ctx *c, const struct json_value *tbl);
+int cfg_connected_port(const struct xfab_config *cfg, int family, const __u8 *gw);
+int cfg_is_local_addr(const struct xfab_config *cfg, int family, const __u8 *a);
+int cfg_parse_path(struct ctx *c, const struct json_value *e, const char *key,
+		   struct xfab_cfg_route *rt);
+void cfg_parse_route(struct ctx *c, const struct json_value *e);
+void cfg_check_duplicate_routes(struct ctx *c);
+void cfg_check_fib4_groups(struct ctx *c);
+void cfg_check_fib6_groups(struct ctx *c);
+void cfg_parse_neighs(struct ctx *c, const struct json_value *tbl);
+
+/* ---- lb.c ---- */
+const struct json_value *cfg_global_entry(struct ctx *c, const struct json_value *tbl,
+					  const char *table);
+void cfg_parse_te(struct ctx *c, const struct json_value *e);
+void cfg_parse_ecmp(struct ctx *c, const struct json_value *tbl);
+void cfg_parse_flowlet(struct ctx *c, const struct json_value *tbl);
+
+/* ---- qos.c ---- */
+void cfg_parse_dscp_map(struct ctx *c, const struct json_value *tbl);
+void cfg_parse_wred_profiles(struct ctx *c, const struct json_value *tbl);
+void cfg_parse_queues(struct ctx *c, const struct json_value *tbl);
+
+#endif

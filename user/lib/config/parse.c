@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The whole config: tables in order, then load and free. */
+#include "internal.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const known_tables[] = {
+    "DEVICE_METADATA", "PORT",	  "INTERFACE",	    "ROUTE",	    "NEIGH", "ECMP",
+    "FLOWLET",	       "TE_PATH", "DSCP_TO_TC_MAP", "WRED_PROFILE", "QUEUE", NULL,
+};
+
+int xfab_config_parse(const char *file, const char *text, struct xfab_config *out,
+		      struct xfab_cfg_errors *errs)
+{
+	struct xfab_config *cfg = calloc(1, sizeof(*cfg));
+	struct ctx c = {.file = file, .errs = errs, .cfg = cfg, .last_route = -1};
+	const struct json_value *tbl;
+	struct json_value *root;
+	struct json_pos pos = {0, 0};
+	char msg[256];
+
+	errs->count = 0;
+	if (!cfg) {
+		cfg_add_error(&c, pos, NULL, "out of memory");
+		return -1;
+	}
+	root = json_parse(text, msg, sizeof(msg), &pos);
+	if (!root) {
+		cfg_add_error(&c, pos, NULL, "%s", msg);
+		free(cfg);
+		return -1;
+	}
+	if (root->type != JSON_OBJECT) {
+		cfg_add_error(&c, root->pos, NULL, "the config must be a JSON object of tables");
+		goto done;
+	}
+	for (size_t i = 0; i < root->count; i++) {
+		const struct json_value *t = &root->children[i];
+		int known = 0;
+
+		for (const char *const *k = known_tables; *k; k++)
+			if (!strcmp(*k, t->key))
+				known = 1;
+		if (!known)
+			cfg_add_error(&c, t->key_pos, t->key, "unknown table");
+		else if (t->type != JSON_OBJECT)
+			cfg_add_error(&c, t->pos, t->key, "a table must be an object, got %s",
+				      json_type_name(t->type));
+	}
+	if (errs->count)
+		goto done;
+	tbl = json_get(root, "DEVICE_METADATA");
+	if (!tbl)
+		cfg_add_error(&c, root->pos, "DEVICE_METADATA", "missing table");
+	else
+		cfg_parse_device_metadata(&c, tbl);
+	tbl = json_get(root, "PORT");
+	if (!tbl || tbl->count == 0)
+		cfg_add_error(&c, tbl ? tbl->pos : root->pos, "PORT",
+			      "at least one port is needed");
+	else
+		cfg_parse_ports(&c, tbl);
+	tbl = json_get(root, "INTERFACE");
+	if (tbl)
+		cfg_parse_interfaces(&c, tbl);
+	tbl = json_get(root, "ROUTE");
+	if (tbl && !errs->count) { /* routes resolve against valid interfaces only */
+		for (size_t i = 0; i < tbl->count; i++)
+			cfg_parse_route(&c, &tbl->children[i]);
+		cfg_check_duplicate_routes(&c);
+		cfg_check_fib4_groups(&c);
+		cfg_check_fib6_groups(&c);
+	}
+	tbl = json_get(root, "NEIGH");
+	if (tbl)
+		cfg_parse_neighs(&c, tbl);
+	cfg->hash_fields = XFAB_HASH_F_DEFAULT;
+	cfg->resilient = 1;
+	cfg->flowlet_mode = XFAB_FLOWLET_RANDOM;
+	cfg->flowlet_gap_us = 100; /* ConWeave's figure at 100G; CONGA uses 500 */
+	cfg->load_window_us = 100;
+	cfg->flowlet_age_ms = 1000;
+	tbl = json_get(root, "ECMP");
+	if (tbl)
+		cfg_parse_ecmp(&c, tbl);
+	tbl = json_get(root, "FLOWLET");
+	if (tbl)
+		cfg_parse_flowlet(&c, tbl);
+	xfab_default_dscp_to_tc(cfg->dscp_to_tc);
+	tbl = json_get(root, "DSCP_TO_TC_MAP");
+	if (tbl)
+		cfg_parse_dscp_map(&c, tbl);
+	tbl = json_get(root, "WRED_PROFILE");
+	if (tbl)
+		cfg_parse_wred_profiles(&c, tbl);
+	tbl = json_get(root, "QUEUE");
+	if (tbl)
+		cfg_parse_queues(&c, tbl);
+	tbl = json_get(root, "TE_PATH");
+	cfg->te_enabled = tbl != NULL;
+	if (tbl && !errs->count)
+		for (size_t i = 0; i < tbl->count; i++)
+			cfg_parse_te(&c, &tbl->children[i]);
+done:
+	json_free(root);
+	if (errs->count) {
+		xfab_config_free(cfg);
+		free(cfg);
+		return -1;
+	}
+	*out = *cfg;
+	free(cfg);
+	return 0;
+}
+
+int xfab_config_load(const char *path, struct xfab_config *cfg, struct xfab_cfg_errors *errs)
+{
+	struct json_pos nowhere = {0, 0};
+	struct ctx c = {.file = path, .errs = errs};
+	FILE *f = fopen(path, "rb");
+	char *text;
+	long size;
+	int ret;
+
+	errs->count = 0;
+	if (!f) {
+		cfg_add_error(&c, nowhere, NULL, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
+	    (unsigned long)size > XFAB_CONFIG_MAX_BYTES) {
+		cfg_add_error(&c, nowhere, NULL, "cannot read (or larger than %u bytes)",
+			      XFAB_CONFIG_MAX_BYTES);
+		fclose(f);
+		return -1;
+	}
+	text = malloc((size_t)size + 1);
+	if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
+		cfg_add_error(&c, nowhere, NULL, "cannot read: %s", strerror(errno));
+		free(text);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	text[size] = '\0';
+	if (strlen(text) != (size_t)size) {
+		cfg_add_error(&c, nowhere, NULL, "the file holds a NUL byte");
+		free(text);
+		return -1;
+	}
+	ret = xfab_config_parse(path, text, cfg, errs);
+	free(text);
+	return ret;
+}
+
+void xfab_config_free(struct xfab_config *cfg)
+{
+	for (int i = 0; i < cfg->n_routes; i++) {
+		if (cfg->routes[i].shared)
+			continue;
+		free(cfg->routes[i].nexthops);
+		free(cfg->routes[i].weights);
+	}
+	for (int i = 0; i < cfg->n_te; i++) {
+		free(cfg->te[i].path.nexthops);
+		free(cfg->te[i].path.weights);
+	}
+	free(cfg->addrs);
+	free(cfg->routes);
+	free(cfg->neighs);
+	free(cfg->te);
+	cfg->te = NULL;
+	cfg->n_te = 0;
+	cfg->addrs = NULL;
+	cfg->routes = NULL;
+	cfg->neighs = NULL;
+	cfg->n_addrs = cfg->n_routes = cfg->n_neighs = 0;
+}

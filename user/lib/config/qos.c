@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* QoS: DSCP_TO_TC_MAP, WRED_PROFILE and QUEUE. */
+#include "internal.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void xfab_default_dscp_to_tc(__u8 map[XFAB_NUM_DSCP])
+{
+	/* SONiC as shipped: 3->3, 4->4, 46->5, 48->6, 8->0, 5->2, others -> 1 */
+	for (int d = 0; d < XFAB_NUM_DSCP; d++)
+		map[d] = 1;
+	map[3] = 3;
+	map[4] = 4;
+	map[46] = 5;
+	map[48] = 6;
+	map[8] = 0;
+	map[5] = 2;
+}
+
+/* DSCP_TO_TC_MAP|NAME: {"DSCP": "TC", ...}; one map per switch, DSCPs not
+ * listed keep the default class. */
+void cfg_parse_dscp_map(struct ctx *c, const struct json_value *tbl)
+{
+	char key[160], fk[160];
+
+	if (tbl->count > 1) {
+		cfg_add_error(c, tbl->children[1].key_pos, "DSCP_TO_TC_MAP",
+			      "one map per switch (it applies to every port)");
+		return;
+	}
+	for (size_t i = 0; i < tbl->count; i++) {
+		const struct json_value *e = &tbl->children[i];
+
+		snprintf(key, sizeof(key), "DSCP_TO_TC_MAP|%s", e->key);
+		if (e->type != JSON_OBJECT) {
+			cfg_add_error(c, e->pos, key, "expected an object of \"DSCP\": \"TC\"");
+			continue;
+		}
+		for (size_t k = 0; k < e->count; k++) {
+			const struct json_value *f = &e->children[k];
+			char *end;
+			long dscp = strtol(f->key, &end, 10);
+			__u32 tc;
+
+			snprintf(fk, sizeof(fk), "%s.%s", key, f->key);
+			if (*end != '\0' || end == f->key || dscp < 0 || dscp >= XFAB_NUM_DSCP) {
+				cfg_add_error(c, f->key_pos, fk, "DSCP must be 0..63");
+				continue;
+			}
+			if (cfg_parse_u32(c, f, fk, 0, XFAB_NUM_TC - 1, &tc) == 0)
+				c->cfg->dscp_to_tc[dscp] = (__u8)tc;
+		}
+	}
+}
+
+void cfg_parse_wred_profiles(struct ctx *c, const struct json_value *tbl)
+{
+	static const char *const fields[] = {"min_threshold", "max_threshold", "max_probability",
+					     "ecn",	      "drop_nonect",   NULL};
+	char key[160], fk[160], buf[32];
+
+	for (size_t i = 0; i < tbl->count; i++) {
+		const struct json_value *e = &tbl->children[i], *f;
+		struct xfab_cfg_wred w = {.pmax_percent = 100, .ecn = 1, .drop_nonect = 1};
+		const char *t;
+		int bad = c->errs->count;
+
+		snprintf(key, sizeof(key), "WRED_PROFILE|%s", e->key);
+		if (cfg_check_fields(c, e, key, fields))
+			continue;
+		if (strlen(e->key) >= sizeof(w.name)) {
+			cfg_add_error(c, e->key_pos, key,
+				      "profile names are at most 63 characters");
+			continue;
+		}
+		if (c->cfg->n_wred == XFAB_MAX_WRED_PROFILES) {
+			cfg_add_error(c, e->key_pos, key, "more than %d profiles",
+				      XFAB_MAX_WRED_PROFILES);
+			return;
+		}
+		snprintf(w.name, sizeof(w.name), "%s", e->key);
+		f = json_get(e, "min_threshold");
+		cfg_field_key(fk, sizeof(fk), key, "min_threshold");
+		if (!f)
+			cfg_add_error(c, e->pos, key, "missing field \"min_threshold\" (bytes)");
+		else
+			cfg_parse_u32(c, f, fk, 0, 1u << 30, &w.kmin_bytes);
+		f = json_get(e, "max_threshold");
+		cfg_field_key(fk, sizeof(fk), key, "max_threshold");
+		if (!f)
+			cfg_add_error(c, e->pos, key, "missing field \"max_threshold\" (bytes)");
+		else if (cfg_parse_u32(c, f, fk, 1, 1u << 30, &w.kmax_bytes) == 0 &&
+			 w.kmax_bytes <= w.kmin_bytes)
+			cfg_add_error(c, f->pos, fk,
+				      "max_threshold must be above min_threshold (%u)",
+				      w.kmin_bytes);
+		f = json_get(e, "max_probability");
+		if (f) {
+			cfg_field_key(fk, sizeof(fk), key, "max_probability");
+			cfg_parse_u32(c, f, fk, 0, 100, &w.pmax_percent);
+		}
+		f = json_get(e, "ecn");
+		if (f) {
+			cfg_field_key(fk, sizeof(fk), key, "ecn");
+			t = cfg_field_text(c, f, fk, buf, sizeof(buf));
+			if (t && (!strcmp(t, "ecn_all") || !strcmp(t, "true") || !strcmp(t, "on")))
+				w.ecn = 1;
+			else if (t && (!strcmp(t, "ecn_none") || !strcmp(t, "false") ||
+				       !strcmp(t, "off")))
+				w.ecn = 0;
+			else if (t)
+				cfg_add_error(c, f->pos, fk,
+					      "ecn must be ecn_all or ecn_none, not '%s'", t);
+		}
+		f = json_get(e, "drop_nonect");
+		if (f) {
+			cfg_field_key(fk, sizeof(fk), key, "drop_nonect");
+			cfg_parse_bool(c, f, fk, &w.drop_nonect);
+		}
+		if (c->errs->count == bad)
+			c->cfg->wred[c->cfg->n_wred++] = w;
+	}
+}
+
+/* QUEUE|PORT|TC or QUEUE|PORT|TC-TC: {"wred_profile": NAME}. */
+void cfg_parse_queues(struct ctx *c, const struct json_value *tbl)
+{
+	static const char *const fields[] = {"wred_profile", NULL};
+	char key[160], fk[160], ifname[XFAB_IFNAMSIZ + 1];
+
+	for (size_t i = 0; i < tbl->count; i++) {
+		const struct json_value *e = &tbl->children[i], *f;
+		const char *bar = strchr(e->key, '|');
+		int port, lo, hi, prof = -1, n;
+		char tail;
+
+		snprintf(key, sizeof(key), "QUEUE|%s", e->key);
+		if (cfg_check_fields(c, e, key, fields))
+			continue;
+		n = bar ? (int)(bar - e->key) : 0;
+		if (!bar || n == 0 || n >= (int)sizeof(ifname)) {
+			cfg_add_error(c, e->key_pos, key, "expected PORT|TC or PORT|TC-TC");
+			continue;
+		}
+		memcpy(ifname, e->key, (size_t)n);
+		ifname[n] = '\0';
+		port = xfab_config_port_index(c->cfg, ifname);
+		if (port < 0) {
+			cfg_add_error(c, e->key_pos, key, "port \"%s\" is not in the PORT table",
+				      ifname);
+			continue;
+		}
+		n = sscanf(bar + 1, "%d-%d%c", &lo, &hi, &tail);
+		if (n == 1)
+			hi = lo;
+		if ((n != 1 && n != 2) || lo < 0 || hi >= XFAB_NUM_TC || lo > hi ||
+		    strspn(bar + 1, "0123456789-") != strlen(bar + 1)) {
+			cfg_add_error(c, e->key_pos, key, "traffic classes are 0..7 (TC or TC-TC)");
+			continue;
+		}
+		f = json_get(e, "wred_profile");
+		if (!f) {
+			cfg_add_error(c, e->pos, key, "missing field \"wred_profile\"");
+			continue;
+		}
+		cfg_field_key(fk, sizeof(fk), key, "wred_profile");
+		for (int k = 0; k < c->cfg->n_wred; k++)
+			if (f->type == JSON_STRING && !strcmp(c->cfg->wred[k].name, f->str))
+				prof = k;
+		if (prof < 0) {
+			cfg_add_error(c, f->pos, fk, "no WRED_PROFILE named %s",
+				      f->type == JSON_STRING ? f->str : "(not a string)");
+			continue;
+		}
+		for (int tc = lo; tc <= hi; tc++)
+			c->cfg->ports[port].wred[tc] = prof;
+	}
+}

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Validation helpers shared by every table: positioned errors, typed field
+ * access, numbers, lists, addresses, prefixes and MACs. */
+#include "internal.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cfg_add_error(struct ctx *c, struct json_pos pos, const char *key, const char *fmt, ...)
+{
+	struct xfab_cfg_error *e;
+	va_list ap;
+
+	if (c->errs->count >= XFAB_CFG_MAX_ERRORS)
+		return;
+	e = &c->errs->e[c->errs->count++];
+	snprintf(e->file, sizeof(e->file), "%s", c->file);
+	e->line = pos.line;
+	e->col = pos.col;
+	snprintf(e->key, sizeof(e->key), "%s", key ? key : "");
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+}
+
+void xfab_cfg_error_format(const struct xfab_cfg_error *e, char *buf, size_t len)
+{
+	if (e->key[0])
+		snprintf(buf, len, "%s:%d:%d: %s: %s", e->file, e->line, e->col, e->key, e->msg);
+	else
+		snprintf(buf, len, "%s:%d:%d: %s", e->file, e->line, e->col, e->msg);
+}
+
+/* ---- small parsers ---- */
+
+int xfab_parse_prefix(const char *text, struct xfab_prefix *pfx, char *why, size_t whylen)
+{
+	char buf[64];
+	const char *slash = strchr(text, '/');
+	char *end;
+	long plen;
+	size_t alen;
+	int max;
+
+	if (!slash) {
+		snprintf(why, whylen, "'%s' is not a prefix (ADDRESS/LENGTH)", text);
+		return -1;
+	}
+	alen = (size_t)(slash - text);
+	if (alen == 0 || alen >= sizeof(buf)) {
+		snprintf(why, whylen, "'%s' has no valid address", text);
+		return -1;
+	}
+	memcpy(buf, text, alen);
+	buf[alen] = '\0';
+	memset(pfx, 0, sizeof(*pfx));
+	if (inet_pton(AF_INET, buf, pfx->addr) == 1) {
+		pfx->family = AF_INET;
+		max = 32;
+	} else if (inet_pton(AF_INET6, buf, pfx->addr) == 1) {
+		pfx->family = AF_INET6;
+		max = 128;
+	} else {
+		snprintf(why, whylen, "'%s' is not an IPv4 or IPv6 address", buf);
+		return -1;
+	}
+	errno = 0;
+	if (!isdigit((unsigned char)slash[1])) {
+		snprintf(why, whylen, "'%s' has no prefix length", text);
+		return -1;
+	}
+	plen = strtol(slash + 1, &end, 10);
+	if (errno || *end != '\0' || plen < 0 || plen > max) {
+		snprintf(why, whylen, "prefix length in '%s' must be 0..%d", text, max);
+		return -1;
+	}
+	pfx->plen = (int)plen;
+	return 0;
+}
+
+int cfg_prefix_host_bits_set(const struct xfab_prefix *pfx)
+{
+	int bytes = pfx->family == AF_INET ? 4 : 16;
+
+	for (int i = 0; i < bytes; i++) {
+		int bit0 = i * 8;
+		__u8 mask;
+
+		if (bit0 + 8 <= pfx->plen)
+			continue;
+		mask = bit0 >= pfx->plen ? 0xff : (__u8)(0xff >> (pfx->plen - bit0));
+		if (pfx->addr[i] & mask)
+			return 1;
+	}
+	return 0;
+}
+
+int xfab_prefix_contains(const struct xfab_prefix *pfx, int family, const __u8 *addr)
+{
+	int full = pfx->plen / 8, rest = pfx->plen % 8;
+
+	if (pfx->family != family)
+		return 0;
+	if (memcmp(pfx->addr, addr, (size_t)full) != 0)
+		return 0;
+	if (rest) {
+		__u8 mask = (__u8)(0xff << (8 - rest));
+
+		if ((pfx->addr[full] & mask) != (addr[full] & mask))
+			return 0;
+	}
+	return 1;
+}
+
+int xfab_parse_mac(const char *text, __u8 mac[6])
+{
+	unsigned v[6];
+	char tail;
+
+	if (strlen(text) != 17)
+		return -1;
+	if (sscanf(text, "%2x:%2x:%2x:%2x:%2x:%2x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+		   &tail) != 6)
+		return -1;
+	for (size_t i = 0; i < 6; i++) {
+		if (!isxdigit((unsigned char)text[i * 3]) ||
+		    !isxdigit((unsigned char)text[i * 3 + 1]))
+			return -1;
+		mac[i] = (__u8)v[i];
+	}
+	return 0;
+}
+
+__u32 xfab_default_hash_seed(const char *hostname)
+{
+	__u32 h = 2166136261u; /* FNV-1a: a stable seed per switch identity */
+
+	for (const char *p = hostname; *p; p++) {
+		h ^= (__u8)*p;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+int xfab_config_port_index(const struct xfab_config *cfg, const char *name)
+{
+	for (int i = 0; i < cfg->n_ports; i++)
+		if (strcmp(cfg->ports[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* ---- field access with type checks ---- */
+
+/* Returns the string value of a field (SONiC keeps every value a string;
+ * numbers and booleans are accepted where they make sense). */
+const char *cfg_field_text(struct ctx *c, const struct json_value *f, const char *key, char *buf,
+			   size_t len)
+{
+	switch (f->type) {
+	case JSON_STRING:
+	case JSON_NUMBER: /* numbers keep their source text */
+		return f->str;
+	case JSON_BOOL:
+		snprintf(buf, len, "%s", f->boolean ? "true" : "false");
+		return buf;
+	default:
+		cfg_add_error(c, f->pos, key, "expected a string, got %s", json_type_name(f->type));
+		return NULL;
+	}
+}
+
+int cfg_parse_u32(struct ctx *c, const struct json_value *f, const char *key, __u32 lo, __u32 hi,
+		  __u32 *out)
+{
+	char buf[16];
+	const char *t = cfg_field_text(c, f, key, buf, sizeof(buf));
+	unsigned long long v;
+	char *end;
+
+	if (!t)
+		return -1;
+	errno = 0;
+	if (!isdigit((unsigned char)t[0])) {
+		cfg_add_error(c, f->pos, key, "'%s' is not a whole number", t);
+		return -1;
+	}
+	v = strtoull(t, &end, 0);
+	if (errno || *end != '\0') {
+		cfg_add_error(c, f->pos, key, "'%s' is not a whole number", t);
+		return -1;
+	}
+	if (v < lo || v > hi) {
+		cfg_add_error(c, f->pos, key, "%llu is out of range %u..%u", v, lo, hi);
+		return -1;
+	}
+	*out = (__u32)v;
+	return 0;
+}
+
+int cfg_parse_bool(struct ctx *c, const struct json_value *f, const char *key, int *out)
+{
+	char buf[8];
+	const char *t = cfg_field_text(c, f, key, buf, sizeof(buf));
+
+	if (!t)
+		return -1;
+	if (!strcmp(t, "true") || !strcmp(t, "yes") || !strcmp(t, "on")) {
+		*out = 1;
+		return 0;
+	}
+	if (!strcmp(t, "false") || !strcmp(t, "no") || !strcmp(t, "off")) {
+		*out = 0;
+		return 0;
+	}
+	cfg_add_error(c, f->pos, key, "'%s' is not true or false", t);
+	return -1;
+}
+
+/* Checks that entry has only the allowed fields. */
+int cfg_check_fields(struct ctx *c, const struct json_value *entry, const char *key,
+		     const char *const *allowed)
+{
+	int bad = 0;
+
+	if (entry->type != JSON_OBJECT) {
+		cfg_add_error(c, entry->pos, key, "expected an object of fields, got %s",
+			      json_type_name(entry->type));
+		return -1;
+	}
+	for (size_t i = 0; i < entry->count; i++) {
+		const char *name = entry->children[i].key;
+		int ok = 0;
+
+		for (const char *const *a = allowed; *a; a++)
+			if (!strcmp(*a, name))
+				ok = 1;
+		if (!ok) {
+			char full[160];
+
+			snprintf(full, sizeof(full), "%s.%s", key, name);
+			cfg_add_error(c, entry->children[i].key_pos, full, "unknown field \"%s\"",
+				      name);
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+void cfg_field_key(char *out, size_t len, const char *key, const char *field)
+{
+	snprintf(out, len, "%s.%s", key, field);
+}
+
+void *cfg_grow(void *arr, int count, size_t elem)
+{
+	/* Doubles at powers of two; callers own the array. */
+	if (count == 0 || (count & (count - 1)) == 0) {
+		size_t cap = count ? (size_t)count * 2 : 8;
+
+		return realloc(arr, cap * elem);
+	}
+	return arr;
+}
+
+/* Splits a comma list in place; returns the count or -1 if too many. */
+int cfg_split_list(char *s, char **items, int max)
+{
+	int n = 0;
+
+	for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+		while (isspace((unsigned char)*tok))
+			tok++;
+		if (n == max)
+			return -1;
+		items[n++] = tok;
+	}
+	return n;
+}
+
+/* Parses a prefix key: valid, no host bits. */
+int cfg_parse_key_prefix(struct ctx *c, const struct json_value *e, const char *key,
+			 const char *text, struct xfab_prefix *pfx)
+{
+	char why[160];
+
+	if (xfab_parse_prefix(text, pfx, why, sizeof(why))) {
+		cfg_add_error(c, e->key_pos, key, "%s", why);
+		return -1;
+	}
+	if (cfg_prefix_host_bits_set(pfx)) {
+		cfg_add_error(c, e->key_pos, key, "host bits set past /%d", pfx->plen);
+		return -1;
+	}
+	return 0;
+}
