@@ -79,7 +79,7 @@ $(BUILD)/test_%_asan: tests/unit/test_%.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $< $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
 
 # BPF packet tests: BPF_PROG_TEST_RUN through both entry points.
-$(BUILD)/test_%: tests/bpf/test_%.c tests/bpf/harness.c tests/bpf/harness.h $(BUILD)/xfab.skel.h $(LIB_OBJ) | $(BUILD)
+$(BUILD)/test_%: tests/bpf/test_%.c tests/bpf/harness.c tests/bpf/harness.h tests/bpf/stats.h $(BUILD)/xfab.skel.h $(LIB_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) -Itests/bpf $< tests/bpf/harness.c $(LIB_OBJ) -o $@ $(LDLIBS) -lcmocka -lm
 
 # test_packets runs xfabctl against the maps it pinned.

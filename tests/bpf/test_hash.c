@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The flow hash of the loaded data plane against a second implementation
+ * written here from the specification (include/xfab_hash.h's comment, not
+ * its code): MurmurHash3 x86_32, the reference byte-wise algorithm, over
+ * the selected fields laid out as the spec says (addresses and ports as
+ * the packet carries them, protocol, RoCE QP and flow label as 32-bit
+ * little-endian integers; 24 bytes for IPv4, 48 for IPv6), seeded with the
+ * configured seed; the low 8 bits pick the bucket of the group xfabd
+ * programmed. The member a packet took is read from its rewritten MAC.
+ *
+ * Also: each field in the configured hash set moves flows between members
+ * when it alone varies, and each field outside it does not; and symmetric
+ * hashing inside the data plane (a flow and its reverse take one member).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/pkt_cls.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common.h"
+#include "fib4.h"
+#include "fib6.h"
+#include "harness.h"
+#include "stats.h"
+
+#define SEED 2654435761u
+#define N_GW 16
+
+static struct harness H;
+static __u32 rng = 2463534242u;
+
+static __u32 rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return rng;
+}
+
+/* p1: ingress. p2: gateways 10.0.2.N and fd02::N (MAC 02:00:00:00:02:NN),
+ * N = 1..16, all members of 10.16.0.0/16 and fd16::/16. */
+static const char *make_config(const char *fields, int symmetric)
+{
+	static char buf[8192];
+	char gw4[512] = "", gw6[512] = "", neigh[4096] = "";
+	size_t n4 = 0, n6 = 0, nn = 0;
+
+	for (int i = 1; i <= N_GW; i++) {
+		const char *sep = i == N_GW ? "" : ",";
+
+		n4 += (size_t)snprintf(gw4 + n4, sizeof(gw4) - n4, "10.0.2.%d%s", i, sep);
+		n6 += (size_t)snprintf(gw6 + n6, sizeof(gw6) - n6, "fd02::%x%s", i, sep);
+		nn += (size_t)snprintf(neigh + nn, sizeof(neigh) - nn,
+				       "\"p2|10.0.2.%d\": {\"neigh\": \"02:00:00:00:02:%02x\"}, "
+				       "\"p2|fd02::%x\": {\"neigh\": \"02:00:00:00:02:%02x\"}%s",
+				       i, i, i, i, sep);
+	}
+	snprintf(buf, sizeof(buf),
+		 "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"hash-test\", "
+		 "\"hash_seed\": \"%u\"}},\n"
+		 " \"PORT\": {\"p1\": {}, \"p2\": {}},\n"
+		 " \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p1|fd01::1/64\": {}, "
+		 "\"p2|10.0.2.254/24\": {}, \"p2|fd02::ff/64\": {}},\n"
+		 " \"ROUTE\": {\"10.16.0.0/16\": {\"nexthop\": \"%s\"}, "
+		 "\"fd16::/16\": {\"nexthop\": \"%s\"}},\n"
+		 " \"NEIGH\": {%s},\n"
+		 " \"ECMP\": {\"global\": {\"hash_fields\": \"%s\", \"symmetric\": \"%s\"}}\n"
+		 "}\n",
+		 SEED, gw4, gw6, neigh, fields, symmetric ? "true" : "false");
+	return buf;
+}
+
+#define ALL_FIELDS "SRC_IP,DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT,IPV6_FLOW_LABEL,ROCE_DEST_QP"
+#define DEFAULT_FIELDS "SRC_IP,DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT"
+
+/* ---- MurmurHash3 x86_32, the reference algorithm ---- */
+
+static uint32_t rotl32(uint32_t x, int r)
+{
+	return (x << r) | (x >> (32 - r));
+}
+
+static uint32_t murmur3_32(const uint8_t *key, size_t len, uint32_t seed)
+{
+	const uint32_t c1 = 0xcc9e2d51, c2 = 0x1b873593;
+	uint32_t h = seed, k;
+	size_t i;
+
+	for (i = 0; i + 4 <= len; i += 4) {
+		k = (uint32_t)key[i] | (uint32_t)key[i + 1] << 8 | (uint32_t)key[i + 2] << 16 |
+		    (uint32_t)key[i + 3] << 24;
+		k *= c1;
+		k = rotl32(k, 15);
+		k *= c2;
+		h ^= k;
+		h = rotl32(h, 13);
+		h = h * 5 + 0xe6546b64;
+	}
+	k = 0;
+	switch (len & 3) {
+	case 3:
+		k ^= (uint32_t)key[i + 2] << 16;
+		/* fallthrough */
+	case 2:
+		k ^= (uint32_t)key[i + 1] << 8;
+		/* fallthrough */
+	case 1:
+		k ^= key[i];
+		k *= c1;
+		k = rotl32(k, 15);
+		k *= c2;
+		h ^= k;
+	}
+	h ^= (uint32_t)len;
+	h ^= h >> 16;
+	h *= 0x85ebca6b;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35;
+	h ^= h >> 16;
+	return h;
+}
+
+/* ---- flows and frames ---- */
+
+struct tflow {
+	int v6;
+	uint8_t src[16], dst[16];
+	uint8_t proto;
+	uint16_t sport, dport; /* TCP/UDP only */
+	uint32_t qp;	       /* with UDP dport 4791 */
+	uint32_t label;	       /* IPv6 flow label */
+};
+
+enum { F_SRC, F_DST, F_PROTO, F_SPORT, F_DPORT, F_LABEL, F_QP, F_COUNT };
+
+static const char *const field_names[F_COUNT] = {"SRC_IP",	"DST_IP",      "IP_PROTOCOL",
+						 "L4_SRC_PORT", "L4_DST_PORT", "IPV6_FLOW_LABEL",
+						 "ROCE_DEST_QP"};
+
+static void le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/* The hash a flow should get with the fields in `sel` (bit per F_*). */
+static uint32_t oracle_hash(const struct tflow *f, unsigned sel)
+{
+	uint8_t key[48] = {0};
+	size_t a = f->v6 ? 16 : 4, o = 2 * a;
+	int has_ports = f->proto == IPPROTO_TCP || f->proto == IPPROTO_UDP;
+
+	if (sel & 1u << F_SRC)
+		memcpy(key, f->src, a);
+	if (sel & 1u << F_DST)
+		memcpy(key + a, f->dst, a);
+	if (has_ports && (sel & 1u << F_SPORT)) {
+		key[o] = (uint8_t)(f->sport >> 8);
+		key[o + 1] = (uint8_t)f->sport;
+	}
+	if (has_ports && (sel & 1u << F_DPORT)) {
+		key[o + 2] = (uint8_t)(f->dport >> 8);
+		key[o + 3] = (uint8_t)f->dport;
+	}
+	if (sel & 1u << F_PROTO)
+		le32(key + o + 4, f->proto);
+	if (f->proto == IPPROTO_UDP && f->dport == 4791 && (sel & 1u << F_QP))
+		le32(key + o + 8, f->qp & 0xffffff);
+	if (f->v6 && (sel & 1u << F_LABEL))
+		le32(key + o + 12, f->label & 0xfffff);
+	return murmur3_32(key, o + 16, SEED);
+}
+
+static size_t build(uint8_t *b, const struct tflow *f)
+{
+	size_t l3 = f->v6 ? 40 : 20, l4 = 14 + l3, len = l4 + 8 + 12 + 32;
+	uint8_t *ip = b + 14, *p = b + l4;
+
+	memset(b, 0, len);
+	memcpy(b, H.mac[0], 6);
+	memcpy(b + 6, "\x02\xaa\x00\x00\x00\x01", 6);
+	if (f->v6) {
+		b[12] = 0x86;
+		b[13] = 0xdd;
+		ip[0] = 0x60;
+		ip[1] = (uint8_t)(f->label >> 16 & 0x0f);
+		ip[2] = (uint8_t)(f->label >> 8);
+		ip[3] = (uint8_t)f->label;
+		ip[4] = (uint8_t)((len - l4) >> 8);
+		ip[5] = (uint8_t)(len - l4);
+		ip[6] = f->proto;
+		ip[7] = 64;
+		memcpy(ip + 8, f->src, 16);
+		memcpy(ip + 24, f->dst, 16);
+	} else {
+		uint32_t sum = 0;
+
+		b[12] = 0x08;
+		ip[0] = 0x45;
+		ip[2] = (uint8_t)((len - 14) >> 8);
+		ip[3] = (uint8_t)(len - 14);
+		ip[8] = 64;
+		ip[9] = f->proto;
+		memcpy(ip + 12, f->src, 4);
+		memcpy(ip + 16, f->dst, 4);
+		for (int i = 0; i < 20; i += 2)
+			sum += (uint32_t)ip[i] << 8 | ip[i + 1];
+		while (sum >> 16)
+			sum = (sum & 0xffff) + (sum >> 16);
+		ip[10] = (uint8_t)(~sum >> 8);
+		ip[11] = (uint8_t)~sum;
+	}
+	if (f->proto == IPPROTO_TCP || f->proto == IPPROTO_UDP) {
+		p[0] = (uint8_t)(f->sport >> 8);
+		p[1] = (uint8_t)f->sport;
+		p[2] = (uint8_t)(f->dport >> 8);
+		p[3] = (uint8_t)f->dport;
+		if (f->proto == IPPROTO_TCP) {
+			p[12] = 0x50;
+			p[13] = 0x10;
+		} else {
+			p[4] = (uint8_t)((len - l4) >> 8);
+			p[5] = (uint8_t)(len - l4);
+		}
+		if (f->proto == IPPROTO_UDP && f->dport == 4791) { /* BTH */
+			p[8] = 0x04;
+			p[8 + 5] = (uint8_t)(f->qp >> 16);
+			p[8 + 6] = (uint8_t)(f->qp >> 8);
+			p[8 + 7] = (uint8_t)f->qp;
+		}
+	}
+	return len;
+}
+
+/* The gateway (1..16) a frame took, from its destination MAC; -1 if it was
+ * not forwarded. */
+static int member_taken(int tc, const struct tflow *f)
+{
+	uint8_t frame[256], out[256];
+	size_t len = build(frame, f), out_len = sizeof(out);
+	__u32 ret;
+
+	assert_int_equal(h_run(&H, tc, 0, frame, len, out, &out_len, &ret), 0);
+	if (ret != (tc ? TC_ACT_REDIRECT : XDP_REDIRECT))
+		return -1;
+	assert_int_equal(out[4], 0x02);
+	return out[5];
+}
+
+/* The gateway the oracle's hash picks in the group xfabd programmed. */
+static int member_expected(const struct tflow *f, unsigned sel)
+{
+	struct xfab_group grp;
+	struct xfab_nexthop nh;
+	__u32 entry, gid, nh_id;
+
+	if (f->v6) {
+		entry = xfab_fib6_lookup(H.fib6.tbl16, H.fib6.tbl8, f->dst);
+		gid = entry & XFAB_FIB6_ID_MASK;
+	} else {
+		entry = H.fib4.tbl24[(__u32)f->dst[0] << 16 | (__u32)f->dst[1] << 8 | f->dst[2]];
+		assert_false(entry & XFAB_FIB4_EXT);
+		gid = entry & XFAB_FIB4_ID_MASK;
+	}
+	assert_int_equal(entry >> XFAB_FIB4_TYPE_SHIFT, XFAB_RT_GROUP);
+	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_GROUPS), &gid, &grp), 0);
+	assert_int_equal(grp.num_members, N_GW);
+	nh_id = grp.buckets[oracle_hash(f, sel) & 0xff];
+	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_NEXTHOPS), &nh_id, &nh), 0);
+	return nh.dmac[5];
+}
+
+static struct tflow random_flow(int v6, uint8_t proto)
+{
+	struct tflow f = {.v6 = v6, .proto = proto};
+
+	if (v6) {
+		inet_pton(AF_INET6, "fd01::", f.src);
+		inet_pton(AF_INET6, "fd16::", f.dst);
+		for (int i = 8; i < 16; i++) {
+			f.src[i] = (uint8_t)rnd();
+			f.dst[i] = (uint8_t)rnd();
+		}
+		f.dst[2] = (uint8_t)rnd();
+		f.label = rnd() & 0xfffff;
+	} else {
+		f.src[0] = 10;
+		f.src[1] = 1;
+		f.src[2] = (uint8_t)rnd();
+		f.src[3] = (uint8_t)rnd();
+		f.dst[0] = 10;
+		f.dst[1] = 16;
+		f.dst[2] = (uint8_t)rnd();
+		f.dst[3] = (uint8_t)rnd();
+	}
+	f.sport = (uint16_t)(1024 + rnd() % 50000);
+	f.dport = (uint16_t)(1024 + rnd() % 50000);
+	if (proto == IPPROTO_UDP && rnd() % 2) {
+		f.dport = 4791;
+		f.qp = rnd() & 0xffffff;
+	}
+	return f;
+}
+
+static unsigned sel_of(const char *fields)
+{
+	unsigned sel = 0;
+
+	for (int i = 0; i < F_COUNT; i++) {
+		const char *p = strstr(fields, field_names[i]);
+
+		if (p && (p[strlen(field_names[i])] == ',' || p[strlen(field_names[i])] == '\0'))
+			sel |= 1u << i;
+	}
+	return sel;
+}
+
+/* Many random flows, IPv4 and IPv6, TCP, UDP and RoCE, both datapaths:
+ * every packet takes the member the second hash predicts. */
+static void oracle_agrees(const char *fields)
+{
+	static const uint8_t protos[] = {IPPROTO_TCP, IPPROTO_UDP, 47 /* GRE: no ports */};
+	unsigned sel = sel_of(fields);
+
+	assert_int_equal(h_reapply(&H, make_config(fields, 0)), 0);
+	for (int i = 0; i < 1500; i++) {
+		struct tflow f = random_flow(i & 1, protos[i % 3]);
+		int want = member_expected(&f, sel);
+
+		for (int tc = 0; tc < 2; tc++) {
+			int got = member_taken(tc, &f);
+
+			if (got != want)
+				fail_msg("[%s] flow %d (IPv%d, proto %u, qp %u) with %s: gateway "
+					 "%d, the spec's hash says %d",
+					 tc ? "tc" : "xdp", i, f.v6 ? 6 : 4, f.proto, f.qp, fields,
+					 got, want);
+		}
+	}
+}
+
+static void test_oracle_default_fields(void **state)
+{
+	(void)state;
+	rng = 2463534242u;
+	oracle_agrees(DEFAULT_FIELDS);
+}
+
+static void test_oracle_all_fields(void **state)
+{
+	(void)state;
+	rng = 88172645u;
+	oracle_agrees(ALL_FIELDS);
+}
+
+static void test_oracle_addresses_only(void **state)
+{
+	(void)state;
+	rng = 521288629u;
+	oracle_agrees("SRC_IP,DST_IP");
+}
+
+/* Varies field `field` alone over 64 values around a base flow. */
+static void vary(struct tflow *f, int field, int i)
+{
+	switch (field) {
+	case F_SRC:
+		f->src[f->v6 ? 15 : 3] = (uint8_t)(i * 3 + 1);
+		break;
+	case F_DST:
+		f->dst[f->v6 ? 15 : 3] = (uint8_t)(i * 3 + 1);
+		break;
+	case F_PROTO: /* protocols without ports the parser reads */
+		f->proto = (uint8_t)(100 + i);
+		break;
+	case F_SPORT:
+		f->sport = (uint16_t)(20000 + i * 7);
+		break;
+	case F_DPORT:
+		f->dport = (uint16_t)(20000 + i * 7);
+		break;
+	case F_LABEL:
+		f->label = (uint32_t)(i * 0x3d09 + 5) & 0xfffff;
+		break;
+	case F_QP:
+		f->qp = (uint32_t)(i * 0x10101 + 9);
+		break;
+	}
+}
+
+/*
+ * For each field: with every field hashed, varying it alone spreads 64
+ * packets over most of the 16 members; with every field but it, the 64
+ * packets take one member. Each packet also matches the oracle.
+ */
+static void test_field_at_a_time(void **state)
+{
+	char fields[256];
+
+	(void)state;
+	for (int field = 0; field < F_COUNT; field++) {
+		for (int in_set = 1; in_set >= 0; in_set--) {
+			unsigned sel = (1u << F_COUNT) - 1;
+			int seen[N_GW + 1] = {0}, distinct = 0;
+			size_t n = 0;
+
+			if (!in_set)
+				sel &= ~(1u << field);
+			fields[0] = '\0';
+			for (int i = 0; i < F_COUNT; i++)
+				if (sel & 1u << i)
+					n += (size_t)snprintf(fields + n, sizeof(fields) - n,
+							      "%s%s", n ? "," : "", field_names[i]);
+			assert_int_equal(h_reapply(&H, make_config(fields, 0)), 0);
+			for (int i = 0; i < 64; i++) {
+				struct tflow f = {.v6 = field == F_LABEL,
+						  .proto = IPPROTO_UDP,
+						  .sport = 4000,
+						  .dport = field == F_QP ? 4791 : 5000,
+						  .qp = 77,
+						  .label = 0x12345};
+				int m;
+
+				/* one address family per field, so one group */
+				if (f.v6) {
+					inet_pton(AF_INET6, "fd01::2", f.src);
+					inet_pton(AF_INET6, "fd16::9", f.dst);
+				} else {
+					inet_pton(AF_INET, "10.1.2.3", f.src);
+					inet_pton(AF_INET, "10.16.4.5", f.dst);
+				}
+				vary(&f, field, i);
+				m = member_taken(i & 1, &f);
+				assert_int_equal(m, member_expected(&f, sel));
+				if (!seen[m]++)
+					distinct++;
+			}
+			print_message("    %-15s %s the hash: 64 packets on %2d members\n",
+				      field_names[field], in_set ? "in" : "not in", distinct);
+			/* 64 draws over 16 members: fewer than 8 distinct has
+			 * probability < C(16,8) (1/2)^64 < 1e-15 */
+			if (in_set)
+				assert_true(distinct >= 8);
+			else
+				assert_int_equal(distinct, 1);
+		}
+	}
+}
+
+/* A flow and its reverse, through the BPF program. */
+static void symmetric_run(int symmetric, int *same, int n)
+{
+	static const uint8_t protos[] = {IPPROTO_TCP, IPPROTO_UDP};
+
+	assert_int_equal(h_reapply(&H, make_config(DEFAULT_FIELDS, symmetric)), 0);
+	*same = 0;
+	for (int i = 0; i < n; i++) {
+		struct tflow a = random_flow(i & 1, protos[(i >> 1) & 1]), b = a;
+		int tc = (i >> 2) & 1, ma, mb;
+
+		/* both ends inside the group's prefix, so both directions
+		 * route through the same group */
+		if (a.v6) {
+			inet_pton(AF_INET6, "fd16::", a.src);
+			for (int k = 8; k < 16; k++)
+				a.src[k] = (uint8_t)rnd();
+		} else {
+			a.src[1] = 16;
+		}
+		a.dport = (uint16_t)(1024 + rnd() % 50000); /* no RoCE here */
+		a.qp = 0;
+		if (i % 16 == 0) /* equal addresses: the ports decide the order */
+			memcpy(a.src, a.dst, 16);
+		b = a;
+		memcpy(b.src, a.dst, 16);
+		memcpy(b.dst, a.src, 16);
+		b.sport = a.dport;
+		b.dport = a.sport;
+		ma = member_taken(tc, &a);
+		mb = member_taken(tc, &b);
+		assert_in_range(ma, 1, N_GW);
+		assert_in_range(mb, 1, N_GW);
+		*same += ma == mb;
+		if (symmetric && ma != mb)
+			fail_msg("[%s] flow %d and its reverse: gateways %d and %d",
+				 tc ? "tc" : "xdp", i, ma, mb);
+	}
+}
+
+static void test_symmetric_in_data_plane(void **state)
+{
+	const int n = 2000;
+	int same_on, same_off;
+
+	(void)state;
+	rng = 1234567u;
+	symmetric_run(1, &same_on, n);
+	rng = 1234567u;
+	symmetric_run(0, &same_off, n);
+	print_message("    %d flows and their reverses: %d on one member symmetric, %d not\n", n,
+		      same_on, same_off);
+	assert_int_equal(same_on, n);
+	/* not symmetric: a reverse shares the member by chance, p = 1/16 */
+	assert_true(same_off <= n / 16.0 + binom_tol(n, 1.0 / 16, 1));
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return h_setup(&H, 2, make_config(DEFAULT_FIELDS, 0));
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	h_teardown(&H);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_oracle_default_fields),
+	    cmocka_unit_test(test_oracle_all_fields),
+	    cmocka_unit_test(test_oracle_addresses_only),
+	    cmocka_unit_test(test_field_at_a_time),
+	    cmocka_unit_test(test_symmetric_in_data_plane),
+	};
+	return cmocka_run_group_tests_name("bpf_hash", tests, setup, teardown);
+}
