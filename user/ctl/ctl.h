@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * xfabctl: what every command file shares. The commands read the pinned
+ * maps of one switch (pin_dir); main.c resolves it and dispatches through
+ * its command table.
+ */
+#ifndef XFAB_CTL_H
+#define XFAB_CTL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "common.h"
+#include "config.h"
+
+/* Set by main() before any command runs. */
+extern int json;
+extern char pin_dir[512];
+
+/* Everything the command line may say; each command reads what it needs. */
+struct ctl_opts {
+	const char *in, *src, *dst, *proto; /* hash, trace (in: te too) */
+	long sport, dport, qp, flow_label;
+	long dscp, ecn, ttl, len, index; /* trace */
+	const char *pcap, *smac, *dmac;
+	const char *prefix, *via; /* te */
+	double interval;	  /* watch */
+	long count;
+};
+
+/* json_out.c: a JSON writer on stdout (k == NULL inside an array). */
+void jw_open(const char *k, char c);
+void jw_close(char c);
+void jw_string(const char *k, const char *v);
+void jw_uint(const char *k, unsigned long long v);
+void jw_bool(const char *k, int v);
+/* Ends a top-level value with a newline, if one was written. */
+void jw_end(void);
+
+/* lookup.c: reading the maps */
+int open_map(const char *name);
+const char *port_name(__u32 ifindex, char *buf);
+void addr_str(int v6, const __u8 *addr, char *buf, size_t len);
+void *map_keys(int fd, size_t key_size, size_t *count);
+int load_nexthop(int fd, __u32 id, struct xfab_nexthop *nh);
+size_t load_ports(struct xfab_port *ports);
+void print_nexthop_json(int nh_fd, __u32 id);
+void print_nexthop_text(int nh_fd, __u32 id, const char *sep);
+int find_route(int v6, const __u8 *addr, __u32 table, int *plen_out, struct xfab_route *rt_out);
+int parse_proto(const char *p);
+
+/* show_*.c: one view each, no options */
+int show_ports(void);
+int show_routes(void);
+int show_fib(void);
+int show_nexthops(void);
+int show_groups(void);
+int show_neighbors(void);
+int show_counters(void);
+int show_drops(void);
+int show_lb(void);
+int show_flowlets(void);
+int show_te(void);
+int show_queues(void);
+int show_watermark(void);
+
+/* verbs that take options */
+int cmd_hash(const struct ctl_opts *o);
+int cmd_trace(const struct ctl_opts *o);
+int te_add(const struct ctl_opts *o);
+int te_del(const struct ctl_opts *o);
+int watch_counters(const struct ctl_opts *o);
+int watch_queues(const struct ctl_opts *o);
+int clear_watermark(void);
+
+#endif

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* show counters, drops */
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+
+int show_counters(void)
+{
+	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
+	size_t n = load_ports(ports);
+	int fd = open_map(XFAB_MAP_PORT_STATS);
+	char name[IF_NAMESIZE];
+
+	if (json)
+		jw_open(NULL, '[');
+	else
+		printf("%-10s %12s %14s %12s %14s %10s %10s\n", "Port", "RX_OK", "RX_BYTES",
+		       "TX_OK", "TX_BYTES", "DROPS", "PUNTS");
+	for (size_t i = 0; i < n; i++) {
+		struct xfab_port_stats st;
+
+		if (xfab_percpu_sum(fd, ports[i].slot, (__u64 *)&st, sizeof(st) / 8))
+			memset(&st, 0, sizeof(st));
+		port_name(ports[i].ifindex, name);
+		if (json) {
+			jw_open(NULL, '{');
+			jw_string("port", name);
+			jw_uint("rx_packets", st.rx_packets);
+			jw_uint("rx_bytes", st.rx_bytes);
+			jw_uint("tx_packets", st.tx_packets);
+			jw_uint("tx_bytes", st.tx_bytes);
+			jw_uint("drops", st.drops);
+			jw_uint("punts", st.punts);
+			jw_close('}');
+		} else {
+			printf("%-10s %12llu %14llu %12llu %14llu %10llu %10llu\n", name,
+			       (unsigned long long)st.rx_packets, (unsigned long long)st.rx_bytes,
+			       (unsigned long long)st.tx_packets, (unsigned long long)st.tx_bytes,
+			       (unsigned long long)st.drops, (unsigned long long)st.punts);
+		}
+	}
+	if (json)
+		jw_close(']');
+	return 0;
+}
+
+static void reasons(const char *title, const char *map, __u32 max, const char *(*name)(__u32))
+{
+	int fd = open_map(map);
+
+	if (json)
+		jw_open(title, '[');
+	else
+		printf("%-20s %12s %14s\n", title, "PACKETS", "BYTES");
+	for (__u32 r = 1; r < max; r++) {
+		struct xfab_reason_stats st;
+
+		if (xfab_percpu_sum(fd, r, (__u64 *)&st, 2))
+			memset(&st, 0, sizeof(st));
+		if (json) {
+			jw_open(NULL, '{');
+			jw_string("reason", name(r));
+			jw_uint("packets", st.packets);
+			jw_uint("bytes", st.bytes);
+			jw_close('}');
+		} else {
+			printf("%-20s %12llu %14llu\n", name(r), (unsigned long long)st.packets,
+			       (unsigned long long)st.bytes);
+		}
+	}
+	if (json)
+		jw_close(']');
+}
+
+int show_drops(void)
+{
+	if (json)
+		jw_open(NULL, '{');
+	reasons("drops", XFAB_MAP_DROP_STATS, XFAB_DROP_MAX, xfab_drop_name);
+	if (!json)
+		putchar('\n');
+	reasons("punts", XFAB_MAP_PUNT_STATS, XFAB_PUNT_MAX, xfab_punt_name);
+	if (json)
+		jw_close('}');
+	return 0;
+}

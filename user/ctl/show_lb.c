@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* show lb, flowlets, te: load balancing as the data plane sees it */
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <sys/mman.h>
+
+#include "ctl.h"
+
+int show_lb(void)
+{
+	int fd = open_map(XFAB_MAP_LB_STATS);
+
+	if (json)
+		jw_open(NULL, '{');
+	else
+		printf("%-22s %14s\n", "Event", "PACKETS");
+	for (__u32 k = 0; k < XFAB_LB_MAX; k++) {
+		__u64 v = 0;
+
+		xfab_percpu_sum(fd, k, &v, 1);
+		if (json)
+			jw_uint(xfab_lb_name(k), v);
+		else
+			printf("%-22s %14llu\n", xfab_lb_name(k), (unsigned long long)v);
+	}
+	if (json)
+		jw_close('}');
+	return 0;
+}
+
+/* The flowlet table's slots in use by a flow active within FLOWLET age_ms. */
+int show_flowlets(void)
+{
+	size_t len = (size_t)XFAB_MAX_FLOWLETS * sizeof(struct xfab_flowlet);
+	int nh_fd = open_map(XFAB_MAP_NEXTHOPS);
+	const struct xfab_flowlet *tbl =
+	    mmap(NULL, len, PROT_READ, MAP_SHARED, open_map(XFAB_MAP_FLOWLETS), 0);
+	struct xfab_settings cfg = {0};
+	__u32 zero = 0;
+	__u64 now = xfab_mono_ns();
+	char gw[INET6_ADDRSTRLEN], name[IF_NAMESIZE];
+
+	if (tbl == MAP_FAILED) {
+		fprintf(stderr, "xfabctl: cannot map the flowlet table: %s\n", strerror(errno));
+		return 1;
+	}
+	bpf_map_lookup_elem(open_map(XFAB_MAP_SETTINGS), &zero, &cfg);
+	if (json)
+		jw_open(NULL, '[');
+	else
+		printf("%-6s %-5s %-10s %-30s %12s %8s\n", "Slot", "Group", "Flow hash", "Member",
+		       "Idle(us)", "Flowlets");
+	for (__u32 i = 0; i < XFAB_MAX_FLOWLETS; i++) {
+		struct xfab_flowlet fl = tbl[i];
+		struct xfab_nexthop nh;
+		__u64 idle;
+
+		if (!fl.last_seen_ns || now - fl.last_seen_ns > cfg.flowlet_age_ns)
+			continue;
+		idle = now > fl.last_seen_ns ? (now - fl.last_seen_ns) / 1000 : 0;
+		gw[0] = '\0';
+		name[0] = '\0';
+		if (load_nexthop(nh_fd, fl.nh_id, &nh) == 0) {
+			addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
+			port_name(nh.ifindex, name);
+		}
+		if (json) {
+			jw_open(NULL, '{');
+			jw_uint("slot", i);
+			jw_uint("group", fl.group);
+			jw_uint("hash", fl.hash);
+			jw_uint("nexthop", fl.nh_id);
+			jw_string("via", gw);
+			jw_string("dev", name);
+			jw_uint("idle_us", idle);
+			jw_uint("flowlets", fl.flowlets);
+			jw_close('}');
+		} else {
+			char member[48];
+
+			snprintf(member, sizeof(member), "%s %s", gw, name);
+			printf("%-6u %-5u 0x%08x %-30s %12llu %8u\n", i, fl.group, fl.hash, member,
+			       (unsigned long long)idle, fl.flowlets);
+		}
+	}
+	if (json)
+		jw_close(']');
+	munmap((void *)tbl, len);
+	return 0;
+}
+
+int show_te(void)
+{
+	int nh_fd = open_map(XFAB_MAP_NEXTHOPS);
+
+	if (json)
+		jw_open(NULL, '[');
+	else
+		printf("%-10s %-26s %-8s %s\n", "Ingress", "Prefix", "Type", "Path");
+	for (int v6 = 0; v6 <= 1; v6++) {
+		int fd = open_map(v6 ? XFAB_MAP_ROUTES_V6 : XFAB_MAP_ROUTES_V4);
+		size_t ksz = v6 ? sizeof(struct xfab_lpm_v6_key) : sizeof(struct xfab_lpm_v4_key),
+		       n;
+		char *keys = map_keys(fd, ksz, &n);
+
+		for (size_t i = 0; i < n; i++) {
+			char *k = keys + i * ksz, a[INET6_ADDRSTRLEN], pfx[INET6_ADDRSTRLEN + 8];
+			__u32 table = ntohl(*(__u32 *)(k + 4));
+			char name[IF_NAMESIZE];
+			struct xfab_route rt;
+
+			if (!(table & XFAB_TABLE_TE) || bpf_map_lookup_elem(fd, k, &rt))
+				continue;
+			addr_str(v6, (__u8 *)k + 8, a, sizeof(a));
+			snprintf(pfx, sizeof(pfx), "%s/%u", a, *(__u32 *)k - 32);
+			port_name(table & ~XFAB_TABLE_TE, name);
+			if (json) {
+				jw_open(NULL, '{');
+				jw_string("in", name);
+				jw_string("prefix", pfx);
+				jw_string("type", xfab_route_type_name(rt.type));
+				jw_uint("id", rt.id);
+				jw_close('}');
+			} else {
+				printf("%-10s %-26s %-8s", name, pfx,
+				       xfab_route_type_name(rt.type));
+				if (rt.type == XFAB_RT_NEXTHOP)
+					print_nexthop_text(nh_fd, rt.id, " ");
+				else
+					printf(" group %u", rt.id);
+				putchar('\n');
+			}
+		}
+		free(keys);
+	}
+	if (json)
+		jw_close(']');
+	return 0;
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* show queues, watermark: SONiC-style queue counters and watermarks */
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+
+int show_queues(void)
+{
+	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
+	size_t n = load_ports(ports);
+	int st_fd = open_map(XFAB_MAP_QUEUE_STATS), cfg_fd = open_map(XFAB_MAP_QUEUE_CFG);
+	char name[IF_NAMESIZE];
+
+	if (json)
+		jw_open(NULL, '[');
+	else
+		printf("%-10s %4s %12s %14s %10s %12s  %s\n", "Port", "TxQ", "Counter/pkts",
+		       "Counter/bytes", "Drop/pkts", "ECN marked", "Profile (Kmin/Kmax/Pmax)");
+	for (size_t i = 0; i < n; i++) {
+		port_name(ports[i].ifindex, name);
+		for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
+			__u32 key = XFAB_QUEUE_KEY((__u32)ports[i].slot, tc);
+			struct xfab_queue_stats st;
+			struct xfab_queue_cfg qc = {0};
+			char prof[64] = "-";
+
+			if (xfab_percpu_sum(st_fd, key, (__u64 *)&st, 4))
+				memset(&st, 0, sizeof(st));
+			bpf_map_lookup_elem(cfg_fd, &key, &qc);
+			if (qc.flags & XFAB_WRED_ENABLED)
+				snprintf(prof, sizeof(prof), "%u/%u/%.1f%%%s", qc.kmin_bytes,
+					 qc.kmax_bytes, qc.pmax / 42949672.96,
+					 qc.flags & XFAB_WRED_ECN ? " ecn" : "");
+			if (json) {
+				jw_open(NULL, '{');
+				jw_string("port", name);
+				jw_uint("tc", tc);
+				jw_uint("packets", st.packets);
+				jw_uint("bytes", st.bytes);
+				jw_uint("dropped", st.dropped);
+				jw_uint("ecn_marked", st.ecn_marked);
+				jw_uint("rate_kbps", qc.rate_kbps);
+				jw_uint("buffer_bytes", qc.buffer_bytes);
+				jw_bool("wred", qc.flags & XFAB_WRED_ENABLED);
+				jw_close('}');
+			} else {
+				printf("%-10s  UC%u %12llu %14llu %10llu %12llu  %s\n", name, tc,
+				       (unsigned long long)st.packets, (unsigned long long)st.bytes,
+				       (unsigned long long)st.dropped,
+				       (unsigned long long)st.ecn_marked, prof);
+			}
+		}
+	}
+	if (json)
+		jw_close(']');
+	return 0;
+}
+
+int show_watermark(void)
+{
+	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
+	size_t n = load_ports(ports);
+	int fd = open_map(XFAB_MAP_QUEUE_WATERMARK);
+	char name[IF_NAMESIZE];
+
+	if (json)
+		jw_open(NULL, '[');
+	else
+		printf("%-10s %4s %14s %14s\n", "Port", "TxQ", "Current(B)", "Peak(B)");
+	for (size_t i = 0; i < n; i++) {
+		port_name(ports[i].ifindex, name);
+		for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
+			__u32 key = XFAB_QUEUE_KEY((__u32)ports[i].slot, tc);
+			struct xfab_queue_watermark wm = {0};
+
+			bpf_map_lookup_elem(fd, &key, &wm);
+			if (json) {
+				jw_open(NULL, '{');
+				jw_string("port", name);
+				jw_uint("tc", tc);
+				jw_uint("current_bytes", wm.current_bytes);
+				jw_uint("peak_bytes", wm.peak_bytes);
+				jw_close('}');
+			} else {
+				printf("%-10s  UC%u %14llu %14llu\n", name, tc,
+				       (unsigned long long)wm.current_bytes,
+				       (unsigned long long)wm.peak_bytes);
+			}
+		}
+	}
+	if (json)
+		jw_close(']');
+	return 0;
+}

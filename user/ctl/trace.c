@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* trace: a frame through the loaded program, stage by stage */
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "ctl.h"
+
+/* Frame n of a classic pcap file (Ethernet). */
+static int read_pcap(const char *path, long index, __u8 *buf, size_t cap, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	__u32 gh[6], rh[4];
+	int swap;
+
+	if (!f) {
+		fprintf(stderr, "xfabctl trace: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (fread(gh, 4, 6, f) != 6 || (gh[0] != 0xa1b2c3d4 && gh[0] != 0xa1b23c4d &&
+					gh[0] != 0xd4c3b2a1 && gh[0] != 0x4d3cb2a1)) {
+		fprintf(stderr, "xfabctl trace: %s is not a pcap file\n", path);
+		fclose(f);
+		return -1;
+	}
+	swap = gh[0] == 0xd4c3b2a1 || gh[0] == 0x4d3cb2a1;
+	if ((swap ? __builtin_bswap32(gh[5]) : gh[5]) != 1) {
+		fprintf(stderr, "xfabctl trace: %s: only Ethernet captures\n", path);
+		fclose(f);
+		return -1;
+	}
+	for (long i = 0;; i++) {
+		__u32 incl;
+
+		if (fread(rh, 4, 4, f) != 4) {
+			fprintf(stderr, "xfabctl trace: %s has no frame %ld\n", path, index);
+			fclose(f);
+			return -1;
+		}
+		incl = swap ? __builtin_bswap32(rh[2]) : rh[2];
+		if (incl > cap) {
+			fprintf(stderr, "xfabctl trace: frame %ld is too large\n", i);
+			fclose(f);
+			return -1;
+		}
+		if (fread(buf, 1, incl, f) != incl) {
+			fclose(f);
+			return -1;
+		}
+		if (i == index) {
+			*len = incl;
+			fclose(f);
+			return 0;
+		}
+	}
+}
+
+/* A frame as described: Ethernet, IPv4/IPv6, UDP/TCP/ICMP (+ BTH on 4791). */
+static int build_frame(const struct ctl_opts *ta, const __u8 *port_mac, __u8 *b, size_t cap,
+		       size_t *len)
+{
+	int v6 = strchr(ta->dst, ':') != NULL, proto = parse_proto(ta->proto);
+	size_t l3 = v6 ? 40 : 20, l4 = proto == IPPROTO_TCP ? 20 : 8;
+	size_t payload = ta->len >= 0 ? (size_t)ta->len : 64, total = 14 + l3 + l4 + payload;
+	__u8 tos = (__u8)((ta->dscp & 0x3f) << 2 | (ta->ecn & 3)), *ip = b + 14, *l4p = ip + l3;
+
+	if (total > cap)
+		return -1;
+	memset(b, 0, total);
+	if (ta->dmac ? xfab_parse_mac(ta->dmac, b) : (memcpy(b, port_mac, 6), 0))
+		return -1;
+	if (xfab_parse_mac(ta->smac ? ta->smac : "02:00:00:00:00:aa", b + 6))
+		return -1;
+	if (v6) {
+		b[12] = 0x86;
+		b[13] = 0xdd;
+		ip[0] = (__u8)(0x60 | tos >> 4);
+		ip[1] = (__u8)(tos << 4);
+		ip[4] = (__u8)((l4 + payload) >> 8);
+		ip[5] = (__u8)(l4 + payload);
+		ip[6] = (__u8)proto;
+		ip[7] = (__u8)ta->ttl;
+		if (inet_pton(AF_INET6, ta->src, ip + 8) != 1 ||
+		    inet_pton(AF_INET6, ta->dst, ip + 24) != 1)
+			return -1;
+	} else {
+		b[12] = 0x08;
+		ip[0] = 0x45;
+		ip[1] = tos;
+		ip[2] = (__u8)((l3 + l4 + payload) >> 8);
+		ip[3] = (__u8)(l3 + l4 + payload);
+		ip[8] = (__u8)ta->ttl;
+		ip[9] = (__u8)proto;
+		if (inet_pton(AF_INET, ta->src, ip + 12) != 1 ||
+		    inet_pton(AF_INET, ta->dst, ip + 16) != 1)
+			return -1;
+		*(__u16 *)(ip + 10) = htons(xfab_csum16(ip, 20));
+	}
+	if (proto == IPPROTO_TCP || proto == IPPROTO_UDP) {
+		*(__u16 *)l4p = htons((__u16)ta->sport);
+		*(__u16 *)(l4p + 2) = htons((__u16)ta->dport);
+		if (proto == IPPROTO_TCP)
+			l4p[12] = 5 << 4;
+		else
+			*(__u16 *)(l4p + 4) = htons((__u16)(8 + payload));
+		if (proto == IPPROTO_UDP && ta->dport == 4791 && payload >= 12) {
+			l4p[8] = 0x04; /* BTH: RC SEND only, P_Key 0xffff */
+			l4p[10] = l4p[11] = 0xff;
+			l4p[13] = (__u8)(ta->qp >> 16);
+			l4p[14] = (__u8)(ta->qp >> 8);
+			l4p[15] = (__u8)ta->qp;
+		}
+	} else {
+		l4p[0] = v6 ? 128 : 8; /* echo request */
+	}
+	*len = total;
+	return 0;
+}
+
+static const char *const stage_names[] = {
+    [XFAB_STAGE_PORT] = "port checks",		[XFAB_STAGE_PARSE] = "parse",
+    [XFAB_STAGE_CLASSIFY] = "l2/address rules", [XFAB_STAGE_L3] = "route/path",
+    [XFAB_STAGE_EGRESS] = "egress checks",	[XFAB_STAGE_QUEUE] = "queue",
+    [XFAB_STAGE_REWRITE] = "rewrite",
+};
+static const char *const queue_verdicts[] = {"pass", "mark CE", "tail drop", "WRED drop"};
+
+int cmd_trace(const struct ctl_opts *ta)
+{
+	__u8 in_buf[2048 + sizeof(struct xfab_trace)], out_buf[sizeof(in_buf) + 256];
+	struct xfab_trace *t = (void *)in_buf, *r = (void *)out_buf;
+	__u8 *frame = in_buf + sizeof(*t), *out;
+	struct xfab_port in_port;
+	char pin[600], name[IF_NAMESIZE], a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN], pfx[64];
+	__u32 ifindex = ta->in ? if_nametoindex(ta->in) : 0;
+	size_t len = 0, out_len;
+	int prog, err, v6 = 0;
+	struct xfab_route rt;
+	int plen = -1;
+
+	if (!ifindex) {
+		fprintf(stderr, "xfabctl trace: --in must name a port of this switch\n");
+		return 2;
+	}
+	if (bpf_map_lookup_elem(open_map(XFAB_MAP_PORTS), &ifindex, &in_port)) {
+		fprintf(stderr, "xfabctl trace: %s is not a port of this switch\n", ta->in);
+		return 2;
+	}
+	if (ta->pcap) {
+		if (read_pcap(ta->pcap, ta->index, frame, sizeof(in_buf) - sizeof(*t), &len))
+			return 1;
+	} else if (!ta->src || !ta->dst ||
+		   build_frame(ta, in_port.mac, frame, sizeof(in_buf) - sizeof(*t), &len)) {
+		fprintf(stderr,
+			"xfabctl trace: describe the packet (--src, --dst, ...) or --pcap\n");
+		return 2;
+	}
+	snprintf(pin, sizeof(pin), "%s/prog_trace", pin_dir);
+	prog = bpf_obj_get(pin);
+	if (prog < 0) {
+		fprintf(stderr, "xfabctl trace: %s: %s (is xfabd running?)\n", pin,
+			strerror(errno));
+		return 1;
+	}
+	memset(t, 0, sizeof(*t));
+	t->magic = XFAB_TRACE_MAGIC;
+	{
+		struct xdp_md ctx = {.data = sizeof(*t),
+				     .data_end = (__u32)(sizeof(*t) + len),
+				     .ingress_ifindex = ifindex};
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in_buf,
+			    .data_size_in = (__u32)(sizeof(*t) + len), .data_out = out_buf,
+			    .data_size_out = sizeof(out_buf), .ctx_in = &ctx,
+			    .ctx_size_in = sizeof(ctx), .repeat = 1);
+
+		err = bpf_prog_test_run_opts(prog, &opts);
+		if (err) {
+			fprintf(stderr, "xfabctl trace: BPF_PROG_TEST_RUN: %s\n", strerror(errno));
+			return 1;
+		}
+		out_len = opts.data_size_out > sizeof(*r) ? opts.data_size_out - sizeof(*r) : 0;
+	}
+	out = out_buf + sizeof(*r);
+	/* describe the input */
+	if (len >= 34 && frame[12] == 0x08 && frame[13] == 0x00) {
+		inet_ntop(AF_INET, frame + 26, a, sizeof(a));
+		inet_ntop(AF_INET, frame + 30, b, sizeof(b));
+	} else if (len >= 54 && frame[12] == 0x86 && frame[13] == 0xdd) {
+		v6 = 1;
+		inet_ntop(AF_INET6, frame + 22, a, sizeof(a));
+		inet_ntop(AF_INET6, frame + 38, b, sizeof(b));
+	} else {
+		snprintf(a, sizeof(a), "-");
+		snprintf(b, sizeof(b), "-");
+	}
+	pfx[0] = '\0';
+	if (r->route_type && strcmp(b, "-")) {
+		__u8 dst[16] = {0};
+
+		inet_pton(v6 ? AF_INET6 : AF_INET, b, dst);
+		if (find_route(v6, dst,
+			       r->flags & XFAB_TRACE_TE_HIT ? XFAB_TABLE_TE | ifindex
+							    : XFAB_TABLE_DEFAULT,
+			       &plen, &rt) == 0) {
+			char net[INET6_ADDRSTRLEN];
+			struct xfab_prefix m = {.family = v6 ? AF_INET6 : AF_INET, .plen = plen};
+
+			memcpy(m.addr, dst, 16);
+			for (int i = 0; i < 16; i++)
+				if (i * 8 >= plen)
+					m.addr[i] = 0;
+				else if (i * 8 + 8 > plen)
+					m.addr[i] &= (__u8)(0xff << (8 - (plen - i * 8)));
+			inet_ntop(v6 ? AF_INET6 : AF_INET, m.addr, net, sizeof(net));
+			snprintf(pfx, sizeof(pfx), "%s/%d", net, plen);
+		}
+	}
+	if (r->egress_ifindex)
+		port_name(r->egress_ifindex, name);
+	else
+		snprintf(name, sizeof(name), "-");
+	if (json) {
+		char smac[18], dmac[18];
+
+		jw_open(NULL, '{');
+		jw_string("ingress", ta->in);
+		jw_uint("frame_bytes", len);
+		jw_string("src", a);
+		jw_string("dst", b);
+		jw_string("stage",
+			  r->stage < 8 && stage_names[r->stage] ? stage_names[r->stage] : "?");
+		jw_string("action", r->action == XFAB_ACT_FORWARD ? "forward"
+				    : r->action == XFAB_ACT_PUNT  ? "punt"
+								  : "drop");
+		jw_string("reason", r->action == XFAB_ACT_PUNT	 ? xfab_punt_name(r->reason)
+				    : r->action == XFAB_ACT_DROP ? xfab_drop_name(r->reason)
+								 : "");
+		jw_string("route", pfx);
+		jw_string("route_type", r->route_type ? xfab_route_type_name(r->route_type) : "");
+		jw_bool("te", r->flags & XFAB_TRACE_TE_HIT);
+		jw_bool("te_fallback", r->flags & XFAB_TRACE_TE_FALLBACK);
+		jw_uint("group", r->group);
+		jw_uint("hash", r->hash);
+		jw_uint("bucket", r->bucket);
+		jw_uint("nexthop", r->nexthop);
+		jw_string("flowlet", r->flags & XFAB_TRACE_FLOWLET_CONT	 ? "continues"
+				     : r->flags & XFAB_TRACE_FLOWLET_NEW ? "new"
+									 : "");
+		jw_uint("qp", r->qp);
+		jw_uint("tc", r->tc);
+		jw_uint("queue_occupancy", r->occupancy);
+		jw_string("queue_verdict", queue_verdicts[r->queue_verdict & 3]);
+		jw_string("egress", name);
+		if (r->action == XFAB_ACT_FORWARD && out_len >= 14) {
+			xfab_format_mac(out, dmac, sizeof(dmac));
+			xfab_format_mac(out + 6, smac, sizeof(smac));
+			jw_string("out_dmac", dmac);
+			jw_string("out_smac", smac);
+		}
+		jw_close('}');
+		return 0;
+	}
+	printf("ingress   %s (slot %u): %zu-byte frame%s\n", ta->in, r->ingress_slot, len,
+	       ta->pcap ? " from the capture" : "");
+	printf("parse     %s -> %s, protocol %u%s", a, b, r->l4_proto,
+	       r->flags & XFAB_TRACE_ROCE ? "" : "\n");
+	if (r->flags & XFAB_TRACE_ROCE)
+		printf(", RoCEv2 QP 0x%x\n", r->qp);
+	if (r->route_type) {
+		printf("route     %s%s -> %s", r->flags & XFAB_TRACE_TE_HIT ? "TE entry " : "",
+		       pfx[0] ? pfx : "?", xfab_route_type_name(r->route_type));
+		if (r->group)
+			printf(" %u", r->group);
+		if (r->flags & XFAB_TRACE_TE_FALLBACK)
+			printf(" (a TE entry matched but its path is down)");
+		putchar('\n');
+	}
+	if (r->flags & XFAB_TRACE_GROUP)
+		printf("select    hash 0x%08x -> bucket %u -> nexthop %u%s\n", r->hash, r->bucket,
+		       r->nexthop,
+		       r->flags & XFAB_TRACE_FLOWLET_CONT ? " (continues its flowlet)"
+		       : r->flags & XFAB_TRACE_FLOWLET_NEW
+			   ? " (a new flowlet: random member; shown: the hash's)"
+			   : "");
+	if (r->nexthop && !(r->flags & XFAB_TRACE_GROUP))
+		printf("select    nexthop %u\n", r->nexthop);
+	if (r->nexthop) {
+		print_nexthop_text(open_map(XFAB_MAP_NEXTHOPS), r->nexthop, "          ");
+		putchar('\n');
+	}
+	if (r->stage >= XFAB_STAGE_QUEUE)
+		printf("queue     %s class %u: %llu bytes queued -> %s\n", name, r->tc,
+		       (unsigned long long)r->occupancy, queue_verdicts[r->queue_verdict & 3]);
+	if (r->action == XFAB_ACT_FORWARD && out_len >= 14) {
+		char smac[18], dmac[18];
+
+		xfab_format_mac(out, dmac, sizeof(dmac));
+		xfab_format_mac(out + 6, smac, sizeof(smac));
+		printf("rewrite   dst MAC %s, src MAC %s", dmac, smac);
+		if (!v6 && out_len >= 34)
+			printf(", TTL %u -> %u, IPv4 checksum %s", frame[22], out[22],
+			       xfab_csum16(out + 14, (size_t)(out[14] & 0xf) * 4) == 0 ? "valid"
+										       : "BAD");
+		else if (v6 && out_len >= 54)
+			printf(", hop limit %u -> %u", frame[21], out[21]);
+		putchar('\n');
+		printf("verdict   forward out of %s\n", name);
+	} else if (r->action == XFAB_ACT_PUNT) {
+		printf("verdict   punt to the kernel: %s (at %s)\n", xfab_punt_name(r->reason),
+		       r->stage < 8 && stage_names[r->stage] ? stage_names[r->stage] : "?");
+	} else {
+		printf("verdict   drop: %s (at %s)\n", xfab_drop_name(r->reason),
+		       r->stage < 8 && stage_names[r->stage] ? stage_names[r->stage] : "?");
+	}
+	printf("state     unchanged (a trace writes no counter, flowlet or queue)\n");
+	return 0;
+}
