@@ -24,6 +24,7 @@
 
 #include "common.h"
 #include "harness.h"
+#include "stats.h"
 #include "xfab_hash.h"
 
 #define N_FLOWS 10000
@@ -90,6 +91,13 @@ struct flow {
 };
 
 static __u32 rng_state = 12345;
+
+/* Each test starts from its own fixed seed: it repeats exactly, alone or
+ * after any other test. */
+static void seed(__u32 s)
+{
+	rng_state = s;
+}
 
 static __u32 rnd(void)
 {
@@ -166,25 +174,14 @@ static struct flow random_flow(__u32 dst_net)
 
 /* ---- statistics ---- */
 
-/* Chi-square critical values at p = 0.01 for 1..15 degrees of freedom. */
-static const double chi2_crit_001[] = {0,      6.635,  9.210,  11.345, 13.277, 15.086,
-				       16.812, 18.475, 20.090, 21.666, 23.209, 24.725,
-				       26.217, 27.688, 29.141, 30.578};
-
-static double chi_square(const int *counts, int k, int n)
-{
-	double expected = (double)n / k, chi2 = 0;
-
-	for (int i = 0; i < k; i++)
-		chi2 += (counts[i] - expected) * (counts[i] - expected) / expected;
-	return chi2;
-}
-
+/* Every member's share of N_FLOWS random flows lies within the binomial
+ * tolerance (stats.h) around N_FLOWS / members, all members at once. */
 static void spread_test(int members, __u32 dst_net, int tc)
 {
-	int counts[17] = {0};
-	double chi2;
+	int counts[17] = {0}, lo = N_FLOWS, hi = 0;
+	double tol = binom_tol(N_FLOWS, 1.0 / members, members);
 
+	seed(0x5eed0000u + (__u32)members * 2 + (__u32)tc);
 	for (int i = 0; i < N_FLOWS; i++) {
 		struct flow f = random_flow(dst_net);
 		int m = send_flow(tc, 0, &f);
@@ -192,10 +189,14 @@ static void spread_test(int members, __u32 dst_net, int tc)
 		assert_in_range(m, 1, members);
 		counts[m - 1]++;
 	}
-	chi2 = chi_square(counts, members, N_FLOWS);
-	print_message("    %d members, %d flows [%s]: chi2 %.2f (critical at p=0.01: %.3f)\n",
-		      members, N_FLOWS, tc ? "tc" : "xdp", chi2, chi2_crit_001[members - 1]);
-	assert_true(chi2 < chi2_crit_001[members - 1]);
+	for (int m = 0; m < members; m++) {
+		lo = counts[m] < lo ? counts[m] : lo;
+		hi = counts[m] > hi ? counts[m] : hi;
+	}
+	print_message("    %d members, %d flows [%s]: %d..%d per member (%.0f +- %.0f)\n", members,
+		      N_FLOWS, tc ? "tc" : "xdp", lo, hi, (double)N_FLOWS / members, tol);
+	for (int m = 0; m < members; m++)
+		assert_true(binom_ok(counts[m], N_FLOWS, 1.0 / members, members));
 }
 
 static void test_spread_2(void **state)
@@ -223,12 +224,43 @@ static void test_spread_16(void **state)
 	spread_test(16, 0x0a100000u, 1);
 }
 
+/* The group of 10.20/16 (weights 1, 2, 5) and its member gateways. */
+static void weighted_group(struct xfab_group *grp)
+{
+	__u32 gid = H.fib4.tbl24[0x0a1400] & XFAB_FIB4_ID_MASK;
+
+	assert_int_equal(H.fib4.tbl24[0x0a1400] >> XFAB_FIB4_TYPE_SHIFT, XFAB_RT_GROUP);
+	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_GROUPS), &gid, grp), 0);
+	assert_int_equal(grp->num_members, 3);
+}
+
+static int gateway_of(__u32 nh_id)
+{
+	struct xfab_nexthop nh;
+
+	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_NEXTHOPS), &nh_id, &nh), 0);
+	return nh.dmac[4] == 0x02 ? nh.dmac[5] : 100 + nh.dmac[4];
+}
+
+/* Weights 1, 2, 5: the buckets split 32, 64, 160 exactly (256 * w / 8),
+ * and random flows follow within the binomial tolerance. */
 static void test_weighted(void **state)
 {
 	const double weights[3] = {1, 2, 5};
-	int counts[3] = {0};
+	int counts[3] = {0}, buckets[3] = {0};
+	struct xfab_group grp;
 
 	(void)state;
+	seed(0x3e1647edu);
+	weighted_group(&grp);
+	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++) {
+		int g = gateway_of(grp.buckets[b]);
+
+		assert_in_range(g, 1, 3);
+		buckets[g - 1]++;
+	}
+	for (int m = 0; m < 3; m++)
+		assert_int_equal(buckets[m], XFAB_GROUP_BUCKETS * weights[m] / 8);
 	for (int i = 0; i < N_FLOWS; i++) {
 		struct flow f = random_flow(0x0a140000u);
 		int m = send_flow(0, 0, &f);
@@ -237,11 +269,11 @@ static void test_weighted(void **state)
 		counts[m - 1]++;
 	}
 	for (int m = 0; m < 3; m++) {
-		double want = N_FLOWS * weights[m] / 8, err = (counts[m] - want) / want;
+		double want = N_FLOWS * weights[m] / 8;
 
-		print_message("    member %d weight %.0f: %d flows (want %.0f, %+.1f%%)\n", m + 1,
-			      weights[m], counts[m], want, 100 * err);
-		assert_true(err < 0.05 && err > -0.05);
+		print_message("    member %d weight %.0f: %d flows (want %.0f +- %.0f)\n", m + 1,
+			      weights[m], counts[m], want, binom_tol(N_FLOWS, weights[m] / 8, 3));
+		assert_true(binom_ok(counts[m], N_FLOWS, weights[m] / 8, 3));
 	}
 }
 
@@ -249,6 +281,7 @@ static void test_weighted(void **state)
 static void test_stable(void **state)
 {
 	(void)state;
+	seed(0x57ab1eu);
 	for (int i = 0; i < 2000; i++) {
 		struct flow f = random_flow(0x0a100000u);
 		int m = send_flow(0, 0, &f);
@@ -258,50 +291,120 @@ static void test_stable(void **state)
 	}
 }
 
-/* Resilient: one of 6 members (each on its own port) goes down; only its
- * flows move, each to a live member; when it returns, few flows move. */
+/* The bucket table of the group of 10.60/16 (six members, one per port
+ * p3..p8; gateway of port P is "100 + P"). */
+static void resilient_buckets(int *owner)
+{
+	__u32 gid = H.fib4.tbl24[0x0a3c00] & XFAB_FIB4_ID_MASK;
+	struct xfab_group grp;
+
+	assert_int_equal(H.fib4.tbl24[0x0a3c00] >> XFAB_FIB4_TYPE_SHIFT, XFAB_RT_GROUP);
+	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_GROUPS), &gid, &grp), 0);
+	assert_int_equal(grp.num_members, 6);
+	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++)
+		owner[b] = gateway_of(grp.buckets[b]);
+}
+
+/*
+ * Resilient: one of 6 members (each on its own port) goes down.
+ * Buckets: exactly the victim's buckets change owner, each to a live
+ * member, and they spread evenly: every survivor ends with 256/5 buckets
+ * (give or take the one a remainder gives), so it gains the victim's
+ * buckets / 5 within 2. When it returns, only buckets towards it move,
+ * and it gets its 256/6 share back.
+ * Flows through the data plane: only the victim's flows move, each to a
+ * live member; their number is the victim's share within the binomial
+ * tolerance.
+ */
 static void test_resilient(void **state)
 {
 	static struct flow flows[N_FLOWS];
 	static int before[N_FLOWS], during[N_FLOWS];
+	int ob[XFAB_GROUP_BUCKETS], od[XFAB_GROUP_BUCKETS], oa[XFAB_GROUP_BUCKETS];
+	int nb[109] = {0}, nd[109] = {0}, na[109] = {0}, victim_buckets = 0, back = 0;
 	int moved = 0, moved_back = 0, on_victim = 0;
-	const int n = 6, victim_port = 4; /* p5: gateway 10.0.5.1, member 105 */
+	const int n = 6, victim_port = 4, victim = 105; /* p5: gateway 10.0.5.1 */
 
 	(void)state;
+	seed(0x4e511e47u);
+	resilient_buckets(ob);
+	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++) {
+		assert_in_range(ob[b], 103, 108);
+		nb[ob[b]]++;
+	}
+	for (int g = 103; g <= 108; g++) /* a fresh fill: 256/6 each */
+		assert_in_range(nb[g], XFAB_GROUP_BUCKETS / n, XFAB_GROUP_BUCKETS / n + 1);
 	for (int i = 0; i < N_FLOWS; i++) {
 		flows[i] = random_flow(0x0a3c0000u);
 		before[i] = send_flow(0, 0, &flows[i]);
 		assert_in_range(before[i], 103, 108);
-		on_victim += before[i] == 105;
+		on_victim += before[i] == victim;
 	}
+
 	H.oper_up[victim_port] = 0;
 	assert_int_equal(h_reapply(&H, NULL), 0);
+	resilient_buckets(od);
+	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++) {
+		if (ob[b] == victim) {
+			victim_buckets++;
+			assert_int_not_equal(od[b], victim);
+			assert_in_range(od[b], 103, 108);
+		} else if (od[b] != ob[b]) {
+			fail_msg("bucket %d moved from live member %d to %d", b, ob[b], od[b]);
+		}
+		nd[od[b]]++;
+	}
+	for (int g = 103; g <= 108; g++) {
+		double gain = nd[g] - nb[g], even = victim_buckets / (n - 1.0);
+
+		if (g == victim)
+			continue;
+		print_message("    member %d: %d -> %d buckets\n", g, nb[g], nd[g]);
+		assert_in_range(nd[g], XFAB_GROUP_BUCKETS / (n - 1),
+				XFAB_GROUP_BUCKETS / (n - 1) + 1);
+		assert_true(gain >= even - 2 && gain <= even + 2);
+	}
 	for (int i = 0; i < N_FLOWS; i++) {
 		int m = send_flow(0, 0, &flows[i]);
 
 		during[i] = m;
-		assert_int_not_equal(m, 105);
+		assert_int_not_equal(m, victim);
 		if (m != before[i]) {
 			moved++;
-			assert_int_equal(before[i], 105); /* only the victim's flows move */
+			assert_int_equal(before[i], victim); /* only the victim's flows move */
 		}
 	}
+
 	H.oper_up[victim_port] = 1;
 	assert_int_equal(h_reapply(&H, NULL), 0);
+	resilient_buckets(oa);
+	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++) {
+		if (oa[b] != od[b]) {
+			assert_int_equal(oa[b], victim); /* only towards the returning member */
+			back++;
+		}
+		na[oa[b]]++;
+	}
+	assert_in_range(na[victim], XFAB_GROUP_BUCKETS / n, XFAB_GROUP_BUCKETS / n + 1);
+	assert_int_equal(back, na[victim]);
 	/* the churn of the re-add: flows that change member at that moment */
 	for (int i = 0; i < N_FLOWS; i++) {
 		int m = send_flow(0, 0, &flows[i]);
 
 		moved_back += m != during[i];
 		if (m != during[i])
-			assert_int_equal(m, 105); /* only towards the returning member */
+			assert_int_equal(m, victim);
 	}
-	print_message("    member down: %d of %d flows moved (%d were on it; bound %.0f); "
-		      "back up: %d moved\n",
-		      moved, N_FLOWS, on_victim, N_FLOWS * (1.0 / n + 0.01), moved_back);
+	print_message("    member down: %d of %d buckets and %d of %d flows moved (%d were on it; "
+		      "%.0f +- %.0f); back up: %d buckets, %d flows\n",
+		      victim_buckets, XFAB_GROUP_BUCKETS, moved, N_FLOWS, on_victim,
+		      N_FLOWS * (double)victim_buckets / XFAB_GROUP_BUCKETS,
+		      binom_tol(N_FLOWS, (double)victim_buckets / XFAB_GROUP_BUCKETS, 2), back,
+		      moved_back);
 	assert_int_equal(moved, on_victim);
-	assert_true(moved <= N_FLOWS * (1.0 / n + 0.01));
-	assert_true(moved_back <= N_FLOWS * (1.0 / n + 0.01));
+	/* a flow lands in the victim's buckets with p = victim_buckets / 256 */
+	assert_true(binom_ok(moved, N_FLOWS, (double)victim_buckets / XFAB_GROUP_BUCKETS, 2));
+	assert_true(binom_ok(moved_back, N_FLOWS, (double)back / XFAB_GROUP_BUCKETS, 2));
 }
 
 /* E-ECMP: one 5-tuple, many QPs. Spread with ROCE_DEST_QP, none without. */
@@ -347,6 +450,7 @@ static void test_symmetric(void **state)
 	int same_on = 0, same_off = 0;
 
 	(void)state;
+	seed(0x608e7du);
 	for (int i = 0; i < 1000; i++) {
 		struct xfab_flow a = {0}, b;
 
@@ -442,15 +546,17 @@ static void test_flowlets(void **state)
 	const int rounds = 24;
 
 	(void)state;
-	assert_int_equal(h_reapply(&H, make_config("\"ECMP\": {}, \"FLOWLET\": {\"global\": "
-						   "{\"enabled\": \"true\", \"gap_us\": \"2000\"}}",
-						   NULL)),
-			 0);
+	assert_int_equal(
+	    h_reapply(&H, make_config("\"ECMP\": {}, \"FLOWLET\": {\"global\": "
+				      "{\"enabled\": \"true\", \"gap_us\": \"50000\"}}",
+				      NULL)),
+	    0);
 	hit0 = lb(XFAB_LB_FLOWLET_HIT);
 	new0 = lb(XFAB_LB_FLOWLET_NEW);
 	moved0 = lb(XFAB_LB_FLOWLET_MOVED);
 	first = send_flow(0, 0, &f);
-	for (int i = 0; i < 50; i++) /* back to back: microseconds apart */
+	for (int i = 0; i < 50; i++) /* back to back: microseconds apart, far inside the 50 ms gap
+					even on a busy machine */
 		assert_int_equal(send_flow(i & 1, 0, &f), first);
 	assert_int_equal(lb(XFAB_LB_FLOWLET_NEW) - new0, 1);
 	assert_int_equal(lb(XFAB_LB_FLOWLET_HIT) - hit0, 50);
@@ -460,7 +566,7 @@ static void test_flowlets(void **state)
 	for (int r = 0; r < rounds; r++) {
 		int m;
 
-		usleep(6000); /* 3x the gap */
+		usleep(100000); /* twice the gap */
 		m = send_flow(0, 0, &f);
 		assert_in_range(m, 1, 16);
 		changes += m != prev;
@@ -559,6 +665,7 @@ static void set_load(int slot, __u64 bytes)
 static void test_least_loaded(void **state)
 {
 	(void)state;
+	seed(0x552fe6u);
 	assert_int_equal(h_reapply(&H, make_config("\"ECMP\": {}, \"FLOWLET\": {\"global\": "
 						   "{\"enabled\": \"true\", \"gap_us\": \"1000\", "
 						   "\"mode\": \"least_loaded\", "
@@ -588,6 +695,7 @@ static void test_te(void **state)
 	int other_port_members[200] = {0}, via_p3 = 0;
 
 	(void)state;
+	seed(0x7e7e7eu);
 	assert_int_equal(h_reapply(&H, make_config(te, NULL)), 0);
 	hit0 = lb(XFAB_LB_TE_HIT);
 	fb0 = lb(XFAB_LB_TE_FALLBACK);
@@ -600,8 +708,8 @@ static void test_te(void **state)
 		via_p3 += other_port_members[i] == 103;
 	}
 	assert_int_equal(lb(XFAB_LB_TE_HIT) - hit0, 100);
-	assert_true(via_p3 > 20 && via_p3 < 80); /* the group spreads p4's traffic */
-	H.oper_up[2] = 0;			 /* p3 down */
+	assert_true(binom_ok(via_p3, 100, 0.5, 1)); /* the group spreads p4's traffic */
+	H.oper_up[2] = 0;			    /* p3 down */
 	assert_int_equal(h_reapply(&H, NULL), 0);
 	for (int i = 0; i < 50; i++) {
 		struct flow f = random_flow(0x0a1e0000u);

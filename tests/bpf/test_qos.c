@@ -15,43 +15,68 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <linux/if_packet.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <cmocka.h>
 
 #include "common.h"
 #include "harness.h"
+#include "stats.h"
 
 /* p1: ingress. p2: 1 Mbit/s (drains ~nothing during a test), WRED on every
  * class: ECN profile for DSCP 0 (class 1), RED profile (drops Not-ECT) for
- * DSCP 5 (class 2). p3: 1 Gbit/s, ECN profile. p4: tc egress tail drops. */
-static const char *config_text =
-    "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"qos-test\"}},\n"
-    " \"PORT\": {\"p1\": {}, \"p2\": {\"rate\": \"1\", \"buffer\": \"1000000\"},\n"
-    "   \"p3\": {\"rate\": \"1000\", \"buffer\": \"1000000\"}, \"p4\": {\"buffer\": \"1500\"}},\n"
-    " \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p2|10.0.2.0/31\": {}, \"p2|fd02::2/127\": {},\n"
-    "   \"p3|10.0.3.0/31\": {}, \"p4|10.0.4.0/31\": {}},\n"
-    " \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.1\"}, \"fd09::/32\": {\"nexthop\": "
-    "\"fd02::3\"},\n"
-    "   \"10.8.0.0/16\": {\"nexthop\": \"10.0.3.1\"}},\n"
-    " \"NEIGH\": {\"p2|10.0.2.1\": {\"neigh\": \"02:00:00:00:02:01\"}, \"p2|fd02::3\": "
-    "{\"neigh\": \"02:00:00:00:02:01\"},\n"
-    "   \"p3|10.0.3.1\": {\"neigh\": \"02:00:00:00:03:01\"}},\n"
-    " \"WRED_PROFILE\": {\"ECN\": {\"min_threshold\": \"10000\", \"max_threshold\": \"50000\",\n"
-    "     \"max_probability\": \"20\", \"ecn\": \"ecn_all\", \"drop_nonect\": \"false\"},\n"
-    "   \"RED\": {\"min_threshold\": \"10000\", \"max_threshold\": \"50000\", "
-    "\"max_probability\": \"20\",\n"
-    "     \"ecn\": \"ecn_all\", \"drop_nonect\": \"true\"}},\n"
-    " \"QUEUE\": {\"p2|0-1\": {\"wred_profile\": \"ECN\"}, \"p2|2\": {\"wred_profile\": \"RED\"},\n"
-    "   \"p3|0-7\": {\"wred_profile\": \"ECN\"}}\n"
-    "}\n";
+ * DSCP 5 (class 2). p3: 1 Gbit/s, ECN profile. p4: tc egress tail drops.
+ * p5: tc egress against a real HTB queue; its profile REAL takes the
+ * thresholds a test sets. */
+static const char *qos_config(unsigned kmin, unsigned kmax, unsigned pmax)
+{
+	static char buf[4096];
+
+	snprintf(
+	    buf, sizeof(buf),
+	    "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"qos-test\"}},\n"
+	    " \"PORT\": {\"p1\": {}, \"p2\": {\"rate\": \"1\", \"buffer\": \"1000000\"},\n"
+	    "   \"p3\": {\"rate\": \"1000\", \"buffer\": \"1000000\"}, \"p4\": {\"buffer\": "
+	    "\"1500\"},\n"
+	    "   \"p5\": {\"buffer\": \"1000000\"}},\n"
+	    " \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p2|10.0.2.0/31\": {}, \"p2|fd02::2/127\": "
+	    "{},\n"
+	    "   \"p3|10.0.3.0/31\": {}, \"p4|10.0.4.0/31\": {}, \"p5|10.0.5.0/31\": {}},\n"
+	    " \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.1\"}, \"fd09::/32\": "
+	    "{\"nexthop\": "
+	    "\"fd02::3\"},\n"
+	    "   \"10.8.0.0/16\": {\"nexthop\": \"10.0.3.1\"}},\n"
+	    " \"NEIGH\": {\"p2|10.0.2.1\": {\"neigh\": \"02:00:00:00:02:01\"}, \"p2|fd02::3\": "
+	    "{\"neigh\": \"02:00:00:00:02:01\"},\n"
+	    "   \"p3|10.0.3.1\": {\"neigh\": \"02:00:00:00:03:01\"}},\n"
+	    " \"WRED_PROFILE\": {\"ECN\": {\"min_threshold\": \"10000\", \"max_threshold\": "
+	    "\"50000\",\n"
+	    "     \"max_probability\": \"20\", \"ecn\": \"ecn_all\", \"drop_nonect\": \"false\"},\n"
+	    "   \"RED\": {\"min_threshold\": \"10000\", \"max_threshold\": \"50000\", "
+	    "\"max_probability\": \"20\",\n"
+	    "     \"ecn\": \"ecn_all\", \"drop_nonect\": \"true\"},\n"
+	    "   \"REAL\": {\"min_threshold\": \"%u\", \"max_threshold\": \"%u\", "
+	    "\"max_probability\": \"%u\", \"ecn\": \"ecn_all\"}},\n"
+	    " \"QUEUE\": {\"p2|0-1\": {\"wred_profile\": \"ECN\"}, \"p2|2\": {\"wred_profile\": "
+	    "\"RED\"},\n"
+	    "   \"p3|0-7\": {\"wred_profile\": \"ECN\"}, \"p5|0-7\": {\"wred_profile\": "
+	    "\"REAL\"}}\n"
+	    "}\n",
+	    kmin, kmax, pmax);
+	return buf;
+}
 
 static struct harness H;
 
 #define SLOT_P2 1
 #define SLOT_P3 2
 #define SLOT_P4 3
+#define SLOT_P5 4
 
 /* UDP over IPv4 (or IPv6) with the given DSCP and ECN, 100 bytes of payload
  * unless `payload` says otherwise. */
@@ -116,34 +141,78 @@ static void send_pkt(int tc_hook, int in_port, const __u8 *frame, size_t len, st
 	o->ecn = o->out[12] == 0x86 ? (o->out[15] >> 4) & 3 : o->out[15] & 3;
 }
 
-/* Marked fraction at fixed occupancies follows the curve within 2 points. */
+/* The occupancy the last packet of queue (slot, tc) saw, as the data plane
+ * recorded it. */
+static __u64 seen_occupancy(__u32 slot, __u32 tc)
+{
+	__u32 key = XFAB_QUEUE_KEY(slot, tc);
+	struct xfab_queue_watermark wm;
+
+	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_QUEUE_WATERMARK), &key, &wm), 0);
+	return wm.current_bytes;
+}
+
+/* The ECN profile: no marks below Kmin 10000, every packet at or above Kmax
+ * 50000, linear from 0 to Pmax 20% in between. */
+static double ecn_curve(__u64 q)
+{
+	return q < 10000 ? 0 : q >= 50000 ? 1 : 0.2 * (double)(q - 10000) / 40000;
+}
+
+/*
+ * The marked fraction at fixed occupancies follows the curve. The phantom
+ * queue drains between setting it and the packet (1 Mbit/s: a byte per
+ * 8 us), so each packet's expectation comes from the occupancy it saw (the
+ * watermark the data plane wrote): where the curve is 0 or 1 every single
+ * packet must obey it; in between, the count of marks lies within the
+ * Bernstein tolerance (stats.h) around the sum of the probabilities, per
+ * point and over all points together.
+ */
 static void test_curve(void **state)
 {
-	static const __u64 occ[] = {0, 5000, 9999, 10000, 20000, 30000, 40000, 49000, 50000, 80000};
+	static const __u64 occ[] = {0,	   5000,  9999,	 10000, 10125, 20000, 30000,
+				    40000, 49000, 50000, 50125, 60000, 80000};
+	const int points = sizeof(occ) / sizeof(occ[0]);
+	double all_mu = 0, all_var = 0;
+	int all_marked = 0;
 	__u8 frame[256];
 	size_t len = build(frame, 0, "10.9.0.7", 0, 2 /* ECT(0) */, 100);
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(occ) / sizeof(occ[0]); i++) {
-		double want = occ[i] < 10000	? 0
-			      : occ[i] >= 50000 ? 1
-						: 0.2 * (occ[i] - 10000) / 40000;
-		int marked = 0, n = 10000;
+	for (int i = 0; i < points; i++) {
+		double mu = 0, var = 0, tol;
+		/* where the curve is 0 or 1 each packet is checked alone */
+		int marked = 0, n = occ[i] > 10000 && occ[i] < 50000 ? 10000 : 2000;
 
 		for (int k = 0; k < n; k++) {
 			struct outcome o;
+			double p;
 
 			set_queue(SLOT_P2, 1, occ[i], xfab_mono_ns());
 			send_pkt(0, 0, frame, len, &o);
 			assert_true(o.forwarded);
+			p = ecn_curve(seen_occupancy(SLOT_P2, 1));
+			assert_true(seen_occupancy(SLOT_P2, 1) <= occ[i] + 1); /* it only drains */
+			if ((p == 0 && o.ecn == 3) || (p == 1 && o.ecn != 3))
+				fail_msg("occupancy %llu: ECN %u, the curve says %s",
+					 (unsigned long long)seen_occupancy(SLOT_P2, 1), o.ecn,
+					 p == 0 ? "never" : "always");
 			marked += o.ecn == 3;
+			mu += p;
+			var += p * (1 - p);
 			if (o.ecn == 3) /* the IPv4 checksum still verifies */
 				assert_int_equal(xfab_csum16(o.out + 14, 20), 0);
 		}
-		print_message("    occupancy %6llu B: marked %.4f (curve %.4f)\n",
-			      (unsigned long long)occ[i], (double)marked / n, want);
-		assert_true((double)marked / n - want <= 0.02 && want - (double)marked / n <= 0.02);
+		tol = bernstein_tol(var, XFAB_TEST_DELTA / (points + 1));
+		print_message("    occupancy %6llu B: marked %5d of %d, curve %8.1f +- %.0f\n",
+			      (unsigned long long)occ[i], marked, n, mu, tol);
+		assert_true(fabs(marked - mu) <= tol);
+		all_marked += marked;
+		all_mu += mu;
+		all_var += var;
 	}
+	assert_true(fabs(all_marked - all_mu) <=
+		    bernstein_tol(all_var, XFAB_TEST_DELTA / (points + 1)));
 }
 
 /* Above Kmax: ECT(0)/ECT(1) become CE, CE stays, Not-ECT is untouched
@@ -282,7 +351,139 @@ static void test_tc_egress(void **state)
 	assert_int_equal(h_percpu_u64(&H, XFAB_MAP_QUEUE_STATS, key, 3, 4) - drop0, 1);
 }
 
-H_GROUP_FIXTURES(H, 4, config_text)
+/* ---- tc egress against a real queue ---- */
+
+static int sh(const char *cmd)
+{
+	int rc = system(cmd);
+
+	if (rc)
+		print_message("    `%s` failed (%d)\n", cmd, rc);
+	return rc;
+}
+
+/* The backlog of p5's root qdisc in bytes, as tc reports it. */
+static __u64 tc_backlog(void)
+{
+	char line[512];
+	unsigned long long b = ~0ULL;
+	FILE *p = popen("tc -s qdisc show dev p5", "r");
+
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p))
+		if (b == ~0ULL && sscanf(line, " backlog %llub", &b) == 1)
+			break;
+	pclose(p);
+	assert_true(b != ~0ULL);
+	return b;
+}
+
+/* Runs n ECT(0) packets to p5's neighbour through the tc egress program of
+ * p5 (whose root qdisc holds a real backlog); returns how many left CE. */
+static int egress_marks(int n)
+{
+	__u8 frame[256], out[256];
+	size_t len = build(frame, 0, "10.0.5.1", 0, 2, 100);
+	struct __sk_buff ctx = {.ifindex = H.ifindex[4]};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = (__u32)len,
+		    .data_out = out, .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = 1);
+	int prog = bpf_program__fd(H.skel->progs.xfab_tc_egress), marks = 0;
+
+	for (int i = 0; i < n; i++) {
+		opts.data_size_out = sizeof(out);
+		assert_int_equal(bpf_prog_test_run_opts(prog, &opts), 0);
+		assert_int_equal(opts.retval, 0);  /* TC_ACT_OK: queued, not dropped */
+		assert_int_equal(out[15] >> 2, 0); /* DSCP kept */
+		if ((out[15] & 3) == 3) {
+			marks++;
+			assert_int_equal(xfab_csum16(out + 14, 20), 0);
+		} else {
+			assert_int_equal(out[15] & 3, 2);
+		}
+	}
+	return marks;
+}
+
+/* n frames of len bytes into p5's qdisc, from a packet socket. */
+static void fill_queue(int n, size_t len)
+{
+	struct sockaddr_ll sll = {.sll_family = AF_PACKET,
+				  .sll_ifindex = (int)H.ifindex[4],
+				  .sll_halen = 6,
+				  .sll_addr = {0x02, 0, 0, 0, 0x05, 0x01}};
+	__u8 frame[2048] = {0x02, 0, 0, 0, 0x05, 0x01};
+	int fd = socket(AF_PACKET, SOCK_RAW, 0);
+
+	assert_true(fd >= 0);
+	memcpy(frame + 6, H.mac[4], 6);
+	frame[12] = 0x88; /* local experimental ethertype: nobody's protocol */
+	frame[13] = 0xb5;
+	for (int i = 0; i < n; i++)
+		assert_int_equal(sendto(fd, frame, len, 0, (struct sockaddr *)&sll, sizeof(sll)),
+				 (ssize_t)len);
+	close(fd);
+}
+
+/*
+ * The tc datapath marks against the egress device's real qdisc: an HTB
+ * root on p5 whose class sends 100 bit/s, filled from a packet socket so
+ * its backlog (read back with tc) holds still for the test. Empty queue:
+ * no marks. Backlog above Kmax: every packet marked, and the occupancy the
+ * program recorded is the backlog tc reports. Then the thresholds move
+ * around the real backlog B: Kmax = B marks all, Kmax = B + 1 (no ramp)
+ * none, Kmin = B + 1 none, and Kmin < B < Kmax with Pmax 100% marks half
+ * within the binomial tolerance.
+ */
+static void test_tc_egress_real_queue(void **state)
+{
+	__u32 key = 0, tc;
+	__u64 b;
+	int marks;
+
+	(void)state;
+	assert_int_equal(sh("echo 1 > /proc/sys/net/ipv6/conf/p5/disable_ipv6"), 0);
+	assert_int_equal(sh("tc qdisc replace dev p5 root handle 1: htb default 1 && "
+			    "tc class add dev p5 parent 1: classid 1:1 htb rate 100bit ceil 100bit "
+			    "burst 1600b cburst 1600b quantum 1514"),
+			 0);
+	/* the class of DSCP 0: its queue's watermark tells the occupancy seen */
+	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_DSCP_TO_TC), &key, &tc), 0);
+
+	assert_int_equal(tc_backlog(), 0);
+	marks = egress_marks(200);
+	print_message("    empty queue: %d of 200 marked\n", marks);
+	assert_int_equal(marks, 0);
+	assert_int_equal(seen_occupancy(SLOT_P5, tc), 0);
+
+	fill_queue(13, 1000);
+	usleep(20000);
+	b = tc_backlog();
+	assert_true(b >= 10000); /* two frames leave on the class's burst */
+	marks = egress_marks(200);
+	print_message("    backlog %llu B (Kmax 6000): %d of 200 marked\n", (unsigned long long)b,
+		      marks);
+	assert_int_equal(marks, 200);
+	assert_int_equal(seen_occupancy(SLOT_P5, tc), b);
+
+	assert_int_equal(h_reapply(&H, qos_config((unsigned)b - 1000, (unsigned)b, 0)), 0);
+	assert_int_equal(egress_marks(200), 200);
+	assert_int_equal(h_reapply(&H, qos_config((unsigned)b - 1000, (unsigned)b + 1, 0)), 0);
+	assert_int_equal(egress_marks(200), 0);
+	assert_int_equal(h_reapply(&H, qos_config((unsigned)b + 1, (unsigned)b + 1000, 100)), 0);
+	assert_int_equal(egress_marks(200), 0);
+	assert_int_equal(h_reapply(&H, qos_config((unsigned)b - 1000, (unsigned)b + 1000, 100)), 0);
+	marks = egress_marks(1000);
+	print_message("    Kmin = B - 1000, Kmax = B + 1000, Pmax 100%%: %d of 1000 marked\n",
+		      marks);
+	assert_true(binom_ok(marks, 1000, 0.5, 1));
+	/* the queue held still throughout, so every verdict above saw B */
+	assert_int_equal(tc_backlog(), b);
+
+	assert_int_equal(sh("tc qdisc del dev p5 root"), 0);
+	assert_int_equal(h_reapply(&H, qos_config(3000, 6000, 100)), 0);
+}
+
+H_GROUP_FIXTURES(H, 5, qos_config(3000, 6000, 100))
 
 int main(void)
 {
@@ -290,7 +491,7 @@ int main(void)
 	    cmocka_unit_test(test_curve),     cmocka_unit_test(test_which_packets),
 	    cmocka_unit_test(test_ipv6),      cmocka_unit_test(test_tail_drop),
 	    cmocka_unit_test(test_drain),     cmocka_unit_test(test_counters),
-	    cmocka_unit_test(test_tc_egress),
+	    cmocka_unit_test(test_tc_egress), cmocka_unit_test(test_tc_egress_real_queue),
 	};
 	return cmocka_run_group_tests_name("bpf_qos", tests, setup, teardown);
 }

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/mman.h>
 
 #include <cmocka.h>
 
@@ -33,7 +35,7 @@ static const char *config_text =
     " \"WRED_PROFILE\": {\"E\": {\"min_threshold\": \"1000\", \"max_threshold\": \"2000\"}},\n"
     " \"QUEUE\": {\"p2|0-7\": {\"wred_profile\": \"E\"}, \"p3|0-7\": {\"wred_profile\": \"E\"}},\n"
     " \"FLOWLET\": {\"global\": {\"enabled\": \"true\", \"gap_us\": \"10000000\"}},\n"
-    " \"TE_PATH\": {}\n"
+    " \"TE_PATH\": {\"p1|10.9.5.0/24\": {\"nexthop\": \"10.0.3.1\"}}\n"
     "}\n";
 
 static struct harness H;
@@ -53,6 +55,37 @@ static void snap_add(struct snapshot *s, const void *p, size_t n)
 	s->len += n;
 }
 
+/* An array map's values, all at once: mmapped when the map allows it
+ * (the FIBs: reading 8M entries one syscall at a time takes minutes),
+ * else in batches. */
+static void snap_array(struct snapshot *s, struct bpf_map *map, size_t vsz)
+{
+	int fd = bpf_map__fd(map);
+	__u32 n = bpf_map__max_entries(map), out = 0, count;
+	size_t total = (size_t)n * vsz;
+	void *keys, *vals, *mem;
+	int err;
+
+	if (bpf_map__map_flags(map) & BPF_F_MMAPABLE) {
+		mem = mmap(NULL, total, PROT_READ, MAP_SHARED, fd, 0);
+		assert_true(mem != MAP_FAILED);
+		snap_add(s, mem, total);
+		munmap(mem, total);
+		return;
+	}
+	keys = calloc(n, sizeof(__u32));
+	vals = calloc(n, vsz);
+	assert_non_null(keys);
+	assert_non_null(vals);
+	count = n;
+	err = bpf_map_lookup_batch(fd, NULL, &out, keys, vals, &count, NULL);
+	assert_true(err == 0 || errno == ENOENT);
+	assert_int_equal(count, n);
+	snap_add(s, vals, total);
+	free(keys);
+	free(vals);
+}
+
 static void snapshot(struct snapshot *s)
 {
 	struct bpf_map *map;
@@ -70,9 +103,13 @@ static void snapshot(struct snapshot *s)
 
 		if (type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH)
 			vsz = ((vsz + 7) / 8 * 8) * (size_t)ncpu;
+		snap_add(s, bpf_map__name(map), strlen(bpf_map__name(map)));
+		if (type == BPF_MAP_TYPE_ARRAY || type == BPF_MAP_TYPE_PERCPU_ARRAY) {
+			snap_array(s, map, vsz);
+			continue;
+		}
 		val = calloc(1, vsz);
 		assert_non_null(val);
-		snap_add(s, bpf_map__name(map), strlen(bpf_map__name(map)));
 		while (bpf_map_get_next_key(fd, prev, next) == 0) {
 			memcpy(key, next, ksz);
 			prev = key;
@@ -174,11 +211,12 @@ static void test_no_state_change(void **state)
 		trace(frame, build(frame, "10.9.0.1", 1, 7, 2), &rec, &ret);
 		trace(frame, build(frame, "198.51.100.1", 64, 7, 2), &rec, &ret);
 		trace(frame, build(frame, "10.0.1.2", 64, 7, 0), &rec, &ret);
+		trace(frame, build(frame, "10.9.5.1", 64, (__u16)(1000 + i), 2), &rec, &ret);
 	}
 	snapshot(&after);
 	assert_int_equal(before.len, after.len);
 	assert_memory_equal(before.buf, after.buf, before.len);
-	print_message("    %zu bytes of maps identical across 800 traces\n", before.len);
+	print_message("    %zu bytes of maps identical across 1000 traces\n", before.len);
 	free(before.buf);
 	free(after.buf);
 }
@@ -219,6 +257,76 @@ static void test_record_matches_reality(void **state)
 	assert_int_equal(rec.stage, XFAB_STAGE_L3);
 }
 
+static __u64 lb(__u32 event)
+{
+	return h_percpu_u64(&H, XFAB_MAP_LB_STATS, event, 0, 1);
+}
+
+/* Traces 100 flows to the TE prefix 10.9.5.0/24 (pinned from p1 to p3's
+ * gateway): each record reports `flag` and not `other`, and the egress of
+ * gateway `member`; the TE counters stay where they were. */
+static void te_traces(__u8 flag, __u8 other, int member)
+{
+	__u64 hit0 = lb(XFAB_LB_TE_HIT), fb0 = lb(XFAB_LB_TE_FALLBACK);
+	struct xfab_trace rec;
+	__u8 frame[256];
+	__u32 ret;
+
+	for (int i = 0; i < 100; i++) {
+		char dst[32];
+
+		snprintf(dst, sizeof(dst), "10.9.5.%d", i + 1);
+		trace(frame, build(frame, dst, 64, (__u16)(3000 + i), 2), &rec, &ret);
+		assert_int_equal(ret, 4); /* XDP_REDIRECT */
+		assert_int_equal(rec.action, XFAB_ACT_FORWARD);
+		assert_true(rec.flags & flag);
+		assert_false(rec.flags & other);
+		assert_int_equal(member_of_nexthop(rec.nexthop), member);
+		assert_int_equal(rec.egress_ifindex, H.ifindex[(member >> 8) - 1]);
+	}
+	/* expiring TTL on a TE prefix: punted, nothing counted either */
+	trace(frame, build(frame, "10.9.5.1", 1, 5, 2), &rec, &ret);
+	assert_int_equal(rec.action, XFAB_ACT_PUNT);
+	assert_int_equal(rec.reason, XFAB_PUNT_TTL_EXPIRED);
+	assert_int_equal(lb(XFAB_LB_TE_HIT), hit0);
+	assert_int_equal(lb(XFAB_LB_TE_FALLBACK), fb0);
+}
+
+/*
+ * TE in trace mode: the record reports the TE decision (a hit while the
+ * pinned path is up, a fallback to the route's group while it is down)
+ * and no TE counter moves; a real packet then moves exactly its counter.
+ * Outside the TE prefix, no TE flag.
+ */
+static void test_te_trace(void **state)
+{
+	struct xfab_trace rec;
+	__u8 frame[256];
+	__u32 ret;
+	__u64 hit0, fb0;
+
+	(void)state;
+	te_traces(XFAB_TRACE_TE_HIT, XFAB_TRACE_TE_FALLBACK | XFAB_TRACE_GROUP, 0x0301);
+	hit0 = lb(XFAB_LB_TE_HIT);
+	fb0 = lb(XFAB_LB_TE_FALLBACK);
+	assert_int_equal(real(frame, build(frame, "10.9.5.9", 64, 77, 2)), 0x0301);
+	assert_int_equal(lb(XFAB_LB_TE_HIT), hit0 + 1);
+	assert_int_equal(lb(XFAB_LB_TE_FALLBACK), fb0);
+
+	trace(frame, build(frame, "10.9.6.1", 64, 77, 2), &rec, &ret);
+	assert_false(rec.flags & (XFAB_TRACE_TE_HIT | XFAB_TRACE_TE_FALLBACK));
+	assert_true(rec.flags & XFAB_TRACE_GROUP);
+
+	H.oper_up[2] = 0; /* p3, the pinned path, goes down */
+	assert_int_equal(h_reapply(&H, NULL), 0);
+	te_traces(XFAB_TRACE_TE_FALLBACK | XFAB_TRACE_GROUP, XFAB_TRACE_TE_HIT, 0x0201);
+	assert_int_equal(real(frame, build(frame, "10.9.5.9", 64, 77, 2)), 0x0201);
+	assert_int_equal(lb(XFAB_LB_TE_HIT), hit0 + 1);
+	assert_int_equal(lb(XFAB_LB_TE_FALLBACK), fb0 + 1);
+	H.oper_up[2] = 1;
+	assert_int_equal(h_reapply(&H, NULL), 0);
+}
+
 H_GROUP_FIXTURES(H, 3, config_text)
 
 int main(void)
@@ -226,6 +334,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_no_state_change),
 	    cmocka_unit_test(test_record_matches_reality),
+	    cmocka_unit_test(test_te_trace),
 	};
 	return cmocka_run_group_tests_name("bpf_trace", tests, setup, teardown);
 }
