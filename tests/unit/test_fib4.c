@@ -122,13 +122,13 @@ static int setup(void **state)
 	tbl8 = calloc((size_t)XFAB_FIB4_TBL8_GROUPS * 256, 4);
 	if (!tbl24 || !tbl8)
 		return -1;
-	xfab_fib4_attach(&hw, tbl24, tbl8);
-	return 0;
+	return xfab_fib4_attach(&hw, tbl24, tbl8);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
+	xfab_fib4_detach(&hw);
 	free(tbl24);
 	free(tbl8);
 	return 0;

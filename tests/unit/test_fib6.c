@@ -161,13 +161,13 @@ static int setup(void **state)
 	tbl8 = calloc((size_t)XFAB_FIB6_GROUPS * 256, 4);
 	if (!tbl16 || !tbl8)
 		return -1;
-	xfab_fib6_attach(&hw, tbl16, tbl8);
-	return 0;
+	return xfab_fib6_attach(&hw, tbl16, tbl8);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
+	xfab_fib6_detach(&hw);
 	free(tbl16);
 	free(tbl8);
 	return 0;

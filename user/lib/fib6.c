@@ -7,18 +7,26 @@
 #include <sys/mman.h>
 
 #include "common.h"
+#include "fibtrie.h"
 #include "tables.h"
 
 #define G_ENTRIES ((size_t)XFAB_FIB6_GROUPS * 256)
-#define LEVELS 15 /* group levels: bytes 2..15 of the address, and none */
 
 #define LEN16 ((size_t)XFAB_FIB6_TBL16_SIZE * 4)
 #define LEN8 (G_ENTRIES * 4)
 
-void xfab_fib6_attach(struct xfab_fib6_hw *hw, __u32 *tbl16, __u32 *tbl8)
+int xfab_fib6_attach(struct xfab_fib6_hw *hw, __u32 *tbl16, __u32 *tbl8)
 {
 	hw->tbl16 = tbl16;
 	hw->tbl8 = tbl8;
+	hw->trie = xfab_fibtrie_new(tbl16, 16, tbl8, XFAB_FIB6_GROUPS, 128);
+	return hw->trie ? 0 : -ENOMEM;
+}
+
+void xfab_fib6_detach(struct xfab_fib6_hw *hw)
+{
+	xfab_fibtrie_free(hw->trie);
+	hw->trie = NULL;
 }
 
 int xfab_fib6_map(struct xfab_fib6_hw *hw, int fd16, int fd8)
@@ -26,12 +34,15 @@ int xfab_fib6_map(struct xfab_fib6_hw *hw, int fd16, int fd8)
 	int err = xfab_mmap_pair(fd16, LEN16, &hw->map16, fd8, LEN8, &hw->map8);
 
 	if (!err)
-		xfab_fib6_attach(hw, hw->map16, hw->map8);
+		err = xfab_fib6_attach(hw, hw->map16, hw->map8);
+	if (err)
+		xfab_fib6_unmap(hw);
 	return err;
 }
 
 void xfab_fib6_unmap(struct xfab_fib6_hw *hw)
 {
+	xfab_fib6_detach(hw);
 	if (hw->map16)
 		munmap(hw->map16, LEN16);
 	if (hw->map8)
@@ -56,166 +67,69 @@ __u32 xfab_fib6_lookup(const __u32 *tbl16, const __u32 *tbl8, const __u8 addr[16
 	return (v & XFAB_FIB6_EXT) ? 0 : v;
 }
 
-struct image6 {
-	__u32 t16[XFAB_FIB6_TBL16_SIZE];
-	__u32 *t8;
-	__u8 level[XFAB_FIB6_GROUPS]; /* 0: unused by the image, else the byte index */
-	__u8 g_hw[XFAB_FIB6_GROUPS];  /* reached by a live entry */
-	__u32 next_free;
-};
-
-/* Marks every group a live entry reaches (walked, so stale groups are not). */
-static int mark_hw_groups(const struct xfab_fib6_hw *hw, __u8 *g_hw)
+/* A route the data plane knows: a type and an id that fit an entry. */
+static int entry_of(__u32 type, __u32 id, __u32 *val)
 {
-	__u32 *stack = malloc(XFAB_FIB6_GROUPS * sizeof(__u32));
-	size_t top = 0;
-
-	if (!stack)
-		return -ENOMEM;
-	for (__u32 i = 0; i < XFAB_FIB6_TBL16_SIZE; i++)
-		if (is_group(hw->tbl16[i]) && !g_hw[hw->tbl16[i] & XFAB_FIB6_ID_MASK]) {
-			g_hw[hw->tbl16[i] & XFAB_FIB6_ID_MASK] = 1;
-			stack[top++] = hw->tbl16[i] & XFAB_FIB6_ID_MASK;
-		}
-	while (top) {
-		__u32 g = stack[--top];
-
-		for (size_t i = 0; i < 256; i++) {
-			__u32 v = hw->tbl8[(size_t)g * 256 + i];
-
-			if (is_group(v) && !g_hw[v & XFAB_FIB6_ID_MASK]) {
-				g_hw[v & XFAB_FIB6_ID_MASK] = 1;
-				stack[top++] = v & XFAB_FIB6_ID_MASK;
-			}
-		}
-	}
-	free(stack);
-	return 0;
+	*val = XFAB_FIB6_ENTRY(type, id & XFAB_FIB6_ID_MASK);
+	return type != 0 && !(*val & XFAB_FIB6_EXT);
 }
 
-/* The group under *slot (made one if it is a route or empty); hslot is
- * the same position in the kernel's tables, NULL once the paths differ. */
-static int ensure_group(struct image6 *im, __u32 *slot, const __u32 *hslot, int byte, __u32 *g)
+int xfab_fib6_set(struct xfab_fib6_hw *hw, const __u8 addr[16], int plen, __u32 type, __u32 id,
+		  size_t *written)
 {
-	__u32 cover = *slot;
+	size_t w0 = xfab_fibtrie_written(hw->trie);
+	__u32 val;
+	int err;
 
-	if (cover & XFAB_FIB6_EXT) {
-		*g = cover & XFAB_FIB6_ID_MASK;
-		return 0;
-	}
-	if (hslot && is_group(*hslot) && !im->level[*hslot & XFAB_FIB6_ID_MASK]) {
-		*g = *hslot & XFAB_FIB6_ID_MASK; /* the path keeps its group */
-	} else {
-		while (im->next_free < XFAB_FIB6_GROUPS &&
-		       (im->g_hw[im->next_free] || im->level[im->next_free]))
-			im->next_free++;
-		if (im->next_free == XFAB_FIB6_GROUPS)
-			return -ENOSPC;
-		*g = im->next_free;
-	}
-	im->level[*g] = (__u8)byte;
-	for (size_t i = 0; i < 256; i++)
-		im->t8[(size_t)*g * 256 + i] = cover;
-	*slot = XFAB_FIB6_EXT | *g;
-	return 0;
+	if (!entry_of(type, id, &val))
+		err = xfab_fibtrie_unset(hw->trie, addr, plen);
+	else
+		err = xfab_fibtrie_set(hw->trie, addr, plen, val);
+	if (written)
+		*written += xfab_fibtrie_written(hw->trie) - w0;
+	return err;
 }
 
-static int paint(struct image6 *im, const struct xfab_fib6_hw *hw, const struct xfab_e_route_v6 *e)
+int xfab_fib6_del(struct xfab_fib6_hw *hw, const __u8 addr[16], int plen, size_t *written)
 {
-	int plen = (int)e->key.prefixlen - 32, bits = 16, byte = 2;
-	const __u8 *a = e->key.addr;
-	__u32 val = XFAB_FIB6_ENTRY(e->val.type, e->val.id & XFAB_FIB6_ID_MASK),
-	      i0 = a[0] << 8 | a[1];
-	__u32 *slot = &im->t16[i0];
-	const __u32 *hslot = &hw->tbl16[i0];
+	size_t w0 = xfab_fibtrie_written(hw->trie);
+	int err = xfab_fibtrie_unset(hw->trie, addr, plen);
 
-	if (e->val.type == 0 || (val & XFAB_FIB6_EXT))
-		return 0; /* not a route the data plane knows */
-	if (plen <= 16) {
-		__u32 first = plen ? i0 & ~((1u << (16 - plen)) - 1) : 0;
-
-		for (__u32 i = 0; i < (1u << (16 - plen)); i++)
-			im->t16[first + i] = val;
-		return 0;
-	}
-	for (;;) {
-		__u32 g;
-		int err = ensure_group(im, slot, hslot, byte, &g);
-
-		if (err)
-			return err;
-		if (plen <= bits + 8) {
-			__u32 span = 1u << (bits + 8 - plen), first = a[byte] & ~(span - 1);
-
-			for (__u32 i = 0; i < span; i++)
-				im->t8[(size_t)g * 256 + first + i] = val;
-			return 0;
-		}
-		hslot = hslot && is_group(*hslot) && (*hslot & XFAB_FIB6_ID_MASK) == g
-			    ? &hw->tbl8[(size_t)g * 256 + a[byte]]
-			    : NULL;
-		slot = &im->t8[(size_t)g * 256 + a[byte]];
-		bits += 8;
-		byte++;
-	}
+	if (written)
+		*written += xfab_fibtrie_written(hw->trie) - w0;
+	return err;
 }
 
 int xfab_fib6_sync(struct xfab_fib6_hw *hw, const void *routes, size_t n,
 		   struct xfab_fib6_stats *st)
 {
 	const struct xfab_e_route_v6 *r = routes;
-	struct image6 *im = calloc(1, sizeof(*im));
-	struct xfab_fib6_stats s = {0};
-	size_t start[131] = {0};
-	__u32 *order = malloc((n ? n : 1) * sizeof(__u32));
-	int err = 0;
+	size_t w0 = xfab_fibtrie_written(hw->trie), k = 0;
+	__u8(*addr)[16] = malloc((n ? n : 1) * sizeof(*addr));
+	int *plen = malloc((n ? n : 1) * sizeof(*plen));
+	__u32 *val = malloc((n ? n : 1) * sizeof(*val));
+	int err = -ENOMEM;
 
-	if (!im || !order || !(im->t8 = calloc(G_ENTRIES, sizeof(__u32)))) {
-		err = -ENOMEM;
+	if (!addr || !plen || !val)
 		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].key.table != 0 || r[i].key.prefixlen < 32 || r[i].key.prefixlen > 160 ||
+		    !entry_of(r[i].val.type, r[i].val.id, &val[k]))
+			continue;
+		memcpy(addr[k], r[i].key.addr, 16);
+		plen[k++] = (int)r[i].key.prefixlen - 32;
 	}
-	err = mark_hw_groups(hw, im->g_hw);
-	if (err)
-		goto out;
-	/* counting sort of table-0 routes by prefix length, then paint */
-	for (size_t i = 0; i < n; i++)
-		if (r[i].key.table == 0 && r[i].key.prefixlen >= 32 && r[i].key.prefixlen <= 160)
-			start[r[i].key.prefixlen - 32 + 1]++;
-	for (int l = 1; l < 131; l++)
-		start[l] += start[l - 1];
-	s.routes = start[129];
-	for (size_t i = 0; i < n; i++)
-		if (r[i].key.table == 0 && r[i].key.prefixlen >= 32 && r[i].key.prefixlen <= 160)
-			order[start[r[i].key.prefixlen - 32]++] = (__u32)i;
-	for (size_t o = 0; o < s.routes && !err; o++)
-		err = paint(im, hw, &r[order[o]]);
-	if (err)
-		goto out;
-	/* store: groups deepest first, then the first level */
-	for (int byte = 15; byte >= 2; byte--)
-		for (size_t g = 0; g < XFAB_FIB6_GROUPS; g++) {
-			if (im->level[g] != byte)
-				continue;
-			s.groups++;
-			for (size_t i = g * 256; i < g * 256 + 256; i++)
-				if (hw->tbl8[i] != im->t8[i]) {
-					__atomic_store_n(&hw->tbl8[i], im->t8[i], __ATOMIC_RELAXED);
-					s.written++;
-				}
-			__atomic_thread_fence(__ATOMIC_RELEASE);
-		}
-	for (size_t i = 0; i < XFAB_FIB6_TBL16_SIZE; i++)
-		if (hw->tbl16[i] != im->t16[i]) {
-			__atomic_store_n(&hw->tbl16[i], im->t16[i], __ATOMIC_RELAXED);
-			s.written++;
-		}
-	if (st)
-		*st = s;
+	err = xfab_fibtrie_sync(hw->trie, (const __u8(*)[16])addr, plen, val, k);
+	if (st) {
+		memset(st, 0, sizeof(*st));
+		st->routes = xfab_fibtrie_prefixes(hw->trie);
+		st->written = xfab_fibtrie_written(hw->trie) - w0;
+		st->groups = xfab_fibtrie_groups_used(hw->trie);
+	}
 out:
-	if (im)
-		free(im->t8);
-	free(im);
-	free(order);
+	free(addr);
+	free(plen);
+	free(val);
 	return err;
 }
 

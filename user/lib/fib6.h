@@ -1,15 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The IPv6 FIB of table 0 (layout in xfab_abi.h): a multibit trie of arrays
- * (as DPDK's rte_lpm6), a 16-bit first level and 8-bit levels below it, kept
- * in step with the route list the way user/fib4.c does it. A sync expands
- * the whole desired route list into a fresh image (shortest prefixes first,
- * so longer ones paint over them; a group inherits the entry it replaces),
- * then stores only the entries that differ from what the kernel holds:
- * groups deepest level first, then the first level, so nothing ever points
- * at a group before its entries are in place. A group keeps its id while the
- * path leading to it exists; a new path takes a group no live entry reaches.
- * Running out of groups fails the sync before anything is written.
+ * (as DPDK's rte_lpm6), a 16-bit first level and 8-bit levels below it,
+ * updated one prefix at a time as user/lib/fib4.c is (user/lib/fibtrie.c):
+ * a new path's groups are filled deepest first before anything points at
+ * them, a group no prefix reaches any more folds back into its parent's
+ * entry, and a prefix's change stores only the entries of its own range.
  */
 #ifndef XFAB_FIB6_H
 #define XFAB_FIB6_H
@@ -17,9 +13,12 @@
 #include <linux/types.h>
 #include "xfab_abi.h"
 
+struct xfab_fibtrie;
+
 struct xfab_fib6_hw {
 	__u32 *tbl16; /* XFAB_FIB6_TBL16_SIZE entries */
 	__u32 *tbl8;  /* XFAB_FIB6_GROUPS * 256 entries */
+	struct xfab_fibtrie *trie;
 	void *map16, *map8;
 };
 
@@ -29,10 +28,17 @@ struct xfab_fib6_stats {
 	size_t groups;
 };
 
-/* Uses arrays as they are (tests); xfab_fib6_map maps the loaded maps. */
-void xfab_fib6_attach(struct xfab_fib6_hw *hw, __u32 *tbl16, __u32 *tbl8);
+/* Takes arrays that hold no route (tests; -ENOMEM); detach frees what
+ * attach allocated. xfab_fib6_map maps the loaded maps. */
+int xfab_fib6_attach(struct xfab_fib6_hw *hw, __u32 *tbl16, __u32 *tbl8);
+void xfab_fib6_detach(struct xfab_fib6_hw *hw);
 int xfab_fib6_map(struct xfab_fib6_hw *hw, int fd16, int fd8);
 void xfab_fib6_unmap(struct xfab_fib6_hw *hw);
+
+/* One route of table 0: add or change, remove (as xfab_fib4_set/del). */
+int xfab_fib6_set(struct xfab_fib6_hw *hw, const __u8 addr[16], int plen, __u32 type, __u32 id,
+		  size_t *written);
+int xfab_fib6_del(struct xfab_fib6_hw *hw, const __u8 addr[16], int plen, size_t *written);
 
 /* Brings hw to exactly the table-0 routes among routes (n entries of
  * struct xfab_e_route_v6). -ENOSPC (nothing written) when out of groups. */
