@@ -326,7 +326,7 @@ static void unlink_path(struct xfab_fibtrie *t, const __u8 *a, int plen)
 {
 	__u32 *parent[16];
 	__u8 *dparent[16];
-	size_t path[16];
+	size_t path[16] = {0};
 	int n = 0, bits = t->top_bits, byte = t->top_bits / 8;
 	__u32 ti = top_index(t, a);
 	__u32 *slot = &t->top[ti];

@@ -585,9 +585,9 @@ static void image_dedup(struct xfab_table_image *img, enum xfab_table t)
 	img->count = out;
 }
 
-int xfab_tables_build(const struct xfab_config *cfg, const struct xfab_port_live *live,
-		      xfab_neigh_fn neigh, void *neigh_arg, const struct xfab_tables *prev,
-		      struct xfab_tables *next)
+static int build_image(const struct xfab_config *cfg, const struct xfab_port_live *live,
+		       xfab_neigh_fn neigh, void *neigh_arg, const struct xfab_tables *prev,
+		       struct xfab_tables *next, int with_routes)
 {
 	struct build b = {.cfg = cfg,
 			  .live = live,
@@ -628,7 +628,7 @@ int xfab_tables_build(const struct xfab_config *cfg, const struct xfab_port_live
 	s->val.load_window_ns = (__u64)cfg->load_window_us * 1000;
 	s->val.flowlet_age_ns = (__u64)cfg->flowlet_age_ms * 1000000;
 	err = build_ports(&b);
-	if (!err)
+	if (!err && with_routes)
 		err = build_routes(&b);
 	if (!err)
 		err = build_neighs(&b);
@@ -646,6 +646,21 @@ out:
 	if (err)
 		xfab_tables_free(next);
 	return err;
+}
+
+int xfab_tables_build(const struct xfab_config *cfg, const struct xfab_port_live *live,
+		      xfab_neigh_fn neigh, void *neigh_arg, const struct xfab_tables *prev,
+		      struct xfab_tables *next)
+{
+	return build_image(cfg, live, neigh, neigh_arg, prev, next, 1);
+}
+
+int xfab_tables_build_base(const struct xfab_config *cfg, const struct xfab_port_live *live,
+			   struct xfab_tables *next)
+{
+	static const struct xfab_tables empty;
+
+	return build_image(cfg, live, NULL, NULL, &empty, next, 0);
 }
 
 /* ---- apply ---- */

@@ -107,6 +107,11 @@ typedef int (*xfab_neigh_fn)(void *arg, __u32 ifindex, int family, const __u8 *a
 int xfab_tables_build(const struct xfab_config *cfg, const struct xfab_port_live *live,
 		      xfab_neigh_fn neigh, void *neigh_arg, const struct xfab_tables *prev,
 		      struct xfab_tables *next);
+/* The tables that do not hang off routes (settings, ports, tx ports,
+ * static neighbours, DSCP map, queues): user/lib/compile.c diffs these
+ * whole (they are small) and keeps routes, nexthops and groups itself. */
+int xfab_tables_build_base(const struct xfab_config *cfg, const struct xfab_port_live *live,
+			   struct xfab_tables *next);
 void xfab_tables_free(struct xfab_tables *t);
 
 struct xfab_map_ops {

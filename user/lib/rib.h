@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The RIB: what the agent was told, by whom. Each prefix of a table (the
+ * default table, or the TE table of an ingress port) holds one entry per
+ * source: the interface addresses (connected subnets and local addresses),
+ * the config (ROUTE and TE_PATH, runtime TE pins merged in), later routes
+ * learnt over netlink. The best entry is the one of the lowest source.
+ *
+ * Paths (the weighted nexthops of a route) are interned: routes with the
+ * same nexthops share one ref-counted path object, so a million routes over
+ * a few ECMP sets cost a few paths, and user/lib/compile.c hangs one group
+ * off each.
+ *
+ * A change marks its prefix dirty; user/lib/compile.c takes the dirty
+ * prefixes and writes what they imply. The RIB never talks to the kernel.
+ */
+#ifndef XFAB_RIB_H
+#define XFAB_RIB_H
+
+#include <linux/types.h>
+#include <stddef.h>
+
+#include "config.h"
+
+enum xfab_rib_source {
+	XFAB_RIB_SRC_CONNECTED, /* interface addresses */
+	XFAB_RIB_SRC_CONFIG,	/* ROUTE, TE_PATH (and TE pins merged into it) */
+	XFAB_RIB_SRC_NETLINK,	/* learnt from the kernel */
+	XFAB_RIB_SRC_COUNT,
+};
+
+enum xfab_rib_type {
+	XFAB_RIB_BLACKHOLE,
+	XFAB_RIB_LOCAL,	    /* one of our addresses */
+	XFAB_RIB_CONNECTED, /* an attached subnet, on port */
+	XFAB_RIB_PATH,	    /* one or more weighted nexthops */
+};
+
+/* Table of a key: 0 is the default table; a TE table is keyed by the index
+ * (in the config) of its ingress port, as compile maps it to an ifindex. */
+#define XFAB_RIB_TABLE_TE 0x80000000u
+
+struct xfab_rib_key {
+	__u32 table; /* 0 or XFAB_RIB_TABLE_TE | port index */
+	__u8 family; /* AF_INET / AF_INET6 */
+	__u8 plen;
+	__u16 pad;
+	__u8 addr[16]; /* masked to plen */
+};
+
+struct xfab_rib_member {
+	__u16 port; /* index into the config's ports */
+	__u8 family;
+	__u8 pad;
+	__u16 weight; /* >= 1 */
+	__u16 pad2;
+	__u8 gw[16];
+};
+
+struct xfab_rib_path {
+	struct xfab_rib_path *hnext;
+	__u32 refs;
+	__u32 hash;
+	void *compiled; /* owned by compile.c: the group made of this path */
+	int n;
+	struct xfab_rib_member m[]; /* sorted by port, family, gw */
+};
+
+struct xfab_rib_entry {
+	struct xfab_rib_entry *next; /* by source, lowest first */
+	struct xfab_rib_path *path;  /* XFAB_RIB_PATH only */
+	__u32 gen;		     /* config load that last set it */
+	__u8 source;		     /* enum xfab_rib_source */
+	__u8 type;		     /* enum xfab_rib_type */
+	__u16 port;		     /* XFAB_RIB_CONNECTED */
+};
+
+struct xfab_rib_node {
+	struct xfab_rib_key key;
+	struct xfab_rib_node *hnext;
+	struct xfab_rib_entry *entries; /* NULL: nothing left, compile removes it */
+	/* What compile.c installed for this prefix (owned by it). */
+	__u32 inst_table; /* map table id */
+	__u32 inst_id;
+	__u8 inst_type; /* enum xfab_route_type; 0: nothing installed */
+	__u8 dirty;
+};
+
+struct xfab_rib;
+
+struct xfab_rib *xfab_rib_new(void);
+void xfab_rib_free(struct xfab_rib *rib);
+
+/* Adds or replaces source's entry at key (members: n of them for a PATH,
+ * in any order; copied). 0, -EINVAL or -ENOMEM (nothing changed). */
+int xfab_rib_add(struct xfab_rib *rib, const struct xfab_rib_key *key, int source, int type,
+		 int port, const struct xfab_rib_member *m, int n);
+/* Removes source's entry at key (nothing if absent). */
+void xfab_rib_del(struct xfab_rib *rib, const struct xfab_rib_key *key, int source);
+
+/* Makes the CONNECTED and CONFIG entries exactly what cfg says: a diff
+ * against what the previous load gave, so only prefixes whose entries
+ * changed become dirty. -ENOMEM leaves a mix (the next load repairs it). */
+int xfab_rib_load_config(struct xfab_rib *rib, const struct xfab_config *cfg);
+
+/* The best entry of a node, NULL if none. */
+const struct xfab_rib_entry *xfab_rib_best(const struct xfab_rib_node *node);
+struct xfab_rib_node *xfab_rib_find(const struct xfab_rib *rib, const struct xfab_rib_key *key);
+
+/* Dirty prefixes, oldest first: take them all (the caller marks again what
+ * it could not finish). */
+size_t xfab_rib_take_dirty(struct xfab_rib *rib, struct xfab_rib_node ***nodes);
+int xfab_rib_mark_dirty(struct xfab_rib *rib, struct xfab_rib_node *node);
+void xfab_rib_mark_all_dirty(struct xfab_rib *rib);
+/* Frees a node that has no entry and nothing installed. */
+void xfab_rib_node_gc(struct xfab_rib *rib, struct xfab_rib_node *node);
+
+size_t xfab_rib_count(const struct xfab_rib *rib);
+size_t xfab_rib_paths(const struct xfab_rib *rib);
+
+void xfab_rib_path_get(struct xfab_rib_path *p);
+void xfab_rib_path_put(struct xfab_rib *rib, struct xfab_rib_path *p);
+
+/* A key from a prefix (masked here). */
+void xfab_rib_key_of(struct xfab_rib_key *key, __u32 table, const struct xfab_prefix *pfx);
+
+#endif
