@@ -71,12 +71,16 @@ $(BUILD)/bench.bpf.o: bench/bench.bpf.c | $(BUILD)
 $(BUILD)/xfab-lbsim: tools/xfab-lbsim.c $(LIB_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LIB_OBJ) -o $@ $(LDLIBS)
 
-# Unit tests: pure userspace, also built with ASan/UBSan.
+# Unit tests: pure userspace, also built with ASan/UBSan. UNIT_EXTRA: agent
+# sources a test needs besides the library.
+# test_abi runs xfabctl against pins of another ABI version.
+$(BUILD)/test_abi: $(BUILD)/xfabctl
+$(BUILD)/test_names $(BUILD)/test_names_asan: UNIT_EXTRA := user/agent/metrics.c -Iuser/agent
 $(BUILD)/test_%: tests/unit/test_%.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
-	$(CC) $(CFLAGS) $< $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $< $(LIB_SRC) $(UNIT_EXTRA) -o $@ $(LDLIBS) -lcmocka
 
 $(BUILD)/test_%_asan: tests/unit/test_%.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $< $(LIB_SRC) -o $@ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $< $(LIB_SRC) $(UNIT_EXTRA) -o $@ $(LDLIBS) -lcmocka
 
 # BPF packet tests: BPF_PROG_TEST_RUN through both entry points.
 $(BUILD)/test_%: tests/bpf/test_%.c tests/bpf/harness.c tests/bpf/harness.h tests/bpf/stats.h $(BUILD)/xfab.skel.h $(LIB_OBJ) | $(BUILD)

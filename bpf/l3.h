@@ -373,12 +373,12 @@ static __always_inline int xfab_use_neighbor(struct xfab_meta *m, __u32 ifindex,
 
 	if (m->is_v6) {
 		if ((void *)(ip6h + 1) > m->data_end)
-			return xfab_drop(res, XFAB_DROP_IPV6_MALFORMED);
+			return xfab_drop(res, XFAB_DROP_IPV6_TRUNCATED);
 		key.family = 10; /* AF_INET6 */
 		__builtin_memcpy(key.addr, &ip6h->daddr, 16);
 	} else {
 		if ((void *)(iph + 1) > m->data_end)
-			return xfab_drop(res, XFAB_DROP_IPV4_MALFORMED);
+			return xfab_drop(res, XFAB_DROP_IPV4_TRUNCATED);
 		key.family = 2; /* AF_INET */
 		__builtin_memcpy(key.addr, &iph->daddr, 4);
 	}

@@ -4,6 +4,15 @@
 #ifndef XFAB_BPF_MAPS_H
 #define XFAB_BPF_MAPS_H
 
+/* abi: [0] -> the ABI version of these maps (struct xfab_abi_info); written
+ * by xfabd at load, checked by xfabctl. The data plane never reads it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xfab_abi_info);
+} abi SEC(".maps");
+
 /* ports: ifindex -> port (MAC, counter slot, state, MTU); an entry whose
  * ifindex field is 0 is no port. Indexed directly: lookups are array loads. */
 struct {

@@ -130,23 +130,61 @@ static __always_inline int xfab_parse_l4(struct xfab_pkt *pkt, struct xfab_meta 
 	return 0;
 }
 
+/*
+ * RFC 1812 5.2.2 / RFC 1071: the ones' complement sum of the whole header
+ * (options included, checksum field too) is 0xffff when it is intact. Sums
+ * 32-bit words into 64 bits and folds; the byte order does not matter to a
+ * ones' complement sum. hdr_len (20..60) is in the frame already; options
+ * are at most 10 words, each bounds-checked for the verifier.
+ */
+static __always_inline int xfab_ipv4_csum_ok(const struct iphdr *iph, __u32 hdr_len,
+					     const void *data_end)
+{
+	const __u32 *w = (const void *)iph;
+	__u64 sum = (__u64)w[0] + w[1] + w[2] + w[3] + w[4];
+
+	if (hdr_len > sizeof(*iph)) {
+		for (int i = 5; i < 15; i++) {
+			const __u32 *p = w + i;
+
+			if ((__u32)i * 4 >= hdr_len)
+				break;
+			/* one register for the check and the load */
+			asm volatile("" : "+r"(p));
+			if ((const void *)(p + 1) > data_end)
+				return 0;
+			sum += *p;
+		}
+	}
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff;
+}
+
 static __always_inline int xfab_parse_ipv4(struct xfab_pkt *pkt, struct xfab_meta *m)
 {
 	struct iphdr *iph = m->l3;
 	__u32 hdr_len, avail;
 
+	/* RFC 1812 5.2.2: a header that fails any check is dropped. */
 	if ((void *)(iph + 1) > pkt->data_end)
-		return -XFAB_DROP_IPV4_MALFORMED;
+		return -XFAB_DROP_IPV4_TRUNCATED;
+	if (iph->version != 4)
+		return -XFAB_DROP_IPV4_BAD_VERSION;
 	hdr_len = iph->ihl * 4;
-	if (iph->version != 4 || hdr_len < sizeof(*iph))
-		return -XFAB_DROP_IPV4_MALFORMED;
+	if (hdr_len < sizeof(*iph))
+		return -XFAB_DROP_IPV4_BAD_IHL;
 	if ((void *)iph + hdr_len > pkt->data_end)
-		return -XFAB_DROP_IPV4_MALFORMED;
+		return -XFAB_DROP_IPV4_TRUNCATED;
+	if (!xfab_ipv4_csum_ok(iph, hdr_len, pkt->data_end))
+		return -XFAB_DROP_IPV4_BAD_CHECKSUM;
 	m->l3_len = bpf_ntohs(iph->tot_len);
 	avail = pkt->len - m->l3_off;
 	/* Trailing Ethernet padding is fine; a length past the frame is not. */
 	if (m->l3_len < hdr_len || m->l3_len > avail)
-		return -XFAB_DROP_IPV4_MALFORMED;
+		return -XFAB_DROP_IPV4_BAD_LENGTH;
 	m->l4_proto = iph->protocol;
 	m->flow.src[0] = iph->saddr;
 	m->flow.dst[0] = iph->daddr;
@@ -166,13 +204,13 @@ static __always_inline int xfab_parse_ipv6(struct xfab_pkt *pkt, struct xfab_met
 	int i;
 
 	if ((void *)(ip6h + 1) > pkt->data_end)
-		return -XFAB_DROP_IPV6_MALFORMED;
+		return -XFAB_DROP_IPV6_TRUNCATED;
 	if (ip6h->version != 6)
-		return -XFAB_DROP_IPV6_MALFORMED;
+		return -XFAB_DROP_IPV6_BAD_VERSION;
 	m->l3_len = sizeof(*ip6h) + bpf_ntohs(ip6h->payload_len);
 	avail = pkt->len - m->l3_off;
 	if (m->l3_len > avail)
-		return -XFAB_DROP_IPV6_MALFORMED;
+		return -XFAB_DROP_IPV6_BAD_LENGTH;
 	__builtin_memcpy(m->flow.src, &ip6h->saddr, 16);
 	__builtin_memcpy(m->flow.dst, &ip6h->daddr, 16);
 	m->flow.is_v6 = 1;

@@ -10,6 +10,25 @@
 #include <linux/bpf.h> /* struct bpf_spin_lock */
 #include <linux/types.h>
 
+/*
+ * ABI version: bump it with any change to a map's name, key, value layout or
+ * meaning, or to the reason lists below. xfabd records it in the pinned `abi`
+ * map when it loads; xfabctl and xfabd refuse pins of another version
+ * (xfab_abi_check, user/lib/abi.c) instead of misreading them. Pins without
+ * an `abi` map come from before versions were recorded (v1).
+ */
+#define XFAB_ABI_VERSION 2
+#define XFAB_ABI_MAGIC 0x42414658u /* "XFAB" little-endian */
+
+/* abi: ARRAY[1] -> this; the layout of this struct never changes. */
+struct xfab_abi_info {
+	__u32 magic;	/* XFAB_ABI_MAGIC */
+	__u32 version;	/* XFAB_ABI_VERSION of the xfabd that loaded the maps */
+	__u32 drop_max; /* XFAB_DROP_MAX, XFAB_PUNT_MAX: a cross-check */
+	__u32 punt_max;
+};
+_Static_assert(sizeof(struct xfab_abi_info) == 16, "abi info");
+
 #define XFAB_MAX_PORTS 64	   /* port slots (counters are indexed by slot) */
 #define XFAB_MAX_IFINDEX 4096	   /* ports table: an array indexed by ifindex */
 #define XFAB_MAX_NEXTHOPS 4096	   /* nexthop ids 1..4095; 0 = none */
@@ -35,46 +54,60 @@ enum xfab_action {
 	XFAB_ACT_FORWARD = 2, /* redirect to egress port */
 };
 
-/* Drop reasons: every one is counted (drop_stats) and has a name in xfabctl. */
-enum xfab_drop_reason {
-	XFAB_DROP_NONE = 0,
-	XFAB_DROP_ETH_TRUNCATED,   /* frame shorter than an Ethernet header */
-	XFAB_DROP_VLAN_STACKED,	   /* more than one 802.1Q/802.1ad tag */
-	XFAB_DROP_IPV4_MALFORMED,  /* truncated, IHL < 5, version != 4, bad length */
-	XFAB_DROP_IPV6_MALFORMED,  /* truncated, version != 6, bad payload length */
-	XFAB_DROP_IPV6_EXT_CHAIN,  /* extension header chain too long or truncated */
-	XFAB_DROP_L4_TRUNCATED,	   /* TCP/UDP/ICMP header cut short */
-	XFAB_DROP_SMAC_MULTICAST,  /* source MAC is multicast/broadcast */
-	XFAB_DROP_SMAC_EQ_DMAC,	   /* source MAC equals destination MAC */
-	XFAB_DROP_NOT_ROUTER_MAC,  /* unicast frame not addressed to this port */
-	XFAB_DROP_PORT_UNKNOWN,	   /* ingress port not in the port table */
-	XFAB_DROP_PORT_DOWN,	   /* ingress port admin/oper down */
-	XFAB_DROP_NO_ROUTE,	   /* LPM miss */
-	XFAB_DROP_BLACKHOLE,	   /* route says blackhole */
-	XFAB_DROP_NEXTHOP_INVALID, /* route points at a missing nexthop/group */
-	XFAB_DROP_GROUP_EMPTY,	   /* every member of the group is down */
-	XFAB_DROP_EGRESS_DOWN,	   /* chosen egress port is down */
-	XFAB_DROP_BAD_SRC_ADDR,	   /* martian source address (multicast, loopback, broadcast) */
-	XFAB_DROP_BUFFER_FULL,	   /* queue above its buffer: tail drop */
-	XFAB_DROP_WRED,		   /* Not-ECT packet dropped along the WRED curve */
-	XFAB_DROP_MAX,
-};
+/*
+ * Drop and punt reasons: ONE list each. X(ID, "name", "help") becomes the
+ * enum value XFAB_DROP_<ID> (or XFAB_PUNT_<ID>), the name `xfabctl show
+ * drops`, traces and the Prometheus label use, and its help text (user/lib/
+ * names.c). Every reason is counted (drop_stats, punt_stats). Names are
+ * unique, lower case [a-z0-9_]; a new reason goes in here and nowhere else.
+ */
+#define XFAB_DROP_REASONS(X)                                                                       \
+	X(NONE, "none", "not dropped")                                                             \
+	X(ETH_TRUNCATED, "eth_truncated", "frame shorter than an Ethernet header")                 \
+	X(VLAN_STACKED, "vlan_stacked", "more than one 802.1Q/802.1ad tag")                        \
+	X(IPV4_TRUNCATED, "ipv4_truncated", "IPv4 header (with its options) cut short")            \
+	X(IPV4_BAD_VERSION, "ipv4_bad_version", "IPv4 ethertype, IP version not 4")                \
+	X(IPV4_BAD_IHL, "ipv4_bad_ihl", "IPv4 header length (IHL) below 5 words")                  \
+	X(IPV4_BAD_LENGTH, "ipv4_bad_length",                                                      \
+	  "IPv4 total length below the header length or beyond the frame")                         \
+	X(IPV4_BAD_CHECKSUM, "ipv4_bad_checksum", "IPv4 header checksum does not verify")          \
+	X(IPV6_TRUNCATED, "ipv6_truncated", "IPv6 fixed header cut short")                         \
+	X(IPV6_BAD_VERSION, "ipv6_bad_version", "IPv6 ethertype, IP version not 6")                \
+	X(IPV6_BAD_LENGTH, "ipv6_bad_length", "IPv6 payload length beyond the frame")              \
+	X(IPV6_EXT_CHAIN, "ipv6_ext_chain", "IPv6 extension header chain too long or truncated")   \
+	X(L4_TRUNCATED, "l4_truncated", "TCP/UDP/ICMP header cut short")                           \
+	X(SMAC_MULTICAST, "smac_multicast", "source MAC is multicast or broadcast")                \
+	X(SMAC_EQ_DMAC, "smac_eq_dmac", "source MAC equals destination MAC")                       \
+	X(NOT_ROUTER_MAC, "not_router_mac", "unicast frame not addressed to this port")            \
+	X(PORT_UNKNOWN, "port_unknown", "ingress port not in the port table")                      \
+	X(PORT_DOWN, "port_down", "ingress port administratively down")                            \
+	X(NO_ROUTE, "no_route", "no route to the destination")                                     \
+	X(BLACKHOLE, "blackhole", "the route is a blackhole")                                      \
+	X(NEXTHOP_INVALID, "nexthop_invalid", "the route points at a missing nexthop or group")    \
+	X(GROUP_EMPTY, "group_empty", "every member of the group is down")                         \
+	X(EGRESS_DOWN, "egress_down", "the chosen egress port is down")                            \
+	X(BAD_SRC_ADDR, "bad_src_addr", "martian source address (multicast, loopback, broadcast)") \
+	X(BUFFER_FULL, "buffer_full", "egress queue above its buffer: tail drop")                  \
+	X(WRED, "wred", "Not-ECT packet dropped along the WRED curve")
 
-/* Punt reasons: the packet goes to the kernel, which answers or resolves. */
-enum xfab_punt_reason {
-	XFAB_PUNT_NONE = 0,
-	XFAB_PUNT_ARP,
-	XFAB_PUNT_ND,		    /* ICMPv6 RS/RA/NS/NA/redirect */
-	XFAB_PUNT_LINK_LOCAL,	    /* 169.254/16, fe80::/10 */
-	XFAB_PUNT_MULTICAST,	    /* multicast/broadcast destination */
-	XFAB_PUNT_TO_SELF,	    /* addressed to one of the switch's addresses */
-	XFAB_PUNT_TTL_EXPIRED,	    /* TTL/hop limit <= 1: kernel sends ICMP time exceeded */
-	XFAB_PUNT_NEIGH_UNRESOLVED, /* no MAC yet: kernel resolves and forwards */
-	XFAB_PUNT_MTU_EXCEEDED,	    /* kernel fragments or sends ICMP too big */
-	XFAB_PUNT_NON_IP,	    /* LLDP, other ethertypes */
-	XFAB_PUNT_IPV6_HOP_BY_HOP,  /* hop-by-hop options need the slow path */
-	XFAB_PUNT_MAX,
-};
+#define XFAB_PUNT_REASONS(X)                                                                       \
+	X(NONE, "none", "not punted")                                                              \
+	X(ARP, "arp", "ARP: the kernel answers")                                                   \
+	X(ND, "nd", "ICMPv6 RS/RA/NS/NA/redirect")                                                 \
+	X(LINK_LOCAL, "link_local", "link-local address (169.254/16, fe80::/10)")                  \
+	X(MULTICAST, "multicast", "multicast or broadcast destination")                            \
+	X(TO_SELF, "to_self", "addressed to one of the switch's addresses")                        \
+	X(TTL_EXPIRED, "ttl_expired", "TTL/hop limit <= 1: the kernel sends time exceeded")        \
+	X(NEIGH_UNRESOLVED, "neigh_unresolved", "no MAC yet: the kernel resolves and forwards")    \
+	X(MTU_EXCEEDED, "mtu_exceeded",                                                            \
+	  "beyond the egress MTU: the kernel fragments or says too big")                           \
+	X(NON_IP, "non_ip", "not IP or ARP (LLDP, other ethertypes)")                              \
+	X(IPV6_HOP_BY_HOP, "ipv6_hop_by_hop", "IPv6 hop-by-hop options need the slow path")
+
+#define XFAB_REASON_ENUM_DROP(id, name, help) XFAB_DROP_##id,
+#define XFAB_REASON_ENUM_PUNT(id, name, help) XFAB_PUNT_##id,
+enum xfab_drop_reason { XFAB_DROP_REASONS(XFAB_REASON_ENUM_DROP) XFAB_DROP_MAX };
+enum xfab_punt_reason { XFAB_PUNT_REASONS(XFAB_REASON_ENUM_PUNT) XFAB_PUNT_MAX };
 
 /* ---- ports: ARRAY, ifindex -> struct xfab_port (ifindex 0: no port); written
  * by xfabd. An array, so the two lookups a packet needs are plain loads. ---- */
@@ -420,6 +453,7 @@ struct xfab_trace {
 _Static_assert(sizeof(struct xfab_trace) == 64, "trace");
 
 /* Pinned map names (also the BPF object's map names). */
+#define XFAB_MAP_ABI "abi"
 #define XFAB_MAP_PORTS "ports"
 #define XFAB_MAP_TX_PORTS "tx_ports"
 #define XFAB_MAP_ROUTES_V4 "routes_v4"

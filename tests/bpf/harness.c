@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "abi.h"
 #include "common.h"
 
 static int sh(const char *fmt, ...)
@@ -135,7 +136,7 @@ int h_setup(struct harness *h, int n_ports, const char *config_text)
 		h->oper_up[p] = 1;
 	}
 	h->skel = xfab__open_and_load();
-	if (!h->skel)
+	if (!h->skel || xfab_abi_write(bpf_map__fd(h->skel->maps.abi))) /* as xfabd does */
 		return -1;
 	for (int t = 0; t < XFAB_T_COUNT; t++)
 		h->fd[t] = h_map_fd(h, xfab_table_descs[t].map_name);

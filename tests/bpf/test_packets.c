@@ -102,6 +102,9 @@ enum mutation {
 	MUT_V6_FRAG,	  /* fragment header */
 	MUT_V6_DSTOPTS,	  /* destination options + routing header, then L4 */
 	MUT_IPV4_FRAG,	  /* a non-first IPv4 fragment */
+	MUT_V4_VERSION,	  /* IP version 6 under the IPv4 ethertype */
+	MUT_V4_CSUM,	  /* header checksum off by one */
+	MUT_V6_VERSION,	  /* IP version 4 under the IPv6 ethertype */
 };
 
 struct spec {
@@ -191,6 +194,7 @@ static void build(const struct spec *s, struct frame *f)
 	if (s->family == 4) {
 		__u8 *ip;
 		size_t hl = 20 + (size_t)s->ip_opts, l4len;
+		__u16 csum;
 
 		put16(p + off, ETH_P_IP);
 		f->l3_off = off + 2;
@@ -209,11 +213,14 @@ static void build(const struct spec *s, struct frame *f)
 		put16(ip + 2, (__u16)(hl + l4len));
 		if (s->mut == MUT_BAD_IHL)
 			ip[0] = 0x44;
+		if (s->mut == MUT_V4_VERSION)
+			ip[0] = (__u8)(0x60 | (hl / 4));
 		if (s->mut == MUT_BIG_TOTLEN)
 			put16(ip + 2, (__u16)(hl + l4len + 100));
 		if (s->mut == MUT_TRUNC_L4) /* a consistent IP length, a short TCP header */
 			put16(ip + 2, (__u16)(hl + 10));
-		put16(ip + 10, xfab_csum16(ip, hl));
+		csum = xfab_csum16(ip, hl);
+		put16(ip + 10, s->mut == MUT_V4_CSUM ? (__u16)(csum + 1) : csum);
 		f->len = f->l4_off + l4len;
 		if (s->mut == MUT_TRUNC_IP)
 			f->len = f->l3_off + 10;
@@ -266,6 +273,8 @@ static void build(const struct spec *s, struct frame *f)
 		put16(ip + 4, (__u16)(ext + l4len));
 		if (s->mut == MUT_V6_BIGLEN)
 			put16(ip + 4, (__u16)(ext + l4len + 64));
+		if (s->mut == MUT_V6_VERSION)
+			ip[0] = 0x40;
 		f->len = f->l4_off + l4len;
 		if (s->mut == MUT_TRUNC_IP)
 			f->len = f->l3_off + 20;
@@ -503,11 +512,15 @@ static const struct spec cases[] = {
     {"v4 /25 around a /32", 0, 4, "10.0.1.2", "10.77.1.201", 64, IPPROTO_UDP, 1, 2, .payload = 8,
      FWD(2, gw3_mac)},
     {"v4 truncated header", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2,
-     .mut = MUT_TRUNC_IP, .xdp_only = 1, DROP(IPV4_MALFORMED)},
+     .mut = MUT_TRUNC_IP, .xdp_only = 1, DROP(IPV4_TRUNCATED)},
     {"v4 IHL 4", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
-     .mut = MUT_BAD_IHL, DROP(IPV4_MALFORMED)},
+     .mut = MUT_BAD_IHL, DROP(IPV4_BAD_IHL)},
     {"v4 total length past the frame", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2,
-     .payload = 8, .mut = MUT_BIG_TOTLEN, DROP(IPV4_MALFORMED)},
+     .payload = 8, .mut = MUT_BIG_TOTLEN, DROP(IPV4_BAD_LENGTH)},
+    {"v4 version 6", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     .mut = MUT_V4_VERSION, DROP(IPV4_BAD_VERSION)},
+    {"v4 bad header checksum", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     .mut = MUT_V4_CSUM, DROP(IPV4_BAD_CHECKSUM)},
     {"v4 truncated TCP", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_TCP, 1, 2, .mut = MUT_TRUNC_L4,
      DROP(L4_TRUNCATED)},
     {"multicast source MAC", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .smac = mcast_mac,
@@ -561,9 +574,11 @@ static const struct spec cases[] = {
     {"v6 no route", 0, 6, "fd01::2", "2001:db8::1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
      DROP(NO_ROUTE)},
     {"v6 truncated header", 0, 6, "fd01::2", "fd09::1", 64, IPPROTO_UDP, 1, 2, .mut = MUT_TRUNC_IP,
-     .xdp_only = 1, DROP(IPV6_MALFORMED)},
+     .xdp_only = 1, DROP(IPV6_TRUNCATED)},
     {"v6 payload length past the frame", 0, 6, "fd01::2", "fd09::1", 64, IPPROTO_UDP, 1, 2,
-     .payload = 8, .mut = MUT_V6_BIGLEN, DROP(IPV6_MALFORMED)},
+     .payload = 8, .mut = MUT_V6_BIGLEN, DROP(IPV6_BAD_LENGTH)},
+    {"v6 version 4", 0, 6, "fd01::2", "fd09::1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
+     .mut = MUT_V6_VERSION, DROP(IPV6_BAD_VERSION)},
     {"v6 extension chain too long", 0, 6, "fd01::2", "fd09::1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
      .mut = MUT_V6_LONGCHAIN, DROP(IPV6_EXT_CHAIN)},
     {"v6 multicast source", 0, 6, "ff02::1", "fd09::1", 64, IPPROTO_UDP, 1, 2, .payload = 8,

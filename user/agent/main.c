@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "abi.h"
 #include "common.h"
 #include "config.h"
 #include "metrics.h"
@@ -509,7 +510,14 @@ static int take_pin_dir(struct agent *a)
 		a->lock_fd = -1;
 		return err;
 	}
-	/* Pins left by an xfabd that died: nobody holds them, start afresh. */
+	/* Pins left by an xfabd that died: nobody holds them, start afresh.
+	 * Say so when they were of another ABI (an upgrade in between). */
+	{
+		char msg[512];
+
+		if (xfab_abi_check(a->pin_dir, "xfabd", msg, sizeof(msg)) == -EPROTO)
+			log_info("%s; replacing them", msg);
+	}
 	return remove_pins(a->pin_dir);
 }
 
@@ -545,6 +553,12 @@ static int load_bpf(struct agent *a)
 	err = xfab__load(a->skel);
 	if (err) {
 		log_err("cannot load the BPF programs: %s", strerror(-err));
+		return err;
+	}
+	/* Readers check this before they read any other map. */
+	err = xfab_abi_write(bpf_map__fd(a->skel->maps.abi));
+	if (err) {
+		log_err("cannot record the ABI version: %s", strerror(-err));
 		return err;
 	}
 	/* The programs are pinned too: `xfabctl trace` runs frames through them. */

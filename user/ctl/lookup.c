@@ -2,17 +2,28 @@
 /* Reading the pinned maps: the helpers every command shares. */
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
+#include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi.h"
 #include "ctl.h"
 
 int open_map(const char *name)
 {
-	int fd = xfab_open_pinned_map(pin_dir, name);
+	static int abi_ok;
+	char msg[512];
+	int fd;
 
+	/* Pins of another ABI would be misread: refuse them first. */
+	if (!abi_ok && xfab_abi_check(pin_dir, "xfabctl", msg, sizeof(msg)) == -EPROTO) {
+		fprintf(stderr, "xfabctl: %s\n", msg);
+		exit(1);
+	}
+	abi_ok = 1;
+	fd = xfab_open_pinned_map(pin_dir, name);
 	if (fd < 0) {
 		fprintf(stderr, "xfabctl: cannot open %s/%s: %s\n", pin_dir, name, strerror(-fd));
 		exit(1);

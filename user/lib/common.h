@@ -1,18 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Shared by xfabd, xfabctl and the tests: names of ABI enums, pin paths,
- * per-CPU counter sums. */
+/* Shared by xfabd, xfabctl and the tests: pin paths, per-CPU counter sums
+ * (and, through names.h, the names of ABI enums). */
 #ifndef XFAB_COMMON_H
 #define XFAB_COMMON_H
 
 #include <linux/types.h>
 #include <stddef.h>
 
+#include "names.h" /* enum names, used with these helpers everywhere */
 #include "xfab_abi.h"
-
-const char *xfab_drop_name(__u32 reason);
-const char *xfab_punt_name(__u32 reason);
-const char *xfab_route_type_name(__u32 type);
-const char *xfab_lb_name(__u32 event);
 
 /* <root>/<hostname>; root defaults to XFAB_PIN_ROOT. */
 int xfab_pin_dir(char *out, size_t len, const char *root, const char *hostname);

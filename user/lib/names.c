@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Names and help texts, generated from the lists in xfab_abi.h. */
+#include "names.h"
+
+#define NAME_ENTRY(id, name, help) name,
+#define HELP_ENTRY(id, name, help) help,
+#define COUNT_ENTRY(id, name, help) +1
+
+static const char *const drop_names[] = {XFAB_DROP_REASONS(NAME_ENTRY)};
+static const char *const drop_helps[] = {XFAB_DROP_REASONS(HELP_ENTRY)};
+static const char *const punt_names[] = {XFAB_PUNT_REASONS(NAME_ENTRY)};
+static const char *const punt_helps[] = {XFAB_PUNT_REASONS(HELP_ENTRY)};
+
+const unsigned int xfab_drop_reason_count = 0 XFAB_DROP_REASONS(COUNT_ENTRY);
+const unsigned int xfab_punt_reason_count = 0 XFAB_PUNT_REASONS(COUNT_ENTRY);
+
+/* The enum is generated from the same list: it cannot disagree. */
+_Static_assert(sizeof(drop_names) / sizeof(drop_names[0]) == XFAB_DROP_MAX, "drop names");
+_Static_assert(sizeof(punt_names) / sizeof(punt_names[0]) == XFAB_PUNT_MAX, "punt names");
+
+const char *xfab_drop_name(__u32 reason)
+{
+	return reason < XFAB_DROP_MAX ? drop_names[reason] : "unknown";
+}
+
+const char *xfab_drop_help(__u32 reason)
+{
+	return reason < XFAB_DROP_MAX ? drop_helps[reason] : "unknown drop reason";
+}
+
+const char *xfab_punt_name(__u32 reason)
+{
+	return reason < XFAB_PUNT_MAX ? punt_names[reason] : "unknown";
+}
+
+const char *xfab_punt_help(__u32 reason)
+{
+	return reason < XFAB_PUNT_MAX ? punt_helps[reason] : "unknown punt reason";
+}
+
+static const char *const lb_names[XFAB_LB_MAX] = {
+    [XFAB_LB_FLOWLET_HIT] = "flowlet_continued",
+    [XFAB_LB_FLOWLET_NEW] = "flowlet_started",
+    [XFAB_LB_FLOWLET_MOVED] = "flowlet_path_changed",
+    [XFAB_LB_FLOWLET_DEAD] = "flowlet_member_down",
+    [XFAB_LB_TE_HIT] = "te_steered",
+    [XFAB_LB_TE_FALLBACK] = "te_fallback",
+};
+
+const char *xfab_lb_name(__u32 event)
+{
+	return event < XFAB_LB_MAX && lb_names[event] ? lb_names[event] : "unknown";
+}
+
+const char *xfab_route_type_name(__u32 type)
+{
+	switch (type) {
+	case XFAB_RT_NEXTHOP:
+		return "nexthop";
+	case XFAB_RT_GROUP:
+		return "group";
+	case XFAB_RT_CONNECTED:
+		return "connected";
+	case XFAB_RT_LOCAL:
+		return "local";
+	case XFAB_RT_BLACKHOLE:
+		return "blackhole";
+	default:
+		return "unknown";
+	}
+}
