@@ -143,9 +143,9 @@ static const struct bad_case bad[] = {
      HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"blackhole\": \"maybe\"}}\n}\n", "\"maybe\"",
      0, "ROUTE|10.2.0.0/24.blackhole", "not true or false"},
     {"ROUTE twice (same prefix, other spelling)",
-     HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0\"},\n"
-		   "   \"10.2.0.0/024\": {\"nexthop\": \"10.0.0.2\"}}\n}\n",
-     "\"10.2.0.0/024\"", 0, "ROUTE|10.2.0.0/024", "already routed"},
+     HDR PORTS IFS ",\n \"ROUTE\": {\"fd10::/64\": {\"nexthop\": \"fd00::0\"},\n"
+		   "   \"fd10:0:0::/64\": {\"nexthop\": \"fd00::2\"}}\n}\n",
+     "\"fd10:0:0::/64\"", 0, "ROUTE|fd10:0:0::/64", "already routed"},
     {"ROUTE weight count",
      HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.2\", "
 		   "\"weight\": \"1\"}}\n}\n",
@@ -153,7 +153,7 @@ static const struct bad_case bad[] = {
     {"ROUTE weight out of range",
      HDR PORTS IFS ",\n \"ROUTE\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.2\", "
 		   "\"weight\": \"1,0\"}}\n}\n",
-     "\"1,0\"", 0, "ROUTE|10.2.0.0/24.weight", "weight '0' must be a whole number 1..1000"},
+     "\"1,0\"", 0, "ROUTE|10.2.0.0/24.weight", "weight 0 is out of range 1..1000"},
     {"ECMP unknown hash field",
      HDR PORTS " \"ECMP\": {\"global\": {\"hash_fields\": \"SRC_IP,DST_MAC\"}}\n}\n",
      "\"SRC_IP,DST_MAC\"", 0, "ECMP|global.hash_fields", "unknown hash field 'DST_MAC'"},
@@ -209,10 +209,10 @@ static const struct bad_case bad[] = {
     {"two DSCP maps", HDR PORTS " \"DSCP_TO_TC_MAP\": {\"A\": {}, \"B\": {}}\n}\n", "\"B\"", 0,
      "DSCP_TO_TC_MAP", "one map per switch"},
     {"NEIGH bad MAC",
-     HDR PORTS " \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"02:00:00:00:00\"}}\n}\n",
+     HDR PORTS IFS ",\n \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"02:00:00:00:00\"}}\n}\n",
      "\"02:00:00:00:00\"", 0, "NEIGH|eth1|10.0.0.0.neigh", "expected a MAC address"},
     {"NEIGH multicast MAC",
-     HDR PORTS " \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"01:00:5e:00:00:01\"}}\n}\n",
+     HDR PORTS IFS ",\n \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"01:00:5e:00:00:01\"}}\n}\n",
      "\"01:00:5e", 0, "NEIGH|eth1|10.0.0.0.neigh", "cannot be multicast"},
     {"NEIGH unknown port",
      HDR PORTS " \"NEIGH\": {\"eth8|10.0.0.0\": {\"neigh\": \"02:00:00:00:00:01\"}}\n}\n",

@@ -697,16 +697,8 @@ static void print_errors(const struct xfab_cfg_errors *errs)
 		xfab_cfg_error_format(&errs->e[i], line, sizeof(line));
 		fprintf(stderr, "%s\n", line);
 	}
-}
-
-static int same_ports(const struct xfab_config *x, const struct xfab_config *y)
-{
-	if (x->n_ports != y->n_ports)
-		return 0;
-	for (int p = 0; p < x->n_ports; p++)
-		if (strcmp(x->ports[p].name, y->ports[p].name))
-			return 0;
-	return 1;
+	if (errs->total > errs->count)
+		fprintf(stderr, "(%d more error(s) not shown)\n", errs->total - errs->count);
 }
 
 /* SIGHUP: validate the file again and move to it in place, or keep running
@@ -721,17 +713,14 @@ static void reload(struct agent *a)
 	if (xfab_config_load(a->cfg_path, &cfg, &errs)) {
 		print_errors(&errs);
 		log_err("reload rejected: %s has %d error(s); running config unchanged",
-			a->cfg_path, errs.count);
+			a->cfg_path, errs.total);
 		return;
 	}
-	if (strcmp(cfg.hostname, a->cfg.hostname)) {
-		log_err("reload rejected: hostname changed (%s -> %s); restart xfabd for that",
-			a->cfg.hostname, cfg.hostname);
-		goto reject;
-	}
-	if (!same_ports(&cfg, &a->cfg) || cfg.datapath != a->cfg.datapath) {
-		log_err("reload rejected: the port list or datapath changed; restart xfabd for "
-			"that");
+	/* what needs a restart, and whether the switch-over fits the tables */
+	if (xfab_config_check_change(&a->cfg, &cfg, a->cfg_path, &errs)) {
+		print_errors(&errs);
+		log_err("reload rejected: %s has %d error(s); running config unchanged",
+			a->cfg_path, errs.total);
 		goto reject;
 	}
 	if (resolve_ports(&cfg, live, a->cfg_path)) {
@@ -916,7 +905,7 @@ int main(int argc, char **argv)
 	/* Everything is validated before anything touches the kernel. */
 	if (xfab_config_load(a.cfg_path, &a.cfg, &errs)) {
 		print_errors(&errs);
-		fprintf(stderr, "%s: %d error(s); nothing was changed\n", a.cfg_path, errs.count);
+		fprintf(stderr, "%s: %d error(s); nothing was changed\n", a.cfg_path, errs.total);
 		return 1;
 	}
 	if (resolve_ports(&a.cfg, a.live, a.cfg_path)) {

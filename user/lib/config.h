@@ -23,8 +23,9 @@ struct xfab_cfg_error {
 };
 
 struct xfab_cfg_errors {
-	int count;
+	int count; /* errors kept in e[] (at most XFAB_CFG_MAX_ERRORS) */
 	struct xfab_cfg_error e[XFAB_CFG_MAX_ERRORS];
+	int total; /* every error found, also those past e[] */
 };
 
 struct xfab_prefix {
@@ -119,6 +120,9 @@ struct xfab_config {
 	__u32 flowlet_gap_us;
 	__u32 load_window_us;
 	__u32 flowlet_age_ms;
+	/* where DEVICE_METADATA set what a reload cannot change */
+	struct json_pos hostname_pos;
+	struct json_pos datapath_pos; /* of the field, or of "localhost" */
 };
 
 /* Parses and validates text (named file in errors). Returns 0 and fills cfg,
@@ -128,12 +132,22 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *cf
 /* Reads and parses a file. */
 int xfab_config_load(const char *path, struct xfab_config *cfg, struct xfab_cfg_errors *errs);
 void xfab_config_free(struct xfab_config *cfg);
+/* A reload from running to next (both parsed): refuses what needs a
+ * restart (hostname, datapath, port list) and a switch-over the tables
+ * cannot hold while old and new entries are both live (make before break).
+ * Errors point into next (named file). Returns 0 or -1. */
+int xfab_config_check_change(const struct xfab_config *running, const struct xfab_config *next,
+			     const char *file, struct xfab_cfg_errors *errs);
 int xfab_config_port_index(const struct xfab_config *cfg, const char *name);
 
 /* "file:line:col: key: message" */
 void xfab_cfg_error_format(const struct xfab_cfg_error *e, char *buf, size_t len);
 
 /* Helpers shared with the CLI. */
+/* A decimal number lo..hi: digits only, no sign, no leading zero, no
+ * trailing junk, no overflow (the config's one number syntax). */
+int xfab_parse_u32_strict(const char *text, __u32 lo, __u32 hi, __u32 *out, char *why,
+			  size_t whylen);
 int xfab_parse_prefix(const char *text, struct xfab_prefix *pfx, char *why, size_t whylen);
 int xfab_parse_mac(const char *text, __u8 mac[6]);
 int xfab_prefix_contains(const struct xfab_prefix *pfx, int family, const __u8 *addr);

@@ -52,10 +52,13 @@ void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 			      "hostname must be 1..%d of [A-Za-z0-9._-]", XFAB_HOSTNAME_MAX - 1);
 	} else {
 		snprintf(c->cfg->hostname, sizeof(c->cfg->hostname), "%s", f->str);
+		c->cfg->hostname_pos = f->pos;
 	}
 	c->cfg->datapath = XFAB_DP_XDP;
+	c->cfg->datapath_pos = lh->pos;
 	f = json_get(lh, "datapath");
 	if (f) {
+		c->cfg->datapath_pos = f->pos;
 		cfg_field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "datapath");
 		t = cfg_field_text(c, f, fk, buf, sizeof(buf));
 		if (t && !strcmp(t, "xdp"))
@@ -71,6 +74,11 @@ void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "hash_seed");
 		cfg_parse_u32(c, f, fk, 0, 0xffffffffu, &c->cfg->hash_seed);
+	}
+	f = json_get(lh, "description");
+	if (f) {
+		cfg_field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "description");
+		cfg_parse_text(c, f, fk, NULL, 64);
 	}
 	f = json_get(lh, "type");
 	if (f) {
@@ -164,14 +172,12 @@ void cfg_parse_ports(struct ctx *c, const struct json_value *tbl)
 		f = json_get(e, "description");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "description");
-			t = cfg_field_text(c, f, fk, buf, sizeof(buf));
-			if (t)
-				snprintf(p->description, sizeof(p->description), "%s", t);
+			cfg_parse_text(c, f, fk, p->description, sizeof(p->description));
 		}
 		f = json_get(e, "alias");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "alias");
-			cfg_field_text(c, f, fk, buf, sizeof(buf));
+			cfg_parse_text(c, f, fk, NULL, sizeof(p->description));
 		}
 	}
 }

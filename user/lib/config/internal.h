@@ -32,10 +32,32 @@ int cfg_check_fields(struct ctx *c, const struct json_value *entry, const char *
 		     const char *const *allowed);
 void cfg_field_key(char *out, size_t len, const char *key, const char *field);
 void *cfg_grow(void *arr, int count, size_t elem);
+#define CFG_LIST_TOO_MANY (-1)
+#define CFG_LIST_EMPTY_ITEM (-2)
 int cfg_split_list(char *s, char **items, int max);
+int cfg_parse_text(struct ctx *c, const struct json_value *f, const char *key, char *out,
+		   size_t len);
+
+enum cfg_dec {
+	CFG_DEC_OK,
+	CFG_DEC_EMPTY,
+	CFG_DEC_SIGN,
+	CFG_DEC_JUNK,
+	CFG_DEC_LEADING_ZERO,
+	CFG_DEC_RANGE,
+};
+/* text[0..len) as a decimal number <= max. */
+enum cfg_dec cfg_decimal(const char *text, size_t len, __u64 max, __u64 *out);
+const char *cfg_decimal_why(enum cfg_dec r);
 int cfg_prefix_host_bits_set(const struct xfab_prefix *pfx);
 int cfg_parse_key_prefix(struct ctx *c, const struct json_value *e, const char *key,
 			 const char *text, struct xfab_prefix *pfx);
+
+const char *cfg_addr_unusable(int family, const __u8 *a);
+int cfg_addr_link_local6(int family, const __u8 *a);
+const char *cfg_addr_subnet_edge(const struct xfab_prefix *pfx, const __u8 *a);
+int cfg_parse_addr(const char *text, int *family, __u8 addr[16]);
+const char *cfg_addr_str(int family, const __u8 *a, char *buf, size_t len);
 
 /* ---- device.c ---- */
 void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl);
@@ -47,11 +69,15 @@ int cfg_connected_port(const struct xfab_config *cfg, int family, const __u8 *gw
 int cfg_is_local_addr(const struct xfab_config *cfg, int family, const __u8 *a);
 int cfg_parse_path(struct ctx *c, const struct json_value *e, const char *key,
 		   struct xfab_cfg_route *rt);
+int cfg_prefix_is_own(struct ctx *c, const struct json_value *e, const char *key,
+		      const struct xfab_prefix *pfx, int subnets);
 void cfg_parse_route(struct ctx *c, const struct json_value *e);
 void cfg_check_duplicate_routes(struct ctx *c);
-void cfg_check_fib4_groups(struct ctx *c);
-void cfg_check_fib6_groups(struct ctx *c);
 void cfg_parse_neighs(struct ctx *c, const struct json_value *tbl);
+
+/* ---- capacity.c ---- */
+/* Everything the maps must hold for cfg fits (after a clean parse). */
+void cfg_check_capacity(struct ctx *c);
 
 /* ---- lb.c ---- */
 const struct json_value *cfg_global_entry(struct ctx *c, const struct json_value *tbl,

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* INTERFACE, ROUTE and NEIGH: addresses, routes and their paths, and the
- * FIB capacity checks. */
-#include "fib6.h"
+ * prefixes they may not take. */
 #include "internal.h"
 
 #include <arpa/inet.h>
@@ -18,6 +17,40 @@ static int addr_overlaps(const struct xfab_cfg_addr *a, const struct xfab_prefix
 	const struct xfab_prefix *wide = a->pfx.plen > p->plen ? p : &a->pfx;
 
 	return xfab_prefix_contains(wide, narrow->family, narrow->addr);
+}
+
+/* What a port's own address may not be. */
+static int port_addr_bad(struct ctx *c, const struct json_value *e, const char *key,
+			 const struct xfab_prefix *pfx)
+{
+	int bits = pfx->family == AF_INET ? 32 : 128;
+	const char *why = cfg_addr_unusable(pfx->family, pfx->addr);
+	char a[INET6_ADDRSTRLEN];
+
+	cfg_addr_str(pfx->family, pfx->addr, a, sizeof(a));
+	if (why) {
+		cfg_add_error(c, e->key_pos, key, "%s is %s, not a port address", a, why);
+		return -1;
+	}
+	if (cfg_addr_link_local6(pfx->family, pfx->addr)) {
+		cfg_add_error(c, e->key_pos, key,
+			      "%s is link-local: the kernel gives every port its own (fe80::/10)",
+			      a);
+		return -1;
+	}
+	if (pfx->plen == bits) {
+		cfg_add_error(
+		    c, e->key_pos, key,
+		    "a port address needs a subnet: /%d leaves no neighbour (at most /%d)", bits,
+		    bits - 1);
+		return -1;
+	}
+	why = cfg_addr_subnet_edge(pfx, pfx->addr);
+	if (why) {
+		cfg_add_error(c, e->key_pos, key, "%s is %s of /%d, no host's", a, why, pfx->plen);
+		return -1;
+	}
+	return 0;
 }
 
 void cfg_parse_interfaces(struct ctx *c, const struct json_value *tbl)
@@ -60,6 +93,8 @@ void cfg_parse_interfaces(struct ctx *c, const struct json_value *tbl)
 				      "an interface address needs a prefix length > 0");
 			continue;
 		}
+		if (port_addr_bad(c, e, key, &addr.pfx))
+			continue;
 		for (int k = 0; k < c->cfg->n_addrs; k++) {
 			const struct xfab_cfg_addr *o = &c->cfg->addrs[k];
 
@@ -107,17 +142,160 @@ int cfg_is_local_addr(const struct xfab_config *cfg, int family, const __u8 *a)
 	return 0;
 }
 
+/* A field holding a comma-separated list (at most XFAB_GROUP_MAX_MEMBERS
+ * items, none empty). */
+struct list {
+	char *copy;
+	char *items[XFAB_GROUP_MAX_MEMBERS];
+	int n;
+};
+
+static int parse_list(struct ctx *c, const struct json_value *f, const char *fk, const char *what,
+		      struct list *l)
+{
+	if (f->type != JSON_STRING && f->type != JSON_NUMBER) {
+		cfg_add_error(c, f->pos, fk, "expected a comma-separated string of %s", what);
+		return -1;
+	}
+	l->copy = strdup(f->str);
+	if (!l->copy) {
+		cfg_add_error(c, f->pos, fk, "out of memory");
+		return -1;
+	}
+	l->n = cfg_split_list(l->copy, l->items, XFAB_GROUP_MAX_MEMBERS);
+	if (l->n == CFG_LIST_TOO_MANY) {
+		cfg_add_error(c, f->pos, fk, "more than %d %s", XFAB_GROUP_MAX_MEMBERS, what);
+		return -1;
+	}
+	if (l->n == CFG_LIST_EMPTY_ITEM) {
+		cfg_add_error(c, f->pos, fk, "an empty item in the list of %s", what);
+		return -1;
+	}
+	return 0;
+}
+
+/* One list per nexthop: as many items as nexthops. */
+static int parse_list_per_nexthop(struct ctx *c, const struct json_value *f, const char *key,
+				  const char *field, const char *what, int n_nh, struct list *l)
+{
+	char fk[160];
+
+	cfg_field_key(fk, sizeof(fk), key, field);
+	if (parse_list(c, f, fk, what, l))
+		return -1;
+	if (l->n != n_nh) {
+		cfg_add_error(c, f->pos, fk, "%d %s for %d nexthops (need one per nexthop)", l->n,
+			      what, n_nh);
+		return -1;
+	}
+	return 0;
+}
+
+/* The k-th nexthop: an address a neighbour may have, on a port. */
+static int parse_nexthop(struct ctx *c, const struct json_value *fnh, const struct json_value *fif,
+			 const char *key, const char *text, const char *ifname,
+			 struct xfab_cfg_route *rt, int k)
+{
+	struct xfab_cfg_nexthop *nh = &rt->nexthops[k];
+	char fk[160], fki[160];
+	const char *why;
+	int conn;
+
+	cfg_field_key(fk, sizeof(fk), key, "nexthop");
+	cfg_field_key(fki, sizeof(fki), key, "ifname");
+	if (cfg_parse_addr(text, &nh->family, nh->gw)) {
+		cfg_add_error(c, fnh->pos, fk, "'%s' is not an IP address", text);
+		return -1;
+	}
+	if (nh->family != rt->pfx.family) {
+		cfg_add_error(c, fnh->pos, fk, "nexthop %s is not of the prefix's family", text);
+		return -1;
+	}
+	why = cfg_addr_unusable(nh->family, nh->gw);
+	if (why) {
+		cfg_add_error(c, fnh->pos, fk, "nexthop %s is %s", text, why);
+		return -1;
+	}
+	if (cfg_is_local_addr(c->cfg, nh->family, nh->gw)) {
+		cfg_add_error(c, fnh->pos, fk, "nexthop %s is this switch's own address", text);
+		return -1;
+	}
+	conn = cfg_connected_port(c->cfg, nh->family, nh->gw);
+	for (int a = 0; conn >= 0 && a < c->cfg->n_addrs; a++) {
+		why = xfab_prefix_contains(&c->cfg->addrs[a].pfx, nh->family, nh->gw)
+			  ? cfg_addr_subnet_edge(&c->cfg->addrs[a].pfx, nh->gw)
+			  : NULL;
+		if (why) {
+			cfg_add_error(c, fnh->pos, fk, "nexthop %s is %s, no neighbour's", text,
+				      why);
+			return -1;
+		}
+	}
+	if (ifname) {
+		nh->port = xfab_config_port_index(c->cfg, ifname);
+		if (nh->port < 0) {
+			cfg_add_error(c, fif->pos, fki, "port \"%s\" is not in the PORT table",
+				      ifname);
+			return -1;
+		}
+		if (conn >= 0 && conn != nh->port) {
+			cfg_add_error(c, fif->pos, fki, "nexthop %s is on port %s's subnet, not %s",
+				      text, c->cfg->ports[conn].name, ifname);
+			return -1;
+		}
+	} else if (conn < 0) {
+		cfg_add_error(c, fnh->pos, fk,
+			      cfg_addr_link_local6(nh->family, nh->gw)
+				  ? "nexthop %s is link-local: name its port in \"ifname\""
+				  : "nexthop %s is in no connected subnet (INTERFACE)",
+			      text);
+		return -1;
+	} else {
+		nh->port = conn;
+	}
+	for (int j = 0; j < k; j++) {
+		if (rt->nexthops[j].port == nh->port && !memcmp(rt->nexthops[j].gw, nh->gw, 16)) {
+			cfg_add_error(c, fnh->pos, fk, "nexthop %s listed twice", text);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_weights(struct ctx *c, const struct json_value *fw, const char *key,
+			 struct xfab_cfg_route *rt, int n_nh)
+{
+	struct list l = {0};
+	char fk[160], why[160];
+	int ret = -1;
+
+	cfg_field_key(fk, sizeof(fk), key, "weight");
+	if (parse_list_per_nexthop(c, fw, key, "weight", "weights", n_nh, &l))
+		goto out;
+	for (int k = 0; k < l.n; k++) {
+		__u32 w;
+
+		if (xfab_parse_u32_strict(l.items[k], 1, 1000, &w, why, sizeof(why))) {
+			cfg_add_error(c, fw->pos, fk, "weight %s", why);
+			goto out;
+		}
+		rt->weights[k] = (__u16)w;
+	}
+	ret = 0;
+out:
+	free(l.copy);
+	return ret;
+}
+
 /* The path fields shared by ROUTE and TE_PATH: nexthop, ifname, weight and
  * (ROUTE only) blackhole. rt->pfx must be set. */
 int cfg_parse_path(struct ctx *c, const struct json_value *e, const char *key,
 		   struct xfab_cfg_route *rt)
 {
 	const struct json_value *fnh, *fif, *fbh, *fw;
+	struct list nh = {0}, ifs = {0};
 	char fk[160];
-	char *nh_items[XFAB_GROUP_MAX_MEMBERS + 1], *if_items[XFAB_GROUP_MAX_MEMBERS + 1];
-	char *w_items[XFAB_GROUP_MAX_MEMBERS + 1];
-	char *nh_copy = NULL, *if_copy = NULL, *w_copy = NULL;
-	int n_nh = 0, n_if = 0, n_w = 0, ret = -1;
+	int ret = -1;
 
 	fbh = json_get(e, "blackhole");
 	if (fbh) {
@@ -150,120 +328,24 @@ int cfg_parse_path(struct ctx *c, const struct json_value *e, const char *key,
 		cfg_add_error(c, fnh->pos, fk, "expected a comma-separated string of addresses");
 		return -1;
 	}
-	nh_copy = strdup(fnh->str);
-	if (fif && fif->type != JSON_STRING) {
-		cfg_field_key(fk, sizeof(fk), key, "ifname");
-		cfg_add_error(c, fif->pos, fk, "expected a comma-separated string of ports");
+	if (parse_list(c, fnh, fk, "nexthops", &nh))
 		goto out;
-	}
-	if (fw && fw->type != JSON_STRING && fw->type != JSON_NUMBER) {
-		cfg_field_key(fk, sizeof(fk), key, "weight");
-		cfg_add_error(c, fw->pos, fk, "expected a comma-separated string of weights");
+	if (fif && parse_list_per_nexthop(c, fif, key, "ifname", "ports", nh.n, &ifs))
 		goto out;
-	}
-	if_copy = fif ? strdup(fif->str) : NULL;
-	w_copy = fw ? strdup(fw->str) : NULL;
-	if (!nh_copy || (fif && !if_copy) || (fw && !w_copy)) {
-		cfg_add_error(c, e->pos, key, "out of memory");
-		goto out;
-	}
-	n_nh = cfg_split_list(nh_copy, nh_items, XFAB_GROUP_MAX_MEMBERS);
-	if (n_nh < 0) {
-		cfg_add_error(c, fnh->pos, fk, "more than %d nexthops", XFAB_GROUP_MAX_MEMBERS);
-		goto out;
-	}
-	if (n_nh == 0) {
-		cfg_add_error(c, fnh->pos, fk, "no nexthop given");
-		goto out;
-	}
-	if (if_copy) {
-		n_if = cfg_split_list(if_copy, if_items, XFAB_GROUP_MAX_MEMBERS);
-		if (n_if != n_nh) {
-			cfg_field_key(fk, sizeof(fk), key, "ifname");
-			cfg_add_error(c, fif->pos, fk,
-				      "%d ports for %d nexthops (need one per nexthop)",
-				      n_if < 0 ? XFAB_GROUP_MAX_MEMBERS + 1 : n_if, n_nh);
-			goto out;
-		}
-	}
-	rt->nexthops = calloc((size_t)n_nh, sizeof(*rt->nexthops));
-	rt->weights = calloc((size_t)n_nh, sizeof(*rt->weights));
+	rt->nexthops = calloc((size_t)nh.n, sizeof(*rt->nexthops));
+	rt->weights = calloc((size_t)nh.n, sizeof(*rt->weights));
 	if (!rt->nexthops || !rt->weights) {
 		cfg_add_error(c, e->pos, key, "out of memory");
 		goto out;
 	}
-	if (w_copy) {
-		n_w = cfg_split_list(w_copy, w_items, XFAB_GROUP_MAX_MEMBERS);
-		cfg_field_key(fk, sizeof(fk), key, "weight");
-		if (n_w != n_nh) {
-			cfg_add_error(c, fw->pos, fk,
-				      "%d weights for %d nexthops (need one per nexthop)",
-				      n_w < 0 ? XFAB_GROUP_MAX_MEMBERS + 1 : n_w, n_nh);
+	for (int k = 0; k < nh.n; k++)
+		rt->weights[k] = 1;
+	if (fw && parse_weights(c, fw, key, rt, nh.n))
+		goto out;
+	for (int k = 0; k < nh.n; k++)
+		if (parse_nexthop(c, fnh, fif, key, nh.items[k], fif ? ifs.items[k] : NULL, rt, k))
 			goto out;
-		}
-		for (int k = 0; k < n_w; k++) {
-			char *end;
-			long w = strtol(w_items[k], &end, 10);
-
-			if (*end != '\0' || end == w_items[k] || w < 1 || w > 1000) {
-				cfg_add_error(c, fw->pos, fk,
-					      "weight '%s' must be a whole number 1..1000",
-					      w_items[k]);
-				goto out;
-			}
-			rt->weights[k] = (__u16)w;
-		}
-	} else {
-		for (int k = 0; k < n_nh; k++)
-			rt->weights[k] = 1;
-	}
-	for (int k = 0; k < n_nh; k++) {
-		struct xfab_cfg_nexthop *nh = &rt->nexthops[k];
-		int family = strchr(nh_items[k], ':') ? AF_INET6 : AF_INET;
-
-		cfg_field_key(fk, sizeof(fk), key, "nexthop");
-		if (inet_pton(family, nh_items[k], nh->gw) != 1) {
-			cfg_add_error(c, fnh->pos, fk, "'%s' is not an IP address", nh_items[k]);
-			goto out;
-		}
-		nh->family = family;
-		if (family != rt->pfx.family) {
-			cfg_add_error(c, fnh->pos, fk, "nexthop %s is not of the prefix's family",
-				      nh_items[k]);
-			goto out;
-		}
-		if (cfg_is_local_addr(c->cfg, family, nh->gw)) {
-			cfg_add_error(c, fnh->pos, fk, "nexthop %s is this switch's own address",
-				      nh_items[k]);
-			goto out;
-		}
-		if (if_copy) {
-			nh->port = xfab_config_port_index(c->cfg, if_items[k]);
-			if (nh->port < 0) {
-				cfg_field_key(fk, sizeof(fk), key, "ifname");
-				cfg_add_error(c, fif->pos, fk,
-					      "port \"%s\" is not in the PORT table", if_items[k]);
-				goto out;
-			}
-		} else {
-			nh->port = cfg_connected_port(c->cfg, family, nh->gw);
-			if (nh->port < 0) {
-				cfg_add_error(c, fnh->pos, fk,
-					      "nexthop %s is in no connected subnet (INTERFACE)",
-					      nh_items[k]);
-				goto out;
-			}
-		}
-		for (int j = 0; j < k; j++) {
-			if (rt->nexthops[j].port == nh->port &&
-			    !memcmp(rt->nexthops[j].gw, nh->gw, 16)) {
-				cfg_add_error(c, fnh->pos, fk, "nexthop %s listed twice",
-					      nh_items[k]);
-				goto out;
-			}
-		}
-	}
-	rt->n_nexthops = n_nh;
+	rt->n_nexthops = nh.n;
 	ret = 0;
 out:
 	if (ret) {
@@ -272,9 +354,90 @@ out:
 		rt->nexthops = NULL;
 		rt->weights = NULL;
 	}
-	free(nh_copy);
-	free(if_copy);
-	free(w_copy);
+	free(nh.copy);
+	free(ifs.copy);
+	return ret;
+}
+
+/* A ROUTE (or TE_PATH) prefix that is the switch's own address, or (ROUTE,
+ * with subnets) a connected subnet: connected and local entries are the
+ * interfaces' and always win, so such a route could never mean anything. */
+int cfg_prefix_is_own(struct ctx *c, const struct json_value *e, const char *key,
+		      const struct xfab_prefix *pfx, int subnets)
+{
+	int bits = pfx->family == AF_INET ? 32 : 128;
+
+	for (int k = 0; k < c->cfg->n_addrs; k++) {
+		const struct xfab_cfg_addr *a = &c->cfg->addrs[k];
+		const char *port = c->cfg->ports[a->port].name;
+
+		if (a->pfx.family != pfx->family)
+			continue;
+		if (pfx->plen == bits && !memcmp(a->pfx.addr, pfx->addr, 16)) {
+			cfg_add_error(c, e->key_pos, key,
+				      "prefix is this switch's own address (port %s): it is always "
+				      "delivered locally",
+				      port);
+			return -1;
+		}
+		if (subnets && a->pfx.plen == pfx->plen &&
+		    xfab_prefix_contains(&a->pfx, pfx->family, pfx->addr)) {
+			cfg_add_error(c, e->key_pos, key,
+				      "prefix is the connected subnet of port %s", port);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* SONiC's "distance" and "nexthop-vrf": one per nexthop. xfab has one VRF
+ * and no backup paths, so every distance must be equal and every VRF
+ * "default"; anything else would be silently ignored otherwise. */
+static int parse_route_compat(struct ctx *c, const struct json_value *e, const char *key,
+			      const struct xfab_cfg_route *rt)
+{
+	const struct json_value *fd = json_get(e, "distance"), *fv = json_get(e, "nexthop-vrf");
+	int n = rt->blackhole ? 1 : rt->n_nexthops, ret = -1;
+	struct list l = {0};
+	char fk[160], why[160];
+	__u32 d, d0 = 0;
+
+	if (fd) {
+		cfg_field_key(fk, sizeof(fk), key, "distance");
+		if (parse_list_per_nexthop(c, fd, key, "distance", "distances", n, &l))
+			goto out;
+		for (int k = 0; k < l.n; k++) {
+			if (xfab_parse_u32_strict(l.items[k], 0, 255, &d, why, sizeof(why))) {
+				cfg_add_error(c, fd->pos, fk, "distance %s", why);
+				goto out;
+			}
+			if (k && d != d0) {
+				cfg_add_error(
+				    c, fd->pos, fk,
+				    "unequal distances (backup nexthops) are not supported");
+				goto out;
+			}
+			d0 = d;
+		}
+		free(l.copy);
+		l.copy = NULL;
+	}
+	if (fv) {
+		cfg_field_key(fk, sizeof(fk), key, "nexthop-vrf");
+		if (parse_list_per_nexthop(c, fv, key, "nexthop-vrf", "VRFs", n, &l))
+			goto out;
+		for (int k = 0; k < l.n; k++) {
+			if (strcmp(l.items[k], "default")) {
+				cfg_add_error(c, fv->pos, fk,
+					      "VRF '%s': xfab has one VRF, \"default\"",
+					      l.items[k]);
+				goto out;
+			}
+		}
+	}
+	ret = 0;
+out:
+	free(l.copy);
 	return ret;
 }
 
@@ -295,18 +458,8 @@ void cfg_parse_route(struct ctx *c, const struct json_value *e)
 		return;
 	rt.pos = e->key_pos;
 	rt.key = e->key; /* duplicates are found once all routes are read */
-	for (int k = 0; k < c->cfg->n_addrs; k++) {
-		struct xfab_prefix subnet = c->cfg->addrs[k].pfx;
-
-		if (subnet.family != rt.pfx.family || subnet.plen != rt.pfx.plen)
-			continue;
-		if (xfab_prefix_contains(&subnet, rt.pfx.family, rt.pfx.addr)) {
-			cfg_add_error(c, e->key_pos, key,
-				      "prefix is the connected subnet of port %s",
-				      c->cfg->ports[c->cfg->addrs[k].port].name);
-			return;
-		}
-	}
+	if (cfg_prefix_is_own(c, e, key, &rt.pfx, 1))
+		return;
 	routes = cfg_grow(c->cfg->routes, c->cfg->n_routes, sizeof(rt));
 	if (!routes) {
 		cfg_add_error(c, e->key_pos, key, "out of memory");
@@ -322,7 +475,9 @@ void cfg_parse_route(struct ctx *c, const struct json_value *e)
 		rt.weights = last->weights;
 		rt.n_nexthops = last->n_nexthops;
 		rt.shared = 1;
-	} else if (cfg_parse_path(c, e, key, &rt)) {
+	} else if (cfg_parse_path(c, e, key, &rt) || parse_route_compat(c, e, key, &rt)) {
+		free(rt.nexthops);
+		free(rt.weights);
 		return;
 	} else {
 		c->last_nh_text = !rt.blackhole && e->count == 1 && fnh && fnh->type == JSON_STRING
@@ -378,99 +533,143 @@ void cfg_check_duplicate_routes(struct ctx *c)
 	free(idx);
 }
 
-/* The IPv4 FIB has XFAB_FIB4_TBL8_GROUPS second-level groups: one per /24
- * that holds a longer prefix (a route, or an interface's own /32 and its
- * subnet). The route that would need one more is refused. */
-void cfg_check_fib4_groups(struct ctx *c)
+/* NEIGH|PORT|ADDRESS: the neighbour must be one this port can reach. */
+static int neigh_addr_bad(struct ctx *c, const struct json_value *e, const char *key,
+			  const struct xfab_cfg_neigh *nb, const char *text)
 {
-	__u8 *seen = calloc(XFAB_FIB4_TBL24_SIZE / 8, 1);
-	int used = 0;
-	char key[160];
+	const char *why = cfg_addr_unusable(nb->family, nb->addr);
+	int in_subnet = 0;
 
-	if (!seen) {
-		struct json_pos none = {0, 0};
-
-		cfg_add_error(c, none, "ROUTE", "out of memory");
-		return;
+	if (why) {
+		cfg_add_error(c, e->key_pos, key, "%s is %s, no neighbour's", text, why);
+		return -1;
 	}
-	for (int k = 0; k < c->cfg->n_addrs + c->cfg->n_routes; k++) {
-		const struct xfab_prefix *p = k < c->cfg->n_addrs
-						  ? &c->cfg->addrs[k].pfx
-						  : &c->cfg->routes[k - c->cfg->n_addrs].pfx;
-		__u32 s24 = (__u32)p->addr[0] << 16 | (__u32)p->addr[1] << 8 | p->addr[2];
-
-		/* an interface address always brings its /32 */
-		if (p->family != AF_INET || (k >= c->cfg->n_addrs && p->plen <= 24))
-			continue;
-		if (seen[s24 / 8] & (1u << (s24 % 8)))
-			continue;
-		seen[s24 / 8] |= (__u8)(1u << (s24 % 8));
-		if (++used <= XFAB_FIB4_TBL8_GROUPS || k < c->cfg->n_addrs)
-			continue;
-		snprintf(key, sizeof(key), "ROUTE|%s", c->cfg->routes[k - c->cfg->n_addrs].key);
-		cfg_add_error(c, c->cfg->routes[k - c->cfg->n_addrs].pos, key,
-			      "more than %d /24s would hold IPv4 prefixes longer than /24 "
-			      "(interface addresses count too): the FIB has no room for this one",
-			      XFAB_FIB4_TBL8_GROUPS);
-		break;
+	if (cfg_is_local_addr(c->cfg, nb->family, nb->addr)) {
+		cfg_add_error(c, e->key_pos, key, "%s is this switch's own address", text);
+		return -1;
 	}
-	free(seen);
+	if (cfg_addr_link_local6(nb->family, nb->addr))
+		return 0; /* every IPv6 port has fe80::/64 on link */
+	for (int k = 0; k < c->cfg->n_addrs; k++) {
+		const struct xfab_cfg_addr *a = &c->cfg->addrs[k];
+
+		if (a->port != nb->port || !xfab_prefix_contains(&a->pfx, nb->family, nb->addr))
+			continue;
+		why = cfg_addr_subnet_edge(&a->pfx, nb->addr);
+		if (why) {
+			cfg_add_error(c, e->key_pos, key, "%s is %s, no neighbour's", text, why);
+			return -1;
+		}
+		in_subnet = 1;
+	}
+	if (!in_subnet) {
+		cfg_add_error(c, e->key_pos, key,
+			      "%s is in no connected subnet of port %s (INTERFACE)", text,
+			      c->cfg->ports[nb->port].name);
+		return -1;
+	}
+	return 0;
 }
 
-/* Likewise the IPv6 FIB's groups: one per (level, leading bytes) path that
- * a prefix longer than /16 runs through; an interface address brings its
- * /128 (whose path covers its subnet's). */
-void cfg_check_fib6_groups(struct ctx *c)
+static int neigh_fields(struct ctx *c, const struct json_value *e, const char *key,
+			struct xfab_cfg_neigh *nb)
 {
-	size_t total = (size_t)c->cfg->n_addrs + (size_t)c->cfg->n_routes, n = 0;
-	__u8(*addr)[16] = malloc((total ? total : 1) * 16);
-	int *plen = malloc((total ? total : 1) * sizeof(int));
-	int *route = malloc((total ? total : 1) * sizeof(int));
+	static const __u8 zero[6];
+	const struct json_value *f = json_get(e, "neigh");
+	char fk[160];
+
+	cfg_field_key(fk, sizeof(fk), key, "neigh");
+	if (!f) {
+		cfg_add_error(c, e->pos, key, "missing field \"neigh\" (the MAC address)");
+		return -1;
+	}
+	if (f->type != JSON_STRING || xfab_parse_mac(f->str, nb->mac)) {
+		cfg_add_error(c, f->pos, fk, "expected a MAC address like 02:00:00:00:00:01");
+		return -1;
+	}
+	if (nb->mac[0] & 1) {
+		cfg_add_error(c, f->pos, fk, "a neighbour MAC cannot be multicast");
+		return -1;
+	}
+	if (!memcmp(nb->mac, zero, 6)) {
+		cfg_add_error(c, f->pos, fk, "a neighbour MAC cannot be all zeros");
+		return -1;
+	}
+	f = json_get(e, "family");
+	if (f) {
+		const char *want = nb->family == AF_INET ? "IPv4" : "IPv6";
+
+		cfg_field_key(fk, sizeof(fk), key, "family");
+		if (f->type != JSON_STRING || (strcmp(f->str, "IPv4") && strcmp(f->str, "IPv6"))) {
+			cfg_add_error(c, f->pos, fk, "family must be IPv4 or IPv6");
+			return -1;
+		}
+		if (strcmp(f->str, want)) {
+			cfg_add_error(c, f->pos, fk, "family %s, but the address is %s", f->str,
+				      want);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct neigh_seen {
+	const struct xfab_cfg_neigh *nb;
+	struct json_pos pos;
+	int line_order;
+};
+
+static int cmp_neigh_seen(const void *a, const void *b)
+{
+	const struct neigh_seen *x = a, *y = b;
+	int c = x->nb->port - y->nb->port;
+
+	if (!c)
+		c = x->nb->family - y->nb->family;
+	if (!c)
+		c = memcmp(x->nb->addr, y->nb->addr, 16);
+	return c ? c : x->line_order - y->line_order;
+}
+
+/* The same neighbour twice, whatever its spelling (fd00::2, fd00:0::2). */
+static void check_duplicate_neighs(struct ctx *c, const struct json_value *tbl,
+				   struct neigh_seen *seen, int n)
+{
 	char key[160];
-	long over;
 
-	if (!addr || !plen || !route) {
-		struct json_pos none = {0, 0};
-
-		cfg_add_error(c, none, "ROUTE", "out of memory");
-		goto out;
-	}
-	for (int k = 0; k < c->cfg->n_addrs + c->cfg->n_routes; k++) {
-		int is_route = k >= c->cfg->n_addrs;
-		const struct xfab_prefix *p =
-		    is_route ? &c->cfg->routes[k - c->cfg->n_addrs].pfx : &c->cfg->addrs[k].pfx;
-
-		if (p->family != AF_INET6)
+	qsort(seen, (size_t)n, sizeof(*seen), cmp_neigh_seen);
+	for (int k = 1; k < n; k++) {
+		if (seen[k - 1].nb->port != seen[k].nb->port ||
+		    seen[k - 1].nb->family != seen[k].nb->family ||
+		    memcmp(seen[k - 1].nb->addr, seen[k].nb->addr, 16))
 			continue;
-		memcpy(addr[n], p->addr, 16);
-		plen[n] = is_route ? p->plen : 128;
-		route[n++] = is_route ? k - c->cfg->n_addrs : -1;
+		snprintf(key, sizeof(key), "NEIGH|%s", tbl->children[seen[k].line_order].key);
+		cfg_add_error(c, seen[k].pos, key, "the same neighbour is already set (line %d)",
+			      seen[k - 1].pos.line);
 	}
-	if (xfab_fib6_groups_needed((const __u8(*)[16])addr, plen, n, &over) == (size_t)-1) {
-		struct json_pos none = {0, 0};
-
-		cfg_add_error(c, none, "ROUTE", "out of memory");
-	} else if (over >= 0 && route[over] >= 0) {
-		snprintf(key, sizeof(key), "ROUTE|%s", c->cfg->routes[route[over]].key);
-		cfg_add_error(
-		    c, c->cfg->routes[route[over]].pos, key,
-		    "the IPv6 routes (and interface addresses) would need more than %d FIB "
-		    "groups: no room for this one",
-		    XFAB_FIB6_GROUPS);
-	}
-out:
-	free(addr);
-	free(plen);
-	free(route);
 }
 
 void cfg_parse_neighs(struct ctx *c, const struct json_value *tbl)
 {
 	static const char *const fields[] = {"neigh", "family", NULL};
-	char key[160], fk[160];
+	struct neigh_seen *seen;
+	int n_seen = 0;
+	char key[160];
 
+	if (tbl->count > XFAB_MAX_NEIGHBORS) {
+		cfg_add_error(c, tbl->children[XFAB_MAX_NEIGHBORS].key_pos, "NEIGH",
+			      "more than %d static neighbours", XFAB_MAX_NEIGHBORS);
+		return;
+	}
+	seen = calloc(tbl->count ? tbl->count : 1, sizeof(*seen));
+	c->cfg->neighs = calloc(tbl->count ? tbl->count : 1, sizeof(*c->cfg->neighs));
+	if (!seen || !c->cfg->neighs) {
+		cfg_add_error(c, tbl->pos, "NEIGH", "out of memory");
+		free(seen);
+		return;
+	}
 	for (size_t i = 0; i < tbl->count; i++) {
-		const struct json_value *e = &tbl->children[i], *f;
+		const struct json_value *e = &tbl->children[i];
 		const char *bar = strchr(e->key, '|');
 		struct xfab_cfg_neigh nb = {0};
 		char ifname[XFAB_IFNAMSIZ + 1];
@@ -492,31 +691,17 @@ void cfg_parse_neighs(struct ctx *c, const struct json_value *tbl)
 				      ifname);
 			continue;
 		}
-		nb.family = strchr(bar + 1, ':') ? AF_INET6 : AF_INET;
-		if (inet_pton(nb.family, bar + 1, nb.addr) != 1) {
+		if (cfg_parse_addr(bar + 1, &nb.family, nb.addr)) {
 			cfg_add_error(c, e->key_pos, key, "'%s' is not an IP address", bar + 1);
 			continue;
 		}
-		f = json_get(e, "neigh");
-		cfg_field_key(fk, sizeof(fk), key, "neigh");
-		if (!f) {
-			cfg_add_error(c, e->pos, key, "missing field \"neigh\" (the MAC address)");
+		if (neigh_addr_bad(c, e, key, &nb, bar + 1) || neigh_fields(c, e, key, &nb))
 			continue;
-		}
-		if (f->type != JSON_STRING || xfab_parse_mac(f->str, nb.mac)) {
-			cfg_add_error(c, f->pos, fk,
-				      "expected a MAC address like 02:00:00:00:00:01");
-			continue;
-		}
-		if (nb.mac[0] & 1) {
-			cfg_add_error(c, f->pos, fk, "a neighbour MAC cannot be multicast");
-			continue;
-		}
-		c->cfg->neighs = cfg_grow(c->cfg->neighs, c->cfg->n_neighs, sizeof(nb));
-		if (!c->cfg->neighs) {
-			cfg_add_error(c, e->key_pos, key, "out of memory");
-			return;
-		}
-		c->cfg->neighs[c->cfg->n_neighs++] = nb;
+		c->cfg->neighs[c->cfg->n_neighs] = nb;
+		seen[n_seen++] = (struct neigh_seen){.nb = &c->cfg->neighs[c->cfg->n_neighs++],
+						     .pos = e->key_pos,
+						     .line_order = (int)i};
 	}
+	check_duplicate_neighs(c, tbl, seen, n_seen);
+	free(seen);
 }

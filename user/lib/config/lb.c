@@ -36,7 +36,8 @@ void cfg_parse_te(struct ctx *c, const struct json_value *e)
 		cfg_add_error(c, e->key_pos, key, "port \"%s\" is not in the PORT table", ifname);
 		return;
 	}
-	if (cfg_parse_key_prefix(c, e, key, bar + 1, &te.path.pfx))
+	if (cfg_parse_key_prefix(c, e, key, bar + 1, &te.path.pfx) ||
+	    cfg_prefix_is_own(c, e, key, &te.path.pfx, 0))
 		return;
 	for (int k = 0; k < c->cfg->n_te; k++) {
 		const struct xfab_cfg_te *o = &c->cfg->te[k];
@@ -69,29 +70,46 @@ static const struct {
     {"ROCE_DEST_QP", XFAB_HASH_F_ROCE_QP},    {"INNER", XFAB_HASH_F_INNER},
 };
 
+static int hash_field_bit(const char *name, __u32 *bit)
+{
+	for (size_t k = 0; k < sizeof(hash_field_names) / sizeof(hash_field_names[0]); k++) {
+		if (!strcmp(name, hash_field_names[k].name)) {
+			*bit = hash_field_names[k].bit;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Fails naming the bad item: unknown, listed twice, or "" for an empty one. */
 int xfab_parse_hash_fields(const char *text, __u32 *fields, char *bad, size_t badlen)
 {
 	char copy[256], *items[16];
 	int n;
 
+	*fields = 0;
+	if (strlen(text) >= sizeof(copy)) {
+		snprintf(bad, badlen, "%s", text);
+		return -1;
+	}
 	snprintf(copy, sizeof(copy), "%s", text);
 	n = cfg_split_list(copy, items, 16);
-	*fields = 0;
+	if (n == CFG_LIST_EMPTY_ITEM) {
+		snprintf(bad, badlen, "%s", "");
+		return -1;
+	}
 	if (n <= 0) {
 		snprintf(bad, badlen, "%s", text);
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		size_t k;
+		__u32 bit;
 
-		for (k = 0; k < sizeof(hash_field_names) / sizeof(hash_field_names[0]); k++)
-			if (!strcmp(items[i], hash_field_names[k].name))
-				break;
-		if (k == sizeof(hash_field_names) / sizeof(hash_field_names[0])) {
+		if (hash_field_bit(items[i], &bit) || (*fields & bit)) {
 			snprintf(bad, badlen, "%s", items[i]);
 			return -1;
 		}
-		*fields |= hash_field_names[k].bit;
+		*fields |= bit;
 	}
 	return 0;
 }
@@ -121,6 +139,22 @@ const struct json_value *cfg_global_entry(struct ctx *c, const struct json_value
 	return json_get(tbl, "global");
 }
 
+static void hash_fields_error(struct ctx *c, const struct json_value *f, const char *fk,
+			      const char *bad)
+{
+	__u32 bit;
+
+	if (!bad[0])
+		cfg_add_error(c, f->pos, fk, "an empty item in the list of hash fields");
+	else if (!hash_field_bit(bad, &bit))
+		cfg_add_error(c, f->pos, fk, "hash field '%s' listed twice", bad);
+	else
+		cfg_add_error(c, f->pos, fk,
+			      "unknown hash field '%s' (SRC_IP, DST_IP, IP_PROTOCOL, "
+			      "L4_SRC_PORT, L4_DST_PORT, IPV6_FLOW_LABEL, ROCE_DEST_QP, INNER)",
+			      bad);
+}
+
 void cfg_parse_ecmp(struct ctx *c, const struct json_value *tbl)
 {
 	static const char *const fields[] = {"hash_fields", "symmetric", "resilient", NULL};
@@ -135,11 +169,7 @@ void cfg_parse_ecmp(struct ctx *c, const struct json_value *tbl)
 		if (f->type != JSON_STRING)
 			cfg_add_error(c, f->pos, fk, "expected a comma-separated string of fields");
 		else if (xfab_parse_hash_fields(f->str, &c->cfg->hash_fields, bad, sizeof(bad)))
-			cfg_add_error(
-			    c, f->pos, fk,
-			    "unknown hash field '%s' (SRC_IP, DST_IP, IP_PROTOCOL, "
-			    "L4_SRC_PORT, L4_DST_PORT, IPV6_FLOW_LABEL, ROCE_DEST_QP, INNER)",
-			    bad);
+			hash_fields_error(c, f, fk, bad);
 	}
 	f = json_get(g, "symmetric");
 	if (f) {

@@ -5,6 +5,9 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +27,10 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 	struct json_value *root;
 	struct json_pos pos = {0, 0};
 	char msg[256];
+	int l3_ok;
 
 	errs->count = 0;
+	errs->total = 0;
 	if (!cfg) {
 		cfg_add_error(&c, pos, NULL, "out of memory");
 		return -1;
@@ -53,7 +58,7 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 			cfg_add_error(&c, t->pos, t->key, "a table must be an object, got %s",
 				      json_type_name(t->type));
 	}
-	if (errs->count)
+	if (errs->total)
 		goto done;
 	tbl = json_get(root, "DEVICE_METADATA");
 	if (!tbl)
@@ -69,16 +74,16 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 	tbl = json_get(root, "INTERFACE");
 	if (tbl)
 		cfg_parse_interfaces(&c, tbl);
+	/* routes and neighbours resolve against valid ports and interfaces only */
+	l3_ok = !errs->total;
 	tbl = json_get(root, "ROUTE");
-	if (tbl && !errs->count) { /* routes resolve against valid interfaces only */
+	if (tbl && l3_ok) {
 		for (size_t i = 0; i < tbl->count; i++)
 			cfg_parse_route(&c, &tbl->children[i]);
 		cfg_check_duplicate_routes(&c);
-		cfg_check_fib4_groups(&c);
-		cfg_check_fib6_groups(&c);
 	}
 	tbl = json_get(root, "NEIGH");
-	if (tbl)
+	if (tbl && l3_ok)
 		cfg_parse_neighs(&c, tbl);
 	cfg->hash_fields = XFAB_HASH_F_DEFAULT;
 	cfg->resilient = 1;
@@ -104,12 +109,14 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 		cfg_parse_queues(&c, tbl);
 	tbl = json_get(root, "TE_PATH");
 	cfg->te_enabled = tbl != NULL;
-	if (tbl && !errs->count)
+	if (tbl && !errs->total)
 		for (size_t i = 0; i < tbl->count; i++)
 			cfg_parse_te(&c, &tbl->children[i]);
+	if (!errs->total)
+		cfg_check_capacity(&c);
 done:
 	json_free(root);
-	if (errs->count) {
+	if (errs->total) {
 		xfab_config_free(cfg);
 		free(cfg);
 		return -1;
@@ -119,37 +126,79 @@ done:
 	return 0;
 }
 
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* Only a regular file: a directory, a device (/dev/null, /dev/zero) or a
+ * FIFO is refused before reading, so nothing blocks or reads forever. */
 int xfab_config_load(const char *path, struct xfab_config *cfg, struct xfab_cfg_errors *errs)
 {
 	struct json_pos nowhere = {0, 0};
 	struct ctx c = {.file = path, .errs = errs};
-	FILE *f = fopen(path, "rb");
+	struct stat st;
+	size_t size, got = 0;
 	char *text;
-	long size;
-	int ret;
+	int fd, ret;
 
 	errs->count = 0;
-	if (!f) {
+	errs->total = 0;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
 		cfg_add_error(&c, nowhere, NULL, "cannot open: %s", strerror(errno));
 		return -1;
 	}
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
-	    (unsigned long)size > XFAB_CONFIG_MAX_BYTES) {
-		cfg_add_error(&c, nowhere, NULL, "cannot read (or larger than %u bytes)",
-			      XFAB_CONFIG_MAX_BYTES);
-		fclose(f);
+	if (fstat(fd, &st)) {
+		cfg_add_error(&c, nowhere, NULL, "cannot stat: %s", strerror(errno));
+		close(fd);
 		return -1;
 	}
-	text = malloc((size_t)size + 1);
-	if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
-		cfg_add_error(&c, nowhere, NULL, "cannot read: %s", strerror(errno));
-		free(text);
-		fclose(f);
+	if (!S_ISREG(st.st_mode)) {
+		cfg_add_error(&c, nowhere, NULL, "is %s, not a regular file: refused",
+			      file_kind(st.st_mode));
+		close(fd);
 		return -1;
 	}
-	fclose(f);
+	if ((unsigned long long)st.st_size > XFAB_CONFIG_MAX_BYTES) {
+		cfg_add_error(&c, nowhere, NULL, "larger than %u bytes", XFAB_CONFIG_MAX_BYTES);
+		close(fd);
+		return -1;
+	}
+	size = (size_t)st.st_size;
+	text = malloc(size + 1);
+	if (!text) {
+		cfg_add_error(&c, nowhere, NULL, "out of memory");
+		close(fd);
+		return -1;
+	}
+	while (got < size) {
+		ssize_t n = read(fd, text + got, size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			cfg_add_error(&c, nowhere, NULL, "cannot read: %s",
+				      n < 0 ? strerror(errno) : "the file shrank while read");
+			free(text);
+			close(fd);
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
 	text[size] = '\0';
-	if (strlen(text) != (size_t)size) {
+	if (strlen(text) != size) {
 		cfg_add_error(&c, nowhere, NULL, "the file holds a NUL byte");
 		free(text);
 		return -1;

@@ -44,13 +44,13 @@ void cfg_parse_dscp_map(struct ctx *c, const struct json_value *tbl)
 		}
 		for (size_t k = 0; k < e->count; k++) {
 			const struct json_value *f = &e->children[k];
-			char *end;
-			long dscp = strtol(f->key, &end, 10);
-			__u32 tc;
+			__u32 dscp, tc;
+			char why[160];
 
 			snprintf(fk, sizeof(fk), "%s.%s", key, f->key);
-			if (*end != '\0' || end == f->key || dscp < 0 || dscp >= XFAB_NUM_DSCP) {
-				cfg_add_error(c, f->key_pos, fk, "DSCP must be 0..63");
+			if (xfab_parse_u32_strict(f->key, 0, XFAB_NUM_DSCP - 1, &dscp, why,
+						  sizeof(why))) {
+				cfg_add_error(c, f->key_pos, fk, "DSCP must be 0..63: %s", why);
 				continue;
 			}
 			if (cfg_parse_u32(c, f, fk, 0, XFAB_NUM_TC - 1, &tc) == 0)
@@ -69,7 +69,7 @@ void cfg_parse_wred_profiles(struct ctx *c, const struct json_value *tbl)
 		const struct json_value *e = &tbl->children[i], *f;
 		struct xfab_cfg_wred w = {.pmax_percent = 100, .ecn = 1, .drop_nonect = 1};
 		const char *t;
-		int bad = c->errs->count;
+		int bad = c->errs->total;
 
 		snprintf(key, sizeof(key), "WRED_PROFILE|%s", e->key);
 		if (cfg_check_fields(c, e, key, fields))
@@ -123,22 +123,42 @@ void cfg_parse_wred_profiles(struct ctx *c, const struct json_value *tbl)
 			cfg_field_key(fk, sizeof(fk), key, "drop_nonect");
 			cfg_parse_bool(c, f, fk, &w.drop_nonect);
 		}
-		if (c->errs->count == bad)
+		if (c->errs->total == bad)
 			c->cfg->wred[c->cfg->n_wred++] = w;
 	}
 }
 
-/* QUEUE|PORT|TC or QUEUE|PORT|TC-TC: {"wred_profile": NAME}. */
+/* "TC" or "TC-TC" (low first), decimal 0..7. */
+static int parse_tc_range(const char *t, int *lo, int *hi)
+{
+	const char *dash = strchr(t, '-');
+	size_t n1 = dash ? (size_t)(dash - t) : strlen(t);
+	__u64 a, b;
+
+	if (cfg_decimal(t, n1, XFAB_NUM_TC - 1, &a) != CFG_DEC_OK)
+		return -1;
+	b = a;
+	if (dash && cfg_decimal(dash + 1, strlen(dash + 1), XFAB_NUM_TC - 1, &b) != CFG_DEC_OK)
+		return -1;
+	if (b < a)
+		return -1;
+	*lo = (int)a;
+	*hi = (int)b;
+	return 0;
+}
+
+/* QUEUE|PORT|TC or QUEUE|PORT|TC-TC: {"wred_profile": NAME}. A class is
+ * bound once: overlapping entries would leave one of them silently unused. */
 void cfg_parse_queues(struct ctx *c, const struct json_value *tbl)
 {
 	static const char *const fields[] = {"wred_profile", NULL};
 	char key[160], fk[160], ifname[XFAB_IFNAMSIZ + 1];
+	int bound_line[XFAB_MAX_PORTS][XFAB_NUM_TC] = {{0}};
 
 	for (size_t i = 0; i < tbl->count; i++) {
 		const struct json_value *e = &tbl->children[i], *f;
 		const char *bar = strchr(e->key, '|');
-		int port, lo, hi, prof = -1, n;
-		char tail;
+		int port, lo, hi, prof = -1, n, clash = -1;
 
 		snprintf(key, sizeof(key), "QUEUE|%s", e->key);
 		if (cfg_check_fields(c, e, key, fields))
@@ -156,14 +176,22 @@ void cfg_parse_queues(struct ctx *c, const struct json_value *tbl)
 				      ifname);
 			continue;
 		}
-		n = sscanf(bar + 1, "%d-%d%c", &lo, &hi, &tail);
-		if (n == 1)
-			hi = lo;
-		if ((n != 1 && n != 2) || lo < 0 || hi >= XFAB_NUM_TC || lo > hi ||
-		    strspn(bar + 1, "0123456789-") != strlen(bar + 1)) {
-			cfg_add_error(c, e->key_pos, key, "traffic classes are 0..7 (TC or TC-TC)");
+		if (parse_tc_range(bar + 1, &lo, &hi)) {
+			cfg_add_error(c, e->key_pos, key,
+				      "traffic classes are 0..7 (TC or TC-TC, low first, decimal)");
 			continue;
 		}
+		for (int tc = lo; tc <= hi; tc++)
+			if (bound_line[port][tc] && clash < 0)
+				clash = tc;
+		if (clash >= 0) {
+			cfg_add_error(c, e->key_pos, key,
+				      "class %d of %s is already bound (line %d)", clash, ifname,
+				      bound_line[port][clash]);
+			continue;
+		}
+		for (int tc = lo; tc <= hi; tc++)
+			bound_line[port][tc] = e->key_pos.line;
 		f = json_get(e, "wred_profile");
 		if (!f) {
 			cfg_add_error(c, e->pos, key, "missing field \"wred_profile\"");

@@ -16,6 +16,7 @@ void cfg_add_error(struct ctx *c, struct json_pos pos, const char *key, const ch
 	struct xfab_cfg_error *e;
 	va_list ap;
 
+	c->errs->total++; /* every error counts; the first few are kept */
 	if (c->errs->count >= XFAB_CFG_MAX_ERRORS)
 		return;
 	e = &c->errs->e[c->errs->count++];
@@ -38,12 +39,76 @@ void xfab_cfg_error_format(const struct xfab_cfg_error *e, char *buf, size_t len
 
 /* ---- small parsers ---- */
 
+/* Decimal only: digits, no sign, no leading zero, no trailing junk, no
+ * overflow past max. The one number syntax of the whole config. */
+enum cfg_dec cfg_decimal(const char *t, size_t len, __u64 max, __u64 *out)
+{
+	__u64 v = 0;
+
+	if (len == 0)
+		return CFG_DEC_EMPTY;
+	if (t[0] == '+' || t[0] == '-')
+		return CFG_DEC_SIGN;
+	for (size_t i = 0; i < len; i++)
+		if (t[i] < '0' || t[i] > '9')
+			return CFG_DEC_JUNK;
+	if (t[0] == '0' && len > 1)
+		return CFG_DEC_LEADING_ZERO;
+	for (size_t i = 0; i < len; i++) {
+		__u64 d = (__u64)(t[i] - '0');
+
+		if (d > max || v > (max - d) / 10)
+			return CFG_DEC_RANGE;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return CFG_DEC_OK;
+}
+
+const char *cfg_decimal_why(enum cfg_dec r)
+{
+	switch (r) {
+	case CFG_DEC_EMPTY:
+		return "is empty, not a number";
+	case CFG_DEC_SIGN:
+		return "is not a whole number: no sign allowed";
+	case CFG_DEC_JUNK:
+		return "is not a whole number (decimal digits only)";
+	case CFG_DEC_LEADING_ZERO:
+		return "is not a whole number: no leading zero";
+	case CFG_DEC_RANGE:
+		return "is out of range";
+	default:
+		return "is fine";
+	}
+}
+
+int xfab_parse_u32_strict(const char *text, __u32 lo, __u32 hi, __u32 *out, char *why,
+			  size_t whylen)
+{
+	enum cfg_dec r;
+	__u64 v = 0;
+
+	r = cfg_decimal(text, strlen(text), hi, &v);
+	if (r == CFG_DEC_OK && v < lo)
+		r = CFG_DEC_RANGE;
+	if (r == CFG_DEC_RANGE) {
+		snprintf(why, whylen, "%s is out of range %u..%u", text, lo, hi);
+		return -1;
+	}
+	if (r != CFG_DEC_OK) {
+		snprintf(why, whylen, "'%s' %s", text, cfg_decimal_why(r));
+		return -1;
+	}
+	*out = (__u32)v;
+	return 0;
+}
+
 int xfab_parse_prefix(const char *text, struct xfab_prefix *pfx, char *why, size_t whylen)
 {
 	char buf[64];
 	const char *slash = strchr(text, '/');
-	char *end;
-	long plen;
+	__u64 plen;
 	size_t alen;
 	int max;
 
@@ -69,14 +134,14 @@ int xfab_parse_prefix(const char *text, struct xfab_prefix *pfx, char *why, size
 		snprintf(why, whylen, "'%s' is not an IPv4 or IPv6 address", buf);
 		return -1;
 	}
-	errno = 0;
-	if (!isdigit((unsigned char)slash[1])) {
+	if (slash[1] == '\0') {
 		snprintf(why, whylen, "'%s' has no prefix length", text);
 		return -1;
 	}
-	plen = strtol(slash + 1, &end, 10);
-	if (errno || *end != '\0' || plen < 0 || plen > max) {
-		snprintf(why, whylen, "prefix length in '%s' must be 0..%d", text, max);
+	if (cfg_decimal(slash + 1, strlen(slash + 1), (__u64)max, &plen) != CFG_DEC_OK) {
+		snprintf(why, whylen,
+			 "prefix length in '%s' must be 0..%d (decimal, no leading zero)", text,
+			 max);
 		return -1;
 	}
 	pfx->plen = (int)plen;
@@ -155,6 +220,85 @@ int xfab_config_port_index(const struct xfab_config *cfg, const char *name)
 	return -1;
 }
 
+/* ---- what an address may be ---- */
+
+/* Why a is no unicast host address at all, or NULL. */
+const char *cfg_addr_unusable(int family, const __u8 *a)
+{
+	static const __u8 zero[16], mapped[12] = {[10] = 0xff, [11] = 0xff};
+
+	if (family == AF_INET) {
+		if (!memcmp(a, zero, 4))
+			return "the unspecified address";
+		if (a[0] == 0)
+			return "in 0.0.0.0/8 (this network)";
+		if (a[0] == 127)
+			return "a loopback address";
+		if ((a[0] & 0xf0) == 0xe0)
+			return "a multicast address";
+		if (a[0] == 255 && a[1] == 255 && a[2] == 255 && a[3] == 255)
+			return "the broadcast address";
+		if ((a[0] & 0xf0) == 0xf0)
+			return "reserved (240.0.0.0/4)";
+		return NULL;
+	}
+	if (!memcmp(a, zero, 16))
+		return "the unspecified address";
+	if (!memcmp(a, zero, 15) && a[15] == 1)
+		return "the loopback address";
+	if (a[0] == 0xff)
+		return "a multicast address";
+	if (!memcmp(a, mapped, 12))
+		return "an IPv4-mapped address";
+	return NULL;
+}
+
+int cfg_addr_link_local6(int family, const __u8 *a)
+{
+	return family == AF_INET6 && a[0] == 0xfe && (a[1] & 0xc0) == 0x80;
+}
+
+/* Whether host bits from..to-1 of a are all v (0 or 1). */
+static int host_bits_all(const __u8 *a, int from, int to, int v)
+{
+	for (int b = from; b < to; b++)
+		if (((a[b / 8] >> (7 - b % 8)) & 1) != v)
+			return 0;
+	return 1;
+}
+
+/* Why a, inside subnet pfx, is no host's address (the IPv4 network and
+ * broadcast addresses of a /30 or wider; IPv6's subnet-router anycast
+ * address of a /126 or wider), or NULL. /31 and /127 use both. */
+const char *cfg_addr_subnet_edge(const struct xfab_prefix *pfx, const __u8 *a)
+{
+	int bits = pfx->family == AF_INET ? 32 : 128;
+
+	if (pfx->plen >= bits - 1)
+		return NULL;
+	if (host_bits_all(a, pfx->plen, bits, 0))
+		return pfx->family == AF_INET ? "the subnet's network address"
+					      : "the subnet-router anycast address";
+	if (pfx->family == AF_INET && host_bits_all(a, pfx->plen, bits, 1))
+		return "the subnet's broadcast address";
+	return NULL;
+}
+
+/* Parses a bare address; the family follows from the text. */
+int cfg_parse_addr(const char *text, int *family, __u8 addr[16])
+{
+	memset(addr, 0, 16);
+	*family = strchr(text, ':') ? AF_INET6 : AF_INET;
+	return inet_pton(*family, text, addr) == 1 ? 0 : -1;
+}
+
+const char *cfg_addr_str(int family, const __u8 *a, char *buf, size_t len)
+{
+	if (!inet_ntop(family, a, buf, (socklen_t)len))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
 /* ---- field access with type checks ---- */
 
 /* Returns the string value of a field (SONiC keeps every value a string;
@@ -178,28 +322,39 @@ const char *cfg_field_text(struct ctx *c, const struct json_value *f, const char
 int cfg_parse_u32(struct ctx *c, const struct json_value *f, const char *key, __u32 lo, __u32 hi,
 		  __u32 *out)
 {
-	char buf[16];
+	char buf[16], why[160];
 	const char *t = cfg_field_text(c, f, key, buf, sizeof(buf));
-	unsigned long long v;
-	char *end;
 
 	if (!t)
 		return -1;
-	errno = 0;
-	if (!isdigit((unsigned char)t[0])) {
-		cfg_add_error(c, f->pos, key, "'%s' is not a whole number", t);
+	if (xfab_parse_u32_strict(t, lo, hi, out, why, sizeof(why))) {
+		cfg_add_error(c, f->pos, key, "%s", why);
 		return -1;
 	}
-	v = strtoull(t, &end, 0);
-	if (errno || *end != '\0') {
-		cfg_add_error(c, f->pos, key, "'%s' is not a whole number", t);
+	return 0;
+}
+
+/* Free text (descriptions, aliases): a string of printable characters that
+ * fits where it is kept. */
+int cfg_parse_text(struct ctx *c, const struct json_value *f, const char *key, char *out,
+		   size_t len)
+{
+	if (f->type != JSON_STRING) {
+		cfg_add_error(c, f->pos, key, "expected a string, got %s", json_type_name(f->type));
 		return -1;
 	}
-	if (v < lo || v > hi) {
-		cfg_add_error(c, f->pos, key, "%llu is out of range %u..%u", v, lo, hi);
+	if (strlen(f->str) >= len) {
+		cfg_add_error(c, f->pos, key, "longer than %zu bytes", len - 1);
 		return -1;
 	}
-	*out = (__u32)v;
+	for (const char *p = f->str; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			cfg_add_error(c, f->pos, key, "control character in text");
+			return -1;
+		}
+	}
+	if (out)
+		snprintf(out, len, "%s", f->str);
 	return 0;
 }
 
@@ -268,19 +423,32 @@ void *cfg_grow(void *arr, int count, size_t elem)
 	return arr;
 }
 
-/* Splits a comma list in place; returns the count or -1 if too many. */
+/* Splits a comma list in place, each item trimmed of spaces; returns the
+ * count, CFG_LIST_TOO_MANY or CFG_LIST_EMPTY_ITEM ("a,,b", "a,", ""). */
 int cfg_split_list(char *s, char **items, int max)
 {
 	int n = 0;
 
-	for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
-		while (isspace((unsigned char)*tok))
-			tok++;
+	for (;;) {
+		char *comma = strchr(s, ',');
+		char *end;
+
+		if (comma)
+			*comma = '\0';
+		while (isspace((unsigned char)*s))
+			s++;
+		end = s + strlen(s);
+		while (end > s && isspace((unsigned char)end[-1]))
+			*--end = '\0';
+		if (*s == '\0')
+			return CFG_LIST_EMPTY_ITEM;
 		if (n == max)
-			return -1;
-		items[n++] = tok;
+			return CFG_LIST_TOO_MANY;
+		items[n++] = s;
+		if (!comma)
+			return n;
+		s = comma + 1;
 	}
-	return n;
 }
 
 /* Parses a prefix key: valid, no host bits. */
