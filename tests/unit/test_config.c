@@ -689,24 +689,59 @@ static void test_fib6_groups_limit(void **state)
 	free(text);
 }
 
-/* Nothing reaches the tables from a config that fails validation. */
+/* The way a reload goes (parse, build, apply): 0 if it wrote. */
+static int parse_build_apply(const char *text, const struct xfab_port_live *live,
+			     struct xfab_tables *applied, const struct xfab_map_ops *ops)
+{
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+	struct xfab_tables next;
+
+	if (xfab_config_parse("cfg.json", text, &cfg, &errs))
+		return -1;
+	assert_int_equal(xfab_tables_build(&cfg, live, neigh_none, NULL, applied, &next), 0);
+	assert_int_equal(xfab_tables_apply(applied, &next, ops), 0);
+	xfab_tables_free(applied);
+	*applied = next;
+	xfab_config_free(&cfg);
+	return 0;
+}
+
+/* Nothing reaches the tables from a config that fails validation: the
+ * recorder sees the good config's writes, then none from any bad one, and
+ * the applied image stays byte for byte the same. */
 static void test_bad_config_applies_nothing(void **state)
 {
+	struct xfab_port_live live[XFAB_MAX_PORTS];
 	struct recorder rec = {0};
-	int applied = 0;
+	struct xfab_map_ops ops = {.update = rec_update, .remove = rec_remove, .arg = &rec};
+	struct xfab_tables applied = {0}, before;
 
 	(void)state;
-	for (size_t i = 0; i < N_BAD; i++) {
-		struct xfab_config cfg;
-		struct xfab_cfg_errors errs;
+	live_ports(live);
+	assert_int_equal(parse_build_apply(good_text, live, &applied, &ops), 0);
+	assert_true(total(rec.updates) > 10); /* the recorder does see writes */
+	for (int t = 0; t < XFAB_T_COUNT; t++) {
+		size_t bytes = applied.t[t].count * xfab_table_descs[t].entry_size;
 
-		if (xfab_config_parse("bad.json", bad[i].text, &cfg, &errs) == 0) {
-			applied++; /* would go on to build and apply */
-			xfab_config_free(&cfg);
-		}
+		before.t[t].count = applied.t[t].count;
+		before.t[t].entries = malloc(bytes ? bytes : 1);
+		assert_non_null(before.t[t].entries);
+		if (bytes)
+			memcpy(before.t[t].entries, applied.t[t].entries, bytes);
 	}
-	assert_int_equal(applied, 0);
+	memset(&rec, 0, sizeof(rec));
+	for (size_t i = 0; i < N_BAD; i++)
+		assert_int_equal(parse_build_apply(bad[i].text, live, &applied, &ops), -1);
 	assert_int_equal(total(rec.updates) + total(rec.removes), 0);
+	for (int t = 0; t < XFAB_T_COUNT; t++) {
+		assert_int_equal(applied.t[t].count, before.t[t].count);
+		if (applied.t[t].count)
+			assert_memory_equal(applied.t[t].entries, before.t[t].entries,
+					    applied.t[t].count * xfab_table_descs[t].entry_size);
+	}
+	xfab_tables_free(&before);
+	xfab_tables_free(&applied);
 }
 
 int main(void)

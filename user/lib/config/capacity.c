@@ -334,10 +334,10 @@ static void check_fib6(struct ctx *c, const struct xfab_config *old, int parsing
 	__u8(*addr)[16];
 	int *plen, *src, *is_new;
 	long over = -1;
+	int first = old ? 0 : 1; /* the running config, if any, comes first */
 
-	for (int k = 0; k < 2; k++)
-		if (cfgs[k])
-			total += (size_t)cfgs[k]->n_addrs + (size_t)cfgs[k]->n_routes;
+	for (int k = first; k < 2; k++)
+		total += (size_t)cfgs[k]->n_addrs + (size_t)cfgs[k]->n_routes;
 	addr = malloc((total ? total : 1) * 16);
 	plen = malloc((total ? total : 1) * sizeof(int));
 	src = malloc((total ? total : 1) * sizeof(int));
@@ -346,10 +346,10 @@ static void check_fib6(struct ctx *c, const struct xfab_config *old, int parsing
 		cfg_add_error(c, (struct json_pos){0, 0}, "ROUTE", "out of memory");
 		goto out;
 	}
-	for (int k = 0; k < 2; k++) {
+	for (int k = first; k < 2; k++) {
 		const struct xfab_config *cfg = cfgs[k];
 
-		for (int i = 0; cfg && i < cfg->n_addrs + cfg->n_routes; i++) {
+		for (int i = 0; i < cfg->n_addrs + cfg->n_routes; i++) {
 			int is_route = i >= cfg->n_addrs;
 			const struct xfab_prefix *p =
 			    is_route ? &cfg->routes[i - cfg->n_addrs].pfx : &cfg->addrs[i].pfx;
