@@ -934,6 +934,7 @@ static void test_route_covering_connected(void **state)
 		if ((e & ~XFAB_FIB4_EXT) >> XFAB_FIB4_TYPE_SHIFT != want[i].type)
 			fail_msg("%s: entry %#x, want type %u", want[i].addr, e, want[i].type);
 	}
+	xfab_fib4_detach(&hw);
 	free(tbl24);
 	free(tbl8);
 	world_down(w);
