@@ -578,6 +578,15 @@ static const struct hostile cases[] = {
      NEIGH("\"eth3|fd00:1::5\": {\"neigh\": \"02:00:00:00:00:05\"},\n"
 	   "   \"eth3|fd00:1:0:0::5\": {\"neigh\": \"02:00:00:00:00:06\"}"),
      "\"eth3|fd00:1:0:0::5\"", 0, "NEIGH|eth3|fd00:1:0:0::5", "already set (line 7)"},
+    {"INTERFACE address twice, spelt two ways",
+     HDR PORTS " \"INTERFACE\": {\"eth1|fd00::1/127\": {},\n"
+	       "   \"eth1|fd00:0:0::1/127\": {}}" END,
+     "\"eth1|fd00:0:0::1/127\"", 0, "INTERFACE|eth1|fd00:0:0::1/127",
+     "address already on port eth1"},
+    {"TE_PATH twice, spelt two ways",
+     BASE " \"TE_PATH\": {\"eth3|fd10::/64\": {\"nexthop\": \"fd00::0\"},\n"
+	  "   \"eth3|fd10:0::/64\": {\"nexthop\": \"fd00::2\"}}" END,
+     "\"eth3|fd10:0::/64\"", 0, "TE_PATH|eth3|fd10:0::/64", "already pinned"},
     /* routes over the switch's own addresses and subnets */
     {"ROUTE to the switch's own address", ROUTE("\"10.1.1.1/32\": {\"nexthop\": \"10.0.0.0\"}"),
      "\"10.1.1.1/32\"", 0, "ROUTE|10.1.1.1/32", "this switch's own address (port eth3)"},
@@ -669,6 +678,7 @@ static void test_true_error_count(void **state)
 /* -c on what is not a regular file: refused at once, nothing read. */
 static void assert_not_regular(const char *path, const char *kind)
 {
+	char line[1024], want[512];
 	struct xfab_config cfg;
 	struct xfab_cfg_errors errs;
 
@@ -679,6 +689,10 @@ static void assert_not_regular(const char *path, const char *kind)
 	assert_string_equal(errs.e[0].file, path);
 	if (!strstr(errs.e[0].msg, kind) || !strstr(errs.e[0].msg, "not a regular file"))
 		fail_msg("%s: \"%s\"", path, errs.e[0].msg);
+	/* printed as "FILE: is ...": the file as a whole, no line */
+	xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
+	snprintf(want, sizeof(want), "%s: is %s", path, kind);
+	assert_string_equal(line, strstr(line, want) == line ? line : want);
 }
 
 static void test_not_regular_files(void **state)

@@ -140,7 +140,7 @@ int xfab_config_check_change(const struct xfab_config *running, const struct xfa
 			     const char *file, struct xfab_cfg_errors *errs);
 int xfab_config_port_index(const struct xfab_config *cfg, const char *name);
 
-/* "file:line:col: key: message" */
+/* "file:line:col: key: message" ("file: message" for the file as a whole) */
 void xfab_cfg_error_format(const struct xfab_cfg_error *e, char *buf, size_t len);
 
 /* Helpers shared with the CLI. */

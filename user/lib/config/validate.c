@@ -31,7 +31,9 @@ void cfg_add_error(struct ctx *c, struct json_pos pos, const char *key, const ch
 
 void xfab_cfg_error_format(const struct xfab_cfg_error *e, char *buf, size_t len)
 {
-	if (e->key[0])
+	if (e->line == 0) /* the file as a whole: it cannot be opened or read */
+		snprintf(buf, len, "%s: %s%s%s", e->file, e->key, e->key[0] ? ": " : "", e->msg);
+	else if (e->key[0])
 		snprintf(buf, len, "%s:%d:%d: %s: %s", e->file, e->line, e->col, e->key, e->msg);
 	else
 		snprintf(buf, len, "%s:%d:%d: %s", e->file, e->line, e->col, e->msg);
