@@ -654,6 +654,47 @@ static void test_good_reload_writes(void **state)
 	world_down(w);
 }
 
+/* Positive controls: what the rules must still let through, each one
+ * next to a refused case above. */
+static void test_edges_accepted(void **state)
+{
+	const char *ok[] = {
+	    /* both ends of a /31 and a /127 are hosts (RFC 3021, RFC 6164) */
+	    HDR PORTS " \"INTERFACE\": {\"eth1|10.0.0.0/31\": {}, \"eth2|fd00::/127\": {}}" END,
+	    /* 1.0.0.1 is just past 0.0.0.0/8 (this network) */
+	    HDR PORTS " \"INTERFACE\": {\"eth1|1.0.0.1/8\": {}}" END,
+	    ROUTE("\"10.2.0.0/24\": {\"nexthop\": \" 10.0.0.0 , 10.0.0.2\", \"weight\": \"1, 2\", "
+		  "\"distance\": \"0,0\", \"nexthop-vrf\": \"default,default\"}"),
+	    ROUTE("\"10.2.0.0/24\": {\"blackhole\": \"true\", \"distance\": \"0\"}"),
+	    ROUTE("\"fd10::/64\": {\"nexthop\": \"fe80::1\", \"ifname\": \"eth3\"}"),
+	    ROUTE("\"10.2.0.0/24\": {\"nexthop\": \"10.9.9.9\", \"ifname\": \"eth3\"}"),
+	    ROUTE("\"0.0.0.0/0\": {\"nexthop\": \"10.0.0.0\"}, \"10.0.0.0/8\": {\"nexthop\": "
+		  "\"10.0.0.2\"}, \"10.1.1.0/25\": {\"nexthop\": \"10.0.0.0\"}"),
+	    NEIGH("\"eth3|fe80::5\": {\"neigh\": \"02:00:00:00:00:05\", \"family\": \"IPv6\"}, "
+		  "\"eth1|10.0.0.0\": {\"neigh\": \"02:00:00:00:00:06\", \"family\": \"IPv4\"}"),
+	    BASE " \"DSCP_TO_TC_MAP\": {\"M\": {\"0\": \"0\", \"63\": 7}},\n"
+		 " \"WRED_PROFILE\": {\"P\": {\"min_threshold\": 0, \"max_threshold\": \"1\"}},\n"
+		 " \"QUEUE\": {\"eth1|0\": {\"wred_profile\": \"P\"}, \"eth1|1-7\": "
+		 "{\"wred_profile\": \"P\"}, \"eth2|3-3\": {\"wred_profile\": \"P\"}}" END,
+	    PORT1("\"mtu\": 9216, \"rate\": \"800000\", \"description\": "
+		  "\"012345678901234567890123456789012345678901234567890123456789012\""),
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		struct xfab_config cfg;
+		struct xfab_cfg_errors errs;
+
+		if (xfab_config_parse("ok.json", ok[i], &cfg, &errs)) {
+			char line[1024];
+
+			xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
+			fail_msg("config %zu refused: %s", i, line);
+		}
+		xfab_config_free(&cfg);
+	}
+}
+
 /* Every error is counted, also past the ones kept. */
 static void test_true_error_count(void **state)
 {
@@ -965,6 +1006,8 @@ int main(void)
 						 .initial_state = (void *)&cases[i]};
 	tests[n++] = (struct CMUnitTest){.name = "a good reload writes through the same path",
 					 .test_func = test_good_reload_writes};
+	tests[n++] = (struct CMUnitTest){.name = "edges the rules let through",
+					 .test_func = test_edges_accepted};
 	tests[n++] = (struct CMUnitTest){.name = "the error count is the true count",
 					 .test_func = test_true_error_count};
 	tests[n++] = (struct CMUnitTest){.name = "-c: a directory, /dev/null, a FIFO",
