@@ -9,6 +9,7 @@
 #include <errno.h>
 
 #include "ctl.h"
+#include "frame.h"
 
 /* Frame n of a classic pcap file (Ethernet). */
 static int read_pcap(const char *path, long index, __u8 *buf, size_t cap, size_t *len)
@@ -63,61 +64,35 @@ static int read_pcap(const char *path, long index, __u8 *buf, size_t cap, size_t
 static int build_frame(const struct ctl_opts *ta, const __u8 *port_mac, __u8 *b, size_t cap,
 		       size_t *len)
 {
-	int v6 = strchr(ta->dst, ':') != NULL, proto = parse_proto(ta->proto);
-	size_t l3 = v6 ? 40 : 20, l4 = proto == IPPROTO_TCP ? 20 : 8;
-	size_t payload = ta->len >= 0 ? (size_t)ta->len : 64, total = 14 + l3 + l4 + payload;
-	__u8 tos = (__u8)((ta->dscp & 0x3f) << 2 | (ta->ecn & 3)), *ip = b + 14, *l4p = ip + l3;
+	struct xfab_frame f = {0};
+	int proto = parse_proto(ta->proto);
+	__u8 tos = (__u8)((ta->dscp & 0x3f) << 2 | (ta->ecn & 3));
+	size_t payload = ta->len >= 0 ? (size_t)ta->len : 64;
+	long n;
 
-	if (total > cap)
+	if (ta->dmac ? xfab_parse_mac(ta->dmac, f.dmac) : (memcpy(f.dmac, port_mac, 6), 0))
 		return -1;
-	memset(b, 0, total);
-	if (ta->dmac ? xfab_parse_mac(ta->dmac, b) : (memcpy(b, port_mac, 6), 0))
+	if (xfab_parse_mac(ta->smac ? ta->smac : "02:00:00:00:00:aa", f.smac))
 		return -1;
-	if (xfab_parse_mac(ta->smac ? ta->smac : "02:00:00:00:00:aa", b + 6))
+	if (xfab_frame_addrs(&f, ta->src, ta->dst))
 		return -1;
-	if (v6) {
-		b[12] = 0x86;
-		b[13] = 0xdd;
-		ip[0] = (__u8)(0x60 | tos >> 4);
-		ip[1] = (__u8)(tos << 4);
-		ip[4] = (__u8)((l4 + payload) >> 8);
-		ip[5] = (__u8)(l4 + payload);
-		ip[6] = (__u8)proto;
-		ip[7] = (__u8)ta->ttl;
-		if (inet_pton(AF_INET6, ta->src, ip + 8) != 1 ||
-		    inet_pton(AF_INET6, ta->dst, ip + 24) != 1)
-			return -1;
-	} else {
-		b[12] = 0x08;
-		ip[0] = 0x45;
-		ip[1] = tos;
-		ip[2] = (__u8)((l3 + l4 + payload) >> 8);
-		ip[3] = (__u8)(l3 + l4 + payload);
-		ip[8] = (__u8)ta->ttl;
-		ip[9] = (__u8)proto;
-		if (inet_pton(AF_INET, ta->src, ip + 12) != 1 ||
-		    inet_pton(AF_INET, ta->dst, ip + 16) != 1)
-			return -1;
-		*(__u16 *)(ip + 10) = htons(xfab_csum16(ip, 20));
+	f.ip4.tos = f.ip6.tclass = tos;
+	f.ip4.ttl = f.ip6.hop_limit = (__u8)ta->ttl;
+	f.l4.proto = (__u8)proto;
+	f.l4.sport = (__u16)ta->sport;
+	f.l4.dport = (__u16)ta->dport;
+	if (proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6)
+		f.l4.icmp_type = f.l3 == XFAB_FRAME_IPV6 ? 128 : 8; /* echo request */
+	if (proto == IPPROTO_UDP && ta->dport == 4791 && payload >= 12) {
+		f.bth = (struct xfab_frame_bth){
+		    .present = 1, .opcode = 0x04, .pkey = 0xffff, .dest_qp = (__u32)ta->qp};
+		payload -= 12; /* RC SEND only, P_Key 0xffff */
 	}
-	if (proto == IPPROTO_TCP || proto == IPPROTO_UDP) {
-		*(__u16 *)l4p = htons((__u16)ta->sport);
-		*(__u16 *)(l4p + 2) = htons((__u16)ta->dport);
-		if (proto == IPPROTO_TCP)
-			l4p[12] = 5 << 4;
-		else
-			*(__u16 *)(l4p + 4) = htons((__u16)(8 + payload));
-		if (proto == IPPROTO_UDP && ta->dport == 4791 && payload >= 12) {
-			l4p[8] = 0x04; /* BTH: RC SEND only, P_Key 0xffff */
-			l4p[10] = l4p[11] = 0xff;
-			l4p[13] = (__u8)(ta->qp >> 16);
-			l4p[14] = (__u8)(ta->qp >> 8);
-			l4p[15] = (__u8)ta->qp;
-		}
-	} else {
-		l4p[0] = v6 ? 128 : 8; /* echo request */
-	}
-	*len = total;
+	f.payload_len = payload;
+	n = xfab_frame_build(&f, b, cap, NULL);
+	if (n < 0)
+		return -1;
+	*len = (size_t)n;
 	return 0;
 }
 
