@@ -8,7 +8,7 @@
  *     on that port, and a resilient group moves only the dead member's
  *     buckets (and, back up, only buckets to the returning member);
  *   - reloading the same config writes nothing, a changed one exactly the
- *     changed routes;
+ *     changed routes; a TE_PATH entry is one entry in its port's TE table;
  *   - removing one route writes only its route entry, its group when it was
  *     the last user, and only the FIB entries of its own range, and the FIBs
  *     then agree with a brute-force longest-prefix match over the routes the
@@ -194,7 +194,7 @@ static const char *const sets[] = {
     "10.0.3.2,10.0.4.2",	  /* D */
 };
 
-enum { SKIP_5 = 1, ADD_22 = 2, MOVE_6 = 4 };
+enum { SKIP_5 = 1, ADD_22 = 2, MOVE_6 = 4, TE = 8 };
 
 /* The config text: route i is 20.<i/256>.<i%256>.0/24 over sets[i % 4],
  * under a 20.0.0.0/16 cover; 20.0.7.128/25 and 21.0.0.1/32 are longer
@@ -213,12 +213,15 @@ static char *config_text(int flags)
 	    "   \"eth3|10.0.3.1/24\": {}, \"eth4|10.0.4.1/24\": {},\n"
 	    "   \"eth1|fd00:1::1/64\": {}, \"eth2|fd00:2::1/64\": {}, \"eth3|fd00:3::1/64\": {}},\n"
 	    " \"ECMP\": {\"global\": {\"resilient\": \"true\"}},\n"
+	    "%s"
 	    " \"ROUTE\": {\n"
 	    "  \"20.0.0.0/16\": {\"nexthop\": \"%s\"},\n"
 	    "  \"20.0.7.128/25\": {\"nexthop\": \"%s\"},\n"
 	    "  \"21.0.0.1/32\": {\"nexthop\": \"10.0.1.2,10.0.3.2\"},\n"
 	    "  \"fd10::/64\": {\"nexthop\": \"fd00:1::2,fd00:2::2\"},\n"
 	    "  \"fd10:0:0:1::/64\": {\"nexthop\": \"fd00:3::2\"},\n",
+	    flags & TE ? " \"TE_PATH\": {\"eth1|20.0.9.0/24\": {\"nexthop\": \"10.0.3.2\"}},\n"
+		       : "",
 	    sets[0], sets[2]);
 	if (flags & ADD_22)
 		n += (size_t)snprintf(t + n, cap - n, "  \"22.0.0.0/24\": {\"nexthop\": \"%s\"},\n",
@@ -585,6 +588,35 @@ static void test_reload_changed_config_writes_the_difference(void **state)
 	check_fib4(s);
 }
 
+/* A TE_PATH entry (as runtime TE pins arrive, merged into the config) is
+ * one entry in eth1's TE table, on a nexthop that exists already, and
+ * never reaches the FIB; dropping it removes exactly that entry. */
+static void test_te_entry(void **state)
+{
+	struct sw *s = *state;
+	struct xfab_lpm_v4_key key = {.prefixlen = 32 + 24, .table = htonl(XFAB_TABLE_TE | 10)};
+	const struct rec_entry *e;
+
+	inet_pton(AF_INET, "20.0.9.0", key.addr);
+	load(s, TE);
+	assert_int_equal(total_ops(&s->rec), 2); /* the entry, and settings (TE on) */
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_ROUTES_V4, 0), 1);
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_SETTINGS, 0), 1);
+	assert_int_equal(xfab_compile_last(s->c)->fib4_written, 0);
+	e = rec_find(&s->rec, XFAB_T_ROUTES_V4, &key);
+	assert_non_null(e);
+	assert_int_equal(((const struct xfab_route *)e->val)->type, XFAB_RT_NEXTHOP);
+	assert_int_equal(((const struct xfab_route *)e->val)->id,
+			 nexthop_id(&s->rec, 12, AF_INET, "10.0.3.2"));
+	rec_clear_log(&s->rec);
+	load(s, TE);
+	assert_int_equal(total_ops(&s->rec), 0);
+	load(s, 0);
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_ROUTES_V4, 1), 1);
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_NEXTHOPS, 1), 0);
+	assert_null(rec_find(&s->rec, XFAB_T_ROUTES_V4, &key));
+}
+
 static void remove_route(struct sw *s, const char *addr, int plen)
 {
 	struct xfab_prefix p = {.family = AF_INET, .plen = plen};
@@ -693,6 +725,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_remove_one_route_writes_its_entries, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_sources, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_te_entry, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("rib_and_compile", tests, NULL, NULL);
