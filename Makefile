@@ -50,9 +50,16 @@ $(BUILD)/xfab.bpf.o: $(BPF_SRC) $(BPF_HDRS) | $(BUILD)
 $(BUILD)/xfab.skel.h: $(BUILD)/xfab.bpf.o
 	$(BPFTOOL) gen skeleton $< name xfab > $@
 
-$(BUILD)/obj/%.o: user/%.c $(USER_HDRS) $(BUILD)/xfab.skel.h
+# -MMD: an object depends on what it includes (only objects that include the
+# skeleton rebuild when the BPF program changes), and the
+# skeleton exists first. An object without its .d is rebuilt.
+$(BUILD)/obj/%.o: user/%.c $(USER_HDRS) $(BUILD)/obj/%.d | $(BUILD)/xfab.skel.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iuser/$(firstword $(subst /, ,$*)) -c $< -o $@
+	$(CC) $(CFLAGS) -MMD -MP -Iuser/$(firstword $(subst /, ,$*)) -c $< -o $@
+
+$(BUILD)/obj/%.d: ;
+.PRECIOUS: $(BUILD)/obj/%.d
+-include $(LIB_OBJ:.o=.d) $(AGENT_OBJ:.o=.d) $(CTL_OBJ:.o=.d)
 
 $(BUILD)/xfabd: $(AGENT_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
@@ -86,12 +93,27 @@ $(BUILD)/test_%: tests/unit/test_%.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
 $(BUILD)/test_%_asan: tests/unit/test_%.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $< $(LIB_SRC) $(UNIT_EXTRA) -o $@ $(LDLIBS) -lcmocka
 
-# BPF packet tests: BPF_PROG_TEST_RUN through both entry points.
-$(BUILD)/test_%: tests/bpf/test_%.c tests/bpf/harness.c tests/bpf/harness.h tests/bpf/stats.h $(BUILD)/xfab.skel.h $(LIB_OBJ) | $(BUILD)
-	$(CC) $(CFLAGS) -Itests/bpf $< tests/bpf/harness.c $(LIB_OBJ) -o $@ $(LDLIBS) -lcmocka -lm
+# BPF packet tests: BPF_PROG_TEST_RUN through both entry points. Objects of
+# their own, so a library change relinks them and only a BPF change (the
+# skeleton) recompiles them.
+$(BUILD)/obj/tests/bpf/%.o: tests/bpf/%.c $(wildcard tests/bpf/*.h) $(USER_HDRS) $(BUILD)/xfab.skel.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/bpf -c $< -o $@
+
+$(BUILD)/test_%: $(BUILD)/obj/tests/bpf/test_%.o $(BUILD)/obj/tests/bpf/harness.o $(LIB_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) $(filter %.o,$^) -o $@ $(LDLIBS) -lcmocka -lm
+
+# Named, so make keeps them (not intermediate files).
+BPF_TEST_OBJ := $(patsubst tests/bpf/%.c,$(BUILD)/obj/tests/bpf/%.o,$(wildcard tests/bpf/*.c))
+$(BPF_TEST_OBJ): $(BUILD)/xfab.skel.h
 
 # test_packets runs xfabctl against the maps it pinned.
 $(BUILD)/test_packets: $(BUILD)/xfabctl
+
+# Mutation testing: every one-line mutation in tests/mutations.txt, applied
+# one at a time to a copy of the tree, must make the unit or bpf suites fail.
+mutate: all
+	tests/mutate
 
 deps:
 	scripts/install-deps

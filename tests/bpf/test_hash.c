@@ -141,6 +141,7 @@ struct tflow {
 	uint16_t sport, dport; /* TCP/UDP only */
 	uint32_t qp;	       /* with UDP dport 4791 */
 	uint32_t label;	       /* IPv6 flow label */
+	uint8_t tclass;	       /* IPv6 traffic class: next to the label, never hashed */
 };
 
 enum { F_SRC, F_DST, F_PROTO, F_SPORT, F_DPORT, F_LABEL, F_QP, F_COUNT };
@@ -196,8 +197,8 @@ static size_t build(uint8_t *b, const struct tflow *f)
 	if (f->v6) {
 		b[12] = 0x86;
 		b[13] = 0xdd;
-		ip[0] = 0x60;
-		ip[1] = (uint8_t)(f->label >> 16 & 0x0f);
+		ip[0] = (uint8_t)(0x60 | f->tclass >> 4);
+		ip[1] = (uint8_t)((f->tclass & 0x0f) << 4 | (f->label >> 16 & 0x0f));
 		ip[2] = (uint8_t)(f->label >> 8);
 		ip[3] = (uint8_t)f->label;
 		ip[4] = (uint8_t)((len - l4) >> 8);
@@ -297,6 +298,7 @@ static struct tflow random_flow(int v6, uint8_t proto)
 		}
 		f.dst[2] = (uint8_t)rnd();
 		f.label = rnd() & 0xfffff;
+		f.tclass = (uint8_t)rnd();
 	} else {
 		f.src[0] = 10;
 		f.src[1] = 1;
@@ -432,7 +434,8 @@ static void test_field_at_a_time(void **state)
 						  .sport = 4000,
 						  .dport = field == F_QP ? 4791 : 5000,
 						  .qp = 77,
-						  .label = 0x12345};
+						  .label = 0x12345,
+						  .tclass = 0xb9};
 				int m;
 
 				/* one address family per field, so one group */

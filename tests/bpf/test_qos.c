@@ -257,11 +257,20 @@ static void test_ipv6(void **state)
 	struct outcome o;
 
 	(void)state;
+	frame[15] |= 0x01; /* flow label 0x12345 */
+	frame[16] = 0x23;
+	frame[17] = 0x45;
 	set_queue(SLOT_P2, 1, 60000, xfab_mono_ns());
 	send_pkt(0, 0, frame, len, &o);
 	assert_true(o.forwarded);
 	assert_int_equal(o.ecn, 3);
 	assert_int_equal(((o.out[14] & 0x0f) << 2) | (o.out[15] >> 6), 0); /* DSCP 0 kept */
+	/* version, traffic class and flow label as they must be: only the ECN
+	 * bits changed (ECT(0) -> CE), the flow label (0x12345) intact */
+	assert_int_equal(o.out[14], 0x60);
+	assert_int_equal(o.out[15], 0x31);
+	assert_int_equal(o.out[16], 0x23);
+	assert_int_equal(o.out[17], 0x45);
 	set_queue(SLOT_P2, 1, 0, xfab_mono_ns());
 	send_pkt(0, 0, frame, len, &o);
 	assert_int_equal(o.ecn, 2);

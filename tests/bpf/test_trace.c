@@ -279,7 +279,7 @@ static void te_traces(__u8 flag, __u8 other, int member)
 		trace(frame, build(frame, dst, 64, (__u16)(3000 + i), 2), &rec, &ret);
 		assert_int_equal(ret, 4); /* XDP_REDIRECT */
 		assert_int_equal(rec.action, XFAB_ACT_FORWARD);
-		assert_true(rec.flags & flag);
+		assert_int_equal(rec.flags & flag, flag); /* every flag asked for */
 		assert_false(rec.flags & other);
 		assert_int_equal(member_of_nexthop(rec.nexthop), member);
 		assert_int_equal(rec.egress_ifindex, H.ifindex[(member >> 8) - 1]);
