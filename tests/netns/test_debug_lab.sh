@@ -120,6 +120,48 @@ check_switch_by_name() {
 	"$ROOT/build/xfabctl" -s "$NAME/leaf1" -j show ports | jq -e '[.[].port] == ["eth1","eth2","eth3","eth4"]' >/dev/null
 }
 
+# From the root namespace: ports resolve from the switch's own port table
+# and the run enters the switch's namespace, so the answer is the one given
+# inside it; text output shows every stage.
+check_trace_from_root() {
+	local sport inside outside txt bad=0
+	for sport in 7000 7001 7002 7003; do
+		inside=$(L leaf1 xfabctl -j trace --in eth3 --src 10.1.1.2 --dst 10.4.2.2 --proto udp \
+			--sport "$sport" --dport 9000) || return 1
+		outside=$("$ROOT/build/xfabctl" -s "$NAME/leaf1" -j trace --in eth3 --src 10.1.1.2 \
+			--dst 10.4.2.2 --proto udp --sport "$sport" --dport 9000) || return 1
+		echo "    sport $sport: $(echo "$outside" | jq -c '{action, route, nexthop, egress}')"
+		[ "$inside" == "$outside" ] || bad=1
+		echo "$outside" | jq -e '.action == "forward" and .route == "10.4.2.0/24" and
+			(.egress == "eth1" or .egress == "eth2")' >/dev/null || bad=1
+	done
+	txt=$("$ROOT/build/xfabctl" -s "$NAME/leaf1" trace --in eth3 --src 10.1.1.2 --dst 10.4.2.2) || return 1
+	for stage in ingress parse route select queue rewrite verdict; do
+		grep -q "^$stage " <<<"$txt" || { echo "    no $stage line"; bad=1; }
+	done
+	grep -Eq '^verdict   forward out of eth[12]$' <<<"$txt" || bad=1
+	# hash --in from the root names the same member as inside
+	[ "$(L leaf1 xfabctl -j hash --in eth3 --src 10.1.1.2 --dst 10.4.2.2 --sport 7000 --dport 9000 | jq -c '{nexthop, dev}')" == \
+		"$("$ROOT/build/xfabctl" -s "$NAME/leaf1" -j hash --in eth3 --src 10.1.1.2 --dst 10.4.2.2 --sport 7000 --dport 9000 | jq -c '{nexthop, dev}')" ] || bad=1
+	return $bad
+}
+
+check_trace_unknown() {
+	local out rc bad=0
+	out=$("$ROOT/build/xfabctl" -s "$NAME/leaf1" trace --in eth9 --src 10.1.1.2 --dst 10.4.2.2 2>&1)
+	rc=$?
+	echo "    rc $rc: $out"
+	[ "$rc" -ne 0 ] && grep -q 'eth9 is not a port of switch .*eth1, eth2, eth3, eth4' <<<"$out" || bad=1
+	out=$("$ROOT/build/xfabctl" -s "$NAME/leaf1" hash --in eth9 --src 10.1.1.2 --dst 10.4.2.2 2>&1)
+	rc=$?
+	[ "$rc" -ne 0 ] && grep -q 'eth9 is not a port' <<<"$out" || bad=1
+	out=$("$ROOT/build/xfabctl" -s "$NAME/leaf9" trace --in eth3 --src 10.1.1.2 --dst 10.4.2.2 2>&1)
+	rc=$?
+	echo "    rc $rc: $out"
+	[ "$rc" -ne 0 ] && grep -q "no switch $NAME/leaf9" <<<"$out" || bad=1
+	return $bad
+}
+
 check_trace_pcap() {
 	L h1 timeout 5 tcpdump -i eth0 -c 1 -w "$tmp/one.pcap" 'icmp and dst host 10.4.2.2' >/dev/null 2>&1 &
 	sleep 1
@@ -140,6 +182,8 @@ else
 	check "[debug] watch shows live rates" check_watch
 	check "[debug] xfabctl -s LAB/SWITCH from the root namespace" check_switch_by_name
 	check "[debug] trace a frame from a pcap" check_trace_pcap
+	check "[debug] trace and hash --in PORT from the root namespace" check_trace_from_root
+	check "[debug] trace from the root: an unknown port or switch is refused" check_trace_unknown
 fi
 echo "netns debug: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -49,6 +49,12 @@ void print_nexthop_text(int nh_fd, __u32 id, const char *sep);
 int find_route(int v6, const __u8 *addr, __u32 table, int *plen_out, struct xfab_route *rt_out);
 int parse_proto(const char *p);
 
+/* netns.c: a port by its recorded name (0 or -1), the list of them, and
+ * entering the network namespace that holds the port (0 or -1) */
+int find_port(const char *name, struct xfab_port *port);
+void print_port_names(FILE *out);
+int enter_port_netns(const struct xfab_port *port);
+
 /* show_*.c: one view each, no options */
 int show_ports(void);
 int show_routes(void);

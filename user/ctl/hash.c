@@ -36,11 +36,18 @@ int cmd_hash(const struct ctl_opts *ha)
 		return 2;
 	}
 	if (ha->in) {
-		ifindex = if_nametoindex(ha->in);
-		if (!ifindex) {
-			fprintf(stderr, "xfabctl hash: no port %s\n", ha->in);
+		struct xfab_port port;
+
+		/* by the name xfabd recorded: valid from any namespace */
+		if (find_port(ha->in, &port)) {
+			fprintf(stderr,
+				"xfabctl hash: %s is not a port of switch %s (its ports: ", ha->in,
+				pin_dir);
+			print_port_names(stderr);
+			fprintf(stderr, ")\n");
 			return 2;
 		}
+		ifindex = port.ifindex;
 	}
 	flow.is_v6 = (__u8)v6;
 	flow.proto = (__u8)parse_proto(ha->proto);

@@ -111,20 +111,25 @@ int cmd_trace(const struct ctl_opts *ta)
 	__u8 *frame = in_buf + sizeof(*t), *out;
 	struct xfab_port in_port;
 	char pin[600], name[IF_NAMESIZE], a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN], pfx[64];
-	__u32 ifindex = ta->in ? if_nametoindex(ta->in) : 0;
+	__u32 ifindex;
 	size_t len = 0, out_len;
 	int prog, err, v6 = 0;
 	struct xfab_route rt;
 	int plen = -1;
 
-	if (!ifindex) {
+	if (!ta->in) {
 		fprintf(stderr, "xfabctl trace: --in must name a port of this switch\n");
 		return 2;
 	}
-	if (bpf_map_lookup_elem(open_map(XFAB_MAP_PORTS), &ifindex, &in_port)) {
-		fprintf(stderr, "xfabctl trace: %s is not a port of this switch\n", ta->in);
+	/* by the name xfabd recorded: valid from any namespace */
+	if (find_port(ta->in, &in_port)) {
+		fprintf(stderr, "xfabctl trace: %s is not a port of switch %s (its ports: ", ta->in,
+			pin_dir);
+		print_port_names(stderr);
+		fprintf(stderr, ")\n");
 		return 2;
 	}
+	ifindex = in_port.ifindex;
 	if (ta->pcap) {
 		if (read_pcap(ta->pcap, ta->index, frame, sizeof(in_buf) - sizeof(*t), &len))
 			return 1;
@@ -139,6 +144,14 @@ int cmd_trace(const struct ctl_opts *ta)
 	if (prog < 0) {
 		fprintf(stderr, "xfabctl trace: %s: %s (is xfabd running?)\n", pin,
 			strerror(errno));
+		return 1;
+	}
+	/* the test run finds the ingress port in the caller's namespace */
+	if (enter_port_netns(&in_port)) {
+		fprintf(stderr,
+			"xfabctl trace: port %s (ifindex %u) is neither in this network namespace "
+			"nor in one under /run/netns; run xfabctl in the switch's namespace\n",
+			ta->in, ifindex);
 		return 1;
 	}
 	memset(t, 0, sizeof(*t));
