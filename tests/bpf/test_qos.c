@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "common.h"
+#include "frame.h"
 #include "harness.h"
 #include "stats.h"
 
@@ -82,41 +83,18 @@ static struct harness H;
  * unless `payload` says otherwise. */
 static size_t build(__u8 *b, int v6, const char *dst, __u8 dscp, __u8 ecn, size_t payload)
 {
-	size_t l3 = v6 ? 40 : 20, len = 14 + l3 + 8 + payload;
+	struct xfab_frame f = {.l4 = {.proto = IPPROTO_UDP, .sport = 0x1300, .dport = 0x88},
+			       .payload_len = payload};
+	long len;
 
-	memset(b, 0, len);
-	memcpy(b, H.mac[0], 6);
-	memcpy(b + 6, "\x02\xaa\x00\x00\x00\x01", 6);
-	if (v6) {
-		__u8 *ip = b + 14, tclass = (__u8)(dscp << 2 | ecn);
-
-		b[12] = 0x86;
-		b[13] = 0xdd;
-		ip[0] = (__u8)(0x60 | tclass >> 4);
-		ip[1] = (__u8)(tclass << 4);
-		ip[4] = (__u8)((8 + payload) >> 8);
-		ip[5] = (__u8)(8 + payload);
-		ip[6] = IPPROTO_UDP;
-		ip[7] = 64;
-		inet_pton(AF_INET6, "fd01::2", ip + 8);
-		inet_pton(AF_INET6, dst, ip + 24);
-	} else {
-		__u8 *ip = b + 14;
-
-		b[12] = 0x08;
-		ip[0] = 0x45;
-		ip[1] = (__u8)(dscp << 2 | ecn);
-		ip[2] = (__u8)((20 + 8 + payload) >> 8);
-		ip[3] = (__u8)(20 + 8 + payload);
-		ip[8] = 64;
-		ip[9] = IPPROTO_UDP;
-		inet_pton(AF_INET, "10.0.1.2", ip + 12);
-		inet_pton(AF_INET, dst, ip + 16);
-		*(__u16 *)(ip + 10) = htons(xfab_csum16(ip, 20));
-	}
-	b[14 + l3] = 0x13;
-	b[14 + l3 + 3] = 0x88;
-	return len;
+	memcpy(f.dmac, H.mac[0], 6);
+	memcpy(f.smac, "\x02\xaa\x00\x00\x00\x01", 6);
+	assert_int_equal(xfab_frame_addrs(&f, v6 ? "fd01::2" : "10.0.1.2", dst), 0);
+	f.ip4.tos = f.ip6.tclass = (__u8)(dscp << 2 | ecn);
+	f.ip4.ttl = f.ip6.hop_limit = 64;
+	len = xfab_frame_build(&f, b, 14 + (v6 ? 40 : 20) + 8 + payload, NULL);
+	assert_true(len > 0);
+	return (size_t)len;
 }
 
 static void set_queue(__u32 slot, __u32 tc, __u64 backlog, __u64 last_ns)

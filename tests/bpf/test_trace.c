@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "common.h"
+#include "frame.h"
 #include "harness.h"
 
 static const char *config_text =
@@ -127,26 +128,20 @@ static void snapshot(struct snapshot *s)
 
 /* ---- frames ---- */
 
+/* UDP over IPv4 from 10.0.1.2 to dst port 80, 64 bytes of payload. */
 static size_t build(__u8 *b, const char *dst, __u8 ttl, __u16 sport, __u8 ecn)
 {
-	__u8 *ip = b + 14, *udp = ip + 20;
+	struct xfab_frame f = {.ip4 = {.ttl = ttl, .tos = ecn},
+			       .l4 = {.proto = IPPROTO_UDP, .sport = sport, .dport = 80},
+			       .payload_len = 64};
+	long len;
 
-	memset(b, 0, 14 + 20 + 8 + 64);
-	memcpy(b, H.mac[0], 6);
-	memcpy(b + 6, "\x02\xaa\x00\x00\x00\x01", 6);
-	b[12] = 0x08;
-	ip[0] = 0x45;
-	ip[1] = ecn;
-	ip[3] = 20 + 8 + 64;
-	ip[8] = ttl;
-	ip[9] = IPPROTO_UDP;
-	inet_pton(AF_INET, "10.0.1.2", ip + 12);
-	inet_pton(AF_INET, dst, ip + 16);
-	*(__u16 *)(ip + 10) = htons(xfab_csum16(ip, 20));
-	*(__u16 *)udp = htons(sport);
-	*(__u16 *)(udp + 2) = htons(80);
-	udp[5] = 8 + 64;
-	return 14 + 20 + 8 + 64;
+	memcpy(f.dmac, H.mac[0], 6);
+	memcpy(f.smac, "\x02\xaa\x00\x00\x00\x01", 6);
+	assert_int_equal(xfab_frame_addrs(&f, "10.0.1.2", dst), 0);
+	len = xfab_frame_build(&f, b, 14 + 20 + 8 + 64, NULL);
+	assert_int_equal(len, 14 + 20 + 8 + 64);
+	return (size_t)len;
 }
 
 /* Runs a frame in trace mode; returns the record and the verdict. */
