@@ -70,8 +70,8 @@ $(BUILD)/xfabctl: $(CTL_OBJ) $(LIB_OBJ)
 $(BUILD)/xfab-roce: tools/xfab-roce.c | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@
 
-$(BUILD)/xfab-bench: tools/xfab-bench.c | $(BUILD)
-	$(CC) $(CFLAGS) $< -o $@ -lbpf -lelf -lz
+$(BUILD)/xfab-bench: tools/xfab-bench.c $(BUILD)/obj/lib/frame.o | $(BUILD)
+	$(CC) $(CFLAGS) $^ -o $@ -lbpf -lelf -lz
 
 $(BUILD)/bench.bpf.o: bench/bench.bpf.c | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@

@@ -31,6 +31,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "frame.h"
+
 #ifndef BPF_F_TEST_XDP_LIVE_FRAMES
 #define BPF_F_TEST_XDP_LIVE_FRAMES (1U << 1)
 #endif
@@ -50,53 +52,24 @@ static int parse_mac(const char *s, unsigned char *m)
 		   : -1;
 }
 
-static __u16 csum16(const unsigned char *p, size_t len)
-{
-	__u32 sum = 0;
-
-	for (size_t i = 0; i + 1 < len; i += 2)
-		sum += (__u32)(p[i] << 8 | p[i + 1]);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (__u16)~sum;
-}
-
 /* Ethernet, IPv4 or IPv6, UDP to 4791, a RoCEv2 BTH: 60 bytes (64 on the
- * wire) over IPv4, 74 (78) over IPv6. Returns the length, or -1. */
+ * wire) over IPv4, 74 (78) over IPv6. b holds 74 bytes. Returns the length,
+ * or -1. */
 static int build_frame(const struct opts *o, unsigned char *b)
 {
-	unsigned char *ip = b + 14, *udp = ip + (o->v6 ? 40 : 20), *bth = udp + 8;
+	/* UDP checksum 0, as RoCEv2 senders leave it: gen varies the flow */
+	struct xfab_frame f = {
+	    .l4 = {.proto = 17, .sport = 10000, .dport = 4791, .set = XFAB_FRAME_SET_CHECK},
+	    .bth = {.present = 1, .opcode = 0x04, .pkey = 0xffff},
+	    .payload_len = o->v6 ? 0 : 6 /* to the 60-byte minimum */};
 
 	memset(b, 0, 74);
-	if (parse_mac(o->dmac, b) || parse_mac(o->smac ? o->smac : "02:00:00:00:00:01", b + 6))
+	if (parse_mac(o->dmac, f.dmac) ||
+	    parse_mac(o->smac ? o->smac : "02:00:00:00:00:01", f.smac) ||
+	    xfab_frame_addrs(&f, o->src, o->dst) || (f.l3 == XFAB_FRAME_IPV6) != !!o->v6)
 		return -1;
-	*(__u16 *)(udp) = htons(10000);
-	*(__u16 *)(udp + 2) = htons(4791);
-	*(__u16 *)(udp + 4) = htons(20);
-	bth[0] = 0x04;
-	bth[2] = bth[3] = 0xff;
-	if (o->v6) {
-		b[12] = 0x86;
-		b[13] = 0xdd;
-		ip[0] = 0x60;
-		ip[5] = 20; /* payload length */
-		ip[6] = 17;
-		ip[7] = 64;
-		if (inet_pton(AF_INET6, o->src, ip + 8) != 1 ||
-		    inet_pton(AF_INET6, o->dst, ip + 24) != 1)
-			return -1;
-		return 74;
-	}
-	b[12] = 0x08;
-	ip[0] = 0x45;
-	ip[3] = 46;
-	ip[8] = 64;
-	ip[9] = 17;
-	if (inet_pton(AF_INET, o->src, ip + 12) != 1 || inet_pton(AF_INET, o->dst, ip + 16) != 1)
-		return -1;
-	*(__u16 *)(ip + 10) = htons(csum16(ip, 20));
-	*(__u16 *)(udp + 4) = htons(26);
-	return 60;
+	f.ip4.ttl = f.ip6.hop_limit = 64;
+	return (int)xfab_frame_build(&f, b, 74, NULL);
 }
 
 static int map_fd(const struct opts *o, const char *name)
