@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "common.h"
+#include "frame.h"
 #include "harness.h"
 #include "stats.h"
 #include "xfab_hash.h"
@@ -107,34 +108,24 @@ static __u32 rnd(void)
 	return rng_state;
 }
 
-/* Ethernet + IPv4 + UDP (+ a RoCEv2 BTH when dport is 4791). */
+/* Ethernet + IPv4 + UDP (+ a RoCEv2 BTH when dport is 4791), 32 bytes after
+ * the UDP header. */
 static size_t build_udp(__u8 *b, int in_port, const struct flow *f)
 {
-	__u8 *ip = b + 14, *udp = ip + 20, *bth = udp + 8;
-	size_t payload = 32;
+	struct xfab_frame fr = {
+	    .l3 = XFAB_FRAME_IPV4,
+	    .ip4 = {.ttl = 64},
+	    .l4 = {.proto = IPPROTO_UDP, .sport = f->sport, .dport = f->dport},
+	    .bth = {.present = f->dport == 4791, .opcode = 0x04, .dest_qp = f->qp},
+	    .payload_len = f->dport == 4791 ? 32 - 12 : 32};
+	__u32 src = htonl(f->src), dst = htonl(f->dst);
 
-	memset(b, 0, 14 + 20 + 8 + payload);
-	memcpy(b, H.mac[in_port], 6);
-	memcpy(b + 6, "\x02\xaa\x00\x00\x00\x01", 6);
-	b[12] = 0x08;
-	ip[0] = 0x45;
-	ip[2] = (__u8)((20 + 8 + payload) >> 8);
-	ip[3] = (__u8)(20 + 8 + payload);
-	ip[8] = 64;
-	ip[9] = IPPROTO_UDP;
-	*(__u32 *)(ip + 12) = htonl(f->src);
-	*(__u32 *)(ip + 16) = htonl(f->dst);
-	*(__u16 *)(ip + 10) = htons(xfab_csum16(ip, 20));
-	*(__u16 *)udp = htons(f->sport);
-	*(__u16 *)(udp + 2) = htons(f->dport);
-	*(__u16 *)(udp + 4) = htons((__u16)(8 + payload));
-	if (f->dport == 4791) {
-		bth[0] = 0x04; /* RC SEND only */
-		bth[5] = (__u8)(f->qp >> 16);
-		bth[6] = (__u8)(f->qp >> 8);
-		bth[7] = (__u8)f->qp;
-	}
-	return 14 + 20 + 8 + payload;
+	memcpy(fr.dmac, H.mac[in_port], 6);
+	memcpy(fr.smac, "\x02\xaa\x00\x00\x00\x01", 6);
+	memcpy(fr.ip4.src, &src, 4);
+	memcpy(fr.ip4.dst, &dst, 4);
+	assert_int_equal(xfab_frame_build(&fr, b, 14 + 20 + 8 + 32, NULL), 14 + 20 + 8 + 32);
+	return 14 + 20 + 8 + 32;
 }
 
 /* Sends a frame; returns the member: 1..16 for 10.0.2.N, 100 + P for
