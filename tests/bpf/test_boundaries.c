@@ -30,6 +30,7 @@
 #include <cmocka.h>
 
 #include "common.h"
+#include "frame.h"
 #include "harness.h"
 
 /*
@@ -101,46 +102,23 @@ static uint16_t get16(const uint8_t *p)
 /* Ethernet (+ tag) + IPv4 or IPv6 + UDP, l3_len bytes of IP packet. */
 static size_t build(uint8_t *b, int v6, const char *dst, int vlan, size_t l3_len)
 {
-	size_t off = 12, l3;
+	size_t hdr = (v6 ? 40 : 20) + 8, l3 = vlan ? 18 : 14;
+	uint8_t payload[2048];
+	struct xfab_frame f = {.n_vlan = vlan ? 1 : 0,
+			       .vlan = {100},
+			       .ip4 = {.ttl = 64},
+			       .ip6 = {.hop_limit = 64},
+			       .l4 = {.proto = IPPROTO_UDP, .sport = 1234, .dport = 5678},
+			       .payload = payload,
+			       .payload_len = l3_len - hdr};
 
-	memset(b, 0, 14 + 4 + l3_len);
-	memcpy(b, H.mac[0], 6);
-	memcpy(b + 6, "\x02\xaa\x00\x00\x00\x01", 6);
-	if (vlan) {
-		put16(b + off, ETH_P_8021Q);
-		put16(b + off + 2, 100);
-		off += 4;
-	}
-	put16(b + off, v6 ? ETH_P_IPV6 : ETH_P_IP);
-	l3 = off + 2;
-	if (v6) {
-		uint8_t *ip = b + l3;
-
-		ip[0] = 0x60;
-		put16(ip + 4, (uint16_t)(l3_len - 40));
-		ip[6] = IPPROTO_UDP;
-		ip[7] = 64;
-		inet_pton(AF_INET6, "fd01::2", ip + 8);
-		inet_pton(AF_INET6, dst, ip + 24);
-		put16(ip + 40, 1234);
-		put16(ip + 42, 5678);
-		put16(ip + 44, (uint16_t)(l3_len - 40));
-	} else {
-		uint8_t *ip = b + l3;
-
-		ip[0] = 0x45;
-		put16(ip + 2, (uint16_t)l3_len);
-		ip[8] = 64;
-		ip[9] = IPPROTO_UDP;
-		inet_pton(AF_INET, "10.0.1.2", ip + 12);
-		inet_pton(AF_INET, dst, ip + 16);
-		put16(ip + 10, rfc1071(ip, 20));
-		put16(ip + 20, 1234);
-		put16(ip + 22, 5678);
-		put16(ip + 24, (uint16_t)(l3_len - 20));
-	}
-	for (size_t i = l3 + (v6 ? 48 : 28); i < l3 + l3_len; i++)
-		b[i] = (uint8_t)(i * 7);
+	assert_true(l3_len >= hdr && l3_len - hdr <= sizeof(payload));
+	for (size_t i = 0; i < l3_len - hdr; i++)
+		payload[i] = (uint8_t)((l3 + hdr + i) * 7);
+	memcpy(f.dmac, H.mac[0], 6);
+	memcpy(f.smac, "\x02\xaa\x00\x00\x00\x01", 6);
+	assert_int_equal(xfab_frame_addrs(&f, v6 ? "fd01::2" : "10.0.1.2", dst), 0);
+	assert_int_equal(xfab_frame_build(&f, b, l3 + l3_len, NULL), l3 + l3_len);
 	return l3 + l3_len;
 }
 

@@ -32,6 +32,7 @@
 #include "common.h"
 #include "fib4.h"
 #include "fib6.h"
+#include "frame.h"
 #include "harness.h"
 #include "stats.h"
 
@@ -186,65 +187,34 @@ static uint32_t oracle_hash(const struct tflow *f, unsigned sel)
 	return murmur3_32(key, o + 16, SEED);
 }
 
+/* 52 bytes after the IP header: L4 header (UDP + BTH on 4791), then zeros. */
 static size_t build(uint8_t *b, const struct tflow *f)
 {
-	size_t l3 = f->v6 ? 40 : 20, l4 = 14 + l3, len = l4 + 8 + 12 + 32;
-	uint8_t *ip = b + 14, *p = b + l4;
+	size_t l4_area = 8 + 12 + 32, hdr;
+	struct xfab_frame fr = {
+	    .l3 = f->v6 ? XFAB_FRAME_IPV6 : XFAB_FRAME_IPV4,
+	    .ip4 = {.ttl = 64},
+	    .ip6 = {.hop_limit = 64, .tclass = f->tclass, .flow_label = f->label},
+	    .l4 = {.proto = f->proto, .sport = f->sport, .dport = f->dport, .tcp_flags = 0x10},
+	    .bth = {.present = f->proto == IPPROTO_UDP && f->dport == 4791,
+		    .opcode = 0x04,
+		    .dest_qp = f->qp}};
+	long len;
 
-	memset(b, 0, len);
-	memcpy(b, H.mac[0], 6);
-	memcpy(b + 6, "\x02\xaa\x00\x00\x00\x01", 6);
-	if (f->v6) {
-		b[12] = 0x86;
-		b[13] = 0xdd;
-		ip[0] = (uint8_t)(0x60 | f->tclass >> 4);
-		ip[1] = (uint8_t)((f->tclass & 0x0f) << 4 | (f->label >> 16 & 0x0f));
-		ip[2] = (uint8_t)(f->label >> 8);
-		ip[3] = (uint8_t)f->label;
-		ip[4] = (uint8_t)((len - l4) >> 8);
-		ip[5] = (uint8_t)(len - l4);
-		ip[6] = f->proto;
-		ip[7] = 64;
-		memcpy(ip + 8, f->src, 16);
-		memcpy(ip + 24, f->dst, 16);
-	} else {
-		uint32_t sum = 0;
-
-		b[12] = 0x08;
-		ip[0] = 0x45;
-		ip[2] = (uint8_t)((len - 14) >> 8);
-		ip[3] = (uint8_t)(len - 14);
-		ip[8] = 64;
-		ip[9] = f->proto;
-		memcpy(ip + 12, f->src, 4);
-		memcpy(ip + 16, f->dst, 4);
-		for (int i = 0; i < 20; i += 2)
-			sum += (uint32_t)ip[i] << 8 | ip[i + 1];
-		while (sum >> 16)
-			sum = (sum & 0xffff) + (sum >> 16);
-		ip[10] = (uint8_t)(~sum >> 8);
-		ip[11] = (uint8_t)~sum;
-	}
-	if (f->proto == IPPROTO_TCP || f->proto == IPPROTO_UDP) {
-		p[0] = (uint8_t)(f->sport >> 8);
-		p[1] = (uint8_t)f->sport;
-		p[2] = (uint8_t)(f->dport >> 8);
-		p[3] = (uint8_t)f->dport;
-		if (f->proto == IPPROTO_TCP) {
-			p[12] = 0x50;
-			p[13] = 0x10;
-		} else {
-			p[4] = (uint8_t)((len - l4) >> 8);
-			p[5] = (uint8_t)(len - l4);
-		}
-		if (f->proto == IPPROTO_UDP && f->dport == 4791) { /* BTH */
-			p[8] = 0x04;
-			p[8 + 5] = (uint8_t)(f->qp >> 16);
-			p[8 + 6] = (uint8_t)(f->qp >> 8);
-			p[8 + 7] = (uint8_t)f->qp;
-		}
-	}
-	return len;
+	hdr = f->proto == IPPROTO_TCP ? 20
+	      : f->proto == IPPROTO_UDP || f->proto == IPPROTO_ICMP || f->proto == IPPROTO_ICMPV6
+		  ? 8
+		  : 0;
+	fr.payload_len = l4_area - hdr - (fr.bth.present ? 12 : 0);
+	memcpy(fr.dmac, H.mac[0], 6);
+	memcpy(fr.smac, "\x02\xaa\x00\x00\x00\x01", 6);
+	memcpy(fr.ip4.src, f->src, 4);
+	memcpy(fr.ip4.dst, f->dst, 4);
+	memcpy(fr.ip6.src, f->src, 16);
+	memcpy(fr.ip6.dst, f->dst, 16);
+	len = xfab_frame_build(&fr, b, 14 + (f->v6 ? 40 : 20) + l4_area, NULL);
+	assert_int_equal(len, 14 + (f->v6 ? 40 : 20) + l4_area);
+	return (size_t)len;
 }
 
 /* The gateway (1..16) a frame took, from its destination MAC; -1 if it was
