@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * xfabd's state and the calls between its parts:
+ *
+ *   main.c    options, start-up and shutdown, SIGHUP reload, the event loop
+ *   load.c    bpffs, the pin directory and its lock, loading and pinning
+ *   ports.c   resolving configured ports, attach/detach with rollback
+ *   qdisc.c   the tc datapath's HTB/TBF class queues (via iproute2's tc)
+ *   sync.c    compiling the tables and writing them to the maps; the
+ *             netlink event handlers that make them dirty
+ *   netlink.c rtnetlink dumps and events; metrics.c Prometheus exposition
+ */
+#ifndef XFAB_AGENT_H
+#define XFAB_AGENT_H
+
+#include <linux/types.h>
+
+#include "config.h"
+#include "fib4.h"
+#include "fib6.h"
+#include "netlink.h"
+#include "tables.h"
+
+struct xfab;
+struct mnl_socket;
+
+/* Updates buffered for BPF_MAP_UPDATE_BATCH: one syscall per BATCH_MAX. */
+#define BATCH_MAX 8192
+struct batch {
+	enum xfab_table t;
+	unsigned int n;
+	int unsupported; /* the kernel refused batches for a map: one by one */
+	char *keys, *vals;
+};
+
+struct agent {
+	const char *cfg_path;
+	const char *pin_root;
+	const char *pidfile;
+	const char *metrics;
+	char pin_dir[256];
+	int lock_fd;
+	struct xfab_config cfg;
+	struct xfab_port_live live[XFAB_MAX_PORTS];
+	int link_fd[XFAB_MAX_PORTS];   /* bpf_link per port index of cfg; -1 = none */
+	int egress_fd[XFAB_MAX_PORTS]; /* tc datapath: the egress (queue) program */
+	int shaped[XFAB_MAX_PORTS];    /* tc datapath: xfabd installed the port's HTB */
+	struct xfab *skel;
+	int map_fd[XFAB_T_COUNT];
+	struct xfab_tables applied;
+	struct xfab_fib4_hw fib4; /* the mmapped IPv4 FIB */
+	struct xfab_fib6_hw fib6; /* and the IPv6 one */
+	struct batch batch;	  /* updates of one table, written together */
+	struct mnl_socket *nl;
+	int dirty; /* live state changed: rebuild and apply */
+};
+
+/* ---- logging (main.c) ---- */
+extern int xfab_verbose;
+void xfab_logmsg(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define log_info(...) xfab_logmsg("info", __VA_ARGS__)
+#define log_warn(...) xfab_logmsg("warn", __VA_ARGS__)
+#define log_err(...) xfab_logmsg("error", __VA_ARGS__)
+#define log_dbg(...)                                                                               \
+	do {                                                                                       \
+		if (xfab_verbose)                                                                  \
+			xfab_logmsg("debug", __VA_ARGS__);                                         \
+	} while (0)
+
+/* ---- load.c ---- */
+int take_pin_dir(struct agent *a);
+void release_pin_dir(struct agent *a);
+int load_bpf(struct agent *a);
+void unload_bpf(struct agent *a);
+
+/* ---- ports.c ---- */
+int resolve_ports(const struct xfab_config *cfg, struct xfab_port_live *live, const char *cfg_path);
+int port_of_ifindex(const struct agent *a, __u32 ifindex);
+int attach_all(struct agent *a);
+void detach_port(struct agent *a, int p);
+
+/* ---- qdisc.c ---- */
+int shape_port(struct agent *a, int p);
+int unshape_port(struct agent *a, int p);
+
+/* ---- sync.c ---- */
+int rebuild_and_apply(struct agent *a, const struct xfab_config *cfg);
+void on_link(void *arg, const struct xfab_nl_link *l);
+void on_neigh(void *arg, const struct xfab_nl_neigh *n);
+void probe_unresolved(struct agent *a);
+
+#endif

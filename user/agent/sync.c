@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Compiling the tables and writing them to the maps, and the netlink
+ * events that make them stale: a link going down or a neighbour changing
+ * marks the agent dirty and the event loop rebuilds and applies.
+ */
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "common.h"
+
+/* ---- map writes ---- */
+
+static int write_one(struct agent *a, enum xfab_table t, const void *key, const void *val)
+{
+	if (bpf_map_update_elem(a->map_fd[t], key, val, BPF_ANY)) {
+		int err = -errno;
+
+		log_err("update of map %s failed: %s", xfab_table_descs[t].map_name,
+			strerror(errno));
+		return err;
+	}
+	return 0;
+}
+
+#ifndef ENOTSUPP
+#define ENOTSUPP 524 /* the kernel's "operation not supported" */
+#endif
+
+/* Writes the buffered updates (of whichever table they belong to). */
+static int ops_flush(void *arg, enum xfab_table t)
+{
+	struct agent *a = arg;
+	struct batch *b = &a->batch;
+	const struct xfab_table_desc *d = &xfab_table_descs[b->t];
+	LIBBPF_OPTS(bpf_map_batch_opts, opts, .elem_flags = BPF_ANY);
+	__u32 n = b->n, done = n;
+	int err = 0;
+
+	(void)t;
+	if (!n)
+		return 0;
+	b->n = 0;
+	if (!b->unsupported) {
+		if (!bpf_map_update_batch(a->map_fd[b->t], b->keys, b->vals, &done, &opts))
+			return 0;
+		if (errno == EINVAL || errno == ENOTSUPP || errno == EOPNOTSUPP) {
+			b->unsupported = 1;
+			done = 0;
+		}
+	} else {
+		done = 0;
+	}
+	/* Not batched, or stopped part way: the rest one by one (which also
+	 * names the failing entry's error). */
+	for (__u32 i = done; !err && i < n; i++)
+		err = write_one(a, b->t, b->keys + (size_t)i * d->key_size,
+				b->vals + (size_t)i * d->val_size);
+	return err;
+}
+
+static int ops_update(void *arg, enum xfab_table t, const void *key, const void *val)
+{
+	struct agent *a = arg;
+	struct batch *b = &a->batch;
+	const struct xfab_table_desc *d = &xfab_table_descs[t];
+	int err;
+
+	/* Only the big tables are worth batching. */
+	if (t != XFAB_T_ROUTES_V4 && t != XFAB_T_ROUTES_V6)
+		return write_one(a, t, key, val);
+	if (!b->keys) {
+		/* room for the bigger (IPv6) key of the two tables */
+		size_t entry = sizeof(struct xfab_e_route_v6);
+
+		b->keys = calloc(BATCH_MAX, entry);
+		b->vals = calloc(BATCH_MAX, entry);
+		if (!b->keys || !b->vals)
+			return write_one(a, t, key, val);
+	}
+	if (b->n && b->t != t) {
+		err = ops_flush(a, b->t);
+		if (err)
+			return err;
+	}
+	b->t = t;
+	memcpy(b->keys + (size_t)b->n * d->key_size, key, d->key_size);
+	memcpy(b->vals + (size_t)b->n * d->val_size, val, d->val_size);
+	if (++b->n == BATCH_MAX)
+		return ops_flush(a, t);
+	return 0;
+}
+
+static int ops_remove(void *arg, enum xfab_table t, const void *key)
+{
+	struct agent *a = arg;
+
+	if (xfab_table_descs[t].is_array) {
+		static const char zeroes[sizeof(struct xfab_group)];
+
+		return ops_update(arg, t, key, zeroes);
+	}
+	if (bpf_map_delete_elem(a->map_fd[t], key) && errno != ENOENT) {
+		int err = -errno;
+
+		log_err("delete from map %s failed: %s", xfab_table_descs[t].map_name,
+			strerror(errno));
+		return err;
+	}
+	return 0;
+}
+
+static int neigh_lookup(void *arg, __u32 ifindex, int family, const __u8 *addr, __u8 mac[6])
+{
+	struct agent *a = arg;
+	struct xfab_neigh_key key = {.ifindex = ifindex, .family = (__u8)family};
+	struct xfab_neigh val;
+
+	memcpy(key.addr, addr, family == AF_INET ? 4 : 16);
+	if (bpf_map_lookup_elem(a->map_fd[XFAB_T_NEIGHBORS], &key, &val))
+		return -ENOENT;
+	memcpy(mac, val.mac, 6);
+	return 0;
+}
+
+int rebuild_and_apply(struct agent *a, const struct xfab_config *cfg)
+{
+	struct xfab_fib4_stats fst = {0};
+	struct xfab_fib6_stats fst6 = {0};
+	struct xfab_map_ops ops = {.update = ops_update,
+				   .remove = ops_remove,
+				   .flush = ops_flush,
+				   .arg = a,
+				   .fib4 = a->fib4.tbl24 ? &a->fib4 : NULL,
+				   .fib4_stats = &fst,
+				   .fib6 = a->fib6.tbl16 ? &a->fib6 : NULL,
+				   .fib6_stats = &fst6};
+	struct xfab_tables next;
+	double t0 = xfab_mono_ns() / 1e6, t1;
+	int err;
+
+	err = xfab_tables_build(cfg, a->live, neigh_lookup, a, &a->applied, &next);
+	if (err) {
+		log_err("cannot compile tables: %s", strerror(-err));
+		return err;
+	}
+	t1 = xfab_mono_ns() / 1e6;
+	err = xfab_tables_apply(&a->applied, &next, &ops);
+	if (err) {
+		if (err == -ENOSPC)
+			log_err("FIB: out of groups (IPv4: %d /24s with longer prefixes; IPv6: %d "
+				"paths)",
+				XFAB_FIB4_TBL8_GROUPS, XFAB_FIB6_GROUPS);
+		/* What was written stays; the next event retries the rest. */
+		xfab_tables_free(&next);
+		return err;
+	}
+	log_info("programmed %zu IPv4 and %zu IPv6 routes: compile %.0f ms, write %.0f ms "
+		 "(FIB: IPv4 %zu entries stored, %zu groups; IPv6 %zu stored, %zu groups)",
+		 next.t[XFAB_T_ROUTES_V4].count, next.t[XFAB_T_ROUTES_V6].count, t1 - t0,
+		 xfab_mono_ns() / 1e6 - t1, fst.written, fst.groups, fst6.written, fst6.groups);
+	xfab_tables_free(&a->applied);
+	a->applied = next;
+	return 0;
+}
+
+/* ---- events ---- */
+
+void on_link(void *arg, const struct xfab_nl_link *l)
+{
+	struct agent *a = arg;
+	int p = port_of_ifindex(a, l->ifindex);
+	int up = l->deleted ? 0 : l->oper_up;
+
+	if (p < 0 || a->live[p].oper_up == up)
+		return;
+	a->live[p].oper_up = up;
+	log_info("port %s is %s", a->cfg.ports[p].name, up ? "up" : "down");
+	a->dirty = 1;
+}
+
+void on_neigh(void *arg, const struct xfab_nl_neigh *n)
+{
+	struct agent *a = arg;
+	struct xfab_neigh_key key = {.ifindex = n->ifindex, .family = (__u8)n->family};
+	struct xfab_neigh val = {0}, old;
+	int have;
+
+	if (port_of_ifindex(a, n->ifindex) < 0)
+		return;
+	/* Multicast "neighbours" (ff02::16 -> 33:33:...) are NOARP mappings. */
+	if ((n->family == AF_INET6 && n->addr[0] == 0xff) ||
+	    (n->family == AF_INET && (n->addr[0] & 0xf0) == 0xe0) || (n->mac[0] & 1))
+		return;
+	memcpy(key.addr, n->addr, n->family == AF_INET ? 4 : 16);
+	have = bpf_map_lookup_elem(a->map_fd[XFAB_T_NEIGHBORS], &key, &old) == 0;
+	if (have && (old.flags & XFAB_NEIGH_STATIC))
+		return; /* configured neighbours win over learnt ones */
+	if (n->deleted || !n->usable) {
+		if (have) {
+			bpf_map_delete_elem(a->map_fd[XFAB_T_NEIGHBORS], &key);
+			a->dirty = 1;
+		}
+		return;
+	}
+	memcpy(val.mac, n->mac, 6);
+	if (have && !memcmp(old.mac, val.mac, 6))
+		return;
+	if (bpf_map_update_elem(a->map_fd[XFAB_T_NEIGHBORS], &key, &val, BPF_ANY)) {
+		log_warn("cannot store neighbour: %s", strerror(errno));
+		return;
+	}
+	if (xfab_verbose) {
+		char ip[INET6_ADDRSTRLEN], mac[18];
+
+		inet_ntop(n->family, n->addr, ip, sizeof(ip));
+		xfab_format_mac(n->mac, mac, sizeof(mac));
+		log_dbg("neighbour %s is %s on ifindex %u", ip, mac, n->ifindex);
+	}
+	a->dirty = 1;
+}
+
+/* Nudges the kernel to resolve gateways nobody has talked to yet, so the
+ * first packets of a flow need not be punted. */
+void probe_unresolved(struct agent *a)
+{
+	const struct xfab_table_image *img = &a->applied.t[XFAB_T_NEXTHOPS];
+
+	for (size_t i = 0; i < img->count; i++) {
+		const struct xfab_e_nexthop *e = &((struct xfab_e_nexthop *)img->entries)[i];
+		int v6 = !!(e->val.flags & XFAB_NH_IPV6), p = port_of_ifindex(a, e->val.ifindex);
+		struct sockaddr_in6 sin6 = {.sin6_family = AF_INET6, .sin6_port = htons(9)};
+		struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(9)};
+		int fd;
+
+		if (e->val.flags & XFAB_NH_RESOLVED || p < 0 || !a->live[p].oper_up)
+			continue;
+		fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			continue;
+		setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, a->cfg.ports[p].name,
+			   (socklen_t)strlen(a->cfg.ports[p].name));
+		if (v6) {
+			memcpy(&sin6.sin6_addr, e->val.gw, 16);
+			sendto(fd, "", 0, MSG_DONTWAIT, (struct sockaddr *)&sin6, sizeof(sin6));
+		} else {
+			memcpy(&sin.sin_addr, e->val.gw, 4);
+			sendto(fd, "", 0, MSG_DONTWAIT, (struct sockaddr *)&sin, sizeof(sin));
+		}
+		close(fd);
+	}
+}
