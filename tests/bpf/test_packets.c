@@ -33,6 +33,7 @@
 #include "common.h"
 #include "config.h"
 #include "tables.h"
+#include "frame.h"
 #include "harness.h"
 #include "xfab_hash.h"
 
@@ -146,144 +147,112 @@ static void put16(__u8 *p, __u16 v)
 	p[1] = (__u8)v;
 }
 
-static size_t put_l4(const struct spec *s, __u8 *p)
+static void build(const struct spec *s, struct frame *f)
 {
-	size_t n = 0;
+	__u8 payload[2048];
+	struct xfab_frame d = {.n_vlan = s->vlan,
+			       .vlan = {100, 100, 100, 100},
+			       .l4 = {.proto = s->proto,
+				      .sport = s->sport,
+				      .dport = s->dport,
+				      .tcp_flags = 0x10,
+				      .icmp_type = s->icmp_type},
+			       .payload = payload,
+			       .payload_len = (size_t)s->payload};
+	struct xfab_frame_ipv4 *ip4 = &d.ip4;
+	struct xfab_frame_ipv6 *ip6 = &d.ip6;
+	struct xfab_frame_info info;
+	static const __u8 nops[40] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+				      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	long len;
 
-	switch (s->proto) {
-	case IPPROTO_TCP:
-		put16(p, s->sport);
-		put16(p + 2, s->dport);
-		p[12] = 5 << 4;
-		p[13] = 0x10;
-		n = 20;
+	memset(f, 0, sizeof(*f));
+	assert_true(s->payload >= 0 && (size_t)s->payload <= sizeof(payload));
+	for (int i = 0; i < s->payload; i++)
+		payload[i] = (__u8)(0x5a ^ i);
+	memcpy(d.dmac, s->dmac ? s->dmac : port_mac[s->in_port], 6);
+	memcpy(d.smac, s->smac ? s->smac : host_mac, 6);
+	if (s->family == 4 || s->family == 6) {
+		assert_int_equal(xfab_frame_addrs(&d, s->src, s->dst), 0);
+		assert_int_equal(d.l3 == XFAB_FRAME_IPV6, s->family == 6);
+	} else {
+		for (int i = 0; i < 46; i++)
+			payload[i] = (__u8)i;
+		d.ethertype = s->ethertype;
+		d.payload_len = 46;
+	}
+	ip4->ttl = ip6->hop_limit = s->ttl;
+	ip4->opts = nops;
+	ip4->opts_len = (size_t)s->ip_opts;
+	switch (s->mut) {
+	case MUT_IPV4_FRAG:
+		ip4->frag = 100; /* offset 800 bytes */
 		break;
-	case IPPROTO_UDP:
-		put16(p, s->sport);
-		put16(p + 2, s->dport);
-		put16(p + 4, (__u16)(8 + s->payload));
-		n = 8;
+	case MUT_BAD_IHL:
+		ip4->set |= XFAB_FRAME_SET_IHL;
+		ip4->ihl = 4;
 		break;
-	case IPPROTO_ICMP:
-	case IPPROTO_ICMPV6:
-		p[0] = s->icmp_type;
-		n = 8;
+	case MUT_V4_VERSION:
+		ip4->set |= XFAB_FRAME_SET_VERSION;
+		ip4->version = 6;
+		break;
+	case MUT_TRUNC_L4: /* a consistent IP length, a short TCP header */
+		ip4->set |= XFAB_FRAME_SET_LEN;
+		ip4->tot_len = (__u16)(20 + s->ip_opts + 10);
+		break;
+	case MUT_V6_VERSION:
+		ip6->set |= XFAB_FRAME_SET_VERSION;
+		ip6->version = 4;
+		break;
+	case MUT_V6_HBH:
+		ip6->n_ext = 1;
+		ip6->ext[0].type = IPPROTO_HOPOPTS;
+		break;
+	case MUT_V6_DSTOPTS:
+		ip6->n_ext = 2;
+		ip6->ext[0].type = IPPROTO_DSTOPTS;
+		ip6->ext[1].type = IPPROTO_ROUTING;
+		break;
+	case MUT_V6_LONGCHAIN:
+		ip6->n_ext = XFAB_IPV6_MAX_EXT_HDRS + 1;
+		for (int i = 0; i < ip6->n_ext; i++)
+			ip6->ext[i].type = IPPROTO_DSTOPTS;
+		break;
+	case MUT_V6_FRAG:
+		ip6->n_ext = 1;
+		ip6->ext[0].type = IPPROTO_FRAGMENT;
+		ip6->ext[0].frag = 0x0001; /* first fragment, more follow */
 		break;
 	default:
 		break;
 	}
-	for (int i = 0; i < s->payload; i++)
-		p[n + (size_t)i] = (__u8)(0x5a ^ i);
-	return n + (size_t)s->payload;
-}
+	len = xfab_frame_build(&d, f->b, sizeof(f->b), &info);
+	assert_true(len > 0);
+	/* lengths and checksums off by a given amount: from the built values */
+	if (s->mut == MUT_BIG_TOTLEN || s->mut == MUT_V4_CSUM) {
+		__u8 *ip = f->b + info.l3_off;
 
-static void build(const struct spec *s, struct frame *f)
-{
-	__u8 *p = f->b;
-	size_t off = 12;
-	int in = s->in_port;
+		ip4->set |= s->mut == MUT_BIG_TOTLEN ? XFAB_FRAME_SET_LEN : XFAB_FRAME_SET_CHECK;
+		ip4->tot_len = (__u16)((ip[2] << 8 | ip[3]) + 100);
+		ip4->check = (__u16)((ip[10] << 8 | ip[11]) + 1);
+		len = xfab_frame_build(&d, f->b, sizeof(f->b), &info);
+	} else if (s->mut == MUT_V6_BIGLEN) {
+		__u8 *ip = f->b + info.l3_off;
 
-	memset(f, 0, sizeof(*f));
-	memcpy(p, s->dmac ? s->dmac : port_mac[in], 6);
-	memcpy(p + 6, s->smac ? s->smac : host_mac, 6);
-	for (int t = 0; t < s->vlan; t++) {
-		put16(p + off, ETH_P_8021Q);
-		put16(p + off + 2, 100);
-		off += 4;
+		ip6->set |= XFAB_FRAME_SET_LEN;
+		ip6->payload_len = (__u16)((ip[4] << 8 | ip[5]) + 64);
+		len = xfab_frame_build(&d, f->b, sizeof(f->b), &info);
 	}
-	if (s->family == 4) {
-		__u8 *ip;
-		size_t hl = 20 + (size_t)s->ip_opts, l4len;
-		__u16 csum;
-
-		put16(p + off, ETH_P_IP);
-		f->l3_off = off + 2;
-		ip = p + f->l3_off;
-		ip[0] = (__u8)(0x40 | (hl / 4));
-		ip[8] = s->ttl;
-		ip[9] = s->proto;
-		for (int i = 0; i < s->ip_opts; i++)
-			ip[20 + i] = 1; /* NOP options */
-		inet_pton(AF_INET, s->src, ip + 12);
-		inet_pton(AF_INET, s->dst, ip + 16);
-		if (s->mut == MUT_IPV4_FRAG)
-			put16(ip + 6, 100); /* offset 800 bytes */
-		f->l4_off = f->l3_off + hl;
-		l4len = put_l4(s, p + f->l4_off);
-		put16(ip + 2, (__u16)(hl + l4len));
-		if (s->mut == MUT_BAD_IHL)
-			ip[0] = 0x44;
-		if (s->mut == MUT_V4_VERSION)
-			ip[0] = (__u8)(0x60 | (hl / 4));
-		if (s->mut == MUT_BIG_TOTLEN)
-			put16(ip + 2, (__u16)(hl + l4len + 100));
-		if (s->mut == MUT_TRUNC_L4) /* a consistent IP length, a short TCP header */
-			put16(ip + 2, (__u16)(hl + 10));
-		csum = xfab_csum16(ip, hl);
-		put16(ip + 10, s->mut == MUT_V4_CSUM ? (__u16)(csum + 1) : csum);
-		f->len = f->l4_off + l4len;
-		if (s->mut == MUT_TRUNC_IP)
-			f->len = f->l3_off + 10;
-		if (s->mut == MUT_TRUNC_L4)
-			f->len = f->l4_off + 10;
-	} else if (s->family == 6) {
-		__u8 *ip, *cur;
-		size_t l4len, ext = 0;
-		__u8 first = s->proto;
-
-		put16(p + off, ETH_P_IPV6);
-		f->l3_off = off + 2;
-		ip = p + f->l3_off;
-		ip[0] = 0x60;
-		ip[7] = s->ttl;
-		inet_pton(AF_INET6, s->src, ip + 8);
-		inet_pton(AF_INET6, s->dst, ip + 24);
-		cur = ip + 40;
-		switch (s->mut) {
-		case MUT_V6_HBH:
-			first = 0;
-			cur[0] = s->proto;
-			ext = 8;
-			break;
-		case MUT_V6_DSTOPTS:
-			first = 60;
-			cur[0] = 43; /* routing header next */
-			cur[8] = s->proto;
-			cur[9] = 0;
-			ext = 16;
-			break;
-		case MUT_V6_LONGCHAIN:
-			first = 60;
-			for (int i = 0; i < XFAB_IPV6_MAX_EXT_HDRS + 1; i++)
-				cur[i * 8] = i == XFAB_IPV6_MAX_EXT_HDRS ? s->proto : 60;
-			ext = 8 * (XFAB_IPV6_MAX_EXT_HDRS + 1);
-			break;
-		case MUT_V6_FRAG:
-			first = 44;
-			cur[0] = s->proto;
-			put16(cur + 2, 0x0001); /* first fragment, more follow */
-			ext = 8;
-			break;
-		default:
-			break;
-		}
-		ip[6] = first;
-		f->l4_off = f->l3_off + 40 + ext;
-		l4len = put_l4(s, p + f->l4_off);
-		put16(ip + 4, (__u16)(ext + l4len));
-		if (s->mut == MUT_V6_BIGLEN)
-			put16(ip + 4, (__u16)(ext + l4len + 64));
-		if (s->mut == MUT_V6_VERSION)
-			ip[0] = 0x40;
-		f->len = f->l4_off + l4len;
-		if (s->mut == MUT_TRUNC_IP)
-			f->len = f->l3_off + 20;
-	} else {
-		put16(p + off, s->ethertype);
-		for (int i = 0; i < 46; i++)
-			p[off + 2 + (size_t)i] = (__u8)i;
-		f->len = off + 2 + 46;
-	}
+	assert_true(len > 0);
+	f->len = (size_t)len;
+	f->l3_off = info.l3_off;
+	f->l4_off = info.l4_off ? info.l4_off : info.payload_off;
+	if (s->family != 4 && s->family != 6)
+		f->l4_off = 0;
+	if (s->mut == MUT_TRUNC_IP)
+		f->len = f->l3_off + (s->family == 4 ? 10 : 20);
+	if (s->mut == MUT_TRUNC_L4)
+		f->len = f->l4_off + 10;
 }
 
 /* What a correct router emits for this frame, computed from scratch. */

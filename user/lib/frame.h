@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #define XFAB_FRAME_MAX_VLANS 4
-#define XFAB_FRAME_MAX_EXT 8
+#define XFAB_FRAME_MAX_EXT 16
 #define XFAB_FRAME_MAX_DEPTH 3 /* VXLAN frames inside frames */
 
 enum xfab_frame_l3 {
