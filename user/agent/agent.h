@@ -7,7 +7,7 @@
  *   ports.c   resolving configured ports, attach/detach with rollback
  *   qdisc.c   the tc datapath's HTB/TBF class queues (via iproute2's tc)
  *   sync.c    compiling the tables and writing them to the maps; the
- *             netlink event handlers that make them dirty
+ *             netlink event handlers that update them
  *   netlink.c rtnetlink dumps and events; metrics.c Prometheus exposition
  */
 #ifndef XFAB_AGENT_H
@@ -19,6 +19,8 @@
 #include "fib4.h"
 #include "fib6.h"
 #include "netlink.h"
+#include "compile.h"
+#include "rib.h"
 #include "tables.h"
 
 struct xfab;
@@ -47,12 +49,13 @@ struct agent {
 	int shaped[XFAB_MAX_PORTS];    /* tc datapath: xfabd installed the port's HTB */
 	struct xfab *skel;
 	int map_fd[XFAB_T_COUNT];
-	struct xfab_tables applied;
-	struct xfab_fib4_hw fib4; /* the mmapped IPv4 FIB */
-	struct xfab_fib6_hw fib6; /* and the IPv6 one */
-	struct batch batch;	  /* updates of one table, written together */
+	struct xfab_rib *rib;	      /* what xfabd was told (config, TE pins) */
+	struct xfab_compile *compile; /* RIB + live state -> the maps, incrementally */
+	struct xfab_fib4_hw fib4;     /* the mmapped IPv4 FIB */
+	struct xfab_fib6_hw fib6;     /* and the IPv6 one */
+	struct batch batch;	      /* updates of one table, written together */
 	struct mnl_socket *nl;
-	int dirty; /* live state changed: rebuild and apply */
+	int dirty; /* an event could not be applied alone: recompile from the config */
 };
 
 /* ---- logging (main.c) ---- */
@@ -85,6 +88,7 @@ int unshape_port(struct agent *a, int p);
 
 /* ---- sync.c ---- */
 int rebuild_and_apply(struct agent *a, const struct xfab_config *cfg);
+void compile_stop(struct agent *a);
 void on_link(void *arg, const struct xfab_nl_link *l);
 void on_neigh(void *arg, const struct xfab_nl_neigh *n);
 void probe_unresolved(struct agent *a);

@@ -349,7 +349,7 @@ out_unload:
 	unload_bpf(&a);
 out_unpin:
 	release_pin_dir(&a);
-	xfab_tables_free(&a.applied);
+	compile_stop(&a);
 	log_info("stopped");
 out_cfg:
 	xfab_config_free(&a.cfg);

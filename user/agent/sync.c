@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Compiling the tables and writing them to the maps, and the netlink
- * events that make them stale: a link going down or a neighbour changing
- * marks the agent dirty and the event loop rebuilds and applies.
+ * Writing the tables: the config goes into the RIB (user/lib/rib.c) and
+ * compile.c writes what changed through the batching map writer below; a
+ * link or neighbour event goes straight to compile.c, which rewrites only
+ * the port, nexthop and group entries that depend on it. An event that
+ * cannot be applied alone marks the agent dirty, and the event loop
+ * recompiles from the config (which writes only what differs).
  */
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
@@ -129,44 +132,77 @@ static int neigh_lookup(void *arg, __u32 ifindex, int family, const __u8 *addr, 
 	return 0;
 }
 
-int rebuild_and_apply(struct agent *a, const struct xfab_config *cfg)
+static int compile_start(struct agent *a)
 {
-	struct xfab_fib4_stats fst = {0};
-	struct xfab_fib6_stats fst6 = {0};
 	struct xfab_map_ops ops = {.update = ops_update,
 				   .remove = ops_remove,
 				   .flush = ops_flush,
 				   .arg = a,
 				   .fib4 = a->fib4.tbl24 ? &a->fib4 : NULL,
-				   .fib4_stats = &fst,
-				   .fib6 = a->fib6.tbl16 ? &a->fib6 : NULL,
-				   .fib6_stats = &fst6};
-	struct xfab_tables next;
+				   .fib6 = a->fib6.tbl16 ? &a->fib6 : NULL};
+
+	a->rib = xfab_rib_new();
+	a->compile = a->rib ? xfab_compile_new(a->rib, &ops, neigh_lookup, a) : NULL;
+	if (!a->compile) {
+		xfab_rib_free(a->rib);
+		a->rib = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void compile_stop(struct agent *a)
+{
+	xfab_compile_free(a->compile);
+	xfab_rib_free(a->rib);
+	a->compile = NULL;
+	a->rib = NULL;
+}
+
+static size_t writes(const struct xfab_compile_stats *st)
+{
+	size_t n = 0;
+
+	for (int t = 0; t < XFAB_T_COUNT; t++)
+		n += st->updates[t] + st->removes[t];
+	return n;
+}
+
+int rebuild_and_apply(struct agent *a, const struct xfab_config *cfg)
+{
+	const struct xfab_compile_stats *st;
+	struct xfab_compile_counts n;
 	double t0 = xfab_mono_ns() / 1e6, t1;
 	int err;
 
-	err = xfab_tables_build(cfg, a->live, neigh_lookup, a, &a->applied, &next);
+	if (!a->compile && (err = compile_start(a))) {
+		log_err("cannot compile tables: %s", strerror(-err));
+		return err;
+	}
+	err = xfab_rib_load_config(a->rib, cfg);
 	if (err) {
 		log_err("cannot compile tables: %s", strerror(-err));
 		return err;
 	}
 	t1 = xfab_mono_ns() / 1e6;
-	err = xfab_tables_apply(&a->applied, &next, &ops);
+	err = xfab_compile_config(a->compile, cfg, a->live);
 	if (err) {
 		if (err == -ENOSPC)
-			log_err("FIB: out of groups (IPv4: %d /24s with longer prefixes; IPv6: %d "
-				"paths)",
+			log_err("out of room (nexthop or group ids, or FIB groups: IPv4 %d /24s "
+				"with longer prefixes, IPv6 %d paths)",
 				XFAB_FIB4_TBL8_GROUPS, XFAB_FIB6_GROUPS);
-		/* What was written stays; the next event retries the rest. */
-		xfab_tables_free(&next);
+		else
+			log_err("cannot write tables: %s", strerror(-err));
+		/* What was written stays; the prefixes not done stay dirty and
+		 * the next event retries them. */
 		return err;
 	}
+	st = xfab_compile_last(a->compile);
+	xfab_compile_counts(a->compile, &n);
 	log_info("programmed %zu IPv4 and %zu IPv6 routes: compile %.0f ms, write %.0f ms "
-		 "(FIB: IPv4 %zu entries stored, %zu groups; IPv6 %zu stored, %zu groups)",
-		 next.t[XFAB_T_ROUTES_V4].count, next.t[XFAB_T_ROUTES_V6].count, t1 - t0,
-		 xfab_mono_ns() / 1e6 - t1, fst.written, fst.groups, fst6.written, fst6.groups);
-	xfab_tables_free(&a->applied);
-	a->applied = next;
+		 "(%zu map entries written; FIB: IPv4 %zu entries stored, IPv6 %zu)",
+		 n.routes_v4, n.routes_v6, t1 - t0, xfab_mono_ns() / 1e6 - t1, writes(st),
+		 st->fib4_written, st->fib6_written);
 	return 0;
 }
 
@@ -182,7 +218,19 @@ void on_link(void *arg, const struct xfab_nl_link *l)
 		return;
 	a->live[p].oper_up = up;
 	log_info("port %s is %s", a->cfg.ports[p].name, up ? "up" : "down");
-	a->dirty = 1;
+	if (!a->compile || xfab_compile_link(a->compile, p, up)) {
+		a->dirty = 1;
+		return;
+	}
+	log_dbg("port %s: %zu entries written", a->cfg.ports[p].name,
+		writes(xfab_compile_last(a->compile)));
+}
+
+/* A neighbour changed in the map: the nexthops through it resolve again. */
+static void neigh_changed(struct agent *a, const struct xfab_nl_neigh *n)
+{
+	if (!a->compile || xfab_compile_neigh(a->compile, n->ifindex, n->family, n->addr))
+		a->dirty = 1;
 }
 
 void on_neigh(void *arg, const struct xfab_nl_neigh *n)
@@ -205,7 +253,7 @@ void on_neigh(void *arg, const struct xfab_nl_neigh *n)
 	if (n->deleted || !n->usable) {
 		if (have) {
 			bpf_map_delete_elem(a->map_fd[XFAB_T_NEIGHBORS], &key);
-			a->dirty = 1;
+			neigh_changed(a, n);
 		}
 		return;
 	}
@@ -223,36 +271,39 @@ void on_neigh(void *arg, const struct xfab_nl_neigh *n)
 		xfab_format_mac(n->mac, mac, sizeof(mac));
 		log_dbg("neighbour %s is %s on ifindex %u", ip, mac, n->ifindex);
 	}
-	a->dirty = 1;
+	neigh_changed(a, n);
 }
 
 /* Nudges the kernel to resolve gateways nobody has talked to yet, so the
  * first packets of a flow need not be punted. */
+static void probe_one(void *arg, int p, __u32 id, const struct xfab_nexthop *nh)
+{
+	struct agent *a = arg;
+	int v6 = !!(nh->flags & XFAB_NH_IPV6);
+	struct sockaddr_in6 sin6 = {.sin6_family = AF_INET6, .sin6_port = htons(9)};
+	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(9)};
+	int fd;
+
+	(void)id;
+	if (nh->flags & XFAB_NH_RESOLVED || p < 0 || p >= a->cfg.n_ports || !a->live[p].oper_up)
+		return;
+	fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, a->cfg.ports[p].name,
+		   (socklen_t)strlen(a->cfg.ports[p].name));
+	if (v6) {
+		memcpy(&sin6.sin6_addr, nh->gw, 16);
+		sendto(fd, "", 0, MSG_DONTWAIT, (struct sockaddr *)&sin6, sizeof(sin6));
+	} else {
+		memcpy(&sin.sin_addr, nh->gw, 4);
+		sendto(fd, "", 0, MSG_DONTWAIT, (struct sockaddr *)&sin, sizeof(sin));
+	}
+	close(fd);
+}
+
 void probe_unresolved(struct agent *a)
 {
-	const struct xfab_table_image *img = &a->applied.t[XFAB_T_NEXTHOPS];
-
-	for (size_t i = 0; i < img->count; i++) {
-		const struct xfab_e_nexthop *e = &((struct xfab_e_nexthop *)img->entries)[i];
-		int v6 = !!(e->val.flags & XFAB_NH_IPV6), p = port_of_ifindex(a, e->val.ifindex);
-		struct sockaddr_in6 sin6 = {.sin6_family = AF_INET6, .sin6_port = htons(9)};
-		struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(9)};
-		int fd;
-
-		if (e->val.flags & XFAB_NH_RESOLVED || p < 0 || !a->live[p].oper_up)
-			continue;
-		fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			continue;
-		setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, a->cfg.ports[p].name,
-			   (socklen_t)strlen(a->cfg.ports[p].name));
-		if (v6) {
-			memcpy(&sin6.sin6_addr, e->val.gw, 16);
-			sendto(fd, "", 0, MSG_DONTWAIT, (struct sockaddr *)&sin6, sizeof(sin6));
-		} else {
-			memcpy(&sin.sin_addr, e->val.gw, 4);
-			sendto(fd, "", 0, MSG_DONTWAIT, (struct sockaddr *)&sin, sizeof(sin));
-		}
-		close(fd);
-	}
+	if (a->compile)
+		xfab_compile_foreach_nexthop(a->compile, probe_one, a);
 }
