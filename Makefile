@@ -26,7 +26,7 @@ CTL_OBJ    := $(CTL_SRC:user/%.c=$(BUILD)/obj/%.o)
 USER_HDRS  := $(wildcard user/*/*.h user/lib/*/*.h include/*.h)
 
 PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim \
-	      $(BUILD)/xfab-compile-bench \
+	      $(BUILD)/xfab-compile-bench $(BUILD)/xfab-stackcheck \
 	      $(BUILD)/xfab-bench $(BUILD)/bench.bpf.o
 # Every tests/unit/test_X.c is a unit suite (built plain and with ASan/UBSan);
 # every tests/bpf/test_X.c a BPF packet suite: adding a file adds the suite.
@@ -69,6 +69,10 @@ $(BUILD)/xfabctl: $(CTL_OBJ) $(LIB_OBJ)
 
 $(BUILD)/xfab-roce: tools/xfab-roce.c | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@
+
+# make check: the verifier's stack depth of every program (scripts/check).
+$(BUILD)/xfab-stackcheck: tools/xfab-stackcheck.c | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@ -lbpf -lelf -lz
 
 $(BUILD)/xfab-bench: tools/xfab-bench.c $(BUILD)/obj/lib/frame.o | $(BUILD)
 	$(CC) $(CFLAGS) $^ -o $@ -lbpf -lelf -lz

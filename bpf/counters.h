@@ -3,6 +3,13 @@
 #ifndef XFAB_BPF_COUNTERS_H
 #define XFAB_BPF_COUNTERS_H
 
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "xfab_abi.h"
+#include "maps.h"
+#include "scratch.h"
+
 static __always_inline int xfab_drop(struct xfab_result *res, __u32 reason)
 {
 	res->action = XFAB_ACT_DROP;
@@ -66,10 +73,10 @@ static __always_inline int xfab_finish(struct xfab_result *res, __u32 slot, __u3
 
 /* A packet on a port xfabd does not know: nothing to count it against but
  * the reason. */
-static __always_inline int xfab_count_unknown_port(struct xfab_result *res, struct xfab_pkt *pkt)
+static __always_inline int xfab_count_unknown_port(struct xfab_result *res, __u32 bytes)
 {
 	xfab_drop(res, XFAB_DROP_PORT_UNKNOWN);
-	xfab_count_reason(&drop_stats, XFAB_DROP_PORT_UNKNOWN, pkt->len);
+	xfab_count_reason(&drop_stats, XFAB_DROP_PORT_UNKNOWN, bytes);
 	return XFAB_ACT_DROP;
 }
 

@@ -4,26 +4,19 @@
 #ifndef XFAB_BPF_L3_H
 #define XFAB_BPF_L3_H
 
-/* What member selection saw and did (the trace reports it). */
-struct xfab_pick {
-	__u32 hash;
-	__u16 bucket;
-	__u8 flags;    /* XFAB_TRACE_FLOWLET_* | XFAB_TRACE_GROUP */
-	__u8 tracing;  /* in: change no state */
-	__u64 idle_ns; /* flowlet idle time, if the flow has one */
-};
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
 
-struct xfab_l3_decision {
-	__u32 egress_ifindex;
-	__u8 dmac[6];
-	__u16 pad;
-	__u8 route_type; /* of the route or TE entry used */
-	__u8 flags;	 /* XFAB_TRACE_TE_* */
-	__u16 group;
-	__u16 nh_id;
-	__u16 pad2;
-	struct xfab_pick pick;
-};
+#include "xfab_abi.h"
+#include "xfab_hash.h"
+#include "maps.h"
+#include "ctx.h"
+#include "scratch.h"
+#include "counters.h"
 
 /* Table 0, IPv4: the DIR-24-8 FIB entry, one or two array loads. */
 static __always_inline __u32 xfab_fib4_entry(__be32 daddr)
@@ -67,65 +60,38 @@ __attribute__((noinline)) __u32 xfab_fib6_walk(__u32 w0, __u32 w1, __u32 w2, __u
 
 /* Looks the outer destination up in routing table `table`; 1 if a route
  * matched (copied to out). */
-static __always_inline int xfab_lookup_route(struct xfab_meta *m, __u32 table,
+static __always_inline int xfab_lookup_route(const struct xfab_meta *m, __u32 table,
 					     struct xfab_route *out)
 {
 	struct xfab_route *rt;
 
 	if (m->is_v6 && table == XFAB_TABLE_DEFAULT) {
-		struct ipv6hdr *ip6h = m->l3;
-		__u32 v;
+		__u32 v = xfab_fib6_walk(m->daddr[0], m->daddr[1], m->daddr[2], m->daddr[3]);
 
-		if ((void *)(ip6h + 1) > m->data_end)
-			return 0;
-		v = xfab_fib6_walk(ip6h->daddr.in6_u.u6_addr32[0], ip6h->daddr.in6_u.u6_addr32[1],
-				   ip6h->daddr.in6_u.u6_addr32[2], ip6h->daddr.in6_u.u6_addr32[3]);
 		out->type = v >> XFAB_FIB4_TYPE_SHIFT;
 		out->id = v & XFAB_FIB6_ID_MASK;
 		return v != 0;
 	} else if (m->is_v6) {
 		struct xfab_lpm_v6_key key = {.prefixlen = 32 + 128, .table = bpf_htonl(table)};
-		struct ipv6hdr *ip6h = m->l3;
 
-		if ((void *)(ip6h + 1) > m->data_end)
-			return 0;
-		__builtin_memcpy(key.addr, &ip6h->daddr, 16);
+		__builtin_memcpy(key.addr, m->daddr, 16);
 		rt = bpf_map_lookup_elem(&routes_v6, &key);
 	} else if (table == XFAB_TABLE_DEFAULT) {
-		struct iphdr *iph = m->l3;
-		__u32 v;
+		__u32 v = xfab_fib4_entry(m->daddr[0]);
 
-		if ((void *)(iph + 1) > m->data_end)
-			return 0;
-		v = xfab_fib4_entry(iph->daddr);
 		out->type = v >> XFAB_FIB4_TYPE_SHIFT;
 		out->id = v & XFAB_FIB4_ID_MASK;
 		return v != 0;
 	} else {
 		struct xfab_lpm_v4_key key = {.prefixlen = 32 + 32, .table = bpf_htonl(table)};
-		struct iphdr *iph = m->l3;
 
-		if ((void *)(iph + 1) > m->data_end)
-			return 0;
-		__builtin_memcpy(key.addr, &iph->daddr, 4);
+		__builtin_memcpy(key.addr, m->daddr, 4);
 		rt = bpf_map_lookup_elem(&routes_v4, &key);
 	}
 	if (!rt)
 		return 0;
 	*out = *rt;
 	return 1;
-}
-
-/* (Header bounds are re-checked: the verifier does not tie is_v6 to which
- * header the parser checked. A failed check cannot happen at run time.) */
-static __always_inline __u8 xfab_ttl(struct xfab_meta *m)
-{
-	struct ipv6hdr *ip6h = m->l3;
-	struct iphdr *iph = m->l3;
-
-	if (m->is_v6)
-		return (void *)(ip6h + 1) <= m->data_end ? ip6h->hop_limit : 0;
-	return (void *)(iph + 1) <= m->data_end ? iph->ttl : 0;
 }
 
 static __always_inline void xfab_count_lb(__u32 event)
@@ -184,6 +150,9 @@ static __always_inline void xfab_port_account_load(__u32 slot, __u32 bytes, __u6
 	}
 	__sync_fetch_and_add(&l->bytes, bytes);
 }
+
+#define XFAB_PICK_INVALID 0	    /* no such group */
+#define XFAB_PICK_EMPTY 0xffffffffu /* every member down */
 
 /* Least loaded live member, by bytes its port sent lately. The scan starts
  * at a hash-chosen member so ties spread. It runs under bpf_loop(), so the
@@ -302,43 +271,43 @@ static __always_inline __u32 xfab_flowlet_select(const struct xfab_settings *cfg
 	return nh_id;
 }
 
-#define XFAB_PICK_INVALID 0	    /* no such group */
-#define XFAB_PICK_EMPTY 0xffffffffu /* every member down */
-
 /*
  * Group member selection: the selected flow's hash picks a bucket (or
  * flowlets decide); the bucket names a nexthop id. A global function, so
  * the verifier checks it once instead of on every path that reaches it.
+ * Its input (the flow) and what it reports (struct xfab_pick) are in the
+ * scratch slot of the packet (tracing picks the slot).
  */
-__attribute__((noinline)) __u32 xfab_group_pick(const struct xfab_flow *flow, __u32 group_id,
-						struct xfab_pick *info)
+__attribute__((noinline)) __u32 xfab_group_pick(__u32 group_id, __u32 tracing)
 {
-	struct xfab_flowlet_key fk = {.group = group_id};
+	struct xfab_scratch *s = xfab_scratch(tracing ? XFAB_SCRATCH_TRACE : XFAB_SCRATCH_DATA);
 	const struct xfab_settings *cfg;
+	struct xfab_pick *info;
 	struct xfab_group *grp;
 	__u32 zero = 0, hash;
 
 	cfg = bpf_map_lookup_elem(&settings, &zero);
 	grp = bpf_map_lookup_elem(&nh_groups, &group_id);
-	if (!flow || !info || !cfg || !grp || grp->num_members == 0)
+	if (!s || !cfg || !grp || grp->num_members == 0)
 		return XFAB_PICK_INVALID;
 	if (grp->live_members == 0)
 		return XFAB_PICK_EMPTY;
-	fk.flow = *flow;
-	xfab_flow_select(&fk.flow, cfg->hash_fields, cfg->flags & XFAB_SET_SYMMETRIC);
-	hash = xfab_flow_hash(&fk.flow, cfg->hash_seed);
+	info = &s->l3.pick;
+	s->fk.group = group_id;
+	s->fk.flow = s->m.flow;
+	xfab_flow_select(&s->fk.flow, cfg->hash_fields, cfg->flags & XFAB_SET_SYMMETRIC);
+	hash = xfab_flow_hash(&s->fk.flow, cfg->hash_seed);
 	info->hash = hash;
 	info->bucket = (__u16)XFAB_HASH_BUCKET(hash);
 	info->flags |= XFAB_TRACE_GROUP;
 	if (cfg->flags & XFAB_SET_FLOWLET)
-		return xfab_flowlet_select(cfg, grp, &fk, hash, info);
+		return xfab_flowlet_select(cfg, grp, &s->fk, hash, info);
 	return grp->buckets[XFAB_HASH_BUCKET(hash)];
 }
 
-static __always_inline int xfab_select_member(struct xfab_meta *m, __u32 group_id, __u32 *nh_id,
-					      struct xfab_result *res, struct xfab_pick *info)
+static __always_inline int xfab_select_member(__u32 group_id, __u32 *nh_id, struct xfab_result *res)
 {
-	__u32 pick = xfab_group_pick(&m->flow, group_id, info);
+	__u32 pick = xfab_group_pick(group_id, res->tracing);
 
 	if (pick == XFAB_PICK_INVALID)
 		return xfab_drop(res, XFAB_DROP_NEXTHOP_INVALID);
@@ -363,24 +332,18 @@ static __always_inline int xfab_use_nexthop(__u32 nh_id, struct xfab_l3_decision
 	return XFAB_ACT_FORWARD;
 }
 
-static __always_inline int xfab_use_neighbor(struct xfab_meta *m, __u32 ifindex,
+static __always_inline int xfab_use_neighbor(const struct xfab_meta *m, __u32 ifindex,
 					     struct xfab_l3_decision *l3, struct xfab_result *res)
 {
 	struct xfab_neigh_key key = {.ifindex = ifindex};
 	struct xfab_neigh *nb;
-	struct ipv6hdr *ip6h = m->l3;
-	struct iphdr *iph = m->l3;
 
 	if (m->is_v6) {
-		if ((void *)(ip6h + 1) > m->data_end)
-			return xfab_drop(res, XFAB_DROP_IPV6_TRUNCATED);
 		key.family = 10; /* AF_INET6 */
-		__builtin_memcpy(key.addr, &ip6h->daddr, 16);
+		__builtin_memcpy(key.addr, m->daddr, 16);
 	} else {
-		if ((void *)(iph + 1) > m->data_end)
-			return xfab_drop(res, XFAB_DROP_IPV4_TRUNCATED);
 		key.family = 2; /* AF_INET */
-		__builtin_memcpy(key.addr, &iph->daddr, 4);
+		__builtin_memcpy(key.addr, m->daddr, 4);
 	}
 	nb = bpf_map_lookup_elem(&neighbors, &key);
 	if (!nb)
@@ -391,7 +354,7 @@ static __always_inline int xfab_use_neighbor(struct xfab_meta *m, __u32 ifindex,
 }
 
 /* Nexthop or group route -> a member nexthop. */
-static __always_inline int xfab_use_path(struct xfab_meta *m, const struct xfab_route *rt,
+static __always_inline int xfab_use_path(const struct xfab_meta *m, const struct xfab_route *rt,
 					 struct xfab_l3_decision *l3, struct xfab_result *res)
 {
 	__u32 nh_id;
@@ -406,7 +369,7 @@ static __always_inline int xfab_use_path(struct xfab_meta *m, const struct xfab_
 		return xfab_use_nexthop(rt->id, l3, res);
 	case XFAB_RT_GROUP:
 		l3->group = (__u16)rt->id;
-		act = xfab_select_member(m, rt->id, &nh_id, res, &l3->pick);
+		act = xfab_select_member(rt->id, &nh_id, res);
 		if (act != XFAB_ACT_FORWARD)
 			return act;
 		l3->nh_id = (__u16)nh_id;
@@ -429,7 +392,7 @@ static __always_inline int xfab_te_usable(const struct xfab_route *te)
 	return 0;
 }
 
-static __always_inline int xfab_stage_l3(struct xfab_meta *m, const struct xfab_settings *cfg,
+static __always_inline int xfab_stage_l3(const struct xfab_meta *m, const struct xfab_settings *cfg,
 					 __u32 ingress_ifindex, struct xfab_l3_decision *l3,
 					 struct xfab_result *res)
 {
@@ -448,7 +411,7 @@ static __always_inline int xfab_stage_l3(struct xfab_meta *m, const struct xfab_
 			te = &te_val;
 	if (te) {
 		/* The kernel owns ICMP time exceeded, so traceroute sees this hop. */
-		if (xfab_ttl(m) <= 1)
+		if (m->ttl <= 1)
 			return xfab_punt(res, XFAB_PUNT_TTL_EXPIRED);
 		if (xfab_te_usable(te)) {
 			if (!res->tracing)
@@ -464,7 +427,7 @@ static __always_inline int xfab_stage_l3(struct xfab_meta *m, const struct xfab_
 	if (!rt)
 		return xfab_drop(res, XFAB_DROP_NO_ROUTE);
 	l3->route_type = (__u8)rt->type;
-	if (xfab_ttl(m) <= 1)
+	if (m->ttl <= 1)
 		return xfab_punt(res, XFAB_PUNT_TTL_EXPIRED);
 	if (rt->type == XFAB_RT_BLACKHOLE) {
 		l3->route_type = XFAB_RT_BLACKHOLE;
@@ -484,18 +447,27 @@ static __always_inline void xfab_ipv4_decrement_ttl(struct iphdr *iph)
 	iph->ttl--;
 }
 
-static __always_inline void xfab_rewrite(struct xfab_meta *m, const __u8 *dmac, const __u8 *smac)
+/* Rewrite: MACs, TTL/hop limit and the IPv4 checksum. The headers are
+ * found again from the offsets the parser recorded. */
+static __always_inline void xfab_rewrite(const struct xfab_ctx *c, const struct xfab_meta *m,
+					 const __u8 *dmac, const __u8 *smac)
 {
-	struct ipv6hdr *ip6h = m->l3;
-	struct iphdr *iph = m->l3;
+	struct ethhdr *eth = xfab_ctx_hdr(c, 0, sizeof(*eth));
 
-	__builtin_memcpy(m->eth->h_dest, dmac, 6);
-	__builtin_memcpy(m->eth->h_source, smac, 6);
+	if (eth) {
+		__builtin_memcpy(eth->h_dest, dmac, 6);
+		__builtin_memcpy(eth->h_source, smac, 6);
+	}
 	if (m->is_v6) {
-		if ((void *)(ip6h + 1) <= m->data_end)
+		struct ipv6hdr *ip6h = xfab_ctx_hdr(c, m->l3_off, sizeof(*ip6h));
+
+		if (ip6h)
 			ip6h->hop_limit--;
-	} else if ((void *)(iph + 1) <= m->data_end) {
-		xfab_ipv4_decrement_ttl(iph);
+	} else {
+		struct iphdr *iph = xfab_ctx_hdr(c, m->l3_off, sizeof(*iph));
+
+		if (iph)
+			xfab_ipv4_decrement_ttl(iph);
 	}
 }
 

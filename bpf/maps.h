@@ -4,6 +4,11 @@
 #ifndef XFAB_BPF_MAPS_H
 #define XFAB_BPF_MAPS_H
 
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "xfab_abi.h"
+
 /* abi: [0] -> the ABI version of these maps (struct xfab_abi_info); written
  * by xfabd at load, checked by xfabctl. The data plane never reads it. */
 struct {

@@ -1,8 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Parser stage: cursor-based, every header bounds-checked before use. Each
- * helper returns 0 or a negative drop reason (-XFAB_DROP_*). */
+ * helper returns 0 or a negative drop reason (-XFAB_DROP_*) and records
+ * what it found in struct xfab_meta (scratch.h): offsets and field copies,
+ * never a pointer. */
 #ifndef XFAB_BPF_PARSE_H
 #define XFAB_BPF_PARSE_H
+
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#include "xfab_abi.h"
+#include "xfab_hash.h"
+#include "ctx.h"
+#include "scratch.h"
 
 #ifndef ETH_P_8021AD
 #define ETH_P_8021AD 0x88A8
@@ -36,47 +53,22 @@ struct xfab_ipv6_frag_hdr {
 	__be32 identification;
 };
 
-/* What the packet is, as far as the pipeline needs to know. */
-struct xfab_meta {
-	struct ethhdr *eth;
-	void *l3;	/* struct iphdr or struct ipv6hdr */
-	void *l4;	/* NULL for non-first fragments */
-	void *data_end; /* for re-checks where the verifier lost track */
-	__u8 is_v6;	/* outer family: what routing looks at */
-	__u8 is_roce;	/* UDP 4791 with a whole BTH */
-	__u8 roce_opcode;
-	__u8 pad0;
-	__u16 l3_off;	   /* bytes before the IP header: 14, or 18 when tagged */
-	__u16 eth_proto;   /* ethertype after any VLAN tag, host order */
-	__u8 vlan_in_data; /* a tag sits in the frame (not in skb metadata) */
-	__u8 l4_proto;	   /* IP protocol / final IPv6 next header */
-	__u32 l3_len;	   /* IPv4 total length / IPv6 40 + payload length */
-	__u8 icmp_type;
-	__u8 hop_by_hop; /* IPv6 hop-by-hop header present */
-	__u8 pad[2];
-	struct xfab_flow flow; /* hash input */
-};
-
-static __always_inline int xfab_parse_eth(struct xfab_pkt *pkt, struct xfab_meta *m)
+static __always_inline int xfab_parse_eth(const struct xfab_ctx *c, struct xfab_meta *m)
 {
-	struct ethhdr *eth = pkt->data;
+	struct ethhdr *eth = xfab_ctx_hdr(c, 0, sizeof(*eth));
 	struct xfab_vlan_hdr *vh;
 	__u16 proto;
 
-	if ((void *)(eth + 1) > pkt->data_end)
+	if (!eth)
 		return -XFAB_DROP_ETH_TRUNCATED;
-	m->eth = eth;
-	m->data_end = pkt->data_end;
 	m->l3_off = sizeof(*eth);
 	proto = bpf_ntohs(eth->h_proto);
-	m->l3 = eth + 1;
 	if (proto == ETH_P_8021Q || proto == ETH_P_8021AD) {
-		vh = (void *)(eth + 1);
-		if ((void *)(vh + 1) > pkt->data_end)
+		vh = xfab_ctx_hdr(c, sizeof(*eth), sizeof(*vh));
+		if (!vh)
 			return -XFAB_DROP_ETH_TRUNCATED;
 		proto = bpf_ntohs(vh->encap_proto);
 		m->vlan_in_data = 1;
-		m->l3 = vh + 1;
 		m->l3_off = sizeof(*eth) + sizeof(*vh);
 		/* A routed port tolerates one tag; QinQ is not ours to route. */
 		if (proto == ETH_P_8021Q || proto == ETH_P_8021AD)
@@ -87,14 +79,13 @@ static __always_inline int xfab_parse_eth(struct xfab_pkt *pkt, struct xfab_meta
 }
 
 /* Reads the L4 header at l4 (ports for the hash, ICMP type for punts). */
-static __always_inline int xfab_parse_l4(struct xfab_pkt *pkt, struct xfab_meta *m, void *l4)
+static __always_inline int xfab_parse_l4(struct xfab_meta *m, void *l4, void *data_end)
 {
-	m->l4 = l4;
 	switch (m->l4_proto) {
 	case IPPROTO_TCP: {
 		struct tcphdr *th = l4;
 
-		if ((void *)(th + 1) > pkt->data_end)
+		if ((void *)(th + 1) > data_end)
 			return -XFAB_DROP_L4_TRUNCATED;
 		m->flow.ports = (__u32)th->source | ((__u32)th->dest << 16);
 		break;
@@ -103,12 +94,12 @@ static __always_inline int xfab_parse_l4(struct xfab_pkt *pkt, struct xfab_meta 
 		struct udphdr *uh = l4;
 		__u8 *bth = (void *)(uh + 1);
 
-		if ((void *)(uh + 1) > pkt->data_end)
+		if ((void *)(uh + 1) > data_end)
 			return -XFAB_DROP_L4_TRUNCATED;
 		m->flow.ports = (__u32)uh->source | ((__u32)uh->dest << 16);
 		/* RoCEv2: the BTH's destination QP is bytes 5..7 (24 bits). */
 		if (uh->dest == bpf_htons(XFAB_UDP_ROCEV2) &&
-		    (void *)(bth + XFAB_BTH_LEN) <= pkt->data_end) {
+		    (void *)(bth + XFAB_BTH_LEN) <= data_end) {
 			m->is_roce = 1;
 			m->roce_opcode = bth[0];
 			m->flow.qp = ((__u32)bth[5] << 16) | ((__u32)bth[6] << 8) | bth[7];
@@ -119,7 +110,7 @@ static __always_inline int xfab_parse_l4(struct xfab_pkt *pkt, struct xfab_meta 
 	case IPPROTO_ICMPV6: {
 		__u8 *icmp = l4;
 
-		if ((void *)(icmp + 4) > pkt->data_end)
+		if ((void *)(icmp + 4) > data_end)
 			return -XFAB_DROP_L4_TRUNCATED;
 		m->icmp_type = icmp[0];
 		break;
@@ -176,56 +167,70 @@ static __always_inline int xfab_ipv4_csum_ok(const struct iphdr *iph, __u32 hdr_
 	return sum == 0xffff;
 }
 
-static __always_inline int xfab_parse_ipv4(struct xfab_pkt *pkt, struct xfab_meta *m)
+static __always_inline int xfab_parse_ipv4(const struct xfab_ctx *c, struct xfab_meta *m)
 {
-	struct iphdr *iph = m->l3;
-	__u32 hdr_len, avail;
+	void *data = xfab_ctx_data(c), *data_end = xfab_ctx_data_end(c);
+	__u32 l3_off = m->l3_off, hdr_len, avail;
+	struct iphdr *iph;
 
 	/* RFC 1812 5.2.2: a header that fails any check is dropped. */
-	if ((void *)(iph + 1) > pkt->data_end)
+	if (l3_off >= XFAB_CTX_MAX_OFF)
+		return -XFAB_DROP_IPV4_TRUNCATED;
+	iph = data + l3_off;
+	if ((void *)(iph + 1) > data_end)
 		return -XFAB_DROP_IPV4_TRUNCATED;
 	if (iph->version != 4)
 		return -XFAB_DROP_IPV4_BAD_VERSION;
 	hdr_len = iph->ihl * 4;
 	if (hdr_len < sizeof(*iph))
 		return -XFAB_DROP_IPV4_BAD_IHL;
-	if ((void *)iph + hdr_len > pkt->data_end)
+	if ((void *)iph + hdr_len > data_end)
 		return -XFAB_DROP_IPV4_TRUNCATED;
-	if (!xfab_ipv4_csum_ok(iph, hdr_len, pkt->data_end))
+	if (!xfab_ipv4_csum_ok(iph, hdr_len, data_end))
 		return -XFAB_DROP_IPV4_BAD_CHECKSUM;
 	m->l3_len = bpf_ntohs(iph->tot_len);
-	avail = pkt->len - m->l3_off;
+	avail = c->len - l3_off;
 	/* Trailing Ethernet padding is fine; a length past the frame is not. */
 	if (m->l3_len < hdr_len || m->l3_len > avail)
 		return -XFAB_DROP_IPV4_BAD_LENGTH;
 	m->l4_proto = iph->protocol;
+	m->ttl = iph->ttl;
+	m->tos = iph->tos;
+	m->daddr[0] = iph->daddr;
 	m->flow.src[0] = iph->saddr;
 	m->flow.dst[0] = iph->daddr;
 	m->flow.proto = iph->protocol;
 	/* Every fragment of a datagram hashes alike: L3 fields only. */
 	if (iph->frag_off & bpf_htons(IPV4_FRAG_MASK))
 		return 0;
-	return xfab_parse_l4(pkt, m, (void *)iph + hdr_len);
+	m->l4_off = (__u16)(l3_off + hdr_len);
+	return xfab_parse_l4(m, (void *)iph + hdr_len, data_end);
 }
 
-static __always_inline int xfab_parse_ipv6(struct xfab_pkt *pkt, struct xfab_meta *m)
+static __always_inline int xfab_parse_ipv6(const struct xfab_ctx *c, struct xfab_meta *m)
 {
-	struct ipv6hdr *ip6h = m->l3;
-	void *cur;
+	void *data = xfab_ctx_data(c), *data_end = xfab_ctx_data_end(c), *cur;
+	__u32 l3_off = m->l3_off, avail;
+	struct ipv6hdr *ip6h;
 	__u8 nexthdr;
-	__u32 avail;
 	int i;
 
-	if ((void *)(ip6h + 1) > pkt->data_end)
+	if (l3_off >= XFAB_CTX_MAX_OFF)
+		return -XFAB_DROP_IPV6_TRUNCATED;
+	ip6h = data + l3_off;
+	if ((void *)(ip6h + 1) > data_end)
 		return -XFAB_DROP_IPV6_TRUNCATED;
 	if (ip6h->version != 6)
 		return -XFAB_DROP_IPV6_BAD_VERSION;
 	m->l3_len = sizeof(*ip6h) + bpf_ntohs(ip6h->payload_len);
-	avail = pkt->len - m->l3_off;
+	avail = c->len - l3_off;
 	if (m->l3_len > avail)
 		return -XFAB_DROP_IPV6_BAD_LENGTH;
 	__builtin_memcpy(m->flow.src, &ip6h->saddr, 16);
 	__builtin_memcpy(m->flow.dst, &ip6h->daddr, 16);
+	__builtin_memcpy(m->daddr, &ip6h->daddr, 16);
+	m->ttl = ip6h->hop_limit;
+	m->tos = (__u8)(ip6h->priority << 4 | ip6h->flow_lbl[0] >> 4);
 	m->flow.is_v6 = 1;
 	m->is_v6 = 1;
 	m->flow.flow_label = ((__u32)(ip6h->flow_lbl[0] & 0x0f) << 16) |
@@ -244,13 +249,13 @@ static __always_inline int xfab_parse_ipv6(struct xfab_pkt *pkt, struct xfab_met
 			/* fallthrough */
 		case IPV6_NEXTHDR_ROUTING:
 		case IPV6_NEXTHDR_DEST:
-			if ((void *)(oh + 1) > pkt->data_end)
+			if ((void *)(oh + 1) > data_end)
 				return -XFAB_DROP_IPV6_EXT_CHAIN;
 			nexthdr = oh->nexthdr;
 			cur += (oh->hdrlen + 1) * 8;
 			break;
 		case IPV6_NEXTHDR_AUTH:
-			if ((void *)(oh + 1) > pkt->data_end)
+			if ((void *)(oh + 1) > data_end)
 				return -XFAB_DROP_IPV6_EXT_CHAIN;
 			nexthdr = oh->nexthdr;
 			cur += (oh->hdrlen + 2) * 4;
@@ -258,7 +263,7 @@ static __always_inline int xfab_parse_ipv6(struct xfab_pkt *pkt, struct xfab_met
 		case IPV6_NEXTHDR_FRAGMENT: {
 			struct xfab_ipv6_frag_hdr *fh = cur;
 
-			if ((void *)(fh + 1) > pkt->data_end)
+			if ((void *)(fh + 1) > data_end)
 				return -XFAB_DROP_IPV6_EXT_CHAIN;
 			m->l4_proto = fh->nexthdr;
 			m->flow.proto = fh->nexthdr;
@@ -269,7 +274,8 @@ static __always_inline int xfab_parse_ipv6(struct xfab_pkt *pkt, struct xfab_met
 			/* An upper-layer header (or one we do not walk, e.g. ESP). */
 			m->l4_proto = nexthdr;
 			m->flow.proto = nexthdr;
-			return xfab_parse_l4(pkt, m, cur);
+			m->l4_off = (__u16)(cur - data);
+			return xfab_parse_l4(m, cur, data_end);
 		}
 	}
 	return -XFAB_DROP_IPV6_EXT_CHAIN;
@@ -278,26 +284,26 @@ static __always_inline int xfab_parse_ipv6(struct xfab_pkt *pkt, struct xfab_met
 /*
  * VXLAN: with XFAB_HASH_F_INNER, the hash covers the tunnelled flow, so the
  * underlay spreads tunnels by what they carry. Only the hash input changes;
- * routing keeps reading the outer header. A cut-short inner packet leaves
- * the outer fields in place.
+ * routing keeps the outer destination (m->daddr). A cut-short inner packet
+ * leaves the outer fields in place.
  */
-static __always_inline void xfab_parse_vxlan_inner(struct xfab_pkt *pkt, struct xfab_meta *m)
+static __always_inline void xfab_parse_vxlan_inner(const struct xfab_ctx *c, struct xfab_meta *m)
 {
-	struct udphdr *uh = m->l4;
+	void *data_end = xfab_ctx_data_end(c), *l4 = 0;
+	struct udphdr *uh;
 	struct ethhdr *ieth;
-	void *l4 = 0;
 	__u8 proto;
 
-	if (m->l4_proto != IPPROTO_UDP || !uh || (void *)(uh + 1) > pkt->data_end ||
-	    uh->dest != bpf_htons(XFAB_UDP_VXLAN))
+	if (m->l4_proto != IPPROTO_UDP || !m->l4_off)
+		return;
+	uh = xfab_ctx_hdr(c, m->l4_off, sizeof(*uh) + XFAB_VXLAN_LEN + sizeof(*ieth));
+	if (!uh || uh->dest != bpf_htons(XFAB_UDP_VXLAN))
 		return;
 	ieth = (void *)(uh + 1) + XFAB_VXLAN_LEN;
-	if ((void *)(ieth + 1) > pkt->data_end)
-		return;
 	if (ieth->h_proto == bpf_htons(ETH_P_IP)) {
 		struct iphdr *ih = (void *)(ieth + 1);
 
-		if ((void *)(ih + 1) > pkt->data_end || ih->ihl < 5)
+		if ((void *)(ih + 1) > data_end || ih->ihl < 5)
 			return;
 		__builtin_memset(&m->flow, 0, sizeof(m->flow));
 		m->flow.src[0] = ih->saddr;
@@ -308,7 +314,7 @@ static __always_inline void xfab_parse_vxlan_inner(struct xfab_pkt *pkt, struct 
 	} else if (ieth->h_proto == bpf_htons(ETH_P_IPV6)) {
 		struct ipv6hdr *ih = (void *)(ieth + 1);
 
-		if ((void *)(ih + 1) > pkt->data_end)
+		if ((void *)(ih + 1) > data_end)
 			return;
 		__builtin_memset(&m->flow, 0, sizeof(m->flow));
 		__builtin_memcpy(m->flow.src, &ih->saddr, 16);
@@ -325,7 +331,7 @@ static __always_inline void xfab_parse_vxlan_inner(struct xfab_pkt *pkt, struct 
 	if (l4 && (proto == IPPROTO_TCP || proto == IPPROTO_UDP)) {
 		__be16 *ports = l4;
 
-		if ((void *)(ports + 2) <= pkt->data_end)
+		if ((void *)(ports + 2) <= data_end)
 			m->flow.ports = (__u32)ports[0] | ((__u32)ports[1] << 16);
 	}
 }

@@ -12,56 +12,48 @@
 #ifndef XFAB_BPF_QOS_H
 #define XFAB_BPF_QOS_H
 
+#include <linux/bpf.h>
+#include <linux/ip.h>
+#include <bpf/bpf_helpers.h>
+
+#include "xfab_abi.h"
+#include "maps.h"
+#include "ctx.h"
+#include "scratch.h"
+#include "counters.h"
+
 #define XFAB_ECN_MASK 0x3
 #define XFAB_ECN_CE 0x3
 
-/* The IP header's DSCP/ECN byte(s) of a parsed packet. */
-static __always_inline int xfab_read_tos(struct xfab_meta *m, __u8 *dscp, __u8 *ecn)
+/* DSCP and ECN of a parsed packet (the parser kept the TOS byte). */
+static __always_inline void xfab_read_tos(const struct xfab_meta *m, __u8 *dscp, __u8 *ecn)
 {
-	if (m->is_v6) {
-		__u8 *b = m->l3;
-
-		if ((void *)(b + 2) > m->data_end)
-			return -1;
-		*dscp = (__u8)(((b[0] & 0x0f) << 2) | (b[1] >> 6));
-		*ecn = (b[1] >> 4) & XFAB_ECN_MASK;
-	} else {
-		struct iphdr *iph = m->l3;
-
-		if ((void *)(iph + 1) > m->data_end)
-			return -1;
-		*dscp = iph->tos >> 2;
-		*ecn = iph->tos & XFAB_ECN_MASK;
-	}
-	return 0;
+	*dscp = m->tos >> 2;
+	*ecn = m->tos & XFAB_ECN_MASK;
 }
 
-static __always_inline __u32 xfab_classify(struct xfab_meta *m)
+static __always_inline __u32 xfab_classify(const struct xfab_meta *m)
 {
-	__u8 dscp = 0, ecn = 0;
-	__u32 key, *tc;
+	__u32 key = m->tos >> 2, *tc;
 
-	if (xfab_read_tos(m, &dscp, &ecn))
-		return 1;
-	key = dscp;
 	tc = bpf_map_lookup_elem(&dscp_to_tc, &key);
 	return tc ? *tc & (XFAB_NUM_TC - 1) : 1;
 }
 
 /* Sets CE on an ECT packet; IPv4's checksum follows (RFC 1624). */
-static __always_inline void xfab_mark_ce(struct xfab_meta *m)
+static __always_inline void xfab_mark_ce(const struct xfab_ctx *c, const struct xfab_meta *m)
 {
 	if (m->is_v6) {
-		__u8 *b = m->l3;
+		__u8 *b = xfab_ctx_hdr(c, m->l3_off, 2);
 
-		if ((void *)(b + 2) <= m->data_end)
+		if (b)
 			b[1] |= XFAB_ECN_CE << 4;
 	} else {
-		struct iphdr *iph = m->l3;
+		struct iphdr *iph = xfab_ctx_hdr(c, m->l3_off, sizeof(*iph));
 		__u16 old_word, new_word;
 		__u32 sum;
 
-		if ((void *)(iph + 1) > m->data_end)
+		if (!iph)
 			return;
 		old_word = *(__u16 *)iph; /* version/IHL and TOS, in network order */
 		iph->tos |= XFAB_ECN_CE;
@@ -74,11 +66,6 @@ static __always_inline void xfab_mark_ce(struct xfab_meta *m)
 		iph->check = (__u16)~sum;
 	}
 }
-
-struct xfab_queue_info {
-	__u32 occupancy;
-	__u32 verdict;
-};
 
 enum xfab_queue_verdict {
 	XFAB_Q_PASS = 0,
@@ -131,11 +118,11 @@ static __always_inline void xfab_queue_account(__u32 key, int verdict, __u32 len
 }
 
 /* Applies a queue verdict: marks, or fills res with the drop. */
-static __always_inline int xfab_queue_apply(struct xfab_meta *m, int verdict,
-					    struct xfab_result *res)
+static __always_inline int xfab_queue_apply(const struct xfab_ctx *c, const struct xfab_meta *m,
+					    int verdict, struct xfab_result *res)
 {
 	if (verdict == XFAB_Q_MARK)
-		xfab_mark_ce(m);
+		xfab_mark_ce(c, m);
 	if (verdict == XFAB_Q_DROP_TAIL)
 		return xfab_drop(res, XFAB_DROP_BUFFER_FULL);
 	if (verdict == XFAB_Q_DROP_WRED)
@@ -150,9 +137,9 @@ static __always_inline int xfab_queue_apply(struct xfab_meta *m, int verdict,
  * packet's transmission time to it atomically (or, if the queue had run
  * empty, restarts it from now; a CPU that loses that race adds instead).
  */
-static __always_inline int xfab_stage_queue_xdp(struct xfab_meta *m, __u32 slot, __u32 tc,
-						__u32 len, struct xfab_result *res,
-						struct xfab_queue_info *qi)
+static __always_inline int xfab_stage_queue_xdp(const struct xfab_ctx *c, const struct xfab_meta *m,
+						__u32 slot, __u32 tc, __u32 len,
+						struct xfab_result *res, struct xfab_queue_info *qi)
 {
 	__u32 key = XFAB_QUEUE_KEY(slot, tc), rnd;
 	const struct xfab_queue_cfg *qc = bpf_map_lookup_elem(&queue_cfg, &key);
@@ -175,7 +162,7 @@ static __always_inline int xfab_stage_queue_xdp(struct xfab_meta *m, __u32 slot,
 	qi->occupancy = (__u32)occupancy;
 	qi->verdict = (__u32)verdict;
 	if (res->tracing) /* read the model, change nothing */
-		return xfab_queue_apply(m, verdict, res);
+		return xfab_queue_apply(c, m, verdict, res);
 	if (verdict != XFAB_Q_DROP_TAIL && verdict != XFAB_Q_DROP_WRED) {
 		tx = xfab_queue_tx_time(len, qc->rate_kbps);
 		if (empty_at > now ||
@@ -183,7 +170,7 @@ static __always_inline int xfab_stage_queue_xdp(struct xfab_meta *m, __u32 slot,
 			__sync_fetch_and_add(&qs->empty_at, tx);
 	}
 	xfab_queue_account(key, verdict, len, occupancy);
-	return xfab_queue_apply(m, verdict, res);
+	return xfab_queue_apply(c, m, verdict, res);
 }
 
 #endif

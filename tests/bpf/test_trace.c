@@ -102,6 +102,10 @@ static void snapshot(struct snapshot *s)
 		char key[256], next[256], *val;
 		void *prev = NULL;
 
+		/* scratch: the pipeline's per-packet working memory (its
+		 * trace slot is where a trace works), not state */
+		if (!strcmp(bpf_map__name(map), "scratch"))
+			continue;
 		if (type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH)
 			vsz = ((vsz + 7) / 8 * 8) * (size_t)ncpu;
 		snap_add(s, bpf_map__name(map), strlen(bpf_map__name(map)));

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The context layer: the one place that knows the hook. Stages reach the
+ * packet only through a struct xfab_ctx (XDP's struct xdp_md or tc's
+ * struct __sk_buff): its data and end, the frame length, the ingress port,
+ * removing a VLAN tag, the redirect. Each entry point fills one with
+ * constants (is_tc, tracing), so after inlining every accessor folds to
+ * that hook's code.
+ *
+ * Packet pointers are never kept across stages: a stage asks for the header
+ * it needs at an offset the parser recorded (xfab_ctx_hdr), bounds-checked
+ * there. That keeps stages free to become functions of their own, and keeps
+ * helpers that move the packet (pull, adjust head, VLAN pop) from leaving
+ * stale pointers behind.
+ */
+#ifndef XFAB_BPF_CTX_H
+#define XFAB_BPF_CTX_H
+
+#include <linux/bpf.h>
+#include <linux/pkt_cls.h>
+#include <bpf/bpf_helpers.h>
+
+#include "xfab_abi.h"
+#include "maps.h"
+
+/* Headers the pipeline may touch: Ethernet + VLAN + IPv6 + extension
+ * headers + L4; tc pulls this much into the linear area. */
+#define XFAB_TC_PULL_LEN 256
+/* Header offsets the parser records are below this (a bound the verifier
+ * needs for a pointer at a variable offset). */
+#define XFAB_CTX_MAX_OFF 4096
+
+struct xfab_ctx {
+	void *ctx; /* struct xdp_md or struct __sk_buff */
+	__u32 len; /* whole frame (tc may hold less than this linearly) */
+	__u32 ingress_ifindex;
+	__u8 is_tc;   /* constant per entry point */
+	__u8 tracing; /* constant: the trace program (xfab_xdp_trace) */
+	__u8 is_gso;  /* a GSO super-packet: per-segment MTU holds */
+	__u8 pad;
+};
+
+static __always_inline void *xfab_ctx_data(const struct xfab_ctx *c)
+{
+	if (c->is_tc)
+		return (void *)(long)((struct __sk_buff *)c->ctx)->data;
+	return (void *)(long)((struct xdp_md *)c->ctx)->data;
+}
+
+static __always_inline void *xfab_ctx_data_end(const struct xfab_ctx *c)
+{
+	if (c->is_tc)
+		return (void *)(long)((struct __sk_buff *)c->ctx)->data_end;
+	return (void *)(long)((struct xdp_md *)c->ctx)->data_end;
+}
+
+/* The len bytes at off, or NULL when the frame (its linear part) is
+ * shorter. len is a constant at every call site. */
+static __always_inline void *xfab_ctx_hdr(const struct xfab_ctx *c, __u32 off, __u32 len)
+{
+	void *data = xfab_ctx_data(c), *end = xfab_ctx_data_end(c), *h;
+
+	if (off >= XFAB_CTX_MAX_OFF)
+		return 0;
+	h = data + off;
+	if (h + len > end)
+		return 0;
+	return h;
+}
+
+/* XDP entry: the frame as it came. */
+static __always_inline void xfab_ctx_init_xdp(struct xfab_ctx *c, struct xdp_md *ctx, int tracing)
+{
+	c->ctx = ctx;
+	c->is_tc = 0;
+	c->tracing = (__u8)tracing;
+	c->is_gso = 0;
+	c->len = ctx->data_end - ctx->data;
+	c->ingress_ifindex = ctx->ingress_ifindex;
+}
+
+/* tc entry: headers may sit in fragments; pull what the pipeline reads (a
+ * failed pull leaves what is linear, and the header checks see that). */
+static __always_inline void xfab_ctx_init_tc(struct xfab_ctx *c, struct __sk_buff *skb)
+{
+	__u32 pull = skb->len < XFAB_TC_PULL_LEN ? skb->len : XFAB_TC_PULL_LEN;
+
+	bpf_skb_pull_data(skb, pull);
+	c->ctx = skb;
+	c->is_tc = 1;
+	c->tracing = 0;
+	c->is_gso = skb->gso_segs > 1;
+	c->len = skb->len;
+	c->ingress_ifindex = skb->ifindex;
+}
+
+/* The trace record in front of the frame (XDP metadata), or NULL. */
+static __always_inline struct xfab_trace *xfab_ctx_trace(const struct xfab_ctx *c)
+{
+	struct xdp_md *x = c->ctx;
+	struct xfab_trace *t;
+
+	if (c->is_tc || !c->tracing)
+		return 0;
+	t = (void *)(long)x->data_meta;
+	if ((void *)(t + 1) > (void *)(long)x->data || t->magic != XFAB_TRACE_MAGIC)
+		return 0;
+	return t;
+}
+
+/* Removes the one tolerated 802.1Q tag (in the frame, or in tc's skb
+ * metadata): routed ports send untagged frames. 0 or -1. */
+static __always_inline int xfab_ctx_pop_vlan(const struct xfab_ctx *c, int tag_in_data)
+{
+	if (c->is_tc) {
+		struct __sk_buff *skb = c->ctx;
+
+		if ((tag_in_data || skb->vlan_present) && bpf_skb_vlan_pop(skb))
+			return -1;
+		return 0;
+	}
+	if (tag_in_data) {
+		void *data = xfab_ctx_data(c);
+
+		if (data + 16 > xfab_ctx_data_end(c))
+			return -1;
+		__builtin_memmove(data + 4, data, 12);
+		return bpf_xdp_adjust_head(c->ctx, 4) ? -1 : 0;
+	}
+	return 0;
+}
+
+/* The hook's verdict for the pipeline's action. Forwarding sends the frame
+ * out of egress_ifindex (xdp: the DEVMAP; tc: bpf_redirect to the device,
+ * whose HTB class 1:(tc + 1) is the traffic class's queue). */
+static __always_inline int xfab_ctx_verdict(const struct xfab_ctx *c, int act, __u32 egress_ifindex,
+					    int tag_in_data, __u32 tc)
+{
+	if (act == XFAB_ACT_FORWARD) {
+		if (xfab_ctx_pop_vlan(c, tag_in_data))
+			return c->is_tc ? TC_ACT_SHOT : XDP_ABORTED;
+		if (c->is_tc) {
+			((struct __sk_buff *)c->ctx)->priority = 0x10000 | (tc + 1);
+			return bpf_redirect(egress_ifindex, 0);
+		}
+		return bpf_redirect_map(&tx_ports, egress_ifindex, 0);
+	}
+	if (act == XFAB_ACT_PUNT)
+		return c->is_tc ? TC_ACT_OK : XDP_PASS;
+	return c->is_tc ? TC_ACT_SHOT : XDP_DROP;
+}
+
+#endif
