@@ -11,7 +11,8 @@
  * (softirq, or tc egress with bottom halves off), so one slot per CPU
  * holds one packet at a time. Trace runs (BPF_PROG_TEST_RUN from process
  * context) and the tc egress program take slots of their own, so neither
- * can meet another program's packet half-way.
+ * can meet another program's packet half-way. (On a PREEMPT_RT kernel,
+ * where softirq work can be preempted, this would not hold.)
  */
 #ifndef XFAB_BPF_SCRATCH_H
 #define XFAB_BPF_SCRATCH_H
