@@ -677,10 +677,23 @@ static void test_every_reason(void **state)
 	n = fread(json_out, 1, sizeof(json_out) - 1, p);
 	json_out[n] = '\0';
 	pclose(p);
-	bpf_object__unpin_maps(H.skel->obj, dir);
-	rmdir(dir);
 	print_message("    reasons never counted: %s", json_out);
 	assert_string_equal(json_out, "[]\n");
+	/* ... each once, by a name of its own: listed and distinct names */
+	snprintf(cmd, sizeof(cmd),
+		 "%s -P %s -j show drops | jq -c '[(.drops | length), ([.drops[].reason] | "
+		 "unique | length), (.punts | length), ([.punts[].reason] | unique | length)]'",
+		 h_build_path("xfabctl"), dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(json_out, 1, sizeof(json_out) - 1, p);
+	json_out[n] = '\0';
+	pclose(p);
+	bpf_object__unpin_maps(H.skel->obj, dir);
+	rmdir(dir);
+	snprintf(cmd, sizeof(cmd), "[%d,%d,%d,%d]\n", XFAB_DROP_MAX - 1, XFAB_DROP_MAX - 1,
+		 XFAB_PUNT_MAX - 1, XFAB_PUNT_MAX - 1);
+	assert_string_equal(json_out, cmd);
 }
 
 /* ---- setup: private netns, veth ports, tables from a config ---- */
