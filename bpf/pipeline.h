@@ -140,8 +140,18 @@ static __always_inline int xfab_pipeline(const struct xfab_ctx *c, struct xfab_s
 	__u32 zero = 0, ifindex;
 	int act, err;
 
-	/* Everything but the hash input, which group selection writes whole. */
-	__builtin_memset(s, 0, __builtin_offsetof(struct xfab_scratch, fk));
+	/* What every packet reads back; the rest of the L3 decision and the
+	 * queue's figures are read back only by a trace (group selection's
+	 * hash input is written whole). */
+	__builtin_memset(&s->m, 0, sizeof(s->m));
+	__builtin_memset(&s->res, 0, sizeof(s->res));
+	if (c->tracing) {
+		__builtin_memset(&s->l3, 0, sizeof(s->l3));
+		__builtin_memset(&s->qi, 0, sizeof(s->qi));
+	} else {
+		s->l3.flags = 0;
+		s->l3.pick.flags = 0;
+	}
 	res->tracing = c->tracing;
 	s->l3.pick.tracing = c->tracing;
 	cfg = bpf_map_lookup_elem(&settings, &zero);
