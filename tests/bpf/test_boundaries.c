@@ -32,6 +32,7 @@
 #include "common.h"
 #include "frame.h"
 #include "harness.h"
+#include "oracle.h"
 
 /*
  * p1: ingress. p2: 9 gateways on one subnet (fd02::N and 10.0.2.N, MAC
@@ -75,29 +76,6 @@ static struct harness H;
 
 /* The 16-bit one's complement of the one's complement sum of the 16-bit
  * big-endian words of buf (RFC 1071 section 4.1, written out). */
-static uint16_t rfc1071(const uint8_t *buf, size_t len)
-{
-	uint32_t sum = 0;
-
-	for (size_t i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)buf[i] << 8 | buf[i + 1];
-	if (len & 1)
-		sum += (uint32_t)buf[len - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 /* Ethernet (+ tag) + IPv4 or IPv6 + UDP, l3_len bytes of IP packet. */
 static size_t build(uint8_t *b, int v6, const char *dst, int vlan, size_t l3_len)

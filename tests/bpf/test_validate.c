@@ -32,6 +32,7 @@
 
 #include "common.h"
 #include "harness.h"
+#include "oracle.h"
 
 /* p1: ingress (10.0.1.1/24, fd01::1/64). p2: towards the gateway of
  * 10.9.0.0/16 and fd09::/32, MAC 02:00:00:00:02:01. */
@@ -53,30 +54,6 @@ static const uint8_t gw_mac[6] = {0x02, 0, 0, 0, 0x02, 0x01};
 static const uint8_t host_mac[6] = {0x02, 0xaa, 0, 0, 0, 0x01};
 
 /* ---- the oracle: RFC 1071 written out, not the library's or the BPF's ---- */
-
-static uint16_t rfc1071(const uint8_t *buf, size_t len)
-{
-	uint32_t sum = 0;
-
-	for (size_t i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)buf[i] << 8 | buf[i + 1];
-	if (len & 1)
-		sum += (uint32_t)buf[len - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 struct frame {
 	uint8_t b[512];
