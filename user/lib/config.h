@@ -140,6 +140,15 @@ int xfab_config_check_change(const struct xfab_config *running, const struct xfa
 			     const char *file, struct xfab_cfg_errors *errs);
 int xfab_config_port_index(const struct xfab_config *cfg, const char *name);
 
+/* One TE_PATH entry given outside a file (xfabd's control requests: IN is
+ * the ingress port, PREFIX the destination, NEXTHOP "GW[,GW...]"), checked
+ * by the rules of the file's TE_PATH against cfg, which is not changed (nor
+ * checked for duplicates). 0, or -1 with errs (key "IN|PREFIX[.nexthop]"). */
+int xfab_config_parse_te_entry(const struct xfab_config *cfg, const char *in, const char *prefix,
+			       const char *nexthop, struct xfab_cfg_te *te,
+			       struct xfab_cfg_errors *errs);
+void xfab_cfg_te_free(struct xfab_cfg_te *te);
+
 /* "file:line:col: key: message" ("file: message" for the file as a whole) */
 void xfab_cfg_error_format(const struct xfab_cfg_error *e, char *buf, size_t len);
 

@@ -60,6 +60,43 @@ void cfg_parse_te(struct ctx *c, const struct json_value *e)
 	c->cfg->te[c->cfg->n_te++] = te;
 }
 
+/* One TE_PATH entry from outside a file (a control request), checked by the
+ * same rules against cfg; cfg is not changed. */
+int xfab_config_parse_te_entry(const struct xfab_config *cfg, const char *in, const char *prefix,
+			       const char *nexthop, struct xfab_cfg_te *te,
+			       struct xfab_cfg_errors *errs)
+{
+	struct xfab_config scratch = *cfg; /* shallow: only its TE list is its own */
+	char key[160], nh[1024];
+	struct json_value field = {.type = JSON_STRING, .key = "nexthop", .str = nh};
+	struct json_value entry = {.type = JSON_OBJECT, .key = key, .children = &field, .count = 1};
+	struct ctx c = {.file = "request", .errs = errs, .cfg = &scratch, .last_route = -1};
+
+	memset(errs, 0, sizeof(*errs));
+	snprintf(key, sizeof(key), "%s|%s", in, prefix);
+	snprintf(nh, sizeof(nh), "%s", nexthop);
+	scratch.te = NULL;
+	scratch.n_te = 0;
+	cfg_parse_te(&c, &entry);
+	if (errs->total || scratch.n_te != 1) {
+		for (int i = 0; i < scratch.n_te; i++)
+			xfab_cfg_te_free(&scratch.te[i]);
+		free(scratch.te);
+		return -1;
+	}
+	*te = scratch.te[0];
+	free(scratch.te);
+	return 0;
+}
+
+void xfab_cfg_te_free(struct xfab_cfg_te *te)
+{
+	free(te->path.nexthops);
+	free(te->path.weights);
+	te->path.nexthops = NULL;
+	te->path.weights = NULL;
+}
+
 static const struct {
 	const char *name;
 	__u32 bit;

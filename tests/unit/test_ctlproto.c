@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The control protocol: every malformed request refused with its field and
+ * a clear message; good ones parsed; encode -> decode round trips. */
+#include <arpa/inet.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ctlproto.h"
+
+static void refused(const char *line, const char *field, const char *msg_part)
+{
+	struct xfab_ctl_req req;
+	struct xfab_ctl_err err;
+
+	if (xfab_ctl_parse_request(line, strlen(line), &req, &err) == 0)
+		fail_msg("accepted: %s", line);
+	if (strcmp(err.field, field))
+		fail_msg("%s: field \"%s\", expected \"%s\" (%s)", line, err.field, field, err.msg);
+	if (!strstr(err.msg, msg_part))
+		fail_msg("%s: message \"%s\" lacks \"%s\"", line, err.msg, msg_part);
+}
+
+static void test_malformed(void **state)
+{
+	(void)state;
+	refused("", "", "bad JSON");
+	refused("{\"cmd\":\"ping\"", "", "bad JSON");
+	refused("{\"cmd\":\"ping\"} x", "", "bad JSON");
+	refused("[\"ping\"]", "", "one JSON object");
+	refused("\"ping\"", "", "one JSON object");
+	refused("{}", "cmd", "missing field \"cmd\"");
+	refused("{\"cmd\":7}", "cmd", "must be a string");
+	refused("{\"cmd\":\"reboot\"}", "cmd", "unknown command \"reboot\"");
+	refused("{\"cmd\":\"ping\",\"cmd\":\"ping\"}", "", "bad JSON"); /* duplicate key */
+	refused("{\"cmd\":\"ping\",\"in\":\"eth1\"}", "in", "unknown field \"in\"");
+	refused(
+	    "{\"cmd\":\"te-del\",\"in\":\"eth1\",\"prefix\":\"10.0.0.0/8\",\"via\":\"1.1.1.1\"}",
+	    "via", "unknown field");
+	refused("{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"10.0.0.0/8\"}", "via",
+		"missing field \"via\"");
+	refused("{\"cmd\":\"te-add\",\"prefix\":\"10.0.0.0/8\",\"via\":\"1.1.1.1\"}", "in",
+		"missing field \"in\"");
+	refused("{\"cmd\":\"te-del\",\"in\":\"eth1\"}", "prefix", "missing field \"prefix\"");
+	refused("{\"cmd\":\"te-add\",\"in\":3,\"prefix\":\"10.0.0.0/8\",\"via\":\"1.1.1.1\"}", "in",
+		"must be a string");
+}
+
+static void test_bad_values(void **state)
+{
+	(void)state;
+	refused("{\"cmd\":\"te-add\",\"in\":\"\",\"prefix\":\"10.0.0.0/8\",\"via\":\"1.1.1.1\"}",
+		"in", "1 to 15");
+	refused(
+	    "{\"cmd\":\"te-add\",\"in\":\"eth1234567890abcd\",\"prefix\":\"10.0.0.0/8\",\"via\":"
+	    "\"1.1.1.1\"}",
+	    "in", "1 to 15");
+	refused(
+	    "{\"cmd\":\"te-add\",\"in\":\"eth 1\",\"prefix\":\"10.0.0.0/8\",\"via\":\"1.1.1.1\"}",
+	    "in", "not a port name");
+	refused(
+	    "{\"cmd\":\"te-add\",\"in\":\"../x\",\"prefix\":\"10.0.0.0/8\",\"via\":\"1.1.1.1\"}",
+	    "in", "not a port name");
+	refused("{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"10.0.0.0\",\"via\":\"1.1.1.1\"}",
+		"prefix", "");
+	refused(
+	    "{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"10.0.0.0/33\",\"via\":\"1.1.1.1\"}",
+	    "prefix", "");
+	refused(
+	    "{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"10.0.0.1/8\",\"via\":\"1.1.1.1\"}",
+	    "prefix", "host bits set past /8");
+	refused(
+	    "{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"300.0.0.0/8\",\"via\":\"1.1.1.1\"}",
+	    "prefix", "");
+	refused("{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"10.0.0.0/8\",\"via\":\"1.1.1\"}",
+		"via", "'1.1.1' is not an IPv4 address");
+	refused(
+	    "{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"10.0.0.0/8\",\"via\":\"fe80::1\"}",
+	    "via", "not an IPv4 address");
+	refused(
+	    "{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"2001:db8::/32\",\"via\":\"1.1.1.1\"}",
+	    "via", "not an IPv6 address");
+	refused(
+	    "{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"10.0.0.0/8\",\"via\":\"1.1.1.1,\"}",
+	    "via", "no empty item");
+	refused("{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"10.0.0.0/"
+		"8\",\"via\":\"1.1.1.1,,1.1.1."
+		"2\"}",
+		"via", "no empty item");
+	refused("{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"10.0.0.0/8\",\"via\":\"\"}",
+		"via", "no empty item");
+}
+
+static void test_oversize(void **state)
+{
+	size_t n = XFAB_CTL_MAX_LINE + 10;
+	char *line = malloc(n + 1);
+	struct xfab_ctl_req req;
+	struct xfab_ctl_err err;
+	char via[2048];
+	char req_text[4096];
+	size_t o = 0;
+
+	(void)state;
+	assert_non_null(line);
+	memset(line, ' ', n);
+	memcpy(line, "{\"cmd\":\"ping\"}", 14);
+	line[n] = '\0';
+	assert_int_equal(xfab_ctl_parse_request(line, n, &req, &err), -1);
+	assert_string_equal(err.field, "");
+	assert_non_null(strstr(err.msg, "longer than"));
+	/* just under the limit: fine */
+	assert_int_equal(xfab_ctl_parse_request(line, XFAB_CTL_MAX_LINE - 1, &req, &err), 0);
+	assert_int_equal(req.cmd, XFAB_CTL_PING);
+	free(line);
+	/* too many gateways */
+	for (int i = 0; i <= XFAB_GROUP_MAX_MEMBERS; i++)
+		o += (size_t)snprintf(via + o, sizeof(via) - o, "%s10.0.%d.1", i ? "," : "", i);
+	snprintf(req_text, sizeof(req_text),
+		 "{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"10.0.0.0/8\",\"via\":\"%s\"}",
+		 via);
+	refused(req_text, "via", "more than");
+	/* a NUL inside the line */
+	assert_int_equal(xfab_ctl_parse_request("{\"cmd\":\"ping\"}\0x", 16, &req, &err), -1);
+	assert_non_null(strstr(err.msg, "NUL"));
+}
+
+static void test_good_and_round_trip(void **state)
+{
+	static const char *const good[] = {
+	    "{\"cmd\":\"ping\"}",
+	    " { \"cmd\" : \"te-clear\" } ",
+	    "{\"cmd\":\"clear-watermark\"}",
+	    "{\"cmd\":\"clear-counters\"}",
+	    "{\"cmd\":\"te-add\",\"in\":\"eth3\",\"prefix\":\"10.4.2.0/"
+	    "24\",\"via\":\"10.254.2.0\"}",
+	    "{\"via\":\"10.254.2.0,10.254.3.0\",\"prefix\":\"10.4.2.0/24\",\"in\":\"eth3\",\"cmd\":"
+	    "\"te-add\"}",
+	    "{\"cmd\":\"te-add\",\"in\":\"eth3\",\"prefix\":\"2001:db8:4::/"
+	    "48\",\"via\":\"fe80::1\"}",
+	    "{\"cmd\":\"te-del\",\"in\":\"eth3\",\"prefix\":\"0.0.0.0/0\"}",
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		struct xfab_ctl_req req, again;
+		struct xfab_ctl_err err;
+		char buf[XFAB_CTL_MAX_LINE];
+		int n;
+
+		if (xfab_ctl_parse_request(good[i], strlen(good[i]), &req, &err))
+			fail_msg("%s refused: %s: %s", good[i], err.field, err.msg);
+		n = xfab_ctl_format_request(&req, buf, sizeof(buf));
+		assert_true(n > 0);
+		assert_int_equal(buf[n - 1], '\n');
+		assert_int_equal(xfab_ctl_parse_request(buf, (size_t)n - 1, &again, &err), 0);
+		assert_int_equal(again.cmd, req.cmd);
+		assert_string_equal(again.in, req.in);
+		assert_string_equal(again.prefix, req.prefix);
+		assert_string_equal(again.via, req.via);
+	}
+	{
+		struct xfab_ctl_req req;
+		struct xfab_ctl_err err;
+		const char *l = good[4];
+
+		assert_int_equal(xfab_ctl_parse_request(l, strlen(l), &req, &err), 0);
+		assert_int_equal(req.cmd, XFAB_CTL_TE_ADD);
+		assert_string_equal(req.in, "eth3");
+		assert_int_equal(req.pfx.family, AF_INET);
+		assert_int_equal(req.pfx.plen, 24);
+		assert_memory_equal(req.pfx.addr, "\x0a\x04\x02\x00", 4);
+	}
+}
+
+static void test_responses(void **state)
+{
+	char buf[512], error[256], field[16];
+	int ok = -1;
+
+	(void)state;
+	assert_true(xfab_ctl_format_error(buf, sizeof(buf), "via", "say \"no\"\n") > 0);
+	assert_string_equal(
+	    buf, "{\"ok\":false,\"error\":\"say \\\"no\\\"\\u000a\",\"field\":\"via\"}\n");
+	assert_int_equal(
+	    xfab_ctl_parse_response(buf, &ok, error, sizeof(error), field, sizeof(field)), 0);
+	assert_int_equal(ok, 0);
+	assert_string_equal(error, "say \"no\"\n");
+	assert_string_equal(field, "via");
+	assert_int_equal(xfab_ctl_parse_response("{\"ok\":true,\"switch\":\"leaf1\"}", &ok, error,
+						 sizeof(error), field, sizeof(field)),
+			 0);
+	assert_int_equal(ok, 1);
+	assert_string_equal(field, "");
+	assert_int_equal(
+	    xfab_ctl_parse_response("{\"ok\":1}", &ok, error, sizeof(error), field, sizeof(field)),
+	    -1);
+	assert_int_equal(
+	    xfab_ctl_parse_response("nonsense", &ok, error, sizeof(error), field, sizeof(field)),
+	    -1);
+	assert_int_equal(xfab_ctl_format_error(buf, 10, "via", "too long for ten bytes"), -1);
+}
+
+static void test_socket_path(void **state)
+{
+	char p[200];
+
+	(void)state;
+	assert_int_equal(xfab_ctl_socket_path("/sys/fs/bpf/xfab/leaf1", p, sizeof(p)), 0);
+	assert_string_equal(p, "/run/xfab/leaf1.sock");
+	assert_int_equal(xfab_ctl_socket_path("/sys/fs/bpf/xfab/clos/leaf1", p, sizeof(p)), 0);
+	assert_string_equal(p, "/run/xfab/clos/leaf1.sock");
+	assert_int_equal(xfab_ctl_socket_path("/sys/fs/bpf/other/s1", p, sizeof(p)), 0);
+	assert_string_equal(p, "/run/xfab/other/s1.sock");
+	assert_int_equal(xfab_ctl_socket_path("/sys/fs/bpf/xfab-test-1/s1", p, sizeof(p)), 0);
+	assert_string_equal(p, "/run/xfab/xfab-test-1/s1.sock");
+	/* beyond what a unix socket address holds */
+	assert_int_equal(
+	    xfab_ctl_socket_path("/sys/fs/bpf/xfab/"
+				 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+				 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+				 p, sizeof(p)),
+	    -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_malformed), cmocka_unit_test(test_bad_values),
+	    cmocka_unit_test(test_oversize),  cmocka_unit_test(test_good_and_round_trip),
+	    cmocka_unit_test(test_responses), cmocka_unit_test(test_socket_path),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The control protocol's requests and responses (docs/CONTROL.md). */
+#include "ctlproto.h"
+
+#include <arpa/inet.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/un.h>
+
+#include "json.h"
+
+static const struct {
+	const char *name;
+	const char *const fields[4]; /* besides "cmd" */
+	int required;		     /* how many of fields must be there */
+} cmds[XFAB_CTL_N_CMDS] = {
+    [XFAB_CTL_PING] = {"ping", {NULL}, 0},
+    [XFAB_CTL_TE_ADD] = {"te-add", {"in", "prefix", "via", NULL}, 3},
+    [XFAB_CTL_TE_DEL] = {"te-del", {"in", "prefix", NULL}, 2},
+    [XFAB_CTL_TE_CLEAR] = {"te-clear", {NULL}, 0},
+    [XFAB_CTL_CLEAR_WATERMARK] = {"clear-watermark", {NULL}, 0},
+    [XFAB_CTL_CLEAR_COUNTERS] = {"clear-counters", {NULL}, 0},
+};
+
+const char *xfab_ctl_cmd_name(enum xfab_ctl_cmd cmd)
+{
+	return (unsigned)cmd < XFAB_CTL_N_CMDS ? cmds[cmd].name : "?";
+}
+
+static int fail(struct xfab_ctl_err *err, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(struct xfab_ctl_err *err, const char *field, const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(err->field, sizeof(err->field), "%s", field);
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int host_bits_set(const struct xfab_prefix *p)
+{
+	int bytes = p->family == AF_INET ? 4 : 16;
+
+	for (int i = 0; i < bytes; i++) {
+		int keep = p->plen - i * 8;
+		__u8 mask = keep >= 8 ? 0xff : keep <= 0 ? 0 : (__u8)(0xff << (8 - keep));
+
+		if (p->addr[i] & ~mask)
+			return 1;
+	}
+	return 0;
+}
+
+static int check_ifname(const char *s, struct xfab_ctl_err *err)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= XFAB_IFNAMSIZ)
+		return fail(err, "in", "a port name is 1 to %d characters", XFAB_IFNAMSIZ - 1);
+	for (const char *c = s; *c; c++)
+		if (*c <= ' ' || *c == '/' || *c == ':' || *c == 0x7f)
+			return fail(err, "in", "\"%s\" is not a port name", s);
+	return 0;
+}
+
+static int check_via(const char *s, int family, struct xfab_ctl_err *err)
+{
+	char copy[sizeof(((struct xfab_ctl_req *)0)->via)], *tok, *save = NULL;
+	int n = 0;
+
+	snprintf(copy, sizeof(copy), "%s", s);
+	if (!*s || s[strlen(s) - 1] == ',' || *s == ',' || strstr(s, ",,"))
+		return fail(err, "via", "expected GW[,GW...] with no empty item");
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		__u8 gw[16];
+
+		if (++n > XFAB_GROUP_MAX_MEMBERS)
+			return fail(err, "via", "more than %d gateways", XFAB_GROUP_MAX_MEMBERS);
+		if (inet_pton(family, tok, gw) != 1)
+			return fail(err, "via", "'%s' is not an %s address", tok,
+				    family == AF_INET ? "IPv4" : "IPv6");
+	}
+	return 0;
+}
+
+int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *req,
+			   struct xfab_ctl_err *err)
+{
+	struct xfab_ctl_req r;
+	struct json_value *root = NULL;
+	const struct json_value *f;
+	struct json_pos pos;
+	char jerr[128], why[128], *text;
+	int ret = -1, cmd = -1, seen = 0;
+
+	memset(&r, 0, sizeof(r));
+	memset(err, 0, sizeof(*err));
+	if (len >= XFAB_CTL_MAX_LINE)
+		return fail(err, "", "request longer than %d bytes", XFAB_CTL_MAX_LINE - 1);
+	if (memchr(line, '\0', len))
+		return fail(err, "", "request holds a NUL byte");
+	text = strndup(line, len);
+	if (!text)
+		return fail(err, "", "out of memory");
+	root = json_parse(text, jerr, sizeof(jerr), &pos);
+	free(text);
+	if (!root)
+		return fail(err, "", "bad JSON at column %d: %s", pos.col, jerr);
+	if (root->type != JSON_OBJECT) {
+		fail(err, "", "a request is one JSON object");
+		goto out;
+	}
+	f = json_get(root, "cmd");
+	if (!f || f->type != JSON_STRING) {
+		fail(err, "cmd", f ? "\"cmd\" must be a string" : "missing field \"cmd\"");
+		goto out;
+	}
+	for (int i = 0; i < XFAB_CTL_N_CMDS; i++)
+		if (!strcmp(f->str, cmds[i].name))
+			cmd = i;
+	if (cmd < 0) {
+		fail(err, "cmd",
+		     "unknown command \"%.64s\" (ping, te-add, te-del, te-clear, "
+		     "clear-watermark, clear-counters)",
+		     f->str);
+		goto out;
+	}
+	r.cmd = (enum xfab_ctl_cmd)cmd;
+	for (size_t i = 0; i < root->count; i++) {
+		const struct json_value *m = &root->children[i];
+		int known = !strcmp(m->key, "cmd");
+
+		for (int k = 0; !known && cmds[cmd].fields[k]; k++)
+			known = !strcmp(m->key, cmds[cmd].fields[k]);
+		if (!known) {
+			fail(err, "", "unknown field \"%.64s\" for %s", m->key, cmds[cmd].name);
+			snprintf(err->field, sizeof(err->field), "%s", m->key);
+			goto out;
+		}
+		if (m->type != JSON_STRING) {
+			fail(err, "", "must be a string");
+			snprintf(err->field, sizeof(err->field), "%s", m->key);
+			goto out;
+		}
+		if (strcmp(m->key, "cmd"))
+			seen++;
+	}
+	for (int k = 0; k < cmds[cmd].required; k++) {
+		const char *name = cmds[cmd].fields[k];
+
+		if (!json_get(root, name)) {
+			fail(err, name, "missing field \"%s\"", name);
+			goto out;
+		}
+	}
+	if ((f = json_get(root, "in"))) {
+		if (check_ifname(f->str, err))
+			goto out;
+		snprintf(r.in, sizeof(r.in), "%s", f->str);
+	}
+	if ((f = json_get(root, "prefix"))) {
+		if (strlen(f->str) >= sizeof(r.prefix) ||
+		    xfab_parse_prefix(f->str, &r.pfx, why, sizeof(why))) {
+			fail(err, "prefix", "%s",
+			     strlen(f->str) >= sizeof(r.prefix) ? "too long" : why);
+			goto out;
+		}
+		if (host_bits_set(&r.pfx)) {
+			fail(err, "prefix", "host bits set past /%d", r.pfx.plen);
+			goto out;
+		}
+		snprintf(r.prefix, sizeof(r.prefix), "%s", f->str);
+	}
+	if ((f = json_get(root, "via"))) {
+		if (strlen(f->str) >= sizeof(r.via)) {
+			fail(err, "via", "too long");
+			goto out;
+		}
+		if (check_via(f->str, r.pfx.family, err))
+			goto out;
+		snprintf(r.via, sizeof(r.via), "%s", f->str);
+	}
+	(void)seen;
+	*req = r;
+	ret = 0;
+out:
+	json_free(root);
+	return ret;
+}
+
+int xfab_ctl_json_string(char *buf, size_t len, const char *s)
+{
+	size_t o = 0;
+
+#define PUT(c)                                                                                     \
+	do {                                                                                       \
+		if (o + 1 >= len)                                                                  \
+			return -1;                                                                 \
+		buf[o++] = (c);                                                                    \
+	} while (0)
+	PUT('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			PUT('\\');
+			PUT((char)c);
+		} else if (c < 0x20) {
+			if (o + 7 >= len)
+				return -1;
+			o += (size_t)snprintf(buf + o, len - o, "\\u%04x", c);
+		} else {
+			PUT((char)c);
+		}
+	}
+	PUT('"');
+#undef PUT
+	buf[o] = '\0';
+	return (int)o;
+}
+
+/* Appends ,"key":"value" (or the first member when first). */
+static int put_member(char *buf, size_t len, size_t *o, const char *key, const char *val)
+{
+	int n = snprintf(buf + *o, len - *o, "%s\"%s\":", *o > 1 ? "," : "", key);
+
+	if (n < 0 || (size_t)n >= len - *o)
+		return -1;
+	*o += (size_t)n;
+	n = xfab_ctl_json_string(buf + *o, len - *o, val);
+	if (n < 0)
+		return -1;
+	*o += (size_t)n;
+	return 0;
+}
+
+int xfab_ctl_format_request(const struct xfab_ctl_req *req, char *buf, size_t len)
+{
+	size_t o = 1;
+
+	if ((unsigned)req->cmd >= XFAB_CTL_N_CMDS || len < 4)
+		return -1;
+	buf[0] = '{';
+	if (put_member(buf, len, &o, "cmd", cmds[req->cmd].name))
+		return -1;
+	for (int k = 0; cmds[req->cmd].fields[k]; k++) {
+		const char *name = cmds[req->cmd].fields[k];
+		const char *val = !strcmp(name, "in")	    ? req->in
+				  : !strcmp(name, "prefix") ? req->prefix
+							    : req->via;
+
+		if (put_member(buf, len, &o, name, val))
+			return -1;
+	}
+	if (o + 3 > len)
+		return -1;
+	buf[o++] = '}';
+	buf[o++] = '\n';
+	buf[o] = '\0';
+	return (int)o;
+}
+
+int xfab_ctl_format_error(char *buf, size_t len, const char *field, const char *msg)
+{
+	size_t o;
+	int n = snprintf(buf, len, "{\"ok\":false");
+
+	if (n < 0 || (size_t)n >= len)
+		return -1;
+	o = (size_t)n;
+	if (put_member(buf, len, &o, "error", msg))
+		return -1;
+	if (field && *field && put_member(buf, len, &o, "field", field))
+		return -1;
+	if (o + 3 > len)
+		return -1;
+	buf[o++] = '}';
+	buf[o++] = '\n';
+	buf[o] = '\0';
+	return (int)o;
+}
+
+int xfab_ctl_parse_response(const char *line, int *ok, char *error, size_t errlen, char *field,
+			    size_t fieldlen)
+{
+	struct json_pos pos;
+	char jerr[128];
+	struct json_value *root = json_parse(line, jerr, sizeof(jerr), &pos);
+	const struct json_value *f;
+	int ret = -1;
+
+	if (errlen)
+		error[0] = '\0';
+	if (fieldlen)
+		field[0] = '\0';
+	if (!root)
+		return -1;
+	f = json_get(root, "ok");
+	if (root->type == JSON_OBJECT && f && f->type == JSON_BOOL) {
+		*ok = f->boolean;
+		if ((f = json_get(root, "error")) && f->type == JSON_STRING)
+			snprintf(error, errlen, "%s", f->str);
+		if ((f = json_get(root, "field")) && f->type == JSON_STRING)
+			snprintf(field, fieldlen, "%s", f->str);
+		ret = 0;
+	}
+	json_free(root);
+	return ret;
+}
+
+int xfab_ctl_socket_path(const char *pin_dir, char *out, size_t len)
+{
+	static const char *const roots[] = {XFAB_PIN_ROOT, "/sys/fs/bpf", NULL};
+	const char *rest = pin_dir;
+	size_t max = sizeof(((struct sockaddr_un *)0)->sun_path);
+	int n;
+
+	for (int i = 0; roots[i]; i++) {
+		size_t rl = strlen(roots[i]);
+
+		if (!strncmp(pin_dir, roots[i], rl) && pin_dir[rl] == '/') {
+			rest = pin_dir + rl;
+			break;
+		}
+	}
+	while (rest[0] == '/' && rest[1] == '/')
+		rest++;
+	n = snprintf(out, len, "%s%s%s.sock", XFAB_CTL_RUN_ROOT, rest[0] == '/' ? "" : "/", rest);
+	if (n < 0 || (size_t)n >= len || (size_t)n >= max)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The control protocol between xfabctl and xfabd (docs/CONTROL.md): one
+ * JSON object per line each way over the switch's unix socket. xfabd is
+ * the only writer of the tables; every change goes through here.
+ *
+ *   {"cmd":"te-add","in":"eth3","prefix":"10.4.2.0/24","via":"10.254.2.0"}
+ *   -> {"ok":true}  or  {"ok":false,"error":"...","field":"via"}
+ */
+#ifndef XFAB_CTLPROTO_H
+#define XFAB_CTLPROTO_H
+
+#include <stddef.h>
+
+#include "config.h"
+
+#define XFAB_CTL_MAX_LINE 4096 /* a request or response, newline included */
+#define XFAB_CTL_RUN_ROOT "/run/xfab"
+
+enum xfab_ctl_cmd {
+	XFAB_CTL_PING,
+	XFAB_CTL_TE_ADD,
+	XFAB_CTL_TE_DEL,
+	XFAB_CTL_TE_CLEAR,
+	XFAB_CTL_CLEAR_WATERMARK,
+	XFAB_CTL_CLEAR_COUNTERS,
+	XFAB_CTL_N_CMDS,
+};
+
+struct xfab_ctl_req {
+	enum xfab_ctl_cmd cmd;
+	char in[XFAB_IFNAMSIZ]; /* te-add, te-del: ingress port */
+	char prefix[64];	/* te-add, te-del: destination prefix, as sent */
+	char via[1024];		/* te-add: "GW[,GW...]", as sent */
+	struct xfab_prefix pfx; /* prefix, parsed */
+};
+
+struct xfab_ctl_err {
+	char field[16]; /* the request field at fault; "" for the request as a whole */
+	char msg[256];
+};
+
+const char *xfab_ctl_cmd_name(enum xfab_ctl_cmd cmd);
+
+/* Parses and checks one request line (len bytes, no newline needed).
+ * Returns 0, or -1 with err saying which field and why. */
+int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *req,
+			   struct xfab_ctl_err *err);
+/* One request line, newline included; the length or -1 when it does not fit. */
+int xfab_ctl_format_request(const struct xfab_ctl_req *req, char *buf, size_t len);
+/* {"ok":false,"error":MSG[,"field":FIELD]}\n */
+int xfab_ctl_format_error(char *buf, size_t len, const char *field, const char *msg);
+/* A JSON string literal of s (quotes included) at buf; -1 when it does not fit. */
+int xfab_ctl_json_string(char *buf, size_t len, const char *s);
+
+/* A response line: ok, and for a refusal its error and field. */
+int xfab_ctl_parse_response(const char *line, int *ok, char *error, size_t errlen, char *field,
+			    size_t fieldlen);
+
+/* The control socket of the switch whose pins are in pin_dir:
+ * XFAB_CTL_RUN_ROOT/<pin_dir below XFAB_PIN_ROOT (or bpffs)>.sock */
+int xfab_ctl_socket_path(const char *pin_dir, char *out, size_t len);
+
+#endif
