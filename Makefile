@@ -21,9 +21,9 @@ LIB_SRC    := $(sort $(wildcard user/lib/*.c user/lib/*/*.c))
 AGENT_SRC  := $(sort $(wildcard user/agent/*.c))
 CTL_SRC    := $(sort $(wildcard user/ctl/*.c))
 LIB_OBJ    := $(LIB_SRC:user/%.c=$(BUILD)/obj/%.o)
+LIB_OBJ_ASAN := $(LIB_SRC:user/%.c=$(BUILD)/obj-asan/%.o)
 AGENT_OBJ  := $(AGENT_SRC:user/%.c=$(BUILD)/obj/%.o)
 CTL_OBJ    := $(CTL_SRC:user/%.c=$(BUILD)/obj/%.o)
-USER_HDRS  := $(wildcard user/*/*.h user/lib/*/*.h include/*.h)
 
 PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim \
 	      $(BUILD)/xfab-compile-bench $(BUILD)/xfab-stackcheck \
@@ -31,7 +31,9 @@ PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-l
 # Every tests/unit/test_X.c is a unit suite (built plain and with ASan/UBSan);
 # every tests/bpf/test_X.c a BPF packet suite: adding a file adds the suite.
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
-UNIT_TESTS := $(foreach n,$(UNIT_NAMES),$(BUILD)/test_$(n) $(BUILD)/test_$(n)_asan)
+UNIT_PLAIN := $(foreach n,$(UNIT_NAMES),$(BUILD)/test_$(n))
+UNIT_ASAN  := $(foreach n,$(UNIT_NAMES),$(BUILD)/test_$(n)_asan)
+UNIT_TESTS := $(UNIT_PLAIN) $(UNIT_ASAN)
 BPF_TESTS  := $(patsubst tests/bpf/test_%.c,$(BUILD)/test_%,$(wildcard tests/bpf/test_*.c))
 TESTS      := $(UNIT_TESTS) $(BPF_TESTS)
 
@@ -50,22 +52,42 @@ $(BUILD)/xfab.bpf.o: $(BPF_SRC) $(BPF_HDRS) | $(BUILD)
 $(BUILD)/xfab.skel.h: $(BUILD)/xfab.bpf.o
 	$(BPFTOOL) gen skeleton $< name xfab > $@
 
-# -MMD: an object depends on what it includes (only objects that include the
-# skeleton rebuild when the BPF program changes), and the
-# skeleton exists first. An object without its .d is rebuilt.
-$(BUILD)/obj/%.o: user/%.c $(USER_HDRS) $(BUILD)/obj/%.d | $(BUILD)/xfab.skel.h
+# Objects: the library, the agent, the CLI and every test file are compiled
+# once plain (build/obj/...) and once more with ASan/UBSan (build/obj-asan/...,
+# only what the _asan unit suites link), and every program links the objects.
+# -MMD: an object depends on exactly what it includes (a header change
+# rebuilds only its includers; only objects that include the skeleton
+# rebuild when the BPF program changes). An object without its .d is
+# rebuilt. The skeleton exists before the objects that include it (the BPF
+# tests', and the sources that name it): the library and the unit suites
+# build without the BPF toolchain.
+OBJ_DIRS   := $(BUILD)/obj $(BUILD)/obj-asan
+# -I the object's own folder (user/agent, user/ctl)
+obj_incs    = -Iuser/$(firstword $(subst /, ,$*))
+$(BUILD)/obj/%.o: user/%.c $(BUILD)/obj/%.d
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -Iuser/$(firstword $(subst /, ,$*)) -c $< -o $@
+	$(CC) $(CFLAGS) -MMD -MP $(obj_incs) -c $< -o $@
 
-# The library includes no skeleton: its objects (and so the unit tests)
-# build without the BPF program.
-$(BUILD)/obj/lib/%.o: user/lib/%.c $(USER_HDRS) $(BUILD)/obj/lib/%.d | $(BUILD)
+$(BUILD)/obj-asan/%.o: user/%.c $(BUILD)/obj-asan/%.d
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -Iuser/lib -c $< -o $@
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -MMD -MP $(obj_incs) -c $< -o $@
+
+# Test files: tests/unit/X.c -> obj/tests/unit/X.o, tests/bpf/X.c likewise.
+$(BUILD)/obj/tests/%.o: tests/%.c $(BUILD)/obj/tests/%.d
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -I$(dir $<) $(UNIT_INC) -c $< -o $@
+
+$(BUILD)/obj-asan/tests/%.o: tests/%.c $(BUILD)/obj-asan/tests/%.d
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -MMD -MP -I$(dir $<) $(UNIT_INC) -c $< -o $@
 
 $(BUILD)/obj/%.d: ;
-.PRECIOUS: $(BUILD)/obj/%.d
--include $(LIB_OBJ:.o=.d) $(AGENT_OBJ:.o=.d) $(CTL_OBJ:.o=.d)
+$(BUILD)/obj-asan/%.d: ;
+.PRECIOUS: $(BUILD)/obj/%.d $(BUILD)/obj-asan/%.d
+-include $(wildcard $(foreach d,$(OBJ_DIRS),$(d)/*/*.d $(d)/*/*/*.d))
+BPF_TEST_OBJ := $(patsubst tests/bpf/%.c,$(BUILD)/obj/tests/bpf/%.o,$(wildcard tests/bpf/*.c))
+SKEL_OBJ   := $(patsubst user/%.c,$(BUILD)/obj/%.o,$(shell grep -l 'xfab\.skel\.h' $(LIB_SRC) $(AGENT_SRC) $(CTL_SRC)))
+$(SKEL_OBJ) $(BPF_TEST_OBJ): | $(BUILD)/xfab.skel.h
 
 $(BUILD)/xfabd: $(AGENT_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
@@ -73,52 +95,47 @@ $(BUILD)/xfabd: $(AGENT_OBJ) $(LIB_OBJ)
 $(BUILD)/xfabctl: $(CTL_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/xfab-roce: tools/xfab-roce.c | $(BUILD)
-	$(CC) $(CFLAGS) $< -o $@
+# Tools: objects of their own too (obj/tools/X.o), linked with what they use.
+$(BUILD)/obj/tools/%.o: tools/%.c $(BUILD)/obj/tools/%.d
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/xfab-roce: $(BUILD)/obj/tools/xfab-roce.o | $(BUILD)
+	$(CC) $(CFLAGS) $^ -o $@
 
 # make check: the verifier's stack depth of every program (scripts/check).
-$(BUILD)/xfab-stackcheck: tools/xfab-stackcheck.c | $(BUILD)
-	$(CC) $(CFLAGS) $< -o $@ -lbpf -lelf -lz
+$(BUILD)/xfab-stackcheck: $(BUILD)/obj/tools/xfab-stackcheck.o | $(BUILD)
+	$(CC) $(CFLAGS) $^ -o $@ -lbpf -lelf -lz
 
-$(BUILD)/xfab-bench: tools/xfab-bench.c $(BUILD)/obj/lib/frame.o | $(BUILD)
+$(BUILD)/xfab-bench: $(BUILD)/obj/tools/xfab-bench.o $(BUILD)/obj/lib/frame.o | $(BUILD)
 	$(CC) $(CFLAGS) $^ -o $@ -lbpf -lelf -lz
 
 $(BUILD)/bench.bpf.o: bench/bench.bpf.c | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/xfab-lbsim: tools/xfab-lbsim.c $(LIB_OBJ) | $(BUILD)
-	$(CC) $(CFLAGS) $< $(LIB_OBJ) -o $@ $(LDLIBS)
+$(BUILD)/xfab-lbsim $(BUILD)/xfab-compile-bench: $(BUILD)/%: $(BUILD)/obj/tools/%.o $(LIB_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/xfab-compile-bench: tools/xfab-compile-bench.c $(LIB_OBJ) | $(BUILD)
-	$(CC) $(CFLAGS) $< $(LIB_OBJ) -o $@ $(LDLIBS)
-
-# Unit tests: pure userspace, also built with ASan/UBSan. UNIT_EXTRA: agent
-# sources a test needs besides the library.
+# Unit tests: pure userspace, also built with ASan/UBSan, linked from the
+# library's objects. UNIT_EXTRA: agent objects a test needs besides the
+# library (and UNIT_INC the include folder they need).
 # test_abi runs xfabctl against pins of another ABI version.
 $(BUILD)/test_abi: $(BUILD)/xfabctl
-$(BUILD)/test_names $(BUILD)/test_names_asan: UNIT_EXTRA := user/agent/metrics.c -Iuser/agent
-# The plain build links the library objects (a one-file library change
-# recompiles one object, which make mutate relies on); the ASan/UBSan build
-# compiles the library with the sanitizers.
-$(BUILD)/test_%: tests/unit/test_%.c $(LIB_OBJ) $(USER_HDRS) | $(BUILD)
-	$(CC) $(CFLAGS) $< $(UNIT_EXTRA) $(LIB_OBJ) -o $@ $(LDLIBS) -lcmocka
+$(BUILD)/test_names $(BUILD)/test_names_asan: UNIT_EXTRA := agent/metrics.o
+$(BUILD)/obj/tests/unit/test_names.o $(BUILD)/obj-asan/tests/unit/test_names.o: UNIT_INC := -Iuser/agent
+$(BUILD)/test_names: $(BUILD)/obj/agent/metrics.o
+$(BUILD)/test_names_asan: $(BUILD)/obj-asan/agent/metrics.o
+$(UNIT_PLAIN): $(BUILD)/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIB_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) $< $(LIB_OBJ) $(addprefix $(BUILD)/obj/,$(UNIT_EXTRA)) -o $@ $(LDLIBS) -lcmocka
 
-$(BUILD)/test_%_asan: tests/unit/test_%.c $(LIB_SRC) $(USER_HDRS) | $(BUILD)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $< $(LIB_SRC) $(UNIT_EXTRA) -o $@ $(LDLIBS) -lcmocka
+$(UNIT_ASAN): $(BUILD)/test_%_asan: $(BUILD)/obj-asan/tests/unit/test_%.o $(LIB_OBJ_ASAN) | $(BUILD)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $< $(LIB_OBJ_ASAN) $(addprefix $(BUILD)/obj-asan/,$(UNIT_EXTRA)) -o $@ $(LDLIBS) -lcmocka
 
 # BPF packet tests: BPF_PROG_TEST_RUN through both entry points. Objects of
 # their own, so a library change relinks them and only a BPF change (the
 # skeleton) recompiles them.
-$(BUILD)/obj/tests/bpf/%.o: tests/bpf/%.c $(wildcard tests/bpf/*.h) $(USER_HDRS) $(BUILD)/xfab.skel.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/bpf -c $< -o $@
-
-$(BUILD)/test_%: $(BUILD)/obj/tests/bpf/test_%.o $(BUILD)/obj/tests/bpf/harness.o $(LIB_OBJ) | $(BUILD)
+$(BPF_TESTS): $(BUILD)/test_%: $(BUILD)/obj/tests/bpf/test_%.o $(BUILD)/obj/tests/bpf/harness.o $(LIB_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(filter %.o,$^) -o $@ $(LDLIBS) -lcmocka -lm
-
-# Named, so make keeps them (not intermediate files).
-BPF_TEST_OBJ := $(patsubst tests/bpf/%.c,$(BUILD)/obj/tests/bpf/%.o,$(wildcard tests/bpf/*.c))
-$(BPF_TEST_OBJ): $(BUILD)/xfab.skel.h
 
 # test_packets runs xfabctl against the maps it pinned.
 $(BUILD)/test_packets: $(BUILD)/xfabctl
