@@ -5,12 +5,13 @@
  * writer and into FIB arrays in plain memory, the way xfabd writes the
  * pinned maps and the mmapped FIBs.
  *
- * Two ways of handling an event are timed on the same switch:
- *   full:        xfabd's previous path: compile the whole table image from
- *                config and live state (xfab_tables_build), diff it against
- *                the last one and write the difference, the FIB by a diff
- *                of its prefix sets (xfab_tables_apply);
- *   incremental: the RIB and compile.c: only what the event implies.
+ * Two ways of handling an event are timed on the same switch, both by the
+ * one compiler xfabd uses (the RIB and user/lib/compile.c):
+ *   full:        a full rebuild: a fresh RIB and compile state load the whole
+ *                config (with the event applied to it and to the live
+ *                state) and write every entry, into empty FIB arrays;
+ *   incremental: the running RIB and compile state told of the event: only
+ *                what the event implies.
  * Events: a neighbour's MAC changes, a port goes down, comes back up, one
  * route is added, the same route is removed.
  *
@@ -27,7 +28,7 @@
 #include "compile.h"
 #include "config.h"
 #include "rib.h"
-#include "tables.h"
+#include "maps.h"
 
 #define PORTS 16
 #define SETS 16 /* nexthop sets: 8-way ECMP over a window of the ports */
@@ -197,7 +198,7 @@ static const char *const ev_key[EV_COUNT] = {"neigh", "link_down", "link_up", "r
 
 struct result {
 	size_t entries;	 /* map entries and FIB entries written */
-	size_t compiled; /* map entries compiled and compared */
+	size_t compiled; /* of which map entries (the rest: FIB entries) */
 	double ms[64];	 /* per repeat */
 	int n;
 };
@@ -249,54 +250,71 @@ static double median(double *v, int n)
 	return n ? v[n / 2] : 0;
 }
 
-static size_t image_entries(const struct xfab_tables *t)
+/* Empty FIBs for a fresh compile (their arrays zeroed, as loaded). */
+static void fib_reset(struct sw *s)
 {
-	size_t n = 0;
+	xfab_fib4_detach(&s->fib4);
+	xfab_fib6_detach(&s->fib6);
+	memset(s->tbl24, 0, (size_t)XFAB_FIB4_TBL24_SIZE * 4);
+	memset(s->tbl8, 0, (size_t)XFAB_FIB4_TBL8_GROUPS * 256 * 4);
+	memset(s->tbl16, 0, (size_t)XFAB_FIB6_TBL16_SIZE * 4);
+	memset(s->tbl8_6, 0, (size_t)XFAB_FIB6_GROUPS * 256 * 4);
+	if (xfab_fib4_attach(&s->fib4, s->tbl24, s->tbl8) ||
+	    xfab_fib6_attach(&s->fib6, s->tbl16, s->tbl8_6))
+		die("FIB", ENOMEM);
+}
 
-	for (int i = 0; i < XFAB_T_COUNT; i++)
-		n += t->t[i].count;
-	return n;
+/* A full rebuild of the switch as it is: a fresh RIB and compile state
+ * given the whole config. Returns the wall clock in ms; *entries: map and
+ * FIB entries written, *map_entries: map entries alone. */
+static double fresh_compile(struct sw *s, size_t *entries, size_t *map_entries)
+{
+	const struct xfab_compile_stats *st;
+	struct xfab_rib *rib;
+	struct xfab_compile *c;
+	double t0, ms;
+	size_t w = 0;
+	int err;
+
+	fib_reset(s);
+	s->cnt.writes = 0;
+	t0 = (double)xfab_mono_ns() / 1e6;
+	rib = xfab_rib_new();
+	c = rib ? xfab_compile_new(rib, &s->ops, neigh_lookup, NULL) : NULL;
+	if (!c)
+		die("compile", ENOMEM);
+	err = xfab_rib_load_config(rib, &s->cfg);
+	if (!err)
+		err = xfab_compile_config(c, &s->cfg, s->live);
+	if (err)
+		die("full rebuild", err);
+	ms = (double)xfab_mono_ns() / 1e6 - t0;
+	st = xfab_compile_last(c);
+	for (int t = 0; t < XFAB_T_COUNT; t++)
+		w += st->updates[t] + st->removes[t];
+	if (w != s->cnt.writes)
+		die("the stats disagree with the writer", EINVAL);
+	*entries = w + st->fib4_written + st->fib6_written;
+	*map_entries = w;
+	xfab_compile_free(c);
+	xfab_rib_free(rib);
+	return ms;
 }
 
 static void run_full(size_t n_routes, int repeat, struct result *res, double *setup_ms)
 {
 	struct sw s;
-	struct xfab_tables applied = {0}, next;
-	struct xfab_fib4_stats fst;
-	double t0;
-	int err;
+	size_t entries, map_entries;
 
 	make_switch(&s, n_routes);
-	s.ops.fib4_stats = &fst;
-	t0 = (double)xfab_mono_ns() / 1e6;
-	err = xfab_tables_build(&s.cfg, s.live, neigh_lookup, NULL, &applied, &next);
-	if (!err)
-		err = xfab_tables_apply(&applied, &next, &s.ops);
-	if (err)
-		die("full build", err);
-	applied = next;
-	*setup_ms = (double)xfab_mono_ns() / 1e6 - t0;
+	*setup_ms = fresh_compile(&s, &entries, &map_entries);
 	for (int rep = 0; rep < repeat; rep++)
 		for (int ev = 0; ev < EV_COUNT; ev++) {
 			struct result *r = &res[ev];
 
 			apply_event(&s, (enum event)ev, rep);
-			s.cnt.writes = 0;
-			memset(&fst, 0, sizeof(fst));
-			t0 = (double)xfab_mono_ns() / 1e6;
-			err =
-			    xfab_tables_build(&s.cfg, s.live, neigh_lookup, NULL, &applied, &next);
-			if (!err)
-				err = xfab_tables_apply(&applied, &next, &s.ops);
-			if (err)
-				die(ev_name[ev], err);
-			r->ms[r->n++] = (double)xfab_mono_ns() / 1e6 - t0;
-			r->entries = s.cnt.writes + fst.written;
-			r->compiled = image_entries(&next);
-			xfab_tables_free(&applied);
-			applied = next;
+			r->ms[r->n++] = fresh_compile(&s, &r->entries, &r->compiled);
 		}
-	xfab_tables_free(&applied);
 	free_switch(&s);
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * xfab-lbsim: link-load balance of xfab's ECMP for RoCE traffic, computed
- * with the data plane's own hash (include/xfab_hash.h) and bucket fill
- * (user/lib/tables.c), so the figures are what the switch does.
+ * with the data plane's own hash (include/xfab_hash.h) over the group that
+ * xfabd's compiler writes (a config through the RIB and user/lib/compile.c),
+ * so the figures are what the switch does.
  *
  * Each trial: FLOWS host-pair flows of equal volume (RoCEv2, UDP 4791, one
  * fixed UDP source port per pair, the low-entropy case) over one LINKS-way
@@ -13,13 +14,16 @@
  *
  *   xfab-lbsim [--flows N] [--links N] [--trials N] [--json FILE]
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tables.h"
+#include "compile.h"
+#include "config.h"
+#include "rib.h"
 #include "xfab_hash.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -39,7 +43,75 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* One trial: max/mean link load. */
+/* ---- the group: one route over LINKS gateways, compiled as xfabd does ---- */
+
+static int grp_update(void *arg, enum xfab_table t, const void *key, const void *val)
+{
+	(void)key;
+	if (t == XFAB_T_GROUPS)
+		memcpy(arg, val, sizeof(struct xfab_group));
+	return 0;
+}
+
+static int grp_remove(void *arg, enum xfab_table t, const void *key)
+{
+	(void)arg, (void)t, (void)key;
+	return 0;
+}
+
+static int no_neigh(void *arg, __u32 ifindex, int family, const __u8 *addr, __u8 mac[6])
+{
+	(void)arg, (void)ifindex, (void)family, (void)addr, (void)mac;
+	return -ENOENT;
+}
+
+/* Port eth1 (10.0.0.1/24, up) and 20.0.0.0/8 over 10.0.0.2 .. 10.0.0.LINKS+1,
+ * weight 1 each: the group's buckets, members by nexthop id. */
+static int compile_group(int links, struct xfab_group *grp)
+{
+	char text[4096], line[512];
+	size_t n = 0;
+	struct xfab_map_ops ops = {.update = grp_update, .remove = grp_remove, .arg = grp};
+	struct xfab_port_live live[XFAB_MAX_PORTS] = {{.ifindex = 10, .oper_up = 1}};
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+	struct xfab_rib *rib = xfab_rib_new();
+	struct xfab_compile *c = rib ? xfab_compile_new(rib, &ops, no_neigh, NULL) : NULL;
+	int err = -ENOMEM;
+
+	n += (size_t)snprintf(text + n, sizeof(text) - n,
+			      "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"lbsim\"}},\n"
+			      " \"PORT\": {\"eth1\": {}},\n"
+			      " \"INTERFACE\": {\"eth1|10.0.0.1/24\": {}},\n"
+			      " \"ROUTE\": {\"20.0.0.0/8\": {\"nexthop\": \"");
+	for (int l = 0; l < links; l++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s10.0.0.%d", l ? "," : "",
+				      l + 2);
+	snprintf(text + n, sizeof(text) - n, "\"}}}\n");
+	memset(grp, 0, sizeof(*grp));
+	if (!c)
+		goto out;
+	if (xfab_config_parse("lbsim.json", text, &cfg, &errs)) {
+		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
+		fprintf(stderr, "xfab-lbsim: %s\n", line);
+		err = -EINVAL;
+		goto out;
+	}
+	err = xfab_rib_load_config(rib, &cfg);
+	if (!err)
+		err = xfab_compile_config(c, &cfg, live);
+	xfab_config_free(&cfg);
+	if (!err && grp->num_members != links)
+		err = -EINVAL;
+out:
+	xfab_compile_free(c);
+	xfab_rib_free(rib);
+	if (err)
+		fprintf(stderr, "xfab-lbsim: cannot compile the group: %s\n", strerror(-err));
+	return err;
+}
+
+/* One trial: max/mean link load (link: a member's index in the group). */
 static double trial(int flows, int links, int qps, __u32 fields, const struct xfab_group *grp)
 {
 	double load[XFAB_GROUP_MAX_MEMBERS] = {0}, max = 0, mean = 0;
@@ -60,7 +132,9 @@ static double trial(int flows, int links, int qps, __u32 fields, const struct xf
 			xfab_flow_select(&fl, fields, 0);
 			hash = xfab_flow_hash(&fl, seed);
 			nh = grp->buckets[XFAB_HASH_BUCKET(hash)];
-			load[nh - 1] += 1.0 / qps;
+			for (int m = 0; m < grp->num_members; m++)
+				if (grp->members[m] == nh)
+					load[m] += 1.0 / qps;
 		}
 	}
 	for (int l = 0; l < links; l++) {
@@ -80,9 +154,9 @@ int main(int argc, char **argv)
 	    {"json", required_argument, NULL, 'j'},
 	    {NULL, 0, NULL, 0},
 	};
-	int flows = 1000, links = 16, trials = 200, opt, live[XFAB_GROUP_MAX_MEMBERS];
+	int flows = 1000, links = 16, trials = 200, opt;
 	const char *json_path = NULL;
-	struct xfab_group grp = {0};
+	struct xfab_group grp;
 	const struct {
 		const char *name;
 		int qps;
@@ -120,13 +194,8 @@ int main(int argc, char **argv)
 			XFAB_GROUP_MAX_MEMBERS);
 		return 2;
 	}
-	grp.num_members = (__u16)links;
-	for (int l = 0; l < links; l++) {
-		grp.members[l] = (__u32)(l + 1);
-		grp.weights[l] = 1;
-		live[l] = 1;
-	}
-	xfab_group_fill_buckets(&grp, NULL, live);
+	if (compile_group(links, &grp))
+		return 1;
 	if (json_path) {
 		jf = fopen(json_path, "w");
 		if (!jf) {

@@ -8,6 +8,7 @@
 #include <linux/bpf.h>
 #include <net/if.h>
 #include <sched.h>
+#include <sys/socket.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,10 +46,18 @@ const char *h_build_path(const char *name)
 	return path;
 }
 
-static int no_neigh(void *arg, __u32 ifi, int family, const __u8 *addr, __u8 mac[6])
+/* As xfabd's: the neighbour map (static and learnt neighbours). */
+static int neigh_lookup(void *arg, __u32 ifindex, int family, const __u8 *addr, __u8 mac[6])
 {
-	(void)arg, (void)ifi, (void)family, (void)addr, (void)mac;
-	return -ENOENT;
+	struct harness *h = arg;
+	struct xfab_neigh_key key = {.ifindex = ifindex, .family = (__u8)family};
+	struct xfab_neigh val;
+
+	memcpy(key.addr, addr, family == AF_INET ? 4 : 16);
+	if (bpf_map_lookup_elem(h->fd[XFAB_T_NEIGHBORS], &key, &val))
+		return -ENOENT;
+	memcpy(mac, val.mac, 6);
+	return 0;
 }
 
 static int w_update(void *arg, enum xfab_table t, const void *key, const void *val)
@@ -70,47 +79,71 @@ static int w_remove(void *arg, enum xfab_table t, const void *key)
 	return bpf_map_delete_elem(h->fd[t], key) ? -errno : 0;
 }
 
-int h_reapply(struct harness *h, const char *config_text)
+/* The live state of cfg's ports: veth pN is harness port N - 1. */
+static int live_ports(struct harness *h, const struct xfab_config *cfg, struct xfab_port_live *live)
 {
-	struct xfab_port_live live[XFAB_MAX_PORTS] = {0};
-	struct xfab_map_ops ops = {
-	    .update = w_update, .remove = w_remove, .arg = h, .fib4 = &h->fib4, .fib6 = &h->fib6};
-	struct xfab_cfg_errors errs;
-	struct xfab_tables next;
+	memset(live, 0, sizeof(*live) * XFAB_MAX_PORTS);
+	for (int p = 0; p < cfg->n_ports; p++) {
+		const char *name = cfg->ports[p].name;
+		int idx = name[0] == 'p' ? atoi(name + 1) - 1 : -1;
 
-	if (config_text) {
-		struct xfab_config cfg;
-
-		if (xfab_config_parse("test.json", config_text, &cfg, &errs)) {
-			char line[512];
-
-			xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
-			fprintf(stderr, "config: %s\n", line);
+		if (idx < 0 || idx >= h->n_ports) {
+			fprintf(stderr, "config port %s is not p1..p%d\n", name, h->n_ports);
 			return -1;
 		}
-		xfab_config_free(&h->cfg);
-		h->cfg = cfg;
-	}
-	for (int p = 0; p < h->cfg.n_ports; p++) {
-		char name[8];
-		int idx;
-
-		snprintf(name, sizeof(name), "%s", h->cfg.ports[p].name);
-		idx = name[0] == 'p' ? atoi(name + 1) - 1 : -1;
-		if (idx < 0 || idx >= h->n_ports)
-			return -1;
 		live[p].ifindex = h->ifindex[idx];
 		memcpy(live[p].mac, h->mac[idx], 6);
 		live[p].oper_up = h->oper_up[idx];
 	}
-	if (xfab_tables_build(&h->cfg, live, no_neigh, NULL, &h->applied, &next))
-		return -1;
-	if (xfab_tables_apply(&h->applied, &next, &ops)) {
-		xfab_tables_free(&next);
+	return 0;
+}
+
+int h_reapply(struct harness *h, const char *config_text)
+{
+	struct xfab_port_live live[XFAB_MAX_PORTS];
+	struct xfab_cfg_errors errs;
+	struct xfab_config cfg;
+	int err;
+
+	/* link events, on the running config's ports */
+	if (h->compile) {
+		if (live_ports(h, &h->cfg, live))
+			return -1;
+		for (int p = 0; p < h->cfg.n_ports; p++) {
+			if (live[p].oper_up == h->live[p].oper_up)
+				continue;
+			h->live[p].oper_up = live[p].oper_up;
+			err = xfab_compile_link(h->compile, p, live[p].oper_up);
+			if (err) {
+				fprintf(stderr, "link event: %s\n", strerror(-err));
+				return -1;
+			}
+		}
+	}
+	if (!config_text)
+		return 0;
+	/* a reload */
+	if (xfab_config_parse("test.json", config_text, &cfg, &errs)) {
+		char line[512];
+
+		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
+		fprintf(stderr, "config: %s\n", line);
 		return -1;
 	}
-	xfab_tables_free(&h->applied);
-	h->applied = next;
+	if (live_ports(h, &cfg, live)) {
+		xfab_config_free(&cfg);
+		return -1;
+	}
+	xfab_config_free(&h->cfg);
+	h->cfg = cfg;
+	memcpy(h->live, live, sizeof(live));
+	err = xfab_rib_load_config(h->rib, &h->cfg);
+	if (!err)
+		err = xfab_compile_config(h->compile, &h->cfg, h->live);
+	if (err) {
+		fprintf(stderr, "compile: %s\n", strerror(-err));
+		return -1;
+	}
 	return 0;
 }
 
@@ -145,12 +178,26 @@ int h_setup(struct harness *h, int n_ports, const char *config_text)
 	    xfab_fib6_map(&h->fib6, h_map_fd(h, XFAB_MAP_FIB6_TBL16),
 			  h_map_fd(h, XFAB_MAP_FIB6_TBL8)))
 		return -1;
+	/* the map writer and the mmapped FIBs, as xfabd's */
+	{
+		struct xfab_map_ops ops = {.update = w_update,
+					   .remove = w_remove,
+					   .arg = h,
+					   .fib4 = &h->fib4,
+					   .fib6 = &h->fib6};
+
+		h->rib = xfab_rib_new();
+		h->compile = h->rib ? xfab_compile_new(h->rib, &ops, neigh_lookup, h) : NULL;
+		if (!h->compile)
+			return -1;
+	}
 	return h_reapply(h, config_text);
 }
 
 void h_teardown(struct harness *h)
 {
-	xfab_tables_free(&h->applied);
+	xfab_compile_free(h->compile);
+	xfab_rib_free(h->rib);
 	xfab_config_free(&h->cfg);
 	xfab_fib4_unmap(&h->fib4);
 	xfab_fib6_unmap(&h->fib6);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Shared by the BPF_PROG_TEST_RUN suites: a private netns with veth ports,
- * the loaded skeleton, tables compiled from a config text, and a runner. */
+ * the loaded skeleton, tables compiled from a config text the way xfabd
+ * compiles them (the RIB and user/lib/compile.c, the live ports, neighbours
+ * from the neighbour map), and a runner. */
 #ifndef XFAB_TEST_HARNESS_H
 #define XFAB_TEST_HARNESS_H
 
@@ -8,7 +10,9 @@
 #include <stddef.h>
 
 #include "config.h"
-#include "tables.h"
+#include "compile.h"
+#include "maps.h"
+#include "rib.h"
 #include "xfab.skel.h"
 
 #define H_MAX_PORTS 8
@@ -20,7 +24,9 @@ struct harness {
 	__u8 mac[H_MAX_PORTS][6];
 	int oper_up[H_MAX_PORTS];
 	struct xfab_config cfg;
-	struct xfab_tables applied;
+	struct xfab_rib *rib;
+	struct xfab_compile *compile;
+	struct xfab_port_live live[XFAB_MAX_PORTS]; /* what compile was told, per config port */
 	int fd[XFAB_T_COUNT];
 	struct xfab_fib4_hw fib4; /* the mmapped FIBs, synced as xfabd does */
 	struct xfab_fib6_hw fib6;
@@ -30,8 +36,9 @@ struct harness {
  * load the skeleton, compile and apply config_text. 0 or -1. */
 int h_setup(struct harness *h, int n_ports, const char *config_text);
 void h_teardown(struct harness *h);
-/* Recompiles with the harness's port states (and optionally a new config
- * text) and applies the difference, as xfabd does on an event. */
+/* As xfabd on events: a port whose oper_up changed is a link event
+ * (xfab_compile_link); then, with a config text, a reload (the RIB loads the
+ * new config, compile writes the difference). */
 int h_reapply(struct harness *h, const char *config_text);
 /* Runs one frame through xfab_xdp (tc = 0) or xfab_tc (tc = 1). */
 int h_run(struct harness *h, int tc, int in_port, const void *in, size_t in_len, void *out,

@@ -32,7 +32,6 @@
 
 #include "common.h"
 #include "config.h"
-#include "tables.h"
 #include "frame.h"
 #include "harness.h"
 #include "xfab_hash.h"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Unit tests of the config validator and the table compiler: every bad
- * config is rejected with the right file:line:col and key, and leaves the
- * output untouched; good configs compile into the expected tables, and
- * re-applying a changed config writes only the difference.
+ * Unit tests of the config validator and of compiling a config into tables
+ * the way xfabd does (the RIB and user/lib/compile.c, into a shadow of the
+ * maps): every bad config is rejected with the right file:line:col and key,
+ * and leaves the output untouched; good configs compile into the expected
+ * tables, and re-applying a changed config writes only the difference.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,8 +18,10 @@
 
 #include <cmocka.h>
 
+#include "compile.h"
 #include "config.h"
-#include "tables.h"
+#include "rib.h"
+#include "shadow.h"
 
 #define HDR "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
 #define PORTS " \"PORT\": {\"eth1\": {}, \"eth2\": {}, \"eth3\": {}},\n"
@@ -342,39 +345,7 @@ static void test_missing_file(void **state)
 	assert_non_null(strstr(errs.e[0].msg, "cannot open"));
 }
 
-/* ---- tables ---- */
-
-struct recorder {
-	int updates[XFAB_T_COUNT];
-	int removes[XFAB_T_COUNT];
-};
-
-static int rec_update(void *arg, enum xfab_table t, const void *key, const void *val)
-{
-	struct recorder *r = arg;
-
-	(void)key, (void)val;
-	r->updates[t]++;
-	return 0;
-}
-
-static int rec_remove(void *arg, enum xfab_table t, const void *key)
-{
-	struct recorder *r = arg;
-
-	(void)key;
-	r->removes[t]++;
-	return 0;
-}
-
-static int total(const int *v)
-{
-	int n = 0;
-
-	for (int t = 0; t < XFAB_T_COUNT; t++)
-		n += v[t];
-	return n;
-}
+/* ---- tables: the config compiled as xfabd compiles it ---- */
 
 static int neigh_none(void *arg, __u32 ifindex, int family, const __u8 *addr, __u8 mac[6])
 {
@@ -382,134 +353,170 @@ static int neigh_none(void *arg, __u32 ifindex, int family, const __u8 *addr, __
 	return -ENOENT;
 }
 
-static void live_ports(struct xfab_port_live *live)
+/* A switch: three live ports (ifindex 10, 11, 12), the RIB and compile
+ * state, and the maps they write (a shadow). */
+struct sw {
+	struct xfab_port_live live[XFAB_MAX_PORTS];
+	struct xfab_rib *rib;
+	struct xfab_compile *c;
+	struct shadow sh;
+};
+
+static struct sw *sw_new(void)
 {
-	memset(live, 0, sizeof(*live) * XFAB_MAX_PORTS);
+	struct sw *s = calloc(1, sizeof(*s));
+	struct xfab_map_ops ops = {.update = sh_update, .remove = sh_remove};
+
+	assert_non_null(s);
 	for (int p = 0; p < 3; p++) {
-		live[p].ifindex = (__u32)(10 + p);
-		live[p].mac[0] = 2;
-		live[p].mac[5] = (__u8)p;
-		live[p].oper_up = 1;
+		s->live[p].ifindex = (__u32)(10 + p);
+		s->live[p].mac[0] = 2;
+		s->live[p].mac[5] = (__u8)p;
+		s->live[p].oper_up = 1;
 	}
+	ops.arg = &s->sh;
+	s->rib = xfab_rib_new();
+	assert_non_null(s->rib);
+	s->c = xfab_compile_new(s->rib, &ops, neigh_none, NULL);
+	assert_non_null(s->c);
+	return s;
 }
 
-static const void *find_route_v4(const struct xfab_tables *t, const char *addr, int plen)
+static void sw_free(struct sw *s)
 {
-	const struct xfab_table_image *img = &t->t[XFAB_T_ROUTES_V4];
-	__u8 a[4];
-
-	inet_pton(AF_INET, addr, a);
-	for (size_t i = 0; i < img->count; i++) {
-		const struct xfab_e_route_v4 *e = &((struct xfab_e_route_v4 *)img->entries)[i];
-
-		if (e->key.prefixlen == 32u + (__u32)plen && !memcmp(e->key.addr, a, 4))
-			return e;
-	}
-	return NULL;
+	xfab_compile_free(s->c);
+	xfab_rib_free(s->rib);
+	sh_free(&s->sh);
+	free(s);
 }
 
-static const struct xfab_group *find_group(const struct xfab_tables *t, __u32 id)
+/* A config load, as xfabd's: the RIB takes the config, compile writes. */
+static void sw_load(struct sw *s, const struct xfab_config *cfg)
 {
-	const struct xfab_table_image *img = &t->t[XFAB_T_GROUPS];
+	assert_int_equal(xfab_rib_load_config(s->rib, cfg), 0);
+	assert_int_equal(xfab_compile_config(s->c, cfg, s->live), 0);
+}
 
-	for (size_t i = 0; i < img->count; i++)
-		if (((struct xfab_e_group *)img->entries)[i].key == id)
-			return &((struct xfab_e_group *)img->entries)[i].val;
-	return NULL;
+/* The way a reload goes (parse, then load): 0 if it wrote. */
+static int sw_reload(struct sw *s, const char *text)
+{
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+
+	if (xfab_config_parse("cfg.json", text, &cfg, &errs))
+		return -1;
+	sw_load(s, &cfg);
+	xfab_config_free(&cfg);
+	return 0;
+}
+
+static const struct xfab_route *route_v4(const struct sw *s, const char *addr, int plen)
+{
+	struct xfab_lpm_v4_key key = {.prefixlen = 32u + (__u32)plen};
+
+	assert_int_equal(inet_pton(AF_INET, addr, key.addr), 1);
+	return sh_get(&s->sh, XFAB_T_ROUTES_V4, &key);
+}
+
+static const struct xfab_group *group(const struct sw *s, __u32 id)
+{
+	return sh_get(&s->sh, XFAB_T_GROUPS, &id);
+}
+
+static const struct xfab_nexthop *nexthop(const struct sw *s, __u32 id)
+{
+	return sh_get(&s->sh, XFAB_T_NEXTHOPS, &id);
+}
+
+static long total(const long *v)
+{
+	long n = 0;
+
+	for (int t = 0; t < XFAB_T_COUNT; t++)
+		n += v[t];
+	return n;
 }
 
 static void test_tables_build(void **state)
 {
-	struct xfab_port_live live[XFAB_MAX_PORTS];
-	struct xfab_tables empty = {0}, t;
-	const struct xfab_e_route_v4 *r;
+	struct sw *s = sw_new();
+	const struct xfab_route *r;
 	const struct xfab_group *g;
-	struct xfab_config cfg;
-	struct xfab_cfg_errors errs;
+	const struct xfab_nexthop *nh;
 	int share[2] = {0};
 
 	(void)state;
-	live_ports(live);
-	assert_int_equal(xfab_config_parse("good.json", good_text, &cfg, &errs), 0);
-	assert_int_equal(xfab_tables_build(&cfg, live, neigh_none, NULL, &empty, &t), 0);
+	assert_int_equal(sw_reload(s, good_text), 0);
 	/* connected subnet and our own address */
-	r = find_route_v4(&t, "10.0.0.0", 31);
+	r = route_v4(s, "10.0.0.0", 31);
 	assert_non_null(r);
-	assert_int_equal(r->val.type, XFAB_RT_CONNECTED);
-	assert_int_equal(r->val.id, 10);
-	r = find_route_v4(&t, "10.0.0.1", 32);
+	assert_int_equal(r->type, XFAB_RT_CONNECTED);
+	assert_int_equal(r->id, 10);
+	r = route_v4(s, "10.0.0.1", 32);
 	assert_non_null(r);
-	assert_int_equal(r->val.type, XFAB_RT_LOCAL);
-	/* a two-way group with its buckets split evenly */
-	r = find_route_v4(&t, "10.2.0.0", 24);
+	assert_int_equal(r->type, XFAB_RT_LOCAL);
+	/* a two-way group with its buckets split evenly, one member per port */
+	r = route_v4(s, "10.2.0.0", 24);
 	assert_non_null(r);
-	assert_int_equal(r->val.type, XFAB_RT_GROUP);
-	g = find_group(&t, r->val.id);
+	assert_int_equal(r->type, XFAB_RT_GROUP);
+	g = group(s, r->id);
 	assert_non_null(g);
 	assert_int_equal(g->num_members, 2);
 	assert_int_equal(g->live_members, 2);
+	assert_int_not_equal(nexthop(s, g->members[0])->ifindex,
+			     nexthop(s, g->members[1])->ifindex);
 	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++)
 		share[g->buckets[b] == g->members[1]]++;
 	assert_int_equal(share[0], XFAB_GROUP_BUCKETS / 2);
-	/* the single-nexthop route shares the group's first nexthop, resolved
+	/* the single-nexthop route shares the group's eth1 nexthop, resolved
 	 * by the static neighbour */
-	r = find_route_v4(&t, "10.3.0.0", 24);
-	assert_int_equal(r->val.type, XFAB_RT_NEXTHOP);
-	{
-		const struct xfab_table_image *nh = &t.t[XFAB_T_NEXTHOPS];
-		int resolved = 0;
-
-		assert_int_equal(nh->count, 4); /* 2 IPv4 + 2 IPv6 gateways */
-		for (size_t i = 0; i < nh->count; i++) {
-			const struct xfab_e_nexthop *e = &((struct xfab_e_nexthop *)nh->entries)[i];
-
-			if (e->key == r->val.id) {
-				assert_true(e->val.flags & XFAB_NH_RESOLVED);
-				assert_int_equal(e->val.dmac[5], 1);
-				resolved = 1;
-			}
-		}
-		assert_true(resolved);
-	}
-	assert_int_equal(find_route_v4(&t, "10.4.0.0", 16) != NULL, 1);
-	assert_int_equal(t.t[XFAB_T_ROUTES_V6].count, 2 + 2 + 1); /* 2 subnets, 2 local, 1 route */
-	assert_int_equal(t.t[XFAB_T_PORTS].count, 3);
-	xfab_tables_free(&t);
-	xfab_config_free(&cfg);
+	r = route_v4(s, "10.3.0.0", 24);
+	assert_int_equal(r->type, XFAB_RT_NEXTHOP);
+	assert_true(r->id == g->members[0] || r->id == g->members[1]);
+	nh = nexthop(s, r->id);
+	assert_non_null(nh);
+	assert_int_equal(nh->ifindex, 10);
+	assert_true(nh->flags & XFAB_NH_RESOLVED);
+	assert_int_equal(nh->dmac[5], 1);
+	assert_int_equal(s->sh.t[XFAB_T_NEXTHOPS].n, 4); /* 2 IPv4 + 2 IPv6 gateways */
+	assert_non_null(route_v4(s, "10.4.0.0", 16));
+	assert_int_equal(s->sh.t[XFAB_T_ROUTES_V6].n, 2 + 2 + 1); /* 2 subnets, 2 local, 1 route */
+	assert_int_equal(s->sh.t[XFAB_T_PORTS].n, 3);
+	sw_free(s);
 }
 
 /* A port going down leaves every group at once; coming back, it returns. */
 static void test_link_down_leaves_groups(void **state)
 {
-	struct xfab_port_live live[XFAB_MAX_PORTS];
-	struct xfab_tables empty = {0}, up, down;
-	struct recorder rec = {0};
-	struct xfab_map_ops ops = {.update = rec_update, .remove = rec_remove, .arg = &rec};
-	struct xfab_config cfg;
-	struct xfab_cfg_errors errs;
+	struct sw *s = sw_new();
 	const struct xfab_group *g;
 	__u32 gid;
 
 	(void)state;
-	live_ports(live);
-	assert_int_equal(xfab_config_parse("good.json", good_text, &cfg, &errs), 0);
-	assert_int_equal(xfab_tables_build(&cfg, live, neigh_none, NULL, &empty, &up), 0);
-	gid = ((const struct xfab_e_route_v4 *)find_route_v4(&up, "10.2.0.0", 24))->val.id;
-	live[0].oper_up = 0; /* eth1 */
-	assert_int_equal(xfab_tables_build(&cfg, live, neigh_none, NULL, &up, &down), 0);
-	g = find_group(&down, gid);
+	assert_int_equal(sw_reload(s, good_text), 0);
+	gid = route_v4(s, "10.2.0.0", 24)->id;
+	sh_reset_counts(&s->sh);
+	s->live[0].oper_up = 0; /* eth1, as xfabd's link event */
+	assert_int_equal(xfab_compile_link(s->c, 0, 0), 0);
+	g = group(s, gid);
 	assert_int_equal(g->live_members, 1);
 	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++)
-		assert_int_equal(g->buckets[b], g->members[1]); /* all on eth2's nexthop */
-	assert_int_equal(xfab_tables_apply(&up, &down, &ops), 0);
+		assert_int_equal(nexthop(s, g->buckets[b])->ifindex, 11); /* all on eth2's */
 	/* only the port's state and the two groups (v4, v6) change */
-	assert_int_equal(rec.updates[XFAB_T_PORTS], 1);
-	assert_int_equal(rec.updates[XFAB_T_GROUPS], 2);
-	assert_int_equal(total(rec.updates), 3);
-	assert_int_equal(total(rec.removes), 0);
-	xfab_tables_free(&up);
-	xfab_tables_free(&down);
-	xfab_config_free(&cfg);
+	assert_int_equal(s->sh.updates[XFAB_T_PORTS], 1);
+	assert_int_equal(s->sh.updates[XFAB_T_GROUPS], 2);
+	assert_int_equal(total(s->sh.updates), 3);
+	assert_int_equal(total(s->sh.removes), 0);
+	assert_false(
+	    ((const struct xfab_port *)sh_get(&s->sh, XFAB_T_PORTS, &s->live[0].ifindex))->flags &
+	    XFAB_PORT_OPER_UP);
+	/* back up: the same three entries, both members live again */
+	sh_reset_counts(&s->sh);
+	s->live[0].oper_up = 1;
+	assert_int_equal(xfab_compile_link(s->c, 0, 1), 0);
+	assert_int_equal(total(s->sh.updates), 3);
+	assert_int_equal(group(s, gid)->live_members, 2);
+	sw_free(s);
 }
 
 /* Re-applying: same config writes nothing; a changed one writes only the
@@ -531,46 +538,28 @@ static void test_reapply_diff(void **state)
 	    "   \"fd10::/64\": {\"nexthop\": \"fd00::0,fd00::2\"}},\n"
 	    " \"NEIGH\": {\"eth1|10.0.0.0\": {\"neigh\": \"02:00:00:00:00:01\"}}\n"
 	    "}\n";
-	struct xfab_port_live live[XFAB_MAX_PORTS];
-	struct xfab_tables empty = {0}, a, a2, b;
-	struct recorder rec = {0};
-	struct xfab_map_ops ops = {.update = rec_update, .remove = rec_remove, .arg = &rec};
-	struct xfab_config cfg, cfg2;
-	struct xfab_cfg_errors errs;
-	const struct xfab_e_route_v4 *r2, *r5;
+	struct sw *s = sw_new();
+	__u32 group_before;
 
 	(void)state;
-	live_ports(live);
-	assert_int_equal(xfab_config_parse("a.json", good_text, &cfg, &errs), 0);
-	assert_int_equal(xfab_config_parse("b.json", changed, &cfg2, &errs), 0);
-	assert_int_equal(xfab_tables_build(&cfg, live, neigh_none, NULL, &empty, &a), 0);
-	assert_int_equal(xfab_tables_apply(&empty, &a, &ops), 0);
-	assert_true(total(rec.updates) > 10);
+	assert_int_equal(sw_reload(s, good_text), 0);
+	assert_true(s->sh.writes > 10);
+	group_before = route_v4(s, "10.2.0.0", 24)->id;
 
-	memset(&rec, 0, sizeof(rec));
-	assert_int_equal(xfab_tables_build(&cfg, live, neigh_none, NULL, &a, &a2), 0);
-	assert_int_equal(xfab_tables_apply(&a, &a2, &ops), 0);
-	assert_int_equal(total(rec.updates) + total(rec.removes), 0);
+	sh_reset_counts(&s->sh);
+	assert_int_equal(sw_reload(s, good_text), 0);
+	assert_int_equal(s->sh.writes, 0);
 
-	memset(&rec, 0, sizeof(rec));
-	assert_int_equal(xfab_tables_build(&cfg2, live, neigh_none, NULL, &a2, &b), 0);
-	assert_int_equal(xfab_tables_apply(&a2, &b, &ops), 0);
+	assert_int_equal(sw_reload(s, changed), 0);
 	/* +10.5.0.0/24 (same member set: reuses the group), -10.4.0.0/16 */
-	assert_int_equal(rec.updates[XFAB_T_ROUTES_V4], 1);
-	assert_int_equal(rec.removes[XFAB_T_ROUTES_V4], 1);
-	assert_int_equal(total(rec.updates), 1);
-	assert_int_equal(total(rec.removes), 1);
-	r2 = find_route_v4(&b, "10.2.0.0", 24);
-	r5 = find_route_v4(&b, "10.5.0.0", 24);
-	assert_int_equal(r2->val.id, r5->val.id);
-	assert_int_equal(
-	    r2->val.id,
-	    ((const struct xfab_e_route_v4 *)find_route_v4(&a, "10.2.0.0", 24))->val.id);
-	xfab_tables_free(&a);
-	xfab_tables_free(&a2);
-	xfab_tables_free(&b);
-	xfab_config_free(&cfg);
-	xfab_config_free(&cfg2);
+	assert_int_equal(s->sh.updates[XFAB_T_ROUTES_V4], 1);
+	assert_int_equal(s->sh.removes[XFAB_T_ROUTES_V4], 1);
+	assert_int_equal(total(s->sh.updates), 1);
+	assert_int_equal(total(s->sh.removes), 1);
+	assert_null(route_v4(s, "10.4.0.0", 16));
+	assert_int_equal(route_v4(s, "10.5.0.0", 24)->id, group_before);
+	assert_int_equal(route_v4(s, "10.2.0.0", 24)->id, group_before);
+	sw_free(s);
 }
 
 /* A full table repeats its nexthop lists: 3,000 routes over two spellings of
@@ -580,10 +569,9 @@ static void test_many_routes_shared_lists(void **state)
 {
 	size_t cap = 300000, n = 0;
 	char *text = malloc(cap);
-	struct xfab_port_live live[XFAB_MAX_PORTS];
-	struct xfab_tables empty = {0}, t;
 	struct xfab_config cfg;
 	struct xfab_cfg_errors errs;
+	struct sw *s = sw_new();
 
 	(void)state;
 	assert_non_null(text);
@@ -599,13 +587,12 @@ static void test_many_routes_shared_lists(void **state)
 	assert_int_equal(cfg.routes[2999].n_nexthops, 2);
 	assert_int_equal(cfg.routes[2999].nexthops[0].port, 1); /* 10.0.0.2 first there */
 	assert_int_equal(cfg.routes[0].nexthops[0].port, 0);
-	live_ports(live);
-	assert_int_equal(xfab_tables_build(&cfg, live, neigh_none, NULL, &empty, &t), 0);
+	sw_load(s, &cfg);
 	/* one group: a group is its member set, whatever the order written */
-	assert_int_equal(t.t[XFAB_T_GROUPS].count, 1);
-	assert_int_equal(t.t[XFAB_T_ROUTES_V4].count, 3000 + 3 * 2); /* + 3 connected, 3 local */
-	xfab_tables_free(&t);
+	assert_int_equal(s->sh.t[XFAB_T_GROUPS].n, 1);
+	assert_int_equal(s->sh.t[XFAB_T_ROUTES_V4].n, 3000 + 3 * 2); /* + 3 connected, 3 local */
 	xfab_config_free(&cfg);
+	sw_free(s);
 	free(text);
 }
 
@@ -689,59 +676,29 @@ static void test_fib6_groups_limit(void **state)
 	free(text);
 }
 
-/* The way a reload goes (parse, build, apply): 0 if it wrote. */
-static int parse_build_apply(const char *text, const struct xfab_port_live *live,
-			     struct xfab_tables *applied, const struct xfab_map_ops *ops)
-{
-	struct xfab_config cfg;
-	struct xfab_cfg_errors errs;
-	struct xfab_tables next;
-
-	if (xfab_config_parse("cfg.json", text, &cfg, &errs))
-		return -1;
-	assert_int_equal(xfab_tables_build(&cfg, live, neigh_none, NULL, applied, &next), 0);
-	assert_int_equal(xfab_tables_apply(applied, &next, ops), 0);
-	xfab_tables_free(applied);
-	*applied = next;
-	xfab_config_free(&cfg);
-	return 0;
-}
-
 /* Nothing reaches the tables from a config that fails validation: the
- * recorder sees the good config's writes, then none from any bad one, and
- * the applied image stays byte for byte the same. */
+ * shadow sees the good config's writes, then none from any bad one, and
+ * holds byte for byte what it held. */
 static void test_bad_config_applies_nothing(void **state)
 {
-	struct xfab_port_live live[XFAB_MAX_PORTS];
-	struct recorder rec = {0};
-	struct xfab_map_ops ops = {.update = rec_update, .remove = rec_remove, .arg = &rec};
-	struct xfab_tables applied = {0}, before;
+	struct sw *s = sw_new();
+	struct shadow before;
 
 	(void)state;
-	live_ports(live);
-	assert_int_equal(parse_build_apply(good_text, live, &applied, &ops), 0);
-	assert_true(total(rec.updates) > 10); /* the recorder does see writes */
-	for (int t = 0; t < XFAB_T_COUNT; t++) {
-		size_t bytes = applied.t[t].count * xfab_table_descs[t].entry_size;
-
-		before.t[t].count = applied.t[t].count;
-		before.t[t].entries = malloc(bytes ? bytes : 1);
-		assert_non_null(before.t[t].entries);
-		if (bytes)
-			memcpy(before.t[t].entries, applied.t[t].entries, bytes);
-	}
-	memset(&rec, 0, sizeof(rec));
+	assert_int_equal(sw_reload(s, good_text), 0);
+	assert_true(s->sh.writes > 10); /* the shadow does see writes */
+	assert_int_equal(sh_copy(&before, &s->sh), 0);
+	sh_reset_counts(&s->sh);
 	for (size_t i = 0; i < N_BAD; i++)
-		assert_int_equal(parse_build_apply(bad[i].text, live, &applied, &ops), -1);
-	assert_int_equal(total(rec.updates) + total(rec.removes), 0);
-	for (int t = 0; t < XFAB_T_COUNT; t++) {
-		assert_int_equal(applied.t[t].count, before.t[t].count);
-		if (applied.t[t].count)
-			assert_memory_equal(applied.t[t].entries, before.t[t].entries,
-					    applied.t[t].count * xfab_table_descs[t].entry_size);
-	}
-	xfab_tables_free(&before);
-	xfab_tables_free(&applied);
+		assert_int_equal(sw_reload(s, bad[i].text), -1);
+	assert_int_equal(s->sh.writes, 0);
+	assert_true(sh_equal(&s->sh, &before));
+	/* and the compile state did not move either: the good config again
+	 * writes nothing */
+	assert_int_equal(sw_reload(s, good_text), 0);
+	assert_int_equal(s->sh.writes, 0);
+	sh_free(&before);
+	sw_free(s);
 }
 
 int main(void)

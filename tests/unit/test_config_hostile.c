@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Hostile configs, refused whole. A switch runs a good config: it is parsed,
- * compiled and applied through a map_ops that really stores what it is
- * given (a shadow of the kernel maps, checked equal to the applied image).
- * Each bad config then goes the way a SIGHUP reload goes (a file, load,
- * xfab_config_check_change, build, apply) and must be refused with its
- * file:line:col, key and message, with zero map writes and the shadow and
- * the applied image byte for byte what they were.
+ * loaded into the RIB and compiled as xfabd does (user/lib/compile.c),
+ * through a map_ops that really stores what it is given (a shadow of the
+ * kernel maps, tests/unit/shadow.h). Each bad config then goes the way a
+ * SIGHUP reload goes (a file, load, xfab_config_check_change, the RIB,
+ * compile) and must be refused with its file:line:col, key and message,
+ * with zero map writes, the shadow byte for byte what it was, and the
+ * compile state unmoved (the running config again writes nothing).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,148 +25,24 @@
 
 #include <cmocka.h>
 
+#include "compile.h"
 #include "config.h"
 #include "fib4.h"
-#include "tables.h"
-
-/* ---- the shadow maps: what the kernel would hold ---- */
-
-struct shadow_table {
-	unsigned char *e; /* entries in the image layout, sorted by key bytes */
-	size_t n, cap;
-};
-
-struct shadow {
-	struct shadow_table t[XFAB_T_COUNT];
-	long writes;
-};
-
-static size_t sh_find(const struct shadow_table *st, enum xfab_table t, const void *key, int *found)
-{
-	const struct xfab_table_desc *d = &xfab_table_descs[t];
-	size_t lo = 0, hi = st->n;
-
-	*found = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(st->e + mid * d->entry_size, key, d->key_size);
-
-		if (c == 0) {
-			*found = 1;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static int sh_update(void *arg, enum xfab_table t, const void *key, const void *val)
-{
-	const struct xfab_table_desc *d = &xfab_table_descs[t];
-	struct shadow *sh = arg;
-	struct shadow_table *st = &sh->t[t];
-	int found;
-	size_t at = sh_find(st, t, key, &found);
-	unsigned char *e;
-
-	sh->writes++;
-	if (!found) {
-		if (st->n == st->cap) {
-			size_t cap = st->cap ? st->cap * 2 : 64;
-			unsigned char *bigger = realloc(st->e, cap * d->entry_size);
-
-			if (!bigger)
-				return -ENOMEM;
-			st->e = bigger;
-			st->cap = cap;
-		}
-		memmove(st->e + (at + 1) * d->entry_size, st->e + at * d->entry_size,
-			(st->n - at) * d->entry_size);
-		st->n++;
-		memset(st->e + at * d->entry_size, 0, d->entry_size);
-		memcpy(st->e + at * d->entry_size, key, d->key_size);
-	}
-	e = st->e + at * d->entry_size;
-	memcpy(e + d->val_off, val, d->val_size);
-	return 0;
-}
-
-static int sh_remove(void *arg, enum xfab_table t, const void *key)
-{
-	const struct xfab_table_desc *d = &xfab_table_descs[t];
-	struct shadow *sh = arg;
-	struct shadow_table *st = &sh->t[t];
-	int found;
-	size_t at = sh_find(st, t, key, &found);
-
-	sh->writes++;
-	if (!found)
-		return -ENOENT;
-	memmove(st->e + at * d->entry_size, st->e + (at + 1) * d->entry_size,
-		(st->n - at - 1) * d->entry_size);
-	st->n--;
-	return 0;
-}
-
-static void sh_free(struct shadow *sh)
-{
-	for (int t = 0; t < XFAB_T_COUNT; t++)
-		free(sh->t[t].e);
-	memset(sh, 0, sizeof(*sh));
-}
-
-/* The shadow holds exactly the image: same keys, same values. */
-static void assert_shadow_is(const struct shadow *sh, const struct xfab_tables *img)
-{
-	for (int t = 0; t < XFAB_T_COUNT; t++) {
-		const struct xfab_table_desc *d = &xfab_table_descs[t];
-
-		assert_int_equal(sh->t[t].n, img->t[t].count);
-		for (size_t i = 0; i < img->t[t].count; i++) {
-			const unsigned char *a = sh->t[t].e + i * d->entry_size;
-			const unsigned char *b =
-			    (const unsigned char *)img->t[t].entries + i * d->entry_size;
-
-			assert_memory_equal(a, b, d->key_size);
-			assert_memory_equal(a + d->val_off, b + d->val_off, d->val_size);
-		}
-	}
-}
-
-static void tables_copy(struct xfab_tables *dst, const struct xfab_tables *src)
-{
-	for (int t = 0; t < XFAB_T_COUNT; t++) {
-		size_t bytes = src->t[t].count * xfab_table_descs[t].entry_size;
-
-		dst->t[t].count = src->t[t].count;
-		dst->t[t].entries = malloc(bytes ? bytes : 1);
-		assert_non_null(dst->t[t].entries);
-		if (bytes)
-			memcpy(dst->t[t].entries, src->t[t].entries, bytes);
-	}
-}
-
-static void assert_tables_equal(const struct xfab_tables *a, const struct xfab_tables *b)
-{
-	for (int t = 0; t < XFAB_T_COUNT; t++) {
-		assert_int_equal(a->t[t].count, b->t[t].count);
-		if (a->t[t].count)
-			assert_memory_equal(a->t[t].entries, b->t[t].entries,
-					    a->t[t].count * xfab_table_descs[t].entry_size);
-	}
-}
+#include "rib.h"
+#include "shadow.h"
 
 /* ---- a running switch ---- */
 
 struct world {
 	struct xfab_config cfg;
-	struct xfab_tables applied;
+	struct xfab_rib *rib;
+	struct xfab_compile *c;
 	struct shadow sh;
 	struct xfab_port_live live[XFAB_MAX_PORTS];
 	char path[64];
+	/* the IPv4 FIB the data plane reads, when asked for */
+	__u32 *tbl24, *tbl8;
+	struct xfab_fib4_hw fib4;
 };
 
 static int neigh_none(void *arg, __u32 ifindex, int family, const __u8 *addr, __u8 mac[6])
@@ -174,28 +51,41 @@ static int neigh_none(void *arg, __u32 ifindex, int family, const __u8 *addr, __
 	return -ENOENT;
 }
 
-static struct xfab_map_ops world_ops(struct world *w)
+/* A config load, as xfabd's: the RIB takes the config, compile writes. */
+static void world_load(struct world *w, const struct xfab_config *cfg)
 {
-	return (struct xfab_map_ops){.update = sh_update, .remove = sh_remove, .arg = &w->sh};
+	assert_int_equal(xfab_rib_load_config(w->rib, cfg), 0);
+	assert_int_equal(xfab_compile_config(w->c, cfg, w->live), 0);
 }
 
 /* Starts a switch on text: the good config does write, and the shadow
- * then holds what was compiled. */
-static struct world *world_up(const char *text)
+ * then holds what was compiled. with_fib: compile keeps an IPv4 FIB too. */
+static struct world *world_start(const char *text, int with_fib)
 {
 	struct world *w = calloc(1, sizeof(*w));
-	struct xfab_tables empty = {0};
+	struct xfab_map_ops ops = {.update = sh_update, .remove = sh_remove};
 	struct xfab_cfg_errors errs;
-	struct xfab_map_ops ops;
 
 	assert_non_null(w);
-	ops = world_ops(w);
+	ops.arg = &w->sh;
 	for (int p = 0; p < 3; p++) {
 		w->live[p].ifindex = (__u32)(10 + p);
 		w->live[p].mac[0] = 2;
 		w->live[p].mac[5] = (__u8)p;
 		w->live[p].oper_up = 1;
 	}
+	if (with_fib) {
+		w->tbl24 = calloc(XFAB_FIB4_TBL24_SIZE, 4);
+		w->tbl8 = calloc((size_t)XFAB_FIB4_TBL8_GROUPS * 256, 4);
+		assert_non_null(w->tbl24);
+		assert_non_null(w->tbl8);
+		assert_int_equal(xfab_fib4_attach(&w->fib4, w->tbl24, w->tbl8), 0);
+		ops.fib4 = &w->fib4;
+	}
+	w->rib = xfab_rib_new();
+	assert_non_null(w->rib);
+	w->c = xfab_compile_new(w->rib, &ops, neigh_none, NULL);
+	assert_non_null(w->c);
 	if (xfab_config_parse("running.json", text, &w->cfg, &errs)) {
 		char line[1024];
 
@@ -203,20 +93,28 @@ static struct world *world_up(const char *text)
 		print_error("running config refused: %s\n", line);
 		fail();
 	}
-	assert_int_equal(xfab_tables_build(&w->cfg, w->live, neigh_none, NULL, &empty, &w->applied),
-			 0);
-	assert_int_equal(xfab_tables_apply(&empty, &w->applied, &ops), 0);
+	world_load(w, &w->cfg);
 	assert_true(w->sh.writes > 10);
-	assert_shadow_is(&w->sh, &w->applied);
-	w->sh.writes = 0;
+	sh_reset_counts(&w->sh);
 	return w;
+}
+
+static struct world *world_up(const char *text)
+{
+	return world_start(text, 0);
 }
 
 static void world_down(struct world *w)
 {
+	xfab_compile_free(w->c);
+	xfab_rib_free(w->rib);
 	xfab_config_free(&w->cfg);
-	xfab_tables_free(&w->applied);
 	sh_free(&w->sh);
+	if (w->tbl24) {
+		xfab_fib4_detach(&w->fib4);
+		free(w->tbl24);
+		free(w->tbl8);
+	}
 	free(w);
 }
 
@@ -232,8 +130,6 @@ static void write_file(const char *path, const char *text)
 /* What xfabd's SIGHUP does, minus the kernel: 0 when applied. */
 static int try_reload(struct world *w, const char *text, struct xfab_cfg_errors *errs)
 {
-	struct xfab_map_ops ops = world_ops(w);
-	struct xfab_tables next;
 	struct xfab_config cfg;
 	int fd;
 
@@ -248,10 +144,7 @@ static int try_reload(struct world *w, const char *text, struct xfab_cfg_errors 
 		xfab_config_free(&cfg);
 		goto refused;
 	}
-	assert_int_equal(xfab_tables_build(&cfg, w->live, neigh_none, NULL, &w->applied, &next), 0);
-	assert_int_equal(xfab_tables_apply(&w->applied, &next, &ops), 0);
-	xfab_tables_free(&w->applied);
-	w->applied = next;
+	world_load(w, &cfg);
 	xfab_config_free(&w->cfg);
 	w->cfg = cfg;
 	unlink(w->path);
@@ -285,13 +178,13 @@ static void locate(const char *text, const char *needle, int nth, int *line, int
 static void assert_refused(struct world *w, const char *text, const char *needle, int nth,
 			   const char *key, const char *msg)
 {
-	struct xfab_tables before;
+	struct shadow before;
 	struct xfab_cfg_errors errs;
 	char line_text[1024];
 	int line, col;
 
-	tables_copy(&before, &w->applied);
-	w->sh.writes = 0;
+	assert_int_equal(sh_copy(&before, &w->sh), 0);
+	sh_reset_counts(&w->sh);
 	assert_int_equal(try_reload(w, text, &errs), -1);
 	assert_true(errs.total >= 1);
 	assert_int_equal(errs.count,
@@ -305,11 +198,13 @@ static void assert_refused(struct world *w, const char *text, const char *needle
 	assert_string_equal(errs.e[0].key, key);
 	if (!strstr(errs.e[0].msg, msg))
 		fail_msg("message \"%s\" lacks \"%s\"", errs.e[0].msg, msg);
-	/* nothing written, nothing moved */
+	/* nothing written, nothing moved: the maps, and the compile state (the
+	 * running config loaded again writes nothing) */
 	assert_int_equal(w->sh.writes, 0);
-	assert_tables_equal(&before, &w->applied);
-	assert_shadow_is(&w->sh, &w->applied);
-	xfab_tables_free(&before);
+	assert_true(sh_equal(&w->sh, &before));
+	world_load(w, &w->cfg);
+	assert_int_equal(w->sh.writes, 0);
+	sh_free(&before);
 }
 
 /* ---- the cases ---- */
@@ -642,13 +537,18 @@ static void test_good_reload_writes(void **state)
 	struct world *w = world_up(running_text);
 	struct xfab_cfg_errors errs;
 
+	const struct xfab_route *r;
+	struct xfab_lpm_v4_key key = {.prefixlen = 32 + 16, .addr = {10, 4}};
+
 	(void)state;
-	w->sh.writes = 0;
+	assert_null(sh_get(&w->sh, XFAB_T_ROUTES_V4, &key));
 	assert_int_equal(try_reload(w, changed, &errs), 0);
 	assert_int_equal(w->sh.writes, 1); /* the one new route */
-	assert_shadow_is(&w->sh, &w->applied);
+	r = sh_get(&w->sh, XFAB_T_ROUTES_V4, &key);
+	assert_non_null(r);
+	assert_int_equal(r->type, XFAB_RT_BLACKHOLE);
 	/* and the same text again changes nothing */
-	w->sh.writes = 0;
+	sh_reset_counts(&w->sh);
 	assert_int_equal(try_reload(w, changed, &errs), 0);
 	assert_int_equal(w->sh.writes, 0);
 	world_down(w);
@@ -957,11 +857,7 @@ static void test_route_covering_connected(void **state)
 	const char *text = ROUTE("\"10.0.0.0/8\": {\"nexthop\": \"10.0.0.0\"},\n"
 				 "   \"10.1.1.0/25\": {\"nexthop\": \"10.0.0.2\"},\n"
 				 "   \"0.0.0.0/0\": {\"blackhole\": \"true\"}");
-	struct world *w = world_up(text);
-	__u32 *tbl24 = calloc(XFAB_FIB4_TBL24_SIZE, 4);
-	__u32 *tbl8 = calloc((size_t)XFAB_FIB4_TBL8_GROUPS * 256, 4);
-	const struct xfab_table_image *img = &w->applied.t[XFAB_T_ROUTES_V4];
-	struct xfab_fib4_hw hw;
+	struct world *w = world_start(text, 1);
 	const struct {
 		const char *addr;
 		__u32 type;
@@ -976,22 +872,15 @@ static void test_route_covering_connected(void **state)
 	};
 
 	(void)state;
-	assert_non_null(tbl24);
-	assert_non_null(tbl8);
-	xfab_fib4_attach(&hw, tbl24, tbl8);
-	assert_int_equal(xfab_fib4_sync(&hw, img->entries, img->count, NULL), 0);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		struct in_addr a;
 		__u32 e;
 
 		inet_pton(AF_INET, want[i].addr, &a);
-		e = xfab_fib4_lookup(tbl24, tbl8, ntohl(a.s_addr));
+		e = xfab_fib4_lookup(w->tbl24, w->tbl8, ntohl(a.s_addr));
 		if ((e & ~XFAB_FIB4_EXT) >> XFAB_FIB4_TYPE_SHIFT != want[i].type)
 			fail_msg("%s: entry %#x, want type %u", want[i].addr, e, want[i].type);
 	}
-	xfab_fib4_detach(&hw);
-	free(tbl24);
-	free(tbl8);
 	world_down(w);
 }
 

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "fib4.h"
-#include "tables.h"
+#include "maps.h"
 
 static __u32 *tbl24, *tbl8;
 static struct xfab_fib4_hw hw;

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "fib6.h"
-#include "tables.h"
+#include "maps.h"
 
 static __u32 *tbl16, *tbl8;
 static struct xfab_fib6_hw hw;

@@ -21,7 +21,7 @@
 #include "netlink.h"
 #include "compile.h"
 #include "rib.h"
-#include "tables.h"
+#include "maps.h"
 
 struct xfab;
 struct mnl_socket;

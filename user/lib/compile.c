@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "compile.h"
 
+#include "compile_base.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -45,7 +47,7 @@ struct xfab_compile {
 	struct xfab_cfg_neigh *neighs;
 	int n_neighs;
 	struct xfab_port_live live[XFAB_MAX_PORTS];
-	struct xfab_tables base; /* base tables as written */
+	struct xfab_base base; /* base tables as written */
 	struct nh *nh_by_id[XFAB_MAX_NEXTHOPS];
 	struct grp *grp_by_id[XFAB_MAX_GROUPS];
 	__u32 nh_next, grp_next; /* round-robin id allocation */
@@ -78,7 +80,7 @@ static int w_flush(struct xfab_compile *c, enum xfab_table t)
 	return c->ops.flush ? c->ops.flush(c->ops.arg, t) : 0;
 }
 
-/* xfab_tables_apply's writes go through the counters too. */
+/* xfab_base_apply's writes go through the counters too. */
 static int count_update(void *arg, enum xfab_table t, const void *key, const void *val)
 {
 	return w_update(arg, t, key, val);
@@ -133,7 +135,7 @@ void xfab_compile_free(struct xfab_compile *c)
 	free(c->pend_nh);
 	free(c->pend_grp);
 	free(c->neighs);
-	xfab_tables_free(&c->base);
+	xfab_base_free(&c->base);
 	free(c);
 }
 
@@ -329,6 +331,77 @@ static int nh_free(struct xfab_compile *c, struct nh *n)
 }
 
 /* ---- groups ---- */
+
+/* Bucket shares by weight over the live members (largest remainder). */
+static void bucket_targets(const struct xfab_group *grp, const int *live, int *target)
+{
+	__u32 sum = 0, assigned = 0, rem[XFAB_GROUP_MAX_MEMBERS];
+	int n = grp->num_members;
+
+	for (int m = 0; m < n; m++)
+		sum += live[m] ? grp->weights[m] : 0;
+	for (int m = 0; m < n; m++) {
+		__u32 share = live[m] && sum ? (__u32)XFAB_GROUP_BUCKETS * grp->weights[m] : 0;
+
+		target[m] = sum ? (int)(share / sum) : 0;
+		rem[m] = sum ? share % sum : 0;
+		assigned += (__u32)target[m];
+	}
+	while (sum && assigned < XFAB_GROUP_BUCKETS) {
+		int best = -1;
+
+		for (int m = 0; m < n; m++)
+			if (live[m] && (best < 0 || rem[m] > rem[best]))
+				best = m;
+		if (best < 0) /* cannot happen: sum > 0 needs a live member */
+			break;
+		target[best]++;
+		rem[best] = 0;
+		assigned++;
+	}
+}
+
+void xfab_group_fill_buckets(struct xfab_group *grp, const struct xfab_group *prev, const int *live)
+{
+	int target[XFAB_GROUP_MAX_MEMBERS], count[XFAB_GROUP_MAX_MEMBERS] = {0};
+	int free_b[XFAB_GROUP_BUCKETS] = {0}, n_free = 0, n_live = 0;
+	int n = grp->num_members;
+
+	for (int m = 0; m < n; m++)
+		n_live += !!live[m];
+	grp->live_members = (__u16)n_live;
+	bucket_targets(grp, live, target);
+	/* Resilient: a bucket stays with its member while that member is live
+	 * and within its share; only the rest is handed out again. */
+	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++) {
+		int keep = -1;
+
+		if (prev && (grp->flags & XFAB_GROUP_RESILIENT)) {
+			for (int m = 0; m < n; m++)
+				if (grp->members[m] == prev->buckets[b])
+					keep = m;
+		}
+		if (keep >= 0 && live[keep] && count[keep] < target[keep]) {
+			grp->buckets[b] = prev->buckets[b];
+			count[keep]++;
+		} else {
+			free_b[n_free++] = b;
+		}
+	}
+	/* Each free bucket goes to the member furthest below its share, which
+	 * interleaves members on a fresh fill. */
+	for (int i = 0; i < n_free; i++) {
+		int best = -1;
+
+		for (int m = 0; m < n; m++)
+			if (live[m] && count[m] < target[m] &&
+			    (best < 0 || target[m] - count[m] > target[best] - count[best]))
+				best = m;
+		grp->buckets[free_b[i]] = best < 0 ? 0 : (__u16)grp->members[best];
+		if (best >= 0)
+			count[best]++;
+	}
+}
 
 struct member {
 	__u32 nh_id;
@@ -747,7 +820,7 @@ int xfab_compile_config(struct xfab_compile *c, const struct xfab_config *cfg,
 	struct xfab_map_ops counted = {
 	    .update = count_update, .remove = count_remove, .flush = count_flush, .arg = c};
 	struct xfab_cfg_neigh *neighs = NULL;
-	struct xfab_tables base;
+	struct xfab_base base;
 	int moved = 0, err;
 
 	memset(&c->st, 0, sizeof(c->st));
@@ -759,7 +832,7 @@ int xfab_compile_config(struct xfab_compile *c, const struct xfab_config *cfg,
 			return -ENOMEM;
 		memcpy(neighs, cfg->neighs, (size_t)cfg->n_neighs * sizeof(*neighs));
 	}
-	err = xfab_tables_build_base(cfg, live, &base);
+	err = xfab_base_build(cfg, live, &base);
 	if (err) {
 		free(neighs);
 		return err;
@@ -776,8 +849,8 @@ int xfab_compile_config(struct xfab_compile *c, const struct xfab_config *cfg,
 		c->live[p] = live[p];
 	}
 	/* base tables: new and changed entries, then removals */
-	err = xfab_tables_apply(&c->base, &base, &counted);
-	xfab_tables_free(&c->base);
+	err = xfab_base_apply(&c->base, &base, &counted);
+	xfab_base_free(&c->base);
 	c->base = base;
 	if (err)
 		return err;

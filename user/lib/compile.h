@@ -25,13 +25,16 @@
  *
  * Tables that do not hang off routes (settings, ports, tx ports, static
  * neighbours, DSCP, queues) are small: a reload diffs them whole
- * (xfab_tables_build_base, xfab_tables_apply).
+ * (user/lib/compile_base.c).
+ *
+ * A fresh xfab_compile (and RIB) given a whole config writes every entry
+ * the config implies: that is the full rebuild, and the only compiler.
  */
 #ifndef XFAB_COMPILE_H
 #define XFAB_COMPILE_H
 
 #include "rib.h"
-#include "tables.h"
+#include "maps.h"
 
 struct xfab_compile_stats {
 	size_t updates[XFAB_T_COUNT]; /* entries written, per table */
@@ -77,5 +80,11 @@ void xfab_compile_foreach_nexthop(const struct xfab_compile *c,
 				  void *arg);
 /* The group value written for id, NULL if none (tests, show). */
 const struct xfab_group *xfab_compile_group(const struct xfab_compile *c, __u32 id);
+
+/* Fills a group's buckets by weight over its live members (live[m] for
+ * member m). With XFAB_GROUP_RESILIENT and the group's previous table, a
+ * bucket whose member is live and within its share stays where it was. */
+void xfab_group_fill_buckets(struct xfab_group *grp, const struct xfab_group *prev,
+			     const int *live);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "common.h"
 #include "fibtrie.h"
-#include "tables.h"
+#include "maps.h"
 
 #define TBL8_ENTRIES ((size_t)XFAB_FIB4_TBL8_GROUPS * 256)
 #define LEN24 ((size_t)XFAB_FIB4_TBL24_SIZE * 4)

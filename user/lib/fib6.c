@@ -8,7 +8,7 @@
 
 #include "common.h"
 #include "fibtrie.h"
-#include "tables.h"
+#include "maps.h"
 
 #define G_ENTRIES ((size_t)XFAB_FIB6_GROUPS * 256)
 

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The base tables (see compile_base.h): built whole from the config and the
+ * live ports, and written as the difference from what was written before.
+ */
+#include "compile_base.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- growable images ---- */
+
+static void *image_push(struct xfab_table_image *img, enum xfab_table t, size_t *cap)
+{
+	size_t esz = xfab_table_descs[t].entry_size;
+	void *e;
+
+	if (img->count == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		void *bigger = realloc(img->entries, ncap * esz);
+
+		if (!bigger)
+			return NULL;
+		img->entries = bigger;
+		*cap = ncap;
+	}
+	e = (char *)img->entries + img->count * esz;
+	memset(e, 0, esz);
+	img->count++;
+	return e;
+}
+
+static size_t sort_key_size;
+static int cmp_key(const void *a, const void *b)
+{
+	return memcmp(a, b, sort_key_size);
+}
+
+/* Integer keys sort numerically only when compared as integers; images only
+ * need one consistent order, and memcmp gives one for every table. */
+static void image_sort(struct xfab_table_image *img, enum xfab_table t)
+{
+	sort_key_size = xfab_table_descs[t].key_size;
+	if (img->count > 1)
+		qsort(img->entries, img->count, xfab_table_descs[t].entry_size, cmp_key);
+}
+
+void xfab_base_free(struct xfab_base *t)
+{
+	for (int i = 0; i < XFAB_T_COUNT; i++) {
+		free(t->t[i].entries);
+		t->t[i].entries = NULL;
+		t->t[i].count = 0;
+	}
+}
+
+struct build {
+	const struct xfab_config *cfg;
+	const struct xfab_port_live *live;
+	struct xfab_base *next;
+	size_t cap[XFAB_T_COUNT];
+};
+
+static int build_ports(struct build *b)
+{
+	const struct xfab_config *cfg = b->cfg;
+
+	for (int p = 0; p < cfg->n_ports; p++) {
+		struct xfab_e_port *e =
+		    image_push(&b->next->t[XFAB_T_PORTS], XFAB_T_PORTS, &b->cap[XFAB_T_PORTS]);
+		struct xfab_e_txport *tx = image_push(&b->next->t[XFAB_T_TX_PORTS], XFAB_T_TX_PORTS,
+						      &b->cap[XFAB_T_TX_PORTS]);
+
+		if (!e || !tx)
+			return -ENOMEM;
+		e->key = b->live[p].ifindex;
+		memcpy(e->val.mac, b->live[p].mac, 6);
+		e->val.slot = (__u16)p;
+		e->val.ifindex = b->live[p].ifindex;
+		e->val.flags = (cfg->ports[p].admin_up ? XFAB_PORT_ADMIN_UP : 0) |
+			       (b->live[p].oper_up ? XFAB_PORT_OPER_UP : 0);
+		for (int tc = 0; tc < XFAB_NUM_TC; tc++)
+			if (cfg->ports[p].wred[tc] >= 0)
+				e->val.flags |= XFAB_PORT_QUEUED;
+		if (cfg->ports[p].rate_mbps || cfg->ports[p].buffer_bytes)
+			e->val.flags |= XFAB_PORT_QUEUED;
+		e->val.mtu = (__u16)cfg->ports[p].mtu;
+		e->val.datapath = (__u8)cfg->datapath;
+		snprintf(e->val.name, sizeof(e->val.name), "%s", cfg->ports[p].name);
+		tx->key = b->live[p].ifindex;
+		tx->val.ifindex = b->live[p].ifindex;
+	}
+	return 0;
+}
+
+/* Classes and queues: the DSCP map, and per (port, class) the port rate,
+ * buffer and WRED/ECN curve. */
+static int build_qos(struct build *b)
+{
+	const struct xfab_config *cfg = b->cfg;
+
+	for (__u32 d = 0; d < XFAB_NUM_DSCP; d++) {
+		struct xfab_e_dscp *e = image_push(&b->next->t[XFAB_T_DSCP_TO_TC],
+						   XFAB_T_DSCP_TO_TC, &b->cap[XFAB_T_DSCP_TO_TC]);
+
+		if (!e)
+			return -ENOMEM;
+		e->key = d;
+		e->val = cfg->dscp_to_tc[d];
+	}
+	for (int p = 0; p < cfg->n_ports; p++) {
+		const struct xfab_cfg_port *port = &cfg->ports[p];
+
+		for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
+			struct xfab_e_queue *e =
+			    image_push(&b->next->t[XFAB_T_QUEUE_CFG], XFAB_T_QUEUE_CFG,
+				       &b->cap[XFAB_T_QUEUE_CFG]);
+			const struct xfab_cfg_wred *w;
+
+			if (!e)
+				return -ENOMEM;
+			e->key = XFAB_QUEUE_KEY((__u32)p, tc);
+			e->val.rate_kbps = (__u64)port->rate_mbps * 1000;
+			e->val.buffer_bytes = port->buffer_bytes;
+			if (port->wred[tc] < 0)
+				continue;
+			w = &cfg->wred[port->wred[tc]];
+			e->val.flags = XFAB_WRED_ENABLED | (w->ecn ? XFAB_WRED_ECN : 0) |
+				       (w->drop_nonect ? XFAB_WRED_DROP_NONECT : 0);
+			e->val.kmin_bytes = w->kmin_bytes;
+			e->val.kmax_bytes = w->kmax_bytes;
+			e->val.pmax = w->pmax_percent >= 100
+					  ? 0xffffffffu
+					  : (__u32)(((__u64)w->pmax_percent << 32) / 100);
+		}
+	}
+	return 0;
+}
+
+static int build_neighs(struct build *b)
+{
+	const struct xfab_config *cfg = b->cfg;
+
+	for (int i = 0; i < cfg->n_neighs; i++) {
+		const struct xfab_cfg_neigh *n = &cfg->neighs[i];
+		struct xfab_e_neigh *e = image_push(&b->next->t[XFAB_T_NEIGHBORS], XFAB_T_NEIGHBORS,
+						    &b->cap[XFAB_T_NEIGHBORS]);
+
+		if (!e)
+			return -ENOMEM;
+		e->key.ifindex = b->live[n->port].ifindex;
+		e->key.family = (__u8)n->family;
+		memcpy(e->key.addr, n->addr, 16);
+		memcpy(e->val.mac, n->mac, 6);
+		e->val.flags = XFAB_NEIGH_STATIC;
+	}
+	return 0;
+}
+
+/* Removes later duplicates of a key (first writer wins). */
+static void image_dedup(struct xfab_table_image *img, enum xfab_table t)
+{
+	const struct xfab_table_desc *d = &xfab_table_descs[t];
+	size_t out = 0;
+
+	for (size_t i = 0; i < img->count; i++) {
+		char *e = (char *)img->entries + i * d->entry_size;
+
+		if (out &&
+		    !memcmp((char *)img->entries + (out - 1) * d->entry_size, e, d->key_size))
+			continue;
+		if (out != i)
+			memmove((char *)img->entries + out * d->entry_size, e, d->entry_size);
+		out++;
+	}
+	img->count = out;
+}
+
+static void build_settings(struct build *b, struct xfab_e_settings *s)
+{
+	const struct xfab_config *cfg = b->cfg;
+
+	s->key = 0;
+	s->val.hash_seed = cfg->hash_seed;
+	s->val.hash_fields = cfg->hash_fields;
+	s->val.flags = (cfg->symmetric ? XFAB_SET_SYMMETRIC : 0) |
+		       (cfg->flowlet ? XFAB_SET_FLOWLET : 0) | (cfg->te_enabled ? XFAB_SET_TE : 0);
+	s->val.flowlet_mode = (__u32)cfg->flowlet_mode;
+	s->val.flowlet_gap_ns = (__u64)cfg->flowlet_gap_us * 1000;
+	s->val.load_window_ns = (__u64)cfg->load_window_us * 1000;
+	s->val.flowlet_age_ns = (__u64)cfg->flowlet_age_ms * 1000000;
+}
+
+int xfab_base_build(const struct xfab_config *cfg, const struct xfab_port_live *live,
+		    struct xfab_base *next)
+{
+	struct build b = {.cfg = cfg, .live = live, .next = next};
+	struct xfab_e_settings *s;
+	int err = -ENOMEM;
+
+	memset(next, 0, sizeof(*next));
+	s = image_push(&next->t[XFAB_T_SETTINGS], XFAB_T_SETTINGS, &b.cap[XFAB_T_SETTINGS]);
+	if (!s)
+		goto out;
+	build_settings(&b, s);
+	err = build_ports(&b);
+	if (!err)
+		err = build_neighs(&b);
+	if (!err)
+		err = build_qos(&b);
+	if (err)
+		goto out;
+	for (int t = 0; t < XFAB_T_COUNT; t++) {
+		image_sort(&next->t[t], (enum xfab_table)t);
+		image_dedup(&next->t[t], (enum xfab_table)t);
+	}
+out:
+	if (err)
+		xfab_base_free(next);
+	return err;
+}
+
+/* ---- apply ---- */
+
+enum apply_pass { PASS_UPSERT, PASS_REMOVE };
+
+static int diff_table(const struct xfab_table_image *prev, const struct xfab_table_image *next,
+		      enum xfab_table t, enum apply_pass pass, const struct xfab_map_ops *ops)
+{
+	const struct xfab_table_desc *d = &xfab_table_descs[t];
+	size_t i = 0, j = 0;
+	int err;
+
+	while (i < prev->count || j < next->count) {
+		const char *pe = i < prev->count ? (char *)prev->entries + i * d->entry_size : NULL;
+		const char *ne = j < next->count ? (char *)next->entries + j * d->entry_size : NULL;
+		int c = !pe ? 1 : !ne ? -1 : memcmp(pe, ne, d->key_size);
+
+		if (c < 0) { /* only in prev: remove */
+			if (pass == PASS_REMOVE) {
+				err = ops->remove(ops->arg, t, pe);
+				if (err)
+					return err;
+			}
+			i++;
+		} else if (c > 0) { /* only in next: add */
+			if (pass == PASS_UPSERT) {
+				err = ops->update(ops->arg, t, ne, ne + d->val_off);
+				if (err)
+					return err;
+			}
+			j++;
+		} else { /* both: rewrite if changed */
+			if (pass == PASS_UPSERT &&
+			    memcmp(pe + d->val_off, ne + d->val_off, d->val_size)) {
+				err = ops->update(ops->arg, t, ne, ne + d->val_off);
+				if (err)
+					return err;
+			}
+			i++;
+			j++;
+		}
+	}
+	return 0;
+}
+
+int xfab_base_apply(const struct xfab_base *prev, const struct xfab_base *next,
+		    const struct xfab_map_ops *ops)
+{
+	/* Upserts run leaves-first (a port's queues before the port, the port
+	 * before what sends out of it), removals the other way round. */
+	static const enum xfab_table upsert_order[] = {
+	    XFAB_T_SETTINGS, XFAB_T_DSCP_TO_TC, XFAB_T_QUEUE_CFG,
+	    XFAB_T_PORTS,    XFAB_T_TX_PORTS,	XFAB_T_NEIGHBORS,
+	};
+	static const enum xfab_table remove_order[] = {
+	    XFAB_T_NEIGHBORS, XFAB_T_TX_PORTS,	 XFAB_T_PORTS,
+	    XFAB_T_QUEUE_CFG, XFAB_T_DSCP_TO_TC, XFAB_T_SETTINGS,
+	};
+	int err;
+
+	for (size_t k = 0; k < sizeof(upsert_order) / sizeof(upsert_order[0]); k++) {
+		enum xfab_table t = upsert_order[k];
+
+		err = diff_table(&prev->t[t], &next->t[t], t, PASS_UPSERT, ops);
+		if (!err && ops->flush)
+			err = ops->flush(ops->arg, t);
+		if (err)
+			return err;
+	}
+	for (size_t k = 0; k < sizeof(remove_order) / sizeof(remove_order[0]); k++) {
+		enum xfab_table t = remove_order[k];
+
+		err = diff_table(&prev->t[t], &next->t[t], t, PASS_REMOVE, ops);
+		if (!err && ops->flush)
+			err = ops->flush(ops->arg, t);
+		if (err)
+			return err;
+	}
+	return 0;
+}
