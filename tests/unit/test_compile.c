@@ -194,7 +194,19 @@ static const char *const sets[] = {
     "10.0.3.2,10.0.4.2",	  /* D */
 };
 
-enum { SKIP_5 = 1, ADD_22 = 2, MOVE_6 = 4, TE = 8 };
+enum {
+	SKIP_5 = 1,
+	ADD_22 = 2,
+	MOVE_6 = 4,
+	TE = 8,
+	STATIC = 16,	/* a static neighbour for eth3's gateway 10.0.3.2 */
+	ETH4_DOWN = 32, /* eth4 admin down */
+	GROW_E = 64,	/* 21.0.0.1/32 over 10.0.1.2,10.0.3.2,10.0.4.2 */
+	SWAP_E = 128,	/* 21.0.0.1/32 over set A, 22.0.0.0/24 over E's set */
+	WEIGHTED = 256, /* 23.0.0.0/24 over A's gateways, weights 1 and 3 */
+};
+
+#define STATIC_MAC "02:00:00:00:aa:03"
 
 /* The config text: route i is 20.<i/256>.<i%256>.0/24 over sets[i % 4],
  * under a 20.0.0.0/16 cover; 20.0.7.128/25 and 21.0.0.1/32 are longer
@@ -208,21 +220,31 @@ static char *config_text(int flags)
 	n += (size_t)snprintf(
 	    t + n, cap - n,
 	    "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
-	    " \"PORT\": {\"eth1\": {}, \"eth2\": {}, \"eth3\": {}, \"eth4\": {}},\n"
+	    " \"PORT\": {\"eth1\": {}, \"eth2\": {}, \"eth3\": {}, \"eth4\": {%s}},\n"
 	    " \"INTERFACE\": {\"eth1|10.0.1.1/24\": {}, \"eth2|10.0.2.1/24\": {},\n"
 	    "   \"eth3|10.0.3.1/24\": {}, \"eth4|10.0.4.1/24\": {},\n"
 	    "   \"eth1|fd00:1::1/64\": {}, \"eth2|fd00:2::1/64\": {}, \"eth3|fd00:3::1/64\": {}},\n"
 	    " \"ECMP\": {\"global\": {\"resilient\": \"true\"}},\n"
-	    "%s"
+	    "%s%s"
 	    " \"ROUTE\": {\n"
 	    "  \"20.0.0.0/16\": {\"nexthop\": \"%s\"},\n"
 	    "  \"20.0.7.128/25\": {\"nexthop\": \"%s\"},\n"
-	    "  \"21.0.0.1/32\": {\"nexthop\": \"10.0.1.2,10.0.3.2\"},\n"
+	    "  \"21.0.0.1/32\": {\"nexthop\": \"%s\"},\n%s%s"
 	    "  \"fd10::/64\": {\"nexthop\": \"fd00:1::2,fd00:2::2\"},\n"
 	    "  \"fd10:0:0:1::/64\": {\"nexthop\": \"fd00:3::2\"},\n",
+	    flags & ETH4_DOWN ? "\"admin_status\": \"down\"" : "",
 	    flags & TE ? " \"TE_PATH\": {\"eth1|20.0.9.0/24\": {\"nexthop\": \"10.0.3.2\"}},\n"
 		       : "",
-	    sets[0], sets[2]);
+	    flags & STATIC ? " \"NEIGH\": {\"eth3|10.0.3.2\": {\"neigh\": \"" STATIC_MAC "\"}},\n"
+			   : "",
+	    sets[0], sets[2],
+	    flags & GROW_E   ? "10.0.1.2,10.0.3.2,10.0.4.2"
+	    : flags & SWAP_E ? sets[0]
+			     : "10.0.1.2,10.0.3.2",
+	    flags & SWAP_E ? "  \"22.0.0.0/24\": {\"nexthop\": \"10.0.1.2,10.0.3.2\"},\n" : "",
+	    flags & WEIGHTED
+		? "  \"23.0.0.0/24\": {\"nexthop\": \"10.0.1.2,10.0.2.2\", \"weight\": \"1,3\"},\n"
+		: "");
 	if (flags & ADD_22)
 		n += (size_t)snprintf(t + n, cap - n, "  \"22.0.0.0/24\": {\"nexthop\": \"%s\"},\n",
 				      sets[0]);
@@ -442,6 +464,10 @@ static void test_neighbour_change_writes_its_nexthop(void **state)
 	assert_int_equal(s->rec.log[0].t, XFAB_T_NEXTHOPS);
 	assert_int_equal(s->rec.log[0].remove, 0);
 	assert_memory_equal(s->rec.log[0].key, &id, 4);
+	/* what the compile reports writing (the benchmark's figure) is what
+	 * the recorder saw */
+	assert_int_equal(xfab_compile_last(s->c)->updates[XFAB_T_NEXTHOPS], 1);
+	assert_int_equal(xfab_compile_last(s->c)->updates[XFAB_T_GROUPS], 0);
 	v = (const void *)rec_find(&s->rec, XFAB_T_NEXTHOPS, &id)->val;
 	assert_memory_equal(v->dmac, neighs[2].mac, 6);
 	assert_true(v->flags & XFAB_NH_RESOLVED);
@@ -507,6 +533,8 @@ static void test_link_down_rewrites_its_groups(void **state)
 	assert_int_equal(total_ops(&s->rec), 1 + n);
 	assert_int_equal(rec_ops(&s->rec, XFAB_T_PORTS, 0), 1);
 	assert_int_equal(rec_ops(&s->rec, XFAB_T_GROUPS, 0), n);
+	assert_int_equal(xfab_compile_last(s->c)->updates[XFAB_T_GROUPS], n);
+	assert_int_equal(xfab_compile_last(s->c)->updates[XFAB_T_PORTS], 1);
 	port = (const void *)rec_find(&s->rec, XFAB_T_PORTS, &ifindex)->val;
 	assert_false(port->flags & XFAB_PORT_OPER_UP);
 	for (size_t i = 0; i < n; i++) {
@@ -711,6 +739,214 @@ static void test_sources(void **state)
 	check_fib4(s);
 }
 
+static const struct xfab_group *group_of(struct recorder *r, __u32 id)
+{
+	const struct rec_entry *e = rec_find(r, XFAB_T_GROUPS, &id);
+
+	return e ? (const struct xfab_group *)e->val : NULL;
+}
+
+static int buckets_on(const struct xfab_group *g, __u32 nh)
+{
+	int n = 0;
+
+	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++)
+		n += g->buckets[b] == nh;
+	return n;
+}
+
+/* Every route the recorder holds points at an entry it holds too, and
+ * every group member at a nexthop. */
+static void check_references(struct recorder *r)
+{
+	for (size_t i = 0; i < r->n[XFAB_T_ROUTES_V4]; i++) {
+		const struct xfab_route *rt = (const void *)r->e[XFAB_T_ROUTES_V4][i].val;
+		enum xfab_table t = rt->type == XFAB_RT_GROUP ? XFAB_T_GROUPS : XFAB_T_NEXTHOPS;
+
+		if (rt->type != XFAB_RT_GROUP && rt->type != XFAB_RT_NEXTHOP)
+			continue;
+		if (!rec_find(r, t, &rt->id))
+			fail_msg("route %zu: %s %u is not in the table", i,
+				 t == XFAB_T_GROUPS ? "group" : "nexthop", rt->id);
+	}
+	for (size_t i = 0; i < r->n[XFAB_T_GROUPS]; i++) {
+		const struct xfab_group *g = (const void *)r->e[XFAB_T_GROUPS][i].val;
+
+		for (int m = 0; m < g->num_members; m++)
+			if (!rec_find(r, XFAB_T_NEXTHOPS, &g->members[m]))
+				fail_msg("a group's member %u is not a nexthop", g->members[m]);
+	}
+}
+
+/* A static neighbour resolves its gateway's nexthop with the configured MAC
+ * (one nexthop write), the kernel's neighbour changing then moves nothing,
+ * and configured away the nexthop takes the kernel's MAC again. */
+static void test_static_neighbour(void **state)
+{
+	struct sw *s = *state;
+	__u32 id = nexthop_id(&s->rec, 12, AF_INET, "10.0.3.2");
+	const __u8 want[6] = {0x02, 0, 0, 0, 0xaa, 0x03};
+	const struct xfab_nexthop *v;
+	__u8 gw[4];
+
+	load(s, STATIC);
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_NEXTHOPS, 0), 1);
+	v = (const void *)rec_find(&s->rec, XFAB_T_NEXTHOPS, &id)->val;
+	assert_memory_equal(v->dmac, want, 6);
+	assert_true(v->flags & XFAB_NH_RESOLVED);
+
+	rec_clear_log(&s->rec);
+	neighs[4].mac[3] = 0x55; /* the kernel's 10.0.3.2 */
+	inet_pton(AF_INET, "10.0.3.2", gw);
+	assert_int_equal(xfab_compile_neigh(s->c, 12, AF_INET, gw), 0);
+	assert_int_equal(total_ops(&s->rec), 0);
+
+	load(s, 0);
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_NEXTHOPS, 0), 1);
+	v = (const void *)rec_find(&s->rec, XFAB_T_NEXTHOPS, &id)->val;
+	assert_memory_equal(v->dmac, neighs[4].mac, 6);
+}
+
+/* eth4 admin down: its port entry says so, and the groups with a member on
+ * it (B, D) lose exactly that member's buckets; back up, they are whole. */
+static void test_admin_down_port(void **state)
+{
+	struct sw *s = *state;
+	__u32 ids[16], ifindex = 13, dead = nexthop_id(&s->rec, 13, AF_INET, "10.0.4.2");
+	size_t n = groups_on(&s->rec, 13, ids);
+	const struct xfab_port *port;
+
+	assert_int_equal(n, 2);
+	load(s, ETH4_DOWN);
+	port = (const void *)rec_find(&s->rec, XFAB_T_PORTS, &ifindex)->val;
+	assert_false(port->flags & XFAB_PORT_ADMIN_UP);
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_GROUPS, 0), n);
+	for (size_t i = 0; i < n; i++) {
+		const struct xfab_group *g = group_of(&s->rec, ids[i]);
+
+		assert_int_equal(g->live_members, g->num_members - 1);
+		assert_int_equal(buckets_on(g, dead), 0);
+	}
+	rec_clear_log(&s->rec);
+	load(s, 0);
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_GROUPS, 0), n);
+	for (size_t i = 0; i < n; i++) {
+		const struct xfab_group *g = group_of(&s->rec, ids[i]);
+
+		assert_int_equal(g->live_members, g->num_members);
+		assert_true(buckets_on(g, dead) >= XFAB_GROUP_BUCKETS / g->num_members);
+	}
+}
+
+/* 21.0.0.1/32 (the only user of group E: 10.0.1.2, 10.0.3.2) gains a third
+ * gateway: a new group, whose buckets start from E's, so the two gateways
+ * that stay keep their buckets and only the third's share moves. */
+static void test_new_group_keeps_the_buckets_that_stay(void **state)
+{
+	struct sw *s = *state;
+	__u32 old_id = route_v4(&s->rec, "21.0.0.1", 32)->id,
+	      added = nexthop_id(&s->rec, 13, AF_INET, "10.0.4.2");
+	const struct xfab_route *r;
+	const struct xfab_group *g;
+	struct xfab_group before;
+	int moved = 0;
+
+	memcpy(&before, group_of(&s->rec, old_id), sizeof(before));
+	load(s, GROW_E);
+	r = route_v4(&s->rec, "21.0.0.1", 32);
+	assert_int_equal(r->type, XFAB_RT_GROUP);
+	assert_int_not_equal(r->id, old_id);
+	assert_null(group_of(&s->rec, old_id)); /* its last user moved */
+	g = group_of(&s->rec, r->id);
+	assert_non_null(g);
+	assert_int_equal(g->num_members, 3);
+	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++)
+		if (g->buckets[b] != before.buckets[b]) {
+			assert_int_equal(g->buckets[b], added);
+			moved++;
+		}
+	assert_int_equal(moved, buckets_on(g, added));
+	assert_in_range(moved, XFAB_GROUP_BUCKETS / 3, XFAB_GROUP_BUCKETS / 3 + 1);
+	check_references(&s->rec);
+}
+
+/* In one reload 21.0.0.1/32 leaves group E (its only user) for set A and
+ * a new 22.0.0.0/24 takes E's gateways: E stays as it was, nothing about
+ * groups is written, and every route points at something that exists. */
+static void test_group_left_and_taken_in_one_reload(void **state)
+{
+	struct sw *s = *state;
+	__u32 e_id = route_v4(&s->rec, "21.0.0.1", 32)->id,
+	      a_id = route_v4(&s->rec, "20.0.4.0", 24)->id;
+	struct xfab_group before;
+	const struct xfab_route *r;
+
+	memcpy(&before, group_of(&s->rec, e_id), sizeof(before));
+	load(s, SWAP_E);
+	assert_int_equal(route_v4(&s->rec, "21.0.0.1", 32)->id, a_id);
+	r = route_v4(&s->rec, "22.0.0.0", 24);
+	assert_non_null(r);
+	assert_int_equal(r->type, XFAB_RT_GROUP);
+	assert_int_equal(r->id, e_id);
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_GROUPS, 0), 0);
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_GROUPS, 1), 0);
+	assert_non_null(group_of(&s->rec, e_id));
+	assert_memory_equal(group_of(&s->rec, e_id), &before, sizeof(before));
+	check_references(&s->rec);
+	check_fib4(s);
+	/* and the compile state agrees: removing 22 now frees E */
+	remove_route(s, "22.0.0.0", 24);
+	assert_null(group_of(&s->rec, e_id));
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_GROUPS, 1), 1);
+}
+
+/* eth3 comes back with another ifindex: its connected route, and the
+ * nexthops through it, follow. */
+static void test_port_back_with_another_ifindex(void **state)
+{
+	struct sw *s = *state;
+	const struct xfab_route *r;
+
+	s->live[2].ifindex = 22;
+	assert_int_equal(xfab_compile_config(s->c, &s->cfg, s->live), 0);
+	r = route_v4(&s->rec, "10.0.3.0", 24);
+	assert_int_equal(r->type, XFAB_RT_CONNECTED);
+	assert_int_equal(r->id, 22);
+	nexthop_id(&s->rec, 22, AF_INET, "10.0.3.2");
+	for (size_t i = 0; i < s->rec.n[XFAB_T_NEXTHOPS]; i++)
+		assert_int_not_equal(
+		    ((const struct xfab_nexthop *)s->rec.e[XFAB_T_NEXTHOPS][i].val)->ifindex, 12);
+	check_references(&s->rec);
+	check_fib4(s);
+}
+
+/* A route over A's gateways with weights 1 and 3 is a group of its own,
+ * its buckets split 1:3. */
+static void test_weighted_route(void **state)
+{
+	struct sw *s = *state;
+	__u32 a_id = route_v4(&s->rec, "20.0.4.0", 24)->id,
+	      nh1 = nexthop_id(&s->rec, 10, AF_INET, "10.0.1.2"),
+	      nh2 = nexthop_id(&s->rec, 11, AF_INET, "10.0.2.2");
+	const struct xfab_route *r;
+	const struct xfab_group *g;
+
+	load(s, WEIGHTED);
+	r = route_v4(&s->rec, "23.0.0.0", 24);
+	assert_non_null(r);
+	assert_int_equal(r->type, XFAB_RT_GROUP);
+	assert_int_not_equal(r->id, a_id);
+	g = group_of(&s->rec, r->id);
+	assert_int_equal(g->num_members, 2);
+	for (int m = 0; m < 2; m++)
+		assert_int_equal(g->weights[m], g->members[m] == nh1 ? 1 : 3);
+	assert_int_equal(buckets_on(g, nh1), XFAB_GROUP_BUCKETS / 4);
+	assert_int_equal(buckets_on(g, nh2), XFAB_GROUP_BUCKETS * 3 / 4);
+	/* set A itself is unweighted */
+	g = group_of(&s->rec, a_id);
+	assert_int_equal(buckets_on(g, nh1), XFAB_GROUP_BUCKETS / 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -726,6 +962,14 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_sources, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_te_entry, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_static_neighbour, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_admin_down_port, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_new_group_keeps_the_buckets_that_stay, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_group_left_and_taken_in_one_reload, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_port_back_with_another_ifindex, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_weighted_route, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("rib_and_compile", tests, NULL, NULL);
