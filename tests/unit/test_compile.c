@@ -12,7 +12,13 @@
  *   - removing one route writes only its route entry, its group when it was
  *     the last user, and only the FIB entries of its own range, and the FIBs
  *     then agree with a brute-force longest-prefix match over the routes the
- *     recorder holds.
+ *     recorder holds;
+ *   - a static neighbour's MAC wins over the kernel's; an admin-down port
+ *     leaves its groups; a route's new group keeps the buckets of the members
+ *     that stay; a group one route leaves and another takes in the same
+ *     reload survives; a port back with another ifindex moves its connected
+ *     route; weights split buckets; the write counts compile reports are the
+ *     writes made.
  */
 #include <arpa/inet.h>
 #include <errno.h>
