@@ -408,8 +408,16 @@ static const struct hostile cases[] = {
      "INTERFACE|eth3|10.1.1.255/24", "the subnet's broadcast address"},
     {"port address IPv6 subnet-router anycast", IFACE("eth3|fd00:1::/64"), "\"eth3|", 0,
      "INTERFACE|eth3|fd00:1::/64", "subnet-router anycast"},
+    /* a /30 has a network and a broadcast address too (only /31 and /32 do not) */
+    {"port address a /30's network address", IFACE("eth3|10.1.1.4/30"), "\"eth3|", 0,
+     "INTERFACE|eth3|10.1.1.4/30", "the subnet's network address"},
+    {"port address a /30's broadcast", IFACE("eth3|10.1.1.7/30"), "\"eth3|", 0,
+     "INTERFACE|eth3|10.1.1.7/30", "the subnet's broadcast address"},
     {"port address /32 (no subnet, no neighbour)", IFACE("eth3|10.9.9.9/32"), "\"eth3|", 0,
      "INTERFACE|eth3|10.9.9.9/32", "needs a subnet"},
+    /* a host bit in the prefix's last, partial byte (the first one past /25) */
+    {"ROUTE host bit past /25", ROUTE("\"10.2.0.64/25\": {\"nexthop\": \"10.0.0.0\"}"),
+     "\"10.2.0.64/25\"", 0, "ROUTE|10.2.0.64/25", "host bits set past /25"},
     /* what a nexthop may be */
     {"nexthop multicast", NH("224.0.0.5"), "\"224.0.0.5\"", 0, "ROUTE|10.2.0.0/24.nexthop",
      "a multicast address"},

@@ -242,32 +242,75 @@ static void test_longer_prefix_and_its_cover(void **state)
 	assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
 }
 
+/* Every length past /24 needs its /24's group: host routes, and /25s (a
+ * prefix a bit longer than the first level needs a whole group too). */
 static void test_out_of_groups_writes_nothing(void **state)
 {
+	static const int plens[] = {32, 25};
 	size_t n = XFAB_FIB4_TBL8_GROUPS + 1;
 	struct xfab_e_route_v4 *r = calloc(n + 1, sizeof(*r));
 	struct xfab_fib4_stats st;
 
 	(void)state;
 	assert_non_null(r);
-	set_route(&r[0], 0x0a000000, 8, XFAB_RT_NEXTHOP, 1);
-	assert_int_equal(xfab_fib4_sync(&hw, r, 1, &st), 0);
-	/* one host route in each of GROUPS + 1 different /24s */
-	for (size_t i = 0; i < n; i++)
-		set_route(&r[i + 1], 0x0a000000 | (__u32)i << 8 | 1, 32, XFAB_RT_NEXTHOP, 2);
-	assert_int_equal(xfab_fib4_sync(&hw, r, n + 1, &st), -ENOSPC);
-	for (size_t i = 0x0a0000; i < 0x0b0000; i++)
-		if (tbl24[i] != XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 1))
-			fail_msg("tbl24[%#zx] changed by a sync that failed", i);
-	/* exactly as many as there are groups fit */
-	assert_int_equal(xfab_fib4_sync(&hw, r, n, &st), 0);
-	assert_int_equal(st.groups, XFAB_FIB4_TBL8_GROUPS);
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a000001),
-			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 2));
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a000002),
-			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 1));
-	assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
+	for (size_t k = 0; k < sizeof(plens) / sizeof(plens[0]); k++) {
+		int plen = plens[k];
+
+		set_route(&r[0], 0x0a000000, 8, XFAB_RT_NEXTHOP, 1);
+		assert_int_equal(xfab_fib4_sync(&hw, r, 1, &st), 0);
+		/* one prefix in each of GROUPS + 1 different /24s */
+		for (size_t i = 0; i < n; i++)
+			set_route(&r[i + 1], 0x0a000000 | (__u32)i << 8 | 1, plen, XFAB_RT_NEXTHOP,
+				  2);
+		assert_int_equal(xfab_fib4_sync(&hw, r, n + 1, &st), -ENOSPC);
+		for (size_t i = 0x0a0000; i < 0x0b0000; i++)
+			if (tbl24[i] != XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 1))
+				fail_msg("/%d: tbl24[%#zx] changed by a sync that failed", plen, i);
+		/* exactly as many as there are groups fit */
+		assert_int_equal(xfab_fib4_sync(&hw, r, n, &st), 0);
+		assert_int_equal(st.groups, XFAB_FIB4_TBL8_GROUPS);
+		assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a000001),
+				 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 2));
+		assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a00007f),
+				 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, plen == 32 ? 1 : 2));
+		assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a000080),
+				 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 1));
+		assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
+		assert_int_equal(st.groups, 0);
+	}
 	free(r);
+}
+
+/* The default route is a cover like any other: a prefix removed under it
+ * hands its entries to 0.0.0.0/0 (top level and inside a group). */
+static void test_default_route_covers(void **state)
+{
+	struct xfab_e_route_v4 r[3];
+	struct xfab_fib4_stats st;
+	__u8 a[4] = {10, 1, 3, 128};
+
+	(void)state;
+	set_route(&r[0], 0, 0, XFAB_RT_NEXTHOP, 9);		/* 0.0.0.0/0 */
+	set_route(&r[1], 0x0a010200, 24, XFAB_RT_NEXTHOP, 3);	/* 10.1.2.0/24 */
+	set_route(&r[2], 0x0a010380, 25, XFAB_RT_BLACKHOLE, 0); /* 10.1.3.128/25 */
+	assert_int_equal(xfab_fib4_sync(&hw, r, 3, &st), 0);
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a010207),
+			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 3));
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a0103c0),
+			 XFAB_FIB4_ENTRY(XFAB_RT_BLACKHOLE, 0));
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a010340),
+			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 9));
+	/* the /25 removed on its own (as compile.c does), then the /24 by a sync */
+	assert_int_equal(xfab_fib4_del(&hw, a, 25, NULL), 0);
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a0103c0),
+			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 9));
+	assert_int_equal(xfab_fib4_sync(&hw, r, 1, &st), 0);
+	for (__u32 x = 0x0a010200; x < 0x0a010400; x += 0x3f)
+		assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, x),
+				 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 9));
+	assert_int_equal(st.groups, 0);
+	assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
+	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a010207), 0);
 }
 
 int main(void)
@@ -276,6 +319,7 @@ int main(void)
 	    cmocka_unit_test(test_longer_prefix_and_its_cover),
 	    cmocka_unit_test(test_random_tables_and_resync),
 	    cmocka_unit_test(test_out_of_groups_writes_nothing),
+	    cmocka_unit_test(test_default_route_covers),
 	};
 
 	return cmocka_run_group_tests_name("fib4", tests, setup, teardown);

@@ -420,6 +420,29 @@ static void test_l4_checksums_hold(void **state)
 	}
 }
 
+/* A UDP checksum that computes to 0 goes out as 0xffff (RFC 768: 0 says
+ * none was computed); the receiver's sum over it still holds. */
+static void test_udp_zero_checksum_sent_as_ffff(void **state)
+{
+	struct xfab_frame f = udp4();
+	uint8_t pay[2] = {0, 0}, b[128];
+	uint16_t c;
+
+	(void)state;
+	f.payload = pay;
+	f.payload_len = 2;
+	assert_int_equal(xfab_frame_build(&f, b, sizeof(b), NULL), 44);
+	c = (uint16_t)(b[40] << 8 | b[41]);
+	assert_int_equal(rfc1071(b + 34, 10, (uint16_t)~rfc1071(b + 26, 8, 0) + 17u + 10u), 0);
+	assert_true(c != 0 && c != 0xffff);
+	/* the payload word that completes the sum to 0xffff: that checksum */
+	pay[0] = (uint8_t)(c >> 8);
+	pay[1] = (uint8_t)c;
+	assert_int_equal(xfab_frame_build(&f, b, sizeof(b), NULL), 44);
+	assert_int_equal(b[40] << 8 | b[41], 0xffff);
+	assert_int_equal(rfc1071(b + 34, 10, (uint16_t)~rfc1071(b + 26, 8, 0) + 17u + 10u), 0);
+}
+
 static void test_raw_ethertype(void **state)
 {
 	uint8_t payload[46], b[128];
@@ -478,6 +501,7 @@ int main(void)
 	    cmocka_unit_test(test_vxlan_inner_frame),
 	    cmocka_unit_test(test_overrides_write_malformed_headers),
 	    cmocka_unit_test(test_l4_checksums_hold),
+	    cmocka_unit_test(test_udp_zero_checksum_sent_as_ffff),
 	    cmocka_unit_test(test_raw_ethertype),
 	    cmocka_unit_test(test_refused),
 	};

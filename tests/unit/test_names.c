@@ -96,6 +96,26 @@ static void test_known_names(void **state)
 	assert_string_equal(xfab_punt_name(XFAB_PUNT_MAX - 1), "ipv6_hop_by_hop");
 }
 
+/* The load-balancing events (`show lb`, their metric series): each a
+ * distinct word, spot-checked as written here. */
+static void test_lb_event_names(void **state)
+{
+	(void)state;
+	for (__u32 e = 0; e < XFAB_LB_MAX; e++) {
+		const char *n = xfab_lb_name(e);
+
+		if (!is_word(n) || !strcmp(n, "unknown"))
+			fail_msg("lb event %u: bad name '%s'", e, n);
+		for (__u32 o = 0; o < e; o++)
+			if (!strcmp(n, xfab_lb_name(o)))
+				fail_msg("lb events %u and %u share the name '%s'", o, e, n);
+	}
+	assert_string_equal(xfab_lb_name(XFAB_LB_MAX), "unknown");
+	assert_string_equal(xfab_lb_name(XFAB_LB_FLOWLET_MOVED), "flowlet_path_changed");
+	assert_string_equal(xfab_lb_name(XFAB_LB_TE_HIT), "te_steered");
+	assert_string_equal(xfab_lb_name(XFAB_LB_TE_FALLBACK), "te_fallback");
+}
+
 /* Counts lines of `family{...reason="NAME"}` in text; fails on a repeat. */
 static void check_series(const char *text, const char *family, const struct list *L)
 {
@@ -155,6 +175,7 @@ int main(void)
 	    cmocka_unit_test(test_counts_match_enums),
 	    cmocka_unit_test(test_names_valid_and_unique),
 	    cmocka_unit_test(test_known_names),
+	    cmocka_unit_test(test_lb_event_names),
 	    cmocka_unit_test(test_metrics_one_series_per_reason),
 	};
 
