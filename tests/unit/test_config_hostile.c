@@ -704,6 +704,20 @@ static void own_group(int i, char *buf, size_t len)
 		 i % 256, 1 + i / 250, 1 + i % 250);
 }
 
+/* Route i over the same two gateways, weighted its own way (1..1000 each). */
+static void own_weights(int i, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "\"20.%d.%d.0/24\": {\"nexthop\": \"10.0.0.0,10.0.0.2\", \"weight\": \"%d,%d\"}",
+		 i / 256, i % 256, 1 + i / 1000, 1 + i % 1000);
+}
+
+/* A /25 in a /24 of its own: each needs a FIB group, as a host route does. */
+static void own_25(int i, char *buf, size_t len)
+{
+	snprintf(buf, len, "\"40.%d.%d.0/25\": {\"nexthop\": \"10.0.0.0\"}", i / 256, i % 256);
+}
+
 static void own_24(int i, char *buf, size_t len)
 {
 	snprintf(buf, len, "\"20.%d.%d.1/32\": {\"nexthop\": \"10.0.0.0\"}", i / 256, i % 256);
@@ -778,6 +792,41 @@ static void test_groups_one_config(void **state)
 	assert_int_equal(xfab_config_parse("fits.json", fits, &cfg, &errs), 0);
 	xfab_config_free(&cfg);
 	assert_one_config_over(over, XFAB_MAX_GROUPS - 1, "ROUTE|%s", own_group, "ECMP groups");
+	free(over);
+	free(fits);
+}
+
+/* The same gateways under other weights are another group: 1023 fit, the
+ * 1024th is refused. */
+static void test_groups_by_weight_one_config(void **state)
+{
+	char *over = routes_text(BIG_IFS, XFAB_MAX_GROUPS, own_weights);
+	char *fits = routes_text(BIG_IFS, XFAB_MAX_GROUPS - 1, own_weights);
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+
+	(void)state;
+	assert_int_equal(xfab_config_parse("fits.json", fits, &cfg, &errs), 0);
+	xfab_config_free(&cfg);
+	assert_one_config_over(over, XFAB_MAX_GROUPS - 1, "ROUTE|%s", own_weights, "ECMP groups");
+	free(over);
+	free(fits);
+}
+
+/* IPv4 FIB groups: the interfaces take two (10.0.0 and 10.128.0, for the
+ * own /32s); of /25s in distinct /24s, GROUPS - 2 fit and one more does not. */
+static void test_fib4_one_config(void **state)
+{
+	int n = XFAB_FIB4_TBL8_GROUPS - 2;
+	char *over = routes_text(BIG_IFS, n + 1, own_25);
+	char *fits = routes_text(BIG_IFS, n, own_25);
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+
+	(void)state;
+	assert_int_equal(xfab_config_parse("fits.json", fits, &cfg, &errs), 0);
+	xfab_config_free(&cfg);
+	assert_one_config_over(over, n, "ROUTE|%s", own_25, "IPv4 FIB groups");
 	free(over);
 	free(fits);
 }
@@ -913,6 +962,10 @@ int main(void)
 					 .test_func = test_nexthops_one_config};
 	tests[n++] = (struct CMUnitTest){.name = "capacity: groups, one config",
 					 .test_func = test_groups_one_config};
+	tests[n++] = (struct CMUnitTest){.name = "capacity: groups by weight, one config",
+					 .test_func = test_groups_by_weight_one_config};
+	tests[n++] = (struct CMUnitTest){.name = "capacity: IPv4 FIB groups, one config",
+					 .test_func = test_fib4_one_config};
 	tests[n++] = (struct CMUnitTest){.name = "capacity: nexthops, reload switch-over",
 					 .test_func = test_nexthops_switch_over};
 	tests[n++] = (struct CMUnitTest){.name = "capacity: IPv4 FIB groups, reload switch-over",
