@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The control protocol: every malformed request refused with its field and
- * a clear message; good ones parsed; encode -> decode round trips. */
+ * a clear message, both sides of each limit; good ones parsed; encode ->
+ * decode round trips; response strings escaped as JSON wants. */
 #include <arpa/inet.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +26,14 @@ static void refused(const char *line, const char *field, const char *msg_part)
 		fail_msg("%s: field \"%s\", expected \"%s\" (%s)", line, err.field, field, err.msg);
 	if (!strstr(err.msg, msg_part))
 		fail_msg("%s: message \"%s\" lacks \"%s\"", line, err.msg, msg_part);
+}
+
+static void accepted(const char *line, struct xfab_ctl_req *req)
+{
+	struct xfab_ctl_err err;
+
+	if (xfab_ctl_parse_request(line, strlen(line), req, &err))
+		fail_msg("refused: %s: %s: %s", line, err.field, err.msg);
 }
 
 static void test_malformed(void **state)
@@ -228,12 +237,87 @@ static void test_socket_path(void **state)
 	    -1);
 }
 
+/* Both sides of every limit: a 15-character port name and 64 gateways are
+ * fine, 16 and 65 are not; a request of XFAB_CTL_MAX_LINE - 1 bytes is
+ * fine, XFAB_CTL_MAX_LINE is not; a host bit in a prefix's partial byte is
+ * refused; a socket path of 107 bytes fits sun_path (108, NUL included),
+ * 108 do not. */
+static void test_limits(void **state)
+{
+	struct xfab_ctl_req req;
+	struct xfab_ctl_err err;
+	char via[2048], text[4096], name[128], p[200];
+	char *line = malloc(XFAB_CTL_MAX_LINE + 1);
+	size_t o = 0;
+
+	(void)state;
+	assert_non_null(line);
+	accepted("{\"cmd\":\"te-del\",\"in\":\"eth123456789abc\",\"prefix\":\"10.0.0.0/8\"}", &req);
+	assert_string_equal(req.in, "eth123456789abc");
+	refused("{\"cmd\":\"te-del\",\"in\":\"eth123456789abcd\",\"prefix\":\"10.0.0.0/8\"}", "in",
+		"1 to 15");
+
+	for (int i = 0; i < XFAB_GROUP_MAX_MEMBERS; i++)
+		o += (size_t)snprintf(via + o, sizeof(via) - o, "%s10.0.%d.1", i ? "," : "", i);
+	snprintf(text, sizeof(text),
+		 "{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"10.0.0.0/8\",\"via\":\"%s\"}",
+		 via);
+	if (xfab_ctl_parse_request(text, strlen(text), &req, &err))
+		fail_msg("64 gateways refused: %s", err.msg);
+
+	memset(line, ' ', XFAB_CTL_MAX_LINE);
+	memcpy(line, "{\"cmd\":\"ping\"}", 14);
+	assert_int_equal(xfab_ctl_parse_request(line, XFAB_CTL_MAX_LINE, &req, &err), -1);
+	assert_non_null(strstr(err.msg, "longer than"));
+	free(line);
+
+	refused("{\"cmd\":\"te-del\",\"in\":\"eth1\",\"prefix\":\"10.0.0.64/25\"}", "prefix",
+		"host bits set past /25");
+	refused("{\"cmd\":\"te-del\",\"in\":\"eth1\",\"prefix\":\"2001:db8:4000::/33\"}", "prefix",
+		"host bits set past /33");
+	accepted("{\"cmd\":\"te-del\",\"in\":\"eth1\",\"prefix\":\"10.0.0.128/25\"}", &req);
+
+	/* "/run/xfab/" NAME ".sock": 15 bytes besides the name */
+	memset(name, 'a', sizeof(name));
+	snprintf(text, sizeof(text), "/sys/fs/bpf/xfab/%.*s", 107 - 15, name);
+	assert_int_equal(xfab_ctl_socket_path(text, p, sizeof(p)), 0);
+	assert_int_equal(strlen(p), 107);
+	snprintf(text, sizeof(text), "/sys/fs/bpf/xfab/%.*s", 108 - 15, name);
+	assert_int_equal(xfab_ctl_socket_path(text, p, sizeof(p)), -1);
+}
+
+/* Strings in responses: quote, backslash and every control character
+ * escaped as JSON wants, and read back as they were. */
+static void test_escapes(void **state)
+{
+	char buf[512], error[256], field[16], msg[40];
+	int ok = -1;
+
+	(void)state;
+	assert_true(xfab_ctl_format_error(buf, sizeof(buf), "in", "a\\b\x1f\x01 \x7e") > 0);
+	assert_string_equal(
+	    buf, "{\"ok\":false,\"error\":\"a\\\\b\\u001f\\u0001 ~\",\"field\":\"in\"}\n");
+	assert_int_equal(
+	    xfab_ctl_parse_response(buf, &ok, error, sizeof(error), field, sizeof(field)), 0);
+	assert_string_equal(error, "a\\b\x1f\x01 \x7e");
+	for (int c = 1; c < 0x20; c++) {
+		snprintf(msg, sizeof(msg), "x%cy", c);
+		assert_true(xfab_ctl_format_error(buf, sizeof(buf), "", msg) > 0);
+		assert_int_equal(
+		    xfab_ctl_parse_response(buf, &ok, error, sizeof(error), field, sizeof(field)),
+		    0);
+		assert_string_equal(error, msg);
+		assert_null(memchr(buf, c, strlen(buf) - 1)); /* the line ends in its newline */
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_malformed), cmocka_unit_test(test_bad_values),
 	    cmocka_unit_test(test_oversize),  cmocka_unit_test(test_good_and_round_trip),
 	    cmocka_unit_test(test_responses), cmocka_unit_test(test_socket_path),
+	    cmocka_unit_test(test_limits),    cmocka_unit_test(test_escapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
