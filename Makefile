@@ -137,8 +137,8 @@ $(UNIT_ASAN): $(BUILD)/test_%_asan: $(BUILD)/obj-asan/tests/unit/test_%.o $(LIB_
 $(BPF_TESTS): $(BUILD)/test_%: $(BUILD)/obj/tests/bpf/test_%.o $(BUILD)/obj/tests/bpf/harness.o $(LIB_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $(filter %.o,$^) -o $@ $(LDLIBS) -lcmocka -lm
 
-# test_packets runs xfabctl against the maps it pinned.
-$(BUILD)/test_packets: $(BUILD)/xfabctl
+# test_packets and test_trace run xfabctl against the maps they pinned.
+$(BUILD)/test_packets $(BUILD)/test_trace: $(BUILD)/xfabctl
 
 # Mutation testing: every one-line mutation in tests/mutations.txt, applied
 # one at a time to a copy of the tree, must make the unit or bpf suites fail.

@@ -630,7 +630,7 @@ static void test_every_reason(void **state)
 	const __u32 p6_slot = 4; /* config order: p1 p2 p3 p5 p6 */
 	struct frame runt = {.len = 14};
 	struct frame out;
-	char dir[64], cmd[1024], json_out[16384];
+	char dir[64], cmd[1024], json_out[16384], never[16384];
 	__u64 before = reason_count(fd_drop_stats, XFAB_DROP_ETH_TRUNCATED);
 	__u32 ret;
 	FILE *p;
@@ -672,24 +672,25 @@ static void test_every_reason(void **state)
 		 "select(.packets == 0) | .reason]'",
 		 h_build_path("xfabctl"), dir);
 	p = popen(cmd, "r");
-	assert_non_null(p);
-	n = fread(json_out, 1, sizeof(json_out) - 1, p);
-	json_out[n] = '\0';
-	pclose(p);
-	print_message("    reasons never counted: %s", json_out);
-	assert_string_equal(json_out, "[]\n");
+	n = p ? fread(never, 1, sizeof(never) - 1, p) : 0;
+	never[n] = '\0';
+	if (p)
+		pclose(p);
 	/* ... each once, by a name of its own: listed and distinct names */
 	snprintf(cmd, sizeof(cmd),
 		 "%s -P %s -j show drops | jq -c '[(.drops | length), ([.drops[].reason] | "
 		 "unique | length), (.punts | length), ([.punts[].reason] | unique | length)]'",
 		 h_build_path("xfabctl"), dir);
 	p = popen(cmd, "r");
-	assert_non_null(p);
-	n = fread(json_out, 1, sizeof(json_out) - 1, p);
+	n = p ? fread(json_out, 1, sizeof(json_out) - 1, p) : 0;
 	json_out[n] = '\0';
-	pclose(p);
+	if (p)
+		pclose(p);
+	/* the pins go before any check can fail (nothing left behind) */
 	bpf_object__unpin_maps(H.skel->obj, dir);
 	rmdir(dir);
+	print_message("    reasons never counted: %s", never);
+	assert_string_equal(never, "[]\n");
 	snprintf(cmd, sizeof(cmd), "[%d,%d,%d,%d]\n", XFAB_DROP_MAX - 1, XFAB_DROP_MAX - 1,
 		 XFAB_PUNT_MAX - 1, XFAB_PUNT_MAX - 1);
 	assert_string_equal(json_out, cmd);

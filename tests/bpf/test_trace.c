@@ -3,8 +3,11 @@
  * Trace mode (what `xfabctl trace` uses): a frame with the trace record in
  * its XDP metadata must change no state at all (every map byte-identical
  * before and after, counters, flowlets and queues included), and its
- * record must tell what a real packet then does.
+ * record must tell what a real packet then does. And `xfabctl trace --in
+ * PORT` finds PORT by the name in the port table and traces in the
+ * namespace holding it, from that namespace and from another.
  */
+#define _GNU_SOURCE /* setns */
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -17,7 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -326,7 +334,119 @@ static void test_te_trace(void **state)
 	assert_int_equal(h_reapply(&H, NULL), 0);
 }
 
-H_GROUP_FIXTURES(H, 3, config_text)
+/*
+ * `xfabctl trace --in PORT` resolves PORT by the name in the switch's port
+ * table and runs the frame in the namespace that holds it: from the
+ * switch's own namespace, and from the namespace the test started in (a
+ * lab's root), where it finds the switch's under /run/netns. The TE entry
+ * of p1 tells which port the frame came in by: from p1 it is steered to p3,
+ * from p2 it is not.
+ */
+static int home_ns = -1; /* the namespace the test started in */
+static char pin_dir[64], ns_path[64];
+static int made_run_netns;
+
+/* xfabctl's JSON answer to a trace, as [ingress, action, egress, te]. */
+static void ctl_trace(int ns, const char *in, const char *dst, char *out, size_t len)
+{
+	char cmd[512];
+	int here = -1;
+	size_t n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s -P %s -j trace --in %s --src 10.0.1.2 --dst %s --proto udp --sport 4000 "
+		 "--dport 5000 | jq -c '[.ingress, .action, .egress, .te]'",
+		 h_build_path("xfabctl"), pin_dir, in, dst);
+	if (ns >= 0) {
+		here = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+		assert_true(here >= 0);
+		assert_int_equal(setns(ns, CLONE_NEWNET), 0);
+	}
+	p = popen(cmd, "r");
+	if (here >= 0) {
+		assert_int_equal(setns(here, CLONE_NEWNET), 0);
+		close(here);
+	}
+	assert_non_null(p);
+	n = fread(out, 1, len - 1, p);
+	out[n] = '\0';
+	pclose(p);
+}
+
+static void test_xfabctl_trace_ports(void **state)
+{
+	char out[512];
+	int fd;
+
+	(void)state;
+	assert_int_equal(xfab_ensure_bpffs(), 0);
+	snprintf(pin_dir, sizeof(pin_dir), "/sys/fs/bpf/xfab-test-%d", (int)getpid());
+	assert_int_equal(bpf_object__pin_maps(H.skel->obj, pin_dir), 0);
+	snprintf(out, sizeof(out), "%s/prog_trace", pin_dir);
+	assert_int_equal(bpf_program__pin(H.skel->progs.xfab_xdp_trace, out), 0);
+
+	ctl_trace(-1, "p1", "10.9.5.7", out, sizeof(out));
+	assert_string_equal(out, "[\"p1\",\"forward\",\"p3\",true]\n");
+	ctl_trace(-1, "p2", "10.9.5.7", out, sizeof(out));
+	assert_non_null(strstr(out, "[\"p2\",\"forward\","));
+	assert_non_null(strstr(out, ",false]"));
+	ctl_trace(-1, "p3", "10.0.1.2", out, sizeof(out));
+	assert_string_equal(out, "[\"p3\",\"forward\",\"p1\",false]\n");
+
+	/* from the first namespace, the switch's named under /run/netns */
+	if (mkdir("/run/netns", 0755) == 0)
+		made_run_netns = 1;
+	snprintf(ns_path, sizeof(ns_path), "/run/netns/xfab-t%d", (int)getpid());
+	fd = open(ns_path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(mount("/proc/self/ns/net", ns_path, "none", MS_BIND, NULL), 0);
+	ctl_trace(home_ns, "p1", "10.9.5.7", out, sizeof(out));
+	assert_string_equal(out, "[\"p1\",\"forward\",\"p3\",true]\n");
+	ctl_trace(home_ns, "p3", "10.0.1.2", out, sizeof(out));
+	assert_string_equal(out, "[\"p3\",\"forward\",\"p1\",false]\n");
+}
+
+/* What the trace test leaves: its namespace name, the pins. */
+static int trace_ports_cleanup(void **state)
+{
+	char prog[96];
+
+	(void)state;
+	if (ns_path[0]) {
+		umount2(ns_path, MNT_DETACH);
+		unlink(ns_path);
+		ns_path[0] = '\0';
+	}
+	if (made_run_netns)
+		rmdir("/run/netns"); /* only if empty, and only if this test made it */
+	if (pin_dir[0]) {
+		snprintf(prog, sizeof(prog), "%s/prog_trace", pin_dir);
+		unlink(prog);
+		bpf_object__unpin_maps(H.skel->obj, pin_dir);
+		rmdir(pin_dir);
+		pin_dir[0] = '\0';
+	}
+	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	home_ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (home_ns < 0)
+		return -1;
+	return h_setup(&H, 3, config_text);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	h_teardown(&H);
+	close(home_ns);
+	return 0;
+}
 
 int main(void)
 {
@@ -334,6 +454,7 @@ int main(void)
 	    cmocka_unit_test(test_no_state_change),
 	    cmocka_unit_test(test_record_matches_reality),
 	    cmocka_unit_test(test_te_trace),
+	    cmocka_unit_test_teardown(test_xfabctl_trace_ports, trace_ports_cleanup),
 	};
 	return cmocka_run_group_tests_name("bpf_trace", tests, setup, teardown);
 }
