@@ -125,6 +125,10 @@ $(BUILD)/test_names $(BUILD)/test_names_asan: UNIT_EXTRA := agent/metrics.o
 $(BUILD)/obj/tests/unit/test_names.o $(BUILD)/obj-asan/tests/unit/test_names.o: UNIT_INC := -Iuser/agent
 $(BUILD)/test_names: $(BUILD)/obj/agent/metrics.o
 $(BUILD)/test_names_asan: $(BUILD)/obj-asan/agent/metrics.o
+$(BUILD)/test_control $(BUILD)/test_control_asan: UNIT_EXTRA := agent/requests.o
+$(BUILD)/obj/tests/unit/test_control.o $(BUILD)/obj-asan/tests/unit/test_control.o: UNIT_INC := -Iuser/agent
+$(BUILD)/test_control: $(BUILD)/obj/agent/requests.o
+$(BUILD)/test_control_asan: $(BUILD)/obj-asan/agent/requests.o
 $(UNIT_PLAIN): $(BUILD)/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIB_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LIB_OBJ) $(addprefix $(BUILD)/obj/,$(UNIT_EXTRA)) -o $@ $(LDLIBS) -lcmocka
 

@@ -8,7 +8,14 @@
  *   qdisc.c   the tc datapath's HTB/TBF class queues (via iproute2's tc)
  *   sync.c    compiling the tables and writing them to the maps; the
  *             netlink event handlers that update them
+ *   control.c the control socket: xfabctl's requests, one line each way,
+ *             served from the event loop (docs/CONTROL.md)
+ *   requests.c what a request does: runtime TE pins (kept here, compiled
+ *             with the config's), clearing counters and watermarks
  *   netlink.c rtnetlink dumps and events; metrics.c Prometheus exposition
+ *
+ * xfabd is the only writer of the tables: xfabctl reads the maps, and every
+ * change it asks for comes here over the control socket.
  */
 #ifndef XFAB_AGENT_H
 #define XFAB_AGENT_H
@@ -25,6 +32,17 @@
 
 struct xfab;
 struct mnl_socket;
+struct ctl;
+struct pollfd;
+
+/* A runtime TE pin: as it was asked for, and as parsed against the running
+ * config (the config's TE_PATH rules, xfab_config_parse_te_entry). */
+struct te_pin {
+	char in[XFAB_IFNAMSIZ];
+	char prefix[64];
+	char via[1024];
+	struct xfab_cfg_te te;
+};
 
 /* Updates buffered for BPF_MAP_UPDATE_BATCH: one syscall per BATCH_MAX. */
 #define BATCH_MAX 8192
@@ -55,7 +73,12 @@ struct agent {
 	struct xfab_fib6_hw fib6;     /* and the IPv6 one */
 	struct batch batch;	      /* updates of one table, written together */
 	struct mnl_socket *nl;
-	int dirty; /* an event could not be applied alone: recompile from the config */
+	int dirty;	     /* an event could not be applied alone: recompile from the config */
+	struct te_pin *pins; /* runtime TE pins, in the RIB as XFAB_RIB_SRC_TE_PIN */
+	int n_pins;
+	struct ctl *ctl;   /* the control socket; NULL: not open */
+	int fd_port_stats; /* what clear-counters zeroes; -1: not loaded */
+	int fd_queue_wm;   /* what clear-watermark resets; -1: not loaded */
 };
 
 /* ---- logging (main.c) ---- */
@@ -92,5 +115,33 @@ void compile_stop(struct agent *a);
 void on_link(void *arg, const struct xfab_nl_link *l);
 void on_neigh(void *arg, const struct xfab_nl_neigh *n);
 void probe_unresolved(struct agent *a);
+
+/* ---- control.c: the socket ---- */
+#define CTL_MAX_CONN 8	     /* clients served at once; more are told to retry */
+#define CTL_DEADLINE_MS 5000 /* a connection's whole life */
+/* Binds the switch's socket (replacing one a dead xfabd left); refuses
+ * when a live xfabd answers on it. 0 or -errno. */
+int ctl_open(struct agent *a);
+/* Closes every connection, removes the socket and its empty directories. */
+void ctl_close(struct agent *a);
+/* The fds to poll (at most 1 + CTL_MAX_CONN), and how long poll may wait
+ * (ms, -1: no deadline pending). */
+int ctl_pollfds(struct agent *a, struct pollfd *pfd, int max, int *timeout_ms);
+/* After poll: accepts, reads, answers, and drops late connections. */
+void ctl_serve(struct agent *a, const struct pollfd *pfd, int n);
+
+/* ---- requests.c ---- */
+/* One request line (no newline) -> one response line in out (newline
+ * included). Returns the response's length. Nothing changes on a refusal. */
+int ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t outlen);
+/* Reload: the pins the next config keeps (each parsed against it; a pin
+ * whose key the config now has is dropped, the config wins), and whether
+ * the switch-over with them fits (xfab_config_check_change). 0, or -1 with
+ * errs (file names the config) and nothing changed. */
+int pins_reload_check(struct agent *a, const struct xfab_config *next, const char *file,
+		      struct te_pin **kept, int *n_kept, struct xfab_cfg_errors *errs);
+/* Moves the RIB's pins to kept (taken over), before the recompile. */
+void pins_reload_commit(struct agent *a, struct te_pin *kept, int n_kept);
+void pins_free(struct te_pin *pins, int n);
 
 #endif

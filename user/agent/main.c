@@ -5,9 +5,11 @@
  *   validate config -> resolve ports -> bpffs + pin dir + lock -> load and pin
  *   -> learn neighbours -> program tables -> attach every port -> event loop
  *
- * The event loop follows links and neighbours over rtnetlink, reloads the
- * config on SIGHUP (a bad file is rejected whole and changes nothing) and
- * detaches and unpins on SIGTERM/SIGINT.
+ * The event loop follows links and neighbours over rtnetlink, serves the
+ * control socket (control.c: xfabctl's TE pins and clears; xfabd is the
+ * only writer of the tables), reloads the config on SIGHUP (a bad file is
+ * rejected whole and changes nothing; runtime TE pins stay) and detaches,
+ * unpins and removes the socket on SIGTERM/SIGINT.
  */
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "ctlproto.h"
 #include "metrics.h"
 #include "probe.h"
 #include "xfab.skel.h"
@@ -69,6 +72,8 @@ static void reload(struct agent *a)
 	struct xfab_port_live live[XFAB_MAX_PORTS], old_live[XFAB_MAX_PORTS];
 	struct xfab_cfg_errors errs;
 	struct xfab_config cfg;
+	struct te_pin *kept = NULL;
+	int n_kept = 0;
 
 	log_info("reloading %s", a->cfg_path);
 	if (xfab_config_load(a->cfg_path, &cfg, &errs)) {
@@ -77,19 +82,22 @@ static void reload(struct agent *a)
 			a->cfg_path, errs.total);
 		return;
 	}
-	/* what needs a restart, and whether the switch-over fits the tables */
-	if (xfab_config_check_change(&a->cfg, &cfg, a->cfg_path, &errs)) {
+	/* what needs a restart, whether the runtime TE pins still hold, and
+	 * whether the switch-over (pins included) fits the tables */
+	if (pins_reload_check(a, &cfg, a->cfg_path, &kept, &n_kept, &errs)) {
 		print_errors(&errs);
 		log_err("reload rejected: %s has %d error(s); running config unchanged",
-			a->cfg_path, errs.total);
+			a->cfg_path, errs.total ? errs.total : 1);
 		goto reject;
 	}
 	if (resolve_ports(&cfg, live, a->cfg_path)) {
 		log_err("reload rejected; running config unchanged");
+		pins_free(kept, n_kept);
 		goto reject;
 	}
 	memcpy(old_live, a->live, sizeof(old_live));
 	memcpy(a->live, live, sizeof(live));
+	pins_reload_commit(a, kept, n_kept);
 	if (rebuild_and_apply(a, &cfg)) {
 		memcpy(a->live, old_live, sizeof(old_live));
 		log_err("reload failed while writing tables; will retry on the next event");
@@ -112,7 +120,8 @@ static void reload(struct agent *a)
 		}
 		xfab_config_free(&old);
 	}
-	log_info("reloaded: %d ports, %d routes", cfg.n_ports, cfg.n_routes);
+	log_info("reloaded: %d ports, %d routes, %d runtime TE pin(s)", cfg.n_ports, cfg.n_routes,
+		 a->n_pins);
 	return;
 reject:
 	xfab_config_free(&cfg);
@@ -122,7 +131,7 @@ static int event_loop(struct agent *a)
 {
 	struct xfab_nl_handlers h = {.link = on_link, .neigh = on_neigh, .arg = a};
 	struct itimerspec every_second = {{1, 0}, {1, 0}};
-	struct pollfd pfd[3];
+	struct pollfd pfd[3 + 1 + CTL_MAX_CONN];
 	sigset_t mask;
 	int sfd, tfd;
 
@@ -142,7 +151,9 @@ static int event_loop(struct agent *a)
 	log_info("switch %s forwarding on %d ports (%s datapath)", a->cfg.hostname, a->cfg.n_ports,
 		 a->cfg.datapath == XFAB_DP_XDP ? "xdp" : "tc");
 	for (;;) {
-		if (poll(pfd, 3, -1) < 0) {
+		int timeout, n_ctl = ctl_pollfds(a, pfd + 3, 1 + CTL_MAX_CONN, &timeout);
+
+		if (poll(pfd, 3 + (nfds_t)n_ctl, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
 			log_err("poll: %s", strerror(errno));
@@ -176,6 +187,7 @@ static int event_loop(struct agent *a)
 				ticks = 0;
 			probe_unresolved(a);
 		}
+		ctl_serve(a, pfd + 3, n_ctl);
 		if (a->dirty) {
 			a->dirty = 0;
 			if (rebuild_and_apply(a, &a->cfg))
@@ -199,6 +211,8 @@ static void usage(FILE *out)
 	    "      --metrics ADDR:PORT  serve Prometheus metrics (GET /metrics)\n"
 	    "      --probe-kernel  check the kernel has what xfab needs (Linux >= 6.6) and exit\n"
 	    "  -v, --verbose       debug logging\n"
+	    "Control: xfabctl's changes (TE pins, clears) arrive on a unix socket under\n"
+	    "  " XFAB_CTL_RUN_ROOT " (docs/CONTROL.md).\n"
 	    "Signals: HUP reloads CONFIG in place; TERM/INT detach, unpin and exit.\n");
 }
 
@@ -215,7 +229,7 @@ int main(int argc, char **argv)
 	    {"probe-kernel", no_argument, NULL, 'K'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct agent a = {.lock_fd = -1};
+	struct agent a = {.lock_fd = -1, .fd_port_stats = -1, .fd_queue_wm = -1};
 	struct xfab_nl_handlers nh = {.neigh = on_neigh, .arg = &a};
 	struct xfab_cfg_errors errs;
 	char probe_msg[512];
@@ -297,8 +311,13 @@ int main(int argc, char **argv)
 		goto out_cfg;
 	for (int p = 0; p < XFAB_MAX_PORTS; p++)
 		a.link_fd[p] = a.egress_fd[p] = -1;
+	/* One xfabd per socket: a live one there stops us before we load. */
+	if (ctl_open(&a))
+		goto out_unpin;
 	if (load_bpf(&a))
 		goto out_unpin;
+	a.fd_port_stats = bpf_map__fd(a.skel->maps.port_stats);
+	a.fd_queue_wm = bpf_map__fd(a.skel->maps.queue_watermark);
 	a.nl = xfab_nl_open_events();
 	if (!a.nl) {
 		log_err("cannot subscribe to rtnetlink: %s", strerror(errno));
@@ -348,8 +367,10 @@ out_nl:
 out_unload:
 	unload_bpf(&a);
 out_unpin:
+	ctl_close(&a);
 	release_pin_dir(&a);
 	compile_stop(&a);
+	pins_free(a.pins, a.n_pins);
 	log_info("stopped");
 out_cfg:
 	xfab_config_free(&a.cfg);

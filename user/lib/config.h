@@ -138,6 +138,10 @@ void xfab_config_free(struct xfab_config *cfg);
  * Errors point into next (named file). Returns 0 or -1. */
 int xfab_config_check_change(const struct xfab_config *running, const struct xfab_config *next,
 			     const char *file, struct xfab_cfg_errors *errs);
+/* Whether cfg alone fits the tables (what parsing checks), for a config
+ * put together outside a file (xfabd's runtime TE pins merged in). */
+int xfab_config_check_capacity(const struct xfab_config *cfg, const char *file,
+			       struct xfab_cfg_errors *errs);
 int xfab_config_port_index(const struct xfab_config *cfg, const char *name);
 
 /* One TE_PATH entry given outside a file (xfabd's control requests: IN is

@@ -3,8 +3,10 @@
  * The RIB: what the agent was told, by whom. Each prefix of a table (the
  * default table, or the TE table of an ingress port) holds one entry per
  * source: the interface addresses (connected subnets and local addresses),
- * the config (ROUTE and TE_PATH, runtime TE pins merged in), later routes
- * learnt over netlink. The best entry is the one of the lowest source.
+ * the config (ROUTE and TE_PATH), xfabd's runtime TE pins (control
+ * requests, docs/CONTROL.md), later routes learnt over netlink. The best
+ * entry is the one of the lowest source: a config TE_PATH entry wins over a
+ * runtime pin of the same port and prefix.
  *
  * Paths (the weighted nexthops of a route) are interned: routes with the
  * same nexthops share one ref-counted path object, so a million routes over
@@ -24,7 +26,8 @@
 
 enum xfab_rib_source {
 	XFAB_RIB_SRC_CONNECTED, /* interface addresses */
-	XFAB_RIB_SRC_CONFIG,	/* ROUTE, TE_PATH (and TE pins merged into it) */
+	XFAB_RIB_SRC_CONFIG,	/* ROUTE, TE_PATH */
+	XFAB_RIB_SRC_TE_PIN,	/* runtime TE pins (a config reload keeps them) */
 	XFAB_RIB_SRC_NETLINK,	/* learnt from the kernel */
 	XFAB_RIB_SRC_COUNT,
 };

@@ -433,6 +433,17 @@ void cfg_check_capacity(struct ctx *c)
 	check_all(c, NULL);
 }
 
+int xfab_config_check_capacity(const struct xfab_config *cfg, const char *file,
+			       struct xfab_cfg_errors *errs)
+{
+	struct ctx c = {.file = file, .errs = errs, .cfg = (struct xfab_config *)cfg};
+
+	errs->count = 0;
+	errs->total = 0;
+	check_all(&c, NULL);
+	return errs->total ? -1 : 0;
+}
+
 /* What a reload cannot change, then the switch-over's capacity. */
 int xfab_config_check_change(const struct xfab_config *running, const struct xfab_config *next,
 			     const char *file, struct xfab_cfg_errors *errs)

@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Unit tests of xfabd's control requests (user/agent/requests.c) on the
+ * real RIB and compiler, writing into a recorder that keeps its own copy of
+ * every table (no kernel, no root):
+ *   - a te-add becomes one entry in its port's TE table whose nexthop, read
+ *     back from the recorded tables, is the gateway asked for, on the same
+ *     nexthop id the config's routes use;
+ *   - every bad request is refused with the field at fault and writes
+ *     nothing;
+ *   - te-del and te-clear remove exactly what the pin added;
+ *   - pins survive reloads that move nexthop ids around, always resolving
+ *     to their own gateway (the two-writer bug: a reused id pointing a pin
+ *     at another gateway);
+ *   - a config TE_PATH entry for the same key wins; a reload that breaks a
+ *     pin is refused whole;
+ *   - a pin that needs a nexthop the tables cannot hold is refused (via).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "agent.h"
+#include "ctlproto.h"
+
+/* xfabd's logger (main.c), quiet here */
+int xfab_verbose;
+void xfab_logmsg(const char *level, const char *fmt, ...)
+{
+	(void)level;
+	(void)fmt;
+}
+
+#define N_PORTS 4
+
+/* ---- a recorder with its own copy of each table ---- */
+
+struct rec_entry {
+	__u8 key[24];
+	__u8 val[sizeof(struct xfab_group)];
+};
+
+static struct {
+	struct rec_entry *e[XFAB_T_COUNT];
+	size_t n[XFAB_T_COUNT], cap[XFAB_T_COUNT];
+	size_t ops; /* updates and removes since the last reset */
+} rec;
+
+static struct rec_entry *rec_find(enum xfab_table t, const void *key)
+{
+	for (size_t i = 0; i < rec.n[t]; i++)
+		if (!memcmp(rec.e[t][i].key, key, xfab_table_descs[t].key_size))
+			return &rec.e[t][i];
+	return NULL;
+}
+
+static int rec_update(void *arg, enum xfab_table t, const void *key, const void *val)
+{
+	struct rec_entry *e = rec_find(t, key);
+
+	(void)arg;
+	rec.ops++;
+	if (!e) {
+		if (rec.n[t] == rec.cap[t]) {
+			rec.cap[t] = rec.cap[t] ? rec.cap[t] * 2 : 64;
+			rec.e[t] = realloc(rec.e[t], rec.cap[t] * sizeof(*rec.e[t]));
+			assert_non_null(rec.e[t]);
+		}
+		e = &rec.e[t][rec.n[t]++];
+		memset(e, 0, sizeof(*e));
+		memcpy(e->key, key, xfab_table_descs[t].key_size);
+	}
+	memcpy(e->val, val, xfab_table_descs[t].val_size);
+	return 0;
+}
+
+static int rec_remove(void *arg, enum xfab_table t, const void *key)
+{
+	struct rec_entry *e = rec_find(t, key);
+
+	(void)arg;
+	rec.ops++;
+	if (e)
+		*e = rec.e[t][--rec.n[t]];
+	return 0;
+}
+
+static void rec_free(void)
+{
+	for (int t = 0; t < XFAB_T_COUNT; t++)
+		free(rec.e[t]);
+	memset(&rec, 0, sizeof(rec));
+}
+
+/* ---- the switch: eth<n> is ifindex 10+n-1, its gateways 10.0.<n>.x ---- */
+
+static int neigh_lookup(void *arg, __u32 ifindex, int family, const __u8 *addr, __u8 mac[6])
+{
+	(void)arg;
+	(void)family;
+	memset(mac, 0, 6);
+	mac[0] = 2;
+	mac[4] = (__u8)ifindex;
+	mac[5] = addr[3];
+	return 0;
+}
+
+enum { TE_ON = 1, MORE_ROUTES = 2, CFG_TE = 4, NO_ETH3 = 8 };
+
+static char *config_text(int flags)
+{
+	char *t = malloc(4096);
+
+	assert_non_null(t);
+	snprintf(t, 4096,
+		 "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
+		 " \"PORT\": {\"eth1\": {}, \"eth2\": {}, \"eth3\": {}, \"eth4\": {}},\n"
+		 " \"INTERFACE\": {\"eth1|10.0.1.1/24\": {}, \"eth2|10.0.2.1/24\": {},\n"
+		 "   %s \"eth4|10.0.4.1/24\": {}, \"eth1|fd00:1::1/64\": {}},\n"
+		 " %s%s%s"
+		 " \"ROUTE\": {\"20.0.0.0/24\": {\"nexthop\": \"10.0.1.2,10.0.2.2\"},\n"
+		 "   %s"
+		 "   \"20.0.1.0/24\": {\"nexthop\": \"10.0.2.2\"}}}\n",
+		 flags & NO_ETH3 ? "" : "\"eth3|10.0.3.1/24\": {},",
+		 flags & (TE_ON | CFG_TE) ? "\"TE_PATH\": {" : "",
+		 flags & CFG_TE ? "\"eth1|30.0.0.0/24\": {\"nexthop\": \"10.0.4.9\"}" : "",
+		 flags & (TE_ON | CFG_TE) ? "},\n" : "",
+		 flags & MORE_ROUTES
+		     ? "\"20.0.2.0/24\": {\"nexthop\": \"10.0.4.2\"}, \"20.0.3.0/24\": "
+		       "{\"nexthop\": \"10.0.4.3,10.0.1.3\"}, \"20.0.4.0/24\": {\"nexthop\": "
+		       "\"10.0.4.4\"},\n"
+		     : "");
+	return t;
+}
+
+static struct agent *A;
+
+static void parse(struct xfab_config *cfg, int flags)
+{
+	struct xfab_cfg_errors errs;
+	char *text = config_text(flags);
+
+	if (xfab_config_parse("sw.json", text, cfg, &errs)) {
+		char line[768];
+
+		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
+		fail_msg("%s", line);
+	}
+	free(text);
+}
+
+static void compile_all(void)
+{
+	assert_int_equal(xfab_rib_load_config(A->rib, &A->cfg), 0);
+	assert_int_equal(xfab_compile_config(A->compile, &A->cfg, A->live), 0);
+}
+
+/* SIGHUP, as main.c does it: 0 or -1 (refused: nothing changed). */
+static int reload(int flags, struct xfab_cfg_errors *errs)
+{
+	struct xfab_config next;
+	struct te_pin *kept;
+	int n_kept;
+
+	parse(&next, flags);
+	if (pins_reload_check(A, &next, "sw.json", &kept, &n_kept, errs)) {
+		xfab_config_free(&next);
+		return -1;
+	}
+	pins_reload_commit(A, kept, n_kept);
+	xfab_config_free(&A->cfg);
+	A->cfg = next;
+	compile_all();
+	return 0;
+}
+
+static int setup_flags(int flags)
+{
+	struct xfab_map_ops ops = {.update = rec_update, .remove = rec_remove};
+
+	A = calloc(1, sizeof(*A));
+	if (!A)
+		return -1;
+	A->fd_port_stats = A->fd_queue_wm = -1;
+	for (int p = 0; p < N_PORTS; p++) {
+		A->live[p].ifindex = (__u32)(10 + p);
+		A->live[p].mac[0] = 2;
+		A->live[p].mac[5] = (__u8)p;
+		A->live[p].oper_up = 1;
+	}
+	parse(&A->cfg, flags);
+	A->rib = xfab_rib_new();
+	A->compile = A->rib ? xfab_compile_new(A->rib, &ops, neigh_lookup, NULL) : NULL;
+	if (!A->compile)
+		return -1;
+	compile_all();
+	rec.ops = 0;
+	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return setup_flags(TE_ON);
+}
+
+static int setup_te_off(void **state)
+{
+	(void)state;
+	return setup_flags(0);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	pins_free(A->pins, A->n_pins);
+	xfab_compile_free(A->compile);
+	xfab_rib_free(A->rib);
+	xfab_config_free(&A->cfg);
+	free(A);
+	rec_free();
+	return 0;
+}
+
+/* ---- requests ---- */
+
+struct answer {
+	int ok;
+	char error[512], field[32];
+};
+
+static struct answer ask(const char *line)
+{
+	char out[XFAB_CTL_MAX_LINE];
+	struct answer a;
+	int n = ctl_handle(A, line, strlen(line), out, sizeof(out));
+
+	assert_true(n > 0 && out[n - 1] == '\n');
+	assert_int_equal(
+	    xfab_ctl_parse_response(out, &a.ok, a.error, sizeof(a.error), a.field, sizeof(a.field)),
+	    0);
+	return a;
+}
+
+static void ask_ok(const char *line)
+{
+	struct answer a = ask(line);
+
+	if (!a.ok)
+		fail_msg("%s refused: %s: %s", line, a.field, a.error);
+}
+
+static char req[XFAB_CTL_MAX_LINE * 2];
+
+static const char *te_add(const char *in, const char *prefix, const char *via)
+{
+	snprintf(req, sizeof(req),
+		 "{\"cmd\":\"te-add\",\"in\":\"%s\",\"prefix\":\"%s\",\"via\":\"%s\"}", in, prefix,
+		 via);
+	return req;
+}
+
+static const char *te_del(const char *in, const char *prefix)
+{
+	snprintf(req, sizeof(req), "{\"cmd\":\"te-del\",\"in\":\"%s\",\"prefix\":\"%s\"}", in,
+		 prefix);
+	return req;
+}
+
+/* ---- reading the recorded tables ---- */
+
+static const struct xfab_route *te_route(__u32 ifindex, const char *addr, int plen)
+{
+	struct xfab_lpm_v4_key key = {.prefixlen = 32u + (__u32)plen,
+				      .table = htonl(XFAB_TABLE_TE | ifindex)};
+	const struct rec_entry *e;
+
+	inet_pton(AF_INET, addr, key.addr);
+	e = rec_find(XFAB_T_ROUTES_V4, &key);
+	return e ? (const struct xfab_route *)e->val : NULL;
+}
+
+static const struct xfab_nexthop *nexthop(__u32 id)
+{
+	const struct rec_entry *e = rec_find(XFAB_T_NEXTHOPS, &id);
+
+	return e ? (const struct xfab_nexthop *)e->val : NULL;
+}
+
+static size_t te_entries(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rec.n[XFAB_T_ROUTES_V4]; i++) {
+		const struct xfab_lpm_v4_key *k = (const void *)rec.e[XFAB_T_ROUTES_V4][i].key;
+
+		n += !!(ntohl(k->table) & XFAB_TABLE_TE);
+	}
+	return n;
+}
+
+/* The TE entry at (ifindex, prefix) forwards to exactly these gateways
+ * ("a,b"), each on the port whose subnet holds it, as read back from the
+ * recorded route, nexthop and group tables. */
+static void expect_pin(__u32 ifindex, const char *addr, int plen, const char *gws)
+{
+	const struct xfab_route *rt = te_route(ifindex, addr, plen);
+	char copy[256], *tok, *save = NULL;
+	__u32 ids[XFAB_GROUP_MAX_MEMBERS];
+	int n = 0, want = 0;
+
+	assert_non_null(rt);
+	if (rt->type == XFAB_RT_NEXTHOP) {
+		ids[n++] = rt->id;
+	} else {
+		const struct rec_entry *e = rec_find(XFAB_T_GROUPS, &rt->id);
+		const struct xfab_group *g;
+
+		assert_int_equal(rt->type, XFAB_RT_GROUP);
+		assert_non_null(e);
+		g = (const void *)e->val;
+		for (__u32 i = 0; i < g->num_members; i++)
+			ids[n++] = g->members[i];
+	}
+	snprintf(copy, sizeof(copy), "%s", gws);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		__u8 gw[4];
+		int found = 0;
+
+		inet_pton(AF_INET, tok, gw);
+		want++;
+		for (int i = 0; i < n; i++) {
+			const struct xfab_nexthop *nh = nexthop(ids[i]);
+
+			assert_non_null(nh);
+			if (!memcmp(nh->gw, gw, 4)) {
+				/* 10.0.<p>.x is on eth<p>: ifindex 10 + p - 1 */
+				assert_int_equal(nh->ifindex, 10u + gw[2] - 1);
+				found = 1;
+			}
+		}
+		if (!found)
+			fail_msg("TE %s/%d: gateway %s is not among its %d nexthop(s)", addr, plen,
+				 tok, n);
+	}
+	assert_int_equal(n, want);
+}
+
+/* The nexthop id of a table-0 route with one nexthop. */
+static __u32 route_nexthop(const char *addr, int plen)
+{
+	struct xfab_lpm_v4_key key = {.prefixlen = 32u + (__u32)plen};
+	const struct rec_entry *e;
+
+	inet_pton(AF_INET, addr, key.addr);
+	e = rec_find(XFAB_T_ROUTES_V4, &key);
+	assert_non_null(e);
+	assert_int_equal(((const struct xfab_route *)e->val)->type, XFAB_RT_NEXTHOP);
+	return ((const struct xfab_route *)e->val)->id;
+}
+
+/* ---- tests ---- */
+
+static void test_pin_on_the_routes_nexthop(void **state)
+{
+	(void)state;
+	ask_ok(te_add("eth1", "30.0.0.0/24", "10.0.2.2"));
+	expect_pin(10, "30.0.0.0", 24, "10.0.2.2");
+	/* one allocator: the pin uses the nexthop 20.0.1.0/24 already has */
+	assert_int_equal(te_route(10, "30.0.0.0", 24)->id, route_nexthop("20.0.1.0", 24));
+	assert_int_equal(te_entries(), 1);
+	assert_int_equal(A->n_pins, 1);
+	/* a pin of two gateways is a group of both */
+	ask_ok(te_add("eth3", "30.0.1.0/24", "10.0.1.2,10.0.4.7"));
+	expect_pin(12, "30.0.1.0", 24, "10.0.1.2,10.0.4.7");
+	/* te-add on the same key replaces the pin */
+	ask_ok(te_add("eth1", "30.0.0.0/24", "10.0.4.7"));
+	expect_pin(10, "30.0.0.0", 24, "10.0.4.7");
+	assert_int_equal(A->n_pins, 2);
+	assert_int_equal(te_entries(), 2);
+}
+
+static void test_refusals_write_nothing(void **state)
+{
+	static const struct {
+		const char *line, *field, *msg;
+	} bad[] = {
+	    {"{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"30.0.0.0/33\",\"via\":\"10.0.2.2\"}",
+	     "prefix", "0..32"},
+	    {"{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"30.0.0.1/24\",\"via\":\"10.0.2.2\"}",
+	     "prefix", "host bits"},
+	    {"{\"cmd\":\"te-add\",\"in\":\"eth9\",\"prefix\":\"30.0.0.0/24\",\"via\":\"10.0.2.2\"}",
+	     "in", "not in the PORT table"},
+	    {"{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"30.0.0.0/24\",\"via\":\"10.9.9.9\"}",
+	     "via", "no connected subnet"},
+	    {"{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"30.0.0.0/24\",\"via\":\"10.0.2.1\"}",
+	     "via", "own address"},
+	    {"{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"30.0.0.0/24\",\"via\":\"10.0.2.0\"}",
+	     "via", "no neighbour"},
+	    {"{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"30.0.0.0/24\","
+	     "\"via\":\"10.0.2.2,10.0.2.2\"}",
+	     "via", "twice"},
+	    {"{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"30.0.0.0/"
+	     "24\",\"via\":\"fd00:1::2\"}",
+	     "via", "IPv4"},
+	    {"{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"10.0.1.1/32\",\"via\":\"10.0.2.2\"}",
+	     "prefix", "own"},
+	    {"{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"30.0.0.0/24\",\"via\":\"10.0.2.2\","
+	     "\"weight\":\"3\"}",
+	     "weight", "unknown field"},
+	    {"{\"cmd\":\"te-del\",\"in\":\"eth1\",\"prefix\":\"30.0.0.0/24\"}", "prefix",
+	     "no runtime TE pin"},
+	    {"{\"cmd\":\"te-del\",\"in\":\"eth7\",\"prefix\":\"30.0.0.0/24\"}", "in",
+	     "not in the PORT table"},
+	    {"{\"cmd\":\"shutdown\"}", "cmd", "unknown command"},
+	    {"[1,2]", "", "one JSON object"},
+	};
+	char *longline;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct answer a = ask(bad[i].line);
+
+		if (a.ok || strcmp(a.field, bad[i].field) || !strstr(a.error, bad[i].msg))
+			fail_msg("%s: ok %d, field \"%s\" (want \"%s\"), error \"%s\" (want "
+				 "\"...%s...\")",
+				 bad[i].line, a.ok, a.field, bad[i].field, a.error, bad[i].msg);
+		assert_int_equal(rec.ops, 0);
+		assert_int_equal(A->n_pins, 0);
+	}
+	/* a line past the limit */
+	longline = malloc(XFAB_CTL_MAX_LINE + 64);
+	assert_non_null(longline);
+	snprintf(longline, XFAB_CTL_MAX_LINE + 64,
+		 "{\"cmd\":\"te-add\",\"in\":\"eth1\",\"prefix\":\"30.0.0.0/24\",\"via\":\"%0*d\"}",
+		 XFAB_CTL_MAX_LINE, 0);
+	{
+		struct answer a = ask(longline);
+
+		assert_false(a.ok);
+		assert_string_equal(a.field, "");
+		assert_non_null(strstr(a.error, "longer than"));
+	}
+	free(longline);
+	assert_int_equal(rec.ops, 0);
+	assert_int_equal(te_entries(), 0);
+}
+
+static void test_te_off_refused(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	a = ask(te_add("eth1", "30.0.0.0/24", "10.0.2.2"));
+	assert_false(a.ok);
+	assert_string_equal(a.field, "cmd");
+	assert_non_null(strstr(a.error, "TE_PATH"));
+	assert_int_equal(rec.ops, 0);
+}
+
+static void test_del_and_clear_remove_what_was_added(void **state)
+{
+	size_t nh_before = rec.n[XFAB_T_NEXTHOPS], grp_before = rec.n[XFAB_T_GROUPS];
+
+	(void)state;
+	ask_ok(te_add("eth1", "30.0.0.0/24", "10.0.3.7"));	    /* a nexthop of its own */
+	ask_ok(te_add("eth2", "30.0.1.0/24", "10.0.3.7,10.0.4.7")); /* and a group */
+	assert_int_equal(rec.n[XFAB_T_NEXTHOPS], nh_before + 2);
+	ask_ok(te_del("eth1", "30.0.0.0/24"));
+	assert_null(te_route(10, "30.0.0.0", 24));
+	expect_pin(11, "30.0.1.0", 24, "10.0.3.7,10.0.4.7");
+	assert_int_equal(A->n_pins, 1);
+	ask_ok("{\"cmd\":\"te-clear\"}");
+	assert_int_equal(te_entries(), 0);
+	assert_int_equal(A->n_pins, 0);
+	/* the nexthops and group only the pins used are gone (groups is an
+	 * array: its entry is zeroed, so count the live ones) */
+	assert_int_equal(rec.n[XFAB_T_NEXTHOPS], nh_before);
+	{
+		size_t live = 0;
+
+		for (size_t i = 0; i < rec.n[XFAB_T_GROUPS]; i++)
+			live +=
+			    ((const struct xfab_group *)rec.e[XFAB_T_GROUPS][i].val)->num_members >
+			    0;
+		assert_true(live <= grp_before);
+	}
+	ask_ok("{\"cmd\":\"te-clear\"}"); /* nothing left: still fine */
+}
+
+/* Reloads renumber nothing under a pin: it keeps its own gateway while
+ * the config's nexthops come and go around it. */
+static void test_pins_survive_reloads(void **state)
+{
+	struct xfab_cfg_errors errs;
+
+	(void)state;
+	ask_ok(te_add("eth1", "30.0.0.0/24", "10.0.4.3"));
+	ask_ok(te_add("eth2", "30.0.1.0/24", "10.0.3.5,10.0.1.2"));
+	for (int round = 0; round < 6; round++) {
+		assert_int_equal(reload(round % 2 ? TE_ON | MORE_ROUTES : TE_ON, &errs), 0);
+		assert_int_equal(A->n_pins, 2);
+		expect_pin(10, "30.0.0.0", 24, "10.0.4.3");
+		expect_pin(11, "30.0.1.0", 24, "10.0.3.5,10.0.1.2");
+		assert_int_equal(te_entries(), 2);
+		if (round == 2) { /* a pin gone and back, between reloads */
+			ask_ok(te_del("eth1", "30.0.0.0/24"));
+			ask_ok(te_add("eth1", "30.0.0.0/24", "10.0.4.3"));
+		}
+	}
+	/* the same config again writes nothing */
+	assert_int_equal(reload(TE_ON, &errs), 0);
+	rec.ops = 0;
+	assert_int_equal(reload(TE_ON, &errs), 0);
+	assert_int_equal(rec.ops, 0);
+}
+
+static void test_config_wins(void **state)
+{
+	struct xfab_cfg_errors errs;
+	struct answer a;
+
+	(void)state;
+	ask_ok(te_add("eth1", "30.0.0.0/24", "10.0.2.2"));
+	assert_int_equal(reload(CFG_TE, &errs), 0);
+	assert_int_equal(A->n_pins, 0); /* dropped: the config has that key now */
+	expect_pin(10, "30.0.0.0", 24, "10.0.4.9");
+	rec.ops = 0;
+	a = ask(te_add("eth1", "30.0.0.0/24", "10.0.2.2"));
+	assert_false(a.ok);
+	assert_string_equal(a.field, "prefix");
+	assert_non_null(strstr(a.error, "config"));
+	a = ask(te_del("eth1", "30.0.0.0/24"));
+	assert_false(a.ok);
+	assert_string_equal(a.field, "prefix");
+	assert_non_null(strstr(a.error, "config's"));
+	assert_int_equal(rec.ops, 0);
+	expect_pin(10, "30.0.0.0", 24, "10.0.4.9");
+}
+
+static void test_reload_that_breaks_a_pin_is_refused(void **state)
+{
+	struct xfab_cfg_errors errs;
+
+	(void)state;
+	ask_ok(te_add("eth1", "30.0.0.0/24", "10.0.3.2"));
+	rec.ops = 0;
+	/* eth3's subnet is gone: the pin's gateway is in no connected subnet */
+	assert_int_equal(reload(TE_ON | NO_ETH3, &errs), -1);
+	assert_int_equal(errs.count, 1);
+	assert_non_null(strstr(errs.e[0].key, "eth1|30.0.0.0/24"));
+	assert_non_null(strstr(errs.e[0].msg, "no connected subnet"));
+	/* no TE_PATH table, pins set */
+	assert_int_equal(reload(0, &errs), -1);
+	assert_non_null(strstr(errs.e[0].msg, "te clear"));
+	assert_int_equal(rec.ops, 0);
+	assert_int_equal(A->n_pins, 1);
+	expect_pin(10, "30.0.0.0", 24, "10.0.3.2");
+}
+
+/* A switch whose config uses every nexthop id: a pin through a nexthop
+ * in use fits, one that needs another is refused (via). */
+static void test_pin_capacity(void **state)
+{
+	size_t cap = 400000, n = 0;
+	char *t = malloc(cap);
+	struct xfab_cfg_errors errs;
+	struct answer a;
+
+	(void)state;
+	assert_non_null(t);
+	n +=
+	    (size_t)snprintf(t + n, cap - n,
+			     "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},"
+			     " \"PORT\": {\"eth1\": {}, \"eth2\": {}, \"eth3\": {}, \"eth4\": {}},"
+			     " \"INTERFACE\": {\"eth1|10.0.0.1/19\": {}, \"eth2|10.1.0.1/24\": {}},"
+			     " \"TE_PATH\": {}, \"ROUTE\": {");
+	for (int i = 0; i < XFAB_MAX_NEXTHOPS - 1; i++) /* gateways 10.0.0.2 .. */
+		n += (size_t)snprintf(t + n, cap - n,
+				      "%s\"40.%d.%d.0/24\": {\"nexthop\": "
+				      "\"10.0.%d.%d\"}",
+				      i ? "," : "", i / 256, i % 256, (i + 2) / 256, (i + 2) % 256);
+	snprintf(t + n, cap - n, "}}");
+	xfab_config_free(&A->cfg);
+	if (xfab_config_parse("big.json", t, &A->cfg, &errs)) {
+		char line[768];
+
+		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
+		fail_msg("%s", line);
+	}
+	free(t);
+	/* a fresh start on it (a reload would keep the old ids reserved) */
+	xfab_compile_free(A->compile);
+	xfab_rib_free(A->rib);
+	rec_free();
+	A->rib = xfab_rib_new();
+	assert_non_null(A->rib);
+	{
+		struct xfab_map_ops ops = {.update = rec_update, .remove = rec_remove};
+
+		A->compile = xfab_compile_new(A->rib, &ops, neigh_lookup, NULL);
+	}
+	assert_non_null(A->compile);
+	compile_all();
+	assert_int_equal(rec.n[XFAB_T_NEXTHOPS], XFAB_MAX_NEXTHOPS - 1);
+	rec.ops = 0;
+	a = ask(te_add("eth3", "30.0.0.0/24", "10.1.0.9"));
+	assert_false(a.ok);
+	assert_string_equal(a.field, "via");
+	assert_non_null(strstr(a.error, "nexthops"));
+	assert_int_equal(rec.ops, 0);
+	ask_ok(te_add("eth3", "30.0.0.0/24", "10.0.0.2"));
+	assert_non_null(te_route(12, "30.0.0.0", 24));
+}
+
+static void test_ping_and_clears_without_maps(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	ask_ok("{\"cmd\":\"ping\"}");
+	/* no maps loaded here: refused, not crashed */
+	a = ask("{\"cmd\":\"clear-counters\"}");
+	assert_false(a.ok);
+	a = ask("{\"cmd\":\"clear-watermark\"}");
+	assert_false(a.ok);
+	assert_int_equal(rec.ops, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_pin_on_the_routes_nexthop, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_refusals_write_nothing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_te_off_refused, setup_te_off, teardown),
+	    cmocka_unit_test_setup_teardown(test_del_and_clear_remove_what_was_added, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_pins_survive_reloads, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_config_wins, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_reload_that_breaks_a_pin_is_refused, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_pin_capacity, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ping_and_clears_without_maps, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

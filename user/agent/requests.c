@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * What a control request does (docs/CONTROL.md). A request is checked like
+ * config before anything happens and is refused whole, naming the field at
+ * fault; nothing is written on a refusal.
+ *
+ * Runtime TE pins live here (struct agent's pins) and in the RIB as their
+ * own source, XFAB_RIB_SRC_TE_PIN, next to the config's TE_PATH entries
+ * (XFAB_RIB_SRC_CONFIG): compile.c makes both into map entries with the
+ * same nexthop and group ids, so a pin can never point at an id that was
+ * handed to something else. A config reload does not touch that source, so
+ * pins survive it; a pin is re-checked against the new config, and the
+ * config wins a key both have (te-add refuses it; a reload that brings it
+ * drops the pin). Pins are memory only: they end with xfabd.
+ *
+ * clear-counters zeroes the per-port counters (`show counters`), as SONiC's
+ * `sonic-clear counters` does for interfaces; clear-watermark puts every
+ * queue's peak back to zero, its current occupancy stays.
+ */
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "ctlproto.h"
+
+static int reply_ok(char *out, size_t outlen)
+{
+	return snprintf(out, outlen, "{\"ok\":true}\n");
+}
+
+static int refuse(char *out, size_t outlen, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int refuse(char *out, size_t outlen, const char *field, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	n = xfab_ctl_format_error(out, outlen, field, msg);
+	if (n < 0) /* a message too long for the line: its start will do */
+		n = xfab_ctl_format_error(out, outlen, field, "request refused");
+	return n;
+}
+
+void pins_free(struct te_pin *pins, int n)
+{
+	for (int i = 0; i < n; i++)
+		xfab_cfg_te_free(&pins[i].te);
+	free(pins);
+}
+
+static int same_key(const struct xfab_cfg_te *x, int in_port, const struct xfab_prefix *p)
+{
+	return x->in_port == in_port && x->path.pfx.family == p->family &&
+	       x->path.pfx.plen == p->plen && !memcmp(x->path.pfx.addr, p->addr, 16);
+}
+
+static int find_pin(const struct te_pin *pins, int n, int in_port, const struct xfab_prefix *p)
+{
+	for (int i = 0; i < n; i++)
+		if (same_key(&pins[i].te, in_port, p))
+			return i;
+	return -1;
+}
+
+static int config_has(const struct xfab_config *cfg, int in_port, const struct xfab_prefix *p)
+{
+	for (int i = 0; i < cfg->n_te; i++)
+		if (same_key(&cfg->te[i], in_port, p))
+			return 1;
+	return 0;
+}
+
+/* cfg with pins' entries after its own TE_PATH entries (shallow: free
+ * only m->te). */
+static int merge(struct xfab_config *m, const struct xfab_config *cfg, const struct te_pin *pins,
+		 int n, const struct xfab_cfg_te *extra)
+{
+	int total = cfg->n_te + n + (extra ? 1 : 0);
+
+	*m = *cfg;
+	m->te = calloc(total ? (size_t)total : 1, sizeof(*m->te));
+	if (!m->te)
+		return -ENOMEM;
+	if (cfg->n_te)
+		memcpy(m->te, cfg->te, (size_t)cfg->n_te * sizeof(*m->te));
+	for (int i = 0; i < n; i++)
+		m->te[cfg->n_te + i] = pins[i].te;
+	if (extra)
+		m->te[total - 1] = *extra;
+	m->n_te = total;
+	return 0;
+}
+
+static void rib_key(struct xfab_rib_key *key, const struct xfab_cfg_te *te)
+{
+	xfab_rib_key_of(key, XFAB_RIB_TABLE_TE | (__u32)te->in_port, &te->path.pfx);
+}
+
+static int rib_set(struct agent *a, const struct xfab_cfg_te *te)
+{
+	struct xfab_rib_member m[XFAB_GROUP_MAX_MEMBERS];
+	struct xfab_rib_key key;
+	const struct xfab_cfg_route *r = &te->path;
+
+	if (r->n_nexthops < 1 || r->n_nexthops > XFAB_GROUP_MAX_MEMBERS)
+		return -EINVAL;
+	memset(m, 0, sizeof(m));
+	for (int k = 0; k < r->n_nexthops; k++) {
+		m[k].port = (__u16)r->nexthops[k].port;
+		m[k].family = (__u8)r->nexthops[k].family;
+		m[k].weight = r->weights && r->weights[k] ? r->weights[k] : 1;
+		memcpy(m[k].gw, r->nexthops[k].gw, 16);
+	}
+	rib_key(&key, te);
+	return xfab_rib_add(a->rib, &key, XFAB_RIB_SRC_TE_PIN, XFAB_RIB_PATH, 0, m, r->n_nexthops);
+}
+
+static void rib_unset(struct agent *a, const struct xfab_cfg_te *te)
+{
+	struct xfab_rib_key key;
+
+	rib_key(&key, te);
+	xfab_rib_del(a->rib, &key, XFAB_RIB_SRC_TE_PIN);
+}
+
+/* The port a te-add or te-del names, or a refusal. */
+static int in_port(const struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen,
+		   int *port)
+{
+	char names[256] = "";
+	size_t o = 0;
+
+	*port = xfab_config_port_index(&a->cfg, r->in);
+	if (*port >= 0)
+		return 0;
+	for (int p = 0; p < a->cfg.n_ports && o < sizeof(names); p++)
+		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", p ? ", " : "",
+				      a->cfg.ports[p].name);
+	return refuse(out, outlen, "in", "port \"%s\" is not in the PORT table (%s)", r->in, names);
+}
+
+static int te_add(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+{
+	struct xfab_cfg_errors errs;
+	struct xfab_config merged;
+	struct xfab_cfg_te te;
+	struct te_pin *grown;
+	int port, old, err, n;
+
+	if (!a->cfg.te_enabled)
+		return refuse(out, outlen, "cmd",
+			      "TE is off on this switch: add a TE_PATH table (it may be empty) "
+			      "to its config");
+	if ((n = in_port(a, r, out, outlen, &port)))
+		return n;
+	if (xfab_config_parse_te_entry(&a->cfg, r->in, r->prefix, r->via, &te, &errs)) {
+		const struct xfab_cfg_error *e = &errs.e[0];
+		size_t kl = strlen(e->key), sl = strlen(".nexthop");
+		int via = kl >= sl && !strcmp(e->key + kl - sl, ".nexthop");
+
+		return refuse(out, outlen, via ? "via" : "prefix", "%s",
+			      errs.count ? e->msg : "not a TE_PATH entry");
+	}
+	if (config_has(&a->cfg, port, &te.path.pfx)) {
+		xfab_cfg_te_free(&te);
+		return refuse(out, outlen, "prefix",
+			      "%s|%s is pinned by the config's TE_PATH, which wins over runtime "
+			      "pins: change it there",
+			      r->in, r->prefix);
+	}
+	/* Room for it, counted as for the config: the running entries, the
+	 * pin it replaces (live until the new one is written) and this one. */
+	if (merge(&merged, &a->cfg, a->pins, a->n_pins, &te)) {
+		xfab_cfg_te_free(&te);
+		return refuse(out, outlen, "", "out of memory");
+	}
+	err = xfab_config_check_capacity(&merged, "request", &errs);
+	free(merged.te);
+	if (err) {
+		const char *msg = errs.count ? errs.e[0].msg : "no room";
+		int on_path = strstr(msg, "nexthops") || strstr(msg, "groups");
+
+		xfab_cfg_te_free(&te);
+		return refuse(out, outlen, on_path ? "via" : "prefix", "%s", msg);
+	}
+	if (!a->rib || !a->compile) {
+		xfab_cfg_te_free(&te);
+		return refuse(out, outlen, "", "the tables are not programmed yet");
+	}
+	old = find_pin(a->pins, a->n_pins, port, &te.path.pfx);
+	grown = old >= 0 ? a->pins : realloc(a->pins, (size_t)(a->n_pins + 1) * sizeof(*grown));
+	if (!grown) {
+		xfab_cfg_te_free(&te);
+		return refuse(out, outlen, "", "out of memory");
+	}
+	a->pins = grown;
+	err = rib_set(a, &te);
+	if (!err)
+		err = xfab_compile_routes(a->compile);
+	if (err) {
+		/* back to what was there: the old pin, or none */
+		if (old >= 0)
+			rib_set(a, &a->pins[old].te);
+		else
+			rib_unset(a, &te);
+		if (xfab_compile_routes(a->compile))
+			a->dirty = 1;
+		xfab_cfg_te_free(&te);
+		log_err("te-add %s|%s: cannot write the tables: %s", r->in, r->prefix,
+			strerror(-err));
+		return refuse(out, outlen, "", "cannot write the tables: %s", strerror(-err));
+	}
+	if (old < 0)
+		old = a->n_pins++;
+	else
+		xfab_cfg_te_free(&a->pins[old].te);
+	snprintf(a->pins[old].in, sizeof(a->pins[old].in), "%s", r->in);
+	snprintf(a->pins[old].prefix, sizeof(a->pins[old].prefix), "%s", r->prefix);
+	snprintf(a->pins[old].via, sizeof(a->pins[old].via), "%s", r->via);
+	a->pins[old].te = te;
+	log_info("TE pin %s|%s via %s", r->in, r->prefix, r->via);
+	return reply_ok(out, outlen);
+}
+
+static void drop_pin(struct agent *a, int i)
+{
+	xfab_cfg_te_free(&a->pins[i].te);
+	memmove(&a->pins[i], &a->pins[i + 1], (size_t)(a->n_pins - i - 1) * sizeof(a->pins[0]));
+	a->n_pins--;
+}
+
+static int te_del(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+{
+	int port, i, err, n;
+
+	if ((n = in_port(a, r, out, outlen, &port)))
+		return n;
+	i = find_pin(a->pins, a->n_pins, port, &r->pfx);
+	if (i < 0) {
+		if (config_has(&a->cfg, port, &r->pfx))
+			return refuse(out, outlen, "prefix",
+				      "%s|%s is the config's TE_PATH entry, not a runtime pin: "
+				      "change it there",
+				      r->in, r->prefix);
+		return refuse(out, outlen, "prefix", "no runtime TE pin for %s|%s", r->in,
+			      r->prefix);
+	}
+	if (!a->rib || !a->compile)
+		return refuse(out, outlen, "", "the tables are not programmed yet");
+	rib_unset(a, &a->pins[i].te);
+	err = xfab_compile_routes(a->compile);
+	if (err) {
+		rib_set(a, &a->pins[i].te);
+		if (xfab_compile_routes(a->compile))
+			a->dirty = 1;
+		log_err("te-del %s|%s: cannot write the tables: %s", r->in, r->prefix,
+			strerror(-err));
+		return refuse(out, outlen, "", "cannot write the tables: %s", strerror(-err));
+	}
+	log_info("TE pin %s|%s removed", a->pins[i].in, a->pins[i].prefix);
+	drop_pin(a, i);
+	return reply_ok(out, outlen);
+}
+
+static int te_clear(struct agent *a, char *out, size_t outlen)
+{
+	int err, n = a->n_pins;
+
+	if (!n)
+		return reply_ok(out, outlen);
+	if (!a->rib || !a->compile)
+		return refuse(out, outlen, "", "the tables are not programmed yet");
+	for (int i = 0; i < n; i++)
+		rib_unset(a, &a->pins[i].te);
+	err = xfab_compile_routes(a->compile);
+	if (err) {
+		for (int i = 0; i < n; i++)
+			rib_set(a, &a->pins[i].te);
+		if (xfab_compile_routes(a->compile))
+			a->dirty = 1;
+		log_err("te-clear: cannot write the tables: %s", strerror(-err));
+		return refuse(out, outlen, "", "cannot write the tables: %s", strerror(-err));
+	}
+	pins_free(a->pins, a->n_pins);
+	a->pins = NULL;
+	a->n_pins = 0;
+	log_info("%d TE pin(s) removed", n);
+	return reply_ok(out, outlen);
+}
+
+/* Every port slot's per-CPU counters to zero. */
+static int clear_counters(struct agent *a, char *out, size_t outlen)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct xfab_port_stats *zero;
+
+	if (a->fd_port_stats < 0 || ncpu <= 0)
+		return refuse(out, outlen, "", "the counters are not loaded");
+	zero = calloc((size_t)ncpu, sizeof(*zero));
+	if (!zero)
+		return refuse(out, outlen, "", "out of memory");
+	for (__u32 slot = 0; slot < XFAB_MAX_PORTS; slot++) {
+		if (bpf_map_update_elem(a->fd_port_stats, &slot, zero, BPF_ANY)) {
+			int e = errno;
+
+			free(zero);
+			return refuse(out, outlen, "", "cannot clear port slot %u: %s", slot,
+				      strerror(e));
+		}
+	}
+	free(zero);
+	log_info("port counters cleared");
+	return reply_ok(out, outlen);
+}
+
+/* Peaks back to zero; the current occupancy stays. */
+static int clear_watermark(struct agent *a, char *out, size_t outlen)
+{
+	if (a->fd_queue_wm < 0)
+		return refuse(out, outlen, "", "the watermarks are not loaded");
+	for (__u32 key = 0; key < XFAB_MAX_QUEUES; key++) {
+		struct xfab_queue_watermark wm;
+
+		if (bpf_map_lookup_elem(a->fd_queue_wm, &key, &wm) || !wm.peak_bytes)
+			continue;
+		wm.peak_bytes = 0;
+		if (bpf_map_update_elem(a->fd_queue_wm, &key, &wm, BPF_ANY))
+			return refuse(out, outlen, "", "cannot clear watermark %u: %s", key,
+				      strerror(errno));
+	}
+	log_info("queue watermarks cleared");
+	return reply_ok(out, outlen);
+}
+
+int ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t outlen)
+{
+	struct xfab_ctl_req r;
+	struct xfab_ctl_err err;
+
+	if (xfab_ctl_parse_request(line, len, &r, &err))
+		return refuse(out, outlen, err.field, "%s", err.msg);
+	switch (r.cmd) {
+	case XFAB_CTL_PING:
+		return reply_ok(out, outlen);
+	case XFAB_CTL_TE_ADD:
+		return te_add(a, &r, out, outlen);
+	case XFAB_CTL_TE_DEL:
+		return te_del(a, &r, out, outlen);
+	case XFAB_CTL_TE_CLEAR:
+		return te_clear(a, out, outlen);
+	case XFAB_CTL_CLEAR_COUNTERS:
+		return clear_counters(a, out, outlen);
+	case XFAB_CTL_CLEAR_WATERMARK:
+		return clear_watermark(a, out, outlen);
+	case XFAB_CTL_N_CMDS:
+		break;
+	}
+	return refuse(out, outlen, "cmd", "unknown command");
+}
+
+/* ---- reload ---- */
+
+int pins_reload_check(struct agent *a, const struct xfab_config *next, const char *file,
+		      struct te_pin **kept, int *n_kept, struct xfab_cfg_errors *errs)
+{
+	struct xfab_config run_m, next_m;
+	struct te_pin *k = NULL;
+	int n = 0, err;
+
+	*kept = NULL;
+	*n_kept = 0;
+	memset(errs, 0, sizeof(*errs));
+	if (a->n_pins && !next->te_enabled) {
+		struct xfab_cfg_error *e = &errs->e[0];
+
+		snprintf(e->file, sizeof(e->file), "%s", file);
+		snprintf(e->key, sizeof(e->key), "TE_PATH");
+		snprintf(e->msg, sizeof(e->msg),
+			 "the new config has no TE_PATH table but %d runtime TE pin(s) are set: "
+			 "`xfabctl te clear` first",
+			 a->n_pins);
+		errs->count = errs->total = 1;
+		return -1;
+	}
+	if (a->n_pins && !(k = calloc((size_t)a->n_pins, sizeof(*k))))
+		return -ENOMEM;
+	for (int i = 0; i < a->n_pins; i++) {
+		const struct te_pin *p = &a->pins[i];
+		struct xfab_cfg_errors pe;
+
+		if (config_has(next, p->te.in_port, &p->te.path.pfx)) {
+			log_warn("TE pin %s|%s: the new config pins the same port and prefix; "
+				 "the config wins and the runtime pin is dropped",
+				 p->in, p->prefix);
+			continue;
+		}
+		k[n] = *p;
+		memset(&k[n].te, 0, sizeof(k[n].te));
+		if (xfab_config_parse_te_entry(next, p->in, p->prefix, p->via, &k[n].te, &pe)) {
+			struct xfab_cfg_error *e = &errs->e[0];
+
+			snprintf(e->file, sizeof(e->file), "%s", file);
+			snprintf(e->key, sizeof(e->key), "runtime TE pin %.16s|%.64s", p->in,
+				 p->prefix);
+			snprintf(e->msg, sizeof(e->msg),
+				 "%.150s under the new config: `xfabctl te del` it first",
+				 pe.count ? pe.e[0].msg : "no longer valid");
+			errs->count = errs->total = 1;
+			pins_free(k, n);
+			return -1;
+		}
+		n++;
+	}
+	/* the switch-over, pins included on both sides */
+	err = merge(&run_m, &a->cfg, a->pins, a->n_pins, NULL);
+	if (!err && (err = merge(&next_m, next, k, n, NULL)))
+		free(run_m.te);
+	if (err) {
+		pins_free(k, n);
+		return err;
+	}
+	err = xfab_config_check_change(&run_m, &next_m, file, errs);
+	free(run_m.te);
+	free(next_m.te);
+	if (err) {
+		pins_free(k, n);
+		return -1;
+	}
+	*kept = k;
+	*n_kept = n;
+	return 0;
+}
+
+void pins_reload_commit(struct agent *a, struct te_pin *kept, int n_kept)
+{
+	if (!a->rib) { /* nothing compiled yet: nothing to move */
+		pins_free(a->pins, a->n_pins);
+		a->pins = kept;
+		a->n_pins = n_kept;
+		return;
+	}
+	for (int i = 0; i < a->n_pins; i++)
+		if (find_pin(kept, n_kept, a->pins[i].te.in_port, &a->pins[i].te.path.pfx) < 0)
+			rib_unset(a, &a->pins[i].te);
+	for (int i = 0; i < n_kept; i++)
+		if (rib_set(a, &kept[i].te)) /* memory: the recompile after it retries */
+			a->dirty = 1;
+	pins_free(a->pins, a->n_pins);
+	a->pins = kept;
+	a->n_pins = n_kept;
+}
