@@ -496,6 +496,30 @@ static void test_del_and_clear_remove_what_was_added(void **state)
 	ask_ok("{\"cmd\":\"te-clear\"}"); /* nothing left: still fine */
 }
 
+/* A pin is keyed by its ingress port and its whole prefix: the same prefix
+ * on another port, or a longer one on the same port, is a pin of its own,
+ * and te-del removes exactly the one it names. */
+static void test_pins_keyed_by_port_and_prefix(void **state)
+{
+	(void)state;
+	ask_ok(te_add("eth1", "30.0.0.0/24", "10.0.3.7"));
+	ask_ok(te_add("eth2", "30.0.0.0/24", "10.0.4.7"));
+	ask_ok(te_add("eth1", "30.0.0.0/25", "10.0.2.9"));
+	assert_int_equal(A->n_pins, 3);
+	assert_int_equal(te_entries(), 3);
+	expect_pin(10, "30.0.0.0", 24, "10.0.3.7");
+	expect_pin(11, "30.0.0.0", 24, "10.0.4.7");
+	expect_pin(10, "30.0.0.0", 25, "10.0.2.9");
+	ask_ok(te_del("eth2", "30.0.0.0/24"));
+	assert_null(te_route(11, "30.0.0.0", 24));
+	expect_pin(10, "30.0.0.0", 24, "10.0.3.7");
+	expect_pin(10, "30.0.0.0", 25, "10.0.2.9");
+	ask_ok(te_del("eth1", "30.0.0.0/25"));
+	expect_pin(10, "30.0.0.0", 24, "10.0.3.7");
+	assert_int_equal(A->n_pins, 1);
+	assert_int_equal(te_entries(), 1);
+}
+
 /* Reloads renumber nothing under a pin: it keeps its own gateway while
  * the config's nexthops come and go around it. */
 static void test_pins_survive_reloads(void **state)
@@ -643,6 +667,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_te_off_refused, setup_te_off, teardown),
 	    cmocka_unit_test_setup_teardown(test_del_and_clear_remove_what_was_added, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_pins_keyed_by_port_and_prefix, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_pins_survive_reloads, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_config_wins, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reload_that_breaks_a_pin_is_refused, setup,
