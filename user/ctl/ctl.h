@@ -2,7 +2,8 @@
 /*
  * xfabctl: what every command file shares. The commands read the pinned
  * maps of one switch (pin_dir); main.c resolves it and dispatches through
- * its command table.
+ * its command table. Changes (TE pins, clears) are requests to xfabd over
+ * its control socket (request.c): xfabctl writes no map.
  */
 #ifndef XFAB_CTL_H
 #define XFAB_CTL_H
@@ -75,8 +76,15 @@ int cmd_hash(const struct ctl_opts *o);
 int cmd_trace(const struct ctl_opts *o);
 int te_add(const struct ctl_opts *o);
 int te_del(const struct ctl_opts *o);
+int te_clear(const struct ctl_opts *o);
 int watch_counters(const struct ctl_opts *o);
 int watch_queues(const struct ctl_opts *o);
 int clear_watermark(void);
+int clear_counters(void);
+
+/* request.c: one request to xfabd, its answer printed (-j: as sent);
+ * 0, 1 when refused or xfabd is not there, 2 for a request too long */
+struct xfab_ctl_req;
+int ctl_request(const struct xfab_ctl_req *req, const char *what);
 
 #endif

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * xfabctl: look at a running (or stopped) xfab switch through its pinned
- * maps alone. `xfabctl [options] show <object>`, `-j` for JSON.
+ * maps alone. `xfabctl [options] show <object>`, `-j` for JSON. What
+ * changes the switch (te add/del/clear, clear counters/watermark) is a
+ * request to its xfabd over the control socket (docs/CONTROL.md).
  *
  * This file: options, the switch's pin directory, and the command table.
  * Each command lives in its own file (show_*.c, hash.c, trace.c, te.c,
@@ -15,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "ctl.h"
+#include "ctlproto.h"
 
 int json;
 char pin_dir[512];
@@ -56,14 +59,16 @@ static const struct cmd show_cmds[] = {
 };
 
 static const struct cmd te_cmds[] = {
-    {"add", NULL, NULL, te_add, "pin a path (runtime)"},
-    {"del", NULL, NULL, te_del, "remove a runtime entry"},
+    {"add", NULL, NULL, te_add, "pin a path (runtime, through xfabd)"},
+    {"del", NULL, NULL, te_del, "remove a runtime pin (through xfabd)"},
+    {"clear", NULL, NULL, te_clear, "remove every runtime pin (through xfabd)"},
     {"show", NULL, show_te, NULL, "TE entries (configured and runtime)"},
     {NULL},
 };
 
 static const struct cmd clear_cmds[] = {
-    {"watermark", NULL, clear_watermark, NULL, "queue peaks back to zero"},
+    {"counters", NULL, clear_counters, NULL, "per-port counters back to zero (xfabd)"},
+    {"watermark", NULL, clear_watermark, NULL, "queue peaks back to zero (xfabd)"},
     {NULL},
 };
 
@@ -100,9 +105,12 @@ static void usage(FILE *out)
 		"  hash --src A --dst B [--in PORT] [--proto udp|tcp|N] [--sport N] [--dport N]\n"
 		"       [--qp N] [--flow-label N]   which member this switch picks, and why\n"
 		"  te add --in PORT --prefix P --via GW[,GW...]   pin a path (runtime)\n"
-		"  te del --in PORT --prefix P\n"
+		"  te del --in PORT --prefix P    remove a runtime pin\n"
+		"  te clear                       remove every runtime pin\n"
 		"  te show\n"
-		"  clear watermark\n"
+		"  clear counters|watermark       per-port counters, queue peaks to zero\n"
+		"     (te add/del/clear and clear are requests to the switch's xfabd over\n"
+		"      " XFAB_CTL_RUN_ROOT "/<lab>/<switch>.sock; docs/CONTROL.md)\n"
 		"  watch counters|queues [--interval S] [--count N]   per-second rates\n"
 		"  trace --in PORT (--src A --dst B [--proto] [--sport] [--dport] [--qp] [--dscp]\n"
 		"        [--ecn] [--ttl] [--len] [--smac] [--dmac] | --pcap FILE [--index N])\n"
