@@ -51,7 +51,8 @@ struct rec_entry {
 static struct {
 	struct rec_entry *e[XFAB_T_COUNT];
 	size_t n[XFAB_T_COUNT], cap[XFAB_T_COUNT];
-	size_t ops; /* updates and removes since the last reset */
+	size_t ops;	 /* updates and removes since the last reset */
+	int fail_writes; /* every write fails (-EIO), as a full or broken map would */
 } rec;
 
 static struct rec_entry *rec_find(enum xfab_table t, const void *key)
@@ -67,6 +68,8 @@ static int rec_update(void *arg, enum xfab_table t, const void *key, const void 
 	struct rec_entry *e = rec_find(t, key);
 
 	(void)arg;
+	if (rec.fail_writes)
+		return -EIO;
 	rec.ops++;
 	if (!e) {
 		if (rec.n[t] == rec.cap[t]) {
@@ -87,6 +90,8 @@ static int rec_remove(void *arg, enum xfab_table t, const void *key)
 	struct rec_entry *e = rec_find(t, key);
 
 	(void)arg;
+	if (rec.fail_writes)
+		return -EIO;
 	rec.ops++;
 	if (e)
 		*e = rec.e[t][--rec.n[t]];
@@ -520,6 +525,40 @@ static void test_pins_keyed_by_port_and_prefix(void **state)
 	assert_int_equal(te_entries(), 1);
 }
 
+/* A te-add or te-del the tables refuse (a write fails) changes nothing:
+ * the pin stays as it was, now and after the next change compiles what
+ * the RIB holds. */
+static void test_failed_write_keeps_the_pin(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	ask_ok(te_add("eth1", "30.0.0.0/24", "10.0.3.7"));
+	rec.fail_writes = 1;
+	a = ask(te_add("eth1", "30.0.0.0/24", "10.0.4.7"));
+	rec.fail_writes = 0;
+	assert_false(a.ok);
+	assert_non_null(strstr(a.error, "cannot write the tables"));
+	rec.fail_writes = 1;
+	a = ask(te_add("eth3", "30.0.3.0/24", "10.0.4.6")); /* a new key */
+	rec.fail_writes = 0;
+	assert_false(a.ok);
+	assert_int_equal(A->n_pins, 1);
+	ask_ok(te_add("eth2", "30.0.1.0/24", "10.0.4.8"));
+	expect_pin(10, "30.0.0.0", 24, "10.0.3.7");
+	expect_pin(11, "30.0.1.0", 24, "10.0.4.8");
+	assert_null(te_route(12, "30.0.3.0", 24));
+
+	rec.fail_writes = 1;
+	a = ask(te_del("eth1", "30.0.0.0/24"));
+	rec.fail_writes = 0;
+	assert_false(a.ok);
+	assert_int_equal(A->n_pins, 2);
+	ask_ok(te_add("eth2", "30.0.2.0/24", "10.0.4.9"));
+	expect_pin(10, "30.0.0.0", 24, "10.0.3.7");
+	assert_int_equal(te_entries(), 3);
+}
+
 /* Reloads renumber nothing under a pin: it keeps its own gateway while
  * the config's nexthops come and go around it. */
 static void test_pins_survive_reloads(void **state)
@@ -668,6 +707,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_del_and_clear_remove_what_was_added, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_pins_keyed_by_port_and_prefix, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_failed_write_keeps_the_pin, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_pins_survive_reloads, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_config_wins, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reload_that_breaks_a_pin_is_refused, setup,
