@@ -15,6 +15,12 @@
  * low-entropy case E-ECMP addresses) or one per QP. The receiver tracks every
  * (source, QP): packets, PSN gaps (losses) and out-of-sequence arrivals, the
  * events RoCE's go-back-N punishes. Everything is bounded by count and time.
+ *
+ * --rate paces like a NIC's rate limiter, a token bucket of PACE_BURST
+ * packets: a sender the scheduler held up catches up by at most that many
+ * back to back, then keeps the rate from where it is (it does not make up
+ * the lost time in one long burst, which a loaded machine would otherwise
+ * turn into queue build-up the rate alone never makes).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -36,6 +42,8 @@
 #define MAX_QPS 1024
 #define MAX_FLOWS 8192
 #define OPCODE_RC_SEND_ONLY 0x04
+
+#define PACE_BURST 8 /* packets: --rate's token bucket */
 
 static uint64_t now_ns(void)
 {
@@ -156,7 +164,12 @@ static int do_send(const struct send_opts *o)
 				due +=
 				    (sent / (uint64_t)o->burst) * (uint64_t)o->burst_gap_us * 1000;
 			uint64_t t = now_ns();
+			uint64_t slack = PACE_BURST * 1000000000ull / (uint64_t)o->rate;
 
+			if (t > due + slack) { /* held up: drop the lost time */
+				start += t - due - slack;
+				due = t - slack;
+			}
 			if (due > t + 50000) {
 				struct timespec ts = {0, (long)(due - t)};
 

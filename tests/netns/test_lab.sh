@@ -28,6 +28,19 @@ check() { # check DESC CMD...
 }
 
 lab() { timeout 120 "$LAB_TOOL" "$@"; }
+# eventually CMD...: CMD succeeds within 5 s (polled every 0.1 s). Events
+# (a reload, a link change, a server starting) take longer on a loaded box.
+eventually() {
+	local i
+	for i in $(seq 50); do
+		"$@" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	"$@"
+}
+listening() { # listening NODE PORT: a TCP server listens on PORT in NODE
+	L "$1" ss -Hltn "sport = :$2" | grep -q LISTEN
+}
 L() { timeout 60 "$LAB_TOOL" exec "$TOPO" --name "$NAME" "$@"; }
 
 cleanup() {
@@ -84,7 +97,7 @@ check_routes_json() {
 
 check_iperf() {
 	L h8 iperf3 -s -1 -D -p 5201 || return 1
-	sleep 0.3
+	eventually listening h8 5201 || return 1
 	local bytes
 	bytes=$(L h1 timeout 20 iperf3 -c 10.4.2.2 -p 5201 -t 2 -P 2 -J | jq '.end.sum_received.bytes')
 	echo "    received $bytes bytes in 2 s"
@@ -122,7 +135,7 @@ check_both_spines() {
 	a0=$(counter spine1 rx_packets eth1)
 	b0=$(counter spine2 rx_packets eth1)
 	L h7 iperf3 -s -1 -D -p 5202 || return 1
-	sleep 0.3
+	eventually listening h7 5202 || return 1
 	L h1 timeout 20 iperf3 -c 10.4.1.2 -p 5202 -t 1 -P 16 >/dev/null || return 1
 	a1=$(counter spine1 rx_packets eth1)
 	b1=$(counter spine2 rx_packets eth1)
@@ -153,9 +166,8 @@ check_bad_reload() {
 	echo "    xfabd --check: $(echo "$out" | head -1)"
 	[[ $out == *"$cfg:$line:"*"PORT|eth1.mtu"* ]] || return 1
 	kill -HUP "$pid"
-	sleep 0.5
+	eventually grep -q "reload rejected" "$STATE/leaf1.log" || return 1
 	grep -q "$cfg:$line:.*PORT|eth1.mtu" "$STATE/leaf1.log" || return 1
-	grep -q "reload rejected" "$STATE/leaf1.log" || return 1
 	after=$(L leaf1 xfabctl -j show routes)
 	cp "$cfg.good" "$cfg"
 	[ "$before" == "$after" ] || return 1
@@ -173,10 +185,14 @@ check_good_reload() {
 		json.dump(cfg, open(p, "w"), indent=2)
 	EOF
 	kill -HUP "$pid"
-	sleep 0.5
-	L leaf1 xfabctl -j show routes | jq -e 'any(.[]; .prefix == "10.99.0.0/16" and .type == "blackhole")' >/dev/null || return 1
+	eventually has_blackhole || return 1
 	# same process, still forwarding
 	[ "$(cat "$STATE/leaf1.pid")" == "$pid" ] && L h1 ping -q -c 3 -i 0.1 -W 2 10.4.2.2 >/dev/null
+}
+
+has_blackhole() {
+	L leaf1 xfabctl -j show routes |
+		jq -e 'any(.[]; .prefix == "10.99.0.0/16" and .type == "blackhole")' >/dev/null
 }
 
 check_fib() {
@@ -198,11 +214,22 @@ check_single_instance() {
 	[ $rc -ne 0 ] && [[ $out == *"already runs switch leaf1"* ]]
 }
 
+# The distinct live-member counts of leaf1's groups, once they are $1 (or
+# after 5 s: xfabd follows the link event, later on a loaded machine).
+live_members() {
+	local live i
+	for i in $(seq 50); do
+		live=$(L leaf1 xfabctl -j show groups | jq -c '[.[] | .live_members] | unique')
+		[ "$live" == "$1" ] && break
+		sleep 0.1
+	done
+	echo "$live"
+}
+
 check_link_down() {
 	L leaf1 ip link set eth1 down || return 1
-	sleep 0.5
 	local live
-	live=$(L leaf1 xfabctl -j show groups | jq -c '[.[] | .live_members] | unique')
+	live=$(live_members "[1]")
 	echo "    live members with eth1 down: $live"
 	[ "$live" == "[1]" ] || { L leaf1 ip link set eth1 up; return 1; }
 	# Every flow leaving leaf1 now takes eth2. (Replies may still hash onto
@@ -219,8 +246,7 @@ check_link_down() {
 	echo "    50 flows with eth1 down: eth1 +$e1, eth2 +$e2"
 	L leaf1 ip link set eth1 up || return 1
 	[ "$e1" -eq 0 ] && [ "$e2" -ge "$n" ] && [ "$e2" -le $((n + 8)) ] || return 1
-	sleep 0.5
-	live=$(L leaf1 xfabctl -j show groups | jq -c '[.[] | .live_members] | unique')
+	live=$(live_members "[2]")
 	echo "    live members with eth1 up again: $live"
 	[ "$live" == "[2]" ]
 }
