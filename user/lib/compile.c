@@ -29,6 +29,7 @@ struct nh {
 struct grp {
 	__u32 id, refs;
 	struct xfab_rib_path *path;		    /* a reference */
+	int n;					    /* members (an own path's can change) */
 	struct nh *members[XFAB_GROUP_MAX_MEMBERS]; /* path order */
 	struct xfab_group val;			    /* as written */
 	__u32 epoch;
@@ -422,7 +423,7 @@ static void grp_value(const struct xfab_compile *c, const struct grp *g,
 		      const struct xfab_group *prev, struct xfab_group *v)
 {
 	struct member mem[XFAB_GROUP_MAX_MEMBERS] = {0};
-	int live[XFAB_GROUP_MAX_MEMBERS], n = g->path->n;
+	int live[XFAB_GROUP_MAX_MEMBERS], n = g->n;
 
 	for (int i = 0; i < n; i++) {
 		mem[i].nh_id = g->members[i]->id;
@@ -501,6 +502,7 @@ static struct grp *grp_get(struct xfab_compile *c, struct xfab_rib_path *path,
 		return NULL;
 	}
 	g->path = path;
+	g->n = path->n;
 	for (k = 0; k < path->n; k++) {
 		g->members[k] = nh_get(c, path->m[k].port, path->m[k].family, path->m[k].gw, err);
 		if (!g->members[k])
@@ -558,7 +560,7 @@ static int grp_free(struct xfab_compile *c, struct grp *g)
 {
 	int err = w_remove(c, XFAB_T_GROUPS, &g->id);
 
-	for (int i = 0; i < g->path->n; i++) {
+	for (int i = 0; i < g->n; i++) {
 		nh_del_group(g->members[i], g);
 		nh_put(c, g->members[i]);
 	}
@@ -567,6 +569,52 @@ static int grp_free(struct xfab_compile *c, struct grp *g)
 	c->grp_by_id[g->id] = NULL;
 	c->n_grp--;
 	free(g);
+	return err;
+}
+
+/* An own path's members changed (a kernel group): the group takes the new
+ * members and is rewritten from its previous table (resilient: members
+ * that stay keep their buckets); the routes through it do not change. The
+ * members it lost are removed with the other unused objects, after. */
+static int grp_rebind(struct xfab_compile *c, struct grp *g)
+{
+	const struct xfab_rib_path *p = g->path;
+	struct nh *nm[XFAB_GROUP_MAX_MEMBERS] = {0}, *old[XFAB_GROUP_MAX_MEMBERS] = {0};
+	int n_old = g->n, k, err = 0;
+	struct xfab_group v;
+
+	for (k = 0; k < p->n; k++) {
+		nm[k] = nh_get(c, p->m[k].port, p->m[k].family, p->m[k].gw, &err);
+		if (!nm[k])
+			goto undo;
+	}
+	for (k = 0; k < p->n; k++)
+		if (nh_add_group(nm[k], g)) {
+			while (k--)
+				nh_del_group(nm[k], g);
+			k = p->n;
+			err = -ENOMEM;
+			goto undo;
+		}
+	for (int i = 0; i < n_old; i++) {
+		old[i] = g->members[i];
+		nh_del_group(old[i], g);
+	}
+	for (k = 0; k < p->n; k++)
+		g->members[k] = nm[k];
+	g->n = p->n;
+	grp_value(c, g, &g->val, &v);
+	if (memcmp(&v, &g->val, sizeof(v))) {
+		err = w_update(c, XFAB_T_GROUPS, &g->id, &v);
+		if (!err)
+			g->val = v;
+	}
+	for (int i = 0; i < n_old; i++)
+		nh_put(c, old[i]);
+	return err;
+undo:
+	while (k--)
+		nh_put(c, nm[k]);
 	return err;
 }
 
@@ -635,7 +683,7 @@ static int route_target(struct xfab_compile *c, const struct xfab_rib_node *node
 		rt->id = c->live[e->port].ifindex;
 		return 0;
 	}
-	if (e->path->n == 1) {
+	if (e->path->n == 1 && !e->path->own) {
 		const struct xfab_rib_member *m = &e->path->m[0];
 		struct nh *n = nh_get(c, m->port, m->family, m->gw, &err);
 
@@ -777,8 +825,22 @@ static int flush_routes(struct xfab_compile *c)
 static int compile_dirty(struct xfab_compile *c)
 {
 	struct xfab_rib_node **nodes;
-	size_t n = xfab_rib_take_dirty(c->rib, &nodes), i;
+	struct xfab_rib_path **paths;
+	size_t n, i, n_paths = xfab_rib_take_paths(c->rib, &paths);
 	int err = 0, e;
+
+	/* own paths with new members: their groups, before any route */
+	for (i = 0; i < n_paths; i++) {
+		struct grp *g = paths[i]->compiled;
+
+		if (g && (e = grp_rebind(c, g)) && !err)
+			err = e;
+		xfab_rib_path_put(c->rib, paths[i]);
+	}
+	free(paths);
+	if ((e = w_flush(c, XFAB_T_GROUPS)) && !err)
+		err = e;
+	n = xfab_rib_take_dirty(c->rib, &nodes);
 
 	/* new and changed prefixes first, so a prefix that moves never
 	 * falls through to a shorter one */

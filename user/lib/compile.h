@@ -16,6 +16,8 @@
  *   - a route added or removed writes its route entry, its FIB entries
  *     (per prefix, user/lib/fib4.c, fib6.c) and, only if it is the first or
  *     last user, its nexthop or group;
+ *   - an own path's new members (a kernel nexthop group, rib.h) rewrite
+ *     its group only, never the routes through it;
  *   - a config reload diffs the RIB's prefixes (user/lib/rib.c), so an
  *     unchanged config writes nothing and a changed one only the difference.
  * Make before break: a route's nexthop or group is written before the

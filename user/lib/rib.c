@@ -13,6 +13,8 @@ struct xfab_rib {
 	size_t n_paths_buckets, n_paths;
 	struct xfab_rib_node **dirty;
 	size_t n_dirty, cap_dirty;
+	struct xfab_rib_path **changed; /* own paths, a reference each */
+	size_t n_changed, cap_changed;
 	__u32 gen;
 };
 
@@ -83,6 +85,9 @@ void xfab_rib_free(struct xfab_rib *rib)
 			}
 			free(n);
 		}
+	for (size_t i = 0; i < rib->n_changed; i++)
+		xfab_rib_path_put(rib, rib->changed[i]);
+	free(rib->changed);
 	/* paths still held (by compile's groups) are the caller's to put
 	 * first; whatever is left is freed here */
 	for (size_t b = 0; rib->paths && b < rib->n_paths_buckets; b++)
@@ -256,6 +261,21 @@ static int cmp_member(const void *a, const void *b)
 	return memcmp(x->gw, y->gw, 16);
 }
 
+static int member_prep(struct xfab_rib_member *sorted, const struct xfab_rib_member *m, int n)
+{
+	if (n < 1 || n > XFAB_GROUP_MAX_MEMBERS)
+		return -EINVAL;
+	memcpy(sorted, m, (size_t)n * sizeof(*m));
+	for (int i = 0; i < n; i++) {
+		sorted[i].pad = 0;
+		sorted[i].pad2 = 0;
+		if (!sorted[i].weight)
+			sorted[i].weight = 1;
+	}
+	qsort(sorted, (size_t)n, sizeof(*sorted), cmp_member);
+	return 0;
+}
+
 void xfab_rib_path_get(struct xfab_rib_path *p)
 {
 	p->refs++;
@@ -267,6 +287,10 @@ void xfab_rib_path_put(struct xfab_rib *rib, struct xfab_rib_path *p)
 
 	if (--p->refs)
 		return;
+	if (p->own) {
+		free(p);
+		return;
+	}
 	for (pp = &rib->paths[p->hash & (rib->n_paths_buckets - 1)]; *pp; pp = &(*pp)->hnext)
 		if (*pp == p) {
 			*pp = p->hnext;
@@ -305,16 +329,8 @@ static struct xfab_rib_path *path_intern(struct xfab_rib *rib, const struct xfab
 	struct xfab_rib_path *p;
 	__u32 h;
 
-	if (n < 1 || n > XFAB_GROUP_MAX_MEMBERS)
+	if (member_prep(sorted, m, n))
 		return NULL;
-	memcpy(sorted, m, (size_t)n * sizeof(*m));
-	for (int i = 0; i < n; i++) {
-		sorted[i].pad = 0;
-		sorted[i].pad2 = 0;
-		if (!sorted[i].weight)
-			sorted[i].weight = 1;
-	}
-	qsort(sorted, (size_t)n, sizeof(*sorted), cmp_member);
 	h = (__u32)hash_bytes(sorted, (size_t)n * sizeof(*sorted));
 	for (p = rib->paths[h & (rib->n_paths_buckets - 1)]; p; p = p->hnext)
 		if (p->hash == h && p->n == n &&
@@ -335,6 +351,66 @@ static struct xfab_rib_path *path_intern(struct xfab_rib *rib, const struct xfab
 	rib->paths[h & (rib->n_paths_buckets - 1)] = p;
 	rib->n_paths++;
 	return p;
+}
+
+struct xfab_rib_path *xfab_rib_path_new(struct xfab_rib *rib, const struct xfab_rib_member *m,
+					int n)
+{
+	struct xfab_rib_path *p;
+
+	(void)rib;
+	if (n < 1 || n > XFAB_GROUP_MAX_MEMBERS)
+		return NULL;
+	/* room for every member count: the path never moves */
+	p = calloc(1, sizeof(*p) + XFAB_GROUP_MAX_MEMBERS * sizeof(p->m[0]));
+	if (!p)
+		return NULL;
+	member_prep(p->m, m, n);
+	p->n = n;
+	p->refs = 1;
+	p->own = 1;
+	return p;
+}
+
+int xfab_rib_path_set(struct xfab_rib *rib, struct xfab_rib_path *p,
+		      const struct xfab_rib_member *m, int n)
+{
+	struct xfab_rib_member sorted[XFAB_GROUP_MAX_MEMBERS];
+
+	if (!p->own || member_prep(sorted, m, n))
+		return -EINVAL;
+	if (p->n == n && !memcmp(p->m, sorted, (size_t)n * sizeof(*sorted)))
+		return 0;
+	if (!p->changed) {
+		if (rib->n_changed == rib->cap_changed) {
+			size_t ncap = rib->cap_changed ? rib->cap_changed * 2 : 16;
+			/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
+			struct xfab_rib_path **c = realloc(rib->changed, ncap * sizeof(*c));
+
+			if (!c)
+				return -ENOMEM;
+			rib->changed = c;
+			rib->cap_changed = ncap;
+		}
+		rib->changed[rib->n_changed++] = p;
+		p->refs++;
+		p->changed = 1;
+	}
+	memcpy(p->m, sorted, (size_t)n * sizeof(*sorted));
+	p->n = n;
+	return 0;
+}
+
+size_t xfab_rib_take_paths(struct xfab_rib *rib, struct xfab_rib_path ***paths)
+{
+	size_t n = rib->n_changed;
+
+	*paths = rib->changed;
+	rib->changed = NULL;
+	rib->n_changed = rib->cap_changed = 0;
+	for (size_t i = 0; i < n; i++)
+		(*paths)[i]->changed = 0;
+	return n;
 }
 
 /* ---- entries ---- */
@@ -397,6 +473,24 @@ int xfab_rib_add(struct xfab_rib *rib, const struct xfab_rib_key *key, int sourc
 		return -ENOMEM;
 	}
 	err = entry_set(rib, node, source, type, port, path, &changed);
+	if (!err && changed)
+		err = xfab_rib_mark_dirty(rib, node);
+	return err;
+}
+
+int xfab_rib_add_path(struct xfab_rib *rib, const struct xfab_rib_key *key, int source,
+		      struct xfab_rib_path *p)
+{
+	struct xfab_rib_node *node;
+	int changed, err;
+
+	if (source < 0 || source >= XFAB_RIB_SRC_COUNT)
+		return -EINVAL;
+	node = node_get(rib, key);
+	if (!node)
+		return -ENOMEM;
+	p->refs++;
+	err = entry_set(rib, node, source, XFAB_RIB_PATH, 0, p, &changed);
 	if (!err && changed)
 		err = xfab_rib_mark_dirty(rib, node);
 	return err;

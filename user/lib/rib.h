@@ -13,8 +13,21 @@
  * a few ECMP sets cost a few paths, and user/lib/compile.c hangs one group
  * off each.
  *
- * A change marks its prefix dirty; user/lib/compile.c takes the dirty
- * prefixes and writes what they imply. The RIB never talks to the kernel.
+ * A path can also be one of its own (xfab_rib_path_new), not shared by
+ * content: a kernel nexthop group (user/lib/nlroute.h). Its members change
+ * in place (xfab_rib_path_set) and compile.c always makes it a group (one
+ * member included), so such a change rewrites that group only, never the
+ * routes through it.
+ *
+ * A change marks its prefix dirty (or its own path changed); user/lib/
+ * compile.c takes them and writes what they imply. The RIB never talks to
+ * the kernel.
+ *
+ * Precedence: the lowest source present wins. CONNECTED (an interface's
+ * subnet and addresses) over CONFIG (the operator's explicit routes) over
+ * NETLINK (what a routing daemon installed in the kernel): a learnt route
+ * never hides an attached subnet or a configured route, and comes back into
+ * use when the configured one goes.
  */
 #ifndef XFAB_RIB_H
 #define XFAB_RIB_H
@@ -66,6 +79,8 @@ struct xfab_rib_path {
 	__u32 hash;
 	void *compiled; /* owned by compile.c: the group made of this path */
 	int n;
+	__u8 own;		    /* xfab_rib_path_new: not shared by content, always a group */
+	__u8 changed;		    /* own: on the list of changed paths */
 	struct xfab_rib_member m[]; /* sorted by port, family, gw */
 };
 
@@ -123,6 +138,22 @@ size_t xfab_rib_paths(const struct xfab_rib *rib);
 
 void xfab_rib_path_get(struct xfab_rib_path *p);
 void xfab_rib_path_put(struct xfab_rib *rib, struct xfab_rib_path *p);
+
+/* A path of its own, with n (1..XFAB_GROUP_MAX_MEMBERS) members and a
+ * reference for the caller; NULL: -EINVAL or -ENOMEM. */
+struct xfab_rib_path *xfab_rib_path_new(struct xfab_rib *rib, const struct xfab_rib_member *m,
+					int n);
+/* Replaces the members of an own path (n >= 1) in place: the routes through
+ * it stay as they are, compile.c rewrites its group. 0 or -EINVAL. */
+int xfab_rib_path_set(struct xfab_rib *rib, struct xfab_rib_path *p,
+		      const struct xfab_rib_member *m, int n);
+/* Adds or replaces source's entry at key with path p (a PATH entry; the
+ * entry takes its own reference). 0 or -ENOMEM. */
+int xfab_rib_add_path(struct xfab_rib *rib, const struct xfab_rib_key *key, int source,
+		      struct xfab_rib_path *p);
+/* The own paths whose members changed, each with a reference the caller
+ * puts (compile.c). */
+size_t xfab_rib_take_paths(struct xfab_rib *rib, struct xfab_rib_path ***paths);
 
 /* A key from a prefix (masked here). */
 void xfab_rib_key_of(struct xfab_rib_key *key, __u32 table, const struct xfab_prefix *pfx);
