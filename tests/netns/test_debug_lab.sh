@@ -163,8 +163,13 @@ check_trace_unknown() {
 }
 
 check_trace_pcap() {
-	L h1 timeout 5 tcpdump -i eth0 -c 1 -w "$tmp/one.pcap" 'icmp and dst host 10.4.2.2' >/dev/null 2>&1 &
-	sleep 1
+	L h1 timeout 10 tcpdump -i eth0 -c 1 -w "$tmp/one.pcap" 'icmp and dst host 10.4.2.2' \
+		>"$tmp/tcpdump.out" 2>&1 &
+	local i
+	for i in $(seq 50); do # until it captures
+		grep -q "listening on" "$tmp/tcpdump.out" && break
+		sleep 0.1
+	done
 	L h1 ping -c 2 -i 0.2 10.4.2.2 >/dev/null
 	wait
 	local v
