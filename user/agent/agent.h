@@ -122,6 +122,10 @@ void probe_unresolved(struct agent *a);
 /* Binds the switch's socket (replacing one a dead xfabd left); refuses
  * when a live xfabd answers on it. 0 or -errno. */
 int ctl_open(struct agent *a);
+/* The same at path; ctl_close removes path's empty directories up to root. */
+int ctl_open_at(struct agent *a, const char *path, const char *root);
+/* How long a connection may live (tests). */
+void ctl_set_deadline(struct agent *a, int ms);
 /* Closes every connection, removes the socket and its empty directories. */
 void ctl_close(struct agent *a);
 /* The fds to poll (at most 1 + CTL_MAX_CONN), and how long poll may wait

@@ -43,7 +43,9 @@ struct ctl_conn {
 
 struct ctl {
 	int fd;
+	int deadline_ms; /* CTL_DEADLINE_MS (tests shorten it) */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	char root[sizeof(((struct sockaddr_un *)0)->sun_path)]; /* directories up to here go */
 	struct ctl_conn conn[CTL_MAX_CONN];
 };
 
@@ -64,17 +66,17 @@ static int make_parents(const char *path)
 	return 0;
 }
 
-/* rmdir of path's directories up to the run root, each while empty. */
-static void remove_parents(const char *path)
+/* rmdir of path's directories up to root (included), each while empty. */
+static void remove_parents(const char *path, const char *root)
 {
 	char dir[sizeof(((struct ctl *)0)->path)];
-	size_t root = strlen(XFAB_CTL_RUN_ROOT);
+	size_t rl = strlen(root);
 	char *slash;
 
 	snprintf(dir, sizeof(dir), "%s", path);
-	while ((slash = strrchr(dir, '/')) && (size_t)(slash - dir) >= root) {
+	while ((slash = strrchr(dir, '/')) && (size_t)(slash - dir) >= rl) {
 		*slash = '\0';
-		if (strncmp(dir, XFAB_CTL_RUN_ROOT, root) || rmdir(dir))
+		if (strncmp(dir, root, rl) || rmdir(dir))
 			break;
 	}
 }
@@ -96,6 +98,17 @@ static int somebody_listens(const char *path)
 
 int ctl_open(struct agent *a)
 {
+	char path[sizeof(((struct ctl *)0)->path)];
+
+	if (xfab_ctl_socket_path(a->pin_dir, path, sizeof(path))) {
+		log_err("no control socket path for %s (too long)", a->pin_dir);
+		return -ENAMETOOLONG;
+	}
+	return ctl_open_at(a, path, XFAB_CTL_RUN_ROOT);
+}
+
+int ctl_open_at(struct agent *a, const char *path, const char *root)
+{
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct ctl *c = calloc(1, sizeof(*c));
 	struct stat st;
@@ -105,13 +118,16 @@ int ctl_open(struct agent *a)
 	if (!c)
 		return -ENOMEM;
 	c->fd = -1;
+	c->deadline_ms = CTL_DEADLINE_MS;
 	for (int i = 0; i < CTL_MAX_CONN; i++)
 		c->conn[i].fd = -1;
-	if (xfab_ctl_socket_path(a->pin_dir, c->path, sizeof(c->path))) {
-		log_err("no control socket path for %s (too long)", a->pin_dir);
+	if (strlen(path) >= sizeof(c->path) || strlen(root) >= sizeof(c->root)) {
+		log_err("control socket path %s is too long", path);
 		free(c);
 		return -ENAMETOOLONG;
 	}
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	snprintf(c->root, sizeof(c->root), "%s", root);
 	err = make_parents(c->path);
 	if (err) {
 		log_err("cannot create the directory of %s: %s", c->path, strerror(-err));
@@ -153,7 +169,7 @@ int ctl_open(struct agent *a)
 		close(c->fd);
 		if (err != -EADDRINUSE)
 			unlink(c->path);
-		remove_parents(c->path);
+		remove_parents(c->path, c->root);
 		free(c);
 		return err;
 	}
@@ -179,9 +195,15 @@ void ctl_close(struct agent *a)
 		conn_close(&c->conn[i]);
 	close(c->fd);
 	unlink(c->path);
-	remove_parents(c->path);
+	remove_parents(c->path, c->root);
 	free(c);
 	a->ctl = NULL;
+}
+
+void ctl_set_deadline(struct agent *a, int ms)
+{
+	if (a->ctl)
+		a->ctl->deadline_ms = ms;
 }
 
 int ctl_pollfds(struct agent *a, struct pollfd *pfd, int max, int *timeout_ms)
@@ -315,7 +337,7 @@ static void accept_all(struct ctl *c)
 		}
 		memset(k, 0, offsetof(struct ctl_conn, in));
 		k->fd = fd;
-		k->deadline = xfab_mono_ns() + (__u64)CTL_DEADLINE_MS * 1000000;
+		k->deadline = xfab_mono_ns() + (__u64)c->deadline_ms * 1000000;
 	}
 }
 
@@ -346,7 +368,7 @@ void ctl_serve(struct agent *a, const struct pollfd *pfd, int n)
 		struct ctl_conn *k = &c->conn[i];
 
 		if (k->fd >= 0 && k->deadline <= now) {
-			log_dbg("control: a client ran past %d ms; closed", CTL_DEADLINE_MS);
+			log_dbg("control: a client ran past %d ms; closed", c->deadline_ms);
 			conn_close(k);
 		}
 	}
