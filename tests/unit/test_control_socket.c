@@ -282,6 +282,24 @@ static void test_client_that_does_not_read(void **state)
 	say(other, line, (size_t)n);
 	assert_string_equal(hear(other, 1, &eof, 500), "{\"ok\":true}\n");
 	close(other);
+	/* when it reads at last, every request has its answer: xfabd goes
+	 * on writing as room appears, also after the last request was read */
+	{
+		size_t want = sent / (size_t)n, lines = 0;
+		__u64 end = xfab_mono_ns() + 3000000000ull;
+		char chunk[4096];
+
+		while (lines < want && xfab_mono_ns() < end) {
+			ssize_t r;
+
+			serve(10);
+			while ((r = recv(fd, chunk, sizeof(chunk), MSG_DONTWAIT)) > 0)
+				for (ssize_t i = 0; i < r; i++)
+					lines += chunk[i] == '\n';
+		}
+		if (lines != want)
+			fail_msg("%zu requests, %zu answers", want, lines);
+	}
 	close(fd);
 }
 
