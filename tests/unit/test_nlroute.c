@@ -711,7 +711,7 @@ static void key_cb(void *arg, const struct xfab_rib_key *k)
 static void test_group_change_rewrites_group_only(void **state)
 {
 	struct sw *s = *state;
-	const __u32 ab[] = {1, 2}, ac[] = {1, 3};
+	const __u32 ab[] = {1, 2}, bc[] = {2, 3};
 	const int w13[] = {1, 3};
 	const struct xfab_route *rt;
 	const struct xfab_group *g;
@@ -755,11 +755,11 @@ static void test_group_change_rewrites_group_only(void **state)
 	assert_true(xfab_compile_last(s->c)->fib4_written > 0);
 	assert_int_equal(fib4(s, "50.0.20.9"), XFAB_FIB4_ENTRY(XFAB_RT_GROUP, first.id));
 
-	/* group 100 becomes {1, 3} with equal weights: its entry, the new
+	/* group 100 becomes {2, 3} with equal weights: its entry, the new
 	 * nexthop, the old one removed; no route, no FIB entry */
 	before = *g;
 	sh_reset_counts(&s->sh);
-	nh_group(s, 100, ac, NULL, 2);
+	nh_group(s, 100, bc, NULL, 2);
 	assert_int_equal(s->sh.updates[XFAB_T_GROUPS], 1);
 	assert_int_equal(s->sh.updates[XFAB_T_NEXTHOPS], 1);
 	assert_int_equal(s->sh.removes[XFAB_T_NEXTHOPS], 1);
@@ -768,19 +768,20 @@ static void test_group_change_rewrites_group_only(void **state)
 	assert_memory_equal(route4(s, "50.0.7.0", 24), &first, sizeof(first));
 	c = nh_id_of(s, "fe80::3", 12);
 	assert_true(c);
-	assert_int_equal(nh_id_of(s, "fe80::2", 11), 0);
+	assert_int_equal(nh_id_of(s, "fe80::1", 10), 0);
 	g = group(s, first.id);
-	assert_int_equal(buckets_of(g, a), XFAB_GROUP_BUCKETS / 2);
+	assert_int_equal(buckets_of(g, b), XFAB_GROUP_BUCKETS / 2);
 	assert_int_equal(buckets_of(g, c), XFAB_GROUP_BUCKETS / 2);
-	/* resilient: a's buckets stayed where they were */
-	for (int k = 0; k < XFAB_GROUP_BUCKETS; k++)
-		if (before.buckets[k] == a)
-			assert_int_equal(g->buckets[k], a);
-		else
-			moved += g->buckets[k] == c;
-	assert_int_equal(moved, 3 * XFAB_GROUP_BUCKETS / 4 - XFAB_GROUP_BUCKETS / 4);
+	/* resilient: b kept its buckets up to its new share, and only a's
+	 * buckets and b's excess moved */
+	for (int k = 0; k < XFAB_GROUP_BUCKETS; k++) {
+		if (g->buckets[k] == b)
+			assert_int_equal(before.buckets[k], b);
+		moved += g->buckets[k] != before.buckets[k];
+	}
+	assert_int_equal(moved, XFAB_GROUP_BUCKETS / 4 + XFAB_GROUP_BUCKETS / 4);
 
-	/* a link down removes object 3 (eth3): the group keeps member 1 only,
+	/* a link down removes object 3 (eth3): the group keeps member 2 only,
 	 * still one group write, routes untouched */
 	sh_reset_counts(&s->sh);
 	assert_int_equal(xfab_nlsync_link_down(s->nl, 12), 0);
@@ -790,14 +791,14 @@ static void test_group_change_rewrites_group_only(void **state)
 	assert_int_equal(s->sh.removes[XFAB_T_ROUTES_V4], 0);
 	g = group(s, first.id);
 	assert_int_equal(g->num_members, 1);
-	assert_int_equal(buckets_of(g, a), XFAB_GROUP_BUCKETS);
+	assert_int_equal(buckets_of(g, b), XFAB_GROUP_BUCKETS);
 
-	/* deleting object 1 empties the group: the kernel drops it and its
+	/* deleting object 2 empties the group: the kernel drops it and its
 	 * routes, and so does the mirror */
 	{
 		struct msg m;
 
-		nexthop_msg(&m, RTM_DELNEXTHOP, 1, AF_INET6);
+		nexthop_msg(&m, RTM_DELNEXTHOP, 2, AF_INET6);
 		feed(s, &m, 1, NULL);
 	}
 	assert_null(route4(s, "50.0.7.0", 24));
