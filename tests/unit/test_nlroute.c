@@ -864,6 +864,43 @@ static void test_route_before_object(void **state)
 	}
 }
 
+/* A group with no member on a switch port holds its routes back (counted
+ * as foreign) until a replace gives it one. */
+static void test_group_off_switch(void **state)
+{
+	struct sw *s = *state;
+	const __u32 off[] = {1, 2}, mixed[] = {1, 3};
+	struct xfab_nlsync_stats st;
+	const struct xfab_route *rt;
+
+	nh_single(s, 1, "192.168.0.1", 90);
+	nh_single(s, 2, "192.168.0.2", 91);
+	nh_single(s, 3, "10.0.4.2", 13);
+	nh_group(s, 200, off, NULL, 2);
+	nhid_routes(s, 200, 3);
+	xfab_nlsync_stats(s->nl, &st);
+	assert_int_equal(st.foreign, 3);
+	assert_null(route4(s, "50.0.1.0", 24));
+	assert_int_equal(s->sh.updates[XFAB_T_ROUTES_V4], 0);
+	/* one member on eth4: the routes come, through a group of one */
+	nh_group(s, 200, mixed, NULL, 2);
+	xfab_nlsync_stats(s->nl, &st);
+	assert_int_equal(st.foreign, 0);
+	rt = route4(s, "50.0.1.0", 24);
+	assert_non_null(rt);
+	assert_int_equal(rt->type, XFAB_RT_GROUP);
+	assert_int_equal(group(s, rt->id)->num_members, 1);
+	assert_int_equal(buckets_of(group(s, rt->id), nh_id_of(s, "10.0.4.2", 13)),
+			 XFAB_GROUP_BUCKETS);
+	/* and go when it is off the switch again */
+	nh_group(s, 200, off, NULL, 2);
+	assert_null(route4(s, "50.0.1.0", 24));
+	assert_int_equal(s->sh.t[XFAB_T_GROUPS].n, 0);
+	xfab_nlsync_stats(s->nl, &st);
+	assert_int_equal(st.foreign, 3);
+	assert_int_equal(st.routes, 3);
+}
+
 /* ---- link down, precedence ---- */
 
 static void test_link_down_expanded(void **state)
@@ -968,6 +1005,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_group_change_rewrites_group_only, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_route_before_object, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_group_off_switch, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_link_down_expanded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_precedence, setup, teardown),
 	};
