@@ -399,12 +399,8 @@ int pins_reload_check(struct agent *a, const struct xfab_config *next, const cha
 		const struct te_pin *p = &a->pins[i];
 		struct xfab_cfg_errors pe;
 
-		if (config_has(next, p->te.in_port, &p->te.path.pfx)) {
-			log_warn("TE pin %s|%s: the new config pins the same port and prefix; "
-				 "the config wins and the runtime pin is dropped",
-				 p->in, p->prefix);
-			continue;
-		}
+		if (config_has(next, p->te.in_port, &p->te.path.pfx))
+			continue; /* the config wins: dropped (and said) at the commit */
 		k[n] = *p;
 		memset(&k[n].te, 0, sizeof(k[n].te));
 		if (xfab_config_parse_te_entry(next, p->in, p->prefix, p->via, &k[n].te, &pe)) {
@@ -451,8 +447,12 @@ void pins_reload_commit(struct agent *a, struct te_pin *kept, int n_kept)
 		return;
 	}
 	for (int i = 0; i < a->n_pins; i++)
-		if (find_pin(kept, n_kept, a->pins[i].te.in_port, &a->pins[i].te.path.pfx) < 0)
+		if (find_pin(kept, n_kept, a->pins[i].te.in_port, &a->pins[i].te.path.pfx) < 0) {
+			log_warn("TE pin %s|%s: the new config pins the same port and prefix; "
+				 "the config wins and the runtime pin is dropped",
+				 a->pins[i].in, a->pins[i].prefix);
 			rib_unset(a, &a->pins[i].te);
+		}
 	for (int i = 0; i < n_kept; i++)
 		if (rib_set(a, &kept[i].te)) /* memory: the recompile after it retries */
 			a->dirty = 1;
