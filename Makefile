@@ -84,6 +84,14 @@ $(BUILD)/obj-asan/tests/%.o: tests/%.c $(BUILD)/obj-asan/tests/%.d
 $(BUILD)/obj/%.d: ;
 $(BUILD)/obj-asan/%.d: ;
 .PRECIOUS: $(BUILD)/obj/%.d $(BUILD)/obj-asan/%.d
+# Every .d named as a target: a .d make only infers is an intermediate file,
+# and a missing intermediate does not rebuild its object (an object built
+# before -MMD, or whose .d was lost, would then never see a header change).
+USER_SRC_ALL := $(LIB_SRC) $(AGENT_SRC) $(CTL_SRC)
+TEST_SRC_ALL := $(wildcard tests/unit/*.c tests/bpf/*.c)
+DEP_FILES  := $(foreach d,$(OBJ_DIRS),$(USER_SRC_ALL:user/%.c=$(d)/%.d) \
+		$(TEST_SRC_ALL:%.c=$(d)/%.d)) $(patsubst %.c,$(BUILD)/obj/%.d,$(wildcard tools/*.c))
+$(DEP_FILES):
 -include $(wildcard $(foreach d,$(OBJ_DIRS),$(d)/*/*.d $(d)/*/*/*.d))
 BPF_TEST_OBJ := $(patsubst tests/bpf/%.c,$(BUILD)/obj/tests/bpf/%.o,$(wildcard tests/bpf/*.c))
 SKEL_OBJ   := $(patsubst user/%.c,$(BUILD)/obj/%.o,$(shell grep -l 'xfab\.skel\.h' $(LIB_SRC) $(AGENT_SRC) $(CTL_SRC)))
