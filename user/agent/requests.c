@@ -111,19 +111,12 @@ static int rib_set(struct agent *a, const struct xfab_cfg_te *te)
 {
 	struct xfab_rib_member m[XFAB_GROUP_MAX_MEMBERS];
 	struct xfab_rib_key key;
-	const struct xfab_cfg_route *r = &te->path;
+	int n = xfab_rib_members_of(&te->path, m);
 
-	if (r->n_nexthops < 1 || r->n_nexthops > XFAB_GROUP_MAX_MEMBERS)
-		return -EINVAL;
-	memset(m, 0, sizeof(m));
-	for (int k = 0; k < r->n_nexthops; k++) {
-		m[k].port = (__u16)r->nexthops[k].port;
-		m[k].family = (__u8)r->nexthops[k].family;
-		m[k].weight = r->weights && r->weights[k] ? r->weights[k] : 1;
-		memcpy(m[k].gw, r->nexthops[k].gw, 16);
-	}
+	if (n < 0)
+		return n;
 	rib_key(&key, te);
-	return xfab_rib_add(a->rib, &key, XFAB_RIB_SRC_TE_PIN, XFAB_RIB_PATH, 0, m, r->n_nexthops);
+	return xfab_rib_add(a->rib, &key, XFAB_RIB_SRC_TE_PIN, XFAB_RIB_PATH, 0, m, n);
 }
 
 static void rib_unset(struct agent *a, const struct xfab_cfg_te *te)

@@ -521,6 +521,20 @@ void xfab_rib_del(struct xfab_rib *rib, const struct xfab_rib_key *key, int sour
 
 /* ---- the config ---- */
 
+int xfab_rib_members_of(const struct xfab_cfg_route *r, struct xfab_rib_member *m)
+{
+	if (r->n_nexthops < 1 || r->n_nexthops > XFAB_GROUP_MAX_MEMBERS)
+		return -EINVAL;
+	memset(m, 0, (size_t)XFAB_GROUP_MAX_MEMBERS * sizeof(*m));
+	for (int k = 0; k < r->n_nexthops; k++) {
+		m[k].port = (__u16)r->nexthops[k].port;
+		m[k].family = (__u8)r->nexthops[k].family;
+		m[k].weight = r->weights && r->weights[k] ? r->weights[k] : 1;
+		memcpy(m[k].gw, r->nexthops[k].gw, 16);
+	}
+	return r->n_nexthops;
+}
+
 /* Adds one config-derived entry unless this load set that key already
  * (the first of duplicates wins, as validation keeps them apart). */
 static int load_one(struct xfab_rib *rib, __u32 table, const struct xfab_prefix *pfx, int source,
@@ -540,16 +554,11 @@ static int load_one(struct xfab_rib *rib, __u32 table, const struct xfab_prefix 
 		if (e->source == source && e->gen == rib->gen)
 			return 0;
 	if (type == XFAB_RIB_PATH) {
-		if (r->n_nexthops < 1 || r->n_nexthops > XFAB_GROUP_MAX_MEMBERS)
-			return -EINVAL;
-		memset(m, 0, sizeof(m));
-		for (int k = 0; k < r->n_nexthops; k++) {
-			m[k].port = (__u16)r->nexthops[k].port;
-			m[k].family = (__u8)r->nexthops[k].family;
-			m[k].weight = r->weights && r->weights[k] ? r->weights[k] : 1;
-			memcpy(m[k].gw, r->nexthops[k].gw, 16);
-		}
-		path = path_intern(rib, m, r->n_nexthops);
+		int n = xfab_rib_members_of(r, m);
+
+		if (n < 0)
+			return n;
+		path = path_intern(rib, m, n);
 		if (!path)
 			return -ENOMEM;
 	}

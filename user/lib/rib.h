@@ -116,6 +116,11 @@ int xfab_rib_add(struct xfab_rib *rib, const struct xfab_rib_key *key, int sourc
 /* Removes source's entry at key (nothing if absent). */
 void xfab_rib_del(struct xfab_rib *rib, const struct xfab_rib_key *key, int source);
 
+/* The members of a config route's next hops (m holds
+ * XFAB_GROUP_MAX_MEMBERS; an unset weight is 1): their count, or -EINVAL
+ * when r has none or too many. */
+int xfab_rib_members_of(const struct xfab_cfg_route *r, struct xfab_rib_member *m);
+
 /* Makes the CONNECTED and CONFIG entries exactly what cfg says: a diff
  * against what the previous load gave, so only prefixes whose entries
  * changed become dirty. -ENOMEM leaves a mix (the next load repairs it). */
