@@ -20,7 +20,9 @@
  *   - end to end: one route added writes its route entry and FIB entries
  *     only; a kernel group's new members rewrite that group only; a link
  *     down withdraws the nexthops on it (objects and expanded ones); IPv6
- *     replace as DEL + NEW; precedence connected > config > netlink.
+ *     replace as DEL + NEW; precedence connected > config > netlink; dead
+ *     multipath entries left out, objects with one device and gateway merged
+ *     into one member, a member deleted from the middle of a group.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -90,7 +92,7 @@ static void route(struct msg *m, int type, const char *dst, int plen)
  * one with RTA_VIA), weight w (rtnh_hops = w - 1). */
 struct hop {
 	const char *gw;
-	int ifindex, weight, via6;
+	int ifindex, weight, via6, flags;
 };
 
 static void multipath(struct msg *m, int family, const struct hop *h, int n)
@@ -102,6 +104,7 @@ static void multipath(struct msg *m, int family, const struct hop *h, int n)
 
 		nh->rtnh_ifindex = h[i].ifindex;
 		nh->rtnh_hops = (__u8)(h[i].weight - 1);
+		nh->rtnh_flags = (__u8)h[i].flags;
 		if (h[i].via6) {
 			char via[sizeof(struct rtvia) + 16];
 			struct rtvia *v = (struct rtvia *)via;
@@ -901,6 +904,74 @@ static void test_group_off_switch(void **state)
 	assert_int_equal(st.routes, 3);
 }
 
+/* A dead multipath entry is left out; two group members with the same
+ * device and gateway are one member of both weights; deleting a member
+ * in the middle of a group leaves the others. */
+static void test_dead_duplicate_and_middle_members(void **state)
+{
+	struct sw *s = *state;
+	const struct hop h[] = {{"10.0.1.2", 10, 1, 0, 0},
+				{"10.0.2.2", 11, 1, 0, RTNH_F_DEAD | RTNH_F_LINKDOWN},
+				{"10.0.3.2", 12, 1, 0, 0}};
+	const __u32 dup[] = {1, 2, 3}, mid[] = {4, 5, 6};
+	const struct xfab_route *rt;
+	const struct xfab_group *g;
+	struct xfab_nl_change ch;
+	struct msg m;
+	__u32 a, c;
+
+	route(&m, RTM_NEWROUTE, "40.2.0.0", 16);
+	multipath(&m, AF_INET, h, 3);
+	feed(s, &m, 1, &ch);
+	assert_int_equal(ch.route.n_hops, 2);
+	assert_int_equal(ch.route.dead_hops, 1);
+	assert_int_equal(ch.route.hops[1].ifindex, 12);
+	rt = route4(s, "40.2.0.0", 16);
+	assert_non_null(rt);
+	g = group(s, rt->id);
+	assert_int_equal(g->num_members, 2);
+	assert_int_equal(nh_id_of(s, "10.0.2.2", 11), 0);
+	assert_int_equal(buckets_of(g, nh_id_of(s, "10.0.1.2", 10)), XFAB_GROUP_BUCKETS / 2);
+
+	/* objects 1 and 2 both reach fe80::1 on eth1: one member of weight 2,
+	 * as much as object 3 of weight 2 */
+	nh_single(s, 1, "fe80::1", 10);
+	nh_single(s, 2, "fe80::1", 10);
+	nh_single(s, 3, "fe80::3", 12);
+	{
+		const int w[] = {1, 1, 2};
+
+		nh_group(s, 300, dup, w, 3);
+	}
+	nhid_routes(s, 300, 1);
+	rt = route4(s, "50.0.0.0", 24);
+	assert_non_null(rt);
+	g = group(s, rt->id);
+	assert_int_equal(g->num_members, 2);
+	a = nh_id_of(s, "fe80::1", 10);
+	c = nh_id_of(s, "fe80::3", 12);
+	assert_int_equal(buckets_of(g, a), XFAB_GROUP_BUCKETS / 2);
+	assert_int_equal(buckets_of(g, c), XFAB_GROUP_BUCKETS / 2);
+
+	/* group 400 = {4, 5, 6}; object 4 (the first) deleted: 5 and 6 stay */
+	nh_single(s, 4, "10.0.1.9", 10);
+	nh_single(s, 5, "10.0.2.9", 11);
+	nh_single(s, 6, "10.0.4.9", 13);
+	nh_group(s, 400, mid, NULL, 3);
+	route(&m, RTM_NEWROUTE, "60.0.0.0", 24);
+	mnl_attr_put_u32(m.nlh, RTA_NH_ID, 400);
+	feed(s, &m, 1, NULL);
+	nexthop_msg(&m, RTM_DELNEXTHOP, 4, AF_INET);
+	feed(s, &m, 1, NULL);
+	rt = route4(s, "60.0.0.0", 24);
+	assert_non_null(rt);
+	g = group(s, rt->id);
+	assert_int_equal(g->num_members, 2);
+	assert_int_equal(nh_id_of(s, "10.0.1.9", 10), 0);
+	assert_int_equal(buckets_of(g, nh_id_of(s, "10.0.2.9", 11)), XFAB_GROUP_BUCKETS / 2);
+	assert_int_equal(buckets_of(g, nh_id_of(s, "10.0.4.9", 13)), XFAB_GROUP_BUCKETS / 2);
+}
+
 /* ---- link down, precedence ---- */
 
 static void test_link_down_expanded(void **state)
@@ -1006,6 +1077,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_group_change_rewrites_group_only, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_route_before_object, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_group_off_switch, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_dead_duplicate_and_middle_members, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_link_down_expanded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_precedence, setup, teardown),
 	};
