@@ -523,7 +523,7 @@ void xfab_rib_del(struct xfab_rib *rib, const struct xfab_rib_key *key, int sour
 
 int xfab_rib_members_of(const struct xfab_cfg_route *r, struct xfab_rib_member *m)
 {
-	if (r->n_nexthops < 1 || r->n_nexthops > XFAB_GROUP_MAX_MEMBERS)
+	if (!r || r->n_nexthops < 1 || r->n_nexthops > XFAB_GROUP_MAX_MEMBERS)
 		return -EINVAL;
 	memset(m, 0, (size_t)XFAB_GROUP_MAX_MEMBERS * sizeof(*m));
 	for (int k = 0; k < r->n_nexthops; k++) {

@@ -118,7 +118,7 @@ void xfab_rib_del(struct xfab_rib *rib, const struct xfab_rib_key *key, int sour
 
 /* The members of a config route's next hops (m holds
  * XFAB_GROUP_MAX_MEMBERS; an unset weight is 1): their count, or -EINVAL
- * when r has none or too many. */
+ * when r is NULL or has none or too many. */
 int xfab_rib_members_of(const struct xfab_cfg_route *r, struct xfab_rib_member *m);
 
 /* Makes the CONNECTED and CONFIG entries exactly what cfg says: a diff
