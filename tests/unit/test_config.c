@@ -169,6 +169,16 @@ static const struct bad_case bad[] = {
      "\"conga\"", 0, "FLOWLET|global.mode", "random or least_loaded"},
     {"FLOWLET gap out of range", HDR PORTS " \"FLOWLET\": {\"global\": {\"gap_us\": \"0\"}}\n}\n",
      "\"0\"", 0, "FLOWLET|global.gap_us", "out of range"},
+    {"FIB_SYNC unknown protocol",
+     HDR PORTS " \"FIB_SYNC\": {\"global\": {\"protocols\": \"bgp,frr\"}}\n}\n", "\"bgp,frr\"", 0,
+     "FIB_SYNC|global.protocols", "unknown protocol \"frr\""},
+    {"FIB_SYNC local table", HDR PORTS " \"FIB_SYNC\": {\"global\": {\"table\": \"255\"}}\n}\n",
+     "\"255\"", 0, "FIB_SYNC|global.table", "kernel's local table"},
+    {"FIB_SYNC table not a number",
+     HDR PORTS " \"FIB_SYNC\": {\"global\": {\"table\": \"mine\"}}\n}\n", "\"mine\"", 0,
+     "FIB_SYNC|global.table", "decimal"},
+    {"FIB_SYNC unknown field", HDR PORTS " \"FIB_SYNC\": {\"global\": {\"vrf\": \"red\"}}\n}\n",
+     "\"vrf\"", 0, "FIB_SYNC|global.vrf", "unknown field"},
     {"TE_PATH without a port",
      HDR PORTS IFS ",\n \"TE_PATH\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0\"}}\n}\n",
      "\"10.2.0.0/24\"", 0, "TE_PATH|10.2.0.0/24", "INGRESS_PORT|PREFIX"},
@@ -318,6 +328,38 @@ static void test_good_config(void **state)
 	assert_int_equal(cfg.routes[0].nexthops[1].port, 1); /* 10.0.0.2 is on eth2 */
 	assert_int_equal(cfg.routes[2].blackhole, 1);
 	assert_int_equal(cfg.n_neighs, 1);
+	assert_int_equal(cfg.fib_sync, 0); /* no FIB_SYNC table: static routes only */
+	xfab_config_free(&cfg);
+}
+
+static void test_fib_sync(void **state)
+{
+	const char *deflt = HDR PORTS " \"FIB_SYNC\": {\"global\": {}}\n}\n";
+	const char *set = HDR PORTS " \"FIB_SYNC\": {\"global\": {\"table\": \"100\", "
+				    "\"protocols\": \"static,zebra,17\"}}\n}\n";
+	const char *off = HDR PORTS " \"FIB_SYNC\": {\"global\": {\"enabled\": \"false\"}}\n}\n";
+	struct xfab_config cfg, cfg2;
+	struct xfab_cfg_errors errs;
+
+	(void)state;
+	assert_int_equal(xfab_config_parse("fs.json", deflt, &cfg, &errs), 0);
+	assert_int_equal(cfg.fib_sync, 1);
+	assert_int_equal(cfg.fib_table, 254);
+	for (int p = 0; p < 256; p++) /* bgp (186) only */
+		assert_int_equal(!!(cfg.fib_protocols[p / 8] & (1u << (p % 8))), p == 186);
+	assert_int_equal(xfab_config_parse("fs.json", set, &cfg2, &errs), 0);
+	assert_int_equal(cfg2.fib_table, 100);
+	for (int p = 0; p < 256; p++)
+		assert_int_equal(!!(cfg2.fib_protocols[p / 8] & (1u << (p % 8))),
+				 p == 4 || p == 11 || p == 17);
+	/* a reload may not change what is mirrored */
+	assert_int_equal(xfab_config_check_change(&cfg, &cfg2, "fs.json", &errs), -1);
+	assert_string_equal(errs.e[0].key, "FIB_SYNC");
+	assert_non_null(strstr(errs.e[0].msg, "restart xfabd"));
+	xfab_config_free(&cfg2);
+	assert_int_equal(xfab_config_parse("fs.json", off, &cfg2, &errs), 0);
+	assert_int_equal(cfg2.fib_sync, 0);
+	xfab_config_free(&cfg2);
 	xfab_config_free(&cfg);
 }
 
@@ -703,7 +745,7 @@ static void test_bad_config_applies_nothing(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[N_BAD + 11];
+	struct CMUnitTest tests[N_BAD + 12];
 	size_t n = 0;
 
 	for (size_t i = 0; i < N_BAD; i++)
@@ -711,6 +753,8 @@ int main(void)
 						 .test_func = test_bad_config,
 						 .initial_state = (void *)&bad[i]};
 	tests[n++] = (struct CMUnitTest){.name = "good config", .test_func = test_good_config};
+	tests[n++] = (struct CMUnitTest){.name = "FIB_SYNC: defaults, a set, off, no reload change",
+					 .test_func = test_fib_sync};
 	tests[n++] = (struct CMUnitTest){.name = "every error reported",
 					 .test_func = test_all_errors_reported};
 	tests[n++] = (struct CMUnitTest){.name = "missing file", .test_func = test_missing_file};

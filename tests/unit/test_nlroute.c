@@ -22,7 +22,9 @@
  *     down withdraws the nexthops on it (objects and expanded ones); IPv6
  *     replace as DEL + NEW; precedence connected > config > netlink; dead
  *     multipath entries left out, objects with one device and gateway merged
- *     into one member, a member deleted from the middle of a group.
+ *     into one member, a member deleted from the middle of a group;
+ *   - resync after lost events: mark, a fresh dump, sweep, with no write for
+ *     what the dump repeats.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -972,6 +974,83 @@ static void test_dead_duplicate_and_middle_members(void **state)
 	assert_int_equal(buckets_of(g, nh_id_of(s, "10.0.4.9", 13)), XFAB_GROUP_BUCKETS / 2);
 }
 
+/* ---- resync after lost events ---- */
+
+/* Mark, a fresh dump, sweep: what the dump repeats writes nothing, what it
+ * changed is rewritten, what it no longer names goes. */
+static void test_resync_mark_sweep(void **state)
+{
+	struct sw *s = *state;
+	const __u32 ab[] = {1, 2};
+	const struct hop two[] = {{"10.0.1.2", 10, 1, 0, 0}, {"10.0.2.2", 11, 1, 0, 0}};
+	const struct hop one[] = {{"10.0.2.2", 11, 1, 0, 0}};
+	struct xfab_nlsync_stats st;
+	const struct xfab_route *rt;
+	struct xfab_route g50;
+	struct msg m;
+
+	nh_single(s, 1, "fe80::1", 10);
+	nh_single(s, 2, "fe80::2", 11);
+	nh_single(s, 3, "fe80::3", 12); /* used by nothing */
+	nh_group(s, 100, ab, NULL, 2);
+	nhid_routes(s, 100, 5);
+	route(&m, RTM_NEWROUTE, "40.3.0.0", 16);
+	multipath(&m, AF_INET, two, 2);
+	feed(s, &m, 1, NULL);
+	g50 = *route4(s, "50.0.0.0", 24);
+
+	/* the dump after an overrun: object 3 and routes 50.0.3/24 and
+	 * 50.0.4/24 are gone, 40.3/16 lost a nexthop */
+	sh_reset_counts(&s->sh);
+	xfab_nlsync_mark(s->nl);
+	nh_single(s, 1, "fe80::1", 10);
+	nh_single(s, 2, "fe80::2", 11);
+	nh_group(s, 100, ab, NULL, 2);
+	nhid_routes(s, 100, 3);
+	assert_int_equal(s->sh.writes, 0); /* no flap of what stayed */
+	route(&m, RTM_NEWROUTE, "40.3.0.0", 16);
+	multipath(&m, AF_INET, one, 1);
+	feed(s, &m, 1, NULL);
+	assert_int_equal(s->sh.removes[XFAB_T_ROUTES_V4], 0);
+	rt = route4(s, "40.3.0.0", 16);
+	assert_int_equal(rt->type, XFAB_RT_NEXTHOP);
+	assert_int_equal(nexthop(s, rt->id)->ifindex, 11);
+	assert_non_null(route4(s, "50.0.4.0", 24)); /* until the sweep */
+
+	sh_reset_counts(&s->sh);
+	assert_int_equal(xfab_nlsync_sweep(s->nl), 0);
+	assert_int_equal(xfab_compile_routes(s->c), 0);
+	assert_int_equal(s->sh.removes[XFAB_T_ROUTES_V4], 2);
+	assert_int_equal(s->sh.updates[XFAB_T_ROUTES_V4], 0);
+	assert_int_equal(s->sh.updates[XFAB_T_GROUPS], 0);
+	assert_null(route4(s, "50.0.3.0", 24));
+	assert_null(route4(s, "50.0.4.0", 24));
+	assert_int_equal(fib4(s, "50.0.4.1"), 0);
+	assert_memory_equal(route4(s, "50.0.2.0", 24), &g50, sizeof(g50));
+	assert_int_equal(fib4(s, "50.0.2.1"), XFAB_FIB4_ENTRY(XFAB_RT_GROUP, g50.id));
+	xfab_nlsync_stats(s->nl, &st);
+	assert_int_equal(st.resyncs, 1);
+	assert_int_equal(st.swept_routes, 2);
+	assert_int_equal(st.swept_nexthops, 1);
+	assert_int_equal(st.routes, 4);
+	assert_int_equal(st.nexthops, 3);
+
+	/* a second resync that repeats everything sweeps nothing */
+	xfab_nlsync_mark(s->nl);
+	nh_single(s, 1, "fe80::1", 10);
+	nh_single(s, 2, "fe80::2", 11);
+	nh_group(s, 100, ab, NULL, 2);
+	nhid_routes(s, 100, 3);
+	feed(s, &m, 1, NULL);
+	sh_reset_counts(&s->sh);
+	assert_int_equal(xfab_nlsync_sweep(s->nl), 0);
+	assert_int_equal(xfab_compile_routes(s->c), 0);
+	assert_int_equal(s->sh.writes, 0);
+	xfab_nlsync_stats(s->nl, &st);
+	assert_int_equal(st.swept_routes, 2);
+	assert_int_equal(st.routes, 4);
+}
+
 /* ---- link down, precedence ---- */
 
 static void test_link_down_expanded(void **state)
@@ -1079,6 +1158,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_group_off_switch, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_dead_duplicate_and_middle_members, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_resync_mark_sweep, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_link_down_expanded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_precedence, setup, teardown),
 	};

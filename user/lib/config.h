@@ -120,6 +120,11 @@ struct xfab_config {
 	__u32 flowlet_gap_us;
 	__u32 load_window_us;
 	__u32 flowlet_age_ms;
+	/* FIB_SYNC|global: mirror the kernel's routes (what a routing daemon
+	 * such as FRR's zebra installs) into the data plane */
+	int fib_sync;
+	__u32 fib_table;	/* 254: main */
+	__u8 fib_protocols[32]; /* bit p: rtm_protocol p mirrored */
 	/* where DEVICE_METADATA set what a reload cannot change */
 	struct json_pos hostname_pos;
 	struct json_pos datapath_pos; /* of the field, or of "localhost" */

@@ -521,6 +521,7 @@ struct nlr {
 	struct nlr *unext, **uprev; /* among its object's users */
 	struct xfab_rib_key key;
 	__u32 nh_id, priority;
+	__u32 gen; /* the resync that last saw it */
 	__u8 protocol, state;
 };
 
@@ -529,6 +530,7 @@ struct nlr {
 struct nho {
 	struct nho *hnext;
 	int known;
+	__u32 gen; /* the resync that last saw it */
 	struct xfab_nl_nexthop v;
 	struct xfab_rib_path *path; /* a group with a switch member: its own path */
 	struct nlr *users;	    /* routes with RTA_NH_ID == v.id */
@@ -545,6 +547,7 @@ struct xfab_nlsync {
 	struct nho *nho[NHO_BUCKETS];
 	size_t n_nho;
 	size_t n_state[R_STATES];
+	__u32 gen; /* bumped by xfab_nlsync_mark */
 	struct xfab_nlsync_stats st;
 };
 
@@ -968,6 +971,7 @@ static int route_add(struct xfab_nlsync *s, const struct xfab_nl_route *m)
 	}
 	r->protocol = m->protocol;
 	r->priority = m->priority;
+	r->gen = s->gen;
 	return route_resolve(s, r, m);
 }
 
@@ -1034,6 +1038,7 @@ static int nh_add(struct xfab_nlsync *s, const struct xfab_nl_nexthop *v)
 	if (!o)
 		return -ENOMEM;
 	o->known = 1;
+	o->gen = s->gen;
 	o->v = *v;
 	if (v->n_members) {
 		if (group_sync(s, o, &err) && (e = reapply_users(s, o)) && !err)
@@ -1175,6 +1180,49 @@ int xfab_nlsync_link_down(struct xfab_nlsync *s, __u32 ifindex)
 			}
 		next:
 			r = next;
+		}
+	}
+	return err;
+}
+
+void xfab_nlsync_mark(struct xfab_nlsync *s)
+{
+	s->gen++;
+	s->st.resyncs++;
+}
+
+int xfab_nlsync_sweep(struct xfab_nlsync *s)
+{
+	int err = 0, e;
+
+	/* routes first: an object's users go with it anyway */
+	for (size_t b = 0; b < s->n_rt_buckets; b++) {
+		struct nlr *r = s->rt[b];
+
+		while (r) {
+			struct nlr *next = r->hnext;
+
+			if (r->gen != s->gen) {
+				s->st.swept_routes++;
+				nlr_drop(s, r);
+			}
+			r = next;
+		}
+	}
+	for (;;) {
+		__u32 ids[256];
+		int n = 0;
+
+		for (size_t b = 0; b < NHO_BUCKETS && n < 256; b++)
+			for (const struct nho *o = s->nho[b]; o && n < 256; o = o->hnext)
+				if (o->known && o->gen != s->gen)
+					ids[n++] = o->v.id;
+		if (!n)
+			break;
+		for (int i = 0; i < n; i++) {
+			s->st.swept_nexthops++;
+			if ((e = nh_del(s, ids[i])) && !err)
+				err = e;
 		}
 	}
 	return err;

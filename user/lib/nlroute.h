@@ -155,6 +155,9 @@ struct xfab_nlsync_stats {
 				* in a multipath set */
 	size_t link_withdrawn; /* nexthops withdrawn by xfab_nlsync_link_down */
 	size_t stale_deletes;  /* RTM_DELROUTE for another protocol/metric or unknown */
+	size_t resyncs;	       /* xfab_nlsync_mark calls */
+	size_t swept_routes;   /* routes a resync found gone */
+	size_t swept_nexthops; /* nexthop objects a resync found gone */
 };
 
 struct xfab_nlsync;
@@ -174,6 +177,13 @@ int xfab_nlsync_apply(struct xfab_nlsync *s, const struct xfab_nl_change *ch);
  * nexthop objects go (and leave their groups), and every route's nexthops on
  * it go; a route left with none is withdrawn. */
 int xfab_nlsync_link_down(struct xfab_nlsync *s, __u32 ifindex);
+
+/* A resync after lost events (ENOBUFS), mark and sweep: mark, apply a
+ * fresh dump (nexthops, then routes), sweep. What the dump repeats changes
+ * nothing in the RIB (no table flap); the sweep removes every route and
+ * nexthop object the dump did not name. Compile after the sweep. */
+void xfab_nlsync_mark(struct xfab_nlsync *s);
+int xfab_nlsync_sweep(struct xfab_nlsync *s);
 
 /* The routes that use nexthop object id, directly or through a group that
  * has it as a member (each once): fn per route, in no order. The number of

@@ -459,6 +459,10 @@ int xfab_config_check_change(const struct xfab_config *running, const struct xfa
 	if (running->datapath != next->datapath)
 		cfg_add_error(&c, next->datapath_pos, "DEVICE_METADATA|localhost.datapath",
 			      "the datapath changed: restart xfabd for that");
+	if (running->fib_sync != next->fib_sync || running->fib_table != next->fib_table ||
+	    memcmp(running->fib_protocols, next->fib_protocols, sizeof(next->fib_protocols)))
+		cfg_add_error(&c, (struct json_pos){0, 0}, "FIB_SYNC",
+			      "which kernel routes are mirrored changed: restart xfabd for that");
 	for (int p = 0; p < next->n_ports || p < running->n_ports; p++) {
 		char key[160];
 

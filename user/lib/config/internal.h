@@ -86,6 +86,9 @@ void cfg_parse_te(struct ctx *c, const struct json_value *e);
 void cfg_parse_ecmp(struct ctx *c, const struct json_value *tbl);
 void cfg_parse_flowlet(struct ctx *c, const struct json_value *tbl);
 
+/* ---- routing.c ---- */
+void cfg_parse_fib_sync(struct ctx *c, const struct json_value *tbl);
+
 /* ---- qos.c ---- */
 void cfg_parse_dscp_map(struct ctx *c, const struct json_value *tbl);
 void cfg_parse_wred_profiles(struct ctx *c, const struct json_value *tbl);

@@ -14,8 +14,8 @@
 #include <string.h>
 
 static const char *const known_tables[] = {
-    "DEVICE_METADATA", "PORT",	  "INTERFACE",	    "ROUTE",	    "NEIGH", "ECMP",
-    "FLOWLET",	       "TE_PATH", "DSCP_TO_TC_MAP", "WRED_PROFILE", "QUEUE", NULL,
+    "DEVICE_METADATA", "PORT",		 "INTERFACE",	 "ROUTE", "NEIGH",    "ECMP", "FLOWLET",
+    "TE_PATH",	       "DSCP_TO_TC_MAP", "WRED_PROFILE", "QUEUE", "FIB_SYNC", NULL,
 };
 
 int xfab_config_parse(const char *file, const char *text, struct xfab_config *out,
@@ -107,6 +107,9 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 	tbl = json_get(root, "QUEUE");
 	if (tbl)
 		cfg_parse_queues(&c, tbl);
+	tbl = json_get(root, "FIB_SYNC");
+	if (tbl)
+		cfg_parse_fib_sync(&c, tbl);
 	tbl = json_get(root, "TE_PATH");
 	cfg->te_enabled = tbl != NULL;
 	if (tbl && !errs->total)
