@@ -13,6 +13,7 @@
  *   requests.c what a request does: runtime TE pins (kept here, compiled
  *             with the config's), clearing counters and watermarks
  *   netlink.c rtnetlink dumps and events; metrics.c Prometheus exposition
+ *   fibsync.c FIB_SYNC: the kernel's routes (FRR's) into the RIB
  *
  * xfabd is the only writer of the tables: xfabctl reads the maps, and every
  * change it asks for comes here over the control socket.
@@ -26,6 +27,7 @@
 #include "fib4.h"
 #include "fib6.h"
 #include "netlink.h"
+#include "nlroute.h"
 #include "compile.h"
 #include "rib.h"
 #include "maps.h"
@@ -53,11 +55,27 @@ struct batch {
 	char *keys, *vals;
 };
 
+/* FIB_SYNC's counters and state */
+struct fib_sync {
+	struct xfab_nl_filter filter;
+	size_t events;		       /* route and nexthop messages read */
+	size_t skipped;		       /* not mirrored: other table, protocol, type */
+	size_t refused;		       /* malformed */
+	size_t failed;		       /* the RIB refused (memory) */
+	size_t resyncs;		       /* full dumps after lost events */
+	size_t batches;		       /* writes of what a batch of events changed */
+	size_t pending;		       /* changes applied since the last write */
+	__u64 batch_ns;		       /* when the first of them was read; 0: none */
+	__u64 lag_last_ns, lag_max_ns; /* read to written, per batch */
+	int resync_due;		       /* a resync failed part way: again on the next tick */
+};
+
 struct agent {
 	const char *cfg_path;
 	const char *pin_root;
 	const char *pidfile;
 	const char *metrics;
+	int nl_rcvbuf; /* --netlink-rcvbuf; 0: XFAB_NL_RCVBUF */
 	char pin_dir[256];
 	int lock_fd;
 	struct xfab_config cfg;
@@ -73,6 +91,8 @@ struct agent {
 	struct xfab_fib6_hw fib6;     /* and the IPv6 one */
 	struct batch batch;	      /* updates of one table, written together */
 	struct mnl_socket *nl;
+	struct xfab_nlsync *nlsync; /* FIB_SYNC: the kernel's routes, in the RIB */
+	struct fib_sync fs;
 	int dirty;	     /* an event could not be applied alone: recompile from the config */
 	struct te_pin *pins; /* runtime TE pins, in the RIB as XFAB_RIB_SRC_TE_PIN */
 	int n_pins;
@@ -115,6 +135,14 @@ void compile_stop(struct agent *a);
 void on_link(void *arg, const struct xfab_nl_link *l);
 void on_neigh(void *arg, const struct xfab_nl_neigh *n);
 void probe_unresolved(struct agent *a);
+
+/* ---- fibsync.c ---- */
+/* Dumps and mirrors the kernel's routes (nothing without FIB_SYNC). */
+int fib_sync_start(struct agent *a);
+void on_route(void *arg, const struct nlmsghdr *nlh);
+void fib_sync_flush(struct agent *a);
+int fib_sync_resync(struct agent *a);
+void fib_sync_link_down(struct agent *a, __u32 ifindex);
 
 /* ---- control.c: the socket ---- */
 #define CTL_MAX_CONN 8	     /* clients served at once; more are told to retry */

@@ -129,7 +129,8 @@ reject:
 
 static int event_loop(struct agent *a)
 {
-	struct xfab_nl_handlers h = {.link = on_link, .neigh = on_neigh, .arg = a};
+	struct xfab_nl_handlers h = {
+	    .link = on_link, .neigh = on_neigh, .route = on_route, .arg = a};
 	struct itimerspec every_second = {{1, 0}, {1, 0}};
 	struct pollfd pfd[3 + 1 + CTL_MAX_CONN];
 	sigset_t mask;
@@ -162,10 +163,12 @@ static int event_loop(struct agent *a)
 		if (pfd[0].revents & POLLIN) {
 			int err = xfab_nl_read_events(a->nl, &h);
 
+			fib_sync_flush(a);
 			if (err == -ENOBUFS) { /* missed events: read the whole state again */
 				log_warn("netlink overrun; resynchronising");
 				xfab_nl_dump_links(&h);
 				xfab_nl_dump_neighs(&h);
+				fib_sync_resync(a);
 			}
 		}
 		if (pfd[1].revents & POLLIN) {
@@ -186,6 +189,8 @@ static int event_loop(struct agent *a)
 			if (read(tfd, &ticks, sizeof(ticks)) < 0)
 				ticks = 0;
 			probe_unresolved(a);
+			if (a->fs.resync_due)
+				fib_sync_resync(a);
 		}
 		ctl_serve(a, pfd + 3, n_ctl);
 		if (a->dirty) {
@@ -210,6 +215,8 @@ static void usage(FILE *out)
 	    "      --pidfile FILE  write the agent's pid to FILE\n"
 	    "      --metrics ADDR:PORT  serve Prometheus metrics (GET /metrics)\n"
 	    "      --probe-kernel  check the kernel has what xfab needs (Linux >= 6.6) and exit\n"
+	    "      --netlink-rcvbuf BYTES  the route event socket's buffer (default 64 MiB;\n"
+	    "                      smaller overflows sooner: a resync follows)\n"
 	    "  -v, --verbose       debug logging\n"
 	    "Control: xfabctl's changes (TE pins, clears) arrive on a unix socket under\n"
 	    "  " XFAB_CTL_RUN_ROOT " (docs/CONTROL.md).\n"
@@ -227,6 +234,7 @@ int main(int argc, char **argv)
 	    {"metrics", required_argument, NULL, 'm'},
 	    {"help", no_argument, NULL, 'h'},
 	    {"probe-kernel", no_argument, NULL, 'K'},
+	    {"netlink-rcvbuf", required_argument, NULL, 'R'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct agent a = {.lock_fd = -1, .fd_port_stats = -1, .fd_queue_wm = -1};
@@ -256,6 +264,17 @@ int main(int argc, char **argv)
 		case 'm':
 			a.metrics = optarg;
 			break;
+		case 'R': {
+			__u32 v;
+			char why[128];
+
+			if (xfab_parse_u32_strict(optarg, 4096, 1u << 30, &v, why, sizeof(why))) {
+				fprintf(stderr, "xfabd: --netlink-rcvbuf: %s\n", why);
+				return 2;
+			}
+			a.nl_rcvbuf = (int)v;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -318,7 +337,7 @@ int main(int argc, char **argv)
 		goto out_unpin;
 	a.fd_port_stats = bpf_map__fd(a.skel->maps.port_stats);
 	a.fd_queue_wm = bpf_map__fd(a.skel->maps.queue_watermark);
-	a.nl = xfab_nl_open_events();
+	a.nl = xfab_nl_open_events(a.cfg.fib_sync, a.nl_rcvbuf);
 	if (!a.nl) {
 		log_err("cannot subscribe to rtnetlink: %s", strerror(errno));
 		goto out_unload;
@@ -326,6 +345,8 @@ int main(int argc, char **argv)
 	if (xfab_nl_dump_neighs(&nh))
 		log_warn("cannot read the kernel's neighbour table; learning as it changes");
 	if (rebuild_and_apply(&a, &a.cfg))
+		goto out_nl;
+	if (fib_sync_start(&a))
 		goto out_nl;
 	if (attach_all(&a))
 		goto out_nl;

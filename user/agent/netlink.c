@@ -6,6 +6,7 @@
 #include <linux/if.h>
 #include <linux/if_link.h>
 #include <linux/neighbour.h>
+#include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,24 +101,39 @@ static int msg_cb(const struct nlmsghdr *nlh, void *data)
 	case RTM_DELNEIGH:
 		handle_neigh(nlh, h);
 		break;
+	case RTM_NEWROUTE:
+	case RTM_DELROUTE:
+	case RTM_NEWNEXTHOP:
+	case RTM_DELNEXTHOP:
+		if (h->route)
+			h->route(h->arg, nlh);
+		break;
 	default:
 		break;
 	}
 	return MNL_CB_OK;
 }
 
+/* Big enough for the kernel's largest dump batch (32 KB). */
+#define DUMP_BUF (64 * 1024)
+
 static int dump(int type, int family, const struct xfab_nl_handlers *h)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE * 2];
+	char *buf = malloc(DUMP_BUF);
 	struct mnl_socket *nl;
 	struct nlmsghdr *nlh;
 	unsigned int seq = (unsigned int)time(NULL), portid;
 	ssize_t len;
 	int ret = 0;
 
+	if (!buf)
+		return -ENOMEM;
 	nl = mnl_socket_open(NETLINK_ROUTE);
-	if (!nl)
-		return -errno;
+	if (!nl) {
+		ret = -errno;
+		free(buf);
+		return ret;
+	}
 	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
 		ret = -errno;
 		goto out;
@@ -131,6 +147,14 @@ static int dump(int type, int family, const struct xfab_nl_handlers *h)
 		struct ifinfomsg *ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
 
 		ifm->ifi_family = AF_UNSPEC;
+	} else if (type == RTM_GETROUTE) {
+		struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+
+		rtm->rtm_family = (__u8)family;
+	} else if (type == RTM_GETNEXTHOP) {
+		struct nhmsg *nhm = mnl_nlmsg_put_extra_header(nlh, sizeof(*nhm));
+
+		nhm->nh_family = (__u8)family;
 	} else {
 		struct ndmsg *ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
 
@@ -140,14 +164,15 @@ static int dump(int type, int family, const struct xfab_nl_handlers *h)
 		ret = -errno;
 		goto out;
 	}
-	while ((len = mnl_socket_recvfrom(nl, buf, sizeof(buf))) > 0) {
+	while ((len = mnl_socket_recvfrom(nl, buf, DUMP_BUF)) > 0) {
 		ret = mnl_cb_run(buf, (size_t)len, seq, portid, msg_cb, (void *)h);
 		if (ret <= MNL_CB_STOP)
 			break;
 	}
-	ret = ret < 0 ? -errno : 0;
+	ret = ret < 0 || len < 0 ? -errno : 0;
 out:
 	mnl_socket_close(nl);
+	free(buf);
 	return ret;
 }
 
@@ -161,31 +186,58 @@ int xfab_nl_dump_neighs(const struct xfab_nl_handlers *h)
 	return dump(RTM_GETNEIGH, AF_UNSPEC, h);
 }
 
-struct mnl_socket *xfab_nl_open_events(void)
+int xfab_nl_dump_routes(const struct xfab_nl_handlers *h)
+{
+	int err = dump(RTM_GETNEXTHOP, AF_UNSPEC, h);
+
+	/* a kernel without nexthop objects refuses the dump */
+	if (err && err != -EOPNOTSUPP && err != -EINVAL && err != -EAFNOSUPPORT)
+		return err;
+	err = dump(RTM_GETROUTE, AF_INET, h);
+	if (!err)
+		err = dump(RTM_GETROUTE, AF_INET6, h);
+	return err;
+}
+
+struct mnl_socket *xfab_nl_open_events(int routes, int rcvbuf)
 {
 	struct mnl_socket *nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	unsigned int groups = RTMGRP_LINK | RTMGRP_NEIGH;
+	int fd, size = rcvbuf > 0 ? rcvbuf : XFAB_NL_RCVBUF, grp = RTNLGRP_NEXTHOP;
 
 	if (!nl)
 		return NULL;
-	if (mnl_socket_bind(nl, groups, MNL_SOCKET_AUTOPID) < 0) {
-		mnl_socket_close(nl);
-		return NULL;
+	if (routes)
+		groups |= RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE;
+	if (mnl_socket_bind(nl, groups, MNL_SOCKET_AUTOPID) < 0)
+		goto fail;
+	fd = mnl_socket_get_fd(nl);
+	if (routes) {
+		/* past rmem_max when allowed (root), else as much as it gives */
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+		/* nexthop objects have no RTMGRP_ bit */
+		if (mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP, &grp, sizeof(grp)) < 0)
+			goto fail;
 	}
 	return nl;
+fail:
+	mnl_socket_close(nl);
+	return NULL;
 }
 
 int xfab_nl_read_events(struct mnl_socket *nl, const struct xfab_nl_handlers *h)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE * 2];
+	static char buf[DUMP_BUF];
 	ssize_t len;
 
-	for (;;) {
+	for (int i = 0; i < XFAB_NL_READ_BUDGET; i++) {
 		len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
 		if (len < 0)
 			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
 		mnl_cb_run(buf, (size_t)len, 0, 0, msg_cb, (void *)h);
 	}
+	return 1;
 }
 
 int xfab_nl_fd(struct mnl_socket *nl)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* rtnetlink (libmnl): links and neighbours, as dumps and as events. */
+/* rtnetlink (libmnl): links and neighbours, and (FIB_SYNC) nexthop objects
+ * and routes, as dumps and as events. */
 #ifndef XFAB_NL_H
 #define XFAB_NL_H
 
@@ -25,20 +26,38 @@ struct xfab_nl_neigh {
 	int deleted;
 };
 
+struct nlmsghdr;
+
 struct xfab_nl_handlers {
 	void (*link)(void *arg, const struct xfab_nl_link *l);
 	void (*neigh)(void *arg, const struct xfab_nl_neigh *n);
+	/* RTM_NEWROUTE/DELROUTE/NEWNEXTHOP/DELNEXTHOP, as received (nlroute.h
+	 * decodes them) */
+	void (*route)(void *arg, const struct nlmsghdr *nlh);
 	void *arg;
 };
 
 struct mnl_socket;
 
-/* Event socket subscribed to link and neighbour changes. */
-struct mnl_socket *xfab_nl_open_events(void);
+/* The receive buffer of the event socket: a full table's worth of events
+ * (a kernel default of ~200 KB overflows on a large feed). */
+#define XFAB_NL_RCVBUF (64 << 20)
+
+/* Event socket subscribed to link and neighbour changes, and with routes
+ * set to IPv4 and IPv6 routes and nexthop objects too, with a receive
+ * buffer of rcvbuf bytes (0: XFAB_NL_RCVBUF). */
+struct mnl_socket *xfab_nl_open_events(int routes, int rcvbuf);
 /* One-shot dumps on their own socket. */
 int xfab_nl_dump_links(const struct xfab_nl_handlers *h);
 int xfab_nl_dump_neighs(const struct xfab_nl_handlers *h);
-/* Reads what is pending on an event socket (non-blocking). */
+/* Nexthop objects, then IPv4 and IPv6 routes (a kernel without nexthop
+ * objects has none to dump). */
+int xfab_nl_dump_routes(const struct xfab_nl_handlers *h);
+/* Reads what is pending on an event socket (non-blocking), at most
+ * XFAB_NL_READ_BUDGET buffers: 0 all read, 1 more may be pending (the
+ * caller writes what it has, then reads on), -errno (-ENOBUFS: events
+ * were lost, dump again). */
+#define XFAB_NL_READ_BUDGET 64
 int xfab_nl_read_events(struct mnl_socket *nl, const struct xfab_nl_handlers *h);
 int xfab_nl_fd(struct mnl_socket *nl);
 void xfab_nl_close(struct mnl_socket *nl);

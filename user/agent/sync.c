@@ -154,6 +154,8 @@ static int compile_start(struct agent *a)
 void compile_stop(struct agent *a)
 {
 	xfab_compile_free(a->compile);
+	xfab_nlsync_free(a->nlsync);
+	a->nlsync = NULL;
 	xfab_rib_free(a->rib);
 	a->compile = NULL;
 	a->rib = NULL;
@@ -224,6 +226,11 @@ void on_link(void *arg, const struct xfab_nl_link *l)
 	}
 	log_dbg("port %s: %zu entries written", a->cfg.ports[p].name,
 		writes(xfab_compile_last(a->compile)));
+	/* the data plane stopped using the port above; now what the kernel
+	 * drops without a message goes from the mirror (link up restores
+	 * nothing: the routing daemon installs the routes again) */
+	if (!up)
+		fib_sync_link_down(a, l->ifindex);
 }
 
 /* A neighbour changed in the map: the nexthops through it resolve again. */

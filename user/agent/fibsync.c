@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * FIB_SYNC: the kernel's routes (what FRR's zebra installs) mirrored into
+ * the data plane. The event socket (netlink.c) hands route and nexthop
+ * messages here; nlroute.c decodes them and keeps them as the RIB's NETLINK
+ * source; a batch of events is written with one xfab_compile_routes, which
+ * writes only the entries they changed.
+ *
+ *   start      dump nexthop objects, then routes, before the ports attach
+ *   events     applied as they come; written once per batch read
+ *   link down  the kernel drops IPv4 routes and nexthop objects on the link
+ *              without telling: the mirror drops them too (the data plane
+ *              already stopped using the port: compile_link)
+ *   overrun    (ENOBUFS) mark, dump again, sweep: what is unchanged is not
+ *              written, what vanished goes
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "agent.h"
+#include "common.h"
+
+static int port_of(void *arg, __u32 ifindex)
+{
+	return port_of_ifindex(arg, ifindex);
+}
+
+void on_route(void *arg, const struct nlmsghdr *nlh)
+{
+	struct agent *a = arg;
+	struct fib_sync *fs = &a->fs;
+	struct xfab_nl_change ch;
+	int ret, err;
+
+	if (!a->nlsync)
+		return;
+	fs->events++;
+	if (!fs->batch_ns)
+		fs->batch_ns = xfab_mono_ns();
+	ret = xfab_nl_decode(nlh, &fs->filter, &ch);
+	if (ret == 0) {
+		fs->skipped++;
+		return;
+	}
+	if (ret < 0) {
+		fs->refused++;
+		if (fs->refused <= 10 || fs->refused % 1000 == 0)
+			log_warn("netlink: a route message refused (%zu so far): %s", fs->refused,
+				 ch.why);
+		return;
+	}
+	err = xfab_nlsync_apply(a->nlsync, &ch);
+	if (err) {
+		fs->failed++;
+		log_warn("netlink: a route change not applied: %s", strerror(-err));
+	}
+	fs->pending++;
+}
+
+/* Writes what the events since the last flush changed. */
+void fib_sync_flush(struct agent *a)
+{
+	struct fib_sync *fs = &a->fs;
+	__u64 lag;
+
+	if (!a->nlsync || !fs->pending)
+		return;
+	if (xfab_compile_routes(a->compile))
+		a->dirty = 1;
+	lag = xfab_mono_ns() - fs->batch_ns;
+	fs->lag_last_ns = lag;
+	if (lag > fs->lag_max_ns)
+		fs->lag_max_ns = lag;
+	fs->batches++;
+	fs->pending = 0;
+	fs->batch_ns = 0;
+}
+
+static int dump(struct agent *a)
+{
+	struct xfab_nl_handlers h = {.route = on_route, .arg = a};
+
+	return xfab_nl_dump_routes(&h);
+}
+
+int fib_sync_start(struct agent *a)
+{
+	struct xfab_nlsync_stats st;
+	__u64 t0 = xfab_mono_ns();
+	int err;
+
+	if (!a->cfg.fib_sync)
+		return 0;
+	a->fs.filter.table = a->cfg.fib_table;
+	memcpy(a->fs.filter.protocol, a->cfg.fib_protocols, sizeof(a->fs.filter.protocol));
+	a->nlsync = xfab_nlsync_new(a->rib, port_of, a);
+	if (!a->nlsync)
+		return -ENOMEM;
+	err = dump(a);
+	if (err) {
+		log_err("cannot read the kernel's routes: %s", strerror(-err));
+		return err;
+	}
+	fib_sync_flush(a);
+	xfab_nlsync_stats(a->nlsync, &st);
+	log_info("mirroring the kernel's table %u: %zu routes (%zu not on switch ports, %zu "
+		 "waiting for a nexthop), %zu nexthop objects, in %.0f ms",
+		 a->cfg.fib_table, st.routes, st.foreign, st.unresolved, st.nexthops,
+		 (double)(xfab_mono_ns() - t0) / 1e6);
+	return 0;
+}
+
+int fib_sync_resync(struct agent *a)
+{
+	struct xfab_nlsync_stats st;
+	int err;
+
+	if (!a->nlsync)
+		return 0;
+	xfab_nlsync_mark(a->nlsync);
+	err = dump(a);
+	if (err) {
+		/* a partial dump: sweeping now would drop what it did not reach */
+		log_err("resync: cannot read the kernel's routes (%s); trying again in a second",
+			strerror(-err));
+		a->fs.resync_due = 1;
+		return err;
+	}
+	a->fs.resync_due = 0;
+	a->fs.resyncs++;
+	err = xfab_nlsync_sweep(a->nlsync);
+	a->fs.pending++;
+	fib_sync_flush(a);
+	xfab_nlsync_stats(a->nlsync, &st);
+	log_info("resynchronised with the kernel: %zu routes, %zu gone since (total)", st.routes,
+		 st.swept_routes);
+	return err;
+}
+
+void fib_sync_link_down(struct agent *a, __u32 ifindex)
+{
+	if (!a->nlsync)
+		return;
+	if (xfab_nlsync_link_down(a->nlsync, ifindex))
+		a->dirty = 1;
+	a->fs.pending++;
+	if (!a->fs.batch_ns)
+		a->fs.batch_ns = xfab_mono_ns();
+	fib_sync_flush(a);
+}
