@@ -159,8 +159,14 @@ leaf1 ip link set eth1 down
 check "eth1 down: remote prefixes keep eth2 only (IPv4)" eventually is 10.4.2.0/24 eth2
 check "and the kernel agrees" eventually same_tables
 check "traffic still flows (h1 -> h8)" L h1 ping -c 2 -i 0.2 -W 2 -q 10.4.2.2 >/dev/null
+# what a routing daemon does when its session over eth1 drops: withdraw that
+# path (the kernel, which revives a downed nexthop silently on link up and
+# ignores a replace that changes nothing, then holds what the daemon says)
+leaf1 ip route replace 10.4.2.0/24 proto static via 10.254.2.0 dev eth2
 leaf1 ip link set eth1 up
-# what a routing daemon does when the session comes back: install again
+sleep 0.2
+check "eth1 up: nothing restored before the routing daemon says so" is 10.4.2.0/24 eth2
+# and when the session comes back: install the path again
 leaf1 ip route replace 10.4.2.0/24 proto static nexthop via 10.254.1.0 dev eth1 \
 	nexthop via 10.254.2.0 dev eth2
 check "eth1 up and the route installed again: both members" eventually is 10.4.2.0/24 eth1,eth2

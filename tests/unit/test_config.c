@@ -352,11 +352,29 @@ static void test_fib_sync(void **state)
 	for (int p = 0; p < 256; p++)
 		assert_int_equal(!!(cfg2.fib_protocols[p / 8] & (1u << (p % 8))),
 				 p == 4 || p == 11 || p == 17);
-	/* a reload may not change what is mirrored */
+	/* a reload may not change what is mirrored: the table, the protocols,
+	 * or whether at all; the same again is fine */
 	assert_int_equal(xfab_config_check_change(&cfg, &cfg2, "fs.json", &errs), -1);
 	assert_string_equal(errs.e[0].key, "FIB_SYNC");
 	assert_non_null(strstr(errs.e[0].msg, "restart xfabd"));
 	xfab_config_free(&cfg2);
+	assert_int_equal(xfab_config_check_change(&cfg, &cfg, "fs.json", &errs), 0);
+	{
+		const char *tbl = HDR PORTS " \"FIB_SYNC\": {\"global\": {\"table\": \"7\"}}\n}\n";
+		const char *prot =
+		    HDR PORTS " \"FIB_SYNC\": {\"global\": {\"protocols\": \"ospf\"}}\n}\n";
+		const char *none = HDR " \"PORT\": {\"eth1\": {}, \"eth2\": {}, \"eth3\": {}}\n}\n";
+
+		assert_int_equal(xfab_config_parse("fs.json", tbl, &cfg2, &errs), 0);
+		assert_int_equal(xfab_config_check_change(&cfg, &cfg2, "fs.json", &errs), -1);
+		xfab_config_free(&cfg2);
+		assert_int_equal(xfab_config_parse("fs.json", prot, &cfg2, &errs), 0);
+		assert_int_equal(xfab_config_check_change(&cfg, &cfg2, "fs.json", &errs), -1);
+		xfab_config_free(&cfg2);
+		assert_int_equal(xfab_config_parse("fs.json", none, &cfg2, &errs), 0);
+		assert_int_equal(xfab_config_check_change(&cfg2, &cfg, "fs.json", &errs), -1);
+		xfab_config_free(&cfg2);
+	}
 	assert_int_equal(xfab_config_parse("fs.json", off, &cfg2, &errs), 0);
 	assert_int_equal(cfg2.fib_sync, 0);
 	xfab_config_free(&cfg2);
