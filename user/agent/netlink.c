@@ -115,7 +115,7 @@ static int msg_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /* Big enough for the kernel's largest dump batch (32 KB). */
-#define DUMP_BUF (64 * 1024)
+#define DUMP_BUF ((size_t)64 * 1024)
 
 static int dump(int type, int family, const struct xfab_nl_handlers *h)
 {
