@@ -1,0 +1,222 @@
+#!/bin/bash
+# netns tests of the BGP underlay: a clos-2x4 lab comes up with --routing bgp,
+# so FRR (zebra, bgpd, bfdd) runs in every switch namespace, eBGP on every link
+# (RFC 7938: leaf l is AS 65100+l, the spines share AS 65000), BFD 100 ms x 3;
+# zebra installs the routes in the kernel and xfabd mirrors them (FIB_SYNC).
+# The oracle is the address plan (docs/LAB.md), written out here, and real
+# packets:
+#   - every session Established on every switch, ASNs and AS paths as planned,
+#     BFD up on every session with its 100 ms x 3 timers;
+#   - leaf1's data plane holds every remote host prefix (6 IPv4 + 6 IPv6) via
+#     both spines (eth1, eth2), spine1's every host prefix via its leaf;
+#     all pairs ping, IPv4 and IPv6;
+#   - the leaf1-spine1 link cut: leaf1's routes converge to eth2 only, and the
+#     other leaves' routes to leaf1 to spine2 only; traffic flows; link up:
+#     the sessions come back and both members return;
+#   - `xfab-lab status` and `xfab-lab exec ... vtysh`;
+#   - nothing left after the lab goes down, FRR's daemons included.
+if [ "$(id -u)" -ne 0 ]; then
+	echo "# skipped: $(basename "$0") needs root (network namespaces, BPF)"
+	exit 0
+fi
+if [ ! -x /usr/lib/frr/bgpd ] || ! command -v vtysh >/dev/null; then
+	echo "# skipped: $(basename "$0") needs FRR (scripts/install-deps installs it)"
+	exit 0
+fi
+set -u -o pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TOPO="$ROOT/testbeds/clos-2x4.json"
+NAME="b$$"
+NAME=${NAME:0:10}
+STATE=/run/xfab-lab/$NAME
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+not_ok() { fail=$((fail + 1)); echo "not ok - $*"; }
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+lab() { timeout 200 "$ROOT/scripts/xfab-lab" "$@" "$TOPO" --name "$NAME" --routing bgp; }
+L() { timeout 60 "$ROOT/scripts/xfab-lab" exec "$TOPO" --name "$NAME" "$@"; }
+tmp=$(mktemp -d)
+cleanup() {
+	"$ROOT/scripts/xfab-lab" down "$TOPO" --name "$NAME" >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# Polls until "$@" holds, for at most $1 seconds: BGP and the mirror
+# converge asynchronously.
+eventually() {
+	local end=$(($(now_ms) + $1 * 1000))
+	shift
+	until "$@"; do
+		[ "$(now_ms)" -lt "$end" ] || return 1
+		sleep 0.1
+	done
+}
+
+# A switch's data plane routes as "prefix<TAB>devices" (sorted), straight
+# from its pins (no Python in the loop, for timing).
+routes() {
+	nsenter --net="/run/netns/$NAME-$1" "$ROOT/build/xfabctl" -j -P "/sys/fs/bpf/xfab/$NAME/$1" \
+		show routes | jq -r '.[] | select(.type == "nexthop" or .type == "group") |
+		[.prefix, ([.members[].dev] | sort | join(","))] | @tsv' | sort
+}
+# The address plan's host prefixes: 10.l.k.0/24 and fd00:l:k::/64 for host k
+# of leaf l (2 hosts per leaf, 4 leaves); "prefix<TAB>$devs" for leaves in $1.
+plan() {
+	local devs_of=$1 l k
+	shift
+	for l in "$@"; do
+		for k in 1 2; do
+			printf '10.%d.%d.0/24\t%s\n' "$l" "$k" "$($devs_of "$l")"
+			printf 'fd00:%d:%d::/64\t%s\n' "$l" "$k" "$($devs_of "$l")"
+		done
+	done | sort
+}
+both_spines() { echo eth1,eth2; }
+spine2_only() { echo eth2; }
+own_leaf() { echo "eth$1"; }
+leaf1_is() { [ "$(routes leaf1)" = "$(plan "$1" 2 3 4)" ]; }
+# $2 of leaf $1's routes to leaf1's hosts
+to_leaf1_on() {
+	[ "$(routes "leaf$1" | grep -E '^(10\.1\.|fd00:1:)')" = "$(plan "$2" 1)" ]
+}
+# bgpd's sessions of a switch: "Established" count and all
+sessions() {
+	L "$1" vtysh -c 'show bgp summary json' |
+		jq -r '[(.ipv4Unicast.peers // {}), (.ipv6Unicast.peers // {}) | to_entries[] |
+			.value.state] | "\(map(select(. == "Established")) | length)/\(length)"'
+}
+all_established() {
+	local sw want
+	for sw in spine1 spine2 leaf1 leaf2 leaf3 leaf4; do
+		case $sw in spine*) want=8/8 ;; *) want=4/4 ;; esac
+		[ "$(sessions "$sw")" = "$want" ] || return 1
+	done
+}
+
+t0=$(now_ms)
+if ! lab up >"$tmp/up.log" 2>&1; then
+	cat "$tmp/up.log"
+	not_ok "lab up (--routing bgp)"
+	echo "# $pass passed, $fail failed"
+	exit 1
+fi
+ok "lab up (--routing bgp)"
+echo "# bring-up: $(($(now_ms) - t0)) ms ($(tail -1 "$tmp/up.log"))"
+
+# ---- what runs where
+check "leaf1's xfabd config has no ROUTE table and mirrors protocol bgp" \
+	jq -e '(has("ROUTE") | not) and .FIB_SYNC.global.protocols == "bgp"' \
+	"$STATE/leaf1.json" >/dev/null
+check "FRR's configs are in the state directory" eval \
+	'for f in zebra bgpd bfdd vtysh; do [ -s "$STATE/leaf1/$f.conf" ] || exit 1; done'
+check "zebra.conf: no kernel nexthop objects, forwarding on" eval \
+	'grep -qx "no zebra nexthop kernel enable" "$STATE/leaf1/zebra.conf" &&
+	 grep -qx "ip forwarding" "$STATE/leaf1/zebra.conf" &&
+	 grep -qx "ipv6 forwarding" "$STATE/leaf1/zebra.conf"'
+daemons_in_ns() {
+	local sw d pid
+	for sw in spine1 spine2 leaf1 leaf2 leaf3 leaf4; do
+		for d in zebra bgpd bfdd; do
+			pid=$(cat "$STATE/$sw/$d.pid" 2>/dev/null) || return 1
+			[ "$(readlink "/proc/$pid/exe")" = "/usr/lib/frr/$d" ] || return 1
+			[ "$(ip netns identify "$pid")" = "$NAME-$sw" ] || return 1
+		done
+	done
+}
+check "zebra, bgpd and bfdd run in every switch's namespace (pid files, exe, netns)" daemons_in_ns
+check "nothing in /etc/frr names the lab" eval '! grep -rqs "$NAME" /etc/frr'
+check "xfab-lab installed no kernel route: every remote prefix on leaf1 is zebra's (proto bgp)" eval \
+	'[ -z "$(ip -n "$NAME-leaf1" route show proto boot)$(ip -n "$NAME-leaf1" route show proto static)" ] &&
+	 [ "$(ip -n "$NAME-leaf1" -j route show proto bgp | jq length)" = 6 ] &&
+	 [ "$(ip -n "$NAME-leaf1" -6 -j route show proto bgp | jq length)" = 6 ]'
+
+# ---- BGP as RFC 7938 has it
+check "every session Established (spines 8/8, leaves 4/4: IPv4 and IPv6 per link)" all_established
+check "ASNs: leaf1 65101, leaf4 65104, spines 65000" eval \
+	'[ "$(L leaf1 vtysh -c "show bgp summary json" | jq .ipv4Unicast.as)" = 65101 ] &&
+	 [ "$(L leaf4 vtysh -c "show bgp summary json" | jq .ipv6Unicast.as)" = 65104 ] &&
+	 [ "$(L spine2 vtysh -c "show bgp summary json" | jq .ipv4Unicast.as)" = 65000 ]'
+check "leaf1 learns leaf4's hosts over both spines, AS path 65000 65104, both multipath" eval \
+	'L leaf1 vtysh -c "show bgp ipv4 unicast 10.4.2.0/24 json" >"$tmp/p" &&
+	 [ "$(jq -r "[.paths[] | .aspath.string] | unique | join(\";\")" "$tmp/p")" = "65000 65104" ] &&
+	 [ "$(jq "[.paths[] | select(.multipath or .bestpath.overall)] | length" "$tmp/p")" = 2 ]'
+check "BFD up on leaf1's 4 sessions, 100 ms x 3" eval \
+	'[ "$(L leaf1 vtysh -c "show bfd peers json" | jq "[.[] | select(.status == \"up\" and
+		.\"detect-multiplier\" == 3 and .\"receive-interval\" == 100 and
+		.\"transmit-interval\" == 100)] | length")" = 4 ]'
+check "BFD up on spine1's 8 sessions" eval \
+	'[ "$(L spine1 vtysh -c "show bfd peers json" | jq "[.[] | select(.status == \"up\")] | length")" = 8 ]'
+
+# ---- the data planes, against the address plan
+check "leaf1: every remote host prefix (6 IPv4 + 6 IPv6) via both spines (eth1,eth2), nothing else" \
+	leaf1_is both_spines
+check "spine1: every host prefix (8 IPv4 + 8 IPv6) via its own leaf" \
+	eval '[ "$(routes spine1)" = "$(plan own_leaf 1 2 3 4)" ]'
+check "leaf1's kernel FIB agrees: ECMP over eth1 and eth2 (zebra's classic multipath)" eval \
+	'[ "$(ip -n "$NAME-leaf1" -j route show 10.3.1.0/24 | jq -r "[.[0].nexthops[].dev] | sort | join(\",\")")" = eth1,eth2 ]'
+if lab ping >"$tmp/ping.log" 2>&1; then
+	ok "all pairs ping, IPv4 and IPv6 (routes from BGP)"
+else
+	cat "$tmp/ping.log"
+	not_ok "all pairs ping, IPv4 and IPv6 (routes from BGP)"
+fi
+
+# ---- the operator's view
+"$ROOT/scripts/xfab-lab" status "$TOPO" --name "$NAME" >"$tmp/status" 2>&1
+check "status: exit 0, bgp routing, per-switch session counts" eval \
+	'grep -q "bgp routing" "$tmp/status" && grep -q "AS 65101: 4/4 sessions Established" "$tmp/status" &&
+	 grep -q "AS 65000: 8/8 sessions Established" "$tmp/status"'
+check "status: each session with its peer, state and prefixes received" \
+	grep -Eq 'ipv4 +10\.254\.1\.0 +spine1 eth1 +Established +6 prefixes received' "$tmp/status"
+check "exec leaf1 vtysh -c 'show bgp summary' talks to leaf1's bgpd" eval \
+	'L leaf1 vtysh -c "show bgp summary" >"$tmp/sum" &&
+	 grep -q "local AS number 65101" "$tmp/sum" && grep -q "10.254.2.0" "$tmp/sum"'
+check "exec spine2 vtysh -c 'show ip route': spine2's zebra" eval \
+	'L spine2 vtysh -c "show ip route" | grep -q "10.4.1.0/24 .* via 10.254.2.7, eth4"'
+
+# ---- the leaf1-spine1 link cut, in leaf1
+t_cut=$(now_ms)
+ip -n "$NAME-leaf1" link set eth1 down
+if eventually 10 leaf1_is spine2_only; then
+	ok "link cut: leaf1's routes converge to eth2 only"
+	echo "# link cut to leaf1's data plane on eth2 only: $(($(now_ms) - t_cut)) ms"
+else
+	routes leaf1 | head -4 | sed 's/^/# /'
+	not_ok "link cut: leaf1's routes converge to eth2 only"
+fi
+check "link cut: leaf4's routes to leaf1's hosts converge to spine2 (eth2) only" \
+	eventually 10 to_leaf1_on 4 spine2_only
+check "link cut: leaf1's sessions with spine1 are down, spine2's up" eval \
+	'[ "$(sessions leaf1)" = 2/4 ]'
+check "link cut: traffic flows both ways (h1 -> h8, h7 -> h2), IPv4 and IPv6" eval \
+	'L h1 ping -n -q -c 2 -i 0.2 -W 2 10.4.2.2 >/dev/null &&
+	 L h1 ping -n -q -c 2 -i 0.2 -W 2 fd00:4:2::2 >/dev/null &&
+	 L h7 ping -n -q -c 2 -i 0.2 -W 2 10.1.2.2 >/dev/null &&
+	 L h7 ping -n -q -c 2 -i 0.2 -W 2 fd00:1:2::2 >/dev/null'
+t_up=$(now_ms)
+ip -n "$NAME-leaf1" link set eth1 up
+check "link up: every session Established again" eventually 60 all_established
+check "link up: both members return on leaf1" eventually 20 leaf1_is both_spines
+echo "# link up to both members on leaf1: $(($(now_ms) - t_up)) ms"
+check "link up: leaf4 reaches leaf1's hosts over both spines again" \
+	eventually 20 to_leaf1_on 4 both_spines
+if lab ping >"$tmp/ping.log" 2>&1; then
+	ok "all pairs ping again after the flap"
+else
+	cat "$tmp/ping.log"
+	not_ok "all pairs ping again after the flap"
+fi
+
+lab down >/dev/null 2>&1
+check "nothing left: namespaces" eval '! ip netns list | grep -q "^$NAME-"'
+check "nothing left: pins" test ! -e "/sys/fs/bpf/xfab/$NAME"
+check "nothing left: state (configs, logs, sockets)" test ! -e "$STATE"
+check "nothing left: xfabd and FRR's daemons" eval '! pgrep -f "$STATE/" >/dev/null'
+echo "# $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
