@@ -14,7 +14,8 @@
 #     other leaves' routes to leaf1 to spine2 only; traffic flows; link up:
 #     the sessions come back and both members return;
 #   - `xfab-lab status` and `xfab-lab exec ... vtysh`;
-#   - nothing left after the lab goes down, FRR's daemons included.
+#   - nothing left after the lab goes down, FRR's daemons included, nor after
+#     a bring-up that fails half way (bgpd refusing to start).
 if [ "$(id -u)" -ne 0 ]; then
 	echo "# skipped: $(basename "$0") needs root (network namespaces, BPF)"
 	exit 0
@@ -224,5 +225,19 @@ check "nothing left: namespaces" eval '! ip netns list | grep -q "^$NAME-"'
 check "nothing left: pins" test ! -e "/sys/fs/bpf/xfab/$NAME"
 check "nothing left: state (configs, logs, sockets)" test ! -e "$STATE"
 check "nothing left: xfabd and FRR's daemons" eval '! pgrep -f "$STATE/" >/dev/null'
+
+# ---- a bring-up that fails half way leaves nothing either: zebra and bfdd
+# run when bgpd (here a stand-in that refuses to start) fails
+mkdir "$tmp/frr"
+ln -s /usr/lib/frr/zebra /usr/lib/frr/bfdd "$tmp/frr/"
+printf '#!/bin/sh\necho "bgpd: refusing to start (test stand-in)" >&2\nexit 1\n' >"$tmp/frr/bgpd"
+chmod +x "$tmp/frr/bgpd"
+XFAB_FRR_BIN="$tmp/frr" lab up >"$tmp/fail.log" 2>&1
+rc=$?
+check "bgpd failing to start: up fails and says why" eval \
+	'[ "$rc" -ne 0 ] && grep -q "refusing to start" "$tmp/fail.log"'
+check "and leaves nothing: namespaces, pins, state, daemons" eval \
+	'! ip netns list | grep -q "^$NAME-" && [ ! -e "/sys/fs/bpf/xfab/$NAME" ] &&
+	 [ ! -e "$STATE" ] && ! pgrep -f "$STATE/" >/dev/null'
 echo "# $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
