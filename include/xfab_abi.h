@@ -17,7 +17,7 @@
  * (xfab_abi_check, user/lib/abi.c) instead of misreading them. Pins without
  * an `abi` map come from before versions were recorded (v1).
  */
-#define XFAB_ABI_VERSION 2u
+#define XFAB_ABI_VERSION 3u
 #define XFAB_ABI_MAGIC 0x42414658u /* "XFAB" little-endian */
 
 /* abi: ARRAY[1] -> this; the layout of this struct never changes. */
@@ -157,8 +157,19 @@ enum xfab_route_type {
 	XFAB_RT_BLACKHOLE = 5, /* drop */
 };
 
+/* Where a route came from (shown by xfabctl; the data plane ignores it). */
+enum xfab_route_source {
+	XFAB_RSRC_CONNECTED = 1, /* an interface's subnet or own address */
+	XFAB_RSRC_STATIC = 2,	 /* the config's ROUTE or TE_PATH */
+	XFAB_RSRC_TE_PIN = 3,	 /* a runtime TE pin (xfabctl te) */
+	XFAB_RSRC_KERNEL = 4,	 /* mirrored from the kernel (FIB_SYNC): see protocol */
+};
+
 struct xfab_route {
-	__u32 type; /* enum xfab_route_type */
+	__u8 type;     /* enum xfab_route_type */
+	__u8 source;   /* enum xfab_route_source */
+	__u8 protocol; /* XFAB_RSRC_KERNEL: the kernel route's rtm_protocol (186 bgp) */
+	__u8 reserved;
 	__u32 id;
 };
 _Static_assert(sizeof(struct xfab_route) == 8, "route");

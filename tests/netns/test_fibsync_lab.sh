@@ -101,6 +101,10 @@ check "leaf1's config has no ROUTE table and mirrors protocol static" \
 check "leaf1: every remote host prefix via both spines (IPv4)" \
 	eval '[ "$(members 10.4.2.0/24)" = "eth1,eth2" ] && [ "$(members 10.2.1.0/24)" = "eth1,eth2" ]'
 check "leaf1: and IPv6" is fd00:3:2::/64 eth1,eth2
+proto_of() { L leaf1 xfabctl -j show routes | jq -r --arg p "$1" '.[] | select(.prefix == $p) | .protocol'; }
+check "show routes: a mirrored route's protocol is the kernel route's (static), a subnet's connected" \
+	eval '[ "$(proto_of 10.4.2.0/24)" = static ] && [ "$(proto_of 10.1.1.0/24)" = connected ] &&
+		[ "$(proto_of 10.1.1.1/32)" = local ]'
 check "spine1: a host prefix via its leaf" \
 	eval '[ "$(L spine1 xfabctl -j show routes | jq -r ".[] | select(.prefix == \"10.3.1.0/24\") | .members[0].dev")" = eth3 ]'
 check "leaf1's data plane holds exactly the kernel's table" same_tables

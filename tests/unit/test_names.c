@@ -149,6 +149,35 @@ static void check_series(const char *text, const char *family, const struct list
 	assert_null(strstr(text, "reason=\"unknown\""));
 }
 
+/* What `show routes` prints as a route's protocol. */
+static void test_route_origin_names(void **state)
+{
+	const struct {
+		__u8 type, source, protocol;
+		const char *name;
+	} cases[] = {
+	    {XFAB_RT_CONNECTED, XFAB_RSRC_CONNECTED, 0, "connected"},
+	    {XFAB_RT_LOCAL, XFAB_RSRC_CONNECTED, 0, "local"},
+	    {XFAB_RT_GROUP, XFAB_RSRC_STATIC, 0, "static"},
+	    {XFAB_RT_NEXTHOP, XFAB_RSRC_TE_PIN, 0, "te"},
+	    {XFAB_RT_GROUP, XFAB_RSRC_KERNEL, 186, "bgp"},
+	    {XFAB_RT_NEXTHOP, XFAB_RSRC_KERNEL, 4, "static"},
+	    {XFAB_RT_NEXTHOP, XFAB_RSRC_KERNEL, 11, "zebra"},
+	    {XFAB_RT_NEXTHOP, XFAB_RSRC_KERNEL, 250, "250"},
+	    {XFAB_RT_NEXTHOP, 0, 186, "unknown"},
+	};
+	char buf[16];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct xfab_route rt = {.type = cases[i].type,
+					.source = cases[i].source,
+					.protocol = cases[i].protocol};
+
+		assert_string_equal(xfab_route_origin_name(&rt, buf, sizeof(buf)), cases[i].name);
+	}
+}
+
 static void test_metrics_one_series_per_reason(void **state)
 {
 	static struct xfab_metrics_src src = {.hostname = "sw"};
@@ -177,6 +206,7 @@ int main(void)
 	    cmocka_unit_test(test_known_names),
 	    cmocka_unit_test(test_lb_event_names),
 	    cmocka_unit_test(test_metrics_one_series_per_reason),
+	    cmocka_unit_test(test_route_origin_names),
 	};
 
 	return cmocka_run_group_tests_name("names", tests, NULL, NULL);

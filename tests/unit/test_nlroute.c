@@ -354,6 +354,27 @@ static void test_multipath_weights(void **state)
 	assert_int_equal(ch.route.priority, 20);
 	rt = route4(s, "40.1.0.0", 16);
 	assert_non_null(rt);
+	assert_int_equal(rt->source, XFAB_RSRC_KERNEL);
+	assert_int_equal(rt->protocol, RTPROT_BGP);
+	{
+		/* the same route from another protocol (both mirrored): only its
+		 * route entry is written again, to say so */
+		struct xfab_route before = *rt;
+		char err[64];
+
+		assert_int_equal(xfab_nl_filter_protocols(&s->f, "bgp,ospf", err, sizeof(err)), 0);
+		sh_reset_counts(&s->sh);
+		route_msg(&m, RTM_NEWROUTE, AF_INET, 16, RTPROT_OSPF, RTN_UNICAST);
+		put_addr(&m, RTA_DST, AF_INET, "40.1.0.0");
+		mnl_attr_put_u32(m.nlh, RTA_PRIORITY, 20);
+		multipath(&m, AF_INET, h, 2);
+		feed(s, &m, 1, NULL);
+		rt = route4(s, "40.1.0.0", 16);
+		assert_int_equal(rt->protocol, RTPROT_OSPF);
+		assert_int_equal(rt->type, before.type);
+		assert_int_equal(rt->id, before.id);
+		assert_int_equal(s->sh.writes, 1);
+	}
 	assert_int_equal(rt->type, XFAB_RT_GROUP);
 	g = group(s, rt->id);
 	assert_non_null(g);
@@ -1104,6 +1125,8 @@ static void test_precedence(void **state)
 	/* 30.0.0.0/24 is in the config via 10.0.3.2 */
 	cfg = route4(s, "30.0.0.0", 24);
 	assert_non_null(cfg);
+	assert_int_equal(cfg->source, XFAB_RSRC_STATIC);
+	assert_int_equal(cfg->protocol, 0);
 	was = *cfg;
 	route(&m, RTM_NEWROUTE, "30.0.0.0", 24);
 	put_addr(&m, RTA_GATEWAY, AF_INET, "10.0.1.2");
@@ -1118,6 +1141,9 @@ static void test_precedence(void **state)
 	rt = route4(s, "10.0.2.0", 24);
 	assert_int_equal(rt->type, XFAB_RT_CONNECTED);
 	assert_int_equal(rt->id, 11);
+	assert_int_equal(rt->source, XFAB_RSRC_CONNECTED);
+	assert_int_equal(route4(s, "10.0.2.1", 32)->type, XFAB_RT_LOCAL);
+	assert_int_equal(route4(s, "10.0.2.1", 32)->source, XFAB_RSRC_CONNECTED);
 	/* the config drops its route: the learnt one takes over */
 	{
 		struct xfab_config cfg2;
@@ -1137,6 +1163,8 @@ static void test_precedence(void **state)
 	assert_non_null(rt);
 	assert_int_equal(rt->type, XFAB_RT_NEXTHOP);
 	assert_int_equal(nexthop(s, rt->id)->ifindex, 10);
+	assert_int_equal(rt->source, XFAB_RSRC_KERNEL); /* and it says so */
+	assert_int_equal(rt->protocol, RTPROT_BGP);
 	/* a blackhole route */
 	route_msg(&m, RTM_NEWROUTE, AF_INET, 24, RTPROT_BGP, RTN_BLACKHOLE);
 	put_addr(&m, RTA_DST, AF_INET, "60.9.0.0");

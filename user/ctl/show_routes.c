@@ -221,7 +221,8 @@ int show_routes(void)
 	struct xfab_lpm_v4_key *k4 = map_keys(v4_fd, sizeof(*k4), &n4);
 	struct xfab_lpm_v6_key *k6 = map_keys(v6_fd, sizeof(*k6), &n6);
 	struct route_row *rows = calloc(n4 + n6 + 1, sizeof(*rows));
-	char pfx[INET6_ADDRSTRLEN + 8], a[INET6_ADDRSTRLEN], name[IF_NAMESIZE];
+	char pfx[INET6_ADDRSTRLEN + 8], a[INET6_ADDRSTRLEN], name[IF_NAMESIZE], proto[16];
+	const char *origin;
 	struct xfab_group grp;
 
 	for (size_t i = 0; i < n4; i++) {
@@ -247,13 +248,15 @@ int show_routes(void)
 
 		addr_str(r->v6, r->addr, a, sizeof(a));
 		snprintf(pfx, sizeof(pfx), "%s/%d", a, r->plen);
+		origin = xfab_route_origin_name(&r->rt, proto, sizeof(proto));
 		if (json) {
 			jw_open(NULL, '{');
 			jw_string("prefix", pfx);
 			jw_string("family", r->v6 ? "ipv6" : "ipv4");
+			jw_string("protocol", origin);
 			jw_string("type", xfab_route_type_name(r->rt.type));
 		} else {
-			printf("%-24s %-9s", pfx, xfab_route_type_name(r->rt.type));
+			printf("%-24s %-9s %-9s", pfx, origin, xfab_route_type_name(r->rt.type));
 		}
 		switch (r->rt.type) {
 		case XFAB_RT_CONNECTED:

@@ -651,6 +651,14 @@ static int free_pending(struct xfab_compile *c)
 
 struct rt {
 	__u32 table, type, id;
+	__u8 source, protocol; /* what the map entry says of its origin */
+};
+
+static const __u8 rsrc_of[XFAB_RIB_SRC_COUNT] = {
+    [XFAB_RIB_SRC_CONNECTED] = XFAB_RSRC_CONNECTED,
+    [XFAB_RIB_SRC_CONFIG] = XFAB_RSRC_STATIC,
+    [XFAB_RIB_SRC_TE_PIN] = XFAB_RSRC_TE_PIN,
+    [XFAB_RIB_SRC_NETLINK] = XFAB_RSRC_KERNEL,
 };
 
 /* What a prefix compiles to, holding a reference on its nexthop or group. */
@@ -669,6 +677,8 @@ static int route_target(struct xfab_compile *c, const struct xfab_rib_node *node
 		rt->table = XFAB_TABLE_TE | c->live[port].ifindex;
 	}
 	rt->id = 0;
+	rt->source = e->source < XFAB_RIB_SRC_COUNT ? rsrc_of[e->source] : 0;
+	rt->protocol = e->source == XFAB_RIB_SRC_NETLINK ? e->protocol : 0;
 	switch (e->type) {
 	case XFAB_RIB_BLACKHOLE:
 		rt->type = XFAB_RT_BLACKHOLE;
@@ -714,7 +724,8 @@ static void target_put(struct xfab_compile *c, __u32 type, __u32 id)
 /* The route's FIB entries (table 0) and then its map entry. */
 static int route_write(struct xfab_compile *c, const struct xfab_rib_key *k, const struct rt *rt)
 {
-	struct xfab_route val = {.type = rt->type, .id = rt->id};
+	struct xfab_route val = {
+	    .type = (__u8)rt->type, .source = rt->source, .protocol = rt->protocol, .id = rt->id};
 	int err = 0;
 
 	if (k->family == AF_INET) {
@@ -778,7 +789,8 @@ static int route_sync(struct xfab_compile *c, struct xfab_rib_node *node)
 		return err;
 	}
 	if (node->inst_type && node->inst_table == rt.table && node->inst_type == rt.type &&
-	    node->inst_id == rt.id) {
+	    node->inst_id == rt.id && node->inst_source == rt.source &&
+	    node->inst_protocol == rt.protocol) {
 		target_put(c, rt.type, rt.id); /* the reference the node holds already */
 		return 0;
 	}
@@ -797,6 +809,8 @@ static int route_sync(struct xfab_compile *c, struct xfab_rib_node *node)
 	node->inst_table = rt.table;
 	node->inst_type = (__u8)rt.type;
 	node->inst_id = rt.id;
+	node->inst_source = rt.source;
+	node->inst_protocol = rt.protocol;
 	return err;
 }
 

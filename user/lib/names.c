@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Names and help texts, generated from the lists in xfab_abi.h. */
 #include "names.h"
+#include "nlroute.h"
 
 #define NAME_ENTRY(id, name, help) name,
 #define HELP_ENTRY(id, name, help) help,
@@ -50,6 +51,22 @@ static const char *const lb_names[XFAB_LB_MAX] = {
 const char *xfab_lb_name(__u32 event)
 {
 	return event < XFAB_LB_MAX && lb_names[event] ? lb_names[event] : "unknown";
+}
+
+const char *xfab_route_origin_name(const struct xfab_route *rt, char *buf, size_t len)
+{
+	switch (rt->source) {
+	case XFAB_RSRC_CONNECTED:
+		return rt->type == XFAB_RT_LOCAL ? "local" : "connected";
+	case XFAB_RSRC_STATIC:
+		return "static";
+	case XFAB_RSRC_TE_PIN:
+		return "te";
+	case XFAB_RSRC_KERNEL:
+		return xfab_nl_protocol_name(rt->protocol, buf, len);
+	default:
+		return "unknown";
+	}
 }
 
 const char *xfab_route_type_name(__u32 type)

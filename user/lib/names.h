@@ -6,6 +6,7 @@
 #define XFAB_NAMES_H
 
 #include <linux/types.h>
+#include <stddef.h>
 
 #include "xfab_abi.h"
 
@@ -14,6 +15,10 @@ const char *xfab_drop_help(__u32 reason);
 const char *xfab_punt_name(__u32 reason);
 const char *xfab_punt_help(__u32 reason);
 const char *xfab_route_type_name(__u32 type);
+/* Where a route came from, as `show routes` prints it: connected, local,
+ * static (the config), te (a runtime pin), or a mirrored kernel route's
+ * protocol (bgp, static, kernel, ospf, or its number); buf holds the last. */
+const char *xfab_route_origin_name(const struct xfab_route *rt, char *buf, size_t len);
 const char *xfab_lb_name(__u32 event);
 
 /* How many entries the X-macro lists hold (tests compare with *_MAX). */

@@ -815,6 +815,21 @@ static int group_sync(struct xfab_nlsync *s, struct nho *g, int *err)
 	return 0;
 }
 
+/* After r's RIB entry was set (err 0) or refused: its state, and the
+ * protocol the entry shows. */
+static int in_rib(struct xfab_nlsync *s, struct nlr *r, int err)
+{
+	if (!err)
+		err = xfab_rib_set_protocol(s->rib, &r->key, XFAB_RIB_SRC_NETLINK, r->protocol);
+	if (err) {
+		xfab_rib_del(s->rib, &r->key, XFAB_RIB_SRC_NETLINK);
+		set_state(s, r, R_NONE);
+		return err;
+	}
+	set_state(s, r, R_RIB);
+	return 0;
+}
+
 /* Sets the RIB entry of r from hops (a route's expanded nexthops, or the
  * one of a nexthop object). */
 static int apply_hops(struct xfab_nlsync *s, struct nlr *r, const struct xfab_nl_hop *hops,
@@ -852,13 +867,7 @@ static int apply_hops(struct xfab_nlsync *s, struct nlr *r, const struct xfab_nl
 	}
 	err = xfab_rib_add(s->rib, &r->key, XFAB_RIB_SRC_NETLINK, XFAB_RIB_PATH, 0, m, n);
 out:
-	if (err) {
-		xfab_rib_del(s->rib, &r->key, XFAB_RIB_SRC_NETLINK);
-		set_state(s, r, R_NONE);
-		return err;
-	}
-	set_state(s, r, R_RIB);
-	return 0;
+	return in_rib(s, r, err);
 }
 
 /* Sets r's RIB entry from its object (msg: the route message, whose
@@ -909,13 +918,7 @@ static int route_resolve(struct xfab_nlsync *s, struct nlr *r, const struct xfab
 blackhole:
 	err = xfab_rib_add(s->rib, &r->key, XFAB_RIB_SRC_NETLINK, XFAB_RIB_BLACKHOLE, 0, NULL, 0);
 out:
-	if (err) {
-		xfab_rib_del(s->rib, &r->key, XFAB_RIB_SRC_NETLINK);
-		set_state(s, r, R_NONE);
-		return err;
-	}
-	set_state(s, r, R_RIB);
-	return 0;
+	return in_rib(s, r, err);
 }
 
 static int reapply_users(struct xfab_nlsync *s, struct nho *o)

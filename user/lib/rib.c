@@ -496,6 +496,21 @@ int xfab_rib_add_path(struct xfab_rib *rib, const struct xfab_rib_key *key, int 
 	return err;
 }
 
+int xfab_rib_set_protocol(struct xfab_rib *rib, const struct xfab_rib_key *key, int source,
+			  __u8 protocol)
+{
+	struct xfab_rib_node *node = xfab_rib_find(rib, key);
+
+	for (struct xfab_rib_entry *e = node ? node->entries : NULL; e; e = e->next)
+		if (e->source == source) {
+			if (e->protocol == protocol)
+				return 0;
+			e->protocol = protocol;
+			return xfab_rib_mark_dirty(rib, node);
+		}
+	return -ENOENT;
+}
+
 static void entry_del(struct xfab_rib *rib, struct xfab_rib_node *node, int source)
 {
 	struct xfab_rib_entry **pp = &node->entries;

@@ -91,6 +91,7 @@ struct xfab_rib_entry {
 	__u8 source;		     /* enum xfab_rib_source */
 	__u8 type;		     /* enum xfab_rib_type */
 	__u16 port;		     /* XFAB_RIB_CONNECTED */
+	__u8 protocol;		     /* XFAB_RIB_SRC_NETLINK: the rtm_protocol */
 };
 
 struct xfab_rib_node {
@@ -100,7 +101,8 @@ struct xfab_rib_node {
 	/* What compile.c installed for this prefix (owned by it). */
 	__u32 inst_table; /* map table id */
 	__u32 inst_id;
-	__u8 inst_type; /* enum xfab_route_type; 0: nothing installed */
+	__u8 inst_type;			 /* enum xfab_route_type; 0: nothing installed */
+	__u8 inst_source, inst_protocol; /* what the map entry says of its origin */
 	__u8 dirty;
 };
 
@@ -113,6 +115,11 @@ void xfab_rib_free(struct xfab_rib *rib);
  * in any order; copied). 0, -EINVAL or -ENOMEM (nothing changed). */
 int xfab_rib_add(struct xfab_rib *rib, const struct xfab_rib_key *key, int source, int type,
 		 int port, const struct xfab_rib_member *m, int n);
+/* Records the routing protocol of source's entry at key (a kernel route's
+ * rtm_protocol: shown, never compared); the prefix is written again if it
+ * changed. 0, or -ENOENT without such an entry. */
+int xfab_rib_set_protocol(struct xfab_rib *rib, const struct xfab_rib_key *key, int source,
+			  __u8 protocol);
 /* Removes source's entry at key (nothing if absent). */
 void xfab_rib_del(struct xfab_rib *rib, const struct xfab_rib_key *key, int source);
 
