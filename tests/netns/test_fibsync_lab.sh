@@ -14,6 +14,8 @@
 #     socket buffer, overflows; on waking it resynchronises (a dump, mark and
 #     sweep) to exactly the kernel's table, and the routes it kept were not
 #     rewritten;
+#   - show fib-sync and the Prometheus metrics count routes, messages, batches
+#     and resyncs;
 #   - nothing left after the lab goes down.
 if [ "$(id -u)" -ne 0 ]; then
 	echo "# skipped: $(basename "$0") needs root (network namespaces, BPF)"
@@ -117,6 +119,24 @@ fi
 check "xfabd read the kernel's 12 routes (6 remote host prefixes, IPv4 and IPv6) at start" \
 	grep -q "mirroring the kernel's table 254: 12 routes" "$STATE/leaf1.log"
 
+fs() { L leaf1 xfabctl -j show fib-sync | jq -r ".$1"; }
+check "show fib-sync: on, table 254, protocol static, 12 routes all programmed, no resync" \
+	eval '[ "$(fs enabled)" = true ] && [ "$(fs table)" = 254 ] && [ "$(fs protocols)" = static ] &&
+		[ "$(fs routes)" = 12 ] && [ "$(fs programmed)" = 12 ] && [ "$(fs resyncs)" = 0 ]'
+check "show fib-sync (text) reads as a table" \
+	eval 'L leaf1 xfabctl show fib-sync | grep -Eq "^routes held +12$"'
+# the metrics say the same (Prometheus text, parsed by its own client library)
+check "metrics: xfab_fib_sync_routes{state=programmed} 12, messages and batches counted" \
+	L leaf1 /usr/bin/python3 -c '
+import sys, urllib.request
+from prometheus_client.parser import text_string_to_metric_families
+text = urllib.request.urlopen("http://127.0.0.1:9400/metrics", timeout=5).read().decode()
+f = {x.name: x for x in text_string_to_metric_families(text)}
+prog = [s.value for s in f["xfab_fib_sync_routes"].samples if s.labels["state"] == "programmed"]
+applied = [s.value for s in f["xfab_fib_sync_messages"].samples if s.labels["result"] == "applied"]
+ok = prog == [12] and applied and applied[0] >= 12 and f["xfab_fib_sync_batches"].samples[0].value >= 1
+sys.exit(0 if ok else 1)'
+
 # ---- events
 leaf1 ip route add 10.99.0.0/24 proto static nexthop via 10.254.1.0 dev eth1 \
 	nexthop via 10.254.2.0 dev eth2
@@ -202,6 +222,8 @@ check "the stopped xfabd's socket overflowed and it resynchronised" \
 check "after the resync, the data plane is exactly the kernel's table (3,000 routes more)" \
 	eventually same_tables
 check "a route deleted while events were lost is gone" is 10.91.0.0/24 ""
+check "show fib-sync counts the resync and the route it found gone" \
+	eval '[ "$(fs resyncs)" -ge 1 ] && [ "$(fs swept_routes)" -ge 1 ]' 
 check "a route that stayed kept its nexthop entry (not rewritten)" \
 	eval '[ "$(L leaf1 xfabctl -j show routes | jq -r ".[] | select(.prefix == \"10.92.0.0/24\") | .members[0].nexthop")" = "$kept_id" ]'
 check "traffic still flows after the resync" L h1 ping -c 2 -i 0.2 -W 2 -q 10.4.2.2 >/dev/null

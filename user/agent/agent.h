@@ -31,6 +31,7 @@
 #include "compile.h"
 #include "rib.h"
 #include "maps.h"
+#include "metrics.h"
 
 struct xfab;
 struct mnl_socket;
@@ -93,6 +94,7 @@ struct agent {
 	struct mnl_socket *nl;
 	struct xfab_nlsync *nlsync; /* FIB_SYNC: the kernel's routes, in the RIB */
 	struct fib_sync fs;
+	struct xfab_fib_status fib_pub; /* fs and the mirror's figures, for metrics */
 	int dirty;	     /* an event could not be applied alone: recompile from the config */
 	struct te_pin *pins; /* runtime TE pins, in the RIB as XFAB_RIB_SRC_TE_PIN */
 	int n_pins;
@@ -143,6 +145,8 @@ void on_route(void *arg, const struct nlmsghdr *nlh);
 void fib_sync_flush(struct agent *a);
 int fib_sync_resync(struct agent *a);
 void fib_sync_link_down(struct agent *a, __u32 ifindex);
+/* Copies the figures to a->fib_pub (the metrics thread reads them). */
+void fib_sync_publish(struct agent *a);
 
 /* ---- control.c: the socket ---- */
 #define CTL_MAX_CONN 8	     /* clients served at once; more are told to retry */

@@ -74,6 +74,34 @@ void fib_sync_flush(struct agent *a)
 	fs->batches++;
 	fs->pending = 0;
 	fs->batch_ns = 0;
+	fib_sync_publish(a);
+}
+
+void fib_sync_publish(struct agent *a)
+{
+	struct xfab_fib_status *p = &a->fib_pub;
+	struct xfab_nlsync_stats st;
+
+	if (!a->nlsync)
+		return;
+	xfab_nlsync_stats(a->nlsync, &st);
+	pthread_mutex_lock(&p->lock);
+	p->enabled = 1;
+	p->table = a->cfg.fib_table;
+	p->routes = st.routes;
+	p->nexthops = st.nexthops;
+	p->foreign = st.foreign;
+	p->unresolved = st.unresolved;
+	p->swept_routes = st.swept_routes;
+	p->events = a->fs.events;
+	p->skipped = a->fs.skipped;
+	p->refused = a->fs.refused;
+	p->failed = a->fs.failed;
+	p->resyncs = a->fs.resyncs;
+	p->batches = a->fs.batches;
+	p->lag_last_s = (double)a->fs.lag_last_ns / 1e9;
+	p->lag_max_s = (double)a->fs.lag_max_ns / 1e9;
+	pthread_mutex_unlock(&p->lock);
 }
 
 static int dump(struct agent *a)
@@ -102,6 +130,7 @@ int fib_sync_start(struct agent *a)
 		return err;
 	}
 	fib_sync_flush(a);
+	fib_sync_publish(a);
 	xfab_nlsync_stats(a->nlsync, &st);
 	log_info("mirroring the kernel's table %u: %zu routes (%zu not on switch ports, %zu "
 		 "waiting for a nexthop), %zu nexthop objects, in %.0f ms",

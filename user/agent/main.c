@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -294,6 +295,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	libbpf_set_print(libbpf_log);
+	pthread_mutex_init(&a.fib_pub.lock, NULL);
 
 	/* Everything is validated before anything touches the kernel. */
 	if (xfab_config_load(a.cfg_path, &a.cfg, &errs)) {
@@ -372,6 +374,7 @@ int main(int argc, char **argv)
 		src.fd_queue_stats = bpf_map__fd(a.skel->maps.queue_stats);
 		src.fd_queue_wm = bpf_map__fd(a.skel->maps.queue_watermark);
 		src.fd_lb_stats = bpf_map__fd(a.skel->maps.lb_stats);
+		src.fib = &a.fib_pub;
 		if (xfab_metrics_start(a.metrics, &src))
 			log_warn("cannot serve metrics on %s: %s", a.metrics, strerror(errno));
 		else

@@ -33,6 +33,46 @@ static void reasons(FILE *f, const char *sw, const char *name, const char *help,
 	}
 }
 
+static void fib_status(FILE *f, const char *sw, struct xfab_fib_status *st)
+{
+	struct xfab_fib_status c;
+
+	pthread_mutex_lock(&st->lock);
+	c = *st;
+	pthread_mutex_unlock(&st->lock);
+	family(f, "xfab_fib_sync_routes", "gauge",
+	       "Kernel routes mirrored (FIB_SYNC), by whether they are programmed.");
+	fprintf(f, "xfab_fib_sync_routes{switch=\"%s\",state=\"programmed\"} %llu\n", sw,
+		c.routes - c.foreign - c.unresolved);
+	fprintf(f, "xfab_fib_sync_routes{switch=\"%s\",state=\"foreign\"} %llu\n", sw, c.foreign);
+	fprintf(f, "xfab_fib_sync_routes{switch=\"%s\",state=\"unresolved\"} %llu\n", sw,
+		c.unresolved);
+	family(f, "xfab_fib_sync_nexthop_objects", "gauge", "Kernel nexthop objects mirrored.");
+	fprintf(f, "xfab_fib_sync_nexthop_objects{switch=\"%s\"} %llu\n", sw, c.nexthops);
+	family(f, "xfab_fib_sync_messages_total", "counter",
+	       "Route and nexthop messages read from the kernel, by what became of them.");
+	fprintf(f, "xfab_fib_sync_messages_total{switch=\"%s\",result=\"applied\"} %llu\n", sw,
+		c.events - c.skipped - c.refused - c.failed);
+	fprintf(f, "xfab_fib_sync_messages_total{switch=\"%s\",result=\"skipped\"} %llu\n", sw,
+		c.skipped);
+	fprintf(f, "xfab_fib_sync_messages_total{switch=\"%s\",result=\"refused\"} %llu\n", sw,
+		c.refused);
+	fprintf(f, "xfab_fib_sync_messages_total{switch=\"%s\",result=\"failed\"} %llu\n", sw,
+		c.failed);
+	family(f, "xfab_fib_sync_resyncs_total", "counter",
+	       "Full resynchronisations after lost events (ENOBUFS).");
+	fprintf(f, "xfab_fib_sync_resyncs_total{switch=\"%s\"} %llu\n", sw, c.resyncs);
+	family(f, "xfab_fib_sync_batches_total", "counter",
+	       "Batches of events written to the data plane.");
+	fprintf(f, "xfab_fib_sync_batches_total{switch=\"%s\"} %llu\n", sw, c.batches);
+	family(f, "xfab_fib_sync_lag_seconds", "gauge",
+	       "From reading a batch's first event to its data-plane write: the last batch.");
+	fprintf(f, "xfab_fib_sync_lag_seconds{switch=\"%s\"} %.6f\n", sw, c.lag_last_s);
+	family(f, "xfab_fib_sync_lag_max_seconds", "gauge",
+	       "The same, the largest since xfabd started.");
+	fprintf(f, "xfab_fib_sync_lag_max_seconds{switch=\"%s\"} %.6f\n", sw, c.lag_max_s);
+}
+
 void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 {
 	static const struct {
@@ -109,6 +149,8 @@ void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 		fprintf(f, "xfab_lb_events_total{switch=\"%s\",event=\"%s\"} %llu\n", sw,
 			xfab_lb_name(e), (unsigned long long)v);
 	}
+	if (src->fib && src->fib->enabled)
+		fib_status(f, sw, src->fib);
 }
 
 struct server {

@@ -4,15 +4,29 @@
 #ifndef XFAB_METRICS_H
 #define XFAB_METRICS_H
 
+#include <pthread.h>
 #include <stdio.h>
 
 #include "xfab_abi.h"
+
+/* FIB_SYNC's figures, published by the agent after each batch of events
+ * (under lock) for the metrics thread and the fib-status request. */
+struct xfab_fib_status {
+	pthread_mutex_t lock;
+	int enabled;
+	__u32 table;
+	unsigned long long routes, nexthops, foreign, unresolved; /* held now */
+	unsigned long long events, skipped, refused, failed;	  /* messages read */
+	unsigned long long resyncs, swept_routes, batches;
+	double lag_last_s, lag_max_s; /* event read to data plane written, per batch */
+};
 
 struct xfab_metrics_src {
 	char hostname[64];
 	int n_ports;
 	char port_names[XFAB_MAX_PORTS][16]; /* by counter slot */
 	int fd_port_stats, fd_drop_stats, fd_punt_stats, fd_queue_stats, fd_queue_wm, fd_lb_stats;
+	struct xfab_fib_status *fib; /* NULL or !enabled: no FIB_SYNC series */
 };
 
 /* Writes the exposition to f. */

@@ -21,6 +21,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,6 +337,36 @@ static int clear_watermark(struct agent *a, char *out, size_t outlen)
 	return reply_ok(out, outlen);
 }
 
+/* FIB_SYNC's figures (docs/CONTROL.md): read, nothing changes. */
+static int fib_status(struct agent *a, char *out, size_t outlen)
+{
+	struct xfab_fib_status c;
+	char protos[256] = "", name[16];
+	size_t off = 0;
+
+	if (!a->nlsync)
+		return snprintf(out, outlen, "{\"ok\":true,\"fib_sync\":{\"enabled\":false}}\n");
+	/* as published after the last batch of events (fibsync.c) */
+	pthread_mutex_lock(&a->fib_pub.lock);
+	c = a->fib_pub;
+	pthread_mutex_unlock(&a->fib_pub.lock);
+	for (int p = 0; p < 256 && off < sizeof(protos) - 20; p++)
+		if (a->cfg.fib_protocols[p / 8] & (1u << (p % 8)))
+			off += (size_t)snprintf(protos + off, sizeof(protos) - off, "%s%s",
+						off ? "," : "",
+						xfab_nl_protocol_name((__u8)p, name, sizeof(name)));
+	return snprintf(
+	    out, outlen,
+	    "{\"ok\":true,\"fib_sync\":{\"enabled\":true,\"table\":%u,\"protocols\":\"%s\","
+	    "\"routes\":%llu,\"programmed\":%llu,\"foreign\":%llu,\"unresolved\":%llu,"
+	    "\"nexthop_objects\":%llu,\"messages\":%llu,\"skipped\":%llu,"
+	    "\"refused\":%llu,\"failed\":%llu,\"batches\":%llu,\"resyncs\":%llu,"
+	    "\"swept_routes\":%llu,\"lag_last_us\":%.0f,\"lag_max_us\":%.0f}}\n",
+	    c.table, protos, c.routes, c.routes - c.foreign - c.unresolved, c.foreign, c.unresolved,
+	    c.nexthops, c.events, c.skipped, c.refused, c.failed, c.batches, c.resyncs,
+	    c.swept_routes, c.lag_last_s * 1e6, c.lag_max_s * 1e6);
+}
+
 int ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t outlen)
 {
 	struct xfab_ctl_req r;
@@ -356,6 +387,8 @@ int ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t 
 		return clear_counters(a, out, outlen);
 	case XFAB_CTL_CLEAR_WATERMARK:
 		return clear_watermark(a, out, outlen);
+	case XFAB_CTL_FIB_STATUS:
+		return fib_status(a, out, outlen);
 	case XFAB_CTL_N_CMDS:
 		break;
 	}

@@ -86,5 +86,9 @@ int clear_counters(void);
  * 0, 1 when refused or xfabd is not there, 2 for a request too long */
 struct xfab_ctl_req;
 int ctl_request(const struct xfab_ctl_req *req, const char *what);
+/* The same, the answer line left in resp: 0 done, 1 refused (said why),
+ * < 0 no answer (said why; -2 the request does not fit). */
+int ctl_query(const struct xfab_ctl_req *req, const char *what, char *resp, size_t rlen);
+int show_fib_sync(void);
 
 #endif

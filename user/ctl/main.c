@@ -55,6 +55,8 @@ static const struct cmd show_cmds[] = {
      "per port and class: packets, bytes, drops, ECN marks, profile"},
     {"watermark", NULL, show_watermark, NULL,
      "per port and class: current and peak queue occupancy"},
+    {"fib-sync", NULL, show_fib_sync, NULL,
+     "the kernel-FIB mirror (FIB_SYNC): routes, events, resyncs, lag (xfabd)"},
     {NULL},
 };
 

@@ -83,28 +83,36 @@ static int exchange(const char *path, const char *line, size_t len, char *resp, 
 
 int ctl_request(const struct xfab_ctl_req *req, const char *what)
 {
-	char path[108], line[XFAB_CTL_MAX_LINE + 1], resp[XFAB_CTL_MAX_LINE + 1];
+	char resp[XFAB_CTL_MAX_LINE + 1];
+	int err = ctl_query(req, what, resp, sizeof(resp));
+
+	if (err >= 0 && json)
+		fputs(resp, stdout);
+	return err < 0 ? -err : err;
+}
+
+int ctl_query(const struct xfab_ctl_req *req, const char *what, char *resp, size_t rlen)
+{
+	char path[108], line[XFAB_CTL_MAX_LINE + 1];
 	char error[512], field[32];
 	int len, ok;
 
 	if (xfab_ctl_socket_path(pin_dir, path, sizeof(path))) {
 		fprintf(stderr, "xfabctl: no control socket path for %s (too long)\n", pin_dir);
-		return 1;
+		return -1;
 	}
 	len = xfab_ctl_format_request(req, line, sizeof(line));
 	if (len < 0) {
 		fprintf(stderr, "xfabctl %s: the request is longer than %d bytes\n", what,
 			XFAB_CTL_MAX_LINE - 1);
-		return 2;
+		return -2;
 	}
-	if (exchange(path, line, (size_t)len, resp, sizeof(resp)))
-		return 1;
+	if (exchange(path, line, (size_t)len, resp, rlen))
+		return -1;
 	if (xfab_ctl_parse_response(resp, &ok, error, sizeof(error), field, sizeof(field))) {
 		fprintf(stderr, "xfabctl %s: xfabd's answer is not a response: %s", what, resp);
-		return 1;
+		return -1;
 	}
-	if (json)
-		fputs(resp, stdout);
 	if (!ok) {
 		if (*field)
 			fprintf(stderr, "xfabctl %s: refused: %s: %s\n", what, field, error);

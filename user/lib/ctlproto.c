@@ -22,6 +22,7 @@ static const struct {
     [XFAB_CTL_TE_CLEAR] = {"te-clear", {NULL}, 0},
     [XFAB_CTL_CLEAR_WATERMARK] = {"clear-watermark", {NULL}, 0},
     [XFAB_CTL_CLEAR_COUNTERS] = {"clear-counters", {NULL}, 0},
+    [XFAB_CTL_FIB_STATUS] = {"fib-status", {NULL}, 0},
 };
 
 const char *xfab_ctl_cmd_name(enum xfab_ctl_cmd cmd)

@@ -24,6 +24,7 @@ enum xfab_ctl_cmd {
 	XFAB_CTL_TE_CLEAR,
 	XFAB_CTL_CLEAR_WATERMARK,
 	XFAB_CTL_CLEAR_COUNTERS,
+	XFAB_CTL_FIB_STATUS, /* answer: {"ok":true,"fib_sync":{...}} */
 	XFAB_CTL_N_CMDS,
 };
 
