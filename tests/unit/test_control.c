@@ -240,6 +240,7 @@ static int teardown(void **state)
 struct answer {
 	int ok;
 	char error[512], field[32];
+	char line[XFAB_CTL_MAX_LINE]; /* as xfabd answered */
 };
 
 static struct answer ask(const char *line)
@@ -252,6 +253,7 @@ static struct answer ask(const char *line)
 	assert_int_equal(
 	    xfab_ctl_parse_response(out, &a.ok, a.error, sizeof(a.error), a.field, sizeof(a.field)),
 	    0);
+	memcpy(a.line, out, sizeof(a.line));
 	return a;
 }
 
@@ -696,6 +698,13 @@ static void test_ping_and_clears_without_maps(void **state)
 	a = ask("{\"cmd\":\"clear-watermark\"}");
 	assert_false(a.ok);
 	assert_int_equal(rec.ops, 0);
+	/* no FIB_SYNC here: the status says so, and takes no field */
+	a = ask("{\"cmd\":\"fib-status\"}");
+	assert_true(a.ok);
+	assert_non_null(strstr(a.line, "\"fib_sync\":{\"enabled\":false}"));
+	a = ask("{\"cmd\":\"fib-status\",\"table\":\"254\"}");
+	assert_false(a.ok);
+	assert_string_equal(a.field, "table");
 }
 
 int main(void)

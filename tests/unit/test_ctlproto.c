@@ -154,6 +154,7 @@ static void test_good_and_round_trip(void **state)
 	    "{\"cmd\":\"te-add\",\"in\":\"eth3\",\"prefix\":\"2001:db8:4::/"
 	    "48\",\"via\":\"fe80::1\"}",
 	    "{\"cmd\":\"te-del\",\"in\":\"eth3\",\"prefix\":\"0.0.0.0/0\"}",
+	    "{\"cmd\":\"fib-status\"}",
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
