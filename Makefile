@@ -27,6 +27,7 @@ CTL_OBJ    := $(CTL_SRC:user/%.c=$(BUILD)/obj/%.o)
 
 PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim \
 	      $(BUILD)/xfab-compile-bench $(BUILD)/xfab-nlsync-bench $(BUILD)/xfab-stackcheck \
+	      $(BUILD)/xfab-route-inject \
 	      $(BUILD)/xfab-bench $(BUILD)/bench.bpf.o
 # Every tests/unit/test_X.c is a unit suite (built plain and with ASan/UBSan);
 # every tests/bpf/test_X.c a BPF packet suite: adding a file adds the suite.
@@ -114,6 +115,9 @@ $(BUILD)/xfab-roce: $(BUILD)/obj/tools/xfab-roce.o | $(BUILD)
 # make check: the verifier's stack depth of every program (scripts/check).
 $(BUILD)/xfab-stackcheck: $(BUILD)/obj/tools/xfab-stackcheck.o | $(BUILD)
 	$(CC) $(CFLAGS) $^ -o $@ -lbpf -lelf -lz
+
+$(BUILD)/xfab-route-inject: $(BUILD)/obj/tools/xfab-route-inject.o | $(BUILD)
+	$(CC) $(CFLAGS) $^ -o $@ -lmnl
 
 $(BUILD)/xfab-bench: $(BUILD)/obj/tools/xfab-bench.o $(BUILD)/obj/lib/frame.o | $(BUILD)
 	$(CC) $(CFLAGS) $^ -o $@ -lbpf -lelf -lz

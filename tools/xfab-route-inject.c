@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * xfab-route-inject: adds or deletes N IPv4 /24 routes in the kernel as fast
+ * as rtnetlink takes them, the way a routing daemon's dataplane does: many
+ * RTM_NEWROUTE (or RTM_DELROUTE) messages per sendmsg, no acknowledgement
+ * asked (an error still comes back). The kernel handles a request in the
+ * sender's sendmsg, so when the last send returns every route is in (or
+ * out of) the kernel's table. For scripts/sync-bench; `ip -batch` waits for
+ * an answer after every line and measures its own round trips.
+ *
+ *   xfab-route-inject add|del --routes N --dev IF --via GW[,GW...]
+ *                     [--table T] [--proto P] [--first A.B.C.0]
+ *
+ * Routes: N consecutive /24s from --first (default 20.0.0.0), each over
+ * every --via gateway (one: RTA_GATEWAY; more: RTA_MULTIPATH). Prints
+ * "N routes in S s (R routes/s)" and exits 1 if the kernel refused any
+ * (the first few refusals are printed).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SEND_BYTES (64 * 1024) /* messages packed into one sendmsg */
+#define MAX_GWS 64
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: xfab-route-inject add|del --routes N --dev IF --via GW[,GW...]\n"
+		   "                         [--table T] [--proto P] [--first A.B.C.0]\n");
+}
+
+/* Reads what the kernel sent back (errors only): how many refusals. */
+static long drain(struct mnl_socket *nl, int wait)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	long errors = 0;
+
+	for (;;) {
+		ssize_t got =
+		    recv(mnl_socket_get_fd(nl), buf, sizeof(buf), wait ? 0 : MSG_DONTWAIT);
+		int n = (int)got;
+
+		if (got <= 0)
+			return errors;
+		for (const struct nlmsghdr *h = (void *)buf; mnl_nlmsg_ok(h, n);
+		     h = mnl_nlmsg_next(h, &n)) {
+			const struct nlmsgerr *e = mnl_nlmsg_get_payload(h);
+
+			/* seq 0: the closing lookup, whose answer does not matter */
+			if (h->nlmsg_type != NLMSG_ERROR || !e->error || !h->nlmsg_seq)
+				continue;
+			if (++errors <= 5)
+				fprintf(stderr, "xfab-route-inject: message %u refused: %s\n",
+					h->nlmsg_seq, strerror(-e->error));
+		}
+		wait = 0;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"routes", required_argument, NULL, 'n'},
+	    {"dev", required_argument, NULL, 'd'},
+	    {"via", required_argument, NULL, 'v'},
+	    {"table", required_argument, NULL, 't'},
+	    {"proto", required_argument, NULL, 'p'},
+	    {"first", required_argument, NULL, 'f'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct in_addr gws[MAX_GWS], first = {htonl(0x14000000)};
+	unsigned long routes = 0, table = RT_TABLE_MAIN, proto = RTPROT_STATIC;
+	const char *dev = NULL;
+	char *via = NULL, *buf;
+	int n_gws = 0, add, opt, ifindex;
+	long errors = 0;
+	struct mnl_socket *nl;
+	size_t off = 0;
+	double t0;
+
+	if (argc < 2 || (strcmp(argv[1], "add") && strcmp(argv[1], "del"))) {
+		usage(stderr);
+		return 2;
+	}
+	add = !strcmp(argv[1], "add");
+	optind = 2;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			routes = strtoul(optarg, NULL, 10);
+			break;
+		case 'd':
+			dev = optarg;
+			break;
+		case 'v':
+			via = optarg;
+			break;
+		case 't':
+			table = strtoul(optarg, NULL, 10);
+			break;
+		case 'p':
+			proto = strtoul(optarg, NULL, 10);
+			break;
+		case 'f':
+			if (inet_pton(AF_INET, optarg, &first) != 1) {
+				fprintf(stderr,
+					"xfab-route-inject: --first %s: not an IPv4 address\n",
+					optarg);
+				return 2;
+			}
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!routes || routes > 4000000 || !dev || (add && !via) || !table ||
+	    table > 0xffffffffUL || proto > 255) {
+		usage(stderr);
+		return 2;
+	}
+	ifindex = (int)if_nametoindex(dev);
+	if (!ifindex) {
+		fprintf(stderr, "xfab-route-inject: no device %s\n", dev);
+		return 2;
+	}
+	for (char *s = via ? strtok(via, ",") : NULL; s; s = strtok(NULL, ",")) {
+		if (n_gws == MAX_GWS || inet_pton(AF_INET, s, &gws[n_gws]) != 1) {
+			fprintf(stderr, "xfab-route-inject: --via: bad or too many gateways\n");
+			return 2;
+		}
+		n_gws++;
+	}
+	nl = mnl_socket_open(NETLINK_ROUTE);
+	buf = malloc(SEND_BYTES);
+	if (!nl || !buf || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		perror("xfab-route-inject: netlink");
+		return 1;
+	}
+	t0 = now_s();
+	for (unsigned long k = 0; k < routes; k++) {
+		struct nlmsghdr *h;
+		struct rtmsg *rtm;
+		__u32 dst = htonl(ntohl(first.s_addr) + ((__u32)k << 8));
+
+		if (off + 1024 > SEND_BYTES) {
+			if (mnl_socket_sendto(nl, buf, off) < 0) {
+				perror("xfab-route-inject: send");
+				return 1;
+			}
+			off = 0;
+			errors += drain(nl, 0);
+		}
+		h = mnl_nlmsg_put_header(buf + off);
+		h->nlmsg_type = add ? RTM_NEWROUTE : RTM_DELROUTE;
+		h->nlmsg_flags = NLM_F_REQUEST | (add ? NLM_F_CREATE | NLM_F_REPLACE : 0);
+		h->nlmsg_seq = (__u32)k + 1;
+		rtm = mnl_nlmsg_put_extra_header(h, sizeof(*rtm));
+		rtm->rtm_family = AF_INET;
+		rtm->rtm_dst_len = 24;
+		rtm->rtm_table = table < 256 ? (unsigned char)table : RT_TABLE_UNSPEC;
+		rtm->rtm_protocol = (unsigned char)proto;
+		rtm->rtm_scope = RT_SCOPE_UNIVERSE;
+		rtm->rtm_type = RTN_UNICAST;
+		mnl_attr_put_u32(h, RTA_TABLE, (__u32)table);
+		mnl_attr_put(h, RTA_DST, 4, &dst);
+		if (add && n_gws == 1) {
+			mnl_attr_put(h, RTA_GATEWAY, 4, &gws[0]);
+			mnl_attr_put_u32(h, RTA_OIF, (__u32)ifindex);
+		} else if (add) {
+			struct nlattr *mp = mnl_attr_nest_start(h, RTA_MULTIPATH);
+
+			for (int g = 0; g < n_gws; g++) {
+				struct rtnexthop *nh = mnl_nlmsg_put_extra_header(h, sizeof(*nh));
+
+				nh->rtnh_ifindex = ifindex;
+				mnl_attr_put(h, RTA_GATEWAY, 4, &gws[g]);
+				nh->rtnh_len =
+				    (unsigned short)((char *)mnl_nlmsg_get_payload_tail(h) -
+						     (char *)nh);
+			}
+			mnl_attr_nest_end(h, mp);
+		}
+		off += NLMSG_ALIGN(h->nlmsg_len);
+	}
+	/* the last batch, then one request with an acknowledgement: its answer
+	 * comes after every error of the messages before it */
+	{
+		struct nlmsghdr *h = mnl_nlmsg_put_header(buf + off);
+		struct rtmsg *rtm;
+
+		h->nlmsg_type = RTM_GETROUTE;
+		h->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+		h->nlmsg_seq = 0;
+		rtm = mnl_nlmsg_put_extra_header(h, sizeof(*rtm));
+		rtm->rtm_family = AF_INET;
+		rtm->rtm_dst_len = 32;
+		mnl_attr_put(h, RTA_DST, 4, &first);
+		off += NLMSG_ALIGN(h->nlmsg_len);
+		if (mnl_socket_sendto(nl, buf, off) < 0) {
+			perror("xfab-route-inject: send");
+			return 1;
+		}
+	}
+	errors += drain(nl, 1);
+	{
+		double s = now_s() - t0;
+
+		printf("%lu routes %s in %.3f s (%.0f routes/s)%s\n", routes,
+		       add ? "added" : "deleted", s, (double)routes / s,
+		       errors ? ", some refused" : "");
+	}
+	mnl_socket_close(nl);
+	free(buf);
+	return errors ? 1 : 0;
+}
