@@ -379,6 +379,106 @@ static __always_inline int xfab_use_path(const struct xfab_meta *m, const struct
 	}
 }
 
+/*
+ * LOCAL_REPAIR. A member of group_id whose port is up and is not port
+ * avoid, walking the members from index start (the flow's hash, so a flow
+ * keeps its choice); 0 if there is none. A global function: the verifier
+ * checks its bounded walk once.
+ */
+__attribute__((noinline)) __u32 xfab_member_avoiding(__u32 group_id, __u32 avoid, __u32 start)
+{
+	struct xfab_group *grp = bpf_map_lookup_elem(&nh_groups, &group_id);
+	__u32 n;
+
+	if (!grp)
+		return 0;
+	n = grp->num_members;
+	if (n == 0 || n > XFAB_GROUP_MAX_MEMBERS)
+		return 0;
+	for (__u32 i = 0; i < XFAB_GROUP_MAX_MEMBERS; i++) {
+		struct xfab_nexthop *nh;
+		__u32 id;
+
+		if (i >= n)
+			break;
+		id = grp->members[((start % n) + i) % n & (XFAB_GROUP_MAX_MEMBERS - 1)];
+		nh = bpf_map_lookup_elem(&nexthops, &id);
+		if (nh && nh->ifindex != avoid && xfab_nexthop_port(id))
+			return id;
+	}
+	return 0;
+}
+
+/* The path chosen cannot carry the packet: every member of its group is
+ * down, or its one nexthop's port is. */
+static __always_inline int xfab_path_dead(int act, const struct xfab_result *res,
+					  const struct xfab_l3_decision *l3)
+{
+	const struct xfab_port *out;
+	__u32 ifindex = l3->egress_ifindex;
+
+	if (act == XFAB_ACT_DROP)
+		return res->reason == XFAB_DROP_GROUP_EMPTY;
+	if (act != XFAB_ACT_FORWARD)
+		return 0;
+	out = bpf_map_lookup_elem(&ports, &ifindex);
+	return !out || (out->flags & XFAB_PORT_UP) != XFAB_PORT_UP;
+}
+
+/*
+ * LOCAL_REPAIR, after the route's path was chosen (act):
+ *   split horizon: a group that chose the port the packet came in on takes
+ *     another live member (in a Clos, a leaf sends a bounced packet up
+ *     another spine, never back);
+ *   bounce: a dead path's packet goes out of a repair port instead (a spine
+ *     that lost its only link to a leaf sends it down to another leaf), the
+ *     member the repair group picks for the flow, never the ingress port.
+ * The routing protocol's convergence then makes both unnecessary.
+ */
+static __always_inline int xfab_local_repair(const struct xfab_meta *m,
+					     const struct xfab_settings *cfg, __u32 ingress,
+					     const struct xfab_route *rt, int act,
+					     struct xfab_l3_decision *l3, struct xfab_result *res)
+{
+	struct xfab_route rep;
+	__u32 nh;
+
+	if ((cfg->flags & XFAB_SET_SPLIT_HORIZON) && act == XFAB_ACT_FORWARD &&
+	    rt->type == XFAB_RT_GROUP && l3->egress_ifindex == ingress) {
+		nh = xfab_member_avoiding(rt->id, ingress, l3->pick.hash);
+		if (!nh)
+			return act; /* the ingress port is the only way */
+		if (!res->tracing)
+			xfab_count_lb(XFAB_LB_SPLIT_HORIZON);
+		l3->flags |= XFAB_TRACE_SPLIT_HORIZON;
+		l3->nh_id = (__u16)nh;
+		return xfab_use_nexthop(nh, l3, res);
+	}
+	if (!(cfg->flags & XFAB_SET_REPAIR) || !xfab_path_dead(act, res, l3))
+		return act;
+	if (!xfab_lookup_route(m, XFAB_TABLE_REPAIR, &rep) || rep.type != XFAB_RT_GROUP)
+		return act;
+	nh = xfab_group_pick(rep.id, res->tracing);
+	if (nh == XFAB_PICK_INVALID || nh == XFAB_PICK_EMPTY)
+		return act;
+	{
+		struct xfab_nexthop *v = bpf_map_lookup_elem(&nexthops, &nh);
+
+		if (!v || v->ifindex == ingress || !xfab_nexthop_port(nh))
+			nh = xfab_member_avoiding(rep.id, ingress, l3->pick.hash);
+	}
+	if (!nh)
+		return act;
+	if (!res->tracing)
+		xfab_count_lb(XFAB_LB_REPAIRED);
+	l3->flags |= XFAB_TRACE_REPAIRED;
+	l3->group = (__u16)rep.id;
+	l3->nh_id = (__u16)nh;
+	res->action = XFAB_ACT_FORWARD;
+	res->reason = 0;
+	return xfab_use_nexthop(nh, l3, res);
+}
+
 /* A TE entry can steer only while its path is up. */
 static __always_inline int xfab_te_usable(const struct xfab_route *te)
 {
@@ -397,6 +497,7 @@ static __always_inline int xfab_stage_l3(const struct xfab_meta *m, const struct
 					 struct xfab_result *res)
 {
 	struct xfab_route rt_val, te_val, *rt = 0, *te = 0;
+	int act;
 
 	if (xfab_lookup_route(m, XFAB_TABLE_DEFAULT, &rt_val))
 		rt = &rt_val;
@@ -433,7 +534,10 @@ static __always_inline int xfab_stage_l3(const struct xfab_meta *m, const struct
 		l3->route_type = XFAB_RT_BLACKHOLE;
 		return xfab_drop(res, XFAB_DROP_BLACKHOLE);
 	}
-	return xfab_use_path(m, rt, l3, res);
+	act = xfab_use_path(m, rt, l3, res);
+	if (cfg->flags & (XFAB_SET_REPAIR | XFAB_SET_SPLIT_HORIZON))
+		act = xfab_local_repair(m, cfg, ingress_ifindex, rt, act, l3, res);
+	return act;
 }
 
 /* RFC 1624 incremental update for a TTL decrement: the TTL is the high byte

@@ -45,6 +45,9 @@ _Static_assert(sizeof(struct xfab_abi_info) == 16, "abi info");
  * XFAB_TABLE_TE | ifindex. Tenant tables (VXLAN) come later. */
 #define XFAB_TABLE_DEFAULT 0
 #define XFAB_TABLE_TE 0x80000000u
+/* LOCAL_REPAIR: 0.0.0.0/0 and ::/0 here name the group a dead path's packets
+ * bounce to (XFAB_SET_REPAIR) */
+#define XFAB_TABLE_REPAIR 0x40000000u
 #define XFAB_MAX_FLOWLETS 65536
 
 /* ---- verdicts of the pipeline (internal, also reported by tests) ---- */
@@ -276,6 +279,8 @@ _Static_assert(sizeof(struct xfab_neigh) == 8, "neigh");
 #define XFAB_SET_SYMMETRIC (1u << 0) /* A->B and B->A hash alike */
 #define XFAB_SET_FLOWLET (1u << 1)   /* flowlet switching on group routes */
 #define XFAB_SET_TE (1u << 2)	     /* TE tables hold entries: look them up */
+#define XFAB_SET_REPAIR (1u << 3)    /* a dead path bounces (XFAB_TABLE_REPAIR) */
+#define XFAB_SET_SPLIT_HORIZON (1u << 4) /* a group never sends back out of the ingress port */
 
 enum xfab_flowlet_mode {
 	XFAB_FLOWLET_RANDOM = 0,       /* a new flowlet takes a random bucket */
@@ -326,6 +331,8 @@ enum xfab_lb_counter {
 	XFAB_LB_FLOWLET_DEAD,	 /* a flowlet's member went down: re-selected */
 	XFAB_LB_TE_HIT,		 /* a TE entry steered the packet */
 	XFAB_LB_TE_FALLBACK,	 /* a TE entry matched but its path was down: route used */
+	XFAB_LB_REPAIRED,	 /* the route's path was dead: bounced to a repair port */
+	XFAB_LB_SPLIT_HORIZON,	 /* the group chose the ingress port: another member taken */
 	XFAB_LB_MAX,
 };
 
@@ -429,6 +436,8 @@ _Static_assert(sizeof(struct xfab_queue_watermark) == 16, "queue watermark");
 #define XFAB_TRACE_FLOWLET_NEW (1u << 3)  /* would start a flowlet (member: a prediction) */
 #define XFAB_TRACE_ROCE (1u << 4)	  /* RoCEv2 BTH parsed */
 #define XFAB_TRACE_GROUP (1u << 5)	  /* path chosen from a group */
+#define XFAB_TRACE_REPAIRED (1u << 6)	  /* dead path: bounced to a repair port */
+#define XFAB_TRACE_SPLIT_HORIZON (1u << 7) /* the ingress port was avoided */
 
 enum xfab_trace_stage {
 	XFAB_STAGE_PORT = 1, /* stopped at the port checks */

@@ -225,15 +225,16 @@ int show_routes(void)
 	const char *origin;
 	struct xfab_group grp;
 
+	/* table 0 only: TE entries are `show te`'s, the repair group `show groups`' */
 	for (size_t i = 0; i < n4; i++) {
-		if (bpf_map_lookup_elem(v4_fd, &k4[i], &rows[n].rt))
+		if (k4[i].table || bpf_map_lookup_elem(v4_fd, &k4[i], &rows[n].rt))
 			continue;
 		rows[n].plen = (int)k4[i].prefixlen - 32;
 		memcpy(rows[n].addr, k4[i].addr, 4);
 		n++;
 	}
 	for (size_t i = 0; i < n6; i++) {
-		if (bpf_map_lookup_elem(v6_fd, &k6[i], &rows[n].rt))
+		if (k6[i].table || bpf_map_lookup_elem(v6_fd, &k6[i], &rows[n].rt))
 			continue;
 		rows[n].v6 = 1;
 		rows[n].plen = (int)k6[i].prefixlen - 32;

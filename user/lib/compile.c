@@ -669,7 +669,9 @@ static int route_target(struct xfab_compile *c, const struct xfab_rib_node *node
 	int err = 0;
 
 	rt->table = 0;
-	if (node->key.table & XFAB_RIB_TABLE_TE) {
+	if (node->key.table == XFAB_RIB_TABLE_REPAIR) {
+		rt->table = XFAB_TABLE_REPAIR;
+	} else if (node->key.table & XFAB_RIB_TABLE_TE) {
 		__u32 port = node->key.table & ~XFAB_RIB_TABLE_TE;
 
 		if (port >= (__u32)c->n_ports)

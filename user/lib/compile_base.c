@@ -188,7 +188,9 @@ static void build_settings(struct build *b, struct xfab_e_settings *s)
 	s->val.hash_seed = cfg->hash_seed;
 	s->val.hash_fields = cfg->hash_fields;
 	s->val.flags = (cfg->symmetric ? XFAB_SET_SYMMETRIC : 0) |
-		       (cfg->flowlet ? XFAB_SET_FLOWLET : 0) | (cfg->te_enabled ? XFAB_SET_TE : 0);
+		       (cfg->flowlet ? XFAB_SET_FLOWLET : 0) | (cfg->te_enabled ? XFAB_SET_TE : 0) |
+		       (cfg->repair_bounce ? XFAB_SET_REPAIR : 0) |
+		       (cfg->split_horizon ? XFAB_SET_SPLIT_HORIZON : 0);
 	s->val.flowlet_mode = (__u32)cfg->flowlet_mode;
 	s->val.flowlet_gap_ns = (__u64)cfg->flowlet_gap_us * 1000;
 	s->val.load_window_ns = (__u64)cfg->load_window_us * 1000;

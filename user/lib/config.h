@@ -125,6 +125,11 @@ struct xfab_config {
 	int fib_sync;
 	__u32 fib_table;	/* 254: main */
 	__u8 fib_protocols[32]; /* bit p: rtm_protocol p mirrored */
+	/* LOCAL_REPAIR|global: what the data plane does before the routing
+	 * protocol converges */
+	int repair_bounce;	     /* a dead path bounces to a repair port */
+	int split_horizon;	     /* a group never sends back out of the ingress port */
+	struct xfab_cfg_route repair; /* bounce: the peers of the repair ports */
 	/* where DEVICE_METADATA set what a reload cannot change */
 	struct json_pos hostname_pos;
 	struct json_pos datapath_pos; /* of the field, or of "localhost" */

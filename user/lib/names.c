@@ -46,6 +46,8 @@ static const char *const lb_names[XFAB_LB_MAX] = {
     [XFAB_LB_FLOWLET_DEAD] = "flowlet_member_down",
     [XFAB_LB_TE_HIT] = "te_steered",
     [XFAB_LB_TE_FALLBACK] = "te_fallback",
+    [XFAB_LB_REPAIRED] = "repaired",
+    [XFAB_LB_SPLIT_HORIZON] = "split_horizon",
 };
 
 const char *xfab_lb_name(__u32 event)

@@ -614,6 +614,12 @@ int xfab_rib_load_config(struct xfab_rib *rib, const struct xfab_config *cfg)
 	for (int i = 0; i < cfg->n_te && !err; i++)
 		err = load_route(rib, XFAB_RIB_TABLE_TE | (__u32)cfg->te[i].in_port,
 				 &cfg->te[i].path);
+	for (int f = 0; cfg->repair_bounce && f < 2 && !err; f++) {
+		struct xfab_prefix any = {.family = f ? AF_INET6 : AF_INET};
+
+		err = load_one(rib, XFAB_RIB_TABLE_REPAIR, &any, XFAB_RIB_SRC_CONFIG, XFAB_RIB_PATH,
+			       0, &cfg->repair);
+	}
 	if (err)
 		return err;
 	/* what this load did not set is gone from the config */

@@ -55,6 +55,8 @@ enum xfab_rib_type {
 /* Table of a key: 0 is the default table; a TE table is keyed by the index
  * (in the config) of its ingress port, as compile maps it to an ifindex. */
 #define XFAB_RIB_TABLE_TE 0x80000000u
+/* LOCAL_REPAIR's bounce group: 0.0.0.0/0 and ::/0 of this table */
+#define XFAB_RIB_TABLE_REPAIR 0x40000000u
 
 struct xfab_rib_key {
 	__u32 table; /* 0 or XFAB_RIB_TABLE_TE | port index */

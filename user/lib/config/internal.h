@@ -88,6 +88,7 @@ void cfg_parse_flowlet(struct ctx *c, const struct json_value *tbl);
 
 /* ---- routing.c ---- */
 void cfg_parse_fib_sync(struct ctx *c, const struct json_value *tbl);
+void cfg_parse_local_repair(struct ctx *c, const struct json_value *tbl);
 
 /* ---- qos.c ---- */
 void cfg_parse_dscp_map(struct ctx *c, const struct json_value *tbl);

@@ -15,7 +15,7 @@
 
 static const char *const known_tables[] = {
     "DEVICE_METADATA", "PORT",		 "INTERFACE",	 "ROUTE", "NEIGH",    "ECMP", "FLOWLET",
-    "TE_PATH",	       "DSCP_TO_TC_MAP", "WRED_PROFILE", "QUEUE", "FIB_SYNC", NULL,
+    "TE_PATH",	       "DSCP_TO_TC_MAP", "WRED_PROFILE", "QUEUE", "FIB_SYNC", "LOCAL_REPAIR", NULL,
 };
 
 int xfab_config_parse(const char *file, const char *text, struct xfab_config *out,
@@ -110,6 +110,9 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 	tbl = json_get(root, "FIB_SYNC");
 	if (tbl)
 		cfg_parse_fib_sync(&c, tbl);
+	tbl = json_get(root, "LOCAL_REPAIR");
+	if (tbl && l3_ok)
+		cfg_parse_local_repair(&c, tbl);
 	tbl = json_get(root, "TE_PATH");
 	cfg->te_enabled = tbl != NULL;
 	if (tbl && !errs->total)
@@ -223,6 +226,9 @@ void xfab_config_free(struct xfab_config *cfg)
 		free(cfg->te[i].path.nexthops);
 		free(cfg->te[i].path.weights);
 	}
+	free(cfg->repair.nexthops);
+	cfg->repair.nexthops = NULL;
+	cfg->repair.n_nexthops = 0;
 	free(cfg->addrs);
 	free(cfg->routes);
 	free(cfg->neighs);

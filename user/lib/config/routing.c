@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* FIB_SYNC: which of the kernel's routes xfabd mirrors (docs/CONFIG.md). */
+/* FIB_SYNC: which of the kernel's routes xfabd mirrors; LOCAL_REPAIR: what
+ * the data plane does before the routing protocol converges (docs/CONFIG.md). */
 #include "internal.h"
 
 #include <linux/rtnetlink.h>
+#include <sys/socket.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nlroute.h"
@@ -53,5 +56,103 @@ void cfg_parse_fib_sync(struct ctx *c, const struct json_value *tbl)
 		} else {
 			memcpy(c->cfg->fib_protocols, flt.protocol, sizeof(flt.protocol));
 		}
+	}
+}
+
+/* The peer of port p on a point-to-point link: the other address of its
+ * IPv4 /31 (or, without one, IPv6 /127). 0, or -1 if p has neither. */
+static int p2p_peer(const struct xfab_config *cfg, int p, struct xfab_cfg_nexthop *nh)
+{
+	for (int want = 4; want <= 6; want += 2)
+		for (int i = 0; i < cfg->n_addrs; i++) {
+			const struct xfab_cfg_addr *a = &cfg->addrs[i];
+			int v4 = a->pfx.family == AF_INET;
+
+			if (a->port != p || (want == 4) != v4 || a->pfx.plen != (v4 ? 31 : 127))
+				continue;
+			memset(nh, 0, sizeof(*nh));
+			nh->port = p;
+			nh->family = a->pfx.family;
+			memcpy(nh->gw, a->pfx.addr, 16);
+			nh->gw[v4 ? 3 : 15] ^= 1;
+			return 0;
+		}
+	return -1;
+}
+
+void cfg_parse_local_repair(struct ctx *c, const struct json_value *tbl)
+{
+	static const char *const fields[] = {"bounce", "ports", "split_horizon", NULL};
+	const struct json_value *g = cfg_global_entry(c, tbl, "LOCAL_REPAIR"), *f, *ports;
+	struct xfab_config *cfg = c->cfg;
+	char fk[160], *items[XFAB_MAX_PORTS + 1], list[1024];
+	int n;
+
+	if (!g || cfg_check_fields(c, g, "LOCAL_REPAIR|global", fields))
+		return;
+	f = json_get(g, "split_horizon");
+	if (f) {
+		cfg_field_key(fk, sizeof(fk), "LOCAL_REPAIR|global", "split_horizon");
+		cfg_parse_bool(c, f, fk, &cfg->split_horizon);
+	}
+	f = json_get(g, "bounce");
+	if (f) {
+		cfg_field_key(fk, sizeof(fk), "LOCAL_REPAIR|global", "bounce");
+		cfg_parse_bool(c, f, fk, &cfg->repair_bounce);
+	}
+	ports = json_get(g, "ports");
+	cfg_field_key(fk, sizeof(fk), "LOCAL_REPAIR|global", "ports");
+	if (!cfg->repair_bounce) {
+		if (ports)
+			cfg_add_error(c, ports->pos, fk, "ports without \"bounce\": \"true\"");
+		return;
+	}
+	if (!ports) {
+		cfg_add_error(c, g->pos, "LOCAL_REPAIR|global",
+			      "bounce needs \"ports\": the ports a packet may be bounced to");
+		return;
+	}
+	if (ports->type != JSON_STRING || strlen(ports->str) >= sizeof(list)) {
+		cfg_add_error(c, ports->pos, fk, "expected a comma-separated string of ports");
+		return;
+	}
+	snprintf(list, sizeof(list), "%s", ports->str);
+	n = cfg_split_list(list, items, XFAB_MAX_PORTS);
+	if (n < 2) {
+		cfg_add_error(c, ports->pos, fk,
+			      n == CFG_LIST_TOO_MANY ? "more ports than the switch has"
+			      : n < 0		     ? "an empty item in the list of ports"
+				      : "at least two ports (one is where the packet came from)");
+		return;
+	}
+	cfg->repair.nexthops = calloc((size_t)n, sizeof(*cfg->repair.nexthops));
+	if (!cfg->repair.nexthops) {
+		cfg_add_error(c, ports->pos, fk, "out of memory");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		int p = -1;
+
+		for (int q = 0; q < cfg->n_ports; q++)
+			if (!strcmp(cfg->ports[q].name, items[i]))
+				p = q;
+		if (p < 0) {
+			cfg_add_error(c, ports->pos, fk, "port %s is not in the PORT table",
+				      items[i]);
+			return;
+		}
+		for (int j = 0; j < cfg->repair.n_nexthops; j++)
+			if (cfg->repair.nexthops[j].port == p) {
+				cfg_add_error(c, ports->pos, fk, "port %s listed twice", items[i]);
+				return;
+			}
+		if (p2p_peer(cfg, p, &cfg->repair.nexthops[cfg->repair.n_nexthops])) {
+			cfg_add_error(c, ports->pos, fk,
+				      "port %s has no /31 or /127 address: its peer (where a "
+				      "bounced packet goes) is unknown",
+				      items[i]);
+			return;
+		}
+		cfg->repair.n_nexthops++;
 	}
 }
