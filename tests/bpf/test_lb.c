@@ -3,7 +3,8 @@
  * Load-balancing tests through the loaded data plane (BPF_PROG_TEST_RUN):
  * spread (chi-square), weights, resilient member removal and re-add,
  * stability, E-ECMP on RoCE QPs, symmetric and VXLAN-inner hashing,
- * flowlets (gap, counters, least loaded) and TE pinning with fallback.
+ * flowlets (gap, counters, least loaded), TE pinning with fallback, and
+ * local repair (bounce, split horizon).
  * The member a packet took is read from its rewritten destination MAC.
  */
 #include <arpa/inet.h>
@@ -713,6 +714,120 @@ static void test_te(void **state)
 	assert_int_equal(h_reapply(&H, make_config(NULL, NULL)), 0);
 }
 
+/*
+ * LOCAL_REPAIR. Bounce: a route whose only port is down (10.70/16 via p6)
+ * or whose group has no live member (10.30/16 over p2 and p3) sends its
+ * packets out of a repair port (p3, p4, p5: the peers of their /31s), the
+ * flow's choice, never back where they came in; counted as repaired.
+ * Split horizon: a group (10.60/16 over p3..p8) never picks the ingress port
+ * while another member lives, and a flow keeps its choice. Without the
+ * table, the same packets are dropped or go back.
+ */
+#define REPAIR_ROUTE ",\n  \"10.70.0.0/16\": {\"nexthop\": \"10.0.6.1\"}"
+#define REPAIR_CFG                                                                                 \
+	"\"ECMP\": {}, \"LOCAL_REPAIR\": {\"global\": {\"bounce\": \"true\", \"ports\": "          \
+	"\"p3,p4,p5\", \"split_horizon\": \"true\"}}"
+
+static void test_local_repair(void **state)
+{
+	int seen[200] = {0}, back = 0, before[400];
+	__u64 rep0, sh0;
+
+	(void)state;
+	seed(0x4e9a1bu);
+	/* without LOCAL_REPAIR: a dead path drops, a group may send back */
+	assert_int_equal(h_reapply(&H, make_config(NULL, REPAIR_ROUTE)), 0);
+	for (int i = 0; i < 200; i++) {
+		struct flow f = random_flow(0x0a3c0000u); /* 10.60.x.y */
+
+		back += send_flow(0, 2, &f) == 103; /* from p3, back to p3 */
+	}
+	assert_true(binom_ok(back, 200, 1.0 / 6, 1));
+	H.oper_up[5] = 0; /* p6 down */
+	assert_int_equal(h_reapply(&H, NULL), 0);
+	{
+		struct flow f = random_flow(0x0a460000u); /* 10.70.x.y */
+
+		assert_int_equal(send_flow(0, 0, &f), -1);
+	}
+
+	/* with it */
+	assert_int_equal(h_reapply(&H, make_config(REPAIR_CFG, REPAIR_ROUTE)), 0);
+	rep0 = lb(XFAB_LB_REPAIRED);
+	sh0 = lb(XFAB_LB_SPLIT_HORIZON);
+	for (int i = 0; i < 300; i++) {
+		struct flow f = random_flow(0x0a460000u);
+		int m = send_flow(i & 1, 0, &f);
+
+		assert_true(m == 103 || m == 104 || m == 105);
+		seen[m - 100]++;
+		assert_int_equal(send_flow(0, 0, &f), m); /* the flow keeps its repair port */
+	}
+	for (int p = 3; p <= 5; p++)
+		assert_true(binom_ok(seen[p], 300, 1.0 / 3, 3));
+	assert_int_equal(lb(XFAB_LB_REPAIRED) - rep0, 600);
+	/* entering on a repair port: bounced to the two others only */
+	memset(seen, 0, sizeof(seen));
+	for (int i = 0; i < 200; i++) {
+		struct flow f = random_flow(0x0a460000u);
+		int m = send_flow(i & 1, 3, &f); /* from p4 */
+
+		assert_true(m == 103 || m == 105);
+		seen[m - 100]++;
+	}
+	assert_true(seen[3] > 0 && seen[5] > 0);
+	assert_int_equal(lb(XFAB_LB_REPAIRED) - rep0, 800);
+	/* a group with no live member (p2 and p3 down): bounced to p4, p5 */
+	H.oper_up[1] = H.oper_up[2] = 0;
+	assert_int_equal(h_reapply(&H, NULL), 0);
+	for (int i = 0; i < 100; i++) {
+		struct flow f = random_flow(0x0a1e0000u); /* 10.30.x.y */
+		int m = send_flow(0, 0, &f);
+
+		assert_true(m == 104 || m == 105);
+	}
+	assert_int_equal(lb(XFAB_LB_REPAIRED) - rep0, 900);
+	H.oper_up[1] = H.oper_up[2] = H.oper_up[5] = 1;
+	assert_int_equal(h_reapply(&H, NULL), 0);
+	/* a live path is not repaired */
+	{
+		struct flow f = random_flow(0x0a460000u);
+
+		assert_int_equal(send_flow(0, 0, &f), 106);
+		assert_int_equal(lb(XFAB_LB_REPAIRED) - rep0, 900);
+	}
+
+	/* split horizon: from p3, never p3; the others as they were */
+	back = 0;
+	for (int i = 0; i < 400; i++) {
+		struct flow f = random_flow(0x0a3c0000u);
+		int m = send_flow(i & 1, 2, &f);
+
+		assert_true(m >= 104 && m <= 108);
+		assert_int_equal(send_flow(0, 2, &f), m);
+		before[i] = send_flow(0, 0, &f); /* from p1 the group's own choice */
+		back += before[i] == 103;
+		if (before[i] != 103)
+			assert_int_equal(m, before[i]); /* only the ingress choice moved */
+	}
+	assert_true(back > 0);
+	assert_int_equal(lb(XFAB_LB_SPLIT_HORIZON) - sh0, 2 * (__u64)back);
+	/* the repair group's entries are 0.0.0.0/0 and ::/0 of its own table,
+	 * and a config without the table takes them away */
+	{
+		struct xfab_lpm_v4_key k4 = {.prefixlen = 32, .table = htonl(XFAB_TABLE_REPAIR)};
+		struct xfab_lpm_v6_key k6 = {.prefixlen = 32, .table = htonl(XFAB_TABLE_REPAIR)};
+		struct xfab_route rt;
+
+		assert_int_equal(bpf_map_lookup_elem(H.fd[XFAB_T_ROUTES_V4], &k4, &rt), 0);
+		assert_int_equal(rt.type, XFAB_RT_GROUP);
+		assert_int_equal(bpf_map_lookup_elem(H.fd[XFAB_T_ROUTES_V6], &k6, &rt), 0);
+		assert_int_equal(h_reapply(&H, make_config(NULL, NULL)), 0);
+		assert_int_not_equal(bpf_map_lookup_elem(H.fd[XFAB_T_ROUTES_V4], &k4, &rt), 0);
+		assert_int_not_equal(bpf_map_lookup_elem(H.fd[XFAB_T_ROUTES_V6], &k6, &rt), 0);
+	}
+}
+
 H_GROUP_FIXTURES(H, 8, make_config(NULL, NULL))
 
 int main(void)
@@ -725,6 +840,7 @@ int main(void)
 	    cmocka_unit_test(test_symmetric),	 cmocka_unit_test(test_vxlan_inner),
 	    cmocka_unit_test(test_flowlets),	 cmocka_unit_test(test_flowlet_slots),
 	    cmocka_unit_test(test_least_loaded), cmocka_unit_test(test_te),
+	    cmocka_unit_test(test_local_repair),
 	};
 	return cmocka_run_group_tests_name("bpf_load_balancing", tests, setup, teardown);
 }

@@ -179,6 +179,28 @@ static const struct bad_case bad[] = {
      "FIB_SYNC|global.table", "decimal"},
     {"FIB_SYNC unknown field", HDR PORTS " \"FIB_SYNC\": {\"global\": {\"vrf\": \"red\"}}\n}\n",
      "\"vrf\"", 0, "FIB_SYNC|global.vrf", "unknown field"},
+    {"LOCAL_REPAIR port without a /31",
+     HDR PORTS IFS ",\n \"LOCAL_REPAIR\": {\"global\": {\"bounce\": \"true\", \"ports\": "
+		   "\"eth1,eth3\"}}\n}\n",
+     "\"eth1,eth3\"", 0, "LOCAL_REPAIR|global.ports", "eth3 has no /31 or /127 address"},
+    {"LOCAL_REPAIR one port",
+     HDR PORTS IFS ",\n \"LOCAL_REPAIR\": {\"global\": {\"bounce\": \"true\", \"ports\": "
+		   "\"eth1\"}}\n}\n",
+     "\"eth1\"}}", 0, "LOCAL_REPAIR|global.ports", "at least two ports"},
+    {"LOCAL_REPAIR unknown port",
+     HDR PORTS IFS ",\n \"LOCAL_REPAIR\": {\"global\": {\"bounce\": \"true\", \"ports\": "
+		   "\"eth1,eth9\"}}\n}\n",
+     "\"eth1,eth9\"", 0, "LOCAL_REPAIR|global.ports", "eth9 is not in the PORT table"},
+    {"LOCAL_REPAIR port twice",
+     HDR PORTS IFS ",\n \"LOCAL_REPAIR\": {\"global\": {\"bounce\": \"true\", \"ports\": "
+		   "\"eth1,eth2,eth1\"}}\n}\n",
+     "\"eth1,eth2,eth1\"", 0, "LOCAL_REPAIR|global.ports", "eth1 listed twice"},
+    {"LOCAL_REPAIR bounce without ports",
+     HDR PORTS IFS ",\n \"LOCAL_REPAIR\": {\"global\": {\"bounce\": \"true\"}}\n}\n", "{\"bounce\"",
+     0, "LOCAL_REPAIR|global", "bounce needs \"ports\""},
+    {"LOCAL_REPAIR ports without bounce",
+     HDR PORTS IFS ",\n \"LOCAL_REPAIR\": {\"global\": {\"ports\": \"eth1,eth2\"}}\n}\n",
+     "\"eth1,eth2\"", 0, "LOCAL_REPAIR|global.ports", "without \"bounce\""},
     {"TE_PATH without a port",
      HDR PORTS IFS ",\n \"TE_PATH\": {\"10.2.0.0/24\": {\"nexthop\": \"10.0.0.0\"}}\n}\n",
      "\"10.2.0.0/24\"", 0, "TE_PATH|10.2.0.0/24", "INGRESS_PORT|PREFIX"},
@@ -329,6 +351,40 @@ static void test_good_config(void **state)
 	assert_int_equal(cfg.routes[2].blackhole, 1);
 	assert_int_equal(cfg.n_neighs, 1);
 	assert_int_equal(cfg.fib_sync, 0); /* no FIB_SYNC table: static routes only */
+	xfab_config_free(&cfg);
+}
+
+/* LOCAL_REPAIR: a port's peer is the other end of its /31 (or /127) */
+static void test_local_repair(void **state)
+{
+	const char *text =
+	    HDR PORTS IFS ",\n \"LOCAL_REPAIR\": {\"global\": {\"bounce\": \"true\", "
+			  "\"ports\": \"eth2, eth1\", \"split_horizon\": \"true\"}}\n}\n";
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+	char a[INET6_ADDRSTRLEN];
+
+	(void)state;
+	assert_int_equal(xfab_config_parse("lr.json", text, &cfg, &errs), 0);
+	assert_int_equal(cfg.repair_bounce, 1);
+	assert_int_equal(cfg.split_horizon, 1);
+	assert_int_equal(cfg.repair.n_nexthops, 2);
+	assert_int_equal(cfg.repair.nexthops[0].port, 1); /* eth2: 10.0.0.3/31 -> .2 */
+	inet_ntop(AF_INET, cfg.repair.nexthops[0].gw, a, sizeof(a));
+	assert_string_equal(a, "10.0.0.2");
+	assert_int_equal(cfg.repair.nexthops[1].port, 0); /* eth1: 10.0.0.1/31 -> .0 */
+	inet_ntop(AF_INET, cfg.repair.nexthops[1].gw, a, sizeof(a));
+	assert_string_equal(a, "10.0.0.0");
+	xfab_config_free(&cfg);
+	/* only an IPv6 /127: its peer */
+	text = HDR PORTS " \"INTERFACE\": {\"eth1|fd00::1/127\": {}, \"eth2|fd00::2/127\": {}},\n"
+			 " \"LOCAL_REPAIR\": {\"global\": {\"bounce\": \"true\", \"ports\": "
+			 "\"eth1,eth2\"}}\n}\n";
+	assert_int_equal(xfab_config_parse("lr.json", text, &cfg, &errs), 0);
+	inet_ntop(AF_INET6, cfg.repair.nexthops[0].gw, a, sizeof(a));
+	assert_string_equal(a, "fd00::");
+	inet_ntop(AF_INET6, cfg.repair.nexthops[1].gw, a, sizeof(a));
+	assert_string_equal(a, "fd00::3");
 	xfab_config_free(&cfg);
 }
 
@@ -763,7 +819,7 @@ static void test_bad_config_applies_nothing(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[N_BAD + 12];
+	struct CMUnitTest tests[N_BAD + 13];
 	size_t n = 0;
 
 	for (size_t i = 0; i < N_BAD; i++)
@@ -771,6 +827,8 @@ int main(void)
 						 .test_func = test_bad_config,
 						 .initial_state = (void *)&bad[i]};
 	tests[n++] = (struct CMUnitTest){.name = "good config", .test_func = test_good_config};
+	tests[n++] = (struct CMUnitTest){.name = "LOCAL_REPAIR: the peers of /31 and /127 ports",
+					 .test_func = test_local_repair};
 	tests[n++] = (struct CMUnitTest){.name = "FIB_SYNC: defaults, a set, off, no reload change",
 					 .test_func = test_fib_sync};
 	tests[n++] = (struct CMUnitTest){.name = "every error reported",

@@ -231,6 +231,8 @@ int cmd_trace(const struct ctl_opts *ta)
 		jw_string("route_type", r->route_type ? xfab_route_type_name(r->route_type) : "");
 		jw_bool("te", r->flags & XFAB_TRACE_TE_HIT);
 		jw_bool("te_fallback", r->flags & XFAB_TRACE_TE_FALLBACK);
+		jw_bool("repaired", r->flags & XFAB_TRACE_REPAIRED);
+		jw_bool("split_horizon", r->flags & XFAB_TRACE_SPLIT_HORIZON);
 		jw_uint("group", r->group);
 		jw_uint("hash", r->hash);
 		jw_uint("bucket", r->bucket);
@@ -274,6 +276,14 @@ int cmd_trace(const struct ctl_opts *ta)
 		       : r->flags & XFAB_TRACE_FLOWLET_NEW
 			   ? " (a new flowlet: random member; shown: the hash's)"
 			   : "");
+	if (r->flags & XFAB_TRACE_REPAIRED)
+		printf("repair    the route's path is dead: bounced by the repair group %u, never "
+		       "back out of %s (LOCAL_REPAIR)\n",
+		       r->group, ta->in);
+	if (r->flags & XFAB_TRACE_SPLIT_HORIZON)
+		printf("repair    the group chose %s, where the packet came in: another member "
+		       "(split horizon)\n",
+		       ta->in);
 	if (r->nexthop && !(r->flags & XFAB_TRACE_GROUP))
 		printf("select    nexthop %u\n", r->nexthop);
 	if (r->nexthop) {
