@@ -419,6 +419,9 @@ static __always_inline int xfab_path_dead(int act, const struct xfab_result *res
 
 	if (act == XFAB_ACT_DROP)
 		return res->reason == XFAB_DROP_GROUP_EMPTY;
+	/* a port that lost its carrier loses its neighbours too */
+	if (act == XFAB_ACT_PUNT && res->reason == XFAB_PUNT_NEIGH_UNRESOLVED)
+		return !xfab_nexthop_port(l3->nh_id);
 	if (act != XFAB_ACT_FORWARD)
 		return 0;
 	out = bpf_map_lookup_elem(&ports, &ifindex);

@@ -16,13 +16,18 @@ HOST_ADDR = {"h%d" % (2 * (l - 1) + k): "10.%d.%d.2" % (l, k) for l in range(1, 
 
 
 class Lab:
-    def __init__(self, name, datapath):
-        self.name, self.datapath = name, datapath
+    def __init__(self, name, datapath, routing=None):
+        self.name, self.datapath, self.routing = name, datapath, routing
         self.state = "/run/xfab-lab/" + name
 
     def __enter__(self):
-        subprocess.run([LAB, "up", TOPO, "--name", self.name, "--datapath", self.datapath],
-                       check=True, stdout=subprocess.DEVNULL, timeout=120)
+        try:
+            subprocess.run([LAB, "up", TOPO, "--name", self.name, "--datapath", self.datapath] +
+                           (["--routing", self.routing] if self.routing else []),
+                           check=True, stdout=subprocess.DEVNULL, timeout=180)
+        except BaseException:
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc):

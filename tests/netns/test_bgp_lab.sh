@@ -13,6 +13,9 @@
 #   - the leaf1-spine1 link cut: leaf1's routes converge to eth2 only, and the
 #     other leaves' routes to leaf1 to spine2 only; traffic flows; link up:
 #     the sessions come back and both members return;
+#   - show routes says protocol bgp; under traffic, spine1 (cut off from
+#     leaf1) bounces what still comes its way (LOCAL_REPAIR) and every QP
+#     arrives;
 #   - `xfab-lab status` and `xfab-lab exec ... vtysh`;
 #   - nothing left after the lab goes down, FRR's daemons included, nor after
 #     a bring-up that fails half way (bgpd refusing to start).
@@ -160,6 +163,8 @@ check "BFD up on spine1's 8 sessions" eval \
 # ---- the data planes, against the address plan
 check "leaf1: every remote host prefix (6 IPv4 + 6 IPv6) via both spines (eth1,eth2), nothing else" \
 	eventually 10 leaf1_is both_spines
+check "show routes: every remote host prefix on leaf1 says protocol bgp" eval \
+	'[ "$(L leaf1 xfabctl -j show routes | jq "[.[] | select(.prefix | test(\"^10\\\\.[234]\\\\.|^fd00:[234]:\")) | select(.protocol == \"bgp\")] | length")" = 12 ]'
 spine1_full() { [ "$(routes spine1)" = "$(plan own_leaf 1 2 3 4)" ]; }
 check "spine1: every host prefix (8 IPv4 + 8 IPv6) via its own leaf" eventually 10 spine1_full
 check "leaf1's kernel FIB agrees: ECMP over eth1 and eth2 (zebra's classic multipath)" eval \
@@ -187,7 +192,16 @@ check "exec leaf1 vtysh -c 'show bgp summary' talks to leaf1's bgpd" eval \
 check "exec spine2 vtysh -c 'show ip route': spine2's zebra" eval \
 	'L spine2 vtysh -c "show ip route" | grep -q "10.4.1.0/24 .* via 10.254.2.7, eth4"'
 
-# ---- the leaf1-spine1 link cut, in leaf1
+# ---- the leaf1-spine1 link cut, in leaf1, under traffic h7 -> h1 (16 QPs,
+# each its own source port: half of them through spine1)
+L h1 "$ROOT/build/xfab-roce" recv --duration 8 --idle-ms 1500 -j >"$tmp/recv.json" 2>/dev/null &
+recv_pid=$!
+sleep 0.5
+L h7 "$ROOT/build/xfab-roce" send --dst 10.1.1.2 --qps 16 --sport-per-qp --rate 16000 \
+	--count 32000 >/dev/null 2>&1 &
+send_pid=$!
+sleep 0.7
+rep0=$(L spine1 xfabctl -j show lb | jq .repaired)
 t_cut=$(now_ms)
 ip -n "$NAME-leaf1" link set eth1 down
 if eventually 10 leaf1_is spine2_only; then
@@ -199,6 +213,13 @@ else
 fi
 check "link cut: leaf4's routes to leaf1's hosts converge to spine2 (eth2) only" \
 	eventually 10 to_leaf1_on 4 spine2_only
+wait "$send_pid"
+wait "$recv_pid"
+check "link cut: spine1, cut off from leaf1, bounced what still came its way (LOCAL_REPAIR)" \
+	eval '[ "$(L spine1 xfabctl -j show lb | jq .repaired)" -gt "$rep0" ]'
+check "link cut: all 16 QPs h7 -> h1 arrived across the cut" \
+	eval '[ "$(jq "[.flows[] | select(.packets > 0)] | length" "$tmp/recv.json")" = 16 ]'
+echo "# link cut under traffic: $(jq .lost "$tmp/recv.json") of 32000 packets h7 -> h1 lost"
 check "link cut: leaf1's sessions with spine1 are down, spine2's up" eval \
 	'[ "$(sessions leaf1)" = 2/4 ]'
 check "link cut: traffic flows both ways (h1 -> h8, h7 -> h2), IPv4 and IPv6" eval \

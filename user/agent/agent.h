@@ -56,6 +56,14 @@ struct batch {
 	char *keys, *vals;
 };
 
+/* A route withdrawal held back while its dead path bounces (LOCAL_REPAIR). */
+struct held_del {
+	__u64 deadline_ns;
+	__u32 table, priority;
+	__u8 family, plen, protocol;
+	__u8 dst[16];
+};
+
 /* FIB_SYNC's counters and state */
 struct fib_sync {
 	struct xfab_nl_filter filter;
@@ -69,6 +77,9 @@ struct fib_sync {
 	__u64 batch_ns;		       /* when the first of them was read; 0: none */
 	__u64 lag_last_ns, lag_max_ns; /* read to written, per batch */
 	int resync_due;		       /* a resync failed part way: again on the next tick */
+	struct held_del *held;	       /* LOCAL_REPAIR: withdrawals held back */
+	size_t n_held, cap_held;
+	size_t held_total; /* withdrawals held so far */
 };
 
 struct agent {
@@ -81,9 +92,11 @@ struct agent {
 	int lock_fd;
 	struct xfab_config cfg;
 	struct xfab_port_live live[XFAB_MAX_PORTS];
-	int link_fd[XFAB_MAX_PORTS];   /* bpf_link per port index of cfg; -1 = none */
-	int egress_fd[XFAB_MAX_PORTS]; /* tc datapath: the egress (queue) program */
-	int shaped[XFAB_MAX_PORTS];    /* tc datapath: xfabd installed the port's HTB */
+	int link_fd[XFAB_MAX_PORTS];	/* bpf_link per port index of cfg; -1 = none */
+	int egress_fd[XFAB_MAX_PORTS];	/* tc datapath: the egress (queue) program */
+	int shaped[XFAB_MAX_PORTS];	/* tc datapath: xfabd installed the port's HTB */
+	int admin_down[XFAB_MAX_PORTS]; /* the kernel's IFF_UP is off (FIB_SYNC: handled) */
+	__u64 down_ns[XFAB_MAX_PORTS];	/* when the port last went oper down */
 	struct xfab *skel;
 	int map_fd[XFAB_T_COUNT];
 	struct xfab_rib *rib;	      /* what xfabd was told (config, TE pins) */
@@ -145,6 +158,9 @@ void on_route(void *arg, const struct nlmsghdr *nlh);
 void fib_sync_flush(struct agent *a);
 int fib_sync_resync(struct agent *a);
 void fib_sync_link_down(struct agent *a, __u32 ifindex);
+/* Applies the withdrawals whose hold ran out; how long poll may wait for
+ * the next (ms, -1: none held). */
+int fib_sync_expire(struct agent *a);
 /* Copies the figures to a->fib_pub (the metrics thread reads them). */
 void fib_sync_publish(struct agent *a);
 

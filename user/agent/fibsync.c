@@ -15,6 +15,8 @@
  *              written, what vanished goes
  */
 #include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agent.h"
@@ -23,6 +25,118 @@
 static int port_of(void *arg, __u32 ifindex)
 {
 	return port_of_ifindex(arg, ifindex);
+}
+
+#define HELD_MAX (1u << 20)
+
+static void key_of(struct xfab_rib_key *k, const struct xfab_nl_route *r)
+{
+	memset(k, 0, sizeof(*k));
+	k->family = r->family;
+	k->plen = r->plen;
+	memcpy(k->addr, r->dst, 16);
+}
+
+static size_t held_find(const struct fib_sync *fs, const struct xfab_nl_route *r)
+{
+	for (size_t i = 0; i < fs->n_held; i++) {
+		const struct held_del *h = &fs->held[i];
+
+		if (h->family == r->family && h->plen == r->plen && !memcmp(h->dst, r->dst, 16))
+			return i;
+	}
+	return fs->n_held;
+}
+
+/*
+ * LOCAL_REPAIR bounce: when a port loses its carrier, the routing daemon
+ * withdraws the routes through it within milliseconds (its nexthop is gone),
+ * while the other switches keep sending this way until the withdrawal
+ * reaches them. A withdrawn route whose every member is on a port that went
+ * down within hold_ms stays in the data plane that long, dead, so its
+ * packets bounce instead of meeting no route. 1: held.
+ */
+static int hold_withdrawal(struct agent *a, const struct xfab_nl_route *r)
+{
+	struct fib_sync *fs = &a->fs;
+	const struct xfab_rib_entry *e = NULL;
+	struct xfab_rib_node *node;
+	struct xfab_rib_key k;
+	__u64 now = xfab_mono_ns(), hold = (__u64)a->cfg.repair_hold_ms * 1000000;
+	struct held_del *h;
+
+	if (!a->cfg.repair_bounce || !hold || fs->n_held >= HELD_MAX)
+		return 0;
+	key_of(&k, r);
+	node = xfab_rib_find(a->rib, &k);
+	for (const struct xfab_rib_entry *x = node ? node->entries : NULL; x; x = x->next)
+		if (x->source == XFAB_RIB_SRC_NETLINK)
+			e = x;
+	if (!e || e->type != XFAB_RIB_PATH || e->protocol != r->protocol)
+		return 0;
+	for (int i = 0; i < e->path->n; i++) {
+		int p = e->path->m[i].port;
+
+		if (p >= a->cfg.n_ports || a->live[p].oper_up || now - a->down_ns[p] > hold)
+			return 0;
+	}
+	if (held_find(fs, r) < fs->n_held)
+		return 1;
+	if (fs->n_held == fs->cap_held) {
+		size_t cap = fs->cap_held ? fs->cap_held * 2 : 64;
+		struct held_del *n = realloc(fs->held, cap * sizeof(*n));
+
+		if (!n)
+			return 0;
+		fs->held = n;
+		fs->cap_held = cap;
+	}
+	h = &fs->held[fs->n_held++];
+	h->deadline_ns = now + hold;
+	h->table = r->table;
+	h->priority = r->priority;
+	h->family = r->family;
+	h->plen = r->plen;
+	h->protocol = r->protocol;
+	memcpy(h->dst, r->dst, 16);
+	fs->held_total++;
+	return 1;
+}
+
+int fib_sync_expire(struct agent *a)
+{
+	struct fib_sync *fs = &a->fs;
+	__u64 now = xfab_mono_ns(), next = 0;
+	size_t out = 0;
+
+	for (size_t i = 0; i < fs->n_held; i++) {
+		struct held_del *h = &fs->held[i];
+
+		if (h->deadline_ns <= now) {
+			static struct xfab_nl_change ch;
+
+			memset(&ch, 0, offsetof(struct xfab_nl_change, route.hops));
+			ch.kind = XFAB_NL_ROUTE_DEL;
+			ch.route.table = h->table;
+			ch.route.priority = h->priority;
+			ch.route.family = h->family;
+			ch.route.plen = h->plen;
+			ch.route.protocol = h->protocol;
+			memcpy(ch.route.dst, h->dst, 16);
+			if (a->nlsync && !xfab_nlsync_apply(a->nlsync, &ch)) {
+				if (!fs->batch_ns)
+					fs->batch_ns = now;
+				fs->pending++;
+			}
+			continue;
+		}
+		if (!next || h->deadline_ns < next)
+			next = h->deadline_ns;
+		fs->held[out++] = *h;
+	}
+	fs->n_held = out;
+	fib_sync_flush(a);
+	return next ? (int)((next - now) / 1000000 + 1) : -1;
 }
 
 void on_route(void *arg, const struct nlmsghdr *nlh)
@@ -48,6 +162,14 @@ void on_route(void *arg, const struct nlmsghdr *nlh)
 			log_warn("netlink: a route message refused (%zu so far): %s", fs->refused,
 				 ch.why);
 		return;
+	}
+	if (ch.kind == XFAB_NL_ROUTE_DEL && hold_withdrawal(a, &ch.route))
+		return;
+	if (ch.kind == XFAB_NL_ROUTE_ADD && fs->n_held) {
+		size_t i = held_find(fs, &ch.route);
+
+		if (i < fs->n_held) /* installed again: the withdrawal is void */
+			fs->held[i] = fs->held[--fs->n_held];
 	}
 	err = xfab_nlsync_apply(a->nlsync, &ch);
 	if (err) {

@@ -154,6 +154,10 @@ static int event_loop(struct agent *a)
 		 a->cfg.datapath == XFAB_DP_XDP ? "xdp" : "tc");
 	for (;;) {
 		int timeout, n_ctl = ctl_pollfds(a, pfd + 3, 1 + CTL_MAX_CONN, &timeout);
+		int held = a->fs.n_held ? fib_sync_expire(a) : -1;
+
+		if (held >= 0 && (timeout < 0 || held < timeout))
+			timeout = held;
 
 		if (poll(pfd, 3 + (nfds_t)n_ctl, timeout) < 0) {
 			if (errno == EINTR)

@@ -156,6 +156,9 @@ void compile_stop(struct agent *a)
 	xfab_compile_free(a->compile);
 	xfab_nlsync_free(a->nlsync);
 	a->nlsync = NULL;
+	free(a->fs.held);
+	a->fs.held = NULL;
+	a->fs.n_held = a->fs.cap_held = 0;
 	xfab_rib_free(a->rib);
 	a->compile = NULL;
 	a->rib = NULL;
@@ -215,22 +218,31 @@ void on_link(void *arg, const struct xfab_nl_link *l)
 	struct agent *a = arg;
 	int p = port_of_ifindex(a, l->ifindex);
 	int up = l->deleted ? 0 : l->oper_up;
+	int admin_down = l->deleted || !l->admin_up;
 
-	if (p < 0 || a->live[p].oper_up == up)
+	if (p < 0)
 		return;
-	a->live[p].oper_up = up;
-	log_info("port %s is %s", a->cfg.ports[p].name, up ? "up" : "down");
-	if (!a->compile || xfab_compile_link(a->compile, p, up)) {
-		a->dirty = 1;
-		return;
+	if (a->live[p].oper_up != up) {
+		a->live[p].oper_up = up;
+		if (!up)
+			a->down_ns[p] = xfab_mono_ns();
+		log_info("port %s is %s", a->cfg.ports[p].name, up ? "up" : "down");
+		if (!a->compile || xfab_compile_link(a->compile, p, up))
+			a->dirty = 1;
+		else
+			log_dbg("port %s: %zu entries written", a->cfg.ports[p].name,
+				writes(xfab_compile_last(a->compile)));
 	}
-	log_dbg("port %s: %zu entries written", a->cfg.ports[p].name,
-		writes(xfab_compile_last(a->compile)));
-	/* the data plane stopped using the port above; now what the kernel
-	 * drops without a message goes from the mirror (link up restores
-	 * nothing: the routing daemon installs the routes again) */
-	if (!up)
+	/* The data plane stopped using the port above. A port taken down
+	 * loses its IPv4 routes and nexthop objects in the kernel without a
+	 * message: the mirror drops them too. A port that only lost its
+	 * carrier keeps them (the kernel marks them linkdown), so a route
+	 * whose one path it was stays, dead, and LOCAL_REPAIR bounces its
+	 * packets until the routing daemon withdraws it. Link up restores
+	 * nothing: the daemon installs the routes again. */
+	if (admin_down && !a->admin_down[p])
 		fib_sync_link_down(a, l->ifindex);
+	a->admin_down[p] = admin_down;
 }
 
 /* A neighbour changed in the map: the nexthops through it resolve again. */

@@ -127,8 +127,10 @@ struct xfab_config {
 	__u8 fib_protocols[32]; /* bit p: rtm_protocol p mirrored */
 	/* LOCAL_REPAIR|global: what the data plane does before the routing
 	 * protocol converges */
-	int repair_bounce;	     /* a dead path bounces to a repair port */
-	int split_horizon;	     /* a group never sends back out of the ingress port */
+	int repair_bounce;	      /* a dead path bounces to a repair port */
+	int split_horizon;	      /* a group never sends back out of the ingress port */
+	__u32 repair_hold_ms;	      /* bounce: a withdrawn route whose ports just went down
+				       * stays (dead, bouncing) this long (FIB_SYNC) */
 	struct xfab_cfg_route repair; /* bounce: the peers of the repair ports */
 	/* where DEVICE_METADATA set what a reload cannot change */
 	struct json_pos hostname_pos;

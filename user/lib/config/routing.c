@@ -82,7 +82,7 @@ static int p2p_peer(const struct xfab_config *cfg, int p, struct xfab_cfg_nextho
 
 void cfg_parse_local_repair(struct ctx *c, const struct json_value *tbl)
 {
-	static const char *const fields[] = {"bounce", "ports", "split_horizon", NULL};
+	static const char *const fields[] = {"bounce", "ports", "split_horizon", "hold_ms", NULL};
 	const struct json_value *g = cfg_global_entry(c, tbl, "LOCAL_REPAIR"), *f, *ports;
 	struct xfab_config *cfg = c->cfg;
 	char fk[160], *items[XFAB_MAX_PORTS + 1], list[1024];
@@ -94,6 +94,12 @@ void cfg_parse_local_repair(struct ctx *c, const struct json_value *tbl)
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "LOCAL_REPAIR|global", "split_horizon");
 		cfg_parse_bool(c, f, fk, &cfg->split_horizon);
+	}
+	cfg->repair_hold_ms = 1000;
+	f = json_get(g, "hold_ms");
+	if (f) {
+		cfg_field_key(fk, sizeof(fk), "LOCAL_REPAIR|global", "hold_ms");
+		cfg_parse_u32(c, f, fk, 0, 60000, &cfg->repair_hold_ms);
 	}
 	f = json_get(g, "bounce");
 	if (f) {
