@@ -723,7 +723,9 @@ static void test_te(void **state)
  * while another member lives, and a flow keeps its choice. Without the
  * table, the same packets are dropped or go back.
  */
-#define REPAIR_ROUTE ",\n  \"10.70.0.0/16\": {\"nexthop\": \"10.0.6.1\"}"
+#define REPAIR_ROUTE                                                                               \
+	",\n  \"10.70.0.0/16\": {\"nexthop\": \"10.0.6.1\"},\n  \"10.80.0.0/16\": {\"nexthop\": "  \
+	"\"10.0.2.100\"}"
 #define REPAIR_CFG                                                                                 \
 	"\"ECMP\": {}, \"LOCAL_REPAIR\": {\"global\": {\"bounce\": \"true\", \"ports\": "          \
 	"\"p3,p4,p5\", \"split_horizon\": \"true\"}}"
@@ -787,6 +789,19 @@ static void test_local_repair(void **state)
 		assert_true(m == 104 || m == 105);
 	}
 	assert_int_equal(lb(XFAB_LB_REPAIRED) - rep0, 900);
+	/* a nexthop with no neighbour (10.0.2.100 on p2, never resolved): on a
+	 * live port the kernel resolves it (a punt), on a dead one (a carrier
+	 * loss takes the neighbours with it) the packet bounces */
+	{
+		struct flow f = random_flow(0x0a500000u); /* 10.80.x.y */
+		int m = send_flow(0, 0, &f);
+
+		assert_true(m == 104 || m == 105); /* p2 is down here */
+		H.oper_up[1] = 1;
+		assert_int_equal(h_reapply(&H, NULL), 0);
+		assert_int_equal(send_flow(0, 0, &f), -1); /* punted */
+		assert_int_equal(lb(XFAB_LB_REPAIRED) - rep0, 901);
+	}
 	H.oper_up[1] = H.oper_up[2] = H.oper_up[5] = 1;
 	assert_int_equal(h_reapply(&H, NULL), 0);
 	/* a live path is not repaired */
@@ -794,7 +809,7 @@ static void test_local_repair(void **state)
 		struct flow f = random_flow(0x0a460000u);
 
 		assert_int_equal(send_flow(0, 0, &f), 106);
-		assert_int_equal(lb(XFAB_LB_REPAIRED) - rep0, 900);
+		assert_int_equal(lb(XFAB_LB_REPAIRED) - rep0, 901);
 	}
 
 	/* split horizon: from p3, never p3; the others as they were */

@@ -98,8 +98,8 @@ if ! lab up >"$tmp/up.log" 2>&1; then
 fi
 ok "lab up (--routing kernel)"
 check "leaf1's config has no ROUTE table and mirrors protocol static" \
-	jq -e '(has("ROUTE") | not) and .FIB_SYNC.global.protocols == "static"' \
-	"$STATE/leaf1.json" >/dev/null
+	eval 'jq -e "(has(\"ROUTE\") | not) and .FIB_SYNC.global.protocols == \"static\"" \
+	"$STATE/leaf1.json" >/dev/null'
 check "leaf1: every remote host prefix via both spines (IPv4)" \
 	eval '[ "$(members 10.4.2.0/24)" = "eth1,eth2" ] && [ "$(members 10.2.1.0/24)" = "eth1,eth2" ]'
 check "leaf1: and IPv6" is fd00:3:2::/64 eth1,eth2
