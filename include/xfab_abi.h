@@ -276,10 +276,10 @@ _Static_assert(sizeof(struct xfab_neigh) == 8, "neigh");
 	(XFAB_HASH_F_SRC_IP | XFAB_HASH_F_DST_IP | XFAB_HASH_F_IP_PROTO |                          \
 	 XFAB_HASH_F_L4_SRC_PORT | XFAB_HASH_F_L4_DST_PORT)
 
-#define XFAB_SET_SYMMETRIC (1u << 0) /* A->B and B->A hash alike */
-#define XFAB_SET_FLOWLET (1u << 1)   /* flowlet switching on group routes */
-#define XFAB_SET_TE (1u << 2)	     /* TE tables hold entries: look them up */
-#define XFAB_SET_REPAIR (1u << 3)    /* a dead path bounces (XFAB_TABLE_REPAIR) */
+#define XFAB_SET_SYMMETRIC (1u << 0)	 /* A->B and B->A hash alike */
+#define XFAB_SET_FLOWLET (1u << 1)	 /* flowlet switching on group routes */
+#define XFAB_SET_TE (1u << 2)		 /* TE tables hold entries: look them up */
+#define XFAB_SET_REPAIR (1u << 3)	 /* a dead path bounces (XFAB_TABLE_REPAIR) */
 #define XFAB_SET_SPLIT_HORIZON (1u << 4) /* a group never sends back out of the ingress port */
 
 enum xfab_flowlet_mode {
@@ -430,13 +430,13 @@ _Static_assert(sizeof(struct xfab_queue_watermark) == 16, "queue watermark");
  * flowlet, no queue, no load) and fills the record with its decisions. ---- */
 #define XFAB_TRACE_MAGIC 0x58545243u /* "XTRC" */
 
-#define XFAB_TRACE_TE_HIT (1u << 0)	  /* a TE entry steered the packet */
-#define XFAB_TRACE_TE_FALLBACK (1u << 1)  /* a TE entry matched, its path was down */
-#define XFAB_TRACE_FLOWLET_CONT (1u << 2) /* continues a live flowlet */
-#define XFAB_TRACE_FLOWLET_NEW (1u << 3)  /* would start a flowlet (member: a prediction) */
-#define XFAB_TRACE_ROCE (1u << 4)	  /* RoCEv2 BTH parsed */
-#define XFAB_TRACE_GROUP (1u << 5)	  /* path chosen from a group */
-#define XFAB_TRACE_REPAIRED (1u << 6)	  /* dead path: bounced to a repair port */
+#define XFAB_TRACE_TE_HIT (1u << 0)	   /* a TE entry steered the packet */
+#define XFAB_TRACE_TE_FALLBACK (1u << 1)   /* a TE entry matched, its path was down */
+#define XFAB_TRACE_FLOWLET_CONT (1u << 2)  /* continues a live flowlet */
+#define XFAB_TRACE_FLOWLET_NEW (1u << 3)   /* would start a flowlet (member: a prediction) */
+#define XFAB_TRACE_ROCE (1u << 4)	   /* RoCEv2 BTH parsed */
+#define XFAB_TRACE_GROUP (1u << 5)	   /* path chosen from a group */
+#define XFAB_TRACE_REPAIRED (1u << 6)	   /* dead path: bounced to a repair port */
 #define XFAB_TRACE_SPLIT_HORIZON (1u << 7) /* the ingress port was avoided */
 
 enum xfab_trace_stage {

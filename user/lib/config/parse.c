@@ -14,8 +14,9 @@
 #include <string.h>
 
 static const char *const known_tables[] = {
-    "DEVICE_METADATA", "PORT",		 "INTERFACE",	 "ROUTE", "NEIGH",    "ECMP", "FLOWLET",
-    "TE_PATH",	       "DSCP_TO_TC_MAP", "WRED_PROFILE", "QUEUE", "FIB_SYNC", "LOCAL_REPAIR", NULL,
+    "DEVICE_METADATA", "PORT",	  "INTERFACE",	    "ROUTE",	    "NEIGH", "ECMP",
+    "FLOWLET",	       "TE_PATH", "DSCP_TO_TC_MAP", "WRED_PROFILE", "QUEUE", "FIB_SYNC",
+    "LOCAL_REPAIR",    NULL,
 };
 
 int xfab_config_parse(const char *file, const char *text, struct xfab_config *out,
