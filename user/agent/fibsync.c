@@ -91,6 +91,11 @@ static int hold_withdrawal(struct agent *a, const struct xfab_nl_route *r)
 		fs->held = n;
 		fs->cap_held = cap;
 	}
+	if (!fs->n_held)
+		log_info("holding the routing daemon's withdrawals through port %s for %u ms: it "
+			 "lost its carrier %.1f ms ago (LOCAL_REPAIR)",
+			 a->cfg.ports[e->path->m[0].port].name, a->cfg.repair_hold_ms,
+			 (double)(now - a->down_ns[e->path->m[0].port]) / 1e6);
 	h = &fs->held[fs->n_held++];
 	h->deadline_ns = now + hold;
 	h->table = r->table;
@@ -134,6 +139,8 @@ int fib_sync_expire(struct agent *a)
 			next = h->deadline_ns;
 		fs->held[out++] = *h;
 	}
+	if (out < fs->n_held)
+		log_info("%zu held withdrawal(s) applied, %zu still held", fs->n_held - out, out);
 	fs->n_held = out;
 	fib_sync_flush(a);
 	return next ? (int)((next - now) / 1000000 + 1) : -1;
