@@ -55,10 +55,31 @@ else
 	echo "# $pass passed, $fail failed"
 	exit 1
 fi
-check "48 BGP sessions (24 links, IPv4 and IPv6) Established, seen from both ends" eval \
-	'[ "$(for n in super1 super2 spine1 spine2 spine3 spine4 leaf1 leaf2 leaf3 leaf4 leaf5 leaf6 leaf7 leaf8; do
-		L "$n" vtysh -c "show bgp summary json" | jq "[.ipv4Unicast.peers[], .ipv6Unicast.peers[] | select(.state == \"Established\")] | length"
-	done | awk "{ s += \$1 } END { print s }")" = 96 ]'
+# Polls until "$@" holds, at most $1 seconds (BFD at 100 ms may drop a young
+# session once on a busy machine; it comes back).
+eventually() {
+	local deadline=$(($(date +%s) + $1))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -ge "$deadline" ] && return 1
+		sleep 0.5
+	done
+}
+established() { # sessions Established, summed over every switch (each counted at both ends)
+	local n sum=0 c
+	for n in super1 super2 spine1 spine2 spine3 spine4 leaf1 leaf2 leaf3 leaf4 leaf5 leaf6 leaf7 leaf8; do
+		c=$(L "$n" vtysh -c "show bgp summary json" |
+			jq "[.ipv4Unicast.peers[], .ipv6Unicast.peers[] | select(.state == \"Established\")] | length")
+		sum=$((sum + ${c:-0}))
+	done
+	echo "$sum" >"$tmp/established"
+	[ "$sum" = 96 ]
+}
+if eventually 20 established; then
+	ok "48 BGP sessions (24 links, IPv4 and IPv6) Established, seen from both ends"
+else
+	not_ok "48 BGP sessions (24 links, IPv4 and IPv6) Established, seen from both ends (have $(cat "$tmp/established") of 96 ends)"
+fi
 if timeout 200 "$ROOT/scripts/xfab-lab" ping "$TOPO" --name "$NAME" >"$tmp/ping.log" 2>&1; then
 	ok "all pairs ping, IPv4 and IPv6 ($(tail -1 "$tmp/ping.log" | grep -o '[0-9]*/[0-9]*'))"
 else
