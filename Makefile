@@ -27,7 +27,7 @@ CTL_OBJ    := $(CTL_SRC:user/%.c=$(BUILD)/obj/%.o)
 
 PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim \
 	      $(BUILD)/xfab-compile-bench $(BUILD)/xfab-nlsync-bench $(BUILD)/xfab-stackcheck \
-	      $(BUILD)/xfab-route-inject \
+	      $(BUILD)/xfab-route-inject $(BUILD)/xfab-linkfault \
 	      $(BUILD)/xfab-bench $(BUILD)/bench.bpf.o
 # Every tests/unit/test_X.c is a unit suite (built plain and with ASan/UBSan);
 # every tests/bpf/test_X.c a BPF packet suite: adding a file adds the suite.
@@ -118,6 +118,11 @@ $(BUILD)/xfab-stackcheck: $(BUILD)/obj/tools/xfab-stackcheck.o | $(BUILD)
 
 $(BUILD)/xfab-route-inject: $(BUILD)/obj/tools/xfab-route-inject.o | $(BUILD)
 	$(CC) $(CFLAGS) $^ -o $@ -lmnl
+
+# A silent link failure (every frame dropped, carrier kept) for the failover
+# experiment and its test.
+$(BUILD)/xfab-linkfault: $(BUILD)/obj/tools/xfab-linkfault.o | $(BUILD)
+	$(CC) $(CFLAGS) $^ -o $@ -lbpf -lelf -lz
 
 $(BUILD)/xfab-bench: $(BUILD)/obj/tools/xfab-bench.o $(BUILD)/obj/lib/frame.o | $(BUILD)
 	$(CC) $(CFLAGS) $^ -o $@ -lbpf -lelf -lz
