@@ -3,8 +3,10 @@
  * xfabd's state and the calls between its parts:
  *
  *   main.c    options, start-up and shutdown, SIGHUP reload, the event loop
- *   load.c    bpffs, the pin directory and its lock, loading and pinning
- *   ports.c   resolving configured ports, attach/detach with rollback
+ *   load.c    bpffs, the pin directory and its lock, loading and pinning;
+ *             adopting what a previous xfabd left running (restarts)
+ *   ports.c   resolving configured ports, attach/detach with rollback;
+ *             pinned links, taken over in place on a restart
  *   qdisc.c   the tc datapath's HTB/TBF class queues (via iproute2's tc)
  *   sync.c    compiling the tables and writing them to the maps; the
  *             netlink event handlers that update them
@@ -90,13 +92,19 @@ struct agent {
 	int nl_rcvbuf; /* --netlink-rcvbuf; 0: XFAB_NL_RCVBUF */
 	char pin_dir[256];
 	int lock_fd;
+	int adopt;	 /* a previous xfabd's data plane is running: take it over */
+	int force;	 /* --force: replace pins of another ABI */
+	int keep;	 /* on exit, leave the data plane running (--keep, restart) */
+	int restart_due; /* the restart request: exit keeping it, then exec again */
+	char **argv;	 /* how xfabd was started (the restart request runs it again) */
 	struct xfab_config cfg;
 	struct xfab_port_live live[XFAB_MAX_PORTS];
-	int link_fd[XFAB_MAX_PORTS];	/* bpf_link per port index of cfg; -1 = none */
-	int egress_fd[XFAB_MAX_PORTS];	/* tc datapath: the egress (queue) program */
-	int shaped[XFAB_MAX_PORTS];	/* tc datapath: xfabd installed the port's HTB */
-	int admin_down[XFAB_MAX_PORTS]; /* the kernel's IFF_UP is off (FIB_SYNC: handled) */
-	__u64 down_ns[XFAB_MAX_PORTS];	/* when the port last went oper down */
+	int link_fd[XFAB_MAX_PORTS];	    /* bpf_link per port index of cfg; -1 = none */
+	int egress_fd[XFAB_MAX_PORTS];	    /* tc datapath: the egress (queue) program */
+	int old_prog_fd[XFAB_MAX_PORTS][2]; /* attach_all: what adopted links ran */
+	int shaped[XFAB_MAX_PORTS];	    /* tc datapath: xfabd installed the port's HTB */
+	int admin_down[XFAB_MAX_PORTS];	    /* the kernel's IFF_UP is off (FIB_SYNC: handled) */
+	__u64 down_ns[XFAB_MAX_PORTS];	    /* when the port last went oper down */
 	struct xfab *skel;
 	int map_fd[XFAB_T_COUNT];
 	struct xfab_rib *rib;	      /* what xfabd was told (config, TE pins) */
@@ -132,6 +140,8 @@ void xfab_logmsg(const char *level, const char *fmt, ...) __attribute__((format(
 int take_pin_dir(struct agent *a);
 void release_pin_dir(struct agent *a);
 int load_bpf(struct agent *a);
+/* Pins the new maps and programs over the old ones (after attach_all). */
+int publish_pins(struct agent *a);
 void unload_bpf(struct agent *a);
 
 /* ---- ports.c ---- */
@@ -139,6 +149,8 @@ int resolve_ports(const struct xfab_config *cfg, struct xfab_port_live *live, co
 int port_of_ifindex(const struct agent *a, __u32 ifindex);
 int attach_all(struct agent *a);
 void detach_port(struct agent *a, int p);
+/* Closes the links, which stay attached and pinned (exit with --keep). */
+void keep_ports(struct agent *a);
 
 /* ---- qdisc.c ---- */
 int shape_port(struct agent *a, int p);

@@ -1,6 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* bpffs, the switch's pin directory and its lock, and loading the BPF
- * object with its maps and programs pinned there. */
+/*
+ * bpffs, the switch's pin directory and its lock, and loading the BPF
+ * object.
+ *
+ * Restarts are hitless. Everything xfabd sets up lives in the pin
+ * directory: the maps, the programs and the port links (ports.c), so a
+ * dead or restarting xfabd leaves the data plane forwarding. The next one
+ * adopts it:
+ *   - the state maps (counters, queue state, port load) are reused as they
+ *     are: counters keep counting;
+ *   - the forwarding tables are built anew in fresh maps beside the old
+ *     ones, from the config and the kernel's FIB, without touching what
+ *     forwards;
+ *   - each port's link is switched to the new program in one step
+ *     (bpf_link_update): a packet sees the old tables or the new, whole;
+ *   - then the new maps and programs replace the old pins (rename, so a
+ *     reader never finds a name missing) and the old ones go with their
+ *     last user.
+ * Pins of another ABI are refused unless --force: the old program keeps
+ * forwarding from them while no xfabd runs.
+ */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <dirent.h>
@@ -18,7 +37,35 @@
 #include "common.h"
 #include "xfab.skel.h"
 
-static int remove_pins(const char *dir)
+/* The maps a restart keeps as they are: what the data plane counts and
+ * measures, nothing it forwards by. Every other map is built anew. */
+static const char *const state_maps[] = {
+    "port_stats",  "drop_stats",  "punt_stats",	     "lb_stats",
+    "queue_state", "queue_stats", "queue_watermark", "port_load",
+};
+
+static int is_state_map(const char *name)
+{
+	for (size_t i = 0; i < sizeof(state_maps) / sizeof(state_maps[0]); i++)
+		if (!strcmp(name, state_maps[i]))
+			return 1;
+	return 0;
+}
+
+static int is_table_map(const struct bpf_map *map)
+{
+	/* .rodata/.bss: libbpf's own, not tables */
+	return bpf_map__name(map)[0] != '.';
+}
+
+/* A pin being published is first made under this prefix (bpffs allows
+ * no dots in names). */
+#define STAGED "staged_"
+
+/* Removes the pins in dir: all of them, or only the staged ones
+ * of a start that died before it published them. Unpinning a port's link
+ * detaches it. */
+static int remove_pins(const char *dir, int only_new)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -29,6 +76,8 @@ static int remove_pins(const char *dir)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
+		if (only_new && strncmp(de->d_name, STAGED, strlen(STAGED)))
+			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		unlink(path);
 	}
@@ -38,7 +87,7 @@ static int remove_pins(const char *dir)
 
 int take_pin_dir(struct agent *a)
 {
-	char root[256];
+	char root[256], msg[512];
 	int err;
 
 	err = xfab_ensure_bpffs();
@@ -73,23 +122,37 @@ int take_pin_dir(struct agent *a)
 		a->lock_fd = -1;
 		return err;
 	}
-	/* Pins left by an xfabd that died: nobody holds them, start afresh.
-	 * Say so when they were of another ABI (an upgrade in between). */
-	{
-		char msg[512];
-
-		if (xfab_abi_check(a->pin_dir, "xfabd", msg, sizeof(msg)) == -EPROTO)
-			log_info("%s; replacing them", msg);
+	remove_pins(a->pin_dir, 1);
+	/* Pins left by an xfabd that died or restarted: nobody holds them. */
+	err = xfab_abi_check(a->pin_dir, "xfabd", msg, sizeof(msg));
+	if (!err) {
+		a->adopt = 1;
+		log_info("adopting the data plane in %s (left by the previous xfabd)", a->pin_dir);
+		return 0;
 	}
-	return remove_pins(a->pin_dir);
+	if (err == -EPROTO && !a->force) {
+		log_err("%s", msg);
+		log_err("refusing to adopt them: the running data plane is left as it is (start "
+			"with --force to replace it; forwarding stops until the ports attach "
+			"again)");
+		close(a->lock_fd);
+		a->lock_fd = -1;
+		return -EPROTO;
+	}
+	if (err == -EPROTO)
+		log_warn("%s; replacing them (--force)", msg);
+	a->adopt = 0;
+	return remove_pins(a->pin_dir, 0);
 }
 
 void release_pin_dir(struct agent *a)
 {
 	if (a->lock_fd < 0)
 		return;
-	remove_pins(a->pin_dir);
-	rmdir(a->pin_dir);
+	if (!a->keep) {
+		remove_pins(a->pin_dir, 0);
+		rmdir(a->pin_dir);
+	}
 	close(a->lock_fd);
 	a->lock_fd = -1;
 }
@@ -105,38 +168,28 @@ int load_bpf(struct agent *a)
 		log_err("cannot open the BPF object: %s", strerror(errno));
 		return -errno;
 	}
+	/* The state maps are pinned (and, pinned already, reused) as they
+	 * load; the rest is published once the ports run on it. */
 	bpf_object__for_each_map(map, a->skel->obj)
 	{
-		if (bpf_map__type(map) == BPF_MAP_TYPE_ARRAY &&
-		    !strncmp(bpf_map__name(map), ".", 1))
-			continue; /* .rodata/.bss: not tables */
+		if (!is_table_map(map) || !is_state_map(bpf_map__name(map)))
+			continue;
 		snprintf(path, sizeof(path), "%s/%s", a->pin_dir, bpf_map__name(map));
 		bpf_map__set_pin_path(map, path);
 	}
 	err = xfab__load(a->skel);
 	if (err) {
 		log_err("cannot load the BPF programs: %s", strerror(-err));
+		if (a->adopt)
+			log_err("the pinned maps in %s do not fit this build (same ABI version, "
+				"another layout?): start with --force to replace them",
+				a->pin_dir);
 		return err;
 	}
 	/* Readers check this before they read any other map. */
 	err = xfab_abi_write(bpf_map__fd(a->skel->maps.abi));
 	if (err) {
 		log_err("cannot record the ABI version: %s", strerror(-err));
-		return err;
-	}
-	/* The programs are pinned too: `xfabctl trace` runs frames through them. */
-	snprintf(path, sizeof(path), "%s/prog_xdp", a->pin_dir);
-	err = bpf_program__pin(a->skel->progs.xfab_xdp, path);
-	if (!err) {
-		snprintf(path, sizeof(path), "%s/prog_tc", a->pin_dir);
-		err = bpf_program__pin(a->skel->progs.xfab_tc, path);
-	}
-	if (!err) {
-		snprintf(path, sizeof(path), "%s/prog_trace", a->pin_dir);
-		err = bpf_program__pin(a->skel->progs.xfab_xdp_trace, path);
-	}
-	if (err) {
-		log_err("cannot pin the programs: %s", strerror(-err));
 		return err;
 	}
 	for (int t = 0; t < XFAB_T_COUNT; t++) {
@@ -154,6 +207,66 @@ int load_bpf(struct agent *a)
 				    bpf_map__fd(a->skel->maps.fib6_tbl8));
 	if (err)
 		log_err("cannot map the FIB: %s", strerror(-err));
+	return err;
+}
+
+/* Pins fd as dir/name in one step: staged, then renamed over name. */
+static int pin_replace(const char *dir, const char *name, int fd)
+{
+	char tmp[512], path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/" STAGED "%s", dir, name);
+	unlink(tmp);
+	if (bpf_obj_pin(fd, tmp))
+		return -errno;
+	if (rename(tmp, path)) {
+		int err = -errno;
+
+		unlink(tmp);
+		return err;
+	}
+	return 0;
+}
+
+int publish_pins(struct agent *a)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} progs[] = {
+	    {"prog_xdp", offsetof(struct xfab, progs.xfab_xdp)},
+	    {"prog_tc", offsetof(struct xfab, progs.xfab_tc)},
+	    {"prog_tc_egress", offsetof(struct xfab, progs.xfab_tc_egress)},
+	    {"prog_trace", offsetof(struct xfab, progs.xfab_xdp_trace)},
+	};
+	struct bpf_map *map;
+	int err;
+
+	/* `xfabctl trace` runs frames through the pinned programs. */
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		struct bpf_program *prog = *(struct bpf_program **)((char *)a->skel + progs[i].off);
+
+		err = pin_replace(a->pin_dir, progs[i].name, bpf_program__fd(prog));
+		if (err)
+			goto fail;
+	}
+	/* the ABI record last: a reader that sees it sees the maps it names */
+	bpf_object__for_each_map(map, a->skel->obj)
+	{
+		if (!is_table_map(map) || is_state_map(bpf_map__name(map)) ||
+		    map == a->skel->maps.abi)
+			continue;
+		err = pin_replace(a->pin_dir, bpf_map__name(map), bpf_map__fd(map));
+		if (err)
+			goto fail;
+	}
+	err = pin_replace(a->pin_dir, bpf_map__name(a->skel->maps.abi),
+			  bpf_map__fd(a->skel->maps.abi));
+	if (!err)
+		return 0;
+fail:
+	log_err("cannot pin the maps and programs in %s: %s", a->pin_dir, strerror(-err));
 	return err;
 }
 

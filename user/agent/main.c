@@ -198,6 +198,10 @@ static int event_loop(struct agent *a)
 				fib_sync_resync(a);
 		}
 		ctl_serve(a, pfd + 3, n_ctl);
+		if (a->restart_due) {
+			log_info("restart requested: the data plane keeps forwarding");
+			break;
+		}
 		if (a->dirty) {
 			a->dirty = 0;
 			if (rebuild_and_apply(a, &a->cfg))
@@ -209,11 +213,37 @@ static int event_loop(struct agent *a)
 	return 0;
 }
 
+/* The restart request: the same xfabd again, from the file it was started
+ * from (replaced by an upgrade, that is the new one). It adopts what this
+ * one leaves. */
+static void restart_self(char **argv)
+{
+	char exe[512];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *del = " (deleted)";
+
+	if (n > 0) {
+		exe[n] = '\0';
+		/* the binary was replaced: run the file now at that path */
+		if ((size_t)n > strlen(del) && !strcmp(exe + n - strlen(del), del))
+			exe[n - strlen(del)] = '\0';
+	} else {
+		snprintf(exe, sizeof(exe), "%s", argv[0]);
+	}
+	log_info("restarting: %s", exe);
+	fflush(stderr);
+	execv(exe, argv);
+	log_err("cannot run %s again: %s; the data plane keeps forwarding without an agent", exe,
+		strerror(errno));
+}
+
 static void usage(FILE *out)
 {
 	fprintf(
 	    out,
-	    "usage: xfabd -c CONFIG [--check] [--pin-root DIR] [--pidfile FILE] [-v]\n"
+	    "usage: xfabd -c CONFIG [--check] [--keep] [--force] [--pin-root DIR] [--pidfile "
+	    "FILE]\n"
+	    "             [-v]\n"
 	    "  -c, --config FILE   switch config (JSON, docs/CONFIG.md)\n"
 	    "      --check         validate the config (and its ports) and exit\n"
 	    "      --pin-root DIR  pin maps under DIR/<hostname> (default " XFAB_PIN_ROOT ")\n"
@@ -222,10 +252,18 @@ static void usage(FILE *out)
 	    "      --probe-kernel  check the kernel has what xfab needs (Linux >= 6.6) and exit\n"
 	    "      --netlink-rcvbuf BYTES  the route event socket's buffer (default 64 MiB;\n"
 	    "                      smaller overflows sooner: a resync follows)\n"
+	    "      --keep          on TERM/INT leave the data plane forwarding (the next\n"
+	    "                      xfabd takes it over)\n"
+	    "      --force         replace a data plane left by an xfabd of another ABI\n"
+	    "                      (without it, xfabd refuses to start)\n"
 	    "  -v, --verbose       debug logging\n"
 	    "Control: xfabctl's changes (TE pins, clears) arrive on a unix socket under\n"
 	    "  " XFAB_CTL_RUN_ROOT " (docs/CONTROL.md).\n"
-	    "Signals: HUP reloads CONFIG in place; TERM/INT detach, unpin and exit.\n");
+	    "Restarts are hitless: a new xfabd takes over the links, counters and pins a\n"
+	    "  previous one left (killed, --keep, or `xfabctl restart`), builds its tables\n"
+	    "  beside the running ones and switches the ports over in one step.\n"
+	    "Signals: HUP reloads CONFIG in place; TERM/INT detach, unpin and exit\n"
+	    "  (with --keep: exit only).\n");
 }
 
 int main(int argc, char **argv)
@@ -240,15 +278,18 @@ int main(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {"probe-kernel", no_argument, NULL, 'K'},
 	    {"netlink-rcvbuf", required_argument, NULL, 'R'},
+	    {"keep", no_argument, NULL, 'E'},
+	    {"force", no_argument, NULL, 'F'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct agent a = {.lock_fd = -1, .fd_port_stats = -1, .fd_queue_wm = -1};
 	struct xfab_nl_handlers nh = {.neigh = on_neigh, .arg = &a};
 	struct xfab_cfg_errors errs;
 	char probe_msg[512];
-	int check_only = 0, opt, ret = 1;
+	int check_only = 0, keep_opt = 0, opt, ret = 1;
 	sigset_t mask;
 
+	a.argv = argv;
 	while ((opt = getopt_long(argc, argv, "c:vh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
@@ -268,6 +309,12 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			a.metrics = optarg;
+			break;
+		case 'E':
+			keep_opt = 1;
+			break;
+		case 'F':
+			a.force = 1;
 			break;
 		case 'R': {
 			__u32 v;
@@ -332,10 +379,13 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGHUP);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 
-	if (take_pin_dir(&a))
-		goto out_cfg;
 	for (int p = 0; p < XFAB_MAX_PORTS; p++)
 		a.link_fd[p] = a.egress_fd[p] = -1;
+	if (take_pin_dir(&a))
+		goto out_cfg;
+	/* Until the ports run on what this xfabd loaded, a data plane it
+	 * adopted stays as it was, whatever happens. */
+	a.keep = a.adopt;
 	/* One xfabd per socket: a live one there stops us before we load. */
 	if (ctl_open(&a))
 		goto out_unpin;
@@ -356,6 +406,11 @@ int main(int argc, char **argv)
 		goto out_nl;
 	if (attach_all(&a))
 		goto out_nl;
+	if (publish_pins(&a)) {
+		a.keep = a.adopt; /* the ports run on our maps: leave them be */
+		goto out_ports;
+	}
+	a.keep = keep_opt;
 	if (a.pidfile) {
 		FILE *f = fopen(a.pidfile, "w");
 
@@ -386,9 +441,15 @@ int main(int argc, char **argv)
 	}
 	probe_unresolved(&a); /* now, not a second from now */
 	ret = event_loop(&a) ? 1 : 0;
-	for (int p = a.cfg.n_ports - 1; p >= 0; p--)
-		detach_port(&a, p);
-	if (a.pidfile)
+	if (a.restart_due)
+		a.keep = 1;
+out_ports:
+	if (a.keep)
+		keep_ports(&a);
+	else
+		for (int p = a.cfg.n_ports - 1; p >= 0; p--)
+			detach_port(&a, p);
+	if (a.pidfile && !a.restart_due)
 		unlink(a.pidfile);
 out_nl:
 	xfab_nl_close(a.nl);
@@ -399,7 +460,12 @@ out_unpin:
 	release_pin_dir(&a);
 	compile_stop(&a);
 	pins_free(a.pins, a.n_pins);
-	log_info("stopped");
+	if (a.restart_due) {
+		xfab_config_free(&a.cfg);
+		restart_self(a.argv);
+		return 1;
+	}
+	log_info(a.keep ? "stopped; the data plane keeps forwarding" : "stopped");
 out_cfg:
 	xfab_config_free(&a.cfg);
 	return ret;

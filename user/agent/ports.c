@@ -3,6 +3,7 @@
  * one of them or none, and detaching. */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 
 #define XFAB_TCX_INGRESS 46 /* enum bpf_attach_type; Debian's UAPI headers predate tcx */
 #define XFAB_TCX_EGRESS 47
+#define XFAB_LINK_TYPE_XDP 6 /* enum bpf_link_type */
+#define XFAB_LINK_TYPE_TCX 11
 
 struct link_scan {
 	const struct xfab_config *cfg;
@@ -72,73 +75,228 @@ int port_of_ifindex(const struct agent *a, __u32 ifindex)
 	return -1;
 }
 
+/* A port's link pins in the pin directory: the ingress program's
+ * (xdp or tc) and, tc datapath, the egress program's. */
+enum { LINK_IN, LINK_EGRESS };
+
+static void link_pin_path(const struct agent *a, int p, int which, int datapath, char *out,
+			  size_t len)
+{
+	snprintf(out, len, "%s/link_%s_%s", a->pin_dir,
+		 which == LINK_EGRESS	   ? "tc_egress"
+		 : datapath == XFAB_DP_XDP ? "xdp"
+					   : "tc",
+		 a->cfg.ports[p].name);
+}
+
+/* Drops a link: its pin and our fd; the last reference gone, it detaches. */
+static void drop_link(int *fd, const char *pin)
+{
+	if (pin)
+		unlink(pin);
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
 void detach_port(struct agent *a, int p)
 {
+	char pin[512];
+
 	if (a->link_fd[p] < 0)
 		return;
-	close(a->link_fd[p]); /* the link was never pinned: closing detaches */
-	a->link_fd[p] = -1;
-	if (a->egress_fd[p] >= 0) {
-		close(a->egress_fd[p]);
-		a->egress_fd[p] = -1;
-	}
+	link_pin_path(a, p, LINK_IN, a->cfg.datapath, pin, sizeof(pin));
+	drop_link(&a->link_fd[p], pin);
+	link_pin_path(a, p, LINK_EGRESS, a->cfg.datapath, pin, sizeof(pin));
+	drop_link(&a->egress_fd[p], pin);
 	unshape_port(a, p);
 	log_info("detached from %s", a->cfg.ports[p].name);
+}
+
+void keep_ports(struct agent *a)
+{
+	for (int p = 0; p < a->cfg.n_ports; p++) {
+		drop_link(&a->link_fd[p], NULL);
+		drop_link(&a->egress_fd[p], NULL);
+	}
+}
+
+/*
+ * Takes over the link a previous xfabd pinned at pin, if it is one of type
+ * on ifindex, by switching it to prog in place: the port never stops
+ * forwarding. *old_prog gets the program it ran (for a rollback). Returns
+ * the link's fd, or -1 when there is none to take (a stale pin is removed:
+ * the device was recreated, or the link is of another kind).
+ */
+static int adopt_link(const char *pin, __u32 type, __u32 ifindex, int prog, int *old_prog)
+{
+	struct bpf_link_info info;
+	__u32 len = sizeof(info);
+	int fd = bpf_obj_get(pin);
+
+	*old_prog = -1;
+	if (fd < 0)
+		return -1;
+	memset(&info, 0, sizeof(info));
+	/* xdp.ifindex and tcx.ifindex share their place in the union */
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) || info.type != type ||
+	    info.xdp.ifindex != ifindex)
+		goto stale;
+	*old_prog = bpf_prog_get_fd_by_id(info.prog_id);
+	if (*old_prog < 0 || bpf_link_update(fd, prog, NULL))
+		goto stale;
+	return fd;
+stale:
+	if (*old_prog >= 0)
+		close(*old_prog);
+	*old_prog = -1;
+	drop_link(&fd, pin);
+	return -1;
+}
+
+/* The port's link of one program: adopted, or created and pinned. */
+static int port_link(struct agent *a, int p, int which, int datapath, int prog, int *fd,
+		     int *old_prog)
+{
+	__u32 ifindex = a->live[p].ifindex;
+	__u32 type = datapath == XFAB_DP_XDP ? XFAB_LINK_TYPE_XDP : XFAB_LINK_TYPE_TCX;
+	int attach = datapath == XFAB_DP_XDP ? BPF_XDP
+		     : which == LINK_IN	     ? XFAB_TCX_INGRESS
+					     : XFAB_TCX_EGRESS;
+	char pin[512];
+	int err;
+
+	link_pin_path(a, p, which, datapath, pin, sizeof(pin));
+	*fd = a->adopt ? adopt_link(pin, type, ifindex, prog, old_prog) : -1;
+	if (*fd >= 0)
+		return 0;
+	unlink(pin);
+	/* XDP links default to native (driver) mode where the device has it. */
+	*fd = bpf_link_create(prog, (int)ifindex, (enum bpf_attach_type)attach, NULL);
+	if (*fd < 0)
+		return -errno ? -errno : -EINVAL;
+	if (bpf_obj_pin(*fd, pin)) {
+		err = -errno;
+		drop_link(fd, NULL);
+		return err;
+	}
+	return 0;
+}
+
+/* Undoes what attach_port did to port p: an adopted link runs its old
+ * program again, a created one goes. */
+static void unattach_port(struct agent *a, int p)
+{
+	char pin[512];
+	int *fds[2] = {&a->link_fd[p], &a->egress_fd[p]};
+
+	for (int w = LINK_IN; w <= LINK_EGRESS; w++) {
+		int *old = &a->old_prog_fd[p][w];
+
+		if (*fds[w] < 0)
+			continue;
+		if (*old >= 0 && !bpf_link_update(*fds[w], *old, NULL)) {
+			drop_link(fds[w], NULL); /* back as it was, still pinned */
+		} else {
+			link_pin_path(a, p, w, a->cfg.datapath, pin, sizeof(pin));
+			drop_link(fds[w], pin);
+		}
+	}
+	unshape_port(a, p);
 }
 
 static int attach_port(struct agent *a, int p, int datapath)
 {
 	__u32 ifindex = a->live[p].ifindex;
+	const char *how = "attached";
 	int err;
 
-	/* XDP links default to native (driver) mode where the device has it. */
-	if (datapath == XFAB_DP_XDP)
-		a->link_fd[p] = bpf_link_create(bpf_program__fd(a->skel->progs.xfab_xdp),
-						(int)ifindex, BPF_XDP, NULL);
-	else
-		a->link_fd[p] =
-		    bpf_link_create(bpf_program__fd(a->skel->progs.xfab_tc), (int)ifindex,
-				    (enum bpf_attach_type)XFAB_TCX_INGRESS, NULL);
-	if (a->link_fd[p] < 0) {
-		err = -errno;
+	err = port_link(a, p, LINK_IN, datapath,
+			bpf_program__fd(datapath == XFAB_DP_XDP ? a->skel->progs.xfab_xdp
+								: a->skel->progs.xfab_tc),
+			&a->link_fd[p], &a->old_prog_fd[p][LINK_IN]);
+	if (err) {
 		log_err("cannot attach %s datapath to %s (ifindex %u): %s",
 			datapath == XFAB_DP_XDP ? "xdp" : "tc", a->cfg.ports[p].name, ifindex,
 			strerror(-err));
-		return err ? err : -EINVAL;
+		return err;
 	}
+	if (a->old_prog_fd[p][LINK_IN] >= 0)
+		how = "took over";
 	if (datapath == XFAB_DP_TC) {
-		a->egress_fd[p] =
-		    bpf_link_create(bpf_program__fd(a->skel->progs.xfab_tc_egress), (int)ifindex,
-				    (enum bpf_attach_type)XFAB_TCX_EGRESS, NULL);
-		if (a->egress_fd[p] < 0) {
-			err = -errno;
+		err = port_link(a, p, LINK_EGRESS, datapath,
+				bpf_program__fd(a->skel->progs.xfab_tc_egress), &a->egress_fd[p],
+				&a->old_prog_fd[p][LINK_EGRESS]);
+		if (err) {
 			log_err("cannot attach the tc egress program to %s: %s",
 				a->cfg.ports[p].name, strerror(-err));
-			detach_port(a, p);
+			unattach_port(a, p);
 			return err;
 		}
 		if (a->cfg.ports[p].rate_mbps && shape_port(a, p)) {
-			detach_port(a, p);
+			unattach_port(a, p);
 			return -EIO;
 		}
 	}
-	log_info("attached %s datapath to %s (ifindex %u)", datapath == XFAB_DP_XDP ? "xdp" : "tc",
-		 a->cfg.ports[p].name, ifindex);
+	log_info("%s %s datapath %s %s (ifindex %u)", how, datapath == XFAB_DP_XDP ? "xdp" : "tc",
+		 a->old_prog_fd[p][LINK_IN] >= 0 ? "on" : "to", a->cfg.ports[p].name, ifindex);
 	return 0;
 }
 
-/* Attaches every port or none: a failure rolls back what was attached. */
+/* Link pins that no configured port uses any more (a port left the
+ * config, or the datapath changed while no xfabd ran): removing the pin
+ * detaches the link. */
+static void drop_stray_links(struct agent *a)
+{
+	DIR *d = opendir(a->pin_dir);
+	struct dirent *de;
+	char pin[512], mine[512];
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		int used = 0;
+
+		if (strncmp(de->d_name, "link_", 5))
+			continue;
+		snprintf(pin, sizeof(pin), "%s/%s", a->pin_dir, de->d_name);
+		for (int p = 0; p < a->cfg.n_ports && !used; p++)
+			for (int w = LINK_IN; w <= LINK_EGRESS && !used; w++) {
+				link_pin_path(a, p, w, a->cfg.datapath, mine, sizeof(mine));
+				used = !strcmp(pin, mine) &&
+				       (w == LINK_IN ? a->link_fd[p] : a->egress_fd[p]) >= 0;
+			}
+		if (!used) {
+			log_info("detaching %s: no configured port uses it", de->d_name);
+			unlink(pin);
+		}
+	}
+	closedir(d);
+}
+
+/* Attaches every port or none: a failure rolls back what was attached
+ * (adopted links run their old program again). */
 int attach_all(struct agent *a)
 {
-	int err;
+	int err = 0;
 
+	for (int p = 0; p < a->cfg.n_ports; p++)
+		a->old_prog_fd[p][LINK_IN] = a->old_prog_fd[p][LINK_EGRESS] = -1;
 	for (int p = 0; p < a->cfg.n_ports; p++) {
 		err = attach_port(a, p, a->cfg.datapath);
 		if (err) {
 			for (int q = p - 1; q >= 0; q--)
-				detach_port(a, q);
-			return err;
+				unattach_port(a, q);
+			goto out;
 		}
 	}
-	return 0;
+	drop_stray_links(a);
+out:
+	for (int p = 0; p < a->cfg.n_ports; p++)
+		for (int w = LINK_IN; w <= LINK_EGRESS; w++)
+			if (a->old_prog_fd[p][w] >= 0) {
+				close(a->old_prog_fd[p][w]);
+				a->old_prog_fd[p][w] = -1;
+			}
+	return err;
 }

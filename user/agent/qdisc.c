@@ -53,7 +53,9 @@ int shape_port(struct agent *a, int p)
 	__u32 rate = port->rate_mbps, buffer = port->buffer_bytes ? port->buffer_bytes : 1u << 20;
 	__u32 share_kbit = rate * 1000 / XFAB_NUM_TC;
 
-	if (run_tc("qdisc replace dev %s root handle 1: htb default 2", dev) ||
+	/* Taken over from a previous xfabd, the HTB is there already and
+	 * cannot be replaced in place (HTB has no change): its classes are. */
+	if ((run_tc("qdisc replace dev %s root handle 1: htb default 2", dev) && !a->adopt) ||
 	    run_tc("class replace dev %s parent 1: classid 1:100 htb rate %umbit ceil %umbit", dev,
 		   rate, rate))
 		goto fail;

@@ -389,6 +389,11 @@ int ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t 
 		return clear_watermark(a, out, outlen);
 	case XFAB_CTL_FIB_STATUS:
 		return fib_status(a, out, outlen);
+	case XFAB_CTL_RESTART:
+		/* answered first; the event loop then exits keeping the data
+		 * plane, and main runs xfabd again (it adopts it) */
+		a->restart_due = 1;
+		return reply_ok(out, outlen);
 	case XFAB_CTL_N_CMDS:
 		break;
 	}

@@ -81,6 +81,7 @@ int watch_counters(const struct ctl_opts *o);
 int watch_queues(const struct ctl_opts *o);
 int clear_watermark(void);
 int clear_counters(void);
+int ctl_restart(void);
 
 /* request.c: one request to xfabd, its answer printed (-j: as sent);
  * 0, 1 when refused or xfabd is not there, 2 for a request too long */

@@ -87,6 +87,7 @@ static const struct cmd top_cmds[] = {
     {"clear", clear_cmds, NULL, NULL, "clear counters"},
     {"trace", NULL, NULL, cmd_trace, "run a frame through the loaded program"},
     {"watch", watch_cmds, NULL, NULL, "per-second rates"},
+    {"restart", NULL, ctl_restart, NULL, "restart xfabd; the data plane keeps forwarding"},
     {NULL},
 };
 
@@ -114,6 +115,8 @@ static void usage(FILE *out)
 		"     (te add/del/clear and clear are requests to the switch's xfabd over\n"
 		"      " XFAB_CTL_RUN_ROOT "/<lab>/<switch>.sock; docs/CONTROL.md)\n"
 		"  watch counters|queues [--interval S] [--count N]   per-second rates\n"
+		"  restart                        xfabd runs again (an upgraded binary, say);\n"
+		"                                 the data plane keeps forwarding meanwhile\n"
 		"  trace --in PORT (--src A --dst B [--proto] [--sport] [--dport] [--qp] [--dscp]\n"
 		"        [--ecn] [--ttl] [--len] [--smac] [--dmac] | --pcap FILE [--index N])\n"
 		"        run a frame through the loaded program: every stage, no state changed\n"

@@ -38,6 +38,8 @@ static __u32 read_version(int fd, struct xfab_abi_info *info)
 
 int xfab_abi_check(const char *pin_dir, const char *who, char *msg, size_t msg_len)
 {
+	/* xfabd decides itself what to do about it (load.c) */
+	const char *fix = strcmp(who, "xfabd") ? ": restart xfabd" : "";
 	struct xfab_abi_info info = {0};
 	__u32 version;
 	int fd;
@@ -53,8 +55,8 @@ int xfab_abi_check(const char *pin_dir, const char *who, char *msg, size_t msg_l
 		close(ports);
 		snprintf(msg, msg_len,
 			 "pinned maps in %s carry no ABI version (from before v2), this %s is "
-			 "v%u: restart xfabd",
-			 pin_dir, who, XFAB_ABI_VERSION);
+			 "v%u%s",
+			 pin_dir, who, XFAB_ABI_VERSION, fix);
 		return -EPROTO;
 	}
 	version = read_version(fd, &info);
@@ -62,22 +64,20 @@ int xfab_abi_check(const char *pin_dir, const char *who, char *msg, size_t msg_l
 	if (!version && info.magic == 0) {
 		snprintf(msg, msg_len,
 			 "pinned maps in %s have no ABI record yet (xfabd starting, or it failed "
-			 "to start): retry, or restart xfabd",
-			 pin_dir);
+			 "to start)%s",
+			 pin_dir, *fix ? ": retry, or restart xfabd" : "");
 		return -EPROTO;
 	}
 	if (!version) {
 		snprintf(msg, msg_len,
-			 "pinned maps in %s have an unreadable ABI record, this %s is v%u: "
-			 "restart xfabd",
-			 pin_dir, who, XFAB_ABI_VERSION);
+			 "pinned maps in %s have an unreadable ABI record, this %s is v%u%s",
+			 pin_dir, who, XFAB_ABI_VERSION, fix);
 		return -EPROTO;
 	}
 	if (version != XFAB_ABI_VERSION || info.drop_max != XFAB_DROP_MAX ||
 	    info.punt_max != XFAB_PUNT_MAX) {
-		snprintf(msg, msg_len,
-			 "pinned maps in %s are ABI v%u, this %s is v%u: restart xfabd", pin_dir,
-			 version, who, XFAB_ABI_VERSION);
+		snprintf(msg, msg_len, "pinned maps in %s are ABI v%u, this %s is v%u%s", pin_dir,
+			 version, who, XFAB_ABI_VERSION, fix);
 		return -EPROTO;
 	}
 	if (msg_len)

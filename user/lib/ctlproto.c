@@ -23,6 +23,7 @@ static const struct {
     [XFAB_CTL_CLEAR_WATERMARK] = {"clear-watermark", {NULL}, 0},
     [XFAB_CTL_CLEAR_COUNTERS] = {"clear-counters", {NULL}, 0},
     [XFAB_CTL_FIB_STATUS] = {"fib-status", {NULL}, 0},
+    [XFAB_CTL_RESTART] = {"restart", {NULL}, 0},
 };
 
 const char *xfab_ctl_cmd_name(enum xfab_ctl_cmd cmd)
@@ -128,7 +129,7 @@ int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *re
 	if (cmd < 0) {
 		fail(err, "cmd",
 		     "unknown command \"%.64s\" (ping, te-add, te-del, te-clear, "
-		     "clear-watermark, clear-counters)",
+		     "clear-watermark, clear-counters, fib-status, restart)",
 		     f->str);
 		goto out;
 	}

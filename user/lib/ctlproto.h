@@ -25,6 +25,7 @@ enum xfab_ctl_cmd {
 	XFAB_CTL_CLEAR_WATERMARK,
 	XFAB_CTL_CLEAR_COUNTERS,
 	XFAB_CTL_FIB_STATUS, /* answer: {"ok":true,"fib_sync":{...}} */
+	XFAB_CTL_RESTART,    /* xfabd runs itself again; the data plane keeps forwarding */
 	XFAB_CTL_N_CMDS,
 };
 
