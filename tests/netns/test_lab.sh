@@ -265,7 +265,7 @@ check_link_down() {
 
 # The agent is not in the forwarding or observation path: frozen, the
 # switch forwards and xfabctl reads its pinned maps; killed, the pins stay
-# readable, and a new xfabd clears the stale pins and takes over.
+# readable, and a new xfabd adopts them (the links, counters) and takes over.
 check_agent_stopped() {
 	local pid c0 c1
 	pid=$(cat "$STATE/leaf1.pid")
