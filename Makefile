@@ -138,6 +138,8 @@ $(BUILD)/xfab-lbsim $(BUILD)/xfab-compile-bench $(BUILD)/xfab-nlsync-bench: $(BU
 # library (and UNIT_INC the include folder they need).
 # test_abi runs xfabctl against pins of another ABI version.
 $(BUILD)/test_abi: $(BUILD)/xfabctl
+# test_restart runs xfabd itself (and xfabctl restart) on veth ports.
+$(BUILD)/test_restart: $(BUILD)/xfabd $(BUILD)/xfabctl
 $(BUILD)/test_names $(BUILD)/test_names_asan: UNIT_EXTRA := agent/metrics.o
 $(BUILD)/obj/tests/unit/test_names.o $(BUILD)/obj-asan/tests/unit/test_names.o: UNIT_INC := -Iuser/agent
 $(BUILD)/test_names: $(BUILD)/obj/agent/metrics.o

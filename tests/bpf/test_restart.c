@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Hitless restarts, as the kernel sees them: build/xfabd runs in a private
+ * network namespace on two veth ports, and is killed, restarted and
+ * replaced. The oracle is the kernel's own view, never xfabd's: the XDP
+ * program attached to each device (bpf_xdp_query_id), which programs and
+ * maps exist (by id), what the pins are, and a counter value this test
+ * plants in the data plane's counters. What must hold:
+ *   - a killed xfabd leaves its programs attached; the next one takes the
+ *     links over in place (a new program on the same link), keeps the
+ *     counter maps (the planted value survives), builds the forwarding
+ *     maps anew, publishes its pins and frees the old program;
+ *   - `xfabctl restart` does the same within the same process;
+ *   - TERM detaches and removes everything; TERM with --keep leaves the
+ *     data plane attached for the next one;
+ *   - pins of another ABI are refused and left forwarding; --force
+ *     replaces them;
+ *   - a port that left the config loses its link; a start that fails half
+ *     way (a port it cannot attach) puts the adopted ports back on their
+ *     old program.
+ * The end of every test leaves no pins, links, sockets or processes.
+ */
+#define _GNU_SOURCE
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <net/if.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "abi.h"
+#include "common.h"
+#include "xfab_abi.h"
+
+static char root[128], dir[192], logpath[192], cfg2[192], cfg1[192], cfg3[192], build[PATH_MAX];
+static pid_t agent = -1;
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void write_config(const char *path, const char *datapath, int ports)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f,
+		"{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"rs\", \"datapath\": "
+		"\"%s\"}},\n \"PORT\": {\"r1\": {}%s%s},\n"
+		" \"INTERFACE\": {\"r1|10.0.1.0/31\": {}%s%s},\n"
+		" \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.1.1\"}}}\n",
+		datapath, ports > 1 ? ", \"r2\": {}" : "", ports > 2 ? ", \"r3\": {}" : "",
+		ports > 1 ? ", \"r2|10.0.2.0/31\": {}" : "",
+		ports > 2 ? ", \"r3|10.0.3.0/31\": {}" : "");
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	(void)state;
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	snprintf(build, sizeof(build), "%s", dirname(exe));
+	if (xfab_ensure_bpffs())
+		return -1;
+	if (unshare(CLONE_NEWNET)) {
+		fprintf(stderr, "unshare(CLONE_NEWNET): %s (run as root)\n", strerror(errno));
+		return -1;
+	}
+	if (sh("ip link set lo up && for i in 1 2 3; do ip link add r$i type veth peer "
+	       "r${i}peer && ip link set r$i up && ip link set r${i}peer up || exit 1; done"))
+		return -1;
+	snprintf(root, sizeof(root), "/sys/fs/bpf/xfab-test-restart-%d", (int)getpid());
+	snprintf(dir, sizeof(dir), "%s/rs", root);
+	snprintf(logpath, sizeof(logpath), "/tmp/xfab-test-restart-%d.log", (int)getpid());
+	snprintf(cfg1, sizeof(cfg1), "/tmp/xfab-test-restart-%d-1.json", (int)getpid());
+	snprintf(cfg2, sizeof(cfg2), "/tmp/xfab-test-restart-%d-2.json", (int)getpid());
+	snprintf(cfg3, sizeof(cfg3), "/tmp/xfab-test-restart-%d-3.json", (int)getpid());
+	return 0;
+}
+
+/* After each test, passed or not: no xfabd, pins (links detach with them)
+ * or socket left. */
+static int cleanup(void **state)
+{
+	char sock[256];
+
+	(void)state;
+	if (agent > 0) {
+		kill(agent, SIGKILL);
+		waitpid(agent, NULL, 0);
+		agent = -1;
+	}
+	sh("rm -rf '%s' 2>/dev/null", root); /* bpffs: rm unlinks pins */
+	snprintf(sock, sizeof(sock), "/run/xfab/xfab-test-restart-%d", (int)getpid());
+	sh("rm -rf '%s'; rmdir /run/xfab 2>/dev/null; true", sock);
+	for (int i = 1; i <= 3; i++) {
+		char dev[8];
+
+		snprintf(dev, sizeof(dev), "r%d", i);
+		bpf_xdp_detach((int)if_nametoindex(dev), 0, NULL);
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	cleanup(state);
+	unlink(logpath);
+	unlink(cfg1);
+	unlink(cfg2);
+	unlink(cfg3);
+	return 0;
+}
+
+static size_t log_size(void)
+{
+	struct stat st;
+
+	return stat(logpath, &st) ? 0 : (size_t)st.st_size;
+}
+
+/* Whether the log holds text after offset. */
+static int log_has(size_t offset, const char *text)
+{
+	static char buf[1 << 16];
+	FILE *f = fopen(logpath, "r");
+	size_t n;
+
+	if (!f)
+		return 0;
+	fseek(f, (long)offset, SEEK_SET);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, text) != NULL;
+}
+
+/* Starts xfabd with extra options (NULL-terminated); its output goes to
+ * the log (appended). Returns the log offset it started at. */
+static size_t start(const char *cfg, ...)
+{
+	const char *argv[16] = {"xfabd", "-c", cfg, "--pin-root", root};
+	char exe[PATH_MAX + 8];
+	size_t off = log_size();
+	int argc = 5;
+	va_list ap;
+
+	va_start(ap, cfg);
+	for (const char *o; argc < 15 && (o = va_arg(ap, const char *));)
+		argv[argc++] = o;
+	va_end(ap);
+	argv[argc] = NULL;
+	snprintf(exe, sizeof(exe), "%s/xfabd", build);
+	agent = fork();
+	assert_true(agent >= 0);
+	if (agent == 0) {
+		int fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND, 0600);
+
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		execv(exe, (char **)argv);
+		_exit(127);
+	}
+	return off;
+}
+
+/* Waits (10 s at most) for xfabd to forward; fails if it exits. */
+static void wait_forwarding(size_t off)
+{
+	for (int i = 0; i < 1000; i++) {
+		int st;
+
+		if (log_has(off, "forwarding on"))
+			return;
+		if (waitpid(agent, &st, WNOHANG) == agent) {
+			agent = -1;
+			sh("cat '%s' >&2", logpath);
+			fail_msg("xfabd exited before forwarding");
+		}
+		usleep(10000);
+	}
+	fail_msg("xfabd did not forward within 10 s");
+}
+
+/* Waits for xfabd to exit; its exit status. */
+static int wait_exit(void)
+{
+	int st = 0;
+
+	for (int i = 0; i < 1000; i++) {
+		if (waitpid(agent, &st, WNOHANG) == agent) {
+			agent = -1;
+			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		}
+		usleep(10000);
+	}
+	fail_msg("xfabd did not exit within 10 s");
+	return -1;
+}
+
+static void stop(int sig)
+{
+	assert_true(agent > 0);
+	kill(agent, sig);
+	if (sig == SIGKILL) {
+		waitpid(agent, NULL, 0);
+		agent = -1;
+	} else {
+		assert_int_equal(wait_exit(), 0);
+	}
+}
+
+/* The XDP program the kernel runs on a device (0: none). */
+static __u32 xdp_prog(const char *dev)
+{
+	__u32 id = 0;
+
+	if (bpf_xdp_query_id((int)if_nametoindex(dev), 0, &id))
+		return 0;
+	return id;
+}
+
+/* The id of the map or program pinned at dir/name (0: none). */
+static __u32 pinned_id(const char *name)
+{
+	char path[256];
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return 0;
+	memset(&info, 0, sizeof(info));
+	/* map and program info both start with type and id */
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		info.id = 0;
+	close(fd);
+	return info.id;
+}
+
+static int prog_exists(__u32 id)
+{
+	int fd = bpf_prog_get_fd_by_id(id);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/* A freed program goes after an RCU grace period: wait for it (2 s). */
+static int prog_gone(__u32 id)
+{
+	for (int i = 0; i < 200 && prog_exists(id); i++)
+		usleep(10000);
+	return !prog_exists(id);
+}
+
+static int staged_pins(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += !strncmp(de->d_name, "staged_", 7);
+	closedir(d);
+	return n;
+}
+
+/* Plants a value in the last port slot's rx counter (CPU 0), as the data
+ * plane would count it (no port uses that slot here); reads it back. */
+static void plant(__u64 v)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = xfab_open_pinned_map(dir, "port_stats");
+	struct xfab_port_stats *st = calloc((size_t)ncpu, sizeof(*st));
+	__u32 slot = XFAB_MAX_PORTS - 1;
+
+	assert_true(fd >= 0);
+	assert_non_null(st);
+	st[0].rx_bytes = v;
+	assert_int_equal(bpf_map_update_elem(fd, &slot, st, BPF_ANY), 0);
+	free(st);
+	close(fd);
+}
+
+static __u64 planted(void)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = xfab_open_pinned_map(dir, "port_stats");
+	struct xfab_port_stats *st = calloc((size_t)ncpu, sizeof(*st));
+	__u32 slot = XFAB_MAX_PORTS - 1;
+	__u64 v = 0;
+
+	if (fd >= 0 && st && !bpf_map_lookup_elem(fd, &slot, st))
+		v = st[0].rx_bytes;
+	free(st);
+	if (fd >= 0)
+		close(fd);
+	return v;
+}
+
+static int dir_gone(void)
+{
+	struct stat st;
+
+	return stat(dir, &st) && errno == ENOENT;
+}
+
+static void test_kill_and_adopt(void **state)
+{
+	__u32 p1, p2, routes, stats;
+	size_t off;
+
+	(void)state;
+	write_config(cfg2, "xdp", 2);
+	wait_forwarding(start(cfg2, NULL));
+	p1 = xdp_prog("r1");
+	assert_int_not_equal(p1, 0);
+	assert_int_equal(xdp_prog("r2"), p1);
+	assert_int_equal(pinned_id("prog_xdp"), p1);
+	routes = pinned_id("routes_v4");
+	stats = pinned_id("port_stats");
+	assert_int_not_equal(routes, 0);
+	plant(123456789);
+
+	/* killed: the program stays on both ports, the links pinned */
+	stop(SIGKILL);
+	assert_int_equal(xdp_prog("r1"), p1);
+	assert_int_equal(xdp_prog("r2"), p1);
+	assert_int_not_equal(pinned_id("link_xdp_r1"), 0);
+
+	/* the next one takes over */
+	off = start(cfg2, NULL);
+	wait_forwarding(off);
+	assert_true(log_has(off, "took over xdp datapath on r1"));
+	assert_true(log_has(off, "took over xdp datapath on r2"));
+	p2 = xdp_prog("r1");
+	assert_int_not_equal(p2, 0);
+	assert_int_not_equal(p2, p1);
+	assert_int_equal(xdp_prog("r2"), p2);
+	assert_int_equal(pinned_id("prog_xdp"), p2);	      /* published */
+	assert_int_not_equal(pinned_id("routes_v4"), routes); /* built anew */
+	assert_int_not_equal(pinned_id("routes_v4"), 0);
+	assert_int_equal(pinned_id("port_stats"), stats); /* kept, and its counts */
+	assert_true(planted() == 123456789);
+	assert_int_equal(staged_pins(), 0);
+	assert_true(prog_gone(p1));
+
+	/* TERM: detached, nothing left */
+	stop(SIGTERM);
+	assert_int_equal(xdp_prog("r1"), 0);
+	assert_int_equal(xdp_prog("r2"), 0);
+	assert_true(dir_gone());
+}
+
+static void test_restart_request_and_keep(void **state)
+{
+	char cmd[PATH_MAX + 256];
+	__u32 p1, p2;
+	pid_t pid;
+	size_t off;
+
+	(void)state;
+	write_config(cfg2, "xdp", 2);
+	wait_forwarding(start(cfg2, "--keep", NULL));
+	p1 = xdp_prog("r1");
+	plant(42);
+	pid = agent;
+	off = log_size();
+	snprintf(cmd, sizeof(cmd), "'%s/xfabctl' -P '%s' restart >/dev/null", build, dir);
+	assert_int_equal(sh("%s", cmd), 0);
+	wait_forwarding(off);
+	assert_int_equal(agent, pid); /* the same process runs again */
+	assert_int_equal(waitpid(agent, NULL, WNOHANG), 0);
+	assert_true(log_has(off, "took over xdp datapath on r1"));
+	p2 = xdp_prog("r1");
+	assert_int_not_equal(p2, p1);
+	assert_int_not_equal(p2, 0);
+	assert_true(planted() == 42);
+	assert_true(prog_gone(p1));
+
+	/* TERM with --keep: the data plane stays for the next xfabd */
+	stop(SIGTERM);
+	assert_int_equal(xdp_prog("r1"), p2);
+	assert_int_not_equal(pinned_id("link_xdp_r1"), 0);
+	off = start(cfg2, NULL);
+	wait_forwarding(off);
+	assert_true(log_has(off, "took over xdp datapath on r2"));
+	assert_true(planted() == 42);
+	stop(SIGTERM);
+	assert_int_equal(xdp_prog("r1"), 0);
+	assert_true(dir_gone());
+}
+
+static void test_other_abi_refused(void **state)
+{
+	struct xfab_abi_info info;
+	__u32 zero = 0, p1;
+	size_t off;
+	int fd;
+
+	(void)state;
+	write_config(cfg2, "xdp", 2);
+	wait_forwarding(start(cfg2, NULL));
+	p1 = xdp_prog("r1");
+	stop(SIGKILL);
+	fd = xfab_open_pinned_map(dir, XFAB_MAP_ABI);
+	assert_true(fd >= 0);
+	assert_int_equal(bpf_map_lookup_elem(fd, &zero, &info), 0);
+	info.version = 99;
+	assert_int_equal(bpf_map_update_elem(fd, &zero, &info, BPF_ANY), 0);
+	close(fd);
+
+	off = start(cfg2, NULL);
+	assert_int_equal(wait_exit(), 1);
+	assert_true(log_has(off, "are ABI v99, this xfabd is v"));
+	assert_true(log_has(off, "refusing to adopt them"));
+	assert_int_equal(xdp_prog("r1"), p1); /* still forwarding, untouched */
+	assert_int_equal(pinned_id("prog_xdp"), p1);
+
+	off = start(cfg2, "--force", NULL);
+	wait_forwarding(off);
+	assert_true(log_has(off, "replacing them (--force)"));
+	assert_int_not_equal(xdp_prog("r1"), p1);
+	assert_int_not_equal(xdp_prog("r1"), 0);
+	assert_true(prog_gone(p1));
+	stop(SIGTERM);
+	assert_true(dir_gone());
+}
+
+static void test_stray_ports_and_rollback(void **state)
+{
+	__u32 p1, trace;
+	size_t off;
+	int fd;
+
+	(void)state;
+	write_config(cfg2, "xdp", 2);
+	write_config(cfg1, "xdp", 1);
+	write_config(cfg3, "xdp", 3);
+	wait_forwarding(start(cfg2, NULL));
+	stop(SIGKILL);
+
+	/* r2 left the config while no xfabd ran: its link goes */
+	off = start(cfg1, NULL);
+	wait_forwarding(off);
+	assert_true(log_has(off, "detaching link_xdp_r2"));
+	assert_int_not_equal(xdp_prog("r1"), 0);
+	assert_int_equal(xdp_prog("r2"), 0);
+	assert_int_equal(pinned_id("link_xdp_r2"), 0);
+	p1 = xdp_prog("r1");
+	stop(SIGKILL);
+
+	/* r3 has another XDP program: the start fails at r3, and r1, taken
+	 * over already, runs its old program again */
+	trace = pinned_id("prog_trace");
+	fd = bpf_prog_get_fd_by_id(trace);
+	assert_true(fd >= 0);
+	assert_int_equal(bpf_xdp_attach((int)if_nametoindex("r3"), fd, 0, NULL), 0);
+	close(fd);
+	off = start(cfg3, NULL);
+	assert_int_equal(wait_exit(), 1);
+	assert_true(log_has(off, "cannot attach xdp datapath to r3"));
+	assert_int_equal(xdp_prog("r1"), p1);
+	assert_int_equal(pinned_id("prog_xdp"), p1);
+	assert_int_not_equal(pinned_id("link_xdp_r1"), 0);
+	assert_int_equal(xdp_prog("r3"), trace);
+	assert_int_equal(bpf_xdp_detach((int)if_nametoindex("r3"), 0, NULL), 0);
+
+	/* the datapath changed while no xfabd ran: tc links, no XDP */
+	write_config(cfg1, "tc", 1);
+	off = start(cfg1, NULL);
+	wait_forwarding(off);
+	assert_true(log_has(off, "attached tc datapath to r1"));
+	assert_true(log_has(off, "detaching link_xdp_r1"));
+	assert_int_equal(xdp_prog("r1"), 0);
+	assert_int_not_equal(pinned_id("link_tc_r1"), 0);
+	assert_int_not_equal(pinned_id("link_tc_egress_r1"), 0);
+	stop(SIGKILL);
+	off = start(cfg1, NULL);
+	wait_forwarding(off);
+	assert_true(log_has(off, "took over tc datapath on r1"));
+	stop(SIGTERM);
+	assert_true(dir_gone());
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_teardown(test_kill_and_adopt, cleanup),
+	    cmocka_unit_test_teardown(test_restart_request_and_keep, cleanup),
+	    cmocka_unit_test_teardown(test_other_abi_refused, cleanup),
+	    cmocka_unit_test_teardown(test_stray_ports_and_rollback, cleanup),
+	};
+
+	if (geteuid() != 0) {
+		printf("# skipped: test_restart needs root (BPF, a network namespace)\n");
+		return 0;
+	}
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
