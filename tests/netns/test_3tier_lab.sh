@@ -11,28 +11,13 @@
 #     super-spines; all of it from BGP;
 #   - ASNs by RFC 7938: pod-2 spines share an ASN other than pod 1's;
 #   - nothing left after the lab goes down.
-if [ "$(id -u)" -ne 0 ]; then
-	echo "# skipped: $(basename "$0") needs root (network namespaces, BPF)"
-	exit 0
-fi
-if [ ! -x /usr/lib/frr/bgpd ] || ! command -v vtysh >/dev/null; then
-	echo "# skipped: $(basename "$0") needs FRR (scripts/install-deps installs it)"
-	exit 0
-fi
-set -u -o pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/netns/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_root
+need_frr
 TOPO="$ROOT/testbeds/clos-3tier.json"
 NAME="c$$"
 NAME=${NAME:0:10}
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $*"; }
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
 L() { timeout 60 "$ROOT/scripts/xfab-lab" exec "$TOPO" --name "$NAME" "$@"; }
 tmp=$(mktemp -d)
 cleanup() {
@@ -57,14 +42,6 @@ else
 fi
 # Polls until "$@" holds, at most $1 seconds (BFD at 100 ms may drop a young
 # session once on a busy machine; it comes back).
-eventually() {
-	local deadline=$(($(date +%s) + $1))
-	shift
-	until "$@"; do
-		[ "$(date +%s)" -ge "$deadline" ] && return 1
-		sleep 0.5
-	done
-}
 established() { # sessions Established, summed over every switch (each counted at both ends)
 	local n sum=0 c
 	for n in super1 super2 spine1 spine2 spine3 spine4 leaf1 leaf2 leaf3 leaf4 leaf5 leaf6 leaf7 leaf8; do

@@ -18,29 +18,14 @@
 #   - `xfab-lab status` and `xfab-lab exec ... vtysh`;
 #   - nothing left after the lab goes down, FRR's daemons included, nor after
 #     a bring-up that fails half way (bgpd refusing to start).
-if [ "$(id -u)" -ne 0 ]; then
-	echo "# skipped: $(basename "$0") needs root (network namespaces, BPF)"
-	exit 0
-fi
-if [ ! -x /usr/lib/frr/bgpd ] || ! command -v vtysh >/dev/null; then
-	echo "# skipped: $(basename "$0") needs FRR (scripts/install-deps installs it)"
-	exit 0
-fi
-set -u -o pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/netns/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_root
+need_frr
 TOPO="$ROOT/testbeds/clos-2x4.json"
 NAME="b$$"
 NAME=${NAME:0:10}
 STATE=/run/xfab-lab/$NAME
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $*"; }
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
 lab() { timeout 200 "$ROOT/scripts/xfab-lab" "$@" "$TOPO" --name "$NAME" --routing bgp; }
 L() { timeout 60 "$ROOT/scripts/xfab-lab" exec "$TOPO" --name "$NAME" "$@"; }
 tmp=$(mktemp -d)
@@ -49,17 +34,8 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # Polls until "$@" holds, for at most $1 seconds: BGP and the mirror
 # converge asynchronously.
-eventually() {
-	local end=$(($(now_ms) + $1 * 1000))
-	shift
-	until "$@"; do
-		[ "$(now_ms)" -lt "$end" ] || return 1
-		sleep 0.1
-	done
-}
 
 # A switch's data plane routes as "prefix<TAB>devices" (sorted), straight
 # from its pins (no Python in the loop, for timing).

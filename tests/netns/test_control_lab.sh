@@ -5,12 +5,9 @@
 # restores the old path, clear counters zeroes `show counters`, the socket
 # is 0600, a killed xfabd's stale socket is replaced on restart while a live
 # one's is not taken, and nothing is left after the lab goes down.
-if [ "$(id -u)" -ne 0 ]; then
-	echo "# skipped: $(basename "$0") needs root (network namespaces, BPF)"
-	exit 0
-fi
-set -u -o pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/netns/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_root
 TOPO="$ROOT/testbeds/clos-2x4.json"
 NAME="t$$"
 NAME=${NAME:0:10}
@@ -18,15 +15,6 @@ PY=/usr/bin/python3
 STATE=/run/xfab-lab/$NAME
 PINS=/sys/fs/bpf/xfab/$NAME/leaf1
 SOCK=/run/xfab/$NAME/leaf1.sock
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $*"; }
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
 L() { timeout 60 "$ROOT/scripts/xfab-lab" exec "$TOPO" --name "$NAME" "$@"; }
 tmp=$(mktemp -d)
 cleanup() {

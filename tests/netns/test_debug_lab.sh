@@ -3,25 +3,13 @@
 # predicts where packets go (checked against counters), a trace changes no
 # counter, the Prometheus endpoint parses and equals `show counters`,
 # `watch` shows rates, `-s` finds a lab switch, trace reads a pcap.
-if [ "$(id -u)" -ne 0 ]; then
-	echo "# skipped: $(basename "$0") needs root (network namespaces, BPF)"
-	exit 0
-fi
-set -u -o pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/netns/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_root
 TOPO="$ROOT/testbeds/clos-2x4.json"
 NAME="dbg$$"
 NAME=${NAME:0:8}
 PY=/usr/bin/python3
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $*"; }
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
 L() { timeout 60 "$ROOT/scripts/xfab-lab" exec "$TOPO" --name "$NAME" "$@"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; "$ROOT/scripts/xfab-lab" down "$TOPO" --name "$NAME" >/dev/null 2>&1' EXIT INT TERM

@@ -17,26 +17,14 @@
 #   - show fib-sync and the Prometheus metrics count routes, messages, batches
 #     and resyncs;
 #   - nothing left after the lab goes down.
-if [ "$(id -u)" -ne 0 ]; then
-	echo "# skipped: $(basename "$0") needs root (network namespaces, BPF)"
-	exit 0
-fi
-set -u -o pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/netns/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_root
 TOPO="$ROOT/testbeds/clos-2x4.json"
 NAME="f$$"
 NAME=${NAME:0:10}
 STATE=/run/xfab-lab/$NAME
 PINS=/sys/fs/bpf/xfab/$NAME/leaf1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $*"; }
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
 lab() { timeout 120 "$ROOT/scripts/xfab-lab" "$@" "$TOPO" --name "$NAME" --routing kernel; }
 L() { timeout 60 "$ROOT/scripts/xfab-lab" exec "$TOPO" --name "$NAME" "$@"; }
 leaf1() { nsenter --net="/run/netns/$NAME-leaf1" "$@"; }
@@ -56,14 +44,6 @@ members() {
 		else [.[0].members[].dev] | sort | join(",") end'
 }
 # Polls until "$@" holds (3 s): events take effect asynchronously.
-eventually() {
-	local i
-	for i in $(seq 60); do
-		"$@" && return 0
-		sleep 0.05
-	done
-	"$@"
-}
 is() { [ "$(members "$1")" = "$2" ]; }
 # The kernel's IPv4 and IPv6 routes of protocol static, as prefix -> devices,
 # and the same from leaf1's data plane (only routes with members).
@@ -140,22 +120,22 @@ sys.exit(0 if ok else 1)'
 # ---- events
 leaf1 ip route add 10.99.0.0/24 proto static nexthop via 10.254.1.0 dev eth1 \
 	nexthop via 10.254.2.0 dev eth2
-check "a route added: both members" eventually is 10.99.0.0/24 eth1,eth2
+check "a route added: both members" eventually 3 is 10.99.0.0/24 eth1,eth2
 leaf1 ip route replace 10.99.0.0/24 proto static via 10.254.2.0 dev eth2
-check "replaced by one nexthop: eth2 only" eventually is 10.99.0.0/24 eth2
+check "replaced by one nexthop: eth2 only" eventually 3 is 10.99.0.0/24 eth2
 leaf1 ip route add 10.98.0.0/24 proto bgp via 10.254.1.0 dev eth1
 leaf1 ip route add 10.97.0.0/24 proto static via 10.254.1.0 dev eth1 table 100
 leaf1 ip route add 10.96.0.0/24 proto static via 10.254.1.0 dev eth1
-eventually is 10.96.0.0/24 eth1 >/dev/null
+eventually 3 is 10.96.0.0/24 eth1 >/dev/null
 check "another protocol (bgp) and another table (100) are not mirrored" \
 	eval '[ -z "$(members 10.98.0.0/24)" ] && [ -z "$(members 10.97.0.0/24)" ]'
 leaf1 ip route del 10.99.0.0/24 proto static
-check "a route deleted: gone" eventually is 10.99.0.0/24 ""
+check "a route deleted: gone" eventually 3 is 10.99.0.0/24 ""
 leaf1 ip route add blackhole 10.95.0.0/24 proto static
-check "a blackhole route" eventually is 10.95.0.0/24 blackhole
+check "a blackhole route" eventually 3 is 10.95.0.0/24 blackhole
 leaf1 ip -6 route add fd00:99::/64 proto static nexthop via fd00:fe:1:1::2 dev eth1 \
 	nexthop via fd00:fe:2:1::2 dev eth2
-check "an IPv6 multipath route" eventually is fd00:99::/64 eth1,eth2
+check "an IPv6 multipath route" eventually 3 is fd00:99::/64 eth1,eth2
 
 # nexthop objects: a group shared by two routes, changed in place
 leaf1 ip nexthop add id 10 via 10.254.1.0 dev eth1 proto static
@@ -163,25 +143,25 @@ leaf1 ip nexthop add id 11 via 10.254.2.0 dev eth2 proto static
 leaf1 ip nexthop add id 12 group 10/11 proto static
 leaf1 ip route add 10.94.0.0/24 nhid 12 proto static
 leaf1 ip route add 10.93.0.0/24 nhid 12 proto static
-check "routes through a nexthop group object" eventually is 10.93.0.0/24 eth1,eth2
+check "routes through a nexthop group object" eventually 3 is 10.93.0.0/24 eth1,eth2
 grp() { L leaf1 xfabctl -j show routes | jq -r --arg p "$1" '.[] | select(.prefix == $p) | .group'; }
 check "two routes through one group object share one data-plane group" \
 	eval '[ "$(grp 10.94.0.0/24)" = "$(grp 10.93.0.0/24)" ] && [ -n "$(grp 10.94.0.0/24)" ]'
 g_before=$(grp 10.94.0.0/24)
 leaf1 ip nexthop replace id 12 group 11 proto static
 check "the group object changed: one member, for both routes" \
-	eventually eval 'is 10.94.0.0/24 eth2 && is 10.93.0.0/24 eth2'
+	eventually 3 eval 'is 10.94.0.0/24 eth2 && is 10.93.0.0/24 eth2'
 check "the routes still point at the same data-plane group (rewritten in place)" \
 	eval '[ "$(grp 10.94.0.0/24)" = "$g_before" ]'
 leaf1 ip nexthop del id 11
 check "its last member deleted: the kernel drops the routes, and so does xfab" \
-	eventually eval 'is 10.94.0.0/24 "" && is 10.93.0.0/24 ""'
-check "after the events, the data plane is the kernel's table again" eventually same_tables
+	eventually 3 eval 'is 10.94.0.0/24 "" && is 10.93.0.0/24 ""'
+check "after the events, the data plane is the kernel's table again" eventually 3 same_tables
 
 # ---- link down: the kernel drops IPv4 nexthops on the link without a message
 leaf1 ip link set eth1 down
-check "eth1 down: remote prefixes keep eth2 only (IPv4)" eventually is 10.4.2.0/24 eth2
-check "and the kernel agrees" eventually same_tables
+check "eth1 down: remote prefixes keep eth2 only (IPv4)" eventually 3 is 10.4.2.0/24 eth2
+check "and the kernel agrees" eventually 3 same_tables
 check "traffic still flows (h1 -> h8)" L h1 ping -c 2 -i 0.2 -W 2 -q 10.4.2.2 >/dev/null
 # what a routing daemon does when its session over eth1 drops: withdraw that
 # path (the kernel, which revives a downed nexthop silently on link up and
@@ -193,7 +173,7 @@ check "eth1 up: nothing restored before the routing daemon says so" is 10.4.2.0/
 # and when the session comes back: install the path again
 leaf1 ip route replace 10.4.2.0/24 proto static nexthop via 10.254.1.0 dev eth1 \
 	nexthop via 10.254.2.0 dev eth2
-check "eth1 up and the route installed again: both members" eventually is 10.4.2.0/24 eth1,eth2
+check "eth1 up and the route installed again: both members" eventually 3 is 10.4.2.0/24 eth1,eth2
 
 # ---- lost events: overflow, then a resync
 pid=$(cat "$STATE/leaf1.pid")
@@ -208,7 +188,7 @@ pid=$(cat "$STATE/leaf1.pid")
 # a route that stays, and one that goes while xfabd cannot listen
 leaf1 ip route add 10.92.0.0/24 proto static via 10.254.2.0 dev eth2
 leaf1 ip route add 10.91.0.0/24 proto static via 10.254.1.0 dev eth1
-eventually is 10.91.0.0/24 eth1 >/dev/null
+eventually 3 is 10.91.0.0/24 eth1 >/dev/null
 kept_id=$(L leaf1 xfabctl -j show routes | jq -r '.[] | select(.prefix == "10.92.0.0/24") | .members[0].nexthop')
 kill -STOP "$pid"
 for i in $(seq 0 2999); do
@@ -218,9 +198,9 @@ echo "route del 10.91.0.0/24 proto static" >>"$tmp/batch"
 leaf1 ip -batch "$tmp/batch"
 kill -CONT "$pid"
 check "the stopped xfabd's socket overflowed and it resynchronised" \
-	eventually grep -q "resynchronised with the kernel" "$STATE/leaf1.log"
+	eventually 3 grep -q "resynchronised with the kernel" "$STATE/leaf1.log"
 check "after the resync, the data plane is exactly the kernel's table (3,000 routes more)" \
-	eventually same_tables
+	eventually 3 same_tables
 check "a route deleted while events were lost is gone" is 10.91.0.0/24 ""
 check "show fib-sync counts the resync and the route it found gone" \
 	eval '[ "$(fs resyncs)" -ge 1 ] && [ "$(fs swept_routes)" -ge 1 ]' 

@@ -5,40 +5,19 @@
 # reload (bad and good), single instance, link failure and BGP's return, two
 # labs side by side, and nothing left behind after `down`. Prints "ok"/"not
 # ok" per check and a closing "N passed, M failed" line.
-if [ "$(id -u)" -ne 0 ]; then
-	echo "# skipped: $(basename "$0") needs root (network namespaces, BPF)"
-	exit 0
-fi
-set -u -o pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/netns/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_root
 LAB_TOOL="$ROOT/scripts/xfab-lab"
 TOPO="$ROOT/testbeds/clos-2x4.json"
 NAME="t$$"
 NAME=${NAME:0:8}
 NAME2="${NAME}b"
 PY=/usr/bin/python3
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $*"; }
-check() { # check DESC CMD...
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
 
 lab() { timeout 120 "$LAB_TOOL" "$@"; }
-# eventually CMD...: CMD succeeds within 5 s (polled every 0.1 s). Events
-# (a reload, a link change, a server starting) take longer on a loaded box.
-eventually() {
-	local i
-	for i in $(seq 50); do
-		"$@" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	"$@"
-}
+# Events (a reload, a link change, a server starting) take a while on a
+# loaded box: `eventually 5 CMD` waits for them.
 listening() { # listening NODE PORT: a TCP server listens on PORT in NODE
 	L "$1" ss -Hltn "sport = :$2" | grep -q LISTEN
 }
@@ -101,7 +80,7 @@ check_routes_json() {
 
 check_iperf() {
 	L h8 iperf3 -s -1 -D -p 5201 || return 1
-	eventually listening h8 5201 || return 1
+	eventually 5 listening h8 5201 || return 1
 	local bytes
 	bytes=$(L h1 timeout 20 iperf3 -c 10.4.2.2 -p 5201 -t 2 -P 2 -J | jq '.end.sum_received.bytes')
 	echo "    received $bytes bytes in 2 s"
@@ -141,7 +120,7 @@ check_both_spines() {
 	a0=$(counter spine1 rx_packets eth1)
 	b0=$(counter spine2 rx_packets eth1)
 	L h7 iperf3 -s -1 -D -p 5202 || return 1
-	eventually listening h7 5202 || return 1
+	eventually 5 listening h7 5202 || return 1
 	L h1 timeout 20 iperf3 -c 10.4.1.2 -p 5202 -t 1 -P 16 >/dev/null || return 1
 	a1=$(counter spine1 rx_packets eth1)
 	b1=$(counter spine2 rx_packets eth1)
@@ -172,7 +151,7 @@ check_bad_reload() {
 	echo "    xfabd --check: $(echo "$out" | head -1)"
 	[[ $out == *"$cfg:$line:"*"PORT|eth1.mtu"* ]] || return 1
 	kill -HUP "$pid"
-	eventually grep -q "reload rejected" "$STATE/leaf1.log" || return 1
+	eventually 5 grep -q "reload rejected" "$STATE/leaf1.log" || return 1
 	grep -q "$cfg:$line:.*PORT|eth1.mtu" "$STATE/leaf1.log" || return 1
 	after=$(L leaf1 xfabctl -j show routes)
 	cp "$cfg.good" "$cfg"
@@ -191,7 +170,7 @@ check_good_reload() {
 		json.dump(cfg, open(p, "w"), indent=2)
 	EOF
 	kill -HUP "$pid"
-	eventually has_blackhole || return 1
+	eventually 5 has_blackhole || return 1
 	# same process, still forwarding
 	[ "$(cat "$STATE/leaf1.pid")" == "$pid" ] && L h1 ping -q -c 3 -i 0.1 -W 2 10.4.2.2 >/dev/null
 }
@@ -338,7 +317,7 @@ for dp in xdp tc; do
 	check "[$dp] idempotent up" lab up "$TOPO" --name "$NAME" --datapath "$dp"
 	# every xfabd, FRR daemon and BGP session (polled: BFD at 100 ms may
 	# take a young session down once on a busy machine)
-	check "[$dp] status: every session Established" eventually lab_status
+	check "[$dp] status: every session Established" eventually 5 lab_status
 	check "[$dp] all-pairs ping, IPv4 and IPv6" lab ping "$TOPO" --name "$NAME"
 	check "[$dp] traceroute IPv4: leaf, spine, leaf, host" check_traceroute_v4
 	check "[$dp] traceroute IPv6: leaf, spine, leaf, host" check_traceroute_v6

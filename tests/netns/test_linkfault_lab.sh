@@ -10,25 +10,13 @@
 #                 restore removes it (xfab's tcx programs stay meanwhile).
 # Packets h1 -> h2 cross that link: they stop and resume. A second drop, a
 # restore of what is not dropped and an unknown device are refused.
-if [ "$(id -u)" -ne 0 ]; then
-	echo "# skipped: $(basename "$0") needs root (network namespaces, BPF)"
-	exit 0
-fi
-set -u -o pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/netns/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_root
 BUILD=${BUILD:-$ROOT/build}
 NAME="lf$$"
 NAME=${NAME:0:8}
 LF=$BUILD/xfab-linkfault
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $*"; }
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
 tmp=$(mktemp -d)
 TOPO=$tmp/mini.json
 cat >"$TOPO" <<EOF

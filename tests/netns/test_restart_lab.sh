@@ -16,27 +16,12 @@
 # Then an xfabd of another ABI (the pinned ABI record rewritten) is refused
 # with a clear message and leaves the data plane forwarding; --force
 # replaces it. Nothing is left after the lab goes down.
-if [ "$(id -u)" -ne 0 ]; then
-	echo "# skipped: $(basename "$0") needs root (network namespaces, BPF)"
-	exit 0
-fi
-if [ ! -x /usr/lib/frr/bgpd ] || ! command -v vtysh >/dev/null; then
-	echo "# skipped: $(basename "$0") needs FRR (scripts/install-deps installs it)"
-	exit 0
-fi
-set -u -o pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/netns/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_root
+need_frr
 TOPO="$ROOT/testbeds/clos-2x4.json"
 DATAPATHS=${XFAB_RESTART_DATAPATHS:-xdp tc}
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $*"; }
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
 tmp=$(mktemp -d)
 NAME=
 cleanup() {
@@ -46,15 +31,6 @@ cleanup() {
 trap cleanup EXIT INT TERM
 lab() { timeout 200 "$ROOT/scripts/xfab-lab" "$@" "$TOPO" --name "$NAME"; }
 L() { timeout 60 "$ROOT/scripts/xfab-lab" exec "$TOPO" --name "$NAME" "$@"; }
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
-eventually() {
-	local end=$(($(now_ms) + $1 * 1000))
-	shift
-	until "$@"; do
-		[ "$(now_ms)" -lt "$end" ] || return 1
-		sleep 0.1
-	done
-}
 pins() { echo "/sys/fs/bpf/xfab/$NAME/$1"; }
 ctl() { nsenter --net="/run/netns/$NAME-$1" "$ROOT/build/xfabctl" -P "$(pins "$1")" "${@:2}"; }
 # The program the kernel runs on a switch's port: "xdp ID" or "tc ID".
