@@ -1,0 +1,204 @@
+#!/bin/bash
+# Topology files (docs/LAB.md): the explicit form (nodes and links written out)
+# and the generator's planes.
+# Without root (xfab-lab config reads the file only):
+#   - bad explicit files are refused with the file and the entry named: an
+#     unknown node in a link, a leaf with no uplink, a duplicate link, a name
+#     too long, an ASN out of range, a node defined twice, and more;
+#   - planes: a super-spine links only to its plane's spines, a spine's routes
+#     to another pod go over its plane's super-spines only;
+#   - what the explicit example says reaches the generated configs: ports in
+#     link order, speeds from the link or the ends' "up"/"down", its ASNs.
+# With root and FRR, testbeds/explicit-small.json as a lab:
+#   - a refused file builds nothing;
+#   - up with BGP: every session Established, the configured ASNs are what
+#     bgpd runs (its own and as its peers see it), every pair of hosts pings
+#     (IPv4 and IPv6), the ports' speeds are in the config xfabd runs with;
+#   - down leaves nothing behind.
+. "$(dirname "$0")/lib.sh"
+TOPO="$ROOT/testbeds/explicit-small.json"
+XL="$ROOT/scripts/xfab-lab"
+tmp=$(mktemp -d)
+NAME=""
+cleanup() {
+	[ -n "$NAME" ] && "$XL" down "$TOPO" --name "$NAME" >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+# refused FILE EXPECTED: `config` on FILE fails, and its one error line names
+# the file and says EXPECTED (a fixed string)
+refused() {
+	local out
+	if out=$("$XL" config "$1" spine1 2>&1); then
+		echo "    accepted: $1"
+		return 1
+	fi
+	if ! grep -qF "xfab-lab: $1: $2" <<<"$out"; then
+		echo "    got: $out"
+		echo "    want: xfab-lab: $1: $2"
+		return 1
+	fi
+}
+# bad DESC JQ EXPECTED: the example changed by JQ is refused with EXPECTED
+bad() {
+	local f=$tmp/bad-$((pass + fail)).json
+	jq "$2" "$TOPO" >"$f" || return 1
+	check "refused, naming the entry: $1" refused "$f" "$3"
+}
+
+bad "a link to an unknown node" '.links += [["spine1", "spine9"]]' \
+	'links[12] (spine1-spine9): unknown node spine9'
+bad "a leaf with no uplink" \
+	'.links |= map(select(. != ["spine1", "leaf2"] and . != ["spine2", "leaf2"]))' \
+	'nodes.leaf2: a leaf needs a link up to a spine'
+bad "a duplicate link (the same pair, the other way round)" '.links += [["leaf2", "spine1"]]' \
+	'links[12] (leaf2-spine1): duplicate of links[2]'
+bad "a name too long" \
+	'.nodes["leaf-number-sixteen"] = {"role": "leaf"} | .links += [["spine1", "leaf-number-sixteen"]]' \
+	"nodes.leaf-number-sixteen: a node name is 1-15 letters, digits or '-', starting with a letter"
+bad "an ASN out of range" '.nodes["gpu-leaf"].asn = 4294967295' \
+	'nodes.gpu-leaf: asn 4294967295: an integer 1-4294967294'
+bad "an ASN that is not a number" '.nodes["gpu-leaf"].asn = "65300"' \
+	'nodes.gpu-leaf: asn "65300": an integer 1-4294967294'
+bad "a leaf in its spines' ASN (no eBGP session)" '.nodes["gpu-leaf"].asn = 65000' \
+	'links[4] (spine1-gpu-leaf): both ends are AS 65000; eBGP needs two'
+bad "two leaves with one ASN" '.nodes.leaf2.asn = 65101' \
+	"nodes.leaf2: AS 65101 is leaf1's too: each leaf needs its own"
+bad "a leaf-leaf link" '.links += [["leaf1", "leaf2"]]' \
+	'links[12] (leaf1-leaf2): a leaf cannot link to a leaf'
+bad "an unknown role" '.nodes.leaf1.role = "tor"' \
+	'nodes.leaf1: role must be leaf, spine, super or host, not "tor"'
+bad "a host with no link" '.nodes.h9 = {"role": "host"}' \
+	'nodes.h9: a host has exactly one link, to a leaf (it has 0)'
+bad "ends whose speeds disagree" '.nodes.spine1.speeds = {"down": 40000}' \
+	"links[0] (spine1-leaf1): spine1's down speed 40000 and leaf1's up speed 100000 disagree"
+bad "a link speed beyond a port's" '.links[0] = {"ends": ["spine1", "leaf1"], "speed": 1000000}' \
+	'links[0] (spine1-leaf1): speed 1000000: 1-800000 Mb/s'
+bad "generator keys beside nodes and links" '.spines = 2' \
+	'nodes and links describe the fabric; spines belong to the generator form'
+bad "an unknown key (a typo is not ignored)" '.plane = 2' 'unknown key "plane"'
+# jq cannot write a key twice; the text can
+sed 's/"h4": {"role": "host"},/&\n    "h1": {"role": "host"},/' "$TOPO" >"$tmp/dup.json"
+check "refused: a node defined twice" refused "$tmp/dup.json" '"h1" is given twice in one object'
+echo '{"name": "p", "spines": 2, "planes": 2}' >"$tmp/planes1.json"
+check "refused: planes without super-spines" refused "$tmp/planes1.json" \
+	'planes 2 needs superspines'
+echo '{"name": "p", "pods": 2, "spines": 2, "superspines": 3, "planes": 2}' >"$tmp/planes2.json"
+check "refused: planes that do not divide the super-spines" refused "$tmp/planes2.json" \
+	'planes 2 must divide spines (2 per pod) and superspines (3)'
+
+# planes: 2 pods of 2 spines, 4 super-spines in 2 planes: plane 1 is the
+# first spine of each pod (spine1, spine3) and super1, super2
+cat >"$tmp/planes.json" <<'EOF'
+{"name": "p", "pods": 2, "spines": 2, "leaves": 2, "superspines": 4, "planes": 2,
+ "hosts_per_leaf": 1, "routing": "static"}
+EOF
+cfg() { "$XL" config "$@" 2>&1; }
+ports() { cfg "$@" | jq -r '[.PORT[].description] | join(",")'; }
+check "planes: super1 links to plane 1's spines only (spine1, spine3)" \
+	eval '[ "$(ports "$tmp/planes.json" super1)" = "to spine1,to spine3" ]'
+check "planes: super4 links to plane 2's spines only (spine2, spine4)" \
+	eval '[ "$(ports "$tmp/planes.json" super4)" = "to spine2,to spine4" ]'
+check "planes: spine4 links to its pod's leaves and to super3, super4" \
+	eval '[ "$(ports "$tmp/planes.json" spine4)" = "to leaf3,to leaf4,to super3,to super4" ]'
+# 10.253.x.(2s-2)/31: super x's end even; leaf3's hosts are 10.3.k.0/24
+check "planes: spine1 reaches pod 2 over super1 and super2 (10.253.1.0, 10.253.2.0)" \
+	eval '[ "$(cfg "$tmp/planes.json" spine1 | jq -r ".ROUTE[\"10.3.1.0/24\"].nexthop")" = "10.253.1.0,10.253.2.0" ]'
+check "planes: super3 reaches leaf1's host through spine2 (10.253.3.3)" \
+	eval '[ "$(cfg "$tmp/planes.json" super3 | jq -r ".ROUTE[\"10.1.1.0/24\"].nexthop")" = "10.253.3.3" ]'
+
+# the explicit example's configs, against what the file says
+speeds() { cfg "$TOPO" "$1" | jq -r '[.PORT | to_entries[] | .key + "=" + (.value.speed // "-")] | join(",")'; }
+check "explicit: gpu-leaf's ports in link order, 400G up, 200G to its hosts" \
+	eval '[ "$(speeds gpu-leaf)" = "eth1=400000,eth2=400000,eth3=200000,eth4=200000" ]'
+check "explicit: spine1's port to gpu-leaf takes gpu-leaf's up speed, the others leaf1/2's" \
+	eval '[ "$(speeds spine1)" = "eth1=100000,eth2=100000,eth3=400000" ]'
+check "explicit: gpu-leaf's own ASN in its bgpd.conf, 65300" \
+	eval 'cfg "$TOPO" gpu-leaf bgpd | grep -qx "router bgp 65300"'
+check "explicit: spine2 peers with gpu-leaf as AS 65300 and with leaf2 as 65102 (RFC 7938 default)" \
+	eval 'cfg "$TOPO" spine2 bgpd | grep -qx " neighbor 10.254.2.5 remote-as 65300" &&
+	      cfg "$TOPO" spine2 bgpd | grep -qx " neighbor 10.254.2.3 remote-as 65102"'
+check "explicit: gpu-leaf advertises its hosts' subnets (host k on leaf 3: 10.3.k.0/24)" \
+	eval '[ "$(cfg "$TOPO" gpu-leaf bgpd | grep -c "^  network 10\.3\.[12]\.0/24$")" = 2 ]'
+
+# the lab needs root and FRR: without them, what ran above is the result
+skip_lab=$(need_root && need_frr)
+if [ -n "$skip_lab" ]; then
+	echo "$skip_lab (the lab part)"
+	echo "# $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+fi
+NAME="tp$$"
+NAME=${NAME:0:10}
+L() { timeout 60 "$XL" exec "$TOPO" --name "$NAME" "$@"; }
+nothing_left() {
+	! ip netns list | grep -q "^$NAME-" && [ ! -e "/sys/fs/bpf/xfab/$NAME" ] &&
+		[ ! -e "/run/xfab-lab/$NAME" ] && [ ! -e "/run/xfab/$NAME" ] &&
+		! pgrep -f "/run/xfab-lab/$NAME/" >/dev/null
+}
+check "a refused file builds nothing (up fails before any namespace)" \
+	eval '! timeout 60 "$XL" up "$tmp/dup.json" --name "$NAME" >/dev/null 2>&1 && nothing_left'
+
+if timeout 200 "$XL" up "$TOPO" --name "$NAME" >"$tmp/up.log" 2>&1; then
+	ok "explicit-small up with BGP: every session Established, every data plane full"
+	grep -E "^(BGP|lab)" "$tmp/up.log" | sed 's/^/# /'
+else
+	cat "$tmp/up.log"
+	not_ok "explicit-small up"
+	echo "# $pass passed, $fail failed"
+	exit 1
+fi
+summary() { L "$1" vtysh -c "show bgp summary json"; }
+established() { # Established session ends over every switch: 6 links x 2 families x 2 ends
+	local n sum=0 c
+	for n in spine1 spine2 leaf1 leaf2 gpu-leaf; do
+		c=$(summary "$n" | jq '[.ipv4Unicast.peers[], .ipv6Unicast.peers[] |
+			select(.state == "Established")] | length')
+		sum=$((sum + ${c:-0}))
+	done
+	echo "$sum" >"$tmp/established"
+	[ "$sum" = 24 ]
+}
+if eventually 20 established; then
+	ok "12 BGP sessions (6 links, IPv4 and IPv6) Established, seen from both ends"
+else
+	not_ok "12 BGP sessions Established (have $(cat "$tmp/established") of 24 ends)"
+fi
+check "bgpd runs the file's ASNs: spines 65000, leaf1 65101, leaf2 65102, gpu-leaf 65300" \
+	eval '[ "$(for n in spine1 spine2 leaf1 leaf2 gpu-leaf; do summary "$n" | jq .ipv4Unicast.as; done |
+		paste -sd" ")" = "65000 65000 65101 65102 65300" ]'
+check "spine1 sees gpu-leaf (10.254.1.5, fd00:fe:1:3::3) as AS 65300" \
+	eval '[ "$(summary spine1 | jq -r "[.ipv4Unicast.peers[\"10.254.1.5\"].remoteAs,
+		.ipv6Unicast.peers[\"fd00:fe:1:3::3\"].remoteAs] | join(\",\")")" = "65300,65300" ]'
+if timeout 120 "$XL" ping "$TOPO" --name "$NAME" >"$tmp/ping.log" 2>&1 &&
+	grep -q "60/60 reachable" "$tmp/ping.log"; then
+	ok "all pairs ping, IPv4 and IPv6 (60/60: 6 hosts)"
+else
+	cat "$tmp/ping.log"
+	not_ok "all pairs ping, IPv4 and IPv6"
+fi
+check "gpu1 pings h1 by its address in the plan (10.1.1.2, fd00:1:1::2)" \
+	eval 'L gpu1 ping -c1 -W2 10.1.1.2 >/dev/null && L gpu1 ping -6 -c1 -W2 fd00:1:1::2 >/dev/null'
+running() { jq -r "[.PORT | to_entries[] | .key + \"=\" + (.value.speed // \"-\")] | join(\",\")" \
+	"/run/xfab-lab/$NAME/$1.json"; }
+check "xfabd on gpu-leaf runs with the speeds the file says (400G up, 200G down)" \
+	eval '[ "$(running gpu-leaf)" = "eth1=400000,eth2=400000,eth3=200000,eth4=200000" ] &&
+	      grep -q "forwarding on" "/run/xfab-lab/$NAME/gpu-leaf.log"'
+check "xfabd on spine2 runs with 100G to leaf1/leaf2 and the link's 400G to gpu-leaf" \
+	eval '[ "$(running spine2)" = "eth1=100000,eth2=100000,eth3=400000" ]'
+members() {
+	L "$1" xfabctl -j show routes | jq -r --arg p "$2" \
+		'.[] | select(.prefix == $p) | ([.members[].dev] | sort | join(",")) + " " + .protocol'
+}
+check "gpu-leaf reaches h3 over both spines, from BGP" \
+	eval '[ "$(members gpu-leaf 10.2.1.0/24)" = "eth1,eth2 bgp" ]'
+check "spine2 reaches gpu2 through gpu-leaf (eth3) only" \
+	eval '[ "$(members spine2 fd00:3:2::/64)" = "eth3 bgp" ]'
+
+"$XL" down "$TOPO" --name "$NAME" >/dev/null 2>&1
+check "nothing left: namespaces, pins, state, FRR and xfabd" nothing_left
+NAME=""
+echo "# $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
