@@ -24,7 +24,10 @@
  * The link is the one whose program is DEV's and whose ifindex is DEV's:
  * ifindexes repeat across namespaces, program ids do not.
  * restore leaves DEV as drop found it: the same program on the same link,
- * or no XDP program. Every failure says why and changes nothing.
+ * or no XDP program. Every failure says why and changes nothing, except
+ * that restore of a link whose drop program someone else replaced (an
+ * xfabd restarted meanwhile takes its links over) releases the saved
+ * original and says so.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -223,24 +226,28 @@ static int do_restore(int ifindex)
 	err = xdp_prog_id(ifindex, &id, &mode);
 	if (err)
 		return fail("cannot read its XDP program", -err);
-	if (!id) {
-		fprintf(stderr, "xfab-linkfault: %s: not dropping (no XDP program)\n", dev);
-		return 1;
-	}
-	is_drop = prog_name_is_drop(id, &drop);
+	err = pin_path(ifindex, pin, sizeof(pin));
+	if (err)
+		return fail("cannot name the pin", -err);
+	is_drop = id ? prog_name_is_drop(id, &drop) : 0;
 	if (is_drop < 0)
 		return fail("cannot read its XDP program", -is_drop);
 	if (!is_drop) {
-		close(drop);
-		fprintf(stderr,
-			"xfab-linkfault: %s: not dropping (XDP program id %u is not ours)\n", dev,
-			id);
+		if (id)
+			close(drop);
+		/* Someone replaced the drop program meanwhile (a restarted xfabd
+		 * takes its links over): the saved original is of no use now. */
+		if (!unlink(pin)) {
+			rmdir(PIN_DIR);
+			fprintf(stderr,
+				"xfab-linkfault: %s: the drop program was replaced meanwhile (now "
+				"XDP program id %u): its saved original released\n",
+				dev, id);
+			return 1;
+		}
+		fprintf(stderr, "xfab-linkfault: %s: not dropping (%s)\n", dev,
+			id ? "its XDP program is not ours" : "no XDP program");
 		return 1;
-	}
-	err = pin_path(ifindex, pin, sizeof(pin));
-	if (err) {
-		close(drop);
-		return fail("cannot name the pin", -err);
 	}
 	orig = bpf_obj_get(pin);
 	if (orig < 0) {

@@ -9,7 +9,9 @@
 #   tc datapath:  no XDP program there: the drop program is attached and
 #                 restore removes it (xfab's tcx programs stay meanwhile).
 # Packets h1 -> h2 cross that link: they stop and resume. A second drop, a
-# restore of what is not dropped and an unknown device are refused.
+# restore of what is not dropped and an unknown device are refused; an
+# xfabd that restarts while its link drops takes the link back, and restore
+# then releases what drop saved.
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -40,6 +42,22 @@ replies() {
 		sed -n 's/.* \([0-9]*\) received.*/\1/p'
 }
 carrier_up() { N "$1" ip link show "$2" | grep -q 'LOWER_UP'; }
+
+# xfabd restarts while its link drops: the new one takes the link over with
+# its own program (forwarding again); restore then says so and releases the
+# original it saved (no pin left).
+check_restart_meanwhile() {
+	local r
+	check "[xdp] drop leaf1 eth1, then leaf1's xfabd restarts" eval \
+		'N leaf1 "$LF" drop eth1 && [ "$(replies)" == 0 ] &&
+		 timeout 60 "$ROOT/scripts/xfab-lab" restart "$TOPO" leaf1 --name "$NAME" >/dev/null'
+	r=$(replies)
+	check "[xdp] the new xfabd's program forwards on eth1 ($r of 5)" eval \
+		'[ "$r" == 5 ] && [ "$(N leaf1 "$LF" status eth1)" == forwarding ]'
+	check "[xdp] restore then says the drop was replaced, and leaves no pin" eval \
+		'! N leaf1 "$LF" restore eth1 2>"$tmp/err" && grep -q "replaced meanwhile" "$tmp/err" &&
+		 [ ! -e /sys/fs/bpf/xfab-linkfault ]'
+}
 
 run_datapath() {
 	local dp=$1 l0 s0 l1 s1 r
@@ -88,6 +106,7 @@ run_datapath() {
 	check "[$dp] restored: h1 -> h2 answers again ($r of 5)" [ "$r" == 5 ]
 	check "[$dp] a restore of a link not dropped is refused and changes nothing" eval \
 		'! N leaf1 "$LF" restore eth1 2>/dev/null && [ "$(xdp_id leaf1 eth1)" == "$l0" ]'
+	[ "$dp" == xdp ] && check_restart_meanwhile
 	"$ROOT/scripts/xfab-lab" down "$TOPO" --name "$NAME" >/dev/null 2>&1
 }
 
