@@ -953,6 +953,139 @@ static void test_weighted_route(void **state)
 	assert_int_equal(buckets_on(g, nh1), XFAB_GROUP_BUCKETS / 2);
 }
 
+/* ---- a withdrawal the link event already made ---- */
+
+#define N_LEARNT 64
+
+/* Learnt (NETLINK) route 30.0.<i>.0/24 over the gateways named (10.0.<n>.2
+ * on eth<n>), as a routing daemon's route in the kernel. */
+static void learn(struct sw *s, int i, const int *gws, int n)
+{
+	struct xfab_prefix p = {.family = AF_INET, .plen = 24};
+	struct xfab_rib_member m[XFAB_GROUP_MAX_MEMBERS];
+	struct xfab_rib_key key;
+	char text[32];
+
+	memset(m, 0, sizeof(m));
+	for (int k = 0; k < n; k++) {
+		m[k].port = (__u16)(gws[k] - 1);
+		m[k].family = AF_INET;
+		m[k].weight = 1;
+		snprintf(text, sizeof(text), "10.0.%d.2", gws[k]);
+		inet_pton(AF_INET, text, m[k].gw);
+	}
+	snprintf(text, sizeof(text), "30.0.%d.0", i);
+	inet_pton(AF_INET, text, p.addr);
+	xfab_rib_key_of(&key, 0, &p);
+	assert_int_equal(xfab_rib_add(s->rib, &key, XFAB_RIB_SRC_NETLINK, XFAB_RIB_PATH, 0, m, n),
+			 0);
+}
+
+static const struct xfab_route *learnt(struct sw *s, int i)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "30.0.%d.0", i);
+	return route_v4(&s->rec, text, 24);
+}
+
+/* Where the log's first entry of table t is (SIZE_MAX: none), or its last. */
+static size_t log_pos(const struct recorder *r, enum xfab_table t, int last)
+{
+	size_t at = SIZE_MAX;
+
+	for (size_t i = 0; i < r->n_log; i++)
+		if (r->log[i].t == t && !r->log[i].remove) {
+			at = i;
+			if (!last)
+				break;
+		}
+	return at;
+}
+
+/*
+ * Learnt routes over set A (10.0.1.2, 10.0.2.2) share A's group with the
+ * config's. eth2 loses its carrier: compile_link takes 10.0.2.2 out of A's
+ * buckets. Then the routing daemon withdraws 10.0.2.2 from every learnt
+ * route: already done, so nothing at all is written (before, each route
+ * was written again, onto the 10.0.1.2 nexthop, and its FIB entry). A
+ * withdrawal whose remaining member is the one that is down is no such
+ * case, and is written. Back up, the routes the daemon left on 10.0.1.2 go
+ * there before A takes 10.0.2.2 back (link up restores a member only where
+ * the routing daemon says so); the daemon's path again puts them on A.
+ */
+static void test_withdrawal_after_link_down_writes_nothing(void **state)
+{
+	struct sw *s = *state;
+	const int both[] = {1, 2}, one[] = {1}, other[] = {2};
+	__u32 a_id = route_v4(&s->rec, "20.0.4.0", 24)->id,
+	      nh1 = nexthop_id(&s->rec, 10, AF_INET, "10.0.1.2"),
+	      nh2 = nexthop_id(&s->rec, 11, AF_INET, "10.0.2.2");
+	const struct xfab_route *r;
+	size_t last_route;
+
+	for (int i = 0; i <= N_LEARNT; i++)
+		learn(s, i, both, 2);
+	assert_int_equal(xfab_compile_routes(s->c), 0);
+	for (int i = 0; i <= N_LEARNT; i++) {
+		r = learnt(s, i);
+		assert_non_null(r);
+		assert_int_equal(r->type, XFAB_RT_GROUP);
+		assert_int_equal(r->id, a_id);
+	}
+
+	assert_int_equal(xfab_compile_link(s->c, 1, 0), 0); /* eth2 */
+	assert_int_equal(buckets_on(group_of(&s->rec, a_id), nh2), 0);
+	rec_clear_log(&s->rec);
+	for (int i = 0; i < N_LEARNT; i++)
+		learn(s, i, one, 1);
+	assert_int_equal(xfab_compile_routes(s->c), 0);
+	assert_int_equal(total_ops(&s->rec), 0);
+	assert_int_equal(xfab_compile_last(s->c)->fib4_written, 0);
+	for (int i = 0; i < N_LEARNT; i++)
+		assert_int_equal(learnt(s, i)->id, a_id);
+	assert_int_equal(buckets_on(group_of(&s->rec, a_id), nh1), XFAB_GROUP_BUCKETS);
+
+	/* the member left is the dead one: written, onto its nexthop */
+	learn(s, N_LEARNT, other, 1);
+	assert_int_equal(xfab_compile_routes(s->c), 0);
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_ROUTES_V4, 0), 1);
+	r = learnt(s, N_LEARNT);
+	assert_int_equal(r->type, XFAB_RT_NEXTHOP);
+	assert_int_equal(r->id, nh2);
+
+	/* a port going down and up that the lent routes do not lack: no move */
+	rec_clear_log(&s->rec);
+	assert_int_equal(xfab_compile_link(s->c, 0, 0), 0);
+	assert_int_equal(xfab_compile_link(s->c, 0, 1), 0);
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_ROUTES_V4, 0), 0);
+	assert_int_equal(learnt(s, 0)->id, a_id);
+
+	/* back up: the learnt routes to 10.0.1.2 alone, then A whole again */
+	rec_clear_log(&s->rec);
+	assert_int_equal(xfab_compile_link(s->c, 1, 1), 0);
+	for (int i = 0; i < N_LEARNT; i++) {
+		r = learnt(s, i);
+		assert_int_equal(r->type, XFAB_RT_NEXTHOP);
+		assert_int_equal(r->id, nh1);
+	}
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_ROUTES_V4, 0), N_LEARNT);
+	assert_int_equal(buckets_on(group_of(&s->rec, a_id), nh2), XFAB_GROUP_BUCKETS / 2);
+	last_route = log_pos(&s->rec, XFAB_T_ROUTES_V4, 1);
+	assert_true(last_route != SIZE_MAX);
+	assert_true(log_pos(&s->rec, XFAB_T_GROUPS, 0) > last_route);
+	assert_int_equal(route_v4(&s->rec, "20.0.4.0", 24)->id, a_id);
+
+	/* the daemon adds 10.0.2.2 again: the routes are on A */
+	for (int i = 0; i < N_LEARNT; i++)
+		learn(s, i, both, 2);
+	assert_int_equal(xfab_compile_routes(s->c), 0);
+	for (int i = 0; i < N_LEARNT; i++)
+		assert_int_equal(learnt(s, i)->id, a_id);
+	check_references(&s->rec);
+	check_fib4(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -976,6 +1109,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_port_back_with_another_ifindex, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_weighted_route, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_withdrawal_after_link_down_writes_nothing, setup,
+					    teardown),
 	};
 
 	return cmocka_run_group_tests_name("rib_and_compile", tests, NULL, NULL);

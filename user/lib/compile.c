@@ -33,6 +33,7 @@ struct grp {
 	struct nh *members[XFAB_GROUP_MAX_MEMBERS]; /* path order */
 	struct xfab_group val;			    /* as written */
 	__u32 epoch;
+	__u32 lent; /* routes installed on it whose path is another (lendable()) */
 	int pending;
 };
 
@@ -59,6 +60,7 @@ struct xfab_compile {
 	size_t n_pend_nh, cap_pend_nh, n_pend_grp, cap_pend_grp;
 	size_t n_nh, n_grp, routes_v4, routes_v6;
 	__u32 epoch;
+	size_t n_lent; /* routes on a lent group */
 	struct xfab_compile_stats st;
 };
 
@@ -652,6 +654,7 @@ static int free_pending(struct xfab_compile *c)
 struct rt {
 	__u32 table, type, id;
 	__u8 source, protocol; /* what the map entry says of its origin */
+	__u8 lent;	       /* the group of another path (lendable()) */
 };
 
 static const __u8 rsrc_of[XFAB_RIB_SRC_COUNT] = {
@@ -660,6 +663,69 @@ static const __u8 rsrc_of[XFAB_RIB_SRC_COUNT] = {
     [XFAB_RIB_SRC_TE_PIN] = XFAB_RSRC_TE_PIN,
     [XFAB_RIB_SRC_NETLINK] = XFAB_RSRC_KERNEL,
 };
+
+/*
+ * A withdrawal the link event already made. When a port goes down,
+ * compile_link takes its members out of their groups' buckets at once; the
+ * routing daemon withdraws the same members a little later (or the mirror
+ * drops them when the port is taken down), route by route. A route whose
+ * new path p is its installed group's members minus members on ports that
+ * are down (same weights) is what that group already does: the route stays
+ * on it, lent, and nothing is written. When one of those ports comes back,
+ * compile_link first moves the lent routes to their own path (so link up
+ * restores a member only where the daemon says so), then refills the group.
+ */
+static int lendable(const struct xfab_compile *c, const struct xfab_rib_node *node,
+		    const struct xfab_rib_path *p)
+{
+	int used[XFAB_GROUP_MAX_MEMBERS] = {0};
+	const struct grp *g;
+
+	if (node->inst_type != XFAB_RT_GROUP || node->inst_id >= XFAB_MAX_GROUPS || p->own)
+		return 0;
+	g = c->grp_by_id[node->inst_id];
+	if (!g || g->path == p || g->path->own || p->n >= g->n)
+		return 0;
+	for (int k = 0; k < p->n; k++) {
+		const struct xfab_rib_member *m = &p->m[k];
+		int i;
+
+		for (i = 0; i < g->n; i++) {
+			const struct nh *n = g->members[i];
+
+			if (!used[i] && n->port == m->port && n->family == m->family &&
+			    !memcmp(n->gw, m->gw, 16) && g->path->m[i].weight == m->weight)
+				break;
+		}
+		if (i == g->n)
+			return 0;
+		used[i] = 1;
+	}
+	for (int i = 0; i < g->n; i++)
+		if (!used[i] && port_up(c, g->members[i]->port))
+			return 0;
+	return 1;
+}
+
+/* Records whether the prefix's installed group is lent to it. */
+static void lend_note(struct xfab_compile *c, struct xfab_rib_node *node, int lent)
+{
+	struct grp *g;
+
+	if (node->inst_lent == !!lent)
+		return;
+	node->inst_lent = !!lent;
+	g = node->inst_id < XFAB_MAX_GROUPS ? c->grp_by_id[node->inst_id] : NULL;
+	if (lent) {
+		c->n_lent++;
+		if (g)
+			g->lent++;
+	} else {
+		c->n_lent--;
+		if (g && g->lent)
+			g->lent--;
+	}
+}
 
 /* What a prefix compiles to, holding a reference on its nexthop or group. */
 static int route_target(struct xfab_compile *c, const struct xfab_rib_node *node, struct rt *rt)
@@ -693,6 +759,16 @@ static int route_target(struct xfab_compile *c, const struct xfab_rib_node *node
 			return -EINVAL;
 		rt->type = XFAB_RT_CONNECTED;
 		rt->id = c->live[e->port].ifindex;
+		return 0;
+	}
+	rt->lent = 0;
+	if (lendable(c, node, e->path)) {
+		struct grp *g = c->grp_by_id[node->inst_id];
+
+		g->refs++;
+		rt->type = XFAB_RT_GROUP;
+		rt->id = g->id;
+		rt->lent = 1;
 		return 0;
 	}
 	if (e->path->n == 1 && !e->path->own) {
@@ -794,6 +870,7 @@ static int route_sync(struct xfab_compile *c, struct xfab_rib_node *node)
 	    node->inst_id == rt.id && node->inst_source == rt.source &&
 	    node->inst_protocol == rt.protocol) {
 		target_put(c, rt.type, rt.id); /* the reference the node holds already */
+		lend_note(c, node, rt.lent);
 		return 0;
 	}
 	err = route_write(c, &node->key, &rt);
@@ -804,6 +881,7 @@ static int route_sync(struct xfab_compile *c, struct xfab_rib_node *node)
 	if (node->inst_type) {
 		if (node->inst_table != rt.table)
 			err = route_remove(c, &node->key, node->inst_table);
+		lend_note(c, node, 0);
 		target_put(c, node->inst_type, node->inst_id);
 	} else {
 		count_route(c, &node->key, 1);
@@ -813,6 +891,7 @@ static int route_sync(struct xfab_compile *c, struct xfab_rib_node *node)
 	node->inst_id = rt.id;
 	node->inst_source = rt.source;
 	node->inst_protocol = rt.protocol;
+	lend_note(c, node, rt.lent);
 	return err;
 }
 
@@ -825,6 +904,7 @@ static int route_unsync(struct xfab_compile *c, struct xfab_rib_node *node)
 	err = route_remove(c, &node->key, node->inst_table);
 	if (err)
 		return err;
+	lend_note(c, node, 0);
 	target_put(c, node->inst_type, node->inst_id);
 	count_route(c, &node->key, -1);
 	node->inst_type = 0;
@@ -892,6 +972,40 @@ int xfab_compile_routes(struct xfab_compile *c)
 
 /* ---- events ---- */
 
+struct unlend {
+	struct xfab_compile *c;
+	int port; /* the lent groups with a member on it; -1: every one */
+	int err;
+};
+
+static void unlend_mark(void *arg, struct xfab_rib_node *node)
+{
+	struct unlend *u = arg;
+	const struct grp *g;
+	int on = u->port < 0;
+
+	if (!node->inst_lent || u->err)
+		return;
+	g = node->inst_id < XFAB_MAX_GROUPS ? u->c->grp_by_id[node->inst_id] : NULL;
+	for (int i = 0; g && i < g->n && !on; i++)
+		on = g->members[i]->port == u->port;
+	if (on)
+		u->err = xfab_rib_mark_dirty(u->c->rib, node);
+}
+
+/* The routes lent a group with a member on port (-1: any) compile again,
+ * before that group is refilled: those whose lending no longer holds go to
+ * their own path. */
+static int unlend(struct xfab_compile *c, int port)
+{
+	struct unlend u = {.c = c, .port = port};
+
+	if (!c->n_lent)
+		return 0;
+	xfab_rib_foreach(c->rib, unlend_mark, &u);
+	return u.err ? u.err : compile_dirty(c);
+}
+
 int xfab_compile_config(struct xfab_compile *c, const struct xfab_config *cfg,
 			const struct xfab_port_live *live)
 {
@@ -930,6 +1044,10 @@ int xfab_compile_config(struct xfab_compile *c, const struct xfab_config *cfg,
 	err = xfab_base_apply(&c->base, &base, &counted);
 	xfab_base_free(&c->base);
 	c->base = base;
+	if (err)
+		return err;
+	/* routes lent a group whose port is back leave it first */
+	err = unlend(c, -1);
 	if (err)
 		return err;
 	/* nexthops and groups whose value changed (static neighbours, port
@@ -972,6 +1090,9 @@ int xfab_compile_link(struct xfab_compile *c, int port, int oper_up)
 			e->val.flags &= ~XFAB_PORT_OPER_UP;
 		err = w_update(c, XFAB_T_PORTS, &e->key, &e->val);
 	}
+	/* back up: the routes lent its groups go to their own path first */
+	if (oper_up && !err)
+		err = unlend(c, port);
 	/* the groups with a member on the port, each once */
 	c->epoch++;
 	for (struct nh *n = c->port_nhs[port]; n && !err; n = n->port_next)

@@ -13,6 +13,10 @@
  *   - a port going down or up rewrites its port entry and the groups with
  *     a member on it (a resilient group moves only the dead member's
  *     buckets, xfab_group_fill_buckets);
+ *   - the routing daemon then withdrawing those same members writes
+ *     nothing: a route whose new path is its group's members minus those
+ *     on down ports stays on that group (lent); back up, such routes move
+ *     to their own path before the group takes the member back;
  *   - a route added or removed writes its route entry, its FIB entries
  *     (per prefix, user/lib/fib4.c, fib6.c) and, only if it is the first or
  *     last user, its nexthop or group;

@@ -221,6 +221,14 @@ void xfab_rib_mark_all_dirty(struct xfab_rib *rib)
 			xfab_rib_mark_dirty(rib, n);
 }
 
+void xfab_rib_foreach(struct xfab_rib *rib, void (*fn)(void *arg, struct xfab_rib_node *node),
+		      void *arg)
+{
+	for (size_t b = 0; b < rib->n_buckets; b++)
+		for (struct xfab_rib_node *n = rib->buckets[b]; n; n = n->hnext)
+			fn(arg, n);
+}
+
 size_t xfab_rib_take_dirty(struct xfab_rib *rib, struct xfab_rib_node ***nodes)
 {
 	size_t n = rib->n_dirty;

@@ -106,6 +106,7 @@ struct xfab_rib_node {
 	__u8 inst_type;			 /* enum xfab_route_type; 0: nothing installed */
 	__u8 inst_source, inst_protocol; /* what the map entry says of its origin */
 	__u8 dirty;
+	__u8 inst_lent; /* installed on the group of another path (compile.c) */
 };
 
 struct xfab_rib;
@@ -144,6 +145,9 @@ struct xfab_rib_node *xfab_rib_find(const struct xfab_rib *rib, const struct xfa
 size_t xfab_rib_take_dirty(struct xfab_rib *rib, struct xfab_rib_node ***nodes);
 int xfab_rib_mark_dirty(struct xfab_rib *rib, struct xfab_rib_node *node);
 void xfab_rib_mark_all_dirty(struct xfab_rib *rib);
+/* Calls fn on every prefix (fn may mark it dirty, nothing else). */
+void xfab_rib_foreach(struct xfab_rib *rib, void (*fn)(void *arg, struct xfab_rib_node *node),
+		      void *arg);
 /* Frees a node that has no entry and nothing installed. */
 void xfab_rib_node_gc(struct xfab_rib *rib, struct xfab_rib_node *node);
 
