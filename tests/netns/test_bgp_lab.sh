@@ -37,12 +37,13 @@ trap cleanup EXIT INT TERM
 # Polls until "$@" holds, for at most $1 seconds: BGP and the mirror
 # converge asynchronously.
 
-# A switch's data plane routes as "prefix<TAB>devices" (sorted), straight
-# from its pins (no Python in the loop, for timing).
+# A switch's data plane routes as "prefix<TAB>devices" (its live members,
+# sorted: a group keeps a member on a port that went down, unused, until the
+# port is back), straight from its pins (no Python in the loop, for timing).
 routes() {
 	nsenter --net="/run/netns/$NAME-$1" "$ROOT/build/xfabctl" -j -P "/sys/fs/bpf/xfab/$NAME/$1" \
 		show routes | jq -r '.[] | select(.type == "nexthop" or .type == "group") |
-		[.prefix, ([.members[].dev] | sort | join(","))] | @tsv' | sort
+		[.prefix, ([.members[] | select(.live) | .dev] | sort | join(","))] | @tsv' | sort
 }
 # The address plan's host prefixes: 10.l.k.0/24 and fd00:l:k::/64 for host k
 # of leaf l (2 hosts per leaf, 4 leaves); "prefix<TAB>$devs" for leaves in $1.

@@ -45,6 +45,7 @@ void addr_str(int v6, const __u8 *addr, char *buf, size_t len);
 void *map_keys(int fd, size_t key_size, size_t *count);
 int load_nexthop(int fd, __u32 id, struct xfab_nexthop *nh);
 size_t load_ports(struct xfab_port *ports);
+int port_live(__u32 ifindex);
 void print_nexthop_json(int nh_fd, __u32 id);
 void print_nexthop_text(int nh_fd, __u32 id, const char *sep);
 int find_route(int v6, const __u8 *addr, __u32 table, int *plen_out, struct xfab_route *rt_out);

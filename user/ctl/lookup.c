@@ -33,13 +33,20 @@ int open_map(const char *name)
 
 /* A port's name as xfabd recorded it (valid from any namespace); other
  * interfaces by the kernel's name. */
-const char *port_name(__u32 ifindex, char *buf)
+static int ports_fd(void)
 {
 	static int fd = -1;
-	struct xfab_port port;
 
 	if (fd < 0)
 		fd = xfab_open_pinned_map(pin_dir, XFAB_MAP_PORTS);
+	return fd;
+}
+
+const char *port_name(__u32 ifindex, char *buf)
+{
+	struct xfab_port port;
+	int fd = ports_fd();
+
 	if (fd >= 0 && bpf_map_lookup_elem(fd, &ifindex, &port) == 0 && port.ifindex == ifindex &&
 	    port.name[0]) {
 		snprintf(buf, IF_NAMESIZE, "%s", port.name);
@@ -106,6 +113,16 @@ size_t load_ports(struct xfab_port *ports)
 	return out;
 }
 
+/* The data plane sends out of the port (configured, up and running). */
+int port_live(__u32 ifindex)
+{
+	struct xfab_port port;
+	int fd = ports_fd();
+
+	return fd >= 0 && bpf_map_lookup_elem(fd, &ifindex, &port) == 0 &&
+	       port.ifindex == ifindex && (port.flags & XFAB_PORT_UP) == XFAB_PORT_UP;
+}
+
 void print_nexthop_json(int nh_fd, __u32 id)
 {
 	struct xfab_nexthop nh;
@@ -117,6 +134,7 @@ void print_nexthop_json(int nh_fd, __u32 id)
 		addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
 		jw_string("via", gw);
 		jw_string("dev", port_name(nh.ifindex, name));
+		jw_bool("live", port_live(nh.ifindex));
 		jw_bool("resolved", nh.flags & XFAB_NH_RESOLVED);
 		if (nh.flags & XFAB_NH_RESOLVED) {
 			xfab_format_mac(nh.dmac, mac, sizeof(mac));
@@ -136,8 +154,9 @@ void print_nexthop_text(int nh_fd, __u32 id, const char *sep)
 		return;
 	}
 	addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
-	printf("%svia %s dev %s%s", sep, gw, port_name(nh.ifindex, name),
-	       nh.flags & XFAB_NH_RESOLVED ? "" : " (unresolved)");
+	printf("%svia %s dev %s%s%s", sep, gw, port_name(nh.ifindex, name),
+	       nh.flags & XFAB_NH_RESOLVED ? "" : " (unresolved)",
+	       port_live(nh.ifindex) ? "" : " (down)");
 }
 
 /* The longest prefix of `table` holding addr, found by walking the trie's
