@@ -353,36 +353,11 @@ static __always_inline int xfab_use_neighbor(const struct xfab_meta *m, __u32 if
 	return XFAB_ACT_FORWARD;
 }
 
-/* Nexthop or group route -> a member nexthop. */
-static __always_inline int xfab_use_path(const struct xfab_meta *m, const struct xfab_route *rt,
-					 struct xfab_l3_decision *l3, struct xfab_result *res)
-{
-	__u32 nh_id;
-	int act;
-
-	l3->route_type = (__u8)rt->type;
-	switch (rt->type) {
-	case XFAB_RT_CONNECTED:
-		return xfab_use_neighbor(m, rt->id, l3, res);
-	case XFAB_RT_NEXTHOP:
-		l3->nh_id = (__u16)rt->id;
-		return xfab_use_nexthop(rt->id, l3, res);
-	case XFAB_RT_GROUP:
-		l3->group = (__u16)rt->id;
-		act = xfab_select_member(rt->id, &nh_id, res);
-		if (act != XFAB_ACT_FORWARD)
-			return act;
-		l3->nh_id = (__u16)nh_id;
-		return xfab_use_nexthop(nh_id, l3, res);
-	default:
-		return xfab_drop(res, XFAB_DROP_NEXTHOP_INVALID);
-	}
-}
-
 /*
- * LOCAL_REPAIR. A member of group_id whose port is up and is not port
- * avoid, walking the members from index start (the flow's hash, so a flow
- * keeps its choice); 0 if there is none. A global function: the verifier
+ * A member of group_id whose port is up and is not port avoid (0: any),
+ * walking the members from index start (the flow's hash, so a flow keeps
+ * its choice); 0 if there is none. LOCAL_REPAIR's split horizon and
+ * bounce, and a group member whose port just went down. A global function: the verifier
  * checks its bounded walk once.
  */
 __attribute__((noinline)) __u32 xfab_member_avoiding(__u32 group_id, __u32 avoid, __u32 start)
@@ -407,6 +382,42 @@ __attribute__((noinline)) __u32 xfab_member_avoiding(__u32 group_id, __u32 avoid
 			return id;
 	}
 	return 0;
+}
+
+/* Nexthop or group route -> a member nexthop. */
+static __always_inline int xfab_use_path(const struct xfab_meta *m, const struct xfab_route *rt,
+					 struct xfab_l3_decision *l3, struct xfab_result *res)
+{
+	__u32 nh_id;
+	int act;
+
+	l3->route_type = (__u8)rt->type;
+	switch (rt->type) {
+	case XFAB_RT_CONNECTED:
+		return xfab_use_neighbor(m, rt->id, l3, res);
+	case XFAB_RT_NEXTHOP:
+		l3->nh_id = (__u16)rt->id;
+		return xfab_use_nexthop(rt->id, l3, res);
+	case XFAB_RT_GROUP:
+		l3->group = (__u16)rt->id;
+		act = xfab_select_member(rt->id, &nh_id, res);
+		if (act != XFAB_ACT_FORWARD)
+			return act;
+		/* Its port went down and the group's buckets do not know yet
+		 * (xfabd rewrites them when it hears; the tc datapath's egress
+		 * takes a port out as it fails): another live member, the
+		 * flow's own. */
+		if (!xfab_nexthop_port(nh_id)) {
+			__u32 live = xfab_member_avoiding(rt->id, 0, l3->pick.hash);
+
+			if (live)
+				nh_id = live;
+		}
+		l3->nh_id = (__u16)nh_id;
+		return xfab_use_nexthop(nh_id, l3, res);
+	default:
+		return xfab_drop(res, XFAB_DROP_NEXTHOP_INVALID);
+	}
 }
 
 /* The path chosen cannot carry the packet: every member of its group is

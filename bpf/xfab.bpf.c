@@ -63,13 +63,55 @@ struct Qdisc___xfab {
 
 struct net_device___xfab {
 	struct Qdisc___xfab *qdisc;
+	unsigned int flags;  /* IFF_* */
+	unsigned long state; /* enum netdev_state_t bits */
 } __attribute__((preserve_access_index));
+
+#define XFAB_IFF_UP 0x1u
+/* enum netdev_state_t's __LINK_STATE_NOCARRIER (include/linux/netdevice.h) */
+#define XFAB_LINK_STATE_NOCARRIER 2
 
 struct sk_buff___xfab {
 	struct net_device___xfab *dev;
 } __attribute__((preserve_access_index));
 
 extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
+
+/*
+ * tc datapath, a port that went down under its packets. The pipeline chose
+ * this port while the ports table said it was up: the device lost its
+ * carrier or was taken down, and xfabd (which hears it over netlink, a
+ * little later) has not yet said so. The kernel would drop the packet here.
+ * Instead the data plane takes the port out of use itself (the ports
+ * table's OPER_UP, which xfabd writes again when it hears the event) and
+ * sends the packet back into the ingress of the port it came in on, its
+ * destination MAC that port's again: the pipeline decides once more, with
+ * the port down (another member of its group, or LOCAL_REPAIR's bounce).
+ * The pass costs the packet one more hop of TTL, which bounds it. Only
+ * packets the pipeline forwarded (skb->priority major 1, ctx.h) come here:
+ * the kernel's own are the kernel's.
+ */
+static __always_inline int xfab_tc_egress_down(struct __sk_buff *skb, struct xfab_port *port)
+{
+	__u32 in = skb->ingress_ifindex;
+	const struct xfab_port *from;
+	void *data, *end;
+
+	if ((skb->priority >> 16) != 1 || in == skb->ifindex)
+		return TC_ACT_OK;
+	from = bpf_map_lookup_elem(&ports, &in);
+	if (!from || from->ifindex != in)
+		return TC_ACT_OK;
+	if (port->flags & XFAB_PORT_OPER_UP)
+		__sync_fetch_and_and(&port->flags, ~XFAB_PORT_OPER_UP);
+	data = (void *)(long)skb->data;
+	end = (void *)(long)skb->data_end;
+	if (data + ETH_HLEN > end)
+		return TC_ACT_SHOT;
+	__builtin_memcpy(((struct ethhdr *)data)->h_dest, from->mac, ETH_ALEN);
+	xfab_count_lb(XFAB_LB_REROUTED);
+	return bpf_redirect(in, BPF_F_INGRESS);
+}
 
 /*
  * tc datapath, egress of every port: the queue decision against the real
@@ -80,8 +122,9 @@ SEC("tc")
 int xfab_tc_egress(struct __sk_buff *skb)
 {
 	const struct xfab_queue_cfg *qc;
-	const struct xfab_port *port;
+	struct net_device___xfab *dev;
 	struct sk_buff___xfab *kskb;
+	struct xfab_port *port;
 	struct xfab_scratch *s;
 	struct xfab_ctx c;
 	__u32 key, tc, backlog;
@@ -92,6 +135,10 @@ int xfab_tc_egress(struct __sk_buff *skb)
 	port = bpf_map_lookup_elem(&ports, &key);
 	if (!port || port->ifindex != key)
 		return TC_ACT_OK;
+	kskb = bpf_cast_to_kern_ctx(skb);
+	dev = kskb->dev;
+	if (!(dev->flags & XFAB_IFF_UP) || (dev->state & (1ul << XFAB_LINK_STATE_NOCARRIER)))
+		return xfab_tc_egress_down(skb, port);
 	key = port->slot;
 	s = xfab_scratch(XFAB_SCRATCH_EGRESS);
 	if (!s)
@@ -114,8 +161,7 @@ int xfab_tc_egress(struct __sk_buff *skb)
 	qc = bpf_map_lookup_elem(&queue_cfg, &key);
 	if (!qc)
 		return TC_ACT_OK;
-	kskb = bpf_cast_to_kern_ctx(skb);
-	backlog = kskb->dev->qdisc->qstats.backlog;
+	backlog = dev->qdisc->qstats.backlog;
 	xfab_read_tos(&s->m, &dscp, &ecn);
 	verdict = xfab_wred(qc, backlog, skb->len, ecn, bpf_get_prandom_u32());
 	xfab_queue_account(key, verdict, skb->len, backlog);

@@ -17,7 +17,7 @@
  * (xfab_abi_check, user/lib/abi.c) instead of misreading them. Pins without
  * an `abi` map come from before versions were recorded (v1).
  */
-#define XFAB_ABI_VERSION 3u
+#define XFAB_ABI_VERSION 4u
 #define XFAB_ABI_MAGIC 0x42414658u /* "XFAB" little-endian */
 
 /* abi: ARRAY[1] -> this; the layout of this struct never changes. */
@@ -333,6 +333,7 @@ enum xfab_lb_counter {
 	XFAB_LB_TE_FALLBACK,	 /* a TE entry matched but its path was down: route used */
 	XFAB_LB_REPAIRED,	 /* the route's path was dead: bounced to a repair port */
 	XFAB_LB_SPLIT_HORIZON,	 /* the group chose the ingress port: another member taken */
+	XFAB_LB_REROUTED,	 /* tc: its egress device was down: through the pipeline again */
 	XFAB_LB_MAX,
 };
 

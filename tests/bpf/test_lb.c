@@ -3,8 +3,9 @@
  * Load-balancing tests through the loaded data plane (BPF_PROG_TEST_RUN):
  * spread (chi-square), weights, resilient member removal and re-add,
  * stability, E-ECMP on RoCE QPs, symmetric and VXLAN-inner hashing,
- * flowlets (gap, counters, least loaded), TE pinning with fallback, and
- * local repair (bounce, split horizon).
+ * flowlets (gap, counters, least loaded), TE pinning with fallback, local
+ * repair (bounce, split horizon), and a port failing under its packets (the
+ * tc datapath's egress reroute, a group's member whose port went down).
  * The member a packet took is read from its rewritten destination MAC.
  */
 #include <arpa/inet.h>
@@ -843,6 +844,133 @@ static void test_local_repair(void **state)
 	}
 }
 
+/* ---- a port failing under its packets (the tc datapath's egress) ---- */
+
+static int sh(const char *cmd)
+{
+	int rc = system(cmd);
+
+	if (rc)
+		print_message("    `%s` failed (%d)\n", cmd, rc);
+	return rc;
+}
+
+static __u32 port_flags(int port)
+{
+	struct xfab_port v = {0};
+
+	assert_int_equal(bpf_map_lookup_elem(H.fd[XFAB_T_PORTS], &H.ifindex[port], &v), 0);
+	return v.flags;
+}
+
+/* One forwarded frame through xfab_tc_egress of port out, as if the
+ * pipeline had sent it there from port in (priority: the pipeline's mark,
+ * 0x10000 | class + 1; 0 for one of the kernel's). The verdict; the frame
+ * as it leaves in frame_out. */
+static __u32 egress(int out, int in, __u32 priority, __u8 *frame_out)
+{
+	struct flow f = {.src = 0x0a010203u, .dst = 0x0a3c0105u, .sport = 7, .dport = 9};
+	__u8 frame[256];
+	size_t len = build_udp(frame, in, &f);
+	struct __sk_buff ctx = {
+	    .ifindex = H.ifindex[out], .ingress_ifindex = H.ifindex[in], .priority = priority};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = (__u32)len,
+		    .data_out = frame_out, .data_size_out = 256, .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx), .repeat = 1);
+
+	memcpy(frame, "\x02\x00\x00\x00\x05\x01", 6); /* rewritten: to p5's gateway */
+	memcpy(frame + 6, H.mac[out], 6);
+	assert_int_equal(
+	    bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_tc_egress), &opts), 0);
+	return opts.retval;
+}
+
+/*
+ * p5's device fails (no carrier: its peer taken down; then taken down
+ * itself) while the ports table still says up, as between the failure and
+ * xfabd hearing of it. A packet the pipeline sent to p5 meets the egress
+ * program there: it takes p5 out of the ports table, gives the packet p1's
+ * MAC back (it came in on p1) and sends it into p1's ingress again
+ * (counted: rerouted); the kernel's own packets and a live device are left
+ * alone. Then, with the buckets of 10.60.0.0/16's group still naming p5's
+ * gateway (no xfabd rewrote them), the flows that were on p5 take another
+ * live member, each its own and stable, and no other flow moves.
+ */
+static void test_port_down_under_its_packets(void **state)
+{
+	static struct flow flows[2000];
+	static int before[2000];
+	const int victim_port = 4, victim = 105; /* p5 */
+	int on_victim = 0, moved = 0, seen[9] = {0};
+	__u64 rr0 = lb(XFAB_LB_REROUTED);
+	__u8 out[256];
+
+	(void)state;
+	seed(0xd0a11u);
+	assert_int_equal(h_reapply(&H, make_config(NULL, NULL)), 0);
+	for (int i = 0; i < 2000; i++) {
+		flows[i] = random_flow(0x0a3c0000u); /* 10.60.x.y: p3..p8 */
+		before[i] = send_flow(i & 1, 0, &flows[i]);
+		assert_in_range(before[i], 103, 108);
+		on_victim += before[i] == victim;
+	}
+	assert_true(on_victim > 0);
+
+	/* up: nothing to do */
+	assert_int_equal(egress(victim_port, 0, 0x10002, out), 0); /* TC_ACT_OK */
+	assert_true(port_flags(victim_port) & XFAB_PORT_OPER_UP);
+	assert_int_equal(lb(XFAB_LB_REROUTED), rr0);
+
+	assert_int_equal(sh("ip link set p5peer down"), 0);  /* p5 loses its carrier */
+	assert_int_equal(egress(victim_port, 0, 0, out), 0); /* the kernel's: its own */
+	assert_int_equal(egress(victim_port, victim_port, 0x10002, out), 0);
+	assert_true(port_flags(victim_port) & XFAB_PORT_OPER_UP);
+	assert_int_equal(egress(victim_port, 0, 0x10002, out), 7); /* TC_ACT_REDIRECT */
+	assert_memory_equal(out, H.mac[0], 6);
+	assert_false(port_flags(victim_port) & XFAB_PORT_OPER_UP);
+	assert_true(port_flags(victim_port) & XFAB_PORT_ADMIN_UP);
+	assert_int_equal(lb(XFAB_LB_REROUTED) - rr0, 1);
+
+	for (int i = 0; i < 2000; i++) {
+		int m = send_flow(i & 1, 0, &flows[i]);
+
+		assert_in_range(m, 103, 108);
+		assert_int_not_equal(m, victim);
+		assert_int_equal(send_flow(!(i & 1), 0, &flows[i]), m);
+		if (before[i] == victim) {
+			moved++;
+			seen[m - 100]++;
+		} else {
+			assert_int_equal(m, before[i]);
+		}
+	}
+	assert_int_equal(moved, on_victim);
+	for (int p = 3; p <= 8; p++) /* spread over the live ones, not all on one */
+		if (p != 5)
+			assert_true(seen[p] < on_victim);
+
+	/* taken down as well: the same */
+	assert_int_equal(sh("ip link set p5 down"), 0);
+	assert_int_equal(egress(victim_port, 1, 0x10001, out), 7);
+	assert_memory_equal(out, H.mac[1], 6);
+	assert_int_equal(lb(XFAB_LB_REROUTED) - rr0, 2);
+
+	/* back: xfabd writes the entry again when it hears (here by hand) */
+	assert_int_equal(sh("ip link set p5 up && ip link set p5peer up"), 0);
+	{
+		struct xfab_port v;
+
+		assert_int_equal(
+		    bpf_map_lookup_elem(H.fd[XFAB_T_PORTS], &H.ifindex[victim_port], &v), 0);
+		v.flags |= XFAB_PORT_OPER_UP;
+		assert_int_equal(
+		    bpf_map_update_elem(H.fd[XFAB_T_PORTS], &H.ifindex[victim_port], &v, BPF_ANY),
+		    0);
+	}
+	for (int i = 0; i < 2000; i++)
+		assert_int_equal(send_flow(0, 0, &flows[i]), before[i]);
+}
+
 H_GROUP_FIXTURES(H, 8, make_config(NULL, NULL))
 
 int main(void)
@@ -855,7 +983,7 @@ int main(void)
 	    cmocka_unit_test(test_symmetric),	 cmocka_unit_test(test_vxlan_inner),
 	    cmocka_unit_test(test_flowlets),	 cmocka_unit_test(test_flowlet_slots),
 	    cmocka_unit_test(test_least_loaded), cmocka_unit_test(test_te),
-	    cmocka_unit_test(test_local_repair),
+	    cmocka_unit_test(test_local_repair), cmocka_unit_test(test_port_down_under_its_packets),
 	};
 	return cmocka_run_group_tests_name("bpf_load_balancing", tests, setup, teardown);
 }

@@ -213,6 +213,30 @@ int rebuild_and_apply(struct agent *a, const struct xfab_config *cfg)
 
 /* ---- events ---- */
 
+/* The tc datapath takes a port out of use itself when a device fails under
+ * its packets (the ports table's OPER_UP, xfab.bpf.c), before this event
+ * arrives. An event that changes nothing for xfabd (a flap the kernel
+ * reported as one event) puts the table right again. */
+static void port_entry_check(struct agent *a, int p, int up)
+{
+	__u32 ifindex = a->live[p].ifindex;
+	struct xfab_port v;
+
+	if (bpf_map_lookup_elem(a->map_fd[XFAB_T_PORTS], &ifindex, &v) || v.ifindex != ifindex ||
+	    !(v.flags & XFAB_PORT_OPER_UP) == !up)
+		return;
+	if (up)
+		v.flags |= XFAB_PORT_OPER_UP;
+	else
+		v.flags &= ~XFAB_PORT_OPER_UP;
+	if (bpf_map_update_elem(a->map_fd[XFAB_T_PORTS], &ifindex, &v, BPF_ANY))
+		log_warn("port %s: cannot correct its entry: %s", a->cfg.ports[p].name,
+			 strerror(errno));
+	else
+		log_info("port %s is %s (the data plane had it %s)", a->cfg.ports[p].name,
+			 up ? "up" : "down", up ? "down" : "up");
+}
+
 void on_link(void *arg, const struct xfab_nl_link *l)
 {
 	struct agent *a = arg;
@@ -232,6 +256,8 @@ void on_link(void *arg, const struct xfab_nl_link *l)
 		else
 			log_dbg("port %s: %zu entries written", a->cfg.ports[p].name,
 				writes(xfab_compile_last(a->compile)));
+	} else if (a->map_fd[XFAB_T_PORTS] >= 0) {
+		port_entry_check(a, p, up);
 	}
 	/* The data plane stopped using the port above. A port taken down
 	 * loses its IPv4 routes and nexthop objects in the kernel without a

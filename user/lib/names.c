@@ -48,6 +48,7 @@ static const char *const lb_names[XFAB_LB_MAX] = {
     [XFAB_LB_TE_FALLBACK] = "te_fallback",
     [XFAB_LB_REPAIRED] = "repaired",
     [XFAB_LB_SPLIT_HORIZON] = "split_horizon",
+    [XFAB_LB_REROUTED] = "rerouted",
 };
 
 const char *xfab_lb_name(__u32 event)
