@@ -8,7 +8,9 @@
 #   - planes: a super-spine links only to its plane's spines, a spine's routes
 #     to another pod go over its plane's super-spines only;
 #   - what the explicit example says reaches the generated configs: ports in
-#     link order, speeds from the link or the ends' "up"/"down", its ASNs.
+#     link order, speeds from the link or the ends' "up"/"down", its ASNs;
+#   - one fabric in both forms is one fabric: clos-3tier and a 2-plane
+#     3-tier written out as nodes and links give byte-identical configs.
 # With root and FRR, testbeds/explicit-small.json as a lab:
 #   - a refused file builds nothing;
 #   - up with BGP: every session Established, the configured ASNs are what
@@ -121,6 +123,72 @@ check "explicit: spine2 peers with gpu-leaf as AS 65300 and with leaf2 as 65102 
 	      cfg "$TOPO" spine2 bgpd | grep -qx " neighbor 10.254.2.3 remote-as 65102"'
 check "explicit: gpu-leaf advertises its hosts' subnets (host k on leaf 3: 10.3.k.0/24)" \
 	eval '[ "$(cfg "$TOPO" gpu-leaf bgpd | grep -c "^  network 10\.3\.[12]\.0/24$")" = 2 ]'
+
+# The two forms are one fabric: clos-3tier (and the planes file above)
+# written out node by node and link by link give the same configs, byte for
+# byte, for every switch and every file (ports in link order, pods found from
+# the links, the RFC 7938 ASNs by pod).
+# explicit PODS SPINES LEAVES SUPERS PLANES HOSTS NAME: the generator's
+# fabric written out in the explicit form
+explicit() {
+	python3 - "$@" <<'PY'
+import json, sys
+pods, sp, lf, sup, planes, hpl = map(int, sys.argv[1:7])
+nodes, links = {}, []
+for x in range(1, sup + 1):
+    nodes["super%d" % x] = {"role": "super"}
+for s in range(1, pods * sp + 1):
+    nodes["spine%d" % s] = {"role": "spine"}
+for l in range(1, pods * lf + 1):
+    nodes["leaf%d" % l] = {"role": "leaf"}
+for h in range(1, pods * lf * hpl + 1):
+    nodes["h%d" % h] = {"role": "host"}
+for p in range(pods):
+    for s in range(p * sp + 1, (p + 1) * sp + 1):
+        links += [["spine%d" % s, "leaf%d" % l] for l in range(p * lf + 1, (p + 1) * lf + 1)]
+for x in range(1, sup + 1):
+    plane = (x - 1) * planes // sup  # super x's plane, from 0
+    links += [["super%d" % x, "spine%d" % s] for s in range(1, pods * sp + 1)
+              if ((s - 1) % sp) * planes // sp == plane]
+for l in range(1, pods * lf + 1):
+    links += [["leaf%d" % l, "h%d" % ((l - 1) * hpl + k)] for k in range(1, hpl + 1)]
+links = [{"ends": ln, "speed": 100000} for ln in links]  # 100G everywhere
+print(json.dumps({"name": sys.argv[7], "routing": "bgp", "nodes": nodes, "links": links}))
+PY
+}
+# every config file of every switch of a topology (BGP and static routing)
+# and the routes up expects, in one text (one python
+# run rather than one per file: a test box is busy)
+all_configs() {
+	python3 - "$XL" "$1" <<'PY'
+import importlib.machinery, importlib.util, json, sys
+loader = importlib.machinery.SourceFileLoader("xfab_lab", sys.argv[1])
+xl = importlib.util.module_from_spec(importlib.util.spec_from_loader("xfab_lab", loader))
+loader.exec_module(xl)
+t = xl.Topology(sys.argv[2])
+for n in t.switches():
+    print("==== %s xfabd\n%s" % (n, json.dumps(t.switch_config(n)[0], indent=2)))
+    for name, text in t.frr_configs(n, xl.Lab(t).frr_dir(n)).items():
+        print("==== %s %s\n%s" % (n, name, text))
+    print("==== %s expected by up\n%s" % (n, json.dumps(t.expected_routes(n))))
+t.routing = "static"  # the fixed routes too, and the kernel's
+for n in t.switches():
+    print("==== %s static\n%s" % (n, json.dumps(t.switch_config(n), indent=2)))
+PY
+}
+same_configs() { # GENERATOR EXPLICIT: every switch's every config file alike
+	all_configs "$1" >"$tmp/gen.txt" && all_configs "$2" >"$tmp/exp.txt" &&
+		[ "$(grep -c "^==== " "$tmp/gen.txt")" -ge 5 ] && cmp -s "$tmp/gen.txt" "$tmp/exp.txt" ||
+		{ diff "$tmp/gen.txt" "$tmp/exp.txt" | head -10 | sed 's/^/    /'; return 1; }
+}
+explicit 2 2 4 2 1 2 clos3 >"$tmp/clos3-explicit.json"
+check "clos-3tier written out as nodes and links: the same configs for all 14 switches" \
+	same_configs "$ROOT/testbeds/clos-3tier.json" "$tmp/clos3-explicit.json"
+jq '.routing = "bgp" | .speeds = {"host": 100000, "leaf_uplink": 100000, "spine_uplink": 100000}' \
+	"$tmp/planes.json" >"$tmp/planes-bgp.json"
+explicit 2 2 2 4 2 1 p >"$tmp/planes-explicit.json"
+check "2 pods in 2 planes written out: the same configs for all 12 switches" \
+	same_configs "$tmp/planes-bgp.json" "$tmp/planes-explicit.json"
 
 # the lab needs root and FRR: without them, what ran above is the result
 skip_lab=$(need_root && need_frr)
