@@ -192,8 +192,14 @@ check "link cut: leaf4's routes to leaf1's hosts converge to spine2 (eth2) only"
 wait "$send_pid"
 wait "$recv_pid"
 # How much spine1 bounces depends on when FRR's withdrawal reaches the other
-# leaves (test_lb checks the bounce itself, packet by packet): reported only.
+# leaves, and in the XDP datapath on when spine1's xfabd hears the carrier
+# loss (XDP has no egress hook to see it sooner: docs/CONFIG.md LOCAL_REPAIR);
+# test_lb and test_tc_failover_lab check the bounce itself: reported only.
 echo "# link cut: spine1 bounced $(($(L spine1 xfabctl -j show lb | jq .repaired) - rep0)) packets (LOCAL_REPAIR)"
+after_cut() { if [ -n "$1" ]; then echo "$((${1/./} - t_cut)) ms"; else echo never; fi; }
+echo "# spine1's xfabd heard the carrier loss $(after_cut "$(grep -m1 'port eth1 is down' \
+	"$STATE/spine1.log" | cut -d' ' -f1)") after the cut; held the withdrawals from" \
+	"$(after_cut "$(grep -m1 'holding the routing daemon' "$STATE/spine1.log" | cut -d' ' -f1)")"
 check "link cut: all 16 QPs h7 -> h1 arrived across the cut" \
 	eval '[ "$(jq "[.flows[] | select(.packets > 0)] | length" "$tmp/recv.json")" = 16 ]'
 echo "# link cut under traffic: $(jq .lost "$tmp/recv.json") of 32000 packets h7 -> h1 lost"
