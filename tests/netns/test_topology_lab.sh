@@ -121,6 +121,9 @@ check "explicit: gpu-leaf's own ASN in its bgpd.conf, 65300" \
 check "explicit: spine2 peers with gpu-leaf as AS 65300 and with leaf2 as 65102 (RFC 7938 default)" \
 	eval 'cfg "$TOPO" spine2 bgpd | grep -qx " neighbor 10.254.2.5 remote-as 65300" &&
 	      cfg "$TOPO" spine2 bgpd | grep -qx " neighbor 10.254.2.3 remote-as 65102"'
+check "explicit: config without a switch shows gpu-leaf with the file's ASN and its 400G uplink to spine1's eth3" \
+	eval 'cfg "$TOPO" | grep -qxF "gpu-leaf leaf AS 65300 (the file'"'"'s), pod 1, router-id 10.255.1.3" &&
+	      cfg "$TOPO" | grep -qE "^  eth1 +to spine1 eth3 +10\.254\.1\.5/31 fd00:fe:1:3::3/127  400000 Mb/s$"'
 check "explicit: gpu-leaf advertises its hosts' subnets (host k on leaf 3: 10.3.k.0/24)" \
 	eval '[ "$(cfg "$TOPO" gpu-leaf bgpd | grep -c "^  network 10\.3\.[12]\.0/24$")" = 2 ]'
 
