@@ -299,7 +299,9 @@ check_down_removes() {
 	[ ! -e "$SOCK" ] && [ ! -e "/run/xfab/$NAME" ]
 }
 
-if ! timeout 120 "$ROOT/scripts/xfab-lab" up "$TOPO" --name "$NAME" >/dev/null; then
+# Static routes: the control socket is the subject, and a BGP session that
+# flaps on a loaded box (BFD 100 ms x 3) would move the ECMP flow it pins.
+if ! timeout 120 "$ROOT/scripts/xfab-lab" up "$TOPO" --name "$NAME" --routing static >/dev/null; then
 	not_ok "[control] lab up"
 else
 	check "[control] socket $SOCK is root's, mode 0600" check_socket_mode
