@@ -152,6 +152,10 @@ $(BUILD)/test_control_socket $(BUILD)/test_control_socket_asan: UNIT_EXTRA := ag
 $(BUILD)/obj/tests/unit/test_control_socket.o $(BUILD)/obj-asan/tests/unit/test_control_socket.o: UNIT_INC := -Iuser/agent
 $(BUILD)/test_control_socket: $(BUILD)/obj/agent/control.o $(BUILD)/obj/agent/requests.o
 $(BUILD)/test_control_socket_asan: $(BUILD)/obj-asan/agent/control.o $(BUILD)/obj-asan/agent/requests.o
+$(BUILD)/test_netlink $(BUILD)/test_netlink_asan: UNIT_EXTRA := agent/netlink.o
+$(BUILD)/obj/tests/unit/test_netlink.o $(BUILD)/obj-asan/tests/unit/test_netlink.o: UNIT_INC := -Iuser/agent
+$(BUILD)/test_netlink: $(BUILD)/obj/agent/netlink.o
+$(BUILD)/test_netlink_asan: $(BUILD)/obj-asan/agent/netlink.o
 $(UNIT_PLAIN): $(BUILD)/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIB_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LIB_OBJ) $(addprefix $(BUILD)/obj/,$(UNIT_EXTRA)) -o $@ $(LDLIBS) -lcmocka
 

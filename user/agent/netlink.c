@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#define _GNU_SOURCE /* recvmmsg */
 #include "netlink.h"
 
 #include <errno.h>
@@ -226,18 +227,58 @@ fail:
 	return NULL;
 }
 
+/* A multicast event is one datagram holding one message, so a recvmsg per
+ * datagram costs a system call per route: recvmmsg takes up to EV_VLEN at
+ * once, each into its own slot (as big as a dump's buffer: no event is
+ * cut short). The slots are touched only as far as the kernel writes. */
+#define EV_VLEN 64
+#define EV_SLOT DUMP_BUF
+
+int xfab_nl_read_fd(int fd, const struct xfab_nl_handlers *h, int budget)
+{
+	static char slots[EV_VLEN][EV_SLOT];
+	struct mmsghdr msgs[EV_VLEN];
+	struct iovec iov[EV_VLEN];
+	int read = 0, lost = 0;
+
+	while (read < budget) {
+		unsigned int want =
+		    (unsigned int)(budget - read < EV_VLEN ? budget - read : EV_VLEN);
+		int got;
+
+		memset(msgs, 0, sizeof(msgs[0]) * want);
+		for (unsigned int i = 0; i < want; i++) {
+			iov[i].iov_base = slots[i];
+			iov[i].iov_len = EV_SLOT;
+			msgs[i].msg_hdr.msg_iov = &iov[i];
+			msgs[i].msg_hdr.msg_iovlen = 1;
+		}
+		got = recvmmsg(fd, msgs, want, MSG_DONTWAIT, NULL);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return lost ? -ENOBUFS : 0;
+			return -errno;
+		}
+		for (int i = 0; i < got; i++) {
+			/* a message cut short is an event lost: dump again */
+			if (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) {
+				lost = 1;
+				continue;
+			}
+			mnl_cb_run(slots[i], msgs[i].msg_len, 0, 0, msg_cb, (void *)h);
+		}
+		read += got;
+		if ((unsigned int)got < want)
+			return lost ? -ENOBUFS : 0;
+	}
+	return lost ? -ENOBUFS : 1;
+}
+
 int xfab_nl_read_events(struct mnl_socket *nl, const struct xfab_nl_handlers *h)
 {
-	static char buf[DUMP_BUF];
-	ssize_t len;
-
-	for (int i = 0; i < XFAB_NL_READ_BUDGET; i++) {
-		len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (len < 0)
-			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
-		mnl_cb_run(buf, (size_t)len, 0, 0, msg_cb, (void *)h);
-	}
-	return 1;
+	return xfab_nl_read_fd(mnl_socket_get_fd(nl), h, XFAB_NL_READ_BUDGET);
 }
 
 int xfab_nl_fd(struct mnl_socket *nl)

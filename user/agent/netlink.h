@@ -54,11 +54,14 @@ int xfab_nl_dump_neighs(const struct xfab_nl_handlers *h);
  * objects has none to dump). */
 int xfab_nl_dump_routes(const struct xfab_nl_handlers *h);
 /* Reads what is pending on an event socket (non-blocking), at most
- * XFAB_NL_READ_BUDGET buffers: 0 all read, 1 more may be pending (the
- * caller writes what it has, then reads on), -errno (-ENOBUFS: events
- * were lost, dump again). */
-#define XFAB_NL_READ_BUDGET 64
+ * XFAB_NL_READ_BUDGET datagrams (events), many per system call: 0 all
+ * read, 1 more may be pending (the caller writes what it has, then reads
+ * on), -errno (-ENOBUFS: events were lost, or one was cut short: dump
+ * again). */
+#define XFAB_NL_READ_BUDGET 4096
 int xfab_nl_read_events(struct mnl_socket *nl, const struct xfab_nl_handlers *h);
+/* The same from any datagram socket (fd), at most budget datagrams. */
+int xfab_nl_read_fd(int fd, const struct xfab_nl_handlers *h, int budget);
 int xfab_nl_fd(struct mnl_socket *nl);
 void xfab_nl_close(struct mnl_socket *nl);
 
