@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pool.h"
+
 /* ---- protocols and filters ---- */
 
 /* iproute2's rt_protos */
@@ -549,6 +551,7 @@ struct xfab_nlsync {
 	size_t n_state[R_STATES];
 	__u32 gen; /* bumped by xfab_nlsync_mark */
 	struct xfab_nlsync_stats st;
+	struct xfab_pool rt_pool; /* the routes held */
 };
 
 static size_t key_hash(const struct xfab_rib_key *k)
@@ -572,6 +575,7 @@ struct xfab_nlsync *xfab_nlsync_new(struct xfab_rib *rib, xfab_nl_port_fn port_o
 	s->rib = rib;
 	s->port_of = port_of;
 	s->arg = arg;
+	xfab_pool_init(&s->rt_pool, sizeof(struct nlr));
 	s->n_rt_buckets = 4096;
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
 	s->rt = calloc(s->n_rt_buckets, sizeof(*s->rt));
@@ -587,13 +591,8 @@ void xfab_nlsync_free(struct xfab_nlsync *s)
 {
 	if (!s)
 		return;
-	for (size_t b = 0; b < s->n_rt_buckets; b++)
-		while (s->rt[b]) {
-			struct nlr *r = s->rt[b];
-
-			s->rt[b] = r->hnext;
-			free(r);
-		}
+	/* the routes, all at once */
+	xfab_pool_destroy(&s->rt_pool);
 	for (size_t b = 0; b < NHO_BUCKETS; b++)
 		while (s->nho[b]) {
 			struct nho *o = s->nho[b];
@@ -743,7 +742,7 @@ static void nlr_drop(struct xfab_nlsync *s, struct nlr *r)
 		}
 	s->n_state[r->state]--;
 	s->n_rt--;
-	free(r);
+	xfab_pool_free(&s->rt_pool, r);
 }
 
 /* -- resolution -- */
@@ -948,7 +947,7 @@ static int route_add(struct xfab_nlsync *s, const struct xfab_nl_route *m)
 
 		if (s->n_rt >= s->n_rt_buckets)
 			rt_grow(s);
-		r = calloc(1, sizeof(*r));
+		r = xfab_pool_zalloc(&s->rt_pool);
 		if (!r)
 			return -ENOMEM;
 		r->key = k;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool.h"
+
 struct xfab_rib {
 	struct xfab_rib_node **buckets; /* chained hash of nodes */
 	size_t n_buckets, count;
@@ -16,6 +18,7 @@ struct xfab_rib {
 	struct xfab_rib_path **changed; /* own paths, a reference each */
 	size_t n_changed, cap_changed;
 	__u32 gen;
+	struct xfab_pool node_pool, entry_pool; /* an object or two per prefix */
 };
 
 static __u64 mix(__u64 h)
@@ -48,6 +51,8 @@ struct xfab_rib *xfab_rib_new(void)
 
 	if (!rib)
 		return NULL;
+	xfab_pool_init(&rib->node_pool, sizeof(struct xfab_rib_node));
+	xfab_pool_init(&rib->entry_pool, sizeof(struct xfab_rib_entry));
 	rib->n_buckets = 1024;
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
 	rib->buckets = calloc(rib->n_buckets, sizeof(*rib->buckets));
@@ -65,7 +70,7 @@ static void entry_free(struct xfab_rib *rib, struct xfab_rib_entry *e)
 {
 	if (e->path)
 		xfab_rib_path_put(rib, e->path);
-	free(e);
+	xfab_pool_free(&rib->entry_pool, e);
 }
 
 void xfab_rib_free(struct xfab_rib *rib)
@@ -83,7 +88,6 @@ void xfab_rib_free(struct xfab_rib *rib)
 				n->entries = e->next;
 				entry_free(rib, e);
 			}
-			free(n);
 		}
 	for (size_t i = 0; i < rib->n_changed; i++)
 		xfab_rib_path_put(rib, rib->changed[i]);
@@ -100,6 +104,9 @@ void xfab_rib_free(struct xfab_rib *rib)
 	free(rib->buckets);
 	free(rib->paths);
 	free(rib->dirty);
+	/* the nodes and entries, all at once */
+	xfab_pool_destroy(&rib->node_pool);
+	xfab_pool_destroy(&rib->entry_pool);
 	free(rib);
 }
 
@@ -169,7 +176,7 @@ static struct xfab_rib_node *node_get(struct xfab_rib *rib, const struct xfab_ri
 		return n;
 	if (rib->count >= rib->n_buckets)
 		grow_nodes(rib);
-	n = calloc(1, sizeof(*n));
+	n = xfab_pool_zalloc(&rib->node_pool);
 	if (!n)
 		return NULL;
 	n->key = *key;
@@ -190,7 +197,7 @@ void xfab_rib_node_gc(struct xfab_rib *rib, struct xfab_rib_node *node)
 		if (*pp == node) {
 			*pp = node->hnext;
 			rib->count--;
-			free(node);
+			xfab_pool_free(&rib->node_pool, node);
 			return;
 		}
 }
@@ -443,7 +450,7 @@ static int entry_set(struct xfab_rib *rib, struct xfab_rib_node *node, int sourc
 		e->gen = rib->gen;
 		return 0;
 	}
-	e = calloc(1, sizeof(*e));
+	e = xfab_pool_zalloc(&rib->entry_pool);
 	if (!e) {
 		if (path)
 			xfab_rib_path_put(rib, path);
