@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool.h"
 #include "xfab_abi.h"
 
 #define EXT XFAB_FIB4_EXT
@@ -30,6 +31,8 @@ struct xfab_fibtrie {
 	int top_bits, max_plen;
 	struct pfx *slots; /* open addressing, linear probing */
 	size_t cap, count;
+	__u32 n_len[129]; /* prefixes held of each length: a cover is looked
+			   * for only among lengths that have one */
 	size_t written;
 };
 
@@ -77,7 +80,7 @@ static struct pfx *find(const struct xfab_fibtrie *t, const __u8 *a, int plen)
 static int grow(struct xfab_fibtrie *t)
 {
 	size_t ncap = t->cap ? t->cap * 2 : 1024;
-	struct pfx *old = t->slots, *n = calloc(ncap, sizeof(*n));
+	struct pfx *old = t->slots, *n = xfab_big_zalloc(ncap * sizeof(*n));
 
 	if (!n)
 		return -ENOMEM;
@@ -91,7 +94,7 @@ static int grow(struct xfab_fibtrie *t)
 			;
 		n[i] = old[k];
 	}
-	free(old);
+	xfab_big_free(old, t->cap * sizeof(*old));
 	t->slots = n;
 	t->cap = ncap;
 	return 0;
@@ -110,6 +113,7 @@ static struct pfx *insert(struct xfab_fibtrie *t, const __u8 *a, int plen, __u32
 	t->slots[i].val = val;
 	t->slots[i].used = 1;
 	t->count++;
+	t->n_len[plen]++;
 	return &t->slots[i];
 }
 
@@ -120,6 +124,7 @@ static void erase(struct xfab_fibtrie *t, struct pfx *s)
 
 	t->slots[i].used = 0;
 	t->count--;
+	t->n_len[t->slots[i].plen]--;
 	for (;;) {
 		size_t home;
 
@@ -173,7 +178,7 @@ void xfab_fibtrie_free(struct xfab_fibtrie *t)
 	free(t->grp_depth);
 	free(t->refs);
 	free(t->free_q);
-	free(t->slots);
+	xfab_big_free(t->slots, t->cap * sizeof(*t->slots));
 	free(t);
 }
 
@@ -406,6 +411,8 @@ int xfab_fibtrie_unset(struct xfab_fibtrie *t, const __u8 *addr, int plen)
 	for (int l = plen - 1; l >= 0; l--) {
 		const struct pfx *cs;
 
+		if (!t->n_len[l])
+			continue;
 		mask_copy(c, a, l, t->max_plen);
 		cs = find(t, c, l);
 		if (cs) {
@@ -551,7 +558,7 @@ int xfab_fibtrie_sync(struct xfab_fibtrie *t, const __u8 (*addr)[16], const int 
 out:
 	free(gone.addr);
 	free(gone.plen);
-	free(want.slots);
+	xfab_big_free(want.slots, want.cap * sizeof(*want.slots));
 	return err;
 }
 

@@ -578,7 +578,7 @@ struct xfab_nlsync *xfab_nlsync_new(struct xfab_rib *rib, xfab_nl_port_fn port_o
 	xfab_pool_init(&s->rt_pool, sizeof(struct nlr));
 	s->n_rt_buckets = 4096;
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
-	s->rt = calloc(s->n_rt_buckets, sizeof(*s->rt));
+	s->rt = xfab_big_zalloc(s->n_rt_buckets * sizeof(*s->rt));
 	if (!s->rt) {
 		free(s);
 		return NULL;
@@ -602,7 +602,8 @@ void xfab_nlsync_free(struct xfab_nlsync *s)
 				xfab_rib_path_put(s->rib, o->path);
 			free(o);
 		}
-	free(s->rt);
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
+	xfab_big_free(s->rt, s->n_rt_buckets * sizeof(*s->rt));
 	free(s);
 }
 
@@ -678,7 +679,7 @@ static void rt_grow(struct xfab_nlsync *s)
 {
 	size_t nb = s->n_rt_buckets * 2;
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
-	struct nlr **b = calloc(nb, sizeof(*b));
+	struct nlr **b = xfab_big_zalloc(nb * sizeof(*b));
 
 	if (!b)
 		return; /* longer chains */
@@ -691,7 +692,8 @@ static void rt_grow(struct xfab_nlsync *s)
 			r->hnext = b[h];
 			b[h] = r;
 		}
-	free(s->rt);
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
+	xfab_big_free(s->rt, s->n_rt_buckets * sizeof(*s->rt));
 	s->rt = b;
 	s->n_rt_buckets = nb;
 }

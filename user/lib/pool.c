@@ -113,3 +113,32 @@ void xfab_pool_destroy(struct xfab_pool *p)
 	}
 	xfab_pool_init(p, p->size);
 }
+
+#if defined(__SANITIZE_ADDRESS__)
+#define BIG_MIN SIZE_MAX
+#else
+#define BIG_MIN BLOCK_MAX
+#endif
+
+void *xfab_big_zalloc(size_t len)
+{
+	void *p;
+
+	if (len < BIG_MIN)
+		return calloc(1, len ? len : 1);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, len, MADV_HUGEPAGE);
+	return p;
+}
+
+void xfab_big_free(void *p, size_t len)
+{
+	if (!p)
+		return;
+	if (len < BIG_MIN)
+		free(p);
+	else
+		munmap(p, len);
+}

@@ -28,4 +28,12 @@ void xfab_pool_free(struct xfab_pool *p, void *obj);
 /* Frees every block (the objects still out with them). */
 void xfab_pool_destroy(struct xfab_pool *p);
 
+/* A zeroed array of len bytes for random access (hash tables): from 2 MB
+ * up on huge pages where the kernel gives them (a lookup in a table of a
+ * million routes then misses the cache, not also the TLB); smaller ones,
+ * and all under ASan (which then sees overruns), from calloc. NULL: out of
+ * memory. Freed with the same len. */
+void *xfab_big_zalloc(size_t len);
+void xfab_big_free(void *p, size_t len);
+
 #endif

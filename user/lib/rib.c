@@ -55,7 +55,7 @@ struct xfab_rib *xfab_rib_new(void)
 	xfab_pool_init(&rib->entry_pool, sizeof(struct xfab_rib_entry));
 	rib->n_buckets = 1024;
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
-	rib->buckets = calloc(rib->n_buckets, sizeof(*rib->buckets));
+	rib->buckets = xfab_big_zalloc(rib->n_buckets * sizeof(*rib->buckets));
 	rib->n_paths_buckets = 256;
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
 	rib->paths = calloc(rib->n_paths_buckets, sizeof(*rib->paths));
@@ -101,7 +101,8 @@ void xfab_rib_free(struct xfab_rib *rib)
 			rib->paths[b] = p->hnext;
 			free(p);
 		}
-	free(rib->buckets);
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
+	xfab_big_free(rib->buckets, rib->n_buckets * sizeof(*rib->buckets));
 	free(rib->paths);
 	free(rib->dirty);
 	/* the nodes and entries, all at once */
@@ -149,7 +150,7 @@ static void grow_nodes(struct xfab_rib *rib)
 {
 	size_t nb = rib->n_buckets * 2;
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
-	struct xfab_rib_node **b = calloc(nb, sizeof(*b));
+	struct xfab_rib_node **b = xfab_big_zalloc(nb * sizeof(*b));
 
 	if (!b)
 		return; /* longer chains, still correct */
@@ -162,7 +163,8 @@ static void grow_nodes(struct xfab_rib *rib)
 			n->hnext = b[h];
 			b[h] = n;
 		}
-	free(rib->buckets);
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
+	xfab_big_free(rib->buckets, rib->n_buckets * sizeof(*rib->buckets));
 	rib->buckets = b;
 	rib->n_buckets = nb;
 }
