@@ -54,7 +54,9 @@ struct te_pin {
 struct batch {
 	enum xfab_table t;
 	unsigned int n;
-	int unsupported; /* the kernel refused batches for a map: one by one */
+	int del;	     /* buffered are deletes (keys only), not updates */
+	int unsupported;     /* the kernel refused update batches for a map: one by one */
+	int del_unsupported; /* likewise delete batches */
 	char *keys, *vals;
 };
 

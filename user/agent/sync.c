@@ -17,6 +17,7 @@
 
 #include "agent.h"
 #include "common.h"
+#include "mapbatch.h"
 
 /* ---- map writes ---- */
 
@@ -36,7 +37,21 @@ static int write_one(struct agent *a, enum xfab_table t, const void *key, const 
 #define ENOTSUPP 524 /* the kernel's "operation not supported" */
 #endif
 
-/* Writes the buffered updates (of whichever table they belong to). */
+/* Writes the buffered deletes. */
+static int flush_deletes(struct agent *a, struct batch *b, __u32 n)
+{
+	const struct xfab_table_desc *d = &xfab_table_descs[b->t];
+	__u32 failed = 0;
+	int err = xfab_map_delete_keys(a->map_fd[b->t], b->keys, n, d->key_size,
+				       &b->del_unsupported, &failed);
+
+	if (err)
+		log_err("delete from map %s failed: %s", d->map_name, strerror(-err));
+	return err;
+}
+
+/* Writes the buffered updates or deletes (of whichever table they belong
+ * to). */
 static int ops_flush(void *arg, enum xfab_table t)
 {
 	struct agent *a = arg;
@@ -50,6 +65,8 @@ static int ops_flush(void *arg, enum xfab_table t)
 	if (!n)
 		return 0;
 	b->n = 0;
+	if (b->del)
+		return flush_deletes(a, b, n);
 	if (!b->unsupported) {
 		if (!bpf_map_update_batch(a->map_fd[b->t], b->keys, b->vals, &done, &opts))
 			return 0;
@@ -68,16 +85,14 @@ static int ops_flush(void *arg, enum xfab_table t)
 	return err;
 }
 
-static int ops_update(void *arg, enum xfab_table t, const void *key, const void *val)
+/* Room in the buffer for an entry of table t, as an update or a delete:
+ * what is buffered for another table, or of the other kind, is written
+ * first (so writes reach the map in the order they were made). */
+static int batch_take(struct agent *a, enum xfab_table t, int del)
 {
-	struct agent *a = arg;
 	struct batch *b = &a->batch;
-	const struct xfab_table_desc *d = &xfab_table_descs[t];
 	int err;
 
-	/* Only the big tables are worth batching. */
-	if (t != XFAB_T_ROUTES_V4 && t != XFAB_T_ROUTES_V6)
-		return write_one(a, t, key, val);
 	if (!b->keys) {
 		/* room for the bigger (IPv6) key of the two tables */
 		size_t entry = sizeof(struct xfab_e_route_v6);
@@ -85,14 +100,29 @@ static int ops_update(void *arg, enum xfab_table t, const void *key, const void 
 		b->keys = calloc(BATCH_MAX, entry);
 		b->vals = calloc(BATCH_MAX, entry);
 		if (!b->keys || !b->vals)
-			return write_one(a, t, key, val);
+			return -ENOMEM;
 	}
-	if (b->n && b->t != t) {
+	if (b->n && (b->t != t || b->del != del)) {
 		err = ops_flush(a, b->t);
 		if (err)
 			return err;
 	}
 	b->t = t;
+	b->del = del;
+	return 0;
+}
+
+static int ops_update(void *arg, enum xfab_table t, const void *key, const void *val)
+{
+	struct agent *a = arg;
+	struct batch *b = &a->batch;
+	const struct xfab_table_desc *d = &xfab_table_descs[t];
+
+	/* Only the big tables are worth batching. */
+	if (t != XFAB_T_ROUTES_V4 && t != XFAB_T_ROUTES_V6)
+		return write_one(a, t, key, val);
+	if (batch_take(a, t, 0))
+		return write_one(a, t, key, val);
 	memcpy(b->keys + (size_t)b->n * d->key_size, key, d->key_size);
 	memcpy(b->vals + (size_t)b->n * d->val_size, val, d->val_size);
 	if (++b->n == BATCH_MAX)
@@ -108,6 +138,15 @@ static int ops_remove(void *arg, enum xfab_table t, const void *key)
 		static const char zeroes[sizeof(struct xfab_group)];
 
 		return ops_update(arg, t, key, zeroes);
+	}
+	if ((t == XFAB_T_ROUTES_V4 || t == XFAB_T_ROUTES_V6) && !batch_take(a, t, 1)) {
+		struct batch *b = &a->batch;
+		size_t ks = xfab_table_descs[t].key_size;
+
+		memcpy(b->keys + (size_t)b->n * ks, key, ks);
+		if (++b->n == BATCH_MAX)
+			return ops_flush(a, t);
+		return 0;
 	}
 	if (bpf_map_delete_elem(a->map_fd[t], key) && errno != ENOENT) {
 		int err = -errno;
