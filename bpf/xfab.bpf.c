@@ -6,6 +6,8 @@
  *   xfab_xdp_trace  the same with trace recording, for `xfabctl trace`.
  *   xfab_tc   shaped path: tc ingress, bpf_redirect() to the egress device,
  *             whose qdisc is a real queue.
+ *   xfab_xdp_egress  the DEVMAP program of every port (xdp datapath): a
+ *             device that went down is taken out of use at its first frame.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -73,6 +75,14 @@ struct net_device___xfab {
 
 struct sk_buff___xfab {
 	struct net_device___xfab *dev;
+} __attribute__((preserve_access_index));
+
+struct xdp_txq_info___xfab {
+	struct net_device___xfab *dev;
+} __attribute__((preserve_access_index));
+
+struct xdp_buff___xfab {
+	struct xdp_txq_info___xfab *txq;
 } __attribute__((preserve_access_index));
 
 extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
@@ -170,6 +180,35 @@ int xfab_tc_egress(struct __sk_buff *skb)
 		return TC_ACT_SHOT;
 	}
 	return TC_ACT_OK;
+}
+
+/*
+ * xdp datapath, the egress of every port (tx_ports' DEVMAP program, run as
+ * the redirected frames leave): a port that went down under its packets.
+ * XDP has no other place that sees the device: the pipeline chose this
+ * port while the ports table said it was up, and the kernel would drop the
+ * frame at the device. The frame is lost (a DEVMAP program cannot send it
+ * elsewhere), but the port is taken out of use at once (the ports table's
+ * OPER_UP, which xfabd writes again when it hears the event over netlink),
+ * so the next packets pick another member or LOCAL_REPAIR's bounce instead
+ * of waiting for xfabd. Counted as egress_down.
+ */
+SEC("xdp/devmap")
+int xfab_xdp_egress(struct xdp_md *ctx)
+{
+	struct xdp_buff___xfab *kx = bpf_cast_to_kern_ctx(ctx);
+	struct net_device___xfab *dev = kx->txq->dev;
+	struct xfab_port *port;
+	__u32 key;
+
+	if ((dev->flags & XFAB_IFF_UP) && !(dev->state & (1ul << XFAB_LINK_STATE_NOCARRIER)))
+		return XDP_PASS;
+	key = ctx->egress_ifindex;
+	port = bpf_map_lookup_elem(&ports, &key);
+	if (port && port->ifindex == key && (port->flags & XFAB_PORT_OPER_UP))
+		__sync_fetch_and_and(&port->flags, ~XFAB_PORT_OPER_UP);
+	xfab_count_reason(&drop_stats, XFAB_DROP_EGRESS_DOWN, (__u32)(ctx->data_end - ctx->data));
+	return XDP_DROP;
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -9,6 +9,7 @@
  */
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "agent.h"
 #include "common.h"
 #include "mapbatch.h"
+#include "xfab.skel.h"
 
 /* ---- map writes ---- */
 
@@ -118,6 +120,16 @@ static int ops_update(void *arg, enum xfab_table t, const void *key, const void 
 	struct batch *b = &a->batch;
 	const struct xfab_table_desc *d = &xfab_table_descs[t];
 
+	/* xdp datapath: every port's frames leave through the egress program,
+	 * which takes a port that went down out of use at once. */
+	if (t == XFAB_T_TX_PORTS && a->skel) {
+		struct bpf_devmap_val v;
+
+		memcpy(&v, val, sizeof(v));
+		if (v.ifindex)
+			v.bpf_prog.fd = bpf_program__fd(a->skel->progs.xfab_xdp_egress);
+		return write_one(a, t, key, &v);
+	}
 	/* Only the big tables are worth batching. */
 	if (t != XFAB_T_ROUTES_V4 && t != XFAB_T_ROUTES_V6)
 		return write_one(a, t, key, val);
