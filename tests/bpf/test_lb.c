@@ -855,6 +855,16 @@ static int sh(const char *cmd)
 	return rc;
 }
 
+/* The port up again in the ports table, as xfabd writes it on the event. */
+static void port_oper_up(int port)
+{
+	struct xfab_port v;
+
+	assert_int_equal(bpf_map_lookup_elem(H.fd[XFAB_T_PORTS], &H.ifindex[port], &v), 0);
+	v.flags |= XFAB_PORT_OPER_UP;
+	assert_int_equal(bpf_map_update_elem(H.fd[XFAB_T_PORTS], &H.ifindex[port], &v, BPF_ANY), 0);
+}
+
 static __u32 port_flags(int port)
 {
 	struct xfab_port v = {0};
@@ -957,16 +967,7 @@ static void test_port_down_under_its_packets(void **state)
 
 	/* back: xfabd writes the entry again when it hears (here by hand) */
 	assert_int_equal(sh("ip link set p5 up && ip link set p5peer up"), 0);
-	{
-		struct xfab_port v;
-
-		assert_int_equal(
-		    bpf_map_lookup_elem(H.fd[XFAB_T_PORTS], &H.ifindex[victim_port], &v), 0);
-		v.flags |= XFAB_PORT_OPER_UP;
-		assert_int_equal(
-		    bpf_map_update_elem(H.fd[XFAB_T_PORTS], &H.ifindex[victim_port], &v, BPF_ANY),
-		    0);
-	}
+	port_oper_up(victim_port);
 	for (int i = 0; i < 2000; i++)
 		assert_int_equal(send_flow(0, 0, &flows[i]), before[i]);
 }
@@ -1036,16 +1037,7 @@ static void test_xdp_port_down_under_its_packets(void **state)
 	dv.bpf_prog.fd = 0;
 	assert_int_equal(
 	    bpf_map_update_elem(H.fd[XFAB_T_TX_PORTS], &H.ifindex[victim_port], &dv, BPF_ANY), 0);
-	{ /* xfabd writes the entry again when it hears (here by hand) */
-		struct xfab_port v;
-
-		assert_int_equal(
-		    bpf_map_lookup_elem(H.fd[XFAB_T_PORTS], &H.ifindex[victim_port], &v), 0);
-		v.flags |= XFAB_PORT_OPER_UP;
-		assert_int_equal(
-		    bpf_map_update_elem(H.fd[XFAB_T_PORTS], &H.ifindex[victim_port], &v, BPF_ANY),
-		    0);
-	}
+	port_oper_up(victim_port); /* as xfabd does when it hears */
 }
 
 H_GROUP_FIXTURES(H, 8, make_config(NULL, NULL))
