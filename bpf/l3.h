@@ -17,6 +17,7 @@
 #include "ctx.h"
 #include "scratch.h"
 #include "counters.h"
+#include "kern.h"
 
 /* Table 0, IPv4: the DIR-24-8 FIB entry, one or two array loads. */
 static __always_inline __u32 xfab_fib4_entry(__be32 daddr)
@@ -102,8 +103,9 @@ static __always_inline void xfab_count_lb(__u32 event)
 		(*cnt)++;
 }
 
-/* A nexthop that can carry traffic now: configured and its port up.
- * Returns its port (for the load counters) or NULL. */
+/* A nexthop that can carry traffic now: configured, its port up in the
+ * ports table and its device up with a carrier (kern.h). Returns its port
+ * (for the load counters) or NULL. */
 static __always_inline const struct xfab_port *xfab_nexthop_port(__u32 nh_id)
 {
 	struct xfab_nexthop *nh = bpf_map_lookup_elem(&nexthops, &nh_id);
@@ -112,7 +114,8 @@ static __always_inline const struct xfab_port *xfab_nexthop_port(__u32 nh_id)
 	if (!nh || !(nh->flags & XFAB_NH_VALID))
 		return 0;
 	port = bpf_map_lookup_elem(&ports, &nh->ifindex);
-	if (!port || (port->flags & XFAB_PORT_UP) != XFAB_PORT_UP)
+	if (!port || (port->flags & XFAB_PORT_UP) != XFAB_PORT_UP ||
+	    !xfab_port_dev_live(nh->ifindex))
 		return 0;
 	return port;
 }
@@ -436,7 +439,7 @@ static __always_inline int xfab_path_dead(int act, const struct xfab_result *res
 	if (act != XFAB_ACT_FORWARD)
 		return 0;
 	out = bpf_map_lookup_elem(&ports, &ifindex);
-	return !out || (out->flags & XFAB_PORT_UP) != XFAB_PORT_UP;
+	return !out || (out->flags & XFAB_PORT_UP) != XFAB_PORT_UP || !xfab_port_dev_live(ifindex);
 }
 
 /*

@@ -35,6 +35,16 @@ struct {
 	__type(value, struct bpf_devmap_val);
 } tx_ports SEC(".maps");
 
+/* port_dev: ifindex -> the address of the port's struct net_device, or 0
+ * (not seen yet). Written by the data plane only, from what the kernel
+ * hands the port's own programs; read back through probe reads (kern.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_MAX_IFINDEX);
+	__type(key, __u32);
+	__type(value, __u64);
+} port_dev SEC(".maps");
+
 /* routes_v4/v6: {table, prefix} -> route. Sized for full-table tests. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LPM_TRIE);

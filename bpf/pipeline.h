@@ -207,7 +207,8 @@ static __always_inline int xfab_pipeline(const struct xfab_ctx *c, struct xfab_s
 	/* Egress checks. */
 	ifindex = s->l3.egress_ifindex;
 	out = bpf_map_lookup_elem(&ports, &ifindex);
-	if (!out || out->ifindex != ifindex || (out->flags & XFAB_PORT_UP) != XFAB_PORT_UP)
+	if (!out || out->ifindex != ifindex || (out->flags & XFAB_PORT_UP) != XFAB_PORT_UP ||
+	    !xfab_port_dev_live(ifindex))
 		return xfab_end(c, s, xfab_drop(res, XFAB_DROP_EGRESS_DOWN), XFAB_STAGE_EGRESS);
 	if (!c->is_gso && m->l3_len > out->mtu)
 		return xfab_end(c, s, xfab_punt(res, XFAB_PUNT_MTU_EXCEEDED), XFAB_STAGE_EGRESS);

@@ -17,14 +17,17 @@
 #include "xfab_abi.h"
 #include "ctx.h"
 #include "scratch.h"
+#include "kern.h"
 #include "pipeline.h"
 
 SEC("xdp")
 int xfab_xdp(struct xdp_md *ctx)
 {
+	struct xdp_buff___xfab *kx = bpf_cast_to_kern_ctx(ctx);
 	struct xfab_ctx c;
 
 	xfab_ctx_init_xdp(&c, ctx, 0);
+	xfab_port_dev_note(c.ingress_ifindex, kx->rxq->dev);
 	return xfab_run(&c);
 }
 
@@ -46,46 +49,13 @@ int xfab_xdp_trace(struct xdp_md *ctx)
 SEC("tc")
 int xfab_tc(struct __sk_buff *skb)
 {
+	struct sk_buff___xfab *kskb = bpf_cast_to_kern_ctx(skb);
 	struct xfab_ctx c;
 
 	xfab_ctx_init_tc(&c, skb);
+	xfab_port_dev_note(c.ingress_ifindex, kskb->dev);
 	return xfab_run(&c);
 }
-
-/* The kernel's sk_buff -> net_device -> Qdisc, for the qdisc backlog; CO-RE
- * relocates the offsets against this kernel's BTF. */
-struct gnet_stats_queue___xfab {
-	__u32 qlen;
-	__u32 backlog;
-} __attribute__((preserve_access_index));
-
-struct Qdisc___xfab {
-	struct gnet_stats_queue___xfab qstats;
-} __attribute__((preserve_access_index));
-
-struct net_device___xfab {
-	struct Qdisc___xfab *qdisc;
-	unsigned int flags;  /* IFF_* */
-	unsigned long state; /* enum netdev_state_t bits */
-} __attribute__((preserve_access_index));
-
-#define XFAB_IFF_UP 0x1u
-/* enum netdev_state_t's __LINK_STATE_NOCARRIER (include/linux/netdevice.h) */
-#define XFAB_LINK_STATE_NOCARRIER 2
-
-struct sk_buff___xfab {
-	struct net_device___xfab *dev;
-} __attribute__((preserve_access_index));
-
-struct xdp_txq_info___xfab {
-	struct net_device___xfab *dev;
-} __attribute__((preserve_access_index));
-
-struct xdp_buff___xfab {
-	struct xdp_txq_info___xfab *txq;
-} __attribute__((preserve_access_index));
-
-extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
 
 /*
  * tc datapath, a port that went down under its packets. The pipeline chose
@@ -147,7 +117,7 @@ int xfab_tc_egress(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	kskb = bpf_cast_to_kern_ctx(skb);
 	dev = kskb->dev;
-	if (!(dev->flags & XFAB_IFF_UP) || (dev->state & (1ul << XFAB_LINK_STATE_NOCARRIER)))
+	if (!xfab_dev_carries(dev))
 		return xfab_tc_egress_down(skb, port);
 	key = port->slot;
 	s = xfab_scratch(XFAB_SCRATCH_EGRESS);
@@ -201,9 +171,10 @@ int xfab_xdp_egress(struct xdp_md *ctx)
 	struct xfab_port *port;
 	__u32 key;
 
-	if ((dev->flags & XFAB_IFF_UP) && !(dev->state & (1ul << XFAB_LINK_STATE_NOCARRIER)))
-		return XDP_PASS;
 	key = ctx->egress_ifindex;
+	xfab_port_dev_note(key, dev);
+	if (xfab_dev_carries(dev))
+		return XDP_PASS;
 	port = bpf_map_lookup_elem(&ports, &key);
 	if (port && port->ifindex == key && (port->flags & XFAB_PORT_OPER_UP))
 		__sync_fetch_and_and(&port->flags, ~XFAB_PORT_OPER_UP);

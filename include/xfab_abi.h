@@ -17,7 +17,7 @@
  * (xfab_abi_check, user/lib/abi.c) instead of misreading them. Pins without
  * an `abi` map come from before versions were recorded (v1).
  */
-#define XFAB_ABI_VERSION 4u
+#define XFAB_ABI_VERSION 5u
 #define XFAB_ABI_MAGIC 0x42414658u /* "XFAB" little-endian */
 
 /* abi: ARRAY[1] -> this; the layout of this struct never changes. */
@@ -492,6 +492,7 @@ _Static_assert(sizeof(struct xfab_trace) == 64, "trace");
 #define XFAB_MAP_PUNT_STATS "punt_stats"
 #define XFAB_MAP_FLOWLETS "flowlets"
 #define XFAB_MAP_PORT_LOAD "port_load"
+#define XFAB_MAP_PORT_DEV "port_dev"
 #define XFAB_MAP_LB_STATS "lb_stats"
 #define XFAB_MAP_DSCP_TO_TC "dscp_to_tc"
 #define XFAB_MAP_QUEUE_CFG "queue_cfg"

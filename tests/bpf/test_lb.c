@@ -972,21 +972,59 @@ static void test_port_down_under_its_packets(void **state)
 		assert_int_equal(send_flow(0, 0, &flows[i]), before[i]);
 }
 
+/* Frames port i sent (its tx_packets, summed over CPUs). */
+static __u64 port_tx(int port)
+{
+	struct xfab_port v = {0};
+
+	assert_int_equal(bpf_map_lookup_elem(H.fd[XFAB_T_PORTS], &H.ifindex[port], &v), 0);
+	return h_percpu_u64(&H, XFAB_MAP_PORT_STATS, v.slot,
+			    offsetof(struct xfab_port_stats, tx_packets) / 8, 6);
+}
+
+/* One live frame (really redirected through tx_ports) into port 0. */
+static void send_live(const __u8 *frame, size_t len)
+{
+	struct xdp_md ctx = {.data_end = (__u32)len, .ingress_ifindex = H.ifindex[0]};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = (__u32)len,
+		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = 1,
+		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
+
+	assert_int_equal(bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_xdp), &opts), 0);
+}
+
+/* Frames ports 1..7 sent, the victim's aside. */
+static __u64 others_tx(int victim_port)
+{
+	__u64 n = 0;
+
+	for (int i = 1; i < 8; i++)
+		if (i != victim_port)
+			n += port_tx(i);
+	return n;
+}
+
 /*
  * The xdp datapath's answer to the same failure: frames really redirected
- * (live, through tx_ports) to p5, whose device lost its carrier while the
- * ports table still says up. tx_ports runs the egress program as they
- * leave (xfabd sets it on every entry; by hand here): it drops the frame
- * (the kernel would) and takes p5 out of the ports table at once, counted
- * as egress_down; a live device's frames pass untouched. The flows that
- * were on p5 then take another member without waiting for xfabd.
+ * (live, through tx_ports) while the ports table still says p5 is up.
+ *   - The data plane knows p5's device from p5's first frame out (the
+ *     DEVMAP egress program notes it in port_dev). When p5 loses its
+ *     carrier, or is taken down, the pipeline sees it before it redirects:
+ *     the flow's next frame leaves by another member, none is lost, nothing
+ *     counts as egress_down, and the ports table stays xfabd's to write.
+ *   - A device never seen (port_dev cleared here): the frame goes to p5,
+ *     the DEVMAP egress program drops it (the kernel would), counted as
+ *     egress_down, and takes p5 out of the ports table at once, so the next
+ *     frame takes another member without waiting for xfabd.
  */
 static void test_xdp_port_down_under_its_packets(void **state)
 {
 	const int victim_port = 4, victim = 105; /* p5 */
 	struct bpf_devmap_val dv = {.ifindex = H.ifindex[victim_port]};
-	struct flow f;
+	int port_dev = bpf_map__fd(H.skel->maps.port_dev);
 	__u64 down0 = h_percpu_u64(&H, XFAB_MAP_DROP_STATS, XFAB_DROP_EGRESS_DOWN, 0, 2);
+	__u64 dev = 0, zero = 0, v0, o0;
+	struct flow f;
 	__u8 frame[256];
 	size_t len;
 	int tries = 0;
@@ -1004,24 +1042,42 @@ static void test_xdp_port_down_under_its_packets(void **state)
 	assert_int_equal(sh("ethtool -K p5peer gro on >/dev/null"), 0);
 	assert_int_equal(
 	    bpf_map_update_elem(H.fd[XFAB_T_TX_PORTS], &H.ifindex[victim_port], &dv, BPF_ANY), 0);
+	assert_int_equal(bpf_map_update_elem(port_dev, &H.ifindex[victim_port], &zero, BPF_ANY), 0);
 
-	{
-		struct xdp_md ctx = {.data_end = (__u32)len, .ingress_ifindex = H.ifindex[0]};
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = (__u32)len,
-			    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = 1,
-			    .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
+	/* up: through p5, whose device the egress program notes */
+	v0 = port_tx(victim_port);
+	send_live(frame, len);
+	assert_int_equal(port_tx(victim_port) - v0, 1);
+	assert_int_equal(bpf_map_lookup_elem(port_dev, &H.ifindex[victim_port], &dev), 0);
+	assert_true(dev != 0);
 
-		/* up: through */
+	/* carrier lost, then taken down: seen at ingress, nothing lost */
+	for (int how = 0; how < 2; how++) {
+		assert_int_equal(sh(how ? "ip link set p5peer up && ip link set p5 down"
+					: "ip link set p5peer down"),
+				 0);
+		v0 = port_tx(victim_port);
+		o0 = others_tx(victim_port);
+		send_live(frame, len);
+		assert_int_equal(port_tx(victim_port) - v0, 0);
+		assert_int_equal(others_tx(victim_port) - o0, 1);
 		assert_int_equal(
-		    bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_xdp), &opts), 0);
+		    h_percpu_u64(&H, XFAB_MAP_DROP_STATS, XFAB_DROP_EGRESS_DOWN, 0, 2) - down0, 0);
 		assert_true(port_flags(victim_port) & XFAB_PORT_OPER_UP);
-		assert_int_equal(h_percpu_u64(&H, XFAB_MAP_DROP_STATS, XFAB_DROP_EGRESS_DOWN, 0, 2),
-				 down0);
+		{
+			int m = send_flow(0, 0, &f);
 
-		assert_int_equal(sh("ip link set p5peer down"), 0); /* p5 loses its carrier */
-		assert_int_equal(
-		    bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_xdp), &opts), 0);
+			assert_in_range(m, 103, 108);
+			assert_int_not_equal(m, victim);
+		}
 	}
+	assert_int_equal(sh("ip link set p5 up"), 0);
+	assert_int_equal(send_flow(0, 0, &f), victim);
+
+	/* a device not seen yet: the egress program catches the frame */
+	assert_int_equal(sh("ip link set p5peer down"), 0);
+	assert_int_equal(bpf_map_update_elem(port_dev, &H.ifindex[victim_port], &zero, BPF_ANY), 0);
+	send_live(frame, len);
 	assert_false(port_flags(victim_port) & XFAB_PORT_OPER_UP);
 	assert_true(port_flags(victim_port) & XFAB_PORT_ADMIN_UP);
 	assert_int_equal(h_percpu_u64(&H, XFAB_MAP_DROP_STATS, XFAB_DROP_EGRESS_DOWN, 0, 2) - down0,

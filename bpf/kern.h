@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The kernel's own structures the data plane reads: the device behind a
+ * port (up? carrier?) and its root qdisc's backlog. Only the fields used
+ * are declared; CO-RE relocates their offsets against the running kernel's
+ * BTF at load (the ___xfab suffix names xfab's view of each type).
+ *
+ * port_dev: a port's device, as the kernel hands it to that port's own
+ * programs (XDP ingress, the DEVMAP egress program, tc ingress). The
+ * pipeline reads it before it sends a packet to a port, so a device that
+ * went down is seen at the first packet, before xfabd hears of it.
+ */
+#ifndef XFAB_BPF_KERN_H
+#define XFAB_BPF_KERN_H
+
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+#include "xfab_abi.h"
+#include "maps.h"
+
+struct gnet_stats_queue___xfab {
+	__u32 qlen;
+	__u32 backlog;
+} __attribute__((preserve_access_index));
+
+struct Qdisc___xfab {
+	struct gnet_stats_queue___xfab qstats;
+} __attribute__((preserve_access_index));
+
+struct net_device___xfab {
+	struct Qdisc___xfab *qdisc;
+	unsigned int flags;  /* IFF_* */
+	unsigned long state; /* enum netdev_state_t bits */
+	int ifindex;
+} __attribute__((preserve_access_index));
+
+#define XFAB_IFF_UP 0x1u
+/* enum netdev_state_t's __LINK_STATE_NOCARRIER (include/linux/netdevice.h) */
+#define XFAB_LINK_STATE_NOCARRIER 2
+
+struct sk_buff___xfab {
+	struct net_device___xfab *dev;
+} __attribute__((preserve_access_index));
+
+struct xdp_rxq_info___xfab {
+	struct net_device___xfab *dev;
+} __attribute__((preserve_access_index));
+
+struct xdp_txq_info___xfab {
+	struct net_device___xfab *dev;
+} __attribute__((preserve_access_index));
+
+struct xdp_buff___xfab {
+	struct xdp_rxq_info___xfab *rxq;
+	struct xdp_txq_info___xfab *txq;
+} __attribute__((preserve_access_index));
+
+extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
+/* A read-only view of kernel memory as a BTF type: every load through it
+ * is a fault-safe probe read (the verifier inlines the cast). */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+
+/* The device can send: administratively up and with a carrier. */
+static __always_inline int xfab_dev_carries(const struct net_device___xfab *dev)
+{
+	return (dev->flags & XFAB_IFF_UP) && !(dev->state & (1ul << XFAB_LINK_STATE_NOCARRIER));
+}
+
+/* Records the device the kernel handed a program of port ifindex (written
+ * only when it changed: a device is the same for its whole life). */
+static __always_inline void xfab_port_dev_note(__u32 ifindex, const struct net_device___xfab *dev)
+{
+	__u64 *p = bpf_map_lookup_elem(&port_dev, &ifindex);
+	__u64 v = (__u64)(unsigned long)dev;
+
+	if (p && *p != v)
+		*p = v;
+}
+
+/*
+ * Can the device of port ifindex send? 1 when its device was never seen
+ * (the ports table alone decides then) or is not that port's any more (a
+ * device gone, its memory reused: the address is only read, through
+ * probe reads that cannot fault, and its ifindex must match).
+ */
+static __always_inline int xfab_port_dev_live(__u32 ifindex)
+{
+	const struct net_device___xfab *dev;
+	__u64 *p = bpf_map_lookup_elem(&port_dev, &ifindex);
+
+	if (!p || !*p)
+		return 1;
+	dev = bpf_rdonly_cast((void *)(unsigned long)*p,
+			      bpf_core_type_id_kernel(struct net_device___xfab));
+	if (dev->ifindex != (int)ifindex)
+		return 1;
+	return xfab_dev_carries(dev);
+}
+
+#endif /* XFAB_BPF_KERN_H */
