@@ -6,7 +6,7 @@
  * BTF at load (the ___xfab suffix names xfab's view of each type).
  *
  * port_dev: a port's device, as the kernel hands it to that port's own
- * programs (XDP ingress, the DEVMAP egress program, tc ingress). The
+ * ingress programs (XDP, tc) with every frame it receives. The
  * pipeline reads it before it sends a packet to a port, so a device that
  * went down is seen at the first packet, before xfabd hears of it.
  */

@@ -171,10 +171,9 @@ int xfab_xdp_egress(struct xdp_md *ctx)
 	struct xfab_port *port;
 	__u32 key;
 
-	key = ctx->egress_ifindex;
-	xfab_port_dev_note(key, dev);
 	if (xfab_dev_carries(dev))
 		return XDP_PASS;
+	key = ctx->egress_ifindex;
 	port = bpf_map_lookup_elem(&ports, &key);
 	if (port && port->ifindex == key && (port->flags & XFAB_PORT_OPER_UP))
 		__sync_fetch_and_and(&port->flags, ~XFAB_PORT_OPER_UP);

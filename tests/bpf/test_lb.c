@@ -1007,8 +1007,8 @@ static __u64 others_tx(int victim_port)
 /*
  * The xdp datapath's answer to the same failure: frames really redirected
  * (live, through tx_ports) while the ports table still says p5 is up.
- *   - The data plane knows p5's device from p5's first frame out (the
- *     DEVMAP egress program notes it in port_dev). When p5 loses its
+ *   - The data plane knows p5's device from p5's first frame in (its XDP
+ *     program notes it in port_dev). When p5 loses its
  *     carrier, or is taken down, the pipeline sees it before it redirects:
  *     the flow's next frame leaves by another member, none is lost, nothing
  *     counts as egress_down, and the ports table stays xfabd's to write.
@@ -1044,10 +1044,13 @@ static void test_xdp_port_down_under_its_packets(void **state)
 	    bpf_map_update_elem(H.fd[XFAB_T_TX_PORTS], &H.ifindex[victim_port], &dv, BPF_ANY), 0);
 	assert_int_equal(bpf_map_update_elem(port_dev, &H.ifindex[victim_port], &zero, BPF_ANY), 0);
 
-	/* up: through p5, whose device the egress program notes */
+	/* up: through p5; a frame p5 receives makes its device known */
 	v0 = port_tx(victim_port);
 	send_live(frame, len);
 	assert_int_equal(port_tx(victim_port) - v0, 1);
+	assert_int_equal(bpf_map_lookup_elem(port_dev, &H.ifindex[victim_port], &dev), 0);
+	assert_true(dev == 0);
+	(void)send_flow(0, victim_port, &f);
 	assert_int_equal(bpf_map_lookup_elem(port_dev, &H.ifindex[victim_port], &dev), 0);
 	assert_true(dev != 0);
 
