@@ -219,4 +219,34 @@ struct {
 	__type(value, struct xfab_queue_watermark);
 } queue_watermark SEC(".maps");
 
+/* pfc_cfg: slot -> the port's PFC settings (xfabd). pfc_state: (slot,
+ * prio) -> pause received, ingress occupancy (data plane). pfc_queue:
+ * (slot, prio) -> gate, pause frames sent, watchdog (xfabd). pfc_events:
+ * pause changes and XOFF/XON crossings, to xfabd. Layouts: xfab_abi.h. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, struct xfab_pfc_cfg);
+} pfc_cfg SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_MAX_QUEUES);
+	__type(key, __u32);
+	__type(value, struct xfab_pfc_state);
+} pfc_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_MAX_QUEUES);
+	__type(key, __u32);
+	__type(value, struct xfab_pfc_queue);
+} pfc_queue SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} pfc_events SEC(".maps");
+
 #endif

@@ -276,11 +276,11 @@ int xfab_base_apply(const struct xfab_base *prev, const struct xfab_base *next,
 	/* Upserts run leaves-first (a port's queues before the port, the port
 	 * before what sends out of it), removals the other way round. */
 	static const enum xfab_table upsert_order[] = {
-	    XFAB_T_SETTINGS, XFAB_T_DSCP_TO_TC, XFAB_T_QUEUE_CFG,
+	    XFAB_T_SETTINGS, XFAB_T_DSCP_TO_TC, XFAB_T_QUEUE_CFG, XFAB_T_PFC_CFG,
 	    XFAB_T_PORTS,    XFAB_T_TX_PORTS,	XFAB_T_NEIGHBORS,
 	};
 	static const enum xfab_table remove_order[] = {
-	    XFAB_T_NEIGHBORS, XFAB_T_TX_PORTS,	 XFAB_T_PORTS,
+	    XFAB_T_NEIGHBORS, XFAB_T_TX_PORTS,	 XFAB_T_PORTS,	  XFAB_T_PFC_CFG,
 	    XFAB_T_QUEUE_CFG, XFAB_T_DSCP_TO_TC, XFAB_T_SETTINGS,
 	};
 	int err;

@@ -20,4 +20,5 @@ const struct xfab_table_desc xfab_table_descs[XFAB_T_COUNT] = {
     [XFAB_T_NEIGHBORS] = DESC(XFAB_MAP_NEIGHBORS, xfab_e_neigh, 0),
     [XFAB_T_DSCP_TO_TC] = DESC(XFAB_MAP_DSCP_TO_TC, xfab_e_dscp, 1),
     [XFAB_T_QUEUE_CFG] = DESC(XFAB_MAP_QUEUE_CFG, xfab_e_queue, 1),
+    [XFAB_T_PFC_CFG] = DESC(XFAB_MAP_PFC_CFG, xfab_e_pfc, 1),
 };

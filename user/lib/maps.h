@@ -28,6 +28,7 @@ enum xfab_table {
 	XFAB_T_NEIGHBORS, /* static neighbours only; learnt ones go straight in */
 	XFAB_T_DSCP_TO_TC,
 	XFAB_T_QUEUE_CFG,
+	XFAB_T_PFC_CFG,
 	XFAB_T_COUNT,
 };
 
@@ -70,6 +71,10 @@ struct xfab_e_dscp {
 struct xfab_e_queue {
 	__u32 key;
 	struct xfab_queue_cfg val;
+};
+struct xfab_e_pfc {
+	__u32 key;
+	struct xfab_pfc_cfg val;
 };
 
 struct xfab_table_desc {
