@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "pfc.h"
 #include "ctlproto.h"
 #include "metrics.h"
 #include "probe.h"
@@ -119,6 +120,8 @@ static void reload(struct agent *a)
 			else
 				unshape_port(a, p);
 		}
+		if (pfc_start(a))
+			log_err("lossless priorities are not honoured: the PFC thread did not start");
 		xfab_config_free(&old);
 	}
 	log_info("reloaded: %d ports, %d routes, %d runtime TE pin(s)", cfg.n_ports, cfg.n_routes,
@@ -411,6 +414,8 @@ int main(int argc, char **argv)
 		goto out_ports;
 	}
 	a.keep = keep_opt;
+	if (pfc_start(&a))
+		log_err("lossless priorities are not honoured: the PFC thread did not start");
 	if (a.pidfile) {
 		FILE *f = fopen(a.pidfile, "w");
 
@@ -443,6 +448,7 @@ int main(int argc, char **argv)
 	ret = event_loop(&a) ? 1 : 0;
 	if (a.restart_due)
 		a.keep = 1;
+	pfc_stop(&a);
 out_ports:
 	if (a.keep)
 		keep_ports(&a);

@@ -1,0 +1,723 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Lossless classes at run time (docs/PFC.md): a thread of its own, so that
+ * route churn in the main loop never delays a pause.
+ *
+ *   honour    the data plane consumes a pause frame and says so on the
+ *             pfc_events ring; the queue's gate (a TBF under the class's
+ *             HTB leaf) is closed with one netlink message, and opened again
+ *             at XON or when the time runs out; a frame sent through the
+ *             port's qdisc then wakes it (TBF's change does not).
+ *   generate  the data plane counts what each (ingress port, PG) has queued
+ *             and says when it crosses XOFF or falls below XON; the PFC frame
+ *             leaves the ingress port around its qdisc (PACKET_QDISC_BYPASS),
+ *             refreshed before the pause runs out while the PG stays above XON.
+ *   watchdog  SONiC's rule, every poll: a queue that stays paused while pause
+ *             frames keep coming and no XON arrives is stormed after the
+ *             detection time; drop / forward / alert; restored after the
+ *             restoration time without pause frames.
+ *
+ * The thread owns the gates, the pfc_queue map, and the watchdog's bits in
+ * pfc_cfg (wd_ignore, wd_drop), which it writes again after a reload.
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "common.h"
+#include "pfc.h"
+#include "xfab.skel.h"
+
+#define GATE_BURST_OPEN 16384u /* bytes: TBF burst at line rate */
+#define NS_PER_MS 1000000ull
+
+/* A port's watchdog settings (PFC_WD). */
+struct pfc_wd {
+	__u8 action; /* enum xfab_pfcwd_action */
+	__u32 detection_ms, restoration_ms;
+};
+
+struct pfc_queue_rt {
+	__u64 paused_until; /* gate closed until (CLOCK_MONOTONIC ns); 0: open */
+	__u64 gated_since;
+	/* watchdog */
+	__u64 last_rx, last_xon;
+	int last_gated;
+	__u64 charge_ns, quiet_ns;
+	__u64 base_tx_ok, base_tx_drop, base_rx_ok, base_rx_drop; /* at the storm's start */
+};
+
+struct pfc_port_rt {
+	int slot;
+	__u32 ifindex;
+	char name[XFAB_IFNAMSIZ];
+	__u8 mac[6];
+	__u8 enabled;
+	__u8 xoff_mask; /* PGs asking the peer to pause */
+	__u32 speed_mbps, rate_mbps, limit_bytes;
+	__u64 refresh_at; /* next XOFF refresh */
+	int tx_fd;	  /* PFC frames, around the qdisc */
+	int kick_fd;	  /* a frame through the qdisc */
+	struct pfc_wd wd;
+	struct pfc_queue_rt q[XFAB_NUM_PRIO];
+};
+
+struct pfc_rt {
+	pthread_t tid;
+	int running;
+	int stop_fd, timer_fd;
+	struct ring_buffer *rb;
+	struct mnl_socket *nl;
+	unsigned int seq;
+	int fd_cfg, fd_state, fd_queue, fd_qstats;
+	__u32 poll_ms;
+	__u64 next_poll;
+	int n;
+	struct pfc_port_rt ports[XFAB_MAX_PORTS];
+};
+
+static __u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
+/* ---- the gate: a TBF under class 1:(prio + 1), handle 0x10 + prio ---- */
+
+/* Line rate (open) or one byte a second (closed: at most one burst, one
+ * frame, leaves after the change, as a frame already on the wire would). */
+static int gate_write(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio, int open,
+		      int create)
+{
+	char buf[1024];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	__u64 rate = open ? (__u64)pp->rate_mbps * 125000ull : 1;
+	struct tc_tbf_qopt q;
+	struct nlattr *opts;
+	struct tcmsg *tcm;
+	int ret;
+
+	nlh->nlmsg_type = RTM_NEWQDISC;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (create ? NLM_F_CREATE | NLM_F_REPLACE : 0);
+	nlh->nlmsg_seq = ++g->seq;
+	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
+	memset(tcm, 0, sizeof(*tcm));
+	tcm->tcm_family = AF_UNSPEC;
+	tcm->tcm_ifindex = (int)pp->ifindex;
+	tcm->tcm_handle = TC_H_MAKE((__u32)(0x10 + prio) << 16, 0); /* shape_port: tc reads "1N:" as hex */
+	tcm->tcm_parent = TC_H_MAKE(1u << 16, (__u32)prio + 1);
+	mnl_attr_put_strz(nlh, TCA_KIND, "tbf");
+	opts = mnl_attr_nest_start(nlh, TCA_OPTIONS);
+	memset(&q, 0, sizeof(q));
+	q.rate.rate = rate > 0xffffffffull ? 0xffffffffu : (__u32)rate;
+	q.rate.linklayer = TC_LINKLAYER_ETHERNET;
+	q.limit = pp->limit_bytes;
+	q.buffer = 1; /* TCA_TBF_BURST sets it */
+	mnl_attr_put(nlh, TCA_TBF_PARMS, sizeof(q), &q);
+	if (rate > 0xffffffffull)
+		mnl_attr_put_u64(nlh, TCA_TBF_RATE64, rate);
+	/* closed: one full frame may still pass (a smaller burst would drop it) */
+	mnl_attr_put_u32(nlh, TCA_TBF_BURST, open ? GATE_BURST_OPEN : 1514 + 4);
+	mnl_attr_nest_end(nlh, opts);
+	if (mnl_socket_sendto(g->nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	ret = (int)mnl_socket_recvfrom(g->nl, buf, sizeof(buf));
+	if (ret < 0)
+		return -errno;
+	ret = mnl_cb_run(buf, (size_t)ret, g->seq, mnl_socket_get_portid(g->nl), NULL, NULL);
+	return ret < 0 ? -errno : 0;
+}
+
+/* ---- frames ---- */
+
+static size_t pfc_frame(__u8 *f, const __u8 *src, __u8 vector, const __u16 *quanta)
+{
+	static const __u8 dst[6] = XFAB_MAC_CONTROL_DST;
+
+	memset(f, 0, 60);
+	memcpy(f, dst, 6);
+	memcpy(f + 6, src, 6);
+	f[12] = XFAB_ETH_P_MAC_CONTROL >> 8;
+	f[13] = XFAB_ETH_P_MAC_CONTROL & 0xff;
+	f[14] = XFAB_MAC_CONTROL_PFC >> 8;
+	f[15] = XFAB_MAC_CONTROL_PFC & 0xff;
+	f[17] = vector;
+	for (int i = 0; i < XFAB_NUM_PRIO; i++) {
+		f[18 + 2 * i] = (__u8)(quanta[i] >> 8);
+		f[19 + 2 * i] = (__u8)quanta[i];
+	}
+	return 60;
+}
+
+static int packet_socket(__u32 ifindex, int bypass)
+{
+	struct sockaddr_ll sll = {.sll_family = AF_PACKET, .sll_ifindex = (int)ifindex};
+	int one = 1, fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	if ((bypass && setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one))) ||
+	    bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static struct xfab_pfc_queue *queue_rec(struct pfc_rt *g, __u32 key, struct xfab_pfc_queue *v)
+{
+	memset(v, 0, sizeof(*v));
+	bpf_map_lookup_elem(g->fd_queue, &key, v);
+	return v;
+}
+
+/* Sends one PFC frame out of the port: vector, each named priority with
+ * time quanta (0: XON). */
+static void send_pfc(struct pfc_rt *g, struct pfc_port_rt *pp, __u8 vector, __u16 time)
+{
+	__u16 quanta[XFAB_NUM_PRIO] = {0};
+	struct xfab_pfc_queue v;
+	__u8 f[60];
+	size_t len;
+	__u64 now = mono_ns();
+
+	for (int i = 0; i < XFAB_NUM_PRIO; i++)
+		if (vector & (1u << i))
+			quanta[i] = time;
+	len = pfc_frame(f, pp->mac, vector, quanta);
+	if (send(pp->tx_fd, f, len, 0) < 0) {
+		log_warn("pfc: cannot send a PFC frame out of %s: %s", pp->name, strerror(errno));
+		return;
+	}
+	for (int i = 0; i < XFAB_NUM_PRIO; i++) {
+		__u32 key = XFAB_QUEUE_KEY((__u32)pp->slot, (__u32)i);
+
+		if (!(vector & (1u << i)))
+			continue;
+		queue_rec(g, key, &v);
+		v.tx_frames++;
+		if (!time)
+			v.tx_xon++;
+		v.tx_last_ns = now;
+		bpf_map_update_elem(g->fd_queue, &key, &v, BPF_ANY);
+	}
+}
+
+/* Wakes the port's qdisc after a gate opened: one frame enqueued there
+ * (a PFC frame naming no priority, which every receiver ignores). */
+static void kick(struct pfc_port_rt *pp)
+{
+	static const __u16 zero[XFAB_NUM_PRIO];
+	__u8 f[60];
+
+	if (send(pp->kick_fd, f, pfc_frame(f, pp->mac, 0, zero), 0) < 0)
+		log_dbg("pfc: kick on %s: %s", pp->name, strerror(errno));
+}
+
+/* ---- honour ---- */
+
+static void gate_close(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, __u64 until)
+{
+	struct pfc_queue_rt *q = &pp->q[prio];
+	__u32 key = XFAB_QUEUE_KEY((__u32)pp->slot, (__u32)prio);
+	struct xfab_pfc_queue v;
+	int err;
+
+	q->paused_until = until;
+	if (q->gated_since)
+		return;
+	err = gate_write(g, pp, prio, 0, 0);
+	if (err) {
+		log_warn("pfc: cannot pause %s priority %d: %s", pp->name, prio, strerror(-err));
+		q->paused_until = 0;
+		return;
+	}
+	q->gated_since = mono_ns();
+	queue_rec(g, key, &v);
+	v.gated = 1;
+	v.pauses++;
+	bpf_map_update_elem(g->fd_queue, &key, &v, BPF_ANY);
+}
+
+static void gate_open(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
+{
+	struct pfc_queue_rt *q = &pp->q[prio];
+	__u32 key = XFAB_QUEUE_KEY((__u32)pp->slot, (__u32)prio);
+	struct xfab_pfc_queue v;
+	int err;
+
+	q->paused_until = 0;
+	if (!q->gated_since)
+		return;
+	err = gate_write(g, pp, prio, 1, 0);
+	if (err)
+		log_warn("pfc: cannot resume %s priority %d: %s", pp->name, prio, strerror(-err));
+	queue_rec(g, key, &v);
+	v.gated = 0;
+	v.paused_ns += mono_ns() - q->gated_since;
+	bpf_map_update_elem(g->fd_queue, &key, &v, BPF_ANY);
+	q->gated_since = 0;
+	kick(pp);
+}
+
+/* What the data plane recorded for (port, prio): the pause it received. */
+static void honour(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
+{
+	__u32 key = XFAB_QUEUE_KEY((__u32)pp->slot, (__u32)prio);
+	struct xfab_pfc_state st;
+	__u64 now = mono_ns();
+
+	if (bpf_map_lookup_elem(g->fd_state, &key, &st))
+		return;
+	if (st.paused_until_ns > now)
+		gate_close(g, pp, prio, st.paused_until_ns);
+	else
+		gate_open(g, pp, prio);
+}
+
+/* ---- generate ---- */
+
+static __u64 refresh_period(const struct pfc_port_rt *pp)
+{
+	/* half the pause a frame asks for: refreshed well before it ends */
+	return xfab_pfc_quanta_ns(XFAB_PFC_MAX_QUANTA, pp->speed_mbps) / 2;
+}
+
+static void xoff(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
+{
+	pp->xoff_mask |= (__u8)(1u << prio);
+	send_pfc(g, pp, (__u8)(1u << prio), XFAB_PFC_MAX_QUANTA);
+	if (!pp->refresh_at)
+		pp->refresh_at = mono_ns() + refresh_period(pp);
+}
+
+static void xon(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
+{
+	pp->xoff_mask &= (__u8)~(1u << prio);
+	send_pfc(g, pp, (__u8)(1u << prio), 0);
+	if (!pp->xoff_mask)
+		pp->refresh_at = 0;
+}
+
+static struct pfc_port_rt *port_of_slot(struct pfc_rt *g, __u32 slot)
+{
+	for (int i = 0; i < g->n; i++)
+		if ((__u32)g->ports[i].slot == slot)
+			return &g->ports[i];
+	return NULL;
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct pfc_rt *g = ctx;
+	const struct xfab_pfc_event *e = data;
+	struct pfc_port_rt *pp;
+
+	if (size < sizeof(*e))
+		return 0;
+	pp = port_of_slot(g, e->slot);
+	if (!pp)
+		return 0;
+	for (int prio = 0; prio < XFAB_NUM_PRIO; prio++) {
+		if (!(e->prio_mask & (1u << prio)) || !(pp->enabled & (1u << prio)))
+			continue;
+		switch (e->kind) {
+		case XFAB_PFC_EV_RX:
+			honour(g, pp, prio);
+			break;
+		case XFAB_PFC_EV_XOFF:
+			xoff(g, pp, prio);
+			break;
+		case XFAB_PFC_EV_XON:
+			xon(g, pp, prio);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* ---- watchdog ---- */
+
+static __u64 queue_packets(struct pfc_rt *g, __u32 key, __u64 *dropped)
+{
+	__u64 v[4] = {0};
+
+	xfab_percpu_sum(g->fd_qstats, key, v, 4);
+	*dropped = v[3];
+	return v[0];
+}
+
+static void wd_bits(struct pfc_rt *g, struct pfc_port_rt *pp)
+{
+	struct xfab_pfc_cfg c;
+	__u32 key = (__u32)pp->slot;
+	__u8 ignore = 0, drop = 0;
+
+	for (int prio = 0; prio < XFAB_NUM_PRIO; prio++) {
+		__u32 qk = XFAB_QUEUE_KEY(key, (__u32)prio);
+		struct xfab_pfc_queue v;
+
+		if (!queue_rec(g, qk, &v)->stormed)
+			continue;
+		if (pp->wd.action == XFAB_PFCWD_DROP || pp->wd.action == XFAB_PFCWD_FORWARD)
+			ignore |= (__u8)(1u << prio);
+		if (pp->wd.action == XFAB_PFCWD_DROP)
+			drop |= (__u8)(1u << prio);
+	}
+	if (bpf_map_lookup_elem(g->fd_cfg, &key, &c))
+		return;
+	if (c.wd_ignore == ignore && c.wd_drop == drop)
+		return;
+	c.wd_ignore = ignore;
+	c.wd_drop = drop;
+	bpf_map_update_elem(g->fd_cfg, &key, &c, BPF_ANY);
+}
+
+static const char *action_name(__u8 a)
+{
+	return a == XFAB_PFCWD_DROP ? "drop" : a == XFAB_PFCWD_FORWARD ? "forward" : "alert";
+}
+
+static void wd_poll_queue(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, __u64 elapsed)
+{
+	struct pfc_queue_rt *q = &pp->q[prio];
+	__u32 key = XFAB_QUEUE_KEY((__u32)pp->slot, (__u32)prio);
+	struct xfab_pfc_state st;
+	struct xfab_pfc_queue v;
+	__u64 tx_ok, tx_drop;
+	int gated = q->gated_since != 0, changed = 0;
+
+	if (bpf_map_lookup_elem(g->fd_state, &key, &st))
+		return;
+	queue_rec(g, key, &v);
+	tx_ok = queue_packets(g, key, &tx_drop);
+	tx_drop += st.wd_tx_dropped;
+	if (!v.stormed) {
+		/* SONiC (broadcom): pause frames still coming, no XON among
+		 * them, the queue paused at both samples; each such poll
+		 * charges the time since the last */
+		if (st.rx_frames > q->last_rx && st.rx_xon == q->last_xon && gated && q->last_gated)
+			q->charge_ns += elapsed;
+		else
+			q->charge_ns = 0;
+		if (q->charge_ns >= (__u64)pp->wd.detection_ms * NS_PER_MS) {
+			v.stormed = 1;
+			v.storms_detected++;
+			q->quiet_ns = 0;
+			q->base_tx_ok = tx_ok;
+			q->base_tx_drop = tx_drop;
+			q->base_rx_ok = st.rx_packets;
+			q->base_rx_drop = st.wd_rx_dropped;
+			v.wd_tx_ok_last = v.wd_tx_drop_last = v.wd_rx_ok_last = v.wd_rx_drop_last = 0;
+			changed = 1;
+			log_warn("PFC Watchdog detected PFC storm on port %s, priority %d, action %s",
+				 pp->name, prio, action_name(pp->wd.action));
+		}
+	} else {
+		__u64 d_tx_ok = tx_ok - q->base_tx_ok, d_tx_drop = tx_drop - q->base_tx_drop;
+		__u64 d_rx_ok = st.rx_packets - q->base_rx_ok;
+		__u64 d_rx_drop = st.wd_rx_dropped - q->base_rx_drop;
+
+		v.wd_tx_ok += d_tx_ok - v.wd_tx_ok_last;
+		v.wd_tx_drop += d_tx_drop - v.wd_tx_drop_last;
+		v.wd_rx_ok += d_rx_ok - v.wd_rx_ok_last;
+		v.wd_rx_drop += d_rx_drop - v.wd_rx_drop_last;
+		v.wd_tx_ok_last = d_tx_ok;
+		v.wd_tx_drop_last = d_tx_drop;
+		v.wd_rx_ok_last = d_rx_ok;
+		v.wd_rx_drop_last = d_rx_drop;
+		if (st.rx_frames == q->last_rx)
+			q->quiet_ns += elapsed;
+		else
+			q->quiet_ns = 0;
+		if (q->quiet_ns >= (__u64)pp->wd.restoration_ms * NS_PER_MS) {
+			v.stormed = 0;
+			v.storms_restored++;
+			q->charge_ns = 0;
+			changed = 1;
+			log_info("PFC Watchdog storm restored on port %s, priority %d", pp->name,
+				 prio);
+		}
+	}
+	q->last_rx = st.rx_frames;
+	q->last_xon = st.rx_xon;
+	q->last_gated = gated;
+	v.wd_action = pp->wd.action;
+	v.wd_detection_ms = pp->wd.detection_ms;
+	v.wd_restoration_ms = pp->wd.restoration_ms;
+	v.wd_poll_ms = g->poll_ms;
+	bpf_map_update_elem(g->fd_queue, &key, &v, BPF_ANY);
+	if (changed) {
+		wd_bits(g, pp);
+		/* drop and forward stop honouring pause: the queue flows
+		 * (drop: the data plane discards what comes for it) */
+		if (v.stormed && pp->wd.action != XFAB_PFCWD_ALERT)
+			gate_open(g, pp, prio);
+	}
+}
+
+static void wd_poll(struct pfc_rt *g, __u64 elapsed)
+{
+	for (int i = 0; i < g->n; i++) {
+		struct pfc_port_rt *pp = &g->ports[i];
+
+		if (pp->wd.action == XFAB_PFCWD_OFF)
+			continue;
+		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++)
+			if (pp->enabled & (1u << prio))
+				wd_poll_queue(g, pp, prio, elapsed);
+		wd_bits(g, pp); /* again after a reload wrote pfc_cfg */
+	}
+}
+
+/* ---- the thread ---- */
+
+/* Expired pauses, due refreshes, the watchdog's poll; the next deadline. */
+static __u64 on_timer(struct pfc_rt *g)
+{
+	__u64 now = mono_ns(), next = g->next_poll;
+
+	if (g->poll_ms && now >= g->next_poll) {
+		wd_poll(g, (__u64)g->poll_ms * NS_PER_MS);
+		g->next_poll = now + (__u64)g->poll_ms * NS_PER_MS;
+		next = g->next_poll;
+	}
+	for (int i = 0; i < g->n; i++) {
+		struct pfc_port_rt *pp = &g->ports[i];
+
+		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++) {
+			struct pfc_queue_rt *q = &pp->q[prio];
+
+			if (!q->gated_since)
+				continue;
+			if (q->paused_until <= now)
+				honour(g, pp, prio); /* a later XOFF may have extended it */
+			if (q->gated_since && (!next || q->paused_until < next))
+				next = q->paused_until;
+		}
+		if (pp->refresh_at && now >= pp->refresh_at) {
+			send_pfc(g, pp, pp->xoff_mask, XFAB_PFC_MAX_QUANTA);
+			pp->refresh_at = now + refresh_period(pp);
+		}
+		if (pp->refresh_at && (!next || pp->refresh_at < next))
+			next = pp->refresh_at;
+	}
+	return next;
+}
+
+static void arm(struct pfc_rt *g, __u64 at)
+{
+	struct itimerspec its = {0};
+
+	if (!at)
+		at = mono_ns() + 1000 * NS_PER_MS;
+	its.it_value.tv_sec = (time_t)(at / 1000000000ull);
+	its.it_value.tv_nsec = (long)(at % 1000000000ull);
+	timerfd_settime(g->timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+static void *pfc_main(void *arg)
+{
+	struct pfc_rt *g = arg;
+	struct pollfd pfd[3] = {
+	    {.fd = ring_buffer__epoll_fd(g->rb), .events = POLLIN},
+	    {.fd = g->timer_fd, .events = POLLIN},
+	    {.fd = g->stop_fd, .events = POLLIN},
+	};
+
+	arm(g, on_timer(g));
+	for (;;) {
+		if (poll(pfd, 3, -1) < 0 && errno != EINTR)
+			break;
+		if (pfd[2].revents)
+			break;
+		if (pfd[0].revents)
+			ring_buffer__consume(g->rb);
+		if (pfd[1].revents) {
+			__u64 ticks;
+
+			if (read(g->timer_fd, &ticks, sizeof(ticks)) < 0)
+				ticks = 0;
+		}
+		arm(g, on_timer(g));
+	}
+	return NULL;
+}
+
+/* ---- what the config says (PORT_QOS_MAP, BUFFER_PG, PFC_WD) ---- */
+
+static __u32 cfg_poll_ms(const struct agent *a)
+{
+	(void)a;
+	return 200;
+}
+
+/* A lossless queue's limit: it must never drop, so it holds what every
+ * ingress may send before its pause takes effect. */
+static __u32 cfg_queue_limit(const struct agent *a, int p)
+{
+	__u32 b = a->cfg.ports[p].buffer_bytes;
+
+	return b > (4u << 20) ? b : 4u << 20;
+}
+
+static void cfg_wd(const struct agent *a, int p, struct pfc_wd *wd)
+{
+	(void)a;
+	(void)p;
+	wd->action = XFAB_PFCWD_OFF;
+	wd->detection_ms = 200;
+	wd->restoration_ms = 200;
+}
+
+static struct pfc_rt *the_pfc;
+
+int pfc_start(struct agent *a)
+{
+	struct pfc_rt *g;
+	int err = -ENOMEM;
+
+	pfc_stop(a);
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->stop_fd = g->timer_fd = -1;
+	g->fd_cfg = bpf_map__fd(a->skel->maps.pfc_cfg);
+	g->fd_state = bpf_map__fd(a->skel->maps.pfc_state);
+	g->fd_queue = bpf_map__fd(a->skel->maps.pfc_queue);
+	g->fd_qstats = bpf_map__fd(a->skel->maps.queue_stats);
+	g->poll_ms = cfg_poll_ms(a);
+	for (int p = 0; p < a->cfg.n_ports; p++) {
+		struct pfc_port_rt *pp = &g->ports[g->n];
+		struct xfab_pfc_cfg c;
+		__u32 key = (__u32)p;
+
+		if (bpf_map_lookup_elem(g->fd_cfg, &key, &c) || !c.enabled)
+			continue;
+		if (!a->shaped[p]) {
+			log_err("pfc: %s has lossless priorities but no class queues (the tc "
+				"datapath with a port rate)",
+				a->cfg.ports[p].name);
+			continue;
+		}
+		memset(pp, 0, sizeof(*pp));
+		pp->slot = p;
+		pp->ifindex = a->live[p].ifindex;
+		memcpy(pp->mac, a->live[p].mac, 6);
+		snprintf(pp->name, sizeof(pp->name), "%s", a->cfg.ports[p].name);
+		pp->enabled = c.enabled;
+		pp->speed_mbps = c.speed_mbps;
+		pp->rate_mbps = a->cfg.ports[p].rate_mbps;
+		pp->limit_bytes = cfg_queue_limit(a, p);
+		cfg_wd(a, p, &pp->wd);
+		pp->tx_fd = packet_socket(pp->ifindex, 1);
+		pp->kick_fd = packet_socket(pp->ifindex, 0);
+		g->n++;
+		if (pp->tx_fd < 0 || pp->kick_fd < 0) {
+			err = -errno;
+			log_err("pfc: cannot open packet sockets on %s: %s", pp->name,
+				strerror(errno));
+			goto fail;
+		}
+	}
+	if (!g->n) {
+		free(g);
+		return 0;
+	}
+	g->nl = mnl_socket_open(NETLINK_ROUTE);
+	if (!g->nl || mnl_socket_bind(g->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		err = -errno;
+		log_err("pfc: netlink: %s", strerror(errno));
+		goto fail;
+	}
+	/* the gates: every lossless queue a TBF at line rate (replacing the
+	 * class's bfifo; what it held is dropped, as on any queue rebuild) */
+	for (int i = 0; i < g->n; i++)
+		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++) {
+			struct pfc_port_rt *pp = &g->ports[i];
+
+			if (!(pp->enabled & (1u << prio)))
+				continue;
+			err = gate_write(g, pp, prio, 1, 1);
+			if (err) {
+				log_err("pfc: cannot put the gate of %s priority %d in place: %s",
+					pp->name, prio, strerror(-err));
+				goto fail;
+			}
+		}
+	g->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	g->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	g->rb = ring_buffer__new(bpf_map__fd(a->skel->maps.pfc_events), on_event, g, NULL);
+	if (g->stop_fd < 0 || g->timer_fd < 0 || !g->rb) {
+		err = -errno ? -errno : -ENOMEM;
+		goto fail;
+	}
+	g->next_poll = g->poll_ms ? mono_ns() + (__u64)g->poll_ms * NS_PER_MS : 0;
+	if (pthread_create(&g->tid, NULL, pfc_main, g)) {
+		err = -EAGAIN;
+		goto fail;
+	}
+	g->running = 1;
+	the_pfc = g;
+	log_info("pfc: %d port(s) with lossless priorities, watchdog poll %u ms", g->n,
+		 g->poll_ms);
+	return 0;
+fail:
+	the_pfc = g;
+	pfc_stop(a);
+	return err;
+}
+
+void pfc_stop(struct agent *a)
+{
+	struct pfc_rt *g = the_pfc;
+
+	(void)a;
+	if (!g)
+		return;
+	if (g->running) {
+		__u64 one = 1;
+
+		if (write(g->stop_fd, &one, sizeof(one)) < 0)
+			log_warn("pfc: cannot stop the thread: %s", strerror(errno));
+		pthread_join(g->tid, NULL);
+	}
+	/* nothing stays paused without the thread that would resume it */
+	for (int i = 0; i < g->n; i++)
+		for (int prio = 0; prio < XFAB_NUM_PRIO && g->nl; prio++)
+			gate_open(g, &g->ports[i], prio);
+	for (int i = 0; i < g->n; i++) {
+		if (g->ports[i].tx_fd >= 0)
+			close(g->ports[i].tx_fd);
+		if (g->ports[i].kick_fd >= 0)
+			close(g->ports[i].kick_fd);
+	}
+	ring_buffer__free(g->rb);
+	if (g->nl)
+		mnl_socket_close(g->nl);
+	if (g->stop_fd >= 0)
+		close(g->stop_fd);
+	if (g->timer_fd >= 0)
+		close(g->timer_fd);
+	free(g);
+	the_pfc = NULL;
+}

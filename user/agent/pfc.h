@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Lossless classes at run time (pfc.c): the gates, the pause frames xfabd
+ * sends, the PFC watchdog. */
+#ifndef XFAB_AGENT_PFC_H
+#define XFAB_AGENT_PFC_H
+
+struct agent;
+
+/* Starts the PFC thread for the ports whose pfc_cfg entry (written by
+ * then) enables a priority: puts their gates in place. 0 or -errno;
+ * nothing to do is 0. Stops a running one first. */
+int pfc_start(struct agent *a);
+/* Stops it, every gate open. */
+void pfc_stop(struct agent *a);
+
+#endif
