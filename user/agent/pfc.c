@@ -147,6 +147,34 @@ static int gate_write(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio, 
 	return ret < 0 ? -errno : 0;
 }
 
+/* Empties the queue: the gate goes (the packets it held are dropped, as
+ * the watchdog's drop action wants) and a new one, open, takes its place. */
+static int gate_flush(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio)
+{
+	char buf[512];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct tcmsg *tcm;
+	int ret;
+
+	nlh->nlmsg_type = RTM_DELQDISC;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = ++g->seq;
+	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
+	memset(tcm, 0, sizeof(*tcm));
+	tcm->tcm_family = AF_UNSPEC;
+	tcm->tcm_ifindex = (int)pp->ifindex;
+	tcm->tcm_handle = TC_H_MAKE((__u32)(0x10 + prio) << 16, 0);
+	tcm->tcm_parent = TC_H_MAKE(1u << 16, (__u32)prio + 1);
+	if (mnl_socket_sendto(g->nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	ret = (int)mnl_socket_recvfrom(g->nl, buf, sizeof(buf));
+	if (ret < 0)
+		return -errno;
+	if (mnl_cb_run(buf, (size_t)ret, g->seq, mnl_socket_get_portid(g->nl), NULL, NULL) < 0)
+		return -errno;
+	return gate_write(g, pp, prio, 1, 1);
+}
+
 /* ---- frames ---- */
 
 static size_t pfc_frame(__u8 *f, const __u8 *src, __u8 vector, const __u16 *quanta)
@@ -472,6 +500,8 @@ static void wd_poll_queue(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, __
 		 * (drop: the data plane discards what comes for it) */
 		if (v.stormed && pp->wd.action != XFAB_PFCWD_ALERT)
 			gate_open(g, pp, prio);
+		if (v.stormed && pp->wd.action == XFAB_PFCWD_DROP && gate_flush(g, pp, prio))
+			log_warn("pfc: cannot empty the queue of %s priority %d", pp->name, prio);
 	}
 }
 
