@@ -312,6 +312,72 @@ static void test_escapes(void **state)
 	}
 }
 
+/* The PFC watchdog's requests: SONiC's ranges, both sides of each. */
+static void test_pfcwd(void **state)
+{
+	struct xfab_ctl_req req, again;
+	struct xfab_ctl_err err;
+	char buf[XFAB_CTL_MAX_LINE];
+	int n;
+
+	(void)state;
+	refused("{\"cmd\":\"pfcwd-start\",\"ports\":\"eth1\"}", "detection_time", "missing field");
+	refused("{\"cmd\":\"pfcwd-start\",\"detection_time\":\"200\"}", "ports", "missing field");
+	refused("{\"cmd\":\"pfcwd-start\",\"ports\":\"eth1\",\"detection_time\":\"99\"}",
+		"detection_time", "not 100..5000");
+	refused("{\"cmd\":\"pfcwd-start\",\"ports\":\"eth1\",\"detection_time\":\"5001\"}",
+		"detection_time", "not 100..5000");
+	refused("{\"cmd\":\"pfcwd-start\",\"ports\":\"eth1\",\"detection_time\":\"2e2\"}",
+		"detection_time", "not 100..5000");
+	refused("{\"cmd\":\"pfcwd-start\",\"ports\":\"eth1\",\"detection_time\":\"-200\"}",
+		"detection_time", "milliseconds");
+	refused("{\"cmd\":\"pfcwd-start\",\"ports\":\"eth1\",\"detection_time\":\"200\","
+		"\"restoration_time\":\"60001\"}",
+		"restoration_time", "not 100..60000");
+	refused("{\"cmd\":\"pfcwd-start\",\"ports\":\"eth1\",\"detection_time\":\"200\","
+		"\"action\":\"shutdown\"}",
+		"action", "not drop, forward or alert");
+	refused("{\"cmd\":\"pfcwd-start\",\"ports\":\"eth1,,eth2\",\"detection_time\":\"200\"}",
+		"ports", "PORT[,PORT...]");
+	refused("{\"cmd\":\"pfcwd-start\",\"ports\":\"eth 1\",\"detection_time\":\"200\"}", "ports",
+		"not a port name");
+	refused("{\"cmd\":\"pfcwd-start\",\"ports\":\"eth1\",\"detection_time\":200}",
+		"detection_time", "must be a string");
+	refused("{\"cmd\":\"pfcwd-interval\",\"poll_interval\":\"1001\"}", "poll_interval",
+		"not 100..1000");
+	refused("{\"cmd\":\"pfcwd-interval\",\"poll_interval\":\"99\"}", "poll_interval",
+		"not 100..1000");
+	refused("{\"cmd\":\"pfcwd-interval\"}", "poll_interval", "missing field");
+	refused("{\"cmd\":\"pfcwd-stop\",\"poll_interval\":\"100\"}", "poll_interval",
+		"unknown field");
+
+	accepted("{\"cmd\":\"pfcwd-start\",\"ports\":\"eth1,eth2\",\"detection_time\":\"100\","
+		 "\"action\":\"forward\",\"restoration_time\":\"60000\"}",
+		 &req);
+	assert_int_equal(req.cmd, XFAB_CTL_PFCWD_START);
+	assert_string_equal(req.ports, "eth1,eth2");
+	assert_string_equal(req.detection, "100");
+	assert_string_equal(req.action, "forward");
+	assert_string_equal(req.restoration, "60000");
+	accepted("{\"cmd\":\"pfcwd-start\",\"ports\":\"all\",\"detection_time\":\"5000\"}", &req);
+	assert_string_equal(req.action, "");
+	assert_string_equal(req.restoration, "");
+	/* optional fields left out on the wire, and back the same */
+	n = xfab_ctl_format_request(&req, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_null(strstr(buf, "action"));
+	assert_null(strstr(buf, "restoration_time"));
+	assert_int_equal(xfab_ctl_parse_request(buf, (size_t)n - 1, &again, &err), 0);
+	assert_string_equal(again.ports, "all");
+	assert_string_equal(again.detection, "5000");
+	accepted("{\"cmd\":\"pfcwd-interval\",\"poll_interval\":\"100\"}", &req);
+	assert_int_equal(req.cmd, XFAB_CTL_PFCWD_INTERVAL);
+	assert_string_equal(req.poll, "100");
+	accepted("{\"cmd\":\"pfcwd-stop\"}", &req);
+	assert_int_equal(req.cmd, XFAB_CTL_PFCWD_STOP);
+	assert_string_equal(req.ports, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +385,7 @@ int main(void)
 	    cmocka_unit_test(test_oversize),  cmocka_unit_test(test_good_and_round_trip),
 	    cmocka_unit_test(test_responses), cmocka_unit_test(test_socket_path),
 	    cmocka_unit_test(test_limits),    cmocka_unit_test(test_escapes),
+	    cmocka_unit_test(test_pfcwd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

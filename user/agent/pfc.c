@@ -42,6 +42,7 @@
 
 #include "agent.h"
 #include "common.h"
+#include "ctlproto.h"
 #include "pfc.h"
 #include "xfab.skel.h"
 
@@ -80,6 +81,7 @@ struct pfc_port_rt {
 };
 
 struct pfc_rt {
+	pthread_mutex_t lock; /* the watchdog settings (requests change them) */
 	pthread_t tid;
 	int running;
 	int stop_fd, timer_fd;
@@ -123,7 +125,8 @@ static int gate_write(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio, 
 	memset(tcm, 0, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = (int)pp->ifindex;
-	tcm->tcm_handle = TC_H_MAKE((__u32)(0x10 + prio) << 16, 0); /* shape_port: tc reads "1N:" as hex */
+	tcm->tcm_handle =
+	    TC_H_MAKE((__u32)(0x10 + prio) << 16, 0); /* shape_port: tc reads "1N:" as hex */
 	tcm->tcm_parent = TC_H_MAKE(1u << 16, (__u32)prio + 1);
 	mnl_attr_put_strz(nlh, TCA_KIND, "tbf");
 	opts = mnl_attr_nest_start(nlh, TCA_OPTIONS);
@@ -340,7 +343,7 @@ static void xoff(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
 
 static void xon(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
 {
-	pp->xoff_mask &= (__u8)~(1u << prio);
+	pp->xoff_mask &= (__u8) ~(1u << prio);
 	send_pfc(g, pp, (__u8)(1u << prio), 0);
 	if (!pp->xoff_mask)
 		pp->refresh_at = 0;
@@ -455,10 +458,12 @@ static void wd_poll_queue(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, __
 			q->base_tx_drop = tx_drop;
 			q->base_rx_ok = st.rx_packets;
 			q->base_rx_drop = st.wd_rx_dropped;
-			v.wd_tx_ok_last = v.wd_tx_drop_last = v.wd_rx_ok_last = v.wd_rx_drop_last = 0;
+			v.wd_tx_ok_last = v.wd_tx_drop_last = v.wd_rx_ok_last = v.wd_rx_drop_last =
+			    0;
 			changed = 1;
-			log_warn("PFC Watchdog detected PFC storm on port %s, priority %d, action %s",
-				 pp->name, prio, action_name(pp->wd.action));
+			log_warn(
+			    "PFC Watchdog detected PFC storm on port %s, priority %d, action %s",
+			    pp->name, prio, action_name(pp->wd.action));
 		}
 	} else {
 		__u64 d_tx_ok = tx_ok - q->base_tx_ok, d_tx_drop = tx_drop - q->base_tx_drop;
@@ -507,6 +512,7 @@ static void wd_poll_queue(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, __
 
 static void wd_poll(struct pfc_rt *g, __u64 elapsed)
 {
+	pthread_mutex_lock(&g->lock);
 	for (int i = 0; i < g->n; i++) {
 		struct pfc_port_rt *pp = &g->ports[i];
 
@@ -517,6 +523,7 @@ static void wd_poll(struct pfc_rt *g, __u64 elapsed)
 				wd_poll_queue(g, pp, prio, elapsed);
 		wd_bits(g, pp); /* again after a reload wrote pfc_cfg */
 	}
+	pthread_mutex_unlock(&g->lock);
 }
 
 /* ---- the thread ---- */
@@ -526,9 +533,11 @@ static __u64 on_timer(struct pfc_rt *g)
 {
 	__u64 now = mono_ns(), next = g->next_poll;
 
-	if (g->poll_ms && now >= g->next_poll) {
-		wd_poll(g, (__u64)g->poll_ms * NS_PER_MS);
-		g->next_poll = now + (__u64)g->poll_ms * NS_PER_MS;
+	if (now >= g->next_poll) {
+		__u64 poll = (__u64)__atomic_load_n(&g->poll_ms, __ATOMIC_RELAXED) * NS_PER_MS;
+
+		wd_poll(g, poll);
+		g->next_poll = now + poll;
 		next = g->next_poll;
 	}
 	for (int i = 0; i < g->n; i++) {
@@ -701,15 +710,15 @@ int pfc_start(struct agent *a)
 		err = -errno ? -errno : -ENOMEM;
 		goto fail;
 	}
-	g->next_poll = g->poll_ms ? mono_ns() + (__u64)g->poll_ms * NS_PER_MS : 0;
+	g->next_poll = mono_ns() + (__u64)g->poll_ms * NS_PER_MS;
+	pthread_mutex_init(&g->lock, NULL);
 	if (pthread_create(&g->tid, NULL, pfc_main, g)) {
 		err = -EAGAIN;
 		goto fail;
 	}
 	g->running = 1;
 	the_pfc = g;
-	log_info("pfc: %d port(s) with lossless priorities, watchdog poll %u ms", g->n,
-		 g->poll_ms);
+	log_info("pfc: %d port(s) with lossless priorities, watchdog poll %u ms", g->n, g->poll_ms);
 	return 0;
 fail:
 	the_pfc = g;
@@ -750,4 +759,115 @@ void pfc_stop(struct agent *a)
 		close(g->timer_fd);
 	free(g);
 	the_pfc = NULL;
+}
+
+/* ---- the watchdog requests (pfcwd-start, -stop, -interval) ---- */
+
+static int wd_refuse(char *field, size_t flen, char *msg, size_t mlen, const char *f,
+		     const char *fmt, const char *arg)
+{
+	snprintf(field, flen, "%s", f);
+	snprintf(msg, mlen, fmt, arg);
+	return -1;
+}
+
+/* The PFC ports a "ports" field names (a bit per index into the thread's
+ * ports); -1 with field and msg when one is not a port with lossless
+ * priorities. "" or "all": every one. */
+static int wd_ports(const struct pfc_rt *g, const char *ports, __u64 *set, char *field, size_t flen,
+		    char *msg, size_t mlen)
+{
+	char copy[512], *tok, *save = NULL;
+
+	*set = 0;
+	if (!*ports || !strcmp(ports, "all")) {
+		*set = g->n >= 64 ? ~0ull : (1ull << g->n) - 1;
+		return 0;
+	}
+	snprintf(copy, sizeof(copy), "%s", ports);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int found = -1;
+
+		for (int i = 0; i < g->n; i++)
+			if (!strcmp(g->ports[i].name, tok))
+				found = i;
+		if (found < 0)
+			return wd_refuse(field, flen, msg, mlen, "ports",
+					 "%s is not a port with lossless priorities "
+					 "(PORT_QOS_MAP pfc_enable)",
+					 tok);
+		*set |= 1ull << found;
+	}
+	return 0;
+}
+
+int pfc_wd_request(struct agent *a, const struct xfab_ctl_req *r, char *field, size_t flen,
+		   char *msg, size_t mlen)
+{
+	struct pfc_rt *g = the_pfc;
+	__u32 det = 0, rest = 0, poll = 0;
+	__u8 action = XFAB_PFCWD_DROP;
+	__u64 set = 0;
+	int ret = 0;
+
+	(void)a;
+	if (!g)
+		return wd_refuse(field, flen, msg, mlen, "", "%s",
+				 "no port has lossless priorities (PORT_QOS_MAP pfc_enable)");
+	pthread_mutex_lock(&g->lock);
+	if (r->cmd != XFAB_CTL_PFCWD_INTERVAL &&
+	    wd_ports(g, r->ports, &set, field, flen, msg, mlen)) {
+		ret = -1;
+		goto out;
+	}
+	if (r->cmd == XFAB_CTL_PFCWD_START) {
+		det = (__u32)strtoul(r->detection, NULL, 10);
+		rest = *r->restoration ? (__u32)strtoul(r->restoration, NULL, 10) : 2 * det;
+		if (!strcmp(r->action, "forward"))
+			action = XFAB_PFCWD_FORWARD;
+		else if (!strcmp(r->action, "alert"))
+			action = XFAB_PFCWD_ALERT;
+		if (det < g->poll_ms || rest < g->poll_ms) {
+			snprintf(field, flen, "%s",
+				 det < g->poll_ms ? "detection_time" : "restoration_time");
+			snprintf(msg, mlen,
+				 "must be at least the poll interval (%u ms; pfcwd interval)",
+				 g->poll_ms);
+			ret = -1;
+			goto out;
+		}
+		for (int i = 0; i < g->n; i++)
+			if (set & (1ull << i)) {
+				g->ports[i].wd.action = action;
+				g->ports[i].wd.detection_ms = det;
+				g->ports[i].wd.restoration_ms = rest;
+			}
+	} else if (r->cmd == XFAB_CTL_PFCWD_STOP) {
+		for (int i = 0; i < g->n; i++)
+			if (set & (1ull << i))
+				g->ports[i].wd.action = XFAB_PFCWD_OFF;
+	} else {
+		poll = (__u32)strtoul(r->poll, NULL, 10);
+		for (int i = 0; i < g->n; i++) {
+			const struct pfc_wd *w = &g->ports[i].wd;
+
+			if (w->action != XFAB_PFCWD_OFF &&
+			    (poll > w->detection_ms || poll > w->restoration_ms)) {
+				snprintf(field, flen, "poll_interval");
+				snprintf(msg, mlen,
+					 "%u ms is longer than the detection or restoration time "
+					 "of %s",
+					 poll, g->ports[i].name);
+				ret = -1;
+				goto out;
+			}
+		}
+		__atomic_store_n(&g->poll_ms, poll, __ATOMIC_RELAXED);
+	}
+out:
+	pthread_mutex_unlock(&g->lock);
+	if (!ret)
+		log_info("pfcwd: %s%s%s", xfab_ctl_cmd_name(r->cmd), *r->ports ? " " : "",
+			 r->ports);
+	return ret;
 }

@@ -13,4 +13,11 @@ int pfc_start(struct agent *a);
 /* Stops it, every gate open. */
 void pfc_stop(struct agent *a);
 
+struct xfab_ctl_req;
+/* pfcwd-start, pfcwd-stop, pfcwd-interval: checked whole, then applied
+ * (until the next reload or restart: the config's PFC_WD is what lasts).
+ * 0, or -1 with the request field at fault and why. */
+int pfc_wd_request(struct agent *a, const struct xfab_ctl_req *r, char *field, size_t flen,
+		   char *msg, size_t mlen);
+
 #endif

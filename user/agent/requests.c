@@ -29,6 +29,7 @@
 
 #include "agent.h"
 #include "ctlproto.h"
+#include "pfc.h"
 
 static int reply_ok(char *out, size_t outlen)
 {
@@ -394,6 +395,15 @@ int ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t 
 		 * plane, and main runs xfabd again (it adopts it) */
 		a->restart_due = 1;
 		return reply_ok(out, outlen);
+	case XFAB_CTL_PFCWD_START:
+	case XFAB_CTL_PFCWD_STOP:
+	case XFAB_CTL_PFCWD_INTERVAL: {
+		char field[32], msg[256];
+
+		if (pfc_wd_request(a, &r, field, sizeof(field), msg, sizeof(msg)))
+			return refuse(out, outlen, field, "%s", msg);
+		return reply_ok(out, outlen);
+	}
 	case XFAB_CTL_N_CMDS:
 		break;
 	}

@@ -27,6 +27,7 @@ struct ctl_opts {
 	const char *prefix, *via; /* te */
 	double interval;	  /* watch */
 	long count;
+	const char *ports, *action, *detection, *restoration, *poll; /* pfcwd */
 };
 
 /* json_out.c: a JSON writer on stdout (k == NULL inside an array). */
@@ -83,6 +84,9 @@ int watch_queues(const struct ctl_opts *o);
 int clear_watermark(void);
 int clear_counters(void);
 int ctl_restart(void);
+int pfcwd_start(const struct ctl_opts *o);
+int pfcwd_stop(const struct ctl_opts *o);
+int pfcwd_interval(const struct ctl_opts *o);
 
 /* request.c: one request to xfabd, its answer printed (-j: as sent);
  * 0, 1 when refused or xfabd is not there, 2 for a request too long */

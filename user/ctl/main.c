@@ -80,6 +80,16 @@ static const struct cmd watch_cmds[] = {
     {NULL},
 };
 
+static const struct cmd pfcwd_cmds[] = {
+    {"start", NULL, NULL, pfcwd_start,
+     "the watchdog on ports: --ports all|P[,P...] --detection-time MS [--action "
+     "drop|forward|alert] [--restoration-time MS] (through xfabd)"},
+    {"stop", NULL, NULL, pfcwd_stop, "the watchdog off: [--ports all|P[,P...]] (through xfabd)"},
+    {"interval", NULL, NULL, pfcwd_interval,
+     "its poll interval: --poll-interval MS (through xfabd)"},
+    {NULL},
+};
+
 static const struct cmd top_cmds[] = {
     {"show", show_cmds, NULL, NULL, "show OBJECT"},
     {"hash", NULL, NULL, cmd_hash, "which member this switch picks, and why"},
@@ -88,6 +98,7 @@ static const struct cmd top_cmds[] = {
     {"trace", NULL, NULL, cmd_trace, "run a frame through the loaded program"},
     {"watch", watch_cmds, NULL, NULL, "per-second rates"},
     {"restart", NULL, ctl_restart, NULL, "restart xfabd; the data plane keeps forwarding"},
+    {"pfcwd", pfcwd_cmds, NULL, NULL, "the PFC watchdog (SONiC's pfcwd)"},
     {NULL},
 };
 
@@ -101,30 +112,34 @@ static const struct cmd *cmd_find(const struct cmd *table, const char *name)
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: xfabctl [-j] [-s SWITCH | -P PIN_DIR] [--pin-root DIR] COMMAND\n"
-		"commands:\n"
-		"  show OBJECT\n"
-		"  hash --src A --dst B [--in PORT] [--proto udp|tcp|N] [--sport N] [--dport N]\n"
-		"       [--qp N] [--flow-label N]   which member this switch picks, and why\n"
-		"  te add --in PORT --prefix P --via GW[,GW...]   pin a path (runtime)\n"
-		"  te del --in PORT --prefix P    remove a runtime pin\n"
-		"  te clear                       remove every runtime pin\n"
-		"  te show\n"
-		"  clear counters|watermark       per-port counters, queue peaks to zero\n"
-		"     (te add/del/clear and clear are requests to the switch's xfabd over\n"
-		"      " XFAB_CTL_RUN_ROOT "/<lab>/<switch>.sock; docs/CONTROL.md)\n"
-		"  watch counters|queues [--interval S] [--count N]   per-second rates\n"
-		"  restart                        xfabd runs again (an upgraded binary, say);\n"
-		"                                 the data plane keeps forwarding meanwhile\n"
-		"  trace --in PORT (--src A --dst B [--proto] [--sport] [--dport] [--qp] [--dscp]\n"
-		"        [--ecn] [--ttl] [--len] [--smac] [--dmac] | --pcap FILE [--index N])\n"
-		"        run a frame through the loaded program: every stage, no state changed\n"
-		"  -j             JSON output\n"
-		"  -s SWITCH      switch hostname (pins under PIN_ROOT/SWITCH)\n"
-		"  -P PIN_DIR     the switch's pin directory (or $XFAB_PIN_DIR)\n"
-		"  --pin-root DIR default " XFAB_PIN_ROOT " (or $XFAB_PIN_ROOT)\n"
-		"objects:\n");
+	fprintf(
+	    out,
+	    "usage: xfabctl [-j] [-s SWITCH | -P PIN_DIR] [--pin-root DIR] COMMAND\n"
+	    "commands:\n"
+	    "  show OBJECT\n"
+	    "  hash --src A --dst B [--in PORT] [--proto udp|tcp|N] [--sport N] [--dport N]\n"
+	    "       [--qp N] [--flow-label N]   which member this switch picks, and why\n"
+	    "  te add --in PORT --prefix P --via GW[,GW...]   pin a path (runtime)\n"
+	    "  te del --in PORT --prefix P    remove a runtime pin\n"
+	    "  te clear                       remove every runtime pin\n"
+	    "  te show\n"
+	    "  clear counters|watermark       per-port counters, queue peaks to zero\n"
+	    "     (te add/del/clear and clear are requests to the switch's xfabd over\n"
+	    "      " XFAB_CTL_RUN_ROOT "/<lab>/<switch>.sock; docs/CONTROL.md)\n"
+	    "  watch counters|queues [--interval S] [--count N]   per-second rates\n"
+	    "  pfcwd start --ports all|P[,P...] --detection-time MS [--action drop|forward|alert]\n"
+	    "        [--restoration-time MS]     the PFC watchdog on (SONiC's ranges)\n"
+	    "  pfcwd stop [--ports all|P[,P...]] | pfcwd interval --poll-interval MS\n"
+	    "  restart                        xfabd runs again (an upgraded binary, say);\n"
+	    "                                 the data plane keeps forwarding meanwhile\n"
+	    "  trace --in PORT (--src A --dst B [--proto] [--sport] [--dport] [--qp] [--dscp]\n"
+	    "        [--ecn] [--ttl] [--len] [--smac] [--dmac] | --pcap FILE [--index N])\n"
+	    "        run a frame through the loaded program: every stage, no state changed\n"
+	    "  -j             JSON output\n"
+	    "  -s SWITCH      switch hostname (pins under PIN_ROOT/SWITCH)\n"
+	    "  -P PIN_DIR     the switch's pin directory (or $XFAB_PIN_DIR)\n"
+	    "  --pin-root DIR default " XFAB_PIN_ROOT " (or $XFAB_PIN_ROOT)\n"
+	    "objects:\n");
 	for (const struct cmd *c = show_cmds; c->name; c++)
 		fprintf(out, "  %-10s %s\n", c->name, c->help);
 }
@@ -175,19 +190,37 @@ static int find_single_switch(const char *root)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"json", no_argument, NULL, 'j'},		{"switch", required_argument, NULL, 's'},
-	    {"pin-dir", required_argument, NULL, 'P'},	{"pin-root", required_argument, NULL, 'r'},
-	    {"help", no_argument, NULL, 'h'},		{"in", required_argument, NULL, 1},
-	    {"src", required_argument, NULL, 2},	{"dst", required_argument, NULL, 3},
-	    {"proto", required_argument, NULL, 4},	{"sport", required_argument, NULL, 5},
-	    {"dport", required_argument, NULL, 6},	{"qp", required_argument, NULL, 7},
-	    {"flow-label", required_argument, NULL, 8}, {"prefix", required_argument, NULL, 9},
-	    {"via", required_argument, NULL, 10},	{"dscp", required_argument, NULL, 11},
-	    {"ecn", required_argument, NULL, 12},	{"ttl", required_argument, NULL, 13},
-	    {"len", required_argument, NULL, 14},	{"pcap", required_argument, NULL, 15},
-	    {"index", required_argument, NULL, 16},	{"smac", required_argument, NULL, 17},
-	    {"dmac", required_argument, NULL, 18},	{"interval", required_argument, NULL, 19},
-	    {"count", required_argument, NULL, 20},	{NULL, 0, NULL, 0},
+	    {"json", no_argument, NULL, 'j'},
+	    {"switch", required_argument, NULL, 's'},
+	    {"pin-dir", required_argument, NULL, 'P'},
+	    {"pin-root", required_argument, NULL, 'r'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"in", required_argument, NULL, 1},
+	    {"src", required_argument, NULL, 2},
+	    {"dst", required_argument, NULL, 3},
+	    {"proto", required_argument, NULL, 4},
+	    {"sport", required_argument, NULL, 5},
+	    {"dport", required_argument, NULL, 6},
+	    {"qp", required_argument, NULL, 7},
+	    {"flow-label", required_argument, NULL, 8},
+	    {"prefix", required_argument, NULL, 9},
+	    {"via", required_argument, NULL, 10},
+	    {"dscp", required_argument, NULL, 11},
+	    {"ecn", required_argument, NULL, 12},
+	    {"ttl", required_argument, NULL, 13},
+	    {"len", required_argument, NULL, 14},
+	    {"pcap", required_argument, NULL, 15},
+	    {"index", required_argument, NULL, 16},
+	    {"smac", required_argument, NULL, 17},
+	    {"dmac", required_argument, NULL, 18},
+	    {"interval", required_argument, NULL, 19},
+	    {"count", required_argument, NULL, 20},
+	    {"ports", required_argument, NULL, 21},
+	    {"action", required_argument, NULL, 22},
+	    {"detection-time", required_argument, NULL, 23},
+	    {"restoration-time", required_argument, NULL, 24},
+	    {"poll-interval", required_argument, NULL, 25},
+	    {NULL, 0, NULL, 0},
 	};
 	struct ctl_opts o = {.ttl = 64, .len = -1, .interval = 1};
 	const struct cmd *c = top_cmds;
@@ -270,6 +303,21 @@ int main(int argc, char **argv)
 			break;
 		case 20:
 			o.count = atol(optarg);
+			break;
+		case 21:
+			o.ports = optarg;
+			break;
+		case 22:
+			o.action = optarg;
+			break;
+		case 23:
+			o.detection = optarg;
+			break;
+		case 24:
+			o.restoration = optarg;
+			break;
+		case 25:
+			o.poll = optarg;
 			break;
 		default:
 			usage(stderr);

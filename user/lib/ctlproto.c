@@ -13,7 +13,7 @@
 
 static const struct {
 	const char *name;
-	const char *const fields[4]; /* besides "cmd" */
+	const char *const fields[6]; /* besides "cmd" */
 	int required;		     /* how many of fields must be there */
 } cmds[XFAB_CTL_N_CMDS] = {
     [XFAB_CTL_PING] = {"ping", {NULL}, 0},
@@ -24,7 +24,48 @@ static const struct {
     [XFAB_CTL_CLEAR_COUNTERS] = {"clear-counters", {NULL}, 0},
     [XFAB_CTL_FIB_STATUS] = {"fib-status", {NULL}, 0},
     [XFAB_CTL_RESTART] = {"restart", {NULL}, 0},
+    [XFAB_CTL_PFCWD_START] = {"pfcwd-start",
+			      {"ports", "detection_time", "action", "restoration_time", NULL},
+			      2},
+    [XFAB_CTL_PFCWD_STOP] = {"pfcwd-stop", {"ports", NULL}, 0},
+    [XFAB_CTL_PFCWD_INTERVAL] = {"pfcwd-interval", {"poll_interval", NULL}, 1},
 };
+
+/* A request's string field by name (NULL: no such field). */
+static char *field_of(struct xfab_ctl_req *r, const char *name)
+{
+	if (!strcmp(name, "in"))
+		return r->in;
+	if (!strcmp(name, "prefix"))
+		return r->prefix;
+	if (!strcmp(name, "via"))
+		return r->via;
+	if (!strcmp(name, "ports"))
+		return r->ports;
+	if (!strcmp(name, "action"))
+		return r->action;
+	if (!strcmp(name, "detection_time"))
+		return r->detection;
+	if (!strcmp(name, "restoration_time"))
+		return r->restoration;
+	if (!strcmp(name, "poll_interval"))
+		return r->poll;
+	return NULL;
+}
+
+static size_t field_size(const char *name)
+{
+	struct xfab_ctl_req r;
+
+	return !strcmp(name, "in")		   ? sizeof(r.in)
+	       : !strcmp(name, "prefix")	   ? sizeof(r.prefix)
+	       : !strcmp(name, "via")		   ? sizeof(r.via)
+	       : !strcmp(name, "ports")		   ? sizeof(r.ports)
+	       : !strcmp(name, "action")	   ? sizeof(r.action)
+	       : !strcmp(name, "detection_time")   ? sizeof(r.detection)
+	       : !strcmp(name, "restoration_time") ? sizeof(r.restoration)
+						   : sizeof(r.poll);
+}
 
 const char *xfab_ctl_cmd_name(enum xfab_ctl_cmd cmd)
 {
@@ -91,6 +132,60 @@ static int check_via(const char *s, int family, struct xfab_ctl_err *err)
 	return 0;
 }
 
+/* A decimal number of milliseconds within [lo, hi]. */
+static int check_ms(const char *s, const char *field, __u32 lo, __u32 hi, struct xfab_ctl_err *err)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*s || *s < '0' || *s > '9')
+		return fail(err, field, "expected milliseconds, %u..%u", lo, hi);
+	v = strtoul(s, &end, 10);
+	if (*end || v < lo || v > hi)
+		return fail(err, field, "\"%.32s\" is not %u..%u (milliseconds)", s, lo, hi);
+	return 0;
+}
+
+/* The watchdog requests' fields (SONiC's ranges, pfcwd/main.py). */
+static int check_pfcwd(const struct json_value *root, struct xfab_ctl_req *r,
+		       struct xfab_ctl_err *err)
+{
+	static const char *const names[] = {"ports", "action", "detection_time", "restoration_time",
+					    "poll_interval"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct json_value *f = json_get(root, names[i]);
+
+		if (!f)
+			continue;
+		if (strlen(f->str) >= field_size(names[i]))
+			return fail(err, names[i], "too long");
+		snprintf(field_of(r, names[i]), field_size(names[i]), "%s", f->str);
+	}
+	if (json_get(root, "ports")) {
+		char copy[sizeof(r->ports)], *tok, *save = NULL;
+
+		snprintf(copy, sizeof(copy), "%s", r->ports);
+		if (!*copy || copy[strlen(copy) - 1] == ',' || *copy == ',' || strstr(copy, ",,"))
+			return fail(err, "ports", "expected all or PORT[,PORT...]");
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			if (strcmp(tok, "all") && check_ifname(tok, err)) {
+				snprintf(err->field, sizeof(err->field), "ports");
+				return -1;
+			}
+	}
+	if (*r->action && strcmp(r->action, "drop") && strcmp(r->action, "forward") &&
+	    strcmp(r->action, "alert"))
+		return fail(err, "action", "\"%.16s\" is not drop, forward or alert", r->action);
+	if (*r->detection && check_ms(r->detection, "detection_time", 100, 5000, err))
+		return -1;
+	if (*r->restoration && check_ms(r->restoration, "restoration_time", 100, 60000, err))
+		return -1;
+	if (*r->poll && check_ms(r->poll, "poll_interval", 100, 1000, err))
+		return -1;
+	return 0;
+}
+
 int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *req,
 			   struct xfab_ctl_err *err)
 {
@@ -129,7 +224,8 @@ int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *re
 	if (cmd < 0) {
 		fail(err, "cmd",
 		     "unknown command \"%.64s\" (ping, te-add, te-del, te-clear, "
-		     "clear-watermark, clear-counters, fib-status, restart)",
+		     "clear-watermark, clear-counters, fib-status, restart, pfcwd-start, "
+		     "pfcwd-stop, pfcwd-interval)",
 		     f->str);
 		goto out;
 	}
@@ -188,6 +284,8 @@ int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *re
 			goto out;
 		snprintf(r.via, sizeof(r.via), "%s", f->str);
 	}
+	if (check_pfcwd(root, &r, err))
+		goto out;
 	(void)seen;
 	*req = r;
 	ret = 0;
@@ -253,10 +351,10 @@ int xfab_ctl_format_request(const struct xfab_ctl_req *req, char *buf, size_t le
 		return -1;
 	for (int k = 0; cmds[req->cmd].fields[k]; k++) {
 		const char *name = cmds[req->cmd].fields[k];
-		const char *val = !strcmp(name, "in")	    ? req->in
-				  : !strcmp(name, "prefix") ? req->prefix
-							    : req->via;
+		const char *val = field_of((struct xfab_ctl_req *)req, name);
 
+		if (k >= cmds[req->cmd].required && !*val)
+			continue; /* an optional field left out */
 		if (put_member(buf, len, &o, name, val))
 			return -1;
 	}

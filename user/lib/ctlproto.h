@@ -24,8 +24,11 @@ enum xfab_ctl_cmd {
 	XFAB_CTL_TE_CLEAR,
 	XFAB_CTL_CLEAR_WATERMARK,
 	XFAB_CTL_CLEAR_COUNTERS,
-	XFAB_CTL_FIB_STATUS, /* answer: {"ok":true,"fib_sync":{...}} */
-	XFAB_CTL_RESTART,    /* xfabd runs itself again; the data plane keeps forwarding */
+	XFAB_CTL_FIB_STATUS,	 /* answer: {"ok":true,"fib_sync":{...}} */
+	XFAB_CTL_RESTART,	 /* xfabd runs itself again; the data plane keeps forwarding */
+	XFAB_CTL_PFCWD_START,	 /* the PFC watchdog on ports (SONiC's `pfcwd start`) */
+	XFAB_CTL_PFCWD_STOP,	 /* ... off */
+	XFAB_CTL_PFCWD_INTERVAL, /* its poll interval */
 	XFAB_CTL_N_CMDS,
 };
 
@@ -35,10 +38,16 @@ struct xfab_ctl_req {
 	char prefix[64];	/* te-add, te-del: destination prefix, as sent */
 	char via[1024];		/* te-add: "GW[,GW...]", as sent */
 	struct xfab_prefix pfx; /* prefix, parsed */
+	/* pfcwd-*: as sent, checked; ports "all" or "PORT[,PORT...]" */
+	char ports[512];
+	char action[16];      /* drop, forward, alert; "" = drop */
+	char detection[16];   /* ms, 100..5000 */
+	char restoration[16]; /* ms, 100..60000; "" = twice the detection time */
+	char poll[16];	      /* ms, 100..1000 */
 };
 
 struct xfab_ctl_err {
-	char field[16]; /* the request field at fault; "" for the request as a whole */
+	char field[32]; /* the request field at fault; "" for the request as a whole */
 	char msg[256];
 };
 
