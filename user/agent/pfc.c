@@ -89,6 +89,7 @@ struct pfc_rt {
 	struct mnl_socket *nl;
 	unsigned int seq;
 	int fd_cfg, fd_state, fd_queue, fd_qstats;
+	int dequeue_link; /* the raw tracepoint that gives queued bytes back */
 	__u32 poll_ms;
 	__u64 next_poll;
 	int n;
@@ -630,6 +631,40 @@ static void cfg_wd(const struct agent *a, int p, struct pfc_wd *wd)
 
 static struct pfc_rt *the_pfc;
 
+#define DEQUEUE_PIN "pfc_dequeue"
+
+/* The dequeue side of the ingress accounting: a raw tracepoint program
+ * (net_dev_start_xmit). Pinned like the ports' links, so the accounting
+ * goes on while no xfabd runs; a new xfabd attaches its own, then drops
+ * the old (a raw tracepoint link cannot swap programs in place). */
+static int dequeue_attach(struct agent *a, struct pfc_rt *g)
+{
+	struct bpf_program *prog = NULL, *p;
+	char pin[512];
+	int fd;
+
+	bpf_object__for_each_program(p, a->skel->obj)
+		if (bpf_program__type(p) == BPF_PROG_TYPE_RAW_TRACEPOINT)
+			prog = p;
+	if (!prog) {
+		log_warn("pfc: no dequeue program in this build: occupancy is not given back");
+		return 0;
+	}
+	fd = bpf_raw_tracepoint_open("net_dev_start_xmit", bpf_program__fd(prog));
+	if (fd < 0)
+		return -errno;
+	snprintf(pin, sizeof(pin), "%s/" DEQUEUE_PIN, a->pin_dir);
+	unlink(pin); /* an old one goes: ours runs already */
+	if (bpf_obj_pin(fd, pin)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	g->dequeue_link = fd;
+	return 0;
+}
+
 int pfc_start(struct agent *a)
 {
 	struct pfc_rt *g;
@@ -639,7 +674,7 @@ int pfc_start(struct agent *a)
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
-	g->stop_fd = g->timer_fd = -1;
+	g->stop_fd = g->timer_fd = g->dequeue_link = -1;
 	g->fd_cfg = bpf_map__fd(a->skel->maps.pfc_cfg);
 	g->fd_state = bpf_map__fd(a->skel->maps.pfc_state);
 	g->fd_queue = bpf_map__fd(a->skel->maps.pfc_queue);
@@ -703,6 +738,11 @@ int pfc_start(struct agent *a)
 				goto fail;
 			}
 		}
+	err = dequeue_attach(a, g);
+	if (err) {
+		log_err("pfc: cannot attach the dequeue program: %s", strerror(-err));
+		goto fail;
+	}
 	g->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	g->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	g->rb = ring_buffer__new(bpf_map__fd(a->skel->maps.pfc_events), on_event, g, NULL);
@@ -730,7 +770,6 @@ void pfc_stop(struct agent *a)
 {
 	struct pfc_rt *g = the_pfc;
 
-	(void)a;
 	if (!g)
 		return;
 	if (g->running) {
@@ -749,6 +788,15 @@ void pfc_stop(struct agent *a)
 			close(g->ports[i].tx_fd);
 		if (g->ports[i].kick_fd >= 0)
 			close(g->ports[i].kick_fd);
+	}
+	if (g->dequeue_link >= 0) {
+		char pin[512];
+
+		/* --keep: the pin keeps it attached for the next xfabd */
+		snprintf(pin, sizeof(pin), "%s/" DEQUEUE_PIN, a->pin_dir);
+		if (!a->keep)
+			unlink(pin);
+		close(g->dequeue_link);
 	}
 	ring_buffer__free(g->rb);
 	if (g->nl)
