@@ -37,7 +37,7 @@ struct xfab_ctx {
 	__u8 is_tc;   /* constant per entry point */
 	__u8 tracing; /* constant: the trace program (xfab_xdp_trace) */
 	__u8 is_gso;  /* a GSO super-packet: per-segment MTU holds */
-	__u8 pad;
+	__u8 handoff; /* tc: XDP handed it off (bpf/pfc.h), and counted its arrival */
 };
 
 static __always_inline void *xfab_ctx_data(const struct xfab_ctx *c)
@@ -68,6 +68,16 @@ static __always_inline void *xfab_ctx_hdr(const struct xfab_ctx *c, __u32 off, _
 	return h;
 }
 
+/* Copies len bytes at off (within the frame: the caller checked) to buf;
+ * 0 or a negative error. */
+static __always_inline long xfab_ctx_load_bytes(const struct xfab_ctx *c, __u32 off, void *buf,
+						__u32 len)
+{
+	if (c->is_tc)
+		return bpf_skb_load_bytes(c->ctx, off, buf, len);
+	return bpf_xdp_load_bytes(c->ctx, off, buf, len);
+}
+
 /* XDP entry: the frame as it came. */
 static __always_inline void xfab_ctx_init_xdp(struct xfab_ctx *c, struct xdp_md *ctx, int tracing)
 {
@@ -75,7 +85,11 @@ static __always_inline void xfab_ctx_init_xdp(struct xfab_ctx *c, struct xdp_md 
 	c->is_tc = 0;
 	c->tracing = (__u8)tracing;
 	c->is_gso = 0;
+	c->handoff = 0;
 	c->len = ctx->data_end - ctx->data;
+	/* the subtraction here: a 32-bit copy of data kept for later would be
+	 * a packet pointer the verifier refuses to spill */
+	asm volatile("" : "+r"(c->len));
 	c->ingress_ifindex = ctx->ingress_ifindex;
 }
 
@@ -90,6 +104,7 @@ static __always_inline void xfab_ctx_init_tc(struct xfab_ctx *c, struct __sk_buf
 	c->is_tc = 1;
 	c->tracing = 0;
 	c->is_gso = skb->gso_segs > 1;
+	c->handoff = 0;
 	c->len = skb->len;
 	c->ingress_ifindex = skb->ifindex;
 }

@@ -42,6 +42,9 @@ struct net_device___xfab {
 
 struct sk_buff___xfab {
 	struct net_device___xfab *dev;
+	unsigned int len;
+	__u32 mark;  /* in an anonymous union: CO-RE finds it there */
+	int skb_iif; /* the device it came in on */
 } __attribute__((preserve_access_index));
 
 struct xdp_rxq_info___xfab {

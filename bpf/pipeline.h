@@ -6,8 +6,10 @@
  * hook's verdict, so both datapaths make the same decision and write the
  * same bytes.
  *
- *   port checks -> parse -> punt rules -> L3 lookup -> path select ->
- *   neighbour -> egress checks -> queue -> rewrite -> counters
+ *   port checks -> parse -> [MAC control: pause frames, consumed] ->
+ *   punt rules -> [xdp: lossless class handed to tc] -> L3 lookup ->
+ *   path select -> neighbour -> egress checks -> queue -> rewrite ->
+ *   counters
  *
  * Per-packet state lives in the CPU's scratch slot (scratch.h), not on the
  * stack; headers are found from the context and the parser's offsets.
@@ -29,6 +31,7 @@
 #include "parse.h"
 #include "l3.h"
 #include "qos.h"
+#include "pfc.h"
 
 static __always_inline int xfab_mac_is_multicast(const __u8 *mac)
 {
@@ -169,7 +172,7 @@ static __always_inline int xfab_pipeline(const struct xfab_ctx *c, struct xfab_s
 		return xfab_count_unknown_port(res, c->len);
 	}
 	s->slot = in->slot;
-	if (!c->tracing)
+	if (!c->tracing && !c->handoff) /* a handoff was counted in XDP */
 		xfab_count_rx(in->slot, c->len);
 	if ((in->flags & XFAB_PORT_ADMIN_UP) == 0)
 		return xfab_end(c, s, xfab_drop(res, XFAB_DROP_PORT_DOWN), XFAB_STAGE_PORT);
@@ -179,6 +182,16 @@ static __always_inline int xfab_pipeline(const struct xfab_ctx *c, struct xfab_s
 	if (err)
 		return xfab_end(c, s, xfab_drop(res, -err), XFAB_STAGE_PARSE);
 	res->vlan_in_data = m->vlan_in_data;
+	/* Pause frames (pfc.h): consumed, counted in pfc_state, never a drop
+	 * (a bad one is). One compare for every other frame. */
+	if (m->eth_proto == XFAB_ETH_P_MAC_CONTROL) {
+		err = xfab_pfc_rx(c, s, in);
+		if (err)
+			return xfab_end(c, s, xfab_drop(res, err), XFAB_STAGE_CLASSIFY);
+		if (c->tracing)
+			return xfab_end(c, s, XFAB_ACT_DROP, XFAB_STAGE_CLASSIFY);
+		return XFAB_ACT_DROP;
+	}
 	act = xfab_stage_l2(c, m, in, res);
 	if (act != XFAB_ACT_FORWARD)
 		return xfab_end(c, s, act, XFAB_STAGE_CLASSIFY);
@@ -196,6 +209,12 @@ static __always_inline int xfab_pipeline(const struct xfab_ctx *c, struct xfab_s
 	}
 	if (act != XFAB_ACT_FORWARD)
 		return xfab_end(c, s, act, XFAB_STAGE_CLASSIFY);
+	/* xdp datapath: a lossless class takes the tc path (pfc.h), which
+	 * has the real queues; XDP decided the punts and drops above. A trace
+	 * follows it on (the tc path's decision is the same). */
+	if (!c->is_tc && !c->tracing && xfab_pfc_is_lossless(in->slot, m) &&
+	    xfab_pfc_handoff(c->ctx))
+		return XFAB_ACT_PUNT; /* XDP_PASS, not counted: the tc path counts it */
 	if (cfg->hash_fields & XFAB_HASH_F_INNER)
 		xfab_parse_vxlan_inner(c, m);
 

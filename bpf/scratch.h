@@ -89,6 +89,11 @@ struct xfab_scratch {
 	__u32 slot; /* ingress port's counter slot (a trace reports it) */
 	__u32 pad;
 	struct xfab_flowlet_key fk; /* member selection's hash input */
+	/* a pause frame's effect, gathered in memory, not in registers: the
+	 * verifier would follow each combination of constants apart */
+	__u64 pfc_longest_ns;
+	__u32 pfc_changed;
+	__u32 pad2;
 };
 
 #define XFAB_SCRATCH_DATA 0   /* the pipeline: packets */

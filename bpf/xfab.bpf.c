@@ -6,19 +6,25 @@
  *   xfab_xdp_trace  the same with trace recording, for `xfabctl trace`.
  *   xfab_tc   shaped path: tc ingress, bpf_redirect() to the egress device,
  *             whose qdisc is a real queue.
+ *   xfab_tc_handoff  the same for the lossless packets XDP hands over on
+ *             a port of the xdp datapath (bpf/pfc.h).
  *   xfab_xdp_egress  the DEVMAP program of every port (xdp datapath): a
  *             device that went down is taken out of use at its first frame.
+ *   xfab_pfc_dequeue  raw tracepoint net_dev_start_xmit: a lossless
+ *             packet leaving a port gives its ingress PG the bytes back.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/pkt_cls.h>
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 
 #include "xfab_abi.h"
 #include "ctx.h"
 #include "scratch.h"
 #include "kern.h"
 #include "pipeline.h"
+#include "pfc.h"
 
 SEC("xdp")
 int xfab_xdp(struct xdp_md *ctx)
@@ -46,15 +52,35 @@ int xfab_xdp_trace(struct xdp_md *ctx)
 	return xfab_run(&c);
 }
 
-SEC("tc")
-int xfab_tc(struct __sk_buff *skb)
+static __always_inline int xfab_tc_run(struct __sk_buff *skb, int handoff)
 {
 	struct sk_buff___xfab *kskb = bpf_cast_to_kern_ctx(skb);
 	struct xfab_ctx c;
 
 	xfab_ctx_init_tc(&c, skb);
+	c.handoff = (__u8)handoff;
 	xfab_port_dev_note(c.ingress_ifindex, kskb->dev);
 	return xfab_run(&c);
+}
+
+SEC("tc")
+int xfab_tc(struct __sk_buff *skb)
+{
+	return xfab_tc_run(skb, 0);
+}
+
+/*
+ * tc ingress of a port of the xdp datapath that has lossless classes: the
+ * packets XDP handed off (pfc.h; XDP counted their arrival) take the tc
+ * path, whatever else XDP passed is the kernel's. A program of its own:
+ * which one is attached decides, at no cost per packet.
+ */
+SEC("tc")
+int xfab_tc_handoff(struct __sk_buff *skb)
+{
+	if (!xfab_pfc_handed_off(skb))
+		return TC_ACT_OK;
+	return xfab_tc_run(skb, 1);
 }
 
 /*
@@ -107,16 +133,21 @@ int xfab_tc_egress(struct __sk_buff *skb)
 	struct xfab_port *port;
 	struct xfab_scratch *s;
 	struct xfab_ctx c;
-	__u32 key, tc, backlog;
+	__u32 key, tc, backlog, in_slot = 0;
 	__u8 dscp, ecn;
-	int verdict;
+	int verdict, pg;
 
 	key = skb->ifindex;
 	port = bpf_map_lookup_elem(&ports, &key);
 	if (!port || port->ifindex != key)
 		return TC_ACT_OK;
+	/* a PG tag from an earlier pass (pfc.h) is never credited again */
+	if ((skb->mark & XFAB_PFC_MARK_MASK) == XFAB_PFC_MARK)
+		skb->mark = 0;
 	kskb = bpf_cast_to_kern_ctx(skb);
 	dev = kskb->dev;
+	/* a port that only transmits is known to the dequeue program too */
+	xfab_port_dev_note(key, dev);
 	if (!xfab_dev_carries(dev))
 		return xfab_tc_egress_down(skb, port);
 	key = port->slot;
@@ -137,19 +168,54 @@ int xfab_tc_egress(struct __sk_buff *skb)
 		return TC_ACT_OK; /* ARP and the like: not queued by class */
 	}
 	tc = xfab_classify(&s->m);
-	key = XFAB_QUEUE_KEY(key, tc);
-	qc = bpf_map_lookup_elem(&queue_cfg, &key);
-	if (!qc)
-		return TC_ACT_OK;
-	backlog = dev->qdisc->qstats.backlog;
-	xfab_read_tos(&s->m, &dscp, &ecn);
-	verdict = xfab_wred(qc, backlog, skb->len, ecn, bpf_get_prandom_u32());
-	xfab_queue_account(key, verdict, skb->len, backlog);
-	if (xfab_queue_apply(&c, &s->m, verdict, &s->res) == XFAB_ACT_DROP) {
-		xfab_count_reason(&drop_stats, s->res.reason, skb->len);
+	/* lossless classes: the watchdog's drop action, the ingress PG */
+	pg = xfab_pfc_egress_pg(skb->ingress_ifindex, key, tc, &in_slot);
+	if (pg == XFAB_PFC_WD_DROP) {
+		xfab_count_reason(&drop_stats, XFAB_DROP_PFC_WATCHDOG, skb->len);
 		return TC_ACT_SHOT;
 	}
+	key = XFAB_QUEUE_KEY(key, tc);
+	qc = bpf_map_lookup_elem(&queue_cfg, &key);
+	if (qc) {
+		backlog = dev->qdisc->qstats.backlog;
+		xfab_read_tos(&s->m, &dscp, &ecn);
+		verdict = xfab_wred(qc, backlog, skb->len, ecn, bpf_get_prandom_u32());
+		xfab_queue_account(key, verdict, skb->len, backlog);
+		if (xfab_queue_apply(&c, &s->m, verdict, &s->res) == XFAB_ACT_DROP) {
+			xfab_count_reason(&drop_stats, s->res.reason, skb->len);
+			return TC_ACT_SHOT;
+		}
+	}
+	/* queued: charged to its ingress PG until it leaves */
+	if (pg >= 0)
+		xfab_pfc_charge(skb, skb->ingress_ifindex, in_slot, tc, skb->len);
 	return TC_ACT_OK;
+}
+
+/*
+ * Lossless dequeue: a packet the tc egress program charged to a PG (its
+ * mark, pfc.h) is handed to a device's driver. Tracepoints see every
+ * namespace and ifindexes repeat across them: only this switch's ports
+ * (the device the port's own programs noted, port_dev) count. Across a
+ * namespace boundary veth clears skb->mark, and tc egress clears a stale
+ * tag of ours, so no packet is credited twice.
+ */
+SEC("raw_tp/net_dev_start_xmit")
+int xfab_pfc_dequeue(struct bpf_raw_tracepoint_args *ctx)
+{
+	const struct sk_buff___xfab *skb = (const void *)ctx->args[0];
+	const struct net_device___xfab *dev = (const void *)ctx->args[1];
+	__u32 mark = BPF_CORE_READ(skb, mark), ifindex;
+	__u64 *noted;
+
+	if ((mark & XFAB_PFC_MARK_MASK) != XFAB_PFC_MARK)
+		return 0;
+	ifindex = (__u32)BPF_CORE_READ(dev, ifindex);
+	noted = bpf_map_lookup_elem(&port_dev, &ifindex);
+	if (!noted || *noted != (__u64)(unsigned long)dev)
+		return 0;
+	xfab_pfc_credit(mark, BPF_CORE_READ(skb, len), (__u32)BPF_CORE_READ(skb, skb_iif));
+	return 0;
 }
 
 /*

@@ -91,7 +91,14 @@ enum xfab_action {
 	X(EGRESS_DOWN, "egress_down", "the chosen egress port is down")                            \
 	X(BAD_SRC_ADDR, "bad_src_addr", "martian source address (multicast, loopback, broadcast)") \
 	X(BUFFER_FULL, "buffer_full", "egress queue above its buffer: tail drop")                  \
-	X(WRED, "wred", "Not-ECT packet dropped along the WRED curve")
+	X(WRED, "wred", "Not-ECT packet dropped along the WRED curve")                             \
+	X(MAC_CONTROL_TRUNCATED, "mac_control_truncated",                                          \
+	  "MAC control frame too short for its opcode (PFC: and class-enable vector)")             \
+	X(MAC_CONTROL_BAD_OPCODE, "mac_control_bad_opcode",                                        \
+	  "MAC control frame neither PFC (0x0101) nor PAUSE (0x0001)")                             \
+	X(MAC_CONTROL_BAD_DST, "mac_control_bad_dst",                                              \
+	  "MAC control frame not to 01:80:C2:00:00:01 or the port's MAC")                          \
+	X(PFC_WATCHDOG, "pfc_watchdog", "PFC watchdog drop action: the queue or PG is stormed")
 
 #define XFAB_PUNT_REASONS(X)                                                                       \
 	X(NONE, "none", "not punted")                                                              \
@@ -527,6 +534,10 @@ _Static_assert(sizeof(struct xfab_pfc_event) == 24, "pfc event");
  * gives the bytes back: mark = XFAB_PFC_MARK | slot << 3 | prio. */
 #define XFAB_PFC_MARK 0x58460000u /* "XF" */
 #define XFAB_PFC_MARK_MASK 0xffff0000u
+/* xdp datapath: a packet of a lossless class leaves XDP with this 32-bit
+ * word in its XDP metadata; the tc ingress program runs the pipeline for
+ * such packets only (on an xdp port, the rest is the kernel's). */
+#define XFAB_PFC_HANDOFF_MAGIC 0x58504643u /* "XPFC" */
 
 /* ---- trace: `xfabctl trace` runs a frame through the loaded xdp program
  * with BPF_PROG_TEST_RUN and this record in the XDP metadata in front of

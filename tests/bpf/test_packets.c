@@ -662,6 +662,53 @@ static void test_every_reason(void **state)
 	expect_reason(0, "10.67.0.1", 0, fd_drop_stats, XFAB_DROP_GROUP_EMPTY);
 	H.oper_up[5] = 1;
 	assert_int_equal(h_reapply(&H, NULL), 0);
+	/* MAC control frames (bpf/pfc.h): cut short, another opcode, another
+	 * destination */
+	{
+		static const struct {
+			__u8 dst0;
+			__u16 opcode;
+			size_t len;
+			__u32 reason;
+		} mc[] = {{0x01, 0x0101, 16, XFAB_DROP_MAC_CONTROL_TRUNCATED},
+			  {0x01, 0x0202, 18, XFAB_DROP_MAC_CONTROL_BAD_OPCODE},
+			  {0x03, 0x0101, 18, XFAB_DROP_MAC_CONTROL_BAD_DST}};
+
+		for (size_t i = 0; i < sizeof(mc) / sizeof(mc[0]); i++) {
+			struct frame f = {.b = {mc[i].dst0, 0x80, 0xc2, 0, 0, 0x01},
+					  .len = mc[i].len};
+			__u64 n0 = reason_count(fd_drop_stats, mc[i].reason);
+
+			memcpy(f.b + 6, host_mac, 6);
+			put16(f.b + 12, 0x8808);
+			put16(f.b + 14, mc[i].opcode);
+			assert_int_equal(run(i & 1, 0, &f, &out, &ret), 0);
+			assert_int_equal(reason_count(fd_drop_stats, mc[i].reason), n0 + 1);
+		}
+	}
+	/* the PFC watchdog's drop action: tc egress into a stormed queue */
+	{
+		struct spec sp = {"wd", 0,	     4, "10.0.1.2", "10.0.6.1",
+				  64,	IPPROTO_UDP, 1, 2,	    .payload = 100};
+		struct xfab_pfc_cfg pc = {.wd_drop = 0xff}, zero = {0};
+		struct __sk_buff ctx = {.ifindex = ifindex[5]};
+		struct frame in;
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in.b, .data_out = out.b,
+			    .data_size_out = sizeof(out.b), .ctx_in = &ctx,
+			    .ctx_size_in = sizeof(ctx), .repeat = 1);
+		__u64 n0 = reason_count(fd_drop_stats, XFAB_DROP_PFC_WATCHDOG);
+		int fd_pfc = h_map_fd(&H, XFAB_MAP_PFC_CFG);
+
+		build(&sp, &in);
+		opts.data_size_in = (__u32)in.len;
+		assert_int_equal(bpf_map_update_elem(fd_pfc, &p6_slot, &pc, BPF_ANY), 0);
+		assert_int_equal(
+		    bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_tc_egress), &opts),
+		    0);
+		assert_int_equal(opts.retval, 2); /* TC_ACT_SHOT */
+		assert_int_equal(bpf_map_update_elem(fd_pfc, &p6_slot, &zero, BPF_ANY), 0);
+		assert_int_equal(reason_count(fd_drop_stats, XFAB_DROP_PFC_WATCHDOG), n0 + 1);
+	}
 
 	/* Every reason of the ABI was counted, and `xfabctl show drops` shows it. */
 	assert_int_equal(xfab_ensure_bpffs(), 0); /* a fresh box has no bpffs mounted */

@@ -92,7 +92,10 @@ static void test_known_names(void **state)
 	assert_string_equal(xfab_drop_name(XFAB_DROP_IPV6_BAD_LENGTH), "ipv6_bad_length");
 	assert_string_equal(xfab_punt_name(XFAB_PUNT_TTL_EXPIRED), "ttl_expired");
 	assert_string_equal(xfab_punt_name(XFAB_PUNT_IPV6_HOP_BY_HOP), "ipv6_hop_by_hop");
-	assert_string_equal(xfab_drop_name(XFAB_DROP_MAX - 1), "wred");
+	assert_string_equal(xfab_drop_name(XFAB_DROP_WRED), "wred");
+	assert_string_equal(xfab_drop_name(XFAB_DROP_MAC_CONTROL_TRUNCATED),
+			    "mac_control_truncated");
+	assert_string_equal(xfab_drop_name(XFAB_DROP_MAX - 1), "pfc_watchdog");
 	assert_string_equal(xfab_punt_name(XFAB_PUNT_MAX - 1), "ipv6_hop_by_hop");
 }
 

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Lossless classes, the data plane's part (docs/PFC.md has the design).
+ *
+ *   receive   both datapaths: an 802.1Qbb PFC or 802.3x PAUSE frame that
+ *             came in on a port pauses that port's egress queues of the
+ *             priorities it names (pfc_state.paused_until_ns); xfabd closes
+ *             the queues' gates on the XFAB_PFC_EV_RX event.
+ *   charge    tc egress: a packet whose class is lossless on its ingress
+ *             port is charged to that (port, priority group) and tagged
+ *             with the PG (skb->mark); crossing XOFF asks xfabd to pause
+ *             the peer (XFAB_PFC_EV_XOFF).
+ *   credit    the raw tracepoint net_dev_start_xmit: a tagged packet
+ *             leaving one of this switch's ports gives its bytes back;
+ *             falling below XON asks xfabd to resume the peer (EV_XON).
+ *   handoff   xdp datapath: a packet of a lossless class leaves XDP (a
+ *             marker in the XDP metadata) for the tc ingress program, so
+ *             it is queued, paused and accounted like on the tc datapath.
+ *
+ * pfc_state is shared by all CPUs: counters are atomic adds, the XOFF flag
+ * changes by compare-and-swap (one CPU sends each event).
+ */
+#ifndef XFAB_BPF_PFC_H
+#define XFAB_BPF_PFC_H
+
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#include "xfab_abi.h"
+#include "maps.h"
+#include "ctx.h"
+#include "scratch.h"
+#include "qos.h"
+
+static __always_inline void xfab_pfc_event(__u32 ifindex, __u32 slot, __u8 kind, __u8 prio_mask,
+					   __u64 time_ns, __u64 now)
+{
+	struct xfab_pfc_event *ev = bpf_ringbuf_reserve(&pfc_events, sizeof(*ev), 0);
+
+	if (!ev) /* ring full: xfabd also reads pfc_state */
+		return;
+	ev->ifindex = ifindex;
+	ev->slot = (__u16)slot;
+	ev->kind = kind;
+	ev->prio_mask = prio_mask;
+	ev->time_ns = time_ns;
+	ev->now_ns = now;
+	bpf_ringbuf_submit(ev, 0);
+}
+
+/* 01:80:C2:00:00:01, or (802.3 annex 31B) the port's own address. */
+static __always_inline int xfab_pfc_dst_ok(const __u8 *d, const __u8 *port_mac)
+{
+	if (d[0] == 0x01 && d[1] == 0x80 && d[2] == 0xc2 && d[3] == 0 && d[4] == 0 && d[5] == 1)
+		return 1;
+	return d[0] == port_mac[0] && d[1] == port_mac[1] && d[2] == port_mac[2] &&
+	       d[3] == port_mac[3] && d[4] == port_mac[4] && d[5] == port_mac[5];
+}
+
+/*
+ * A MAC control frame (EtherType 0x8808) that came in on port in: 0 when
+ * consumed (a pause frame: counted in pfc_state, never a drop), or the
+ * drop reason of a bad one. The frame after the EtherType:
+ *   PFC    opcode 0x0101, class-enable vector (bit n: priority n; the
+ *          high octet is reserved), 8 x 16-bit times in quanta
+ *   PAUSE  opcode 0x0001, one time for every priority
+ * Frames may come short and unpadded (veth does not pad): a missing time
+ * reads as 0. A trace run parses but changes nothing.
+ */
+static __always_inline int xfab_pfc_rx(const struct xfab_ctx *c, struct xfab_scratch *s,
+				       const struct xfab_port *in)
+{
+	const struct xfab_pfc_cfg *cfg;
+	struct xfab_pfc_state *st;
+	struct ethhdr *eth = xfab_ctx_hdr(c, 0, sizeof(*eth));
+	__u32 off = s->m.l3_off, slot = in->slot, vector, quanta, key, live, n;
+	__be16 times[XFAB_NUM_PRIO];
+	__u64 now, until;
+	__u16 *w, opcode;
+
+	if (!eth)
+		return XFAB_DROP_ETH_TRUNCATED;
+	if (!xfab_pfc_dst_ok(eth->h_dest, in->mac))
+		return XFAB_DROP_MAC_CONTROL_BAD_DST;
+	w = xfab_ctx_hdr(c, off, 2);
+	if (!w)
+		return XFAB_DROP_MAC_CONTROL_TRUNCATED;
+	opcode = bpf_ntohs(*w);
+	if (opcode == XFAB_MAC_CONTROL_PFC) {
+		w = xfab_ctx_hdr(c, off + 2, 2);
+		if (!w)
+			return XFAB_DROP_MAC_CONTROL_TRUNCATED;
+		vector = bpf_ntohs(*w) & 0xff;
+		off += 4; /* the times, one per priority */
+	} else if (opcode == XFAB_MAC_CONTROL_PAUSE) {
+		vector = 0xff;
+		off += 2; /* the one time */
+	} else {
+		return XFAB_DROP_MAC_CONTROL_BAD_OPCODE;
+	}
+	if (c->tracing)
+		return 0;
+	cfg = bpf_map_lookup_elem(&pfc_cfg, &slot);
+	if (!cfg)
+		return 0;
+	/* The times, copied once: read in the frame one by one, each a
+	 * bounds check of its own, they would multiply the verifier's paths. */
+	__builtin_memset(times, 0, sizeof(times));
+	n = opcode == XFAB_MAC_CONTROL_PFC ? sizeof(times) : sizeof(times[0]);
+	if (c->len < off + n)
+		n = c->len > off ? c->len - off : 0;
+	if (n && n <= sizeof(times))
+		xfab_ctx_load_bytes(c, off, times, n);
+	live = cfg->enabled & ~cfg->wd_ignore;
+	now = bpf_ktime_get_ns();
+	s->pfc_changed = 0;
+	s->pfc_longest_ns = 0;
+	for (__u32 p = 0; p < XFAB_NUM_PRIO; p++) {
+		if (!(vector & (1u << p)))
+			continue;
+		quanta = bpf_ntohs(times[opcode == XFAB_MAC_CONTROL_PFC ? p : 0]);
+		key = XFAB_QUEUE_KEY(slot, p);
+		st = bpf_map_lookup_elem(&pfc_state, &key);
+		if (!st)
+			continue;
+		__sync_fetch_and_add(&st->rx_frames, 1);
+		if (!quanta)
+			__sync_fetch_and_add(&st->rx_xon, 1);
+		if (!(live & (1u << p))) {
+			__sync_fetch_and_add(&st->rx_ignored, 1);
+			continue;
+		}
+		/* a new XOFF replaces the deadline (longer or shorter) */
+		until = quanta ? now + xfab_pfc_quanta_ns(quanta, cfg->speed_mbps) : 0;
+		if (st->paused_until_ns == until)
+			continue;
+		st->paused_until_ns = until;
+		s->pfc_changed |= 1u << p;
+		if (until && until - now > s->pfc_longest_ns)
+			s->pfc_longest_ns = until - now;
+	}
+	if (s->pfc_changed)
+		xfab_pfc_event(in->ifindex, slot, XFAB_PFC_EV_RX, (__u8)s->pfc_changed,
+			       s->pfc_longest_ns, now);
+	return 0;
+}
+
+/* What tc egress does with a packet of class tc leaving port out_slot. */
+#define XFAB_PFC_LOSSY (-1)   /* not lossless on its ingress port: not charged */
+#define XFAB_PFC_WD_DROP (-2) /* the watchdog's drop action discards it */
+
+/*
+ * The ingress PG the packet is charged to (its key in pfc_state), or
+ * XFAB_PFC_LOSSY, or XFAB_PFC_WD_DROP for a packet to a stormed queue or
+ * from a stormed PG (drop action; counted here). *in_slot: the ingress
+ * port's slot.
+ */
+static __always_inline int xfab_pfc_egress_pg(__u32 in_ifindex, __u32 out_slot, __u32 tc,
+					      __u32 *in_slot)
+{
+	const struct xfab_pfc_cfg *cfg;
+	const struct xfab_port *in;
+	struct xfab_pfc_state *st;
+	__u32 key;
+
+	cfg = bpf_map_lookup_elem(&pfc_cfg, &out_slot);
+	if (cfg && (cfg->wd_drop & (1u << tc))) {
+		key = XFAB_QUEUE_KEY(out_slot, tc);
+		st = bpf_map_lookup_elem(&pfc_state, &key);
+		if (st)
+			__sync_fetch_and_add(&st->wd_tx_dropped, 1);
+		return XFAB_PFC_WD_DROP;
+	}
+	in = bpf_map_lookup_elem(&ports, &in_ifindex);
+	if (!in || in->ifindex != in_ifindex || !in_ifindex)
+		return XFAB_PFC_LOSSY;
+	key = in->slot;
+	cfg = bpf_map_lookup_elem(&pfc_cfg, &key);
+	if (!cfg || !(cfg->enabled & (1u << tc)))
+		return XFAB_PFC_LOSSY;
+	*in_slot = key;
+	key = XFAB_QUEUE_KEY(key, tc);
+	if (cfg->wd_drop & (1u << tc)) {
+		st = bpf_map_lookup_elem(&pfc_state, &key);
+		if (st)
+			__sync_fetch_and_add(&st->wd_rx_dropped, 1);
+		return XFAB_PFC_WD_DROP;
+	}
+	return (int)key;
+}
+
+/*
+ * Charges a packet of len bytes that is being queued to PG (in_slot, tc)
+ * and tags it for the dequeue side. The CPU whose charge turns the PG's
+ * xoff flag on reports the crossing.
+ */
+static __always_inline void xfab_pfc_charge(struct __sk_buff *skb, __u32 in_ifindex, __u32 in_slot,
+					    __u32 tc, __u32 len)
+{
+	const struct xfab_pfc_cfg *cfg = bpf_map_lookup_elem(&pfc_cfg, &in_slot);
+	__u32 key = XFAB_QUEUE_KEY(in_slot, tc), xoff;
+	struct xfab_pfc_state *st = bpf_map_lookup_elem(&pfc_state, &key);
+	__u64 occ;
+
+	if (!cfg || !st)
+		return;
+	occ = __sync_fetch_and_add(&st->occupancy_bytes, len) + len;
+	if (occ > st->peak_occupancy_bytes)
+		st->peak_occupancy_bytes = occ;
+	__sync_fetch_and_add(&st->rx_packets, 1);
+	skb->mark = XFAB_PFC_MARK | in_slot << 3 | tc;
+	xoff = cfg->xoff_bytes[tc & (XFAB_NUM_PRIO - 1)];
+	if (xoff && occ >= xoff && !st->xoff && __sync_val_compare_and_swap(&st->xoff, 0, 1) == 0)
+		xfab_pfc_event(in_ifindex, in_slot, XFAB_PFC_EV_XOFF, (__u8)(1u << tc), 0,
+			       bpf_ktime_get_ns());
+}
+
+/*
+ * A packet tagged mark (XFAB_PFC_MARK | slot << 3 | prio) of len bytes
+ * left the switch: its PG gets the bytes back, never going below 0. The
+ * CPU whose credit turns the xoff flag off (the occupancy below XON, or
+ * empty) reports it. in_ifindex: the port the packet came in on.
+ */
+static __always_inline void xfab_pfc_credit(__u32 mark, __u32 len, __u32 in_ifindex)
+{
+	__u32 slot = (mark >> 3) & 0x1fff, prio = mark & (XFAB_NUM_PRIO - 1), key, xon;
+	const struct xfab_pfc_cfg *cfg;
+	struct xfab_pfc_state *st;
+	__u64 old, new = 0, prev;
+
+	if (slot >= XFAB_MAX_PORTS)
+		return;
+	key = XFAB_QUEUE_KEY(slot, prio);
+	st = bpf_map_lookup_elem(&pfc_state, &key);
+	cfg = bpf_map_lookup_elem(&pfc_cfg, &slot);
+	if (!st || !cfg)
+		return;
+	old = st->occupancy_bytes;
+	for (int i = 0; i < 8; i++) { /* another CPU may charge or credit meanwhile */
+		new = old > len ? old - len : 0;
+		prev = __sync_val_compare_and_swap(&st->occupancy_bytes, old, new);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	xon = cfg->xon_bytes[prio];
+	if ((new < xon || !new) && st->xoff && __sync_val_compare_and_swap(&st->xoff, 1, 0) == 1)
+		xfab_pfc_event(in_ifindex, slot, XFAB_PFC_EV_XON, (__u8)(1u << prio), 0,
+			       bpf_ktime_get_ns());
+}
+
+/*
+ * xdp datapath: is the packet's class lossless on its ingress port (slot)?
+ * Ports without PFC pay one array lookup.
+ */
+static __always_inline int xfab_pfc_is_lossless(__u32 slot, const struct xfab_meta *m)
+{
+	const struct xfab_pfc_cfg *cfg = bpf_map_lookup_elem(&pfc_cfg, &slot);
+
+	return cfg && cfg->enabled && (cfg->enabled & (1u << xfab_classify(m)));
+}
+
+/*
+ * Hands the packet to the tc ingress program, which has the real queues: 1
+ * when the marker is in front of it (the caller returns XDP_PASS), 0 when
+ * there is no room for metadata (it stays on the xdp path).
+ */
+static __always_inline int xfab_pfc_handoff(struct xdp_md *ctx)
+{
+	__u32 *meta;
+
+	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(__u32)))
+		return 0;
+	meta = (void *)(long)ctx->data_meta;
+	if ((void *)(meta + 1) > (void *)(long)ctx->data)
+		return 0;
+	*meta = XFAB_PFC_HANDOFF_MAGIC;
+	return 1;
+}
+
+/* tc ingress: did XDP hand this packet off (the marker in front of it)? */
+static __always_inline int xfab_pfc_handed_off(struct __sk_buff *skb)
+{
+	__u32 *meta = (void *)(long)skb->data_meta;
+
+	if ((void *)(meta + 1) > (void *)(long)skb->data)
+		return 0;
+	return *meta == XFAB_PFC_HANDOFF_MAGIC;
+}
+
+#endif
