@@ -607,26 +607,32 @@ static void *pfc_main(void *arg)
 
 static __u32 cfg_poll_ms(const struct agent *a)
 {
-	(void)a;
-	return 200;
+	return a->cfg.pfcwd_poll_ms ? a->cfg.pfcwd_poll_ms : 200;
 }
 
 /* A lossless queue's limit: it must never drop, so it holds what every
- * ingress may send before its pause takes effect. */
+ * ingress may send before its pause takes effect (the largest of its
+ * priorities' sums). */
 static __u32 cfg_queue_limit(const struct agent *a, int p)
 {
-	__u32 b = a->cfg.ports[p].buffer_bytes;
+	__u32 lim = 0;
 
-	return b > (4u << 20) ? b : 4u << 20;
+	for (int prio = 0; prio < XFAB_NUM_PRIO; prio++)
+		if (a->cfg.ports[p].pfc.enabled & (1u << prio)) {
+			__u32 l = xfab_pfc_queue_limit(&a->cfg, p, prio);
+
+			lim = l > lim ? l : lim;
+		}
+	return lim;
 }
 
 static void cfg_wd(const struct agent *a, int p, struct pfc_wd *wd)
 {
-	(void)a;
-	(void)p;
-	wd->action = XFAB_PFCWD_OFF;
-	wd->detection_ms = 200;
-	wd->restoration_ms = 200;
+	const struct xfab_cfg_pfc *f = &a->cfg.ports[p].pfc;
+
+	wd->action = f->wd_action;
+	wd->detection_ms = f->wd_detection_ms;
+	wd->restoration_ms = f->wd_restoration_ms;
 }
 
 static struct pfc_rt *the_pfc;

@@ -138,6 +138,26 @@ static int build_qos(struct build *b)
 					  : (__u32)(((__u64)w->pmax_percent << 32) / 100);
 		}
 	}
+	/* lossless classes: per port with PFC, its priorities, speed and
+	 * thresholds (the watchdog's bits are xfabd's to set at run time) */
+	for (int p = 0; p < cfg->n_ports; p++) {
+		const struct xfab_cfg_pfc *f = &cfg->ports[p].pfc;
+		struct xfab_e_pfc *e;
+
+		if (!f->enabled)
+			continue;
+		e = image_push(&b->next->t[XFAB_T_PFC_CFG], XFAB_T_PFC_CFG,
+			       &b->cap[XFAB_T_PFC_CFG]);
+		if (!e)
+			return -ENOMEM;
+		e->key = (__u32)p;
+		e->val.enabled = f->enabled;
+		e->val.speed_mbps = f->speed_mbps;
+		for (int pg = 0; pg < XFAB_NUM_PRIO; pg++) {
+			e->val.xoff_bytes[pg] = f->xoff[pg];
+			e->val.xon_bytes[pg] = f->xon[pg];
+		}
+	}
 	return 0;
 }
 

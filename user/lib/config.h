@@ -34,6 +34,21 @@ struct xfab_prefix {
 	int plen;
 };
 
+/* A port's lossless priorities (docs/PFC.md): PORT_QOS_MAP, BUFFER_PG (or
+ * the derived thresholds), CABLE_LENGTH, PFC_WD. */
+struct xfab_cfg_pfc {
+	__u8 enabled;		       /* priorities with PFC on (pfc_enable) */
+	__u32 speed_mbps;	       /* converts pause quanta to time: PORT speed, else rate */
+	__u32 cable_m;		       /* CABLE_LENGTH (5 m unless set) */
+	__u32 xoff[XFAB_NUM_PRIO];     /* bytes: ingress occupancy of the PG that sends XOFF */
+	__u32 xon[XFAB_NUM_PRIO];      /* ... falling below which sends XON */
+	__u32 headroom[XFAB_NUM_PRIO]; /* ... accepted above XOFF while the pause takes hold */
+	int pg_line[XFAB_NUM_PRIO];    /* BUFFER_PG entry that set the PG; 0: derived */
+	__u8 wd_action;		       /* enum xfab_pfcwd_action; OFF: no PFC_WD entry */
+	__u32 wd_detection_ms, wd_restoration_ms;
+	struct json_pos pos; /* of the PORT_QOS_MAP entry */
+};
+
 struct xfab_cfg_port {
 	char name[XFAB_IFNAMSIZ];
 	int admin_up;
@@ -41,6 +56,8 @@ struct xfab_cfg_port {
 	__u32 rate_mbps;       /* 0: not set (no modelled queue, no shaping) */
 	__u32 buffer_bytes;    /* 0: not set */
 	int wred[XFAB_NUM_TC]; /* WRED profile index per class, -1: none */
+	__u32 speed_mbps;      /* PORT speed; 0: not set */
+	struct xfab_cfg_pfc pfc;
 	char description[64];
 	struct json_pos pos; /* of the PORT entry's key */
 };
@@ -114,6 +131,7 @@ struct xfab_config {
 	__u8 dscp_to_tc[XFAB_NUM_DSCP];
 	int n_wred;
 	struct xfab_cfg_wred wred[XFAB_MAX_WRED_PROFILES];
+	__u32 pfcwd_poll_ms; /* PFC_WD|GLOBAL POLL_INTERVAL (200) */
 	/* FLOWLET|global */
 	int flowlet;
 	int flowlet_mode; /* enum xfab_flowlet_mode */
@@ -136,6 +154,20 @@ struct xfab_config {
 	struct json_pos hostname_pos;
 	struct json_pos datapath_pos; /* of the field, or of "localhost" */
 };
+
+/* PFC sizing (docs/PFC.md, CONFIG.md#buffer_pg): the reaction time a
+ * derived headroom covers, and the derived thresholds in MTUs. */
+#define XFAB_PFC_REACTION_US 1000
+#define XFAB_PFC_XOFF_MTUS 8
+#define XFAB_PFC_XON_MTUS 6
+#define XFAB_PFC_CABLE_M 5
+#define XFAB_PFC_NS_PER_M 5
+/* Headroom for a PG at speed_mbps over cable_m of cable with mtu:
+ * 2 x MTU + what arrives in the reaction time and the cable's round trip. */
+__u32 xfab_pfc_headroom(__u32 speed_mbps, __u32 cable_m, __u32 mtu);
+/* The limit of port p's lossless queue prio: it never drops, so it holds
+ * XOFF + headroom of every port that can feed it (its own buffer at least). */
+__u32 xfab_pfc_queue_limit(const struct xfab_config *cfg, int p, int prio);
 
 /* Parses and validates text (named file in errors). Returns 0 and fills cfg,
  * or -1 with errs filled and cfg untouched. */

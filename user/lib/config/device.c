@@ -164,10 +164,8 @@ void cfg_parse_ports(struct ctx *c, const struct json_value *tbl)
 		}
 		f = json_get(e, "speed");
 		if (f) {
-			__u32 speed;
-
 			cfg_field_key(fk, sizeof(fk), key, "speed");
-			cfg_parse_u32(c, f, fk, 1, 800000, &speed);
+			cfg_parse_u32(c, f, fk, 1, 800000, &p->speed_mbps);
 		}
 		f = json_get(e, "description");
 		if (f) {

@@ -94,5 +94,14 @@ void cfg_parse_local_repair(struct ctx *c, const struct json_value *tbl);
 void cfg_parse_dscp_map(struct ctx *c, const struct json_value *tbl);
 void cfg_parse_wred_profiles(struct ctx *c, const struct json_value *tbl);
 void cfg_parse_queues(struct ctx *c, const struct json_value *tbl);
+/* "TC" or "TC-TC" (low first), decimal 0..7; 0 or -1. */
+int cfg_parse_tc_range(const char *t, int *lo, int *hi);
+
+/* pfc.c */
+void cfg_parse_port_qos_map(struct ctx *c, const struct json_value *tbl);
+void cfg_parse_cable_length(struct ctx *c, const struct json_value *tbl);
+void cfg_parse_buffers(struct ctx *c, const struct json_value *profiles,
+		       const struct json_value *pgs);
+void cfg_parse_pfc_wd(struct ctx *c, const struct json_value *tbl);
 
 #endif

@@ -14,9 +14,11 @@
 #include <string.h>
 
 static const char *const known_tables[] = {
-    "DEVICE_METADATA", "PORT",	  "INTERFACE",	    "ROUTE",	    "NEIGH", "ECMP",
-    "FLOWLET",	       "TE_PATH", "DSCP_TO_TC_MAP", "WRED_PROFILE", "QUEUE", "FIB_SYNC",
-    "LOCAL_REPAIR",    NULL,
+    "DEVICE_METADATA", "PORT",	       "INTERFACE",    "ROUTE",
+    "NEIGH",	       "ECMP",	       "FLOWLET",      "TE_PATH",
+    "DSCP_TO_TC_MAP",  "WRED_PROFILE", "QUEUE",	       "FIB_SYNC",
+    "LOCAL_REPAIR",    "PORT_QOS_MAP", "CABLE_LENGTH", "BUFFER_PROFILE",
+    "BUFFER_PG",       "PFC_WD",       NULL,
 };
 
 int xfab_config_parse(const char *file, const char *text, struct xfab_config *out,
@@ -108,6 +110,20 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 	tbl = json_get(root, "QUEUE");
 	if (tbl)
 		cfg_parse_queues(&c, tbl);
+	/* lossless classes (pfc.c) */
+	for (int p = 0; p < cfg->n_ports; p++)
+		cfg->ports[p].pfc.cable_m = XFAB_PFC_CABLE_M;
+	cfg->pfcwd_poll_ms = 200;
+	tbl = json_get(root, "PORT_QOS_MAP");
+	if (tbl)
+		cfg_parse_port_qos_map(&c, tbl);
+	tbl = json_get(root, "CABLE_LENGTH");
+	if (tbl)
+		cfg_parse_cable_length(&c, tbl);
+	cfg_parse_buffers(&c, json_get(root, "BUFFER_PROFILE"), json_get(root, "BUFFER_PG"));
+	tbl = json_get(root, "PFC_WD");
+	if (tbl)
+		cfg_parse_pfc_wd(&c, tbl);
 	tbl = json_get(root, "FIB_SYNC");
 	if (tbl)
 		cfg_parse_fib_sync(&c, tbl);

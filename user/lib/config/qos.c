@@ -129,7 +129,7 @@ void cfg_parse_wred_profiles(struct ctx *c, const struct json_value *tbl)
 }
 
 /* "TC" or "TC-TC" (low first), decimal 0..7. */
-static int parse_tc_range(const char *t, int *lo, int *hi)
+int cfg_parse_tc_range(const char *t, int *lo, int *hi)
 {
 	const char *dash = strchr(t, '-');
 	size_t n1 = dash ? (size_t)(dash - t) : strlen(t);
@@ -176,7 +176,7 @@ void cfg_parse_queues(struct ctx *c, const struct json_value *tbl)
 				      ifname);
 			continue;
 		}
-		if (parse_tc_range(bar + 1, &lo, &hi)) {
+		if (cfg_parse_tc_range(bar + 1, &lo, &hi)) {
 			cfg_add_error(c, e->key_pos, key,
 				      "traffic classes are 0..7 (TC or TC-TC, low first, decimal)");
 			continue;

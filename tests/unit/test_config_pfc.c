@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Lossless classes in the config: PORT_QOS_MAP, CABLE_LENGTH, BUFFER_PROFILE,
+ * BUFFER_PG, PFC_WD. Good configs parse to the values written (derived
+ * thresholds checked against figures worked out by hand below, not with
+ * the code's formula) and compile into pfc_cfg; every bad one is refused
+ * with its file:line:col and key, the output untouched.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "compile.h"
+#include "config.h"
+#include "rib.h"
+#include "shadow.h"
+
+#define HDR                                                                                        \
+	"{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\", \"datapath\": "        \
+	"\"tc\"}},\n"
+#define PORTS                                                                                      \
+	" \"PORT\": {\"eth1\": {\"rate\": \"1000\", \"mtu\": \"1500\"},\n"                         \
+	"   \"eth2\": {\"rate\": \"100\", \"speed\": \"10000\", \"mtu\": \"1500\"},\n"             \
+	"   \"eth3\": {\"mtu\": \"1500\"}},\n"
+#define QOS                                                                                        \
+	" \"PORT_QOS_MAP\": {\"eth1\": {\"pfc_enable\": \"3,4\"}, \"eth2\": {\"pfc_enable\": "     \
+	"\"3\"}}"
+
+static const char *good_text =
+    HDR PORTS QOS ",\n"
+		  " \"CABLE_LENGTH\": {\"AZURE\": {\"eth2\": \"100m\"}},\n"
+		  " \"BUFFER_PROFILE\": {\"LOSSLESS\": {\"xoff\": \"40000\", \"xon\": \"20000\", "
+		  "\"headroom\": \"60000\"}},\n"
+		  " \"BUFFER_PG\": {\"eth1|4\": {\"profile\": \"LOSSLESS\"}},\n"
+		  " \"PFC_WD\": {\"eth1\": {\"action\": \"forward\", \"detection_time\": \"400\", "
+		  "\"restoration_time\": \"800\"},\n"
+		  "   \"eth2\": {}, \"GLOBAL\": {\"POLL_INTERVAL\": \"100\"}}\n"
+		  "}\n";
+
+static void test_good(void **state)
+{
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+	const struct xfab_cfg_pfc *e1, *e2, *e3;
+
+	(void)state;
+	if (xfab_config_parse("good.json", good_text, &cfg, &errs)) {
+		char line[1024];
+
+		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
+		fail_msg("refused: %s", line);
+	}
+	e1 = &cfg.ports[0].pfc;
+	e2 = &cfg.ports[1].pfc;
+	e3 = &cfg.ports[2].pfc;
+	assert_int_equal(e1->enabled, 0x18);
+	assert_int_equal(e2->enabled, 0x08);
+	assert_int_equal(e3->enabled, 0);
+	/* speed: PORT speed, else the rate */
+	assert_int_equal(e1->speed_mbps, 1000);
+	assert_int_equal(e2->speed_mbps, 10000);
+	/* eth1 PG 4 from its profile */
+	assert_int_equal(e1->xoff[4], 40000);
+	assert_int_equal(e1->xon[4], 20000);
+	assert_int_equal(e1->headroom[4], 60000);
+	/* eth1 PG 3 derived: frames of 1514 bytes; XOFF 8 of them, XON 6;
+	 * headroom 2 frames + 1 ms at 1 Gbit/s (125,000 B) + 2 x 5 m of cable
+	 * at 5 ns/m (50 ns: 6.25 B, rounded up to 7) = 3,028 + 125,007 */
+	assert_int_equal(e1->xoff[3], 12112);
+	assert_int_equal(e1->xon[3], 9084);
+	assert_int_equal(e1->headroom[3], 128035);
+	/* eth2 PG 3 at 10 Gbit/s over 100 m: 1 ms = 1,250,000 B, 1 us of
+	 * cable round trip = 1,250 B, + 3,028 */
+	assert_int_equal(e2->cable_m, 100);
+	assert_int_equal(e2->headroom[3], 1254278);
+	/* nothing for PGs without PFC */
+	assert_int_equal(e1->xoff[0], 0);
+	assert_int_equal(e2->xoff[4], 0);
+	/* the watchdog */
+	assert_int_equal(cfg.pfcwd_poll_ms, 100);
+	assert_int_equal(e1->wd_action, XFAB_PFCWD_FORWARD);
+	assert_int_equal(e1->wd_detection_ms, 400);
+	assert_int_equal(e1->wd_restoration_ms, 800);
+	assert_int_equal(e2->wd_action, XFAB_PFCWD_DROP); /* SONiC's defaults */
+	assert_int_equal(e2->wd_detection_ms, 200);
+	assert_int_equal(e2->wd_restoration_ms, 200);
+	assert_int_equal(e3->wd_action, XFAB_PFCWD_OFF);
+	/* a lossless queue holds what every other port may send it before
+	 * its pause holds (XOFF + headroom), at least its own buffer (1 MiB) */
+	assert_int_equal(xfab_pfc_queue_limit(&cfg, 0, 3), 12112 + 1254278);
+	assert_int_equal(xfab_pfc_queue_limit(&cfg, 2, 3), 12112 + 128035 + 12112 + 1254278);
+	assert_int_equal(xfab_pfc_queue_limit(&cfg, 1, 4), 1 << 20); /* 40,000 + 60,000 */
+	xfab_config_free(&cfg);
+}
+
+static int neigh_none(void *arg, __u32 ifindex, int family, const __u8 *addr, __u8 mac[6])
+{
+	(void)arg, (void)ifindex, (void)family, (void)addr, (void)mac;
+	return -ENOENT;
+}
+
+/* What xfabd writes: one pfc_cfg entry per port with PFC (key: its slot). */
+static void test_compiled(void **state)
+{
+	struct xfab_port_live live[XFAB_MAX_PORTS] = {{0}};
+	struct xfab_map_ops ops = {.update = sh_update, .remove = sh_remove};
+	struct shadow sh = {0};
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+	struct xfab_rib *rib;
+	struct xfab_compile *c;
+	const struct xfab_pfc_cfg *v;
+	__u32 key;
+
+	(void)state;
+	assert_int_equal(xfab_config_parse("good.json", good_text, &cfg, &errs), 0);
+	for (int p = 0; p < 3; p++) {
+		live[p].ifindex = (__u32)(10 + p);
+		live[p].mac[0] = 2;
+		live[p].oper_up = 1;
+	}
+	ops.arg = &sh;
+	rib = xfab_rib_new();
+	c = xfab_compile_new(rib, &ops, neigh_none, NULL);
+	assert_int_equal(xfab_rib_load_config(rib, &cfg), 0);
+	assert_int_equal(xfab_compile_config(c, &cfg, live), 0);
+	key = 0;
+	v = sh_get(&sh, XFAB_T_PFC_CFG, &key);
+	assert_non_null(v);
+	assert_int_equal(v->enabled, 0x18);
+	assert_int_equal(v->speed_mbps, 1000);
+	assert_int_equal(v->xoff_bytes[3], 12112);
+	assert_int_equal(v->xon_bytes[3], 9084);
+	assert_int_equal(v->xoff_bytes[4], 40000);
+	assert_int_equal(v->xon_bytes[4], 20000);
+	assert_int_equal(v->wd_ignore, 0);
+	assert_int_equal(v->wd_drop, 0);
+	key = 1;
+	v = sh_get(&sh, XFAB_T_PFC_CFG, &key);
+	assert_non_null(v);
+	assert_int_equal(v->enabled, 0x08);
+	assert_int_equal(v->speed_mbps, 10000);
+	key = 2; /* no PFC: no entry */
+	assert_null(sh_get(&sh, XFAB_T_PFC_CFG, &key));
+	xfab_compile_free(c);
+	xfab_rib_free(rib);
+	sh_free(&sh);
+	xfab_config_free(&cfg);
+}
+
+struct bad_case {
+	const char *name;
+	const char *text;
+	const char *needle; /* the error points at this */
+	const char *key;
+	const char *msg;
+};
+
+#define T(x) HDR PORTS x "\n}\n"
+static const struct bad_case bad[] = {
+    {"priority twice", T(" \"PORT_QOS_MAP\": {\"eth1\": {\"pfc_enable\": \"3,3\"}}"), "\"3,3\"",
+     "PORT_QOS_MAP|eth1.pfc_enable", "listed twice"},
+    {"priority 8", T(" \"PORT_QOS_MAP\": {\"eth1\": {\"pfc_enable\": \"8\"}}"), "\"8\"",
+     "PORT_QOS_MAP|eth1.pfc_enable", "not a priority 0..7"},
+    {"priority not a number", T(" \"PORT_QOS_MAP\": {\"eth1\": {\"pfc_enable\": \"3,x\"}}"),
+     "\"3,x\"", "PORT_QOS_MAP|eth1.pfc_enable", "'x' is not a priority"},
+    {"unknown port", T(" \"PORT_QOS_MAP\": {\"eth9\": {\"pfc_enable\": \"3\"}}"), "\"eth9\"",
+     "PORT_QOS_MAP|eth9", "not in the PORT table"},
+    {"unknown field", T(" \"PORT_QOS_MAP\": {\"eth1\": {\"pfc_enabled\": \"3\"}}"),
+     "\"pfc_enabled\"", "PORT_QOS_MAP|eth1.pfc_enabled", "unknown field"},
+    {"no rate", T(" \"PORT_QOS_MAP\": {\"eth3\": {\"pfc_enable\": \"3\"}}"), "\"3\"",
+     "PORT_QOS_MAP|eth3.pfc_enable", "set PORT|eth3 rate"},
+    {"xdp datapath",
+     "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\"}},\n" PORTS
+     " \"PORT_QOS_MAP\": {\"eth1\": {\"pfc_enable\": \"3\"}}\n}\n",
+     "\"3\"", "PORT_QOS_MAP|eth1.pfc_enable", "tc datapath"},
+    {"profile with a pool",
+     T(QOS ",\n \"BUFFER_PROFILE\": {\"P\": {\"pool\": \"ingress_lossless_pool\", \"xoff\": "
+	   "\"1\", \"xon\": \"0\", \"headroom\": \"1\"}}"),
+     "\"pool\"", "BUFFER_PROFILE|P.pool", "no shared buffer pools"},
+    {"xon not below xoff",
+     T(QOS ",\n \"BUFFER_PROFILE\": {\"P\": {\"xoff\": \"1000\", \"xon\": \"1000\", "
+	   "\"headroom\": \"1\"}}"),
+     "\"1000\", \"headroom", "BUFFER_PROFILE|P", "must be below xoff"},
+    {"profile without headroom",
+     T(QOS ",\n \"BUFFER_PROFILE\": {\"P\": {\"xoff\": \"1000\", \"xon\": \"10\"}}"), "{\"xoff",
+     "BUFFER_PROFILE|P", "missing field \"headroom\""},
+    {"PG without PFC",
+     T(QOS ",\n \"BUFFER_PROFILE\": {\"P\": {\"xoff\": \"1000\", \"xon\": \"10\", "
+	   "\"headroom\": \"1\"}},\n \"BUFFER_PG\": {\"eth1|2-3\": {\"profile\": \"P\"}}"),
+     "\"eth1|2-3\"", "BUFFER_PG|eth1|2-3", "PG 2 of eth1 has no PFC"},
+    {"PGs set twice",
+     T(QOS ",\n \"BUFFER_PROFILE\": {\"P\": {\"xoff\": \"1000\", \"xon\": \"10\", "
+	   "\"headroom\": \"1\"}},\n \"BUFFER_PG\": {\"eth1|3-4\": {\"profile\": \"P\"}, "
+	   "\"eth1|4\": {\"profile\": \"P\"}}"),
+     "\"eth1|4\"", "BUFFER_PG|eth1|4", "PG 4 of eth1 is already set"},
+    {"PG range backwards", T(QOS ",\n \"BUFFER_PG\": {\"eth1|4-3\": {\"profile\": \"P\"}}"),
+     "\"eth1|4-3\"", "BUFFER_PG|eth1|4-3", "PORT|PG-PG"},
+    {"unknown profile", T(QOS ",\n \"BUFFER_PG\": {\"eth1|3\": {\"profile\": \"Q\"}}"), "\"Q\"",
+     "BUFFER_PG|eth1|3.profile", "no BUFFER_PROFILE named Q"},
+    {"cable without unit", T(QOS ",\n \"CABLE_LENGTH\": {\"AZURE\": {\"eth1\": \"5\"}}"), "\"5\"",
+     "CABLE_LENGTH|AZURE.eth1", "meters"},
+    {"cable of an unknown port", T(QOS ",\n \"CABLE_LENGTH\": {\"AZURE\": {\"eth7\": \"5m\"}}"),
+     "\"eth7\"", "CABLE_LENGTH|AZURE.eth7", "not in the PORT table"},
+    {"watchdog action", T(QOS ",\n \"PFC_WD\": {\"eth1\": {\"action\": \"shutdown\"}}"),
+     "\"shutdown\"", "PFC_WD|eth1.action", "drop, forward or alert"},
+    {"detection too short", T(QOS ",\n \"PFC_WD\": {\"eth1\": {\"detection_time\": \"99\"}}"),
+     "\"99\"", "PFC_WD|eth1.detection_time", "out of range"},
+    {"restoration too long", T(QOS ",\n \"PFC_WD\": {\"eth1\": {\"restoration_time\": \"60001\"}}"),
+     "\"60001\"", "PFC_WD|eth1.restoration_time", "out of range"},
+    {"poll too long", T(QOS ",\n \"PFC_WD\": {\"GLOBAL\": {\"POLL_INTERVAL\": \"1001\"}}"),
+     "\"1001\"", "PFC_WD|GLOBAL.POLL_INTERVAL", "out of range"},
+    {"poll longer than detection",
+     T(QOS ",\n \"PFC_WD\": {\"GLOBAL\": {\"POLL_INTERVAL\": \"500\"}, \"eth1\": "
+	   "{\"detection_time\": \"400\"}}"),
+     "\"eth1\": {\"det", "PFC_WD|eth1", "POLL_INTERVAL (500 ms, line"},
+    {"poll longer than restoration",
+     T(QOS ",\n \"PFC_WD\": {\"GLOBAL\": {\"POLL_INTERVAL\": \"500\"}, \"eth1\": "
+	   "{\"detection_time\": \"600\", \"restoration_time\": \"400\"}}"),
+     "\"eth1\": {\"det", "PFC_WD|eth1", "POLL_INTERVAL (500 ms, line"},
+    {"watchdog without PFC", T(QOS ",\n \"PFC_WD\": {\"eth3\": {}}"), "\"eth3\": {}", "PFC_WD|eth3",
+     "no lossless priority"},
+};
+
+static void locate(const char *text, const char *needle, int *line, int *col)
+{
+	const char *at = strstr(text, needle);
+
+	assert_non_null(at);
+	*line = 1;
+	*col = 1;
+	for (const char *p = text; p < at; p++) {
+		if (*p == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+static void test_bad(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const struct bad_case *c = &bad[i];
+		struct xfab_config cfg, sentinel;
+		struct xfab_cfg_errors errs;
+		char line_text[1024];
+		int line, col;
+
+		memset(&cfg, 0xa5, sizeof(cfg));
+		sentinel = cfg;
+		if (xfab_config_parse("bad.json", c->text, &cfg, &errs) != -1)
+			fail_msg("%s: accepted", c->name);
+		assert_memory_equal(&cfg, &sentinel, sizeof(cfg));
+		locate(c->text, c->needle, &line, &col);
+		xfab_cfg_error_format(&errs.e[0], line_text, sizeof(line_text));
+		print_message("    %s: %s\n", c->name, line_text);
+		if (errs.e[0].line != line || errs.e[0].col != col ||
+		    strcmp(errs.e[0].key, c->key) || !strstr(errs.e[0].msg, c->msg))
+			fail_msg("%s: got %s, expected %d:%d %s ... %s", c->name, line_text, line,
+				 col, c->key, c->msg);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_good),
+	    cmocka_unit_test(test_compiled),
+	    cmocka_unit_test(test_bad),
+	};
+	return cmocka_run_group_tests_name("config_pfc", tests, NULL, NULL);
+}
