@@ -170,6 +170,9 @@ $(BPF_TESTS): $(BUILD)/test_%: $(BUILD)/obj/tests/bpf/test_%.o $(BUILD)/obj/test
 
 # test_packets and test_trace run xfabctl against the maps they pinned.
 $(BUILD)/test_packets $(BUILD)/test_trace: $(BUILD)/xfabctl
+# test_pfcshow runs xfabctl and the metrics writer against maps it planted.
+$(BUILD)/test_pfcshow: $(BUILD)/xfabctl $(BUILD)/obj/agent/metrics.o
+$(BUILD)/obj/tests/bpf/test_pfcshow.o: UNIT_INC := -Iuser/agent
 
 # Mutation testing: every one-line mutation in tests/mutations.txt, applied
 # one at a time to a copy of the tree, must make the unit or bpf suites fail.

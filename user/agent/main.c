@@ -121,7 +121,8 @@ static void reload(struct agent *a)
 				unshape_port(a, p);
 		}
 		if (pfc_start(a))
-			log_err("lossless priorities are not honoured: the PFC thread did not start");
+			log_err(
+			    "lossless priorities are not honoured: the PFC thread did not start");
 		xfab_config_free(&old);
 	}
 	log_info("reloaded: %d ports, %d routes, %d runtime TE pin(s)", cfg.n_ports, cfg.n_routes,
@@ -438,6 +439,8 @@ int main(int argc, char **argv)
 		src.fd_queue_stats = bpf_map__fd(a.skel->maps.queue_stats);
 		src.fd_queue_wm = bpf_map__fd(a.skel->maps.queue_watermark);
 		src.fd_lb_stats = bpf_map__fd(a.skel->maps.lb_stats);
+		src.fd_pfc_state = bpf_map__fd(a.skel->maps.pfc_state);
+		src.fd_pfc_queue = bpf_map__fd(a.skel->maps.pfc_queue);
 		src.fib = &a.fib_pub;
 		if (xfab_metrics_start(a.metrics, &src))
 			log_warn("cannot serve metrics on %s: %s", a.metrics, strerror(errno));

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -71,6 +72,104 @@ static void fib_status(FILE *f, const char *sw, struct xfab_fib_status *st)
 	family(f, "xfab_fib_sync_lag_max_seconds", "gauge",
 	       "The same, the largest since xfabd started.");
 	fprintf(f, "xfab_fib_sync_lag_max_seconds{switch=\"%s\"} %.6f\n", sw, c.lag_max_s);
+}
+
+/* The PFC series: per (port, priority), from pfc_state (data plane) and
+ * pfc_queue (xfabd). */
+enum pfc_src { PFC_STATE, PFC_QUEUE };
+enum pfc_kind { PFC_U64, PFC_U32, PFC_U8, PFC_NS_AS_S };
+static const struct {
+	const char *name, *type, *help;
+	enum pfc_src src;
+	enum pfc_kind kind;
+	size_t off;
+} pfc_metrics[] = {
+    {"xfab_pfc_rx_frames_total", "counter",
+     "PFC and PAUSE frames received on the port naming the priority.", PFC_STATE, PFC_U64,
+     offsetof(struct xfab_pfc_state, rx_frames)},
+    {"xfab_pfc_rx_xon_total", "counter", "... of which XON (time 0).", PFC_STATE, PFC_U64,
+     offsetof(struct xfab_pfc_state, rx_xon)},
+    {"xfab_pfc_rx_ignored_total", "counter",
+     "... naming the priority while it is not lossless or its queue is stormed.", PFC_STATE,
+     PFC_U64, offsetof(struct xfab_pfc_state, rx_ignored)},
+    {"xfab_pfc_tx_frames_total", "counter",
+     "PFC frames sent out of the port naming the priority (XOFF, refreshes, XON).", PFC_QUEUE,
+     PFC_U64, offsetof(struct xfab_pfc_queue, tx_frames)},
+    {"xfab_pfc_tx_xon_total", "counter", "... of which XON.", PFC_QUEUE, PFC_U64,
+     offsetof(struct xfab_pfc_queue, tx_xon)},
+    {"xfab_pfc_paused_seconds_total", "counter",
+     "Time the egress queue of the priority was paused by the peer.", PFC_QUEUE, PFC_NS_AS_S,
+     offsetof(struct xfab_pfc_queue, paused_ns)},
+    {"xfab_pfc_pauses_total", "counter", "Times the egress queue of the priority was paused.",
+     PFC_QUEUE, PFC_U64, offsetof(struct xfab_pfc_queue, pauses)},
+    {"xfab_pfc_paused", "gauge", "1 while the egress queue of the priority is paused.", PFC_QUEUE,
+     PFC_U8, offsetof(struct xfab_pfc_queue, gated)},
+    {"xfab_pfc_occupancy_bytes", "gauge",
+     "Bytes in the priority group of the ingress port still queued (PFC accounting).", PFC_STATE,
+     PFC_U64, offsetof(struct xfab_pfc_state, occupancy_bytes)},
+    {"xfab_pfc_peak_occupancy_bytes", "gauge", "The largest such occupancy.", PFC_STATE, PFC_U64,
+     offsetof(struct xfab_pfc_state, peak_occupancy_bytes)},
+    {"xfab_pfc_xoff", "gauge", "1 while the priority group is above XOFF (peer asked to pause).",
+     PFC_STATE, PFC_U32, offsetof(struct xfab_pfc_state, xoff)},
+    {"xfab_pfcwd_storms_detected_total", "counter", "PFC storms the watchdog declared.", PFC_QUEUE,
+     PFC_U64, offsetof(struct xfab_pfc_queue, storms_detected)},
+    {"xfab_pfcwd_storms_restored_total", "counter", "PFC storms the watchdog restored.", PFC_QUEUE,
+     PFC_U64, offsetof(struct xfab_pfc_queue, storms_restored)},
+    {"xfab_pfcwd_stormed", "gauge", "1 while the watchdog holds the queue stormed.", PFC_QUEUE,
+     PFC_U8, offsetof(struct xfab_pfc_queue, stormed)},
+    {"xfab_pfcwd_tx_dropped_total", "counter",
+     "Packets to the stormed queue the watchdog's drop action discarded.", PFC_STATE, PFC_U64,
+     offsetof(struct xfab_pfc_state, wd_tx_dropped)},
+    {"xfab_pfcwd_rx_dropped_total", "counter",
+     "Packets into the stormed priority group the watchdog's drop action discarded.", PFC_STATE,
+     PFC_U64, offsetof(struct xfab_pfc_state, wd_rx_dropped)},
+};
+
+static void pfc_series(const struct xfab_metrics_src *src, FILE *f)
+{
+	for (size_t m = 0; m < sizeof(pfc_metrics) / sizeof(pfc_metrics[0]); m++) {
+		family(f, pfc_metrics[m].name, pfc_metrics[m].type, pfc_metrics[m].help);
+		for (int p = 0; p < src->n_ports; p++)
+			for (__u32 prio = 0; prio < XFAB_NUM_PRIO; prio++) {
+				__u32 key = XFAB_QUEUE_KEY((__u32)p, prio);
+				struct xfab_pfc_state st = {0};
+				struct xfab_pfc_queue q = {0};
+				const char *rec;
+				__u64 v;
+
+				if (pfc_metrics[m].src == PFC_STATE) {
+					bpf_map_lookup_elem(src->fd_pfc_state, &key, &st);
+					rec = (const char *)&st;
+				} else {
+					bpf_map_lookup_elem(src->fd_pfc_queue, &key, &q);
+					rec = (const char *)&q;
+				}
+				fprintf(f, "%s{switch=\"%s\",port=\"%s\",priority=\"%u\"} ",
+					pfc_metrics[m].name, src->hostname, src->port_names[p],
+					prio);
+				switch (pfc_metrics[m].kind) {
+				case PFC_U32: {
+					__u32 w;
+
+					memcpy(&w, rec + pfc_metrics[m].off, sizeof(w));
+					fprintf(f, "%u\n", w);
+					break;
+				}
+				case PFC_U8:
+					fprintf(
+					    f, "%u\n",
+					    (unsigned)*(const __u8 *)(rec + pfc_metrics[m].off));
+					break;
+				case PFC_NS_AS_S:
+					memcpy(&v, rec + pfc_metrics[m].off, sizeof(v));
+					fprintf(f, "%.9f\n", v / 1e9);
+					break;
+				default:
+					memcpy(&v, rec + pfc_metrics[m].off, sizeof(v));
+					fprintf(f, "%llu\n", (unsigned long long)v);
+				}
+			}
+	}
 }
 
 void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
@@ -149,6 +248,7 @@ void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 		fprintf(f, "xfab_lb_events_total{switch=\"%s\",event=\"%s\"} %llu\n", sw,
 			xfab_lb_name(e), (unsigned long long)v);
 	}
+	pfc_series(src, f);
 	if (src->fib && src->fib->enabled)
 		fib_status(f, sw, src->fib);
 }

@@ -26,7 +26,8 @@ struct xfab_metrics_src {
 	int n_ports;
 	char port_names[XFAB_MAX_PORTS][16]; /* by counter slot */
 	int fd_port_stats, fd_drop_stats, fd_punt_stats, fd_queue_stats, fd_queue_wm, fd_lb_stats;
-	struct xfab_fib_status *fib; /* NULL or !enabled: no FIB_SYNC series */
+	int fd_pfc_state, fd_pfc_queue; /* PFC series: keyed by the same slots */
+	struct xfab_fib_status *fib;	/* NULL or !enabled: no FIB_SYNC series */
 };
 
 /* Writes the exposition to f. */

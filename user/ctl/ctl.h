@@ -28,6 +28,7 @@ struct ctl_opts {
 	double interval;	  /* watch */
 	long count;
 	const char *ports, *action, *detection, *restoration, *poll; /* pfcwd */
+	int check_storm, empty;					     /* show pfcwd stats */
 };
 
 /* json_out.c: a JSON writer on stdout (k == NULL inside an array). */
@@ -72,6 +73,12 @@ int show_flowlets(void);
 int show_te(void);
 int show_queues(void);
 int show_watermark(void);
+int show_queue_counters(void);
+/* show_pfc.c */
+int show_pfc_counters(void);
+int show_pfc_status(void);
+int show_pfcwd_config(void);
+int show_pfcwd_stats(const struct ctl_opts *o); /* 1: --check-storm and a queue is stormed */
 
 /* verbs that take options */
 int cmd_hash(const struct ctl_opts *o);

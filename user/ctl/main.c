@@ -37,6 +37,28 @@ struct cmd {
 	const char *help;
 };
 
+static const struct cmd show_pfc_cmds[] = {
+    {"counters", NULL, show_pfc_counters, NULL, "PFC frames received and sent, per priority"},
+    {"status", NULL, show_pfc_status, NULL,
+     "lossless priorities; which are paused now, which PGs asked for XOFF"},
+    {NULL},
+};
+
+static const struct cmd show_queue_cmds[] = {
+    {"counters", NULL, show_queue_counters, NULL,
+     "per queue: packets, bytes, drops, ECN marks, time paused by PFC"},
+    {NULL},
+};
+
+static const struct cmd show_pfcwd_cmds[] = {
+    {"config", NULL, show_pfcwd_config, NULL,
+     "per port: action, detection and restoration time; the poll interval"},
+    {"stats", NULL, NULL, show_pfcwd_stats,
+     "per watched queue: status, storms, packets passed and dropped [--empty] "
+     "[--check-storm: exit 1 if one is stormed]"},
+    {NULL},
+};
+
 static const struct cmd show_cmds[] = {
     {"ports", NULL, show_ports, NULL, "ports: MAC, state, MTU, datapath"},
     {"routes", NULL, show_routes, NULL, "IPv4/IPv6 routes with their nexthops or group members"},
@@ -57,6 +79,9 @@ static const struct cmd show_cmds[] = {
      "per port and class: current and peak queue occupancy"},
     {"fib-sync", NULL, show_fib_sync, NULL,
      "the kernel-FIB mirror (FIB_SYNC): routes, events, resyncs, lag (xfabd)"},
+    {"pfc", show_pfc_cmds, NULL, NULL, "PFC (lossless classes): counters | status"},
+    {"queue", show_queue_cmds, NULL, NULL, "queue counters (SONiC's name)"},
+    {"pfcwd", show_pfcwd_cmds, NULL, NULL, "the PFC watchdog: config | stats"},
     {NULL},
 };
 
@@ -140,8 +165,18 @@ static void usage(FILE *out)
 	    "  -P PIN_DIR     the switch's pin directory (or $XFAB_PIN_DIR)\n"
 	    "  --pin-root DIR default " XFAB_PIN_ROOT " (or $XFAB_PIN_ROOT)\n"
 	    "objects:\n");
-	for (const struct cmd *c = show_cmds; c->name; c++)
-		fprintf(out, "  %-10s %s\n", c->name, c->help);
+	for (const struct cmd *c = show_cmds; c->name; c++) {
+		char words[40];
+
+		if (!c->sub) {
+			fprintf(out, "  %-14s %s\n", c->name, c->help);
+			continue;
+		}
+		for (const struct cmd *s = c->sub; s->name; s++) {
+			snprintf(words, sizeof(words), "%s %s", c->name, s->name);
+			fprintf(out, "  %-14s %s\n", words, s->help);
+		}
+	}
 }
 
 /* ROOT/<lab>/NAME, when exactly one lab has a switch NAME. */
@@ -220,6 +255,8 @@ int main(int argc, char **argv)
 	    {"detection-time", required_argument, NULL, 23},
 	    {"restoration-time", required_argument, NULL, 24},
 	    {"poll-interval", required_argument, NULL, 25},
+	    {"check-storm", no_argument, NULL, 26},
+	    {"empty", no_argument, NULL, 27},
 	    {NULL, 0, NULL, 0},
 	};
 	struct ctl_opts o = {.ttl = 64, .len = -1, .interval = 1};
@@ -319,6 +356,12 @@ int main(int argc, char **argv)
 		case 25:
 			o.poll = optarg;
 			break;
+		case 26:
+			o.check_storm = 1;
+			break;
+		case 27:
+			o.empty = 1;
+			break;
 		default:
 			usage(stderr);
 			return 2;
@@ -334,7 +377,8 @@ int main(int argc, char **argv)
 		}
 		next = cmd_find(c, argv[i]);
 		if (!next) {
-			if (c == show_cmds)
+			if (c == show_cmds || c == show_pfc_cmds || c == show_queue_cmds ||
+			    c == show_pfcwd_cmds)
 				fprintf(stderr, "xfabctl: unknown object '%s'\n", argv[i]);
 			usage(stderr);
 			return 2;

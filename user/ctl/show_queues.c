@@ -9,29 +9,41 @@
 
 #include "ctl.h"
 
-int show_queues(void)
+/*
+ * show queues and show queue counters (SONiC's name): one table, per port
+ * and class, of what went through the queue, what it dropped and marked,
+ * and how long the peer's PFC kept it paused; `show queues` adds the WRED
+ * profile.
+ */
+static int queue_table(int profile)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
 	size_t n = load_ports(ports);
 	int st_fd = open_map(XFAB_MAP_QUEUE_STATS), cfg_fd = open_map(XFAB_MAP_QUEUE_CFG);
+	/* paused time: zero where the pins have no pfc_queue */
+	int pq_fd = xfab_open_pinned_map(pin_dir, XFAB_MAP_PFC_QUEUE);
 	char name[IF_NAMESIZE];
 
 	if (json)
 		jw_open(NULL, '[');
 	else
-		printf("%-10s %4s %12s %14s %10s %12s  %s\n", "Port", "TxQ", "Counter/pkts",
-		       "Counter/bytes", "Drop/pkts", "ECN marked", "Profile (Kmin/Kmax/Pmax)");
+		printf("%-10s %4s %12s %14s %10s %12s %12s%s\n", "Port", "TxQ", "Counter/pkts",
+		       "Counter/bytes", "Drop/pkts", "ECN marked", "Paused(ms)",
+		       profile ? "  Profile (Kmin/Kmax/Pmax)" : "");
 	for (size_t i = 0; i < n; i++) {
 		port_name(ports[i].ifindex, name);
 		for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
 			__u32 key = XFAB_QUEUE_KEY((__u32)ports[i].slot, tc);
 			struct xfab_queue_stats st;
 			struct xfab_queue_cfg qc = {0};
+			struct xfab_pfc_queue pq = {0};
 			char prof[64] = "-";
 
 			if (xfab_percpu_sum(st_fd, key, (__u64 *)&st, 4))
 				memset(&st, 0, sizeof(st));
 			bpf_map_lookup_elem(cfg_fd, &key, &qc);
+			if (pq_fd >= 0)
+				bpf_map_lookup_elem(pq_fd, &key, &pq);
 			if (qc.flags & XFAB_WRED_ENABLED)
 				snprintf(prof, sizeof(prof), "%u/%u/%.1f%%%s", qc.kmin_bytes,
 					 qc.kmax_bytes, qc.pmax / 42949672.96,
@@ -44,21 +56,35 @@ int show_queues(void)
 				jw_uint("bytes", st.bytes);
 				jw_uint("dropped", st.dropped);
 				jw_uint("ecn_marked", st.ecn_marked);
+				jw_uint("paused_ns", pq.paused_ns);
+				jw_uint("pauses", pq.pauses);
+				jw_bool("paused", pq.gated);
 				jw_uint("rate_kbps", qc.rate_kbps);
 				jw_uint("buffer_bytes", qc.buffer_bytes);
 				jw_bool("wred", qc.flags & XFAB_WRED_ENABLED);
 				jw_close('}');
 			} else {
-				printf("%-10s  UC%u %12llu %14llu %10llu %12llu  %s\n", name, tc,
-				       (unsigned long long)st.packets, (unsigned long long)st.bytes,
-				       (unsigned long long)st.dropped,
-				       (unsigned long long)st.ecn_marked, prof);
+				printf("%-10s  UC%u %12llu %14llu %10llu %12llu %12.3f%s%s\n", name,
+				       tc, (unsigned long long)st.packets,
+				       (unsigned long long)st.bytes, (unsigned long long)st.dropped,
+				       (unsigned long long)st.ecn_marked, pq.paused_ns / 1e6,
+				       profile ? "  " : "", profile ? prof : "");
 			}
 		}
 	}
 	if (json)
 		jw_close(']');
 	return 0;
+}
+
+int show_queues(void)
+{
+	return queue_table(1);
+}
+
+int show_queue_counters(void)
+{
+	return queue_table(0);
 }
 
 int show_watermark(void)
