@@ -86,11 +86,44 @@ check_metrics() {
 		                port["port"], field, got, port[field], later[field]))
 		            bad = 1
 		need = ("xfab_drops", "xfab_punts", "xfab_queue_packets", "xfab_queue_watermark_bytes",
-		        "xfab_lb_events")
+		        "xfab_lb_events", "xfab_pfc_rx_frames", "xfab_pfc_tx_frames",
+		        "xfab_pfc_paused_seconds", "xfab_pfcwd_stormed")
 		missing = [n for n in need if n not in fams]
 		print("    %d metric families, %d samples; ports agree: %s; missing: %s" % (
 		    len(fams), sum(len(f.samples) for f in fams.values()), not bad, missing))
 		sys.exit(1 if bad or missing else 0)
+	PYEOF
+}
+
+# A live switch's PFC views (tests/bpf/test_pfcshow.c checks them against
+# planted values): every port, every priority, the series say the same, no
+# queue stormed.
+check_pfc_views() {
+	L leaf1 $PY - <<-'PYEOF' || return 1
+		import json, subprocess, sys, urllib.request
+		from prometheus_client.parser import text_string_to_metric_families
+		def ctl(*args):
+		    r = subprocess.run(["xfabctl", "-j"] + list(args), capture_output=True, text=True)
+		    return r.returncode, json.loads(r.stdout)
+		_, ports = ctl("show", "ports")
+		_, counters = ctl("show", "pfc", "counters")
+		_, status = ctl("show", "pfc", "status")
+		rc, stats = ctl("show", "pfcwd", "stats", "--check-storm")
+		text = urllib.request.urlopen("http://127.0.0.1:9400/metrics", timeout=5).read().decode()
+		fams = {f.name: f for f in text_string_to_metric_families(text)}
+		bad = [p["port"] for p in ports] != [c["port"] for c in counters] or \
+		      [p["port"] for p in ports] != [s["port"] for s in status] or rc != 0
+		for c in counters:
+		    for prio in range(8):
+		        for fam, key in (("xfab_pfc_rx_frames", "rx"), ("xfab_pfc_tx_frames", "tx")):
+		            got = [s.value for s in fams[fam].samples if s.labels["port"] == c["port"]
+		                   and s.labels["priority"] == str(prio)]
+		            if got != [c[key][prio]]:
+		                print("    %s %s prio %d: metrics %s, xfabctl %s" % (c["port"], fam, prio, got, c[key][prio]))
+		                bad = True
+		print("    %d ports x 8 priorities; check-storm exit %d; stormed queues %d" % (
+		    len(counters), rc, sum(s["status"] == "stormed" for s in stats)))
+		sys.exit(1 if bad else 0)
 	PYEOF
 }
 
@@ -172,6 +205,7 @@ else
 	check "[debug] trace predicts the egress of real flows" check_trace_predicts
 	check "[debug] 50 traces change no counter, flowlet or queue" check_trace_no_state
 	check "[debug] metrics parse and agree with show counters" check_metrics
+	check "[debug] PFC views: every port and priority, metrics agree, no storm" check_pfc_views
 	check "[debug] watch shows live rates" check_watch
 	check "[debug] xfabctl -s LAB/SWITCH from the root namespace" check_switch_by_name
 	check "[debug] trace a frame from a pcap" check_trace_pcap
