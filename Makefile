@@ -27,7 +27,7 @@ CTL_OBJ    := $(CTL_SRC:user/%.c=$(BUILD)/obj/%.o)
 
 PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim \
 	      $(BUILD)/xfab-compile-bench $(BUILD)/xfab-nlsync-bench $(BUILD)/xfab-stackcheck \
-	      $(BUILD)/xfab-route-inject $(BUILD)/xfab-linkfault \
+	      $(BUILD)/xfab-route-inject $(BUILD)/xfab-linkfault $(BUILD)/xfab-pfcgen \
 	      $(BUILD)/xfab-bench $(BUILD)/bench.bpf.o
 # Every tests/unit/test_X.c is a unit suite (built plain and with ASan/UBSan);
 # every tests/bpf/test_X.c a BPF packet suite: adding a file adds the suite.
@@ -109,7 +109,8 @@ $(BUILD)/obj/tools/%.o: tools/%.c $(BUILD)/obj/tools/%.d
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/xfab-roce: $(BUILD)/obj/tools/xfab-roce.o | $(BUILD)
+# The host tools read and write pause frames with the library's pfcframe.
+$(BUILD)/xfab-roce $(BUILD)/xfab-pfcgen: $(BUILD)/%: $(BUILD)/obj/tools/%.o $(BUILD)/obj/lib/pfcframe.o | $(BUILD)
 	$(CC) $(CFLAGS) $^ -o $@
 
 # make check: the verifier's stack depth of every program (scripts/check).

@@ -6,6 +6,7 @@
  *                  [--sport N | --sport-per-qp] [--qp-base N] [--duration S]
  *                  [--burst N --burst-gap-us U]   (messages with idle time between)
  *                  [--tos N]   (DSCP << 2 | ECN; 2 = ECT(0))
+ *                  [--prio N] [--speed MBPS] [--no-pfc] [-j]
  *   xfab-roce recv [--port N] [--duration S] [--idle-ms MS] [-j]
  *
  * Each datagram is a Base Transport Header (opcode RC SEND-only, P_Key
@@ -14,27 +15,54 @@
  * with its own PSN sequence, from one UDP source port by default (the
  * low-entropy case E-ECMP addresses) or one per QP. The receiver tracks every
  * (source, QP): packets, PSN gaps (losses) and out-of-sequence arrivals, the
- * events RoCE's go-back-N punishes. Everything is bounded by count and time.
+ * events RoCE's go-back-N punishes, and the longest silence between two
+ * packets (max_gap_ms, a pause seen from the far end). Everything is
+ * bounded by count and time.
  *
  * --rate paces like a NIC's rate limiter, a token bucket of PACE_BURST
  * packets: a sender the scheduler held up catches up by at most that many
  * back to back, then keeps the rate from where it is (it does not make up
  * the lost time in one long burst, which a loaded machine would otherwise
  * turn into queue build-up the rate alone never makes).
+ *
+ * The sender honours PFC on its sending port, as a RoCE NIC does: it
+ * listens (AF_PACKET, EtherType 0x8808) on the interface its route to --dst
+ * leaves by (the one holding the connected socket's local address) for PFC
+ * and PAUSE frames, and while its priority is paused it sends nothing until
+ * an XON (time 0) or until the time runs out; a new XOFF restarts the time
+ * from its arrival (802.1Qbb: the timer is reloaded). The priority is
+ * --prio, by default the traffic class SONiC's default DSCP_TO_TC map gives
+ * the DSCP of --tos (3->3, 4->4, 46->5, 48->6, 8->0, 5->2, others 1). Quanta
+ * are 512 bit times at --speed Mbit/s, by default the interface's ethtool
+ * speed, or 10,000 when it reports none (veth reports 10,000 itself). A
+ * pause never lifts --duration: a paused sender still ends on time.
+ * --no-pfc ignores pause frames. With -j, send prints one JSON object with
+ * what it saw: pause frames, XOFF and XON for its priority, the total time
+ * paused (paused_ms: from each pause's start to its XON, its expiry or the
+ * end of the run).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <ifaddrs.h>
+#include <linux/ethtool.h>
+#include <linux/if_packet.h>
+#include <linux/sockios.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "pfcframe.h"
 
 #define ROCE_PORT 4791
 #define BTH_LEN 12
@@ -82,7 +110,224 @@ struct send_opts {
 	long burst;	   /* packets per burst (0: one steady stream) */
 	int tos;	   /* IPv4 TOS / IPv6 traffic class: DSCP << 2 | ECN */
 	long burst_gap_us; /* idle time between bursts */
+	int prio;	   /* the priority PFC pauses (-1: from the DSCP) */
+	long speed;	   /* Mbit/s for the quanta (0: the interface's) */
+	int no_pfc;
+	int json;
 };
+
+/* SONiC's default DSCP_TO_TC map (user/lib/config/qos.c). */
+static int default_tc(int dscp)
+{
+	switch (dscp) {
+	case 3:
+		return 3;
+	case 4:
+		return 4;
+	case 46:
+		return 5;
+	case 48:
+		return 6;
+	case 8:
+		return 0;
+	case 5:
+		return 2;
+	default:
+		return 1;
+	}
+}
+
+/* What the sender's PFC listener saw, and its priority's pause. */
+struct pfc_rx {
+	int fd; /* -1: PFC not honoured */
+	char dev[IF_NAMESIZE];
+	__u8 mac[6];
+	int prio;
+	__u32 speed_mbps;
+	const char *speed_from;
+	uint64_t frames;    /* pause frames (PFC or PAUSE), any priority */
+	uint64_t xoff, xon; /* those naming the priority, by time */
+	uint64_t other;	    /* not naming it */
+	uint64_t malformed; /* MAC control frames the parser refused */
+	uint64_t pauses;    /* pauses that started (an XOFF while running) */
+	uint64_t until;	    /* paused until (monotonic ns); 0: running */
+	uint64_t since;	    /* the current pause's start */
+	uint64_t paused_ns; /* closed pauses */
+};
+
+/* The interface holding the local address of the connected socket fd. */
+static int route_dev(int fd, char *dev)
+{
+	struct sockaddr_storage local;
+	socklen_t llen = sizeof(local);
+	struct ifaddrs *ifa, *i;
+	int found = -1;
+
+	if (getsockname(fd, (struct sockaddr *)&local, &llen) || getifaddrs(&ifa))
+		return -1;
+	for (i = ifa; i && found; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != local.ss_family)
+			continue;
+		if (local.ss_family == AF_INET
+			? ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr ==
+			      ((struct sockaddr_in *)&local)->sin_addr.s_addr
+			: !memcmp(&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr,
+				  &((struct sockaddr_in6 *)&local)->sin6_addr, 16)) {
+			snprintf(dev, IF_NAMESIZE, "%s", i->ifa_name);
+			found = 0;
+		}
+	}
+	freeifaddrs(ifa);
+	return found;
+}
+
+/* The interface's speed as ethtool reports it (Mbit/s), 0 if none. */
+static __u32 link_speed(int fd, const char *dev)
+{
+	struct ethtool_cmd ec = {.cmd = ETHTOOL_GSET};
+	struct ifreq ifr = {0};
+	__u32 speed;
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	ifr.ifr_data = (char *)&ec;
+	if (ioctl(fd, SIOCETHTOOL, &ifr))
+		return 0;
+	speed = ethtool_cmd_speed(&ec);
+	return speed == (__u32)SPEED_UNKNOWN ? 0 : speed;
+}
+
+static int pfc_open(struct pfc_rx *p, const struct send_opts *o, int data_fd)
+{
+	struct sockaddr_ll sll = {.sll_family = AF_PACKET,
+				  .sll_protocol = htons(XFAB_ETH_P_MAC_CONTROL)};
+	struct ifreq ifr = {0};
+	__u32 speed;
+
+	p->fd = -1;
+	p->prio = o->prio >= 0 ? o->prio : default_tc(o->tos >> 2);
+	if (o->no_pfc)
+		return 0;
+	if (route_dev(data_fd, p->dev)) {
+		fprintf(stderr, "xfab-roce send: no interface holds the socket's local address "
+				"(sending without PFC)\n");
+		return -1;
+	}
+	p->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		       htons(XFAB_ETH_P_MAC_CONTROL));
+	sll.sll_ifindex = (int)if_nametoindex(p->dev);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", p->dev);
+	if (p->fd < 0 || !sll.sll_ifindex || bind(p->fd, (struct sockaddr *)&sll, sizeof(sll)) ||
+	    ioctl(p->fd, SIOCGIFHWADDR, &ifr)) {
+		fprintf(stderr,
+			"xfab-roce send: listening for PFC on %s: %s (sending without PFC)\n",
+			p->dev, strerror(errno));
+		return -1;
+	}
+	memcpy(p->mac, ifr.ifr_hwaddr.sa_data, 6);
+	speed = link_speed(p->fd, p->dev);
+	p->speed_mbps = o->speed ? (__u32)o->speed : speed ? speed : 10000;
+	p->speed_from = o->speed ? "option" : speed ? "ethtool" : "default";
+	return 0;
+}
+
+/* The pause lifts by itself once its time has run out. */
+static void pfc_expire(struct pfc_rx *p, uint64_t now)
+{
+	if (p->until && now >= p->until) {
+		p->paused_ns += p->until - p->since;
+		p->until = 0;
+	}
+}
+
+/* Reads every pause frame waiting; now: when they are taken to arrive. */
+static void pfc_read(struct pfc_rx *p)
+{
+	__u8 f[256];
+	struct sockaddr_ll from;
+	socklen_t flen;
+	struct xfab_macc m;
+	ssize_t n;
+
+	if (p->fd < 0)
+		return;
+	for (;;) {
+		uint64_t t;
+		__u16 q;
+
+		flen = sizeof(from);
+		n = recvfrom(p->fd, f, sizeof(f), MSG_TRUNC, (struct sockaddr *)&from, &flen);
+		if (n < 0)
+			return;
+		if (from.sll_pkttype == PACKET_OUTGOING)
+			continue;
+		if (xfab_macc_parse(f, (size_t)n < sizeof(f) ? (size_t)n : sizeof(f), p->mac, &m,
+				    NULL, 0)) {
+			p->malformed++;
+			continue;
+		}
+		p->frames++;
+		if (!(m.vector & (1u << p->prio))) {
+			p->other++;
+			continue;
+		}
+		t = now_ns();
+		pfc_expire(p, t);
+		q = m.quanta[p->prio];
+		if (!q) {
+			p->xon++;
+			if (p->until) {
+				p->paused_ns += t - p->since;
+				p->until = 0;
+			}
+			continue;
+		}
+		p->xoff++;
+		if (!p->until) {
+			p->since = t;
+			p->pauses++;
+		}
+		p->until = t + xfab_pfc_quanta_to_ns(q, p->speed_mbps);
+	}
+}
+
+/* Sleeps until t (monotonic ns): 0 then, or 1 as soon as pause frames
+ * came in (read: the pause may have changed). */
+static int wait_until(struct pfc_rx *p, uint64_t t)
+{
+	struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
+	struct timespec ts;
+
+	for (;;) {
+		uint64_t now = now_ns();
+
+		if (now >= t)
+			return 0;
+		ts.tv_sec = (time_t)((t - now) / 1000000000ull);
+		ts.tv_nsec = (long)((t - now) % 1000000000ull);
+		if (p->fd < 0) {
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		if (ppoll(&pfd, 1, &ts, NULL) > 0) {
+			pfc_read(p);
+			return 1;
+		}
+	}
+}
+
+/* Holds the sender while its priority is paused, up to the deadline. */
+static void pfc_hold(struct pfc_rx *p, uint64_t deadline)
+{
+	pfc_read(p);
+	for (;;) {
+		uint64_t now = now_ns();
+
+		pfc_expire(p, now);
+		if (!p->until || now >= deadline)
+			return;
+		wait_until(p, p->until < deadline ? p->until : deadline);
+	}
+}
 
 static int open_sender(const struct sockaddr_storage *dst, socklen_t dlen, int sport, int tos)
 {
@@ -118,7 +363,9 @@ static int do_send(const struct send_opts *o)
 	uint8_t buf[9000];
 	size_t len = BTH_LEN + (size_t)o->size + ICRC_LEN;
 	uint64_t start = now_ns(), deadline = start + (uint64_t)(o->duration * 1e9), sent = 0,
-		 errors = 0, total = (uint64_t)o->count * (uint64_t)o->qps;
+		 errors = 0, total = (uint64_t)o->count * (uint64_t)o->qps, t0 = start;
+	struct pfc_rx pfc = {.fd = -1};
+	int pfc_off = o->no_pfc;
 
 	if (o->qps < 1 || o->qps > MAX_QPS || len > sizeof(buf)) {
 		fprintf(stderr, "xfab-roce send: --qps 1..%d and --size up to %zu\n", MAX_QPS,
@@ -149,6 +396,12 @@ static int do_send(const struct send_opts *o)
 			return 1;
 		}
 	}
+	if (pfc_open(&pfc, o, fds[0])) { /* sends anyway, saying so */
+		if (pfc.fd >= 0)
+			close(pfc.fd);
+		pfc.fd = -1;
+		pfc_off = 1;
+	}
 	memset(buf, 0, sizeof(buf));
 	for (size_t i = BTH_LEN; i < len - ICRC_LEN; i++)
 		buf[i] = (uint8_t)i;
@@ -156,6 +409,11 @@ static int do_send(const struct send_opts *o)
 		int q = (int)(sent % (uint64_t)o->qps);
 
 		if ((sent & 63) == 0 && now_ns() > deadline)
+			break;
+		/* a paused priority sends nothing (checked before every packet,
+		 * as a NIC checks before it starts a frame) */
+		pfc_hold(&pfc, deadline);
+		if (now_ns() > deadline)
 			break;
 		if (o->rate > 0) { /* pace: packet n leaves at start + n / rate (+ idle gaps) */
 			uint64_t due = start + sent * 1000000000ull / (uint64_t)o->rate;
@@ -171,9 +429,11 @@ static int do_send(const struct send_opts *o)
 				due = t - slack;
 			}
 			if (due > t + 50000) {
-				struct timespec ts = {0, (long)(due - t)};
-
-				nanosleep(&ts, NULL);
+				/* a pause may come in meanwhile: held, then on */
+				while (wait_until(&pfc, due) && now_ns() <= deadline)
+					pfc_hold(&pfc, deadline);
+				if (now_ns() > deadline)
+					break;
 			}
 		}
 		put_bth(buf, o->qp_base + (uint32_t)q, psn[q]);
@@ -185,9 +445,39 @@ static int do_send(const struct send_opts *o)
 		psn[q] = (psn[q] + 1) & 0xffffff;
 		sent++;
 	}
-	printf("sent %llu packets on %d QPs to %s (%llu send errors) in %.3f s\n",
+	uint64_t end = now_ns();
+
+	if (pfc.until) { /* still paused: up to now or its end */
+		pfc.paused_ns += (end < pfc.until ? end : pfc.until) - pfc.since;
+		pfc.until = 0;
+	}
+	if (pfc.fd >= 0)
+		close(pfc.fd);
+	if (o->json) {
+		printf("{\"sent\":%llu,\"qps\":%d,\"dst\":\"%s\",\"errors\":%llu,"
+		       "\"seconds\":%.6f,\"prio\":%d,\"pfc\":%s",
+		       (unsigned long long)sent, o->qps, o->dst, (unsigned long long)errors,
+		       (double)(end - t0) / 1e9, pfc.prio, pfc_off ? "false" : "true");
+		if (!pfc_off)
+			printf(",\"dev\":\"%s\",\"speed_mbps\":%u,\"speed_from\":\"%s\"", pfc.dev,
+			       pfc.speed_mbps, pfc.speed_from);
+		printf(",\"pause_frames\":%llu,\"xoff\":%llu,\"xon\":%llu,"
+		       "\"other_prio_frames\":%llu,\"malformed\":%llu,\"pauses\":%llu,"
+		       "\"paused_ms\":%.3f}\n",
+		       (unsigned long long)pfc.frames, (unsigned long long)pfc.xoff,
+		       (unsigned long long)pfc.xon, (unsigned long long)pfc.other,
+		       (unsigned long long)pfc.malformed, (unsigned long long)pfc.pauses,
+		       (double)pfc.paused_ns / 1e6);
+		return 0;
+	}
+	printf("sent %llu packets on %d QPs to %s (%llu send errors) in %.3f s",
 	       (unsigned long long)sent, o->qps, o->dst, (unsigned long long)errors,
-	       (double)(now_ns() - start) / 1e9);
+	       (double)(end - t0) / 1e9);
+	if (!pfc_off)
+		printf("; priority %d paused %.3f ms (%llu pauses, %llu XOFF, %llu XON)", pfc.prio,
+		       (double)pfc.paused_ns / 1e6, (unsigned long long)pfc.pauses,
+		       (unsigned long long)pfc.xoff, (unsigned long long)pfc.xon);
+	printf("\n");
 	return 0;
 }
 
@@ -232,7 +522,7 @@ static int do_recv(int port, double duration, int idle_ms, int json)
 	int fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0), zero = 0, n_st = 0,
 	    rcvbuf = 32 << 20;
 	uint64_t start = now_ns(), deadline = start + (uint64_t)(duration * 1e9), last = 0;
-	uint64_t packets = 0, oos = 0, late = 0, bad = 0;
+	uint64_t packets = 0, oos = 0, late = 0, bad = 0, max_gap = 0, gap_at = 0;
 	int64_t lost = 0;
 	uint8_t buf[9100];
 
@@ -262,7 +552,12 @@ static int do_recv(int port, double duration, int idle_ms, int json)
 		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&src, &slen);
 		if (n < 0)
 			continue;
-		last = now_ns();
+		t = now_ns();
+		if (last && t - last > max_gap) { /* the longest silence between packets */
+			max_gap = t - last;
+			gap_at = last - start;
+		}
+		last = t;
 		if (n < BTH_LEN + ICRC_LEN || buf[2] != 0xff || buf[3] != 0xff) {
 			bad++;
 			continue;
@@ -311,9 +606,10 @@ static int do_recv(int port, double duration, int idle_ms, int json)
 	}
 	if (json) {
 		printf("{\"packets\":%llu,\"qps\":%d,\"oos\":%llu,\"late\":%llu,\"lost\":%lld,"
-		       "\"malformed\":%llu,\"flows\":[",
+		       "\"malformed\":%llu,\"max_gap_ms\":%.3f,\"max_gap_at_ms\":%.3f,\"flows\":[",
 		       (unsigned long long)packets, n_st, (unsigned long long)oos,
-		       (unsigned long long)late, (long long)lost, (unsigned long long)bad);
+		       (unsigned long long)late, (long long)lost, (unsigned long long)bad,
+		       (double)max_gap / 1e6, (double)gap_at / 1e6);
 		for (int i = 0; i < n_st; i++) {
 			char a[INET6_ADDRSTRLEN];
 
@@ -349,6 +645,7 @@ static void usage(FILE *f)
 		"usage: xfab-roce send --dst ADDR [--qps N] [--count N] [--rate PPS] [--size B]\n"
 		"                      [--sport N | --sport-per-qp] [--qp-base N] [--duration S]\n"
 		"                      [--burst N --burst-gap-us U] [--tos N]\n"
+		"                      [--prio N] [--speed MBPS] [--no-pfc] [-j]\n"
 		"       xfab-roce recv [--port N] [--duration S] [--idle-ms MS] [-j]\n");
 }
 
@@ -371,6 +668,9 @@ int main(int argc, char **argv)
 	    {"burst", required_argument, NULL, 'B'},
 	    {"burst-gap-us", required_argument, NULL, 'G'},
 	    {"tos", required_argument, NULL, 'T'},
+	    {"prio", required_argument, NULL, 'R'},
+	    {"speed", required_argument, NULL, 'S'},
+	    {"no-pfc", no_argument, NULL, 'N'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct send_opts so = {.qps = 16,
@@ -378,7 +678,8 @@ int main(int argc, char **argv)
 			       .size = 1024,
 			       .sport = 49152,
 			       .qp_base = 0x100,
-			       .duration = 10};
+			       .duration = 10,
+			       .prio = -1};
 	int port = ROCE_PORT, idle_ms = 1000, json = 0, opt;
 	double rduration = 30;
 	const char *mode;
@@ -425,7 +726,27 @@ int main(int argc, char **argv)
 			idle_ms = atoi(optarg);
 			break;
 		case 'j':
-			json = 1;
+			json = so.json = 1;
+			break;
+		case 'R':
+			so.prio = atoi(optarg);
+			if (so.prio < 0 || so.prio > 7 || !isdigit((unsigned char)optarg[0]) ||
+			    optarg[1]) {
+				fprintf(stderr, "xfab-roce: --prio \"%s\": a priority, 0..7\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'S':
+			so.speed = atol(optarg);
+			if (so.speed < 1 || so.speed > 10000000) {
+				fprintf(stderr, "xfab-roce: --speed \"%s\": Mbit/s, 1..10000000\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'N':
+			so.no_pfc = 1;
 			break;
 		case 'B':
 			so.burst = atol(optarg);
