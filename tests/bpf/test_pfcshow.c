@@ -467,12 +467,43 @@ static void test_metrics(void **state)
 	assert_string_equal(verdict, "gauge [2.5]\n");
 }
 
+/* A word the table does not know, or a view left unfinished: the usage,
+ * exit status 2, nothing printed on stdout. */
+static void test_bad_words(void **state)
+{
+	static const char *const bad[] = {
+	    "show pfc",		  "show pfc bogus",	      "show pfcwd",
+	    "show queue packets", "show pfcwd stats --bogus", "show pfc counters extra"};
+	char out[4096];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char args[128];
+
+		snprintf(args, sizeof(args), "%s 2>/dev/null", bad[i]);
+		assert_int_equal(run(out, sizeof(out), args, NULL), 2);
+		assert_string_equal(out, "");
+	}
+	snprintf(out, sizeof(out), "'%s' -P '%s' show pfc bogus 2>&1 >/dev/null | head -1",
+		 h_build_path("xfabctl"), dir);
+	{
+		FILE *p = popen(out, "r");
+		char line[256] = "";
+
+		assert_non_null(p);
+		assert_non_null(fgets(line, sizeof(line), p));
+		pclose(p);
+		assert_string_equal(line, "xfabctl: unknown object 'bogus'\n");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_pfc_counters),   cmocka_unit_test(test_pfc_status),
 	    cmocka_unit_test(test_queue_counters), cmocka_unit_test(test_pfcwd_config),
 	    cmocka_unit_test(test_pfcwd_stats),	   cmocka_unit_test(test_metrics),
+	    cmocka_unit_test(test_bad_words),
 	};
 
 	return cmocka_run_group_tests_name("pfcshow", tests, setup, teardown);
