@@ -6,7 +6,8 @@
 #                asked, PAUSE (0x0001) with its time; short frames hold only
 #                their first times (read from the bytes: tshark calls them
 #                malformed, as it does any PFC frame without its 8 times);
-#                a storm is bounded by its rate and duration.
+#                a storm is bounded by its rate and duration; a frame leaves
+#                at once past a shut qdisc full of data (PACKET_QDISC_BYPASS).
 #   xfab-roce    send honours PFC on its sending port: a numbered stream at
 #                2,000 packets/s stops while its priority is paused and
 #                resumes by itself when the time runs out (about 300 ms),
@@ -123,6 +124,22 @@ check "pfcgen: a storm at 1,000/s for 0.5 s sends 400..500 frames ($storm), all 
 check "pfcgen: bad input refused (priority 8, --xon with --time, --pause with --prio)" eval \
 	'! A "$GEN" --dev pa --prio 8 2>/dev/null && ! A "$GEN" --dev pa --prio 3 --xon --time 5 2>/dev/null &&
 	 ! A "$GEN" --dev pa --pause --prio 3 2>/dev/null && ! A "$GEN" --dev nosuch --prio 3 2>/dev/null'
+
+# Around the qdisc: with pa's queue shut (TBF at 8 bit/s) and data waiting
+# in it, a PFC frame still leaves at once.
+B tcpdump -U -i pb -nn -w "$tmp/bypass.pcap" ether proto 0x8808 2>/dev/null &
+dump=$!
+sleep 1
+A tc qdisc add dev pa root handle 1: tbf rate 8bit burst 1600 limit 100000
+A "$ROCE" send --dst 10.99.0.2 --qps 1 --count 20 --no-pfc >/dev/null
+A "$GEN" --dev pa --prio 6 --time 77 >/dev/null
+sleep 0.5
+backlog=$(A tc -s qdisc show dev pa | sed -n 's/.*backlog [0-9]*b \([0-9]*\)p.*/\1/p' | head -1)
+kill "$dump"
+wait "$dump" 2>/dev/null
+A tc qdisc del dev pa root
+check "pfcgen: a frame leaves around a shut qdisc holding $backlog packets of data" eval \
+	'[ "${backlog:-0}" -ge 15 ] && [ "$(tshark -r "$tmp/bypass.pcap" -T fields -e macc.cbfc.pause_time.c6 2>/dev/null)" == 77 ]'
 
 # ---- xfab-roce: the sender honours pause ----
 # run NAME SENDER_ARGS -- PAUSE_SCRIPT: a 2,000 packets/s stream from A to B
