@@ -219,6 +219,33 @@ int xfab_pfc_dequeue(struct bpf_raw_tracepoint_args *ctx)
 }
 
 /*
+ * Lossless drop: a packet charged to a PG that is dropped instead of sent
+ * (its queue full, the watchdog emptying a stormed queue) gives its bytes
+ * back too; without this a PG would stay above XOFF for good, and its
+ * pause would never end. Only this switch's ports, as above.
+ */
+SEC("raw_tp/kfree_skb")
+int xfab_pfc_drop(struct bpf_raw_tracepoint_args *ctx)
+{
+	const struct sk_buff___xfab *skb = (const void *)ctx->args[0];
+	const struct net_device___xfab *dev;
+	__u32 mark = BPF_CORE_READ(skb, mark), ifindex;
+	__u64 *noted;
+
+	if ((mark & XFAB_PFC_MARK_MASK) != XFAB_PFC_MARK)
+		return 0;
+	dev = BPF_CORE_READ(skb, dev);
+	if (!dev)
+		return 0;
+	ifindex = (__u32)BPF_CORE_READ(dev, ifindex);
+	noted = bpf_map_lookup_elem(&port_dev, &ifindex);
+	if (!noted || *noted != (__u64)(unsigned long)dev)
+		return 0;
+	xfab_pfc_credit(mark, BPF_CORE_READ(skb, len), (__u32)BPF_CORE_READ(skb, skb_iif));
+	return 0;
+}
+
+/*
  * xdp datapath, the egress of every port (tx_ports' DEVMAP program, run as
  * the redirected frames leave): a port that went down under its packets.
  * XDP has no other place that sees the device: the pipeline chose this

@@ -27,7 +27,7 @@
 	"{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\", \"datapath\": "        \
 	"\"tc\"}},\n"
 #define PORTS                                                                                      \
-	" \"PORT\": {\"eth1\": {\"rate\": \"1000\", \"mtu\": \"1500\"},\n"                         \
+	" \"PORT\": {\"eth1\": {\"rate\": \"1000\", \"mtu\": \"1500\", \"buffer\": \"300000\"},\n" \
 	"   \"eth2\": {\"rate\": \"100\", \"speed\": \"10000\", \"mtu\": \"1500\"},\n"             \
 	"   \"eth3\": {\"mtu\": \"1500\"}},\n"
 #define QOS                                                                                        \
@@ -150,6 +150,25 @@ static void test_compiled(void **state)
 	assert_int_equal(v->speed_mbps, 10000);
 	key = 2; /* no PFC: no entry */
 	assert_null(sh_get(&sh, XFAB_T_PFC_CFG, &key));
+	/* a lossless queue never tail-drops (no buffer limit in queue_cfg:
+	 * its gate holds); eth1's lossy classes keep their 300,000 bytes */
+	{
+		const struct xfab_queue_cfg *q;
+
+		key = XFAB_QUEUE_KEY(0, 3);
+		q = sh_get(&sh, XFAB_T_QUEUE_CFG, &key);
+		assert_non_null(q);
+		assert_int_equal(q->buffer_bytes, 0);
+		key = XFAB_QUEUE_KEY(0, 4);
+		assert_int_equal(
+		    ((const struct xfab_queue_cfg *)sh_get(&sh, XFAB_T_QUEUE_CFG, &key))
+			->buffer_bytes,
+		    0);
+		key = XFAB_QUEUE_KEY(0, 1);
+		q = sh_get(&sh, XFAB_T_QUEUE_CFG, &key);
+		assert_non_null(q);
+		assert_int_equal(q->buffer_bytes, 300000);
+	}
 	xfab_compile_free(c);
 	xfab_rib_free(rib);
 	sh_free(&sh);

@@ -89,7 +89,7 @@ struct pfc_rt {
 	struct mnl_socket *nl;
 	unsigned int seq;
 	int fd_cfg, fd_state, fd_queue, fd_qstats;
-	int dequeue_link; /* the raw tracepoint that gives queued bytes back */
+	int tp_link[2]; /* the raw tracepoints that give queued bytes back */
 	__u32 poll_ms;
 	__u64 next_poll;
 	int n;
@@ -104,7 +104,9 @@ static __u64 mono_ns(void)
 	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
 }
 
-/* ---- the gate: a TBF under class 1:(prio + 1), handle 0x10 + prio ---- */
+/* ---- the gate: a TBF under class 1:(prio + 1), handle 2N: (prio N), in
+ * place of the class's bfifo 1N: (a handle of its own: a qdisc of another
+ * kind cannot take over a handle in place) ---- */
 
 /* Line rate (open) or one byte a second (closed: at most one burst, one
  * frame, leaves after the change, as a frame already on the wire would). */
@@ -126,8 +128,7 @@ static int gate_write(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio, 
 	memset(tcm, 0, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = (int)pp->ifindex;
-	tcm->tcm_handle =
-	    TC_H_MAKE((__u32)(0x10 + prio) << 16, 0); /* shape_port: tc reads "1N:" as hex */
+	tcm->tcm_handle = TC_H_MAKE((__u32)(0x20 + prio) << 16, 0);
 	tcm->tcm_parent = TC_H_MAKE(1u << 16, (__u32)prio + 1);
 	mnl_attr_put_strz(nlh, TCA_KIND, "tbf");
 	opts = mnl_attr_nest_start(nlh, TCA_OPTIONS);
@@ -167,7 +168,7 @@ static int gate_flush(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio)
 	memset(tcm, 0, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = (int)pp->ifindex;
-	tcm->tcm_handle = TC_H_MAKE((__u32)(0x10 + prio) << 16, 0);
+	tcm->tcm_handle = TC_H_MAKE((__u32)(0x20 + prio) << 16, 0);
 	tcm->tcm_parent = TC_H_MAKE(1u << 16, (__u32)prio + 1);
 	if (mnl_socket_sendto(g->nl, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
@@ -623,7 +624,9 @@ static __u32 cfg_queue_limit(const struct agent *a, int p)
 
 			lim = l > lim ? l : lim;
 		}
-	return lim;
+	/* and never less than 4 MiB: on a busy host the reaction time has a
+	 * long tail (a thread not scheduled); a drop here breaks the class */
+	return lim > (4u << 20) ? lim : 4u << 20;
 }
 
 static void cfg_wd(const struct agent *a, int p, struct pfc_wd *wd)
@@ -637,38 +640,59 @@ static void cfg_wd(const struct agent *a, int p, struct pfc_wd *wd)
 
 static struct pfc_rt *the_pfc;
 
-#define DEQUEUE_PIN "pfc_dequeue"
+/* The ingress accounting gives queued bytes back from two raw tracepoint
+ * programs: net_dev_start_xmit (the packet leaves) and kfree_skb (it is
+ * dropped instead). Pinned like the ports' links, as pfc_<program>, so the
+ * accounting goes on while no xfabd runs; a new xfabd attaches its own,
+ * then drops the old (a raw tracepoint link cannot swap programs). */
+#define N_TP 2
 
-/* The dequeue side of the ingress accounting: a raw tracepoint program
- * (net_dev_start_xmit). Pinned like the ports' links, so the accounting
- * goes on while no xfabd runs; a new xfabd attaches its own, then drops
- * the old (a raw tracepoint link cannot swap programs in place). */
-static int dequeue_attach(struct agent *a, struct pfc_rt *g)
+static int tp_attach(struct agent *a, struct pfc_rt *g)
 {
-	struct bpf_program *prog = NULL, *p;
-	char pin[512];
-	int fd;
+	struct bpf_program *p;
+	int n = 0;
 
 	bpf_object__for_each_program(p, a->skel->obj)
-		if (bpf_program__type(p) == BPF_PROG_TYPE_RAW_TRACEPOINT)
-			prog = p;
-	if (!prog) {
-		log_warn("pfc: no dequeue program in this build: occupancy is not given back");
-		return 0;
-	}
-	fd = bpf_raw_tracepoint_open("net_dev_start_xmit", bpf_program__fd(prog));
-	if (fd < 0)
-		return -errno;
-	snprintf(pin, sizeof(pin), "%s/" DEQUEUE_PIN, a->pin_dir);
-	unlink(pin); /* an old one goes: ours runs already */
-	if (bpf_obj_pin(fd, pin)) {
-		int err = -errno;
+	{
+		const char *sec = bpf_program__section_name(p);
+		char pin[512];
+		int fd;
 
-		close(fd);
-		return err;
+		if (bpf_program__type(p) != BPF_PROG_TYPE_RAW_TRACEPOINT ||
+		    strncmp(sec, "raw_tp/", 7) || n == N_TP)
+			continue;
+		fd = bpf_raw_tracepoint_open(sec + 7, bpf_program__fd(p));
+		if (fd < 0)
+			return -errno;
+		g->tp_link[n++] = fd;
+		snprintf(pin, sizeof(pin), "%s/pfc_%s", a->pin_dir, bpf_program__name(p));
+		unlink(pin); /* an old one goes: ours runs already */
+		if (bpf_obj_pin(fd, pin))
+			return -errno;
 	}
-	g->dequeue_link = fd;
+	if (n < N_TP)
+		log_warn("pfc: %d of %d accounting programs in this build", n, N_TP);
 	return 0;
+}
+
+static void tp_detach(struct agent *a, struct pfc_rt *g)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, a->skel->obj)
+	{
+		char pin[512];
+
+		if (bpf_program__type(p) != BPF_PROG_TYPE_RAW_TRACEPOINT)
+			continue;
+		/* --keep: the pins keep them attached for the next xfabd */
+		snprintf(pin, sizeof(pin), "%s/pfc_%s", a->pin_dir, bpf_program__name(p));
+		if (!a->keep)
+			unlink(pin);
+	}
+	for (int i = 0; i < N_TP; i++)
+		if (g->tp_link[i] >= 0)
+			close(g->tp_link[i]);
 }
 
 int pfc_start(struct agent *a)
@@ -680,7 +704,7 @@ int pfc_start(struct agent *a)
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
-	g->stop_fd = g->timer_fd = g->dequeue_link = -1;
+	g->stop_fd = g->timer_fd = g->tp_link[0] = g->tp_link[1] = -1;
 	g->fd_cfg = bpf_map__fd(a->skel->maps.pfc_cfg);
 	g->fd_state = bpf_map__fd(a->skel->maps.pfc_state);
 	g->fd_queue = bpf_map__fd(a->skel->maps.pfc_queue);
@@ -744,9 +768,9 @@ int pfc_start(struct agent *a)
 				goto fail;
 			}
 		}
-	err = dequeue_attach(a, g);
+	err = tp_attach(a, g);
 	if (err) {
-		log_err("pfc: cannot attach the dequeue program: %s", strerror(-err));
+		log_err("pfc: cannot attach the accounting programs: %s", strerror(-err));
 		goto fail;
 	}
 	g->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -795,15 +819,7 @@ void pfc_stop(struct agent *a)
 		if (g->ports[i].kick_fd >= 0)
 			close(g->ports[i].kick_fd);
 	}
-	if (g->dequeue_link >= 0) {
-		char pin[512];
-
-		/* --keep: the pin keeps it attached for the next xfabd */
-		snprintf(pin, sizeof(pin), "%s/" DEQUEUE_PIN, a->pin_dir);
-		if (!a->keep)
-			unlink(pin);
-		close(g->dequeue_link);
-	}
+	tp_detach(a, g);
 	ring_buffer__free(g->rb);
 	if (g->nl)
 		mnl_socket_close(g->nl);

@@ -125,7 +125,10 @@ static int build_qos(struct build *b)
 				return -ENOMEM;
 			e->key = XFAB_QUEUE_KEY((__u32)p, tc);
 			e->val.rate_kbps = (__u64)port->rate_mbps * 1000;
-			e->val.buffer_bytes = port->buffer_bytes;
+			/* a lossless queue never tail-drops: its gate holds what
+			 * comes while the pause takes hold (docs/PFC.md) */
+			e->val.buffer_bytes =
+			    port->pfc.enabled & (1u << tc) ? 0 : port->buffer_bytes;
 			if (port->wred[tc] < 0)
 				continue;
 			w = &cfg->wred[port->wred[tc]];
