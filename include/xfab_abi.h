@@ -478,7 +478,8 @@ struct xfab_pfc_state {
 	__u64 wd_rx_dropped; /* ... the watchdog's drop action discarded (stormed PG) */
 	__u64 wd_tx_dropped; /* packets to egress queue prio it discarded (stormed queue) */
 	__u32 xoff;	     /* 1 while the PG is above XOFF (pause asked of the peer) */
-	__u32 pad;
+	__u32 resynced;	     /* times xfabd set the occupancy back to 0: bytes counted
+			      * while no class queue of the priority held any */
 };
 _Static_assert(sizeof(struct xfab_pfc_state) == 80, "pfc state");
 

@@ -528,6 +528,96 @@ static void wd_poll(struct pfc_rt *g, __u64 elapsed)
 	pthread_mutex_unlock(&g->lock);
 }
 
+/* ---- the accounting's safety net ---- */
+
+struct backlog_walk {
+	__u64 bytes[XFAB_NUM_PRIO]; /* queued in classes 1:(prio + 1), every port */
+};
+
+static int qdisc_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct backlog_walk *w = data;
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *attr;
+	__u32 minor = TC_H_MIN(tcm->tcm_parent);
+
+	if (TC_H_MAJ(tcm->tcm_parent) != (1u << 16) || minor < 1 || minor > XFAB_NUM_PRIO)
+		return MNL_CB_OK;
+	mnl_attr_for_each(attr, nlh, sizeof(*tcm))
+	{
+		if (mnl_attr_get_type(attr) == TCA_STATS &&
+		    mnl_attr_get_payload_len(attr) >= sizeof(struct tc_stats)) {
+			const struct tc_stats *st = mnl_attr_get_payload(attr);
+
+			w->bytes[minor - 1] += st->backlog;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+/*
+ * A PG's occupancy counts bytes queued at this switch's egresses. If a
+ * packet's give-back were ever missed, the PG would stay above XOFF with
+ * nothing queued, and its pause would never end (a deadlock the whole
+ * priority feels). Every poll: a PG that holds bytes while no class queue
+ * of its priority holds any is set back to zero (XON sent if it was
+ * paused). A packet charged between the dump and the reset loses its
+ * charge, which errs on the side of less pause. Counted in `resynced`.
+ */
+static void resync_occupancy(struct pfc_rt *g)
+{
+	static char buf[32768]; /* the PFC thread's alone */
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct backlog_walk w = {{0}};
+	struct tcmsg *tcm;
+	int ret;
+
+	nlh->nlmsg_type = RTM_GETQDISC;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = ++g->seq;
+	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
+	memset(tcm, 0, sizeof(*tcm));
+	tcm->tcm_family = AF_UNSPEC;
+	if (mnl_socket_sendto(g->nl, nlh, nlh->nlmsg_len) < 0)
+		return;
+	for (;;) {
+		ret = (int)mnl_socket_recvfrom(g->nl, buf, sizeof(buf));
+		if (ret <= 0)
+			return;
+		ret = mnl_cb_run(buf, (size_t)ret, g->seq, mnl_socket_get_portid(g->nl), qdisc_cb,
+				 &w);
+		if (ret <= MNL_CB_STOP)
+			break;
+	}
+	if (ret < 0)
+		return;
+	for (int i = 0; i < g->n; i++) {
+		struct pfc_port_rt *pp = &g->ports[i];
+
+		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++) {
+			__u32 key = XFAB_QUEUE_KEY((__u32)pp->slot, (__u32)prio);
+			struct xfab_pfc_state st;
+
+			if (!(pp->enabled & (1u << prio)) || w.bytes[prio] ||
+			    bpf_map_lookup_elem(g->fd_state, &key, &st) || !st.occupancy_bytes)
+				continue;
+			/* the data plane's atomics: only our fields change, in
+			 * a copy written back; a race costs one packet's charge */
+			log_dbg("pfc: %s PG %d: %llu bytes counted with nothing queued: resynced",
+				pp->name, prio, (unsigned long long)st.occupancy_bytes);
+			st.occupancy_bytes = 0;
+			st.resynced++;
+			if (st.xoff) {
+				st.xoff = 0;
+				bpf_map_update_elem(g->fd_state, &key, &st, BPF_ANY);
+				xon(g, pp, prio);
+			} else {
+				bpf_map_update_elem(g->fd_state, &key, &st, BPF_ANY);
+			}
+		}
+	}
+}
+
 /* ---- the thread ---- */
 
 /* Expired pauses, due refreshes, the watchdog's poll; the next deadline. */
@@ -539,6 +629,7 @@ static __u64 on_timer(struct pfc_rt *g)
 		__u64 poll = (__u64)__atomic_load_n(&g->poll_ms, __ATOMIC_RELAXED) * NS_PER_MS;
 
 		wd_poll(g, poll);
+		resync_occupancy(g);
 		g->next_poll = now + poll;
 		next = g->next_poll;
 	}
