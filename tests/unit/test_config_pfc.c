@@ -72,15 +72,15 @@ static void test_good(void **state)
 	assert_int_equal(e1->xon[4], 20000);
 	assert_int_equal(e1->headroom[4], 60000);
 	/* eth1 PG 3 derived: frames of 1514 bytes; XOFF 8 of them, XON 6;
-	 * headroom 2 frames + 1 ms at 1 Gbit/s (125,000 B) + 2 x 5 m of cable
-	 * at 5 ns/m (50 ns: 6.25 B, rounded up to 7) = 3,028 + 125,007 */
+	 * headroom 2 frames + 2 ms at 1 Gbit/s (250,000 B) + 2 x 5 m of cable
+	 * at 5 ns/m (50 ns: 6.25 B, rounded up to 7) = 3,028 + 250,007 */
 	assert_int_equal(e1->xoff[3], 12112);
 	assert_int_equal(e1->xon[3], 9084);
-	assert_int_equal(e1->headroom[3], 128035);
-	/* eth2 PG 3 at 10 Gbit/s over 100 m: 1 ms = 1,250,000 B, 1 us of
+	assert_int_equal(e1->headroom[3], 253035);
+	/* eth2 PG 3 at 10 Gbit/s over 100 m: 2 ms = 2,500,000 B, 1 us of
 	 * cable round trip = 1,250 B, + 3,028 */
 	assert_int_equal(e2->cable_m, 100);
-	assert_int_equal(e2->headroom[3], 1254278);
+	assert_int_equal(e2->headroom[3], 2504278);
 	/* nothing for PGs without PFC */
 	assert_int_equal(e1->xoff[0], 0);
 	assert_int_equal(e2->xoff[4], 0);
@@ -95,8 +95,8 @@ static void test_good(void **state)
 	assert_int_equal(e3->wd_action, XFAB_PFCWD_OFF);
 	/* a lossless queue holds what every other port may send it before
 	 * its pause holds (XOFF + headroom), at least its own buffer (1 MiB) */
-	assert_int_equal(xfab_pfc_queue_limit(&cfg, 0, 3), 12112 + 1254278);
-	assert_int_equal(xfab_pfc_queue_limit(&cfg, 2, 3), 12112 + 128035 + 12112 + 1254278);
+	assert_int_equal(xfab_pfc_queue_limit(&cfg, 0, 3), 12112 + 2504278);
+	assert_int_equal(xfab_pfc_queue_limit(&cfg, 2, 3), 12112 + 253035 + 12112 + 2504278);
 	assert_int_equal(xfab_pfc_queue_limit(&cfg, 1, 4), 1 << 20); /* 40,000 + 60,000 */
 	xfab_config_free(&cfg);
 }

@@ -157,7 +157,7 @@ struct xfab_config {
 
 /* PFC sizing (docs/PFC.md, CONFIG.md#buffer_pg): the reaction time a
  * derived headroom covers, and the derived thresholds in MTUs. */
-#define XFAB_PFC_REACTION_US 1000
+#define XFAB_PFC_REACTION_US 2000
 #define XFAB_PFC_XOFF_MTUS 8
 #define XFAB_PFC_XON_MTUS 6
 #define XFAB_PFC_CABLE_M 5

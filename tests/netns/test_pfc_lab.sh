@@ -1,0 +1,58 @@
+#!/bin/bash
+# netns test of lossless classes (802.1Qbb PFC) in a clos-2x4 lab, through
+# scripts/pfc-experiments (its own lab, tc datapath, static routes; see the
+# script for the set-up). The oracles are the receiver's per-QP sequence
+# numbers, the switches' queue drop counters and tshark's decoding of the
+# frames on the wire, none of them PFC code:
+#   lossless incast (3 senders at 2.4x the bottleneck, priority 3): nothing
+#     lost or reordered, PFC frames sent and received, the pause reached
+#     every tier (spines, sending leaves, hosts);
+#   the same on a lossy priority: drops;
+#   the frames leaf1 sent h1 decode as PFC, vector priority 3, XOFF at
+#     65,535 quanta and XON at 0;
+#   one XOFF and no XON: the queue stops, resumes by itself after the time,
+#     nothing lost;
+#   a storm (continuous XOFF from h8): the watchdog declares it within
+#     detection + poll (+ a margin for a loaded box), traffic to another
+#     port on the same priority loses nothing, and it restores after.
+# shellcheck source=tests/netns/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_root
+NAME="p$$"
+NAME=${NAME:0:8}
+out=$(mktemp)
+trap 'rm -f "$out"; "$ROOT/scripts/xfab-lab" down "$ROOT/testbeds/clos-2x4.json" --name "$NAME" >/dev/null 2>&1' EXIT INT TERM
+
+if ! timeout 400 "$ROOT/scripts/pfc-experiments" --json --name "$NAME" >"$out"; then
+	not_ok "pfc-experiments ran to the end"
+	echo "# $pass passed, $fail failed"
+	exit 1
+fi
+ok "pfc-experiments ran to the end"
+jq -c . "$out" | sed 's/^/# /'
+j() { jq -e "$1" "$out" >/dev/null; }
+
+check "lossless: every packet sent arrived (none lost, sent > 0)" \
+	j '.lossless.sent > 0 and .lossless.delivered == .lossless.sent'
+check "lossless: no queue dropped a packet, none out of order" \
+	j '.lossless.drops == 0 and .lossless.out_of_order == 0'
+check "lossless: PFC frames were sent and received" \
+	j '.lossless.pfc_tx_frames > 0 and .lossless.pfc_rx_frames > 0'
+check "lossless: the pause reached the spines, the sending leaves and the hosts" \
+	j '.propagation.hops_paused == 3'
+check "lossy: the same incast on priority 1 drops (delivered < sent, drops > 0)" \
+	j '.lossy.drops > 0 and .lossy.delivered < .lossy.sent'
+check "the frames leaf1 sent h1 decode as PFC: vector 0x08, XOFF 65535 and XON 0" \
+	j '.lossless.decoded.frames > 0 and .lossless.decoded.vectors == [8] and .lossless.decoded.xoff > 0 and .lossless.decoded.xon > 0'
+check "pause time: one XOFF stopped the queue once, for about its time (33.55 ms)" \
+	j '.pausetime.pauses == 1 and .pausetime.paused_ms >= 30 and .pausetime.paused_ms < 100'
+check "pause time: nothing lost" \
+	j '.pausetime.sent > 0 and .pausetime.delivered == .pausetime.sent'
+check "watchdog: storm declared within detection + poll (+ 150 ms on a loaded box)" \
+	j '.watchdog.detect_ms != null and .watchdog.detect_ms >= .watchdog.detection_time_ms * 0.9 and .watchdog.detect_ms <= .watchdog.detection_time_ms + .watchdog.poll_ms + 150'
+check "watchdog: restored after the storm" j '.watchdog.restored == true'
+check "watchdog: another port's traffic on the same priority lost nothing" \
+	j '.watchdog.others_sent > 0 and .watchdog.others_delivered == .watchdog.others_sent'
+check "nothing left: namespaces" eval '! ip netns list | grep -q "^$NAME-"'
+echo "# $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
