@@ -101,6 +101,72 @@ static void test_good(void **state)
 	xfab_config_free(&cfg);
 }
 
+/* Defaults and the derived sizing at two other speeds and cable lengths:
+ * an empty pfc_enable is no PFC; a jumbo port at its rate over 40 m; a port
+ * whose PORT speed (25G) differs from its rate; a watchdog given only its
+ * detection time. */
+static const char *defaults_text =
+    HDR " \"PORT\": {\"eth1\": {\"rate\": \"1000\"},\n"
+	"   \"eth2\": {\"rate\": \"1000\", \"mtu\": \"9000\"},\n"
+	"   \"eth3\": {\"rate\": \"1000\", \"speed\": \"25000\"}},\n"
+	" \"PORT_QOS_MAP\": {\"eth1\": {\"pfc_enable\": \"\"}, \"eth2\": {\"pfc_enable\": "
+	"\"7, 0\"},\n   \"eth3\": {\"pfc_enable\": \"3\"}},\n"
+	" \"CABLE_LENGTH\": {\"AZURE\": {\"eth2\": \"40m\"}},\n"
+	" \"PFC_WD\": {\"eth2\": {\"detection_time\": \"300\"}, \"eth3\": {\"action\": "
+	"\"alert\"}}\n"
+	"}\n";
+
+static void test_defaults(void **state)
+{
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+	const struct xfab_cfg_pfc *e1, *e2, *e3;
+
+	(void)state;
+	if (xfab_config_parse("defaults.json", defaults_text, &cfg, &errs)) {
+		char line[1024];
+
+		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
+		fail_msg("refused: %s", line);
+	}
+	e1 = &cfg.ports[0].pfc;
+	e2 = &cfg.ports[1].pfc;
+	e3 = &cfg.ports[2].pfc;
+	assert_int_equal(e1->enabled, 0);
+	assert_int_equal(e1->xoff[3], 0);
+	assert_int_equal(e1->wd_action, XFAB_PFCWD_OFF);
+	/* eth2: priorities 0 and 7; frames of 9,014 bytes: XOFF 72,112,
+	 * XON 54,084; 2 ms at 1 Gbit/s is 250,000 B, 2 x 40 m at 5 ns/m is
+	 * 400 ns (50 B), 2 frames 18,028: 268,078 */
+	assert_int_equal(e2->enabled, 0x81);
+	assert_int_equal(e2->speed_mbps, 1000);
+	assert_int_equal(e2->cable_m, 40);
+	for (int pg = 0; pg < 8; pg += 7) {
+		assert_int_equal(e2->xoff[pg], 72112);
+		assert_int_equal(e2->xon[pg], 54084);
+		assert_int_equal(e2->headroom[pg], 268078);
+	}
+	assert_int_equal(e2->xoff[3], 0);
+	/* eth3: the pause time and the headroom at its PORT speed, 25 Gbit/s:
+	 * 2 ms is 6,250,000 B, 50 ns of cable 156.25 B (157), 2 x 1,514:
+	 * 6,253,185 */
+	assert_int_equal(e3->cable_m, 5);
+	assert_int_equal(e3->speed_mbps, 25000);
+	assert_int_equal(e3->xoff[3], 12112);
+	assert_int_equal(e3->xon[3], 9084);
+	assert_int_equal(e3->headroom[3], 6253185);
+	/* the watchdog: restoration 2 x the detection given (SONiC's pfcwd
+	 * start), else SONiC's defaults; poll 200 ms */
+	assert_int_equal(cfg.pfcwd_poll_ms, 200);
+	assert_int_equal(e2->wd_action, XFAB_PFCWD_DROP);
+	assert_int_equal(e2->wd_detection_ms, 300);
+	assert_int_equal(e2->wd_restoration_ms, 600);
+	assert_int_equal(e3->wd_action, XFAB_PFCWD_ALERT);
+	assert_int_equal(e3->wd_detection_ms, 200);
+	assert_int_equal(e3->wd_restoration_ms, 200);
+	xfab_config_free(&cfg);
+}
+
 static int neigh_none(void *arg, __u32 ifindex, int family, const __u8 *addr, __u8 mac[6])
 {
 	(void)arg, (void)ifindex, (void)family, (void)addr, (void)mac;
@@ -169,6 +235,57 @@ static void test_compiled(void **state)
 		assert_non_null(q);
 		assert_int_equal(q->buffer_bytes, 300000);
 	}
+	xfab_compile_free(c);
+	xfab_rib_free(rib);
+	sh_free(&sh);
+	xfab_config_free(&cfg);
+}
+
+/* The defaults compile too: eth1 (empty pfc_enable) gets no entry. */
+static void test_compiled_defaults(void **state)
+{
+	struct xfab_port_live live[XFAB_MAX_PORTS] = {{0}};
+	struct xfab_map_ops ops = {.update = sh_update, .remove = sh_remove};
+	struct shadow sh = {0};
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+	struct xfab_rib *rib;
+	struct xfab_compile *c;
+	const struct xfab_pfc_cfg *v;
+	__u32 key;
+
+	(void)state;
+	assert_int_equal(xfab_config_parse("defaults.json", defaults_text, &cfg, &errs), 0);
+	for (int p = 0; p < 3; p++) {
+		live[p].ifindex = (__u32)(10 + p);
+		live[p].mac[0] = 2;
+		live[p].oper_up = 1;
+	}
+	ops.arg = &sh;
+	rib = xfab_rib_new();
+	c = xfab_compile_new(rib, &ops, neigh_none, NULL);
+	assert_int_equal(xfab_rib_load_config(rib, &cfg), 0);
+	assert_int_equal(xfab_compile_config(c, &cfg, live), 0);
+	key = 0;
+	assert_null(sh_get(&sh, XFAB_T_PFC_CFG, &key));
+	key = 1;
+	v = sh_get(&sh, XFAB_T_PFC_CFG, &key);
+	assert_non_null(v);
+	assert_int_equal(v->enabled, 0x81);
+	assert_int_equal(v->speed_mbps, 1000);
+	assert_int_equal(v->xoff_bytes[0], 72112);
+	assert_int_equal(v->xon_bytes[0], 54084);
+	assert_int_equal(v->xoff_bytes[7], 72112);
+	assert_int_equal(v->xon_bytes[7], 54084);
+	assert_int_equal(v->xoff_bytes[3], 0);
+	assert_int_equal(v->xon_bytes[3], 0);
+	key = 2;
+	v = sh_get(&sh, XFAB_T_PFC_CFG, &key);
+	assert_non_null(v);
+	assert_int_equal(v->enabled, 0x08);
+	assert_int_equal(v->speed_mbps, 25000);
+	assert_int_equal(v->xoff_bytes[3], 12112);
+	assert_int_equal(v->xon_bytes[3], 9084);
 	xfab_compile_free(c);
 	xfab_rib_free(rib);
 	sh_free(&sh);
@@ -245,6 +362,54 @@ static const struct bad_case bad[] = {
      T(QOS ",\n \"PFC_WD\": {\"GLOBAL\": {\"POLL_INTERVAL\": \"500\"}, \"eth1\": "
 	   "{\"detection_time\": \"600\", \"restoration_time\": \"400\"}}"),
      "\"eth1\": {\"det", "PFC_WD|eth1", "POLL_INTERVAL (500 ms, line"},
+    {"empty priority item", T(" \"PORT_QOS_MAP\": {\"eth1\": {\"pfc_enable\": \"3,,4\"}}"),
+     "\"3,,4\"", "PORT_QOS_MAP|eth1.pfc_enable", "an empty item"},
+    {"nine priorities", T(" \"PORT_QOS_MAP\": {\"eth1\": {\"pfc_enable\": \"0,1,2,3,4,5,6,7,0\"}}"),
+     "\"0,1,2", "PORT_QOS_MAP|eth1.pfc_enable", "more than 8"},
+    {"qos map key with a PG", T(" \"PORT_QOS_MAP\": {\"eth1|3\": {\"pfc_enable\": \"3\"}}"),
+     "\"eth1|3\"", "PORT_QOS_MAP|eth1|3", "expected PORT_QOS_MAP|PORT"},
+    {"SONiC's size",
+     T(QOS ",\n \"BUFFER_PROFILE\": {\"P\": {\"xoff\": \"1000\", \"xon\": \"10\", "
+	   "\"size\": \"1518\"}}"),
+     "\"size\"", "BUFFER_PROFILE|P.size", "no shared buffer pools"},
+    {"SONiC's dynamic_th",
+     T(QOS ",\n \"BUFFER_PROFILE\": {\"P\": {\"xoff\": \"1000\", \"xon\": \"10\", "
+	   "\"headroom\": \"1\", \"dynamic_th\": \"-3\"}}"),
+     "\"dynamic_th\"", "BUFFER_PROFILE|P.dynamic_th", "no shared buffer pools"},
+    {"xoff of 0",
+     T(QOS ",\n \"BUFFER_PROFILE\": {\"P\": {\"xoff\": \"0\", \"xon\": \"0\", "
+	   "\"headroom\": \"1\"}}"),
+     "\"0\", \"xon", "BUFFER_PROFILE|P.xoff", "out of range"},
+    {"headroom of 0",
+     T(QOS ",\n \"BUFFER_PROFILE\": {\"P\": {\"xoff\": \"10\", \"xon\": \"0\", "
+	   "\"headroom\": \"0\"}}"),
+     "\"0\"}}", "BUFFER_PROFILE|P.headroom", "out of range"},
+    {"PG without a PG", T(QOS ",\n \"BUFFER_PG\": {\"eth1\": {\"profile\": \"P\"}}"),
+     "\"eth1\": {\"profile", "BUFFER_PG|eth1", "PORT|PG-PG"},
+    {"PG 8", T(QOS ",\n \"BUFFER_PG\": {\"eth1|8\": {\"profile\": \"P\"}}"), "\"eth1|8\"",
+     "BUFFER_PG|eth1|8", "PORT|PG-PG"},
+    {"PG of an unknown port", T(QOS ",\n \"BUFFER_PG\": {\"eth9|3\": {\"profile\": \"P\"}}"),
+     "\"eth9|3\"", "BUFFER_PG|eth9|3", "not in the PORT table"},
+    {"PG without profile", T(QOS ",\n \"BUFFER_PG\": {\"eth1|3\": {}}"), "{}}", "BUFFER_PG|eth1|3",
+     "missing field \"profile\""},
+    {"cable with a leading zero", T(QOS ",\n \"CABLE_LENGTH\": {\"AZURE\": {\"eth1\": \"05m\"}}"),
+     "\"05m\"", "CABLE_LENGTH|AZURE.eth1", "meters"},
+    {"cable too long", T(QOS ",\n \"CABLE_LENGTH\": {\"AZURE\": {\"eth1\": \"100001m\"}}"),
+     "\"100001m\"", "CABLE_LENGTH|AZURE.eth1", "meters"},
+    {"watchdog key with a queue", T(QOS ",\n \"PFC_WD\": {\"eth1|3\": {}}"), "\"eth1|3\"",
+     "PFC_WD|eth1|3", "expected PFC_WD|PORT or PFC_WD|GLOBAL"},
+    {"watchdog of an unknown port", T(QOS ",\n \"PFC_WD\": {\"eth9\": {}}"), "\"eth9\"",
+     "PFC_WD|eth9", "not in the PORT table"},
+    {"detection too long", T(QOS ",\n \"PFC_WD\": {\"eth1\": {\"detection_time\": \"5001\"}}"),
+     "\"5001\"", "PFC_WD|eth1.detection_time", "out of range"},
+    {"poll too short", T(QOS ",\n \"PFC_WD\": {\"GLOBAL\": {\"POLL_INTERVAL\": \"99\"}}"), "\"99\"",
+     "PFC_WD|GLOBAL.POLL_INTERVAL", "out of range"},
+    {"global unknown field",
+     T(QOS ",\n \"PFC_WD\": {\"GLOBAL\": {\"BIG_RED_SWITCH\": \"enable\"}}"), "\"BIG_RED_SWITCH\"",
+     "PFC_WD|GLOBAL.BIG_RED_SWITCH", "unknown field"},
+    {"watchdog unknown field",
+     T(QOS ",\n \"PFC_WD\": {\"eth1\": {\"pfc_stat_history\": \"enable\"}}"),
+     "\"pfc_stat_history\"", "PFC_WD|eth1.pfc_stat_history", "unknown field"},
     {"watchdog without PFC", T(QOS ",\n \"PFC_WD\": {\"eth3\": {}}"), "\"eth3\": {}", "PFC_WD|eth3",
      "no lossless priority"},
 };
@@ -294,8 +459,8 @@ static void test_bad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_good),
-	    cmocka_unit_test(test_compiled),
+	    cmocka_unit_test(test_good),     cmocka_unit_test(test_compiled),
+	    cmocka_unit_test(test_defaults), cmocka_unit_test(test_compiled_defaults),
 	    cmocka_unit_test(test_bad),
 	};
 	return cmocka_run_group_tests_name("config_pfc", tests, NULL, NULL);

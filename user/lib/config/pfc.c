@@ -59,7 +59,7 @@ static int key_port(struct ctx *c, const struct json_value *e, const char *key, 
 /* "3,4": priorities 0..7, each once; "" none. */
 static int parse_prio_list(const char *t, __u8 *mask, char *why, size_t len)
 {
-	char copy[64], *items[16];
+	char copy[64], *items[XFAB_NUM_PRIO];
 	int n;
 
 	*mask = 0;
@@ -70,7 +70,11 @@ static int parse_prio_list(const char *t, __u8 *mask, char *why, size_t len)
 		return -1;
 	}
 	snprintf(copy, sizeof(copy), "%s", t);
-	n = cfg_split_list(copy, items, 16);
+	n = cfg_split_list(copy, items, XFAB_NUM_PRIO);
+	if (n == CFG_LIST_EMPTY_ITEM) {
+		snprintf(why, len, "an empty item");
+		return -1;
+	}
 	if (n < 0) {
 		snprintf(why, len, "more than 8 priorities");
 		return -1;
@@ -414,10 +418,16 @@ void cfg_parse_pfc_wd(struct ctx *c, const struct json_value *tbl)
 			cfg_field_key(fk, sizeof(fk), key, "detection_time");
 			cfg_parse_u32(c, f, fk, 100, 5000, &det);
 		}
+		/* without restoration_time: what SONiC's CLI writes, 2 x the
+		 * detection time given (pfcwd start), 200 ms with neither
+		 * (pfcwd start_default). SONiC's orchagent ignores an entry
+		 * without both times; xfab fills them in (CONFIG.md#pfc_wd). */
 		f = json_get(e, "restoration_time");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "restoration_time");
 			cfg_parse_u32(c, f, fk, 100, 60000, &rest_ms);
+		} else if (json_get(e, "detection_time")) {
+			rest_ms = 2 * det;
 		}
 		if (c->errs->total != bad)
 			continue;
