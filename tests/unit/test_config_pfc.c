@@ -325,7 +325,7 @@ static const struct bad_case bad[] = {
     {"xon not below xoff",
      T(QOS ",\n \"BUFFER_PROFILE\": {\"P\": {\"xoff\": \"1000\", \"xon\": \"1000\", "
 	   "\"headroom\": \"1\"}}"),
-     "\"1000\", \"headroom", "BUFFER_PROFILE|P", "must be below xoff"},
+     "\"1000\", \"headroom", "BUFFER_PROFILE|P.xon", "must be below xoff"},
     {"profile without headroom",
      T(QOS ",\n \"BUFFER_PROFILE\": {\"P\": {\"xoff\": \"1000\", \"xon\": \"10\"}}"), "{\"xoff",
      "BUFFER_PROFILE|P", "missing field \"headroom\""},
@@ -344,6 +344,10 @@ static const struct bad_case bad[] = {
      "BUFFER_PG|eth1|3.profile", "no BUFFER_PROFILE named Q"},
     {"cable without unit", T(QOS ",\n \"CABLE_LENGTH\": {\"AZURE\": {\"eth1\": \"5\"}}"), "\"5\"",
      "CABLE_LENGTH|AZURE.eth1", "meters"},
+    {"cable set twice",
+     T(QOS ",\n \"CABLE_LENGTH\": {\"AZURE\": {\"eth1\": \"5m\"},\n   \"OTHER\": {\"eth1\": "
+	   "\"7m\"}}"),
+     "\"eth1\": \"7m", "CABLE_LENGTH|OTHER.eth1", "already set (line 7)"},
     {"cable of an unknown port", T(QOS ",\n \"CABLE_LENGTH\": {\"AZURE\": {\"eth7\": \"5m\"}}"),
      "\"eth7\"", "CABLE_LENGTH|AZURE.eth7", "not in the PORT table"},
     {"watchdog action", T(QOS ",\n \"PFC_WD\": {\"eth1\": {\"action\": \"shutdown\"}}"),

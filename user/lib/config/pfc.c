@@ -147,6 +147,7 @@ void cfg_parse_port_qos_map(struct ctx *c, const struct json_value *tbl)
 void cfg_parse_cable_length(struct ctx *c, const struct json_value *tbl)
 {
 	char key[160], fk[160], buf[32];
+	int line[XFAB_MAX_PORTS] = {0}; /* where each port's length was set */
 
 	for (size_t i = 0; i < tbl->count; i++) {
 		const struct json_value *e = &tbl->children[i];
@@ -179,6 +180,13 @@ void cfg_parse_cable_length(struct ctx *c, const struct json_value *tbl)
 					      "a cable length is meters, \"5m\" (0m..100000m)");
 				continue;
 			}
+			if (line[port]) {
+				cfg_add_error(c, f->key_pos, fk,
+					      "the cable of %s is already set (line %d)", f->key,
+					      line[port]);
+				continue;
+			}
+			line[port] = f->key_pos.line;
 			c->cfg->ports[port].pfc.cable_m = (__u32)m;
 		}
 	}
@@ -241,8 +249,9 @@ static int parse_profiles(struct ctx *c, const struct json_value *tbl, struct pr
 			else
 				cfg_parse_u32(c, f, fk, k == 1 ? 0 : 1, 1u << 30, dst);
 		}
+		cfg_field_key(fk, sizeof(fk), key, "xon");
 		if (c->errs->total == bad && p.xon >= p.xoff)
-			cfg_add_error(c, json_get(e, "xon")->pos, key,
+			cfg_add_error(c, json_get(e, "xon")->pos, fk,
 				      "xon (%u) must be below xoff (%u)", p.xon, p.xoff);
 		if (c->errs->total == bad)
 			pr[n++] = p;
