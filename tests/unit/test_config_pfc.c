@@ -344,6 +344,15 @@ static const struct bad_case bad[] = {
      "BUFFER_PG|eth1|3.profile", "no BUFFER_PROFILE named Q"},
     {"cable without unit", T(QOS ",\n \"CABLE_LENGTH\": {\"AZURE\": {\"eth1\": \"5\"}}"), "\"5\"",
      "CABLE_LENGTH|AZURE.eth1", "meters"},
+    {"profile name too long",
+     T(QOS ",\n \"BUFFER_PROFILE\": {\"P0123456789012345678901234567890123456789012345678901234567"
+	   "89012\": {\"xoff\": \"1000\", \"xon\": \"10\", \"headroom\": \"1\"}}"),
+     "\"P0123", "BUFFER_PROFILE|P012345678901234567890123456789012345678901234567890123456789012",
+     "at most 63 characters"},
+    {"watchdog entry not an object", T(QOS ",\n \"PFC_WD\": {\"eth1\": \"drop\"}"), "\"drop\"",
+     "PFC_WD|eth1", "object"},
+    {"pfc_enable not text", T(" \"PORT_QOS_MAP\": {\"eth1\": {\"pfc_enable\": [3]}}"), "[3]",
+     "PORT_QOS_MAP|eth1.pfc_enable", "expected a string"},
     {"cable set twice",
      T(QOS ",\n \"CABLE_LENGTH\": {\"AZURE\": {\"eth1\": \"5m\"},\n   \"OTHER\": {\"eth1\": "
 	   "\"7m\"}}"),
