@@ -519,18 +519,650 @@ static void test_no_drop_counted(void **state)
 	set_pfc(SLOT_P1, 0, 0, 0, 1000, 0, 0);
 }
 
+/* ---- generate: tc egress accounting ---- */
+
+static __u8 DSCP_LOSSLESS = 255, DSCP_LOSSY = 255; /* of class 3; of class 1 */
+
+static void find_dscps(void)
+{
+	for (__u32 d = 0; d < 64; d++) {
+		__u32 tc;
+
+		assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_DSCP_TO_TC), &d, &tc),
+				 0);
+		if (tc == 3 && DSCP_LOSSLESS == 255)
+			DSCP_LOSSLESS = (__u8)d;
+		if (tc == 1 && DSCP_LOSSY == 255)
+			DSCP_LOSSY = (__u8)d;
+	}
+	assert_true(DSCP_LOSSLESS != 255 && DSCP_LOSSY != 255);
+}
+
+/* UDP over IPv4 from a host on p1 to dst, payload bytes of payload. */
+static size_t ip_frame(__u8 *b, const char *dst, __u8 dscp, size_t payload)
+{
+	struct xfab_frame f = {.l4 = {.proto = IPPROTO_UDP, .sport = 4000, .dport = 4791},
+			       .payload_len = payload};
+	long len;
+
+	memcpy(f.dmac, H.mac[0], 6);
+	memcpy(f.smac, PEER_MAC, 6);
+	assert_int_equal(xfab_frame_addrs(&f, "10.0.1.2", dst), 0);
+	f.ip4.tos = (__u8)(dscp << 2);
+	f.ip4.ttl = 64;
+	len = xfab_frame_build(&f, b, 14 + 20 + 8 + payload, NULL);
+	assert_true(len > 0);
+	return (size_t)len;
+}
+
+/* The tc egress program of out_port on a packet that came in on
+ * in_ifindex carrying mark; its verdict, and the mark it left. */
+static __u32 egress(int out_port, __u32 in_ifindex, __u32 mark, const __u8 *frame, size_t len,
+		    __u32 *mark_out)
+{
+	struct __sk_buff ctx = {
+	    .ifindex = H.ifindex[out_port], .ingress_ifindex = in_ifindex, .mark = mark};
+	__u8 out[2048];
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = (__u32)len,
+		    .data_out = out, .data_size_out = sizeof(out), .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx), .ctx_out = &ctx, .ctx_size_out = sizeof(ctx),
+		    .repeat = 1);
+
+	assert_int_equal(
+	    bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_tc_egress), &opts), 0);
+	*mark_out = ctx.mark;
+	return opts.retval;
+}
+
+#define PG_MARK(slot, prio) (XFAB_PFC_MARK | (slot) << 3 | (prio))
+
+static void test_egress_accounting(void **state)
+{
+	__u8 frame[2048], lossy[2048];
+	size_t len = ip_frame(frame, "10.0.2.1", DSCP_LOSSLESS, 958), ll;
+	struct xfab_pfc_state st;
+	__u32 mark;
+
+	(void)state;
+	assert_int_equal(len, 1000);
+	ll = ip_frame(lossy, "10.0.2.1", DSCP_LOSSY, 958);
+	set_pfc(SLOT_P1, 0x08, 0, 0, 1000, 3000, 1000);
+	set_pfc(SLOT_P2, 0, 0, 0, 1000, 0, 0);
+	set_pfc(SLOT_P3, 0, 0, 0, 1000, 0, 0);
+	clear_states(SLOT_P1);
+	clear_states(SLOT_P2);
+	clear_states(SLOT_P3);
+	events();
+	/* charged to (p1, 3), tagged; the third reaches XOFF: one event */
+	for (int k = 1; k <= 4; k++) {
+		assert_int_equal(egress(1, H.ifindex[0], 0, frame, len, &mark), TC_OK_RC);
+		assert_int_equal(mark, PG_MARK(SLOT_P1, 3));
+		st = get_state(SLOT_P1, 3);
+		assert_int_equal(st.occupancy_bytes, 1000 * k);
+		assert_int_equal(st.peak_occupancy_bytes, 1000 * k);
+		assert_int_equal(st.rx_packets, k);
+		assert_int_equal(st.xoff, k >= 3);
+		assert_int_equal(events(), k == 3);
+		if (k == 3) {
+			assert_int_equal(EV[0].kind, XFAB_PFC_EV_XOFF);
+			assert_int_equal(EV[0].slot, SLOT_P1);
+			assert_int_equal(EV[0].ifindex, H.ifindex[0]);
+			assert_int_equal(EV[0].prio_mask, 0x08);
+		}
+	}
+	/* nothing charged anywhere else */
+	for (int p = 0; p < 8; p++) {
+		assert_int_equal(get_state(SLOT_P2, p).occupancy_bytes, 0);
+		if (p != 3)
+			assert_int_equal(get_state(SLOT_P1, p).occupancy_bytes, 0);
+	}
+	/* a lossy class: not charged; a stale tag of ours is cleared, a
+	 * foreign mark kept */
+	assert_int_equal(egress(1, H.ifindex[0], PG_MARK(SLOT_P1, 3), lossy, ll, &mark), TC_OK_RC);
+	assert_int_equal(mark, 0);
+	assert_int_equal(egress(1, H.ifindex[0], 0x1234, lossy, ll, &mark), TC_OK_RC);
+	assert_int_equal(mark, 0x1234);
+	/* from another lossless port: its own PG, its slot in the tag */
+	set_pfc(SLOT_P3, 0x08, 0, 0, 1000, 0, 0);
+	assert_int_equal(egress(1, H.ifindex[2], 0, frame, len, &mark), TC_OK_RC);
+	assert_int_equal(mark, PG_MARK(SLOT_P3, 3));
+	assert_int_equal(get_state(SLOT_P3, 3).occupancy_bytes, len);
+	set_pfc(SLOT_P3, 0, 0, 0, 1000, 0, 0);
+	/* the lossless class from a port where it is not lossless, or from
+	 * the host itself (no ingress port): not charged */
+	assert_int_equal(egress(1, H.ifindex[2], PG_MARK(SLOT_P1, 3), frame, len, &mark), TC_OK_RC);
+	assert_int_equal(mark, 0);
+	assert_int_equal(egress(1, 0, 0, frame, len, &mark), TC_OK_RC);
+	assert_int_equal(mark, 0);
+	st = get_state(SLOT_P1, 3);
+	assert_int_equal(st.occupancy_bytes, 4000);
+	assert_int_equal(st.rx_packets, 4);
+	assert_int_equal(events(), 0);
+}
+
+/* The watchdog's drop action: packets to a stormed queue (tx) and from a
+ * stormed PG (rx) are dropped, counted, and not charged. */
+static void test_watchdog_drop(void **state)
+{
+	__u8 frame[2048];
+	size_t len = ip_frame(frame, "10.0.2.1", DSCP_LOSSLESS, 958);
+	__u64 wd0 = drops(XFAB_DROP_PFC_WATCHDOG);
+	__u32 mark;
+
+	(void)state;
+	set_pfc(SLOT_P1, 0x08, 0, 0, 1000, 100000, 50000);
+	clear_states(SLOT_P1);
+	clear_states(SLOT_P2);
+	/* egress queue (p2, 3) stormed */
+	set_pfc(SLOT_P2, 0x08, 0x08, 0x08, 1000, 0, 0);
+	assert_int_equal(egress(1, H.ifindex[0], 0, frame, len, &mark), TC_SHOT_RC);
+	assert_int_equal(get_state(SLOT_P2, 3).wd_tx_dropped, 1);
+	assert_int_equal(get_state(SLOT_P1, 3).occupancy_bytes, 0);
+	assert_int_equal(drops(XFAB_DROP_PFC_WATCHDOG) - wd0, 1);
+	/* another queue of p2 is not */
+	set_pfc(SLOT_P2, 0x10, 0x10, 0x10, 1000, 0, 0);
+	assert_int_equal(egress(1, H.ifindex[0], 0, frame, len, &mark), TC_OK_RC);
+	assert_int_equal(get_state(SLOT_P1, 3).occupancy_bytes, len);
+	set_pfc(SLOT_P2, 0, 0, 0, 1000, 0, 0);
+	/* ingress PG (p1, 3) stormed */
+	set_pfc(SLOT_P1, 0x08, 0x08, 0x08, 1000, 100000, 50000);
+	assert_int_equal(egress(1, H.ifindex[0], 0, frame, len, &mark), TC_SHOT_RC);
+	assert_int_equal(get_state(SLOT_P1, 3).wd_rx_dropped, 1);
+	assert_int_equal(get_state(SLOT_P1, 3).occupancy_bytes, len);
+	assert_int_equal(get_state(SLOT_P1, 3).rx_packets, 1);
+	assert_int_equal(drops(XFAB_DROP_PFC_WATCHDOG) - wd0, 2);
+	set_pfc(SLOT_P1, 0, 0, 0, 1000, 0, 0);
+	events();
+}
+
+/* ---- live: real veths, a real queue, the dequeue program ---- */
+
+static int sh(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	rc = system(cmd);
+	if (rc)
+		print_message("    `%s` failed (%d)\n", cmd, rc);
+	return rc;
+}
+
+/* A socket filter that lets through only frames whose skb->mark carries
+ * the PG tag: what a receiver sees of the mark. */
+static int mark_filter(void)
+{
+	struct bpf_insn insns[] = {
+	    {.code = BPF_LDX | BPF_MEM | BPF_W,
+	     .dst_reg = 0,
+	     .src_reg = 1,
+	     .off = offsetof(struct __sk_buff, mark)},
+	    {.code = BPF_ALU | BPF_AND | BPF_K, .dst_reg = 0, .imm = (__s32)XFAB_PFC_MARK_MASK},
+	    {.code = BPF_JMP32 | BPF_JNE | BPF_K, .dst_reg = 0, .off = 2, .imm = XFAB_PFC_MARK},
+	    {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0xffff},
+	    {.code = BPF_JMP | BPF_EXIT},
+	    {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0},
+	    {.code = BPF_JMP | BPF_EXIT},
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "pfc_markf", "GPL", insns,
+			       sizeof(insns) / sizeof(insns[0]), NULL);
+
+	assert_true(fd >= 0);
+	return fd;
+}
+
+/* A packet socket on device `name` (in the current namespace), optionally
+ * with a socket filter; non-blocking. */
+static int packet_socket(const char *name, int filter)
+{
+	struct sockaddr_ll sll = {.sll_family = AF_PACKET, .sll_protocol = htons(0x0003)};
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK, htons(0x0003)), big = 1 << 22;
+
+	assert_true(fd >= 0);
+	/* frames built from XDP's pages are large in truesize */
+	assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof(big)), 0);
+	sll.sll_ifindex = (int)if_nametoindex(name);
+	assert_true(sll.sll_ifindex > 0);
+	if (filter >= 0)
+		assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_ATTACH_BPF, &filter, sizeof(filter)),
+				 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sll, sizeof(sll)), 0);
+	return fd;
+}
+
+/* Frames waiting on fd that are our test UDP packets (dport 4791) to dst;
+ * their sequence numbers (the payload's first 4 bytes) must rise. */
+static int drain(int fd, const char *dst)
+{
+	__u8 b[2048];
+	struct in_addr a;
+	int n = 0;
+	__u32 last = 0;
+	ssize_t r;
+
+	assert_int_equal(inet_pton(AF_INET, dst, &a), 1);
+	while ((r = recv(fd, b, sizeof(b), MSG_DONTWAIT)) > 0) {
+		__u32 seq;
+
+		if (r < 46 || b[12] != 0x08 || b[13] != 0 || memcmp(b + 30, &a, 4) ||
+		    b[36] != 0x12 || b[37] != 0xb7)
+			continue;
+		seq = (__u32)b[42] << 24 | (__u32)b[43] << 16 | (__u32)b[44] << 8 | b[45];
+		assert_true(n == 0 || seq > last); /* in order */
+		last = seq;
+		n++;
+	}
+	return n;
+}
+
+/* Sends n numbered lossless frames of `payload` bytes from p1's peer. */
+static void send_from_peer(const char *dev, const char *dst, __u8 dscp, int n, size_t payload,
+			   __u32 mark)
+{
+	struct sockaddr_ll sll = {.sll_family = AF_PACKET, .sll_halen = 6};
+	int fd = socket(AF_PACKET, SOCK_RAW, 0);
+	__u8 frame[2048];
+	size_t len = ip_frame(frame, dst, dscp, payload);
+
+	assert_true(fd >= 0);
+	sll.sll_ifindex = (int)if_nametoindex(dev);
+	assert_true(sll.sll_ifindex > 0);
+	if (mark)
+		assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_MARK, &mark, sizeof(mark)), 0);
+	for (int i = 0; i < n; i++) {
+		frame[42] = (__u8)(i >> 24);
+		frame[43] = (__u8)(i >> 16);
+		frame[44] = (__u8)(i >> 8);
+		frame[45] = (__u8)i;
+		assert_int_equal(sendto(fd, frame, len, 0, (struct sockaddr *)&sll, sizeof(sll)),
+				 (ssize_t)len);
+	}
+	close(fd);
+}
+
+/* Waits (up to 3 s) until PG (p1, 3) has taken `packets` packets since
+ * rx0 (XDP's receive runs apart from the sender) and is back to `base`
+ * bytes. */
+static __u64 wait_occupancy(__u64 base, __u64 rx0, __u64 packets)
+{
+	struct xfab_pfc_state st = {0};
+
+	for (int i = 0; i < 300; i++) {
+		st = get_state(SLOT_P1, 3);
+		if (st.occupancy_bytes == base && st.rx_packets - rx0 == packets)
+			break;
+		usleep(10000);
+	}
+	return st.occupancy_bytes;
+}
+
+#define BASE 100000ull /* bytes already in the PG: any credit too many shows */
+#define LIVE_N 20
+
+static char NETNS[32];
+static struct bpf_link *DEQ;
+static int LINK_IN = -1, LINK_E4 = -1, LINK_E5 = -1, LINK_XDP = -1;
+
+static int link_prog(struct bpf_program *prog, int port, int attach)
+{
+	int fd = bpf_link_create(bpf_program__fd(prog), (int)H.ifindex[port],
+				 (enum bpf_attach_type)attach, NULL);
+
+	assert_true(fd >= 0);
+	return fd;
+}
+
+/* Enters namespace ns (NULL: back to ours). */
+static void enter(const char *ns)
+{
+	static int self = -1;
+	char path[64];
+	int fd;
+
+	if (self < 0)
+		self = open("/proc/self/ns/net", O_RDONLY);
+	assert_true(self >= 0);
+	if (!ns) {
+		assert_int_equal(setns(self, CLONE_NEWNET), 0);
+		return;
+	}
+	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(setns(fd, CLONE_NEWNET), 0);
+	close(fd);
+}
+
+static void live_teardown(void);
+
+/* xdp: the xdp datapath on p1 (xfab_xdp, and xfab_tc_handoff for what it
+ * hands over), else the tc datapath (xfab_tc) and p5, its peer in a
+ * namespace of its own (p5 goes with that namespace: once per suite). */
+static void live_setup(int xdp)
+{
+	struct xfab_pfc_state st = {.occupancy_bytes = BASE};
+
+	live_teardown(); /* what a failed test left */
+	snprintf(NETNS, sizeof(NETNS), "tpfc%d", (int)getpid());
+	assert_int_equal(sh("for d in p1 p1peer p4 p4peer; do "
+			    "echo 1 > /proc/sys/net/ipv6/conf/$d/disable_ipv6; done"),
+			 0);
+	if (!xdp)
+		assert_int_equal(sh("ip netns add %s && ip link set p5peer netns %s && "
+				    "ip -n %s link set p5peer up",
+				    NETNS, NETNS, NETNS),
+				 0);
+	/* HTB as xfabd sets it up: class 1:(tc + 1) is the class's queue */
+	for (int p = 4; p <= (xdp ? 4 : 5); p++)
+		assert_int_equal(
+		    sh("tc qdisc replace dev p%d root handle 1: htb default 4 && "
+		       "tc class add dev p%d parent 1: classid 1:4 htb rate 1mbit ceil 1mbit "
+		       "burst 1600b cburst 1600b quantum 1514",
+		       p, p),
+		    0);
+	DEQ = bpf_program__attach_raw_tracepoint(H.skel->progs.xfab_pfc_dequeue,
+						 "net_dev_start_xmit");
+	assert_non_null(DEQ);
+	if (xdp) {
+		LINK_XDP = link_prog(H.skel->progs.xfab_xdp, 0, BPF_XDP);
+		LINK_IN = link_prog(H.skel->progs.xfab_tc_handoff, 0, TCX_INGRESS);
+	} else {
+		LINK_IN = link_prog(H.skel->progs.xfab_tc, 0, TCX_INGRESS);
+	}
+	LINK_E4 = link_prog(H.skel->progs.xfab_tc_egress, 3, TCX_EGRESS);
+	if (!xdp)
+		LINK_E5 = link_prog(H.skel->progs.xfab_tc_egress, 4, TCX_EGRESS);
+	set_pfc(SLOT_P1, 0x08, 0, 0, 1000, BASE + 5000, BASE + 2000);
+	clear_states(SLOT_P1);
+	put_state(SLOT_P1, 3, &st);
+	events();
+}
+
+static void live_teardown(void)
+{
+	if (!NETNS[0])
+		return;
+	bpf_link__destroy(DEQ);
+	DEQ = NULL;
+	int *fds[] = {&LINK_IN, &LINK_E4, &LINK_E5, &LINK_XDP};
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (*fds[i] >= 0) {
+			close(*fds[i]);
+			*fds[i] = -1;
+		}
+	sh("tc qdisc del dev p4 root; tc qdisc del dev p5 root 2> /dev/null; "
+	   "ip netns del %s 2> /dev/null || true",
+	   NETNS);
+	NETNS[0] = '\0';
+	set_pfc(SLOT_P1, 0, 0, 0, 1000, 0, 0);
+}
+
+/*
+ * A lossless packet's whole life on the tc datapath: in at p1 (xfab_tc),
+ * charged at p4's egress, held by p4's 1 Mbit/s HTB class, credited as the
+ * driver takes it (xfab_pfc_dequeue). The PG starts at BASE bytes, so a
+ * credit too many or too few shows: it rises past XOFF (one event), comes
+ * back to exactly BASE, and falls below XON (one event) on the way.
+ * Every frame arrives, in order.
+ */
+/*
+ * After n packets charged since rx0: waits for the PG to come back to
+ * BASE, checks it stays there (no credit comes twice), and puts it back to
+ * BASE exactly. On this kernel the net_dev_start_xmit tracepoint now and
+ * then (about one run in eight on a loaded machine, recursion_misses 0)
+ * does not report one of the packets the veth sent (its TX counters and
+ * HTB's count them): that packet's credit is missing. One such packet is
+ * tolerated and reported; anything else fails.
+ */
+static __u64 settle(__u64 rx0, __u64 n)
+{
+	__u64 occ = wait_occupancy(BASE, rx0, n);
+	struct xfab_pfc_state st;
+
+	assert_int_equal(get_state(SLOT_P1, 3).rx_packets - rx0, n);
+	if (occ == BASE + 1000)
+		print_message("    one credit missing (a tracepoint miss of the kernel's)\n");
+	else
+		assert_int_equal(occ, BASE);
+	usleep(100000); /* and stays there: no credit comes twice */
+	st = get_state(SLOT_P1, 3);
+	assert_int_equal(st.occupancy_bytes, occ);
+	st.occupancy_bytes = BASE;
+	put_state(SLOT_P1, 3, &st);
+	return occ;
+}
+
+static void live_dequeue(int lossless_rx_fd, int marked_fd)
+{
+	struct xfab_pfc_state st;
+	__u64 occ, rx0 = get_state(SLOT_P1, 3).rx_packets;
+
+	send_from_peer("p1peer", "10.0.4.1", DSCP_LOSSLESS, LIVE_N, 958, 0);
+	occ = get_state(SLOT_P1, 3).occupancy_bytes;
+	print_message("    20 x 1000 B into a 1 Mbit/s queue: PG at BASE + %llu B just after\n",
+		      (unsigned long long)(occ - BASE));
+	assert_true(occ >= BASE + 5000); /* queued: charged and not yet back */
+	occ = settle(rx0, LIVE_N);
+	st = get_state(SLOT_P1, 3);
+	assert_int_equal(st.rx_packets - rx0, LIVE_N);
+	assert_true(st.peak_occupancy_bytes >= BASE + 5000);
+	assert_int_equal(st.xoff, 0);
+	assert_int_equal(events(), 2);
+	assert_int_equal(EV[0].kind, XFAB_PFC_EV_XOFF);
+	assert_int_equal(EV[1].kind, XFAB_PFC_EV_XON);
+	assert_int_equal(EV[1].slot, SLOT_P1);
+	assert_int_equal(EV[1].prio_mask, 0x08);
+	assert_int_equal(EV[1].ifindex, H.ifindex[0]); /* the PG's port */
+	assert_true(EV[1].now_ns > EV[0].now_ns);
+	assert_int_equal(drain(lossless_rx_fd, "10.0.4.1"), LIVE_N);
+	if (marked_fd >= 0) /* same namespace: the mark survives the veth */
+		assert_int_equal(drain(marked_fd, "10.0.4.1"), LIVE_N);
+}
+
+static void test_dequeue_live(void **state)
+{
+	int filter = mark_filter(), rx4, m4, rx5, m5;
+	__u64 occ, rx0;
+
+	(void)state;
+	live_setup(0);
+	rx4 = packet_socket("p4peer", -1);
+	m4 = packet_socket("p4peer", filter);
+	enter(NETNS);
+	rx5 = packet_socket("p5peer", -1);
+	m5 = packet_socket("p5peer", filter);
+	enter(NULL);
+
+	live_dequeue(rx4, m4);
+
+	/* Into another namespace: the peer sees no mark (veth scrubs it). */
+	rx0 = get_state(SLOT_P1, 3).rx_packets;
+	send_from_peer("p1peer", "10.0.5.1", DSCP_LOSSLESS, LIVE_N, 958, 0);
+	occ = settle(rx0, LIVE_N);
+	usleep(50000);
+	assert_int_equal(drain(rx5, "10.0.5.1"), LIVE_N);
+	assert_int_equal(drain(m5, "10.0.5.1"), 0);
+	print_message("    mark at the peer: kept in the same namespace (%d of %d), cleared "
+		      "across namespaces (0 of %d)\n",
+		      LIVE_N, LIVE_N, LIVE_N);
+	assert_int_equal(events(), 2);
+
+	/* Only this switch's devices give bytes back: a device of another
+	 * namespace with p4's ifindex sends tagged frames, uncredited. */
+	assert_int_equal(sh("ip -n %s link add xd0 index %u type veth peer xd1 && "
+			    "ip -n %s link set xd0 up && ip -n %s link set xd1 up",
+			    NETNS, H.ifindex[3], NETNS, NETNS),
+			 0);
+	enter(NETNS);
+	send_from_peer("xd0", "10.0.4.1", DSCP_LOSSLESS, 10, 958, PG_MARK(SLOT_P1, 3));
+	enter(NULL);
+	/* A stale tag on a frame out of a port of ours: cleared at its egress,
+	 * uncredited. */
+	send_from_peer("p4", "10.0.4.1", DSCP_LOSSLESS, 10, 958, PG_MARK(SLOT_P1, 3));
+	usleep(300000); /* 10 frames at 1 Mbit/s: 80 ms */
+	assert_int_equal(get_state(SLOT_P1, 3).occupancy_bytes, BASE);
+	assert_int_equal(events(), 0);
+
+	/* Never below 0: the PG's count taken away under queued packets (as a
+	 * restart would), their credits stop at 0 instead of wrapping. */
+	rx0 = get_state(SLOT_P1, 3).rx_packets;
+	send_from_peer("p1peer", "10.0.4.1", DSCP_LOSSLESS, 5, 958, 0);
+	{
+		struct xfab_pfc_state st = get_state(SLOT_P1, 3);
+
+		st.occupancy_bytes = 0;
+		put_state(SLOT_P1, 3, &st);
+	}
+	occ = wait_occupancy(0, rx0, 5);
+	usleep(100000);
+	assert_int_equal(occ, 0);
+	assert_int_equal(get_state(SLOT_P1, 3).occupancy_bytes, 0);
+	events();
+
+	close(rx4);
+	close(m4);
+	close(rx5);
+	close(m5);
+	close(filter);
+	live_teardown();
+}
+
+/* ---- the xdp datapath hands lossless classes to tc ---- */
+
+static __u32 xdp_run(const __u8 *frame, size_t len, __u32 *meta_len, __u32 *meta)
+{
+	struct xdp_md ctx = {.data_end = (__u32)len, .ingress_ifindex = H.ifindex[0]};
+	__u8 out[2048];
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = (__u32)len,
+		    .data_out = out, .data_size_out = sizeof(out), .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx), .ctx_out = &ctx, .ctx_size_out = sizeof(ctx),
+		    .repeat = 1);
+
+	assert_int_equal(bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_xdp), &opts), 0);
+	*meta_len = ctx.data - ctx.data_meta;
+	memcpy(meta, out, 4);
+	return opts.retval;
+}
+
+/*
+ * BPF_PROG_TEST_RUN: a lossless class leaves XDP with the marker in its
+ * metadata (not redirected, not counted as a punt); a lossy one, or any
+ * class on a port without PFC, is redirected as before. xfab_tc_handoff
+ * leaves a packet without the marker to the kernel, untouched.
+ */
+static void test_xdp_handoff(void **state)
+{
+	__u8 frame[2048], lossy[2048];
+	size_t len = ip_frame(frame, "10.0.4.1", DSCP_LOSSLESS, 100);
+	size_t ll = ip_frame(lossy, "10.0.4.1", DSCP_LOSSY, 100);
+	__u64 rx0 = port_stat(SLOT_P1, 0), punt0 = port_stat(SLOT_P1, 5),
+	      tx0 = port_stat(SLOT_P4, 2);
+	__u32 meta_len, meta, ret;
+
+	(void)state;
+	set_pfc(SLOT_P1, 0x08, 0, 0, 1000, 0, 0);
+	assert_int_equal(xdp_run(frame, len, &meta_len, &meta), XDP_PASS_RC);
+	assert_int_equal(meta_len, 4);
+	assert_int_equal(meta, XFAB_PFC_HANDOFF_MAGIC);
+	assert_int_equal(port_stat(SLOT_P1, 0) - rx0, 1);
+	assert_int_equal(port_stat(SLOT_P1, 5), punt0);
+	assert_int_equal(port_stat(SLOT_P4, 2), tx0);
+	assert_int_equal(xdp_run(lossy, ll, &meta_len, &meta), XDP_REDIRECT_RC);
+	assert_int_equal(meta_len, 0);
+	assert_int_equal(port_stat(SLOT_P4, 2) - tx0, 1);
+	set_pfc(SLOT_P1, 0x10, 0, 0, 1000, 0, 0); /* PFC on, another class */
+	assert_int_equal(xdp_run(frame, len, &meta_len, &meta), XDP_REDIRECT_RC);
+	set_pfc(SLOT_P1, 0, 0, 0, 1000, 0, 0);
+	assert_int_equal(xdp_run(frame, len, &meta_len, &meta), XDP_REDIRECT_RC);
+	assert_int_equal(meta_len, 0);
+	/* the tc side, without the marker: the kernel's, nothing counted */
+	{
+		struct __sk_buff ctx = {.ifindex = H.ifindex[0]};
+		__u8 out[2048];
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = (__u32)len,
+			    .data_out = out, .data_size_out = sizeof(out), .ctx_in = &ctx,
+			    .ctx_size_in = sizeof(ctx), .repeat = 1);
+
+		rx0 = port_stat(SLOT_P1, 0);
+		assert_int_equal(
+		    bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_tc_handoff), &opts),
+		    0);
+		ret = opts.retval;
+		assert_int_equal(ret, TC_OK_RC);
+		assert_int_equal(port_stat(SLOT_P1, 0), rx0);
+	}
+}
+
+/*
+ * Live, the xdp datapath on p1: lossless packets go XDP -> marker ->
+ * xfab_tc_handoff -> p4's real queue, where they are charged and credited
+ * like on the tc datapath, arrive in order, and count once at p1 (XDP
+ * counted them; the tc side does not again). A frame XDP punts (not IP)
+ * is the kernel's: one punt, not two.
+ */
+static void test_xdp_handoff_live(void **state)
+{
+	__u64 rx0, tx0, punt0, nonip0, occ;
+	int rx4;
+
+	(void)state;
+	live_setup(1);
+	rx4 = packet_socket("p4peer", -1);
+	rx0 = port_stat(SLOT_P1, 0);
+	tx0 = port_stat(SLOT_P4, 2);
+	punt0 = port_stat(SLOT_P1, 5);
+	nonip0 = h_percpu_u64(&H, XFAB_MAP_PUNT_STATS, XFAB_PUNT_NON_IP, 0, 2);
+	live_dequeue(rx4, -1);
+	assert_int_equal(port_stat(SLOT_P1, 0) - rx0, LIVE_N);
+	assert_int_equal(port_stat(SLOT_P4, 2) - tx0, LIVE_N);
+	assert_int_equal(port_stat(SLOT_P1, 5), punt0);
+	{
+		struct sockaddr_ll sll = {.sll_family = AF_PACKET,
+					  .sll_halen = 6,
+					  .sll_ifindex = (int)if_nametoindex("p1peer")};
+		__u8 f[64] = {0};
+		int fd = socket(AF_PACKET, SOCK_RAW, 0);
+
+		assert_true(fd >= 0);
+		memcpy(f, H.mac[0], 6);
+		memcpy(f + 6, PEER_MAC, 6);
+		f[12] = 0x88;
+		f[13] = 0xb5;
+		assert_int_equal(sendto(fd, f, sizeof(f), 0, (struct sockaddr *)&sll, sizeof(sll)),
+				 (ssize_t)sizeof(f));
+		close(fd);
+	}
+	usleep(50000);
+	assert_int_equal(h_percpu_u64(&H, XFAB_MAP_PUNT_STATS, XFAB_PUNT_NON_IP, 0, 2) - nonip0, 1);
+	assert_int_equal(port_stat(SLOT_P1, 5) - punt0, 1);
+	assert_int_equal(port_stat(SLOT_P1, 0) - rx0, LIVE_N + 1);
+	occ = get_state(SLOT_P1, 3).occupancy_bytes;
+	assert_int_equal(occ, BASE);
+	close(rx4);
+	live_teardown();
+}
+
 static int setup(void **state)
 {
 	(void)state;
 	if (h_setup(&H, 5, CONFIG))
 		return -1;
 	RB = ring_buffer__new(h_map_fd(&H, XFAB_MAP_PFC_EVENTS), on_event, NULL, NULL);
-	return RB ? 0 : -1;
+	if (!RB)
+		return -1;
+	find_dscps();
+	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
+	live_teardown(); /* after a failed live test */
 	ring_buffer__free(RB);
 	h_teardown(&H);
 	return 0;
@@ -547,6 +1179,11 @@ int main(void)
 	    cmocka_unit_test(test_ignored),
 	    cmocka_unit_test(test_bad_frames),
 	    cmocka_unit_test(test_no_drop_counted),
+	    cmocka_unit_test(test_egress_accounting),
+	    cmocka_unit_test(test_watchdog_drop),
+	    cmocka_unit_test(test_dequeue_live),
+	    cmocka_unit_test(test_xdp_handoff),
+	    cmocka_unit_test(test_xdp_handoff_live),
 	};
 	return cmocka_run_group_tests_name("bpf_pfc", tests, setup, teardown);
 }
