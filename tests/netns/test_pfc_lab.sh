@@ -15,7 +15,9 @@
 #   a storm (continuous XOFF from h8): the watchdog declares it within
 #     detection + poll and restores it within restoration + poll of the
 #     storm's end (xfabd's own log lines, + a margin for a loaded box);
-#     traffic to another port on the same priority loses nothing.
+#     traffic to another port on the same priority loses nothing;
+#   the xdp datapath (XDP hands lossless classes to tc): the incast again,
+#     lossless and lossy.
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -55,6 +57,23 @@ check "watchdog: restored within restoration + poll (+ 150 ms) after the storm" 
 	j '.watchdog.restored == true and .watchdog.restore_ms >= .watchdog.restoration_time_ms * 0.9 and .watchdog.restore_ms <= .watchdog.restoration_time_ms + .watchdog.poll_ms + 150'
 check "watchdog: another port's traffic on the same priority lost nothing" \
 	j '.watchdog.others_sent > 0 and .watchdog.others_delivered == .watchdog.others_sent'
-check "nothing left: namespaces" eval '! ip netns list | grep -q "^$NAME-"'
+check "nothing left: namespaces (tc)" eval '! ip netns list | grep -q "^$NAME-"'
+
+# ---- the xdp datapath: XDP forwards, lossless classes are handed to tc
+NAME="x$$"
+NAME=${NAME:0:8}
+if timeout 400 "$ROOT/scripts/pfc-experiments" --json --name "$NAME" --datapath xdp \
+	--runs lossless,lossy >"$out"; then
+	ok "xdp: pfc-experiments ran to the end"
+	jq -c . "$out" | sed 's/^/# /'
+	check "xdp: lossless incast, every packet arrived in order, no drop" \
+		j '.lossless.sent > 0 and .lossless.delivered == .lossless.sent and .lossless.drops == 0 and .lossless.out_of_order == 0'
+	check "xdp: the pause reached the spines, the sending leaves and the hosts" \
+		j '.propagation.hops_paused == 3'
+	check "xdp: the lossy incast drops" j '.lossy.drops > 0 and .lossy.delivered < .lossy.sent'
+else
+	not_ok "xdp: pfc-experiments ran to the end"
+fi
+check "nothing left: namespaces (xdp)" eval '! ip netns list | grep -q "^$NAME-"'
 echo "# $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

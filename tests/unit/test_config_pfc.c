@@ -167,6 +167,21 @@ static void test_defaults(void **state)
 	xfab_config_free(&cfg);
 }
 
+/* The xdp datapath hands lossless classes to tc: accepted there too. */
+static void test_xdp_datapath(void **state)
+{
+	static const char *text =
+	    "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\"}},\n" PORTS QOS "\n}\n";
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+
+	(void)state;
+	assert_int_equal(xfab_config_parse("xdp.json", text, &cfg, &errs), 0);
+	assert_int_equal(cfg.datapath, XFAB_DP_XDP);
+	assert_int_equal(cfg.ports[0].pfc.enabled, 0x18);
+	xfab_config_free(&cfg);
+}
+
 static int neigh_none(void *arg, __u32 ifindex, int family, const __u8 *addr, __u8 mac[6])
 {
 	(void)arg, (void)ifindex, (void)family, (void)addr, (void)mac;
@@ -314,10 +329,6 @@ static const struct bad_case bad[] = {
      "\"pfc_enabled\"", "PORT_QOS_MAP|eth1.pfc_enabled", "unknown field"},
     {"no rate", T(" \"PORT_QOS_MAP\": {\"eth3\": {\"pfc_enable\": \"3\"}}"), "\"3\"",
      "PORT_QOS_MAP|eth3.pfc_enable", "set PORT|eth3 rate"},
-    {"xdp datapath",
-     "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"l\"}},\n" PORTS
-     " \"PORT_QOS_MAP\": {\"eth1\": {\"pfc_enable\": \"3\"}}\n}\n",
-     "\"3\"", "PORT_QOS_MAP|eth1.pfc_enable", "tc datapath"},
     {"profile with a pool",
      T(QOS ",\n \"BUFFER_PROFILE\": {\"P\": {\"pool\": \"ingress_lossless_pool\", \"xoff\": "
 	   "\"1\", \"xon\": \"0\", \"headroom\": \"1\"}}"),
@@ -472,8 +483,11 @@ static void test_bad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_good),     cmocka_unit_test(test_compiled),
-	    cmocka_unit_test(test_defaults), cmocka_unit_test(test_compiled_defaults),
+	    cmocka_unit_test(test_good),
+	    cmocka_unit_test(test_compiled),
+	    cmocka_unit_test(test_xdp_datapath),
+	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_compiled_defaults),
 	    cmocka_unit_test(test_bad),
 	};
 	return cmocka_run_group_tests_name("config_pfc", tests, NULL, NULL);

@@ -103,7 +103,8 @@ struct agent {
 	struct xfab_port_live live[XFAB_MAX_PORTS];
 	int link_fd[XFAB_MAX_PORTS];	    /* bpf_link per port index of cfg; -1 = none */
 	int egress_fd[XFAB_MAX_PORTS];	    /* tc datapath: the egress (queue) program */
-	int old_prog_fd[XFAB_MAX_PORTS][2]; /* attach_all: what adopted links ran */
+	int handoff_fd[XFAB_MAX_PORTS];	    /* xdp datapath, lossless port: tc ingress */
+	int old_prog_fd[XFAB_MAX_PORTS][3]; /* attach_all: what adopted links ran */
 	int shaped[XFAB_MAX_PORTS];	    /* tc datapath: xfabd installed the port's HTB */
 	int admin_down[XFAB_MAX_PORTS];	    /* the kernel's IFF_UP is off (FIB_SYNC: handled) */
 	__u64 down_ns[XFAB_MAX_PORTS];	    /* when the port last went oper down */

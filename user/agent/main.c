@@ -384,7 +384,7 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 
 	for (int p = 0; p < XFAB_MAX_PORTS; p++)
-		a.link_fd[p] = a.egress_fd[p] = -1;
+		a.link_fd[p] = a.egress_fd[p] = a.handoff_fd[p] = -1;
 	if (take_pin_dir(&a))
 		goto out_cfg;
 	/* Until the ports run on what this xfabd loaded, a data plane it

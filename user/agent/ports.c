@@ -77,13 +77,24 @@ int port_of_ifindex(const struct agent *a, __u32 ifindex)
 
 /* A port's link pins in the pin directory: the ingress program's
  * (xdp or tc) and, tc datapath, the egress program's. */
-enum { LINK_IN, LINK_EGRESS };
+/* A port's links: its ingress program (XDP or tc), the tc egress program
+ * (queues), and on an xdp-datapath port with lossless priorities the tc
+ * ingress program that takes what XDP hands over (docs/PFC.md). */
+enum { LINK_IN, LINK_EGRESS, LINK_HANDOFF, N_LINKS };
+
+static int *link_slot(struct agent *a, int p, int which)
+{
+	return which == LINK_IN	      ? &a->link_fd[p]
+	       : which == LINK_EGRESS ? &a->egress_fd[p]
+				      : &a->handoff_fd[p];
+}
 
 static void link_pin_path(const struct agent *a, int p, int which, int datapath, char *out,
 			  size_t len)
 {
 	snprintf(out, len, "%s/link_%s_%s", a->pin_dir,
 		 which == LINK_EGRESS	   ? "tc_egress"
+		 : which == LINK_HANDOFF   ? "tc_handoff"
 		 : datapath == XFAB_DP_XDP ? "xdp"
 					   : "tc",
 		 a->cfg.ports[p].name);
@@ -105,20 +116,19 @@ void detach_port(struct agent *a, int p)
 
 	if (a->link_fd[p] < 0)
 		return;
-	link_pin_path(a, p, LINK_IN, a->cfg.datapath, pin, sizeof(pin));
-	drop_link(&a->link_fd[p], pin);
-	link_pin_path(a, p, LINK_EGRESS, a->cfg.datapath, pin, sizeof(pin));
-	drop_link(&a->egress_fd[p], pin);
+	for (int w = LINK_IN; w < N_LINKS; w++) {
+		link_pin_path(a, p, w, a->cfg.datapath, pin, sizeof(pin));
+		drop_link(link_slot(a, p, w), pin);
+	}
 	unshape_port(a, p);
 	log_info("detached from %s", a->cfg.ports[p].name);
 }
 
 void keep_ports(struct agent *a)
 {
-	for (int p = 0; p < a->cfg.n_ports; p++) {
-		drop_link(&a->link_fd[p], NULL);
-		drop_link(&a->egress_fd[p], NULL);
-	}
+	for (int p = 0; p < a->cfg.n_ports; p++)
+		for (int w = LINK_IN; w < N_LINKS; w++)
+			drop_link(link_slot(a, p, w), NULL);
 }
 
 /*
@@ -159,10 +169,9 @@ static int port_link(struct agent *a, int p, int which, int datapath, int prog, 
 		     int *old_prog)
 {
 	__u32 ifindex = a->live[p].ifindex;
-	__u32 type = datapath == XFAB_DP_XDP ? XFAB_LINK_TYPE_XDP : XFAB_LINK_TYPE_TCX;
-	int attach = datapath == XFAB_DP_XDP ? BPF_XDP
-		     : which == LINK_IN	     ? XFAB_TCX_INGRESS
-					     : XFAB_TCX_EGRESS;
+	int xdp = datapath == XFAB_DP_XDP && which == LINK_IN;
+	__u32 type = xdp ? XFAB_LINK_TYPE_XDP : XFAB_LINK_TYPE_TCX;
+	int attach = xdp ? BPF_XDP : which == LINK_EGRESS ? XFAB_TCX_EGRESS : XFAB_TCX_INGRESS;
 	char pin[512];
 	int err;
 
@@ -188,18 +197,17 @@ static int port_link(struct agent *a, int p, int which, int datapath, int prog, 
 static void unattach_port(struct agent *a, int p)
 {
 	char pin[512];
-	int *fds[2] = {&a->link_fd[p], &a->egress_fd[p]};
 
-	for (int w = LINK_IN; w <= LINK_EGRESS; w++) {
-		int *old = &a->old_prog_fd[p][w];
+	for (int w = LINK_IN; w < N_LINKS; w++) {
+		int *old = &a->old_prog_fd[p][w], *fd = link_slot(a, p, w);
 
-		if (*fds[w] < 0)
+		if (*fd < 0)
 			continue;
-		if (*old >= 0 && !bpf_link_update(*fds[w], *old, NULL)) {
-			drop_link(fds[w], NULL); /* back as it was, still pinned */
+		if (*old >= 0 && !bpf_link_update(*fd, *old, NULL)) {
+			drop_link(fd, NULL); /* back as it was, still pinned */
 		} else {
 			link_pin_path(a, p, w, a->cfg.datapath, pin, sizeof(pin));
-			drop_link(fds[w], pin);
+			drop_link(fd, pin);
 		}
 	}
 	unshape_port(a, p);
@@ -223,12 +231,23 @@ static int attach_port(struct agent *a, int p, int datapath)
 	}
 	if (a->old_prog_fd[p][LINK_IN] >= 0)
 		how = "took over";
-	if (datapath == XFAB_DP_TC) {
+	/* tc queues: every port of the tc datapath; on the xdp datapath the
+	 * ports with lossless priorities, whose packets XDP hands to tc */
+	if (datapath == XFAB_DP_TC || a->cfg.ports[p].pfc.enabled) {
 		err = port_link(a, p, LINK_EGRESS, datapath,
 				bpf_program__fd(a->skel->progs.xfab_tc_egress), &a->egress_fd[p],
 				&a->old_prog_fd[p][LINK_EGRESS]);
 		if (err) {
 			log_err("cannot attach the tc egress program to %s: %s",
+				a->cfg.ports[p].name, strerror(-err));
+			unattach_port(a, p);
+			return err;
+		}
+		if (datapath == XFAB_DP_XDP &&
+		    (err = port_link(a, p, LINK_HANDOFF, datapath,
+				     bpf_program__fd(a->skel->progs.xfab_tc_handoff),
+				     &a->handoff_fd[p], &a->old_prog_fd[p][LINK_HANDOFF]))) {
+			log_err("cannot attach the lossless hand-over program to %s: %s",
 				a->cfg.ports[p].name, strerror(-err));
 			unattach_port(a, p);
 			return err;
@@ -261,10 +280,9 @@ static void drop_stray_links(struct agent *a)
 			continue;
 		snprintf(pin, sizeof(pin), "%s/%s", a->pin_dir, de->d_name);
 		for (int p = 0; p < a->cfg.n_ports && !used; p++)
-			for (int w = LINK_IN; w <= LINK_EGRESS && !used; w++) {
+			for (int w = LINK_IN; w < N_LINKS && !used; w++) {
 				link_pin_path(a, p, w, a->cfg.datapath, mine, sizeof(mine));
-				used = !strcmp(pin, mine) &&
-				       (w == LINK_IN ? a->link_fd[p] : a->egress_fd[p]) >= 0;
+				used = !strcmp(pin, mine) && *link_slot(a, p, w) >= 0;
 			}
 		if (!used) {
 			log_info("detaching %s: no configured port uses it", de->d_name);
@@ -281,7 +299,8 @@ int attach_all(struct agent *a)
 	int err = 0;
 
 	for (int p = 0; p < a->cfg.n_ports; p++)
-		a->old_prog_fd[p][LINK_IN] = a->old_prog_fd[p][LINK_EGRESS] = -1;
+		for (int w = LINK_IN; w < N_LINKS; w++)
+			a->old_prog_fd[p][w] = -1;
 	for (int p = 0; p < a->cfg.n_ports; p++) {
 		err = attach_port(a, p, a->cfg.datapath);
 		if (err) {
@@ -293,7 +312,7 @@ int attach_all(struct agent *a)
 	drop_stray_links(a);
 out:
 	for (int p = 0; p < a->cfg.n_ports; p++)
-		for (int w = LINK_IN; w <= LINK_EGRESS; w++)
+		for (int w = LINK_IN; w < N_LINKS; w++)
 			if (a->old_prog_fd[p][w] >= 0) {
 				close(a->old_prog_fd[p][w]);
 				a->old_prog_fd[p][w] = -1;

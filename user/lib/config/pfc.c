@@ -136,10 +136,6 @@ void cfg_parse_port_qos_map(struct ctx *c, const struct json_value *tbl)
 			    "lossless priorities need the port's real queues: set PORT|%s "
 			    "rate (Mbit/s)",
 			    p->name);
-		else if (p->pfc.enabled && c->cfg->datapath != XFAB_DP_TC)
-			cfg_add_error(c, f->pos, fk,
-				      "lossless priorities need the tc datapath "
-				      "(DEVICE_METADATA|localhost datapath \"tc\")");
 	}
 }
 
