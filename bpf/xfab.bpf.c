@@ -229,7 +229,7 @@ int xfab_pfc_drop(struct bpf_raw_tracepoint_args *ctx)
 {
 	const struct sk_buff___xfab *skb = (const void *)ctx->args[0];
 	const struct net_device___xfab *dev;
-	__u32 mark = BPF_CORE_READ(skb, mark), ifindex;
+	__u32 mark = BPF_CORE_READ(skb, mark), ifindex, len;
 	__u64 *noted;
 
 	if ((mark & XFAB_PFC_MARK_MASK) != XFAB_PFC_MARK)
@@ -239,9 +239,10 @@ int xfab_pfc_drop(struct bpf_raw_tracepoint_args *ctx)
 		return 0;
 	ifindex = (__u32)BPF_CORE_READ(dev, ifindex);
 	noted = bpf_map_lookup_elem(&port_dev, &ifindex);
-	if (!noted || *noted != (__u64)(unsigned long)dev)
+	if (!noted || (const void *)(unsigned long)*noted != dev)
 		return 0;
-	xfab_pfc_credit(mark, BPF_CORE_READ(skb, len), (__u32)BPF_CORE_READ(skb, skb_iif));
+	len = BPF_CORE_READ(skb, len);
+	xfab_pfc_credit(mark, len, (__u32)BPF_CORE_READ(skb, skb_iif));
 	return 0;
 }
 
