@@ -913,11 +913,11 @@ static void live_teardown(void)
 /*
  * After n packets charged since rx0: waits for the PG to come back to
  * BASE, checks it stays there (no credit comes twice), and puts it back to
- * BASE exactly. On this kernel the net_dev_start_xmit tracepoint now and
- * then (about one run in eight on a loaded machine, recursion_misses 0)
- * does not report one of the packets the veth sent (its TX counters and
- * HTB's count them): that packet's credit is missing. One such packet is
- * tolerated and reported; anything else fails.
+ * BASE exactly. On this kernel, now and then (a few runs in ten on a
+ * loaded machine, recursion_misses 0) neither net_dev_start_xmit nor
+ * net_dev_xmit reports one of the packets the veth sent (its TX counters
+ * and HTB's count it): that packet's credit is missing. One such packet
+ * is tolerated and reported; anything else fails.
  */
 static __u64 settle(__u64 rx0, __u64 n)
 {
