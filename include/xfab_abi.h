@@ -441,10 +441,14 @@ _Static_assert(sizeof(struct xfab_queue_watermark) == 16, "queue watermark");
 #define XFAB_MAC_CONTROL_PAUSE 0x0001 /* 802.3x: all priorities, one timer */
 #define XFAB_MAC_CONTROL_PFC 0x0101   /* 802.1Qbb: class-enable vector, 8 timers */
 /* 01:80:C2:00:00:01, the MAC control destination */
-#define XFAB_MAC_CONTROL_DST {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01}
+#define XFAB_MAC_CONTROL_DST                                                                       \
+	{                                                                                          \
+		0x01, 0x80, 0xc2, 0x00, 0x00, 0x01                                                 \
+	}
 #define XFAB_PFC_MAX_QUANTA 0xffffu
 /* One pause quantum is 512 bit times at the port's speed. */
-static inline __attribute__((always_inline)) __u64 xfab_pfc_quanta_ns(__u32 quanta, __u32 speed_mbps)
+static inline __attribute__((always_inline)) __u64 xfab_pfc_quanta_ns(__u32 quanta,
+								      __u32 speed_mbps)
 {
 	return speed_mbps ? (__u64)quanta * 512000ull / speed_mbps : 0;
 }
@@ -495,18 +499,18 @@ enum xfab_pfcwd_action {
 	XFAB_PFCWD_ALERT = 3,
 };
 struct xfab_pfc_queue {
-	__u8 gated;	 /* 1: the queue's gate is closed (paused by the peer) */
-	__u8 stormed;	 /* 1: the watchdog declared a PFC storm (STATUS stormed) */
-	__u8 wd_action;	 /* enum xfab_pfcwd_action */
+	__u8 gated;	/* 1: the queue's gate is closed (paused by the peer) */
+	__u8 stormed;	/* 1: the watchdog declared a PFC storm (STATUS stormed) */
+	__u8 wd_action; /* enum xfab_pfcwd_action */
 	__u8 pad;
 	__u32 wd_detection_ms;
 	__u32 wd_restoration_ms;
 	__u32 wd_poll_ms;
-	__u64 paused_ns;   /* total time the gate was closed (the current closing included) */
-	__u64 pauses;	   /* gate closings */
-	__u64 tx_frames;   /* PFC frames sent out of port slot naming prio (XOFF, refreshes, XON) */
-	__u64 tx_xon;	   /* ... of which XON */
-	__u64 tx_last_ns;  /* CLOCK_MONOTONIC of the last one */
+	__u64 paused_ns;  /* total time the gate was closed (the current closing included) */
+	__u64 pauses;	  /* gate closings */
+	__u64 tx_frames;  /* PFC frames sent out of port slot naming prio (XOFF, refreshes, XON) */
+	__u64 tx_xon;	  /* ... of which XON */
+	__u64 tx_last_ns; /* CLOCK_MONOTONIC of the last one */
 	__u64 storms_detected;
 	__u64 storms_restored;
 	__u64 wd_tx_ok, wd_tx_drop, wd_rx_ok, wd_rx_drop;

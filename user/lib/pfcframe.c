@@ -47,7 +47,7 @@ size_t xfab_pfc_build(__u8 *buf, size_t cap, const __u8 src[6], __u8 vector,
 	buf[16] = 0; /* reserved octet of the vector */
 	buf[17] = vector;
 	for (unsigned int i = 0; i < timers; i++)
-		put16(buf + XFAB_PFC_HDR_LEN + 2 * i, quanta[i]);
+		put16(buf + XFAB_PFC_HDR_LEN + (size_t)2 * i, quanta[i]);
 	return len;
 }
 
@@ -103,7 +103,7 @@ enum xfab_macc_status xfab_macc_parse(const __u8 *frame, size_t len, const __u8 
 		have = (len - XFAB_PFC_HDR_LEN) / 2;
 		m.timers = (__u8)(have < XFAB_NUM_PRIO ? have : XFAB_NUM_PRIO);
 		for (unsigned int i = 0; i < m.timers; i++)
-			m.quanta[i] = get16(frame + XFAB_PFC_HDR_LEN + 2 * i);
+			m.quanta[i] = get16(frame + XFAB_PFC_HDR_LEN + (size_t)2 * i);
 	} else if (m.opcode == XFAB_MAC_CONTROL_PAUSE) {
 		need = XFAB_MACC_HDR_LEN + 2;
 		m.vector = 0xff;
