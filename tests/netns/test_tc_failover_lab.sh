@@ -79,8 +79,7 @@ sleep 0.5
 echo "# in 0.5 s with xfabd stopped: leaf1 eth1 +$(($(txp leaf1 eth1) - l1)), eth2 +$(($(txp leaf1 eth2) - l2)); spine1 eth1 +$(($(txp spine1 eth1) - s1x)), eth2-4 +$(($(sum_txp spine1 eth2 eth3 eth4) - s4))"
 check "while xfabd is stopped, leaf1's data plane sends nothing into eth1 (down), its flows take eth2" \
 	eval '[ "$(txp leaf1 eth1)" = "$l1" ] && [ "$(txp leaf1 eth2)" -gt "$((l2 + 1000))" ]'
-check "and spine1's nothing into eth1 (no carrier), h1's traffic bounced down other leaves" \
-	eval '[ "$(txp spine1 eth1)" = "$s1x" ] && [ "$(sum_txp spine1 eth2 eth3 eth4)" -gt "$s4" ]'
+check "and spine1's nothing into eth1 (no carrier)" eval '[ "$(txp spine1 eth1)" = "$s1x" ]'
 # shellcheck disable=SC2086
 kill -CONT $stopped
 stopped=""
