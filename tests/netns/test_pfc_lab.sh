@@ -38,11 +38,9 @@ j() { jq -e "$1" "$out" >/dev/null; }
 check "lossless: every packet sent arrived (none lost, sent > 0)" \
 	j '.lossless.sent > 0 and .lossless.delivered == .lossless.sent'
 check "lossless: no queue dropped a packet" j '.lossless.drops == 0'
-# Every queue is FIFO and RPS keeps a flow on one CPU per veth, but a busy
-# box still shows a few packets in 30,000 out of order (docs/PFC.md): the
-# count is reported, and more than 0.2 % fails.
-check "lossless: in order per QP (at most 0.2 % of packets out of order)" \
-	j '.lossless.out_of_order * 500 <= .lossless.sent'
+# Every queue is FIFO, RPS keeps a flow on one CPU per veth, and the
+# experiment resolves the sink's neighbour first (docs/PFC.md).
+check "lossless: in order per QP (none out of order)" j '.lossless.out_of_order == 0'
 check "lossless: PFC frames were sent and received" \
 	j '.lossless.pfc_tx_frames > 0 and .lossless.pfc_rx_frames > 0'
 check "lossless: the pause reached the spines, the sending leaves and the hosts" \
@@ -70,8 +68,8 @@ if timeout 400 "$ROOT/scripts/pfc-experiments" --json --name "$NAME" --datapath 
 	--runs lossless,lossy >"$out"; then
 	ok "xdp: pfc-experiments ran to the end"
 	jq -c . "$out" | sed 's/^/# /'
-	check "xdp: lossless incast, every packet arrived, no drop, in order (<= 0.2 %)" \
-		j '.lossless.sent > 0 and .lossless.delivered == .lossless.sent and .lossless.drops == 0 and .lossless.out_of_order * 500 <= .lossless.sent'
+	check "xdp: lossless incast, every packet arrived, no drop, in order" \
+		j '.lossless.sent > 0 and .lossless.delivered == .lossless.sent and .lossless.drops == 0 and .lossless.out_of_order == 0'
 	check "xdp: the pause reached the spines, the sending leaves and the hosts" \
 		j '.propagation.hops_paused == 3'
 	check "xdp: the lossy incast drops" j '.lossy.drops > 0 and .lossy.delivered < .lossy.sent'
