@@ -65,7 +65,7 @@ check "nothing left: namespaces (tc)" eval '! ip netns list | grep -q "^$NAME-"'
 NAME="x$$"
 NAME=${NAME:0:8}
 if timeout 400 "$ROOT/scripts/pfc-experiments" --json --name "$NAME" --datapath xdp \
-	--runs lossless,lossy >"$out"; then
+	--runs lossless,lossy,reload_off >"$out"; then
 	ok "xdp: pfc-experiments ran to the end"
 	jq -c . "$out" | sed 's/^/# /'
 	check "xdp: lossless incast, every packet arrived, no drop, in order" \
@@ -73,6 +73,10 @@ if timeout 400 "$ROOT/scripts/pfc-experiments" --json --name "$NAME" --datapath 
 	check "xdp: the pause reached the spines, the sending leaves and the hosts" \
 		j '.propagation.hops_paused == 3'
 	check "xdp: the lossy incast drops" j '.lossy.drops > 0 and .lossy.delivered < .lossy.sent'
+	check "xdp: a reload that takes PFC off leaf4 detaches its 4 hand-over programs" \
+		j '.reload_off.handoff_ports_before == 4 and .reload_off.handoff_ports_after == 0'
+	check "xdp: after that reload, priority 3 still flows h1 -> h8 (XDP)" \
+		j '.reload_off.sent > 0 and .reload_off.delivered == .reload_off.sent'
 else
 	not_ok "xdp: pfc-experiments ran to the end"
 fi

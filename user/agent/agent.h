@@ -154,6 +154,10 @@ int attach_all(struct agent *a);
 void detach_port(struct agent *a, int p);
 /* Closes the links, which stay attached and pinned (exit with --keep). */
 void keep_ports(struct agent *a);
+/* Reload: programs and queues that follow a port's lossless priorities. */
+int ports_reload_attach(struct agent *a, const struct xfab_config *next);
+void ports_reload_undo(struct agent *a, int n);
+void ports_reload_finish(struct agent *a, const struct xfab_config *old);
 
 /* ---- qdisc.c ---- */
 int shape_port(struct agent *a, int p);

@@ -99,9 +99,16 @@ static void reload(struct agent *a)
 	}
 	memcpy(old_live, a->live, sizeof(old_live));
 	memcpy(a->live, live, sizeof(live));
+	if (ports_reload_attach(a, &cfg)) {
+		memcpy(a->live, old_live, sizeof(old_live));
+		pins_free(kept, n_kept);
+		log_err("reload rejected; running config unchanged");
+		goto reject;
+	}
 	pins_reload_commit(a, kept, n_kept);
 	if (rebuild_and_apply(a, &cfg)) {
 		memcpy(a->live, old_live, sizeof(old_live));
+		ports_reload_undo(a, cfg.n_ports);
 		log_err("reload failed while writing tables; will retry on the next event");
 		goto reject;
 	}
@@ -109,17 +116,7 @@ static void reload(struct agent *a)
 		struct xfab_config old = a->cfg;
 
 		a->cfg = cfg;
-		/* tc datapath: a port whose rate or buffer changed gets its queues
-		 * rebuilt (or removed when it lost its rate). */
-		for (int p = 0; a->cfg.datapath == XFAB_DP_TC && p < cfg.n_ports; p++) {
-			if (cfg.ports[p].rate_mbps == old.ports[p].rate_mbps &&
-			    cfg.ports[p].buffer_bytes == old.ports[p].buffer_bytes)
-				continue;
-			if (cfg.ports[p].rate_mbps)
-				shape_port(a, p);
-			else
-				unshape_port(a, p);
-		}
+		ports_reload_finish(a, &old);
 		if (pfc_start(a))
 			log_err(
 			    "lossless priorities are not honoured: the PFC thread did not start");

@@ -262,6 +262,86 @@ static int attach_port(struct agent *a, int p, int datapath)
 	return 0;
 }
 
+/*
+ * Reload, xdp datapath, before the tables change: a port that gains
+ * lossless priorities gets the tc egress and hand-over programs now, so
+ * the packets XDP starts handing over once pfc_cfg says so find them.
+ * Returns 0, or an error with nothing changed (the reload is refused).
+ */
+int ports_reload_attach(struct agent *a, const struct xfab_config *next)
+{
+	int err = 0, p;
+
+	if (a->cfg.datapath != XFAB_DP_XDP)
+		return 0;
+	for (p = 0; p < next->n_ports && !err; p++) {
+		if (!next->ports[p].pfc.enabled || a->egress_fd[p] >= 0)
+			continue;
+		err = port_link(a, p, LINK_EGRESS, XFAB_DP_XDP,
+				bpf_program__fd(a->skel->progs.xfab_tc_egress), &a->egress_fd[p],
+				&a->old_prog_fd[p][LINK_EGRESS]);
+		if (!err)
+			err = port_link(a, p, LINK_HANDOFF, XFAB_DP_XDP,
+					bpf_program__fd(a->skel->progs.xfab_tc_handoff),
+					&a->handoff_fd[p], &a->old_prog_fd[p][LINK_HANDOFF]);
+		if (err) {
+			log_err("cannot attach the lossless programs to %s: %s",
+				next->ports[p].name, strerror(-err));
+			ports_reload_undo(a, p + 1);
+		}
+	}
+	return err;
+}
+
+/* Takes back what ports_reload_attach added to the first n ports (those
+ * whose running config has no lossless priority). */
+void ports_reload_undo(struct agent *a, int n)
+{
+	char pin[512];
+
+	for (int p = 0; p < n && p < a->cfg.n_ports; p++) {
+		if (a->cfg.ports[p].pfc.enabled)
+			continue;
+		for (int w = LINK_EGRESS; w < N_LINKS; w++) {
+			link_pin_path(a, p, w, XFAB_DP_XDP, pin, sizeof(pin));
+			drop_link(link_slot(a, p, w), pin);
+		}
+	}
+}
+
+/*
+ * Reload, after the tables and a->cfg changed: queues follow the new
+ * config. A port whose rate, buffer or lossless priorities changed gets its
+ * queues (and PFC gates) rebuilt, or removed; on the xdp datapath a port
+ * that lost its lossless priorities loses the tc programs too (XDP no
+ * longer hands anything over).
+ */
+void ports_reload_finish(struct agent *a, const struct xfab_config *old)
+{
+	int xdp = a->cfg.datapath == XFAB_DP_XDP;
+	char pin[512];
+
+	for (int p = 0; p < a->cfg.n_ports && p < old->n_ports; p++) {
+		const struct xfab_cfg_port *n = &a->cfg.ports[p], *o = &old->ports[p];
+		int queued = !xdp || n->pfc.enabled, was = !xdp || o->pfc.enabled;
+
+		if (xdp && !n->pfc.enabled && a->egress_fd[p] >= 0) {
+			for (int w = LINK_EGRESS; w < N_LINKS; w++) {
+				link_pin_path(a, p, w, XFAB_DP_XDP, pin, sizeof(pin));
+				drop_link(link_slot(a, p, w), pin);
+			}
+			log_info("%s: no lossless priority left, tc programs detached", n->name);
+		}
+		if (queued == was && n->rate_mbps == o->rate_mbps &&
+		    n->buffer_bytes == o->buffer_bytes && n->pfc.enabled == o->pfc.enabled)
+			continue;
+		if (was && o->rate_mbps)
+			unshape_port(a, p);
+		if (queued && n->rate_mbps && shape_port(a, p))
+			log_err("%s: cannot build its queues; it forwards unshaped", n->name);
+	}
+}
+
 /* Link pins that no configured port uses any more (a port left the
  * config, or the datapath changed while no xfabd ran): removing the pin
  * detaches the link. */
