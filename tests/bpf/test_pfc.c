@@ -1032,6 +1032,79 @@ static void test_dequeue_live(void **state)
 	live_teardown();
 }
 
+/* The packets a qdisc of dev dropped, as tc counts them ("dropped N"). */
+static long qdisc_drops(const char *dev, const char *handle)
+{
+	char cmd[256], line[512];
+	long n = -1;
+	FILE *f;
+	int mine = 0;
+
+	snprintf(cmd, sizeof(cmd), "tc -s qdisc show dev %s", dev);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		const char *d = strstr(line, "(dropped ");
+
+		if (!strncmp(line, "qdisc ", 6))
+			mine = strstr(line, handle) != NULL;
+		else if (mine && d && n < 0)
+			n = strtol(d + 9, NULL, 10);
+	}
+	pclose(f);
+	return n;
+}
+
+/*
+ * A lossless packet the kernel drops instead of sending gives its bytes
+ * back too (xfab_pfc_drop on kfree_skb). In at p1 (XDP hands it to tc),
+ * out at p4, whose class queue is a bfifo of
+ * 3,000 bytes; 20 packets of 1,000 bytes arrive at once and the qdisc
+ * drops most of them. The PG must come back to BASE: the dequeue credits
+ * the packets that were sent, the drop program the ones that were dropped,
+ * and tc's drop count is the oracle. Without the drop program the same
+ * burst leaves the PG 1,000 bytes higher for each drop tc counts.
+ */
+static void test_drop_credit_live(void **state)
+{
+	struct bpf_link *drop;
+	long d0, d1, d2;
+	__u64 rx0, occ;
+	int rx4;
+
+	(void)state;
+	live_setup(1); /* the xdp datapath: handed over, then queued at p4 */
+	assert_int_equal(sh("tc qdisc add dev p4 parent 1:4 handle 40: bfifo limit 3000"), 0);
+	rx4 = packet_socket("p4peer", -1);
+	drop = bpf_program__attach_raw_tracepoint(H.skel->progs.xfab_pfc_drop, "kfree_skb");
+	assert_non_null(drop);
+
+	d0 = qdisc_drops("p4", "40:");
+	rx0 = get_state(SLOT_P1, 3).rx_packets;
+	send_from_peer("p1peer", "10.0.4.1", DSCP_LOSSLESS, LIVE_N, 958, 0);
+	occ = settle(rx0, LIVE_N);
+	d1 = qdisc_drops("p4", "40:");
+	print_message("    20 x 1000 B into a 3000 B queue: %ld dropped by the qdisc, %d "
+		      "arrived, PG back to BASE + %llu\n",
+		      d1 - d0, drain(rx4, "10.0.4.1"), (unsigned long long)(occ - BASE));
+	assert_true(d1 - d0 >= LIVE_N / 2);
+
+	/* without it: every drop stays charged */
+	bpf_link__destroy(drop);
+	rx0 = get_state(SLOT_P1, 3).rx_packets;
+	send_from_peer("p1peer", "10.0.4.1", DSCP_LOSSLESS, LIVE_N, 958, 0);
+	usleep(400000); /* what was queued has left: 3 x 1000 B at 1 Mbit/s */
+	d2 = qdisc_drops("p4", "40:");
+	occ = get_state(SLOT_P1, 3).occupancy_bytes;
+	assert_int_equal(get_state(SLOT_P1, 3).rx_packets - rx0, LIVE_N);
+	assert_true(d2 - d1 >= LIVE_N / 2);
+	if (occ != BASE + (__u64)(d2 - d1) * 1000) /* one tracepoint miss at most */
+		assert_int_equal(occ, BASE + (__u64)(d2 - d1 + 1) * 1000);
+	events();
+	close(rx4);
+	live_teardown();
+}
+
 /* ---- the xdp datapath hands lossless classes to tc ---- */
 
 static __u32 xdp_run(const __u8 *frame, size_t len, __u32 *meta_len, __u32 *meta)
@@ -1182,6 +1255,7 @@ int main(void)
 	    cmocka_unit_test(test_egress_accounting),
 	    cmocka_unit_test(test_watchdog_drop),
 	    cmocka_unit_test(test_dequeue_live),
+	    cmocka_unit_test(test_drop_credit_live),
 	    cmocka_unit_test(test_xdp_handoff),
 	    cmocka_unit_test(test_xdp_handoff_live),
 	};

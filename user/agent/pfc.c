@@ -58,6 +58,7 @@ struct pfc_wd {
 struct pfc_queue_rt {
 	__u64 paused_until; /* gate closed until (CLOCK_MONOTONIC ns); 0: open */
 	__u64 gated_since;
+	__u64 paused_base; /* pfc_queue.paused_ns when the gate closed */
 	/* watchdog */
 	__u64 last_rx, last_xon;
 	int last_gated;
@@ -286,6 +287,7 @@ static void gate_close(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, __u64
 	}
 	q->gated_since = mono_ns();
 	queue_rec(g, key, &v);
+	q->paused_base = v.paused_ns;
 	v.gated = 1;
 	v.pauses++;
 	bpf_map_update_elem(g->fd_queue, &key, &v, BPF_ANY);
@@ -306,7 +308,7 @@ static void gate_open(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
 		log_warn("pfc: cannot resume %s priority %d: %s", pp->name, prio, strerror(-err));
 	queue_rec(g, key, &v);
 	v.gated = 0;
-	v.paused_ns += mono_ns() - q->gated_since;
+	v.paused_ns = q->paused_base + (mono_ns() - q->gated_since);
 	bpf_map_update_elem(g->fd_queue, &key, &v, BPF_ANY);
 	q->gated_since = 0;
 	kick(pp);
@@ -618,6 +620,27 @@ static void resync_occupancy(struct pfc_rt *g)
 	}
 }
 
+/* Every poll: a queue paused right now shows its paused time so far
+ * (show queue counters, metrics), not only once the pause ends. */
+static void paused_poll(struct pfc_rt *g, __u64 now)
+{
+	pthread_mutex_lock(&g->lock); /* a pfcwd request writes the records too */
+	for (int i = 0; i < g->n; i++)
+		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++) {
+			struct pfc_port_rt *pp = &g->ports[i];
+			struct pfc_queue_rt *q = &pp->q[prio];
+			__u32 key = XFAB_QUEUE_KEY((__u32)pp->slot, (__u32)prio);
+			struct xfab_pfc_queue v;
+
+			if (!q->gated_since)
+				continue;
+			queue_rec(g, key, &v);
+			v.paused_ns = q->paused_base + (now - q->gated_since);
+			bpf_map_update_elem(g->fd_queue, &key, &v, BPF_ANY);
+		}
+	pthread_mutex_unlock(&g->lock);
+}
+
 /* ---- the thread ---- */
 
 /* Expired pauses, due refreshes, the watchdog's poll; the next deadline. */
@@ -630,6 +653,7 @@ static __u64 on_timer(struct pfc_rt *g)
 
 		wd_poll(g, poll);
 		resync_occupancy(g);
+		paused_poll(g, now);
 		g->next_poll = now + poll;
 		next = g->next_poll;
 	}
