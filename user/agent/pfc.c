@@ -109,21 +109,15 @@ static __u64 mono_ns(void)
  * place of the class's bfifo 1N: (a handle of its own: a qdisc of another
  * kind cannot take over a handle in place) ---- */
 
-/* Line rate (open) or one byte a second (closed: at most one burst, one
- * frame, leaves after the change, as a frame already on the wire would). */
-static int gate_write(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio, int open,
-		      int create)
+/* A request about prio's gate on pp: the header, up to the attributes. */
+static struct nlmsghdr *gate_msg(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio,
+				 char *buf, __u16 type, __u16 flags)
 {
-	char buf[1024];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	__u64 rate = open ? (__u64)pp->rate_mbps * 125000ull : 1;
-	struct tc_tbf_qopt q;
-	struct nlattr *opts;
 	struct tcmsg *tcm;
-	int ret;
 
-	nlh->nlmsg_type = RTM_NEWQDISC;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (create ? NLM_F_CREATE | NLM_F_REPLACE : 0);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
 	nlh->nlmsg_seq = ++g->seq;
 	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
 	memset(tcm, 0, sizeof(*tcm));
@@ -131,6 +125,35 @@ static int gate_write(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio, 
 	tcm->tcm_ifindex = (int)pp->ifindex;
 	tcm->tcm_handle = TC_H_MAKE((__u32)(0x20 + prio) << 16, 0);
 	tcm->tcm_parent = TC_H_MAKE(1u << 16, (__u32)prio + 1);
+	return nlh;
+}
+
+/* Sends the request and waits for its acknowledgement: 0 or -errno. */
+static int nl_ack(struct pfc_rt *g, struct nlmsghdr *nlh, char *buf, size_t len)
+{
+	int ret;
+
+	if (mnl_socket_sendto(g->nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	ret = (int)mnl_socket_recvfrom(g->nl, buf, len);
+	if (ret < 0)
+		return -errno;
+	ret = mnl_cb_run(buf, (size_t)ret, g->seq, mnl_socket_get_portid(g->nl), NULL, NULL);
+	return ret < 0 ? -errno : 0;
+}
+
+/* Line rate (open) or one byte a second (closed: at most one burst, one
+ * frame, leaves after the change, as a frame already on the wire would). */
+static int gate_write(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio, int open,
+		      int create)
+{
+	char buf[1024];
+	struct nlmsghdr *nlh =
+	    gate_msg(g, pp, prio, buf, RTM_NEWQDISC, create ? NLM_F_CREATE | NLM_F_REPLACE : 0);
+	__u64 rate = open ? (__u64)pp->rate_mbps * 125000ull : 1;
+	struct tc_tbf_qopt q;
+	struct nlattr *opts;
+
 	mnl_attr_put_strz(nlh, TCA_KIND, "tbf");
 	opts = mnl_attr_nest_start(nlh, TCA_OPTIONS);
 	memset(&q, 0, sizeof(q));
@@ -144,13 +167,7 @@ static int gate_write(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio, 
 	/* closed: one full frame may still pass (a smaller burst would drop it) */
 	mnl_attr_put_u32(nlh, TCA_TBF_BURST, open ? GATE_BURST_OPEN : 1514 + 4);
 	mnl_attr_nest_end(nlh, opts);
-	if (mnl_socket_sendto(g->nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	ret = (int)mnl_socket_recvfrom(g->nl, buf, sizeof(buf));
-	if (ret < 0)
-		return -errno;
-	ret = mnl_cb_run(buf, (size_t)ret, g->seq, mnl_socket_get_portid(g->nl), NULL, NULL);
-	return ret < 0 ? -errno : 0;
+	return nl_ack(g, nlh, buf, sizeof(buf));
 }
 
 /* Empties the queue: the gate goes (the packets it held are dropped, as
@@ -158,27 +175,10 @@ static int gate_write(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio, 
 static int gate_flush(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio)
 {
 	char buf[512];
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct tcmsg *tcm;
-	int ret;
+	struct nlmsghdr *nlh = gate_msg(g, pp, prio, buf, RTM_DELQDISC, 0);
+	int err = nl_ack(g, nlh, buf, sizeof(buf));
 
-	nlh->nlmsg_type = RTM_DELQDISC;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	nlh->nlmsg_seq = ++g->seq;
-	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
-	memset(tcm, 0, sizeof(*tcm));
-	tcm->tcm_family = AF_UNSPEC;
-	tcm->tcm_ifindex = (int)pp->ifindex;
-	tcm->tcm_handle = TC_H_MAKE((__u32)(0x20 + prio) << 16, 0);
-	tcm->tcm_parent = TC_H_MAKE(1u << 16, (__u32)prio + 1);
-	if (mnl_socket_sendto(g->nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	ret = (int)mnl_socket_recvfrom(g->nl, buf, sizeof(buf));
-	if (ret < 0)
-		return -errno;
-	if (mnl_cb_run(buf, (size_t)ret, g->seq, mnl_socket_get_portid(g->nl), NULL, NULL) < 0)
-		return -errno;
-	return gate_write(g, pp, prio, 1, 1);
+	return err ? err : gate_write(g, pp, prio, 1, 1);
 }
 
 /* ---- frames ---- */
