@@ -249,4 +249,48 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } pfc_events SEC(".maps");
 
+/* VXLAN overlay (see xfab_abi.h): the VTEP, the VNETs and their VNIs, the
+ * tunnel routes' encapsulations (xfabd); per-VNET counters (data plane). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xfab_vtep);
+} vtep SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_MAX_VNETS);
+	__type(key, __u32);
+	__type(value, struct xfab_vnet);
+} vnets SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, XFAB_MAX_VNETS);
+	__type(key, __u32);
+	__type(value, __u32);
+} vni_to_vnet SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_MAX_TUNNEL_ROUTES);
+	__type(key, __u32);
+	__type(value, struct xfab_tunnel_route);
+} vnet_tunnels SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XFAB_MAX_VNETS);
+	__type(key, __u32);
+	__type(value, struct xfab_vnet_stats);
+} vnet_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XFAB_MAX_VNETS *XFAB_VNET_DROP_REASONS);
+	__type(key, __u32);
+	__type(value, struct xfab_reason_stats);
+} vnet_drops SEC(".maps");
+
 #endif

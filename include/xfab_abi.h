@@ -17,7 +17,7 @@
  * (xfab_abi_check, user/lib/abi.c) instead of misreading them. Pins without
  * an `abi` map come from before versions were recorded (v1).
  */
-#define XFAB_ABI_VERSION 6u
+#define XFAB_ABI_VERSION 7u
 #define XFAB_ABI_MAGIC 0x42414658u /* "XFAB" little-endian */
 
 /* abi: ARRAY[1] -> this; the layout of this struct never changes. */
@@ -42,12 +42,14 @@ _Static_assert(sizeof(struct xfab_abi_info) == 16, "abi info");
 
 /* Routing table id ("VRF") lives in the LPM key ahead of the address; the
  * default table is 0. TE pinning uses one table per ingress port:
- * XFAB_TABLE_TE | ifindex. Tenant tables (VXLAN) come later. */
+ * XFAB_TABLE_TE | ifindex. A tenant's table (VNET, VXLAN overlay) is
+ * XFAB_TABLE_VNET | vnet id. */
 #define XFAB_TABLE_DEFAULT 0
 #define XFAB_TABLE_TE 0x80000000u
 /* LOCAL_REPAIR: 0.0.0.0/0 and ::/0 here name the group a dead path's packets
  * bounce to (XFAB_SET_REPAIR) */
 #define XFAB_TABLE_REPAIR 0x40000000u
+#define XFAB_TABLE_VNET 0x20000000u
 #define XFAB_MAX_FLOWLETS 65536
 
 /* ---- verdicts of the pipeline (internal, also reported by tests) ---- */
@@ -98,7 +100,19 @@ enum xfab_action {
 	  "MAC control frame neither PFC (0x0101) nor PAUSE (0x0001)")                             \
 	X(MAC_CONTROL_BAD_DST, "mac_control_bad_dst",                                              \
 	  "MAC control frame not to 01:80:C2:00:00:01 or the port's MAC")                          \
-	X(PFC_WATCHDOG, "pfc_watchdog", "PFC watchdog drop action: the queue or PG is stormed")
+	X(PFC_WATCHDOG, "pfc_watchdog", "PFC watchdog drop action: the queue or PG is stormed")    \
+	X(VXLAN_TRUNCATED, "vxlan_truncated",                                                      \
+	  "to the VTEP on UDP 4789: VXLAN header or inner Ethernet header cut short")              \
+	X(VXLAN_BAD_FLAGS, "vxlan_bad_flags", "VXLAN flags not 0x08 (I) or reserved bits set")     \
+	X(VXLAN_UNKNOWN_VNI, "vxlan_unknown_vni", "VXLAN VNI of no VNET")                          \
+	X(VXLAN_INNER_MALFORMED, "vxlan_inner_malformed",                                          \
+	  "decapsulated frame not IPv4/IPv6, or its IP header bad or cut short")                   \
+	X(VXLAN_CE_NOT_ECT, "vxlan_ce_not_ect", "RFC 6040: outer header CE, inner packet Not-ECT") \
+	X(VNET_NO_ROUTE, "vnet_no_route", "no route in the tenant's (VNET's) table")               \
+	X(VNET_TUNNEL_AGAIN, "vnet_tunnel_again",                                                  \
+	  "decapsulated packet routed into a tunnel again (VTEPs never re-encapsulate)")           \
+	X(VNET_MTU, "vnet_mtu", "tenant IPv4 packet without DF too big for the tunnel")            \
+	X(VNET_NO_VTEP, "vnet_no_vtep", "tunnel route but no VTEP source address")
 
 #define XFAB_PUNT_REASONS(X)                                                                       \
 	X(NONE, "none", "not punted")                                                              \
@@ -112,7 +126,9 @@ enum xfab_action {
 	X(MTU_EXCEEDED, "mtu_exceeded",                                                            \
 	  "beyond the egress MTU: the kernel fragments or says too big")                           \
 	X(NON_IP, "non_ip", "not IP or ARP (LLDP, other ethertypes)")                              \
-	X(IPV6_HOP_BY_HOP, "ipv6_hop_by_hop", "IPv6 hop-by-hop options need the slow path")
+	X(IPV6_HOP_BY_HOP, "ipv6_hop_by_hop", "IPv6 hop-by-hop options need the slow path")        \
+	X(VNET_TOO_BIG, "vnet_too_big",                                                            \
+	  "tenant packet (IPv4 DF or IPv6) too big for the tunnel: the kernel says so (ICMP)")
 
 #define XFAB_REASON_ENUM_DROP(id, name, help) XFAB_DROP_##id,
 #define XFAB_REASON_ENUM_PUNT(id, name, help) XFAB_PUNT_##id,
@@ -138,7 +154,7 @@ struct xfab_port {
 	__u32 flags;   /* XFAB_PORT_* */
 	__u16 mtu;     /* L3 MTU */
 	__u8 datapath; /* enum xfab_datapath */
-	__u8 pad;
+	__u8 vnet;     /* tenant (VNET id) of a host-facing port; 0: underlay */
 	char name[16]; /* interface name, so readers need no netns */
 };
 _Static_assert(sizeof(struct xfab_port) == 36, "xfab_port layout");
@@ -165,6 +181,7 @@ enum xfab_route_type {
 	    3,		   /* directly attached subnet: id = egress ifindex, MAC from neighbors */
 	XFAB_RT_LOCAL = 4, /* one of our addresses: punt */
 	XFAB_RT_BLACKHOLE = 5, /* drop */
+	XFAB_RT_TUNNEL = 6,    /* tenant route to remote VTEPs: id = vnet_tunnels index */
 };
 
 /* Where a route came from (shown by xfabctl; the data plane ignores it). */
@@ -569,6 +586,13 @@ enum xfab_trace_stage {
 	XFAB_STAGE_REWRITE,  /* went all the way */
 };
 
+enum xfab_trace_overlay {
+	XFAB_OVERLAY_NONE = 0,
+	XFAB_OVERLAY_ENCAP = 1, /* a tenant packet sent into a tunnel */
+	XFAB_OVERLAY_DECAP = 2, /* a tunnel packet delivered to its tenant */
+	XFAB_OVERLAY_LOCAL = 3, /* a tenant packet routed to a local tenant port */
+};
+
 struct xfab_trace {
 	__u32 magic;
 	__u8 action;	    /* enum xfab_action */
@@ -588,7 +612,11 @@ struct xfab_trace {
 	__u64 occupancy;       /* bytes the egress queue held for this packet (xdp model) */
 	__u64 flowlet_idle_ns; /* idle time of the flow's flowlet, if there is one */
 	__u32 ingress_slot;
-	__u32 pad[3];
+	__u32 vni;	 /* overlay: the VNI encapsulated with or decapsulated from */
+	__be32 endpoint; /* overlay encap: the remote VTEP chosen */
+	__u8 overlay;	 /* enum xfab_trace_overlay */
+	__u8 vnet;	 /* the tenant table routed in; 0: underlay */
+	__u16 pad;
 };
 _Static_assert(sizeof(struct xfab_trace) == 64, "trace");
 
@@ -622,6 +650,80 @@ _Static_assert(sizeof(struct xfab_trace) == 64, "trace");
 #define XFAB_MAP_PFC_STATE "pfc_state"
 #define XFAB_MAP_PFC_QUEUE "pfc_queue"
 #define XFAB_MAP_PFC_EVENTS "pfc_events"
+
+/* ---- VXLAN overlay: VTEPs and tenant tables (SONiC's VNET model) ----
+ * A port bound to a VNET (struct xfab_port.vnet) routes what it receives
+ * in routes_v4/v6 table XFAB_TABLE_VNET | vnet, never in table 0. A tunnel
+ * route (XFAB_RT_TUNNEL) encapsulates: outer Ethernet/IPv4/UDP 4789/VXLAN
+ * (RFC 7348), then the outer packet takes the underlay pipeline. A packet
+ * to the VTEP's address on UDP 4789 is decapsulated (RFC 6040 ECN) and
+ * routed in its VNI's table. docs/OVERLAY.md. */
+#define XFAB_MAX_VNETS 256	     /* vnet ids 1..255; 0: underlay */
+#define XFAB_MAX_TUNNEL_ROUTES 16384 /* vnet_tunnels ids 1..16383; 0: none */
+#define XFAB_TUNNEL_MAX_ENDPOINTS 16 /* remote VTEPs of one tunnel route (ECMP) */
+#define XFAB_VXLAN_UDP_PORT 4789
+#define XFAB_VXLAN_FLAGS 0x08	    /* I: the VNI is valid */
+#define XFAB_VXLAN_ENCAP_LEN 50	    /* outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8 */
+#define XFAB_VXLAN_SPORT_MIN 49152u /* outer source port: 49152 | 14 bits of the inner hash */
+#define XFAB_VXLAN_TTL 64
+#define XFAB_MAX_VNI 0xffffffu
+
+#define XFAB_VTEP_ENABLED (1u << 0) /* src_v4 is set: encapsulate and decapsulate */
+
+/* vtep: ARRAY[1] -> the switch's VTEP (VXLAN_TUNNEL); written by xfabd. */
+struct xfab_vtep {
+	__be32 src_v4;	/* outer source address, and the address decapsulated for */
+	__u32 flags;	/* XFAB_VTEP_* */
+	__u8 mac[6];	/* inner source MAC of encapsulated frames (the VNETs' router MAC) */
+	__u16 udp_port; /* host order: 4789 */
+};
+_Static_assert(sizeof(struct xfab_vtep) == 16, "vtep");
+
+#define XFAB_VNET_VALID (1u << 0)
+
+/* vnets: ARRAY, vnet id -> the VNET; vni_to_vnet: HASH, VNI -> vnet id. */
+struct xfab_vnet {
+	__u32 vni;
+	__u32 flags; /* XFAB_VNET_* */
+};
+_Static_assert(sizeof(struct xfab_vnet) == 8, "vnet");
+
+/* vnet_tunnels: ARRAY, id -> a tunnel route's encapsulation: its VNI, the
+ * inner destination MAC (VNET_ROUTE_TUNNEL mac_address; zero: the VTEP's
+ * own MAC, which every xfab VTEP accepts) and the remote VTEPs, one chosen
+ * per inner flow (the hash the outer source port carries). */
+struct xfab_tunnel_route {
+	__u32 vni;
+	__u8 mac[6];
+	__u8 num_endpoints; /* 1..XFAB_TUNNEL_MAX_ENDPOINTS; 0: unused */
+	__u8 pad;
+	__be32 endpoints[XFAB_TUNNEL_MAX_ENDPOINTS]; /* IPv4 */
+};
+_Static_assert(sizeof(struct xfab_tunnel_route) == 12 + 4 * XFAB_TUNNEL_MAX_ENDPOINTS,
+	       "tunnel route");
+
+/* vnet_stats: PERCPU_ARRAY, vnet id -> counters; vnet_drops: PERCPU_ARRAY,
+ * XFAB_VNET_DROP_KEY(vnet, reason) -> struct xfab_reason_stats (a packet to
+ * the VTEP with an unknown VNI counts under vnet 0). */
+struct xfab_vnet_stats {
+	__u64 encap_packets; /* tenant packets sent into a tunnel */
+	__u64 encap_bytes;   /* ... their inner frames' bytes */
+	__u64 decap_packets; /* tunnel packets delivered to the tenant */
+	__u64 decap_bytes;   /* ... inner frames' bytes */
+	__u64 drops;	     /* tenant packets dropped (vnet_drops has why) */
+	__u64 punts;	     /* ... handed to the kernel (neighbour, TTL, too big) */
+};
+_Static_assert(sizeof(struct xfab_vnet_stats) == 48, "vnet stats");
+#define XFAB_VNET_DROP_REASONS 64
+#define XFAB_VNET_DROP_KEY(vnet, reason) ((vnet)*XFAB_VNET_DROP_REASONS + (reason))
+_Static_assert(XFAB_DROP_MAX <= XFAB_VNET_DROP_REASONS, "vnet drop keys");
+
+#define XFAB_MAP_VTEP "vtep"
+#define XFAB_MAP_VNETS "vnets"
+#define XFAB_MAP_VNI_TO_VNET "vni_to_vnet"
+#define XFAB_MAP_VNET_TUNNELS "vnet_tunnels"
+#define XFAB_MAP_VNET_STATS "vnet_stats"
+#define XFAB_MAP_VNET_DROPS "vnet_drops"
 
 #define XFAB_PIN_ROOT "/sys/fs/bpf/xfab"
 

@@ -21,4 +21,8 @@ const struct xfab_table_desc xfab_table_descs[XFAB_T_COUNT] = {
     [XFAB_T_DSCP_TO_TC] = DESC(XFAB_MAP_DSCP_TO_TC, xfab_e_dscp, 1),
     [XFAB_T_QUEUE_CFG] = DESC(XFAB_MAP_QUEUE_CFG, xfab_e_queue, 1),
     [XFAB_T_PFC_CFG] = DESC(XFAB_MAP_PFC_CFG, xfab_e_pfc, 1),
+    [XFAB_T_VTEP] = DESC(XFAB_MAP_VTEP, xfab_e_vtep, 1),
+    [XFAB_T_VNETS] = DESC(XFAB_MAP_VNETS, xfab_e_vnet, 1),
+    [XFAB_T_VNI_TO_VNET] = DESC(XFAB_MAP_VNI_TO_VNET, xfab_e_vni, 0),
+    [XFAB_T_VNET_TUNNELS] = DESC(XFAB_MAP_VNET_TUNNELS, xfab_e_tunnel, 1),
 };

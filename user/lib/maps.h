@@ -29,6 +29,10 @@ enum xfab_table {
 	XFAB_T_DSCP_TO_TC,
 	XFAB_T_QUEUE_CFG,
 	XFAB_T_PFC_CFG,
+	XFAB_T_VTEP,
+	XFAB_T_VNETS,
+	XFAB_T_VNI_TO_VNET,
+	XFAB_T_VNET_TUNNELS,
 	XFAB_T_COUNT,
 };
 
@@ -75,6 +79,23 @@ struct xfab_e_queue {
 struct xfab_e_pfc {
 	__u32 key;
 	struct xfab_pfc_cfg val;
+};
+
+struct xfab_e_vtep {
+	__u32 key;
+	struct xfab_vtep val;
+};
+struct xfab_e_vnet {
+	__u32 key;
+	struct xfab_vnet val;
+};
+struct xfab_e_vni {
+	__u32 key; /* VNI */
+	__u32 val; /* vnet id */
+};
+struct xfab_e_tunnel {
+	__u32 key;
+	struct xfab_tunnel_route val;
 };
 
 struct xfab_table_desc {
