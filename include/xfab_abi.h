@@ -676,17 +676,19 @@ struct xfab_vtep {
 	__u32 flags;	/* XFAB_VTEP_* */
 	__u8 mac[6];	/* inner source MAC of encapsulated frames (the VNETs' router MAC) */
 	__u16 udp_port; /* host order: 4789 */
+	char name[16];	/* VXLAN_TUNNEL's name, for readers */
 };
-_Static_assert(sizeof(struct xfab_vtep) == 16, "vtep");
+_Static_assert(sizeof(struct xfab_vtep) == 32, "vtep");
 
 #define XFAB_VNET_VALID (1u << 0)
 
 /* vnets: ARRAY, vnet id -> the VNET; vni_to_vnet: HASH, VNI -> vnet id. */
 struct xfab_vnet {
 	__u32 vni;
-	__u32 flags; /* XFAB_VNET_* */
+	__u32 flags;   /* XFAB_VNET_* */
+	char name[16]; /* VNET's name (SONiC: Vnet_<n>), for readers */
 };
-_Static_assert(sizeof(struct xfab_vnet) == 8, "vnet");
+_Static_assert(sizeof(struct xfab_vnet) == 24, "vnet");
 
 /* vnet_tunnels: ARRAY, id -> a tunnel route's encapsulation: its VNI, the
  * inner destination MAC (VNET_ROUTE_TUNNEL mac_address; zero: the VTEP's
