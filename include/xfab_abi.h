@@ -112,7 +112,11 @@ enum xfab_action {
 	X(VNET_TUNNEL_AGAIN, "vnet_tunnel_again",                                                  \
 	  "decapsulated packet routed into a tunnel again (VTEPs never re-encapsulate)")           \
 	X(VNET_MTU, "vnet_mtu", "tenant IPv4 packet without DF too big for the tunnel")            \
-	X(VNET_NO_VTEP, "vnet_no_vtep", "tunnel route but no VTEP source address")
+	X(VNET_NO_VTEP, "vnet_no_vtep", "tunnel route but no VTEP source address")                 \
+	X(VNET_CROSS, "vnet_cross",                                                                \
+	  "routed out of a port of another VNET, or between a VNET and the underlay")              \
+	X(VXLAN_ENCAP_FAILED, "vxlan_encap_failed",                                                \
+	  "no room in front of the frame for the outer headers")
 
 #define XFAB_PUNT_REASONS(X)                                                                       \
 	X(NONE, "none", "not punted")                                                              \

@@ -136,6 +136,25 @@ XFAB_INLINE __u32 xfab_flow_hash(const struct xfab_flow *f, __u32 seed)
 	return xfab_hash_final(h, f->is_v6 ? 48 : 24);
 }
 
+/*
+ * VXLAN encapsulation (RFC 7348 5): the tenant flow's hash picks the remote
+ * VTEP among a tunnel route's endpoints and becomes the outer UDP source
+ * port, in 49152-65535, so the underlay's ECMP (which hashes the outer
+ * 5-tuple) spreads tunnelled flows apart. The tunnel hash covers the
+ * 5-tuple always, and what else the switch hashes on (RoCE QP, flow label).
+ */
+#define XFAB_TUNNEL_HASH_FIELDS(fields) (((fields) | XFAB_HASH_F_DEFAULT) & ~XFAB_HASH_F_INNER)
+
+XFAB_INLINE __u16 xfab_vxlan_sport(__u32 hash)
+{
+	return (__u16)(XFAB_VXLAN_SPORT_MIN | ((hash ^ (hash >> 16)) & 0x3fff));
+}
+
+XFAB_INLINE __u32 xfab_tunnel_endpoint(__u32 hash, __u32 n)
+{
+	return n ? (hash >> 8) % n : 0;
+}
+
 /* Bucket of a group's fixed table for a hash (XFAB_GROUP_BUCKETS is 2^n). */
 #define XFAB_HASH_BUCKET(hash) ((hash) & (XFAB_GROUP_BUCKETS - 1))
 
