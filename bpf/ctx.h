@@ -17,6 +17,7 @@
 #define XFAB_BPF_CTX_H
 
 #include <linux/bpf.h>
+#include <linux/if_ether.h>
 #include <linux/pkt_cls.h>
 #include <bpf/bpf_helpers.h>
 
@@ -107,6 +108,76 @@ static __always_inline void xfab_ctx_init_tc(struct xfab_ctx *c, struct __sk_buf
 	c->handoff = 0;
 	c->len = skb->len;
 	c->ingress_ifindex = skb->ifindex;
+}
+
+/* bpf_skb_adjust_room: the header after a decapsulation is IPv6 (uapi of
+ * 6.3; the build's headers may predate it). */
+#define XFAB_ADJ_ROOM_DECAP_L3_IPV6 (1ULL << 8)
+
+/*
+ * Encapsulation: room for `room` bytes of outer headers. Afterwards the
+ * first ETH_HLEN + room bytes are the caller's to write whole (outer
+ * Ethernet, outer headers, the inner Ethernet header), and the frame is
+ * `room` bytes longer. xdp moves the frame's start; tc inserts the room
+ * after the MAC header and tells the kernel it is a UDP tunnel with an
+ * Ethernet inner header, so a GSO packet is segmented as one (its segment
+ * size shrinks by `room`, so the segments fit the MTU they had). 0 or -1.
+ */
+static __always_inline int xfab_ctx_encap(struct xfab_ctx *c, __u32 room)
+{
+	if (c->is_tc) {
+		struct __sk_buff *skb = c->ctx;
+		__u64 flags = BPF_F_ADJ_ROOM_ENCAP_L3_IPV4 | BPF_F_ADJ_ROOM_ENCAP_L4_UDP |
+			      BPF_F_ADJ_ROOM_ENCAP_L2_ETH | BPF_F_ADJ_ROOM_ENCAP_L2(ETH_HLEN);
+
+		if (bpf_skb_adjust_room(skb, (__s32)room, BPF_ADJ_ROOM_MAC, flags))
+			return -1;
+		c->len = skb->len;
+		return 0;
+	}
+	if (bpf_xdp_adjust_head(c->ctx, -(int)room))
+		return -1;
+	c->len += room;
+	return 0;
+}
+
+/*
+ * Decapsulation: removes the `strip` bytes in front of the inner Ethernet
+ * header (outer Ethernet, a tag, outer IP, UDP, VXLAN) and leaves the
+ * frame as ETH_HLEN bytes for the caller to write (the Ethernet header)
+ * followed by the inner packet. xdp moves the start past the outer
+ * headers, so the inner Ethernet header is those bytes; tc removes the
+ * bytes after its MAC header, which stays. The frame is strip bytes
+ * shorter either way. 0 or -1.
+ */
+static __always_inline int xfab_ctx_decap(struct xfab_ctx *c, __u32 strip, int tag_in_data,
+					  int inner_v6)
+{
+	if (c->is_tc) {
+		struct __sk_buff *skb = c->ctx;
+		__u64 flags = inner_v6 ? XFAB_ADJ_ROOM_DECAP_L3_IPV6 : 0;
+
+		if (tag_in_data || skb->vlan_present) {
+			if (bpf_skb_vlan_pop(skb))
+				return -1;
+			if (tag_in_data)
+				strip -= 4;
+		}
+		/* out: what follows the MAC header up to the inner Ethernet
+		 * header, and that header (the MAC header stays in its place) */
+		if (strip < ETH_HLEN || strip > XFAB_CTX_MAX_OFF)
+			return -1;
+		if (bpf_skb_adjust_room(skb, -(__s32)strip, BPF_ADJ_ROOM_MAC, flags))
+			return -1;
+		/* the inner headers may sit past what was pulled */
+		bpf_skb_pull_data(skb, skb->len < XFAB_TC_PULL_LEN ? skb->len : XFAB_TC_PULL_LEN);
+		c->len = skb->len;
+		return 0;
+	}
+	if (strip > XFAB_CTX_MAX_OFF || bpf_xdp_adjust_head(c->ctx, (int)strip))
+		return -1;
+	c->len -= strip;
+	return 0;
 }
 
 /* The trace record in front of the frame (XDP metadata), or NULL. */

@@ -571,7 +571,7 @@ static __always_inline void xfab_ipv4_decrement_ttl(struct iphdr *iph)
 /* Rewrite: MACs, TTL/hop limit and the IPv4 checksum. The headers are
  * found again from the offsets the parser recorded. */
 static __always_inline void xfab_rewrite(const struct xfab_ctx *c, const struct xfab_meta *m,
-					 const __u8 *dmac, const __u8 *smac)
+					 const __u8 *dmac, const __u8 *smac, int ttl)
 {
 	struct ethhdr *eth = xfab_ctx_hdr(c, 0, sizeof(*eth));
 
@@ -579,6 +579,8 @@ static __always_inline void xfab_rewrite(const struct xfab_ctx *c, const struct 
 		__builtin_memcpy(eth->h_dest, dmac, 6);
 		__builtin_memcpy(eth->h_source, smac, 6);
 	}
+	if (!ttl) /* an outer header this switch wrote: TTL 64 as sent */
+		return;
 	if (m->is_v6) {
 		struct ipv6hdr *ip6h = xfab_ctx_hdr(c, m->l3_off, sizeof(*ip6h));
 

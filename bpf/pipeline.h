@@ -7,9 +7,10 @@
  * same bytes.
  *
  *   port checks -> parse -> [MAC control: pause frames, consumed] ->
- *   punt rules -> [xdp: lossless class handed to tc] -> L3 lookup ->
- *   path select -> neighbour -> egress checks -> queue -> rewrite ->
- *   counters
+ *   punt rules -> [xdp: lossless class handed to tc] ->
+ *   [overlay (vxlan.h): tenant port -> VNET table; to the VTEP -> decap ->
+ *   VNET table] -> L3 lookup -> path select -> neighbour -> egress checks
+ *   -> [encap] -> queue -> rewrite -> counters
  *
  * Per-packet state lives in the CPU's scratch slot (scratch.h), not on the
  * stack; headers are found from the context and the parser's offsets.
@@ -32,6 +33,7 @@
 #include "l3.h"
 #include "qos.h"
 #include "pfc.h"
+#include "vxlan.h"
 
 static __always_inline int xfab_mac_is_multicast(const __u8 *mac)
 {
@@ -109,8 +111,11 @@ static __always_inline int xfab_end(const struct xfab_ctx *c, struct xfab_scratc
 {
 	struct xfab_trace *t;
 
-	if (!c->tracing)
+	if (!c->tracing) {
+		if (s->ov.mode | s->ov.vnet)
+			xfab_count_vnet_end(s->ov.vnet, act, s->res.reason, c->len);
 		return xfab_finish(&s->res, s->slot, c->len, act);
+	}
 	t = xfab_ctx_trace(c);
 	if (!t)
 		return act;
@@ -131,10 +136,27 @@ static __always_inline int xfab_end(const struct xfab_ctx *c, struct xfab_scratc
 	t->tc = s->res.tc;
 	t->occupancy = s->qi.occupancy;
 	t->queue_verdict = (__u8)s->qi.verdict;
+	t->overlay = s->ov.mode;
+	t->vnet = s->ov.vnet;
+	t->vni = s->ov.vni;
+	t->endpoint = s->ov.endpoint;
 	return act;
 }
 
-static __always_inline int xfab_pipeline(const struct xfab_ctx *c, struct xfab_scratch *s)
+/* Too big for the egress port's MTU: the kernel fragments or says so. A
+ * tenant packet too big for its tunnel (the encapsulation adds 50 bytes)
+ * is never sent cut or fragmented: IPv4 with DF and IPv6 go to the kernel,
+ * which answers with ICMP (docs/OVERLAY.md), IPv4 without DF is dropped. */
+static __always_inline int xfab_too_big(const struct xfab_scratch *s, struct xfab_result *res)
+{
+	if (s->ov.mode != XFAB_OVERLAY_ENCAP)
+		return xfab_punt(res, XFAB_PUNT_MTU_EXCEEDED);
+	if (s->ov.inner_v6 || s->ov.inner_df)
+		return xfab_punt(res, XFAB_PUNT_VNET_TOO_BIG);
+	return xfab_drop(res, XFAB_DROP_VNET_MTU);
+}
+
+static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch *s)
 {
 	struct xfab_meta *m = &s->m;
 	struct xfab_result *res = &s->res;
@@ -157,6 +179,12 @@ static __always_inline int xfab_pipeline(const struct xfab_ctx *c, struct xfab_s
 	}
 	res->tracing = c->tracing;
 	s->l3.pick.tracing = c->tracing;
+	s->ov.mode = XFAB_OVERLAY_NONE;
+	s->ov.vnet = 0;
+	if (c->tracing) {
+		s->ov.vni = 0;
+		s->ov.endpoint = 0;
+	}
 	cfg = bpf_map_lookup_elem(&settings, &zero);
 	if (!cfg) /* an ARRAY always has index 0; this satisfies the verifier */
 		return XFAB_ACT_DROP;
@@ -215,13 +243,36 @@ static __always_inline int xfab_pipeline(const struct xfab_ctx *c, struct xfab_s
 	if (!c->is_tc && !c->tracing && xfab_pfc_is_lossless(in->slot, m) &&
 	    xfab_pfc_handoff(c->ctx))
 		return XFAB_ACT_PUNT; /* XDP_PASS, not counted: the tc path counts it */
-	if (cfg->hash_fields & XFAB_HASH_F_INNER)
-		xfab_parse_vxlan_inner(c, m);
+	/* Overlay (vxlan.h): a tenant port's packet is routed in its VNET's
+	 * table; a tunnel packet to this VTEP is decapsulated and its inner
+	 * packet routed in its VNI's. */
+	if (in->vnet) {
+		act = xfab_stage_vnet(c, s, cfg, in->vnet, 0);
+		if (act != XFAB_ACT_FORWARD)
+			return xfab_end(c, s, act, XFAB_STAGE_L3);
+	} else if (xfab_is_vxlan_to_vtep(m)) {
+		act = xfab_stage_decap(c, s);
+		if (act != XFAB_ACT_FORWARD)
+			return xfab_end(c, s, act, XFAB_STAGE_PARSE);
+		act = m->is_v6 ? xfab_stage_ipv6_class(m, res) : xfab_stage_ipv4_class(m, res);
+		if (act == XFAB_ACT_FORWARD)
+			act = xfab_stage_vnet(c, s, cfg, s->ov.vnet, 1);
+		if (act != XFAB_ACT_FORWARD)
+			return xfab_end(c, s, act, XFAB_STAGE_L3);
+	}
 
-	/* TE override, route lookup, path selection, neighbour. */
-	act = xfab_stage_l3(m, cfg, ifindex, &s->l3, res);
-	if (act != XFAB_ACT_FORWARD)
-		return xfab_end(c, s, act, XFAB_STAGE_L3);
+	/* TE override, route lookup, path selection, neighbour: the
+	 * underlay's, for its own packets and for the tunnel's outer one. */
+	if (s->ov.mode == XFAB_OVERLAY_NONE || s->ov.mode == XFAB_OVERLAY_ENCAP) {
+		if (s->ov.mode == XFAB_OVERLAY_NONE && (cfg->hash_fields & XFAB_HASH_F_INNER))
+			xfab_parse_vxlan_inner(c, m);
+		act = xfab_stage_l3(m, cfg, ifindex, &s->l3, res);
+		/* the kernel never gets a tenant packet to send in the underlay */
+		if (act == XFAB_ACT_PUNT && s->ov.mode == XFAB_OVERLAY_ENCAP)
+			act = xfab_drop(res, XFAB_DROP_VNET_UNDERLAY_PUNT);
+		if (act != XFAB_ACT_FORWARD)
+			return xfab_end(c, s, act, XFAB_STAGE_L3);
+	}
 
 	/* Egress checks. */
 	ifindex = s->l3.egress_ifindex;
@@ -229,8 +280,18 @@ static __always_inline int xfab_pipeline(const struct xfab_ctx *c, struct xfab_s
 	if (!out || out->ifindex != ifindex || (out->flags & XFAB_PORT_UP) != XFAB_PORT_UP ||
 	    !xfab_port_dev_live(ifindex))
 		return xfab_end(c, s, xfab_drop(res, XFAB_DROP_EGRESS_DOWN), XFAB_STAGE_EGRESS);
+	/* Tenants stay apart: a tenant's packet leaves through a port of its
+	 * VNET or, encapsulated, the underlay; the underlay's never through
+	 * a tenant's port. */
+	if (out->vnet != (s->ov.mode == XFAB_OVERLAY_ENCAP ? 0 : s->ov.vnet))
+		return xfab_end(c, s, xfab_drop(res, XFAB_DROP_VNET_CROSS), XFAB_STAGE_EGRESS);
 	if (!c->is_gso && m->l3_len > out->mtu)
-		return xfab_end(c, s, xfab_punt(res, XFAB_PUNT_MTU_EXCEEDED), XFAB_STAGE_EGRESS);
+		return xfab_end(c, s, xfab_too_big(s, res), XFAB_STAGE_EGRESS);
+	if (s->ov.mode == XFAB_OVERLAY_ENCAP) {
+		err = xfab_encap(c, s);
+		if (err)
+			return xfab_end(c, s, xfab_drop(res, err), XFAB_STAGE_EGRESS);
+	}
 
 	/* Queue: the egress (port, class) may mark CE or drop. In the tc
 	 * datapath the egress program does this against the real qdisc. */
@@ -242,19 +303,21 @@ static __always_inline int xfab_pipeline(const struct xfab_ctx *c, struct xfab_s
 	}
 
 	/* Rewrite: MACs, TTL/hop limit, IPv4 checksum. */
-	xfab_rewrite(c, m, s->l3.dmac, out->mac);
+	xfab_rewrite(c, m, s->l3.dmac, out->mac, s->ov.mode != XFAB_OVERLAY_ENCAP);
 	res->action = XFAB_ACT_FORWARD;
 	res->egress_ifindex = ifindex;
 	if (c->tracing)
 		return xfab_end(c, s, XFAB_ACT_FORWARD, XFAB_STAGE_REWRITE);
 	xfab_count_tx(out->slot, c->len - (m->vlan_in_data ? 4 : 0));
+	if (s->ov.mode == XFAB_OVERLAY_ENCAP || s->ov.mode == XFAB_OVERLAY_DECAP)
+		xfab_count_vnet(s->ov.vnet, s->ov.mode == XFAB_OVERLAY_DECAP, s->ov.inner_len);
 	if ((cfg->flags & XFAB_SET_FLOWLET) && cfg->flowlet_mode == XFAB_FLOWLET_LEAST_LOADED)
 		xfab_port_account_load(out->slot, c->len, bpf_ktime_get_ns(), cfg->load_window_ns);
 	return XFAB_ACT_FORWARD;
 }
 
 /* One packet through the pipeline; the hook's verdict. */
-static __always_inline int xfab_run(const struct xfab_ctx *c)
+static __always_inline int xfab_run(struct xfab_ctx *c)
 {
 	struct xfab_scratch *s = xfab_scratch(c->tracing ? XFAB_SCRATCH_TRACE : XFAB_SCRATCH_DATA);
 	int act;

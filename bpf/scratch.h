@@ -81,6 +81,24 @@ struct xfab_queue_info {
 	__u32 verdict;
 };
 
+/* The overlay's view of a packet (vxlan.h): its tenant and, for an
+ * encapsulation, what the outer headers will hold. */
+struct xfab_overlay {
+	__u32 vni;
+	__be32 endpoint;    /* encap: the remote VTEP */
+	__be32 src;	    /* encap: the local VTEP */
+	__be16 sport;	    /* encap: outer UDP source port */
+	__be16 inner_proto; /* encap: inner ethertype */
+	__u8 mode;	    /* enum xfab_trace_overlay */
+	__u8 vnet;	    /* tenant of the packet; 0: underlay */
+	__u8 inner_df;	    /* encap: inner IPv4 with DF (too big: punted, not dropped) */
+	__u8 inner_v6;
+	__u8 src_mac[6];    /* encap: inner source MAC (the VTEP's) */
+	__u8 inner_dmac[6]; /* encap: inner destination MAC */
+	__u32 inner_len;    /* inner frame bytes (the per-VNET byte counters) */
+	__u8 outer_mac[12]; /* decap: the outer frame's MACs, for a punt */
+};
+
 struct xfab_scratch {
 	struct xfab_meta m;
 	struct xfab_l3_decision l3;
@@ -89,6 +107,7 @@ struct xfab_scratch {
 	__u32 slot; /* ingress port's counter slot (a trace reports it) */
 	__u32 pad;
 	struct xfab_flowlet_key fk; /* member selection's hash input */
+	struct xfab_overlay ov;
 	/* a pause frame's effect, gathered in memory, not in registers: the
 	 * verifier would follow each combination of constants apart */
 	__u64 pfc_longest_ns;

@@ -116,7 +116,10 @@ enum xfab_action {
 	X(VNET_CROSS, "vnet_cross",                                                                \
 	  "routed out of a port of another VNET, or between a VNET and the underlay")              \
 	X(VXLAN_ENCAP_FAILED, "vxlan_encap_failed",                                                \
-	  "no room in front of the frame for the outer headers")
+	  "no room in front of the frame for the outer headers")                                   \
+	X(VNET_UNDERLAY_PUNT, "vnet_underlay_punt",                                                \
+	  "a tunnel's underlay path needs the kernel (next hop unresolved, endpoint local): a "    \
+	  "tenant packet is never handed over unencapsulated")
 
 #define XFAB_PUNT_REASONS(X)                                                                       \
 	X(NONE, "none", "not punted")                                                              \

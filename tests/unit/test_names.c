@@ -97,7 +97,7 @@ static void test_known_names(void **state)
 			    "mac_control_truncated");
 	assert_string_equal(xfab_drop_name(XFAB_DROP_PFC_WATCHDOG), "pfc_watchdog");
 	assert_string_equal(xfab_drop_name(XFAB_DROP_VXLAN_CE_NOT_ECT), "vxlan_ce_not_ect");
-	assert_string_equal(xfab_drop_name(XFAB_DROP_MAX - 1), "vxlan_encap_failed");
+	assert_string_equal(xfab_drop_name(XFAB_DROP_MAX - 1), "vnet_underlay_punt");
 	assert_string_equal(xfab_punt_name(XFAB_PUNT_IPV6_HOP_BY_HOP), "ipv6_hop_by_hop");
 	assert_string_equal(xfab_punt_name(XFAB_PUNT_MAX - 1), "vnet_too_big");
 }

@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The VXLAN overlay (SONiC's VNET model, docs/OVERLAY.md): tenant routing,
+ * encapsulation and decapsulation, written once for both hooks.
+ *
+ *   tenant port -> route in the VNET's table -> local tenant port, or a
+ *     tunnel: the packet's meta becomes the outer packet's, the underlay
+ *     stages route it (LPM, ECMP on the outer 5-tuple, TE, queues), and
+ *     only once its egress is known and it fits are the outer headers
+ *     written (RFC 7348: UDP 4789, checksum 0, source port from the inner
+ *     flow's hash; RFC 6040: DSCP and ECN copied; DF, TTL 64).
+ *   to the VTEP's address on UDP 4789 -> checks (header, flags, VNI) ->
+ *     outer headers removed -> inner re-parsed -> RFC 6040 ECN merge ->
+ *     route in the VNI's table (never into a tunnel again).
+ *
+ * A tenant packet leaves only through a port of its own VNET or, wrapped,
+ * through the underlay (the egress check, pipeline.h): tenants with the
+ * same addresses never meet.
+ */
+#ifndef XFAB_BPF_VXLAN_H
+#define XFAB_BPF_VXLAN_H
+
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#include "xfab_abi.h"
+#include "xfab_hash.h"
+#include "maps.h"
+#include "ctx.h"
+#include "scratch.h"
+#include "counters.h"
+#include "parse.h"
+#include "l3.h"
+#include "qos.h"
+
+#define XFAB_ECN_ECT1 0x1
+#define XFAB_ECN_ECT0 0x2
+#define XFAB_IPV4_DF 0x4000
+
+struct xfab_vxlanhdr {
+	__u8 flags; /* XFAB_VXLAN_FLAGS */
+	__u8 reserved1[3];
+	__u8 vni[3];
+	__u8 reserved2;
+};
+
+/* What the encapsulation writes in front of the inner packet: outer
+ * Ethernet, IPv4, UDP, VXLAN, and the inner Ethernet header. */
+#define XFAB_VXLAN_HDRS_LEN (XFAB_VXLAN_ENCAP_LEN + ETH_HLEN)
+#define XFAB_VXLAN_OFF_IP ETH_HLEN
+#define XFAB_VXLAN_OFF_UDP (XFAB_VXLAN_OFF_IP + 20)
+#define XFAB_VXLAN_OFF_VX (XFAB_VXLAN_OFF_UDP + 8)
+#define XFAB_VXLAN_OFF_INNER (XFAB_VXLAN_OFF_VX + 8)
+
+static __always_inline void xfab_count_vnet(__u32 vnet, int decap, __u32 bytes)
+{
+	struct xfab_vnet_stats *st = bpf_map_lookup_elem(&vnet_stats, &vnet);
+
+	if (!st)
+		return;
+	if (decap) {
+		st->decap_packets++;
+		st->decap_bytes += bytes;
+	} else {
+		st->encap_packets++;
+		st->encap_bytes += bytes;
+	}
+}
+
+/* A tenant packet's drop (by reason) or punt, in its VNET's counters. */
+static __always_inline void xfab_count_vnet_end(__u32 vnet, int act, __u32 reason, __u32 bytes)
+{
+	struct xfab_vnet_stats *st = bpf_map_lookup_elem(&vnet_stats, &vnet);
+	__u32 key = XFAB_VNET_DROP_KEY(vnet, reason & (XFAB_VNET_DROP_REASONS - 1));
+
+	if (!st)
+		return;
+	if (act == XFAB_ACT_PUNT) {
+		st->punts++;
+		return;
+	}
+	st->drops++;
+	xfab_count_reason(&vnet_drops, key, bytes);
+}
+
+/* Sets a packet's ECN field (IPv4's checksum follows, RFC 1624). */
+static __always_inline void xfab_set_ecn(const struct xfab_ctx *c, struct xfab_meta *m, __u8 ecn)
+{
+	if (m->is_v6) {
+		__u8 *b = xfab_ctx_hdr(c, m->l3_off, 2);
+
+		if (b)
+			b[1] = (b[1] & ~(XFAB_ECN_MASK << 4)) | (ecn << 4);
+	} else {
+		struct iphdr *iph = xfab_ctx_hdr(c, m->l3_off, sizeof(*iph));
+		__u16 old_word, new_word;
+		__u32 sum;
+
+		if (!iph)
+			return;
+		old_word = *(__u16 *)iph;
+		iph->tos = (iph->tos & ~XFAB_ECN_MASK) | ecn;
+		new_word = *(__u16 *)iph;
+		sum = (__u16)~iph->check;
+		sum += (__u16)~old_word;
+		sum += new_word;
+		sum = (sum & 0xffff) + (sum >> 16);
+		sum = (sum & 0xffff) + (sum >> 16);
+		iph->check = (__u16)~sum;
+	}
+	m->tos = (m->tos & ~XFAB_ECN_MASK) | ecn;
+}
+
+/*
+ * Routing in a tenant's table: the packet came in on a port of VNET vnet,
+ * or out of a tunnel of it (decap). A local route takes the usual path
+ * stages; a tunnel route prepares the encapsulation (s->ov) and turns the
+ * meta into the outer packet's, for the underlay stages. An action:
+ * FORWARD means "go on" (s->ov.mode says where).
+ */
+static __always_inline int xfab_stage_vnet(const struct xfab_ctx *c, struct xfab_scratch *s,
+					   const struct xfab_settings *cfg, __u32 vnet, int decap)
+{
+	struct xfab_meta *m = &s->m;
+	struct xfab_result *res = &s->res;
+	const struct xfab_tunnel_route *tr;
+	const struct xfab_vtep *vt;
+	struct xfab_route rt;
+	__u32 zero = 0, id, h, n;
+
+	s->ov.vnet = (__u8)vnet;
+	if (!xfab_lookup_route(m, XFAB_TABLE_VNET | vnet, &rt))
+		return xfab_drop(res, XFAB_DROP_VNET_NO_ROUTE);
+	s->l3.route_type = rt.type;
+	if (rt.type == XFAB_RT_LOCAL)
+		return xfab_punt(res, XFAB_PUNT_TO_SELF);
+	if (m->ttl <= 1)
+		return xfab_punt(res, XFAB_PUNT_TTL_EXPIRED);
+	if (rt.type == XFAB_RT_BLACKHOLE)
+		return xfab_drop(res, XFAB_DROP_BLACKHOLE);
+	if (rt.type != XFAB_RT_TUNNEL) {
+		if (!decap)
+			s->ov.mode = XFAB_OVERLAY_LOCAL;
+		return xfab_use_path(m, &rt, &s->l3, res);
+	}
+	if (decap)
+		return xfab_drop(res, XFAB_DROP_VNET_TUNNEL_AGAIN);
+
+	id = rt.id;
+	tr = bpf_map_lookup_elem(&vnet_tunnels, &id);
+	if (!tr || tr->num_endpoints == 0)
+		return xfab_drop(res, XFAB_DROP_NEXTHOP_INVALID);
+	vt = bpf_map_lookup_elem(&vtep, &zero);
+	if (!vt || !(vt->flags & XFAB_VTEP_ENABLED))
+		return xfab_drop(res, XFAB_DROP_VNET_NO_VTEP);
+	/* The tunnel hash: the inner flow's (xfab_hash.h). */
+	s->fk.flow = m->flow;
+	xfab_flow_select(&s->fk.flow, XFAB_TUNNEL_HASH_FIELDS(cfg->hash_fields), 0);
+	h = xfab_flow_hash(&s->fk.flow, cfg->hash_seed);
+	n = tr->num_endpoints;
+	if (n > XFAB_TUNNEL_MAX_ENDPOINTS)
+		n = XFAB_TUNNEL_MAX_ENDPOINTS;
+	id = xfab_tunnel_endpoint(h, n);
+	asm volatile("" : "+r"(id)); /* keep the mask: the verifier needs it */
+	s->ov.endpoint = tr->endpoints[id & (XFAB_TUNNEL_MAX_ENDPOINTS - 1)];
+	s->ov.sport = bpf_htons(xfab_vxlan_sport(h));
+	s->ov.vni = tr->vni & XFAB_MAX_VNI;
+	s->ov.src = vt->src_v4;
+	s->ov.mode = XFAB_OVERLAY_ENCAP;
+	__builtin_memcpy(s->ov.src_mac, vt->mac, 6);
+	if (tr->mac[0] | tr->mac[1] | tr->mac[2] | tr->mac[3] | tr->mac[4] | tr->mac[5])
+		__builtin_memcpy(s->ov.inner_dmac, tr->mac, 6);
+	else
+		__builtin_memcpy(s->ov.inner_dmac, vt->mac, 6);
+	s->ov.inner_v6 = m->is_v6;
+	s->ov.inner_proto = bpf_htons(m->eth_proto);
+	s->ov.inner_df = 0;
+	if (!m->is_v6) {
+		struct iphdr *iph = xfab_ctx_hdr(c, m->l3_off, sizeof(*iph));
+
+		s->ov.inner_df = iph && (iph->frag_off & bpf_htons(XFAB_IPV4_DF));
+	}
+	s->ov.inner_len = c->len - (m->vlan_in_data ? 4 : 0);
+
+	/* From here on the stages see the outer packet. */
+	m->is_v6 = 0;
+	m->daddr[0] = s->ov.endpoint;
+	m->daddr[1] = m->daddr[2] = m->daddr[3] = 0;
+	__builtin_memset(&m->flow, 0, sizeof(m->flow));
+	m->flow.src[0] = s->ov.src;
+	m->flow.dst[0] = s->ov.endpoint;
+	m->flow.proto = IPPROTO_UDP;
+	m->flow.ports = (__u32)s->ov.sport | ((__u32)bpf_htons(XFAB_UDP_VXLAN) << 16);
+	m->l4_proto = IPPROTO_UDP;
+	m->is_roce = 0;
+	m->ttl = XFAB_VXLAN_TTL;
+	m->l3_len = s->ov.inner_len + XFAB_VXLAN_ENCAP_LEN - ETH_HLEN;
+	return XFAB_ACT_FORWARD;
+}
+
+/* RFC 1071 over the 20-byte header just written (check field 0). */
+static __always_inline __u16 xfab_ipv4_hdr_csum(const struct iphdr *iph)
+{
+	const __u16 *w = (const void *)iph;
+	__u32 sum = 0;
+
+	for (int i = 0; i < 10; i++)
+		sum += w[i];
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (__u16)~sum;
+}
+
+/*
+ * The encapsulation itself, once the underlay chose the egress and the
+ * packet fits: the tag goes, the inner TTL drops by one (the VTEP routed
+ * it), then outer Ethernet (MACs: the rewrite stage), IPv4 (DSCP and ECN
+ * of the inner, RFC 6040's normal mode; ID 0, DF, TTL 64), UDP (checksum
+ * 0, RFC 7348), VXLAN (I flag, VNI) and the inner Ethernet header (the
+ * VTEP's MAC to the route's) go in front. 0 or a drop reason.
+ */
+static __always_inline int xfab_encap(struct xfab_ctx *c, struct xfab_scratch *s)
+{
+	struct xfab_meta *m = &s->m;
+	struct xfab_vxlanhdr *vx;
+	struct ethhdr *eth, *inner;
+	struct udphdr *udp;
+	struct iphdr *ip;
+	__u32 inner_len;
+	__u8 *h;
+
+	if (m->vlan_in_data || c->is_tc) {
+		if (xfab_ctx_pop_vlan(c, m->vlan_in_data))
+			return XFAB_DROP_VXLAN_ENCAP_FAILED;
+		if (m->vlan_in_data) {
+			m->l3_off -= 4;
+			c->len -= 4;
+		}
+		m->vlan_in_data = 0;
+		s->res.vlan_in_data = 0;
+	}
+	/* The inner packet as routed: the VTEP's MACs (written again below,
+	 * where tc's inner header goes), its TTL one less. */
+	m->is_v6 = s->ov.inner_v6;
+	xfab_rewrite(c, m, s->ov.inner_dmac, s->ov.src_mac, 1);
+	m->is_v6 = 0;
+	inner_len = c->len;
+	if (xfab_ctx_encap(c, XFAB_VXLAN_ENCAP_LEN))
+		return XFAB_DROP_VXLAN_ENCAP_FAILED;
+	h = xfab_ctx_hdr(c, 0, XFAB_VXLAN_HDRS_LEN);
+	if (!h)
+		return XFAB_DROP_VXLAN_ENCAP_FAILED;
+	eth = (void *)h;
+	ip = (void *)(h + XFAB_VXLAN_OFF_IP);
+	udp = (void *)(h + XFAB_VXLAN_OFF_UDP);
+	vx = (void *)(h + XFAB_VXLAN_OFF_VX);
+	inner = (void *)(h + XFAB_VXLAN_OFF_INNER);
+	eth->h_proto = bpf_htons(ETH_P_IP);
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->tos = m->tos;
+	ip->tot_len = bpf_htons((__u16)(inner_len + XFAB_VXLAN_ENCAP_LEN - ETH_HLEN));
+	ip->id = 0;
+	ip->frag_off = bpf_htons(XFAB_IPV4_DF);
+	ip->ttl = XFAB_VXLAN_TTL;
+	ip->protocol = IPPROTO_UDP;
+	ip->check = 0;
+	ip->saddr = s->ov.src;
+	ip->daddr = s->ov.endpoint;
+	ip->check = xfab_ipv4_hdr_csum(ip);
+	udp->source = s->ov.sport;
+	udp->dest = bpf_htons(XFAB_UDP_VXLAN);
+	udp->len = bpf_htons((__u16)(inner_len + 2 * 8));
+	udp->check = 0;
+	vx->flags = XFAB_VXLAN_FLAGS;
+	vx->reserved1[0] = vx->reserved1[1] = vx->reserved1[2] = 0;
+	vx->vni[0] = (__u8)(s->ov.vni >> 16);
+	vx->vni[1] = (__u8)(s->ov.vni >> 8);
+	vx->vni[2] = (__u8)s->ov.vni;
+	vx->reserved2 = 0;
+	__builtin_memcpy(inner->h_dest, s->ov.inner_dmac, 6);
+	__builtin_memcpy(inner->h_source, s->ov.src_mac, 6);
+	inner->h_proto = s->ov.inner_proto;
+	/* the outer packet, for the queue and rewrite stages */
+	m->l3_off = ETH_HLEN;
+	m->l4_off = ETH_HLEN + sizeof(struct iphdr);
+	m->eth_proto = ETH_P_IP;
+	return 0;
+}
+
+/* To this switch's VTEP on UDP 4789 (not a fragment): decapsulate. */
+static __always_inline int xfab_is_vxlan_to_vtep(const struct xfab_meta *m)
+{
+	const struct xfab_vtep *vt;
+	__u32 zero = 0;
+
+	if (m->is_v6 || m->l4_proto != IPPROTO_UDP || !m->l4_off ||
+	    (m->flow.ports >> 16) != bpf_htons(XFAB_UDP_VXLAN))
+		return 0;
+	vt = bpf_map_lookup_elem(&vtep, &zero);
+	return vt && (vt->flags & XFAB_VTEP_ENABLED) && vt->src_v4 == m->daddr[0];
+}
+
+/*
+ * Decapsulation: VXLAN header, flags and VNI checked, the outer headers
+ * removed, the inner packet parsed as if it had arrived (its frame keeps
+ * the outer MACs, so a punt reaches the kernel addressed to this port),
+ * and RFC 6040's ECN merge (section 4.2): an outer CE marks an ECT inner
+ * packet CE and drops a Not-ECT one; an outer ECT(1) turns an inner ECT(0)
+ * into ECT(1); anything else leaves the inner field alone. The inner
+ * packet is then routed in its VNET's table (xfab_stage_vnet). An action.
+ */
+static __always_inline int xfab_stage_decap(struct xfab_ctx *c, struct xfab_scratch *s)
+{
+	struct xfab_meta *m = &s->m;
+	struct xfab_result *res = &s->res;
+	struct xfab_vxlanhdr *vx;
+	struct ethhdr *eth;
+	__u32 vni, strip, *vnet;
+	__u8 outer_ecn = m->tos & XFAB_ECN_MASK, ecn;
+	__be16 proto;
+	int err, tag = m->vlan_in_data;
+
+	s->ov.mode = XFAB_OVERLAY_DECAP;
+	vx =
+	    xfab_ctx_hdr(c, m->l4_off + sizeof(struct udphdr), sizeof(*vx) + sizeof(struct ethhdr));
+	if (!vx)
+		return xfab_drop(res, XFAB_DROP_VXLAN_TRUNCATED);
+	if (vx->flags != XFAB_VXLAN_FLAGS || vx->reserved1[0] || vx->reserved1[1] ||
+	    vx->reserved1[2] || vx->reserved2)
+		return xfab_drop(res, XFAB_DROP_VXLAN_BAD_FLAGS);
+	vni = (__u32)vx->vni[0] << 16 | (__u32)vx->vni[1] << 8 | vx->vni[2];
+	s->ov.vni = vni;
+	vnet = bpf_map_lookup_elem(&vni_to_vnet, &vni);
+	if (!vnet || *vnet == 0 || *vnet >= XFAB_MAX_VNETS)
+		return xfab_drop(res, XFAB_DROP_VXLAN_UNKNOWN_VNI);
+	s->ov.vnet = (__u8)*vnet;
+	proto = ((struct ethhdr *)(vx + 1))->h_proto;
+	if (proto != bpf_htons(ETH_P_IP) && proto != bpf_htons(ETH_P_IPV6))
+		return xfab_drop(res, XFAB_DROP_VXLAN_INNER_MALFORMED);
+	eth = xfab_ctx_hdr(c, 0, sizeof(*eth));
+	if (!eth)
+		return xfab_drop(res, XFAB_DROP_VXLAN_TRUNCATED);
+	__builtin_memcpy(s->ov.outer_mac, eth, 12);
+
+	strip = m->l4_off + sizeof(struct udphdr) + sizeof(*vx);
+	if (xfab_ctx_decap(c, strip, tag, proto == bpf_htons(ETH_P_IPV6)))
+		return xfab_drop(res, XFAB_DROP_VXLAN_TRUNCATED);
+	s->ov.inner_len = c->len;
+	res->vlan_in_data = 0;
+	eth = xfab_ctx_hdr(c, 0, sizeof(*eth));
+	if (!eth)
+		return xfab_drop(res, XFAB_DROP_VXLAN_TRUNCATED);
+	__builtin_memcpy(eth, s->ov.outer_mac, 12);
+	eth->h_proto = proto;
+
+	/* The inner packet, parsed as if it had come in. */
+	__builtin_memset(m, 0, sizeof(*m));
+	m->l3_off = ETH_HLEN;
+	m->eth_proto = bpf_ntohs(proto);
+	if (proto == bpf_htons(ETH_P_IP))
+		err = xfab_parse_ipv4(c, m);
+	else
+		err = xfab_parse_ipv6(c, m);
+	if (err)
+		return xfab_drop(res, XFAB_DROP_VXLAN_INNER_MALFORMED);
+
+	/* RFC 6040 4.2 */
+	ecn = m->tos & XFAB_ECN_MASK;
+	if (outer_ecn == XFAB_ECN_CE) {
+		if (ecn == 0)
+			return xfab_drop(res, XFAB_DROP_VXLAN_CE_NOT_ECT);
+		if (ecn != XFAB_ECN_CE)
+			xfab_set_ecn(c, m, XFAB_ECN_CE);
+	} else if (outer_ecn == XFAB_ECN_ECT1 && ecn == XFAB_ECN_ECT0) {
+		xfab_set_ecn(c, m, XFAB_ECN_ECT1);
+	}
+	return XFAB_ACT_FORWARD;
+}
+
+#endif
