@@ -3,7 +3,10 @@
  * Benchmark programs (not part of the switch):
  *   bench_gen       live-frames generator: rewrites each recycled frame (UDP
  *                   source port or RoCE QP from a per-CPU counter, over
- *                   `flows` values; IPv4 or IPv6) and sends it with XDP_TX
+ *                   `flows` values; IPv4 or IPv6; or VXLAN: an IPv4 frame
+ *                   inside outer Ethernet/IPv4/UDP 4789/VXLAN, the inner
+ *                   and the outer UDP source port varied) and sends it
+ *                   with XDP_TX
  *   bench_sink      counts and drops (the sink)
  *   bench_redirect  the ceiling: redirect every frame to devmap slot 0
  *   bench_fwd       an xdp_fwd-style router: bpf_fib_lookup, MAC rewrite,
@@ -32,7 +35,13 @@ struct bench_cfg {
 	__u32 dst_base; /* host order; with vary_dst, flow n goes to dst_base + n * 256 */
 	__u32 vary_dst; /* IPv6: flow n goes to the 4th 16-bit word n (a /64 each) */
 	__u32 v6;	/* IPv6 frames */
+	__u32 vni;	/* VXLAN frames: the inner IPv4 frame starts 50 bytes in */
 };
+
+/* Outer Ethernet 14, IPv4 20, UDP 8, VXLAN 8: where a VXLAN frame's inner
+ * frame starts. */
+#define VXLAN_INNER 50
+#define VXLAN_SPORT_MIN 49152
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -62,9 +71,15 @@ struct {
 	__type(value, struct bpf_devmap_val);
 } fwd_ports SEC(".maps");
 
-/* nsper: the frame each run starts from, and the program under test. */
+/* nsper: the frame each run starts from, and the program under test.
+ * copy: bytes restored before each run (40: the Ethernet and IP headers,
+ * enough for a router's rewrite; or the whole frame); len: the frame's
+ * length, which an encapsulation or a decapsulation changes. */
+#define NSPER_MAX 128
 struct nsper_frame {
-	__u8 b[64];
+	__u8 b[NSPER_MAX];
+	__u32 len;
+	__u32 copy;
 };
 
 struct {
@@ -95,50 +110,17 @@ static __always_inline __u64 *count(void)
 	return bpf_map_lookup_elem(&counter, &zero);
 }
 
-SEC("xdp")
-int bench_gen(struct xdp_md *ctx)
+/* Puts back what a router changes in an IPv4 frame at eth (MACs, TTL,
+ * TOS/ECN, checksum) and sets the flow's fields. */
+static __always_inline void gen_v4(struct ethhdr *eth, const struct bench_cfg *cfg, __u32 flow)
 {
-	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
-	struct ethhdr *eth = data;
 	struct iphdr *iph = (void *)(eth + 1);
 	struct udphdr *uh = (void *)(iph + 1);
 	__u8 *bth = (void *)(uh + 1);
-	struct bench_cfg *cfg;
-	__u32 zero = 0, flow;
-	__u64 *c = count();
 
-	if ((void *)(bth + 12) > end || !c)
-		return XDP_DROP;
-	cfg = bpf_map_lookup_elem(&gen_cfg, &zero);
-	flow = cfg && cfg->flows ? (__u32)(*c % cfg->flows) : 0;
-	(*c)++;
-	/* Live frames are recycled after the DUT rewrote them in place: put
-	 * back everything a router changes (MACs, TTL, TOS/ECN, checksum). */
-	if (cfg) {
-		__builtin_memcpy(eth->h_dest, cfg->dmac, 6);
-		__builtin_memcpy(eth->h_source, cfg->smac, 6);
-	}
-	if (cfg && cfg->v6) {
-		struct ipv6hdr *ip6h = (void *)(eth + 1);
-		struct udphdr *uh6 = (void *)(ip6h + 1);
-		__u8 *bth6 = (void *)(uh6 + 1);
-
-		if ((void *)(bth6 + 12) > end)
-			return XDP_DROP;
-		*(__be32 *)ip6h = bpf_htonl(0x60000000); /* version, class, flow label */
-		ip6h->hop_limit = 64;
-		if (cfg->vary_dst)
-			ip6h->daddr.in6_u.u6_addr16[3] = bpf_htons((__u16)flow);
-		if (cfg->vary_qp) {
-			bth6[5] = (__u8)(flow >> 16);
-			bth6[6] = (__u8)(flow >> 8);
-			bth6[7] = (__u8)flow;
-		} else {
-			uh6->source = bpf_htons((__u16)(10000 + flow));
-		}
-		return XDP_TX;
-	}
-	if (cfg && cfg->vary_dst)
+	__builtin_memcpy(eth->h_dest, cfg->dmac, 6);
+	__builtin_memcpy(eth->h_source, cfg->smac, 6);
+	if (cfg->vary_dst)
 		iph->daddr = bpf_htonl(cfg->dst_base + (flow << 8)); /* one /24 per flow */
 	iph->ttl = 64;
 	iph->tos = 0;
@@ -153,13 +135,73 @@ int bench_gen(struct xdp_md *ctx)
 		sum = (sum & 0xffff) + (sum >> 16);
 		iph->check = (__u16)~sum;
 	}
-	if (cfg && cfg->vary_qp) {
+	if (cfg->vary_qp) {
 		bth[5] = (__u8)(flow >> 16);
 		bth[6] = (__u8)(flow >> 8);
 		bth[7] = (__u8)flow;
 	} else {
 		uh->source = bpf_htons((__u16)(10000 + flow));
 	}
+}
+
+SEC("xdp")
+int bench_gen(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = data;
+	struct bench_cfg *cfg;
+	__u32 zero = 0, flow;
+	__u64 *c = count();
+
+	/* Ethernet, IPv4, UDP, BTH */
+	if (data + 54 > end || !c)
+		return XDP_DROP;
+	cfg = bpf_map_lookup_elem(&gen_cfg, &zero);
+	if (!cfg) {
+		(*c)++;
+		return XDP_TX;
+	}
+	flow = cfg->flows ? (__u32)(*c % cfg->flows) : 0;
+	(*c)++;
+	/* Live frames are recycled after the DUT rewrote them in place: put
+	 * back everything a router changes (MACs, TTL, TOS/ECN, checksum). */
+	if (cfg->vni) {
+		/* A decapsulation only skips the outer headers: the inner frame
+		 * is what the DUT rewrote. The outer source port varies with
+		 * the inner flow, as a VTEP's does (RFC 7348). */
+		struct udphdr *ouh = data + 14 + 20;
+
+		if (data + VXLAN_INNER + 54 > end)
+			return XDP_DROP;
+		__builtin_memcpy(eth->h_dest, cfg->dmac, 6);
+		__builtin_memcpy(eth->h_source, cfg->smac, 6);
+		ouh->source = bpf_htons((__u16)(VXLAN_SPORT_MIN + (flow & 0x3fff)));
+		gen_v4(data + VXLAN_INNER, cfg, flow);
+		return XDP_TX;
+	}
+	if (cfg->v6) {
+		struct ipv6hdr *ip6h = (void *)(eth + 1);
+		struct udphdr *uh6 = (void *)(ip6h + 1);
+		__u8 *bth6 = (void *)(uh6 + 1);
+
+		if ((void *)(bth6 + 12) > end)
+			return XDP_DROP;
+		__builtin_memcpy(eth->h_dest, cfg->dmac, 6);
+		__builtin_memcpy(eth->h_source, cfg->smac, 6);
+		*(__be32 *)ip6h = bpf_htonl(0x60000000); /* version, class, flow label */
+		ip6h->hop_limit = 64;
+		if (cfg->vary_dst)
+			ip6h->daddr.in6_u.u6_addr16[3] = bpf_htons((__u16)flow);
+		if (cfg->vary_qp) {
+			bth6[5] = (__u8)(flow >> 16);
+			bth6[6] = (__u8)(flow >> 8);
+			bth6[7] = (__u8)flow;
+		} else {
+			uh6->source = bpf_htons((__u16)(10000 + flow));
+		}
+		return XDP_TX;
+	}
+	gen_v4(eth, cfg, flow);
 	return XDP_TX;
 }
 
@@ -225,19 +267,35 @@ int bench_fwd_big(struct xdp_md *ctx)
 }
 
 /* BPF_PROG_TEST_RUN repeats reuse one buffer: without this the first run's
- * rewrite (MACs, TTL) would be what every later run sees. Restores the
- * Ethernet and IPv4 headers, then tail-calls the program under test. */
+ * rewrite (MACs, TTL) would be what every later run sees. Puts the frame's
+ * start back where it was (an encapsulation moved it 50 bytes earlier, a
+ * decapsulation 50 later), restores the Ethernet and IPv4 headers (or the
+ * whole frame), then tail-calls the program under test. */
 SEC("xdp")
 int bench_nsper(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
 	struct nsper_frame *f;
-	__u32 zero = 0;
+	__u32 zero = 0, copy;
+	int len = (int)(end - data);
 
 	f = bpf_map_lookup_elem(&nsper_frame, &zero);
-	if (!f || data + 40 > end)
+	if (!f)
 		return XDP_ABORTED;
-	__builtin_memcpy(data, f->b, 40);
+	if (len != (int)f->len) {
+		if (bpf_xdp_adjust_head(ctx, len - (int)f->len))
+			return XDP_ABORTED;
+		data = (void *)(long)ctx->data;
+		end = (void *)(long)ctx->data_end;
+	}
+	copy = f->copy;
+	if (copy == 40) {
+		if (data + 40 > end)
+			return XDP_ABORTED;
+		__builtin_memcpy(data, f->b, 40);
+	} else if (copy < 1 || copy > NSPER_MAX || bpf_xdp_store_bytes(ctx, 0, f->b, copy)) {
+		return XDP_ABORTED;
+	}
 	bpf_tail_call(ctx, &nsper_target, 0);
 	return XDP_ABORTED;
 }
@@ -249,15 +307,22 @@ int bench_nop(struct xdp_md *ctx)
 	return XDP_DROP;
 }
 
-/* The same for tc programs (the skb is reused across repeats too). */
+/* The same for tc programs (the skb is reused across repeats too): room
+ * added or taken after the MAC header gives the frame its length back. */
 SEC("tc")
 int bench_nsper_tc(struct __sk_buff *skb)
 {
 	struct nsper_frame *f;
-	__u32 zero = 0;
+	__u32 zero = 0, copy;
 
 	f = bpf_map_lookup_elem(&nsper_frame, &zero);
-	if (!f || bpf_skb_store_bytes(skb, 0, f->b, 40, 0))
+	if (!f)
+		return TC_ACT_SHOT;
+	if (skb->len != f->len &&
+	    bpf_skb_adjust_room(skb, (__s32)f->len - (__s32)skb->len, BPF_ADJ_ROOM_MAC, 0))
+		return TC_ACT_SHOT;
+	copy = f->copy;
+	if (copy < 1 || copy > NSPER_MAX || bpf_skb_store_bytes(skb, 0, f->b, copy, 0))
 		return TC_ACT_SHOT;
 	bpf_tail_call(skb, &nsper_target_tc, 0);
 	return TC_ACT_SHOT;

@@ -12,7 +12,11 @@
  *   load   --obj O --pin DIR          load without attaching (maps and programs
  *                                      pinned under DIR): for nsper
  *   (cfg, gen and nsper take --v6: IPv6 frames, --src/--dst IPv6 addresses;
- *    nsper takes --tc for a tc program, through bench_nsper_tc)
+ *    and --vxlan VNI: the IPv4 frame inside outer Ethernet/IPv4/UDP 4789/
+ *    VXLAN with that VNI, the outer from --outer-src to --outer-dst (gen
+ *    and nsper), 50 bytes longer; nsper takes --tc for a tc program, through
+ *    bench_nsper_tc, and --restore-all to restore the whole frame before
+ *    each run instead of its first 40 bytes)
  *   nsper  --prog PINNED_PROG --pin DIR --dev IF --dmac M --src A --dst B [--repeat N]
  *          ns per packet of a program, from BPF_PROG_TEST_RUN through
  *          DIR/bench_nsper (which restores the frame before every run),
@@ -38,9 +42,9 @@
 #endif
 
 struct opts {
-	const char *obj, *prog, *dev, *pin, *map, *dmac, *smac, *src, *dst;
-	int skb, vary_qp, v6, tc;
-	long key, flows, repeat;
+	const char *obj, *prog, *dev, *pin, *map, *dmac, *smac, *src, *dst, *osrc, *odst;
+	int skb, vary_qp, v6, tc, restore_all;
+	long key, flows, repeat, vni;
 	double seconds;
 };
 
@@ -52,9 +56,13 @@ static int parse_mac(const char *s, unsigned char *m)
 		   : -1;
 }
 
+#define FRAME_MAX 128
+
 /* Ethernet, IPv4 or IPv6, UDP to 4791, a RoCEv2 BTH: 60 bytes (64 on the
- * wire) over IPv4, 74 (78) over IPv6. b holds 74 bytes. Returns the length,
- * or -1. */
+ * wire) over IPv4, 74 (78) over IPv6. With --vxlan, that IPv4 frame behind
+ * outer Ethernet (the same MACs), IPv4 (--outer-src to --outer-dst, TTL
+ * 64), UDP (source port 49152, to 4789, checksum 0) and VXLAN (the VNI):
+ * 110 bytes (114). b holds FRAME_MAX bytes. Returns the length, or -1. */
 static int build_frame(const struct opts *o, unsigned char *b)
 {
 	/* UDP checksum 0, as RoCEv2 senders leave it: gen varies the flow */
@@ -62,14 +70,28 @@ static int build_frame(const struct opts *o, unsigned char *b)
 	    .l4 = {.proto = 17, .sport = 10000, .dport = 4791, .set = XFAB_FRAME_SET_CHECK},
 	    .bth = {.present = 1, .opcode = 0x04, .pkey = 0xffff},
 	    .payload_len = o->v6 ? 0 : 6 /* to the 60-byte minimum */};
+	struct xfab_frame outer = {
+	    .l4 = {.proto = 17, .sport = 49152, .dport = 4789, .set = XFAB_FRAME_SET_CHECK},
+	    .vxlan = {.present = 1, .vni = (uint32_t)o->vni, .inner = &f}};
 
-	memset(b, 0, 74);
+	memset(b, 0, FRAME_MAX);
 	if (parse_mac(o->dmac, f.dmac) ||
 	    parse_mac(o->smac ? o->smac : "02:00:00:00:00:01", f.smac) ||
 	    xfab_frame_addrs(&f, o->src, o->dst) || (f.l3 == XFAB_FRAME_IPV6) != !!o->v6)
 		return -1;
 	f.ip4.ttl = f.ip6.hop_limit = 64;
-	return (int)xfab_frame_build(&f, b, 74, NULL);
+	if (!o->vni)
+		return (int)xfab_frame_build(&f, b, FRAME_MAX, NULL);
+	if (o->v6 || o->vni > 0xffffff || !o->osrc || !o->odst ||
+	    xfab_frame_addrs(&outer, o->osrc, o->odst) || outer.l3 != XFAB_FRAME_IPV4) {
+		fprintf(stderr, "xfab-bench: --vxlan VNI (1..16777215) needs --outer-src and "
+				"--outer-dst (IPv4) and an IPv4 inner frame\n");
+		return -1;
+	}
+	memcpy(outer.dmac, f.dmac, 6);
+	memcpy(outer.smac, f.smac, 6);
+	outer.ip4.ttl = 64;
+	return (int)xfab_frame_build(&outer, b, FRAME_MAX, NULL);
 }
 
 static int map_fd(const struct opts *o, const char *name)
@@ -137,12 +159,16 @@ static int do_cfg(const struct opts *o)
 	struct {
 		__u32 flows, vary_qp;
 		unsigned char dmac[6], smac[6];
-		__u32 dst_base, vary_dst, v6;
-	} val = {(__u32)o->flows, (__u32)o->vary_qp, {0}, {0}, 0, 0, (__u32)o->v6};
+		__u32 dst_base, vary_dst, v6, vni;
+	} val = {(__u32)o->flows, (__u32)o->vary_qp, {0}, {0}, 0, 0, (__u32)o->v6, (__u32)o->vni};
 	__u32 zero = 0;
 
 	if (!o->dmac || !o->smac || parse_mac(o->dmac, val.dmac) || parse_mac(o->smac, val.smac)) {
 		fprintf(stderr, "xfab-bench cfg: --dmac and --smac\n");
+		return 2;
+	}
+	if (o->vni < 0 || o->vni > 0xffffff || (o->vni && o->v6)) {
+		fprintf(stderr, "xfab-bench cfg: --vxlan VNI (1..16777215) carries IPv4 frames\n");
 		return 2;
 	}
 	if (o->dst) { /* --dst: vary the destination too, one /24 (/64) per flow */
@@ -180,7 +206,7 @@ static double now_s(void)
 
 static int do_gen(const struct opts *o)
 {
-	unsigned char frame[74];
+	unsigned char frame[FRAME_MAX];
 	char path[512];
 	int len = build_frame(o, frame);
 	struct xdp_md ctx = {.data_end = (__u32)len, .ingress_ifindex = if_nametoindex(o->dev)};
@@ -248,7 +274,7 @@ static int do_load(const struct opts *o)
 static int nsper_run(const struct opts *o, int wrapper, int targets, int target,
 		     const unsigned char *frame, int len, __u32 ifindex, __u32 *ns, __u32 *retval)
 {
-	unsigned char in[80], out[256];
+	unsigned char in[FRAME_MAX], out[256];
 	struct xdp_md xctx = {.data_end = (__u32)len, .ingress_ifindex = ifindex};
 	struct __sk_buff sctx = {.ifindex = ifindex};
 	__u32 zero = 0;
@@ -278,9 +304,15 @@ static int nsper_run(const struct opts *o, int wrapper, int targets, int target,
 	return 0;
 }
 
+/* The frame bench_nsper restores (its struct nsper_frame). */
+struct nsper_frame {
+	unsigned char b[FRAME_MAX];
+	__u32 len, copy;
+};
+
 static int do_nsper(const struct opts *o)
 {
-	unsigned char frame[80] = {0}; /* the map takes the first 64 */
+	struct nsper_frame nf = {{0}};
 	char path[512];
 	int prog = bpf_obj_get(o->prog), wrapper, nop, targets, frames, len;
 	__u32 ifindex = if_nametoindex(o->dev), zero = 0, total, base, ret, nop_ret;
@@ -292,15 +324,17 @@ static int do_nsper(const struct opts *o)
 	nop = bpf_obj_get(path);
 	targets = map_fd(o, o->tc ? "nsper_target_tc" : "nsper_target");
 	frames = map_fd(o, "nsper_frame");
-	len = build_frame(o, frame);
+	len = build_frame(o, nf.b);
+	nf.len = (__u32)len;
+	nf.copy = o->restore_all || o->vni ? (__u32)len : 40;
 	if (prog < 0 || wrapper < 0 || nop < 0 || targets < 0 || frames < 0 || !ifindex ||
-	    len < 0 || bpf_map_update_elem(frames, &zero, frame, BPF_ANY)) {
+	    len < 0 || bpf_map_update_elem(frames, &zero, &nf, BPF_ANY)) {
 		fprintf(stderr, "xfab-bench nsper: %s, %s or %s/bench_nsper%s: %s\n", o->prog,
 			o->dev, o->pin, sfx, strerror(errno));
 		return 1;
 	}
-	if (nsper_run(o, wrapper, targets, prog, frame, len, ifindex, &total, &ret) ||
-	    nsper_run(o, wrapper, targets, nop, frame, len, ifindex, &base, &nop_ret)) {
+	if (nsper_run(o, wrapper, targets, prog, nf.b, len, ifindex, &total, &ret) ||
+	    nsper_run(o, wrapper, targets, nop, nf.b, len, ifindex, &base, &nop_ret)) {
 		fprintf(stderr, "xfab-bench nsper: test run: %s\n", strerror(errno));
 		return 1;
 	}
@@ -311,12 +345,14 @@ static int do_nsper(const struct opts *o)
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
-	    {"obj", 1, NULL, 'o'},     {"prog", 1, NULL, 'p'},	 {"dev", 1, NULL, 'd'},
-	    {"pin", 1, NULL, 'P'},     {"map", 1, NULL, 'm'},	 {"key", 1, NULL, 'k'},
-	    {"skb", 0, NULL, 's'},     {"flows", 1, NULL, 'f'},	 {"vary-qp", 0, NULL, 'q'},
-	    {"v6", 0, NULL, '6'},      {"tc", 0, NULL, 'T'},	 {"dmac", 1, NULL, 'D'},
-	    {"smac", 1, NULL, 'S'},    {"src", 1, NULL, 'a'},	 {"dst", 1, NULL, 'b'},
-	    {"seconds", 1, NULL, 't'}, {"repeat", 1, NULL, 'r'}, {NULL, 0, NULL, 0},
+	    {"obj", 1, NULL, 'o'},	 {"prog", 1, NULL, 'p'},      {"dev", 1, NULL, 'd'},
+	    {"pin", 1, NULL, 'P'},	 {"map", 1, NULL, 'm'},	      {"key", 1, NULL, 'k'},
+	    {"skb", 0, NULL, 's'},	 {"flows", 1, NULL, 'f'},     {"vary-qp", 0, NULL, 'q'},
+	    {"v6", 0, NULL, '6'},	 {"tc", 0, NULL, 'T'},	      {"dmac", 1, NULL, 'D'},
+	    {"smac", 1, NULL, 'S'},	 {"src", 1, NULL, 'a'},	      {"dst", 1, NULL, 'b'},
+	    {"seconds", 1, NULL, 't'},	 {"repeat", 1, NULL, 'r'},    {"vxlan", 1, NULL, 'x'},
+	    {"outer-src", 1, NULL, 'A'}, {"outer-dst", 1, NULL, 'B'}, {"restore-all", 0, NULL, 'R'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct opts o = {.key = -1, .flows = 1};
 	const char *cmd;
@@ -380,6 +416,26 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			o.repeat = atol(optarg);
+			break;
+		case 'x': {
+			char *e;
+
+			o.vni = strtol(optarg, &e, 10);
+			if (*e || o.vni < 1 || o.vni > 0xffffff) {
+				fprintf(stderr, "xfab-bench: --vxlan %s: a VNI, 1..16777215\n",
+					optarg);
+				return 2;
+			}
+			break;
+		}
+		case 'A':
+			o.osrc = optarg;
+			break;
+		case 'B':
+			o.odst = optarg;
+			break;
+		case 'R':
+			o.restore_all = 1;
 			break;
 		default:
 			return 2;
