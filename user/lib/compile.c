@@ -737,6 +737,8 @@ static int route_target(struct xfab_compile *c, const struct xfab_rib_node *node
 	rt->table = 0;
 	if (node->key.table == XFAB_RIB_TABLE_REPAIR) {
 		rt->table = XFAB_TABLE_REPAIR;
+	} else if (node->key.table & XFAB_RIB_TABLE_VNET) {
+		rt->table = XFAB_TABLE_VNET | (node->key.table & ~XFAB_RIB_TABLE_VNET);
 	} else if (node->key.table & XFAB_RIB_TABLE_TE) {
 		__u32 port = node->key.table & ~XFAB_RIB_TABLE_TE;
 
@@ -759,6 +761,10 @@ static int route_target(struct xfab_compile *c, const struct xfab_rib_node *node
 			return -EINVAL;
 		rt->type = XFAB_RT_CONNECTED;
 		rt->id = c->live[e->port].ifindex;
+		return 0;
+	case XFAB_RIB_TUNNEL: /* vnet_tunnels entry index + 1 (compile_base.c) */
+		rt->type = XFAB_RT_TUNNEL;
+		rt->id = (__u32)e->port + 1;
 		return 0;
 	}
 	rt->lent = 0;

@@ -90,6 +90,7 @@ static int build_ports(struct build *b)
 			e->val.flags |= XFAB_PORT_QUEUED;
 		e->val.mtu = (__u16)cfg->ports[p].mtu;
 		e->val.datapath = (__u8)cfg->datapath;
+		e->val.vnet = (__u8)cfg->ports[p].vnet;
 		snprintf(e->val.name, sizeof(e->val.name), "%s", cfg->ports[p].name);
 		tx->key = b->live[p].ifindex;
 		tx->val.ifindex = b->live[p].ifindex;
@@ -160,6 +161,63 @@ static int build_qos(struct build *b)
 			e->val.xoff_bytes[pg] = f->xoff[pg];
 			e->val.xon_bytes[pg] = f->xon[pg];
 		}
+	}
+	return 0;
+}
+
+/* The overlay: the VTEP, the VNETs and their VNIs, and each tunnel route's
+ * encapsulation (vnet_tunnels entry i + 1 for the config's tunnel i; the
+ * route entries in the VNET tables name it, compile.c). */
+static int build_overlay(struct build *b)
+{
+	const struct xfab_config *cfg = b->cfg;
+	static const __u8 zero_mac[6];
+
+	if (cfg->vtep) {
+		struct xfab_e_vtep *e =
+		    image_push(&b->next->t[XFAB_T_VTEP], XFAB_T_VTEP, &b->cap[XFAB_T_VTEP]);
+
+		if (!e)
+			return -ENOMEM;
+		e->key = 0;
+		memcpy(&e->val.src_v4, cfg->vtep_src, 4);
+		e->val.flags = XFAB_VTEP_ENABLED;
+		if (memcmp(cfg->router_mac, zero_mac, 6) || cfg->n_ports == 0)
+			memcpy(e->val.mac, cfg->router_mac, 6);
+		else
+			memcpy(e->val.mac, b->live[0].mac, 6);
+		e->val.udp_port = XFAB_VXLAN_UDP_PORT;
+		snprintf(e->val.name, sizeof(e->val.name), "%s", cfg->vtep_name);
+	}
+	for (int i = 0; i < cfg->n_vnets; i++) {
+		struct xfab_e_vnet *v =
+		    image_push(&b->next->t[XFAB_T_VNETS], XFAB_T_VNETS, &b->cap[XFAB_T_VNETS]);
+		struct xfab_e_vni *n = image_push(&b->next->t[XFAB_T_VNI_TO_VNET],
+						  XFAB_T_VNI_TO_VNET, &b->cap[XFAB_T_VNI_TO_VNET]);
+
+		if (!v || !n)
+			return -ENOMEM;
+		v->key = (__u32)i + 1;
+		v->val.vni = cfg->vnets[i].vni;
+		v->val.flags = XFAB_VNET_VALID;
+		snprintf(v->val.name, sizeof(v->val.name), "%s", cfg->vnets[i].name);
+		n->key = cfg->vnets[i].vni;
+		n->val = (__u32)i + 1;
+	}
+	for (int i = 0; i < cfg->n_tunnels; i++) {
+		const struct xfab_cfg_tunnel *t = &cfg->tunnels[i];
+		struct xfab_e_tunnel *e =
+		    image_push(&b->next->t[XFAB_T_VNET_TUNNELS], XFAB_T_VNET_TUNNELS,
+			       &b->cap[XFAB_T_VNET_TUNNELS]);
+
+		if (!e)
+			return -ENOMEM;
+		e->key = (__u32)i + 1;
+		e->val.vni = t->vni;
+		memcpy(e->val.mac, t->mac, 6);
+		e->val.num_endpoints = (__u8)t->n_endpoints;
+		for (int k = 0; k < t->n_endpoints; k++)
+			memcpy(&e->val.endpoints[k], t->endpoints[k], 4);
 	}
 	return 0;
 }
@@ -237,6 +295,8 @@ int xfab_base_build(const struct xfab_config *cfg, const struct xfab_port_live *
 		err = build_neighs(&b);
 	if (!err)
 		err = build_qos(&b);
+	if (!err)
+		err = build_overlay(&b);
 	if (err)
 		goto out;
 	for (int t = 0; t < XFAB_T_COUNT; t++) {
@@ -299,12 +359,14 @@ int xfab_base_apply(const struct xfab_base *prev, const struct xfab_base *next,
 	/* Upserts run leaves-first (a port's queues before the port, the port
 	 * before what sends out of it), removals the other way round. */
 	static const enum xfab_table upsert_order[] = {
-	    XFAB_T_SETTINGS, XFAB_T_DSCP_TO_TC, XFAB_T_QUEUE_CFG, XFAB_T_PFC_CFG,
+	    XFAB_T_SETTINGS, XFAB_T_DSCP_TO_TC, XFAB_T_QUEUE_CFG,   XFAB_T_PFC_CFG,
+	    XFAB_T_VTEP,     XFAB_T_VNETS,	XFAB_T_VNI_TO_VNET, XFAB_T_VNET_TUNNELS,
 	    XFAB_T_PORTS,    XFAB_T_TX_PORTS,	XFAB_T_NEIGHBORS,
 	};
 	static const enum xfab_table remove_order[] = {
-	    XFAB_T_NEIGHBORS, XFAB_T_TX_PORTS,	 XFAB_T_PORTS,	  XFAB_T_PFC_CFG,
-	    XFAB_T_QUEUE_CFG, XFAB_T_DSCP_TO_TC, XFAB_T_SETTINGS,
+	    XFAB_T_NEIGHBORS,	XFAB_T_TX_PORTS,   XFAB_T_PORTS,    XFAB_T_VNET_TUNNELS,
+	    XFAB_T_VNI_TO_VNET, XFAB_T_VNETS,	   XFAB_T_VTEP,	    XFAB_T_PFC_CFG,
+	    XFAB_T_QUEUE_CFG,	XFAB_T_DSCP_TO_TC, XFAB_T_SETTINGS,
 	};
 	int err;
 

@@ -60,6 +60,7 @@ struct xfab_cfg_port {
 	struct xfab_cfg_pfc pfc;
 	char description[64];
 	struct json_pos pos; /* of the PORT entry's key */
+	int vnet;	     /* INTERFACE|port vnet_name: VNET id (index + 1); 0: underlay */
 };
 
 struct xfab_cfg_addr {
@@ -99,6 +100,31 @@ struct xfab_cfg_wred {
 struct xfab_cfg_te {
 	int in_port; /* index into ports */
 	struct xfab_cfg_route path;
+};
+
+/* The VXLAN overlay (docs/OVERLAY.md): VXLAN_TUNNEL, VNET, and the tenant
+ * routes of VNET_ROUTE_TUNNEL and VNET_ROUTE. */
+struct xfab_cfg_vnet {
+	char name[16];
+	__u32 vni;
+};
+
+/* VNET_ROUTE_TUNNEL|vnet|prefix: encapsulate to the endpoint(s). */
+struct xfab_cfg_tunnel {
+	int vnet; /* VNET id (index + 1) */
+	struct xfab_prefix pfx;
+	__u32 vni;
+	__u8 mac[6]; /* inner destination MAC; zero: the VTEP's own */
+	int n_endpoints;
+	__u8 endpoints[XFAB_TUNNEL_MAX_ENDPOINTS][4];
+};
+
+/* VNET_ROUTE|vnet|prefix: a local tenant route, through a nexthop on a
+ * tenant port or (no nexthop) connected to it. */
+struct xfab_cfg_vnet_route {
+	int vnet;
+	int port;		  /* ifname */
+	struct xfab_cfg_route rt; /* one nexthop, or none (connected) */
 };
 
 struct xfab_cfg_neigh {
@@ -150,6 +176,17 @@ struct xfab_config {
 	__u32 repair_hold_ms;	      /* bounce: a withdrawn route whose ports just went down
 				       * stays (dead, bouncing) this long (FIB_SYNC) */
 	struct xfab_cfg_route repair; /* bounce: the peers of the repair ports */
+	/* the overlay */
+	__u8 router_mac[6]; /* DEVICE_METADATA mac: the VTEP's MAC; zero: the first port's */
+	int vtep;	    /* a VXLAN_TUNNEL is configured */
+	char vtep_name[16];
+	__u8 vtep_src[4];
+	int n_vnets;
+	struct xfab_cfg_vnet vnets[XFAB_MAX_VNETS - 1];
+	int n_tunnels;
+	struct xfab_cfg_tunnel *tunnels;
+	int n_vnet_routes;
+	struct xfab_cfg_vnet_route *vnet_routes;
 	/* where DEVICE_METADATA set what a reload cannot change */
 	struct json_pos hostname_pos;
 	struct json_pos datapath_pos; /* of the field, or of "localhost" */

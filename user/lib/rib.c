@@ -616,15 +616,33 @@ int xfab_rib_load_config(struct xfab_rib *rib, const struct xfab_config *cfg)
 		const struct xfab_cfg_addr *a = &cfg->addrs[i];
 		struct xfab_prefix self = a->pfx;
 		struct xfab_rib_key sk, nk;
+		/* a tenant port's subnet is in its VNET's table only */
+		int vnet = cfg->ports[a->port].vnet;
+		__u32 table = vnet ? XFAB_RIB_TABLE_VNET | (__u32)vnet : 0;
 
-		err = load_one(rib, 0, &a->pfx, XFAB_RIB_SRC_CONNECTED, XFAB_RIB_CONNECTED, a->port,
-			       NULL);
+		err = load_one(rib, table, &a->pfx, XFAB_RIB_SRC_CONNECTED, XFAB_RIB_CONNECTED,
+			       a->port, NULL);
 		self.plen = self.family == AF_INET ? 32 : 128;
-		xfab_rib_key_of(&sk, 0, &self);
-		xfab_rib_key_of(&nk, 0, &a->pfx);
+		xfab_rib_key_of(&sk, table, &self);
+		xfab_rib_key_of(&nk, table, &a->pfx);
 		if (!err && memcmp(&sk, &nk, sizeof(sk)))
-			err = load_one(rib, 0, &self, XFAB_RIB_SRC_CONNECTED, XFAB_RIB_LOCAL, 0,
+			err = load_one(rib, table, &self, XFAB_RIB_SRC_CONNECTED, XFAB_RIB_LOCAL, 0,
 				       NULL);
+	}
+	/* the overlay: tunnel routes and local tenant routes */
+	for (int i = 0; i < cfg->n_tunnels && !err; i++)
+		err = load_one(rib, XFAB_RIB_TABLE_VNET | (__u32)cfg->tunnels[i].vnet,
+			       &cfg->tunnels[i].pfx, XFAB_RIB_SRC_CONFIG, XFAB_RIB_TUNNEL, i, NULL);
+	for (int i = 0; i < cfg->n_vnet_routes && !err; i++) {
+		const struct xfab_cfg_vnet_route *r = &cfg->vnet_routes[i];
+		__u32 table = XFAB_RIB_TABLE_VNET | (__u32)r->vnet;
+
+		if (r->rt.n_nexthops)
+			err = load_one(rib, table, &r->rt.pfx, XFAB_RIB_SRC_CONFIG, XFAB_RIB_PATH,
+				       0, &r->rt);
+		else
+			err = load_one(rib, table, &r->rt.pfx, XFAB_RIB_SRC_CONFIG,
+				       XFAB_RIB_CONNECTED, r->port, NULL);
 	}
 	for (int i = 0; i < cfg->n_routes && !err; i++)
 		err = load_route(rib, 0, &cfg->routes[i]);

@@ -50,6 +50,7 @@ enum xfab_rib_type {
 	XFAB_RIB_LOCAL,	    /* one of our addresses */
 	XFAB_RIB_CONNECTED, /* an attached subnet, on port */
 	XFAB_RIB_PATH,	    /* one or more weighted nexthops */
+	XFAB_RIB_TUNNEL,    /* a VNET's tunnel route: port = index of the config's tunnels */
 };
 
 /* Table of a key: 0 is the default table; a TE table is keyed by the index
@@ -57,6 +58,8 @@ enum xfab_rib_type {
 #define XFAB_RIB_TABLE_TE 0x80000000u
 /* LOCAL_REPAIR's bounce group: 0.0.0.0/0 and ::/0 of this table */
 #define XFAB_RIB_TABLE_REPAIR 0x40000000u
+/* a tenant's table: XFAB_RIB_TABLE_VNET | VNET id (docs/OVERLAY.md) */
+#define XFAB_RIB_TABLE_VNET 0x20000000u
 
 struct xfab_rib_key {
 	__u32 table; /* 0 or XFAB_RIB_TABLE_TE | port index */

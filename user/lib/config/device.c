@@ -26,8 +26,8 @@ static int valid_hostname(const char *s)
 
 void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 {
-	static const char *const fields[] = {"hostname",  "type",	 "datapath",
-					     "hash_seed", "description", NULL};
+	static const char *const fields[] = {"hostname",    "type", "datapath", "hash_seed",
+					     "description", "mac",  NULL};
 	const struct json_value *lh = json_get(tbl, "localhost"), *f;
 	char fk[160], buf[32];
 	const char *t;
@@ -79,6 +79,20 @@ void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "description");
 		cfg_parse_text(c, f, fk, NULL, 64);
+	}
+	/* SONiC's router MAC: the VTEP's (inner source MAC of what it
+	 * encapsulates); without it, the first port's */
+	f = json_get(lh, "mac");
+	if (f) {
+		cfg_field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "mac");
+		t = cfg_field_text(c, f, fk, buf, sizeof(buf));
+		if (t &&
+		    (xfab_parse_mac(t, c->cfg->router_mac) || (c->cfg->router_mac[0] & 1) ||
+		     !(c->cfg->router_mac[0] | c->cfg->router_mac[1] | c->cfg->router_mac[2] |
+		       c->cfg->router_mac[3] | c->cfg->router_mac[4] | c->cfg->router_mac[5]))) {
+			cfg_add_error(c, f->pos, fk, "\"%s\" is not a unicast MAC address", t);
+			memset(c->cfg->router_mac, 0, 6);
+		}
 	}
 	f = json_get(lh, "type");
 	if (f) {

@@ -97,6 +97,14 @@ void cfg_parse_queues(struct ctx *c, const struct json_value *tbl);
 /* "TC" or "TC-TC" (low first), decimal 0..7; 0 or -1. */
 int cfg_parse_tc_range(const char *t, int *lo, int *hi);
 
+/* overlay.c: VXLAN_TUNNEL and VNET (before INTERFACE binds ports to a
+ * VNET), then VNET_ROUTE_TUNNEL and VNET_ROUTE (after it) */
+void cfg_parse_vxlan_tunnel(struct ctx *c, const struct json_value *tbl);
+void cfg_parse_vnets(struct ctx *c, const struct json_value *tbl);
+int cfg_vnet_by_name(const struct xfab_config *cfg, const char *name);
+void cfg_parse_vnet_routes(struct ctx *c, const struct json_value *tunnels,
+			   const struct json_value *routes);
+
 /* pfc.c */
 void cfg_parse_port_qos_map(struct ctx *c, const struct json_value *tbl);
 void cfg_parse_cable_length(struct ctx *c, const struct json_value *tbl);

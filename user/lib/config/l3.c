@@ -53,11 +53,51 @@ static int port_addr_bad(struct ctx *c, const struct json_value *e, const char *
 	return 0;
 }
 
+/* A port's own entry: SONiC's bare "Ethernet0": {} enables routing; with
+ * vnet_name the port belongs to that tenant (VNET), its subnets and routes
+ * in the tenant's table. */
+static void parse_port_entry(struct ctx *c, const struct json_value *e, const char *key, int port)
+{
+	static const char *const fields[] = {"vnet_name", NULL};
+	const struct json_value *f;
+	char fk[192], buf[64];
+	const char *name;
+
+	if (cfg_check_fields(c, e, key, fields))
+		return;
+	f = json_get(e, "vnet_name");
+	if (!f)
+		return;
+	cfg_field_key(fk, sizeof(fk), key, "vnet_name");
+	name = cfg_field_text(c, f, fk, buf, sizeof(buf));
+	if (!name)
+		return;
+	c->cfg->ports[port].vnet = cfg_vnet_by_name(c->cfg, name);
+	if (!c->cfg->ports[port].vnet)
+		cfg_add_error(c, f->pos, fk, "no VNET|%s", name);
+}
+
 void cfg_parse_interfaces(struct ctx *c, const struct json_value *tbl)
 {
 	static const char *const fields[] = {NULL};
 	char key[160], why[160];
 
+	/* the ports' own entries first: which subnets may overlap depends on
+	 * the VNET each port is bound to */
+	for (size_t i = 0; i < tbl->count; i++) {
+		const struct json_value *e = &tbl->children[i];
+		int port;
+
+		if (strchr(e->key, '|'))
+			continue;
+		snprintf(key, sizeof(key), "INTERFACE|%s", e->key);
+		port = xfab_config_port_index(c->cfg, e->key);
+		if (port < 0)
+			cfg_add_error(c, e->key_pos, key, "port \"%s\" is not in the PORT table",
+				      e->key);
+		else
+			parse_port_entry(c, e, key, port);
+	}
 	for (size_t i = 0; i < tbl->count; i++) {
 		const struct json_value *e = &tbl->children[i];
 		const char *bar = strchr(e->key, '|');
@@ -66,10 +106,12 @@ void cfg_parse_interfaces(struct ctx *c, const struct json_value *tbl)
 		size_t n;
 		int dup = 0;
 
+		if (!bar) /* done above */
+			continue;
 		snprintf(key, sizeof(key), "INTERFACE|%s", e->key);
 		if (cfg_check_fields(c, e, key, fields))
 			continue;
-		n = bar ? (size_t)(bar - e->key) : strlen(e->key);
+		n = (size_t)(bar - e->key);
 		if (n == 0 || n >= sizeof(ifname)) {
 			cfg_add_error(c, e->key_pos, key, "expected PORT or PORT|ADDRESS/LENGTH");
 			continue;
@@ -82,8 +124,6 @@ void cfg_parse_interfaces(struct ctx *c, const struct json_value *tbl)
 				      ifname);
 			continue;
 		}
-		if (!bar) /* SONiC's bare "Ethernet0": {} entry enables routing */
-			continue;
 		if (xfab_parse_prefix(bar + 1, &addr.pfx, why, sizeof(why))) {
 			cfg_add_error(c, e->key_pos, key, "%s", why);
 			continue;
@@ -98,7 +138,9 @@ void cfg_parse_interfaces(struct ctx *c, const struct json_value *tbl)
 		for (int k = 0; k < c->cfg->n_addrs; k++) {
 			const struct xfab_cfg_addr *o = &c->cfg->addrs[k];
 
-			if (o->pfx.family != addr.pfx.family)
+			/* tenants (and the underlay) have tables of their own */
+			if (o->pfx.family != addr.pfx.family ||
+			    c->cfg->ports[o->port].vnet != c->cfg->ports[addr.port].vnet)
 				continue;
 			if (!memcmp(o->pfx.addr, addr.pfx.addr, 16)) {
 				cfg_add_error(c, e->key_pos, key, "address already on port %s",
@@ -128,7 +170,8 @@ void cfg_parse_interfaces(struct ctx *c, const struct json_value *tbl)
 int cfg_connected_port(const struct xfab_config *cfg, int family, const __u8 *gw)
 {
 	for (int k = 0; k < cfg->n_addrs; k++)
-		if (xfab_prefix_contains(&cfg->addrs[k].pfx, family, gw))
+		if (!cfg->ports[cfg->addrs[k].port].vnet && /* the underlay's only */
+		    xfab_prefix_contains(&cfg->addrs[k].pfx, family, gw))
 			return cfg->addrs[k].port;
 	return -1;
 }

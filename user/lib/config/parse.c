@@ -14,11 +14,14 @@
 #include <string.h>
 
 static const char *const known_tables[] = {
-    "DEVICE_METADATA", "PORT",	       "INTERFACE",    "ROUTE",
-    "NEIGH",	       "ECMP",	       "FLOWLET",      "TE_PATH",
-    "DSCP_TO_TC_MAP",  "WRED_PROFILE", "QUEUE",	       "FIB_SYNC",
-    "LOCAL_REPAIR",    "PORT_QOS_MAP", "CABLE_LENGTH", "BUFFER_PROFILE",
-    "BUFFER_PG",       "PFC_WD",       NULL,
+    "DEVICE_METADATA", "PORT",	       "INTERFACE",
+    "ROUTE",	       "NEIGH",	       "ECMP",
+    "FLOWLET",	       "TE_PATH",      "DSCP_TO_TC_MAP",
+    "WRED_PROFILE",    "QUEUE",	       "FIB_SYNC",
+    "LOCAL_REPAIR",    "PORT_QOS_MAP", "CABLE_LENGTH",
+    "BUFFER_PROFILE",  "BUFFER_PG",    "PFC_WD",
+    "VXLAN_TUNNEL",    "VNET",	       "VNET_ROUTE_TUNNEL",
+    "VNET_ROUTE",      NULL,
 };
 
 int xfab_config_parse(const char *file, const char *text, struct xfab_config *out,
@@ -74,6 +77,13 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 			      "at least one port is needed");
 	else
 		cfg_parse_ports(&c, tbl);
+	/* the overlay's VTEP and VNETs, which INTERFACE binds ports to */
+	tbl = json_get(root, "VXLAN_TUNNEL");
+	if (tbl)
+		cfg_parse_vxlan_tunnel(&c, tbl);
+	tbl = json_get(root, "VNET");
+	if (tbl)
+		cfg_parse_vnets(&c, tbl);
 	tbl = json_get(root, "INTERFACE");
 	if (tbl)
 		cfg_parse_interfaces(&c, tbl);
@@ -88,6 +98,9 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 	tbl = json_get(root, "NEIGH");
 	if (tbl && l3_ok)
 		cfg_parse_neighs(&c, tbl);
+	if (l3_ok)
+		cfg_parse_vnet_routes(&c, json_get(root, "VNET_ROUTE_TUNNEL"),
+				      json_get(root, "VNET_ROUTE"));
 	cfg->hash_fields = XFAB_HASH_F_DEFAULT;
 	cfg->resilient = 1;
 	cfg->flowlet_mode = XFAB_FLOWLET_RANDOM;
@@ -246,6 +259,15 @@ void xfab_config_free(struct xfab_config *cfg)
 	free(cfg->repair.nexthops);
 	cfg->repair.nexthops = NULL;
 	cfg->repair.n_nexthops = 0;
+	for (int i = 0; i < cfg->n_vnet_routes; i++) {
+		free(cfg->vnet_routes[i].rt.nexthops);
+		free(cfg->vnet_routes[i].rt.weights);
+	}
+	free(cfg->vnet_routes);
+	free(cfg->tunnels);
+	cfg->vnet_routes = NULL;
+	cfg->tunnels = NULL;
+	cfg->n_vnet_routes = cfg->n_tunnels = 0;
 	free(cfg->addrs);
 	free(cfg->routes);
 	free(cfg->neighs);
