@@ -8,10 +8,12 @@
 #   - inside each tenant every host reaches every other (IPv4, IPv6), and
 #     the host that answers an address both tenants use is the tenant's own
 #     (the other's counters do not move); tenants and underlay never meet;
-#   - on the spines, tenant traffic is VXLAN: VNI of the tenant, outer
-#     source ports in 49152-65535 differing per flow, UDP checksum 0, outer
-#     DSCP equal to the inner, inner TTL one less than sent; flows spread
-#     over both spines; spines hold no tenant route;
+#   - across the underlay, tenant traffic is VXLAN: VNI of the tenant, outer
+#     source ports in 49152-65535 differing per flow, UDP checksum 0, DF,
+#     outer DSCP equal to the inner, inner TTL one less than sent (captured
+#     where the underlay delivers it to h12, and on the tc datapath on the
+#     spines' links too); flows spread over both spines (their counters);
+#     spines hold no tenant route;
 #   - iperf3 inside a tenant;
 #   - a Linux kernel VXLAN device on an underlay host (h12) exchanges
 #     traffic with leaf1's VTEP both ways (an implementation we did not
@@ -55,7 +57,7 @@ BLUE="h2 h5 h8 h11"
 declare -A SUBNET=([h1]=1 [h4]=2 [h7]=3 [h10]=4 [h2]=2 [h5]=3 [h8]=4 [h11]=1)
 v4() { echo "10.100.${SUBNET[$1]}.2"; }
 v6() { echo "fd64:64:${SUBNET[$1]}::2"; }
-rx_packets() { N "$1" cat /sys/class/net/eth0/statistics/rx_packets; }
+rx_packets() { N "$1" ip -j -s link show eth0 | jq '.[0].stats64.rx.packets'; }
 
 echo "# lab up ($DP datapath)"
 if ! lab up >"$tmp/up.log" 2>&1; then
@@ -137,25 +139,63 @@ check "a tenant host cannot reach an underlay host (h1 -> h3 10.1.3.2)" unreacha
 check "an underlay host cannot reach a tenant address (h3 -> 10.100.1.2)" unreachable h3 10.100.1.2
 check "nor a VTEP's tenant gateway of another leaf (h6 -> 10.100.1.1)" unreachable h6 10.100.1.1
 
-# --- on the spines: the wire format of tenant flows h1 -> h4 (leaf1 -> leaf2)
-# 32 UDP flows (one source port per QP), DSCP 26 (tos 0x68), sent with TTL 64.
-for sp in spine1 spine2; do
-	# the spine's port to leaf2 is eth2 (ports in link order: leaf1..leaf4)
-	N "$sp" timeout 8 tcpdump -i eth2 -nn -w "$tmp/$sp.pcap" -c 2000 udp port 4789 \
+# --- a Linux kernel VTEP (h12, an underlay host on leaf4) in Vnet_red
+# h12: vx0 (VNI 1000, its underlay address 10.4.3.2), 10.100.9.2/24; leaf1's
+# VTEP (10.252.0.1, MAC 02:00:00:fe:00:01) is its gateway to 10.100.1.0/24.
+# leaf1: Vnet_red's 10.100.9.0/24 through a tunnel to 10.4.3.2, inner MAC vx0's.
+N h12 ip link add vx0 type vxlan id 1000 local 10.4.3.2 dstport 4789 nolearning
+N h12 ip link set vx0 address 02:00:00:00:ee:01 mtu 1450 up
+N h12 ip addr add 10.100.9.2/24 dev vx0
+N h12 ip neigh add 10.100.9.1 lladdr 02:00:00:fe:00:01 dev vx0 nud permanent
+N h12 bridge fdb append 02:00:00:fe:00:01 dev vx0 dst 10.252.0.1
+N h12 ip route add 10.100.1.0/24 via 10.100.9.1 dev vx0
+jq '.VNET_ROUTE_TUNNEL["Vnet_red|10.100.9.0/24"] = {"endpoint": "10.4.3.2", "mac_address": "02:00:00:00:ee:01"}' \
+	"/run/xfab-lab/$NAME/leaf1.json" >"$tmp/leaf1.json" && cp "$tmp/leaf1.json" "/run/xfab-lab/$NAME/leaf1.json"
+reloads() { grep -c "reloaded:" "/run/xfab-lab/$NAME/leaf1.log"; }
+r0=$(reloads)
+kill -HUP "$(cat "/run/xfab-lab/$NAME/leaf1.pid")"
+eventually 5 test "$(reloads)" -gt "$r0"
+check "kernel VTEP -> xfab VTEP: h12 (vx0 10.100.9.2) pings red h1 (10.100.1.2)" \
+	N h12 ping -n -q -c 3 -i 0.2 -W 2 10.100.1.2
+check "xfab VTEP -> kernel VTEP: red h1 pings h12's vx0 (10.100.9.2)" \
+	N h1 ping -n -q -c 3 -i 0.2 -W 2 10.100.9.2
+kvtep_counted() {
+	local rx
+	rx=$(N h12 ip -j -s link show vx0 | jq '.[0].stats64.rx.packets')
+	echo "# h12's vx0 received $rx packets"
+	[ "$rx" -ge 6 ]
+}
+check "the kernel's VXLAN device decapsulated them (its own counters)" kvtep_counted
+
+# --- the wire format of tenant flows: h1 (red, leaf1) -> h12's kernel VTEP
+# (10.100.9.2 behind 10.4.3.2 on leaf4): 32 UDP flows (a source port per QP),
+# DSCP 26 (tos 0x68), sent with TTL 64. Captured where the underlay hands
+# them to h12 (every switch on the way routed them), and, on the tc
+# datapath, on the spines' links to leaf4 too (XDP's redirected frames pass
+# no capture point on a switch). Which spines carried them: their counters.
+spine_tx() { ctl "$1" show counters | jq '[.[] | select(.port == "eth4") | .tx_packets] | add'; }
+s1=$(spine_tx spine1)
+s2=$(spine_tx spine2)
+caps="h12"
+[ "$DP" = tc ] && caps="h12 spine1 spine2"
+for n in $caps; do
+	dev=eth0
+	[ "$n" != h12 ] && dev=eth4
+	N "$n" timeout 8 tcpdump -i "$dev" -nn -w "$tmp/$n.pcap" -c 2000 udp port 4789 \
 		>/dev/null 2>&1 &
 done
 sleep 1
-N h4 timeout 6 "$ROOT/build/xfab-roce" recv --duration 4 >/dev/null 2>&1 &
-N h1 "$ROOT/build/xfab-roce" send --dst "$(v4 h4)" --qps 32 --sport-per-qp --count 20 \
+N h12 timeout 6 "$ROOT/build/xfab-roce" recv --duration 4 >/dev/null 2>&1 &
+N h1 "$ROOT/build/xfab-roce" send --dst 10.100.9.2 --qps 32 --sport-per-qp --count 20 \
 	--rate 2000 --size 200 --tos 0x68 --no-pfc >/dev/null 2>&1
 wait
 cat >"$tmp/wire.py" <<'EOF'
 import json, sys
 from scapy.all import rdpcap, IP, UDP
-out = {"packets": 0, "vni": set(), "sport": set(), "sport_min": 65536, "csum": set(),
-       "dscp_equal": 0, "inner_ttl": set(), "df": 0, "outer_ttl": set(), "spines": {}}
+res = {}
 for path in sys.argv[1:]:
-    n = 0
+    out = {"packets": 0, "vni": set(), "sport": set(), "sport_min": 65536, "csum": set(),
+           "dscp_equal": 0, "inner_ttl": set(), "df": 0, "outer_ttl": set()}
     for p in rdpcap(path):
         if IP not in p or UDP not in p or p[UDP].dport != 4789:
             continue
@@ -163,33 +203,43 @@ for path in sys.argv[1:]:
         if len(raw) < 8 + 14 + 20 or raw[0] != 0x08:
             continue
         inner = IP(raw[8 + 14:])
-        if inner.dst != "10.100.2.2" or inner.src != "10.100.1.2" or UDP not in inner \
+        if inner.dst != "10.100.9.2" or inner.src != "10.100.1.2" or UDP not in inner \
                 or inner[UDP].dport != 4791:
             continue
-        n += 1
+        out["packets"] += 1
         out["vni"].add(int.from_bytes(raw[4:7], "big"))
         out["sport"].add(p[UDP].sport)
         out["sport_min"] = min(out["sport_min"], p[UDP].sport)
         out["csum"].add(p[UDP].chksum)
-        out["dscp_equal"] += (p[IP].tos >> 2) == (inner.tos >> 2)
+        out["dscp_equal"] += (p[IP].tos >> 2) == (inner.tos >> 2) == 26
         out["inner_ttl"].add(inner.ttl)
         out["outer_ttl"].add(p[IP].ttl)
         out["df"] += bool(p[IP].flags & 2)
-    out["spines"][path.rsplit("/", 1)[-1].split(".")[0]] = n
-    out["packets"] += n
-print(json.dumps({k: sorted(v) if isinstance(v, set) else v for k, v in out.items()}))
+    res[path.rsplit("/", 1)[-1].split(".")[0]] = {
+        k: sorted(v) if isinstance(v, set) else v for k, v in out.items()}
+print(json.dumps(res))
 EOF
-$PY "$tmp/wire.py" "$tmp/spine1.pcap" "$tmp/spine2.pcap" >"$tmp/wire.json" 2>"$tmp/wire.err"
-echo "# on the spines: $(jq -c '{packets, spines, vni, sports: (.sport | length), sport_min, csum, inner_ttl, outer_ttl}' "$tmp/wire.json" 2>/dev/null)"
+# shellcheck disable=SC2046
+$PY "$tmp/wire.py" $(for n in $caps; do echo "$tmp/$n.pcap"; done) >"$tmp/wire.json" 2>"$tmp/wire.err"
+d1=$(($(spine_tx spine1) - s1))
+d2=$(($(spine_tx spine2) - s2))
+echo "# at h12: $(jq -c '.h12 | {packets, vni, sports: (.sport | length), sport_min, csum, inner_ttl, outer_ttl}' "$tmp/wire.json" 2>/dev/null); spines to leaf4: $d1, $d2 packets"
 W() { jq -e "$1" "$tmp/wire.json" >/dev/null 2>&1; }
-check "spines carry h1 -> h4 as VXLAN: all 640 packets, VNI 1000 (Vnet_red)" \
-	W '.packets == 640 and .vni == [1000]'
+check "tenant flows arrive as VXLAN: all 640 packets, VNI 1000 (Vnet_red)" \
+	W '.h12.packets == 640 and .h12.vni == [1000]'
 check "outer source ports in 49152-65535, different per flow (>= 28 of 32 flows)" \
-	W '.sport_min >= 49152 and (.sport | length) >= 28'
-check "UDP checksum 0 (RFC 7348), DF set" W '.csum == [0] and .df == .packets'
-check "outer DSCP equal to the inner (26), inner TTL one less (63), outer TTL 63 after the spine" \
-	W '.dscp_equal == .packets and .inner_ttl == [63] and .outer_ttl == [63]'
-check "tenant flows spread over both spines" W '.spines.spine1 > 0 and .spines.spine2 > 0'
+	W '.h12.sport_min >= 49152 and (.h12.sport | length) >= 28'
+check "UDP checksum 0 (RFC 7348), DF set" W '.h12.csum == [0] and .h12.df == .h12.packets'
+check "outer DSCP equal to the inner (26), inner TTL one less (63), outer TTL 64 less 2 hops" \
+	W '.h12.dscp_equal == .h12.packets and .h12.inner_ttl == [63] and .h12.outer_ttl == [62]'
+check "tenant flows spread over both spines (each carried >= 64 of 640)" \
+	test "$d1" -ge 64 -a "$d2" -ge 64 -a $((d1 + d2)) -ge 640
+if [ "$DP" = tc ]; then
+	check "captured on the spines' links: the same format, outer TTL 63 (one hop)" \
+		W '[.spine1, .spine2] | (map(.packets) | add) == 640 and all(.[]; .packets == 0 or
+			(.vni == [1000] and .csum == [0] and .outer_ttl == [63] and .inner_ttl == [63]
+			 and .sport_min >= 49152))'
+fi
 
 # --- iperf3 inside a tenant (TCP finds the tunnel's MTU by PMTU discovery)
 N h10 iperf3 -s -1 -D -p 5201 >/dev/null 2>&1
@@ -223,34 +273,6 @@ pmtu6() {
 check "IPv6 too big for the tunnel: ICMPv6 packet too big, MTU 1450" pmtu6
 check "the leaves counted those as vnet_too_big punts" \
 	test "$(ctl leaf3 show drops | jq '[.punts[] | select(.reason == "vnet_too_big") | .packets] | add')" -ge 1
-
-# --- a Linux kernel VTEP (h12, an underlay host on leaf4) in Vnet_red
-# h12: vx0 (VNI 1000, its underlay address 10.4.3.2), 10.100.9.2/24; leaf1's
-# VTEP (10.252.0.1, MAC 02:00:00:fe:00:01) is its gateway to 10.100.1.0/24.
-# leaf1: Vnet_red's 10.100.9.0/24 through a tunnel to 10.4.3.2, inner MAC vx0's.
-N h12 ip link add vx0 type vxlan id 1000 local 10.4.3.2 dstport 4789 nolearning
-N h12 ip link set vx0 address 02:00:00:00:ee:01 mtu 1450 up
-N h12 ip addr add 10.100.9.2/24 dev vx0
-N h12 ip neigh add 10.100.9.1 lladdr 02:00:00:fe:00:01 dev vx0 nud permanent
-N h12 bridge fdb append 02:00:00:fe:00:01 dev vx0 dst 10.252.0.1
-N h12 ip route add 10.100.1.0/24 via 10.100.9.1 dev vx0
-jq '.VNET_ROUTE_TUNNEL["Vnet_red|10.100.9.0/24"] = {"endpoint": "10.4.3.2", "mac_address": "02:00:00:00:ee:01"}' \
-	"/run/xfab-lab/$NAME/leaf1.json" >"$tmp/leaf1.json" && cp "$tmp/leaf1.json" "/run/xfab-lab/$NAME/leaf1.json"
-reloads() { grep -c "reloaded:" "/run/xfab-lab/$NAME/leaf1.log"; }
-r0=$(reloads)
-kill -HUP "$(cat "/run/xfab-lab/$NAME/leaf1.pid")"
-eventually 5 test "$(reloads)" -gt "$r0"
-check "kernel VTEP -> xfab VTEP: h12 (vx0 10.100.9.2) pings red h1 (10.100.1.2)" \
-	N h12 ping -n -q -c 3 -i 0.2 -W 2 10.100.1.2
-check "xfab VTEP -> kernel VTEP: red h1 pings h12's vx0 (10.100.9.2)" \
-	N h1 ping -n -q -c 3 -i 0.2 -W 2 10.100.9.2
-kvtep_counted() {
-	local rx
-	rx=$(N h12 ip -j -s link show vx0 | jq '.[0].stats64.rx.packets')
-	echo "# h12's vx0 received $rx packets"
-	[ "$rx" -ge 6 ]
-}
-check "the kernel's VXLAN device decapsulated them (its own counters)" kvtep_counted
 
 # --- show
 check "show vxlan tunnel: leaf1's VTEP 10.252.0.1" \
