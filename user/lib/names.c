@@ -85,6 +85,8 @@ const char *xfab_route_type_name(__u32 type)
 		return "local";
 	case XFAB_RT_BLACKHOLE:
 		return "blackhole";
+	case XFAB_RT_TUNNEL:
+		return "tunnel";
 	default:
 		return "unknown";
 	}
