@@ -21,6 +21,7 @@
 #   - PMTU: the fabric's MTU is 1500, so a 1500-byte tenant packet does not
 #     fit in the tunnel: IPv4 with DF and IPv6 get ICMP fragmentation
 #     needed / packet too big with MTU 1450 from the leaf;
+#   - xfabctl trace shows the encapsulation (VNET, VNI, VTEP, outer port);
 #   - xfabctl hash predicts a tenant flow's outer source port and underlay
 #     member (checked on the wire and the spines' counters);
 #   - xfabctl show vnet / vnet routes / vxlan tunnel / vnet counters;
@@ -261,13 +262,16 @@ psport=$(jq -r '.outer_sport // empty' "$tmp/hash.json" 2>/dev/null)
 pdev=$(jq -r '.dev // empty' "$tmp/hash.json" 2>/dev/null)
 s1=$(spine_tx spine1)
 s2=$(spine_tx spine2)
-N h12 timeout 5 tcpdump -i eth0 -nn -w "$tmp/one.pcap" -c 20 udp port 4789 >/dev/null 2>&1 &
+N h12 timeout 5 tcpdump -i eth0 -nn -w "$tmp/one.pcap" -c 20 udp dst port 4789 and dst host \
+	10.4.3.2 >/dev/null 2>&1 &
+N h12 timeout 5 "$ROOT/build/xfab-roce" recv --duration 4 >/dev/null 2>&1 &
 sleep 1
 N h1 "$ROOT/build/xfab-roce" send --dst 10.100.9.2 --qps 1 --sport 40000 --count 20 \
 	--rate 1000 --size 100 --no-pfc >/dev/null 2>&1
 wait
-seen=$(N h12 tcpdump -nn -r "$tmp/one.pcap" 2>/dev/null | awk '{print $3}' | sed 's/.*\.//' |
-	sort -u | paste -sd,)
+# "IP 10.252.0.1.SPORT > 10.4.3.2.4789: VXLAN ...": the outer source port(s)
+seen=$(N h12 tcpdump -nn -r "$tmp/one.pcap" 2>/dev/null | awk '$2 == "IP" {print $3}' |
+	sed 's/.*\.//' | sort -u | paste -sd,)
 d1=$(($(spine_tx spine1) - s1))
 d2=$(($(spine_tx spine2) - s2))
 echo "# wire: outer source port(s) $seen; spine1 +$d1, spine2 +$d2"
@@ -283,6 +287,15 @@ predicted_member() {
 	esac
 }
 check "hash: the predicted underlay member ($pdev) carried the flow" predicted_member
+
+# --- xfabctl trace shows the overlay stages: red h1 -> 10.100.2.2 on leaf1
+ctl leaf1 trace --in eth3 --src 10.100.1.2 --dst 10.100.2.2 --proto udp --sport 7 \
+	--dport 9 >"$tmp/trace.json" 2>&1
+echo "# trace: $(jq -c '{action, overlay, vnet, vni, endpoint, outer_sport, egress}' "$tmp/trace.json" 2>/dev/null)"
+check "trace: encapsulated in Vnet_red (VNI 1000) to leaf2's VTEP, out of an uplink" \
+	jq -e '.action == "forward" and .overlay == "encap" and .vnet == "Vnet_red" and
+		.vni == 1000 and .endpoint == "10.252.0.2" and .outer_sport >= 49152 and
+		(.egress == "eth1" or .egress == "eth2")' "$tmp/trace.json"
 
 # --- iperf3 inside a tenant (TCP finds the tunnel's MTU by PMTU discovery)
 N h10 iperf3 -s -1 -D -p 5201 >/dev/null 2>&1

@@ -103,6 +103,53 @@ static const char *const stage_names[] = {
     [XFAB_STAGE_REWRITE] = "rewrite",
 };
 static const char *const queue_verdicts[] = {"pass", "mark CE", "tail drop", "WRED drop"};
+static const char *const overlay_names[] = {"", "encap", "decap", "local"};
+
+/* The VNET's name (or its id). */
+static void vnet_name(__u32 id, char *buf, size_t len)
+{
+	struct xfab_vnet v;
+
+	if (id && bpf_map_lookup_elem(open_map(XFAB_MAP_VNETS), &id, &v) == 0 && v.name[0])
+		snprintf(buf, len, "%.15s", v.name);
+	else
+		snprintf(buf, len, "%u", id);
+}
+
+/* The overlay stages a trace went through (docs/OVERLAY.md): the tenant
+ * table, the tunnel and the outer headers the frame left with. */
+static void print_overlay(const struct xfab_trace *r, const __u8 *out, size_t out_len)
+{
+	char vn[24], ep[INET_ADDRSTRLEN];
+
+	if (r->overlay == XFAB_OVERLAY_NONE)
+		return;
+	vnet_name(r->vnet, vn, sizeof(vn));
+	if (r->overlay == XFAB_OVERLAY_LOCAL) {
+		printf("overlay   tenant port of VNET %s: routed in its table to a local port\n",
+		       vn);
+		return;
+	}
+	if (r->overlay == XFAB_OVERLAY_DECAP) {
+		printf("decap     VXLAN VNI %u -> VNET %s: outer headers removed, RFC 6040 ECN "
+		       "merged, the inner packet routed in the tenant's table\n",
+		       r->vni, vn);
+		return;
+	}
+	inet_ntop(AF_INET, &r->endpoint, ep, sizeof(ep));
+	printf("overlay   tenant port of VNET %s: a tunnel route to VTEP %s, VNI %u\n", vn, ep,
+	       r->vni);
+	if (r->action == XFAB_ACT_FORWARD && out_len >= 14 + 20 + 8 + 8) {
+		char src[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, out + 26, src, sizeof(src));
+		printf("encap     outer IPv4 %s -> %s TTL %u DSCP %u, UDP %u -> %u checksum %u, "
+		       "VXLAN VNI %u; the underlay routed it:\n",
+		       src, ep, out[22], out[15] >> 2, out[34] << 8 | out[35],
+		       out[36] << 8 | out[37], out[40] << 8 | out[41],
+		       out[46] << 16 | out[47] << 8 | out[48]);
+	}
+}
 
 int cmd_trace(const struct ctl_opts *ta)
 {
@@ -189,13 +236,23 @@ int cmd_trace(const struct ctl_opts *ta)
 	if (r->route_type && strcmp(b, "-")) {
 		__u8 dst[16] = {0};
 
+		__u32 table =
+		    r->flags & XFAB_TRACE_TE_HIT ? XFAB_TABLE_TE | ifindex : XFAB_TABLE_DEFAULT;
+		int fam6 = v6;
+
 		inet_pton(v6 ? AF_INET6 : AF_INET, b, dst);
-		if (find_route(v6, dst,
-			       r->flags & XFAB_TRACE_TE_HIT ? XFAB_TABLE_TE | ifindex
-							    : XFAB_TABLE_DEFAULT,
-			       &plen, &rt) == 0) {
+		/* a tenant's route is in its VNET's table; a tunnelled packet's
+		 * route (the underlay's) is the remote VTEP's */
+		if (r->overlay == XFAB_OVERLAY_LOCAL || r->overlay == XFAB_OVERLAY_DECAP) {
+			table = XFAB_TABLE_VNET | r->vnet;
+		} else if (r->overlay == XFAB_OVERLAY_ENCAP) {
+			memset(dst, 0, sizeof(dst));
+			memcpy(dst, &r->endpoint, 4);
+			fam6 = 0;
+		}
+		if (find_route(fam6, dst, table, &plen, &rt) == 0) {
 			char net[INET6_ADDRSTRLEN];
-			struct xfab_prefix m = {.family = v6 ? AF_INET6 : AF_INET, .plen = plen};
+			struct xfab_prefix m = {.family = fam6 ? AF_INET6 : AF_INET, .plen = plen};
 
 			memcpy(m.addr, dst, 16);
 			for (int i = 0; i < 16; i++)
@@ -203,7 +260,7 @@ int cmd_trace(const struct ctl_opts *ta)
 					m.addr[i] = 0;
 				else if (i * 8 + 8 > plen)
 					m.addr[i] &= (__u8)(0xff << (8 - (plen - i * 8)));
-			inet_ntop(v6 ? AF_INET6 : AF_INET, m.addr, net, sizeof(net));
+			inet_ntop(fam6 ? AF_INET6 : AF_INET, m.addr, net, sizeof(net));
 			snprintf(pfx, sizeof(pfx), "%s/%d", net, plen);
 		}
 	}
@@ -245,6 +302,20 @@ int cmd_trace(const struct ctl_opts *ta)
 		jw_uint("queue_occupancy", r->occupancy);
 		jw_string("queue_verdict", queue_verdicts[r->queue_verdict & 3]);
 		jw_string("egress", name);
+		jw_string("overlay", overlay_names[r->overlay & 3]);
+		if (r->overlay) {
+			char vn[24], ep[INET_ADDRSTRLEN];
+
+			vnet_name(r->vnet, vn, sizeof(vn));
+			jw_string("vnet", vn);
+			jw_uint("vni", r->vni);
+			if (r->overlay == XFAB_OVERLAY_ENCAP) {
+				inet_ntop(AF_INET, &r->endpoint, ep, sizeof(ep));
+				jw_string("endpoint", ep);
+				if (r->action == XFAB_ACT_FORWARD && out_len >= 50)
+					jw_uint("outer_sport", (__u32)(out[34] << 8 | out[35]));
+			}
+		}
 		if (r->action == XFAB_ACT_FORWARD && out_len >= 14) {
 			xfab_format_mac(out, dmac, sizeof(dmac));
 			xfab_format_mac(out + 6, smac, sizeof(smac));
@@ -260,6 +331,7 @@ int cmd_trace(const struct ctl_opts *ta)
 	       r->flags & XFAB_TRACE_ROCE ? "" : "\n");
 	if (r->flags & XFAB_TRACE_ROCE)
 		printf(", RoCEv2 QP 0x%x\n", r->qp);
+	print_overlay(r, out, out_len);
 	if (r->route_type) {
 		printf("route     %s%s -> %s", r->flags & XFAB_TRACE_TE_HIT ? "TE entry " : "",
 		       pfx[0] ? pfx : "?", xfab_route_type_name(r->route_type));
