@@ -7,7 +7,7 @@
  *                   inside outer Ethernet/IPv4/UDP 4789/VXLAN, the inner
  *                   and the outer UDP source port varied) and sends it
  *                   with XDP_TX
- *   bench_sink      counts and drops (the sink)
+ *   bench_sink      counts (packets and bytes) and drops (the sink)
  *   bench_redirect  the ceiling: redirect every frame to devmap slot 0
  *   bench_fwd       an xdp_fwd-style router: bpf_fib_lookup, MAC rewrite,
  *                   TTL decrement, DEVMAP redirect
@@ -50,9 +50,12 @@ struct {
 	__type(value, struct bench_cfg);
 } gen_cfg SEC(".maps");
 
+/* 0: frames (the generator's flow counter, the sink's count); 1: the
+ * sink's bytes, so the bench knows what it received (114-byte VXLAN frames
+ * from an encapsulation, say) */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, __u64);
 } counter SEC(".maps");
@@ -208,10 +211,14 @@ int bench_gen(struct xdp_md *ctx)
 SEC("xdp")
 int bench_sink(struct xdp_md *ctx)
 {
-	__u64 *c = count();
+	__u64 *c = count(), *b;
+	__u32 one = 1;
 
 	if (c)
 		(*c)++;
+	b = bpf_map_lookup_elem(&counter, &one);
+	if (b)
+		*b += ctx->data_end - ctx->data;
 	return XDP_DROP;
 }
 

@@ -6,7 +6,8 @@
  *                                                         attach P to IF (stays attached)
  *   devmap --pin DIR --map M --dev IF [--key K]           M[K or ifindex] = IF
  *   cfg    --pin DIR --flows N [--vary-qp]                generator settings
- *   count  --pin DIR                                      sum of the per-CPU counter
+ *   count  --pin DIR                                      sums of the per-CPU counters:
+ *                                                         frames, and the sink's bytes
  *   gen    --pin DIR --dev IF --dmac M --smac M --src A --dst B --seconds S
  *          BPF_PROG_RUN live frames through DIR/bench_gen: XDP_TX out of IF
  *   load   --obj O --pin DIR          load without attaching (maps and programs
@@ -185,14 +186,18 @@ static int do_cfg(const struct opts *o)
 static int do_count(const struct opts *o)
 {
 	int fd = map_fd(o, "counter"), ncpu = libbpf_num_possible_cpus();
-	__u64 vals[512] = {0}, sum = 0;
-	__u32 zero = 0;
+	__u64 vals[512], sum[2] = {0, 0};
 
-	if (fd < 0 || ncpu > 512 || bpf_map_lookup_elem(fd, &zero, vals))
+	if (fd < 0 || ncpu > 512)
 		return 1;
-	for (int c = 0; c < ncpu; c++)
-		sum += vals[c];
-	printf("%llu\n", (unsigned long long)sum);
+	for (__u32 k = 0; k < 2; k++) {
+		memset(vals, 0, sizeof(vals));
+		if (bpf_map_lookup_elem(fd, &k, vals))
+			return 1;
+		for (int c = 0; c < ncpu; c++)
+			sum[k] += vals[c];
+	}
+	printf("%llu %llu\n", (unsigned long long)sum[0], (unsigned long long)sum[1]);
 	return 0;
 }
 
