@@ -118,8 +118,7 @@ enum xfab_action {
 	X(VXLAN_ENCAP_FAILED, "vxlan_encap_failed",                                                \
 	  "no room in front of the frame for the outer headers")                                   \
 	X(VNET_UNDERLAY_PUNT, "vnet_underlay_punt",                                                \
-	  "a tunnel's underlay path needs the kernel (next hop unresolved, endpoint local): a "    \
-	  "tenant packet is never handed over unencapsulated")
+	  "tunnel's underlay path needs the kernel: never handed over unencapsulated")
 
 #define XFAB_PUNT_REASONS(X)                                                                       \
 	X(NONE, "none", "not punted")                                                              \

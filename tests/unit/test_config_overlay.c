@@ -307,8 +307,8 @@ static const struct bad_case bad[] = {
      T(" \"VXLAN_TUNNEL\": {\"a\": {\"src_ip\": \"10.0.0.1\"}, \"b\": {\"src_ip\": "
        "\"10.0.0.2\"}}"),
      "\"b\"", "VXLAN_TUNNEL|b", "one VTEP per switch"},
-    {"tunnel without src_ip", T(" \"VXLAN_TUNNEL\": {\"a\": {}}"), "{}}\n}", "VXLAN_TUNNEL|a.src_ip",
-     "missing"},
+    {"tunnel without src_ip", T(" \"VXLAN_TUNNEL\": {\"a\": {}}"), "{}}\n}",
+     "VXLAN_TUNNEL|a.src_ip", "missing"},
     {"IPv6 src_ip", T(" \"VXLAN_TUNNEL\": {\"a\": {\"src_ip\": \"fd00::1\"}}"), "\"fd00::1\"",
      "VXLAN_TUNNEL|a.src_ip", "not an IPv4 address"},
     {"multicast src_ip", T(" \"VXLAN_TUNNEL\": {\"a\": {\"src_ip\": \"239.1.1.1\"}}"),
