@@ -196,6 +196,7 @@ static void test_metrics_one_series_per_reason(void **state)
 	src.fd_port_stats = src.fd_drop_stats = src.fd_punt_stats = -1;
 	src.fd_queue_stats = src.fd_queue_wm = src.fd_lb_stats = -1;
 	src.fd_pfc_state = src.fd_pfc_queue = -1;
+	src.fd_vnets = src.fd_vnet_stats = src.fd_vnet_drops = -1;
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
 	xfab_metrics_write(&src, f);

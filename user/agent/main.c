@@ -438,6 +438,9 @@ int main(int argc, char **argv)
 		src.fd_lb_stats = bpf_map__fd(a.skel->maps.lb_stats);
 		src.fd_pfc_state = bpf_map__fd(a.skel->maps.pfc_state);
 		src.fd_pfc_queue = bpf_map__fd(a.skel->maps.pfc_queue);
+		src.fd_vnets = bpf_map__fd(a.skel->maps.vnets);
+		src.fd_vnet_stats = bpf_map__fd(a.skel->maps.vnet_stats);
+		src.fd_vnet_drops = bpf_map__fd(a.skel->maps.vnet_drops);
 		src.fib = &a.fib_pub;
 		if (xfab_metrics_start(a.metrics, &src))
 			log_warn("cannot serve metrics on %s: %s", a.metrics, strerror(errno));

@@ -172,6 +172,56 @@ static void pfc_series(const struct xfab_metrics_src *src, FILE *f)
 	}
 }
 
+/* The overlay, per configured VNET (labels vnet and vni): what its VTEP
+ * encapsulated and decapsulated, what it dropped (by reason) and punted. */
+static void vnet_series(const struct xfab_metrics_src *src, FILE *f)
+{
+	static const struct {
+		const char *name, *help;
+	} m[] = {
+	    {"xfab_vnet_encap_packets_total", "Tenant packets the VTEP sent into a tunnel."},
+	    {"xfab_vnet_encap_bytes_total", "Their inner frames' bytes."},
+	    {"xfab_vnet_decap_packets_total", "Tunnel packets the VTEP delivered to the tenant."},
+	    {"xfab_vnet_decap_bytes_total", "Their inner frames' bytes."},
+	    {"xfab_vnet_drops_total", "Tenant packets dropped (xfab_vnet_dropped_total: why)."},
+	    {"xfab_vnet_punts_total", "Tenant packets handed to the kernel."},
+	};
+	struct xfab_vnet v[XFAB_MAX_VNETS];
+	__u64 st[XFAB_MAX_VNETS][6];
+	int have[XFAB_MAX_VNETS] = {0};
+
+	if (src->fd_vnets < 1 || src->fd_vnet_stats < 1 || src->fd_vnet_drops < 1)
+		return;
+	for (__u32 id = 1; id < XFAB_MAX_VNETS; id++) {
+		have[id] = bpf_map_lookup_elem(src->fd_vnets, &id, &v[id]) == 0 &&
+			   (v[id].flags & XFAB_VNET_VALID);
+		if (have[id] && xfab_percpu_sum(src->fd_vnet_stats, id, st[id], 6))
+			memset(st[id], 0, sizeof(st[id]));
+	}
+	for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
+		family(f, m[k].name, "counter", m[k].help);
+		for (__u32 id = 1; id < XFAB_MAX_VNETS; id++)
+			if (have[id])
+				fprintf(f, "%s{switch=\"%s\",vnet=\"%.15s\",vni=\"%u\"} %llu\n",
+					m[k].name, src->hostname, v[id].name, v[id].vni,
+					(unsigned long long)st[id][k]);
+	}
+	family(f, "xfab_vnet_dropped_total", "counter", "Tenant packets dropped, by reason.");
+	for (__u32 id = 1; id < XFAB_MAX_VNETS; id++)
+		for (__u32 r = 1; have[id] && r < XFAB_DROP_MAX; r++) {
+			__u64 d[2] = {0};
+
+			if (xfab_percpu_sum(src->fd_vnet_drops, XFAB_VNET_DROP_KEY(id, r), d, 2) ||
+			    !d[0])
+				continue;
+			fprintf(f,
+				"xfab_vnet_dropped_total{switch=\"%s\",vnet=\"%.15s\",vni=\"%u\","
+				"reason=\"%s\"} %llu\n",
+				src->hostname, v[id].name, v[id].vni, xfab_drop_name(r),
+				(unsigned long long)d[0]);
+		}
+}
+
 void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 {
 	static const struct {
@@ -249,6 +299,7 @@ void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 			xfab_lb_name(e), (unsigned long long)v);
 	}
 	pfc_series(src, f);
+	vnet_series(src, f);
 	if (src->fib && src->fib->enabled)
 		fib_status(f, sw, src->fib);
 }

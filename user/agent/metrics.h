@@ -26,8 +26,9 @@ struct xfab_metrics_src {
 	int n_ports;
 	char port_names[XFAB_MAX_PORTS][16]; /* by counter slot */
 	int fd_port_stats, fd_drop_stats, fd_punt_stats, fd_queue_stats, fd_queue_wm, fd_lb_stats;
-	int fd_pfc_state, fd_pfc_queue; /* PFC series: keyed by the same slots */
-	struct xfab_fib_status *fib;	/* NULL or !enabled: no FIB_SYNC series */
+	int fd_pfc_state, fd_pfc_queue;		    /* PFC series: keyed by the same slots */
+	int fd_vnets, fd_vnet_stats, fd_vnet_drops; /* the overlay; < 1: no VNET series */
+	struct xfab_fib_status *fib;		    /* NULL or !enabled: no FIB_SYNC series */
 };
 
 /* Writes the exposition to f. */

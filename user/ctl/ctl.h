@@ -78,6 +78,11 @@ int show_queue_counters(void);
 int show_pfc_counters(void);
 int show_pfc_status(void);
 int show_pfcwd_config(void);
+/* show_vnet.c: the overlay */
+int show_vxlan_tunnel(void);
+int show_vnet(void);
+int show_vnet_routes(void);
+int show_vnet_counters(void);
 int show_pfcwd_stats(const struct ctl_opts *o); /* 1: --check-storm and a queue is stormed */
 
 /* verbs that take options */

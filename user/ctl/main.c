@@ -59,6 +59,20 @@ static const struct cmd show_pfcwd_cmds[] = {
     {NULL},
 };
 
+static const struct cmd show_vnet_cmds[] = {
+    {"brief", NULL, show_vnet, NULL, "VNETs: VXLAN tunnel, VNI, ports (also `show vnet`)"},
+    {"routes", NULL, show_vnet_routes, NULL,
+     "tenant routes: tunnel (endpoints, MAC, VNI) and local (nexthop, port)"},
+    {"counters", NULL, show_vnet_counters, NULL,
+     "per VNET: encap/decap packets and bytes, drops by reason, punts"},
+    {NULL},
+};
+
+static const struct cmd show_vxlan_cmds[] = {
+    {"tunnel", NULL, show_vxlan_tunnel, NULL, "the VTEP: source address, UDP port, MAC"},
+    {NULL},
+};
+
 static const struct cmd show_cmds[] = {
     {"ports", NULL, show_ports, NULL, "ports: MAC, state, MTU, datapath"},
     {"routes", NULL, show_routes, NULL, "IPv4/IPv6 routes with their nexthops or group members"},
@@ -82,6 +96,8 @@ static const struct cmd show_cmds[] = {
     {"pfc", show_pfc_cmds, NULL, NULL, "PFC (lossless classes): counters | status"},
     {"queue", show_queue_cmds, NULL, NULL, "queue counters (SONiC's name)"},
     {"pfcwd", show_pfcwd_cmds, NULL, NULL, "the PFC watchdog: config | stats"},
+    {"vnet", show_vnet_cmds, show_vnet, NULL, "the overlay's VNETs (docs/OVERLAY.md)"},
+    {"vxlan", show_vxlan_cmds, NULL, NULL, "the VXLAN tunnel (VTEP)"},
     {NULL},
 };
 
@@ -260,7 +276,7 @@ int main(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	struct ctl_opts o = {.ttl = 64, .len = -1, .interval = 1};
-	const struct cmd *c = top_cmds;
+	const struct cmd *c = top_cmds, *parent = NULL;
 	const char *sw = NULL, *root = getenv("XFAB_PIN_ROOT"), *dir = getenv("XFAB_PIN_DIR");
 	int opt, ret;
 
@@ -367,18 +383,23 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	/* walk the table: each word must be known; a leaf must be the last */
+	/* walk the table: each word must be known; a leaf must be the last
+	 * (or a node with words under it that is a view itself: show vnet) */
 	for (int i = optind;; i++) {
 		const struct cmd *next;
 
 		if (i >= argc) {
+			if (parent && parent->view) {
+				c = parent;
+				break;
+			}
 			usage(stderr);
 			return 2;
 		}
 		next = cmd_find(c, argv[i]);
 		if (!next) {
 			if (c == show_cmds || c == show_pfc_cmds || c == show_queue_cmds ||
-			    c == show_pfcwd_cmds)
+			    c == show_pfcwd_cmds || c == show_vnet_cmds || c == show_vxlan_cmds)
 				fprintf(stderr, "xfabctl: unknown object '%s'\n", argv[i]);
 			usage(stderr);
 			return 2;
@@ -391,6 +412,7 @@ int main(int argc, char **argv)
 			c = next;
 			break;
 		}
+		parent = next;
 		c = next->sub;
 	}
 	if (!root)
