@@ -410,6 +410,9 @@ static const struct bad_case bad[] = {
      TO(RED_PORTS ",\n \"VNET_ROUTE\": {\"Vnet_red|10.9.0.0/16\": {\"nexthop\": \"10.100.2.5\", "
 		  "\"ifname\": \"eth2\"}}"),
      "\"10.100.2.5\"", "VNET_ROUTE|Vnet_red|10.9.0.0/16.nexthop", "in no subnet of port eth2"},
+    {"underlay nexthop only in a tenant's subnet",
+     TO(RED_PORTS ",\n \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.100.1.5\"}}"),
+     "\"10.100.1.5\"", "ROUTE|10.9.0.0/16.nexthop", "no connected subnet"},
     {"router MAC multicast",
      "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"x\", \"mac\": "
      "\"ff:ff:ff:ff:ff:ff\"}},\n \"PORT\": {\"eth1\": {}}\n}\n",
