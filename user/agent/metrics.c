@@ -187,7 +187,7 @@ static void vnet_series(const struct xfab_metrics_src *src, FILE *f)
 	    {"xfab_vnet_punts_total", "Tenant packets handed to the kernel."},
 	};
 	struct xfab_vnet v[XFAB_MAX_VNETS];
-	__u64 st[XFAB_MAX_VNETS][6];
+	__u64 st[XFAB_MAX_VNETS][6] = {{0}};
 	int have[XFAB_MAX_VNETS] = {0};
 
 	if (src->fd_vnets < 1 || src->fd_vnet_stats < 1 || src->fd_vnet_drops < 1)
