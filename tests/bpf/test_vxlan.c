@@ -839,6 +839,73 @@ static void test_encap_refused(void **state)
 	assert_true(vnet_stat(1, offsetof(struct xfab_vnet_stats, punts)) >= 2);
 }
 
+/* Trace mode (`xfabctl trace`): the record tells the overlay stage, the
+ * VNET, the VNI and the remote VTEP, and nothing is counted. */
+static void trace_run(int in_port, const struct pkt *f, struct xfab_trace *rec, __u32 *retval)
+{
+	static __u8 in[2048 + sizeof(struct xfab_trace)], out[sizeof(in) + 128];
+	struct xfab_trace *t = (void *)in;
+	struct xdp_md ctx = {.data = sizeof(*t),
+			     .data_end = (__u32)(sizeof(*t) + f->len),
+			     .ingress_ifindex = H.ifindex[in_port]};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in,
+		    .data_size_in = (__u32)(sizeof(*t) + f->len), .data_out = out,
+		    .data_size_out = sizeof(out), .ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
+		    .repeat = 1);
+
+	memset(t, 0, sizeof(*t));
+	t->magic = XFAB_TRACE_MAGIC;
+	memcpy(in + sizeof(*t), f->b, f->len);
+	assert_int_equal(
+	    bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_xdp_trace), &opts), 0);
+	memcpy(rec, out, sizeof(*rec));
+	*retval = opts.retval;
+}
+
+static void test_trace(void **state)
+{
+	struct inner in = {"10.100.1.2", "10.201.0.9", IPPROTO_UDP, 0, 64, 1, 2, 30, 0};
+	struct inner back = {"10.200.5.5", "10.100.1.2", IPPROTO_UDP, 0, 63, 5678, 1234, 64, 0};
+	__u64 e0 = vnet_stat(1, offsetof(struct xfab_vnet_stats, encap_packets));
+	__u64 d0 = vnet_stat(1, offsetof(struct xfab_vnet_stats, decap_packets));
+	struct xfab_trace rec;
+	struct xfab_frame d;
+	struct pkt f;
+	__u32 ret, ep;
+
+	(void)state;
+	describe(&in, &d, H.mac[P1], host_mac);
+	emit(&d, &f);
+	trace_run(P1, &f, &rec, &ret);
+	assert_int_equal(ret, XDP_REDIRECT);
+	assert_int_equal(rec.action, XFAB_ACT_FORWARD);
+	assert_int_equal(rec.overlay, XFAB_OVERLAY_ENCAP);
+	assert_int_equal(rec.vnet, 1);
+	assert_int_equal(rec.vni, VNI1);
+	assert_int_equal(inet_pton(AF_INET, "10.255.0.2", &ep), 1);
+	assert_int_equal(rec.endpoint, ep);
+	assert_true(rec.egress_ifindex == H.ifindex[P2] || rec.egress_ifindex == H.ifindex[P3]);
+	/* decapsulated: VNI 2000's packet delivered to Vnet_2's port */
+	describe(&back, &d, vtep_mac, vtep_mac);
+	tunnel_frame(&f, &d, VNI2, 0);
+	trace_run(P2, &f, &rec, &ret);
+	assert_int_equal(ret, XDP_REDIRECT);
+	assert_int_equal(rec.overlay, XFAB_OVERLAY_DECAP);
+	assert_int_equal(rec.vnet, 2);
+	assert_int_equal(rec.vni, VNI2);
+	assert_int_equal(rec.egress_ifindex, H.ifindex[P4]);
+	/* an unknown VNI: the stage and the reason */
+	tunnel_frame(&f, &d, 4242, 0);
+	trace_run(P2, &f, &rec, &ret);
+	assert_int_equal(ret, XDP_DROP);
+	assert_int_equal(rec.reason, XFAB_DROP_VXLAN_UNKNOWN_VNI);
+	assert_int_equal(rec.vni, 4242);
+	assert_int_equal(rec.stage, XFAB_STAGE_PARSE);
+	/* nothing counted */
+	assert_int_equal(vnet_stat(1, offsetof(struct xfab_vnet_stats, encap_packets)), e0);
+	assert_int_equal(vnet_stat(1, offsetof(struct xfab_vnet_stats, decap_packets)), d0);
+}
+
 /* Every overlay reason was counted by the cases above (test_packets checks
  * the others). vxlan_encap_failed needs a frame without headroom, which
  * neither hook hands a program here. */
@@ -870,6 +937,7 @@ int main(void)
 	    cmocka_unit_test(test_decap_malformed),
 	    cmocka_unit_test(test_mtu),
 	    cmocka_unit_test(test_encap_refused),
+	    cmocka_unit_test(test_trace),
 	    cmocka_unit_test(test_every_reason),
 	};
 
