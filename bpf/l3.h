@@ -297,9 +297,13 @@ __attribute__((noinline)) __u32 xfab_group_pick(__u32 group_id, __u32 tracing)
 		return XFAB_PICK_EMPTY;
 	info = &s->l3.pick;
 	s->fk.group = group_id;
-	s->fk.flow = s->m.flow;
-	xfab_flow_select(&s->fk.flow, cfg->hash_fields, cfg->flags & XFAB_SET_SYMMETRIC);
-	hash = xfab_flow_hash(&s->fk.flow, cfg->hash_seed);
+	if (cfg->flags & XFAB_SET_SYMMETRIC) { /* both directions' ends in one order */
+		s->fk.flow = s->m.flow;
+		xfab_flow_select(&s->fk.flow, cfg->hash_fields, 1);
+		hash = xfab_flow_hash(&s->fk.flow, &cfg->ecmp_key);
+	} else {
+		hash = xfab_flow_hash(&s->m.flow, &cfg->ecmp_key);
+	}
 	info->hash = hash;
 	info->bucket = (__u16)XFAB_HASH_BUCKET(hash);
 	info->flags |= XFAB_TRACE_GROUP;

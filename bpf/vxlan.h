@@ -160,9 +160,7 @@ static __always_inline int xfab_stage_vnet(const struct xfab_ctx *c, struct xfab
 	if (!vt || !(vt->flags & XFAB_VTEP_ENABLED))
 		return xfab_drop(res, XFAB_DROP_VNET_NO_VTEP);
 	/* The tunnel hash: the inner flow's (xfab_hash.h). */
-	s->fk.flow = m->flow;
-	xfab_flow_select(&s->fk.flow, XFAB_TUNNEL_HASH_FIELDS(cfg->hash_fields), 0);
-	h = xfab_flow_hash(&s->fk.flow, cfg->hash_seed);
+	h = xfab_flow_hash(&m->flow, &cfg->tunnel_key);
 	n = tr->num_endpoints;
 	if (n > XFAB_TUNNEL_MAX_ENDPOINTS)
 		n = XFAB_TUNNEL_MAX_ENDPOINTS;

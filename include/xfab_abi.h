@@ -17,7 +17,7 @@
  * (xfab_abi_check, user/lib/abi.c) instead of misreading them. Pins without
  * an `abi` map come from before versions were recorded (v1).
  */
-#define XFAB_ABI_VERSION 7u
+#define XFAB_ABI_VERSION 8u
 #define XFAB_ABI_MAGIC 0x42414658u /* "XFAB" little-endian */
 
 /* abi: ARRAY[1] -> this; the layout of this struct never changes. */
@@ -317,6 +317,24 @@ enum xfab_flowlet_mode {
 	XFAB_FLOWLET_LEAST_LOADED = 1, /* ... the live member whose port sent least lately */
 };
 
+/*
+ * The keys of one flow hash (include/xfab_hash.h): a multilinear hash over
+ * the flow's 32-bit words, one 64-bit key per word, derived from the
+ * switch's seed; a field the hash does not cover has the key 0 (addresses,
+ * flow label) or its bits out of the mask (ports, protocol, QP).
+ */
+struct xfab_hash_key {
+	__u64 k0;
+	__u64 src[4]; /* source address words (IPv4: src[0]) */
+	__u64 dst[4];
+	__u64 ports; /* the word sport | dport << 16 (network order) */
+	__u64 misc;  /* the word proto | qp << 8 */
+	__u64 label; /* IPv6 flow label */
+	__u32 ports_mask;
+	__u32 misc_mask;
+};
+_Static_assert(sizeof(struct xfab_hash_key) == 104, "hash key");
+
 struct xfab_settings {
 	__u32 hash_seed;
 	__u32 hash_fields;    /* XFAB_HASH_F_* */
@@ -325,8 +343,12 @@ struct xfab_settings {
 	__u64 flowlet_gap_ns; /* idle gap that ends a flowlet */
 	__u64 load_window_ns; /* least-loaded: span of one port-load window */
 	__u64 flowlet_age_ns; /* show flowlets lists those active this recently */
+	/* xfab_hash_key_derive(seed, hash_fields) and, for a VXLAN tunnel's
+	 * endpoint and source port, (seed, XFAB_TUNNEL_HASH_FIELDS) */
+	struct xfab_hash_key ecmp_key;
+	struct xfab_hash_key tunnel_key;
 };
-_Static_assert(sizeof(struct xfab_settings) == 40, "settings");
+_Static_assert(sizeof(struct xfab_settings) == 40 + 2 * 104, "settings");
 
 /* ---- flowlets: ARRAY, slot -> state (struct xfab_flowlet, xfab_hash.h) ----
  * Indexed like a switch ASIC's flowlet table: the slot is the flow's hash

@@ -115,8 +115,9 @@ out:
 static double trial(int flows, int links, int qps, __u32 fields, const struct xfab_group *grp)
 {
 	double load[XFAB_GROUP_MAX_MEMBERS] = {0}, max = 0, mean = 0;
-	__u32 seed = rnd();
+	struct xfab_hash_key key;
 
+	xfab_hash_key_derive(&key, rnd(), fields);
 	for (int f = 0; f < flows; f++) {
 		struct xfab_flow base = {0};
 
@@ -129,8 +130,7 @@ static double trial(int flows, int links, int qps, __u32 fields, const struct xf
 			__u32 hash, nh;
 
 			fl.qp = rnd() & 0xffffff;
-			xfab_flow_select(&fl, fields, 0);
-			hash = xfab_flow_hash(&fl, seed);
+			hash = xfab_flow_hash(&fl, &key);
 			nh = grp->buckets[XFAB_HASH_BUCKET(hash)];
 			for (int m = 0; m < grp->num_members; m++)
 				if (grp->members[m] == nh)

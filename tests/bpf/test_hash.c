@@ -2,12 +2,10 @@
 /*
  * The flow hash of the loaded data plane against a second implementation
  * written here from the specification (include/xfab_hash.h's comment, not
- * its code): MurmurHash3 x86_32, the reference byte-wise algorithm, over
- * the selected fields laid out as the spec says (addresses and ports as
- * the packet carries them, protocol, RoCE QP and flow label as 32-bit
- * little-endian integers; 24 bytes for IPv4, 48 for IPv6), seeded with the
- * configured seed; the low 8 bits pick the bucket of the group xfabd
- * programmed. The member a packet took is read from its rewritten MAC.
+ * its code): the multilinear sum of the selected 32-bit words (addresses
+ * and ports as the packet carries them, proto | qp << 8, the flow label),
+ * each times its key from splitmix64 of the configured seed, its high 32
+ * bits; the low 8 bits pick the bucket of the group xfabd programmed. The member a packet took is read from its rewritten MAC.
  *
  * Also: each field in the configured hash set moves flows between members
  * when it alone varies, and each field outside it does not; and symmetric
@@ -86,51 +84,15 @@ static const char *make_config(const char *fields, int symmetric)
 #define ALL_FIELDS "SRC_IP,DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT,IPV6_FLOW_LABEL,ROCE_DEST_QP"
 #define DEFAULT_FIELDS "SRC_IP,DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT"
 
-/* ---- MurmurHash3 x86_32, the reference algorithm ---- */
+/* ---- splitmix64, as its authors give it (the keys' stream) ---- */
 
-static uint32_t rotl32(uint32_t x, int r)
+static uint64_t splitmix64_next(uint64_t *x)
 {
-	return (x << r) | (x >> (32 - r));
-}
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
 
-static uint32_t murmur3_32(const uint8_t *key, size_t len, uint32_t seed)
-{
-	const uint32_t c1 = 0xcc9e2d51, c2 = 0x1b873593;
-	uint32_t h = seed, k;
-	size_t i;
-
-	for (i = 0; i + 4 <= len; i += 4) {
-		k = (uint32_t)key[i] | (uint32_t)key[i + 1] << 8 | (uint32_t)key[i + 2] << 16 |
-		    (uint32_t)key[i + 3] << 24;
-		k *= c1;
-		k = rotl32(k, 15);
-		k *= c2;
-		h ^= k;
-		h = rotl32(h, 13);
-		h = h * 5 + 0xe6546b64;
-	}
-	k = 0;
-	switch (len & 3) {
-	case 3:
-		k ^= (uint32_t)key[i + 2] << 16;
-		/* fallthrough */
-	case 2:
-		k ^= (uint32_t)key[i + 1] << 8;
-		/* fallthrough */
-	case 1:
-		k ^= key[i];
-		k *= c1;
-		k = rotl32(k, 15);
-		k *= c2;
-		h ^= k;
-	}
-	h ^= (uint32_t)len;
-	h ^= h >> 16;
-	h *= 0x85ebca6b;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35;
-	h ^= h >> 16;
-	return h;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
 }
 
 /* ---- flows and frames ---- */
@@ -151,40 +113,54 @@ static const char *const field_names[F_COUNT] = {"SRC_IP",	"DST_IP",      "IP_PR
 						 "L4_SRC_PORT", "L4_DST_PORT", "IPV6_FLOW_LABEL",
 						 "ROCE_DEST_QP"};
 
-static void le32(uint8_t *p, uint32_t v)
+/* Four bytes as the data plane reads a word: little-endian on this host. */
+static uint64_t word(const uint8_t *p)
 {
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
 }
 
-/* The hash a flow should get with the fields in `sel` (bit per F_*). */
+/* The hash a flow should get with the fields in `sel` (bit per F_*): the
+ * multilinear sum over the selected words, keys drawn in the spec's order
+ * (k0, src[0..3], dst[0..3], ports, misc, label), its high 32 bits. */
 static uint32_t oracle_hash(const struct tflow *f, unsigned sel)
 {
-	uint8_t key[48] = {0};
-	size_t a = f->v6 ? 16 : 4, o = 2 * a;
-	int has_ports = f->proto == IPPROTO_TCP || f->proto == IPPROTO_UDP;
+	uint64_t st = SEED, k0, ks[4], kd[4], kp, km, kl, h;
+	int n = f->v6 ? 4 : 1, has_ports = f->proto == IPPROTO_TCP || f->proto == IPPROTO_UDP;
+	uint8_t ports[4] = {0};
+	uint64_t misc = 0;
 
-	if (sel & 1u << F_SRC)
-		memcpy(key, f->src, a);
-	if (sel & 1u << F_DST)
-		memcpy(key + a, f->dst, a);
-	if (has_ports && (sel & 1u << F_SPORT)) {
-		key[o] = (uint8_t)(f->sport >> 8);
-		key[o + 1] = (uint8_t)f->sport;
+	k0 = splitmix64_next(&st);
+	for (int i = 0; i < 4; i++)
+		ks[i] = splitmix64_next(&st);
+	for (int i = 0; i < 4; i++)
+		kd[i] = splitmix64_next(&st);
+	kp = splitmix64_next(&st);
+	km = splitmix64_next(&st);
+	kl = splitmix64_next(&st);
+	h = k0;
+	for (int i = 0; i < n; i++) {
+		if (sel & 1u << F_SRC)
+			h += ks[i] * word(f->src + 4 * i);
+		if (sel & 1u << F_DST)
+			h += kd[i] * word(f->dst + 4 * i);
+	}
+	if (has_ports && (sel & 1u << F_SPORT)) { /* as the packet carries them */
+		ports[0] = (uint8_t)(f->sport >> 8);
+		ports[1] = (uint8_t)f->sport;
 	}
 	if (has_ports && (sel & 1u << F_DPORT)) {
-		key[o + 2] = (uint8_t)(f->dport >> 8);
-		key[o + 3] = (uint8_t)f->dport;
+		ports[2] = (uint8_t)(f->dport >> 8);
+		ports[3] = (uint8_t)f->dport;
 	}
+	h += kp * word(ports);
 	if (sel & 1u << F_PROTO)
-		le32(key + o + 4, f->proto);
+		misc |= f->proto;
 	if (f->proto == IPPROTO_UDP && f->dport == 4791 && (sel & 1u << F_QP))
-		le32(key + o + 8, f->qp & 0xffffff);
+		misc |= (uint64_t)(f->qp & 0xffffff) << 8;
+	h += km * misc;
 	if (f->v6 && (sel & 1u << F_LABEL))
-		le32(key + o + 12, f->label & 0xfffff);
-	return murmur3_32(key, o + 16, SEED);
+		h += kl * (f->label & 0xfffff);
+	return (uint32_t)(h >> 32);
 }
 
 /* 52 bytes after the IP header: L4 header (UDP + BTH on 4791), then zeros. */

@@ -333,7 +333,12 @@ static int group_member_port(const struct spec *s, const __u8 **dmac)
 	if (s->mut != MUT_V6_FRAG && s->mut != MUT_IPV4_FRAG &&
 	    (s->proto == IPPROTO_TCP || s->proto == IPPROTO_UDP))
 		flow.ports = htons(s->sport) | ((__u32)htons(s->dport) << 16);
-	hash = xfab_flow_hash(&flow, HASH_SEED);
+	{
+		struct xfab_hash_key key;
+
+		xfab_hash_key_derive(&key, HASH_SEED, XFAB_HASH_F_DEFAULT);
+		hash = xfab_flow_hash(&flow, &key);
+	}
 	assert_int_equal(bpf_map_lookup_elem(fd_groups, &gid, &grp), 0);
 	nh_id = grp.buckets[XFAB_HASH_BUCKET(hash)];
 	assert_int_equal(bpf_map_lookup_elem(fd_nexthops, &nh_id, &nh), 0);

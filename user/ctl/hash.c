@@ -68,7 +68,7 @@ static int tenant_pick(__u32 vnet, const struct xfab_settings *cfg, struct xfab_
 		return -1;
 	}
 	xfab_flow_select(&sel, XFAB_TUNNEL_HASH_FIELDS(cfg->hash_fields), 0);
-	tun->hash = xfab_flow_hash(&sel, cfg->hash_seed);
+	tun->hash = xfab_flow_hash(&sel, &cfg->tunnel_key);
 	tun->n_endpoints = tr.num_endpoints < XFAB_TUNNEL_MAX_ENDPOINTS ? tr.num_endpoints
 									: XFAB_TUNNEL_MAX_ENDPOINTS;
 	id = xfab_tunnel_endpoint(tun->hash, tun->n_endpoints);
@@ -170,7 +170,7 @@ int cmd_hash(const struct ctl_opts *ha)
 	}
 	sel = flow;
 	xfab_flow_select(&sel, cfg.hash_fields, cfg.flags & XFAB_SET_SYMMETRIC);
-	hash = xfab_flow_hash(&sel, cfg.hash_seed);
+	hash = xfab_flow_hash(&sel, &cfg.ecmp_key);
 	bucket = XFAB_HASH_BUCKET(hash);
 	xfab_format_hash_fields(cfg.hash_fields, fields, sizeof(fields));
 	/* the matched prefix: the destination with the host bits cleared */

@@ -4,6 +4,7 @@
  * live ports, and written as the difference from what was written before.
  */
 #include "compile_base.h"
+#include "xfab_hash.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -276,6 +277,9 @@ static void build_settings(struct build *b, struct xfab_e_settings *s)
 	s->val.flowlet_gap_ns = (__u64)cfg->flowlet_gap_us * 1000;
 	s->val.load_window_ns = (__u64)cfg->load_window_us * 1000;
 	s->val.flowlet_age_ns = (__u64)cfg->flowlet_age_ms * 1000000;
+	xfab_hash_key_derive(&s->val.ecmp_key, cfg->hash_seed, cfg->hash_fields);
+	xfab_hash_key_derive(&s->val.tunnel_key, cfg->hash_seed,
+			     XFAB_TUNNEL_HASH_FIELDS(cfg->hash_fields));
 }
 
 int xfab_base_build(const struct xfab_config *cfg, const struct xfab_port_live *live,
