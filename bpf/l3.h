@@ -114,7 +114,7 @@ static __always_inline const struct xfab_port *xfab_nexthop_port(__u32 nh_id)
 	if (!nh || !(nh->flags & XFAB_NH_VALID))
 		return 0;
 	port = bpf_map_lookup_elem(&ports, &nh->ifindex);
-	if (!port || (port->flags & XFAB_PORT_UP) != XFAB_PORT_UP ||
+	if (!port || port->ifindex != nh->ifindex || (port->flags & XFAB_PORT_UP) != XFAB_PORT_UP ||
 	    !xfab_port_dev_live(nh->ifindex))
 		return 0;
 	return port;
@@ -128,7 +128,7 @@ static __always_inline __u64 xfab_port_recent_bytes(__u32 slot, __u64 now, __u64
 
 	if (!l)
 		return 0;
-	age = now - l->window_start_ns;
+	age = now > l->window_start_ns ? now - l->window_start_ns : 0;
 	if (age < window)
 		return l->bytes + l->last_bytes;
 	if (age < 2 * window)
@@ -143,7 +143,7 @@ static __always_inline void xfab_port_account_load(__u32 slot, __u32 bytes, __u6
 
 	if (!l)
 		return;
-	age = now - l->window_start_ns;
+	age = now > l->window_start_ns ? now - l->window_start_ns : 0;
 	if (age >= window) {
 		/* Roll the window; a racing CPU may roll it too, which only
 		 * loses a few bytes of history. */
@@ -224,23 +224,23 @@ static __always_inline __u32 xfab_least_loaded(const struct xfab_group *grp, __u
 static __always_inline __u32 xfab_flowlet_select(const struct xfab_settings *cfg,
 						 const struct xfab_group *grp,
 						 const struct xfab_flowlet_key *fk, __u32 hash,
-						 struct xfab_pick *info)
+						 struct xfab_pick *info, __u64 now)
 {
 	__u32 slot = XFAB_FLOWLET_SLOT(hash, fk->group), nh_id;
 	struct xfab_flowlet *fl = bpf_map_lookup_elem(&flowlets, &slot);
-	__u64 now = bpf_ktime_get_ns();
 	int live;
 
 	if (!fl)
 		return grp->buckets[XFAB_HASH_BUCKET(hash)];
 	live = fl->last_seen_ns && fl->group == fk->group;
+	/* another CPU's packet of the slot may carry a later time than ours
+	 * (each CPU's clock is its batch's, kern.h): no idle time then */
 	if (live)
-		info->idle_ns = now - fl->last_seen_ns;
+		info->idle_ns = now > fl->last_seen_ns ? now - fl->last_seen_ns : 0;
 	if (info->tracing) {
 		/* Read only: what the next packet would do. A new flowlet's
 		 * member is a random draw; the hash bucket stands in for it. */
-		if (live && now - fl->last_seen_ns < cfg->flowlet_gap_ns &&
-		    xfab_nexthop_port(fl->nh_id)) {
+		if (live && info->idle_ns < cfg->flowlet_gap_ns && xfab_nexthop_port(fl->nh_id)) {
 			info->flags |= XFAB_TRACE_FLOWLET_CONT;
 			return fl->nh_id;
 		}
@@ -248,9 +248,11 @@ static __always_inline __u32 xfab_flowlet_select(const struct xfab_settings *cfg
 		return grp->buckets[XFAB_HASH_BUCKET(hash)];
 	}
 
-	if (live && now - fl->last_seen_ns < cfg->flowlet_gap_ns) {
+	if (live && info->idle_ns < cfg->flowlet_gap_ns) {
 		if (xfab_nexthop_port(fl->nh_id)) {
-			fl->last_seen_ns = now;
+			if (now > fl->last_seen_ns)
+				fl->last_seen_ns = now;
+			info->live = 1;
 			xfab_count_lb(XFAB_LB_FLOWLET_HIT);
 			return fl->nh_id;
 		}
@@ -308,27 +310,58 @@ __attribute__((noinline)) __u32 xfab_group_pick(__u32 group_id, __u32 tracing)
 	info->bucket = (__u16)XFAB_HASH_BUCKET(hash);
 	info->flags |= XFAB_TRACE_GROUP;
 	if (cfg->flags & XFAB_SET_FLOWLET)
-		return xfab_flowlet_select(cfg, grp, &s->fk, hash, info);
+		return xfab_flowlet_select(cfg, grp, &s->fk, hash, info,
+					   xfab_clock_now(&s->clock));
 	return grp->buckets[XFAB_HASH_BUCKET(hash)];
 }
 
-static __always_inline int xfab_select_member(__u32 group_id, __u32 *nh_id, struct xfab_result *res)
+/*
+ * The bucket's member for the packet's flow in group_id, or XFAB_PICK_*.
+ * Inline but for symmetric ordering and traces (xfab_group_pick, which
+ * does the same and more): the hash, then one load, or the flowlet.
+ */
+static __always_inline __u32 xfab_pick_member(struct xfab_scratch *s,
+					      const struct xfab_settings *cfg, __u32 group_id,
+					      int tracing)
 {
-	__u32 pick = xfab_group_pick(group_id, res->tracing);
+	const struct xfab_group *grp;
+	__u32 hash;
 
-	if (pick == XFAB_PICK_INVALID)
-		return xfab_drop(res, XFAB_DROP_NEXTHOP_INVALID);
-	if (pick == XFAB_PICK_EMPTY)
-		return xfab_drop(res, XFAB_DROP_GROUP_EMPTY);
-	*nh_id = pick;
-	return XFAB_ACT_FORWARD;
+	if (tracing || (cfg->flags & XFAB_SET_SYMMETRIC))
+		return xfab_group_pick(group_id, tracing);
+	grp = bpf_map_lookup_elem(&nh_groups, &group_id);
+	if (!grp || grp->num_members == 0)
+		return XFAB_PICK_INVALID;
+	if (grp->live_members == 0)
+		return XFAB_PICK_EMPTY;
+	hash = xfab_flow_hash(&s->m.flow, &cfg->ecmp_key);
+	s->l3.pick.hash = hash;
+	if (cfg->flags & XFAB_SET_FLOWLET) {
+		s->fk.group = group_id;
+		return xfab_flowlet_select(cfg, grp, &s->fk, hash, &s->l3.pick,
+					   xfab_clock_now(&s->clock));
+	}
+	return grp->buckets[XFAB_HASH_BUCKET(hash)];
 }
 
-static __always_inline int xfab_use_nexthop(__u32 nh_id, struct xfab_l3_decision *l3,
-					    struct xfab_result *res)
+/* A nexthop that can carry traffic now (xfab_nexthop_port), from its entry. */
+static __always_inline int xfab_nh_live(const struct xfab_nexthop *nh)
 {
-	struct xfab_nexthop *nh = bpf_map_lookup_elem(&nexthops, &nh_id);
+	const struct xfab_port *port;
+	__u32 ifindex;
 
+	if (!nh || !(nh->flags & XFAB_NH_VALID))
+		return 0;
+	ifindex = nh->ifindex;
+	port = bpf_map_lookup_elem(&ports, &ifindex);
+	return port && port->ifindex == ifindex && (port->flags & XFAB_PORT_UP) == XFAB_PORT_UP &&
+	       xfab_port_dev_live(ifindex);
+}
+
+/* The path ends at nexthop nh: its neighbour MAC and egress port. */
+static __always_inline int xfab_use_nh(const struct xfab_nexthop *nh, struct xfab_l3_decision *l3,
+				       struct xfab_result *res)
+{
 	if (!nh || !(nh->flags & XFAB_NH_VALID))
 		return xfab_drop(res, XFAB_DROP_NEXTHOP_INVALID);
 	/* The kernel resolves the neighbour and forwards this one itself. */
@@ -337,6 +370,12 @@ static __always_inline int xfab_use_nexthop(__u32 nh_id, struct xfab_l3_decision
 	l3->egress_ifindex = nh->ifindex;
 	__builtin_memcpy(l3->dmac, nh->dmac, 6);
 	return XFAB_ACT_FORWARD;
+}
+
+static __always_inline int xfab_use_nexthop(__u32 nh_id, struct xfab_l3_decision *l3,
+					    struct xfab_result *res)
+{
+	return xfab_use_nh(bpf_map_lookup_elem(&nexthops, &nh_id), l3, res);
 }
 
 static __always_inline int xfab_use_neighbor(const struct xfab_meta *m, __u32 ifindex,
@@ -392,36 +431,46 @@ __attribute__((noinline)) __u32 xfab_member_avoiding(__u32 group_id, __u32 avoid
 }
 
 /* Nexthop or group route -> a member nexthop. */
-static __always_inline int xfab_use_path(const struct xfab_meta *m, const struct xfab_route *rt,
-					 struct xfab_l3_decision *l3, struct xfab_result *res)
+static __always_inline int xfab_use_path(struct xfab_scratch *s, const struct xfab_settings *cfg,
+					 const struct xfab_route *rt, int tracing)
 {
+	struct xfab_l3_decision *l3 = &s->l3;
+	struct xfab_result *res = &s->res;
+	const struct xfab_nexthop *nh;
 	__u32 nh_id;
-	int act;
 
 	l3->route_type = (__u8)rt->type;
 	switch (rt->type) {
 	case XFAB_RT_CONNECTED:
-		return xfab_use_neighbor(m, rt->id, l3, res);
+		return xfab_use_neighbor(&s->m, rt->id, l3, res);
 	case XFAB_RT_NEXTHOP:
 		l3->nh_id = (__u16)rt->id;
 		return xfab_use_nexthop(rt->id, l3, res);
 	case XFAB_RT_GROUP:
 		l3->group = (__u16)rt->id;
-		act = xfab_select_member(rt->id, &nh_id, res);
-		if (act != XFAB_ACT_FORWARD)
-			return act;
-		/* Its port went down and the group's buckets do not know yet
-		 * (xfabd rewrites them when it hears; the tc datapath's egress
-		 * takes a port out as it fails): another live member, the
-		 * flow's own. */
-		if (!xfab_nexthop_port(nh_id)) {
+		nh_id = xfab_pick_member(s, cfg, rt->id, tracing);
+		if (nh_id == XFAB_PICK_INVALID)
+			return xfab_drop(res, XFAB_DROP_NEXTHOP_INVALID);
+		if (nh_id == XFAB_PICK_EMPTY)
+			return xfab_drop(res, XFAB_DROP_GROUP_EMPTY);
+		/* The member must carry now, its port up and its device live
+		 * (the egress check, done here once). If its port went down
+		 * and the group's buckets do not know yet (xfabd rewrites them
+		 * when it hears; the tc datapath's egress takes a port out as
+		 * it fails): another live member, the flow's own. */
+		nh = bpf_map_lookup_elem(&nexthops, &nh_id);
+		if (l3->pick.live || xfab_nh_live(nh)) {
+			l3->egress_live = 1;
+		} else {
 			__u32 live = xfab_member_avoiding(rt->id, 0, l3->pick.hash);
 
-			if (live)
+			if (live) {
 				nh_id = live;
+				nh = bpf_map_lookup_elem(&nexthops, &nh_id);
+			}
 		}
 		l3->nh_id = (__u16)nh_id;
-		return xfab_use_nexthop(nh_id, l3, res);
+		return xfab_use_nh(nh, l3, res);
 	default:
 		return xfab_drop(res, XFAB_DROP_NEXTHOP_INVALID);
 	}
@@ -440,7 +489,7 @@ static __always_inline int xfab_path_dead(int act, const struct xfab_result *res
 	/* a port that lost its carrier loses its neighbours too */
 	if (act == XFAB_ACT_PUNT && res->reason == XFAB_PUNT_NEIGH_UNRESOLVED)
 		return !xfab_nexthop_port(l3->nh_id);
-	if (act != XFAB_ACT_FORWARD)
+	if (act != XFAB_ACT_FORWARD || l3->egress_live)
 		return 0;
 	out = bpf_map_lookup_elem(&ports, &ifindex);
 	return !out || (out->flags & XFAB_PORT_UP) != XFAB_PORT_UP || !xfab_port_dev_live(ifindex);
@@ -454,7 +503,8 @@ static __always_inline int xfab_path_dead(int act, const struct xfab_result *res
  *   bounce: a dead path's packet goes out of a repair port instead (a spine
  *     that lost its only link to a leaf sends it down to another leaf), the
  *     member the repair group picks for the flow, never the ingress port.
- * The routing protocol's convergence then makes both unnecessary.
+ * The routing protocol's convergence then makes both unnecessary. A
+ * nexthop taken here is checked again at the egress.
  */
 static __always_inline int xfab_local_repair(const struct xfab_meta *m,
 					     const struct xfab_settings *cfg, __u32 ingress,
@@ -473,6 +523,7 @@ static __always_inline int xfab_local_repair(const struct xfab_meta *m,
 			xfab_count_lb(XFAB_LB_SPLIT_HORIZON);
 		l3->flags |= XFAB_TRACE_SPLIT_HORIZON;
 		l3->nh_id = (__u16)nh;
+		l3->egress_live = 0;
 		return xfab_use_nexthop(nh, l3, res);
 	}
 	if (!(cfg->flags & XFAB_SET_REPAIR) || !xfab_path_dead(act, res, l3))
@@ -495,6 +546,7 @@ static __always_inline int xfab_local_repair(const struct xfab_meta *m,
 	l3->flags |= XFAB_TRACE_REPAIRED;
 	l3->group = (__u16)rep.id;
 	l3->nh_id = (__u16)nh;
+	l3->egress_live = 0;
 	res->action = XFAB_ACT_FORWARD;
 	res->reason = 0;
 	return xfab_use_nexthop(nh, l3, res);
@@ -513,51 +565,49 @@ static __always_inline int xfab_te_usable(const struct xfab_route *te)
 	return 0;
 }
 
-static __always_inline int xfab_stage_l3(const struct xfab_meta *m, const struct xfab_settings *cfg,
-					 __u32 ingress_ifindex, struct xfab_l3_decision *l3,
-					 struct xfab_result *res)
+static __always_inline int xfab_stage_l3(struct xfab_scratch *s, const struct xfab_settings *cfg,
+					 __u32 ingress_ifindex, int tracing)
 {
-	struct xfab_route rt_val, te_val, *rt = 0, *te = 0;
-	int act;
+	const struct xfab_meta *m = &s->m;
+	struct xfab_l3_decision *l3 = &s->l3;
+	struct xfab_result *res = &s->res;
+	struct xfab_route rt, te;
+	int act, have_rt;
 
-	if (xfab_lookup_route(m, XFAB_TABLE_DEFAULT, &rt_val))
-		rt = &rt_val;
-
-	if (rt && rt->type == XFAB_RT_LOCAL) {
+	have_rt = xfab_lookup_route(m, XFAB_TABLE_DEFAULT, &rt);
+	if (have_rt && rt.type == XFAB_RT_LOCAL) {
 		l3->route_type = XFAB_RT_LOCAL;
 		return xfab_punt(res, XFAB_PUNT_TO_SELF);
 	}
 	/* TE: exact <ingress port, destination prefix> entries override. */
-	if (cfg->flags & XFAB_SET_TE)
-		if (xfab_lookup_route(m, XFAB_TABLE_TE | ingress_ifindex, &te_val))
-			te = &te_val;
-	if (te) {
+	if ((cfg->flags & XFAB_SET_TE) &&
+	    xfab_lookup_route(m, XFAB_TABLE_TE | ingress_ifindex, &te)) {
 		/* The kernel owns ICMP time exceeded, so traceroute sees this hop. */
 		if (m->ttl <= 1)
 			return xfab_punt(res, XFAB_PUNT_TTL_EXPIRED);
-		if (xfab_te_usable(te)) {
-			if (!res->tracing)
+		if (xfab_te_usable(&te)) {
+			if (!tracing)
 				xfab_count_lb(XFAB_LB_TE_HIT);
 			l3->flags |= XFAB_TRACE_TE_HIT;
-			return xfab_use_path(m, te, l3, res);
+			return xfab_use_path(s, cfg, &te, tracing);
 		}
 		/* Pinned path down: the route's own group carries on. */
-		if (!res->tracing)
+		if (!tracing)
 			xfab_count_lb(XFAB_LB_TE_FALLBACK);
 		l3->flags |= XFAB_TRACE_TE_FALLBACK;
 	}
-	if (!rt)
+	if (!have_rt)
 		return xfab_drop(res, XFAB_DROP_NO_ROUTE);
-	l3->route_type = (__u8)rt->type;
+	l3->route_type = (__u8)rt.type;
 	if (m->ttl <= 1)
 		return xfab_punt(res, XFAB_PUNT_TTL_EXPIRED);
-	if (rt->type == XFAB_RT_BLACKHOLE) {
+	if (rt.type == XFAB_RT_BLACKHOLE) {
 		l3->route_type = XFAB_RT_BLACKHOLE;
 		return xfab_drop(res, XFAB_DROP_BLACKHOLE);
 	}
-	act = xfab_use_path(m, rt, l3, res);
+	act = xfab_use_path(s, cfg, &rt, tracing);
 	if (cfg->flags & (XFAB_SET_REPAIR | XFAB_SET_SPLIT_HORIZON))
-		act = xfab_local_repair(m, cfg, ingress_ifindex, rt, act, l3, res);
+		act = xfab_local_repair(m, cfg, ingress_ifindex, &rt, act, l3, res);
 	return act;
 }
 

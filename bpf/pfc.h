@@ -253,7 +253,7 @@ static __always_inline void xfab_pfc_credit(__u32 mark, __u32 len, __u32 in_ifin
 
 /*
  * xdp datapath: is the packet's class lossless on its ingress port (slot)?
- * Ports without PFC pay one array lookup.
+ * Only for ports whose entry says XFAB_PORT_LOSSLESS.
  */
 static __always_inline int xfab_pfc_is_lossless(__u32 slot, const struct xfab_meta *m)
 {

@@ -175,7 +175,9 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 		__builtin_memset(&s->qi, 0, sizeof(s->qi));
 	} else {
 		s->l3.flags = 0;
+		s->l3.egress_live = 0;
 		s->l3.pick.flags = 0;
+		s->l3.pick.live = 0;
 	}
 	res->tracing = c->tracing;
 	s->l3.pick.tracing = c->tracing;
@@ -240,7 +242,8 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 	/* xdp datapath: a lossless class takes the tc path (pfc.h), which
 	 * has the real queues; XDP decided the punts and drops above. A trace
 	 * follows it on (the tc path's decision is the same). */
-	if (!c->is_tc && !c->tracing && xfab_pfc_is_lossless(in->slot, m) &&
+	if (!c->is_tc && !c->tracing && (in->flags & XFAB_PORT_LOSSLESS) &&
+	    xfab_pfc_is_lossless(in->slot, m) &&
 	    xfab_pfc_handoff(c->ctx))
 		return XFAB_ACT_PUNT; /* XDP_PASS, not counted: the tc path counts it */
 	/* Overlay (vxlan.h): a tenant port's packet is routed in its VNET's
@@ -266,7 +269,7 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 	if (s->ov.mode == XFAB_OVERLAY_NONE || s->ov.mode == XFAB_OVERLAY_ENCAP) {
 		if (s->ov.mode == XFAB_OVERLAY_NONE && (cfg->hash_fields & XFAB_HASH_F_INNER))
 			xfab_parse_vxlan_inner(c, m);
-		act = xfab_stage_l3(m, cfg, ifindex, &s->l3, res);
+		act = xfab_stage_l3(s, cfg, ifindex, c->tracing);
 		/* the kernel never gets a tenant packet to send in the underlay */
 		if (act == XFAB_ACT_PUNT && s->ov.mode == XFAB_OVERLAY_ENCAP)
 			act = xfab_drop(res, XFAB_DROP_VNET_UNDERLAY_PUNT);
@@ -277,8 +280,9 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 	/* Egress checks. */
 	ifindex = s->l3.egress_ifindex;
 	out = bpf_map_lookup_elem(&ports, &ifindex);
-	if (!out || out->ifindex != ifindex || (out->flags & XFAB_PORT_UP) != XFAB_PORT_UP ||
-	    !xfab_port_dev_live(ifindex))
+	if (!out || out->ifindex != ifindex ||
+	    (!s->l3.egress_live && ((out->flags & XFAB_PORT_UP) != XFAB_PORT_UP ||
+				    !xfab_port_dev_live(ifindex))))
 		return xfab_end(c, s, xfab_drop(res, XFAB_DROP_EGRESS_DOWN), XFAB_STAGE_EGRESS);
 	/* Tenants stay apart: a tenant's packet leaves through a port of its
 	 * VNET or, encapsulated, the underlay; the underlay's never through
@@ -297,7 +301,8 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 	 * datapath the egress program does this against the real qdisc. */
 	res->tc = c->is_tc || (out->flags & XFAB_PORT_QUEUED) ? (__u8)xfab_classify(m) : 1;
 	if (!c->is_tc && (out->flags & XFAB_PORT_QUEUED)) {
-		act = xfab_stage_queue_xdp(c, m, out->slot, res->tc, c->len, res, &s->qi);
+		act = xfab_stage_queue_xdp(c, m, out->slot, res->tc, c->len, res, &s->qi,
+					   &s->clock);
 		if (act != XFAB_ACT_FORWARD)
 			return xfab_end(c, s, act, XFAB_STAGE_QUEUE);
 	}
@@ -312,7 +317,8 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 	if (s->ov.mode == XFAB_OVERLAY_ENCAP || s->ov.mode == XFAB_OVERLAY_DECAP)
 		xfab_count_vnet(s->ov.vnet, s->ov.mode == XFAB_OVERLAY_DECAP, s->ov.inner_len);
 	if ((cfg->flags & XFAB_SET_FLOWLET) && cfg->flowlet_mode == XFAB_FLOWLET_LEAST_LOADED)
-		xfab_port_account_load(out->slot, c->len, bpf_ktime_get_ns(), cfg->load_window_ns);
+		xfab_port_account_load(out->slot, c->len, xfab_clock_now(&s->clock),
+				       cfg->load_window_ns);
 	return XFAB_ACT_FORWARD;
 }
 

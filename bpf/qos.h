@@ -74,9 +74,10 @@ enum xfab_queue_verdict {
 	XFAB_Q_DROP_WRED = 3,
 };
 
-/* The WRED/ECN decision for a packet that sees `occupancy` bytes queued. */
+/* The WRED/ECN decision for a packet that sees `occupancy` bytes queued
+ * (the random draw only along the curve). */
 static __always_inline int xfab_wred(const struct xfab_queue_cfg *qc, __u64 occupancy, __u32 len,
-				     __u8 ecn, __u32 rnd)
+				     __u8 ecn)
 {
 	__u64 threshold;
 
@@ -87,7 +88,7 @@ static __always_inline int xfab_wred(const struct xfab_queue_cfg *qc, __u64 occu
 	if (occupancy < qc->kmax_bytes && qc->kmax_bytes > qc->kmin_bytes) {
 		threshold = (__u64)qc->pmax * (occupancy - qc->kmin_bytes) /
 			    (qc->kmax_bytes - qc->kmin_bytes);
-		if (rnd >= threshold)
+		if (bpf_get_prandom_u32() >= threshold)
 			return XFAB_Q_PASS;
 	}
 	if (ecn != 0) /* ECT(0), ECT(1) or already CE */
@@ -110,8 +111,9 @@ static __always_inline void xfab_queue_account(__u32 key, int verdict, __u32 len
 				st->ecn_marked++;
 		}
 	}
-	if (wm) {
-		wm->current_bytes = occupancy;
+	if (wm) { /* shared by every CPU: written only when it changes */
+		if (wm->current_bytes != occupancy)
+			wm->current_bytes = occupancy;
 		if (occupancy > wm->peak_bytes)
 			wm->peak_bytes = occupancy;
 	}
@@ -139,9 +141,10 @@ static __always_inline int xfab_queue_apply(const struct xfab_ctx *c, const stru
  */
 static __always_inline int xfab_stage_queue_xdp(const struct xfab_ctx *c, const struct xfab_meta *m,
 						__u32 slot, __u32 tc, __u32 len,
-						struct xfab_result *res, struct xfab_queue_info *qi)
+						struct xfab_result *res, struct xfab_queue_info *qi,
+						struct xfab_clock *clk)
 {
-	__u32 key = XFAB_QUEUE_KEY(slot, tc), rnd;
+	__u32 key = XFAB_QUEUE_KEY(slot, tc);
 	const struct xfab_queue_cfg *qc = bpf_map_lookup_elem(&queue_cfg, &key);
 	struct xfab_queue_state *qs;
 	__u64 now, empty_at, occupancy, tx;
@@ -153,18 +156,17 @@ static __always_inline int xfab_stage_queue_xdp(const struct xfab_ctx *c, const 
 	qs = bpf_map_lookup_elem(&queue_state, &key);
 	if (!qs)
 		return XFAB_ACT_FORWARD;
-	rnd = bpf_get_prandom_u32();
-	now = bpf_ktime_get_ns() << XFAB_QUEUE_TIME_SHIFT;
+	now = xfab_clock_now(clk) << XFAB_QUEUE_TIME_SHIFT;
 	xfab_read_tos(m, &dscp, &ecn);
 	empty_at = *(volatile __u64 *)&qs->empty_at;
 	occupancy = empty_at > now ? xfab_queue_bytes(empty_at - now, qc->rate_kbps) : 0;
-	verdict = xfab_wred(qc, occupancy, len, ecn, rnd);
+	verdict = xfab_wred(qc, occupancy, len, ecn);
 	qi->occupancy = (__u32)occupancy;
 	qi->verdict = (__u32)verdict;
 	if (res->tracing) /* read the model, change nothing */
 		return xfab_queue_apply(c, m, verdict, res);
 	if (verdict != XFAB_Q_DROP_TAIL && verdict != XFAB_Q_DROP_WRED) {
-		tx = xfab_queue_tx_time(len, qc->rate_kbps);
+		tx = (__u64)len * qc->tx_fp >> 16;
 		if (empty_at > now ||
 		    __sync_val_compare_and_swap(&qs->empty_at, empty_at, now + tx) != empty_at)
 			__sync_fetch_and_add(&qs->empty_at, tx);

@@ -22,6 +22,7 @@
 
 #include "xfab_abi.h"
 #include "xfab_hash.h"
+#include "kern.h"
 
 /* What the pipeline decided; the entry point turns it into a verdict. */
 struct xfab_result {
@@ -61,6 +62,8 @@ struct xfab_pick {
 	__u16 bucket;
 	__u8 flags;    /* XFAB_TRACE_FLOWLET_* | XFAB_TRACE_GROUP */
 	__u8 tracing;  /* in: change no state */
+	__u8 live;     /* out: the member's port was found up and its device live */
+	__u8 pad[7];
 	__u64 idle_ns; /* flowlet idle time, if the flow has one */
 };
 
@@ -72,7 +75,8 @@ struct xfab_l3_decision {
 	__u8 flags;	 /* XFAB_TRACE_TE_* */
 	__u16 group;
 	__u16 nh_id;
-	__u16 pad2;
+	__u8 egress_live; /* path selection found egress_ifindex's port up and its device live */
+	__u8 pad2;
 	struct xfab_pick pick;
 };
 
@@ -113,6 +117,7 @@ struct xfab_scratch {
 	__u64 pfc_longest_ns;
 	__u32 pfc_changed;
 	__u32 pad2;
+	struct xfab_clock clock; /* the xdp datapath's per-batch time (kern.h) */
 };
 
 #define XFAB_SCRATCH_DATA 0   /* the pipeline: packets */

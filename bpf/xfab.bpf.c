@@ -179,7 +179,7 @@ int xfab_tc_egress(struct __sk_buff *skb)
 	if (qc) {
 		backlog = dev->qdisc->qstats.backlog;
 		xfab_read_tos(&s->m, &dscp, &ecn);
-		verdict = xfab_wred(qc, backlog, skb->len, ecn, bpf_get_prandom_u32());
+		verdict = xfab_wred(qc, backlog, skb->len, ecn);
 		xfab_queue_account(key, verdict, skb->len, backlog);
 		if (xfab_queue_apply(&c, &s->m, verdict, &s->res) == XFAB_ACT_DROP) {
 			xfab_count_reason(&drop_stats, s->res.reason, skb->len);

@@ -147,6 +147,7 @@ enum xfab_punt_reason { XFAB_PUNT_REASONS(XFAB_REASON_ENUM_PUNT) XFAB_PUNT_MAX }
 #define XFAB_PORT_OPER_UP (1u << 1)
 #define XFAB_PORT_UP (XFAB_PORT_ADMIN_UP | XFAB_PORT_OPER_UP)
 #define XFAB_PORT_QUEUED (1u << 2) /* a rate or a WRED profile: run the queue stage */
+#define XFAB_PORT_LOSSLESS (1u << 3) /* PFC on some priority: xdp hands its lossless classes to tc */
 
 enum xfab_datapath {
 	XFAB_DP_XDP = 0,
@@ -428,8 +429,9 @@ struct xfab_queue_cfg {
 	__u32 kmax_bytes;   /* mark (or drop) everything at or above */
 	__u32 pmax;	    /* probability at kmax, scaled: 2^32 - 1 = 1.0 */
 	__u32 pad;
+	__u64 tx_fp; /* xfab_queue_tx_fp(rate_kbps): a byte's time at the rate, << 16 */
 };
-_Static_assert(sizeof(struct xfab_queue_cfg) == 32, "queue cfg");
+_Static_assert(sizeof(struct xfab_queue_cfg) == 40, "queue cfg");
 
 /* queue_state: ARRAY, same key -> the modelled ("phantom") queue of the
  * xdp datapath, as the time it will have drained empty at the port rate:
@@ -448,6 +450,14 @@ static inline __attribute__((always_inline)) __u64 xfab_queue_tx_time(__u64 byte
 	return rate_kbps ? bytes * (8000000ull << XFAB_QUEUE_TIME_SHIFT) / rate_kbps : 0;
 }
 
+/* The time one byte takes at rate_kbps, in queue time units << 16: the data
+ * plane multiplies by it (a packet's time to within 1/16 ns) instead of
+ * dividing by the rate per packet. */
+static inline __attribute__((always_inline)) __u64 xfab_queue_tx_fp(__u64 rate_kbps)
+{
+	return rate_kbps ? ((8000000ull << XFAB_QUEUE_TIME_SHIFT) << 16) / rate_kbps : 0;
+}
+
 /* Bytes a queue holds when `ahead` queue time units remain until empty,
  * rounded up (a byte partly sent still holds its place). Split so it does
  * not overflow; capped at 2^44 units (~18 minutes: beyond any buffer). */
@@ -457,6 +467,10 @@ static inline __attribute__((always_inline)) __u64 xfab_queue_bytes(__u64 ahead,
 
 	if (ahead > (1ull << 44))
 		ahead = 1ull << 44;
+	/* one division while the product fits (rates up to 2^30 kbit/s, a
+	 * second of queue): the packet path's common case */
+	if (ahead < (1ull << 34) && rate_kbps < (1ull << 30))
+		return (ahead * rate_kbps + unit - 1) / unit;
 	return ahead / unit * rate_kbps + (ahead % unit * rate_kbps + unit - 1) / unit;
 }
 

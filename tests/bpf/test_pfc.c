@@ -15,8 +15,8 @@
  * skb->mark's fate across veth (same namespace: kept; another: cleared).
  * The xdp datapath hands lossless packets to tc (XDP metadata marker).
  *
- * pfc_cfg entries are written here directly (the config tables are not
- * this suite's subject).
+ * pfc_cfg entries (and the port's XFAB_PORT_LOSSLESS flag) are written
+ * here directly (the config tables are not this suite's subject).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -110,12 +110,19 @@ static void set_pfc(__u32 slot, __u8 enabled, __u8 wd_ignore, __u8 wd_drop, __u3
 {
 	struct xfab_pfc_cfg c = {
 	    .enabled = enabled, .wd_ignore = wd_ignore, .wd_drop = wd_drop, .speed_mbps = speed};
+	struct xfab_port port;
 
 	for (int p = 0; p < 8; p++) {
 		c.xoff_bytes[p] = xoff;
 		c.xon_bytes[p] = xon;
 	}
 	assert_int_equal(bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_PFC_CFG), &slot, &c, BPF_ANY),
+			 0);
+	/* and the port's entry says so, as xfabd writes it for pfc_enable */
+	assert_int_equal(bpf_map_lookup_elem(H.fd[XFAB_T_PORTS], &H.ifindex[slot], &port), 0);
+	assert_int_equal(port.slot, slot);
+	port.flags = enabled ? port.flags | XFAB_PORT_LOSSLESS : port.flags & ~XFAB_PORT_LOSSLESS;
+	assert_int_equal(bpf_map_update_elem(H.fd[XFAB_T_PORTS], &H.ifindex[slot], &port, BPF_ANY),
 			 0);
 }
 

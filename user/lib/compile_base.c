@@ -89,6 +89,8 @@ static int build_ports(struct build *b)
 				e->val.flags |= XFAB_PORT_QUEUED;
 		if (cfg->ports[p].rate_mbps || cfg->ports[p].buffer_bytes)
 			e->val.flags |= XFAB_PORT_QUEUED;
+		if (cfg->ports[p].pfc.enabled)
+			e->val.flags |= XFAB_PORT_LOSSLESS;
 		e->val.mtu = (__u16)cfg->ports[p].mtu;
 		e->val.datapath = (__u8)cfg->datapath;
 		e->val.vnet = (__u8)cfg->ports[p].vnet;
@@ -127,6 +129,7 @@ static int build_qos(struct build *b)
 				return -ENOMEM;
 			e->key = XFAB_QUEUE_KEY((__u32)p, tc);
 			e->val.rate_kbps = (__u64)port->rate_mbps * 1000;
+			e->val.tx_fp = xfab_queue_tx_fp(e->val.rate_kbps);
 			/* a lossless queue never tail-drops: its gate holds what
 			 * comes while the pause takes hold (docs/PFC.md) */
 			e->val.buffer_bytes =
