@@ -17,7 +17,9 @@
  *     replaces them;
  *   - a port that left the config loses its link; a start that fails half
  *     way (a port it cannot attach) puts the adopted ports back on their
- *     old program.
+ *     old program;
+ *   - the xdp datapath's egress guard (the DEVMAP program) stays on a port
+ *     only until the data plane has seen its device, across restarts too.
  * The end of every test leaves no pins, links, sockets or processes.
  */
 #define _GNU_SOURCE
@@ -520,6 +522,62 @@ static void test_stray_ports_and_rollback(void **state)
 	assert_true(dir_gone());
 }
 
+/* The program a port's tx_ports entry runs as frames leave (0: none). */
+static __u32 egress_prog(const char *dev)
+{
+	int fd = xfab_open_pinned_map(dir, "tx_ports");
+	__u32 ifindex = if_nametoindex(dev);
+	struct bpf_devmap_val v = {0};
+
+	assert_true(fd >= 0);
+	assert_int_equal(bpf_map_lookup_elem(fd, &ifindex, &v), 0);
+	close(fd);
+	assert_int_equal(v.ifindex, ifindex);
+	return v.bpf_prog.id;
+}
+
+/*
+ * xdp datapath: a port's frames leave through the DEVMAP egress program
+ * only until the data plane has seen the port's device (its first frame
+ * in); after that xfabd takes the program off the entry (each second), so
+ * forwarding pays nothing for it. The peers send nothing until told to.
+ */
+static void test_egress_guard(void **state)
+{
+	size_t off;
+	int i;
+
+	(void)state;
+	assert_int_equal(sh("for d in r1peer r2peer; do echo 1 > /proc/sys/net/ipv6/conf/$d/disable_ipv6; "
+			    "done"),
+			 0);
+	write_config(cfg2, "xdp", 2);
+	off = start(cfg2, NULL);
+	wait_forwarding(off);
+	usleep(1500000); /* a tick at least: nothing was seen, nothing changes */
+	assert_int_not_equal(egress_prog("r1"), 0);
+	assert_int_not_equal(egress_prog("r2"), 0);
+	/* one frame into r1 (an ARP request from its peer) */
+	assert_int_equal(sh("ip addr add 10.0.1.1/31 dev r1peer && "
+			    "ping -c1 -W1 -I r1peer 10.0.1.0 >/dev/null 2>&1; true"),
+			 0);
+	for (i = 0; i < 300 && egress_prog("r1"); i++)
+		usleep(10000);
+	assert_int_equal(egress_prog("r1"), 0);
+	assert_int_not_equal(egress_prog("r2"), 0);
+	/* a restart takes the entries over as they are */
+	stop(SIGKILL);
+	off = start(cfg2, NULL);
+	wait_forwarding(off);
+	assert_int_equal(egress_prog("r1"), 0);
+	assert_int_not_equal(egress_prog("r2"), 0);
+	stop(SIGTERM);
+	assert_int_equal(sh("ip addr flush dev r1peer; for d in r1peer r2peer; do "
+			    "echo 0 > /proc/sys/net/ipv6/conf/$d/disable_ipv6; done"),
+			 0);
+	assert_true(dir_gone());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +585,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_restart_request_and_keep, cleanup),
 	    cmocka_unit_test_teardown(test_other_abi_refused, cleanup),
 	    cmocka_unit_test_teardown(test_stray_ports_and_rollback, cleanup),
+	    cmocka_unit_test_teardown(test_egress_guard, cleanup),
 	};
 
 	if (geteuid() != 0) {

@@ -169,6 +169,9 @@ void compile_stop(struct agent *a);
 void on_link(void *arg, const struct xfab_nl_link *l);
 void on_neigh(void *arg, const struct xfab_nl_neigh *n);
 void probe_unresolved(struct agent *a);
+/* xdp datapath: drops the egress guard of ports whose device the data
+ * plane has seen (each second). */
+void egress_guard_refresh(struct agent *a);
 
 /* ---- fibsync.c ---- */
 /* Dumps and mirrors the kernel's routes (nothing without FIB_SYNC). */

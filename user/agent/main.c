@@ -195,6 +195,7 @@ static int event_loop(struct agent *a)
 			if (read(tfd, &ticks, sizeof(ticks)) < 0)
 				ticks = 0;
 			probe_unresolved(a);
+			egress_guard_refresh(a);
 			if (a->fs.resync_due)
 				fib_sync_resync(a);
 		}

@@ -114,21 +114,65 @@ static int batch_take(struct agent *a, enum xfab_table t, int del)
 	return 0;
 }
 
+/* ---- the xdp datapath's egress guard ----
+ *
+ * The pipeline checks a port's device before it sends there (bpf/kern.h's
+ * port_dev), once the device is known: the port's own ingress programs
+ * note it with every frame they receive. Until then a port's frames leave
+ * through the DEVMAP egress program (xfab_xdp_egress), which takes a port
+ * whose device went down out of use at its first frame. It costs every
+ * frame sent (a program run per frame: about 10 ns here), so a port has it
+ * only while the data plane has not seen its device. */
+
+static int port_dev_noted(struct agent *a, __u32 ifindex)
+{
+	__u64 dev = 0;
+
+	if (!a->skel)
+		return 0;
+	return bpf_map_lookup_elem(bpf_map__fd(a->skel->maps.port_dev), &ifindex, &dev) == 0 &&
+	       dev != 0;
+}
+
+static int write_tx_port(struct agent *a, __u32 ifindex, const struct bpf_devmap_val *val)
+{
+	struct bpf_devmap_val v = *val;
+
+	v.bpf_prog.fd = v.ifindex && !port_dev_noted(a, ifindex)
+			    ? bpf_program__fd(a->skel->progs.xfab_xdp_egress)
+			    : 0;
+	return write_one(a, XFAB_T_TX_PORTS, &ifindex, &v);
+}
+
+/* Whatever wrote the entries (this xfabd, or the one before a restart),
+ * the entries themselves say which run the program (its id). */
+void egress_guard_refresh(struct agent *a)
+{
+	if (!a->skel || a->cfg.datapath != XFAB_DP_XDP)
+		return;
+	for (int p = 0; p < a->cfg.n_ports; p++) {
+		__u32 ifindex = a->live[p].ifindex;
+		struct bpf_devmap_val v;
+
+		if (!ifindex || bpf_map_lookup_elem(a->map_fd[XFAB_T_TX_PORTS], &ifindex, &v) ||
+		    !v.bpf_prog.id || !port_dev_noted(a, ifindex))
+			continue;
+		if (write_tx_port(a, ifindex, &v) == 0)
+			log_dbg("port %s: device seen, its egress guard is off", a->cfg.ports[p].name);
+	}
+}
+
 static int ops_update(void *arg, enum xfab_table t, const void *key, const void *val)
 {
 	struct agent *a = arg;
 	struct batch *b = &a->batch;
 	const struct xfab_table_desc *d = &xfab_table_descs[t];
 
-	/* xdp datapath: every port's frames leave through the egress program,
-	 * which takes a port that went down out of use at once. */
 	if (t == XFAB_T_TX_PORTS && a->skel) {
-		struct bpf_devmap_val v;
+		__u32 ifindex;
 
-		memcpy(&v, val, sizeof(v));
-		if (v.ifindex)
-			v.bpf_prog.fd = bpf_program__fd(a->skel->progs.xfab_xdp_egress);
-		return write_one(a, t, key, &v);
+		memcpy(&ifindex, key, sizeof(ifindex));
+		return write_tx_port(a, ifindex, val);
 	}
 	/* Only the big tables are worth batching. */
 	if (t != XFAB_T_ROUTES_V4 && t != XFAB_T_ROUTES_V6)
