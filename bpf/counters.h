@@ -54,11 +54,27 @@ static __always_inline void xfab_count_tx(__u32 slot, __u32 bytes)
 	}
 }
 
-/* Counts a drop or punt against its reason and the ingress port. */
-static __always_inline int xfab_finish(struct xfab_result *res, __u32 slot, __u32 bytes, int act)
+/* A forwarded packet: in on one port (rx_bytes 0: counted already), out
+ * on another. */
+static __always_inline void xfab_count_forward(__u32 in_slot, __u32 rx_bytes, __u32 out_slot,
+					       __u32 tx_bytes)
+{
+	if (rx_bytes)
+		xfab_count_rx(in_slot, rx_bytes);
+	xfab_count_tx(out_slot, tx_bytes);
+}
+
+/* Counts a drop or punt against its reason and the ingress port (and its
+ * arrival, rx_bytes, unless it was counted already: rx_bytes 0). */
+static __always_inline int xfab_finish(struct xfab_result *res, __u32 slot, __u32 bytes, int act,
+				       __u32 rx_bytes)
 {
 	struct xfab_port_stats *st = bpf_map_lookup_elem(&port_stats, &slot);
 
+	if (st && rx_bytes) {
+		st->rx_packets++;
+		st->rx_bytes += rx_bytes;
+	}
 	if (act == XFAB_ACT_DROP) {
 		xfab_count_reason(&drop_stats, res->reason, bytes);
 		if (st)

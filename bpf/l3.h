@@ -18,6 +18,7 @@
 #include "scratch.h"
 #include "counters.h"
 #include "kern.h"
+#include "bench.h"
 
 /* Table 0, IPv4: the DIR-24-8 FIB entry, one or two array loads. */
 static __always_inline __u32 xfab_fib4_entry(__be32 daddr)
@@ -445,6 +446,8 @@ static __always_inline int xfab_use_path(struct xfab_scratch *s, const struct xf
 		return xfab_use_neighbor(&s->m, rt->id, l3, res);
 	case XFAB_RT_NEXTHOP:
 		l3->nh_id = (__u16)rt->id;
+		if (xfab_bench_stops_after(XFAB_BENCH_PICK))
+			return XFAB_ACT_BENCH;
 		return xfab_use_nexthop(rt->id, l3, res);
 	case XFAB_RT_GROUP:
 		l3->group = (__u16)rt->id;
@@ -453,6 +456,8 @@ static __always_inline int xfab_use_path(struct xfab_scratch *s, const struct xf
 			return xfab_drop(res, XFAB_DROP_NEXTHOP_INVALID);
 		if (nh_id == XFAB_PICK_EMPTY)
 			return xfab_drop(res, XFAB_DROP_GROUP_EMPTY);
+		if (xfab_bench_stops_after(XFAB_BENCH_PICK))
+			return XFAB_ACT_BENCH;
 		/* The member must carry now, its port up and its device live
 		 * (the egress check, done here once). If its port went down
 		 * and the group's buckets do not know yet (xfabd rewrites them
@@ -589,6 +594,8 @@ static __always_inline int xfab_stage_l3(struct xfab_scratch *s, const struct xf
 			if (!tracing)
 				xfab_count_lb(XFAB_LB_TE_HIT);
 			l3->flags |= XFAB_TRACE_TE_HIT;
+			if (xfab_bench_stops_after(XFAB_BENCH_FIB))
+				return XFAB_ACT_BENCH;
 			return xfab_use_path(s, cfg, &te, tracing);
 		}
 		/* Pinned path down: the route's own group carries on. */
@@ -605,6 +612,8 @@ static __always_inline int xfab_stage_l3(struct xfab_scratch *s, const struct xf
 		l3->route_type = XFAB_RT_BLACKHOLE;
 		return xfab_drop(res, XFAB_DROP_BLACKHOLE);
 	}
+	if (xfab_bench_stops_after(XFAB_BENCH_FIB))
+		return XFAB_ACT_BENCH;
 	act = xfab_use_path(s, cfg, &rt, tracing);
 	if (cfg->flags & (XFAB_SET_REPAIR | XFAB_SET_SPLIT_HORIZON))
 		act = xfab_local_repair(m, cfg, ingress_ifindex, &rt, act, l3, res);

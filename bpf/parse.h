@@ -167,17 +167,61 @@ static __always_inline int xfab_ipv4_csum_ok(const struct iphdr *iph, __u32 hdr_
 	return sum == 0xffff;
 }
 
-static __always_inline int xfab_parse_ipv4(const struct xfab_ctx *c, struct xfab_meta *m)
+/*
+ * Parsing and validation are two stages (the bench prices each): parsing
+ * reads the IP header's fields and the L4 ports with bounds checks only,
+ * and keeps the first problem it meets (no room for the header, an L4
+ * header cut short, a broken IPv6 extension chain) in m->parse_err;
+ * validation then judges the header in RFC 1812's order and reports a
+ * kept problem where its check comes, so a packet with several faults is
+ * dropped for the same one as when both were one pass.
+ */
+static __always_inline void xfab_parse_ipv4(const struct xfab_ctx *c, struct xfab_meta *m)
 {
 	void *data = xfab_ctx_data(c), *data_end = xfab_ctx_data_end(c);
-	__u32 l3_off = m->l3_off, hdr_len, avail;
+	__u32 l3_off = m->l3_off, hdr_len;
 	struct iphdr *iph;
+	int err;
 
-	/* RFC 1812 5.2.2: a header that fails any check is dropped. */
-	if (l3_off >= XFAB_CTX_MAX_OFF)
-		return -XFAB_DROP_IPV4_TRUNCATED;
+	if (l3_off >= XFAB_CTX_MAX_OFF) {
+		m->parse_err = XFAB_DROP_IPV4_TRUNCATED;
+		return;
+	}
 	iph = data + l3_off;
-	if ((void *)(iph + 1) > data_end)
+	if ((void *)(iph + 1) > data_end) {
+		m->parse_err = XFAB_DROP_IPV4_TRUNCATED;
+		return;
+	}
+	m->l3_len = bpf_ntohs(iph->tot_len);
+	m->l4_proto = iph->protocol;
+	m->ttl = iph->ttl;
+	m->tos = iph->tos;
+	m->daddr[0] = iph->daddr;
+	m->flow.src[0] = iph->saddr;
+	m->flow.dst[0] = iph->daddr;
+	m->flow.proto = iph->protocol;
+	/* Every fragment of a datagram hashes alike: L3 fields only. */
+	hdr_len = iph->ihl * 4;
+	if (hdr_len < sizeof(*iph) || (iph->frag_off & bpf_htons(IPV4_FRAG_MASK)))
+		return;
+	m->l4_off = (__u16)(l3_off + hdr_len);
+	err = xfab_parse_l4(m, (void *)iph + hdr_len, data_end);
+	if (err)
+		m->parse_err = (__u8)-err;
+}
+
+/* RFC 1812 5.2.2: a header that fails any check is dropped. 0 or a
+ * negative drop reason. */
+static __always_inline int xfab_validate_ipv4(const struct xfab_ctx *c, const struct xfab_meta *m)
+{
+	void *data_end = xfab_ctx_data_end(c);
+	struct iphdr *iph;
+	__u32 hdr_len;
+
+	if (m->parse_err == XFAB_DROP_IPV4_TRUNCATED)
+		return -XFAB_DROP_IPV4_TRUNCATED;
+	iph = xfab_ctx_hdr(c, m->l3_off, sizeof(*iph));
+	if (!iph) /* parsed already: cannot happen */
 		return -XFAB_DROP_IPV4_TRUNCATED;
 	if (iph->version != 4)
 		return -XFAB_DROP_IPV4_BAD_VERSION;
@@ -188,44 +232,30 @@ static __always_inline int xfab_parse_ipv4(const struct xfab_ctx *c, struct xfab
 		return -XFAB_DROP_IPV4_TRUNCATED;
 	if (!xfab_ipv4_csum_ok(iph, hdr_len, data_end))
 		return -XFAB_DROP_IPV4_BAD_CHECKSUM;
-	m->l3_len = bpf_ntohs(iph->tot_len);
-	avail = c->len - l3_off;
 	/* Trailing Ethernet padding is fine; a length past the frame is not. */
-	if (m->l3_len < hdr_len || m->l3_len > avail)
+	if (m->l3_len < hdr_len || m->l3_len > c->len - m->l3_off)
 		return -XFAB_DROP_IPV4_BAD_LENGTH;
-	m->l4_proto = iph->protocol;
-	m->ttl = iph->ttl;
-	m->tos = iph->tos;
-	m->daddr[0] = iph->daddr;
-	m->flow.src[0] = iph->saddr;
-	m->flow.dst[0] = iph->daddr;
-	m->flow.proto = iph->protocol;
-	/* Every fragment of a datagram hashes alike: L3 fields only. */
-	if (iph->frag_off & bpf_htons(IPV4_FRAG_MASK))
-		return 0;
-	m->l4_off = (__u16)(l3_off + hdr_len);
-	return xfab_parse_l4(m, (void *)iph + hdr_len, data_end);
+	return m->parse_err ? -(int)m->parse_err : 0;
 }
 
-static __always_inline int xfab_parse_ipv6(const struct xfab_ctx *c, struct xfab_meta *m)
+static __always_inline void xfab_parse_ipv6(const struct xfab_ctx *c, struct xfab_meta *m)
 {
 	void *data = xfab_ctx_data(c), *data_end = xfab_ctx_data_end(c), *cur;
-	__u32 l3_off = m->l3_off, avail;
+	__u32 l3_off = m->l3_off;
 	struct ipv6hdr *ip6h;
 	__u8 nexthdr;
-	int i;
+	int i, err;
 
-	if (l3_off >= XFAB_CTX_MAX_OFF)
-		return -XFAB_DROP_IPV6_TRUNCATED;
+	if (l3_off >= XFAB_CTX_MAX_OFF) {
+		m->parse_err = XFAB_DROP_IPV6_TRUNCATED;
+		return;
+	}
 	ip6h = data + l3_off;
-	if ((void *)(ip6h + 1) > data_end)
-		return -XFAB_DROP_IPV6_TRUNCATED;
-	if (ip6h->version != 6)
-		return -XFAB_DROP_IPV6_BAD_VERSION;
+	if ((void *)(ip6h + 1) > data_end) {
+		m->parse_err = XFAB_DROP_IPV6_TRUNCATED;
+		return;
+	}
 	m->l3_len = sizeof(*ip6h) + bpf_ntohs(ip6h->payload_len);
-	avail = c->len - l3_off;
-	if (m->l3_len > avail)
-		return -XFAB_DROP_IPV6_BAD_LENGTH;
 	__builtin_memcpy(m->flow.src, &ip6h->saddr, 16);
 	__builtin_memcpy(m->flow.dst, &ip6h->daddr, 16);
 	__builtin_memcpy(m->daddr, &ip6h->daddr, 16);
@@ -244,19 +274,19 @@ static __always_inline int xfab_parse_ipv6(const struct xfab_ctx *c, struct xfab
 		switch (nexthdr) {
 		case IPV6_NEXTHDR_HOP:
 			if (i != 0) /* only valid right after the fixed header */
-				return -XFAB_DROP_IPV6_EXT_CHAIN;
+				goto chain;
 			m->hop_by_hop = 1;
 			/* fallthrough */
 		case IPV6_NEXTHDR_ROUTING:
 		case IPV6_NEXTHDR_DEST:
 			if ((void *)(oh + 1) > data_end)
-				return -XFAB_DROP_IPV6_EXT_CHAIN;
+				goto chain;
 			nexthdr = oh->nexthdr;
 			cur += (oh->hdrlen + 1) * 8;
 			break;
 		case IPV6_NEXTHDR_AUTH:
 			if ((void *)(oh + 1) > data_end)
-				return -XFAB_DROP_IPV6_EXT_CHAIN;
+				goto chain;
 			nexthdr = oh->nexthdr;
 			cur += (oh->hdrlen + 2) * 4;
 			break;
@@ -264,21 +294,53 @@ static __always_inline int xfab_parse_ipv6(const struct xfab_ctx *c, struct xfab
 			struct xfab_ipv6_frag_hdr *fh = cur;
 
 			if ((void *)(fh + 1) > data_end)
-				return -XFAB_DROP_IPV6_EXT_CHAIN;
+				goto chain;
 			m->l4_proto = fh->nexthdr;
 			m->flow.proto = fh->nexthdr;
 			/* Fragments hash on addresses only (ports not in all). */
-			return 0;
+			return;
 		}
 		default:
 			/* An upper-layer header (or one we do not walk, e.g. ESP). */
 			m->l4_proto = nexthdr;
 			m->flow.proto = nexthdr;
 			m->l4_off = (__u16)(cur - data);
-			return xfab_parse_l4(m, cur, data_end);
+			err = xfab_parse_l4(m, cur, data_end);
+			if (err)
+				m->parse_err = (__u8)-err;
+			return;
 		}
 	}
-	return -XFAB_DROP_IPV6_EXT_CHAIN;
+chain:
+	m->parse_err = XFAB_DROP_IPV6_EXT_CHAIN;
+}
+
+static __always_inline int xfab_validate_ipv6(const struct xfab_ctx *c, const struct xfab_meta *m)
+{
+	struct ipv6hdr *ip6h;
+
+	if (m->parse_err == XFAB_DROP_IPV6_TRUNCATED)
+		return -XFAB_DROP_IPV6_TRUNCATED;
+	ip6h = xfab_ctx_hdr(c, m->l3_off, sizeof(*ip6h));
+	if (!ip6h) /* parsed already: cannot happen */
+		return -XFAB_DROP_IPV6_TRUNCATED;
+	if (ip6h->version != 6)
+		return -XFAB_DROP_IPV6_BAD_VERSION;
+	if (m->l3_len > c->len - m->l3_off)
+		return -XFAB_DROP_IPV6_BAD_LENGTH;
+	return m->parse_err ? -(int)m->parse_err : 0;
+}
+
+/* Both stages at once (the tc egress program, the inner packet of a
+ * decapsulation): 0 or a negative drop reason. */
+static __always_inline int xfab_parse_ip(const struct xfab_ctx *c, struct xfab_meta *m)
+{
+	if (m->eth_proto == ETH_P_IP) {
+		xfab_parse_ipv4(c, m);
+		return xfab_validate_ipv4(c, m);
+	}
+	xfab_parse_ipv6(c, m);
+	return xfab_validate_ipv6(c, m);
 }
 
 /*

@@ -34,6 +34,7 @@
 #include "qos.h"
 #include "pfc.h"
 #include "vxlan.h"
+#include "bench.h"
 
 static __always_inline int xfab_mac_is_multicast(const __u8 *mac)
 {
@@ -103,6 +104,20 @@ static __always_inline int xfab_stage_ipv6_class(const struct xfab_meta *m, stru
 	return XFAB_ACT_FORWARD;
 }
 
+/* The frame's bytes as it came in, for the ingress port's rx counters; 0
+ * when it was counted already (XDP counted what it handed over to tc). */
+static __always_inline __u32 xfab_rx_bytes(const struct xfab_ctx *c, const struct xfab_scratch *s)
+{
+	return c->handoff ? 0 : s->rx_len;
+}
+
+/* The pipeline stopped for the bench (bench.h): out as it is. */
+static __always_inline int xfab_bench_out(struct xfab_scratch *s)
+{
+	s->res.egress_ifindex = xfab_bench_port;
+	return XFAB_ACT_FORWARD;
+}
+
 /* Every exit of the pipeline: counts the outcome, or, tracing, copies what
  * the stages gathered in scratch into the trace record (tracing adds no
  * branches in the middle of the pipeline). */
@@ -114,7 +129,7 @@ static __always_inline int xfab_end(const struct xfab_ctx *c, struct xfab_scratc
 	if (!c->tracing) {
 		if (s->ov.mode | s->ov.vnet)
 			xfab_count_vnet_end(s->ov.vnet, act, s->res.reason, c->len);
-		return xfab_finish(&s->res, s->slot, c->len, act);
+		return xfab_finish(&s->res, s->slot, c->len, act, xfab_rx_bytes(c, s));
 	}
 	t = xfab_ctx_trace(c);
 	if (!t)
@@ -202,12 +217,12 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 		return xfab_count_unknown_port(res, c->len);
 	}
 	s->slot = in->slot;
-	if (!c->tracing && !c->handoff) /* a handoff was counted in XDP */
-		xfab_count_rx(in->slot, c->len);
+	s->rx_len = c->len;
 	if ((in->flags & XFAB_PORT_ADMIN_UP) == 0)
 		return xfab_end(c, s, xfab_drop(res, XFAB_DROP_PORT_DOWN), XFAB_STAGE_PORT);
 
-	/* Parse and classify. */
+	/* Parse: Ethernet, and the IP header's fields (parse.h: judged by
+	 * validation below, which reports what parsing met in order). */
 	err = xfab_parse_eth(c, m);
 	if (err)
 		return xfab_end(c, s, xfab_drop(res, -err), XFAB_STAGE_PARSE);
@@ -220,19 +235,27 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 			return xfab_end(c, s, xfab_drop(res, err), XFAB_STAGE_CLASSIFY);
 		if (c->tracing)
 			return xfab_end(c, s, XFAB_ACT_DROP, XFAB_STAGE_CLASSIFY);
+		xfab_count_rx(s->slot, s->rx_len);
 		return XFAB_ACT_DROP;
 	}
+	if (m->eth_proto == ETH_P_IP)
+		xfab_parse_ipv4(c, m);
+	else if (m->eth_proto == ETH_P_IPV6)
+		xfab_parse_ipv6(c, m);
+	if (xfab_bench_stops_after(XFAB_BENCH_PARSE))
+		return xfab_bench_out(s);
+
+	/* Validate: L2 rules, the IP header (RFC 1812), address classes. */
 	act = xfab_stage_l2(c, m, in, res);
 	if (act != XFAB_ACT_FORWARD)
 		return xfab_end(c, s, act, XFAB_STAGE_CLASSIFY);
-
 	if (m->eth_proto == ETH_P_IP) {
-		err = xfab_parse_ipv4(c, m);
+		err = xfab_validate_ipv4(c, m);
 		if (err)
 			return xfab_end(c, s, xfab_drop(res, -err), XFAB_STAGE_PARSE);
 		act = xfab_stage_ipv4_class(m, res);
 	} else {
-		err = xfab_parse_ipv6(c, m);
+		err = xfab_validate_ipv6(c, m);
 		if (err)
 			return xfab_end(c, s, xfab_drop(res, -err), XFAB_STAGE_PARSE);
 		act = xfab_stage_ipv6_class(m, res);
@@ -243,9 +266,12 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 	 * has the real queues; XDP decided the punts and drops above. A trace
 	 * follows it on (the tc path's decision is the same). */
 	if (!c->is_tc && !c->tracing && (in->flags & XFAB_PORT_LOSSLESS) &&
-	    xfab_pfc_is_lossless(in->slot, m) &&
-	    xfab_pfc_handoff(c->ctx))
-		return XFAB_ACT_PUNT; /* XDP_PASS, not counted: the tc path counts it */
+	    xfab_pfc_is_lossless(in->slot, m) && xfab_pfc_handoff(c->ctx)) {
+		xfab_count_rx(s->slot, s->rx_len);
+		return XFAB_ACT_PUNT; /* XDP_PASS, not counted as a punt: the tc path counts it */
+	}
+	if (xfab_bench_stops_after(XFAB_BENCH_VALIDATE))
+		return xfab_bench_out(s);
 	/* Overlay (vxlan.h): a tenant port's packet is routed in its VNET's
 	 * table; a tunnel packet to this VTEP is decapsulated and its inner
 	 * packet routed in its VNI's. */
@@ -270,12 +296,19 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 		if (s->ov.mode == XFAB_OVERLAY_NONE && (cfg->hash_fields & XFAB_HASH_F_INNER))
 			xfab_parse_vxlan_inner(c, m);
 		act = xfab_stage_l3(s, cfg, ifindex, c->tracing);
+		if ((xfab_bench_stops_after(XFAB_BENCH_FIB) ||
+		     xfab_bench_stops_after(XFAB_BENCH_PICK)) &&
+		    act == XFAB_ACT_BENCH)
+			return xfab_bench_out(s);
 		/* the kernel never gets a tenant packet to send in the underlay */
 		if (act == XFAB_ACT_PUNT && s->ov.mode == XFAB_OVERLAY_ENCAP)
 			act = xfab_drop(res, XFAB_DROP_VNET_UNDERLAY_PUNT);
 		if (act != XFAB_ACT_FORWARD)
 			return xfab_end(c, s, act, XFAB_STAGE_L3);
 	}
+
+	if (xfab_bench_stops_after(XFAB_BENCH_NEXTHOP))
+		return xfab_bench_out(s);
 
 	/* Egress checks. */
 	ifindex = s->l3.egress_ifindex;
@@ -307,13 +340,21 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 			return xfab_end(c, s, act, XFAB_STAGE_QUEUE);
 	}
 
+	if (xfab_bench_stops_after(XFAB_BENCH_QUEUE))
+		return xfab_bench_out(s);
+
 	/* Rewrite: MACs, TTL/hop limit, IPv4 checksum. */
 	xfab_rewrite(c, m, s->l3.dmac, out->mac, s->ov.mode != XFAB_OVERLAY_ENCAP);
 	res->action = XFAB_ACT_FORWARD;
 	res->egress_ifindex = ifindex;
 	if (c->tracing)
 		return xfab_end(c, s, XFAB_ACT_FORWARD, XFAB_STAGE_REWRITE);
-	xfab_count_tx(out->slot, c->len - (m->vlan_in_data ? 4 : 0));
+	if (xfab_bench_stops_after(XFAB_BENCH_REWRITE))
+		return XFAB_ACT_FORWARD;
+
+	/* Counters. */
+	xfab_count_forward(s->slot, xfab_rx_bytes(c, s), out->slot,
+			   c->len - (m->vlan_in_data ? 4 : 0));
 	if (s->ov.mode == XFAB_OVERLAY_ENCAP || s->ov.mode == XFAB_OVERLAY_DECAP)
 		xfab_count_vnet(s->ov.vnet, s->ov.mode == XFAB_OVERLAY_DECAP, s->ov.inner_len);
 	if ((cfg->flags & XFAB_SET_FLOWLET) && cfg->flowlet_mode == XFAB_FLOWLET_LEAST_LOADED)

@@ -362,10 +362,7 @@ static __always_inline int xfab_stage_decap(struct xfab_ctx *c, struct xfab_scra
 	__builtin_memset(m, 0, sizeof(*m));
 	m->l3_off = ETH_HLEN;
 	m->eth_proto = bpf_ntohs(proto);
-	if (proto == bpf_htons(ETH_P_IP))
-		err = xfab_parse_ipv4(c, m);
-	else
-		err = xfab_parse_ipv6(c, m);
+	err = xfab_parse_ip(c, m);
 	if (err)
 		return xfab_drop(res, XFAB_DROP_VXLAN_INNER_MALFORMED);
 

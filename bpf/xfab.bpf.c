@@ -158,15 +158,10 @@ int xfab_tc_egress(struct __sk_buff *skb)
 	xfab_ctx_init_tc(&c, skb);
 	if (xfab_parse_eth(&c, &s->m))
 		return TC_ACT_OK;
-	if (s->m.eth_proto == ETH_P_IP) {
-		if (xfab_parse_ipv4(&c, &s->m))
-			return TC_ACT_OK;
-	} else if (s->m.eth_proto == ETH_P_IPV6) {
-		if (xfab_parse_ipv6(&c, &s->m))
-			return TC_ACT_OK;
-	} else {
+	if (s->m.eth_proto != ETH_P_IP && s->m.eth_proto != ETH_P_IPV6)
 		return TC_ACT_OK; /* ARP and the like: not queued by class */
-	}
+	if (xfab_parse_ip(&c, &s->m))
+		return TC_ACT_OK;
 	tc = xfab_classify(&s->m);
 	/* lossless classes: the watchdog's drop action, the ingress PG */
 	pg = xfab_pfc_egress_pg(skb->ingress_ifindex, key, tc, &in_slot);

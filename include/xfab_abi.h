@@ -628,6 +628,26 @@ enum xfab_trace_stage {
 	XFAB_STAGE_REWRITE,  /* went all the way */
 };
 
+/*
+ * make bench's stage prices (docs/PERFORMANCE.md): `xfabd --bench-stop
+ * STAGE --bench-port PORT` loads a data plane whose pipeline stops after
+ * STAGE and sends the frame out of PORT as it is; the price of a stage is
+ * the difference to the build that stops before it. Stages in pipeline
+ * order, each including the ones before it; a switch runs XFAB_BENCH_FULL,
+ * whose checks the verifier removes (the value is a load-time constant).
+ */
+enum xfab_bench_stop {
+	XFAB_BENCH_FULL = 0,	 /* ... and the counters: everything */
+	XFAB_BENCH_PARSE = 1,	 /* port checks, Ethernet, the IP header's fields, L4 ports */
+	XFAB_BENCH_VALIDATE = 2, /* L2 rules, the RFC 1812 header checks, address classes */
+	XFAB_BENCH_FIB = 3,	 /* the route lookup (TE's too), TTL */
+	XFAB_BENCH_PICK = 4,	 /* a group's member: the flow hash and its bucket, or the flowlet */
+	XFAB_BENCH_NEXTHOP = 5,	 /* the member's nexthop, its port up and its device live */
+	XFAB_BENCH_QUEUE = 6,	 /* egress checks (tenant, MTU), the queue and ECN */
+	XFAB_BENCH_REWRITE = 7,	 /* MACs, TTL, checksum */
+	XFAB_BENCH_STOPS = 8,
+};
+
 enum xfab_trace_overlay {
 	XFAB_OVERLAY_NONE = 0,
 	XFAB_OVERLAY_ENCAP = 1, /* a tenant packet sent into a tunnel */

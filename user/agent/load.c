@@ -54,8 +54,8 @@ static int is_state_map(const char *name)
 
 static int is_table_map(const struct bpf_map *map)
 {
-	/* .rodata/.bss: libbpf's own, not tables */
-	return bpf_map__name(map)[0] != '.';
+	/* .rodata/.bss (named "<object>.rodata"): libbpf's own, not tables */
+	return !bpf_map__is_internal(map);
 }
 
 /* A pin being published is first made under this prefix (bpffs allows
@@ -167,6 +167,19 @@ int load_bpf(struct agent *a)
 	if (!a->skel) {
 		log_err("cannot open the BPF object: %s", strerror(errno));
 		return -errno;
+	}
+	/* make bench's stage builds (bpf/bench.h); 0 on a switch */
+	if (a->bench_stop) {
+		int p;
+
+		for (p = 0; p < a->cfg.n_ports; p++)
+			if (!strcmp(a->cfg.ports[p].name, a->bench_port))
+				break;
+		a->skel->rodata->xfab_bench_stop = a->bench_stop;
+		a->skel->rodata->xfab_bench_port = p < a->cfg.n_ports ? a->live[p].ifindex : 0;
+		log_warn("bench build: the pipeline stops after stage %u and sends to %s; this is "
+			 "not a switch",
+			 a->bench_stop, a->bench_port);
 	}
 	/* The state maps are pinned (and, pinned already, reused) as they
 	 * load; the rest is published once the ports run on it. */

@@ -258,6 +258,9 @@ static void usage(FILE *out)
 	    "                      xfabd takes it over)\n"
 	    "      --force         replace a data plane left by an xfabd of another ABI\n"
 	    "                      (without it, xfabd refuses to start)\n"
+	    "      --bench-stop STAGE --bench-port PORT  make bench only: the pipeline\n"
+	    "                      stops after STAGE (parse, validate, fib, pick, nexthop,\n"
+	    "                      queue, rewrite) and sends the frame out of PORT as it is\n"
 	    "  -v, --verbose       debug logging\n"
 	    "Control: xfabctl's changes (TE pins, clears) arrive on a unix socket under\n"
 	    "  " XFAB_CTL_RUN_ROOT " (docs/CONTROL.md).\n"
@@ -282,6 +285,8 @@ int main(int argc, char **argv)
 	    {"netlink-rcvbuf", required_argument, NULL, 'R'},
 	    {"keep", no_argument, NULL, 'E'},
 	    {"force", no_argument, NULL, 'F'},
+	    {"bench-stop", required_argument, NULL, 'S'},
+	    {"bench-port", required_argument, NULL, 'P'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct agent a = {.lock_fd = -1, .fd_port_stats = -1, .fd_queue_wm = -1};
@@ -329,6 +334,25 @@ int main(int argc, char **argv)
 			a.nl_rcvbuf = (int)v;
 			break;
 		}
+		case 'S': {
+			static const char *const stages[XFAB_BENCH_STOPS] = {
+			    "full", "parse",   "validate", "fib",
+			    "pick", "nexthop", "queue",	   "rewrite"};
+
+			for (a.bench_stop = 0; a.bench_stop < XFAB_BENCH_STOPS; a.bench_stop++)
+				if (!strcmp(optarg, stages[a.bench_stop]))
+					break;
+			if (a.bench_stop == XFAB_BENCH_STOPS) {
+				fprintf(stderr, "xfabd: --bench-stop: no stage %s (parse, validate, "
+						"fib, pick, nexthop, queue, rewrite, full)\n",
+					optarg);
+				return 2;
+			}
+			break;
+		}
+		case 'P':
+			a.bench_port = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -359,6 +383,17 @@ int main(int argc, char **argv)
 	if (resolve_ports(&a.cfg, a.live, a.cfg_path)) {
 		fprintf(stderr, "%s: nothing was changed\n", a.cfg_path);
 		goto out_cfg;
+	}
+	if (a.bench_stop) {
+		int p = 0;
+
+		while (a.bench_port && p < a.cfg.n_ports && strcmp(a.cfg.ports[p].name, a.bench_port))
+			p++;
+		if (!a.bench_port || p == a.cfg.n_ports) {
+			fprintf(stderr, "xfabd: --bench-stop needs --bench-port, a port of %s\n",
+				a.cfg_path);
+			goto out_cfg;
+		}
 	}
 	if (check_only) {
 		printf("%s: OK (%s, %d ports, %d addresses, %d routes)\n", a.cfg_path,

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * make bench's stage builds (enum xfab_bench_stop in xfab_abi.h): xfabd
+ * sets these before load only when told to (--bench-stop). On a switch
+ * they are 0, the verifier knows it (read-only data, frozen at load) and
+ * drops every check below with its branch: a switch pays nothing.
+ */
+#ifndef XFAB_BPF_BENCH_H
+#define XFAB_BPF_BENCH_H
+
+#include <linux/bpf.h>
+
+#include "xfab_abi.h"
+
+const volatile __u32 xfab_bench_stop = XFAB_BENCH_FULL;
+const volatile __u32 xfab_bench_port = 0; /* ifindex the stopped pipeline sends to */
+
+/* A stage's internal answer: stop here, the frame goes out as it is. */
+#define XFAB_ACT_BENCH 7
+
+static __always_inline int xfab_bench_stops_after(__u32 stage)
+{
+	return xfab_bench_stop == stage;
+}
+
+#endif
