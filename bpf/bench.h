@@ -14,6 +14,7 @@
 
 const volatile __u32 xfab_bench_stop = XFAB_BENCH_FULL;
 const volatile __u32 xfab_bench_port = 0; /* ifindex the stopped pipeline sends to */
+const volatile __u32 xfab_bench_slot = 0; /* and its port's slot (tx_ports) */
 
 /* A stage's internal answer: stop here, the frame goes out as it is. */
 #define XFAB_ACT_BENCH 7

@@ -217,10 +217,11 @@ static __always_inline int xfab_ctx_pop_vlan(const struct xfab_ctx *c, int tag_i
 }
 
 /* The hook's verdict for the pipeline's action. Forwarding sends the frame
- * out of egress_ifindex (xdp: the DEVMAP; tc: bpf_redirect to the device,
- * whose HTB class 1:(tc + 1) is the traffic class's queue). */
+ * out of egress_ifindex (xdp: its port's slot in the DEVMAP; tc:
+ * bpf_redirect to the device, whose HTB class 1:(tc + 1) is the traffic
+ * class's queue). */
 static __always_inline int xfab_ctx_verdict(const struct xfab_ctx *c, int act, __u32 egress_ifindex,
-					    int tag_in_data, __u32 tc)
+					    __u32 egress_slot, int tag_in_data, __u32 tc)
 {
 	if (act == XFAB_ACT_FORWARD) {
 		if (xfab_ctx_pop_vlan(c, tag_in_data))
@@ -229,7 +230,7 @@ static __always_inline int xfab_ctx_verdict(const struct xfab_ctx *c, int act, _
 			((struct __sk_buff *)c->ctx)->priority = 0x10000 | (tc + 1);
 			return bpf_redirect(egress_ifindex, 0);
 		}
-		return bpf_redirect_map(&tx_ports, egress_ifindex, 0);
+		return bpf_redirect_map(&tx_ports, egress_slot, 0);
 	}
 	if (act == XFAB_ACT_PUNT)
 		return c->is_tc ? TC_ACT_OK : XDP_PASS;

@@ -27,9 +27,10 @@ struct {
 	__type(value, struct xfab_port);
 } ports SEC(".maps");
 
-/* tx_ports: ifindex -> egress device for bpf_redirect_map (xdp datapath). */
+/* tx_ports: port slot -> egress device for bpf_redirect_map (xdp datapath).
+ * An array, so the redirect indexes it instead of hashing an ifindex. */
 struct {
-	__uint(type, BPF_MAP_TYPE_DEVMAP_HASH);
+	__uint(type, BPF_MAP_TYPE_DEVMAP);
 	__uint(max_entries, XFAB_MAX_PORTS);
 	__type(key, __u32);
 	__type(value, struct bpf_devmap_val);

@@ -115,6 +115,7 @@ static __always_inline __u32 xfab_rx_bytes(const struct xfab_ctx *c, const struc
 static __always_inline int xfab_bench_out(struct xfab_scratch *s)
 {
 	s->res.egress_ifindex = xfab_bench_port;
+	s->res.egress_slot = (__u8)xfab_bench_slot;
 	return XFAB_ACT_FORWARD;
 }
 
@@ -347,6 +348,7 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 	xfab_rewrite(c, m, s->l3.dmac, out->mac, s->ov.mode != XFAB_OVERLAY_ENCAP);
 	res->action = XFAB_ACT_FORWARD;
 	res->egress_ifindex = ifindex;
+	res->egress_slot = (__u8)out->slot;
 	if (c->tracing)
 		return xfab_end(c, s, XFAB_ACT_FORWARD, XFAB_STAGE_REWRITE);
 	if (xfab_bench_stops_after(XFAB_BENCH_REWRITE))
@@ -370,9 +372,10 @@ static __always_inline int xfab_run(struct xfab_ctx *c)
 	int act;
 
 	if (!s) /* a per-CPU array always has its slots */
-		return xfab_ctx_verdict(c, XFAB_ACT_DROP, 0, 0, 0);
+		return xfab_ctx_verdict(c, XFAB_ACT_DROP, 0, 0, 0, 0);
 	act = xfab_pipeline(c, s);
-	return xfab_ctx_verdict(c, act, s->res.egress_ifindex, s->res.vlan_in_data, s->res.tc);
+	return xfab_ctx_verdict(c, act, s->res.egress_ifindex, s->res.egress_slot,
+				s->res.vlan_in_data, s->res.tc);
 }
 
 #endif

@@ -32,7 +32,7 @@ struct xfab_result {
 	__u8 vlan_in_data;    /* entry must strip the ingress tag on forward */
 	__u8 tc;	      /* traffic class (tc datapath: picks the HTB class) */
 	__u8 tracing;	      /* a trace: counters and LB state stay untouched */
-	__u8 pad;
+	__u8 egress_slot;     /* the egress port's slot: its tx_ports entry (xdp) */
 };
 
 /* What the packet is, as far as the pipeline needs to know: offsets into

@@ -1027,14 +1027,19 @@ static void test_xdp_port_down_under_its_packets(void **state)
 	int port_dev = bpf_map__fd(H.skel->maps.port_dev);
 	__u64 down0 = h_percpu_u64(&H, XFAB_MAP_DROP_STATS, XFAB_DROP_EGRESS_DOWN, 0, 2);
 	__u64 dev = 0, zero = 0, v0, o0;
+	struct xfab_port vp;
 	struct flow f;
 	__u8 frame[256];
+	__u32 vslot;
 	size_t len;
 	int tries = 0;
 
 	(void)state;
 	seed(0xde7a0u);
 	assert_int_equal(h_reapply(&H, make_config(NULL, NULL)), 0);
+	/* tx_ports is indexed by the port's slot */
+	assert_int_equal(bpf_map_lookup_elem(H.fd[XFAB_T_PORTS], &H.ifindex[victim_port], &vp), 0);
+	vslot = vp.slot;
 	do { /* a flow that ECMP sends to p5 */
 		f = random_flow(0x0a3c0000u);
 		assert_true(++tries < 1000);
@@ -1044,7 +1049,7 @@ static void test_xdp_port_down_under_its_packets(void **state)
 	/* a veth takes XDP frames only with GRO (or an XDP program) on its peer */
 	assert_int_equal(sh("ethtool -K p5peer gro on >/dev/null"), 0);
 	assert_int_equal(
-	    bpf_map_update_elem(H.fd[XFAB_T_TX_PORTS], &H.ifindex[victim_port], &dv, BPF_ANY), 0);
+	    bpf_map_update_elem(H.fd[XFAB_T_TX_PORTS], &vslot, &dv, BPF_ANY), 0);
 	assert_int_equal(bpf_map_update_elem(port_dev, &H.ifindex[victim_port], &zero, BPF_ANY), 0);
 
 	/* up: through p5; a frame p5 receives makes its device known */
@@ -1098,7 +1103,7 @@ static void test_xdp_port_down_under_its_packets(void **state)
 	assert_int_equal(sh("ip link set p5peer up && ethtool -K p5peer gro off >/dev/null"), 0);
 	dv.bpf_prog.fd = 0;
 	assert_int_equal(
-	    bpf_map_update_elem(H.fd[XFAB_T_TX_PORTS], &H.ifindex[victim_port], &dv, BPF_ANY), 0);
+	    bpf_map_update_elem(H.fd[XFAB_T_TX_PORTS], &vslot, &dv, BPF_ANY), 0);
 	port_oper_up(victim_port); /* as xfabd does when it hears */
 }
 

@@ -525,12 +525,18 @@ static void test_stray_ports_and_rollback(void **state)
 /* The program a port's tx_ports entry runs as frames leave (0: none). */
 static __u32 egress_prog(const char *dev)
 {
-	int fd = xfab_open_pinned_map(dir, "tx_ports");
-	__u32 ifindex = if_nametoindex(dev);
+	int fd = xfab_open_pinned_map(dir, "tx_ports"), pfd = xfab_open_pinned_map(dir, "ports");
+	__u32 ifindex = if_nametoindex(dev), slot;
 	struct bpf_devmap_val v = {0};
+	struct xfab_port port;
 
-	assert_true(fd >= 0);
-	assert_int_equal(bpf_map_lookup_elem(fd, &ifindex, &v), 0);
+	assert_true(fd >= 0 && pfd >= 0);
+	/* tx_ports is indexed by the port's slot */
+	assert_int_equal(bpf_map_lookup_elem(pfd, &ifindex, &port), 0);
+	close(pfd);
+	assert_int_equal(port.ifindex, ifindex);
+	slot = port.slot;
+	assert_int_equal(bpf_map_lookup_elem(fd, &slot, &v), 0);
 	close(fd);
 	assert_int_equal(v.ifindex, ifindex);
 	return v.bpf_prog.id;

@@ -126,7 +126,9 @@ static void snapshot(struct snapshot *s)
 		while (bpf_map_get_next_key(fd, prev, next) == 0) {
 			memcpy(key, next, ksz);
 			prev = key;
-			if (type == BPF_MAP_TYPE_DEVMAP_HASH) {
+			/* a DEVMAP's empty slots have keys but no value */
+			if (type == BPF_MAP_TYPE_DEVMAP_HASH ||
+			    (type == BPF_MAP_TYPE_DEVMAP && bpf_map_lookup_elem(fd, key, val))) {
 				snap_add(s, key, ksz);
 				continue;
 			}

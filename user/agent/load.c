@@ -177,6 +177,7 @@ int load_bpf(struct agent *a)
 				break;
 		a->skel->rodata->xfab_bench_stop = a->bench_stop;
 		a->skel->rodata->xfab_bench_port = p < a->cfg.n_ports ? a->live[p].ifindex : 0;
+		a->skel->rodata->xfab_bench_slot = (__u32)p;
 		log_warn("bench build: the pipeline stops after stage %u and sends to %s; this is "
 			 "not a switch",
 			 a->bench_stop, a->bench_port);

@@ -134,14 +134,14 @@ static int port_dev_noted(struct agent *a, __u32 ifindex)
 	       dev != 0;
 }
 
-static int write_tx_port(struct agent *a, __u32 ifindex, const struct bpf_devmap_val *val)
+static int write_tx_port(struct agent *a, __u32 slot, const struct bpf_devmap_val *val)
 {
 	struct bpf_devmap_val v = *val;
 
-	v.bpf_prog.fd = v.ifindex && !port_dev_noted(a, ifindex)
+	v.bpf_prog.fd = v.ifindex && !port_dev_noted(a, v.ifindex)
 			    ? bpf_program__fd(a->skel->progs.xfab_xdp_egress)
 			    : 0;
-	return write_one(a, XFAB_T_TX_PORTS, &ifindex, &v);
+	return write_one(a, XFAB_T_TX_PORTS, &slot, &v);
 }
 
 /* Whatever wrote the entries (this xfabd, or the one before a restart),
@@ -150,14 +150,13 @@ void egress_guard_refresh(struct agent *a)
 {
 	if (!a->skel || a->cfg.datapath != XFAB_DP_XDP)
 		return;
-	for (int p = 0; p < a->cfg.n_ports; p++) {
-		__u32 ifindex = a->live[p].ifindex;
+	for (__u32 p = 0; p < (__u32)a->cfg.n_ports; p++) {
 		struct bpf_devmap_val v;
 
-		if (!ifindex || bpf_map_lookup_elem(a->map_fd[XFAB_T_TX_PORTS], &ifindex, &v) ||
-		    !v.bpf_prog.id || !port_dev_noted(a, ifindex))
+		if (bpf_map_lookup_elem(a->map_fd[XFAB_T_TX_PORTS], &p, &v) || !v.ifindex ||
+		    !v.bpf_prog.id || !port_dev_noted(a, v.ifindex))
 			continue;
-		if (write_tx_port(a, ifindex, &v) == 0)
+		if (write_tx_port(a, p, &v) == 0)
 			log_dbg("port %s: device seen, its egress guard is off", a->cfg.ports[p].name);
 	}
 }
@@ -169,10 +168,10 @@ static int ops_update(void *arg, enum xfab_table t, const void *key, const void 
 	const struct xfab_table_desc *d = &xfab_table_descs[t];
 
 	if (t == XFAB_T_TX_PORTS && a->skel) {
-		__u32 ifindex;
+		__u32 slot;
 
-		memcpy(&ifindex, key, sizeof(ifindex));
-		return write_tx_port(a, ifindex, val);
+		memcpy(&slot, key, sizeof(slot));
+		return write_tx_port(a, slot, val);
 	}
 	/* Only the big tables are worth batching. */
 	if (t != XFAB_T_ROUTES_V4 && t != XFAB_T_ROUTES_V6)

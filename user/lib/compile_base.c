@@ -95,7 +95,7 @@ static int build_ports(struct build *b)
 		e->val.datapath = (__u8)cfg->datapath;
 		e->val.vnet = (__u8)cfg->ports[p].vnet;
 		snprintf(e->val.name, sizeof(e->val.name), "%s", cfg->ports[p].name);
-		tx->key = b->live[p].ifindex;
+		tx->key = (__u32)p; /* the slot */
 		tx->val.ifindex = b->live[p].ifindex;
 	}
 	return 0;
