@@ -38,7 +38,8 @@ UNIT_TESTS := $(UNIT_PLAIN) $(UNIT_ASAN)
 BPF_TESTS  := $(patsubst tests/bpf/test_%.c,$(BUILD)/test_%,$(wildcard tests/bpf/test_*.c))
 TESTS      := $(UNIT_TESTS) $(BPF_TESTS)
 
-.PHONY: all deps test test-unit test-bpf test-netns check format demo bench mutate clean
+.PHONY: all deps test test-unit test-bpf test-netns check format demo bench bench-smoke \
+	bench-compare mutate clean
 # A recipe that fails leaves no half-written target behind.
 .DELETE_ON_ERROR:
 
@@ -212,6 +213,25 @@ bench: all
 	mkdir -p bench-out
 	scripts/bench --rounds 5 --seconds 2
 	$(BUILD)/xfab-lbsim --flows 1000 --links 16 --trials 200 --json bench-out/lb.json
+
+# One short round of a few configurations (under a minute; CI runs it as
+# tests/netns/test_bench_smoke.sh): the bench keeps running, no figure of
+# it is a result. Writes bench-out/smoke.json.
+bench-smoke: all
+	mkdir -p bench-out
+	scripts/bench --smoke
+
+# make bench-compare OLD.json NEW.json (or OLD=... NEW=...): per-configuration
+# ratios, each as a share of its own run's redirect; flags any > 10% slower.
+ifeq (bench-compare,$(firstword $(MAKECMDGOALS)))
+  CMP_ARGS := $(wordlist 2,3,$(MAKECMDGOALS))
+  OLD ?= $(word 1,$(CMP_ARGS))
+  NEW ?= $(word 2,$(CMP_ARGS))
+  $(eval $(CMP_ARGS):;@:)
+endif
+bench-compare:
+	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make bench-compare OLD.json NEW.json" >&2; exit 2; }
+	scripts/bench-compare $(OLD) $(NEW)
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,59 @@
+#!/bin/bash
+# make bench-smoke in CI, so the bench never rots: one short round of the
+# baselines, L3, 16-way ECMP, two stage builds (xfabd --bench-stop), the tc
+# datapath and a VXLAN encapsulation. Nothing here asserts a rate against a
+# target (rates are the machine's); what must hold is that every
+# configuration ran and forwarded (the sink counted frames), that each xfab
+# program forwarded in its test run (a ns/packet figure, the bench's own
+# check), that the build stopping after parsing costs less than the later
+# ones in the test run, and that scripts/bench-compare flags a run slower by more than
+# 10 % (against a copy of this run with one configuration made slower) and
+# passes this run against itself.
+. "$(dirname "$0")/lib.sh"
+need_root
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+check "bench --smoke runs and every configuration forwards" \
+	"$ROOT/scripts/bench" --smoke --json "$out/smoke.json"
+
+py() { /usr/bin/python3 -c "$@"; }
+check "every smoke configuration is in the JSON with a rate" py "
+import json, sys
+sys.path.insert(0, '$ROOT/scripts')
+r = json.load(open('$out/smoke.json'))['modes']
+want = ['kernel', 'redirect', 'xdp_fwd', 'xfab_l3', 'xfab_ecmp16', 'xfab_ecmp16@parse',
+        'xfab_ecmp16@nexthop', 'xfab_tc', 'xfab_vxlan_encap']
+missing = [w for w in want if w not in r or r[w]['mpps']['1024']['median'] <= 0]
+sys.exit('missing or 0: %s' % missing if missing else 0)"
+check "each xfab xdp program forwarded in its test run (ns/packet)" py "
+import json, sys
+r = json.load(open('$out/smoke.json'))['modes']
+bad = [n for n in ('xfab_l3', 'xfab_ecmp16', 'xfab_ecmp16@parse', 'xfab_ecmp16@nexthop')
+       if not (r[n].get('ns_per_packet') or {}).get('median')]
+sys.exit('no ns/packet: %s' % bad if bad else 0)"
+# (a 2x margin: a busy host's run can take twice as long)
+check "a build that stops after parsing costs less than the later ones (test run)" py "
+import json, sys
+r = json.load(open('$out/smoke.json'))['modes']
+ns = lambda n: r[n]['ns_per_packet']['min']
+p, n, f = ns('xfab_ecmp16@parse'), ns('xfab_ecmp16@nexthop'), ns('xfab_ecmp16')
+sys.exit(0 if p < min(n, f) else 'parse %d, nexthop %d, full %d' % (p, n, f))"
+
+check "bench-compare: a run against itself flags nothing" \
+	"$ROOT/scripts/bench-compare" "$out/smoke.json" "$out/smoke.json"
+py "
+import json
+res = json.load(open('$out/smoke.json'))
+m = res['modes']['xfab_ecmp16']['mpps']['1024']
+for k in m:
+    m[k] *= 0.8
+json.dump(res, open('$out/slower.json', 'w'))"
+"$ROOT/scripts/bench-compare" "$out/smoke.json" "$out/slower.json" >"$out/cmp.txt"
+rc=$?
+check "bench-compare: 20 % slower is flagged (exit 1)" test "$rc" -eq 1
+check "bench-compare: ... on that configuration only" \
+	bash -c "grep 'SLOWER' '$out/cmp.txt' | grep -c . | grep -qx 1 && grep -q '^xfab_ecmp16 .*SLOWER by 20 %' '$out/cmp.txt'"
+
+echo "# $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
