@@ -20,21 +20,30 @@
 #include "kern.h"
 #include "bench.h"
 
-/* Table 0, IPv4: the DIR-24-8 FIB entry, one or two array loads. */
+/* One level of a FIB walk: the entry of group g for the next address byte. */
+static __always_inline __u32 xfab_fib_group_entry(void *tbl8, __u32 v, __u32 byte)
+{
+	__u32 idx = (v & XFAB_FIB4_ID_MASK) << 8 | byte, key = idx >> 1;
+	__u32 *e = bpf_map_lookup_elem(tbl8, &key);
+
+	return e ? e[idx & 1] : 0;
+}
+
+/* Table 0, IPv4: the FIB entry; one load for a prefix up to /16, two up to
+ * /24, three for longer ones (xfab_abi.h). */
 static __always_inline __u32 xfab_fib4_entry(__be32 daddr)
 {
-	__u32 a = bpf_ntohl(daddr), idx = a >> 8, key = idx >> 1, v = 0;
-	__u32 *e = bpf_map_lookup_elem(&fib4_tbl24, &key); /* entries 2k, 2k+1 */
+	__u32 a = bpf_ntohl(daddr), idx = a >> 16, key = idx >> 1, v = 0;
+	__u32 *e = bpf_map_lookup_elem(&fib4_tbl16, &key); /* entries 2k, 2k+1 */
 
 	if (e)
 		v = e[idx & 1];
 	if (v & XFAB_FIB4_EXT) {
-		idx = (v & XFAB_FIB4_ID_MASK) << 8 | (a & 0xff);
-		key = idx >> 1;
-		e = bpf_map_lookup_elem(&fib4_tbl8, &key);
-		v = e ? e[idx & 1] : 0;
+		v = xfab_fib_group_entry(&fib4_tbl8, v, (a >> 8) & 0xff);
+		if (v & XFAB_FIB4_EXT)
+			v = xfab_fib_group_entry(&fib4_tbl8, v, a & 0xff);
 	}
-	return v;
+	return (v & XFAB_FIB4_EXT) ? 0 : v;
 }
 
 /* Table 0, IPv6: the FIB entry, one load per level (16 bits, then a byte

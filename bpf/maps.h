@@ -63,28 +63,27 @@ struct {
 	__type(value, struct xfab_route);
 } routes_v6 SEC(".maps");
 
-/* fib4_tbl24/fib4_tbl8: the DIR-24-8 IPv4 FIB of table 0 (see xfab_abi.h).
- * Mmapable: xfabd writes entries with plain stores, no syscall per entry.
- * Array elements are 8-byte aligned, so each holds two 32-bit entries
- * (2k and 2k+1): the mmapped memory is a dense array of entries. */
+/* fib4_tbl16/fib4_tbl8, fib6_tbl16/fib6_tbl8: the FIBs of table 0 (see
+ * xfab_abi.h). Mmapable: xfabd writes entries with plain stores, no syscall
+ * per entry. Array elements are 8-byte aligned, so each holds two 32-bit
+ * entries (2k and 2k+1): the mmapped memory is a dense array of entries.
+ * The group arrays' size is xfabd's to set at load (the table's size). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, XFAB_FIB4_TBL24_SIZE / 2);
+	__uint(max_entries, XFAB_FIB4_TBL16_SIZE / 2);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, __u64);
-} fib4_tbl24 SEC(".maps");
+} fib4_tbl16 SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, XFAB_FIB4_TBL8_GROUPS * 256 / 2);
+	__uint(max_entries, XFAB_FIB_GROUPS_DEFAULT * 256 / 2);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, __u64);
 } fib4_tbl8 SEC(".maps");
 
-/* fib6_tbl16/fib6_tbl8: the IPv6 FIB of table 0 (see xfab_abi.h), written
- * the same way. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, XFAB_FIB6_TBL16_SIZE / 2);
@@ -95,7 +94,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, XFAB_FIB6_GROUPS * 256 / 2);
+	__uint(max_entries, XFAB_FIB_GROUPS_DEFAULT * 256 / 2);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, __u64);
@@ -122,6 +121,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, XFAB_MAX_NEIGHBORS);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* memory for the neighbours there are */
 	__type(key, struct xfab_neigh_key);
 	__type(value, struct xfab_neigh);
 } neighbors SEC(".maps");

@@ -208,35 +208,40 @@ struct xfab_route {
 };
 _Static_assert(sizeof(struct xfab_route) == 8, "route");
 
-/* ---- IPv4 FIB of table 0: DIR-24-8 (as DPDK's rte_lpm) ----
- * The data plane looks table-0 IPv4 destinations up here, not in routes_v4
- * (which stays the full route list, for TE tables and for dumps): one load
- * from fib4_tbl24 indexed by the top 24 address bits, and a second from
- * fib4_tbl8 only if that entry says a prefix longer than /24 lives under it.
- * Entries are written by xfabd through mmap, expanded from the route list;
- * each map element (8 bytes) holds two entries, so the mapped memory is a
- * dense __u32 array (little-endian hosts: entry 2k is the low half).
+/* ---- the FIBs of table 0: multibit tries of arrays (as DPDK's rte_lpm6) ----
+ * The data plane looks table-0 destinations up here, not in routes_v4/v6
+ * (which stay the full route lists, for TE and tenant tables and for
+ * dumps). Both families have one layout: a 16-bit first level
+ * (fib4_tbl16, fib6_tbl16: 65,536 entries, 256 KiB) indexed by the top 16
+ * address bits, and groups of 256 entries, one per (level, leading bytes)
+ * path that holds longer prefixes, indexed by the next address byte: an
+ * IPv4 /24 is found in two loads, a /32 in three; an IPv6 /64 in seven.
+ * The groups (fib4_tbl8, fib6_tbl8) are sized when xfabd loads, to the
+ * table (DEVICE_METADATA fib_ipv4_groups / fib_ipv6_groups, or what the
+ * config needs with room to spare): a switch with a small table holds a
+ * small FIB (IPv4 DIR-24-8 needed 64 MiB whatever the table), and a group
+ * costs 1 KiB. Entries are written by xfabd through mmap; each map element
+ * (8 bytes) holds two entries, so the mapped memory is a dense __u32 array
+ * (little-endian hosts: entry 2k is the low half).
  *   0                        no route
- *   XFAB_FIB4_EXT | g        look in tbl8 group g: fib4_tbl8[g * 256 + low byte]
+ *   XFAB_FIB4_EXT | g        look in group g: tbl8[g * 256 + the next address byte]
  *   type << 24 | id          a route: enum xfab_route_type and its id
  */
-#define XFAB_FIB4_TBL24_SIZE (1u << 24)
-#define XFAB_FIB4_TBL8_GROUPS 16384 /* /24s that hold longer prefixes */
+#define XFAB_FIB4_TBL16_SIZE (1u << 16)
 #define XFAB_FIB4_EXT (1u << 31)
 #define XFAB_FIB4_TYPE_SHIFT 24
 #define XFAB_FIB4_ID_MASK 0xffffffu
 #define XFAB_FIB4_ENTRY(type, id) ((__u32)(type) << XFAB_FIB4_TYPE_SHIFT | (__u32)(id))
-
-/* ---- IPv6 FIB of table 0: a multibit trie of arrays (as DPDK's rte_lpm6) ----
- * fib6_tbl16 is indexed by the top 16 address bits; an entry that points at
- * a group sends the lookup to fib6_tbl8[group * 256 + next address byte],
- * and so on down to byte 15: a /64 is found in at most 7 loads, a /128 in
- * 15. Entries are encoded as in the IPv4 FIB (0, route, or EXT | group). */
 #define XFAB_FIB6_TBL16_SIZE (1u << 16)
-#define XFAB_FIB6_GROUPS 16384 /* one per (level, leading bytes) path */
 #define XFAB_FIB6_EXT XFAB_FIB4_EXT
 #define XFAB_FIB6_ID_MASK XFAB_FIB4_ID_MASK
 #define XFAB_FIB6_ENTRY(type, id) XFAB_FIB4_ENTRY(type, id)
+/* Groups per family: at least, by default (no config asks for more), and
+ * at most (1 Mi groups: 1 GiB, any IPv4 table fits in 65,536 + the /24s
+ * holding longer prefixes). */
+#define XFAB_FIB_GROUPS_MIN 256
+#define XFAB_FIB_GROUPS_DEFAULT 1024
+#define XFAB_FIB_GROUPS_MAX (1u << 20)
 
 /* ---- nexthops: ARRAY, id -> struct xfab_nexthop; written by xfabd ---- */
 #define XFAB_NH_VALID (1u << 0)
@@ -688,7 +693,7 @@ _Static_assert(sizeof(struct xfab_trace) == 64, "trace");
 #define XFAB_MAP_TX_PORTS "tx_ports"
 #define XFAB_MAP_ROUTES_V4 "routes_v4"
 #define XFAB_MAP_ROUTES_V6 "routes_v6"
-#define XFAB_MAP_FIB4_TBL24 "fib4_tbl24"
+#define XFAB_MAP_FIB4_TBL16 "fib4_tbl16"
 #define XFAB_MAP_FIB4_TBL8 "fib4_tbl8"
 #define XFAB_MAP_FIB6_TBL16 "fib6_tbl16"
 #define XFAB_MAP_FIB6_TBL8 "fib6_tbl8"

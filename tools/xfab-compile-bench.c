@@ -17,6 +17,8 @@
  *
  *   xfab-compile-bench [--routes N] [--repeat R] [--json FILE]
  */
+/* FIB groups of each family (1M /24s in 16.0.0.0/4 need 4,096 IPv4 groups) */
+#define BENCH_FIB_GROUPS 16384
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
@@ -158,12 +160,12 @@ static void make_switch(struct sw *s, size_t n)
 		r->weights = s->set_w[k];
 		r->shared = 1;
 	}
-	s->tbl24 = xcalloc(XFAB_FIB4_TBL24_SIZE, 4);
-	s->tbl8 = xcalloc((size_t)XFAB_FIB4_TBL8_GROUPS * 256, 4);
+	s->tbl24 = xcalloc(XFAB_FIB4_TBL16_SIZE, 4);
+	s->tbl8 = xcalloc((size_t)BENCH_FIB_GROUPS * 256, 4);
 	s->tbl16 = xcalloc(XFAB_FIB6_TBL16_SIZE, 4);
-	s->tbl8_6 = xcalloc((size_t)XFAB_FIB6_GROUPS * 256, 4);
-	if (xfab_fib4_attach(&s->fib4, s->tbl24, s->tbl8) ||
-	    xfab_fib6_attach(&s->fib6, s->tbl16, s->tbl8_6))
+	s->tbl8_6 = xcalloc((size_t)BENCH_FIB_GROUPS * 256, 4);
+	if (xfab_fib4_attach(&s->fib4, s->tbl24, s->tbl8, BENCH_FIB_GROUPS) ||
+	    xfab_fib6_attach(&s->fib6, s->tbl16, s->tbl8_6, BENCH_FIB_GROUPS))
 		die("FIB", ENOMEM);
 	s->ops.update = c_update;
 	s->ops.remove = c_remove;
@@ -255,12 +257,12 @@ static void fib_reset(struct sw *s)
 {
 	xfab_fib4_detach(&s->fib4);
 	xfab_fib6_detach(&s->fib6);
-	memset(s->tbl24, 0, (size_t)XFAB_FIB4_TBL24_SIZE * 4);
-	memset(s->tbl8, 0, (size_t)XFAB_FIB4_TBL8_GROUPS * 256 * 4);
+	memset(s->tbl24, 0, (size_t)XFAB_FIB4_TBL16_SIZE * 4);
+	memset(s->tbl8, 0, (size_t)BENCH_FIB_GROUPS * 256 * 4);
 	memset(s->tbl16, 0, (size_t)XFAB_FIB6_TBL16_SIZE * 4);
-	memset(s->tbl8_6, 0, (size_t)XFAB_FIB6_GROUPS * 256 * 4);
-	if (xfab_fib4_attach(&s->fib4, s->tbl24, s->tbl8) ||
-	    xfab_fib6_attach(&s->fib6, s->tbl16, s->tbl8_6))
+	memset(s->tbl8_6, 0, (size_t)BENCH_FIB_GROUPS * 256 * 4);
+	if (xfab_fib4_attach(&s->fib4, s->tbl24, s->tbl8, BENCH_FIB_GROUPS) ||
+	    xfab_fib6_attach(&s->fib6, s->tbl16, s->tbl8_6, BENCH_FIB_GROUPS))
 		die("FIB", ENOMEM);
 }
 

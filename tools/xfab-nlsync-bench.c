@@ -18,6 +18,8 @@
  *
  *   xfab-nlsync-bench [--routes N] [--batch B] [--json FILE]
  */
+/* IPv4 FIB groups (xfab_abi.h) */
+#define BENCH_FIB_GROUPS 16384
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
@@ -216,13 +218,13 @@ static void run(const struct xfab_config *cfg, const struct feed *f, size_t n_ro
 	int err;
 
 	if (!tbl24) {
-		tbl24 = calloc(XFAB_FIB4_TBL24_SIZE, 4);
-		tbl8 = calloc((size_t)XFAB_FIB4_TBL8_GROUPS * 256, 4);
+		tbl24 = calloc(XFAB_FIB4_TBL16_SIZE, 4);
+		tbl8 = calloc((size_t)BENCH_FIB_GROUPS * 256, 4);
 	} else {
-		memset(tbl24, 0, (size_t)XFAB_FIB4_TBL24_SIZE * 4);
-		memset(tbl8, 0, (size_t)XFAB_FIB4_TBL8_GROUPS * 256 * 4);
+		memset(tbl24, 0, (size_t)XFAB_FIB4_TBL16_SIZE * 4);
+		memset(tbl8, 0, (size_t)BENCH_FIB_GROUPS * 256 * 4);
 	}
-	if (!ch || !tbl24 || !tbl8 || xfab_fib4_attach(&fib4, tbl24, tbl8))
+	if (!ch || !tbl24 || !tbl8 || xfab_fib4_attach(&fib4, tbl24, tbl8, BENCH_FIB_GROUPS))
 		die("memory", ENOMEM);
 	memset(live, 0, sizeof(live));
 	for (int p = 0; p < PORTS; p++) {

@@ -173,7 +173,7 @@ int h_setup(struct harness *h, int n_ports, const char *config_text)
 		return -1;
 	for (int t = 0; t < XFAB_T_COUNT; t++)
 		h->fd[t] = h_map_fd(h, xfab_table_descs[t].map_name);
-	if (xfab_fib4_map(&h->fib4, h_map_fd(h, XFAB_MAP_FIB4_TBL24),
+	if (xfab_fib4_map(&h->fib4, h_map_fd(h, XFAB_MAP_FIB4_TBL16),
 			  h_map_fd(h, XFAB_MAP_FIB4_TBL8)) ||
 	    xfab_fib6_map(&h->fib6, h_map_fd(h, XFAB_MAP_FIB6_TBL16),
 			  h_map_fd(h, XFAB_MAP_FIB6_TBL8)))

@@ -216,11 +216,12 @@ static int member_expected(const struct tflow *f, unsigned sel)
 	__u32 entry, gid, nh_id;
 
 	if (f->v6) {
-		entry = xfab_fib6_lookup(H.fib6.tbl16, H.fib6.tbl8, f->dst);
+		entry = xfab_fib6_lookup(H.fib6.tbl16, H.fib6.tbl8, H.fib6.n_groups, f->dst);
 		gid = entry & XFAB_FIB6_ID_MASK;
 	} else {
-		entry = H.fib4.tbl24[(__u32)f->dst[0] << 16 | (__u32)f->dst[1] << 8 | f->dst[2]];
-		assert_false(entry & XFAB_FIB4_EXT);
+		entry = xfab_fib4_lookup(H.fib4.tbl16, H.fib4.tbl8, H.fib4.n_groups,
+					 (__u32)f->dst[0] << 24 | (__u32)f->dst[1] << 16 |
+					     (__u32)f->dst[2] << 8 | f->dst[3]);
 		gid = entry & XFAB_FIB4_ID_MASK;
 	}
 	assert_int_equal(entry >> XFAB_FIB4_TYPE_SHIFT, XFAB_RT_GROUP);

@@ -653,9 +653,8 @@ static void test_every_reason(void **state)
 	expect_reason(0, "10.66.0.1", 2, fd_drop_stats, XFAB_DROP_BUFFER_FULL);
 	set_queue(p6_slot, 1, 300);
 	expect_reason(0, "10.66.0.1", 0, fd_drop_stats, XFAB_DROP_WRED);
-	/* a FIB entry for a nexthop that does not exist (10.68.0.0/24) */
-	H.fib4.tbl24[10u << 16 | 68u << 8] =
-	    XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, XFAB_MAX_NEXTHOPS - 1);
+	/* a FIB entry for a nexthop that does not exist (10.68.0.0/16) */
+	H.fib4.tbl16[10u << 8 | 68u] = XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, XFAB_MAX_NEXTHOPS - 1);
 	expect_reason(0, "10.68.0.1", 0, fd_drop_stats, XFAB_DROP_NEXTHOP_INVALID);
 	/* traffic into an admin-down port */
 	expect_reason(4, "10.8.0.1", 0, fd_drop_stats, XFAB_DROP_PORT_DOWN);

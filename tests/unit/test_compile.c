@@ -59,6 +59,9 @@ struct recorder {
 	size_t n_log, cap_log;
 };
 
+
+/* FIB groups of each family in these tests */
+#define T_GROUPS 4096
 static struct rec_entry *rec_find(struct recorder *r, enum xfab_table t, const void *key)
 {
 	for (size_t i = 0; i < r->n[t]; i++)
@@ -273,7 +276,7 @@ struct sw {
 	struct xfab_rib *rib;
 	struct xfab_compile *c;
 	struct xfab_port_live live[XFAB_MAX_PORTS];
-	__u32 *tbl24, *tbl8, *tbl16, *tbl8_6;
+	__u32 *tbl4, *tbl8, *tbl16, *tbl8_6; /* the IPv4 FIB: tbl4 (16 bits), tbl8 */
 	struct xfab_fib4_hw fib4;
 	struct xfab_fib6_hw fib6;
 };
@@ -299,13 +302,13 @@ static int setup(void **state)
 		return -1;
 	set_neighs();
 	live_ports(s->live);
-	s->tbl24 = calloc(XFAB_FIB4_TBL24_SIZE, 4);
-	s->tbl8 = calloc((size_t)XFAB_FIB4_TBL8_GROUPS * 256, 4);
+	s->tbl4 = calloc(XFAB_FIB4_TBL16_SIZE, 4);
+	s->tbl8 = calloc((size_t)T_GROUPS * 256, 4);
 	s->tbl16 = calloc(XFAB_FIB6_TBL16_SIZE, 4);
-	s->tbl8_6 = calloc((size_t)XFAB_FIB6_GROUPS * 256, 4);
-	if (!s->tbl24 || !s->tbl8 || !s->tbl16 || !s->tbl8_6 ||
-	    xfab_fib4_attach(&s->fib4, s->tbl24, s->tbl8) ||
-	    xfab_fib6_attach(&s->fib6, s->tbl16, s->tbl8_6))
+	s->tbl8_6 = calloc((size_t)T_GROUPS * 256, 4);
+	if (!s->tbl4 || !s->tbl8 || !s->tbl16 || !s->tbl8_6 ||
+	    xfab_fib4_attach(&s->fib4, s->tbl4, s->tbl8, T_GROUPS) ||
+	    xfab_fib6_attach(&s->fib6, s->tbl16, s->tbl8_6, T_GROUPS))
 		return -1;
 	ops.arg = &s->rec;
 	ops.fib4 = &s->fib4;
@@ -329,7 +332,7 @@ static int teardown(void **state)
 	xfab_config_free(&s->cfg);
 	xfab_fib4_detach(&s->fib4);
 	xfab_fib6_detach(&s->fib6);
-	free(s->tbl24);
+	free(s->tbl4);
 	free(s->tbl8);
 	free(s->tbl16);
 	free(s->tbl8_6);
@@ -414,7 +417,7 @@ static void check_fib4(struct sw *s)
 		last = a | (plen ? ~(~0u << (32 - plen)) : ~0u);
 		probes[0] = a, probes[1] = last, probes[2] = a - 1, probes[3] = last + 1;
 		for (int p = 0; p < 4; p++)
-			assert_int_equal(xfab_fib4_lookup(s->tbl24, s->tbl8, probes[p]),
+			assert_int_equal(xfab_fib4_lookup(s->tbl4, s->tbl8, T_GROUPS, probes[p]),
 					 reference4(&s->rec, probes[p]));
 	}
 	for (int i = 0; i < 3000; i++) {
@@ -423,7 +426,7 @@ static void check_fib4(struct sw *s)
 		rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
 		a = (20u << 24) | (__u32)(rng & 0x0107ffff); /* 20.0-1.x.x, 21.0-7.x.x */
 		a |= (__u32)(rng >> 40 & 1) << 24;
-		assert_int_equal(xfab_fib4_lookup(s->tbl24, s->tbl8, a), reference4(&s->rec, a));
+		assert_int_equal(xfab_fib4_lookup(s->tbl4, s->tbl8, T_GROUPS, a), reference4(&s->rec, a));
 	}
 }
 
@@ -601,11 +604,13 @@ static void test_reload_changed_config_writes_the_difference(void **state)
 
 	load(s, SKIP_5 | ADD_22 | MOVE_6);
 	/* +22.0.0.0/24, 20.0.6.0/24 changed, -20.0.5.0/24: three route
-	 * writes, one FIB entry each, no nexthop or group */
+	 * writes, no nexthop or group; in the FIB one entry each, and the
+	 * first level's entry of 22.0.0.0/16, which now points at the new
+	 * /24's group */
 	assert_int_equal(rec_ops(&s->rec, XFAB_T_ROUTES_V4, 0), 2);
 	assert_int_equal(rec_ops(&s->rec, XFAB_T_ROUTES_V4, 1), 1);
 	assert_int_equal(total_ops(&s->rec), 3);
-	assert_int_equal(xfab_compile_last(s->c)->fib4_written, 3);
+	assert_int_equal(xfab_compile_last(s->c)->fib4_written, 3 + 1);
 	r22 = route_v4(&s->rec, "22.0.0.0", 24);
 	r6 = route_v4(&s->rec, "20.0.6.0", 24);
 	assert_non_null(r22);
@@ -663,39 +668,51 @@ static void remove_route(struct sw *s, const char *addr, int plen)
 	assert_int_equal(xfab_compile_routes(s->c), 0);
 }
 
+/* The IPv4 FIB's entry for a's /24: the first level's if it holds a
+ * route (or nothing), else its group's entry. */
+static __u32 fib4_at24(const struct sw *s, __u32 a)
+{
+	__u32 v = s->tbl4[a >> 16];
+
+	if (!(v & XFAB_FIB4_EXT))
+		return v;
+	return s->tbl8[(size_t)(v & XFAB_FIB4_ID_MASK) * 256 + ((a >> 8) & 0xff)];
+}
+
 static void test_remove_one_route_writes_its_entries(void **state)
 {
 	struct sw *s = *state;
 	__u32 group_e = route_v4(&s->rec, "21.0.0.1", 32)->id;
-	__u32 before_cover = xfab_fib4_lookup(s->tbl24, s->tbl8, addr4("20.0.0.1"));
+	__u32 before_cover = xfab_fib4_lookup(s->tbl4, s->tbl8, T_GROUPS, addr4("20.0.0.1"));
 
-	/* a /24 under the /16: the route entry and one tbl24 entry */
+	/* a /24 under the /16: the route entry and one entry of its group */
 	remove_route(s, "20.0.5.0", 24);
 	assert_int_equal(total_ops(&s->rec), 1);
 	assert_int_equal(rec_ops(&s->rec, XFAB_T_ROUTES_V4, 1), 1);
 	assert_int_equal(xfab_compile_last(s->c)->fib4_written, 1);
-	assert_int_equal(xfab_fib4_lookup(s->tbl24, s->tbl8, addr4("20.0.5.77")), before_cover);
+	assert_int_equal(xfab_fib4_lookup(s->tbl4, s->tbl8, T_GROUPS, addr4("20.0.5.77")), before_cover);
 	check_fib4(s);
 
 	/* the only route of its group: the route, then the group (its
-	 * nexthops stay: other routes use them); in the FIB its tbl8 entry
-	 * and the /24 that pointed at the group */
+	 * nexthops stay: other routes use them); in the FIB its entry, and
+	 * the two that pointed at its path's groups (the /24's, the /16's:
+	 * nothing else lives under 21.0.0.0/16) */
 	remove_route(s, "21.0.0.1", 32);
 	assert_int_equal(total_ops(&s->rec), 2);
 	assert_int_equal(s->rec.log[0].t, XFAB_T_ROUTES_V4);
 	assert_int_equal(s->rec.log[1].t, XFAB_T_GROUPS);
 	assert_int_equal(s->rec.log[1].remove, 1);
 	assert_memory_equal(s->rec.log[1].key, &group_e, 4);
-	assert_int_equal(xfab_compile_last(s->c)->fib4_written, 2);
-	assert_int_equal(s->tbl24[addr4("21.0.0.1") >> 8], 0);
+	assert_int_equal(xfab_compile_last(s->c)->fib4_written, 3);
+	assert_int_equal(fib4_at24(s, addr4("21.0.0.1")), 0);
 	check_fib4(s);
 
 	/* a /25 inside a /24 route: its 128 tbl8 entries, then the /24's
-	 * tbl24 entry points straight at the /24's route again */
+	 * entry points straight at the /24's route again */
 	remove_route(s, "20.0.7.128", 25);
 	assert_int_equal(total_ops(&s->rec), 1);
 	assert_int_equal(xfab_compile_last(s->c)->fib4_written, 128 + 1);
-	assert_false(s->tbl24[addr4("20.0.7.0") >> 8] & XFAB_FIB4_EXT);
+	assert_false(fib4_at24(s, addr4("20.0.7.0")) & XFAB_FIB4_EXT);
 	check_fib4(s);
 
 	/* and added back: the route and only its own entries */

@@ -712,14 +712,22 @@ static void test_many_routes_shared_lists(void **state)
 	free(text);
 }
 
-/* Host routes in n distinct /24s (plus the interfaces' two /24s). */
-static char *host_routes_config(int n)
+/* Host routes in n distinct /24s of 20.0.0.0/16 and up, the FIB's IPv4
+ * groups set to groups (0: not set). */
+static char *host_routes_config(int n, int groups)
 {
 	size_t cap = (size_t)n * 64 + 4096, len = 0;
 	char *text = malloc(cap);
 
 	assert_non_null(text);
-	len += (size_t)snprintf(text + len, cap - len, "%s", HDR PORTS IFS ",\n \"ROUTE\": {\n");
+	if (groups)
+		len += (size_t)snprintf(text + len, cap - len,
+					"{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": "
+					"\"leaf1\", \"fib_ipv4_groups\": \"%d\"}},\n",
+					groups);
+	else
+		len += (size_t)snprintf(text + len, cap - len, "%s", HDR);
+	len += (size_t)snprintf(text + len, cap - len, "%s", PORTS IFS ",\n \"ROUTE\": {\n");
 	for (int i = 0; i < n; i++)
 		len += (size_t)snprintf(text + len, cap - len,
 					"  \"20.%d.%d.1/32\": {\"nexthop\": \"10.0.0.0\"}%s\n",
@@ -728,18 +736,25 @@ static char *host_routes_config(int n)
 	return text;
 }
 
-/* The IPv4 FIB's second level has room for XFAB_FIB4_TBL8_GROUPS /24s with
- * longer prefixes; the interfaces here take two (10.0.0 and 10.1.1). */
+/* The IPv4 FIB's groups (xfab_abi.h: one per path that holds longer
+ * prefixes), DEVICE_METADATA fib_ipv4_groups: 256 here. The interfaces'
+ * own /32s take four (10.0.0.0/16 and 10.0.0.0/24, 10.1.0.0/16 and
+ * 10.1.1.0/24); host routes in distinct /24s of 20.0.0.0/16 take one for
+ * the /16, then one each: 251 fit, the 252nd (index 251) does not. Without
+ * the field the FIB is sized to the config: twice what it needs, a power of
+ * two, XFAB_FIB_GROUPS_DEFAULT at least. */
 static void test_fib4_groups_limit(void **state)
 {
-	char *fits = host_routes_config(XFAB_FIB4_TBL8_GROUPS - 2);
-	char *over = host_routes_config(XFAB_FIB4_TBL8_GROUPS - 1), want_key[64];
+	char *fits = host_routes_config(251, 256), *over = host_routes_config(252, 256);
+	char *big = host_routes_config(700, 0), want_key[64];
 	struct xfab_config cfg;
 	struct xfab_cfg_errors errs;
-	int last = XFAB_FIB4_TBL8_GROUPS - 2;
+	int last = 251;
 
 	(void)state;
 	assert_int_equal(xfab_config_parse("fits.json", fits, &cfg, &errs), 0);
+	assert_int_equal(cfg.fib_groups_need[0], 256);
+	assert_int_equal(xfab_config_fib_groups(&cfg, 0), 256);
 	xfab_config_free(&cfg);
 	assert_int_equal(xfab_config_parse("over.json", over, &cfg, &errs), -1);
 	assert_int_equal(errs.count, 1);
@@ -747,24 +762,39 @@ static void test_fib4_groups_limit(void **state)
 	assert_string_equal(errs.e[0].key, want_key);
 	assert_int_equal(errs.e[0].line, 7 + last); /* 6 header lines, then a route a line */
 	assert_non_null(strstr(errs.e[0].msg, "no room"));
+	assert_non_null(strstr(errs.e[0].msg, "fib_ipv4_groups"));
+	/* 700 /24s over three /16s: 4 + 3 + 700 groups, loaded with 2,048 */
+	assert_int_equal(xfab_config_parse("big.json", big, &cfg, &errs), 0);
+	assert_int_equal(cfg.fib_groups_need[0], 707);
+	assert_int_equal(xfab_config_fib_groups(&cfg, 0), 2048);
+	assert_int_equal(xfab_config_fib_groups(&cfg, 1), XFAB_FIB_GROUPS_DEFAULT);
+	/* loaded with fewer (a reload's limit): the same config no longer fits */
+	cfg.fib_groups_loaded[0] = 512;
+	assert_int_equal(xfab_config_check_capacity(&cfg, "big.json", &errs), -1);
+	assert_non_null(strstr(errs.e[0].msg, "512"));
+	xfab_config_free(&cfg);
 	free(fits);
 	free(over);
+	free(big);
 }
 
 /* IPv6: /40s under 2001::/16 (256 under each 2001:HH00::/24) need one
  * group each at byte 4, one per HH at byte 3 and one at byte 2; the two
- * interface addresses' /128s (fd00::1, fd00::3) share 14 more. */
+ * interface addresses' /128s (fd00::1, fd00::3) share 14 more. With
+ * fib_ipv6_groups 1024: 14 + 1 + 4 + 1005 + 1 > 1024 at index 1005. */
 static void test_fib6_groups_limit(void **state)
 {
-	int n = XFAB_FIB6_GROUPS, last = 16305; /* 14 + 1 + 64 + 16306 > 16384 */
+	int n = 1024, last = 1005;
 	size_t cap = (size_t)n * 64 + 4096, len = 0;
 	char *text = malloc(cap), want_key[64];
 	struct xfab_config cfg;
 	struct xfab_cfg_errors errs;
+	const char *hdr = "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": "
+			  "\"leaf1\", \"fib_ipv6_groups\": \"1024\"}},\n";
 
 	(void)state;
 	assert_non_null(text);
-	len += (size_t)snprintf(text + len, cap - len, "%s", HDR PORTS IFS ",\n \"ROUTE\": {\n");
+	len += (size_t)snprintf(text + len, cap - len, "%s%s", hdr, PORTS IFS ",\n \"ROUTE\": {\n");
 	for (int i = 0; i < n; i++)
 		len +=
 		    (size_t)snprintf(text + len, cap - len,
@@ -780,7 +810,7 @@ static void test_fib6_groups_limit(void **state)
 	assert_non_null(strstr(errs.e[0].msg, "no room"));
 	/* one route fewer than that fits */
 	len = 0;
-	len += (size_t)snprintf(text + len, cap - len, "%s", HDR PORTS IFS ",\n \"ROUTE\": {\n");
+	len += (size_t)snprintf(text + len, cap - len, "%s%s", hdr, PORTS IFS ",\n \"ROUTE\": {\n");
 	for (int i = 0; i < last; i++)
 		len +=
 		    (size_t)snprintf(text + len, cap - len,

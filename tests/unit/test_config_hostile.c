@@ -41,7 +41,7 @@ struct world {
 	struct xfab_port_live live[XFAB_MAX_PORTS];
 	char path[64];
 	/* the IPv4 FIB the data plane reads, when asked for */
-	__u32 *tbl24, *tbl8;
+	__u32 *tbl16, *tbl8; /* the IPv4 FIB, when a test keeps one */
 	struct xfab_fib4_hw fib4;
 };
 
@@ -57,6 +57,9 @@ static void world_load(struct world *w, const struct xfab_config *cfg)
 	assert_int_equal(xfab_rib_load_config(w->rib, cfg), 0);
 	assert_int_equal(xfab_compile_config(w->c, cfg, w->live), 0);
 }
+
+/* The FIB groups a world's xfabd loaded (0: as xfabd sizes them) */
+static __u32 world_fib_groups;
 
 /* Starts a switch on text: the good config does write, and the shadow
  * then holds what was compiled. with_fib: compile keeps an IPv4 FIB too. */
@@ -75,11 +78,12 @@ static struct world *world_start(const char *text, int with_fib)
 		w->live[p].oper_up = 1;
 	}
 	if (with_fib) {
-		w->tbl24 = calloc(XFAB_FIB4_TBL24_SIZE, 4);
-		w->tbl8 = calloc((size_t)XFAB_FIB4_TBL8_GROUPS * 256, 4);
-		assert_non_null(w->tbl24);
+		w->tbl16 = calloc(XFAB_FIB4_TBL16_SIZE, 4);
+		w->tbl8 = calloc((size_t)XFAB_FIB_GROUPS_DEFAULT * 256, 4);
+		assert_non_null(w->tbl16);
 		assert_non_null(w->tbl8);
-		assert_int_equal(xfab_fib4_attach(&w->fib4, w->tbl24, w->tbl8), 0);
+		assert_int_equal(
+		    xfab_fib4_attach(&w->fib4, w->tbl16, w->tbl8, XFAB_FIB_GROUPS_DEFAULT), 0);
 		ops.fib4 = &w->fib4;
 	}
 	w->rib = xfab_rib_new();
@@ -93,6 +97,10 @@ static struct world *world_start(const char *text, int with_fib)
 		print_error("running config refused: %s\n", line);
 		fail();
 	}
+	/* as xfabd loads the FIBs: their size is the limit from now on */
+	for (int v6 = 0; v6 < 2; v6++)
+		w->cfg.fib_groups_loaded[v6] = world_fib_groups ? world_fib_groups
+								: xfab_config_fib_groups(&w->cfg, v6);
 	world_load(w, &w->cfg);
 	assert_true(w->sh.writes > 10);
 	sh_reset_counts(&w->sh);
@@ -110,9 +118,9 @@ static void world_down(struct world *w)
 	xfab_rib_free(w->rib);
 	xfab_config_free(&w->cfg);
 	sh_free(&w->sh);
-	if (w->tbl24) {
+	if (w->tbl16) {
 		xfab_fib4_detach(&w->fib4);
-		free(w->tbl24);
+		free(w->tbl16);
 		free(w->tbl8);
 	}
 	free(w);
@@ -662,13 +670,17 @@ static void test_not_regular_files(void **state)
 /* ---- capacity: one config, and a reload's switch-over ---- */
 
 /* BASE plus a ROUTE table of n entries made by line(i, buf). */
+/* routes_text's first two lines, when a test sets them (the FIB's size) */
+static const char *hdr_override;
+
 static char *routes_text(const char *ifs, int n, void (*line)(int i, char *buf, size_t len))
 {
 	size_t cap = (size_t)n * 96 + 4096, len = 0;
 	char *text = malloc(cap), buf[128];
 
 	assert_non_null(text);
-	len += (size_t)snprintf(text + len, cap - len, "%s%s,\n \"ROUTE\": {\n", HDR PORTS, ifs);
+	len += (size_t)snprintf(text + len, cap - len, "%s%s%s,\n \"ROUTE\": {\n",
+				hdr_override ? hdr_override : HDR, PORTS, ifs);
 	for (int i = 0; i < n; i++) {
 		line(i, buf, sizeof(buf));
 		len +=
@@ -813,18 +825,26 @@ static void test_groups_by_weight_one_config(void **state)
 	free(fits);
 }
 
-/* IPv4 FIB groups: the interfaces take two (10.0.0 and 10.128.0, for the
- * own /32s); of /25s in distinct /24s, GROUPS - 2 fit and one more does not. */
+/* IPv4 FIB groups (fib_ipv4_groups 4096): the interfaces' own /32s take
+ * four (10.0.0.0/16 and its 10.0.0.0/24, 10.128.0.0/16 and its
+ * 10.128.0.0/24); /25s in distinct /24s of 40.0.0.0/8 take one each and
+ * one per /16: after route k, 6 + k + k / 256 groups, 4096 first passed at
+ * k = 4076. */
 static void test_fib4_one_config(void **state)
 {
-	int n = XFAB_FIB4_TBL8_GROUPS - 2;
-	char *over = routes_text(BIG_IFS, n + 1, own_25);
-	char *fits = routes_text(BIG_IFS, n, own_25);
+	int n = 4076;
+	char *over, *fits;
 	struct xfab_config cfg;
 	struct xfab_cfg_errors errs;
 
 	(void)state;
+	hdr_override = "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\", "
+		       "\"fib_ipv4_groups\": \"4096\"}},\n";
+	over = routes_text(BIG_IFS, n + 1, own_25);
+	fits = routes_text(BIG_IFS, n, own_25);
+	hdr_override = NULL;
 	assert_int_equal(xfab_config_parse("fits.json", fits, &cfg, &errs), 0);
+	assert_int_equal(cfg.fib_groups_need[0], 4096);
 	xfab_config_free(&cfg);
 	assert_one_config_over(over, n, "ROUTE|%s", own_25, "IPv4 FIB groups");
 	free(over);
@@ -837,11 +857,14 @@ static void test_fib4_one_config(void **state)
 static void assert_switch_over_refused(const char *running, char *next, int culprit,
 				       void (*line)(int, char *, size_t), const char *what)
 {
-	struct world *w = world_up(running);
 	struct xfab_config alone;
+	struct world *w;
 	struct xfab_cfg_errors errs;
 	char key[160], buf[128], needle[160];
 
+	world_fib_groups = 16384; /* xfabd loaded 16,384 groups a family */
+	w = world_up(running);
+	world_fib_groups = 0;
 	/* the new config alone is fine (xfabd --check would pass it) */
 	assert_int_equal(xfab_config_parse("next.json", next, &alone, &errs), 0);
 	xfab_config_free(&alone);
@@ -869,14 +892,19 @@ static void test_nexthops_switch_over(void **state)
 
 static void test_fib4_switch_over(void **state)
 {
-	int n = 9000; /* 9000 + 9000 + 3 interface /24s > 16384 */
+	int n = 9000;
 	char *running = routes_text(BIG_IFS, n, own_24);
 	char *next = routes_text(BIG_IFS, n, other_24);
 
 	(void)state;
-	/* interfaces bring 10.0.0 and 10.128.0: both configs share them */
-	assert_switch_over_refused(running, next, XFAB_FIB4_TBL8_GROUPS - 2 - n, other_24,
-				   "IPv4 FIB groups");
+	/* Counted by hand from the FIB's layout (xfab_abi.h): the interfaces'
+	 * own /32s take 4 groups (10.0.0.0/16 and /24, 10.128.0.0/16 and /24),
+	 * both configs share them; the running config's host routes one per
+	 * /24 (9000) and one per /16 (36): 9040. The new ones under 30.0.0.0/8
+	 * add 2 for the first, 1 each after and 1 more per new /16: after
+	 * route k, 9042 + k + k / 256 groups, which passes the 16,384 xfabd
+	 * loaded first at k = 7315. */
+	assert_switch_over_refused(running, next, 7315, other_24, "IPv4 FIB groups");
 	free(running);
 	free(next);
 }
@@ -934,7 +962,7 @@ static void test_route_covering_connected(void **state)
 		__u32 e;
 
 		inet_pton(AF_INET, want[i].addr, &a);
-		e = xfab_fib4_lookup(w->tbl24, w->tbl8, ntohl(a.s_addr));
+		e = xfab_fib4_lookup(w->tbl16, w->tbl8, XFAB_FIB_GROUPS_DEFAULT, ntohl(a.s_addr));
 		if ((e & ~XFAB_FIB4_EXT) >> XFAB_FIB4_TYPE_SHIFT != want[i].type)
 			fail_msg("%s: entry %#x, want type %u", want[i].addr, e, want[i].type);
 	}

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Unit tests of the DIR-24-8 IPv4 FIB builder (user/lib/fib4.c) against a
- * brute-force longest-prefix match over the same route list: random tables
- * of every prefix length, resyncs that add, remove and change routes, a
- * resync that changes nothing writes nothing, /24s keep their tbl8 group,
- * and running out of groups writes nothing at all.
+ * Unit tests of the IPv4 FIB builder (user/lib/fib4.c: a 16-bit first
+ * level, then a group of 256 entries per path holding longer prefixes)
+ * against a brute-force longest-prefix match over the same route list:
+ * random tables of every prefix length, resyncs that add, remove and change
+ * routes, a resync that changes nothing writes nothing, paths keep their
+ * groups, groups fold back when their last longer prefix goes, and running
+ * out of groups writes nothing at all.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -21,7 +23,8 @@
 #include "fib4.h"
 #include "maps.h"
 
-static __u32 *tbl24, *tbl8;
+static __u32 *tbl16, *tbl8;
+#define T_GROUPS 4096 /* groups of the FIB under test */
 static struct xfab_fib4_hw hw;
 static __u64 rng = 0x9e3779b97f4a7c15ull;
 
@@ -105,31 +108,31 @@ static void check_against_reference(const struct xfab_e_route_v4 *r, size_t n)
 		__u32 probes[4] = {a, last, a - 1, last + 1};
 
 		for (int p = 0; p < 4; p++)
-			assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, probes[p]),
+			assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, probes[p]),
 					 reference(r, n, probes[p]));
 	}
 	for (int i = 0; i < 20000; i++) {
 		__u32 a = ((rnd() & 1) ? 10u << 24 : 20u << 24) | (rnd() & 0x00ffffffu);
 
-		assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, a), reference(r, n, a));
+		assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, a), reference(r, n, a));
 	}
 }
 
 static int setup(void **state)
 {
 	(void)state;
-	tbl24 = calloc(XFAB_FIB4_TBL24_SIZE, 4);
-	tbl8 = calloc((size_t)XFAB_FIB4_TBL8_GROUPS * 256, 4);
-	if (!tbl24 || !tbl8)
+	tbl16 = calloc(XFAB_FIB4_TBL16_SIZE, 4);
+	tbl8 = calloc((size_t)T_GROUPS * 256, 4);
+	if (!tbl16 || !tbl8)
 		return -1;
-	return xfab_fib4_attach(&hw, tbl24, tbl8);
+	return xfab_fib4_attach(&hw, tbl16, tbl8, T_GROUPS);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	xfab_fib4_detach(&hw);
-	free(tbl24);
+	free(tbl16);
 	free(tbl8);
 	return 0;
 }
@@ -184,10 +187,21 @@ static void test_random_tables_and_resync(void **state)
 
 	/* everything gone: no entry left that the data plane could use */
 	assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
-	for (size_t i = 0; i < XFAB_FIB4_TBL24_SIZE; i++)
-		if (tbl24[i])
-			fail_msg("tbl24[%zu] = %#x after removing every route", i, tbl24[i]);
+	for (size_t i = 0; i < XFAB_FIB4_TBL16_SIZE; i++)
+		if (tbl16[i])
+			fail_msg("tbl16[%zu] = %#x after removing every route", i, tbl16[i]);
 	free(r);
+}
+
+/* The entry for a's /24: the first level's when it holds a route (or
+ * nothing), else its group's. */
+static __u32 at24(__u32 a)
+{
+	__u32 v = tbl16[a >> 16];
+
+	if (!(v & XFAB_FIB4_EXT))
+		return v;
+	return tbl8[(size_t)(v & XFAB_FIB4_ID_MASK) * 256 + ((a >> 8) & 0xff)];
 }
 
 static void test_longer_prefix_and_its_cover(void **state)
@@ -202,52 +216,61 @@ static void test_longer_prefix_and_its_cover(void **state)
 	set_route(&r[2], 0x0a010201, 32, XFAB_RT_LOCAL, 0);	/* 10.1.2.1/32 */
 	set_route(&r[3], 0x0b000000, 24, XFAB_RT_BLACKHOLE, 0); /* 11.0.0/24 */
 	assert_int_equal(xfab_fib4_sync(&hw, r, 4, &st), 0);
-	assert_int_equal(st.groups, 1);
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a010200),
+	/* 10.1.0.0/16's group, 10.1.2.0/24's, 11.0.0.0/16's */
+	assert_int_equal(st.groups, 3);
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010200),
 			 XFAB_FIB4_ENTRY(XFAB_RT_GROUP, 7));
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a010201),
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010201),
 			 XFAB_FIB4_ENTRY(XFAB_RT_LOCAL, 0));
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a01027f),
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a01027f),
 			 XFAB_FIB4_ENTRY(XFAB_RT_GROUP, 7));
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a0102ff),
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a0102ff),
 			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 3));
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0b0000ff),
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0b0000ff),
 			 XFAB_FIB4_ENTRY(XFAB_RT_BLACKHOLE, 0));
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0c000000), 0);
-	assert_true(tbl24[0x0a0102] & XFAB_FIB4_EXT);
-	g = tbl24[0x0a0102];
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0b000100), 0);
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0c000000), 0);
+	assert_true(tbl16[0x0a01] & XFAB_FIB4_EXT);
+	assert_true(at24(0x0a010200) & XFAB_FIB4_EXT);
+	g = at24(0x0a010200);
 
-	/* the cover changes: the /24's group stays, and so do its longer
-	 * prefixes; only the entries that took the cover change */
+	/* the cover changes: the paths keep their groups, and so do the
+	 * longer prefixes; only the entries that took the cover change: the
+	 * first level's 256 for 10/8 but 10.1's, 10.1's group's 256 but
+	 * 10.1.2's, and 127 of 10.1.2's */
 	r[0].val.id = 8;
 	assert_int_equal(xfab_fib4_sync(&hw, r, 4, &st), 0);
-	assert_int_equal(tbl24[0x0a0102], g);
-	assert_int_equal(st.written, 65536 - 1 + 127); /* /8 minus the /24, 127 in the group */
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a010200),
+	assert_int_equal(at24(0x0a010200), g);
+	assert_int_equal(st.written, 255 + 255 + 127);
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010200),
 			 XFAB_FIB4_ENTRY(XFAB_RT_GROUP, 8));
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a010201),
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010201),
 			 XFAB_FIB4_ENTRY(XFAB_RT_LOCAL, 0));
 
-	/* the longer prefixes go: the /24 points straight at the cover again */
+	/* the longer prefixes go: 10.1's groups fold back into the first
+	 * level, which points straight at the cover again */
 	assert_int_equal(xfab_fib4_sync(&hw, r, 1, &st), 0);
-	assert_int_equal(tbl24[0x0a0102], XFAB_FIB4_ENTRY(XFAB_RT_GROUP, 8));
+	assert_int_equal(tbl16[0x0a01], XFAB_FIB4_ENTRY(XFAB_RT_GROUP, 8));
 	assert_int_equal(st.groups, 0);
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0b0000ff), 0);
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0b0000ff), 0);
 
 	/* other tables (TE) never reach the FIB */
 	r[1].key.table = htonl(XFAB_TABLE_TE | 5);
 	assert_int_equal(xfab_fib4_sync(&hw, r, 2, &st), 0);
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a0102ff),
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a0102ff),
 			 XFAB_FIB4_ENTRY(XFAB_RT_GROUP, 8));
 	assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
 }
 
-/* Every length past /24 needs its /24's group: host routes, and /25s (a
- * prefix a bit longer than the first level needs a whole group too). */
+/* Lengths up to /16 live in the first level alone; /17 to /24 need their
+ * /16's group; past /24 their /24's group too (a prefix a bit longer than
+ * a level needs a whole group). A sync that needs one group more than the
+ * FIB has fails and stores nothing; exactly as many fit. Under 10/8,
+ * prefixes in the /24s 10.0.0 .. 10.15.239 (16 /16s): 16 + 4080 groups. */
 static void test_out_of_groups_writes_nothing(void **state)
 {
 	static const int plens[] = {32, 25};
-	size_t n = XFAB_FIB4_TBL8_GROUPS + 1;
+	size_t n = T_GROUPS - 16 + 1;
 	struct xfab_e_route_v4 *r = calloc(n + 1, sizeof(*r));
 	struct xfab_fib4_stats st;
 
@@ -258,26 +281,40 @@ static void test_out_of_groups_writes_nothing(void **state)
 
 		set_route(&r[0], 0x0a000000, 8, XFAB_RT_NEXTHOP, 1);
 		assert_int_equal(xfab_fib4_sync(&hw, r, 1, &st), 0);
-		/* one prefix in each of GROUPS + 1 different /24s */
 		for (size_t i = 0; i < n; i++)
 			set_route(&r[i + 1], 0x0a000000 | (__u32)i << 8 | 1, plen, XFAB_RT_NEXTHOP,
 				  2);
 		assert_int_equal(xfab_fib4_sync(&hw, r, n + 1, &st), -ENOSPC);
-		for (size_t i = 0x0a0000; i < 0x0b0000; i++)
-			if (tbl24[i] != XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 1))
-				fail_msg("/%d: tbl24[%#zx] changed by a sync that failed", plen, i);
+		for (size_t i = 0x0a00; i < 0x0b00; i++)
+			if (tbl16[i] != XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 1))
+				fail_msg("/%d: tbl16[%#zx] changed by a sync that failed", plen, i);
 		/* exactly as many as there are groups fit */
 		assert_int_equal(xfab_fib4_sync(&hw, r, n, &st), 0);
-		assert_int_equal(st.groups, XFAB_FIB4_TBL8_GROUPS);
-		assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a000001),
+		assert_int_equal(st.groups, T_GROUPS);
+		assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a000001),
 				 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 2));
-		assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a00007f),
+		assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a00007f),
 				 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, plen == 32 ? 1 : 2));
-		assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a000080),
+		assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a000080),
 				 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 1));
+		assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a03fb01),
+				 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 2));
 		assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
 		assert_int_equal(st.groups, 0);
 	}
+	/* /17 .. /24: the /16's group alone; a /16 none */
+	set_route(&r[0], 0x0a000000, 16, XFAB_RT_NEXTHOP, 1);
+	set_route(&r[1], 0x0a010000, 17, XFAB_RT_NEXTHOP, 2);
+	set_route(&r[2], 0x0a020300, 24, XFAB_RT_NEXTHOP, 3);
+	assert_int_equal(xfab_fib4_sync(&hw, r, 3, &st), 0);
+	assert_int_equal(st.groups, 2);
+	assert_int_equal(tbl16[0x0a00], XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 1));
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a017fff),
+			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 2));
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a018000), 0);
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a0203ff),
+			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 3));
+	assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
 	free(r);
 }
 
@@ -294,23 +331,23 @@ static void test_default_route_covers(void **state)
 	set_route(&r[1], 0x0a010200, 24, XFAB_RT_NEXTHOP, 3);	/* 10.1.2.0/24 */
 	set_route(&r[2], 0x0a010380, 25, XFAB_RT_BLACKHOLE, 0); /* 10.1.3.128/25 */
 	assert_int_equal(xfab_fib4_sync(&hw, r, 3, &st), 0);
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a010207),
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010207),
 			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 3));
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a0103c0),
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a0103c0),
 			 XFAB_FIB4_ENTRY(XFAB_RT_BLACKHOLE, 0));
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a010340),
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010340),
 			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 9));
 	/* the /25 removed on its own (as compile.c does), then the /24 by a sync */
 	assert_int_equal(xfab_fib4_del(&hw, a, 25, NULL), 0);
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a0103c0),
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a0103c0),
 			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 9));
 	assert_int_equal(xfab_fib4_sync(&hw, r, 1, &st), 0);
 	for (__u32 x = 0x0a010200; x < 0x0a010400; x += 0x3f)
-		assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, x),
+		assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, x),
 				 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 9));
 	assert_int_equal(st.groups, 0);
 	assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
-	assert_int_equal(xfab_fib4_lookup(tbl24, tbl8, 0x0a010207), 0);
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010207), 0);
 }
 
 int main(void)

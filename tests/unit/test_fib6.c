@@ -21,6 +21,8 @@
 #include "fib6.h"
 #include "maps.h"
 
+
+#define T_GROUPS 16384 /* groups of the FIB under test */
 static __u32 *tbl16, *tbl8;
 static struct xfab_fib6_hw hw;
 static __u64 rng = 0x2545f4914f6cdd1dull;
@@ -123,16 +125,16 @@ static void check_against_reference(const struct xfab_e_route_v6 *r, size_t n)
 
 		/* the prefix's first address, and one with its host bits set */
 		memcpy(a, r[i].key.addr, 16);
-		assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, a), reference(r, n, a));
+		assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, a), reference(r, n, a));
 		for (int b = (int)r[i].key.prefixlen - 32; b < 128; b++)
 			a[b / 8] |= (__u8)(0x80 >> (b % 8));
-		assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, a), reference(r, n, a));
+		assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, a), reference(r, n, a));
 	}
 	for (int i = 0; i < 5000; i++) {
 		__u8 a[16];
 
 		random_addr(a);
-		assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, a), reference(r, n, a));
+		assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, a), reference(r, n, a));
 	}
 }
 
@@ -148,7 +150,7 @@ static size_t groups_needed(const struct xfab_e_route_v6 *r, size_t n)
 		memcpy(addr[i], r[i].key.addr, 16);
 		plen[i] = (int)r[i].key.prefixlen - 32;
 	}
-	g = xfab_fib6_groups_needed((const __u8(*)[16])addr, plen, n, NULL);
+	g = xfab_fib_groups_needed((const __u8(*)[16])addr, plen, n, T_GROUPS, NULL);
 	free(addr);
 	free(plen);
 	return g;
@@ -158,10 +160,10 @@ static int setup(void **state)
 {
 	(void)state;
 	tbl16 = calloc(XFAB_FIB6_TBL16_SIZE, 4);
-	tbl8 = calloc((size_t)XFAB_FIB6_GROUPS * 256, 4);
+	tbl8 = calloc((size_t)T_GROUPS * 256, 4);
 	if (!tbl16 || !tbl8)
 		return -1;
-	return xfab_fib6_attach(&hw, tbl16, tbl8);
+	return xfab_fib6_attach(&hw, tbl16, tbl8, T_GROUPS);
 }
 
 static int teardown(void **state)
@@ -246,11 +248,11 @@ static void test_paths_keep_their_groups(void **state)
 	set_route(&r[2], host, 128, XFAB_RT_LOCAL, 0);
 	assert_int_equal(xfab_fib6_sync(&hw, r, 3, &st), 0);
 	assert_int_equal(st.groups, 14); /* bytes 2..15 on the /128's path */
-	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, host), XFAB_FIB6_ENTRY(XFAB_RT_LOCAL, 0));
+	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host), XFAB_FIB6_ENTRY(XFAB_RT_LOCAL, 0));
 	host[15] = 6;
-	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, host), XFAB_FIB6_ENTRY(XFAB_RT_NEXTHOP, 3));
+	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host), XFAB_FIB6_ENTRY(XFAB_RT_NEXTHOP, 3));
 	host[7] = 2;
-	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, host), XFAB_FIB6_ENTRY(XFAB_RT_GROUP, 7));
+	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host), XFAB_FIB6_ENTRY(XFAB_RT_GROUP, 7));
 	host[7] = 1;
 	host[15] = 5;
 	/* record the path's group ids */
@@ -266,25 +268,25 @@ static void test_paths_keep_their_groups(void **state)
 		assert_int_equal(tbl8[(size_t)(path[b - 1] & XFAB_FIB6_ID_MASK) * 256 + host[b]],
 				 path[b]);
 	host[7] = 2;
-	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, host), XFAB_FIB6_ENTRY(XFAB_RT_GROUP, 8));
+	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host), XFAB_FIB6_ENTRY(XFAB_RT_GROUP, 8));
 
 	/* the /128 goes: the /64 is a plain entry in its byte-7 group again */
 	assert_int_equal(xfab_fib6_sync(&hw, r, 2, &st), 0);
 	assert_int_equal(st.groups, 6); /* bytes 2..7 */
 	host[7] = 1;
-	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, host), XFAB_FIB6_ENTRY(XFAB_RT_NEXTHOP, 3));
+	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host), XFAB_FIB6_ENTRY(XFAB_RT_NEXTHOP, 3));
 
 	/* TE tables stay out of the FIB */
 	r[1].key.table = htonl(XFAB_TABLE_TE | 4);
 	assert_int_equal(xfab_fib6_sync(&hw, r, 2, &st), 0);
-	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, host), XFAB_FIB6_ENTRY(XFAB_RT_GROUP, 8));
+	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host), XFAB_FIB6_ENTRY(XFAB_RT_GROUP, 8));
 	assert_int_equal(xfab_fib6_sync(&hw, r, 0, &st), 0);
 }
 
 static void test_out_of_groups_writes_nothing(void **state)
 {
 	/* /40s under 2001::/16, 256 under each 2001:HH::/24 */
-	size_t n = XFAB_FIB6_GROUPS;
+	size_t n = T_GROUPS;
 	struct xfab_e_route_v6 *r = calloc(n + 1, sizeof(*r));
 	struct xfab_fib6_stats st;
 	__u8 a[16] = {0x20, 0x01};
@@ -312,17 +314,17 @@ static void test_out_of_groups_writes_nothing(void **state)
 			plen[i] = (int)r[i].key.prefixlen - 32;
 		}
 		assert_int_equal(
-		    xfab_fib6_groups_needed((const __u8(*)[16])addr, plen, n + 1, &over),
+		    xfab_fib_groups_needed((const __u8(*)[16])addr, plen, n + 1, T_GROUPS, &over),
 		    1 + 64 + n);
 		/* counted in order, the route that passes the limit */
-		assert_int_equal(over, XFAB_FIB6_GROUPS - 64);
+		assert_int_equal(over, T_GROUPS - 64);
 		free(addr);
 		free(plen);
 	}
 	assert_int_equal(xfab_fib6_sync(&hw, r, n + 1, &st), -ENOSPC);
 	assert_int_equal(tbl16[0x2001], XFAB_FIB6_ENTRY(XFAB_RT_NEXTHOP, 1));
-	assert_int_equal(xfab_fib6_sync(&hw, r, XFAB_FIB6_GROUPS - 64, &st), 0);
-	assert_int_equal(st.groups, XFAB_FIB6_GROUPS);
+	assert_int_equal(xfab_fib6_sync(&hw, r, T_GROUPS - 64, &st), 0);
+	assert_int_equal(st.groups, T_GROUPS);
 	assert_int_equal(xfab_fib6_sync(&hw, r, 0, &st), 0);
 	free(r);
 }

@@ -153,7 +153,7 @@ struct sw {
 	struct xfab_nlsync *nl;
 	struct xfab_nl_filter f;
 	struct xfab_port_live live[XFAB_MAX_PORTS];
-	__u32 *tbl24, *tbl8;
+	__u32 *tbl16, *tbl8; /* the IPv4 FIB */
 	struct xfab_fib4_hw fib4;
 };
 
@@ -177,9 +177,10 @@ static int setup(void **state)
 		s->live[p].mac[5] = (__u8)p;
 		s->live[p].oper_up = 1;
 	}
-	s->tbl24 = calloc(XFAB_FIB4_TBL24_SIZE, 4);
-	s->tbl8 = calloc((size_t)XFAB_FIB4_TBL8_GROUPS * 256, 4);
-	if (!s->tbl24 || !s->tbl8 || xfab_fib4_attach(&s->fib4, s->tbl24, s->tbl8))
+	s->tbl16 = calloc(XFAB_FIB4_TBL16_SIZE, 4);
+	s->tbl8 = calloc((size_t)XFAB_FIB_GROUPS_DEFAULT * 256, 4);
+	if (!s->tbl16 || !s->tbl8 ||
+	    xfab_fib4_attach(&s->fib4, s->tbl16, s->tbl8, XFAB_FIB_GROUPS_DEFAULT))
 		return -1;
 	ops.arg = &s->sh;
 	ops.fib4 = &s->fib4;
@@ -206,7 +207,7 @@ static int teardown(void **state)
 	xfab_rib_free(s->rib);
 	xfab_config_free(&s->cfg);
 	xfab_fib4_detach(&s->fib4);
-	free(s->tbl24);
+	free(s->tbl16);
 	free(s->tbl8);
 	sh_free(&s->sh);
 	free(s);
@@ -261,13 +262,13 @@ static const struct xfab_group *group(struct sw *s, __u32 id)
 	return sh_get(&s->sh, XFAB_T_GROUPS, &id);
 }
 
-/* The IPv4 FIB's entry for addr (a /24 or shorter route: no tbl8). */
+/* The IPv4 FIB's entry for addr, as the data plane finds it. */
 static __u32 fib4(struct sw *s, const char *addr)
 {
-	__u8 a[4];
+	struct in_addr a;
 
-	assert_int_equal(inet_pton(AF_INET, addr, a), 1);
-	return s->tbl24[(__u32)a[0] << 16 | (__u32)a[1] << 8 | a[2]];
+	assert_int_equal(inet_pton(AF_INET, addr, &a), 1);
+	return xfab_fib4_lookup(s->tbl16, s->tbl8, XFAB_FIB_GROUPS_DEFAULT, ntohl(a.s_addr));
 }
 
 /* The gateway (as text) of a nexthop entry. */

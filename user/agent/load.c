@@ -191,6 +191,16 @@ int load_bpf(struct agent *a)
 		snprintf(path, sizeof(path), "%s/%s", a->pin_dir, bpf_map__name(map));
 		bpf_map__set_pin_path(map, path);
 	}
+	/* The FIBs' groups: sized to the table (xfab_config_fib_groups) */
+	for (int v6 = 0; v6 < 2; v6++) {
+		struct bpf_map *g = v6 ? a->skel->maps.fib6_tbl8 : a->skel->maps.fib4_tbl8;
+
+		err = bpf_map__set_max_entries(g, xfab_config_fib_groups(&a->cfg, v6) * 256 / 2);
+		if (err) {
+			log_err("cannot size the FIB: %s", strerror(-err));
+			return err;
+		}
+	}
 	err = xfab__load(a->skel);
 	if (err) {
 		log_err("cannot load the BPF programs: %s", strerror(-err));
@@ -214,14 +224,21 @@ int load_bpf(struct agent *a)
 		}
 		a->map_fd[t] = bpf_map__fd(map);
 	}
-	err = xfab_fib4_map(&a->fib4, bpf_map__fd(a->skel->maps.fib4_tbl24),
+	err = xfab_fib4_map(&a->fib4, bpf_map__fd(a->skel->maps.fib4_tbl16),
 			    bpf_map__fd(a->skel->maps.fib4_tbl8));
 	if (!err)
 		err = xfab_fib6_map(&a->fib6, bpf_map__fd(a->skel->maps.fib6_tbl16),
 				    bpf_map__fd(a->skel->maps.fib6_tbl8));
-	if (err)
+	if (err) {
 		log_err("cannot map the FIB: %s", strerror(-err));
-	return err;
+		return err;
+	}
+	/* reloads and pins must fit what was loaded */
+	a->cfg.fib_groups_loaded[0] = a->fib4.n_groups;
+	a->cfg.fib_groups_loaded[1] = a->fib6.n_groups;
+	log_info("FIB: IPv4 %u groups, IPv6 %u groups (%u KiB with the first levels)",
+		 a->fib4.n_groups, a->fib6.n_groups, a->fib4.n_groups + a->fib6.n_groups + 512);
+	return 0;
 }
 
 /* Pins fd as dir/name in one step: staged, then renamed over name. */

@@ -115,6 +115,7 @@ static void reload(struct agent *a)
 	{
 		struct xfab_config old = a->cfg;
 
+		memcpy(cfg.fib_groups_loaded, old.fib_groups_loaded, sizeof(cfg.fib_groups_loaded));
 		a->cfg = cfg;
 		ports_reload_finish(a, &old);
 		if (pfc_start(a))

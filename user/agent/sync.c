@@ -232,7 +232,7 @@ static int compile_start(struct agent *a)
 				   .remove = ops_remove,
 				   .flush = ops_flush,
 				   .arg = a,
-				   .fib4 = a->fib4.tbl24 ? &a->fib4 : NULL,
+				   .fib4 = a->fib4.tbl16 ? &a->fib4 : NULL,
 				   .fib6 = a->fib6.tbl16 ? &a->fib6 : NULL};
 
 	a->rib = xfab_rib_new();
@@ -287,9 +287,9 @@ int rebuild_and_apply(struct agent *a, const struct xfab_config *cfg)
 	err = xfab_compile_config(a->compile, cfg, a->live);
 	if (err) {
 		if (err == -ENOSPC)
-			log_err("out of room (nexthop or group ids, or FIB groups: IPv4 %d /24s "
-				"with longer prefixes, IPv6 %d paths)",
-				XFAB_FIB4_TBL8_GROUPS, XFAB_FIB6_GROUPS);
+			log_err("out of room (nexthop or group ids, or FIB groups: IPv4 %u, IPv6 "
+				"%u, DEVICE_METADATA fib_ipv4_groups / fib_ipv6_groups)",
+				a->fib4.n_groups, a->fib6.n_groups);
 		else
 			log_err("cannot write tables: %s", strerror(-err));
 		/* What was written stays; the prefixes not done stay dirty and

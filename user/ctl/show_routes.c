@@ -34,7 +34,7 @@ static int cmp_route(const void *a, const void *b)
 /* Probes a FIB at the first and last address of every table-0 route and
  * compares it with the route list's own longest match (the trie's lookup,
  * which the data plane no longer makes for table 0): they must agree. */
-static unsigned long long fib_check(int v6, const __u32 *l1, const __u32 *l2,
+static unsigned long long fib_check(int v6, const __u32 *l1, const __u32 *l2, __u32 n_groups,
 				    unsigned long long *probes, char *first_bad, size_t len)
 {
 	int fd = open_map(v6 ? XFAB_MAP_ROUTES_V6 : XFAB_MAP_ROUTES_V4);
@@ -60,8 +60,8 @@ static unsigned long long fib_check(int v6, const __u32 *l1, const __u32 *l2,
 			if (!bpf_map_lookup_elem(fd, &probe, &rt))
 				want = XFAB_FIB4_ENTRY(rt.type, rt.id & XFAB_FIB4_ID_MASK);
 			memcpy(&a4, probe.addr, 4);
-			got = v6 ? xfab_fib6_lookup(l1, l2, probe.addr)
-				 : xfab_fib4_lookup(l1, l2, ntohl(a4));
+			got = v6 ? xfab_fib6_lookup(l1, l2, n_groups, probe.addr)
+				 : xfab_fib4_lookup(l1, l2, n_groups, ntohl(a4));
 			(*probes)++;
 			if (got == want)
 				continue;
@@ -81,135 +81,144 @@ static unsigned long long fib_check(int v6, const __u32 *l1, const __u32 *l2,
 	return bad;
 }
 
-/* The IPv4 FIB as the data plane sees it: how full each level is, and how
- * many addresses each kind of route covers. */
+/* One FIB as the data plane sees it (both families have one layout,
+ * xfab_abi.h): its first level and groups, mapped read-only. */
+struct fib_view {
+	const __u32 *l1, *l2;
+	__u32 n_groups;
+	size_t len1, len2;
+	unsigned long long l1_set, groups_used;
+	unsigned long long by_type[8]; /* IPv4: addresses each kind of route covers */
+};
+
+static void fib_open(int v6, struct fib_view *f)
+{
+	int fd1 = open_map(v6 ? XFAB_MAP_FIB6_TBL16 : XFAB_MAP_FIB4_TBL16),
+	    fd2 = open_map(v6 ? XFAB_MAP_FIB6_TBL8 : XFAB_MAP_FIB4_TBL8);
+
+	memset(f, 0, sizeof(*f));
+	if (xfab_map_groups(fd2, &f->n_groups)) {
+		fprintf(stderr, "xfabctl: cannot read the FIB's size: %s\n", strerror(errno));
+		exit(1);
+	}
+	f->len1 = (size_t)XFAB_FIB4_TBL16_SIZE * 4;
+	f->len2 = (size_t)f->n_groups * 1024;
+	f->l1 = mmap(NULL, f->len1, PROT_READ, MAP_SHARED, fd1, 0);
+	f->l2 = mmap(NULL, f->len2, PROT_READ, MAP_SHARED, fd2, 0);
+	if (f->l1 == MAP_FAILED || f->l2 == MAP_FAILED) {
+		fprintf(stderr, "xfabctl: cannot map the IPv%d FIB: %s\n", v6 ? 6 : 4,
+			strerror(errno));
+		exit(1);
+	}
+}
+
+/* Walks the groups reachable from the first level (each once), counting
+ * them and, for IPv4, the addresses each kind of route covers. */
+static void fib_walk(int v6, struct fib_view *f)
+{
+	__u8 *seen = calloc(f->n_groups, 1);
+	struct {
+		__u32 g;
+		int depth; /* address bits below the group's level */
+	} *stack = malloc((size_t)f->n_groups * sizeof(*stack));
+	size_t top = 0;
+
+	if (!seen || !stack) {
+		fprintf(stderr, "xfabctl: out of memory\n");
+		exit(1);
+	}
+	for (size_t i = 0; i < XFAB_FIB4_TBL16_SIZE; i++) {
+		__u32 v = f->l1[i], g = v & XFAB_FIB4_ID_MASK;
+
+		f->l1_set += v != 0;
+		if (!(v & XFAB_FIB4_EXT)) {
+			if (v && !v6)
+				f->by_type[(v >> XFAB_FIB4_TYPE_SHIFT) & 7] += 1u << 16;
+		} else if (g < f->n_groups && !seen[g]) {
+			seen[g] = 1;
+			stack[top].g = g;
+			stack[top++].depth = v6 ? 112 : 16;
+		}
+	}
+	while (top) {
+		__u32 g = stack[--top].g;
+		int depth = stack[top].depth - 8;
+
+		f->groups_used++;
+		for (size_t j = 0; j < 256; j++) {
+			__u32 v = f->l2[(size_t)g * 256 + j], c = v & XFAB_FIB4_ID_MASK;
+
+			if (!(v & XFAB_FIB4_EXT)) {
+				if (v && !v6)
+					f->by_type[(v >> XFAB_FIB4_TYPE_SHIFT) & 7] += 1ull << depth;
+			} else if (c < f->n_groups && !seen[c] && depth >= 8) {
+				seen[c] = 1;
+				stack[top].g = c;
+				stack[top++].depth = depth;
+			}
+		}
+	}
+	free(seen);
+	free(stack);
+}
+
+/* The FIBs as the data plane sees them: how full each level is, how many
+ * addresses each kind of IPv4 route covers, and a check against the route
+ * list. */
 int show_fib(void)
 {
-	size_t len24 = (size_t)XFAB_FIB4_TBL24_SIZE * 4,
-	       len8 = (size_t)XFAB_FIB4_TBL8_GROUPS * 1024;
-	const __u32 *t24 =
-	    mmap(NULL, len24, PROT_READ, MAP_SHARED, open_map(XFAB_MAP_FIB4_TBL24), 0);
-	const __u32 *t8 = mmap(NULL, len8, PROT_READ, MAP_SHARED, open_map(XFAB_MAP_FIB4_TBL8), 0);
-	unsigned long long by_type[8] = {0}, set = 0, ext = 0;
-
-	if (t24 == MAP_FAILED || t8 == MAP_FAILED) {
-		fprintf(stderr, "xfabctl: cannot map the IPv4 FIB: %s\n", strerror(errno));
-		exit(1);
-	}
-	for (size_t i = 0; i < XFAB_FIB4_TBL24_SIZE; i++) {
-		__u32 v = t24[i];
-
-		if (!v)
-			continue;
-		set++;
-		if (!(v & XFAB_FIB4_EXT)) {
-			by_type[(v >> XFAB_FIB4_TYPE_SHIFT) & 7] += 256;
-			continue;
-		}
-		ext++;
-		if ((v & XFAB_FIB4_ID_MASK) >= XFAB_FIB4_TBL8_GROUPS)
-			continue;
-		for (size_t j = 0; j < 256; j++) {
-			__u32 e = t8[(size_t)(v & XFAB_FIB4_ID_MASK) * 256 + j];
-
-			if (e)
-				by_type[(e >> XFAB_FIB4_TYPE_SHIFT) & 7]++;
-		}
-	}
-	/* IPv6: first-level entries set, groups reachable from them */
-	size_t len16 = (size_t)XFAB_FIB6_TBL16_SIZE * 4, len68 = (size_t)XFAB_FIB6_GROUPS * 1024;
-	const __u32 *s16 =
-	    mmap(NULL, len16, PROT_READ, MAP_SHARED, open_map(XFAB_MAP_FIB6_TBL16), 0);
-	const __u32 *s8 = mmap(NULL, len68, PROT_READ, MAP_SHARED, open_map(XFAB_MAP_FIB6_TBL8), 0);
-	unsigned long long set6 = 0, groups6 = 0;
-
-	if (s16 == MAP_FAILED || s8 == MAP_FAILED) {
-		fprintf(stderr, "xfabctl: cannot map the IPv6 FIB: %s\n", strerror(errno));
-		exit(1);
-	}
-	{
-		__u8 *seen = calloc(XFAB_FIB6_GROUPS, 1);
-		__u32 *stack = malloc(XFAB_FIB6_GROUPS * sizeof(__u32));
-		size_t top = 0;
-
-		if (!seen || !stack) {
-			fprintf(stderr, "xfabctl: out of memory\n");
-			exit(1);
-		}
-		for (size_t i = 0; i < XFAB_FIB6_TBL16_SIZE; i++) {
-			__u32 v = s16[i], g = v & XFAB_FIB6_ID_MASK;
-
-			set6 += v != 0;
-			if ((v & XFAB_FIB6_EXT) && g < XFAB_FIB6_GROUPS && !seen[g]) {
-				seen[g] = 1;
-				stack[top++] = g;
-			}
-		}
-		while (top) {
-			__u32 g = stack[--top];
-
-			groups6++;
-			for (size_t j = 0; j < 256; j++) {
-				__u32 v = s8[(size_t)g * 256 + j], c = v & XFAB_FIB6_ID_MASK;
-
-				if ((v & XFAB_FIB6_EXT) && c < XFAB_FIB6_GROUPS && !seen[c]) {
-					seen[c] = 1;
-					stack[top++] = c;
-				}
-			}
-		}
-		free(seen);
-		free(stack);
-	}
+	struct fib_view f4, f6;
 	unsigned long long probes4 = 0, probes6 = 0, bad4, bad6;
 	char first4[160] = "", first6[200] = "";
 
-	bad4 = fib_check(0, t24, t8, &probes4, first4, sizeof(first4));
-	bad6 = fib_check(1, s16, s8, &probes6, first6, sizeof(first6));
+	fib_open(0, &f4);
+	fib_open(1, &f6);
+	fib_walk(0, &f4);
+	fib_walk(1, &f6);
+	bad4 = fib_check(0, f4.l1, f4.l2, f4.n_groups, &probes4, first4, sizeof(first4));
+	bad6 = fib_check(1, f6.l1, f6.l2, f6.n_groups, &probes6, first6, sizeof(first6));
 	if (json) {
 		jw_open(NULL, '{');
 		jw_uint("v4_probes", probes4);
 		jw_uint("v4_disagree", bad4);
 		jw_uint("v6_probes", probes6);
 		jw_uint("v6_disagree", bad6);
-		jw_uint("v6_tbl16_set", set6);
-		jw_uint("v6_groups", XFAB_FIB6_GROUPS);
-		jw_uint("v6_groups_used", groups6);
-		jw_uint("tbl24_entries", XFAB_FIB4_TBL24_SIZE);
-		jw_uint("tbl24_set", set);
-		jw_uint("tbl8_groups", XFAB_FIB4_TBL8_GROUPS);
-		jw_uint("tbl8_groups_used", ext);
+		jw_uint("v4_tbl16_set", f4.l1_set);
+		jw_uint("v4_groups", f4.n_groups);
+		jw_uint("v4_groups_used", f4.groups_used);
+		jw_uint("v6_tbl16_set", f6.l1_set);
+		jw_uint("v6_groups", f6.n_groups);
+		jw_uint("v6_groups_used", f6.groups_used);
 		jw_open("addresses", '{');
 		for (int t = 1; t < 8; t++)
-			if (by_type[t])
-				jw_uint(xfab_route_type_name((__u32)t), by_type[t]);
+			if (f4.by_type[t])
+				jw_uint(xfab_route_type_name((__u32)t), f4.by_type[t]);
 		jw_close('}');
 		jw_close('}');
 	} else {
-		printf("IPv4 FIB (table 0, DIR-24-8)\n");
-		printf("  tbl24: %llu of %u /24 entries set, %llu point into tbl8\n", set,
-		       XFAB_FIB4_TBL24_SIZE, ext);
-		printf("  tbl8:  %llu of %u groups in use\n", ext, (unsigned)XFAB_FIB4_TBL8_GROUPS);
+		printf("IPv4 FIB (table 0: a 16-bit first level, then a byte per level)\n");
+		printf("  tbl16: %llu of %u entries set\n", f4.l1_set, XFAB_FIB4_TBL16_SIZE);
+		printf("  groups: %llu of %u in use (%u KiB)\n", f4.groups_used, f4.n_groups,
+		       f4.n_groups);
 		printf("  addresses covered by route type:\n");
 		for (int t = 1; t < 8; t++)
-			if (by_type[t])
+			if (f4.by_type[t])
 				printf("    %-10s %llu\n", xfab_route_type_name((__u32)t),
-				       by_type[t]);
-	}
-	if (!json) {
-		printf("IPv6 FIB (table 0, 16-bit first level, then a byte per level)\n");
-		printf("  tbl16: %llu of %u entries set\n", set6, XFAB_FIB6_TBL16_SIZE);
-		printf("  groups: %llu of %u in use\n", groups6, (unsigned)XFAB_FIB6_GROUPS);
+				       f4.by_type[t]);
+		printf("IPv6 FIB (table 0: a 16-bit first level, then a byte per level)\n");
+		printf("  tbl16: %llu of %u entries set\n", f6.l1_set, XFAB_FIB6_TBL16_SIZE);
+		printf("  groups: %llu of %u in use (%u KiB)\n", f6.groups_used, f6.n_groups,
+		       f6.n_groups);
 		printf("Check against the route list (first and last address of every route):\n");
 		printf("  IPv4: %llu probed, %llu disagree%s%s\n", probes4, bad4,
 		       bad4 ? "; first: " : "", first4);
 		printf("  IPv6: %llu probed, %llu disagree%s%s\n", probes6, bad6,
 		       bad6 ? "; first: " : "", first6);
 	}
-	munmap((void *)s16, len16);
-	munmap((void *)s8, len68);
-	munmap((void *)t24, len24);
-	munmap((void *)t8, len8);
+	munmap((void *)f4.l1, f4.len1);
+	munmap((void *)f4.l2, f4.len2);
+	munmap((void *)f6.l1, f6.len1);
+	munmap((void *)f6.l2, f6.len2);
 	return bad4 || bad6 ? 1 : 0;
 }
 

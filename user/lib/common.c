@@ -95,6 +95,18 @@ void xfab_format_mac(const __u8 *mac, char *buf, size_t len)
 		 mac[5]);
 }
 
+int xfab_map_groups(int fd, __u32 *n_groups)
+{
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	*n_groups = info.max_entries * 2 / 256;
+	return *n_groups ? 0 : -EINVAL;
+}
+
 int xfab_mmap_pair(int fd_a, size_t len_a, void **a, int fd_b, size_t len_b, void **b)
 {
 	int err;

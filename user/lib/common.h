@@ -21,6 +21,9 @@ int xfab_ensure_bpffs(void);
 int xfab_percpu_sum(int map_fd, __u32 key, __u64 *out, size_t n_u64);
 /* Maps two mmapable array maps read-write (both or neither); -errno. */
 int xfab_mmap_pair(int fd_a, size_t len_a, void **a, int fd_b, size_t len_b, void **b);
+/* The groups a FIB group map (fib4_tbl8, fib6_tbl8) holds: 256 entries,
+ * two per element. 0 or -errno. */
+int xfab_map_groups(int fd, __u32 *n_groups);
 
 void xfab_format_mac(const __u8 *mac, char *buf, size_t len);
 

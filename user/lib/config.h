@@ -190,7 +190,21 @@ struct xfab_config {
 	/* where DEVICE_METADATA set what a reload cannot change */
 	struct json_pos hostname_pos;
 	struct json_pos datapath_pos; /* of the field, or of "localhost" */
+	/* The FIBs' groups ([0] IPv4, [1] IPv6; xfab_abi.h): DEVICE_METADATA
+	 * fib_ipv4_groups / fib_ipv6_groups, 0: sized to the config
+	 * (xfab_config_fib_groups); what this config's own prefixes need
+	 * (capacity.c, at parse); what the maps xfabd loaded hold (0: none
+	 * loaded), the limit of a reload or a pin. */
+	__u32 fib_groups[2];
+	struct json_pos fib_groups_pos[2];
+	__u32 fib_groups_need[2];
+	__u32 fib_groups_loaded[2];
 };
+
+/* The groups xfabd loads a FIB with (v6: 0 IPv4, 1 IPv6): the configured
+ * count, or twice what the config needs (room for what FIB_SYNC brings and
+ * for reloads), a power of two, XFAB_FIB_GROUPS_DEFAULT at least. */
+__u32 xfab_config_fib_groups(const struct xfab_config *cfg, int v6);
 
 /* PFC sizing (docs/PFC.md, CONFIG.md#buffer_pg): the reaction time a
  * derived headroom covers, and the derived thresholds in MTUs. */

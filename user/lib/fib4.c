@@ -11,15 +11,15 @@
 #include "fibtrie.h"
 #include "maps.h"
 
-#define TBL8_ENTRIES ((size_t)XFAB_FIB4_TBL8_GROUPS * 256)
-#define LEN24 ((size_t)XFAB_FIB4_TBL24_SIZE * 4)
-#define LEN8 (TBL8_ENTRIES * 4)
+#define LEN16 ((size_t)XFAB_FIB4_TBL16_SIZE * 4)
+#define LEN8(hw) ((size_t)(hw)->n_groups * 256 * 4)
 
-int xfab_fib4_attach(struct xfab_fib4_hw *hw, __u32 *tbl24, __u32 *tbl8)
+int xfab_fib4_attach(struct xfab_fib4_hw *hw, __u32 *tbl16, __u32 *tbl8, __u32 n_groups)
 {
-	hw->tbl24 = tbl24;
+	hw->tbl16 = tbl16;
 	hw->tbl8 = tbl8;
-	hw->trie = xfab_fibtrie_new(tbl24, 24, tbl8, XFAB_FIB4_TBL8_GROUPS, 32);
+	hw->n_groups = n_groups;
+	hw->trie = xfab_fibtrie_new(tbl16, 16, tbl8, n_groups, 32);
 	return hw->trie ? 0 : -ENOMEM;
 }
 
@@ -29,15 +29,16 @@ void xfab_fib4_detach(struct xfab_fib4_hw *hw)
 	hw->trie = NULL;
 }
 
-int xfab_fib4_map(struct xfab_fib4_hw *hw, int fd24, int fd8)
+int xfab_fib4_map(struct xfab_fib4_hw *hw, int fd16, int fd8)
 {
-	int err = xfab_mmap_pair(fd24, LEN24, &hw->map24, fd8, LEN8, &hw->map8);
+	int err = xfab_map_groups(fd8, &hw->n_groups);
 
+	if (!err)
+		err = xfab_mmap_pair(fd16, LEN16, &hw->map16, fd8, LEN8(hw), &hw->map8);
 	if (err)
 		return err;
-	/* Freshly loaded maps are all zero: nothing to scan (and not scanning
-	 * keeps the 64 MiB of tbl24 out of this process's resident set). */
-	err = xfab_fib4_attach(hw, hw->map24, hw->map8);
+	/* Freshly loaded maps are all zero: nothing to scan. */
+	err = xfab_fib4_attach(hw, hw->map16, hw->map8, hw->n_groups);
 	if (err)
 		xfab_fib4_unmap(hw);
 	return err;
@@ -46,25 +47,25 @@ int xfab_fib4_map(struct xfab_fib4_hw *hw, int fd24, int fd8)
 void xfab_fib4_unmap(struct xfab_fib4_hw *hw)
 {
 	xfab_fib4_detach(hw);
-	if (hw->map24)
-		munmap(hw->map24, LEN24);
+	if (hw->map16)
+		munmap(hw->map16, LEN16);
 	if (hw->map8)
-		munmap(hw->map8, LEN8);
+		munmap(hw->map8, LEN8(hw));
 	memset(hw, 0, sizeof(*hw));
 }
 
-__u32 xfab_fib4_lookup(const __u32 *tbl24, const __u32 *tbl8, __u32 addr)
+__u32 xfab_fib4_lookup(const __u32 *tbl16, const __u32 *tbl8, __u32 n_groups, __u32 addr)
 {
-	__u32 v = tbl24[addr >> 8];
+	__u32 v = tbl16[addr >> 16];
 
-	if (v & XFAB_FIB4_EXT) {
+	for (int shift = 8; shift >= 0 && (v & XFAB_FIB4_EXT); shift -= 8) {
 		__u32 g = v & XFAB_FIB4_ID_MASK;
 
-		if (g >= XFAB_FIB4_TBL8_GROUPS)
+		if (g >= n_groups)
 			return 0;
-		v = tbl8[(size_t)g * 256 + (addr & 0xff)];
+		v = tbl8[(size_t)g * 256 + ((addr >> shift) & 0xff)];
 	}
-	return v;
+	return (v & XFAB_FIB4_EXT) ? 0 : v;
 }
 
 /* A route the data plane knows: a type and an id that fit an entry. */

@@ -10,16 +10,15 @@
 #include "fibtrie.h"
 #include "maps.h"
 
-#define G_ENTRIES ((size_t)XFAB_FIB6_GROUPS * 256)
-
 #define LEN16 ((size_t)XFAB_FIB6_TBL16_SIZE * 4)
-#define LEN8 (G_ENTRIES * 4)
+#define LEN8(hw) ((size_t)(hw)->n_groups * 256 * 4)
 
-int xfab_fib6_attach(struct xfab_fib6_hw *hw, __u32 *tbl16, __u32 *tbl8)
+int xfab_fib6_attach(struct xfab_fib6_hw *hw, __u32 *tbl16, __u32 *tbl8, __u32 n_groups)
 {
 	hw->tbl16 = tbl16;
 	hw->tbl8 = tbl8;
-	hw->trie = xfab_fibtrie_new(tbl16, 16, tbl8, XFAB_FIB6_GROUPS, 128);
+	hw->n_groups = n_groups;
+	hw->trie = xfab_fibtrie_new(tbl16, 16, tbl8, n_groups, 128);
 	return hw->trie ? 0 : -ENOMEM;
 }
 
@@ -31,10 +30,13 @@ void xfab_fib6_detach(struct xfab_fib6_hw *hw)
 
 int xfab_fib6_map(struct xfab_fib6_hw *hw, int fd16, int fd8)
 {
-	int err = xfab_mmap_pair(fd16, LEN16, &hw->map16, fd8, LEN8, &hw->map8);
+	int err = xfab_map_groups(fd8, &hw->n_groups);
 
 	if (!err)
-		err = xfab_fib6_attach(hw, hw->map16, hw->map8);
+		err = xfab_mmap_pair(fd16, LEN16, &hw->map16, fd8, LEN8(hw), &hw->map8);
+	if (err)
+		return err;
+	err = xfab_fib6_attach(hw, hw->map16, hw->map8, hw->n_groups);
 	if (err)
 		xfab_fib6_unmap(hw);
 	return err;
@@ -46,21 +48,17 @@ void xfab_fib6_unmap(struct xfab_fib6_hw *hw)
 	if (hw->map16)
 		munmap(hw->map16, LEN16);
 	if (hw->map8)
-		munmap(hw->map8, LEN8);
+		munmap(hw->map8, LEN8(hw));
 	memset(hw, 0, sizeof(*hw));
 }
 
-static int is_group(__u32 v)
-{
-	return (v & XFAB_FIB6_EXT) && (v & XFAB_FIB6_ID_MASK) < XFAB_FIB6_GROUPS;
-}
-
-__u32 xfab_fib6_lookup(const __u32 *tbl16, const __u32 *tbl8, const __u8 addr[16])
+__u32 xfab_fib6_lookup(const __u32 *tbl16, const __u32 *tbl8, __u32 n_groups,
+		       const __u8 addr[16])
 {
 	__u32 v = tbl16[(__u32)addr[0] << 8 | addr[1]];
 
 	for (int b = 2; b < 16 && (v & XFAB_FIB6_EXT); b++) {
-		if (!is_group(v))
+		if ((v & XFAB_FIB6_ID_MASK) >= n_groups)
 			return 0;
 		v = tbl8[(size_t)(v & XFAB_FIB6_ID_MASK) * 256 + addr[b]];
 	}
@@ -155,7 +153,8 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-size_t xfab_fib6_groups_needed(const __u8 (*addr)[16], const int *plen, size_t n, long *first_over)
+size_t xfab_fib_groups_needed(const __u8 (*addr)[16], const int *plen, size_t n, size_t limit,
+			      long *first_over)
 {
 	struct path_rec *rec;
 	__u32 *firsts;
@@ -187,9 +186,9 @@ size_t xfab_fib6_groups_needed(const __u8 (*addr)[16], const int *plen, size_t n
 	for (size_t i = 0; i < m; i++)
 		if (!i || memcmp(rec[i].key, rec[i - 1].key, 16))
 			firsts[k++] = rec[i].idx; /* smallest index on this path */
-	if (first_over && k > XFAB_FIB6_GROUPS) {
+	if (first_over && k > limit) {
 		qsort(firsts, k, sizeof(*firsts), cmp_u32);
-		*first_over = (long)firsts[XFAB_FIB6_GROUPS];
+		*first_over = (long)firsts[limit];
 	}
 	free(rec);
 	free(firsts);

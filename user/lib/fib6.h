@@ -17,7 +17,8 @@ struct xfab_fibtrie;
 
 struct xfab_fib6_hw {
 	__u32 *tbl16; /* XFAB_FIB6_TBL16_SIZE entries */
-	__u32 *tbl8;  /* XFAB_FIB6_GROUPS * 256 entries */
+	__u32 *tbl8;  /* n_groups * 256 entries */
+	__u32 n_groups;
 	struct xfab_fibtrie *trie;
 	void *map16, *map8;
 };
@@ -30,7 +31,7 @@ struct xfab_fib6_stats {
 
 /* Takes arrays that hold no route (tests; -ENOMEM); detach frees what
  * attach allocated. xfab_fib6_map maps the loaded maps. */
-int xfab_fib6_attach(struct xfab_fib6_hw *hw, __u32 *tbl16, __u32 *tbl8);
+int xfab_fib6_attach(struct xfab_fib6_hw *hw, __u32 *tbl16, __u32 *tbl8, __u32 n_groups);
 void xfab_fib6_detach(struct xfab_fib6_hw *hw);
 int xfab_fib6_map(struct xfab_fib6_hw *hw, int fd16, int fd8);
 void xfab_fib6_unmap(struct xfab_fib6_hw *hw);
@@ -46,11 +47,15 @@ int xfab_fib6_sync(struct xfab_fib6_hw *hw, const void *routes, size_t n,
 		   struct xfab_fib6_stats *st);
 
 /* The entry the data plane would use for addr; 0 = no route. */
-__u32 xfab_fib6_lookup(const __u32 *tbl16, const __u32 *tbl8, const __u8 addr[16]);
+__u32 xfab_fib6_lookup(const __u32 *tbl16, const __u32 *tbl8, __u32 n_groups,
+		       const __u8 addr[16]);
 
-/* Groups the prefixes need (each (level, leading bits) path once);
- * first_over, if not NULL, gets the index of the prefix whose path makes the
- * count pass XFAB_FIB6_GROUPS (prefixes counted in index order), or -1. */
-size_t xfab_fib6_groups_needed(const __u8 (*addr)[16], const int *plen, size_t n, long *first_over);
+/* Groups the prefixes need, in either FIB (both have one layout: a 16-bit
+ * first level, then a group per (level, leading bytes) path; an IPv4
+ * address is its first 4 bytes): each path once. first_over, if not NULL,
+ * gets the index of the prefix whose path makes the count pass limit
+ * (prefixes counted in index order), or -1. (size_t)-1 on ENOMEM. */
+size_t xfab_fib_groups_needed(const __u8 (*addr)[16], const int *plen, size_t n, size_t limit,
+			      long *first_over);
 
 #endif

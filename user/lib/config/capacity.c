@@ -13,9 +13,9 @@
  *
  * Counted: nexthops (XFAB_MAX_NEXTHOPS - 1 ids), groups (XFAB_MAX_GROUPS - 1
  * ids), LPM entries per family (connected subnets, own addresses, routes and
- * TE entries), static neighbours, IPv4 FIB second-level groups (one per /24
- * holding a longer prefix) and IPv6 FIB groups (one per path). The error
- * names the first entry of the new config that does not fit.
+ * TE entries), static neighbours, and each FIB's groups (one per path that
+ * holds longer prefixes; the loaded maps' count, else the configured one).
+ * The error names the first entry of the new config that does not fit.
  */
 #include "fib6.h"
 #include "internal.h"
@@ -236,7 +236,7 @@ static void add_lpm(struct cap_list *lpm, const struct cap_src *s, int table,
 }
 
 struct cap_lists {
-	struct cap_list nhs, groups, lpm[2], neighs, fib4;
+	struct cap_list nhs, groups, lpm[2], neighs;
 };
 
 /* Items in the order of the file: interfaces, routes, TE entries (the
@@ -253,8 +253,6 @@ static void add_config(struct cap_lists *L, const struct cap_src *s)
 		add_lpm(L->lpm, s, -1, p, order, -1);
 		self.plen = p->family == AF_INET ? 32 : 128;
 		add_lpm(L->lpm, s, -1, &self, order, -1);
-		if (p->family == AF_INET) /* its /32 needs the /24's FIB group */
-			cap_add(&L->fib4, p->addr, 3, seq_of(s, order), -1);
 	}
 	for (int i = 0; i < cfg->n_routes; i++, order++) {
 		const struct xfab_cfg_route *r = &cfg->routes[i];
@@ -263,8 +261,6 @@ static void add_config(struct cap_lists *L, const struct cap_src *s)
 		/* a route sharing the one before's nexthop list adds nothing new */
 		if (!(i && r->shared && r->nexthops == cfg->routes[i - 1].nexthops))
 			add_path(&L->nhs, &L->groups, s, r, order, i);
-		if (r->pfx.family == AF_INET && r->pfx.plen > 24)
-			cap_add(&L->fib4, r->pfx.addr, 3, seq_of(s, order), i);
 	}
 	for (int i = 0; i < cfg->n_te; i++, order++) {
 		const struct xfab_cfg_route *r = &cfg->te[i].path;
@@ -307,13 +303,13 @@ static void culprit_key(const struct xfab_config *cfg, int src, int parsing, cha
 }
 
 static void report(struct ctx *c, const struct cap_result *r, const char *what, size_t limit,
-		   int parsing)
+		   int parsing, int switch_over)
 {
 	struct json_pos pos;
 	char key[160];
 
 	culprit_key(c->cfg, r->culprit.src, parsing, key, sizeof(key), &pos);
-	if (parsing)
+	if (!switch_over)
 		cfg_add_error(c, pos, key,
 			      "the config needs %zu %s; the tables hold %zu: no room for this one",
 			      r->new_keys, what, limit);
@@ -325,12 +321,35 @@ static void report(struct ctx *c, const struct cap_result *r, const char *what, 
 			      r->old_keys + r->new_keys, what, r->old_keys, r->new_keys, limit);
 }
 
-/* The IPv6 FIB: groups per (level, leading bytes) path, over both configs'
- * prefixes (an own address brings its /128). */
-static void check_fib6(struct ctx *c, const struct xfab_config *old, int parsing)
+/* The groups a FIB may use: the loaded maps' (a reload, a pin), else the
+ * configured count, else any (the maps are sized to the config). */
+static size_t fib_limit(const struct xfab_config *cfg, int v6)
+{
+	if (cfg->fib_groups_loaded[v6])
+		return cfg->fib_groups_loaded[v6];
+	return cfg->fib_groups[v6] ? cfg->fib_groups[v6] : XFAB_FIB_GROUPS_MAX;
+}
+
+__u32 xfab_config_fib_groups(const struct xfab_config *cfg, int v6)
+{
+	__u32 n = XFAB_FIB_GROUPS_DEFAULT;
+
+	if (cfg->fib_groups[v6])
+		return cfg->fib_groups[v6];
+	while (n < 2 * (__u64)cfg->fib_groups_need[v6] && n < XFAB_FIB_GROUPS_MAX)
+		n *= 2;
+	return n;
+}
+
+/* A FIB's groups (xfab_abi.h: one per (level, leading bytes) path that
+ * holds longer prefixes), over both configs' prefixes of the family (an
+ * own address brings its /32 or /128). Parsing, it records what this
+ * config needs (the maps' size follows). */
+static void check_fib(struct ctx *c, const struct xfab_config *old, int parsing, int v6)
 {
 	const struct xfab_config *cfgs[2] = {old, c->cfg};
-	size_t total = 0, n = 0;
+	size_t total = 0, n = 0, limit = fib_limit(old ? old : c->cfg, v6), need;
+	int family = v6 ? AF_INET6 : AF_INET, full = v6 ? 128 : 32;
 	__u8(*addr)[16];
 	int *plen, *src, *is_new;
 	long over = -1;
@@ -338,7 +357,7 @@ static void check_fib6(struct ctx *c, const struct xfab_config *old, int parsing
 
 	for (int k = first; k < 2; k++)
 		total += (size_t)cfgs[k]->n_addrs + (size_t)cfgs[k]->n_routes;
-	addr = malloc((total ? total : 1) * 16);
+	addr = calloc(total ? total : 1, 16);
 	plen = malloc((total ? total : 1) * sizeof(int));
 	src = malloc((total ? total : 1) * sizeof(int));
 	is_new = malloc((total ? total : 1) * sizeof(int));
@@ -354,30 +373,38 @@ static void check_fib6(struct ctx *c, const struct xfab_config *old, int parsing
 			const struct xfab_prefix *p =
 			    is_route ? &cfg->routes[i - cfg->n_addrs].pfx : &cfg->addrs[i].pfx;
 
-			if (p->family != AF_INET6)
+			if (p->family != family)
 				continue;
-			memcpy(addr[n], p->addr, 16);
-			plen[n] = is_route ? p->plen : 128;
+			memcpy(addr[n], p->addr, v6 ? 16 : 4);
+			plen[n] = is_route ? p->plen : full;
 			src[n] = is_route ? i - cfg->n_addrs : -1;
 			is_new[n++] = k;
 		}
 	}
-	if (xfab_fib6_groups_needed((const __u8(*)[16])addr, plen, n, &over) == (size_t)-1) {
+	need = xfab_fib_groups_needed((const __u8(*)[16])addr, plen, n, limit, &over);
+	if (need == (size_t)-1) {
 		cfg_add_error(c, (struct json_pos){0, 0}, "ROUTE", "out of memory");
 	} else if (over >= 0 && is_new[over]) {
 		struct json_pos pos;
 		char key[160];
 
 		culprit_key(c->cfg, src[over], parsing, key, sizeof(key), &pos);
-		cfg_add_error(c, pos, key,
-			      parsing
-				  ? "the IPv6 routes (and interface addresses) would need more "
-				    "than %d FIB groups: no room for this one"
-				  : "the switch-over would need more than %d IPv6 FIB groups "
-				    "(the running config's and this one's paths, all live until "
-				    "the old are removed): no room for this one (reload in two "
-				    "steps, or restart xfabd)",
-			      XFAB_FIB6_GROUPS);
+		if (!old)
+			cfg_add_error(c, pos, key,
+				      "the routes and interface addresses would need more than %zu "
+				      "%s FIB groups (DEVICE_METADATA %s): no room for this one",
+				      limit, v6 ? "IPv6" : "IPv4",
+				      v6 ? "fib_ipv6_groups" : "fib_ipv4_groups");
+		else
+			cfg_add_error(c, pos, key,
+				      "the switch-over would need more than %zu %s FIB groups (the "
+				      "running config's and this one's paths, all live until the "
+				      "old are removed; xfabd loaded %zu): no room for this one "
+				      "(reload in two steps, or restart xfabd with a larger %s)",
+				      limit, v6 ? "IPv6" : "IPv4", limit,
+				      v6 ? "fib_ipv6_groups" : "fib_ipv4_groups");
+	} else if (!old) {
+		c->cfg->fib_groups_need[v6] = (__u32)need;
 	}
 out:
 	free(addr);
@@ -386,7 +413,9 @@ out:
 	free(is_new);
 }
 
-static void check_all(struct ctx *c, const struct xfab_config *old)
+/* parsing: the config's JSON is still there (the culprit is named by its
+ * key as written); otherwise it is named from the parsed prefix. */
+static void check_all(struct ctx *c, const struct xfab_config *old, int parsing)
 {
 	struct cap_lists L;
 	struct cap_src s_old = {.cfg = old, .seq0 = -1}, s_new = {.cfg = c->cfg, .seq0 = 0};
@@ -400,11 +429,7 @@ static void check_all(struct ctx *c, const struct xfab_config *old)
 	    {&L.lpm[0], "IPv4 route entries", XFAB_MAX_ROUTES_V4},
 	    {&L.lpm[1], "IPv6 route entries", XFAB_MAX_ROUTES_V6},
 	    {&L.neighs, "static neighbours", XFAB_MAX_NEIGHBORS},
-	    {&L.fib4, "IPv4 FIB groups (/24s holding longer prefixes, interface addresses too)",
-	     XFAB_FIB4_TBL8_GROUPS},
 	};
-	int parsing = old == NULL;
-
 	memset(&L, 0, sizeof(L));
 	if (old)
 		add_config(&L, &s_old);
@@ -417,20 +442,20 @@ static void check_all(struct ctx *c, const struct xfab_config *old)
 			break;
 		}
 		if (r.over)
-			report(c, &r, counts[k].what, counts[k].limit, parsing);
+			report(c, &r, counts[k].what, counts[k].limit, parsing, old != NULL);
 	}
-	check_fib6(c, old, parsing);
+	check_fib(c, old, parsing, 0);
+	check_fib(c, old, parsing, 1);
 	cap_free(&L.nhs);
 	cap_free(&L.groups);
 	cap_free(&L.lpm[0]);
 	cap_free(&L.lpm[1]);
 	cap_free(&L.neighs);
-	cap_free(&L.fib4);
 }
 
 void cfg_check_capacity(struct ctx *c)
 {
-	check_all(c, NULL);
+	check_all(c, NULL, 1);
 }
 
 int xfab_config_check_capacity(const struct xfab_config *cfg, const char *file,
@@ -440,7 +465,7 @@ int xfab_config_check_capacity(const struct xfab_config *cfg, const char *file,
 
 	errs->count = 0;
 	errs->total = 0;
-	check_all(&c, NULL);
+	check_all(&c, NULL, 0);
 	return errs->total ? -1 : 0;
 }
 
@@ -459,7 +484,15 @@ int xfab_config_check_change(const struct xfab_config *running, const struct xfa
 	if (running->datapath != next->datapath)
 		cfg_add_error(&c, next->datapath_pos, "DEVICE_METADATA|localhost.datapath",
 			      "the datapath changed: restart xfabd for that");
-	if (running->fib_sync != next->fib_sync || running->fib_table != next->fib_table ||
+	for (int v6 = 0; v6 < 2; v6++) {
+		if (running->fib_groups[v6] != next->fib_groups[v6])
+			cfg_add_error(&c, next->fib_groups_pos[v6],
+				      v6 ? "DEVICE_METADATA|localhost.fib_ipv6_groups"
+					 : "DEVICE_METADATA|localhost.fib_ipv4_groups",
+				      "the FIB's size changed (%u -> %u groups): restart xfabd for that",
+				      running->fib_groups[v6], next->fib_groups[v6]);
+	}
+		if (running->fib_sync != next->fib_sync || running->fib_table != next->fib_table ||
 	    memcmp(running->fib_protocols, next->fib_protocols, sizeof(next->fib_protocols)))
 		cfg_add_error(&c, (struct json_pos){0, 0}, "FIB_SYNC",
 			      "which kernel routes are mirrored changed: restart xfabd for that");
@@ -484,6 +517,6 @@ int xfab_config_check_change(const struct xfab_config *running, const struct xfa
 		break;
 	}
 	if (!errs->total)
-		check_all(&c, running);
+		check_all(&c, running, 0);
 	return errs->total ? -1 : 0;
 }

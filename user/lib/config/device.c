@@ -26,8 +26,9 @@ static int valid_hostname(const char *s)
 
 void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 {
-	static const char *const fields[] = {"hostname",    "type", "datapath", "hash_seed",
-					     "description", "mac",  NULL};
+	static const char *const fields[] = {
+	    "hostname", "type",		   "datapath",	       "hash_seed", "description",
+	    "mac",	"fib_ipv4_groups", "fib_ipv6_groups", NULL};
 	const struct json_value *lh = json_get(tbl, "localhost"), *f;
 	char fk[160], buf[32];
 	const char *t;
@@ -74,6 +75,17 @@ void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "hash_seed");
 		cfg_parse_u32(c, f, fk, 0, 0xffffffffu, &c->cfg->hash_seed);
+	}
+	for (int v6 = 0; v6 < 2; v6++) {
+		const char *name = v6 ? "fib_ipv6_groups" : "fib_ipv4_groups";
+
+		f = json_get(lh, name);
+		if (!f)
+			continue;
+		cfg_field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", name);
+		cfg_parse_u32(c, f, fk, XFAB_FIB_GROUPS_MIN, XFAB_FIB_GROUPS_MAX,
+			      &c->cfg->fib_groups[v6]);
+		c->cfg->fib_groups_pos[v6] = f->pos;
 	}
 	f = json_get(lh, "description");
 	if (f) {
