@@ -35,8 +35,8 @@ _Static_assert(sizeof(struct xfab_abi_info) == 16, "abi info");
 #define XFAB_MAX_GROUPS 1024	   /* group ids 1..1023; 0 = none */
 #define XFAB_GROUP_BUCKETS 256	   /* fixed bucket table per group (power of 2) */
 #define XFAB_GROUP_MAX_MEMBERS 64  /* distinct nexthops per group */
-#define XFAB_MAX_ROUTES_V4 1048576 /* LPM trie capacity */
-#define XFAB_MAX_ROUTES_V6 262144
+#define XFAB_MAX_ROUTES_V4 1048576 /* LPM trie capacity (not preallocated) */
+#define XFAB_MAX_ROUTES_V6 1048576
 #define XFAB_MAX_NEIGHBORS 16384
 #define XFAB_IPV6_MAX_EXT_HDRS 8 /* extension headers walked before giving up */
 
