@@ -9,6 +9,8 @@
  *                   with XDP_TX
  *   bench_sink      counts (packets and bytes) and drops (the sink)
  *   bench_redirect  the ceiling: redirect every frame to devmap slot 0
+ *   bench_tc_redirect  the tc datapath's ceiling: tc ingress redirects every
+ *                   packet to tc_out[0] (bpf_redirect), nothing else
  *   bench_fwd       an xdp_fwd-style router: bpf_fib_lookup, MAC rewrite,
  *                   TTL decrement, DEVMAP redirect
  *   bench_fwd_big   the same, looking up routing table 100 only
@@ -339,6 +341,22 @@ SEC("tc")
 int bench_nop_tc(struct __sk_buff *skb)
 {
 	return TC_ACT_SHOT;
+}
+
+/* tc_out: [0] -> the ifindex bench_tc_redirect sends to */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} tc_out SEC(".maps");
+
+SEC("tc")
+int bench_tc_redirect(struct __sk_buff *skb)
+{
+	__u32 zero = 0, *out = bpf_map_lookup_elem(&tc_out, &zero);
+
+	return out ? bpf_redirect(*out, 0) : TC_ACT_SHOT;
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -150,6 +150,17 @@ int xfab_tc_egress(struct __sk_buff *skb)
 	xfab_port_dev_note(key, dev);
 	if (!xfab_dev_carries(dev))
 		return xfab_tc_egress_down(skb, port);
+	/* no queue to decide against (no rate, buffer or WRED profile) and
+	 * nothing to charge to a lossless ingress PG: nothing more to do here
+	 * (as the xdp datapath's queue stage, which such a port skips too) */
+	if (!(port->flags & (XFAB_PORT_QUEUED | XFAB_PORT_LOSSLESS))) {
+		const struct xfab_port *from;
+
+		key = skb->ingress_ifindex;
+		from = bpf_map_lookup_elem(&ports, &key);
+		if (!from || !(from->flags & XFAB_PORT_LOSSLESS))
+			return TC_ACT_OK;
+	}
 	key = port->slot;
 	s = xfab_scratch(XFAB_SCRATCH_EGRESS);
 	if (!s)

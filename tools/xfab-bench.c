@@ -4,7 +4,9 @@
  *
  *   attach --obj O --prog P --dev IF --pin DIR [--skb]   load O, pin its maps and P under DIR,
  *                                                         attach P to IF (stays attached)
- *   devmap --pin DIR --map M --dev IF [--key K]           M[K or ifindex] = IF
+ *   devmap --pin DIR --map M --dev IF [--key K]           M[K or ifindex] = IF (a DEVMAP,
+ *                                                         or an array of ifindexes)
+ *   (attach of a tc program: a tcx ingress link, pinned in DIR as PROG_link)
  *   cfg    --pin DIR --flows N [--vary-qp]                generator settings
  *   count  --pin DIR                                      sums of the per-CPU counters:
  *                                                         frames, and the sink's bytes
@@ -38,6 +40,7 @@
 
 #include "frame.h"
 
+#define XFAB_TCX_INGRESS 46 /* enum bpf_attach_type; Debian's UAPI headers predate tcx */
 #ifndef BPF_F_TEST_XDP_LIVE_FRAMES
 #define BPF_F_TEST_XDP_LIVE_FRAMES (1U << 1)
 #endif
@@ -131,23 +134,40 @@ static int do_attach(const struct opts *o)
 		return 1;
 	}
 	snprintf(path, sizeof(path), "%s/%s", o->pin, o->prog);
-	if (bpf_program__pin(prog, path) ||
-	    bpf_xdp_attach(ifindex, bpf_program__fd(prog),
-			   o->skb ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE, NULL)) {
-		fprintf(stderr, "xfab-bench attach: %s on %s: %s\n", o->prog, o->dev,
-			strerror(errno));
-		return 1;
+	if (bpf_program__pin(prog, path))
+		goto fail;
+	/* a tc program: a tcx ingress link, pinned (removing the pin detaches) */
+	if (bpf_program__type(prog) == BPF_PROG_TYPE_SCHED_CLS) {
+		int link = bpf_link_create(bpf_program__fd(prog), ifindex, (enum bpf_attach_type)XFAB_TCX_INGRESS, NULL);
+
+		snprintf(path, sizeof(path), "%s/%s_link", o->pin, o->prog);
+		if (link < 0 || bpf_obj_pin(link, path))
+			goto fail;
+		return 0;
 	}
+	if (bpf_xdp_attach(ifindex, bpf_program__fd(prog),
+			   o->skb ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE, NULL))
+		goto fail;
 	return 0;
+fail:
+	fprintf(stderr, "xfab-bench attach: %s on %s: %s\n", o->prog, o->dev, strerror(errno));
+	return 1;
 }
 
 static int do_devmap(const struct opts *o)
 {
-	int fd = map_fd(o, o->map);
+	int fd = map_fd(o, o->map), err = -1;
 	__u32 ifindex = if_nametoindex(o->dev), key = o->key >= 0 ? (__u32)o->key : ifindex;
 	struct bpf_devmap_val val = {.ifindex = ifindex};
+	struct bpf_map_info info = {0};
+	__u32 len = sizeof(info);
 
-	if (fd < 0 || !ifindex || bpf_map_update_elem(fd, &key, &val, BPF_ANY)) {
+	if (fd >= 0 && ifindex && !bpf_obj_get_info_by_fd(fd, &info, &len))
+		/* a plain array of ifindexes (tc_out) takes the ifindex alone */
+		err = info.value_size == sizeof(ifindex)
+			  ? bpf_map_update_elem(fd, &key, &ifindex, BPF_ANY)
+			  : bpf_map_update_elem(fd, &key, &val, BPF_ANY);
+	if (err) {
 		fprintf(stderr, "xfab-bench devmap: %s\n", strerror(errno));
 		return 1;
 	}
