@@ -55,6 +55,22 @@ static __always_inline void *xfab_ctx_data_end(const struct xfab_ctx *c)
 	return (void *)(long)((struct xdp_md *)c->ctx)->data_end;
 }
 
+/* MAC addresses as one 32-bit and one 16-bit access, not six byte ones:
+ * the verifier allows unaligned access where the CPU does it efficiently
+ * (x86, arm64), and clang copies a 6-byte field of unknown alignment (an
+ * Ethernet header is packed) a byte at a time. */
+static __always_inline void xfab_mac_copy(void *dst, const void *src)
+{
+	*(__u32 *)dst = *(const __u32 *)src;
+	*(__u16 *)(dst + 4) = *(const __u16 *)(src + 4);
+}
+
+static __always_inline int xfab_mac_equal(const void *a, const void *b)
+{
+	return *(const __u32 *)a == *(const __u32 *)b &&
+	       *(const __u16 *)(a + 4) == *(const __u16 *)(b + 4);
+}
+
 /* The len bytes at off, or NULL when the frame (its linear part) is
  * shorter. len is a constant at every call site. */
 static __always_inline void *xfab_ctx_hdr(const struct xfab_ctx *c, __u32 off, __u32 len)

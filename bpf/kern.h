@@ -85,16 +85,19 @@ static __always_inline int xfab_dev_carries(const struct net_device___xfab *dev)
 	return (dev->flags & XFAB_IFF_UP) && !(dev->state & (1ul << XFAB_LINK_STATE_NOCARRIER));
 }
 
-/* Records the device the kernel handed a program of port ifindex (written
- * only when it changed: a device is the same for its whole life). */
-static __always_inline void xfab_port_dev_note(__u32 ifindex, const struct net_device___xfab *dev)
-{
-	__u64 *p = bpf_map_lookup_elem(&port_dev, &ifindex);
-	__u64 v = (__u64)(unsigned long)dev;
-
-	if (p && *p != v)
-		*p = v;
-}
+/* Records the device the kernel handed a program of port ifindex, the
+ * first time (a device is the same for its whole life, and an ifindex is
+ * not handed to another device while the namespace lives: a pointer that
+ * stopped matching is cleared where it is read, xfab_port_dev_live, and
+ * noted again here). dev is read only then: a per-packet load saved. */
+#define xfab_port_dev_note(ifindex, dev_expr)                                                      \
+	do {                                                                                       \
+		__u32 __ifx = (ifindex);                                                           \
+		__u64 *__p = bpf_map_lookup_elem(&port_dev, &__ifx);                               \
+                                                                                                   \
+		if (__p && !*__p)                                                                  \
+			*__p = (__u64)(unsigned long)(dev_expr);                                   \
+	} while (0)
 
 /*
  * Can the device of port ifindex send? 1 when its device was never seen
@@ -111,8 +114,10 @@ static __always_inline int xfab_port_dev_live(__u32 ifindex)
 		return 1;
 	dev = bpf_rdonly_cast((void *)(unsigned long)*p,
 			      bpf_core_type_id_kernel(struct net_device___xfab));
-	if (dev->ifindex != (int)ifindex)
+	if (dev->ifindex != (int)ifindex) {
+		*p = 0; /* gone: the port's next frame notes its device again */
 		return 1;
+	}
 	return xfab_dev_carries(dev);
 }
 

@@ -378,7 +378,7 @@ static __always_inline int xfab_use_nh(const struct xfab_nexthop *nh, struct xfa
 	if (!(nh->flags & XFAB_NH_RESOLVED))
 		return xfab_punt(res, XFAB_PUNT_NEIGH_UNRESOLVED);
 	l3->egress_ifindex = nh->ifindex;
-	__builtin_memcpy(l3->dmac, nh->dmac, 6);
+	xfab_mac_copy(l3->dmac, nh->dmac);
 	return XFAB_ACT_FORWARD;
 }
 
@@ -405,7 +405,7 @@ static __always_inline int xfab_use_neighbor(const struct xfab_meta *m, __u32 if
 	if (!nb)
 		return xfab_punt(res, XFAB_PUNT_NEIGH_UNRESOLVED);
 	l3->egress_ifindex = ifindex;
-	__builtin_memcpy(l3->dmac, nb->mac, 6);
+	xfab_mac_copy(l3->dmac, nb->mac);
 	return XFAB_ACT_FORWARD;
 }
 
@@ -648,8 +648,8 @@ static __always_inline void xfab_rewrite(const struct xfab_ctx *c, const struct 
 	struct ethhdr *eth = xfab_ctx_hdr(c, 0, sizeof(*eth));
 
 	if (eth) {
-		__builtin_memcpy(eth->h_dest, dmac, 6);
-		__builtin_memcpy(eth->h_source, smac, 6);
+		xfab_mac_copy(eth->h_dest, dmac);
+		xfab_mac_copy(eth->h_source, smac);
 	}
 	if (!ttl) /* an outer header this switch wrote: TTL 64 as sent */
 		return;

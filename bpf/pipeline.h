@@ -41,11 +41,6 @@ static __always_inline int xfab_mac_is_multicast(const __u8 *mac)
 	return mac[0] & 1;
 }
 
-static __always_inline int xfab_mac_equal(const __u8 *a, const __u8 *b)
-{
-	return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4] &&
-	       a[5] == b[5];
-}
 
 /* Ethernet sanity, ARP/non-IP punts, router-MAC check. Returns an action. */
 static __always_inline int xfab_stage_l2(const struct xfab_ctx *c, const struct xfab_meta *m,

@@ -29,11 +29,11 @@
 SEC("xdp")
 int xfab_xdp(struct xdp_md *ctx)
 {
-	struct xdp_buff___xfab *kx = bpf_cast_to_kern_ctx(ctx);
 	struct xfab_ctx c;
 
 	xfab_ctx_init_xdp(&c, ctx, 0);
-	xfab_port_dev_note(c.ingress_ifindex, kx->rxq->dev);
+	xfab_port_dev_note(c.ingress_ifindex,
+			   ((struct xdp_buff___xfab *)bpf_cast_to_kern_ctx(ctx))->rxq->dev);
 	return xfab_run(&c);
 }
 
@@ -54,12 +54,12 @@ int xfab_xdp_trace(struct xdp_md *ctx)
 
 static __always_inline int xfab_tc_run(struct __sk_buff *skb, int handoff)
 {
-	struct sk_buff___xfab *kskb = bpf_cast_to_kern_ctx(skb);
 	struct xfab_ctx c;
 
 	xfab_ctx_init_tc(&c, skb);
 	c.handoff = (__u8)handoff;
-	xfab_port_dev_note(c.ingress_ifindex, kskb->dev);
+	xfab_port_dev_note(c.ingress_ifindex,
+			   ((struct sk_buff___xfab *)bpf_cast_to_kern_ctx(skb))->dev);
 	return xfab_run(&c);
 }
 
