@@ -635,29 +635,31 @@ static int check_duplicates(struct parser *p, const struct json_value *m, size_t
 {
 	size_t cap = 64, k;
 	const struct json_value *dup = NULL, *first = NULL;
-	unsigned int *tab;
+	uint64_t *tab; /* hash (high half), member index + 1 (low half; 0: empty) */
 
 	while (cap < 2 * n)
 		cap *= 2;
-	tab = calloc(cap, sizeof(*tab)); /* member index + 1; 0: empty */
+	tab = calloc(cap, sizeof(*tab));
 	if (!tab) {
 		fail(p, "out of memory");
 		return -1;
 	}
 	for (k = 0; k < n; k++) {
-		size_t j = hash_bytes(m[k].key, strlen(m[k].key)) & (cap - 1);
+		uint32_t h = (uint32_t)hash_bytes(m[k].key, strlen(m[k].key));
+		size_t j = h & (cap - 1);
 
 		for (; tab[j]; j = (j + 1) & (cap - 1)) {
-			const struct json_value *o = &m[tab[j] - 1];
+			const struct json_value *o = &m[(uint32_t)tab[j] - 1];
 
-			if (o->key == m[k].key || !strcmp(o->key, m[k].key))
+			if ((uint32_t)(tab[j] >> 32) == h &&
+			    (o->key == m[k].key || !strcmp(o->key, m[k].key)))
 				break;
 		}
 		if (!tab[j]) {
-			tab[j] = (unsigned int)k + 1;
+			tab[j] = (uint64_t)h << 32 | (uint32_t)(k + 1);
 		} else if (!dup || strcmp(m[k].key, dup->key) < 0) {
 			dup = &m[k];
-			first = &m[tab[j] - 1];
+			first = &m[(uint32_t)tab[j] - 1];
 		}
 	}
 	free(tab);

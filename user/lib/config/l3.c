@@ -531,49 +531,99 @@ void cfg_parse_route(struct ctx *c, const struct json_value *e)
 	c->last_route = c->cfg->n_routes - 1;
 }
 
-static const struct xfab_cfg_route *sort_routes;
-
-static int cmp_route_prefix(const void *a, const void *b)
+static int cmp_prefix(const struct xfab_prefix *x, const struct xfab_prefix *y)
 {
-	const struct xfab_cfg_route *x = &sort_routes[*(const int *)a];
-	const struct xfab_cfg_route *y = &sort_routes[*(const int *)b];
-	int c = x->pfx.family - y->pfx.family;
+	int c = x->family - y->family;
 
 	if (!c)
-		c = x->pfx.plen - y->pfx.plen;
-	if (!c)
-		c = memcmp(x->pfx.addr, y->pfx.addr, 16);
-	return c ? c : *(const int *)a - *(const int *)b;
+		c = x->plen - y->plen;
+	return c ? c : memcmp(x->addr, y->addr, 16);
 }
 
-/* The same prefix twice (also spelt differently): sorted, n log n. */
+static __u32 prefix_hash(const struct xfab_prefix *p)
+{
+	__u64 w[2], h = (__u64)p->family << 8 | (__u64)p->plen;
+
+	memcpy(w, p->addr, 16);
+	h = (h ^ w[0]) * 0xff51afd7ed558ccdull;
+	h = (h ^ h >> 32 ^ w[1]) * 0xc4ceb9fe1a85ec53ull;
+	return (__u32)(h ^ h >> 32);
+}
+
+/* A route and the one before it with the same prefix. */
+struct route_dup {
+	struct xfab_prefix pfx;
+	int first, again;
+};
+
+static int cmp_route_dup(const void *a, const void *b)
+{
+	const struct route_dup *x = a, *y = b;
+	int c = cmp_prefix(&x->pfx, &y->pfx);
+
+	return c ? c : x->again - y->again;
+}
+
+/* The same prefix twice (also spelt differently): the routes go into a hash
+ * table by prefix (n, not a sort of a million), and what is found twice is
+ * reported in the order of a sort by prefix, each after the one before. */
 void cfg_check_duplicate_routes(struct ctx *c)
 {
-	int n = c->cfg->n_routes, *idx = malloc((size_t)(n ? n : 1) * sizeof(int));
+	const struct xfab_cfg_route *routes = c->cfg->routes;
+	int n = c->cfg->n_routes, n_dups = 0, cap_dups = 0;
+	struct route_dup *dups = NULL;
+	size_t n_slots = 1024;
+	__u64 *slots; /* hash (high half), route index + 1 (low half; 0: empty) */
 	char key[160];
 
-	if (!idx) {
-		struct json_pos none = {0, 0};
+	while (n_slots < 2 * (size_t)n)
+		n_slots *= 2;
+	slots = calloc(n_slots, sizeof(*slots));
+	if (!slots)
+		goto oom;
+	for (int k = 0; k < n; k++) {
+		__u32 h = prefix_hash(&routes[k].pfx);
+		size_t j = h & (n_slots - 1);
 
-		cfg_add_error(c, none, "ROUTE", "out of memory");
-		return;
-	}
-	for (int k = 0; k < n; k++)
-		idx[k] = k;
-	sort_routes = c->cfg->routes;
-	qsort(idx, (size_t)n, sizeof(int), cmp_route_prefix);
-	for (int k = 1; k < n; k++) {
-		const struct xfab_cfg_route *a = &c->cfg->routes[idx[k - 1]];
-		const struct xfab_cfg_route *b = &c->cfg->routes[idx[k]];
+		for (; slots[j]; j = (j + 1) & (n_slots - 1)) {
+			int o = (int)(__u32)slots[j] - 1;
 
-		if (a->pfx.family == b->pfx.family && a->pfx.plen == b->pfx.plen &&
-		    !memcmp(a->pfx.addr, b->pfx.addr, 16)) {
-			snprintf(key, sizeof(key), "ROUTE|%s", b->key);
-			cfg_add_error(c, b->pos, key, "the same prefix is already routed (line %d)",
-				      a->pos.line);
+			if ((__u32)(slots[j] >> 32) == h &&
+			    !cmp_prefix(&routes[o].pfx, &routes[k].pfx))
+				break;
 		}
+		if (slots[j]) {
+			if (n_dups == cap_dups) {
+				struct route_dup *more;
+
+				cap_dups = cap_dups ? cap_dups * 2 : 16;
+				more = realloc(dups, (size_t)cap_dups * sizeof(*dups));
+				if (!more)
+					goto oom;
+				dups = more;
+			}
+			dups[n_dups++] =
+			    (struct route_dup){routes[k].pfx, (int)(__u32)slots[j] - 1, k};
+		}
+		slots[j] = (__u64)h << 32 | (__u32)(k + 1); /* the latest of its prefix */
 	}
-	free(idx);
+	if (n_dups > 1)
+		qsort(dups, (size_t)n_dups, sizeof(*dups), cmp_route_dup);
+	for (int k = 0; k < n_dups; k++) {
+		const struct xfab_cfg_route *a = &routes[dups[k].first],
+					    *b = &routes[dups[k].again];
+
+		snprintf(key, sizeof(key), "ROUTE|%s", b->key);
+		cfg_add_error(c, b->pos, key, "the same prefix is already routed (line %d)",
+			      a->pos.line);
+	}
+	free(slots);
+	free(dups);
+	return;
+oom:
+	cfg_add_error(c, (struct json_pos){0, 0}, "ROUTE", "out of memory");
+	free(slots);
+	free(dups);
 }
 
 /* NEIGH|PORT|ADDRESS: the neighbour must be one this port can reach. */
