@@ -181,7 +181,7 @@ static char *big_object(int n, int dup_a, int dup_b)
 
 static void test_big_object(void **state)
 {
-	int n = 70000; /* past what is copied out of the stack */
+	int n = 200000; /* past what is copied out of the stack, and 8 MB of it */
 	char *t = big_object(n, -1, -1), err[256];
 	struct json_pos pos;
 	struct json_value *v = json_parse(t, err, sizeof(err), &pos);
