@@ -237,16 +237,40 @@ struct lpm_key {
 	__u8 addr[16];
 };
 
+/* The prefix's key: its address masked to its length (whole bytes, then
+ * the bits of the last one). */
+static void lpm_key_of(struct lpm_key *k, int table, const struct xfab_prefix *p)
+{
+	int bits = p->family == AF_INET ? 32 : 128, plen = p->plen < bits ? p->plen : bits;
+
+	memset(k, 0, sizeof(*k));
+	k->table = table;
+	k->plen = p->plen;
+	memcpy(k->addr, p->addr, (size_t)plen / 8);
+	if (plen % 8)
+		k->addr[plen / 8] = (__u8)(p->addr[plen / 8] & (0xff << (8 - plen % 8)));
+}
+
 static void add_lpm(struct cap_list *lpm, const struct cap_src *s, int table,
 		    const struct xfab_prefix *p, long order, int src)
 {
-	struct lpm_key k = {.table = table, .plen = p->plen};
-	int bits = p->family == AF_INET ? 32 : 128;
+	struct lpm_key k;
 
-	for (int b = 0; b < p->plen && b < bits; b++)
-		if (p->addr[b / 8] & (0x80 >> (b % 8)))
-			k.addr[b / 8] |= (__u8)(0x80 >> (b % 8));
+	lpm_key_of(&k, table, p);
 	cap_add(&lpm[p->family == AF_INET6], &k, sizeof(k), seq_of(s, order), src);
+}
+
+/* Fetches the slot a key will be looked up in (a million routes miss the
+ * cache in their table: the one a little ahead is fetched meanwhile). */
+static void lpm_prefetch(struct cap_list *lpm, int table, const struct xfab_prefix *p)
+{
+	struct cap_list *l = &lpm[p->family == AF_INET6];
+	struct lpm_key k;
+
+	if (!l->n_slots)
+		return;
+	lpm_key_of(&k, table, p);
+	__builtin_prefetch(&l->slots[cap_hash(&k, sizeof(k)) & (l->n_slots - 1)]);
 }
 
 struct cap_lists {
@@ -295,6 +319,8 @@ static void add_config(struct cap_lists *L, const struct cap_src *s)
 	for (int i = 0; i < cfg->n_routes; i++, order++) {
 		const struct xfab_cfg_route *r = &cfg->routes[i];
 
+		if (i + 16 < cfg->n_routes)
+			lpm_prefetch(L->lpm, -1, &cfg->routes[i + 16].pfx);
 		add_lpm(L->lpm, s, -1, &r->pfx, order, i);
 		/* the same arrays as a route before: nothing new */
 		if (!path_seen(seen, r))

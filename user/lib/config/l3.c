@@ -7,9 +7,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static int addr_overlaps(const struct xfab_cfg_addr *a, const struct xfab_prefix *p)
 {
@@ -484,6 +486,38 @@ out:
 	return ret;
 }
 
+/* "ROUTE|" and the entry's key, cut as snprintf would: a million routes
+ * each format their key for errors they almost never have. */
+static void route_key(char *key, size_t len, const char *name)
+{
+	size_t n = strnlen(name, len - sizeof("ROUTE|"));
+
+	memcpy(key, "ROUTE|", sizeof("ROUTE|") - 1);
+	memcpy(key + sizeof("ROUTE|") - 1, name, n);
+	key[sizeof("ROUTE|") - 1 + n] = '\0';
+}
+
+int cfg_reserve_routes(struct ctx *c, size_t n)
+{
+	size_t len = n * sizeof(*c->cfg->routes), huge = (size_t)2 << 20;
+	struct xfab_cfg_route *routes;
+	uintptr_t from, to;
+
+	if (c->cfg->routes || !n)
+		return 0;
+	routes = malloc(len);
+	if (!routes)
+		return -1;
+	/* its whole 2 MB pages on huge pages where the kernel gives them */
+	from = ((uintptr_t)routes + huge - 1) & ~(uintptr_t)(huge - 1);
+	to = ((uintptr_t)routes + len) & ~(uintptr_t)(huge - 1);
+	if (to > from)
+		madvise((void *)from, to - from, MADV_HUGEPAGE);
+	c->cfg->routes = routes;
+	c->routes_cap = n;
+	return 0;
+}
+
 void cfg_parse_route(struct ctx *c, const struct json_value *e)
 {
 	static const char *const fields[] = {"nexthop",	 "ifname",	"blackhole", "weight",
@@ -494,7 +528,7 @@ void cfg_parse_route(struct ctx *c, const struct json_value *e)
 	char key[160];
 
 	memset(&rt, 0, sizeof(rt));
-	snprintf(key, sizeof(key), "ROUTE|%s", e->key);
+	route_key(key, sizeof(key), e->key);
 	if (cfg_check_fields(c, e, key, fields))
 		return;
 	if (cfg_parse_key_prefix(c, e, key, e->key, &rt.pfx))
@@ -503,16 +537,23 @@ void cfg_parse_route(struct ctx *c, const struct json_value *e)
 	rt.key = e->key; /* duplicates are found once all routes are read */
 	if (cfg_prefix_is_own(c, e, key, &rt.pfx, 1))
 		return;
-	routes = cfg_grow(c->cfg->routes, c->cfg->n_routes, sizeof(rt));
-	if (!routes) {
-		cfg_add_error(c, e->key_pos, key, "out of memory");
-		return;
+	routes = c->cfg->routes;
+	if ((size_t)c->cfg->n_routes == c->routes_cap) {
+		size_t cap = c->routes_cap ? 2 * c->routes_cap : 8;
+
+		routes = realloc(routes, cap * sizeof(rt));
+		if (!routes) {
+			cfg_add_error(c, e->key_pos, key, "out of memory");
+			return;
+		}
+		c->cfg->routes = routes;
+		c->routes_cap = cap;
 	}
-	c->cfg->routes = routes;
 	fnh = json_get(e, "nexthop");
 	last = c->last_route >= 0 ? &routes[c->last_route] : NULL;
 	if (fnh && fnh->type == JSON_STRING && e->count == 1 && c->last_nh_text && last &&
-	    last->pfx.family == rt.pfx.family && !strcmp(fnh->str, c->last_nh_text)) {
+	    last->pfx.family == rt.pfx.family &&
+	    (fnh->str == c->last_nh_text || !strcmp(fnh->str, c->last_nh_text))) {
 		/* The same plain list as the route before: share its parse. */
 		rt.nexthops = last->nexthops;
 		rt.weights = last->weights;
@@ -574,16 +615,25 @@ void cfg_check_duplicate_routes(struct ctx *c)
 	struct route_dup *dups = NULL;
 	size_t n_slots = 1024;
 	__u64 *slots; /* hash (high half), route index + 1 (low half; 0: empty) */
+	__u32 *hashes = NULL;
 	char key[160];
 
 	while (n_slots < 2 * (size_t)n)
 		n_slots *= 2;
 	slots = calloc(n_slots, sizeof(*slots));
-	if (!slots)
+	hashes = malloc((size_t)(n ? n : 1) * sizeof(*hashes));
+	if (!slots || !hashes)
 		goto oom;
+	/* the hashes first, so the slot of a route a little ahead can be
+	 * fetched while this one is looked up (a million miss the cache) */
+	for (int k = 0; k < n; k++)
+		hashes[k] = prefix_hash(&routes[k].pfx);
 	for (int k = 0; k < n; k++) {
-		__u32 h = prefix_hash(&routes[k].pfx);
+		__u32 h = hashes[k];
 		size_t j = h & (n_slots - 1);
+
+		if (k + 16 < n)
+			__builtin_prefetch(&slots[hashes[k + 16] & (n_slots - 1)]);
 
 		for (; slots[j]; j = (j + 1) & (n_slots - 1)) {
 			int o = (int)(__u32)slots[j] - 1;
@@ -618,11 +668,13 @@ void cfg_check_duplicate_routes(struct ctx *c)
 			      a->pos.line);
 	}
 	free(slots);
+	free(hashes);
 	free(dups);
 	return;
 oom:
 	cfg_add_error(c, (struct json_pos){0, 0}, "ROUTE", "out of memory");
 	free(slots);
+	free(hashes);
 	free(dups);
 }
 

@@ -82,9 +82,13 @@ static int config_from_json(const char *file, struct json_value *root, struct xf
 	l3_ok = !errs->total;
 	tbl = json_get(root, "ROUTE");
 	if (tbl && l3_ok) {
-		for (size_t i = 0; i < tbl->count; i++)
-			cfg_parse_route(&c, &tbl->children[i]);
-		cfg_check_duplicate_routes(&c);
+		if (cfg_reserve_routes(&c, tbl->count)) {
+			cfg_add_error(&c, tbl->pos, "ROUTE", "out of memory");
+		} else {
+			for (size_t i = 0; i < tbl->count; i++)
+				cfg_parse_route(&c, &tbl->children[i]);
+			cfg_check_duplicate_routes(&c);
+		}
 	}
 	tbl = json_get(root, "NEIGH");
 	if (tbl && l3_ok)
