@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdarg.h>
@@ -236,6 +237,7 @@ int xfab_config_load(const char *path, struct xfab_config *cfg, struct xfab_cfg_
 	struct json_value *root;
 	struct stat st;
 	char msg[256];
+	int ret;
 
 	errs->count = 0;
 	errs->total = 0;
@@ -284,7 +286,12 @@ int xfab_config_load(const char *path, struct xfab_config *cfg, struct xfab_cfg_
 		cfg_add_error(&c, pos, NULL, "%s", msg);
 		return -1;
 	}
-	return config_from_json(path, root, cfg, errs);
+	ret = config_from_json(path, root, cfg, errs);
+	/* Reading a full table freed a hundred MB in blocks of every size;
+	 * what the heap keeps of it free goes back now, before the tables
+	 * are built (xfabd's peak: ~40 MB less with a million routes). */
+	malloc_trim(0);
+	return ret;
 }
 
 void xfab_config_free(struct xfab_config *cfg)
