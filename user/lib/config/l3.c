@@ -537,18 +537,18 @@ void cfg_parse_route(struct ctx *c, const struct json_value *e)
 	rt.key = e->key; /* duplicates are found once all routes are read */
 	if (cfg_prefix_is_own(c, e, key, &rt.pfx, 1))
 		return;
-	routes = c->cfg->routes;
 	if ((size_t)c->cfg->n_routes == c->routes_cap) {
 		size_t cap = c->routes_cap ? 2 * c->routes_cap : 8;
+		struct xfab_cfg_route *more = realloc(c->cfg->routes, cap * sizeof(rt));
 
-		routes = realloc(routes, cap * sizeof(rt));
-		if (!routes) {
+		if (!more) { /* the routes so far stay the config's */
 			cfg_add_error(c, e->key_pos, key, "out of memory");
 			return;
 		}
-		c->cfg->routes = routes;
+		c->cfg->routes = more;
 		c->routes_cap = cap;
 	}
+	routes = c->cfg->routes;
 	fnh = json_get(e, "nexthop");
 	last = c->last_route >= 0 ? &routes[c->last_route] : NULL;
 	if (fnh && fnh->type == JSON_STRING && e->count == 1 && c->last_nh_text && last &&
