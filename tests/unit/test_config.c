@@ -451,6 +451,34 @@ static void test_all_errors_reported(void **state)
 	assert_string_equal(errs.e[1].key, "PORT|eth2.speed");
 }
 
+/* Prefixes routed more than once (spelt differently), out of order in the
+ * file: reported in prefix order, each naming the occurrence before it. */
+static void test_duplicate_prefixes_order(void **state)
+{
+	const char *text = HDR PORTS IFS ",\n \"ROUTE\": {\n"
+					 "  \"fd20::/64\": {\"nexthop\": \"fd00::0\"},\n"
+					 "  \"20.0.0.0/24\": {\"nexthop\": \"10.0.0.0\"},\n"
+					 "  \"fd20:0::/64\": {\"nexthop\": \"fd00::0\"},\n"
+					 "  \"fd10::/64\": {\"nexthop\": \"fd00::0\"},\n"
+					 "  \"fd20:0:0::/64\": {\"nexthop\": \"fd00::0\"},\n"
+					 "  \"fd10:0::/64\": {\"nexthop\": \"fd00::0\"}}\n}\n";
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+
+	(void)state;
+	assert_int_equal(xfab_config_parse("dups.json", text, &cfg, &errs), -1);
+	assert_int_equal(errs.total, 3);
+	assert_string_equal(errs.e[0].key, "ROUTE|fd10:0::/64");
+	assert_int_equal(errs.e[0].line, 12);
+	assert_non_null(strstr(errs.e[0].msg, "(line 10)"));
+	assert_string_equal(errs.e[1].key, "ROUTE|fd20:0::/64");
+	assert_int_equal(errs.e[1].line, 9);
+	assert_non_null(strstr(errs.e[1].msg, "(line 7)"));
+	assert_string_equal(errs.e[2].key, "ROUTE|fd20:0:0::/64");
+	assert_int_equal(errs.e[2].line, 11);
+	assert_non_null(strstr(errs.e[2].msg, "(line 9)"));
+}
+
 static void test_missing_file(void **state)
 {
 	struct xfab_config cfg;
@@ -849,7 +877,7 @@ static void test_bad_config_applies_nothing(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[N_BAD + 13];
+	struct CMUnitTest tests[N_BAD + 14];
 	size_t n = 0;
 
 	for (size_t i = 0; i < N_BAD; i++)
@@ -863,6 +891,8 @@ int main(void)
 					 .test_func = test_fib_sync};
 	tests[n++] = (struct CMUnitTest){.name = "every error reported",
 					 .test_func = test_all_errors_reported};
+	tests[n++] = (struct CMUnitTest){.name = "prefixes routed twice: in prefix order",
+					 .test_func = test_duplicate_prefixes_order};
 	tests[n++] = (struct CMUnitTest){.name = "missing file", .test_func = test_missing_file};
 	tests[n++] = (struct CMUnitTest){.name = "tables: build", .test_func = test_tables_build};
 	tests[n++] = (struct CMUnitTest){.name = "tables: link down leaves groups",

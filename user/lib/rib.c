@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,12 +147,18 @@ struct xfab_rib_node *xfab_rib_find(const struct xfab_rib *rib, const struct xfa
 	return n;
 }
 
-static void grow_nodes(struct xfab_rib *rib)
+/* Room for n prefixes without a longer chain than one per bucket: to
+ * twice the buckets, or at once to what a config load will hold (a
+ * million routes rehashed a dozen times cost as much as their load). */
+static void grow_nodes(struct xfab_rib *rib, size_t n)
 {
 	size_t nb = rib->n_buckets * 2;
-	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
-	struct xfab_rib_node **b = xfab_big_zalloc(nb * sizeof(*b));
+	struct xfab_rib_node **b;
 
+	while (nb < n)
+		nb *= 2;
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
+	b = xfab_big_zalloc(nb * sizeof(*b));
 	if (!b)
 		return; /* longer chains, still correct */
 	for (size_t i = 0; i < rib->n_buckets; i++)
@@ -177,7 +184,7 @@ static struct xfab_rib_node *node_get(struct xfab_rib *rib, const struct xfab_ri
 	if (n)
 		return n;
 	if (rib->count >= rib->n_buckets)
-		grow_nodes(rib);
+		grow_nodes(rib, 0);
 	n = xfab_pool_zalloc(&rib->node_pool);
 	if (!n)
 		return NULL;
@@ -567,12 +574,63 @@ int xfab_rib_members_of(const struct xfab_cfg_route *r, struct xfab_rib_member *
 	return r->n_nexthops;
 }
 
+/* The paths one config load interned, by the arrays of the routes they
+ * came from (a direct-mapped cache, each with a reference): a full table's
+ * routes share one parse of a few nexthop lists, and such a route takes
+ * the path again without taking its members apart, sorting and hashing
+ * them. Only within one load: the config is not changed meanwhile. */
+#define LOAD_PATHS 16
+
+struct load_path {
+	const struct xfab_cfg_nexthop *nexthops;
+	const __u16 *weights;
+	int n;
+	struct xfab_rib_path *path;
+};
+
+struct load {
+	struct xfab_rib *rib;
+	struct load_path paths[LOAD_PATHS];
+};
+
+static struct xfab_rib_path *load_path(struct load *l, const struct xfab_cfg_route *r)
+{
+	struct load_path *lp = &l->paths[((uintptr_t)r->nexthops >> 4) % LOAD_PATHS];
+	struct xfab_rib_member m[XFAB_GROUP_MAX_MEMBERS];
+	struct xfab_rib_path *path;
+	int n;
+
+	if (lp->path && lp->nexthops == r->nexthops && lp->weights == r->weights &&
+	    lp->n == r->n_nexthops) {
+		lp->path->refs++;
+		return lp->path;
+	}
+	n = xfab_rib_members_of(r, m);
+	if (n < 0)
+		return NULL;
+	path = path_intern(l->rib, m, n);
+	if (!path)
+		return NULL;
+	if (lp->path)
+		xfab_rib_path_put(l->rib, lp->path);
+	*lp = (struct load_path){r->nexthops, r->weights, r->n_nexthops, path};
+	path->refs++; /* the cache's */
+	return path;
+}
+
+static void load_done(struct load *l)
+{
+	for (int i = 0; i < LOAD_PATHS; i++)
+		if (l->paths[i].path)
+			xfab_rib_path_put(l->rib, l->paths[i].path);
+}
+
 /* Adds one config-derived entry unless this load set that key already
  * (the first of duplicates wins, as validation keeps them apart). */
-static int load_one(struct xfab_rib *rib, __u32 table, const struct xfab_prefix *pfx, int source,
+static int load_one(struct load *l, __u32 table, const struct xfab_prefix *pfx, int source,
 		    int type, int port, const struct xfab_cfg_route *r)
 {
-	struct xfab_rib_member m[XFAB_GROUP_MAX_MEMBERS];
+	struct xfab_rib *rib = l->rib;
 	struct xfab_rib_path *path = NULL;
 	struct xfab_rib_node *node;
 	struct xfab_rib_key key;
@@ -586,11 +644,9 @@ static int load_one(struct xfab_rib *rib, __u32 table, const struct xfab_prefix 
 		if (e->source == source && e->gen == rib->gen)
 			return 0;
 	if (type == XFAB_RIB_PATH) {
-		int n = xfab_rib_members_of(r, m);
-
-		if (n < 0)
-			return n;
-		path = path_intern(rib, m, n);
+		if (!r || r->n_nexthops < 1 || r->n_nexthops > XFAB_GROUP_MAX_MEMBERS)
+			return -EINVAL;
+		path = load_path(l, r);
 		if (!path)
 			return -ENOMEM;
 	}
@@ -600,18 +656,43 @@ static int load_one(struct xfab_rib *rib, __u32 table, const struct xfab_prefix 
 	return err;
 }
 
-static int load_route(struct xfab_rib *rib, __u32 table, const struct xfab_cfg_route *r)
+#define PREFETCH_AHEAD 8
+
+static void prefetch_bucket(const struct xfab_rib *rib, const struct xfab_prefix *pfx)
 {
-	if (r->blackhole)
-		return load_one(rib, table, &r->pfx, XFAB_RIB_SRC_CONFIG, XFAB_RIB_BLACKHOLE, 0, r);
-	return load_one(rib, table, &r->pfx, XFAB_RIB_SRC_CONFIG, XFAB_RIB_PATH, 0, r);
+	struct xfab_rib_key key;
+
+	xfab_rib_key_of(&key, 0, pfx);
+	__builtin_prefetch(&rib->buckets[key_bucket(rib, &key)]);
 }
 
-int xfab_rib_load_config(struct xfab_rib *rib, const struct xfab_config *cfg)
+static void prefetch_node(const struct xfab_rib *rib, const struct xfab_prefix *pfx)
 {
+	struct xfab_rib_key key;
+	const struct xfab_rib_node *n;
+
+	xfab_rib_key_of(&key, 0, pfx);
+	n = rib->buckets[key_bucket(rib, &key)];
+	if (n)
+		__builtin_prefetch(n);
+}
+
+static int load_route(struct load *l, __u32 table, const struct xfab_cfg_route *r)
+{
+	if (r->blackhole)
+		return load_one(l, table, &r->pfx, XFAB_RIB_SRC_CONFIG, XFAB_RIB_BLACKHOLE, 0, r);
+	return load_one(l, table, &r->pfx, XFAB_RIB_SRC_CONFIG, XFAB_RIB_PATH, 0, r);
+}
+
+static int load_config(struct load *l, const struct xfab_config *cfg)
+{
+	struct xfab_rib *rib = l->rib;
+	size_t want = rib->count + 2 * (size_t)cfg->n_addrs + (size_t)cfg->n_tunnels +
+		      (size_t)cfg->n_vnet_routes + (size_t)cfg->n_routes + (size_t)cfg->n_te + 2;
 	int err = 0;
 
-	rib->gen++;
+	if (want > rib->n_buckets)
+		grow_nodes(rib, want);
 	for (int i = 0; i < cfg->n_addrs && !err; i++) {
 		const struct xfab_cfg_addr *a = &cfg->addrs[i];
 		struct xfab_prefix self = a->pfx;
@@ -620,39 +701,46 @@ int xfab_rib_load_config(struct xfab_rib *rib, const struct xfab_config *cfg)
 		int vnet = cfg->ports[a->port].vnet;
 		__u32 table = vnet ? XFAB_RIB_TABLE_VNET | (__u32)vnet : 0;
 
-		err = load_one(rib, table, &a->pfx, XFAB_RIB_SRC_CONNECTED, XFAB_RIB_CONNECTED,
+		err = load_one(l, table, &a->pfx, XFAB_RIB_SRC_CONNECTED, XFAB_RIB_CONNECTED,
 			       a->port, NULL);
 		self.plen = self.family == AF_INET ? 32 : 128;
 		xfab_rib_key_of(&sk, table, &self);
 		xfab_rib_key_of(&nk, table, &a->pfx);
 		if (!err && memcmp(&sk, &nk, sizeof(sk)))
-			err = load_one(rib, table, &self, XFAB_RIB_SRC_CONNECTED, XFAB_RIB_LOCAL, 0,
+			err = load_one(l, table, &self, XFAB_RIB_SRC_CONNECTED, XFAB_RIB_LOCAL, 0,
 				       NULL);
 	}
 	/* the overlay: tunnel routes and local tenant routes */
 	for (int i = 0; i < cfg->n_tunnels && !err; i++)
-		err = load_one(rib, XFAB_RIB_TABLE_VNET | (__u32)cfg->tunnels[i].vnet,
+		err = load_one(l, XFAB_RIB_TABLE_VNET | (__u32)cfg->tunnels[i].vnet,
 			       &cfg->tunnels[i].pfx, XFAB_RIB_SRC_CONFIG, XFAB_RIB_TUNNEL, i, NULL);
 	for (int i = 0; i < cfg->n_vnet_routes && !err; i++) {
 		const struct xfab_cfg_vnet_route *r = &cfg->vnet_routes[i];
 		__u32 table = XFAB_RIB_TABLE_VNET | (__u32)r->vnet;
 
 		if (r->rt.n_nexthops)
-			err = load_one(rib, table, &r->rt.pfx, XFAB_RIB_SRC_CONFIG, XFAB_RIB_PATH,
-				       0, &r->rt);
+			err = load_one(l, table, &r->rt.pfx, XFAB_RIB_SRC_CONFIG, XFAB_RIB_PATH, 0,
+				       &r->rt);
 		else
-			err = load_one(rib, table, &r->rt.pfx, XFAB_RIB_SRC_CONFIG,
+			err = load_one(l, table, &r->rt.pfx, XFAB_RIB_SRC_CONFIG,
 				       XFAB_RIB_CONNECTED, r->port, NULL);
 	}
-	for (int i = 0; i < cfg->n_routes && !err; i++)
-		err = load_route(rib, 0, &cfg->routes[i]);
+	for (int i = 0; i < cfg->n_routes && !err; i++) {
+		/* a million prefixes miss the cache in a hash table of 16 MB:
+		 * the bucket of a route a little ahead, then its first node */
+		if (i + 2 * PREFETCH_AHEAD < cfg->n_routes)
+			prefetch_bucket(rib, &cfg->routes[i + 2 * PREFETCH_AHEAD].pfx);
+		if (i + PREFETCH_AHEAD < cfg->n_routes)
+			prefetch_node(rib, &cfg->routes[i + PREFETCH_AHEAD].pfx);
+		err = load_route(l, 0, &cfg->routes[i]);
+	}
 	for (int i = 0; i < cfg->n_te && !err; i++)
-		err = load_route(rib, XFAB_RIB_TABLE_TE | (__u32)cfg->te[i].in_port,
-				 &cfg->te[i].path);
+		err =
+		    load_route(l, XFAB_RIB_TABLE_TE | (__u32)cfg->te[i].in_port, &cfg->te[i].path);
 	for (int f = 0; cfg->repair_bounce && f < 2 && !err; f++) {
 		struct xfab_prefix any = {.family = f ? AF_INET6 : AF_INET};
 
-		err = load_one(rib, XFAB_RIB_TABLE_REPAIR, &any, XFAB_RIB_SRC_CONFIG, XFAB_RIB_PATH,
+		err = load_one(l, XFAB_RIB_TABLE_REPAIR, &any, XFAB_RIB_SRC_CONFIG, XFAB_RIB_PATH,
 			       0, &cfg->repair);
 	}
 	if (err)
@@ -675,5 +763,16 @@ int xfab_rib_load_config(struct xfab_rib *rib, const struct xfab_config *cfg)
 				}
 			}
 		}
+	return err;
+}
+
+int xfab_rib_load_config(struct xfab_rib *rib, const struct xfab_config *cfg)
+{
+	struct load l = {.rib = rib};
+	int err;
+
+	rib->gen++;
+	err = load_config(&l, cfg);
+	load_done(&l);
 	return err;
 }

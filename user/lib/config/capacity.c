@@ -21,108 +21,145 @@
 #include "internal.h"
 
 #include <arpa/inet.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* What one config contributes to one count: a key and who brought it. */
+/*
+ * One count: the distinct keys over both configs, each kept once. Items
+ * come in the order of the configs (the running one first, then the new
+ * one in file order), so the item that passes the limit is known the
+ * moment it is added: no list of every item, no sort. A million routes
+ * cost their keys and a table of 4-byte offsets.
+ */
 struct cap_item {
-	const void *key;
-	size_t len;
 	long seq; /* -1: the running config's; else the order in the new config */
 	int src;  /* >= 0: a ROUTE; <= -2: TE entry -2 - src; -1: an interface */
 };
 
 struct cap_list {
-	struct cap_item *items;
-	size_t n, cap;
-	unsigned char *arena; /* fixed-size keys live here */
-	size_t arena_used, arena_cap;
+	unsigned char *keys; /* each key: its length (4 bytes), then the key */
+	size_t used, room;
+	/* each distinct key: its hash (high half) and its offset in keys + 1
+	 * (low half; 0: empty), so a probe reads a key only on a hash match */
+	__u64 *slots;
+	size_t n_slots;
+	size_t old_keys, new_keys; /* distinct: the running config's, the rest */
+	size_t limit;
+	int over;		 /* the limit is passed */
+	struct cap_item culprit; /* the new config's item that passes it */
 	int oom;
 };
 
-static void *cap_key(struct cap_list *l, size_t len)
+static __u32 cap_hash(const void *key, size_t len)
 {
-	if (l->arena_used + len > l->arena_cap) {
-		/* keys are referenced by pointer: chain a new block instead of
-		 * moving the old one (the old blocks are kept in the items) */
-		size_t cap = len > (1u << 20) ? len : (1u << 20);
-		unsigned char *blk = malloc(cap);
+	const __u8 *b = key;
+	__u64 h = 0x9e3779b97f4a7c15ull ^ len;
 
-		if (!blk) {
-			l->oom = 1;
-			return NULL;
-		}
-		/* remember the block as an item of length 0, freed at the end */
-		if (l->n == l->cap) {
-			size_t ncap = l->cap ? l->cap * 2 : 1024;
-			struct cap_item *bigger = realloc(l->items, ncap * sizeof(*bigger));
+	for (size_t i = 0; i < len; i += 8) {
+		__u64 w = 0;
 
-			if (!bigger) {
-				free(blk);
-				l->oom = 1;
-				return NULL;
-			}
-			l->items = bigger;
-			l->cap = ncap;
-		}
-		l->items[l->n++] = (struct cap_item){.key = blk, .len = 0, .seq = -2};
-		l->arena = blk;
-		l->arena_used = 0;
-		l->arena_cap = cap;
+		memcpy(&w, b + i, len - i < 8 ? len - i : 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
 	}
-	l->arena_used += len;
-	return l->arena + l->arena_used - len;
+	return (__u32)h;
 }
 
+/* Room for n distinct keys of about key_len bytes (more still fit). */
+static int cap_reserve(struct cap_list *l, size_t n, size_t key_len)
+{
+	size_t n_slots = l->n_slots ? l->n_slots : 1024, room;
+	__u64 *slots;
+
+	while (n_slots < 2 * n)
+		n_slots *= 2;
+	room = n * ((sizeof(__u32) + key_len + 3) & ~(size_t)3);
+	if (room > l->room && room < UINT32_MAX) {
+		unsigned char *keys = realloc(l->keys, room);
+
+		if (!keys)
+			return -1;
+		l->keys = keys;
+		l->room = room;
+	}
+	if (n_slots == l->n_slots)
+		return 0;
+	slots = calloc(n_slots, sizeof(*slots));
+	if (!slots)
+		return -1;
+	for (size_t i = 0; i < l->n_slots; i++) {
+		size_t j;
+
+		if (!l->slots[i])
+			continue;
+		for (j = (l->slots[i] >> 32) & (n_slots - 1); slots[j]; j = (j + 1) & (n_slots - 1))
+			;
+		slots[j] = l->slots[i];
+	}
+	free(l->slots);
+	l->slots = slots;
+	l->n_slots = n_slots;
+	return 0;
+}
+
+/* Adds a key (a new one counts) in the order of the items. */
 static void cap_add(struct cap_list *l, const void *key, size_t len, long seq, int src)
 {
-	void *k = cap_key(l, len);
+	size_t need = (sizeof(__u32) + len + 3) & ~(size_t)3, j;
+	size_t distinct = l->old_keys + l->new_keys;
+	__u32 len32 = (__u32)len, h = cap_hash(key, len);
 
-	if (!k)
+	if (l->oom)
 		return;
-	memcpy(k, key, len);
-	if (l->n == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 1024;
-		struct cap_item *bigger = realloc(l->items, ncap * sizeof(*bigger));
+	if ((distinct + 1) * 2 > l->n_slots && cap_reserve(l, distinct + 1, len)) {
+		l->oom = 1;
+		return;
+	}
+	for (j = h & (l->n_slots - 1); l->slots[j]; j = (j + 1) & (l->n_slots - 1)) {
+		const unsigned char *k = l->keys + (__u32)l->slots[j] - 1;
 
-		if (!bigger) {
+		if ((__u32)(l->slots[j] >> 32) == h && !memcmp(k, &len32, sizeof(len32)) &&
+		    !memcmp(k + sizeof(len32), key, len))
+			return; /* counted already, by an earlier item */
+	}
+	if (l->used + need > l->room) {
+		size_t room = l->room ? l->room * 2 : 4096;
+		unsigned char *keys;
+
+		while (room < l->used + need)
+			room *= 2;
+		keys = room < UINT32_MAX ? realloc(l->keys, room) : NULL;
+		if (!keys) {
 			l->oom = 1;
 			return;
 		}
-		l->items = bigger;
-		l->cap = ncap;
+		l->keys = keys;
+		l->room = room;
 	}
-	l->items[l->n++] = (struct cap_item){.key = k, .len = len, .seq = seq, .src = src};
+	memcpy(l->keys + l->used, &len32, sizeof(len32));
+	memcpy(l->keys + l->used + sizeof(len32), key, len);
+	l->slots[j] = (__u64)h << 32 | ((__u32)l->used + 1);
+	l->used += need;
+	if (seq < 0) {
+		l->old_keys++;
+		return;
+	}
+	l->new_keys++;
+	/* the first new key past the limit (the running config's own keys
+	 * may pass it already: then the first new key) */
+	if (!l->over && l->old_keys + l->new_keys > l->limit) {
+		l->over = 1;
+		l->culprit = (struct cap_item){.seq = seq, .src = src};
+	}
 }
 
 static void cap_free(struct cap_list *l)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (l->items[i].len == 0 && l->items[i].seq == -2)
-			free((void *)l->items[i].key);
-	free(l->items);
+	free(l->keys);
+	free(l->slots);
 	memset(l, 0, sizeof(*l));
-}
-
-static int cmp_item(const void *a, const void *b)
-{
-	const struct cap_item *x = a, *y = b;
-	int c;
-
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	c = memcmp(x->key, y->key, x->len);
-	if (c)
-		return c;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int cmp_seq(const void *a, const void *b)
-{
-	const struct cap_item *x = a, *y = b;
-
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 struct cap_result {
@@ -134,36 +171,13 @@ struct cap_result {
 /* Distinct keys over both configs; which item of the new one passes limit. */
 static int cap_count(struct cap_list *l, size_t limit, struct cap_result *r)
 {
-	struct cap_item *firsts;
-	size_t nf = 0, i = 0;
-
 	memset(r, 0, sizeof(*r));
-	if (l->n > 1)
-		qsort(l->items, l->n, sizeof(*l->items), cmp_item);
-	firsts = malloc((l->n ? l->n : 1) * sizeof(*firsts));
-	if (!firsts)
+	if (l->oom || limit != l->limit)
 		return -1;
-	while (i < l->n) {
-		size_t j = i + 1;
-
-		while (j < l->n && l->items[j].len == l->items[i].len &&
-		       !memcmp(l->items[j].key, l->items[i].key, l->items[i].len))
-			j++;
-		if (l->items[i].len) { /* not an arena block */
-			if (l->items[i].seq < 0)
-				r->old_keys++;
-			else
-				firsts[nf++] = l->items[i]; /* sorted: lowest seq first */
-		}
-		i = j;
-	}
-	r->new_keys = nf;
-	if (r->old_keys + nf > limit) {
-		qsort(firsts, nf, sizeof(*firsts), cmp_seq);
-		r->over = 1;
-		r->culprit = firsts[limit > r->old_keys ? limit - r->old_keys : 0];
-	}
-	free(firsts);
+	r->old_keys = l->old_keys;
+	r->new_keys = l->new_keys;
+	r->over = l->over;
+	r->culprit = l->culprit;
 	return 0;
 }
 
@@ -223,16 +237,40 @@ struct lpm_key {
 	__u8 addr[16];
 };
 
+/* The prefix's key: its address masked to its length (whole bytes, then
+ * the bits of the last one). */
+static void lpm_key_of(struct lpm_key *k, int table, const struct xfab_prefix *p)
+{
+	int bits = p->family == AF_INET ? 32 : 128, plen = p->plen < bits ? p->plen : bits;
+
+	memset(k, 0, sizeof(*k));
+	k->table = table;
+	k->plen = p->plen;
+	memcpy(k->addr, p->addr, (size_t)plen / 8);
+	if (plen % 8)
+		k->addr[plen / 8] = (__u8)(p->addr[plen / 8] & (0xff << (8 - plen % 8)));
+}
+
 static void add_lpm(struct cap_list *lpm, const struct cap_src *s, int table,
 		    const struct xfab_prefix *p, long order, int src)
 {
-	struct lpm_key k = {.table = table, .plen = p->plen};
-	int bits = p->family == AF_INET ? 32 : 128;
+	struct lpm_key k;
 
-	for (int b = 0; b < p->plen && b < bits; b++)
-		if (p->addr[b / 8] & (0x80 >> (b % 8)))
-			k.addr[b / 8] |= (__u8)(0x80 >> (b % 8));
+	lpm_key_of(&k, table, p);
 	cap_add(&lpm[p->family == AF_INET6], &k, sizeof(k), seq_of(s, order), src);
+}
+
+/* Fetches the slot a key will be looked up in (a million routes miss the
+ * cache in their table: the one a little ahead is fetched meanwhile). */
+static void lpm_prefetch(struct cap_list *lpm, int table, const struct xfab_prefix *p)
+{
+	struct cap_list *l = &lpm[p->family == AF_INET6];
+	struct lpm_key k;
+
+	if (!l->n_slots)
+		return;
+	lpm_key_of(&k, table, p);
+	__builtin_prefetch(&l->slots[cap_hash(&k, sizeof(k)) & (l->n_slots - 1)]);
 }
 
 struct cap_lists {
@@ -241,9 +279,31 @@ struct cap_lists {
 
 /* Items in the order of the file: interfaces, routes, TE entries (the
  * order parse reads them), so the culprit is the first that does not fit. */
+/* Paths a config added already, by their arrays (a direct-mapped cache):
+ * routes that share one parse of a nexthop list (a full table repeats the
+ * same list) bring nothing new, and are not taken apart again. */
+#define SEEN_PATHS 64
+
+struct seen_path {
+	const void *nexthops, *weights;
+	int n;
+};
+
+static int path_seen(struct seen_path *seen, const struct xfab_cfg_route *r)
+{
+	struct seen_path *sp = &seen[((uintptr_t)r->nexthops >> 4) % SEEN_PATHS];
+
+	if (r->nexthops && sp->nexthops == r->nexthops && sp->weights == r->weights &&
+	    sp->n == r->n_nexthops)
+		return 1;
+	*sp = (struct seen_path){r->nexthops, r->weights, r->n_nexthops};
+	return 0;
+}
+
 static void add_config(struct cap_lists *L, const struct cap_src *s)
 {
 	const struct xfab_config *cfg = s->cfg;
+	struct seen_path seen[SEEN_PATHS] = {0};
 	long order = 0;
 
 	for (int i = 0; i < cfg->n_addrs; i++, order++) {
@@ -257,9 +317,11 @@ static void add_config(struct cap_lists *L, const struct cap_src *s)
 	for (int i = 0; i < cfg->n_routes; i++, order++) {
 		const struct xfab_cfg_route *r = &cfg->routes[i];
 
+		if (i + 16 < cfg->n_routes)
+			lpm_prefetch(L->lpm, -1, &cfg->routes[i + 16].pfx);
 		add_lpm(L->lpm, s, -1, &r->pfx, order, i);
-		/* a route sharing the one before's nexthop list adds nothing new */
-		if (!(i && r->shared && r->nexthops == cfg->routes[i - 1].nexthops))
+		/* the same arrays as a route before: nothing new */
+		if (!path_seen(seen, r))
 			add_path(&L->nhs, &L->groups, s, r, order, i);
 	}
 	for (int i = 0; i < cfg->n_te; i++, order++) {
@@ -430,7 +492,24 @@ static void check_all(struct ctx *c, const struct xfab_config *old, int parsing)
 	    {&L.lpm[1], "IPv6 route entries", XFAB_MAX_ROUTES_V6},
 	    {&L.neighs, "static neighbours", XFAB_MAX_NEIGHBORS},
 	};
+	size_t n_lpm[2] = {0, 0};
+
 	memset(&L, 0, sizeof(L));
+	for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++)
+		counts[k].list->limit = counts[k].limit;
+	/* the route entries, known in advance (a million: no rehashing) */
+	for (int k = 0; k < 2; k++) {
+		const struct xfab_config *cfg = k ? c->cfg : old;
+
+		for (int i = 0; cfg && i < cfg->n_addrs; i++)
+			n_lpm[cfg->addrs[i].pfx.family == AF_INET6] += 2;
+		for (int i = 0; cfg && i < cfg->n_routes; i++)
+			n_lpm[cfg->routes[i].pfx.family == AF_INET6]++;
+		for (int i = 0; cfg && i < cfg->n_te; i++)
+			n_lpm[cfg->te[i].path.pfx.family == AF_INET6]++;
+	}
+	for (int f = 0; f < 2; f++)
+		L.lpm[f].oom = cap_reserve(&L.lpm[f], n_lpm[f], sizeof(struct lpm_key));
 	if (old)
 		add_config(&L, &s_old);
 	add_config(&L, &s_new);

@@ -15,7 +15,8 @@ struct ctx {
 	struct xfab_config *cfg;
 	/* the last ROUTE's plain nexthop list: a full table repeats it */
 	const char *last_nh_text;
-	int last_route; /* its index (the array moves as it grows); -1: none */
+	int last_route;	   /* its index (the array moves as it grows); -1: none */
+	size_t routes_cap; /* of cfg->routes */
 };
 
 /* ---- validate.c: errors, typed fields, numbers, lists, prefixes ---- */
@@ -71,6 +72,8 @@ int cfg_parse_path(struct ctx *c, const struct json_value *e, const char *key,
 		   struct xfab_cfg_route *rt);
 int cfg_prefix_is_own(struct ctx *c, const struct json_value *e, const char *key,
 		      const struct xfab_prefix *pfx, int subnets);
+/* Room for n routes (the ROUTE table's size) before they are read. */
+int cfg_reserve_routes(struct ctx *c, size_t n);
 void cfg_parse_route(struct ctx *c, const struct json_value *e);
 void cfg_check_duplicate_routes(struct ctx *c);
 void cfg_parse_neighs(struct ctx *c, const struct json_value *tbl);
