@@ -320,8 +320,7 @@ __attribute__((noinline)) __u32 xfab_group_pick(__u32 group_id, __u32 tracing)
 	info->bucket = (__u16)XFAB_HASH_BUCKET(hash);
 	info->flags |= XFAB_TRACE_GROUP;
 	if (cfg->flags & XFAB_SET_FLOWLET)
-		return xfab_flowlet_select(cfg, grp, &s->fk, hash, info,
-					   xfab_clock_now(&s->clock));
+		return xfab_flowlet_select(cfg, grp, &s->fk, hash, info, xfab_clock_now(&s->clock));
 	return grp->buckets[XFAB_HASH_BUCKET(hash)];
 }
 

@@ -41,7 +41,6 @@ static __always_inline int xfab_mac_is_multicast(const __u8 *mac)
 	return mac[0] & 1;
 }
 
-
 /* Ethernet sanity, ARP/non-IP punts, router-MAC check. Returns an action. */
 static __always_inline int xfab_stage_l2(const struct xfab_ctx *c, const struct xfab_meta *m,
 					 const struct xfab_port *in, struct xfab_result *res)
@@ -310,8 +309,8 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 	ifindex = s->l3.egress_ifindex;
 	out = bpf_map_lookup_elem(&ports, &ifindex);
 	if (!out || out->ifindex != ifindex ||
-	    (!s->l3.egress_live && ((out->flags & XFAB_PORT_UP) != XFAB_PORT_UP ||
-				    !xfab_port_dev_live(ifindex))))
+	    (!s->l3.egress_live &&
+	     ((out->flags & XFAB_PORT_UP) != XFAB_PORT_UP || !xfab_port_dev_live(ifindex))))
 		return xfab_end(c, s, xfab_drop(res, XFAB_DROP_EGRESS_DOWN), XFAB_STAGE_EGRESS);
 	/* Tenants stay apart: a tenant's packet leaves through a port of its
 	 * VNET or, encapsulated, the underlay; the underlay's never through
@@ -330,8 +329,8 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 	 * datapath the egress program does this against the real qdisc. */
 	res->tc = c->is_tc || (out->flags & XFAB_PORT_QUEUED) ? (__u8)xfab_classify(m) : 1;
 	if (!c->is_tc && (out->flags & XFAB_PORT_QUEUED)) {
-		act = xfab_stage_queue_xdp(c, m, out->slot, res->tc, c->len, res, &s->qi,
-					   &s->clock);
+		act =
+		    xfab_stage_queue_xdp(c, m, out->slot, res->tc, c->len, res, &s->qi, &s->clock);
 		if (act != XFAB_ACT_FORWARD)
 			return xfab_end(c, s, act, XFAB_STAGE_QUEUE);
 	}

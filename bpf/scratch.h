@@ -47,10 +47,10 @@ struct xfab_meta {
 	__u8 roce_opcode;
 	__u8 l4_proto; /* IP protocol / final IPv6 next header */
 	__u8 icmp_type;
-	__u8 hop_by_hop; /* IPv6 hop-by-hop header present */
-	__u8 ttl;	 /* TTL / hop limit as received */
-	__u8 tos;	 /* IPv4 TOS / IPv6 traffic class: DSCP << 2 | ECN */
-	__u8 parse_err;	 /* the first problem parsing met (a drop reason), for validation */
+	__u8 hop_by_hop;       /* IPv6 hop-by-hop header present */
+	__u8 ttl;	       /* TTL / hop limit as received */
+	__u8 tos;	       /* IPv4 TOS / IPv6 traffic class: DSCP << 2 | ECN */
+	__u8 parse_err;	       /* the first problem parsing met (a drop reason), for validation */
 	__u32 l3_len;	       /* IPv4 total length / IPv6 40 + payload length */
 	__be32 daddr[4];       /* outer destination (IPv4: word 0): routing */
 	struct xfab_flow flow; /* hash input (VXLAN: may be the inner flow) */
@@ -60,9 +60,9 @@ struct xfab_meta {
 struct xfab_pick {
 	__u32 hash;
 	__u16 bucket;
-	__u8 flags;    /* XFAB_TRACE_FLOWLET_* | XFAB_TRACE_GROUP */
-	__u8 tracing;  /* in: change no state */
-	__u8 live;     /* out: the member's port was found up and its device live */
+	__u8 flags;   /* XFAB_TRACE_FLOWLET_* | XFAB_TRACE_GROUP */
+	__u8 tracing; /* in: change no state */
+	__u8 live;    /* out: the member's port was found up and its device live */
 	__u8 pad[7];
 	__u64 idle_ns; /* flowlet idle time, if the flow has one */
 };
@@ -108,8 +108,8 @@ struct xfab_scratch {
 	struct xfab_l3_decision l3;
 	struct xfab_queue_info qi;
 	struct xfab_result res;
-	__u32 slot;   /* ingress port's counter slot (a trace reports it) */
-	__u32 rx_len; /* the frame's length as it came in (rx counters) */
+	__u32 slot;		    /* ingress port's counter slot (a trace reports it) */
+	__u32 rx_len;		    /* the frame's length as it came in (rx counters) */
 	struct xfab_flowlet_key fk; /* member selection's hash input */
 	struct xfab_overlay ov;
 	/* a pause frame's effect, gathered in memory, not in registers: the

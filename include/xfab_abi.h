@@ -147,7 +147,8 @@ enum xfab_punt_reason { XFAB_PUNT_REASONS(XFAB_REASON_ENUM_PUNT) XFAB_PUNT_MAX }
 #define XFAB_PORT_OPER_UP (1u << 1)
 #define XFAB_PORT_UP (XFAB_PORT_ADMIN_UP | XFAB_PORT_OPER_UP)
 #define XFAB_PORT_QUEUED (1u << 2) /* a rate or a WRED profile: run the queue stage */
-#define XFAB_PORT_LOSSLESS (1u << 3) /* PFC on some priority: xdp hands its lossless classes to tc */
+#define XFAB_PORT_LOSSLESS                                                                         \
+	(1u << 3) /* PFC on some priority: xdp hands its lossless classes to tc */
 
 enum xfab_datapath {
 	XFAB_DP_XDP = 0,
@@ -646,10 +647,10 @@ enum xfab_bench_stop {
 	XFAB_BENCH_PARSE = 1,	 /* port checks, Ethernet, the IP header's fields, L4 ports */
 	XFAB_BENCH_VALIDATE = 2, /* L2 rules, the RFC 1812 header checks, address classes */
 	XFAB_BENCH_FIB = 3,	 /* the route lookup (TE's too), TTL */
-	XFAB_BENCH_PICK = 4,	 /* a group's member: the flow hash and its bucket, or the flowlet */
-	XFAB_BENCH_NEXTHOP = 5,	 /* the member's nexthop, its port up and its device live */
-	XFAB_BENCH_QUEUE = 6,	 /* egress checks (tenant, MTU), the queue and ECN */
-	XFAB_BENCH_REWRITE = 7,	 /* MACs, TTL, checksum */
+	XFAB_BENCH_PICK = 4,	/* a group's member: the flow hash and its bucket, or the flowlet */
+	XFAB_BENCH_NEXTHOP = 5, /* the member's nexthop, its port up and its device live */
+	XFAB_BENCH_QUEUE = 6,	/* egress checks (tenant, MTU), the queue and ECN */
+	XFAB_BENCH_REWRITE = 7, /* MACs, TTL, checksum */
 	XFAB_BENCH_STOPS = 8,
 };
 

@@ -138,7 +138,8 @@ static int do_attach(const struct opts *o)
 		goto fail;
 	/* a tc program: a tcx ingress link, pinned (removing the pin detaches) */
 	if (bpf_program__type(prog) == BPF_PROG_TYPE_SCHED_CLS) {
-		int link = bpf_link_create(bpf_program__fd(prog), ifindex, (enum bpf_attach_type)XFAB_TCX_INGRESS, NULL);
+		int link = bpf_link_create(bpf_program__fd(prog), ifindex,
+					   (enum bpf_attach_type)XFAB_TCX_INGRESS, NULL);
 
 		snprintf(path, sizeof(path), "%s/%s_link", o->pin, o->prog);
 		if (link < 0 || bpf_obj_pin(link, path))

@@ -5,7 +5,8 @@
  * its code): the multilinear sum of the selected 32-bit words (addresses
  * and ports as the packet carries them, proto | qp << 8, the flow label),
  * each times its key from splitmix64 of the configured seed, its high 32
- * bits; the low 8 bits pick the bucket of the group xfabd programmed. The member a packet took is read from its rewritten MAC.
+ * bits; the low 8 bits pick the bucket of the group xfabd programmed. The member a packet took is
+ * read from its rewritten MAC.
  *
  * Also: each field in the configured hash set moves flows between members
  * when it alone varies, and each field outside it does not; and symmetric

@@ -1050,8 +1050,7 @@ static void test_xdp_port_down_under_its_packets(void **state)
 	dv.bpf_prog.fd = bpf_program__fd(H.skel->progs.xfab_xdp_egress);
 	/* a veth takes XDP frames only with GRO (or an XDP program) on its peer */
 	assert_int_equal(sh("ethtool -K p5peer gro on >/dev/null"), 0);
-	assert_int_equal(
-	    bpf_map_update_elem(H.fd[XFAB_T_TX_PORTS], &vslot, &dv, BPF_ANY), 0);
+	assert_int_equal(bpf_map_update_elem(H.fd[XFAB_T_TX_PORTS], &vslot, &dv, BPF_ANY), 0);
 	assert_int_equal(bpf_map_update_elem(port_dev, &H.ifindex[victim_port], &zero, BPF_ANY), 0);
 
 	/* up: through p5; a frame p5 receives makes its device known */
@@ -1104,8 +1103,7 @@ static void test_xdp_port_down_under_its_packets(void **state)
 
 	assert_int_equal(sh("ip link set p5peer up && ethtool -K p5peer gro off >/dev/null"), 0);
 	dv.bpf_prog.fd = 0;
-	assert_int_equal(
-	    bpf_map_update_elem(H.fd[XFAB_T_TX_PORTS], &vslot, &dv, BPF_ANY), 0);
+	assert_int_equal(bpf_map_update_elem(H.fd[XFAB_T_TX_PORTS], &vslot, &dv, BPF_ANY), 0);
 	port_oper_up(victim_port); /* as xfabd does when it hears */
 }
 

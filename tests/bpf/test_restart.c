@@ -554,9 +554,10 @@ static void test_egress_guard(void **state)
 	int i;
 
 	(void)state;
-	assert_int_equal(sh("for d in r1peer r2peer; do echo 1 > /proc/sys/net/ipv6/conf/$d/disable_ipv6; "
-			    "done"),
-			 0);
+	assert_int_equal(
+	    sh("for d in r1peer r2peer; do echo 1 > /proc/sys/net/ipv6/conf/$d/disable_ipv6; "
+	       "done"),
+	    0);
 	write_config(cfg2, "xdp", 2);
 	off = start(cfg2, NULL);
 	wait_forwarding(off);

@@ -59,7 +59,6 @@ struct recorder {
 	size_t n_log, cap_log;
 };
 
-
 /* FIB groups of each family in these tests */
 #define T_GROUPS 4096
 static struct rec_entry *rec_find(struct recorder *r, enum xfab_table t, const void *key)
@@ -426,7 +425,8 @@ static void check_fib4(struct sw *s)
 		rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
 		a = (20u << 24) | (__u32)(rng & 0x0107ffff); /* 20.0-1.x.x, 21.0-7.x.x */
 		a |= (__u32)(rng >> 40 & 1) << 24;
-		assert_int_equal(xfab_fib4_lookup(s->tbl4, s->tbl8, T_GROUPS, a), reference4(&s->rec, a));
+		assert_int_equal(xfab_fib4_lookup(s->tbl4, s->tbl8, T_GROUPS, a),
+				 reference4(&s->rec, a));
 	}
 }
 
@@ -690,7 +690,8 @@ static void test_remove_one_route_writes_its_entries(void **state)
 	assert_int_equal(total_ops(&s->rec), 1);
 	assert_int_equal(rec_ops(&s->rec, XFAB_T_ROUTES_V4, 1), 1);
 	assert_int_equal(xfab_compile_last(s->c)->fib4_written, 1);
-	assert_int_equal(xfab_fib4_lookup(s->tbl4, s->tbl8, T_GROUPS, addr4("20.0.5.77")), before_cover);
+	assert_int_equal(xfab_fib4_lookup(s->tbl4, s->tbl8, T_GROUPS, addr4("20.0.5.77")),
+			 before_cover);
 	check_fib4(s);
 
 	/* the only route of its group: the route, then the group (its

@@ -99,8 +99,8 @@ static struct world *world_start(const char *text, int with_fib)
 	}
 	/* as xfabd loads the FIBs: their size is the limit from now on */
 	for (int v6 = 0; v6 < 2; v6++)
-		w->cfg.fib_groups_loaded[v6] = world_fib_groups ? world_fib_groups
-								: xfab_config_fib_groups(&w->cfg, v6);
+		w->cfg.fib_groups_loaded[v6] =
+		    world_fib_groups ? world_fib_groups : xfab_config_fib_groups(&w->cfg, v6);
 	world_load(w, &w->cfg);
 	assert_true(w->sh.writes > 10);
 	sh_reset_counts(&w->sh);

@@ -21,7 +21,6 @@
 #include "fib6.h"
 #include "maps.h"
 
-
 #define T_GROUPS 16384 /* groups of the FIB under test */
 static __u32 *tbl16, *tbl8;
 static struct xfab_fib6_hw hw;
@@ -248,11 +247,14 @@ static void test_paths_keep_their_groups(void **state)
 	set_route(&r[2], host, 128, XFAB_RT_LOCAL, 0);
 	assert_int_equal(xfab_fib6_sync(&hw, r, 3, &st), 0);
 	assert_int_equal(st.groups, 14); /* bytes 2..15 on the /128's path */
-	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host), XFAB_FIB6_ENTRY(XFAB_RT_LOCAL, 0));
+	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host),
+			 XFAB_FIB6_ENTRY(XFAB_RT_LOCAL, 0));
 	host[15] = 6;
-	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host), XFAB_FIB6_ENTRY(XFAB_RT_NEXTHOP, 3));
+	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host),
+			 XFAB_FIB6_ENTRY(XFAB_RT_NEXTHOP, 3));
 	host[7] = 2;
-	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host), XFAB_FIB6_ENTRY(XFAB_RT_GROUP, 7));
+	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host),
+			 XFAB_FIB6_ENTRY(XFAB_RT_GROUP, 7));
 	host[7] = 1;
 	host[15] = 5;
 	/* record the path's group ids */
@@ -268,18 +270,21 @@ static void test_paths_keep_their_groups(void **state)
 		assert_int_equal(tbl8[(size_t)(path[b - 1] & XFAB_FIB6_ID_MASK) * 256 + host[b]],
 				 path[b]);
 	host[7] = 2;
-	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host), XFAB_FIB6_ENTRY(XFAB_RT_GROUP, 8));
+	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host),
+			 XFAB_FIB6_ENTRY(XFAB_RT_GROUP, 8));
 
 	/* the /128 goes: the /64 is a plain entry in its byte-7 group again */
 	assert_int_equal(xfab_fib6_sync(&hw, r, 2, &st), 0);
 	assert_int_equal(st.groups, 6); /* bytes 2..7 */
 	host[7] = 1;
-	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host), XFAB_FIB6_ENTRY(XFAB_RT_NEXTHOP, 3));
+	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host),
+			 XFAB_FIB6_ENTRY(XFAB_RT_NEXTHOP, 3));
 
 	/* TE tables stay out of the FIB */
 	r[1].key.table = htonl(XFAB_TABLE_TE | 4);
 	assert_int_equal(xfab_fib6_sync(&hw, r, 2, &st), 0);
-	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host), XFAB_FIB6_ENTRY(XFAB_RT_GROUP, 8));
+	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host),
+			 XFAB_FIB6_ENTRY(XFAB_RT_GROUP, 8));
 	assert_int_equal(xfab_fib6_sync(&hw, r, 0, &st), 0);
 }
 

@@ -94,13 +94,13 @@ struct agent {
 	int nl_rcvbuf; /* --netlink-rcvbuf; 0: XFAB_NL_RCVBUF */
 	char pin_dir[256];
 	int lock_fd;
-	int adopt;	 /* a previous xfabd's data plane is running: take it over */
-	int force;	 /* --force: replace pins of another ABI */
-	int keep;	 /* on exit, leave the data plane running (--keep, restart) */
-	int restart_due; /* the restart request: exit keeping it, then exec again */
-	__u32 bench_stop;	    /* --bench-stop: enum xfab_bench_stop (0: a switch) */
-	const char *bench_port;	    /* --bench-port: where the stopped pipeline sends */
-	char **argv;	 /* how xfabd was started (the restart request runs it again) */
+	int adopt;		/* a previous xfabd's data plane is running: take it over */
+	int force;		/* --force: replace pins of another ABI */
+	int keep;		/* on exit, leave the data plane running (--keep, restart) */
+	int restart_due;	/* the restart request: exit keeping it, then exec again */
+	__u32 bench_stop;	/* --bench-stop: enum xfab_bench_stop (0: a switch) */
+	const char *bench_port; /* --bench-port: where the stopped pipeline sends */
+	char **argv;		/* how xfabd was started (the restart request runs it again) */
 	struct xfab_config cfg;
 	struct xfab_port_live live[XFAB_MAX_PORTS];
 	int link_fd[XFAB_MAX_PORTS];	    /* bpf_link per port index of cfg; -1 = none */

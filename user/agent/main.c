@@ -344,8 +344,9 @@ int main(int argc, char **argv)
 				if (!strcmp(optarg, stages[a.bench_stop]))
 					break;
 			if (a.bench_stop == XFAB_BENCH_STOPS) {
-				fprintf(stderr, "xfabd: --bench-stop: no stage %s (parse, validate, "
-						"fib, pick, nexthop, queue, rewrite, full)\n",
+				fprintf(stderr,
+					"xfabd: --bench-stop: no stage %s (parse, validate, "
+					"fib, pick, nexthop, queue, rewrite, full)\n",
 					optarg);
 				return 2;
 			}
@@ -388,7 +389,8 @@ int main(int argc, char **argv)
 	if (a.bench_stop) {
 		int p = 0;
 
-		while (a.bench_port && p < a.cfg.n_ports && strcmp(a.cfg.ports[p].name, a.bench_port))
+		while (a.bench_port && p < a.cfg.n_ports &&
+		       strcmp(a.cfg.ports[p].name, a.bench_port))
 			p++;
 		if (!a.bench_port || p == a.cfg.n_ports) {
 			fprintf(stderr, "xfabd: --bench-stop needs --bench-port, a port of %s\n",

@@ -157,7 +157,8 @@ void egress_guard_refresh(struct agent *a)
 		    !v.bpf_prog.id || !port_dev_noted(a, v.ifindex))
 			continue;
 		if (write_tx_port(a, p, &v) == 0)
-			log_dbg("port %s: device seen, its egress guard is off", a->cfg.ports[p].name);
+			log_dbg("port %s: device seen, its egress guard is off",
+				a->cfg.ports[p].name);
 	}
 }
 

@@ -150,7 +150,8 @@ static void fib_walk(int v6, struct fib_view *f)
 
 			if (!(v & XFAB_FIB4_EXT)) {
 				if (v && !v6)
-					f->by_type[(v >> XFAB_FIB4_TYPE_SHIFT) & 7] += 1ull << depth;
+					f->by_type[(v >> XFAB_FIB4_TYPE_SHIFT) & 7] += 1ull
+										       << depth;
 			} else if (c < f->n_groups && !seen[c] && depth >= 8) {
 				seen[c] = 1;
 				stack[top].g = c;

@@ -61,5 +61,4 @@ int xfab_fib4_sync(struct xfab_fib4_hw *hw, const void *routes, size_t n,
 /* The entry the data plane would use for addr (host order); 0 = no route. */
 __u32 xfab_fib4_lookup(const __u32 *tbl16, const __u32 *tbl8, __u32 n_groups, __u32 addr);
 
-
 #endif

@@ -52,8 +52,7 @@ void xfab_fib6_unmap(struct xfab_fib6_hw *hw)
 	memset(hw, 0, sizeof(*hw));
 }
 
-__u32 xfab_fib6_lookup(const __u32 *tbl16, const __u32 *tbl8, __u32 n_groups,
-		       const __u8 addr[16])
+__u32 xfab_fib6_lookup(const __u32 *tbl16, const __u32 *tbl8, __u32 n_groups, const __u8 addr[16])
 {
 	__u32 v = tbl16[(__u32)addr[0] << 8 | addr[1]];
 

@@ -47,8 +47,7 @@ int xfab_fib6_sync(struct xfab_fib6_hw *hw, const void *routes, size_t n,
 		   struct xfab_fib6_stats *st);
 
 /* The entry the data plane would use for addr; 0 = no route. */
-__u32 xfab_fib6_lookup(const __u32 *tbl16, const __u32 *tbl8, __u32 n_groups,
-		       const __u8 addr[16]);
+__u32 xfab_fib6_lookup(const __u32 *tbl16, const __u32 *tbl8, __u32 n_groups, const __u8 addr[16]);
 
 /* Groups the prefixes need, in either FIB (both have one layout: a 16-bit
  * first level, then a group per (level, leading bytes) path; an IPv4

@@ -565,13 +565,14 @@ int xfab_config_check_change(const struct xfab_config *running, const struct xfa
 			      "the datapath changed: restart xfabd for that");
 	for (int v6 = 0; v6 < 2; v6++) {
 		if (running->fib_groups[v6] != next->fib_groups[v6])
-			cfg_add_error(&c, next->fib_groups_pos[v6],
-				      v6 ? "DEVICE_METADATA|localhost.fib_ipv6_groups"
-					 : "DEVICE_METADATA|localhost.fib_ipv4_groups",
-				      "the FIB's size changed (%u -> %u groups): restart xfabd for that",
-				      running->fib_groups[v6], next->fib_groups[v6]);
+			cfg_add_error(
+			    &c, next->fib_groups_pos[v6],
+			    v6 ? "DEVICE_METADATA|localhost.fib_ipv6_groups"
+			       : "DEVICE_METADATA|localhost.fib_ipv4_groups",
+			    "the FIB's size changed (%u -> %u groups): restart xfabd for that",
+			    running->fib_groups[v6], next->fib_groups[v6]);
 	}
-		if (running->fib_sync != next->fib_sync || running->fib_table != next->fib_table ||
+	if (running->fib_sync != next->fib_sync || running->fib_table != next->fib_table ||
 	    memcmp(running->fib_protocols, next->fib_protocols, sizeof(next->fib_protocols)))
 		cfg_add_error(&c, (struct json_pos){0, 0}, "FIB_SYNC",
 			      "which kernel routes are mirrored changed: restart xfabd for that");

@@ -27,8 +27,9 @@ static int valid_hostname(const char *s)
 void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 {
 	static const char *const fields[] = {
-	    "hostname", "type",		   "datapath",	       "hash_seed", "description",
-	    "mac",	"fib_ipv4_groups", "fib_ipv6_groups", NULL};
+	    "hostname",	   "type", "datapath",	      "hash_seed",
+	    "description", "mac",  "fib_ipv4_groups", "fib_ipv6_groups",
+	    NULL};
 	const struct json_value *lh = json_get(tbl, "localhost"), *f;
 	char fk[160], buf[32];
 	const char *t;
