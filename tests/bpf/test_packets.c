@@ -502,6 +502,11 @@ static const struct spec cases[] = {
      .smac = port_mac[0], .payload = 8, DROP(SMAC_EQ_DMAC)},
     {"frame for another router", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2,
      .dmac = other_mac, .payload = 8, DROP(NOT_ROUTER_MAC)},
+    /* MACs are compared as a 32-bit and a 16-bit word: each word matters */
+    {"frame for the next port's MAC (the last byte differs)", 0, 4, "10.0.1.2", "10.8.0.1", 64,
+     IPPROTO_UDP, 1, 2, .dmac = port_mac[1], .payload = 8, DROP(NOT_ROUTER_MAC)},
+    {"source MAC like the destination but for the last byte", 0, 4, "10.0.1.2", "10.8.1.1", 64,
+     IPPROTO_UDP, 1, 2, .smac = port_mac[1], .payload = 8, FWD(1, gw2_mac)},
     {"v4 loopback source", 0, 4, "127.0.0.1", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .payload = 8,
      DROP(BAD_SRC_ADDR)},
     {"two 802.1Q tags", 0, 4, "10.0.1.2", "10.8.0.1", 64, IPPROTO_UDP, 1, 2, .vlan = 2,

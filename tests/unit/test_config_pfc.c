@@ -231,6 +231,26 @@ static void test_compiled(void **state)
 	assert_int_equal(v->speed_mbps, 10000);
 	key = 2; /* no PFC: no entry */
 	assert_null(sh_get(&sh, XFAB_T_PFC_CFG, &key));
+	/* the ports table says which ports have lossless classes (XDP looks
+	 * their class up only there), and each port's queue its transmission
+	 * time per byte (eth1, 1 Gbit/s: 8 ns, in 1/16 ns, << 16) */
+	for (__u32 p = 0; p < 3; p++) {
+		const struct xfab_port *port;
+
+		key = live[p].ifindex;
+		port = sh_get(&sh, XFAB_T_PORTS, &key);
+		assert_non_null(port);
+		assert_int_equal(!!(port->flags & XFAB_PORT_LOSSLESS), p < 2);
+	}
+	{
+		const struct xfab_queue_cfg *q;
+
+		key = XFAB_QUEUE_KEY(0, 1);
+		q = sh_get(&sh, XFAB_T_QUEUE_CFG, &key);
+		assert_non_null(q);
+		assert_int_equal(q->rate_kbps, 1000000);
+		assert_int_equal(q->tx_fp, 128u << 16); /* 8 ns a byte: 128 sixteenths */
+	}
 	/* a lossless queue never tail-drops (no buffer limit in queue_cfg:
 	 * its gate holds); eth1's lossy classes keep their 300,000 bytes */
 	{
