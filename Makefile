@@ -211,7 +211,7 @@ demo:
 # docs/PERFORMANCE.md, writes bench-out/bench.json) and load-balancing figures.
 bench: all
 	mkdir -p bench-out
-	scripts/bench --rounds 5 --seconds 2
+	scripts/bench --rounds 5 --seconds 1
 	$(BUILD)/xfab-lbsim --flows 1000 --links 16 --trials 200 --json bench-out/lb.json
 
 # One short round of a few configurations (under a minute; CI runs it as

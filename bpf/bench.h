@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * make bench's stage builds (enum xfab_bench_stop in xfab_abi.h): xfabd
- * sets these before load only when told to (--bench-stop). On a switch
- * they are 0, the verifier knows it (read-only data, frozen at load) and
- * drops every check below with its branch: a switch pays nothing.
+ * sets these before load only when told to (--bench-stop). The XDP entry
+ * point runs a second instance of the pipeline, with the stage checks,
+ * when xfab_bench_stop is set; on a switch it is 0, the verifier knows it
+ * (read-only data, frozen at load) and never reaches that instance: the
+ * switch's pipeline has no check at all, and pays one load of the value.
  */
 #ifndef XFAB_BPF_BENCH_H
 #define XFAB_BPF_BENCH_H
@@ -19,9 +21,11 @@ const volatile __u32 xfab_bench_slot = 0; /* and its port's slot (tx_ports) */
 /* A stage's internal answer: stop here, the frame goes out as it is. */
 #define XFAB_ACT_BENCH 7
 
-static __always_inline int xfab_bench_stops_after(__u32 stage)
+/* Only the pipeline instance built for the bench (bench: a compile-time
+ * constant, 1 in xfab_xdp_bench alone) has these checks at all. */
+static __always_inline int xfab_bench_stops_after(int bench, __u32 stage)
 {
-	return xfab_bench_stop == stage;
+	return bench && xfab_bench_stop == stage;
 }
 
 #endif

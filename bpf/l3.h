@@ -441,7 +441,7 @@ __attribute__((noinline)) __u32 xfab_member_avoiding(__u32 group_id, __u32 avoid
 
 /* Nexthop or group route -> a member nexthop. */
 static __always_inline int xfab_use_path(struct xfab_scratch *s, const struct xfab_settings *cfg,
-					 const struct xfab_route *rt, int tracing)
+					 const struct xfab_route *rt, int tracing, int bench)
 {
 	struct xfab_l3_decision *l3 = &s->l3;
 	struct xfab_result *res = &s->res;
@@ -454,7 +454,7 @@ static __always_inline int xfab_use_path(struct xfab_scratch *s, const struct xf
 		return xfab_use_neighbor(&s->m, rt->id, l3, res);
 	case XFAB_RT_NEXTHOP:
 		l3->nh_id = (__u16)rt->id;
-		if (xfab_bench_stops_after(XFAB_BENCH_PICK))
+		if (xfab_bench_stops_after(bench, XFAB_BENCH_PICK))
 			return XFAB_ACT_BENCH;
 		return xfab_use_nexthop(rt->id, l3, res);
 	case XFAB_RT_GROUP:
@@ -464,7 +464,7 @@ static __always_inline int xfab_use_path(struct xfab_scratch *s, const struct xf
 			return xfab_drop(res, XFAB_DROP_NEXTHOP_INVALID);
 		if (nh_id == XFAB_PICK_EMPTY)
 			return xfab_drop(res, XFAB_DROP_GROUP_EMPTY);
-		if (xfab_bench_stops_after(XFAB_BENCH_PICK))
+		if (xfab_bench_stops_after(bench, XFAB_BENCH_PICK))
 			return XFAB_ACT_BENCH;
 		/* The member must carry now, its port up and its device live
 		 * (the egress check, done here once). If its port went down
@@ -579,7 +579,7 @@ static __always_inline int xfab_te_usable(const struct xfab_route *te)
 }
 
 static __always_inline int xfab_stage_l3(struct xfab_scratch *s, const struct xfab_settings *cfg,
-					 __u32 ingress_ifindex, int tracing)
+					 __u32 ingress_ifindex, int tracing, int bench)
 {
 	const struct xfab_meta *m = &s->m;
 	struct xfab_l3_decision *l3 = &s->l3;
@@ -602,9 +602,9 @@ static __always_inline int xfab_stage_l3(struct xfab_scratch *s, const struct xf
 			if (!tracing)
 				xfab_count_lb(XFAB_LB_TE_HIT);
 			l3->flags |= XFAB_TRACE_TE_HIT;
-			if (xfab_bench_stops_after(XFAB_BENCH_FIB))
+			if (xfab_bench_stops_after(bench, XFAB_BENCH_FIB))
 				return XFAB_ACT_BENCH;
-			return xfab_use_path(s, cfg, &te, tracing);
+			return xfab_use_path(s, cfg, &te, tracing, bench);
 		}
 		/* Pinned path down: the route's own group carries on. */
 		if (!tracing)
@@ -620,9 +620,9 @@ static __always_inline int xfab_stage_l3(struct xfab_scratch *s, const struct xf
 		l3->route_type = XFAB_RT_BLACKHOLE;
 		return xfab_drop(res, XFAB_DROP_BLACKHOLE);
 	}
-	if (xfab_bench_stops_after(XFAB_BENCH_FIB))
+	if (xfab_bench_stops_after(bench, XFAB_BENCH_FIB))
 		return XFAB_ACT_BENCH;
-	act = xfab_use_path(s, cfg, &rt, tracing);
+	act = xfab_use_path(s, cfg, &rt, tracing, bench);
 	if (cfg->flags & (XFAB_SET_REPAIR | XFAB_SET_SPLIT_HORIZON))
 		act = xfab_local_repair(m, cfg, ingress_ifindex, &rt, act, l3, res);
 	return act;

@@ -166,7 +166,7 @@ static __always_inline int xfab_too_big(const struct xfab_scratch *s, struct xfa
 	return xfab_drop(res, XFAB_DROP_VNET_MTU);
 }
 
-static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch *s)
+static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch *s, int bench)
 {
 	struct xfab_meta *m = &s->m;
 	struct xfab_result *res = &s->res;
@@ -237,7 +237,7 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 		xfab_parse_ipv4(c, m);
 	else if (m->eth_proto == ETH_P_IPV6)
 		xfab_parse_ipv6(c, m);
-	if (xfab_bench_stops_after(XFAB_BENCH_PARSE))
+	if (xfab_bench_stops_after(bench, XFAB_BENCH_PARSE))
 		return xfab_bench_out(s);
 
 	/* Validate: L2 rules, the IP header (RFC 1812), address classes. */
@@ -265,7 +265,7 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 		xfab_count_rx(s->slot, s->rx_len);
 		return XFAB_ACT_PUNT; /* XDP_PASS, not counted as a punt: the tc path counts it */
 	}
-	if (xfab_bench_stops_after(XFAB_BENCH_VALIDATE))
+	if (xfab_bench_stops_after(bench, XFAB_BENCH_VALIDATE))
 		return xfab_bench_out(s);
 	/* Overlay (vxlan.h): a tenant port's packet is routed in its VNET's
 	 * table; a tunnel packet to this VTEP is decapsulated and its inner
@@ -290,9 +290,9 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 	if (s->ov.mode == XFAB_OVERLAY_NONE || s->ov.mode == XFAB_OVERLAY_ENCAP) {
 		if (s->ov.mode == XFAB_OVERLAY_NONE && (cfg->hash_fields & XFAB_HASH_F_INNER))
 			xfab_parse_vxlan_inner(c, m);
-		act = xfab_stage_l3(s, cfg, ifindex, c->tracing);
-		if ((xfab_bench_stops_after(XFAB_BENCH_FIB) ||
-		     xfab_bench_stops_after(XFAB_BENCH_PICK)) &&
+		act = xfab_stage_l3(s, cfg, ifindex, c->tracing, bench);
+		if ((xfab_bench_stops_after(bench, XFAB_BENCH_FIB) ||
+		     xfab_bench_stops_after(bench, XFAB_BENCH_PICK)) &&
 		    act == XFAB_ACT_BENCH)
 			return xfab_bench_out(s);
 		/* the kernel never gets a tenant packet to send in the underlay */
@@ -302,7 +302,7 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 			return xfab_end(c, s, act, XFAB_STAGE_L3);
 	}
 
-	if (xfab_bench_stops_after(XFAB_BENCH_NEXTHOP))
+	if (xfab_bench_stops_after(bench, XFAB_BENCH_NEXTHOP))
 		return xfab_bench_out(s);
 
 	/* Egress checks. */
@@ -335,7 +335,7 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 			return xfab_end(c, s, act, XFAB_STAGE_QUEUE);
 	}
 
-	if (xfab_bench_stops_after(XFAB_BENCH_QUEUE))
+	if (xfab_bench_stops_after(bench, XFAB_BENCH_QUEUE))
 		return xfab_bench_out(s);
 
 	/* Rewrite: MACs, TTL/hop limit, IPv4 checksum. */
@@ -345,7 +345,7 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 	res->egress_slot = (__u8)out->slot;
 	if (c->tracing)
 		return xfab_end(c, s, XFAB_ACT_FORWARD, XFAB_STAGE_REWRITE);
-	if (xfab_bench_stops_after(XFAB_BENCH_REWRITE))
+	if (xfab_bench_stops_after(bench, XFAB_BENCH_REWRITE))
 		return XFAB_ACT_FORWARD;
 
 	/* Counters. */
@@ -359,15 +359,16 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 	return XFAB_ACT_FORWARD;
 }
 
-/* One packet through the pipeline; the hook's verdict. */
-static __always_inline int xfab_run(struct xfab_ctx *c)
+/* One packet through the pipeline; the hook's verdict. bench: the
+ * instance with make bench's stage checks (bench.h). */
+static __always_inline int xfab_run(struct xfab_ctx *c, int bench)
 {
 	struct xfab_scratch *s = xfab_scratch(c->tracing ? XFAB_SCRATCH_TRACE : XFAB_SCRATCH_DATA);
 	int act;
 
 	if (!s) /* a per-CPU array always has its slots */
 		return xfab_ctx_verdict(c, XFAB_ACT_DROP, 0, 0, 0, 0);
-	act = xfab_pipeline(c, s);
+	act = xfab_pipeline(c, s, bench);
 	return xfab_ctx_verdict(c, act, s->res.egress_ifindex, s->res.egress_slot,
 				s->res.vlan_in_data, s->res.tc);
 }

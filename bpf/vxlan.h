@@ -147,7 +147,7 @@ static __always_inline int xfab_stage_vnet(const struct xfab_ctx *c, struct xfab
 	if (rt.type != XFAB_RT_TUNNEL) {
 		if (!decap)
 			s->ov.mode = XFAB_OVERLAY_LOCAL;
-		return xfab_use_path(s, cfg, &rt, c->tracing);
+		return xfab_use_path(s, cfg, &rt, c->tracing, 0);
 	}
 	if (decap)
 		return xfab_drop(res, XFAB_DROP_VNET_TUNNEL_AGAIN);

@@ -25,16 +25,31 @@
 #include "kern.h"
 #include "pipeline.h"
 #include "pfc.h"
+#include "bench.h"
 
-SEC("xdp")
-int xfab_xdp(struct xdp_md *ctx)
+/* make bench's stage builds (bench.h): the pipeline with its stage checks,
+ * an instance of its own that a switch never reaches. */
+static __attribute__((noinline)) int xfab_xdp_bench(struct xdp_md *ctx)
 {
 	struct xfab_ctx c;
 
 	xfab_ctx_init_xdp(&c, ctx, 0);
 	xfab_port_dev_note(c.ingress_ifindex,
 			   ((struct xdp_buff___xfab *)bpf_cast_to_kern_ctx(ctx))->rxq->dev);
-	return xfab_run(&c);
+	return xfab_run(&c, 1);
+}
+
+SEC("xdp")
+int xfab_xdp(struct xdp_md *ctx)
+{
+	struct xfab_ctx c;
+
+	if (xfab_bench_stop)
+		return xfab_xdp_bench(ctx);
+	xfab_ctx_init_xdp(&c, ctx, 0);
+	xfab_port_dev_note(c.ingress_ifindex,
+			   ((struct xdp_buff___xfab *)bpf_cast_to_kern_ctx(ctx))->rxq->dev);
+	return xfab_run(&c, 0);
 }
 
 /* The same pipeline with tracing compiled in, for `xfabctl trace` (never
@@ -49,7 +64,7 @@ int xfab_xdp_trace(struct xdp_md *ctx)
 	xfab_ctx_init_xdp(&c, ctx, 1);
 	if (!xfab_ctx_trace(&c))
 		return XDP_ABORTED;
-	return xfab_run(&c);
+	return xfab_run(&c, 0);
 }
 
 static __always_inline int xfab_tc_run(struct __sk_buff *skb, int handoff)
@@ -60,7 +75,7 @@ static __always_inline int xfab_tc_run(struct __sk_buff *skb, int handoff)
 	c.handoff = (__u8)handoff;
 	xfab_port_dev_note(c.ingress_ifindex,
 			   ((struct sk_buff___xfab *)bpf_cast_to_kern_ctx(skb))->dev);
-	return xfab_run(&c);
+	return xfab_run(&c, 0);
 }
 
 SEC("tc")

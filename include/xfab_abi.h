@@ -651,7 +651,8 @@ enum xfab_bench_stop {
 	XFAB_BENCH_NEXTHOP = 5, /* the member's nexthop, its port up and its device live */
 	XFAB_BENCH_QUEUE = 6,	/* egress checks (tenant, MTU), the queue and ECN */
 	XFAB_BENCH_REWRITE = 7, /* MACs, TTL, checksum */
-	XFAB_BENCH_STOPS = 8,
+	XFAB_BENCH_COUNTERS = 8, /* the counters: the whole pipeline, as a stage build */
+	XFAB_BENCH_STOPS = 9,
 };
 
 enum xfab_trace_overlay {

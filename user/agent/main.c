@@ -261,7 +261,8 @@ static void usage(FILE *out)
 	    "                      (without it, xfabd refuses to start)\n"
 	    "      --bench-stop STAGE --bench-port PORT  make bench only: the pipeline\n"
 	    "                      stops after STAGE (parse, validate, fib, pick, nexthop,\n"
-	    "                      queue, rewrite) and sends the frame out of PORT as it is\n"
+	    "                      queue, rewrite; counters: runs whole, as a stage build)\n"
+	    "                      and sends the frame out of PORT as it is\n"
 	    "  -v, --verbose       debug logging\n"
 	    "Control: xfabctl's changes (TE pins, clears) arrive on a unix socket under\n"
 	    "  " XFAB_CTL_RUN_ROOT " (docs/CONTROL.md).\n"
@@ -337,8 +338,8 @@ int main(int argc, char **argv)
 		}
 		case 'S': {
 			static const char *const stages[XFAB_BENCH_STOPS] = {
-			    "full", "parse",   "validate", "fib",
-			    "pick", "nexthop", "queue",	   "rewrite"};
+			    "full",    "parse", "validate", "fib",     "pick",
+			    "nexthop", "queue", "rewrite",  "counters"};
 
 			for (a.bench_stop = 0; a.bench_stop < XFAB_BENCH_STOPS; a.bench_stop++)
 				if (!strcmp(optarg, stages[a.bench_stop]))
@@ -346,7 +347,7 @@ int main(int argc, char **argv)
 			if (a.bench_stop == XFAB_BENCH_STOPS) {
 				fprintf(stderr,
 					"xfabd: --bench-stop: no stage %s (parse, validate, "
-					"fib, pick, nexthop, queue, rewrite, full)\n",
+					"fib, pick, nexthop, queue, rewrite, counters, full)\n",
 					optarg);
 				return 2;
 			}
