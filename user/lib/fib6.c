@@ -130,66 +130,99 @@ out:
 	return err;
 }
 
-/* ---- how many groups a set of prefixes needs ---- */
+/* ---- how many groups a set of prefixes needs ----
+ *
+ * A group hangs off a (level, leading bytes) path: the group at byte b
+ * (2..15) is keyed by b and the address's first b bytes. The paths seen
+ * so far live in a hash set; a prefix's paths are tried from its deepest
+ * up, and the first one already there ends the walk (every shallower path
+ * of it came with it), so a million prefixes that share their upper paths
+ * cost about one probe each. Prefixes are taken in index order, so the
+ * one whose path passes the limit is found as the count goes. */
 
-struct path_rec {
-	__u8 key[16]; /* level (byte index of the group), then the leading bytes */
-	__u32 idx;
+struct path_set {
+	__u64 (*keys)[2]; /* {0, 0}: empty (a real key has its level, 2..15, in byte 0) */
+	size_t cap, count;
 };
 
-static int cmp_path(const void *a, const void *b)
+static size_t path_hash(const __u64 *k)
 {
-	const struct path_rec *x = a, *y = b;
-	int c = memcmp(x->key, y->key, 16);
+	__u64 h = k[0] * 0x9e3779b97f4a7c15ull ^ k[1] * 0xc2b2ae3d27d4eb4full;
 
-	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return (size_t)(h ^ (h >> 29));
 }
 
-static int cmp_u32(const void *a, const void *b)
+static int path_grow(struct path_set *ps)
 {
-	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+	size_t cap = ps->cap ? ps->cap * 2 : 4096;
+	__u64(*keys)[2] = calloc(cap, sizeof(*keys));
 
-	return (x > y) - (x < y);
+	if (!keys)
+		return -1;
+	for (size_t i = 0; i < ps->cap; i++) {
+		size_t j;
+
+		if (!ps->keys[i][0])
+			continue;
+		for (j = path_hash(ps->keys[i]) & (cap - 1); keys[j][0]; j = (j + 1) & (cap - 1))
+			;
+		keys[j][0] = ps->keys[i][0];
+		keys[j][1] = ps->keys[i][1];
+	}
+	free(ps->keys);
+	ps->keys = keys;
+	ps->cap = cap;
+	return 0;
+}
+
+/* Adds the path; 1 if it is new, 0 if it was there, -1 on ENOMEM. */
+static int path_add(struct path_set *ps, const __u64 *k)
+{
+	size_t j;
+
+	if ((ps->count + 1) * 2 > ps->cap && path_grow(ps))
+		return -1;
+	for (j = path_hash(k) & (ps->cap - 1); ps->keys[j][0]; j = (j + 1) & (ps->cap - 1))
+		if (ps->keys[j][0] == k[0] && ps->keys[j][1] == k[1])
+			return 0;
+	ps->keys[j][0] = k[0];
+	ps->keys[j][1] = k[1];
+	ps->count++;
+	return 1;
 }
 
 size_t xfab_fib_groups_needed(const __u8 (*addr)[16], const int *plen, size_t n, size_t limit,
 			      long *first_over)
 {
-	struct path_rec *rec;
-	__u32 *firsts;
-	size_t m = 0, k = 0;
+	struct path_set ps = {0};
 
 	if (first_over)
 		*first_over = -1;
-	for (size_t i = 0; i < n; i++)
-		if (plen[i] > 16)
-			m += (size_t)(plen[i] - 16 + 7) / 8;
-	rec = malloc((m ? m : 1) * sizeof(*rec));
-	firsts = malloc((m ? m : 1) * sizeof(*firsts));
-	if (!rec || !firsts) {
-		free(rec);
-		free(firsts);
-		return (size_t)-1;
-	}
-	for (size_t i = 0; i < n; i++)
-		for (int byte = 2; plen[i] > 16 + 8 * (byte - 2); byte++) {
-			/* the group at byte `byte` hangs off the first `byte` bytes */
-			memset(rec[k].key, 0, 16);
-			rec[k].key[0] = (__u8)byte;
-			memcpy(rec[k].key + 1, addr[i], (size_t)byte);
-			rec[k].idx = (__u32)i;
-			k++;
+	for (size_t i = 0; i < n; i++) {
+		int deepest = 1;
+
+		while (deepest < 15 && plen[i] > 16 + 8 * (deepest + 1 - 2))
+			deepest++;
+		for (int byte = deepest; byte >= 2; byte--) {
+			__u8 key[16] = {(__u8)byte};
+			__u64 k[2];
+			int added;
+
+			memcpy(key + 1, addr[i], (size_t)byte);
+			memcpy(k, key, 16);
+			added = path_add(&ps, k);
+			if (added < 0) {
+				free(ps.keys);
+				return (size_t)-1;
+			}
+			if (!added)
+				break; /* the shallower paths came with it */
+			if (first_over && *first_over < 0 && ps.count > limit)
+				*first_over = (long)i;
 		}
-	qsort(rec, m, sizeof(*rec), cmp_path);
-	k = 0;
-	for (size_t i = 0; i < m; i++)
-		if (!i || memcmp(rec[i].key, rec[i - 1].key, 16))
-			firsts[k++] = rec[i].idx; /* smallest index on this path */
-	if (first_over && k > limit) {
-		qsort(firsts, k, sizeof(*firsts), cmp_u32);
-		*first_over = (long)firsts[limit];
 	}
-	free(rec);
-	free(firsts);
-	return k;
+	free(ps.keys);
+	return ps.count;
 }
