@@ -9,6 +9,8 @@
  *                   with XDP_TX
  *   bench_sink      counts (packets and bytes) and drops (the sink)
  *   bench_redirect  the ceiling: redirect every frame to devmap slot 0
+ *   bench_redirect_read  the same after reading the headers a router routes
+ *                   on (what touching the packet costs)
  *   bench_tc_redirect  the tc datapath's ceiling: tc ingress redirects every
  *                   packet to tc_out[0] (bpf_redirect), nothing else
  *   bench_fwd       an xdp_fwd-style router: bpf_fib_lookup, MAC rewrite,
@@ -228,6 +230,26 @@ SEC("xdp")
 int bench_redirect(struct xdp_md *ctx)
 {
 	return bpf_redirect_map(&out_port, 0, 0);
+}
+
+/* The ceiling of a router that must read what it routes on: the Ethernet,
+ * IPv4 and UDP headers and the BTH's QP, folded into a value nothing
+ * uses but the redirect's flags argument (0), then the same redirect. */
+SEC("xdp")
+int bench_redirect_read(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = data;
+	struct iphdr *iph = (void *)(eth + 1);
+	struct udphdr *uh = (void *)(iph + 1);
+	__u8 *bth = (void *)(uh + 1);
+	__u32 x;
+
+	if ((void *)(bth + 8) > end)
+		return XDP_DROP;
+	x = eth->h_proto ^ iph->daddr ^ iph->saddr ^ iph->ttl ^ uh->source ^ uh->dest ^ bth[5] ^
+	    bth[6] ^ bth[7];
+	return bpf_redirect_map(&out_port, 0, x == 0x12345678 ? 1 : 0);
 }
 
 static __always_inline int fwd(struct xdp_md *ctx, __u32 table)
