@@ -5,7 +5,7 @@
  * layouts (rtmsg, rtnexthop, rtvia, nhmsg, nexthop_grp), as FRR 8.4 and
  * kernel 6.18 send them, decoded, applied to a RIB and compiled into a map
  * writer that keeps its own copy of every table (shadow.h) and into the
- * IPv4 FIB arrays, read back through the ABI's DIR-24-8 layout.
+ * IPv4 FIB arrays, read back through the ABI's layout (16-bit first level, 8-bit groups).
  *   - decoding: both families, RTA_MULTIPATH weights (rtnh_hops + 1), RFC
  *     5549 RTA_VIA with an IPv6 link-local gateway on an IPv4 route, nexthop
  *     objects and weighted groups, protocol names and numbers;

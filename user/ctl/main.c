@@ -77,7 +77,7 @@ static const struct cmd show_cmds[] = {
     {"ports", NULL, show_ports, NULL, "ports: MAC, state, MTU, datapath"},
     {"routes", NULL, show_routes, NULL, "IPv4/IPv6 routes with their nexthops or group members"},
     {"fib", NULL, show_fib, NULL,
-     "the forwarding tables (IPv4 DIR-24-8, IPv6 multibit): fill, use"},
+     "the forwarding tables (16-bit first level, 8-bit groups): fill, use"},
     {"nexthops", NULL, show_nexthops, NULL, "nexthops: gateway, port, neighbour MAC"},
     {"groups", NULL, show_groups, NULL, "ECMP groups: members and their share of buckets"},
     {"neighbors", NULL, show_neighbors, NULL, "neighbours learnt from the kernel or configured"},

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * A multibit trie of arrays updated one prefix at a time: the engine under
- * both FIBs (fib4.c: a 24-bit first level and one 8-bit level, DIR-24-8;
+ * both FIBs (fib4.c: a 16-bit first level and two 8-bit levels;
  * fib6.c: a 16-bit first level and fourteen 8-bit levels). Entries are
  * encoded as in xfab_abi.h: 0, a route (type << 24 | id), or EXT | group.
  *
