@@ -124,6 +124,14 @@ check "explicit: spine2 peers with gpu-leaf as AS 65300 and with leaf2 as 65102 
 check "explicit: config without a switch shows gpu-leaf with the file's ASN and its 400G uplink to spine1's eth3" \
 	eval 'cfg "$TOPO" | grep -qxF "gpu-leaf leaf AS 65300 (the file'"'"'s), pod 1, router-id 10.255.1.3" &&
 	      cfg "$TOPO" | grep -qE "^  eth1 +to spine1 eth3 +10\.254\.1\.5/31 fd00:fe:1:3::3/127  400000 Mb/s$"'
+fab() { "$XL" config "$TOPO" fabric --name fx | jq -r "$1"; }
+check "explicit: the fabric as JSON: gpu-leaf's eth1 goes up to spine1's eth3 at 400G, 10.254.1.5/31" \
+	eval '[ "$(fab '"'"'.switches["gpu-leaf"].ports.eth1 | [.peer, .peer_port, .speed_mbps, .ipv4, .direction] | join(",")'"'"')" = "spine1,eth3,400000,10.254.1.5/31,up" ]'
+check "explicit: the fabric as JSON: gpu-leaf is tier 1, AS 65300, its control socket and pins under the lab's name" \
+	eval '[ "$(fab '"'"'.switches["gpu-leaf"] | [.tier, .asn, .ctl, .pins] | map(tostring) | join(",")'"'"')" = "1,65300,/run/xfab/fx/gpu-leaf.sock,/sys/fs/bpf/xfab/fx/gpu-leaf" ]'
+check "explicit: the fabric as JSON: one link entry per cable of the file, every host on a leaf port" \
+	eval '[ "$(fab ".links | length")" = "$(jq ".links | length" "$TOPO")" ] &&
+	      [ "$(fab "[.hosts[] | select(.leaf_port | startswith(\"eth\"))] | length")" = "$(jq "[.nodes[] | select(.role == \"host\")] | length" "$TOPO")" ]'
 check "explicit: gpu-leaf advertises its hosts' subnets (host k on leaf 3: 10.3.k.0/24)" \
 	eval '[ "$(cfg "$TOPO" gpu-leaf bgpd | grep -c "^  network 10\.3\.[12]\.0/24$")" = 2 ]'
 
