@@ -132,6 +132,26 @@ static void test_parse_errors(void **state)
 	}
 }
 
+/* The last QP number may be 0xffffff: the first base past it is refused
+ * (2 ranks, 1 channel, 1 QP: 2 x 2 numbers). */
+static void test_qp_base_boundary(void **state)
+{
+	static const char fmt[] =
+	    "{\"op\": \"allreduce\", \"bytes\": 100, \"qp_base\": %u, "
+	    "\"ranks\": [{\"addr\": \"10.0.0.1\"}, {\"addr\": \"10.0.0.2\"}]}";
+	struct xfab_job job;
+	char text[256], err[256];
+
+	(void)state;
+	snprintf(text, sizeof(text), fmt, 0xfffffcu);
+	assert_int_equal(xfab_job_parse(text, &job, err, sizeof(err)), 0);
+	/* n x n (owner, peer) numbers are reserved, the last one 0xffffff */
+	assert_int_equal(xfab_job_qpn(&job, 1, 1, 0, 0), 0xffffffu);
+	snprintf(text, sizeof(text), fmt, 0xfffffdu);
+	assert_int_equal(xfab_job_parse(text, &job, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "qp_base: 16777213 + the job's 4 QP numbers pass 0xffffff"));
+}
+
 static void test_load(void **state)
 {
 	char path[] = "/tmp/xfab-test-job-XXXXXX", err[512];
@@ -310,10 +330,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse_full),	 cmocka_unit_test(test_parse_defaults),
-	    cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_load),
-	    cmocka_unit_test(test_conns),	 cmocka_unit_test(test_qpn_distinct),
-	    cmocka_unit_test(test_qp_bytes),	 cmocka_unit_test(test_sport),
-	    cmocka_unit_test(test_flows),	 cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_qp_base_boundary),
+	    cmocka_unit_test(test_load),	 cmocka_unit_test(test_conns),
+	    cmocka_unit_test(test_qpn_distinct), cmocka_unit_test(test_qp_bytes),
+	    cmocka_unit_test(test_sport),	 cmocka_unit_test(test_flows),
+	    cmocka_unit_test(test_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
