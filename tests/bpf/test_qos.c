@@ -287,6 +287,28 @@ static void test_drain(void **state)
 	assert_int_equal(o.ecn, 2); /* drained */
 }
 
+/* A packet joins the queue for its transmission time at the port rate: at
+ * 1 Mbit/s a byte takes 8 us, so the packet right behind a first one into
+ * an empty queue sees the first one's bytes, less the few that drained in
+ * between (a test run takes microseconds). */
+static void test_join(void **state)
+{
+	__u8 frame[256];
+	size_t len = build(frame, 0, "10.9.0.7", 0, 2, 150);
+	struct outcome o;
+	__u64 seen;
+
+	(void)state;
+	set_queue(SLOT_P2, 1, 0, xfab_mono_ns());
+	send_pkt(0, 0, frame, len, &o);
+	assert_int_equal(seen_occupancy(SLOT_P2, 1), 0);
+	send_pkt(0, 0, frame, len, &o);
+	seen = seen_occupancy(SLOT_P2, 1);
+	if (seen > len || seen + 25 < len) /* 25 B: 200 us between the two */
+		fail_msg("the second packet saw %llu B; the first was %zu B",
+			 (unsigned long long)seen, len);
+}
+
 /* Counters and watermarks follow the packets; clearing is a map write. */
 static void test_counters(void **state)
 {
@@ -475,10 +497,15 @@ H_GROUP_FIXTURES(H, 5, qos_config(3000, 6000, 100))
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_curve),     cmocka_unit_test(test_which_packets),
-	    cmocka_unit_test(test_ipv6),      cmocka_unit_test(test_tail_drop),
-	    cmocka_unit_test(test_drain),     cmocka_unit_test(test_counters),
-	    cmocka_unit_test(test_tc_egress), cmocka_unit_test(test_tc_egress_real_queue),
+	    cmocka_unit_test(test_curve),
+	    cmocka_unit_test(test_which_packets),
+	    cmocka_unit_test(test_ipv6),
+	    cmocka_unit_test(test_tail_drop),
+	    cmocka_unit_test(test_drain),
+	    cmocka_unit_test(test_join),
+	    cmocka_unit_test(test_counters),
+	    cmocka_unit_test(test_tc_egress),
+	    cmocka_unit_test(test_tc_egress_real_queue),
 	};
 	return cmocka_run_group_tests_name("bpf_qos", tests, setup, teardown);
 }

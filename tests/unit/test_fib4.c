@@ -350,6 +350,29 @@ static void test_default_route_covers(void **state)
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010207), 0);
 }
 
+/* A reader never follows a group number past the groups it was given: an
+ * entry naming group n of n groups reads as no route, even where memory
+ * past the last group holds one. */
+static void test_lookup_group_bound(void **state)
+{
+	enum { GROUPS = 4 };
+	__u32 *tbl16 = calloc(XFAB_FIB4_TBL16_SIZE, sizeof(__u32));
+	__u32 *tbl8 = calloc((GROUPS + 1) * 256, sizeof(__u32));
+	__u32 route = (XFAB_RT_NEXTHOP << 24) | 7;
+
+	(void)state;
+	assert_non_null(tbl16);
+	assert_non_null(tbl8);
+	for (int i = 0; i < (GROUPS + 1) * 256; i++)
+		tbl8[i] = route;
+	tbl16[0x0a01] = XFAB_FIB4_EXT | (GROUPS - 1); /* 10.1/16: the last group */
+	tbl16[0x0a02] = XFAB_FIB4_EXT | GROUPS;	      /* 10.2/16: one past it */
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, GROUPS, 0x0a010203), route);
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, GROUPS, 0x0a020203), 0);
+	free(tbl16);
+	free(tbl8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +380,7 @@ int main(void)
 	    cmocka_unit_test(test_random_tables_and_resync),
 	    cmocka_unit_test(test_out_of_groups_writes_nothing),
 	    cmocka_unit_test(test_default_route_covers),
+	    cmocka_unit_test(test_lookup_group_bound),
 	};
 
 	return cmocka_run_group_tests_name("fib4", tests, setup, teardown);
