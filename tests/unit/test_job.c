@@ -95,6 +95,12 @@ static void test_parse_errors(void **state)
 	     "{\"addr\": \"10.0.0.1\"}]}",
 	     "ranks: 10.0.0.1 is rank 0 and rank 1: one rank per host"},
 	    {"{\"op\": \"allreduce\", \"bytes\": 100, \"ranks\": [{\"addr\": \"10.0.0.1\"}, "
+	     "{\"addr\": 7}]}",
+	     "1:76: ranks[1].addr: a string is needed, not number"},
+	    {"{\"op\": \"allreduce\", \"bytes\": 100, \"ranks\": [{\"addr\": \"10.0.0.1\"}, "
+	     "{\"host\": \"h2\"}]}",
+	     "1:67: ranks[1].addr: missing"},
+	    {"{\"op\": \"allreduce\", \"bytes\": 100, \"ranks\": [{\"addr\": \"10.0.0.1\"}, "
 	     "{\"ip\": \"10.0.0.2\"}]}",
 	     "ranks[1]: unknown field \"ip\" (host, addr)"},
 	    {"{\"op\": \"allreduce\", \"bytes\": 100, \"qps\": 65, \"ranks\": [{\"addr\": "

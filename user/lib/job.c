@@ -95,16 +95,20 @@ static int job_uint(const struct json_value *obj, const char *key, uint64_t lo, 
 	return 0;
 }
 
-static int job_string(const struct json_value *obj, const char *key, int required,
-		      const struct json_value **out, char *err, size_t errlen)
+/* A string field; *out is NULL when it is absent and not required. field
+ * names it in errors (key itself when NULL). */
+static int job_string(const struct json_value *obj, const char *key, const char *field,
+		      int required, const struct json_value **out, char *err, size_t errlen)
 {
 	const struct json_value *v = json_get(obj, key);
 
 	*out = NULL;
+	if (!field)
+		field = key;
 	if (!v)
-		return required ? job_err(err, errlen, obj->pos, key, "missing") : 0;
+		return required ? job_err(err, errlen, obj->pos, field, "missing") : 0;
 	if (v->type != JSON_STRING)
-		return job_err(err, errlen, v->pos, key, "a string is needed, not %s",
+		return job_err(err, errlen, v->pos, field, "a string is needed, not %s",
 			       json_type_name(v->type));
 	*out = v;
 	return 0;
@@ -136,13 +140,13 @@ static int job_ranks(const struct json_value *arr, struct xfab_job *job, char *e
 					       "unknown field \"%s\" (host, addr)",
 					       r->children[k].key);
 		snprintf(field, sizeof(field), "ranks[%u].addr", i);
-		if (job_string(r, "addr", 1, &addr, err, errlen))
-			return job_err(err, errlen, r->pos, field, "missing");
+		if (job_string(r, "addr", field, 1, &addr, err, errlen) || !addr)
+			return -1;
 		if (inet_pton(AF_INET, addr->str, &rk->addr) != 1)
 			return job_err(err, errlen, addr->pos, field,
 				       "\"%s\" is not an IPv4 address", addr->str);
 		snprintf(field, sizeof(field), "ranks[%u].host", i);
-		if (job_string(r, "host", 0, &host, err, errlen))
+		if (job_string(r, "host", field, 0, &host, err, errlen))
 			return -1;
 		if (host && (!host->str[0] || strlen(host->str) >= sizeof(rk->host)))
 			return job_err(err, errlen, host->pos, field, "1..%zu characters",
@@ -167,7 +171,7 @@ int xfab_job_parse(const char *text, struct xfab_job *job, char *err, size_t err
 	struct json_value *doc;
 	struct json_pos pos = {0, 0};
 	char jerr[128];
-	uint64_t x;
+	uint64_t x = 0;
 	int rc = -1;
 
 	memset(job, 0, sizeof(*job));
@@ -192,7 +196,7 @@ int xfab_job_parse(const char *text, struct xfab_job *job, char *err, size_t err
 			goto out;
 		}
 	}
-	if (job_string(doc, "name", 0, &v, err, errlen))
+	if (job_string(doc, "name", NULL, 0, &v, err, errlen))
 		goto out;
 	if (v && strlen(v->str) >= sizeof(job->name)) {
 		job_err(err, errlen, v->pos, "name", "longer than %zu characters",
@@ -200,7 +204,7 @@ int xfab_job_parse(const char *text, struct xfab_job *job, char *err, size_t err
 		goto out;
 	}
 	snprintf(job->name, sizeof(job->name), "%s", v ? v->str : "job");
-	if (job_string(doc, "op", 1, &v, err, errlen))
+	if (job_string(doc, "op", NULL, 1, &v, err, errlen) || !v)
 		goto out;
 	if (xfab_job_op_parse(v->str) < 0) {
 		job_err(err, errlen, v->pos, "op",
@@ -221,7 +225,7 @@ int xfab_job_parse(const char *text, struct xfab_job *job, char *err, size_t err
 	if (job_uint(doc, "qps", 1, XFAB_JOB_MAX_QPS, &one, &x, err, errlen))
 		goto out;
 	job->qps = (uint32_t)x;
-	if (job_string(doc, "qp_mode", 0, &v, err, errlen))
+	if (job_string(doc, "qp_mode", NULL, 0, &v, err, errlen))
 		goto out;
 	if (v && xfab_job_qp_mode_parse(v->str) < 0) {
 		job_err(err, errlen, v->pos, "qp_mode", "\"%s\" is neither rr nor split", v->str);
