@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * make bench's stage builds (enum xfab_bench_stop in xfab_abi.h): xfabd
- * sets these before load only when told to (--bench-stop). The XDP entry
- * point runs a second instance of the pipeline, with the stage checks,
- * when xfab_bench_stop is set; on a switch it is 0, the verifier knows it
- * (read-only data, frozen at load) and never reaches that instance: the
- * switch's pipeline has no check at all, and pays one load of the value.
+ * sets these before load only when told to (--bench-stop), and then loads
+ * and attaches xfab_xdp_bench, a second instance of the pipeline with the
+ * stage checks, in xfab_xdp's place. A switch never loads that program:
+ * its pipeline has no check at all, and pays nothing for the bench.
  */
 #ifndef XFAB_BPF_BENCH_H
 #define XFAB_BPF_BENCH_H

@@ -27,9 +27,22 @@
 #include "pfc.h"
 #include "bench.h"
 
+SEC("xdp")
+int xfab_xdp(struct xdp_md *ctx)
+{
+	struct xfab_ctx c;
+
+	xfab_ctx_init_xdp(&c, ctx, 0);
+	xfab_port_dev_note(c.ingress_ifindex,
+			   ((struct xdp_buff___xfab *)bpf_cast_to_kern_ctx(ctx))->rxq->dev);
+	return xfab_run(&c, 0);
+}
+
 /* make bench's stage builds (bench.h): the pipeline with its stage checks,
- * an instance of its own that a switch never reaches. */
-static __attribute__((noinline)) int xfab_xdp_bench(struct xdp_md *ctx)
+ * a program of its own that xfabd loads and attaches in xfab_xdp's place
+ * only when told to (--bench-stop); a switch never loads it. */
+SEC("xdp")
+int xfab_xdp_bench(struct xdp_md *ctx)
 {
 	struct xfab_ctx c;
 
@@ -37,19 +50,6 @@ static __attribute__((noinline)) int xfab_xdp_bench(struct xdp_md *ctx)
 	xfab_port_dev_note(c.ingress_ifindex,
 			   ((struct xdp_buff___xfab *)bpf_cast_to_kern_ctx(ctx))->rxq->dev);
 	return xfab_run(&c, 1);
-}
-
-SEC("xdp")
-int xfab_xdp(struct xdp_md *ctx)
-{
-	struct xfab_ctx c;
-
-	if (xfab_bench_stop)
-		return xfab_xdp_bench(ctx);
-	xfab_ctx_init_xdp(&c, ctx, 0);
-	xfab_port_dev_note(c.ingress_ifindex,
-			   ((struct xdp_buff___xfab *)bpf_cast_to_kern_ctx(ctx))->rxq->dev);
-	return xfab_run(&c, 0);
 }
 
 /* The same pipeline with tracing compiled in, for `xfabctl trace` (never

@@ -168,8 +168,12 @@ int h_setup(struct harness *h, int n_ports, const char *config_text)
 		memcpy(h->mac[p], mac, 6);
 		h->oper_up[p] = 1;
 	}
-	h->skel = xfab__open_and_load();
-	if (!h->skel || xfab_abi_write(bpf_map__fd(h->skel->maps.abi))) /* as xfabd does */
+	h->skel = xfab__open();
+	if (!h->skel)
+		return -1;
+	/* as xfabd does: the stage builds' program only for make bench */
+	bpf_program__set_autoload(h->skel->progs.xfab_xdp_bench, false);
+	if (xfab__load(h->skel) || xfab_abi_write(bpf_map__fd(h->skel->maps.abi)))
 		return -1;
 	for (int t = 0; t < XFAB_T_COUNT; t++)
 		h->fd[t] = h_map_fd(h, xfab_table_descs[t].map_name);

@@ -145,6 +145,9 @@ void xfab_logmsg(const char *level, const char *fmt, ...) __attribute__((format(
 int take_pin_dir(struct agent *a);
 void release_pin_dir(struct agent *a);
 int load_bpf(struct agent *a);
+/* The XDP program the ports run: xfab_xdp, or in a bench build
+ * (--bench-stop) xfab_xdp_bench, the pipeline with the stage checks. */
+struct bpf_program *agent_xdp_prog(const struct agent *a);
 /* Pins the new maps and programs over the old ones (after attach_all). */
 int publish_pins(struct agent *a);
 void unload_bpf(struct agent *a);

@@ -157,6 +157,11 @@ void release_pin_dir(struct agent *a)
 	a->lock_fd = -1;
 }
 
+struct bpf_program *agent_xdp_prog(const struct agent *a)
+{
+	return a->bench_stop ? a->skel->progs.xfab_xdp_bench : a->skel->progs.xfab_xdp;
+}
+
 int load_bpf(struct agent *a)
 {
 	struct bpf_map *map;
@@ -168,7 +173,9 @@ int load_bpf(struct agent *a)
 		log_err("cannot open the BPF object: %s", strerror(errno));
 		return -errno;
 	}
-	/* make bench's stage builds (bpf/bench.h); 0 on a switch */
+	/* make bench's stage builds (bpf/bench.h): a program of their own,
+	 * which a switch does not load */
+	bpf_program__set_autoload(a->skel->progs.xfab_xdp_bench, a->bench_stop != 0);
 	if (a->bench_stop) {
 		int p;
 
@@ -277,6 +284,9 @@ int publish_pins(struct agent *a)
 	/* `xfabctl trace` runs frames through the pinned programs. */
 	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
 		struct bpf_program *prog = *(struct bpf_program **)((char *)a->skel + progs[i].off);
+
+		if (prog == a->skel->progs.xfab_xdp)
+			prog = agent_xdp_prog(a);
 
 		err = pin_replace(a->pin_dir, progs[i].name, bpf_program__fd(prog));
 		if (err)

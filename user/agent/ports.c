@@ -215,14 +215,14 @@ static void unattach_port(struct agent *a, int p)
 
 static int attach_port(struct agent *a, int p, int datapath)
 {
+	struct bpf_program *prog =
+	    datapath == XFAB_DP_XDP ? agent_xdp_prog(a) : a->skel->progs.xfab_tc;
 	__u32 ifindex = a->live[p].ifindex;
 	const char *how = "attached";
 	int err;
 
-	err = port_link(a, p, LINK_IN, datapath,
-			bpf_program__fd(datapath == XFAB_DP_XDP ? a->skel->progs.xfab_xdp
-								: a->skel->progs.xfab_tc),
-			&a->link_fd[p], &a->old_prog_fd[p][LINK_IN]);
+	err = port_link(a, p, LINK_IN, datapath, bpf_program__fd(prog), &a->link_fd[p],
+			&a->old_prog_fd[p][LINK_IN]);
 	if (err) {
 		log_err("cannot attach %s datapath to %s (ifindex %u): %s",
 			datapath == XFAB_DP_XDP ? "xdp" : "tc", a->cfg.ports[p].name, ifindex,
