@@ -16,13 +16,14 @@ HOST_ADDR = {"h%d" % (2 * (l - 1) + k): "10.%d.%d.2" % (l, k) for l in range(1, 
 
 
 class Lab:
-    def __init__(self, name, datapath, routing=None):
-        self.name, self.datapath, self.routing = name, datapath, routing
+    def __init__(self, name, datapath, routing=None, topo=TOPO):
+        self.name, self.datapath, self.routing, self.topo = name, datapath, routing, topo
         self.state = "/run/xfab-lab/" + name
 
     def __enter__(self):
         try:
-            subprocess.run([LAB, "up", TOPO, "--name", self.name, "--datapath", self.datapath] +
+            subprocess.run([LAB, "up", self.topo, "--name", self.name, "--datapath",
+                            self.datapath] +
                            (["--routing", self.routing] if self.routing else []),
                            check=True, stdout=subprocess.DEVNULL, timeout=180)
         except BaseException:
@@ -31,8 +32,8 @@ class Lab:
         return self
 
     def __exit__(self, *exc):
-        subprocess.run([LAB, "down", TOPO, "--name", self.name], stdout=subprocess.DEVNULL,
-                       timeout=120)
+        subprocess.run([LAB, "down", self.topo, "--name", self.name],
+                       stdout=subprocess.DEVNULL, timeout=120)
 
     def ns(self, node):
         return ["nsenter", "--net=/run/netns/%s-%s" % (self.name, node)]
