@@ -602,11 +602,11 @@ struct stub {
 	unsigned int n_calls;
 };
 
-static int stub_decide(void *ctx, unsigned int sw, unsigned int in_port, unsigned int *out_port,
-		       char *why, size_t whylen)
+static int stub_decide(void *ctx, struct xfab_fab_hop *hop, char *why, size_t whylen)
 {
 	struct stub *st = ctx;
-	const struct xfab_fab_switch *s = &st->f->switches[sw];
+	const struct xfab_fab_switch *s = &st->f->switches[hop->sw];
+	unsigned int in_port = hop->in_port;
 
 	if (st->n_calls < 32)
 		snprintf(st->calls[st->n_calls++], sizeof(st->calls[0]), "%s %s", s->name,
@@ -624,7 +624,7 @@ static int stub_decide(void *ctx, unsigned int sw, unsigned int in_port, unsigne
 			snprintf(why, whylen, "%s: no trace program", s->name);
 			return -1;
 		}
-		*out_port = (unsigned int)xfab_fab_port_find(s, r->out);
+		hop->out_port = (unsigned int)xfab_fab_port_find(s, r->out);
 		return 0;
 	}
 	fail_msg("no rule for %s %s", s->name, s->ports[in_port].name);

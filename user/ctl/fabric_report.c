@@ -22,6 +22,7 @@
 #include "ctl.h"
 #include "fabric_report.h"
 
+#define MAX_JOB_QPS 65536 /* each traced at every switch it crosses */
 #define N_TIERS 2 /* boundaries: leaf-spine (tier 1 below), spine-super (tier 2) */
 
 struct report {
@@ -185,7 +186,13 @@ static int job_paths(struct report *r)
 	rc = job_hosts(r, rank_host);
 	if (rc)
 		return rc;
-	max = (size_t)r->job.n * r->job.n * r->job.channels * r->job.qps;
+	max = xfab_job_conns(&r->job, NULL, 0) * r->job.qps;
+	if (max > MAX_JOB_QPS) {
+		fprintf(stderr,
+			"xfabctl fabric report: --job %s: %zu QPs; the report traces at most %d\n",
+			r->job_path, max, MAX_JOB_QPS);
+		return 2;
+	}
 	r->flows = calloc(max, sizeof(*r->flows));
 	r->paths = calloc(max, sizeof(*r->paths));
 	r->src_host = calloc(max, sizeof(int));
@@ -351,9 +358,12 @@ static void path_text(const struct report *r, const struct xfab_fab_path *p, cha
 			off += (size_t)snprintf(buf + off, len - off, "%s%s", h ? " > " : "",
 						sw_name(r, (int)hop->sw));
 		else
-			off += (size_t)snprintf(buf + off, len - off, "%s%s %s", h ? " > " : "",
-						sw_name(r, (int)hop->sw),
-						port_of(r, (int)hop->sw, (int)hop->out_port));
+			off += (size_t)snprintf(
+			    buf + off, len - off, "%s%s %s%s", h ? " > " : "",
+			    sw_name(r, (int)hop->sw), port_of(r, (int)hop->sw, (int)hop->out_port),
+			    hop->flags & XFAB_FAB_HOP_KERNEL ? " (by its kernel: "
+							       "neighbour unresolved)"
+							     : "");
 	}
 	if (off >= len)
 		return;
@@ -677,6 +687,7 @@ static void json_job(const struct report *r)
 			jw_open(NULL, '{');
 			jw_string("switch", sw_name(r, (int)hop->sw));
 			jw_string("in", port_of(r, (int)hop->sw, (int)hop->in_port));
+			jw_bool("kernel", hop->flags & XFAB_FAB_HOP_KERNEL);
 			if (xfab_fab_hop_sent(p, h))
 				jw_string("out", port_of(r, (int)hop->sw, (int)hop->out_port));
 			else

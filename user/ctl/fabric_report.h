@@ -37,7 +37,6 @@ void fab_tracer_free(struct fab_tracer *t);
 /* The flow the next decisions are about. */
 void fab_tracer_flow(struct fab_tracer *t, const struct xfab_job_flow *flow);
 /* An xfab_fab_decide_fn; ctx is a fab_tracer. */
-int fab_trace_decide(void *ctx, unsigned int sw, unsigned int in_port, unsigned int *out_port,
-		     char *why, size_t whylen);
+int fab_trace_decide(void *ctx, struct xfab_fab_hop *hop, char *why, size_t whylen);
 
 #endif

@@ -133,10 +133,47 @@ static long flow_frame(const struct xfab_job_flow *flow, const __u8 *dmac, __u8 
 	return xfab_frame_build(&fr, buf, cap, NULL);
 }
 
-int fab_trace_decide(void *ctx, unsigned int s, unsigned int in_port, unsigned int *out_port,
-		     char *why, size_t whylen)
+/*
+ * Where the kernel sends what the switch punted for an unresolved
+ * neighbour: the nexthop's port, or a connected route's (its id is the
+ * port's ifindex: the longest match of the default table). 0 if neither.
+ */
+static __u32 kernel_egress(const struct xfab_fab_switch *sw, const struct xfab_trace *r,
+			   struct in_addr daddr)
+{
+	__u32 ifindex = 0;
+	int fd;
+
+	if (r->nexthop) {
+		struct xfab_nexthop nh;
+		__u32 id = r->nexthop;
+
+		fd = xfab_open_pinned_map(sw->pins, XFAB_MAP_NEXTHOPS);
+		if (fd >= 0 && bpf_map_lookup_elem(fd, &id, &nh) == 0 && (nh.flags & XFAB_NH_VALID))
+			ifindex = nh.ifindex;
+	} else if (r->route_type == XFAB_RT_CONNECTED) {
+		struct xfab_lpm_v4_key key = {.prefixlen = 32 + 32,
+					      .table = htonl(XFAB_TABLE_DEFAULT)};
+		struct xfab_route rt;
+
+		memcpy(key.addr, &daddr, 4);
+		fd = xfab_open_pinned_map(sw->pins, XFAB_MAP_ROUTES_V4);
+		if (fd >= 0 && bpf_map_lookup_elem(fd, &key, &rt) == 0 &&
+		    rt.type == XFAB_RT_CONNECTED)
+			ifindex = rt.id;
+	} else {
+		return 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	return ifindex;
+}
+
+int fab_trace_decide(void *ctx, struct xfab_fab_hop *hop, char *why, size_t whylen)
 {
 	struct fab_tracer *t = ctx;
+	unsigned int s = hop->sw, in_port = hop->in_port;
+	__u32 egress;
 	const struct xfab_fab_switch *sw = &t->f->switches[s];
 	const struct fab_port_map *pm = &t->pm[s];
 	__u8 in_buf[256 + sizeof(struct xfab_trace)], out_buf[sizeof(in_buf) + 256];
@@ -187,7 +224,13 @@ int fab_trace_decide(void *ctx, unsigned int s, unsigned int in_port, unsigned i
 		snprintf(why, whylen, "%s: BPF_PROG_TEST_RUN: %s", sw->name, strerror(err));
 		return -1;
 	}
-	if (r->action != XFAB_ACT_FORWARD) {
+	egress = r->action == XFAB_ACT_FORWARD ? r->egress_ifindex : 0;
+	/* the kernel resolves the neighbour and forwards it (bpf/l3.h) */
+	if (r->action == XFAB_ACT_PUNT && r->reason == XFAB_PUNT_NEIGH_UNRESOLVED) {
+		egress = kernel_egress(sw, r, t->flow->daddr);
+		hop->flags |= XFAB_FAB_HOP_KERNEL;
+	}
+	if (!egress) {
 		snprintf(why, whylen, "%s %s: %s", sw->name,
 			 r->action == XFAB_ACT_PUNT ? "punts it" : "drops it",
 			 r->action == XFAB_ACT_PUNT ? xfab_punt_name(r->reason)
@@ -195,12 +238,12 @@ int fab_trace_decide(void *ctx, unsigned int s, unsigned int in_port, unsigned i
 		return 1;
 	}
 	for (unsigned int p = 0; p < sw->n_ports; p++) {
-		if (pm->port[p].found && pm->port[p].ifindex == r->egress_ifindex) {
-			*out_port = p;
+		if (pm->port[p].found && pm->port[p].ifindex == egress) {
+			hop->out_port = p;
 			return 0;
 		}
 	}
 	snprintf(why, whylen, "%s sends it out of ifindex %u, no port of the fabric", sw->name,
-		 r->egress_ifindex);
+		 egress);
 	return -1;
 }

@@ -609,7 +609,7 @@ void xfab_fab_walk(const struct xfab_fabric *f, unsigned int src_host, unsigned 
 		hop->sw = sw;
 		hop->in_port = in;
 		path->n_hops = h + 1;
-		rc = decide(ctx, sw, in, &hop->out_port, path->why, sizeof(path->why));
+		rc = decide(ctx, hop, path->why, sizeof(path->why));
 		if (rc) {
 			path->status = rc > 0 ? XFAB_PATH_STOPPED : XFAB_PATH_ERROR;
 			return;

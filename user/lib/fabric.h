@@ -139,12 +139,21 @@ struct xfab_fab_tier_imb {
 int xfab_fab_tier_imbalance(const struct xfab_fabric *f, int tier, enum xfab_fab_dir dir,
 			    const uint64_t *link_val, struct xfab_fab_tier_imb *out);
 
+/* One switch on a path: entered by in_port, left by out_port. */
+struct xfab_fab_hop {
+	unsigned int sw, in_port, out_port; /* out_port valid unless the path stopped here */
+	unsigned int flags;		    /* XFAB_FAB_HOP_* */
+};
+/* The switch hands the flow to its kernel, which forwards it by out_port
+ * (the neighbour is not resolved yet: the first packets take the kernel). */
+#define XFAB_FAB_HOP_KERNEL 1u
+
 /* A switch's own forwarding decision for the flow the caller has in mind,
- * entering switch sw by port in_port: 0 and the egress port index in
- * *out_port; 1 when the switch does not forward it (why says what it does:
- * "drop: blackhole"); -1 when it cannot be asked (why says why). */
-typedef int (*xfab_fab_decide_fn)(void *ctx, unsigned int sw, unsigned int in_port,
-				  unsigned int *out_port, char *why, size_t whylen);
+ * entering switch hop->sw by port hop->in_port: 0 and the egress port
+ * index in hop->out_port (and hop->flags); 1 when the switch does not
+ * forward it (why says what it does: "drop: blackhole"); -1 when it cannot
+ * be asked (why says why). */
+typedef int (*xfab_fab_decide_fn)(void *ctx, struct xfab_fab_hop *hop, char *why, size_t whylen);
 
 enum xfab_fab_path_status {
 	XFAB_PATH_DELIVERED,  /* reached the destination host */
@@ -153,10 +162,6 @@ enum xfab_fab_path_status {
 	XFAB_PATH_LOOP,	      /* entered a switch by the same port twice */
 	XFAB_PATH_TOO_LONG,   /* XFAB_FAB_MAX_HOPS switches and still going */
 	XFAB_PATH_ERROR,      /* a switch could not be asked */
-};
-
-struct xfab_fab_hop {
-	unsigned int sw, in_port, out_port; /* out_port valid unless the path stopped here */
 };
 
 struct xfab_fab_path {
