@@ -17,8 +17,11 @@
 #   - a job of 4 ranks x 2 QPs: the path the report gives each QP is where
 #     that QP's packets go when it alone is sent (the ports whose tx
 #     counters move by exactly its packets: no hash code involved);
+#   - scripts/xfab-metrics-proxy serves every switch's /metrics on the
+#     host's loopback (each switch's own series on its port), its targets
+#     and prometheus.yml (promtool check config);
 #   - every metric the dashboard queries is in a live xfabd's /metrics
-#     (a leaf's and a spine's), every query parses (promtool check rules),
+#     (every switch's), every query parses (promtool check rules),
 #     and the imbalance queries give max/avg on planted series (promtool
 #     test rules);
 #   - nothing left after the lab goes down.
@@ -33,9 +36,10 @@ ROCE="$ROOT/build/xfab-roce"
 DASH="$ROOT/docs/grafana/xfab-fabric.json"
 tmp=$(mktemp -d)
 recv_pids=""
+proxy_pid=""
 cleanup() {
 	local pid
-	for pid in $recv_pids; do kill "$pid" 2>/dev/null; done
+	for pid in $recv_pids $proxy_pid; do kill "$pid" 2>/dev/null; done
 	wait 2>/dev/null
 	"$ROOT/scripts/xfab-lab" down "$TOPO" --name "$NAME" >/dev/null 2>&1
 	rm -rf "$tmp"
@@ -345,11 +349,37 @@ check_job_links() {
 }
 check "the job's QPs per link and per leaf follow from its paths" check_job_links
 
-# ---- the Grafana dashboard ----
+# ---- the Grafana dashboard, through scripts/xfab-metrics-proxy ----
+PROXY_PORT=19401
+check_proxy() {
+	local i sw
+	"$ROOT/scripts/xfab-metrics-proxy" --lab "$NAME" --port $PROXY_PORT \
+		--targets "$tmp/targets.json" >"$tmp/proxy.log" 2>&1 &
+	proxy_pid=$!
+	eventually 10 curl -sf -o /dev/null http://127.0.0.1:$((PROXY_PORT + 5))/metrics || return 1
+	i=0
+	# the i-th switch of fabric.json on port + i, with its own series
+	for sw in $(jq -r '.switches | keys_unsorted[]' "$FABRIC"); do
+		curl -sf http://127.0.0.1:$((PROXY_PORT + i))/metrics >"$tmp/metrics-$sw" || return 1
+		grep -q "^xfab_port_tx_bytes_total{switch=\"$sw\",port=\"eth1\"}" "$tmp/metrics-$sw" || return 1
+		i=$((i + 1))
+	done
+	echo "    $i switches scraped from the host: $(tr '\n' ' ' <"$tmp/proxy.log" | cut -c1-160)..."
+	jq -e "length == 6 and .[0].targets == [\"127.0.0.1:$PROXY_PORT\"] and
+		.[0].labels.lab == \"$NAME\" and ([.[].labels.tier] | sort) == [\"1\",\"1\",\"1\",\"1\",\"2\",\"2\"]" \
+		"$tmp/targets.json" >/dev/null || return 1
+	"$ROOT/scripts/xfab-metrics-proxy" --lab "$NAME" --port $PROXY_PORT --config >"$tmp/prometheus.yml"
+	if command -v promtool >/dev/null; then
+		promtool check config "$tmp/prometheus.yml" | sed 's/^/    /' || return 1
+	fi
+	# (its exit status is 1: pipefail)
+	[[ $("$ROOT/scripts/xfab-metrics-proxy" --lab nolab 2>&1) == *"lab nolab is not up"* ]]
+}
+check "xfab-metrics-proxy: every switch's /metrics from the host, targets, a valid prometheus.yml" \
+	check_proxy
+
 check_dashboard_metrics() {
-	in_ns leaf1 curl -sf http://127.0.0.1:9400/metrics >"$tmp/metrics-leaf1" || return 1
-	in_ns spine1 curl -sf http://127.0.0.1:9400/metrics >"$tmp/metrics-spine1" || return 1
-	$PY - "$DASH" "$tmp/metrics-leaf1" "$tmp/metrics-spine1" <<-'EOF'
+	$PY - "$DASH" "$tmp"/metrics-* <<-'EOF'
 		import json, re, sys
 		dash = json.load(open(sys.argv[1]))
 		have = set()
@@ -361,9 +391,9 @@ check_dashboard_metrics() {
 		exprs += [v["definition"] for v in dash["templating"]["list"] if "definition" in v]
 		used = set(n for e in exprs for n in re.findall(r"\bxfab_[a-z0-9_]+", e))
 		missing = sorted(used - have)
-		print("    %d queries name %d series; %d served by leaf1 and spine1; missing: %s" % (
-		    len(exprs), len(used), len(have), missing))
-		sys.exit(1 if missing or len(used) < 10 else 0)
+		print("    %d queries name %d series; %d served by the %d switches; missing: %s" % (
+		    len(exprs), len(used), len(have), len(sys.argv) - 2, missing))
+		sys.exit(1 if missing or len(used) < 10 or len(sys.argv) - 2 != 6 else 0)
 	EOF
 }
 check "every series the dashboard queries is in a live xfabd's /metrics" check_dashboard_metrics
@@ -431,9 +461,10 @@ check "--since a snapshot of another fabric: refused" check_since_other_fabric
 echo "# report with the job (text):"
 sed 's/^/#   /' "$tmp/job-report.txt" | head -80
 
-for pid in $recv_pids; do kill "$pid" 2>/dev/null; done
+for pid in $recv_pids $proxy_pid; do kill "$pid" 2>/dev/null; done
 wait 2>/dev/null
 recv_pids=""
+proxy_pid=""
 "$ROOT/scripts/xfab-lab" down "$TOPO" --name "$NAME" >/dev/null 2>&1
 check_nothing_left() {
 	! ip netns list | grep -q "^$NAME-" && [ ! -e "/sys/fs/bpf/xfab/$NAME" ] &&
