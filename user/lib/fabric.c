@@ -398,7 +398,7 @@ static int parse_doc(const struct json_value *doc, struct xfab_fabric *f, char *
 	for (unsigned int i = 0; i < f->n_switches; i++)
 		if (parse_switch(&switches->children[i], &f->switches[i], err, errlen))
 			return -1;
-	for (unsigned int i = 0; i < f->n_hosts; i++) {
+	for (unsigned int i = 0; hosts && i < f->n_hosts; i++) {
 		if (parse_host(&hosts->children[i], &f->hosts[i], err, errlen))
 			return -1;
 		if (xfab_fab_switch_find(f, f->hosts[i].name) >= 0)
@@ -407,7 +407,7 @@ static int parse_doc(const struct json_value *doc, struct xfab_fabric *f, char *
 	}
 	if (resolve_ports(switches, f, err, errlen))
 		return -1;
-	for (unsigned int i = 0; i < f->n_hosts; i++)
+	for (unsigned int i = 0; hosts && i < f->n_hosts; i++)
 		if (f->hosts[i].leaf < 0)
 			return fab_err(err, errlen, hosts->children[i].pos, f->hosts[i].name,
 				       "no leaf port leads to this host");
@@ -522,7 +522,8 @@ void xfab_imbalance(const uint64_t *v, unsigned int n, struct xfab_imbalance *ou
 int xfab_fab_tier_imbalance(const struct xfab_fabric *f, int tier, enum xfab_fab_dir dir,
 			    const uint64_t *link_val, struct xfab_fab_tier_imb *out)
 {
-	uint64_t *all = calloc((size_t)f->n_links + 1, sizeof(*all)), vals[XFAB_FAB_MAX_PORTS];
+	uint64_t *all = calloc((size_t)f->n_links + 1, sizeof(*all));
+	uint64_t vals[XFAB_FAB_MAX_PORTS] = {0};
 	unsigned int n_all = 0;
 
 	memset(out, 0, sizeof(*out));
