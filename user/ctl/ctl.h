@@ -29,6 +29,7 @@ struct ctl_opts {
 	long count;
 	const char *ports, *action, *detection, *restoration, *poll; /* pfcwd */
 	int check_storm, empty;					     /* show pfcwd stats */
+	const char *fabric, *lab, *job, *since, *save;		     /* fabric report */
 };
 
 /* json_out.c: a JSON writer on stdout (k == NULL inside an array). */
@@ -37,6 +38,8 @@ void jw_close(char c);
 void jw_string(const char *k, const char *v);
 void jw_uint(const char *k, unsigned long long v);
 void jw_bool(const char *k, int v);
+void jw_double(const char *k, double v);
+void jw_null(const char *k);
 /* Ends a top-level value with a newline, if one was written. */
 void jw_end(void);
 
@@ -99,6 +102,8 @@ int ctl_restart(void);
 int pfcwd_start(const struct ctl_opts *o);
 int pfcwd_stop(const struct ctl_opts *o);
 int pfcwd_interval(const struct ctl_opts *o);
+/* fabric_report.c: every switch of a fabric (no -s) */
+int cmd_fabric_report(const struct ctl_opts *o);
 
 /* request.c: one request to xfabd, its answer printed (-j: as sent);
  * 0, 1 when refused or xfabd is not there, 2 for a request too long */

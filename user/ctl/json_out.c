@@ -76,3 +76,15 @@ void jw_end(void)
 	putchar('\n');
 	jw_first[0] = 1;
 }
+
+void jw_double(const char *k, double v)
+{
+	jw_key(k);
+	printf("%.10g", v);
+}
+
+void jw_null(const char *k)
+{
+	jw_key(k);
+	printf("null");
+}

@@ -35,6 +35,7 @@ struct cmd {
 	int (*view)(void);
 	int (*verb)(const struct ctl_opts *o);
 	const char *help;
+	int fabric; /* works across a fabric: no one switch to find */
 };
 
 static const struct cmd show_pfc_cmds[] = {
@@ -131,6 +132,14 @@ static const struct cmd pfcwd_cmds[] = {
     {NULL},
 };
 
+static const struct cmd fabric_cmds[] = {
+    {"report", NULL, NULL, cmd_fabric_report,
+     "every switch of a fabric: per-link bytes, ECMP imbalance, ECN, PFC, drops; "
+     "a job's paths",
+     1},
+    {NULL},
+};
+
 static const struct cmd top_cmds[] = {
     {"show", show_cmds, NULL, NULL, "show OBJECT"},
     {"hash", NULL, NULL, cmd_hash, "which member this switch picks, and why"},
@@ -140,6 +149,7 @@ static const struct cmd top_cmds[] = {
     {"watch", watch_cmds, NULL, NULL, "per-second rates"},
     {"restart", NULL, ctl_restart, NULL, "restart xfabd; the data plane keeps forwarding"},
     {"pfcwd", pfcwd_cmds, NULL, NULL, "the PFC watchdog (SONiC's pfcwd)"},
+    {"fabric", fabric_cmds, NULL, NULL, "across every switch of a fabric"},
     {NULL},
 };
 
@@ -176,6 +186,10 @@ static void usage(FILE *out)
 	    "  trace --in PORT (--src A --dst B [--proto] [--sport] [--dport] [--qp] [--dscp]\n"
 	    "        [--ecn] [--ttl] [--len] [--smac] [--dmac] | --pcap FILE [--index N])\n"
 	    "        run a frame through the loaded program: every stage, no state changed\n"
+	    "  fabric report (--fabric FILE | --lab NAME) [--job FILE] [--since SNAP]\n"
+	    "        [--save SNAP]   every switch of a fabric (fabric.json of xfab-lab): bytes\n"
+	    "        per link and direction, ECMP imbalance per tier, ECN, PFC, drops; a job's\n"
+	    "        QP paths as each switch decides; --save/--since: counters of one run\n"
 	    "  -j             JSON output\n"
 	    "  -s SWITCH      switch hostname (pins under PIN_ROOT/SWITCH)\n"
 	    "  -P PIN_DIR     the switch's pin directory (or $XFAB_PIN_DIR)\n"
@@ -273,6 +287,11 @@ int main(int argc, char **argv)
 	    {"poll-interval", required_argument, NULL, 25},
 	    {"check-storm", no_argument, NULL, 26},
 	    {"empty", no_argument, NULL, 27},
+	    {"fabric", required_argument, NULL, 28},
+	    {"lab", required_argument, NULL, 29},
+	    {"job", required_argument, NULL, 30},
+	    {"since", required_argument, NULL, 31},
+	    {"save", required_argument, NULL, 32},
 	    {NULL, 0, NULL, 0},
 	};
 	struct ctl_opts o = {.ttl = 64, .len = -1, .interval = 1};
@@ -378,6 +397,21 @@ int main(int argc, char **argv)
 		case 27:
 			o.empty = 1;
 			break;
+		case 28:
+			o.fabric = optarg;
+			break;
+		case 29:
+			o.lab = optarg;
+			break;
+		case 30:
+			o.job = optarg;
+			break;
+		case 31:
+			o.since = optarg;
+			break;
+		case 32:
+			o.save = optarg;
+			break;
 		default:
 			usage(stderr);
 			return 2;
@@ -417,6 +451,13 @@ int main(int argc, char **argv)
 	}
 	if (!root)
 		root = XFAB_PIN_ROOT;
+	if (c->fabric) {
+		/* every switch's pins come from the fabric's description */
+		ret = c->verb(&o);
+		if (json)
+			jw_end();
+		return ret;
+	}
 	if (sw) {
 		struct stat st;
 

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * fabric report: every switch's counters, read from its pinned maps as
+ * `show counters`, `show queues`, `show pfc counters` and `show drops` read
+ * them (per-CPU counters summed), into one snapshot. A switch's pins are
+ * named by fabric.json; maps need no network namespace.
+ */
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "abi.h"
+#include "ctl.h"
+#include "fabric_report.h"
+
+/* The port table: which slot and ifindex each of the fabric's ports has. */
+static int read_ports(const struct xfab_fab_switch *sw, int fd, struct fab_port_map *pm)
+{
+	size_t n;
+	__u32 *keys = map_keys(fd, sizeof(__u32), &n);
+
+	memset(pm, 0, sizeof(*pm));
+	for (size_t i = 0; i < n; i++) {
+		struct xfab_port port;
+		int p;
+
+		if (bpf_map_lookup_elem(fd, &keys[i], &port) || !port.ifindex)
+			continue;
+		port.name[sizeof(port.name) - 1] = '\0';
+		p = xfab_fab_port_find(sw, port.name);
+		if (p < 0 || port.slot >= XFAB_MAX_PORTS)
+			continue; /* not a fabric port (none is, in a lab) */
+		pm->port[p].found = 1;
+		pm->port[p].ifindex = port.ifindex;
+		pm->port[p].slot = port.slot;
+		memcpy(pm->port[p].mac, port.mac, 6);
+	}
+	free(keys);
+	return 0;
+}
+
+/* fds of one switch's maps: required ones, and PFC's (absent: zeros) */
+struct sw_maps {
+	int ports, port_stats, queue_stats, drop_stats, pfc_state, pfc_queue;
+};
+
+static void close_maps(struct sw_maps *m)
+{
+	int *fds[] = {&m->ports,      &m->port_stats, &m->queue_stats,
+		      &m->drop_stats, &m->pfc_state,  &m->pfc_queue};
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+}
+
+static int open_maps(const struct xfab_fab_switch *sw, struct sw_maps *m, char *err, size_t errlen)
+{
+	static const char *const required[] = {XFAB_MAP_PORTS, XFAB_MAP_PORT_STATS,
+					       XFAB_MAP_QUEUE_STATS, XFAB_MAP_DROP_STATS};
+	int *fds[] = {&m->ports, &m->port_stats, &m->queue_stats, &m->drop_stats};
+	struct stat st;
+	char msg[512];
+	int rc;
+
+	m->ports = m->port_stats = m->queue_stats = m->drop_stats = -1;
+	m->pfc_state = m->pfc_queue = -1;
+	if (stat(sw->pins, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen,
+			 "switch %s: no pins at %s (is the lab up and its xfabd started?)",
+			 sw->name, sw->pins);
+		return -1;
+	}
+	rc = xfab_abi_check(sw->pins, "xfabctl", msg, sizeof(msg));
+	if (rc == -EPROTO || rc == -ENOENT) {
+		snprintf(err, errlen, "switch %s: %s", sw->name,
+			 rc == -ENOENT ? "nothing pinned (is its xfabd started?)" : msg);
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
+		*fds[i] = xfab_open_pinned_map(sw->pins, required[i]);
+		if (*fds[i] < 0) {
+			snprintf(err, errlen, "switch %s: cannot open %s/%s: %s", sw->name,
+				 sw->pins, required[i], strerror(-*fds[i]));
+			*fds[i] = -1;
+			close_maps(m);
+			return -1;
+		}
+	}
+	m->pfc_state = xfab_open_pinned_map(sw->pins, XFAB_MAP_PFC_STATE);
+	m->pfc_queue = xfab_open_pinned_map(sw->pins, XFAB_MAP_PFC_QUEUE);
+	m->pfc_state = m->pfc_state < 0 ? -1 : m->pfc_state;
+	m->pfc_queue = m->pfc_queue < 0 ? -1 : m->pfc_queue;
+	return 0;
+}
+
+static void read_port(const struct sw_maps *m, __u32 slot, struct xfab_fab_port_ctr *c)
+{
+	struct xfab_port_stats ps;
+
+	if (xfab_percpu_sum(m->port_stats, slot, (__u64 *)&ps, sizeof(ps) / 8) == 0) {
+		c->rx_packets = ps.rx_packets;
+		c->rx_bytes = ps.rx_bytes;
+		c->tx_packets = ps.tx_packets;
+		c->tx_bytes = ps.tx_bytes;
+		c->drops = ps.drops;
+		c->punts = ps.punts;
+	}
+	for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
+		__u32 key = XFAB_QUEUE_KEY(slot, tc);
+		struct xfab_queue_stats qs;
+		struct xfab_pfc_state pst;
+		struct xfab_pfc_queue pq;
+
+		if (xfab_percpu_sum(m->queue_stats, key, (__u64 *)&qs, sizeof(qs) / 8) == 0) {
+			c->q_packets[tc] = qs.packets;
+			c->q_bytes[tc] = qs.bytes;
+			c->ecn_marked[tc] = qs.ecn_marked;
+			c->q_dropped[tc] = qs.dropped;
+		}
+		if (m->pfc_state >= 0 && bpf_map_lookup_elem(m->pfc_state, &key, &pst) == 0)
+			c->pfc_rx[tc] = pst.rx_frames;
+		if (m->pfc_queue >= 0 && bpf_map_lookup_elem(m->pfc_queue, &key, &pq) == 0) {
+			c->pfc_tx[tc] = pq.tx_frames;
+			c->paused_ns[tc] = pq.paused_ns;
+			c->pauses[tc] = pq.pauses;
+		}
+	}
+}
+
+int fab_collect(const struct xfab_fabric *f, struct fab_port_map *pm, struct xfab_fab_snap *s,
+		char *err, size_t errlen)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	s->time = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	for (unsigned int i = 0; i < f->n_switches; i++) {
+		const struct xfab_fab_switch *sw = &f->switches[i];
+		struct xfab_fab_sw_ctr *c = &s->sw[i];
+		struct sw_maps m;
+
+		if (open_maps(sw, &m, err, errlen))
+			return -1;
+		read_ports(sw, m.ports, &pm[i]);
+		for (unsigned int p = 0; p < sw->n_ports; p++) {
+			c->in_table[p] = (unsigned char)pm[i].port[p].found;
+			if (pm[i].port[p].found)
+				read_port(&m, pm[i].port[p].slot, &c->ports[p]);
+		}
+		for (__u32 r = 1; r < XFAB_DROP_MAX; r++) {
+			struct xfab_reason_stats rs;
+
+			if (xfab_percpu_sum(m.drop_stats, r, (__u64 *)&rs, 2) == 0) {
+				c->drop_packets[r] = rs.packets;
+				c->drop_bytes[r] = rs.bytes;
+			}
+		}
+		close_maps(&m);
+	}
+	return 0;
+}
