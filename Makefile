@@ -110,9 +110,19 @@ $(BUILD)/obj/tools/%.o: tools/%.c $(BUILD)/obj/tools/%.d
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-# The host tools read and write pause frames with the library's pfcframe.
-$(BUILD)/xfab-roce $(BUILD)/xfab-pfcgen: $(BUILD)/%: $(BUILD)/obj/tools/%.o $(BUILD)/obj/lib/pfcframe.o | $(BUILD)
+# The host tools read and write pause frames with the library's pfcframe;
+# the RoCE senders share roce (BTH, pacer, PFC listener), xfab-coll also
+# job files and the collectives' schedule (coll).
+$(BUILD)/xfab-pfcgen: $(BUILD)/%: $(BUILD)/obj/tools/%.o $(BUILD)/obj/lib/pfcframe.o | $(BUILD)
 	$(CC) $(CFLAGS) $^ -o $@
+
+$(BUILD)/xfab-roce: $(BUILD)/obj/tools/xfab-roce.o $(BUILD)/obj/lib/roce.o $(BUILD)/obj/lib/pfcframe.o | $(BUILD)
+	$(CC) $(CFLAGS) $^ -o $@
+
+$(BUILD)/xfab-coll: $(BUILD)/obj/tools/xfab-coll.o $(BUILD)/obj/lib/coll.o $(BUILD)/obj/lib/roce.o \
+		$(BUILD)/obj/lib/pfcframe.o $(BUILD)/obj/lib/job.o $(BUILD)/obj/lib/json.o \
+		$(BUILD)/obj/lib/pool.o | $(BUILD)
+	$(CC) $(CFLAGS) $^ -o $@ -lm
 
 # make check: the verifier's stack depth of every program (scripts/check).
 $(BUILD)/xfab-stackcheck: $(BUILD)/obj/tools/xfab-stackcheck.o | $(BUILD)

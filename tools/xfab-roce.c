@@ -46,10 +46,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <ifaddrs.h>
-#include <linux/ethtool.h>
-#include <linux/if_packet.h>
-#include <linux/sockios.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -57,20 +53,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "pfcframe.h"
+#include "roce.h"
 
 #define ROCE_PORT 4791
-#define BTH_LEN 12
-#define ICRC_LEN 4
+#define BTH_LEN XFAB_BTH_LEN
+#define ICRC_LEN XFAB_ICRC_LEN
 #define MAX_QPS 1024
 #define MAX_FLOWS 8192
-#define OPCODE_RC_SEND_ONLY 0x04
 
 #define PACE_BURST 8 /* packets: --rate's token bucket */
 
@@ -80,22 +73,6 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void put_bth(uint8_t *b, uint32_t qp, uint32_t psn)
-{
-	b[0] = OPCODE_RC_SEND_ONLY;
-	b[1] = 0;    /* SE, M, pad count, transport version */
-	b[2] = 0xff; /* P_Key */
-	b[3] = 0xff;
-	b[4] = 0; /* reserved */
-	b[5] = (uint8_t)(qp >> 16);
-	b[6] = (uint8_t)(qp >> 8);
-	b[7] = (uint8_t)qp;
-	b[8] = 0; /* AckReq + reserved */
-	b[9] = (uint8_t)(psn >> 16);
-	b[10] = (uint8_t)(psn >> 8);
-	b[11] = (uint8_t)psn;
 }
 
 struct send_opts {
@@ -117,282 +94,29 @@ struct send_opts {
 	int json;
 };
 
-/* SONiC's default DSCP_TO_TC map (user/lib/config/qos.c). */
-static int default_tc(int dscp)
-{
-	switch (dscp) {
-	case 3:
-		return 3;
-	case 4:
-		return 4;
-	case 46:
-		return 5;
-	case 48:
-		return 6;
-	case 8:
-		return 0;
-	case 5:
-		return 2;
-	default:
-		return 1;
-	}
-}
-
-/* What the sender's PFC listener saw, and its priority's pause. */
-struct pfc_rx {
-	int fd; /* -1: PFC not honoured */
-	char dev[IF_NAMESIZE];
-	__u8 mac[6];
-	int prio;
-	__u32 speed_mbps;
-	const char *speed_from;
-	uint64_t frames;    /* pause frames (PFC or PAUSE), any priority */
-	uint64_t xoff, xon; /* those naming the priority, by time */
-	uint64_t other;	    /* not naming it */
-	uint64_t malformed; /* MAC control frames the parser refused */
-	uint64_t pauses;    /* pauses that started (an XOFF while running) */
-	uint64_t until;	    /* paused until (monotonic ns); 0: running */
-	uint64_t since;	    /* the current pause's start */
-	uint64_t paused_ns; /* closed pauses */
-	__u8 *ring;	    /* PACKET_RX_RING: frames read without a system call */
-	unsigned int slot;  /* the next ring frame to look at */
-};
-
-/* The listener's receive ring (TPACKET_V2): the sender looks at it before
- * every packet, a memory read, not a system call. */
-#define RING_FRAME 512
-#define RING_BLOCK 4096
-#define RING_BLOCKS 16
-#define RING_FRAMES (RING_BLOCKS * RING_BLOCK / RING_FRAME)
-
-static void ring_open(struct pfc_rx *p)
-{
-	struct tpacket_req req = {.tp_block_size = RING_BLOCK,
-				  .tp_block_nr = RING_BLOCKS,
-				  .tp_frame_size = RING_FRAME,
-				  .tp_frame_nr = RING_FRAMES};
-	int v = TPACKET_V2;
-	void *m;
-
-	if (setsockopt(p->fd, SOL_PACKET, PACKET_VERSION, &v, sizeof(v)) ||
-	    setsockopt(p->fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req)))
-		return; /* recvfrom() then */
-	m = mmap(NULL, (size_t)RING_BLOCK * RING_BLOCKS, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd,
-		 0);
-	if (m != MAP_FAILED)
-		p->ring = m;
-}
-
-/* The next received frame: its bytes and length, or NULL when none waits;
- * done() gives its slot back. */
-static const __u8 *ring_next(struct pfc_rx *p, size_t *len, int *outgoing)
-{
-	struct tpacket2_hdr *h = (void *)(p->ring + (size_t)p->slot * RING_FRAME);
-	const struct sockaddr_ll *sll;
-
-	if (!(__atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER))
-		return NULL;
-	sll = (const void *)((__u8 *)h + TPACKET_ALIGN(sizeof(*h)));
-	*outgoing = sll->sll_pkttype == PACKET_OUTGOING;
-	*len = h->tp_snaplen;
-	return (__u8 *)h + h->tp_mac;
-}
-
-static void ring_done(struct pfc_rx *p)
-{
-	struct tpacket2_hdr *h = (void *)(p->ring + (size_t)p->slot * RING_FRAME);
-
-	__atomic_store_n(&h->tp_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
-	p->slot = (p->slot + 1) % RING_FRAMES;
-}
-
-/* The interface holding the local address of the connected socket fd. */
-static int route_dev(int fd, char *dev)
+/* The sender's PFC listener on the port it sends by (the interface holding
+ * the connected socket's local address). */
+static int pfc_open(struct xfab_pfc_rx *p, const struct send_opts *o, int data_fd)
 {
 	struct sockaddr_storage local;
 	socklen_t llen = sizeof(local);
-	struct ifaddrs *ifa, *i;
-	int found = -1;
-
-	if (getsockname(fd, (struct sockaddr *)&local, &llen) || getifaddrs(&ifa))
-		return -1;
-	for (i = ifa; i && found; i = i->ifa_next) {
-		if (!i->ifa_addr || i->ifa_addr->sa_family != local.ss_family)
-			continue;
-		if (local.ss_family == AF_INET
-			? ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr ==
-			      ((struct sockaddr_in *)&local)->sin_addr.s_addr
-			: !memcmp(&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr,
-				  &((struct sockaddr_in6 *)&local)->sin6_addr, 16)) {
-			snprintf(dev, IF_NAMESIZE, "%s", i->ifa_name);
-			found = 0;
-		}
-	}
-	freeifaddrs(ifa);
-	return found;
-}
-
-/* The interface's speed as ethtool reports it (Mbit/s), 0 if none. */
-static __u32 link_speed(int fd, const char *dev)
-{
-	struct ethtool_cmd ec = {.cmd = ETHTOOL_GSET};
-	struct ifreq ifr = {0};
-	__u32 speed;
-
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
-	ifr.ifr_data = (char *)&ec;
-	if (ioctl(fd, SIOCETHTOOL, &ifr))
-		return 0;
-	speed = ethtool_cmd_speed(&ec);
-	return speed == (__u32)SPEED_UNKNOWN ? 0 : speed;
-}
-
-static int pfc_open(struct pfc_rx *p, const struct send_opts *o, int data_fd)
-{
-	struct sockaddr_ll sll = {.sll_family = AF_PACKET,
-				  .sll_protocol = htons(XFAB_ETH_P_MAC_CONTROL)};
-	struct ifreq ifr = {0};
-	__u32 speed;
+	char dev[IF_NAMESIZE], err[160];
 
 	p->fd = -1;
-	p->prio = o->prio >= 0 ? o->prio : default_tc(o->tos >> 2);
+	p->prio = o->prio >= 0 ? o->prio : xfab_default_tc(o->tos >> 2);
 	if (o->no_pfc)
 		return 0;
-	if (route_dev(data_fd, p->dev)) {
+	if (getsockname(data_fd, (struct sockaddr *)&local, &llen) ||
+	    xfab_dev_of_addr((struct sockaddr *)&local, dev)) {
 		fprintf(stderr, "xfab-roce send: no interface holds the socket's local address "
 				"(sending without PFC)\n");
 		return -1;
 	}
-	p->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
-		       htons(XFAB_ETH_P_MAC_CONTROL));
-	sll.sll_ifindex = (int)if_nametoindex(p->dev);
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", p->dev);
-	if (p->fd < 0 || !sll.sll_ifindex || bind(p->fd, (struct sockaddr *)&sll, sizeof(sll)) ||
-	    ioctl(p->fd, SIOCGIFHWADDR, &ifr)) {
-		fprintf(stderr,
-			"xfab-roce send: listening for PFC on %s: %s (sending without PFC)\n",
-			p->dev, strerror(errno));
+	if (xfab_pfc_open(p, dev, p->prio, (__u32)o->speed, err, sizeof(err))) {
+		fprintf(stderr, "xfab-roce send: %s (sending without PFC)\n", err);
 		return -1;
 	}
-	memcpy(p->mac, ifr.ifr_hwaddr.sa_data, 6);
-	ring_open(p);
-	speed = link_speed(p->fd, p->dev);
-	p->speed_mbps = o->speed ? (__u32)o->speed : speed ? speed : 10000;
-	p->speed_from = o->speed ? "option" : speed ? "ethtool" : "default";
 	return 0;
-}
-
-/* The pause lifts by itself once its time has run out. */
-static void pfc_expire(struct pfc_rx *p, uint64_t now)
-{
-	if (p->until && now >= p->until) {
-		p->paused_ns += p->until - p->since;
-		p->until = 0;
-	}
-}
-
-/* Reads every pause frame waiting; now: when they are taken to arrive. */
-static void pfc_read(struct pfc_rx *p)
-{
-	__u8 f[256];
-	struct sockaddr_ll from;
-	socklen_t flen;
-	struct xfab_macc m;
-	const __u8 *data;
-	size_t len;
-	int bad, outgoing;
-	ssize_t n;
-
-	if (p->fd < 0)
-		return;
-	for (;;) {
-		uint64_t t;
-		__u16 q;
-
-		if (p->ring) {
-			data = ring_next(p, &len, &outgoing);
-			if (!data)
-				return;
-			bad = !outgoing && xfab_macc_parse(data, len, p->mac, &m, NULL, 0);
-			ring_done(p);
-		} else {
-			flen = sizeof(from);
-			n = recvfrom(p->fd, f, sizeof(f), MSG_TRUNC, (struct sockaddr *)&from,
-				     &flen);
-			if (n < 0)
-				return;
-			outgoing = from.sll_pkttype == PACKET_OUTGOING;
-			len = (size_t)n < sizeof(f) ? (size_t)n : sizeof(f);
-			bad = !outgoing && xfab_macc_parse(f, len, p->mac, &m, NULL, 0);
-		}
-		if (outgoing)
-			continue;
-		if (bad) {
-			p->malformed++;
-			continue;
-		}
-		p->frames++;
-		if (!(m.vector & (1u << p->prio))) {
-			p->other++;
-			continue;
-		}
-		t = now_ns();
-		pfc_expire(p, t);
-		q = m.quanta[p->prio];
-		if (!q) {
-			p->xon++;
-			if (p->until) {
-				p->paused_ns += t - p->since;
-				p->until = 0;
-			}
-			continue;
-		}
-		p->xoff++;
-		if (!p->until) {
-			p->since = t;
-			p->pauses++;
-		}
-		p->until = t + xfab_pfc_quanta_to_ns(q, p->speed_mbps);
-	}
-}
-
-/* Sleeps until t (monotonic ns): 0 then, or 1 as soon as pause frames
- * came in (read: the pause may have changed). */
-static int wait_until(struct pfc_rx *p, uint64_t t)
-{
-	struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
-	struct timespec ts;
-
-	for (;;) {
-		uint64_t now = now_ns();
-
-		if (now >= t)
-			return 0;
-		ts.tv_sec = (time_t)((t - now) / 1000000000ull);
-		ts.tv_nsec = (long)((t - now) % 1000000000ull);
-		if (p->fd < 0) {
-			nanosleep(&ts, NULL);
-			continue;
-		}
-		if (ppoll(&pfd, 1, &ts, NULL) > 0) {
-			pfc_read(p);
-			return 1;
-		}
-	}
-}
-
-/* Holds the sender while its priority is paused, up to the deadline. */
-static void pfc_hold(struct pfc_rx *p, uint64_t deadline)
-{
-	pfc_read(p);
-	for (;;) {
-		uint64_t now = now_ns();
-
-		pfc_expire(p, now);
-		if (!p->until || now >= deadline)
-			return;
-		wait_until(p, p->until < deadline ? p->until : deadline);
-	}
 }
 
 static int open_sender(const struct sockaddr_storage *dst, socklen_t dlen, int sport, int tos)
@@ -430,7 +154,8 @@ static int do_send(const struct send_opts *o)
 	size_t len = BTH_LEN + (size_t)o->size + ICRC_LEN;
 	uint64_t start = now_ns(), deadline = start + (uint64_t)(o->duration * 1e9), sent = 0,
 		 errors = 0, total = (uint64_t)o->count * (uint64_t)o->qps, t0 = start;
-	struct pfc_rx pfc = {.fd = -1};
+	struct xfab_pfc_rx pfc = {.fd = -1};
+	struct xfab_pacer pacer;
 	int pfc_off = o->no_pfc;
 
 	if (o->qps < 1 || o->qps > MAX_QPS || len > sizeof(buf)) {
@@ -462,12 +187,10 @@ static int do_send(const struct send_opts *o)
 			return 1;
 		}
 	}
-	if (pfc_open(&pfc, o, fds[0])) { /* sends anyway, saying so */
-		if (pfc.fd >= 0)
-			close(pfc.fd);
-		pfc.fd = -1;
+	if (pfc_open(&pfc, o, fds[0])) /* sends anyway, saying so */
 		pfc_off = 1;
-	}
+	/* packet n leaves at start + n / rate (+ idle gaps) */
+	xfab_pacer_init(&pacer, o->rate > 0 ? (uint64_t)o->rate : 0, PACE_BURST, start);
 	memset(buf, 0, sizeof(buf));
 	for (size_t i = BTH_LEN; i < len - ICRC_LEN; i++)
 		buf[i] = (uint8_t)i;
@@ -478,31 +201,28 @@ static int do_send(const struct send_opts *o)
 			break;
 		/* a paused priority sends nothing (checked before every packet,
 		 * as a NIC checks before it starts a frame) */
-		pfc_hold(&pfc, deadline);
+		xfab_pfc_hold(&pfc, deadline);
 		if (now_ns() > deadline)
 			break;
-		if (o->rate > 0) { /* pace: packet n leaves at start + n / rate (+ idle gaps) */
-			uint64_t due = start + sent * 1000000000ull / (uint64_t)o->rate;
+		if (o->rate > 0) {
+			uint64_t gaps = 0, t = now_ns(), due;
 
 			if (o->burst > 0)
-				due +=
+				gaps =
 				    (sent / (uint64_t)o->burst) * (uint64_t)o->burst_gap_us * 1000;
-			uint64_t t = now_ns();
-			uint64_t slack = PACE_BURST * 1000000000ull / (uint64_t)o->rate;
-
-			if (t > due + slack) { /* held up: drop the lost time */
-				start += t - due - slack;
-				due = t - slack;
-			}
+			due = xfab_pacer_due(&pacer, t, gaps);
 			if (due > t + 50000) {
 				/* a pause may come in meanwhile: held, then on */
-				while (wait_until(&pfc, due) && now_ns() <= deadline)
-					pfc_hold(&pfc, deadline);
+				while (xfab_pfc_wait_until(&pfc, due) && now_ns() <= deadline)
+					xfab_pfc_hold(&pfc, deadline);
 				if (now_ns() > deadline)
 					break;
 			}
 		}
-		put_bth(buf, o->qp_base + (uint32_t)q, psn[q]);
+		xfab_bth_put(buf, &(struct xfab_bth){.opcode = XFAB_OP_RC_SEND_ONLY,
+						     .pkey = XFAB_DEFAULT_PKEY,
+						     .dqpn = o->qp_base + (uint32_t)q,
+						     .psn = psn[q]});
 		if (send(fds[q], buf, len, 0) < 0) {
 			errors++;
 			if (errno == ENOBUFS || errno == EAGAIN)
@@ -510,17 +230,11 @@ static int do_send(const struct send_opts *o)
 		}
 		psn[q] = (psn[q] + 1) & 0xffffff;
 		sent++;
+		xfab_pacer_add(&pacer, 1);
 	}
 	uint64_t end = now_ns();
 
-	if (pfc.until) { /* still paused: up to now or its end */
-		pfc.paused_ns += (end < pfc.until ? end : pfc.until) - pfc.since;
-		pfc.until = 0;
-	}
-	if (pfc.ring)
-		munmap(pfc.ring, (size_t)RING_BLOCK * RING_BLOCKS);
-	if (pfc.fd >= 0)
-		close(pfc.fd);
+	xfab_pfc_close(&pfc, end); /* a pause still running counts up to now or its end */
 	if (o->json) {
 		printf("{\"sent\":%llu,\"qps\":%d,\"dst\":\"%s\",\"errors\":%llu,"
 		       "\"seconds\":%.6f,\"prio\":%d,\"pfc\":%s",
@@ -610,6 +324,7 @@ static int do_recv(int port, double duration, int idle_ms, int json)
 		socklen_t slen = sizeof(src);
 		uint64_t t = now_ns();
 		struct qp_state *q = NULL;
+		struct xfab_bth bth;
 		uint32_t qp, psn;
 		ssize_t n;
 
@@ -626,12 +341,13 @@ static int do_recv(int port, double duration, int idle_ms, int json)
 			gap_at = last - start;
 		}
 		last = t;
-		if (n < BTH_LEN + ICRC_LEN || buf[2] != 0xff || buf[3] != 0xff) {
+		if (n < BTH_LEN + ICRC_LEN || xfab_bth_get(buf, (size_t)n, &bth) ||
+		    bth.pkey != XFAB_DEFAULT_PKEY) {
 			bad++;
 			continue;
 		}
-		qp = (uint32_t)buf[5] << 16 | (uint32_t)buf[6] << 8 | buf[7];
-		psn = (uint32_t)buf[9] << 16 | (uint32_t)buf[10] << 8 | buf[11];
+		qp = bth.dqpn;
+		psn = bth.psn;
 		for (int i = 0; i < n_st; i++)
 			if (st[i].qp == qp && same_addr(&st[i].src, &src)) {
 				q = &st[i];
