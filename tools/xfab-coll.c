@@ -551,7 +551,7 @@ static int qp_send(struct rank *r, struct qp *qp, uint32_t quota, uint64_t now, 
 	static struct tx_batch b;
 	struct sched *s = &qp->tx_s;
 	uint64_t end = s->base + s->pfx[s->nmsgs], seq = qp->tx.nxt;
-	const uint32_t *src = r->op == XFAB_JOB_ALLTOALL ? r->buf : r->buf;
+	const uint32_t *src = r->buf; /* alltoall: its send buffer */
 	uint32_t k = 0;
 	size_t cur = s->cur;
 	int sent;

@@ -381,7 +381,7 @@ static void dcqcn_increase(struct xfab_dcqcn *d)
 		d->rt += d->p.rai;
 	if (d->rt > d->line)
 		d->rt = d->line;
-	d->rc = (d->rt + d->rc) / 2;
+	d->rc = (d->rt + d->rc + 1) / 2; /* up: rt = line is reached, not approached forever */
 }
 
 /* Timer expiries handled per call: an idle stretch longer than this is at
