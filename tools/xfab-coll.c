@@ -74,19 +74,23 @@
 #include "roce.h"
 
 #define DEFAULT_CTRL_PORT 4792
-#define DEFAULT_TOS 0x0e /* DSCP 3 (lossless), ECT(0) */
-#define RX_BATCH 64	 /* packets per recvmmsg */
-#define RX_ROUNDS 8	 /* recvmmsg calls per loop round */
-#define TX_BATCH 16	 /* packets per QP per sendmmsg */
-#define TX_ROUND 512	 /* data packets per loop round */
-#define QP_WINDOW 128	 /* packets in flight per QP */
-#define RANK_WINDOW 512	 /* packets in flight per rank (the host queue holds 1,000) */
-#define RTO_NS 5000000ull
-#define RTO_MAX_NS 80000000ull
-#define CNP_GAP_NS 50000ull /* DCQCN's NP: at most one CNP per QP per 50 us */
-#define PACE_BURST_PKTS 16  /* the rank's token bucket, in packets */
-#define QP_BURST_PKTS 4	    /* a DCQCN-paced QP's */
-#define WIRE_OVERHEAD 42    /* Ethernet 14 + IPv4 20 + UDP 8 */
+#define DEFAULT_TOS 0x0e	/* DSCP 3 (lossless), ECT(0) */
+#define RX_BATCH 64		/* packets per recvmmsg */
+#define RX_ROUNDS 8		/* recvmmsg calls per loop round */
+#define TX_BATCH 16		/* packets per QP per sendmmsg */
+#define TX_ROUND 512		/* data packets per loop round */
+#define QP_WINDOW 64		/* packets in flight per QP */
+#define RANK_WINDOW 512		/* packets in flight per rank (the host queue holds 1,000) */
+#define RTO_INIT_NS 10000000ull /* before a round trip was measured */
+#define RTO_MIN_NS 10000000ull
+#define RTO_MAX_NS 200000000ull
+#define RTO_G_NS 2000000ull    /* the variance's floor (RFC 6298's G) */
+#define ACK_EVERY 16	       /* packets a receiver takes before it must ACK */
+#define ACK_DELAY_NS 100000ull /* ... or after this (a message's last packet at once) */
+#define CNP_GAP_NS 50000ull    /* DCQCN's NP: at most one CNP per QP per 50 us */
+#define PACE_BURST_PKTS 16     /* the rank's token bucket, in packets */
+#define QP_BURST_PKTS 4	       /* a DCQCN-paced QP's */
+#define WIRE_OVERHEAD 42       /* Ethernet 14 + IPv4 20 + UDP 8 */
 #define MAX_SIZES 32
 #define CTRL_LINE 512
 
@@ -194,14 +198,19 @@ struct qp {
 	struct xfab_gbn_tx tx;
 	uint64_t progress_at; /* last ACK progress (or start) */
 	uint32_t backoff;
+	uint8_t probe;		     /* after a timeout: one packet until an answer */
+	uint64_t sent_at[QP_WINDOW]; /* by sequence: first sent (0: sent again) */
+	struct xfab_rtt rtt;
 	struct xfab_dcqcn dcqcn;
 	struct xfab_pacer pacer; /* at dcqcn.rc while below line rate */
 	/* receive side */
 	struct xfab_gbn_rx rx;
-	uint64_t cnp_at;   /* last CNP sent */
-	uint64_t drop_seq; /* --drop-every's last victim (+1) */
-	uint8_t ack_due, nak_due;
-	uint32_t msn; /* messages received whole */
+	uint64_t cnp_at;    /* last CNP sent */
+	uint64_t drop_seq;  /* --drop-every's last victim (+1) */
+	uint32_t ack_count; /* packets taken since the last ACK */
+	uint64_t ack_first; /* ... the first of them at */
+	uint8_t ack_now;    /* a message ended, or a duplicate came: ACK at once */
+	uint32_t msn;	    /* messages received whole */
 	/* counters */
 	uint64_t tx_packets, tx_bytes, cnps_rx, tx_naks_seen;
 	uint64_t rx_packets, rx_bytes, cnps_tx, ce;
@@ -556,6 +565,11 @@ static int qp_send(struct rank *r, struct qp *qp, uint32_t quota, uint64_t now, 
 	size_t cur = s->cur;
 	int sent;
 
+	if (qp->probe) { /* the oldest unacked alone, until an answer */
+		if (qp->tx.nxt > qp->tx.una)
+			return 0;
+		quota = 1;
+	}
 	while (k < quota && k < TX_BATCH && seq < end && seq - qp->tx.una < QP_WINDOW) {
 		const struct xfab_coll_msg *m = &s->msgs[cur];
 		uint64_t npk = s->pfx[cur + 1] - s->pfx[cur], j = seq - s->base - s->pfx[cur];
@@ -619,9 +633,10 @@ static int qp_send(struct rank *r, struct qp *qp, uint32_t quota, uint64_t now, 
 	if ((uint32_t)sent < k)
 		*blocked = 1;
 	for (int i = 0; i < sent; i++) {
+		int fresh = qp->tx.nxt >= qp->tx.max;
 		uint64_t sq = xfab_gbn_tx_next(&qp->tx);
 
-		(void)sq;
+		qp->sent_at[sq % QP_WINDOW] = fresh ? now : 0; /* Karn: no samples from resends */
 		qp->tx_packets++;
 		qp->tx_bytes += b.iov[i][1].iov_len;
 		if (qp->dcqcn.rc < qp->dcqcn.line) {
@@ -788,7 +803,7 @@ static int rx_data(struct rank *r, struct qp *qp, const struct xfab_bth *h, cons
 		ctl_add(qp, XFAB_OP_RC_ACK, (uint32_t)qp->rx.epsn, XFAB_AETH_NAK_PSN_SEQ);
 		return 0;
 	case XFAB_GBN_DUP:
-		qp->ack_due = 1;
+		qp->ack_now = 1;
 		return 0;
 	default:
 		return 0;
@@ -817,7 +832,10 @@ static int rx_data(struct rank *r, struct qp *qp, const struct xfab_bth *h, cons
 		memcpy(dst, pl, plen);
 	qp->rx_packets++;
 	qp->rx_bytes += plen;
-	qp->ack_due = 1;
+	if (!qp->ack_count++)
+		qp->ack_first = now;
+	if (h->ackreq || qp->ack_count >= ACK_EVERY)
+		qp->ack_now = 1;
 	if (j + 1 == npk) { /* the message is whole */
 		qp->msn = (qp->msn + 1) & XFAB_PSN_MASK;
 		r->steps_left[qp->channel * r->steps + m->step]--;
@@ -832,6 +850,7 @@ static void rx_ack(struct rank *r, struct qp *qp, const struct xfab_bth *h, cons
 {
 	uint8_t syndrome;
 	uint32_t msn;
+	uint64_t seq;
 
 	if (xfab_aeth_get(p, len, &syndrome, &msn))
 		return;
@@ -839,13 +858,18 @@ static void rx_ack(struct rank *r, struct qp *qp, const struct xfab_bth *h, cons
 		qp->tx_naks_seen++;
 		if (xfab_gbn_tx_nak(&qp->tx, h->psn)) {
 			qp->progress_at = now;
+			qp->probe = 0;
 			tx_reposition(qp);
 		}
 		return;
 	}
+	seq = xfab_psn_unwrap(qp->tx.una, h->psn);
+	if (seq >= qp->tx.una && seq < qp->tx.max && qp->sent_at[seq % QP_WINDOW])
+		xfab_rtt_sample(&qp->rtt, now - qp->sent_at[seq % QP_WINDOW]);
 	if (xfab_gbn_tx_ack(&qp->tx, h->psn)) {
 		qp->progress_at = now;
 		qp->backoff = 0;
+		qp->probe = 0;
 		tx_reposition(qp); /* an ACK past a rewind moves nxt on */
 	}
 	(void)r;
@@ -928,17 +952,30 @@ static int rx_round(struct rank *r, uint64_t now)
 		if (got < RX_BATCH)
 			break;
 	}
-	/* coalesced ACKs: one per QP that took (or saw again) packets */
-	for (uint32_t i = 0; i < r->nqps && total; i++) {
+	ctl_flush(); /* NAKs and CNPs at once */
+	return total;
+}
+
+/* Coalesced ACKs: a QP ACKs after ACK_EVERY packets, a message's last, a
+ * duplicate, or ACK_DELAY_NS after the first packet it has not ACKed. */
+static void acks(struct rank *r, uint64_t now, uint64_t *wake)
+{
+	for (uint32_t i = 0; i < r->nqps; i++) {
 		struct qp *qp = &r->qps[i];
 
-		if (qp->ack_due && qp->rx.epsn) {
-			ctl_add(qp, XFAB_OP_RC_ACK, (uint32_t)(qp->rx.epsn - 1), XFAB_AETH_ACK);
-			qp->ack_due = 0;
+		if (!qp->ack_count && !qp->ack_now)
+			continue;
+		if (!qp->ack_now && now - qp->ack_first < ACK_DELAY_NS) {
+			if (qp->ack_first + ACK_DELAY_NS < *wake)
+				*wake = qp->ack_first + ACK_DELAY_NS;
+			continue;
 		}
+		if (qp->rx.epsn)
+			ctl_add(qp, XFAB_OP_RC_ACK, (uint32_t)(qp->rx.epsn - 1), XFAB_AETH_ACK);
+		qp->ack_count = 0;
+		qp->ack_now = 0;
 	}
 	ctl_flush();
-	return total;
 }
 
 /* Retransmission timeouts and DCQCN's timers; wake: the next expiry. */
@@ -946,7 +983,9 @@ static void timers(struct rank *r, uint64_t now, uint64_t *wake)
 {
 	for (uint32_t i = 0; i < r->nqps; i++) {
 		struct qp *qp = &r->qps[i];
-		uint64_t rto = RTO_NS << qp->backoff, at;
+		uint64_t rto = xfab_rtt_rto(&qp->rtt, RTO_INIT_NS, RTO_G_NS, RTO_MIN_NS, RTO_MAX_NS)
+			       << qp->backoff,
+			 at;
 
 		if (rto > RTO_MAX_NS)
 			rto = RTO_MAX_NS;
@@ -954,6 +993,7 @@ static void timers(struct rank *r, uint64_t now, uint64_t *wake)
 			at = qp->progress_at + rto;
 			if (now >= at) { /* no progress: go back to the oldest unacked */
 				xfab_gbn_tx_timeout(&qp->tx);
+				qp->probe = 1;
 				r->timeouts++;
 				tx_reposition(qp);
 				qp->progress_at = now;
@@ -1298,6 +1338,7 @@ static int serve(struct rank *r, until_fn until, const char *waiting)
 		got = rx_round(r, now);
 		if (got < 0)
 			return -1;
+		acks(r, now, &wake);
 		timers(r, now, &wake);
 		more = tx_round(r, now, &wake);
 		if (more < 0)

@@ -334,6 +334,36 @@ uint64_t xfab_gbn_tx_next(struct xfab_gbn_tx *tx)
 	return seq;
 }
 
+void xfab_rtt_sample(struct xfab_rtt *e, uint64_t r)
+{
+	if (!r)
+		r = 1;
+	if (!e->srtt) {
+		e->srtt = r;
+		e->rttvar = r / 2;
+	} else {
+		uint64_t dev = e->srtt > r ? e->srtt - r : r - e->srtt;
+
+		e->rttvar = (3 * e->rttvar + dev) / 4;
+		e->srtt = (7 * e->srtt + r) / 8;
+	}
+	e->samples++;
+}
+
+uint64_t xfab_rtt_rto(const struct xfab_rtt *e, uint64_t initial, uint64_t g, uint64_t min,
+		      uint64_t max)
+{
+	uint64_t rto;
+
+	if (!e->srtt)
+		rto = initial;
+	else
+		rto = e->srtt + (4 * e->rttvar > g ? 4 * e->rttvar : g);
+	if (rto < min)
+		rto = min;
+	return rto > max ? max : rto;
+}
+
 const struct xfab_dcqcn_params xfab_dcqcn_defaults = {
     .g = 1.0 / 256,
     .k_ns = 55000,

@@ -176,6 +176,22 @@ void xfab_gbn_tx_timeout(struct xfab_gbn_tx *tx);
 uint64_t xfab_gbn_tx_next(struct xfab_gbn_tx *tx);
 
 /*
+ * The retransmission timeout from round-trip samples (RFC 6298): the first
+ * sample R sets srtt = R, rttvar = R / 2; later ones rttvar = 3/4 rttvar +
+ * 1/4 |srtt - R|, srtt = 7/8 srtt + 1/8 R; RTO = srtt + max(g, 4 rttvar),
+ * within min..max, and `initial` before any sample. Samples come only from
+ * packets sent once (Karn).
+ */
+struct xfab_rtt {
+	uint64_t srtt, rttvar; /* ns; srtt 0: no sample yet */
+	uint64_t samples;
+};
+
+void xfab_rtt_sample(struct xfab_rtt *e, uint64_t r);
+uint64_t xfab_rtt_rto(const struct xfab_rtt *e, uint64_t initial, uint64_t g, uint64_t min,
+		      uint64_t max);
+
+/*
  * DCQCN's reaction point (Zhu et al., SIGCOMM 2015), per sending QP:
  *   CNP:          rt = rc; rc = rc * (1 - alpha / 2); alpha = (1 - g) alpha + g;
  *                 the timers and counters start again
