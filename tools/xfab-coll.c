@@ -29,10 +29,14 @@
  *
  * Reliability (RC go-back-N, user/lib/coll.h): the receiver takes only the
  * expected PSN, answers a gap with one NAK carrying it and a duplicate with
- * an ACK; ACKs are coalesced (one per QP per receive batch); a sender
- * rewinds to a NAK's PSN, and to its oldest unacked PSN after RTO_NS
- * without progress (doubling up to RTO_MAX_NS). At most QP_WINDOW packets
- * in flight per QP, RANK_WINDOW per rank.
+ * an ACK; ACKs are coalesced (after ACK_EVERY packets, a message's last
+ * packet, or ACK_DELAY_NS). A sender rewinds to a NAK's PSN, and to its
+ * oldest unacked PSN when no ACK made progress for an RTO (RFC 6298 from
+ * measured round trips, Karn's rule, RTO_MIN_NS..RTO_MAX_NS, doubling per
+ * timeout in a row); after a timeout it sends that one packet alone until
+ * an answer comes (so a late ACK does not cost a whole window of
+ * duplicates), then goes on from where the answer says. At most QP_WINDOW
+ * packets in flight per QP, RANK_WINDOW per rank.
  *
  * Congestion: paced to --rate (default the interface's speed) on wire
  * bytes; PFC honoured like xfab-roce (nothing sent while the priority is

@@ -179,6 +179,36 @@ static void test_gbn_together(void **state)
 	assert_true(rx.oos > 0);
 }
 
+/* RFC 6298's estimator, worked by hand (ms): 8 -> srtt 8, rttvar 4,
+ * RTO 8 + 4 x 4 = 24; then 4 -> rttvar (3 x 4 + 4) / 4 = 4, srtt (7 x 8 +
+ * 4) / 8 = 7.5, RTO 23.5; clamped to min and max; G the floor of 4 rttvar. */
+static void test_rtt(void **state)
+{
+	const uint64_t ms = 1000000;
+	struct xfab_rtt e = {0};
+
+	(void)state;
+	assert_int_equal(xfab_rtt_rto(&e, 10 * ms, 2 * ms, 10 * ms, 200 * ms), 10 * ms);
+	xfab_rtt_sample(&e, 8 * ms);
+	assert_int_equal(e.srtt, 8 * ms);
+	assert_int_equal(e.rttvar, 4 * ms);
+	assert_int_equal(xfab_rtt_rto(&e, 10 * ms, 2 * ms, 10 * ms, 200 * ms), 24 * ms);
+	xfab_rtt_sample(&e, 4 * ms);
+	assert_int_equal(e.rttvar, 4 * ms);
+	assert_int_equal(e.srtt, 7500000);
+	assert_int_equal(xfab_rtt_rto(&e, 10 * ms, 2 * ms, 10 * ms, 200 * ms), 23500000);
+	assert_int_equal(e.samples, 2);
+	/* 100 us: 0.1 + max(G 2, 0.2) = 2.1 ms, below the minimum */
+	e = (struct xfab_rtt){0};
+	xfab_rtt_sample(&e, 100000);
+	assert_int_equal(xfab_rtt_rto(&e, 10 * ms, 2 * ms, 1 * ms, 200 * ms), 2100000);
+	assert_int_equal(xfab_rtt_rto(&e, 10 * ms, 2 * ms, 10 * ms, 200 * ms), 10 * ms);
+	/* 1 s: above the maximum */
+	e = (struct xfab_rtt){0};
+	xfab_rtt_sample(&e, 1000 * ms);
+	assert_int_equal(xfab_rtt_rto(&e, 10 * ms, 2 * ms, 10 * ms, 200 * ms), 200 * ms);
+}
+
 /* DCQCN at a line rate of 10^9 bytes/s with xfab-coll's parameters (g
  * 1/256, K = T = 55 us, B 128 KiB, F 5, R_AI 5e6 B/s, R_HAI 25e6 B/s). */
 static void test_dcqcn(void **state)
@@ -368,8 +398,9 @@ int main(void)
 	    cmocka_unit_test(test_rx_in_order),	 cmocka_unit_test(test_rx_gap),
 	    cmocka_unit_test(test_rx_duplicate), cmocka_unit_test(test_rx_wrap),
 	    cmocka_unit_test(test_tx),		 cmocka_unit_test(test_gbn_together),
-	    cmocka_unit_test(test_dcqcn),	 cmocka_unit_test(test_bth),
-	    cmocka_unit_test(test_pacer),	 cmocka_unit_test(test_default_tc),
+	    cmocka_unit_test(test_rtt),		 cmocka_unit_test(test_dcqcn),
+	    cmocka_unit_test(test_bth),		 cmocka_unit_test(test_pacer),
+	    cmocka_unit_test(test_default_tc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
