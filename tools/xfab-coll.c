@@ -556,8 +556,8 @@ static uint32_t packet_opcode(uint64_t j, uint64_t npk)
 }
 
 /* Sends up to quota data packets of qp from tx.nxt on; returns how many
- * left, or -1 (failure recorded). *blocked: why it stopped short (1: the
- * socket, 2: the pacer, with *wake the time to try again). */
+ * went, or -1 (failure recorded). *blocked: why it stopped short (1: the
+ * socket, 2: a pacer, with *wake the time to try again). */
 static int qp_send(struct rank *r, struct qp *qp, uint32_t quota, uint64_t now, int *blocked,
 		   uint64_t *wake)
 {
@@ -1247,10 +1247,8 @@ static int ctl_read(struct rank *r, struct peer_ctl *c, uint32_t *who)
 static struct peer_ctl *pending;
 static uint32_t npending;
 
-static int ctl_poll(struct rank *r, struct pollfd *pfd, int npfd)
+static int ctl_poll(struct rank *r)
 {
-	(void)pfd;
-	(void)npfd;
 	if (r->me) {
 		uint32_t who = 0;
 
@@ -1350,7 +1348,7 @@ static int serve(struct rank *r, until_fn until, const char *waiting)
 		pfd[npfd++] = (struct pollfd){.fd = r->rx_fd, .events = POLLIN};
 		if (r->pfc_on)
 			pfd[npfd++] = (struct pollfd){.fd = r->pfc.fd, .events = POLLIN};
-		if (ctl_poll(r, pfd, npfd))
+		if (ctl_poll(r))
 			return -1;
 		if (until(r))
 			return 0;
@@ -1460,6 +1458,23 @@ static int ctl_open(struct rank *r)
 
 /* ---- reports ---- */
 
+/* A string as JSON wants it (a job's name and hosts are free text). */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
 /* This rank's REPORT: its figures and every QP direction that carries data,
  * as one line of JSON. Returns a malloc'ed string. */
 static char *rank_report(struct rank *r)
@@ -1473,8 +1488,9 @@ static char *rank_report(struct rank *r)
 	if (!f)
 		return NULL;
 	inet_ntop(AF_INET, &r->job.ranks[r->me].addr, addr, sizeof(addr));
-	fprintf(f, "{\"rank\":%u,\"host\":\"%s\",\"addr\":\"%s\",\"correct\":%s", r->me,
-		r->job.ranks[r->me].host, addr, run.first_bad < 0 ? "true" : "false");
+	fprintf(f, "{\"rank\":%u,\"host\":", r->me);
+	json_str(f, r->job.ranks[r->me].host);
+	fprintf(f, ",\"addr\":\"%s\",\"correct\":%s", addr, run.first_bad < 0 ? "true" : "false");
 	if (run.first_bad >= 0)
 		fprintf(f,
 			",\"first_bad\":{\"bytes\":%llu,\"index\":%lld,\"got\":%u,\"expected\":%u}",
@@ -1486,14 +1502,17 @@ static char *rank_report(struct rank *r)
 		(double)r->line_Bps * 8 / 1e6, (unsigned long long)r->dropped,
 		(unsigned long long)r->timeouts);
 	fprintf(f, ",\"pfc\":{\"on\":%s,\"prio\":%d", r->pfc_on ? "true" : "false", r->pfc.prio);
-	if (r->pfc_on)
+	if (r->pfc_on) {
+		fprintf(f, ",\"dev\":");
+		json_str(f, r->pfc.dev);
 		fprintf(f,
-			",\"dev\":\"%s\",\"speed_mbps\":%u,\"pause_frames\":%llu,\"xoff\":%llu,"
+			",\"speed_mbps\":%u,\"pause_frames\":%llu,\"xoff\":%llu,"
 			"\"xon\":%llu,\"pauses\":%llu,\"paused_ms\":%.3f",
-			r->pfc.dev, r->pfc.speed_mbps, (unsigned long long)r->pfc.frames,
+			r->pfc.speed_mbps, (unsigned long long)r->pfc.frames,
 			(unsigned long long)r->pfc.xoff, (unsigned long long)r->pfc.xon,
 			(unsigned long long)r->pfc.pauses,
 			(double)xfab_pfc_paused_ns(&r->pfc, now) / 1e6);
+	}
 	fprintf(f, "},\"qps\":[");
 	for (uint32_t i = 0; i < r->nqps; i++) {
 		const struct qp *qp = &r->qps[i];
@@ -1606,11 +1625,13 @@ static int write_json(struct rank *r, FILE *f, int correct)
 {
 	double busbw_sum = 0;
 
+	fprintf(f, "{\"tool\":\"xfab-coll\",\"job\":");
+	json_str(f, r->job.name);
 	fprintf(f,
-		"{\"tool\":\"xfab-coll\",\"job\":\"%s\",\"op\":\"%s\",\"ranks\":%u,\"channels\":%u,"
+		",\"op\":\"%s\",\"ranks\":%u,\"channels\":%u,"
 		"\"qps\":%u,\"qp_mode\":\"%s\",\"qp_base\":%u,\"mtu\":%u,\"msg_bytes\":%u,"
 		"\"iters\":%u,\"warmup\":%u,\"sizes\":[",
-		r->job.name, xfab_job_op_name(r->op), r->n, r->job.channels, r->job.qps,
+		xfab_job_op_name(r->op), r->n, r->job.channels, r->job.qps,
 		xfab_job_qp_mode_name(r->job.qp_mode), r->job.qp_base, r->o.mtu,
 		XFAB_COLL_MSG_BYTES, r->o.iters, r->o.warmup);
 	for (uint32_t s = 0; s < r->nsizes; s++) {
