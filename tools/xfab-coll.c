@@ -250,38 +250,38 @@ struct rank {
 	struct xfab_job job;
 	uint32_t me, n;
 	enum xfab_job_op op;
-	uint64_t sizes[MAX_SIZES];
 	uint32_t nsizes;
+	uint64_t sizes[MAX_SIZES];
 	struct xfab_coll_geom g;
 	uint32_t *buf, *recv; /* recv: alltoall's receive buffer */
 	uint64_t cap_elems;
 	/* QPs and sockets */
 	struct qp *qps;
-	uint32_t nqps;
 	struct sock *socks;
+	uint32_t nqps;
 	uint32_t nsocks;
 	int rx_fd;
 	uint32_t qp_span; /* QP numbers a rank owns: n * channels * qps */
 	/* steps: recv messages left per (channel, step) */
 	uint64_t *steps_left;
-	uint32_t steps;
 	uint64_t rx_left; /* messages left to receive this iteration */
+	uint32_t steps;
 	/* pacing, PFC */
+	int pfc_on;
 	struct xfab_pacer pacer;
 	uint64_t line_Bps; /* bytes/s */
 	struct xfab_pfc_rx pfc;
-	int pfc_on;
 	uint64_t dropped, data_seen; /* --drop-every */
 	uint64_t timeouts;
 	/* iteration */
-	int running;
 	uint64_t iter_start, iter_end;
+	int running;
 	/* control */
 	int ctl_fd;		/* rank > 0: to rank 0; rank 0: listening */
 	struct peer_ctl *peers; /* rank 0: one per rank (peers[0] unused) */
 	struct peer_ctl up;	/* rank > 0: rank 0's line buffer */
-	char sig[512];
 	uint64_t deadline;
+	char sig[512];
 	char failure[512];
 	/* buffers of the hot path */
 	uint8_t *rx_slab;
@@ -375,6 +375,8 @@ static int qps_open(struct rank *r)
 		if (prev != next)
 			peers[np++] = prev < next ? next : prev;
 	}
+	if (!np || !per) /* a job has 2 ranks or more, a channel and a QP */
+		return fail(r, "no QPs");
 	r->nqps = np * per;
 	r->qps = calloc(r->nqps, sizeof(*r->qps));
 	r->socks = calloc(r->nqps, sizeof(*r->socks));
@@ -1886,7 +1888,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	uint64_t x;
+	uint64_t x = 0;
 	char *end;
 	int c;
 
@@ -2164,6 +2166,8 @@ static int setup(struct rank *r)
 		if (r->g.elems > cap)
 			cap = r->g.elems;
 	}
+	if (!cap) /* every size has at least 4n bytes */
+		return fail(r, "no sizes"), 1;
 	r->cap_elems = cap;
 	r->buf = malloc(cap * 4);
 	r->recv = r->op == XFAB_JOB_ALLTOALL ? malloc(cap * 4) : NULL;

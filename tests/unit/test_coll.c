@@ -167,16 +167,19 @@ static void simulate(struct sim *s)
 						for (uint32_t e = 0; e < msgs[i].len; e++)
 							mark[msgs[i].src_off + e]++;
 						if (np == cap) {
+							struct pending *grown;
+
 							cap *= 2;
-							p = realloc(p, cap * sizeof(*p));
-							assert_non_null(p);
+							grown = realloc(p, cap * sizeof(*p));
+							assert_non_null(grown);
+							p = grown;
 						}
 						p[np].dst = dst;
 						p[np].m = msgs[i];
-						p[np].data = malloc(msgs[i].len * 4);
+						p[np].data = malloc((size_t)msgs[i].len * 4);
 						assert_non_null(p[np].data);
 						memcpy(p[np].data, s->buf[src] + msgs[i].src_off,
-						       msgs[i].len * 4);
+						       (size_t)msgs[i].len * 4);
 						np++;
 					}
 				}
@@ -204,7 +207,7 @@ static void simulate(struct sim *s)
 			if (p[i].m.reduce)
 				xfab_coll_reduce(to, p[i].data, p[i].m.len);
 			else
-				memcpy(to, p[i].data, p[i].m.len * 4);
+				memcpy(to, p[i].data, (size_t)p[i].m.len * 4);
 			free(p[i].data);
 		}
 	}
@@ -242,7 +245,7 @@ static void run_case(enum xfab_job_op op, enum xfab_job_qp_mode mode, uint32_t n
 
 	assert_int_equal(
 	    xfab_coll_geom_init(&s.g, op, mode, n, ch, qps, bytes, msg_bytes, err, sizeof(err)), 0);
-	assert_int_equal(s.g.bytes, bytes / (4 * n) * 4 * n);
+	assert_int_equal(s.g.bytes, bytes / (4ull * n) * 4 * n);
 	for (uint32_t r = 0; r < n; r++) {
 		s.buf[r] = malloc(s.g.elems * 4);
 		s.recv[r] = malloc(s.g.elems * 4);
@@ -294,7 +297,7 @@ static void test_simulate(void **state)
 				run_case(ops[o], shapes[sh].mode, n, shapes[sh].ch, shapes[sh].qps,
 					 4ull * n * 40, 64);
 				run_case(ops[o], shapes[sh].mode, n, shapes[sh].ch, shapes[sh].qps,
-					 4ull * n * 37 + 4 * n - 1, 28);
+					 4ull * n * 37 + 4ull * n - 1, 28);
 				run_case(ops[o], shapes[sh].mode, n, shapes[sh].ch, shapes[sh].qps,
 					 4ull * n, 64);
 				run_case(ops[o], shapes[sh].mode, n, shapes[sh].ch, shapes[sh].qps,
@@ -354,6 +357,7 @@ static void test_messages(void **state)
 	assert_int_equal(m[2].src_off, 32);
 	assert_int_equal(m[2].len, 4);
 	k = xfab_coll_msgs(&g, 0, 1, 0, 1, m, 64);
+	assert_int_equal(k, 18);
 	assert_int_equal(m[0].src_off, 8);
 	assert_int_equal(m[2].src_off, 36);
 	assert_int_equal(m[2].len, 4);

@@ -261,7 +261,7 @@ static void test_dcqcn(void **state)
 	assert_int_equal(d.rt, 760000000);
 	assert_int_equal(d.rc, 753331757);
 	/* 4 more additive, then both counters past F: hyper, rt + 25e6 */
-	xfab_dcqcn_sent(&d, 4 * 131072);
+	xfab_dcqcn_sent(&d, 4ull * 131072);
 	assert_int_equal(d.rt, 780000000);
 	assert_int_equal(d.rc, 774895735);
 	xfab_dcqcn_sent(&d, 131072);

@@ -47,7 +47,7 @@
 
 #include "job.h"
 
-#define XFAB_COLL_MSG_BYTES 65536 /* a message's most bytes */
+#define XFAB_COLL_MSG_BYTES 65536u /* a message's most bytes */
 #define XFAB_COLL_POISON 0xdeadbeefu
 
 struct xfab_coll_geom {

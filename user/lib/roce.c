@@ -290,6 +290,7 @@ void xfab_pfc_read(struct xfab_pfc_rx *p)
 			bad = !outgoing && xfab_macc_parse(data, len, p->mac, &m, NULL, 0);
 			ring_done(p);
 		} else {
+			memset(&from, 0, sizeof(from));
 			flen = sizeof(from);
 			n = recvfrom(p->fd, f, sizeof(f), MSG_TRUNC, (struct sockaddr *)&from,
 				     &flen);
