@@ -23,7 +23,7 @@
 #include "fabric_report.h"
 
 #define MAX_JOB_QPS 65536 /* each traced at every switch it crosses */
-#define N_TIERS 2 /* boundaries: leaf-spine (tier 1 below), spine-super (tier 2) */
+#define N_TIERS 2	  /* boundaries: leaf-spine (tier 1 below), spine-super (tier 2) */
 
 struct report {
 	struct xfab_fabric f;
