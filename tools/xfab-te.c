@@ -96,6 +96,7 @@ struct flowrec { /* a job QP, for the listing */
 
 struct event {
 	char when[32];
+	uint64_t unix_ms;
 	char kind[16];
 	char what[320];
 	uint64_t gen;
@@ -181,6 +182,12 @@ static void event(struct ctx *c, const char *kind, double ms, const char *fmt, .
 	e = &c->ev[c->n_ev++];
 	memset(e, 0, sizeof(*e));
 	wall_time(e->when, sizeof(e->when));
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		e->unix_ms = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	}
 	snprintf(e->kind, sizeof(e->kind), "%s", kind);
 	va_start(ap, fmt);
 	vsnprintf(e->what, sizeof(e->what), fmt, ap);
@@ -1218,6 +1225,7 @@ static void write_status(struct ctx *c)
 
 		jw_open(&w, NULL, '{');
 		jw_string(&w, "time", e->when);
+		jw_u64(&w, "unix_ms", e->unix_ms);
 		jw_string(&w, "kind", e->kind);
 		jw_string(&w, "what", e->what);
 		jw_u64(&w, "generation", e->gen);

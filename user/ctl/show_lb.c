@@ -152,6 +152,16 @@ int show_te(void)
 				jw_string("prefix", pfx);
 				jw_string("type", xfab_route_type_name(rt.type));
 				jw_uint("id", rt.id);
+				if (rt.type == XFAB_RT_NEXTHOP) {
+					struct xfab_nexthop nh;
+					char gw[INET6_ADDRSTRLEN], dev[IF_NAMESIZE];
+
+					if (load_nexthop(nh_fd, rt.id, &nh) == 0) {
+						addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
+						jw_string("via", gw);
+						jw_string("dev", port_name(nh.ifindex, dev));
+					}
+				}
 				jw_string("source", runtime ? "runtime" : "config");
 				if (g >= 0)
 					jw_uint("gen", (unsigned long long)g);
