@@ -157,7 +157,8 @@ int show_te(void)
 					char gw[INET6_ADDRSTRLEN], dev[IF_NAMESIZE];
 
 					if (load_nexthop(nh_fd, rt.id, &nh) == 0) {
-						addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
+						addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw,
+							 sizeof(gw));
 						jw_string("via", gw);
 						jw_string("dev", port_name(nh.ifindex, dev));
 					}
