@@ -903,6 +903,23 @@ static void test_sweep(void **state)
 	assert_string_equal(a.error, "stale plan: generation 2, the switch holds 3");
 	assert_int_equal(rec.ops, 0);
 	assert_int_equal(A->n_pins, 1);
+	/* before the tables are programmed (xfabd starting): refused, the
+	 * pins and the generation kept; a sweep with nothing to remove passes */
+	{
+		struct xfab_compile *cmp = A->compile;
+
+		A->compile = NULL;
+		a = ask(te_gen_cmd("te-sweep", 4));
+		assert_false(a.ok);
+		assert_string_equal(a.error, "the tables are not programmed yet");
+		assert_int_equal(A->n_pins, 1);
+		assert_true(A->te_gen == 3);
+		a = ask(te_gen_cmd("te-sweep", 3));
+		assert_true(a.ok);
+		A->compile = cmp;
+	}
+	assert_int_equal(rec.ops, 0);
+	assert_non_null(te_route(10, "30.0.0.0", 24));
 }
 
 /* te-list: pages of whole pins, every pin exactly once, in order, with
@@ -980,6 +997,63 @@ static void test_te_list_pages(void **state)
 	}
 }
 
+/* te-list from every start, over pins of many sizes: whatever a page's
+ * last pin leaves free, the page is one whole JSON line within the limit
+ * that ends where the next begins (the pins written out here). */
+static void test_te_list_every_start(void **state)
+{
+	enum { N = 120 };
+	static const char *const hosts[] = {"10.0.3.5", "10.0.3.77", "10.0.4.200", "10.0.4.9",
+					    "10.0.3.123"};
+	char vias[N][128], pfxs[N][32];
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		size_t o = 0;
+
+		/* 1..5 gateways of 8..10 characters: pins of 60 to 120 bytes */
+		for (int g = 0; g <= (i * 7) % 5; g++)
+			o += (size_t)snprintf(vias[i] + o, sizeof(vias[i]) - o, "%s%s",
+					      g ? "," : "", hosts[(i + g) % 5]);
+		snprintf(pfxs[i], sizeof(pfxs[i]), "%d.%d.0.0/16", 31 + i % 3, i);
+		ask_ok(te_add_gen("eth1", pfxs[i], vias[i], 1));
+	}
+	for (unsigned from = 0; from < N; from++) {
+		unsigned at = from;
+
+		while (at < N) {
+			char out[XFAB_CTL_MAX_LINE], line[64], err[128];
+			struct json_value *root;
+			const struct json_value *pins, *next;
+			struct json_pos pos;
+			int n;
+
+			snprintf(line, sizeof(line), "{\"cmd\":\"te-list\",\"from\":\"%u\"}", at);
+			n = ctl_handle(A, line, strlen(line), out, sizeof(out));
+			assert_true(n > 0 && (size_t)n < sizeof(out) && out[n - 1] == '\n');
+			assert_int_equal(strlen(out), n);
+			root = json_parse(out, err, sizeof(err), &pos);
+			if (!root)
+				fail_msg("te-list from %u: %s: %s", at, err, out);
+			pins = json_get(root, "pins");
+			next = json_get(root, "next");
+			assert_true(pins->count > 0);
+			for (unsigned k = 0; k < pins->count; k++) {
+				assert_string_equal(json_get(&pins->children[k], "prefix")->str,
+						    pfxs[at + k]);
+				assert_string_equal(json_get(&pins->children[k], "via")->str,
+						    vias[at + k]);
+			}
+			at += pins->count;
+			if (next)
+				assert_int_equal(strtoul(next->str, NULL, 10), at);
+			else
+				assert_int_equal(at, N);
+			json_free(root);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -999,6 +1073,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_generations, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_te_list_pages, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_te_list_every_start, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

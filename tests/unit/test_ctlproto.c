@@ -262,6 +262,8 @@ static void test_generations(void **state)
 	refused("{\"cmd\":\"te-list\",\"from\":\"4294967296\"}", "from", "not a pin index");
 	refused("{\"cmd\":\"te-list\",\"from\":\"-1\"}", "from", "not a pin index");
 	refused("{\"cmd\":\"te-list\",\"from\":\"\"}", "from", "not a pin index");
+	refused("{\"cmd\":\"te-list\",\"from\":\"12x\"}", "from", "not a pin index");
+	refused("{\"cmd\":\"te-list\",\"from\":\"7 \"}", "from", "not a pin index");
 	refused("{\"cmd\":\"te-list\",\"gen\":\"1\"}", "gen", "unknown field");
 
 	/* round trips keep gen (and leave it out when not given) */

@@ -751,6 +751,45 @@ static void test_hand_plan(void **state)
 	xfab_te_fabric_free(f);
 }
 
+/* The greedy choice itself, where the moves after it cannot hide it (the
+ * most loaded link is elsewhere and carries one pair that cannot move),
+ * worked by hand on clos-2x4's shape (hN on leaf (N + 1) / 2):
+ *   h5 -> h7 (20): spine1 (a tie, the first): 20 on leaf3>spine1>leaf4;
+ *   h6 -> h3 (6): spine2 (spine1 would put 26 on leaf3>spine1);
+ *   h1 -> h3 (4): spine1 (4 and 4; spine2 would put 10 into leaf2);
+ *   h2 -> h4 (1): spine1 puts 5 and 5, spine2 1 and 7: spine1, whose most
+ *   loaded link is lower though its links' sum (10) is higher (8). */
+static void test_greedy_choice(void **state)
+{
+	struct model m = {.pods = 1, .S = 2, .L = 4, .H = 2, .P = 1};
+	struct opair p[] = {{2, 4, 1}, {1, 3, 4}, {6, 3, 6}, {5, 7, 20}};
+	static const struct {
+		int src, dst;
+		const char *spine;
+	} want[] = {{5, 7, "spine1"}, {6, 3, "spine2"}, {1, 3, "spine1"}, {2, 4, "spine1"}};
+	struct xfab_te_fabric *f = build(&m, NULL);
+	struct xfab_te_demands dm;
+	struct xfab_te_plan plan;
+	char err[256];
+
+	(void)state;
+	demands_of(f, p, 4, &dm);
+	assert_int_equal(xfab_te_plan_compute(f, &dm, &plan, err, sizeof(err)), 0);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct xfab_te_pair *pr = plan_pair(f, &plan, want[i].src, want[i].dst);
+
+		assert_int_equal(pr->state, XFAB_TE_PLACED);
+		if (strcmp(f->sw[pr->sw[1]].name, want[i].spine))
+			fail_msg("h%d -> h%d by %s, want %s", want[i].src, want[i].dst,
+				 f->sw[pr->sw[1]].name, want[i].spine);
+	}
+	assert_true(plan.max_load == 20.0);
+	check_plan(&m, f, &plan, p, 4);
+	xfab_te_plan_free(&plan);
+	xfab_te_demands_free(&dm);
+	xfab_te_fabric_free(f);
+}
+
 /* Random 2-tier instances against the brute force: never below the
  * optimum, never above (3 - 2/S) x the optimum. */
 static void test_two_tier_vs_bruteforce(void **state)
@@ -852,6 +891,13 @@ static void test_moves_after_greedy(void **state)
 	     {{2, 8, 9}, {7, 6, 8}, {8, 3, 2}, {1, 6, 9}, {4, 1, 9}, {4, 8, 9}, {3, 6, 3}},
 	     7,
 	     9},
+	    /* two moves or more (one alone ends at 12 and 5) */
+	    {2, 4, {{7, 3, 9}, {4, 1, 1}, {6, 8, 9}, {3, 7, 9}, {6, 4, 7}, {8, 3, 3}}, 6, 10},
+	    {2,
+	     4,
+	     {{5, 8, 2}, {7, 6, 3}, {7, 1, 3}, {3, 6, 3}, {5, 1, 3}, {4, 2, 1}, {4, 5, 1}},
+	     7,
+	     4},
 	};
 
 	(void)state;
@@ -1395,6 +1441,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_hand_plan),
+	    cmocka_unit_test(test_greedy_choice),
 	    cmocka_unit_test(test_two_tier_vs_bruteforce),
 	    cmocka_unit_test(test_two_tier_optimal_cases),
 	    cmocka_unit_test(test_moves_after_greedy),

@@ -1145,8 +1145,9 @@ static int place(struct placer *pl, size_t idx, char *err, size_t errlen)
 	return 0;
 }
 
-/* Whether pair idx shares a pin with another pair (then it cannot move
- * alone: the pin would move the other's traffic too). */
+/* Whether pair idx shares a pin with another pair. Such a pair is left
+ * where it is: a move could only follow the shared pin (consistent()),
+ * and shared pins stay stable from plan to plan. */
 static int shares_a_pin(const struct placer *pl, size_t idx)
 {
 	const int *held = &pl->pin_of[idx * XFAB_TE_MAX_HOPS];
