@@ -1611,9 +1611,9 @@ static int cmd_run(struct ctx *c)
 				o += (size_t)snprintf(what + o, sizeof(what) - o, "%slink %s %s",
 						      o ? ", " : "", name, up ? "up" : "down");
 		}
-		/* jobs */
-		if (c->o.jobs_dir && (hup_flag || t >= next_jobs)) {
-			uint64_t now_sig = jobs_signature(c->o.jobs_dir);
+		/* the demand: --jobs DIR changed, or SIGHUP (every file again) */
+		if (hup_flag || (c->o.jobs_dir && t >= next_jobs)) {
+			uint64_t now_sig = c->o.jobs_dir ? jobs_signature(c->o.jobs_dir) : sig;
 
 			next_jobs = t + JOBS_CHECK_MS * 1000000ull;
 			if (now_sig != sig || hup_flag) {
@@ -1631,9 +1631,10 @@ static int cmd_run(struct ctx *c)
 					if (o < sizeof(what) - 1)
 						o += (size_t)snprintf(
 						    what + o, sizeof(what) - o,
-						    "%sjobs changed: %zu pairs from "
-						    "%d job(s)",
-						    o ? ", " : "", c->dm.n, c->n_job_names);
+						    "%s%s: %zu pairs from %d job(s)", o ? ", " : "",
+						    hup_flag ? "SIGHUP, demand read again"
+							     : "jobs changed",
+						    c->dm.n, c->n_job_names);
 				}
 			}
 		}

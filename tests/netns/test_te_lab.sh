@@ -204,7 +204,9 @@ check "[te] a pinned pair's RoCE flows cross the pinned spine only (spine counte
 check "[te] a second controller's older generation is refused; no pin changes" check_stale_refused "$GEN"
 
 # ---- run: a leaf uplink the plan uses goes down under traffic ----
-"$TE" run --fabric "$FABRIC" --job "$tmp/job.json" --json "$tmp/status.json" --poll-ms 100 \
+mkdir "$tmp/jobs"
+cp "$tmp/job.json" "$tmp/jobs/ar8.json"
+"$TE" run --fabric "$FABRIC" --jobs "$tmp/jobs" --json "$tmp/status.json" --poll-ms 100 \
 	--interval 30 2>"$tmp/run.log" &
 run_pid=$!
 started() { [ -f "$tmp/status.json" ] && jq -e '.generation > '"$GEN"' and .complete' "$tmp/status.json" >/dev/null; }
@@ -264,6 +266,18 @@ applied_ms=$(($(jq .unix_ms <<<"$event") - t_cut))
 echo "# link cut to pins applied on every switch: $applied_ms ms (the controller's event time);" \
 	"detection to applied $(jq .detect_to_applied_ms <<<"$event") ms (poll every 100 ms)"
 echo "# status event: $event"
+# where the time went: xfabd's log stamps (seconds.ms) of the port going
+# down on both ends, the controller's detection (its event less detection
+# to applied)
+seen_at() { # SWITCH PORT: ms from the cut to xfabd logging the port down
+	local ts
+	ts=$(grep "xfabd info: port $2 is down" "$STATE/$1.log" | tail -1 | cut -d' ' -f1)
+	[ -n "$ts" ] && echo $((${ts%.*} * 1000 + 10#${ts#*.} - t_cut)) || echo "?"
+}
+detect_ms=$(jq '(.unix_ms - .detect_to_applied_ms) | floor' <<<"$event")
+echo "# from the cut: leaf1's xfabd saw $up_port down at $(seen_at leaf1 "$up_port") ms, $spine's xfabd" \
+	"its eth1 at $(seen_at "$spine" eth1) ms, the controller detected it at $((detect_ms - t_cut)) ms," \
+	"pins applied everywhere at $applied_ms ms"
 fb=$(($("$CTL" -s "$NAME/leaf1" -j show lb | jq .te_fallback) - fb0))
 echo "# leaf1 sent $fb packets by ECMP (te_fallback) while its pin's port was down, before the pin moved"
 check "[te] run: until the controller moved it, the dead pin fell back to ECMP (te_fallback)" [ "$fb" -gt 0 ]
@@ -297,6 +311,23 @@ check "[te] run: traffic arrives across the cut (loss under 1 % each way)" eval 
 ip -n "$NAME-leaf1" link set "$up_port" up
 check "[te] run: the link back up is an event too" eventually 10 eval \
 	"jq -e '[.events[] | select(.what | contains(\"$spine:eth1 up\"))] | length == 1' '$tmp/status.json' >/dev/null"
+# the demand follows --jobs DIR: a job h1 <-> h8 added (h8 -> h1 is also
+# a step of the ring; h1 -> h8 is new: leaf1's pin for h8's /24), then
+# removed; SIGHUP reads every file again
+cat >"$tmp/jobs/pair.json" <<'EOF'
+{"name": "p2", "op": "allreduce", "ranks": [{"host": "h1", "addr": "10.1.1.2"},
+ {"host": "h8", "addr": "10.4.2.2"}], "bytes": 1048576}
+EOF
+has_pin() { show_te "$1" | jq -e --arg p "$2" 'any(.[]; .source == "runtime" and .prefix == $p)' >/dev/null; }
+check "[te] run: a new job in --jobs DIR is planned and pinned (leaf1, h8's /24)" eventually 5 has_pin leaf1 10.4.2.0/24
+rm "$tmp/jobs/pair.json"
+check "[te] run: the job removed, its pin goes" eventually 5 eval '! has_pin leaf1 10.4.2.0/24'
+check "[te] run: the status file records both job changes" eval \
+	"jq -e '[.events[] | select(.what | startswith(\"jobs changed\"))] | length == 2' '$tmp/status.json' >/dev/null"
+kill -HUP "$run_pid"
+check "[te] run: SIGHUP reads the demand again: the same pins, no new plan" eventually 3 eval \
+	"jq -e '.events[-1] | .kind == \"plan\" and (.what | startswith(\"SIGHUP\") and contains(\"the same pins\"))' \
+		'$tmp/status.json' >/dev/null"
 kill "$run_pid"
 t0=$(now_ms)
 wait "$run_pid"
