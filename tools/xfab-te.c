@@ -697,10 +697,8 @@ static int exchange(struct ctx *c, int sw, const char *line, char *resp, size_t 
 			n = recv(s->fd, resp + got, rlen - 1 - got, 0);
 			if (n < 0 && errno == EINTR)
 				continue;
-			if (n <= 0) {
-				broken = 1;
-				break;
-			}
+			if (n <= 0)
+				break; /* closed: opened again, once */
 			got += (size_t)n;
 			resp[got] = '\0';
 			if (memchr(resp, '\n', got))
@@ -1628,13 +1626,13 @@ static int cmd_run(struct ctx *c)
 					xfab_te_demands_free(&c->dm);
 					c->dm = dm;
 					changed = 1;
-					if (o < sizeof(what) - 1)
-						o += (size_t)snprintf(
-						    what + o, sizeof(what) - o,
-						    "%s%s: %zu pairs from %d job(s)", o ? ", " : "",
-						    hup_flag ? "SIGHUP, demand read again"
-							     : "jobs changed",
-						    c->dm.n, c->n_job_names);
+					if (o < sizeof(what) - 1) /* the last cause */
+						snprintf(what + o, sizeof(what) - o,
+							 "%s%s: %zu pairs from %d job(s)",
+							 o ? ", " : "",
+							 hup_flag ? "SIGHUP, demand read again"
+								  : "jobs changed",
+							 c->dm.n, c->n_job_names);
 				}
 			}
 		}
@@ -1738,13 +1736,12 @@ int main(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct ctx *c = calloc(1, sizeof(*c));
+	static struct ctx ctx; /* one per process; large (the events) */
+	struct ctx *c = &ctx;
 	char err[600], *text;
 	double v;
 	int opt, ret;
 
-	if (!c)
-		return 1;
 	c->o.interval = 30;
 	c->o.poll_ms = 100;
 	c->status = "running";
@@ -1915,6 +1912,5 @@ int main(int argc, char **argv)
 	free(c->flows);
 	free(c->sw);
 	xfab_te_fabric_free(c->f);
-	free(c);
 	return ret;
 }

@@ -20,6 +20,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 need_frr
+t_start=$(now_ms)
 TOPO="$ROOT/testbeds/clos-2x4.json"
 NAME=xte
 STATE=/run/xfab-lab/$NAME
@@ -345,5 +346,5 @@ check "[te] nothing left: namespaces" eval '! ip netns list | grep -q "^$NAME-"'
 check "[te] nothing left: pins, state, sockets" eval \
 	'[ ! -e "/sys/fs/bpf/xfab/$NAME" ] && [ ! -e "$STATE" ] && [ ! -e "/run/xfab/$NAME" ]'
 check "[te] nothing left: processes" eval '! pgrep -f "xfab-te run --fabric $FABRIC" >/dev/null'
-echo "netns te: $pass passed, $fail failed"
+echo "netns te: $pass passed, $fail failed in $((($(now_ms) - t_start) / 1000)) s"
 [ "$fail" -eq 0 ]

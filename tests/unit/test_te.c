@@ -801,7 +801,7 @@ static void test_two_tier_vs_bruteforce(void **state)
 	rng_state = 20261124;
 	for (int t = 0; t < 400; t++) {
 		struct model m = {.pods = 1, .S = rnd_in(2, 4), .L = rnd_in(2, 4), .H = 2, .P = 1};
-		struct opair p[8];
+		struct opair p[8] = {{0}};
 		int n = random_pairs(&m, p, rnd_in(2, m.S == 4 ? 7 : 8), rnd_in(1, 3) == 1 ? 1 : 9);
 		double g, o;
 
@@ -833,7 +833,7 @@ static void test_two_tier_optimal_cases(void **state)
 	rng_state = 77;
 	for (int t = 0; t < 300; t++) {
 		struct model m = {.pods = 1, .S = rnd_in(2, 4), .L = rnd_in(3, 5), .H = 2, .P = 1};
-		struct opair p[8];
+		struct opair p[8] = {{0}};
 		int n = 0, kind = t % 3, a = rnd_in(1, m.L);
 		double g, o;
 
@@ -920,7 +920,7 @@ static void test_failed_links(void **state)
 	rng_state = 4242;
 	for (int t = 0; t < 200; t++) {
 		struct model m = {.pods = 1, .S = rnd_in(2, 3), .L = rnd_in(2, 4), .H = 2, .P = 1};
-		struct opair p[8];
+		struct opair p[8] = {{0}};
 		int n = random_pairs(&m, p, rnd_in(2, 6), 9);
 		double g, o;
 
@@ -1002,7 +1002,7 @@ static void test_three_tier(void **state)
 		const int *sh = shapes[t % 4];
 		struct model m = {
 		    .pods = 2, .S = sh[0], .L = sh[1], .X = sh[2], .P = sh[3], .H = 2};
-		struct opair p[8];
+		struct opair p[8] = {{0}};
 		int n = random_pairs(&m, p, rnd_in(2, 5), rnd_in(1, 2) == 1 ? 1 : 9);
 		double g, o;
 
@@ -1058,7 +1058,7 @@ static void test_three_tier(void **state)
 static void test_deterministic(void **state)
 {
 	struct model m = {.pods = 1, .S = 3, .L = 4, .H = 2, .P = 1};
-	struct opair p[8], q[8];
+	struct opair p[8] = {{0}}, q[8] = {{0}};
 	struct xfab_te_fabric *f = build(&m, NULL);
 	struct xfab_te_demands d1, d2;
 	struct xfab_te_plan a, b;
