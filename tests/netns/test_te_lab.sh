@@ -195,6 +195,12 @@ echo "# xfab-te apply: rc $rc, generation $GEN, $(($(now_ms) - t0)) ms wall, app
 check "[te] apply: exit 0, every switch took it" eval \
 	'[ "$rc" -eq 0 ] && jq -e ".result == \"applied\" and all(.switches[]; .state == \"ok\")" "$tmp/apply.json" >/dev/null'
 check "[te] every leaf holds the planned pins with generation $GEN (show te)" leaves_hold "$GEN"
+status_ok() { # every switch answers at generation $1 with as many pins as the plan gives it
+	"$TE" status --fabric "$FABRIC" -j | jq -e --argjson g "$1" --slurpfile p "$tmp/plan.json" '
+		length == 6 and all(.[]; . as $s | .reachable and .te and .generation == $g and
+			(.pins | length) == ([$p[0].pins[] | select(.switch == $s.switch)] | length))' >/dev/null
+}
+check "[te] status: every switch at generation $GEN with its planned pins" status_ok "$GEN"
 # the same plan again: the next generation, the same pins, the older swept
 "$TE" apply --fabric "$FABRIC" --job "$tmp/job.json" -j >"$tmp/apply2.json" 2>>"$tmp/apply.err"
 rc=$?
