@@ -195,9 +195,11 @@ echo "# xfab-te apply: rc $rc, generation $GEN, $(($(now_ms) - t0)) ms wall, app
 check "[te] apply: exit 0, every switch took it" eval \
 	'[ "$rc" -eq 0 ] && jq -e ".result == \"applied\" and all(.switches[]; .state == \"ok\")" "$tmp/apply.json" >/dev/null'
 check "[te] every leaf holds the planned pins with generation $GEN (show te)" leaves_hold "$GEN"
-status_ok() { # every switch answers at generation $1 with as many pins as the plan gives it
+status_ok() { # every switch answers at generation $1 (the sweep raised the spines' too) with
+	# as many pins as the plan gives it, TE on where enable_te put it (the leaves)
 	"$TE" status --fabric "$FABRIC" -j | jq -e --argjson g "$1" --slurpfile p "$tmp/plan.json" '
-		length == 6 and all(.[]; . as $s | .reachable and .te and .generation == $g and
+		length == 6 and all(.[]; . as $s | .reachable and .generation == $g and
+			.te == (.switch | startswith("leaf")) and
 			(.pins | length) == ([$p[0].pins[] | select(.switch == $s.switch)] | length))' >/dev/null
 }
 check "[te] status: every switch at generation $GEN with its planned pins" status_ok "$GEN"
