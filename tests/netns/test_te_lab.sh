@@ -311,7 +311,17 @@ if [ $((sent - got_out)) -gt $((sent / 100)) ] || [ $((sent - got_in)) -gt $((se
 	jq -c '{max_gap_ms, max_gap_at_ms}' "$tmp/recv_out.json" "$tmp/recv_in.json" | sed 's/^/#   /'
 	show_te "$into_leaf" | jq -c '.[] | select(.source == "runtime")' | sed 's/^/#   /'
 	grep -v "^$" "$tmp/run.log" | tail -4 | sed 's/^/#   /'
-	tail -5 "$STATE/$into_leaf.log" "$STATE/spine1.log" | sed 's/^/#   /'
+	jq -c '[.flows[] | {src, qp, packets, lost}]' "$tmp/recv_out.json" "$tmp/recv_in.json" | sed 's/^/#   /'
+	for sw in leaf1 spine1 spine2 "$into_leaf"; do
+		tail -n 6 "$STATE/$sw.log" | sed "s/^/#   $sw: /"
+	done
+	# sessions that went down or came up since the lab was up (BGP, BFD)
+	for sw in leaf1 leaf2 leaf3 leaf4 spine1 spine2; do
+		for d in bgpd bfdd; do
+			grep -hiE "adjchange|state-change|session.*(down|up)" "$STATE/$sw/$d.log" 2>/dev/null |
+				sed "s/^/#   $sw $d: /"
+		done
+	done
 fi
 # a packet in flight per flow, and what spine1 sends into the dead link
 # before its xfabd hears of it (LOAD_BALANCING.md, LAB.md): at most 1 %
