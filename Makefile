@@ -28,7 +28,7 @@ CTL_OBJ    := $(CTL_SRC:user/%.c=$(BUILD)/obj/%.o)
 PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim \
 	      $(BUILD)/xfab-compile-bench $(BUILD)/xfab-nlsync-bench $(BUILD)/xfab-stackcheck \
 	      $(BUILD)/xfab-route-inject $(BUILD)/xfab-linkfault $(BUILD)/xfab-pfcgen \
-	      $(BUILD)/xfab-bench $(BUILD)/bench.bpf.o $(BUILD)/xfab-coll
+	      $(BUILD)/xfab-bench $(BUILD)/xfab-te $(BUILD)/bench.bpf.o $(BUILD)/xfab-coll
 # Every tests/unit/test_X.c is a unit suite (built plain and with ASan/UBSan);
 # every tests/bpf/test_X.c a BPF packet suite: adding a file adds the suite.
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
@@ -142,7 +142,7 @@ $(BUILD)/xfab-bench: $(BUILD)/obj/tools/xfab-bench.o $(BUILD)/obj/lib/frame.o | 
 $(BUILD)/bench.bpf.o: bench/bench.bpf.c | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/xfab-lbsim $(BUILD)/xfab-compile-bench $(BUILD)/xfab-nlsync-bench: $(BUILD)/%: $(BUILD)/obj/tools/%.o $(LIB_OBJ) | $(BUILD)
+$(BUILD)/xfab-lbsim $(BUILD)/xfab-compile-bench $(BUILD)/xfab-nlsync-bench $(BUILD)/xfab-te: $(BUILD)/%: $(BUILD)/obj/tools/%.o $(LIB_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 # Unit tests: pure userspace, also built with ASan/UBSan, linked from the

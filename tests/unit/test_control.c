@@ -14,7 +14,12 @@
  *     at another gateway);
  *   - a config TE_PATH entry for the same key wins; a reload that breaks a
  *     pin is refused whole;
- *   - a pin that needs a nexthop the tables cannot hold is refused (via).
+ *   - a pin that needs a nexthop the tables cannot hold is refused (via);
+ *   - plan generations: a request of an older plan than the switch holds is
+ *     refused whole (gen) and writes nothing, an equal one is accepted, a
+ *     higher one raises the switch's only once it succeeded; te-sweep
+ *     removes exactly the pins below its generation (the tables read back);
+ *     te-list pages through every pin once, each with its generation.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -30,6 +35,7 @@
 
 #include "agent.h"
 #include "ctlproto.h"
+#include "json.h"
 #include "pfc.h"
 
 /* xfabd's logger (main.c), quiet here */
@@ -293,6 +299,22 @@ static const char *te_del(const char *in, const char *prefix)
 {
 	snprintf(req, sizeof(req), "{\"cmd\":\"te-del\",\"in\":\"%s\",\"prefix\":\"%s\"}", in,
 		 prefix);
+	return req;
+}
+
+static const char *te_add_gen(const char *in, const char *prefix, const char *via,
+			      unsigned long long gen)
+{
+	snprintf(req, sizeof(req),
+		 "{\"cmd\":\"te-add\",\"in\":\"%s\",\"prefix\":\"%s\",\"via\":\"%s\","
+		 "\"gen\":\"%llu\"}",
+		 in, prefix, via, gen);
+	return req;
+}
+
+static const char *te_gen_cmd(const char *cmd, unsigned long long gen)
+{
+	snprintf(req, sizeof(req), "{\"cmd\":\"%s\",\"gen\":\"%llu\"}", cmd, gen);
 	return req;
 }
 
@@ -721,6 +743,317 @@ static void test_ping_and_clears_without_maps(void **state)
 	assert_string_equal(a.field, "table");
 }
 
+/* The generation fence, rule by rule. A refused request writes nothing
+ * and leaves every pin and the switch's generation as they were. */
+static void test_generations(void **state)
+{
+	static const char stale53[] = "stale plan: generation 3, the switch holds 5";
+	struct answer a;
+
+	(void)state;
+	assert_true(A->te_gen == 0);
+	/* a first plan: its generation becomes the switch's */
+	ask_ok(te_add_gen("eth1", "30.0.0.0/24", "10.0.2.2", 5));
+	assert_true(A->te_gen == 5);
+	assert_true(A->pins[0].gen == 5);
+	/* lower: refused by gen, the exact message, nothing written */
+	rec.ops = 0;
+	a = ask(te_add_gen("eth1", "30.0.0.0/24", "10.0.3.7", 3));
+	assert_false(a.ok);
+	assert_string_equal(a.field, "gen");
+	assert_string_equal(a.error, stale53);
+	a = ask(te_add_gen("eth2", "30.0.9.0/24", "10.0.3.7", 4)); /* a new key too */
+	assert_false(a.ok);
+	assert_string_equal(a.field, "gen");
+	snprintf(req, sizeof(req),
+		 "{\"cmd\":\"te-del\",\"in\":\"eth1\",\"prefix\":\"30.0.0.0/24\",\"gen\":\"3\"}");
+	a = ask(req);
+	assert_false(a.ok);
+	assert_string_equal(a.error, stale53);
+	a = ask(te_gen_cmd("te-clear", 3));
+	assert_false(a.ok);
+	assert_string_equal(a.error, stale53);
+	a = ask(te_gen_cmd("te-sweep", 4));
+	assert_false(a.ok);
+	assert_string_equal(a.field, "gen");
+	assert_int_equal(rec.ops, 0);
+	assert_int_equal(A->n_pins, 1);
+	assert_true(A->te_gen == 5);
+	expect_pin(10, "30.0.0.0", 24, "10.0.2.2");
+	/* equal: accepted, the generation stays */
+	ask_ok(te_add_gen("eth1", "30.0.0.0/24", "10.0.3.7", 5));
+	expect_pin(10, "30.0.0.0", 24, "10.0.3.7");
+	assert_true(A->te_gen == 5);
+	/* higher: accepted and raised, the pin takes it */
+	ask_ok(te_add_gen("eth2", "30.0.1.0/24", "10.0.4.7", 8));
+	assert_true(A->te_gen == 8);
+	assert_true(A->pins[1].gen == 8);
+	a = ask(te_add_gen("eth1", "30.0.0.0/24", "10.0.3.7", 7));
+	assert_false(a.ok);
+	assert_string_equal(a.error, "stale plan: generation 7, the switch holds 8");
+	/* a higher generation in a request refused for another reason does
+	 * not raise the switch's */
+	rec.ops = 0;
+	a = ask(te_add_gen("eth1", "30.0.0.0/24", "10.9.9.9", 20));
+	assert_false(a.ok);
+	assert_string_equal(a.field, "via");
+	snprintf(req, sizeof(req),
+		 "{\"cmd\":\"te-del\",\"in\":\"eth3\",\"prefix\":\"30.0.5.0/24\",\"gen\":\"21\"}");
+	a = ask(req);
+	assert_false(a.ok);
+	assert_string_equal(a.field, "prefix");
+	rec.fail_writes = 1;
+	a = ask(te_add_gen("eth3", "30.0.3.0/24", "10.0.4.6", 22));
+	rec.fail_writes = 0;
+	assert_false(a.ok);
+	assert_true(A->te_gen == 8);
+	assert_int_equal(A->n_pins, 2);
+	/* without gen: an operator's pin, generation 0, the switch's stays */
+	ask_ok(te_add("eth3", "30.0.3.0/24", "10.0.4.6"));
+	assert_true(A->pins[2].gen == 0);
+	assert_true(A->te_gen == 8);
+	/* te-del with a higher generation raises it */
+	snprintf(req, sizeof(req),
+		 "{\"cmd\":\"te-del\",\"in\":\"eth3\",\"prefix\":\"30.0.3.0/24\",\"gen\":\"9\"}");
+	ask_ok(req);
+	assert_null(te_route(12, "30.0.3.0", 24));
+	assert_true(A->te_gen == 9);
+	/* te-clear with one: every pin goes and it is the switch's; with no
+	 * pin left, a higher one still raises it */
+	ask_ok(te_gen_cmd("te-clear", 10));
+	assert_int_equal(A->n_pins, 0);
+	assert_int_equal(te_entries(), 0);
+	assert_true(A->te_gen == 10);
+	ask_ok(te_gen_cmd("te-clear", 11));
+	assert_true(A->te_gen == 11);
+	a = ask(te_add_gen("eth1", "30.0.0.0/24", "10.0.3.7", 10));
+	assert_false(a.ok);
+	/* the top of the range */
+	ask_ok(te_add_gen("eth1", "30.0.0.0/24", "10.0.3.7", UINT64_MAX));
+	assert_true(A->te_gen == UINT64_MAX);
+	ask_ok(te_add_gen("eth1", "30.0.0.0/24", "10.0.2.2", UINT64_MAX));
+	a = ask(te_add_gen("eth1", "30.0.0.0/24", "10.0.3.7", UINT64_MAX - 1));
+	assert_false(a.ok);
+	/* reloads keep the generations */
+	{
+		struct xfab_cfg_errors errs;
+
+		assert_int_equal(reload(TE_ON | MORE_ROUTES, &errs), 0);
+	}
+	assert_true(A->te_gen == UINT64_MAX);
+	assert_true(A->pins[0].gen == UINT64_MAX);
+}
+
+/* Make before break: a new plan's pins, then a sweep below its generation
+ * removes exactly the older pins (their table entries and the nexthops
+ * only they used), keeps the new ones, and answers how many. */
+static void test_sweep(void **state)
+{
+	size_t nh_before = rec.n[XFAB_T_NEXTHOPS];
+	struct answer a;
+
+	(void)state;
+	ask_ok(te_add("eth4", "30.0.9.0/24", "10.0.3.9"));		   /* gen 0 */
+	ask_ok(te_add_gen("eth1", "30.0.0.0/24", "10.0.3.7", 1));	   /* plan 1 */
+	ask_ok(te_add_gen("eth2", "30.0.1.0/24", "10.0.4.7", 1));	   /* plan 1 */
+	ask_ok(te_add_gen("eth3", "30.0.2.0/24", "10.0.4.8", 1));	   /* plan 1 */
+	ask_ok(te_add_gen("eth1", "30.0.0.0/24", "10.0.4.7", 2));	   /* plan 2 replaces */
+	ask_ok(te_add_gen("eth2", "30.0.5.0/24", "10.0.1.5,10.0.2.5", 2)); /* plan 2 */
+	assert_int_equal(A->n_pins, 5);
+	/* a sweep that fails to write puts everything back */
+	rec.fail_writes = 1;
+	a = ask(te_gen_cmd("te-sweep", 2));
+	rec.fail_writes = 0;
+	assert_false(a.ok);
+	assert_non_null(strstr(a.error, "cannot write the tables"));
+	assert_int_equal(A->n_pins, 5);
+	assert_true(A->te_gen == 2);
+	expect_pin(11, "30.0.1.0", 24, "10.0.4.7");
+	/* the sweep below 2: the gen-0 and the two remaining gen-1 pins */
+	a = ask(te_gen_cmd("te-sweep", 2));
+	assert_true(a.ok);
+	assert_non_null(strstr(a.line, "\"removed\":3,\"kept\":2,\"generation\":2"));
+	assert_int_equal(A->n_pins, 2);
+	assert_int_equal(te_entries(), 2);
+	expect_pin(10, "30.0.0.0", 24, "10.0.4.7");
+	expect_pin(11, "30.0.5.0", 24, "10.0.1.5,10.0.2.5");
+	assert_null(te_route(11, "30.0.1.0", 24));
+	assert_null(te_route(12, "30.0.2.0", 24));
+	assert_null(te_route(13, "30.0.9.0", 24));
+	for (int i = 0; i < A->n_pins; i++)
+		assert_true(A->pins[i].gen == 2);
+	/* again: nothing below 2 is left, nothing is written */
+	rec.ops = 0;
+	a = ask(te_gen_cmd("te-sweep", 2));
+	assert_true(a.ok);
+	assert_non_null(strstr(a.line, "\"removed\":0,\"kept\":2"));
+	assert_int_equal(rec.ops, 0);
+	/* a sweep of a later generation raises the switch's and removes all */
+	a = ask(te_gen_cmd("te-sweep", 3));
+	assert_true(a.ok);
+	assert_true(A->te_gen == 3);
+	assert_int_equal(A->n_pins, 0);
+	assert_int_equal(te_entries(), 0);
+	assert_int_equal(rec.n[XFAB_T_NEXTHOPS], nh_before);
+	/* stale: refused, nothing written */
+	ask_ok(te_add_gen("eth1", "30.0.0.0/24", "10.0.3.7", 3));
+	rec.ops = 0;
+	a = ask(te_gen_cmd("te-sweep", 2));
+	assert_false(a.ok);
+	assert_string_equal(a.error, "stale plan: generation 2, the switch holds 3");
+	assert_int_equal(rec.ops, 0);
+	assert_int_equal(A->n_pins, 1);
+	/* before the tables are programmed (xfabd starting): refused, the
+	 * pins and the generation kept; a sweep with nothing to remove passes */
+	{
+		struct xfab_compile *cmp = A->compile;
+
+		A->compile = NULL;
+		a = ask(te_gen_cmd("te-sweep", 4));
+		assert_false(a.ok);
+		assert_string_equal(a.error, "the tables are not programmed yet");
+		assert_int_equal(A->n_pins, 1);
+		assert_true(A->te_gen == 3);
+		a = ask(te_gen_cmd("te-sweep", 3));
+		assert_true(a.ok);
+		A->compile = cmp;
+	}
+	assert_int_equal(rec.ops, 0);
+	assert_non_null(te_route(10, "30.0.0.0", 24));
+}
+
+/* te-list: pages of whole pins, every pin exactly once, in order, with
+ * its gateways and generation; the switch's generation on each page. */
+static void test_te_list_pages(void **state)
+{
+	enum { N = 90 };
+	int seen[N] = {0}, pages = 0;
+	unsigned from = 0;
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		char pfx[32];
+
+		snprintf(pfx, sizeof(pfx), "31.%d.0.0/16", i);
+		/* long gateway lists make pages short */
+		ask_ok(te_add_gen(i % 2 ? "eth1" : "eth2", pfx,
+				  "10.0.3.10,10.0.3.11,10.0.3.12,10.0.4.13,10.0.4.14",
+				  (unsigned long long)(i / 30 + 1)));
+	}
+	for (;;) {
+		struct json_value *root;
+		const struct json_value *pins, *next;
+		struct json_pos pos;
+		char err[128];
+		struct answer a;
+
+		snprintf(req, sizeof(req), "{\"cmd\":\"te-list\",\"from\":\"%u\"}", from);
+		a = ask(req);
+		assert_true(a.ok);
+		assert_true(strlen(a.line) < XFAB_CTL_MAX_LINE);
+		root = json_parse(a.line, err, sizeof(err), &pos);
+		assert_non_null(root);
+		assert_string_equal(json_get(root, "generation")->str, "3");
+		assert_string_equal(json_get(root, "total")->str, "90");
+		assert_true(json_get(root, "te")->boolean);
+		pins = json_get(root, "pins");
+		assert_true(pins->count > 0);
+		for (unsigned k = 0; k < pins->count; k++) {
+			const struct json_value *p = &pins->children[k];
+			unsigned idx = from + k;
+			char pfx[32], gen[8];
+
+			assert_true(idx < N);
+			snprintf(pfx, sizeof(pfx), "31.%u.0.0/16", idx);
+			snprintf(gen, sizeof(gen), "%u", idx / 30 + 1);
+			assert_string_equal(json_get(p, "prefix")->str, pfx);
+			assert_string_equal(json_get(p, "in")->str, idx % 2 ? "eth1" : "eth2");
+			assert_string_equal(json_get(p, "gen")->str, gen);
+			assert_string_equal(json_get(p, "via")->str,
+					    "10.0.3.10,10.0.3.11,10.0.3.12,10.0.4.13,10.0.4.14");
+			seen[idx]++;
+		}
+		next = json_get(root, "next");
+		pages++;
+		if (!next) {
+			assert_int_equal(from + pins->count, N);
+			json_free(root);
+			break;
+		}
+		assert_int_equal(strtoul(next->str, NULL, 10), from + pins->count);
+		from += pins->count;
+		json_free(root);
+		assert_true(pages < N);
+	}
+	assert_true(pages > 1);
+	for (int i = 0; i < N; i++)
+		assert_int_equal(seen[i], 1);
+	/* past the end: an empty last page */
+	{
+		struct answer a = ask("{\"cmd\":\"te-list\",\"from\":\"1000\"}");
+
+		assert_true(a.ok);
+		assert_non_null(strstr(a.line, "\"pins\":[]}"));
+	}
+}
+
+/* te-list from every start, over pins of many sizes: whatever a page's
+ * last pin leaves free, the page is one whole JSON line within the limit
+ * that ends where the next begins (the pins written out here). */
+static void test_te_list_every_start(void **state)
+{
+	enum { N = 120 };
+	static const char *const hosts[] = {"10.0.3.5", "10.0.3.77", "10.0.4.200", "10.0.4.9",
+					    "10.0.3.123"};
+	char vias[N][128], pfxs[N][32];
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		size_t o = 0;
+
+		/* 1..5 gateways of 8..10 characters: pins of 60 to 120 bytes */
+		for (int g = 0; g <= (i * 7) % 5; g++)
+			o += (size_t)snprintf(vias[i] + o, sizeof(vias[i]) - o, "%s%s",
+					      g ? "," : "", hosts[(i + g) % 5]);
+		snprintf(pfxs[i], sizeof(pfxs[i]), "%d.%d.0.0/16", 31 + i % 3, i);
+		ask_ok(te_add_gen("eth1", pfxs[i], vias[i], 1));
+	}
+	for (unsigned from = 0; from < N; from++) {
+		unsigned at = from;
+
+		while (at < N) {
+			char out[XFAB_CTL_MAX_LINE], line[64], err[128];
+			struct json_value *root;
+			const struct json_value *pins, *next;
+			struct json_pos pos;
+			int n;
+
+			snprintf(line, sizeof(line), "{\"cmd\":\"te-list\",\"from\":\"%u\"}", at);
+			n = ctl_handle(A, line, strlen(line), out, sizeof(out));
+			assert_true(n > 0 && (size_t)n < sizeof(out) && out[n - 1] == '\n');
+			assert_int_equal(strlen(out), n);
+			root = json_parse(out, err, sizeof(err), &pos);
+			if (!root)
+				fail_msg("te-list from %u: %s: %s", at, err, out);
+			pins = json_get(root, "pins");
+			next = json_get(root, "next");
+			assert_true(pins->count > 0);
+			for (unsigned k = 0; k < pins->count; k++) {
+				assert_string_equal(json_get(&pins->children[k], "prefix")->str,
+						    pfxs[at + k]);
+				assert_string_equal(json_get(&pins->children[k], "via")->str,
+						    vias[at + k]);
+			}
+			at += pins->count;
+			if (next)
+				assert_int_equal(strtoul(next->str, NULL, 10), at);
+			else
+				assert_int_equal(at, N);
+			json_free(root);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -737,6 +1070,10 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_pin_capacity, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ping_and_clears_without_maps, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_generations, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_te_list_pages, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_te_list_every_start, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

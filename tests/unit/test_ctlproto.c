@@ -188,6 +188,102 @@ static void test_good_and_round_trip(void **state)
 	}
 }
 
+/* Plan generations (docs/CONTROL.md): an optional gen on te-add, te-del
+ * and te-clear, a required one on te-sweep; decimal 1..2^64-1 with both
+ * sides of each edge; te-list's optional page start. */
+static void test_generations(void **state)
+{
+	struct xfab_ctl_req req, again;
+	struct xfab_ctl_err err;
+	char buf[XFAB_CTL_MAX_LINE];
+	uint64_t v = 0;
+	int n;
+
+	(void)state;
+	/* the parser alone, against values written out here */
+	assert_int_equal(xfab_ctl_parse_gen("1", &v), 0);
+	assert_true(v == 1);
+	assert_int_equal(xfab_ctl_parse_gen("18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(xfab_ctl_parse_gen("18446744073709551614", &v), 0);
+	assert_true(v == UINT64_MAX - 1);
+	assert_int_equal(xfab_ctl_parse_gen("1844674407370955161", &v), 0);
+	assert_true(v == 1844674407370955161ull);
+	v = 7;
+	assert_int_equal(xfab_ctl_parse_gen("18446744073709551616", &v), -1);
+	assert_int_equal(xfab_ctl_parse_gen("99999999999999999999", &v), -1);
+	assert_int_equal(xfab_ctl_parse_gen("184467440737095516150", &v), -1);
+	assert_int_equal(xfab_ctl_parse_gen("0", &v), -1);
+	assert_int_equal(xfab_ctl_parse_gen("", &v), -1);
+	assert_int_equal(xfab_ctl_parse_gen("07", &v), -1);
+	assert_int_equal(xfab_ctl_parse_gen("-1", &v), -1);
+	assert_int_equal(xfab_ctl_parse_gen("+1", &v), -1);
+	assert_int_equal(xfab_ctl_parse_gen("1a", &v), -1);
+	assert_int_equal(xfab_ctl_parse_gen(" 1", &v), -1);
+	assert_true(v == 7); /* untouched on a refusal */
+
+	/* in requests */
+	accepted("{\"cmd\":\"te-add\",\"in\":\"eth3\",\"prefix\":\"10.4.2.0/24\","
+		 "\"via\":\"10.254.1.0\",\"gen\":\"42\"}",
+		 &req);
+	assert_int_equal(req.cmd, XFAB_CTL_TE_ADD);
+	assert_true(req.generation == 42);
+	assert_string_equal(req.gen, "42");
+	accepted("{\"cmd\":\"te-add\",\"in\":\"eth3\",\"prefix\":\"10.4.2.0/24\","
+		 "\"via\":\"10.254.1.0\"}",
+		 &req);
+	assert_true(req.generation == 0); /* without one */
+	accepted("{\"cmd\":\"te-del\",\"in\":\"eth3\",\"prefix\":\"10.4.2.0/24\","
+		 "\"gen\":\"18446744073709551615\"}",
+		 &req);
+	assert_true(req.generation == UINT64_MAX);
+	accepted("{\"cmd\":\"te-clear\",\"gen\":\"3\"}", &req);
+	assert_int_equal(req.cmd, XFAB_CTL_TE_CLEAR);
+	assert_true(req.generation == 3);
+	accepted("{\"cmd\":\"te-sweep\",\"gen\":\"5\"}", &req);
+	assert_int_equal(req.cmd, XFAB_CTL_TE_SWEEP);
+	assert_true(req.generation == 5);
+	refused("{\"cmd\":\"te-sweep\"}", "gen", "missing field \"gen\"");
+	refused("{\"cmd\":\"te-sweep\",\"gen\":\"0\"}", "gen", "not a generation");
+	refused("{\"cmd\":\"te-sweep\",\"gen\":\"18446744073709551616\"}", "gen",
+		"not a generation (1..18446744073709551615)");
+	refused("{\"cmd\":\"te-sweep\",\"gen\":\"123456789012345678901234\"}", "gen",
+		"not a generation");
+	refused("{\"cmd\":\"te-sweep\",\"gen\":5}", "gen", "must be a string");
+	refused("{\"cmd\":\"te-clear\",\"gen\":\"x\"}", "gen", "not a generation");
+	refused("{\"cmd\":\"ping\",\"gen\":\"1\"}", "gen", "unknown field");
+	refused("{\"cmd\":\"te-sweep\",\"gen\":\"2\",\"in\":\"eth1\"}", "in", "unknown field");
+	/* te-list: an optional page start */
+	accepted("{\"cmd\":\"te-list\"}", &req);
+	assert_int_equal(req.cmd, XFAB_CTL_TE_LIST);
+	assert_int_equal(req.from_index, 0);
+	accepted("{\"cmd\":\"te-list\",\"from\":\"4294967295\"}", &req);
+	assert_int_equal(req.from_index, UINT32_MAX);
+	refused("{\"cmd\":\"te-list\",\"from\":\"4294967296\"}", "from", "not a pin index");
+	refused("{\"cmd\":\"te-list\",\"from\":\"-1\"}", "from", "not a pin index");
+	refused("{\"cmd\":\"te-list\",\"from\":\"\"}", "from", "not a pin index");
+	refused("{\"cmd\":\"te-list\",\"from\":\"12x\"}", "from", "not a pin index");
+	refused("{\"cmd\":\"te-list\",\"from\":\"7 \"}", "from", "not a pin index");
+	refused("{\"cmd\":\"te-list\",\"gen\":\"1\"}", "gen", "unknown field");
+
+	/* round trips keep gen (and leave it out when not given) */
+	accepted("{\"cmd\":\"te-sweep\",\"gen\":\"9\"}", &req);
+	n = xfab_ctl_format_request(&req, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_string_equal(buf, "{\"cmd\":\"te-sweep\",\"gen\":\"9\"}\n");
+	accepted("{\"cmd\":\"te-del\",\"in\":\"eth3\",\"prefix\":\"10.4.2.0/24\"}", &req);
+	n = xfab_ctl_format_request(&req, buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "{\"cmd\":\"te-del\",\"in\":\"eth3\",\"prefix\":\"10.4.2.0/24\"}\n");
+	accepted("{\"cmd\":\"te-add\",\"in\":\"eth3\",\"prefix\":\"10.4.2.0/24\","
+		 "\"via\":\"10.254.1.0\",\"gen\":\"77\"}",
+		 &req);
+	n = xfab_ctl_format_request(&req, buf, sizeof(buf));
+	assert_int_equal(xfab_ctl_parse_request(buf, (size_t)n - 1, &again, &err), 0);
+	assert_true(again.generation == 77);
+	assert_string_equal(again.via, "10.254.1.0");
+}
+
 static void test_responses(void **state)
 {
 	char buf[512], error[256], field[16];
@@ -385,7 +481,7 @@ int main(void)
 	    cmocka_unit_test(test_oversize),  cmocka_unit_test(test_good_and_round_trip),
 	    cmocka_unit_test(test_responses), cmocka_unit_test(test_socket_path),
 	    cmocka_unit_test(test_limits),    cmocka_unit_test(test_escapes),
-	    cmocka_unit_test(test_pfcwd),
+	    cmocka_unit_test(test_pfcwd),     cmocka_unit_test(test_generations),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,6 +46,7 @@ struct te_pin {
 	char in[XFAB_IFNAMSIZ];
 	char prefix[64];
 	char via[1024];
+	__u64 gen; /* the plan's generation it came with; 0: set without one */
 	struct xfab_cfg_te te;
 };
 
@@ -124,6 +125,7 @@ struct agent {
 	int dirty;	     /* an event could not be applied alone: recompile from the config */
 	struct te_pin *pins; /* runtime TE pins, in the RIB as XFAB_RIB_SRC_TE_PIN */
 	int n_pins;
+	__u64 te_gen;	   /* the highest plan generation accepted (docs/CONTROL.md) */
 	struct ctl *ctl;   /* the control socket; NULL: not open */
 	int fd_port_stats; /* what clear-counters zeroes; -1: not loaded */
 	int fd_queue_wm;   /* what clear-watermark resets; -1: not loaded */

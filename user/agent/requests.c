@@ -13,6 +13,16 @@
  * config wins a key both have (te-add refuses it; a reload that brings it
  * drops the pin). Pins are memory only: they end with xfabd.
  *
+ * Generations fence out a stale TE controller (docs/CONTROL.md, "Plan
+ * generations"): te-add, te-del and te-clear may carry the plan's gen,
+ * te-sweep must. The switch keeps the highest one it accepted (te_gen); a
+ * request of a lower one is refused whole, an equal one is accepted, a
+ * higher one raises te_gen once the request succeeded. A pin remembers its
+ * generation (0: set without one, as an operator's by hand), and te-sweep
+ * removes the pins below a generation: a controller adds a plan's pins,
+ * then sweeps the previous plan's (make before break). te-list reads them
+ * back, a page at a time.
+ *
  * clear-counters zeroes the per-port counters (`show counters`), as SONiC's
  * `sonic-clear counters` does for interfaces; clear-watermark puts every
  * queue's peak back to zero, its current occupancy stays.
@@ -145,6 +155,26 @@ static int in_port(const struct agent *a, const struct xfab_ctl_req *r, char *ou
 	return refuse(out, outlen, "in", "port \"%s\" is not in the PORT table (%s)", r->in, names);
 }
 
+/* The generation fence: a request of an older plan than the switch holds
+ * is refused before anything else is looked at; one without gen passes. */
+static int stale(const struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+{
+	if (!r->generation || r->generation >= a->te_gen)
+		return 0;
+	return refuse(out, outlen, "gen", "stale plan: generation %llu, the switch holds %llu",
+		      (unsigned long long)r->generation, (unsigned long long)a->te_gen);
+}
+
+/* After a request succeeded: its generation, if higher, is the switch's. */
+static void raise_gen(struct agent *a, const struct xfab_ctl_req *r)
+{
+	if (r->generation <= a->te_gen)
+		return;
+	log_info("TE plan generation %llu -> %llu", (unsigned long long)a->te_gen,
+		 (unsigned long long)r->generation);
+	a->te_gen = r->generation;
+}
+
 static int te_add(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
 	struct xfab_cfg_errors errs;
@@ -157,6 +187,8 @@ static int te_add(struct agent *a, const struct xfab_ctl_req *r, char *out, size
 		return refuse(out, outlen, "cmd",
 			      "TE is off on this switch: add a TE_PATH table (it may be empty) "
 			      "to its config");
+	if ((n = stale(a, r, out, outlen)))
+		return n;
 	if ((n = in_port(a, r, out, outlen, &port)))
 		return n;
 	if (xfab_config_parse_te_entry(&a->cfg, r->in, r->prefix, r->via, &te, &errs)) {
@@ -224,7 +256,10 @@ static int te_add(struct agent *a, const struct xfab_ctl_req *r, char *out, size
 	snprintf(a->pins[old].prefix, sizeof(a->pins[old].prefix), "%s", r->prefix);
 	snprintf(a->pins[old].via, sizeof(a->pins[old].via), "%s", r->via);
 	a->pins[old].te = te;
-	log_info("TE pin %s|%s via %s", r->in, r->prefix, r->via);
+	a->pins[old].gen = r->generation;
+	raise_gen(a, r);
+	log_info("TE pin %s|%s via %s (generation %llu)", r->in, r->prefix, r->via,
+		 (unsigned long long)r->generation);
 	return reply_ok(out, outlen);
 }
 
@@ -239,6 +274,8 @@ static int te_del(struct agent *a, const struct xfab_ctl_req *r, char *out, size
 {
 	int port, i, err, n;
 
+	if ((n = stale(a, r, out, outlen)))
+		return n;
 	if ((n = in_port(a, r, out, outlen, &port)))
 		return n;
 	i = find_pin(a->pins, a->n_pins, port, &r->pfx);
@@ -265,15 +302,20 @@ static int te_del(struct agent *a, const struct xfab_ctl_req *r, char *out, size
 	}
 	log_info("TE pin %s|%s removed", a->pins[i].in, a->pins[i].prefix);
 	drop_pin(a, i);
+	raise_gen(a, r);
 	return reply_ok(out, outlen);
 }
 
-static int te_clear(struct agent *a, char *out, size_t outlen)
+static int te_clear(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
 	int err, n = a->n_pins;
 
-	if (!n)
+	if ((err = stale(a, r, out, outlen)))
+		return err;
+	if (!n) {
+		raise_gen(a, r);
 		return reply_ok(out, outlen);
+	}
 	if (!a->rib || !a->compile)
 		return refuse(out, outlen, "", "the tables are not programmed yet");
 	for (int i = 0; i < n; i++)
@@ -290,8 +332,111 @@ static int te_clear(struct agent *a, char *out, size_t outlen)
 	pins_free(a->pins, a->n_pins);
 	a->pins = NULL;
 	a->n_pins = 0;
+	raise_gen(a, r);
 	log_info("%d TE pin(s) removed", n);
 	return reply_ok(out, outlen);
+}
+
+/* Every runtime pin of a generation below r's goes, in one recompile (a
+ * failed write puts them all back); then r's generation is the switch's. */
+static int te_sweep(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+{
+	int err, n = 0, kept = 0;
+
+	if ((err = stale(a, r, out, outlen)))
+		return err;
+	for (int i = 0; i < a->n_pins; i++)
+		n += a->pins[i].gen < r->generation;
+	if (n && (!a->rib || !a->compile))
+		return refuse(out, outlen, "", "the tables are not programmed yet");
+	if (n) {
+		for (int i = 0; i < a->n_pins; i++)
+			if (a->pins[i].gen < r->generation)
+				rib_unset(a, &a->pins[i].te);
+		err = xfab_compile_routes(a->compile);
+		if (err) {
+			for (int i = 0; i < a->n_pins; i++)
+				if (a->pins[i].gen < r->generation)
+					rib_set(a, &a->pins[i].te);
+			if (xfab_compile_routes(a->compile))
+				a->dirty = 1;
+			log_err("te-sweep %s: cannot write the tables: %s", r->gen, strerror(-err));
+			return refuse(out, outlen, "", "cannot write the tables: %s",
+				      strerror(-err));
+		}
+		for (int i = 0; i < a->n_pins; i++) {
+			if (a->pins[i].gen < r->generation) {
+				xfab_cfg_te_free(&a->pins[i].te);
+				continue;
+			}
+			if (kept != i)
+				a->pins[kept] = a->pins[i];
+			kept++;
+		}
+		a->n_pins = kept;
+		log_info("TE sweep below generation %s: %d pin(s) removed, %d kept", r->gen, n,
+			 kept);
+	}
+	raise_gen(a, r);
+	return snprintf(out, outlen,
+			"{\"ok\":true,\"removed\":%d,\"kept\":%d,\"generation\":%llu}\n", n,
+			a->n_pins, (unsigned long long)a->te_gen);
+}
+
+/* One pin as te-list shows it, at buf; its length or -1. */
+static int pin_json(const struct te_pin *p, char *buf, size_t len)
+{
+	size_t o = 0;
+	int n;
+
+#define ADD(...)                                                                                   \
+	do {                                                                                       \
+		n = __VA_ARGS__;                                                                   \
+		if (n < 0 || (size_t)n >= len - o)                                                 \
+			return -1;                                                                 \
+		o += (size_t)n;                                                                    \
+	} while (0)
+	ADD(snprintf(buf + o, len - o, "{\"in\":"));
+	ADD(xfab_ctl_json_string(buf + o, len - o, p->in));
+	ADD(snprintf(buf + o, len - o, ",\"prefix\":"));
+	ADD(xfab_ctl_json_string(buf + o, len - o, p->prefix));
+	ADD(snprintf(buf + o, len - o, ",\"via\":"));
+	ADD(xfab_ctl_json_string(buf + o, len - o, p->via));
+	ADD(snprintf(buf + o, len - o, ",\"gen\":%llu}", (unsigned long long)p->gen));
+#undef ADD
+	return (int)o;
+}
+
+/* The runtime pins from r's from_index on, as many as fit the answer line;
+ * "next" is where the following page starts (absent on the last). Reads
+ * only. */
+static int te_list(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+{
+	char item[sizeof(a->pins[0].via) + 256];
+	size_t o, tail = 48; /* ],"next":N}\n */
+	int n, i = (int)(r->from_index < (uint32_t)a->n_pins ? r->from_index : (uint32_t)a->n_pins);
+
+	n = snprintf(out, outlen,
+		     "{\"ok\":true,\"te\":%s,\"generation\":%llu,\"total\":%d,\"from\":%u,"
+		     "\"pins\":[",
+		     a->cfg.te_enabled ? "true" : "false", (unsigned long long)a->te_gen, a->n_pins,
+		     r->from_index);
+	if (n < 0 || (size_t)n + tail >= outlen)
+		return refuse(out, outlen, "", "response too long");
+	o = (size_t)n;
+	for (; i < a->n_pins; i++) {
+		int len = pin_json(&a->pins[i], item, sizeof(item));
+
+		if (len < 0 || o + (size_t)len + 1 + tail >= outlen)
+			break;
+		o += (size_t)snprintf(out + o, outlen - o, "%s%s", out[o - 1] == '[' ? "" : ",",
+				      item);
+	}
+	if (i < a->n_pins)
+		o += (size_t)snprintf(out + o, outlen - o, "],\"next\":%d}\n", i);
+	else
+		o += (size_t)snprintf(out + o, outlen - o, "]}\n");
+	return (int)o;
 }
 
 /* Every port slot's per-CPU counters to zero. */
@@ -383,7 +528,11 @@ int ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t 
 	case XFAB_CTL_TE_DEL:
 		return te_del(a, &r, out, outlen);
 	case XFAB_CTL_TE_CLEAR:
-		return te_clear(a, out, outlen);
+		return te_clear(a, &r, out, outlen);
+	case XFAB_CTL_TE_SWEEP:
+		return te_sweep(a, &r, out, outlen);
+	case XFAB_CTL_TE_LIST:
+		return te_list(a, &r, out, outlen);
 	case XFAB_CTL_CLEAR_COUNTERS:
 		return clear_counters(a, out, outlen);
 	case XFAB_CTL_CLEAR_WATERMARK:

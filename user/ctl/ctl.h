@@ -24,8 +24,8 @@ struct ctl_opts {
 	long sport, dport, qp, flow_label;
 	long dscp, ecn, ttl, len, index; /* trace */
 	const char *pcap, *smac, *dmac;
-	const char *prefix, *via; /* te */
-	double interval;	  /* watch */
+	const char *prefix, *via, *gen; /* te */
+	double interval;		/* watch */
 	long count;
 	const char *ports, *action, *detection, *restoration, *poll; /* pfcwd */
 	int check_storm, empty;					     /* show pfcwd stats */
@@ -94,6 +94,15 @@ int cmd_trace(const struct ctl_opts *o);
 int te_add(const struct ctl_opts *o);
 int te_del(const struct ctl_opts *o);
 int te_clear(const struct ctl_opts *o);
+int te_sweep(const struct ctl_opts *o);
+/* te.c: the switch's runtime pins as xfabd lists them (te-list, every
+ * page), for show te. -1 when xfabd does not answer (nothing said). */
+struct te_listed {
+	char in[16], prefix[64], via[1024];
+	unsigned long long gen;
+};
+int te_list(void);
+int te_list_all(struct te_listed **pins, size_t *n, unsigned long long *generation);
 int watch_counters(const struct ctl_opts *o);
 int watch_queues(const struct ctl_opts *o);
 int clear_watermark(void);
@@ -112,6 +121,9 @@ int ctl_request(const struct xfab_ctl_req *req, const char *what);
 /* The same, the answer line left in resp: 0 done, 1 refused (said why),
  * < 0 no answer (said why; -2 the request does not fit). */
 int ctl_query(const struct xfab_ctl_req *req, const char *what, char *resp, size_t rlen);
+/* Set: ctl_query says nothing when no xfabd answers (a view that can do
+ * without it). */
+extern int ctl_quiet;
 int show_fib_sync(void);
 
 #endif

@@ -106,7 +106,11 @@ static const struct cmd te_cmds[] = {
     {"add", NULL, NULL, te_add, "pin a path (runtime, through xfabd)"},
     {"del", NULL, NULL, te_del, "remove a runtime pin (through xfabd)"},
     {"clear", NULL, NULL, te_clear, "remove every runtime pin (through xfabd)"},
+    {"sweep", NULL, NULL, te_sweep,
+     "remove the runtime pins of generations below --gen N (through xfabd)"},
     {"show", NULL, show_te, NULL, "TE entries (configured and runtime)"},
+    {"list", NULL, te_list, NULL,
+     "the runtime pins as xfabd holds them: gateways, generations (through xfabd)"},
     {NULL},
 };
 
@@ -170,10 +174,14 @@ static void usage(FILE *out)
 	    "  show OBJECT\n"
 	    "  hash --src A --dst B [--in PORT] [--proto udp|tcp|N] [--sport N] [--dport N]\n"
 	    "       [--qp N] [--flow-label N]   which member this switch picks, and why\n"
-	    "  te add --in PORT --prefix P --via GW[,GW...]   pin a path (runtime)\n"
-	    "  te del --in PORT --prefix P    remove a runtime pin\n"
-	    "  te clear                       remove every runtime pin\n"
-	    "  te show\n"
+	    "  te add --in PORT --prefix P --via GW[,GW...] [--gen N]   pin a path (runtime)\n"
+	    "  te del --in PORT --prefix P [--gen N]   remove a runtime pin\n"
+	    "  te clear [--gen N]             remove every runtime pin\n"
+	    "  te sweep --gen N               remove the runtime pins of generations below N\n"
+	    "  te show                        TE entries, each pin's generation and the switch's\n"
+	    "  te list                        the runtime pins as xfabd holds them\n"
+	    "     (--gen N: the plan's generation; an older one than the switch holds is\n"
+	    "      refused, a newer one becomes the switch's)\n"
 	    "  clear counters|watermark       per-port counters, queue peaks to zero\n"
 	    "     (te add/del/clear and clear are requests to the switch's xfabd over\n"
 	    "      " XFAB_CTL_RUN_ROOT "/<lab>/<switch>.sock; docs/CONTROL.md)\n"
@@ -292,6 +300,7 @@ int main(int argc, char **argv)
 	    {"job", required_argument, NULL, 30},
 	    {"since", required_argument, NULL, 31},
 	    {"save", required_argument, NULL, 32},
+	    {"gen", required_argument, NULL, 33},
 	    {NULL, 0, NULL, 0},
 	};
 	struct ctl_opts o = {.ttl = 64, .len = -1, .interval = 1};
@@ -411,6 +420,9 @@ int main(int argc, char **argv)
 			break;
 		case 32:
 			o.save = optarg;
+			break;
+		case 33:
+			o.gen = optarg;
 			break;
 		default:
 			usage(stderr);

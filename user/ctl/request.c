@@ -18,6 +18,8 @@
 
 #define REPLY_TIMEOUT_MS 10000
 
+int ctl_quiet;
+
 /* Sends req and reads the answer into resp; 0, or -1 after saying why. */
 static int exchange(const char *path, const char *line, size_t len, char *resp, size_t rlen)
 {
@@ -33,7 +35,9 @@ static int exchange(const char *path, const char *line, size_t len, char *resp, 
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		int e = errno;
 
-		if (e == ENOENT || e == ECONNREFUSED)
+		if (ctl_quiet)
+			; /* the caller does without xfabd */
+		else if (e == ENOENT || e == ECONNREFUSED)
 			fprintf(stderr,
 				"xfabctl: xfabd is not running for %s (nothing answers on %s)\n",
 				pin_dir, path);
@@ -114,7 +118,9 @@ int ctl_query(const struct xfab_ctl_req *req, const char *what, char *resp, size
 		return -1;
 	}
 	if (!ok) {
-		if (*field)
+		if (ctl_quiet)
+			; /* the caller does without xfabd */
+		else if (*field)
 			fprintf(stderr, "xfabctl %s: refused: %s: %s\n", what, field, error);
 		else
 			fprintf(stderr, "xfabctl %s: refused: %s\n", what, error);

@@ -94,14 +94,37 @@ int show_flowlets(void)
 	return 0;
 }
 
+/* A runtime pin's generation as xfabd listed it; -1 when not listed. */
+static long long listed_gen(const struct te_listed *pins, size_t n, const char *in, const char *pfx)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pins[i].in, in) && !strcmp(pins[i].prefix, pfx))
+			return (long long)pins[i].gen;
+	return -1;
+}
+
 int show_te(void)
 {
 	int nh_fd = open_map(XFAB_MAP_NEXTHOPS);
+	struct te_listed *pins = NULL;
+	unsigned long long generation = 0;
+	size_t n_pins = 0;
+	int have_gen;
 
-	if (json)
+	/* the generations live in xfabd, not in the maps: asked for, and the
+	 * view does without them when no xfabd answers */
+	ctl_quiet = 1;
+	have_gen = te_list_all(&pins, &n_pins, &generation) == 0;
+	ctl_quiet = 0;
+	if (json) {
 		jw_open(NULL, '[');
-	else
-		printf("%-10s %-26s %-8s %s\n", "Ingress", "Prefix", "Type", "Path");
+	} else {
+		if (have_gen)
+			printf("TE plan generation %llu, %zu runtime pin(s)\n", generation, n_pins);
+		else
+			printf("TE plan generation unknown (xfabd does not answer)\n");
+		printf("%-10s %-26s %-8s %-8s %s\n", "Ingress", "Prefix", "Type", "Gen", "Path");
+	}
 	for (int v6 = 0; v6 <= 1; v6++) {
 		int fd = open_map(v6 ? XFAB_MAP_ROUTES_V6 : XFAB_MAP_ROUTES_V4);
 		size_t ksz = v6 ? sizeof(struct xfab_lpm_v6_key) : sizeof(struct xfab_lpm_v4_key),
@@ -111,24 +134,50 @@ int show_te(void)
 		for (size_t i = 0; i < n; i++) {
 			char *k = keys + i * ksz, a[INET6_ADDRSTRLEN], pfx[INET6_ADDRSTRLEN + 8];
 			__u32 table = ntohl(*(__u32 *)(k + 4));
-			char name[IF_NAMESIZE];
+			char name[IF_NAMESIZE], gen[24];
 			struct xfab_route rt;
+			long long g;
+			int runtime;
 
 			if (!(table & XFAB_TABLE_TE) || bpf_map_lookup_elem(fd, k, &rt))
 				continue;
 			addr_str(v6, (__u8 *)k + 8, a, sizeof(a));
 			snprintf(pfx, sizeof(pfx), "%s/%u", a, *(__u32 *)k - 32);
 			port_name(table & ~XFAB_TABLE_TE, name);
+			runtime = rt.source == XFAB_RSRC_TE_PIN;
+			g = runtime ? listed_gen(pins, n_pins, name, pfx) : -1;
 			if (json) {
 				jw_open(NULL, '{');
 				jw_string("in", name);
 				jw_string("prefix", pfx);
 				jw_string("type", xfab_route_type_name(rt.type));
 				jw_uint("id", rt.id);
+				if (rt.type == XFAB_RT_NEXTHOP) {
+					struct xfab_nexthop nh;
+					char gw[INET6_ADDRSTRLEN], dev[IF_NAMESIZE];
+
+					if (load_nexthop(nh_fd, rt.id, &nh) == 0) {
+						addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw,
+							 sizeof(gw));
+						jw_string("via", gw);
+						jw_string("dev", port_name(nh.ifindex, dev));
+					}
+				}
+				jw_string("source", runtime ? "runtime" : "config");
+				if (g >= 0)
+					jw_uint("gen", (unsigned long long)g);
+				if (have_gen)
+					jw_uint("switch_gen", generation);
 				jw_close('}');
 			} else {
-				printf("%-10s %-26s %-8s", name, pfx,
-				       xfab_route_type_name(rt.type));
+				if (!runtime)
+					snprintf(gen, sizeof(gen), "config");
+				else if (g >= 0)
+					snprintf(gen, sizeof(gen), "%lld", g);
+				else
+					snprintf(gen, sizeof(gen), "?");
+				printf("%-10s %-26s %-8s %-8s", name, pfx,
+				       xfab_route_type_name(rt.type), gen);
 				if (rt.type == XFAB_RT_NEXTHOP)
 					print_nexthop_text(nh_fd, rt.id, " ");
 				else
@@ -140,5 +189,6 @@ int show_te(void)
 	}
 	if (json)
 		jw_close(']');
+	free(pins);
 	return 0;
 }

@@ -17,9 +17,9 @@ static const struct {
 	int required;		     /* how many of fields must be there */
 } cmds[XFAB_CTL_N_CMDS] = {
     [XFAB_CTL_PING] = {"ping", {NULL}, 0},
-    [XFAB_CTL_TE_ADD] = {"te-add", {"in", "prefix", "via", NULL}, 3},
-    [XFAB_CTL_TE_DEL] = {"te-del", {"in", "prefix", NULL}, 2},
-    [XFAB_CTL_TE_CLEAR] = {"te-clear", {NULL}, 0},
+    [XFAB_CTL_TE_ADD] = {"te-add", {"in", "prefix", "via", "gen", NULL}, 3},
+    [XFAB_CTL_TE_DEL] = {"te-del", {"in", "prefix", "gen", NULL}, 2},
+    [XFAB_CTL_TE_CLEAR] = {"te-clear", {"gen", NULL}, 0},
     [XFAB_CTL_CLEAR_WATERMARK] = {"clear-watermark", {NULL}, 0},
     [XFAB_CTL_CLEAR_COUNTERS] = {"clear-counters", {NULL}, 0},
     [XFAB_CTL_FIB_STATUS] = {"fib-status", {NULL}, 0},
@@ -29,6 +29,8 @@ static const struct {
 			      2},
     [XFAB_CTL_PFCWD_STOP] = {"pfcwd-stop", {"ports", NULL}, 0},
     [XFAB_CTL_PFCWD_INTERVAL] = {"pfcwd-interval", {"poll_interval", NULL}, 1},
+    [XFAB_CTL_TE_SWEEP] = {"te-sweep", {"gen", NULL}, 1},
+    [XFAB_CTL_TE_LIST] = {"te-list", {"from", NULL}, 0},
 };
 
 /* A request's string field by name (NULL: no such field). */
@@ -50,6 +52,10 @@ static char *field_of(struct xfab_ctl_req *r, const char *name)
 		return r->restoration;
 	if (!strcmp(name, "poll_interval"))
 		return r->poll;
+	if (!strcmp(name, "gen"))
+		return r->gen;
+	if (!strcmp(name, "from"))
+		return r->from;
 	return NULL;
 }
 
@@ -64,6 +70,8 @@ static size_t field_size(const char *name)
 	       : !strcmp(name, "action")	   ? sizeof(r.action)
 	       : !strcmp(name, "detection_time")   ? sizeof(r.detection)
 	       : !strcmp(name, "restoration_time") ? sizeof(r.restoration)
+	       : !strcmp(name, "gen")		   ? sizeof(r.gen)
+	       : !strcmp(name, "from")		   ? sizeof(r.from)
 						   : sizeof(r.poll);
 }
 
@@ -225,7 +233,7 @@ int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *re
 		fail(err, "cmd",
 		     "unknown command \"%.64s\" (ping, te-add, te-del, te-clear, "
 		     "clear-watermark, clear-counters, fib-status, restart, pfcwd-start, "
-		     "pfcwd-stop, pfcwd-interval)",
+		     "pfcwd-stop, pfcwd-interval, te-sweep, te-list)",
 		     f->str);
 		goto out;
 	}
@@ -286,12 +294,52 @@ int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *re
 	}
 	if (check_pfcwd(root, &r, err))
 		goto out;
+	if ((f = json_get(root, "gen"))) {
+		if (strlen(f->str) >= sizeof(r.gen) || xfab_ctl_parse_gen(f->str, &r.generation)) {
+			fail(err, "gen", "\"%.32s\" is not a generation (1..%llu)", f->str,
+			     (unsigned long long)UINT64_MAX);
+			goto out;
+		}
+		snprintf(r.gen, sizeof(r.gen), "%s", f->str);
+	}
+	if ((f = json_get(root, "from"))) {
+		char *end;
+		unsigned long long v;
+
+		v = strtoull(f->str, &end, 10);
+		if (*f->str < '0' || *f->str > '9' || *end || v > UINT32_MAX ||
+		    strlen(f->str) >= sizeof(r.from)) {
+			fail(err, "from", "\"%.32s\" is not a pin index (0..%u)", f->str,
+			     UINT32_MAX);
+			goto out;
+		}
+		r.from_index = (uint32_t)v;
+		snprintf(r.from, sizeof(r.from), "%s", f->str);
+	}
 	(void)seen;
 	*req = r;
 	ret = 0;
 out:
 	json_free(root);
 	return ret;
+}
+
+int xfab_ctl_parse_gen(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (!s[0] || s[0] == '0')
+		return -1;
+	for (i = 0; s[i]; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+
+		if (d > 9 || i >= 20 || v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
 }
 
 int xfab_ctl_json_string(char *buf, size_t len, const char *s)

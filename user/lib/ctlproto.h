@@ -11,6 +11,7 @@
 #define XFAB_CTLPROTO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config.h"
 
@@ -29,6 +30,8 @@ enum xfab_ctl_cmd {
 	XFAB_CTL_PFCWD_START,	 /* the PFC watchdog on ports (SONiC's `pfcwd start`) */
 	XFAB_CTL_PFCWD_STOP,	 /* ... off */
 	XFAB_CTL_PFCWD_INTERVAL, /* its poll interval */
+	XFAB_CTL_TE_SWEEP,	 /* removes the runtime pins of generations below gen */
+	XFAB_CTL_TE_LIST,	 /* answer: the runtime pins and generations, a page */
 	XFAB_CTL_N_CMDS,
 };
 
@@ -44,6 +47,13 @@ struct xfab_ctl_req {
 	char detection[16];   /* ms, 100..5000 */
 	char restoration[16]; /* ms, 100..60000; "" = twice the detection time */
 	char poll[16];	      /* ms, 100..1000 */
+	/* te-add, te-del, te-clear (optional), te-sweep: the plan's
+	 * generation, as sent and parsed (1..2^64-1; 0: not given) */
+	char gen[24];
+	uint64_t generation;
+	/* te-list: the first pin of the page, as sent and parsed (0 if absent) */
+	char from[16];
+	uint32_t from_index;
 };
 
 struct xfab_ctl_err {
@@ -63,6 +73,9 @@ int xfab_ctl_format_request(const struct xfab_ctl_req *req, char *buf, size_t le
 int xfab_ctl_format_error(char *buf, size_t len, const char *field, const char *msg);
 /* A JSON string literal of s (quotes included) at buf; -1 when it does not fit. */
 int xfab_ctl_json_string(char *buf, size_t len, const char *s);
+
+/* A generation: decimal, 1..2^64-1, no sign or leading zero. 0 or -1. */
+int xfab_ctl_parse_gen(const char *s, uint64_t *out);
 
 /* A response line: ok, and for a refusal its error and field. */
 int xfab_ctl_parse_response(const char *line, int *ok, char *error, size_t errlen, char *field,
