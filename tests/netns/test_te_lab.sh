@@ -268,6 +268,19 @@ moved() {
 			'.switches[$s].ports[] | select(.peer == $l) | .ipv4 | startswith($v + "/")' "$FABRIC" >/dev/null
 }
 check "[te] run: the pins move off the failed link" eventually 5 moved
+# The fabric report walks every QP of the job through each switch's own
+# tables (its trace program: pins, then ECMP): none crosses the dead link
+# either way any more, and every one still reaches its host.
+peer_port=$(jq -r --arg p "$up_port" '.switches.leaf1.ports[$p].peer_port' "$FABRIC")
+report_avoids() {
+	"$CTL" -j fabric report --lab "$NAME" --job "$tmp/job.json" >"$tmp/report.json" 2>"$tmp/report.err" ||
+		return 1
+	jq -e --arg p "$up_port" --arg s "$spine" --arg q "$peer_port" '.job.flows | length == 64 and
+		all(.status == "delivered") and
+		all(.path | all((.switch != "leaf1" or .out != $p) and (.switch != $s or .out != $q)))' \
+		"$tmp/report.json" >/dev/null
+}
+check "[te] run: the fabric report's 64 QP paths avoid the failed link, each delivered" report_avoids
 wait "${senders[@]}" 2>/dev/null
 wait "$r1" "$r2"
 event=$(jq -c '[.events[] | select(.kind == "apply" and (.what | contains("down")))] | last' "$tmp/status.json")
