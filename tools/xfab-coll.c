@@ -276,6 +276,7 @@ struct rank {
 	/* iteration */
 	uint64_t iter_start, iter_end;
 	int running;
+	int in_loop; /* between the first GO and the last DONE: a failure dumps the QPs */
 	/* control */
 	int ctl_fd;		/* rank > 0: to rank 0; rank 0: listening */
 	struct peer_ctl *peers; /* rank 0: one per rank (peers[0] unused) */
@@ -984,17 +985,30 @@ static void acks(struct rank *r, uint64_t now, uint64_t *wake)
 	ctl_flush();
 }
 
+/* The RTO a QP's sender uses now (its estimate, doubled per timeout in a
+ * row, within the bounds). */
+static uint64_t qp_rto(const struct rank *r, const struct qp *qp)
+{
+	uint64_t rto = xfab_rtt_rto(&qp->rtt, RTO_INIT_NS, RTO_G_NS, RTO_MIN_NS, RTO_MAX_NS)
+		       << qp->backoff;
+
+	(void)r;
+	return rto > RTO_MAX_NS ? RTO_MAX_NS : rto;
+}
+
+/* ns from now to t, signed, in ms (for the dump). */
+static double ms_from(uint64_t now, uint64_t t)
+{
+	return ((double)t - (double)now) / 1e6;
+}
+
 /* Retransmission timeouts and DCQCN's timers; wake: the next expiry. */
 static void timers(struct rank *r, uint64_t now, uint64_t *wake)
 {
 	for (uint32_t i = 0; i < r->nqps; i++) {
 		struct qp *qp = &r->qps[i];
-		uint64_t rto = xfab_rtt_rto(&qp->rtt, RTO_INIT_NS, RTO_G_NS, RTO_MIN_NS, RTO_MAX_NS)
-			       << qp->backoff,
-			 at;
+		uint64_t rto = qp_rto(r, qp), at;
 
-		if (rto > RTO_MAX_NS)
-			rto = RTO_MAX_NS;
 		if (qp->tx.nxt > qp->tx.una || (qp->tx.una < qp->tx.max)) {
 			at = qp->progress_at + rto;
 			if (now >= at) { /* no progress: go back to the oldest unacked */
@@ -1297,28 +1311,72 @@ static int ctl_poll(struct rank *r)
 
 /* ---- the loop ---- */
 
-/* What an iteration that does not end is waiting for, on stderr. */
+/* What an iteration that does not end is waiting for, on stderr: every QP
+ * with work left (its sender's and receiver's state), then the rank's. */
 static void dump_stuck(const struct rank *r)
 {
+	uint64_t now = now_ns(), flight = 0;
+	uint32_t shown = 0;
+
 	for (uint32_t i = 0; i < r->nqps; i++) {
 		const struct qp *qp = &r->qps[i];
 		uint64_t tx_end = qp->tx_s.base + qp->tx_s.pfx[qp->tx_s.nmsgs];
 		uint64_t rx_end = qp->rx_s.base + qp->rx_s.pfx[qp->rx_s.nmsgs];
+		char tx[256] = "", rx[160] = "";
 
+		flight += qp->tx.nxt - qp->tx.una;
 		if (qp->tx.una == tx_end && qp->rx.epsn == rx_end)
 			continue;
-		fprintf(stderr,
-			"xfab-coll: rank %u QP %u (peer %u, channel %u, q %u): sent %llu of %llu "
-			"packets (%llu acknowledged, next %llu), received %llu of %llu (message "
-			"%zu of %zu)\n",
-			r->me, qp->qpn, qp->peer, qp->channel, qp->q,
-			(unsigned long long)(qp->tx.max - qp->tx_s.base),
-			(unsigned long long)(tx_end - qp->tx_s.base),
-			(unsigned long long)(qp->tx.una - qp->tx_s.base),
-			(unsigned long long)(qp->tx.nxt - qp->tx_s.base),
-			(unsigned long long)(qp->rx.epsn - qp->rx_s.base),
-			(unsigned long long)(rx_end - qp->rx_s.base), qp->rx_s.cur, qp->rx_s.nmsgs);
+		shown++;
+		if (qp->tx.una != tx_end) {
+			const char *why = "";
+			size_t c = qp->tx_s.cur;
+
+			if (qp->probe)
+				why = qp->tx.nxt > qp->tx.una ? ", probe out" : ", probe due";
+			else if (qp->tx.nxt >= tx_end || qp->tx.nxt - qp->tx.una >= QP_WINDOW)
+				why = ", window full";
+			else if (qp->tx.nxt >= qp->tx.max && c < qp->tx_s.nmsgs &&
+				 !step_ready(r, qp->channel, qp->tx_s.msgs[c].step))
+				why = ", its step waits";
+			snprintf(
+			    tx, sizeof(tx),
+			    "tx %llu/%llu una %llu nxt %llu%s, rto %.1f ms (srtt %.2f, backoff "
+			    "%u), %.1f ms since progress, %llu timeouts %llu naks, rate %.1f "
+			    "Mbit/s%s",
+			    (unsigned long long)(qp->tx.max - qp->tx_s.base),
+			    (unsigned long long)(tx_end - qp->tx_s.base),
+			    (unsigned long long)(qp->tx.una - qp->tx_s.base),
+			    (unsigned long long)(qp->tx.nxt - qp->tx_s.base), why,
+			    (double)qp_rto(r, qp) / 1e6, (double)qp->rtt.srtt / 1e6, qp->backoff,
+			    -ms_from(now, qp->progress_at), (unsigned long long)qp->tx.timeouts,
+			    (unsigned long long)qp->tx.naks, (double)qp->dcqcn.rc * 8 / 1e6,
+			    qp->pacer.rate ? " (DCQCN)" : "");
+		}
+		if (qp->rx.epsn != rx_end)
+			snprintf(
+			    rx, sizeof(rx),
+			    "rx %llu/%llu (message %zu of %zu)%s, %u unacked, %llu oos %llu dups",
+			    (unsigned long long)(qp->rx.epsn - qp->rx_s.base),
+			    (unsigned long long)(rx_end - qp->rx_s.base), qp->rx_s.cur,
+			    qp->rx_s.nmsgs, qp->rx.nak_sent ? ", NAK sent" : "", qp->ack_count,
+			    (unsigned long long)qp->rx.oos, (unsigned long long)qp->rx.dups);
+		fprintf(stderr, "xfab-coll: rank %u QP %u (peer %u c%u q%u): %s%s%s\n", r->me,
+			qp->qpn, qp->peer, qp->channel, qp->q, tx, tx[0] && rx[0] ? "; " : "", rx);
 	}
+	fprintf(stderr,
+		"xfab-coll: rank %u: %s, %u QPs with work, %llu of %u packets in flight, %llu "
+		"timeouts, PFC %s (%llu XOFF, %llu XON), pacer %s\n",
+		r->me, r->running ? "in the iteration" : "done with the iteration", shown,
+		(unsigned long long)flight, RANK_WINDOW, (unsigned long long)r->timeouts,
+		!r->pfc_on     ? "off"
+		: r->pfc.until ? "paused"
+			       : "running",
+		(unsigned long long)r->pfc.xoff, (unsigned long long)r->pfc.xon,
+		r->pacer.rate ? "on" : "off");
+	if (r->pfc_on && r->pfc.until)
+		fprintf(stderr, "xfab-coll: rank %u: paused for %.1f ms more\n", r->me,
+			ms_from(now, r->pfc.until));
 }
 
 typedef int (*until_fn)(struct rank *r);
@@ -1333,8 +1391,6 @@ static int serve(struct rank *r, until_fn until, const char *waiting)
 		struct timespec ts;
 
 		if (now > r->deadline) {
-			if (r->running)
-				dump_stuck(r);
 			return fail(r, "timed out (--timeout %.0f s) %s", r->o.timeout, waiting);
 		}
 		if (r->pfc_on)
@@ -1768,6 +1824,7 @@ static int run_all(struct rank *r, int text)
 	}
 	if (r->me == 0 && text)
 		print_header(r);
+	r->in_loop = 1;
 	for (uint32_t s = 0; s < r->nsizes; s++) {
 		for (uint32_t k = 0; k < per; k++) {
 			struct counters c;
@@ -1828,6 +1885,7 @@ static int run_all(struct rank *r, int text)
 		if (r->me == 0 && text)
 			print_size(r, &r->stats[s]);
 	}
+	r->in_loop = 0;
 	report = rank_report(r);
 	if (!report)
 		return fail(r, "out of memory");
@@ -2211,6 +2269,8 @@ int main(int argc, char **argv)
 	if (!rc)
 		rc = run_all(r, !r->o.json_path || strcmp(r->o.json_path, "-"));
 	if (rc) {
+		if (r->in_loop) /* what every QP of this rank still had to do */
+			dump_stuck(r);
 		fprintf(stderr, "xfab-coll: rank %u: %s\n", r->me,
 			r->failure[0] ? r->failure : "failed");
 		ctl_abort_all(r);
