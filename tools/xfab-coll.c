@@ -7,7 +7,7 @@
  *   xfab-coll run --job FILE [--rank R] [--op OP] [--min-bytes B --max-bytes B --factor F]
  *                 [--iters N] [--warmup N] [--mtu BYTES] [--rate MBPS] [--tos N] [--prio N]
  *                 [--no-pfc] [--no-dcqcn] [--ctrl-port P] [--timeout S] [--drop-every N]
- *                 [--json FILE | -j]
+ *                 [--rto-min MS] [--rto-max MS] [--json FILE | -j]
  *
  * The job file (user/lib/job.h) fixes the ranks, the connections, every QP
  * number and every flow; the schedule (which chunk at which step, messages,
@@ -32,8 +32,11 @@
  * an ACK; ACKs are coalesced (after ACK_EVERY packets, a message's last
  * packet, or ACK_DELAY_NS). A sender rewinds to a NAK's PSN, and to its
  * oldest unacked PSN when no ACK made progress for an RTO (RFC 6298 from
- * measured round trips, Karn's rule, RTO_MIN_NS..RTO_MAX_NS, doubling per
- * timeout in a row); after a timeout it sends that one packet alone until
+ * measured round trips, Karn's rule, within --rto-min..--rto-max, by
+ * default xfab_rto_bounds()'s: at least twice the time a rank's window
+ * takes at --rate, so that on a lossless fabric a late ACK is waited for;
+ * doubling per timeout in a row; the clock stops while PFC pauses the
+ * rank); after a timeout it sends that one packet alone until
  * an answer comes (so a late ACK does not cost a whole window of
  * duplicates), then goes on from where the answer says. At most QP_WINDOW
  * packets in flight per QP, RANK_WINDOW per rank.
@@ -78,16 +81,13 @@
 #include "roce.h"
 
 #define DEFAULT_CTRL_PORT 4792
-#define DEFAULT_TOS 0x0e	/* DSCP 3 (lossless), ECT(0) */
-#define RX_BATCH 64		/* packets per recvmmsg */
-#define RX_ROUNDS 8		/* recvmmsg calls per loop round */
-#define TX_BATCH 16		/* packets per QP per sendmmsg */
-#define TX_ROUND 512		/* data packets per loop round */
-#define QP_WINDOW 64		/* packets in flight per QP */
-#define RANK_WINDOW 512		/* packets in flight per rank (the host queue holds 1,000) */
-#define RTO_INIT_NS 10000000ull /* before a round trip was measured */
-#define RTO_MIN_NS 10000000ull
-#define RTO_MAX_NS 200000000ull
+#define DEFAULT_TOS 0x0e       /* DSCP 3 (lossless), ECT(0) */
+#define RX_BATCH 64	       /* packets per recvmmsg */
+#define RX_ROUNDS 8	       /* recvmmsg calls per loop round */
+#define TX_BATCH 16	       /* packets per QP per sendmmsg */
+#define TX_ROUND 512	       /* data packets per loop round */
+#define QP_WINDOW 64	       /* packets in flight per QP */
+#define RANK_WINDOW 512	       /* packets in flight per rank (the host queue holds 1,000) */
 #define RTO_G_NS 2000000ull    /* the variance's floor (RFC 6298's G) */
 #define ACK_EVERY 16	       /* packets a receiver takes before it must ACK */
 #define ACK_DELAY_NS 100000ull /* ... or after this (a message's last packet at once) */
@@ -120,7 +120,8 @@ struct opts {
 	uint16_t ctrl_port;
 	double timeout;
 	uint64_t drop_every;
-	const char *json_path; /* "-": stdout */
+	uint64_t rto_min_ms, rto_max_ms; /* 0: xfab_rto_bounds()'s */
+	const char *json_path;		 /* "-": stdout */
 };
 
 static int opt_err(const char *opt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -273,6 +274,8 @@ struct rank {
 	struct xfab_pfc_rx pfc;
 	uint64_t dropped, data_seen; /* --drop-every */
 	uint64_t timeouts;
+	uint64_t rto_min, rto_max; /* ns: the RTO's bounds (the first before a sample) */
+	uint64_t paused_seen;	   /* PFC pause time the RTO clocks were stopped for (ns) */
 	/* iteration */
 	uint64_t iter_start, iter_end;
 	int running;
@@ -989,11 +992,10 @@ static void acks(struct rank *r, uint64_t now, uint64_t *wake)
  * row, within the bounds). */
 static uint64_t qp_rto(const struct rank *r, const struct qp *qp)
 {
-	uint64_t rto = xfab_rtt_rto(&qp->rtt, RTO_INIT_NS, RTO_G_NS, RTO_MIN_NS, RTO_MAX_NS)
+	uint64_t rto = xfab_rtt_rto(&qp->rtt, r->rto_min, RTO_G_NS, r->rto_min, r->rto_max)
 		       << qp->backoff;
 
-	(void)r;
-	return rto > RTO_MAX_NS ? RTO_MAX_NS : rto;
+	return rto > r->rto_max ? r->rto_max : rto;
 }
 
 /* ns from now to t, signed, in ms (for the dump). */
@@ -1005,11 +1007,23 @@ static double ms_from(uint64_t now, uint64_t t)
 /* Retransmission timeouts and DCQCN's timers; wake: the next expiry. */
 static void timers(struct rank *r, uint64_t now, uint64_t *wake)
 {
+	uint64_t stopped = 0;
+
+	/* the RTO clocks stop while PFC pauses the rank: on a lossless
+	 * fabric the packets an ACK waits for are queued behind the same
+	 * congestion, and a pause is backpressure, not loss */
+	if (r->pfc_on) {
+		uint64_t p = xfab_pfc_paused_ns(&r->pfc, now);
+
+		stopped = p - r->paused_seen;
+		r->paused_seen = p;
+	}
 	for (uint32_t i = 0; i < r->nqps; i++) {
 		struct qp *qp = &r->qps[i];
 		uint64_t rto = qp_rto(r, qp), at;
 
 		if (qp->tx.nxt > qp->tx.una || (qp->tx.una < qp->tx.max)) {
+			qp->progress_at = xfab_rto_clock(qp->progress_at, stopped, now);
 			at = qp->progress_at + rto;
 			if (now >= at) { /* no progress: go back to the oldest unacked */
 				xfab_gbn_tx_timeout(&qp->tx);
@@ -1556,9 +1570,11 @@ static char *rank_report(struct rank *r)
 			run.bad_got, run.bad_want);
 	else
 		fprintf(f, ",\"first_bad\":null");
-	fprintf(f, ",\"rate_mbps\":%.0f,\"dropped\":%llu,\"timeouts\":%llu",
-		(double)r->line_Bps * 8 / 1e6, (unsigned long long)r->dropped,
-		(unsigned long long)r->timeouts);
+	fprintf(f,
+		",\"rate_mbps\":%.0f,\"rto_min_ms\":%.3f,\"rto_max_ms\":%.3f,\"dropped\":%llu,"
+		"\"timeouts\":%llu",
+		(double)r->line_Bps * 8 / 1e6, (double)r->rto_min / 1e6, (double)r->rto_max / 1e6,
+		(unsigned long long)r->dropped, (unsigned long long)r->timeouts);
 	fprintf(f, ",\"pfc\":{\"on\":%s,\"prio\":%d", r->pfc_on ? "true" : "false", r->pfc.prio);
 	if (r->pfc_on) {
 		fprintf(f, ",\"dev\":");
@@ -1660,6 +1676,13 @@ static void print_header(const struct rank *r)
 	       r->job.channels > 1 ? "s" : "", r->job.qps, r->job.qps > 1 ? "s" : "",
 	       xfab_job_qp_mode_name(r->job.qp_mode), r->o.mtu, XFAB_COLL_MSG_BYTES, r->o.iters,
 	       r->o.warmup);
+	if (r->pacer.rate)
+		printf("# rank 0 paced at %.0f Mbit/s, RTO %.1f..%.1f ms\n",
+		       (double)r->pacer.rate * 8 / 1e6, (double)r->rto_min / 1e6,
+		       (double)r->rto_max / 1e6);
+	else
+		printf("# rank 0 unpaced, RTO %.1f..%.1f ms\n", (double)r->rto_min / 1e6,
+		       (double)r->rto_max / 1e6);
 	printf("#\n# %10s %10s %10s %10s %11s %11s %8s %8s %7s %7s %9s %7s\n", "size(B)",
 	       "time(us)", "p50(us)", "p99(us)", "algbw(GB/s)", "busbw(GB/s)", "oos", "retrans",
 	       "cnp_tx", "cnp_rx", "pause(ms)", "correct");
@@ -1915,8 +1938,9 @@ static void usage(FILE *f)
 	       "[--warmup N]\n"
 	       "                     [--mtu BYTES] [--rate MBPS] [--tos N] [--prio N] [--no-pfc] "
 	       "[--no-dcqcn]\n"
-	       "                     [--ctrl-port P] [--timeout S] [--drop-every N] [--json FILE | "
-	       "-j]\n"
+	       "                     [--ctrl-port P] [--timeout S] [--drop-every N] [--rto-min MS] "
+	       "[--rto-max MS]\n"
+	       "                     [--json FILE | -j]\n"
 	       "  OP: allreduce, allgather, reducescatter, alltoall (default: the job's)\n"
 	       "  sizes: B, or with K, M, G; from --min-bytes to --max-bytes times --factor\n"
 	       "         (default: the job's bytes alone)\n");
@@ -1942,6 +1966,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	    {"ctrl-port", required_argument, NULL, 'c'},
 	    {"timeout", required_argument, NULL, 't'},
 	    {"drop-every", required_argument, NULL, 'd'},
+	    {"rto-min", required_argument, NULL, 'x'},
+	    {"rto-max", required_argument, NULL, 'X'},
 	    {"json", required_argument, NULL, 'O'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -2055,6 +2081,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (opt_uint("--drop-every", optarg, 2, 1000000000, &o->drop_every))
 				return -1;
 			break;
+		case 'x':
+			if (opt_uint("--rto-min", optarg, 1, 600000, &o->rto_min_ms))
+				return -1;
+			break;
+		case 'X':
+			if (opt_uint("--rto-max", optarg, 1, 600000, &o->rto_max_ms))
+				return -1;
+			break;
 		case 'O':
 			if (!*optarg)
 				return opt_err("--json", "a file name is needed");
@@ -2075,6 +2109,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return opt_err(argv[optind], "an argument no option takes");
 	if (!o->job_path)
 		return opt_err("--job", "a job file is needed (docs/TOOLS.md, \"Job files\")");
+	if (o->rto_min_ms && o->rto_max_ms && o->rto_max_ms < o->rto_min_ms)
+		return opt_err("--rto-max", "%llu ms is below --rto-min %llu ms",
+			       (unsigned long long)o->rto_max_ms,
+			       (unsigned long long)o->rto_min_ms);
 	return 0;
 }
 
@@ -2182,6 +2220,11 @@ static int rank_setup(struct rank *r)
 	/* a rate of 0 (no --rate, no speed reported): unpaced, DCQCN from 100G */
 	xfab_pacer_init(&r->pacer, r->line_Bps, PACE_BURST_PKTS * (uint64_t)(r->o.mtu + 58),
 			now_ns());
+	r->rto_min = r->o.rto_min_ms * 1000000ull;
+	r->rto_max = r->o.rto_max_ms * 1000000ull;
+	xfab_rto_bounds(r->pacer.rate, RANK_WINDOW,
+			r->o.mtu + XFAB_BTH_LEN + XFAB_ICRC_LEN + WIRE_OVERHEAD, &r->rto_min,
+			&r->rto_max);
 	if (!r->line_Bps)
 		r->line_Bps = 100000ull * 1000000 / 8;
 	r->pfc.fd = -1;
