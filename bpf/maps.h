@@ -245,6 +245,17 @@ struct {
 	__type(value, struct xfab_pfc_queue);
 } pfc_queue SEC(".maps");
 
+/* pfc_egress: (out slot, in slot, prio) -> bytes of the PG queued at
+ * that egress (xfab_abi.h); mmapable: xfabd's safety net reads and resets
+ * entries with atomics, no syscall per entry. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_PFC_EG_ENTRIES);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, __u64);
+} pfc_egress SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);

@@ -192,20 +192,26 @@ static __always_inline int xfab_pfc_egress_pg(__u32 in_ifindex, __u32 out_slot, 
 }
 
 /*
- * Charges a packet of len bytes that is being queued to PG (in_slot, tc)
- * and tags it for the dequeue side. The CPU whose charge turns the PG's
+ * Charges a packet of len bytes that is being queued at egress port
+ * out_slot to PG (in_slot, tc), and to the PG's share at that egress
+ * (pfc_egress), and tags it for the dequeue side. The CPU whose charge turns the PG's
  * xoff flag on reports the crossing.
  */
 static __always_inline void xfab_pfc_charge(struct __sk_buff *skb, __u32 in_ifindex, __u32 in_slot,
-					    __u32 tc, __u32 len)
+					    __u32 tc, __u32 len, __u32 out_slot)
 {
 	const struct xfab_pfc_cfg *cfg = bpf_map_lookup_elem(&pfc_cfg, &in_slot);
 	__u32 key = XFAB_QUEUE_KEY(in_slot, tc), xoff;
 	struct xfab_pfc_state *st = bpf_map_lookup_elem(&pfc_state, &key);
-	__u64 occ;
+	__u64 occ, *eg;
 
 	if (!cfg || !st)
 		return;
+	key = XFAB_PFC_EG_KEY(out_slot & (XFAB_MAX_PORTS - 1), in_slot & (XFAB_MAX_PORTS - 1),
+			      tc & (XFAB_NUM_PRIO - 1));
+	eg = bpf_map_lookup_elem(&pfc_egress, &key);
+	if (eg)
+		__sync_fetch_and_add(eg, len);
 	occ = __sync_fetch_and_add(&st->occupancy_bytes, len) + len;
 	if (occ > st->peak_occupancy_bytes)
 		st->peak_occupancy_bytes = occ;
@@ -219,32 +225,46 @@ static __always_inline void xfab_pfc_charge(struct __sk_buff *skb, __u32 in_ifin
 
 /*
  * A packet tagged mark (XFAB_PFC_MARK | slot << 3 | prio) of len bytes
- * left the switch: its PG gets the bytes back, never going below 0. The
+ * left the switch by port out_slot: its PG gets the bytes back, and its
+ * share at that egress (pfc_egress), never going below 0. The
  * CPU whose credit turns the xoff flag off (the occupancy below XON, or
  * empty) reports it. in_ifindex: the port the packet came in on.
  */
-static __always_inline void xfab_pfc_credit(__u32 mark, __u32 len, __u32 in_ifindex)
+/* A counter less len, never below 0 (another CPU may charge or credit
+ * meanwhile); its new value. */
+static __always_inline __u64 xfab_pfc_sub(__u64 *c, __u32 len)
+{
+	__u64 old = *c, new = 0, prev;
+
+	for (int i = 0; i < 8; i++) {
+		new = old > len ? old - len : 0;
+		prev = __sync_val_compare_and_swap(c, old, new);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	return new;
+}
+
+static __always_inline void xfab_pfc_credit(__u32 mark, __u32 len, __u32 in_ifindex, __u32 out_slot)
 {
 	__u32 slot = (mark >> 3) & 0x1fff, prio = mark & (XFAB_NUM_PRIO - 1), key, xon;
 	const struct xfab_pfc_cfg *cfg;
 	struct xfab_pfc_state *st;
-	__u64 old, new = 0, prev;
+	__u64 new, *eg;
 
 	if (slot >= XFAB_MAX_PORTS)
 		return;
+	key = XFAB_PFC_EG_KEY(out_slot & (XFAB_MAX_PORTS - 1), slot, prio);
+	eg = bpf_map_lookup_elem(&pfc_egress, &key);
+	if (eg)
+		xfab_pfc_sub(eg, len);
 	key = XFAB_QUEUE_KEY(slot, prio);
 	st = bpf_map_lookup_elem(&pfc_state, &key);
 	cfg = bpf_map_lookup_elem(&pfc_cfg, &slot);
 	if (!st || !cfg)
 		return;
-	old = st->occupancy_bytes;
-	for (int i = 0; i < 8; i++) { /* another CPU may charge or credit meanwhile */
-		new = old > len ? old - len : 0;
-		prev = __sync_val_compare_and_swap(&st->occupancy_bytes, old, new);
-		if (prev == old)
-			break;
-		old = prev;
-	}
+	new = xfab_pfc_sub(&st->occupancy_bytes, len);
 	xon = cfg->xon_bytes[prio];
 	if ((new < xon || !new) && st->xoff && __sync_val_compare_and_swap(&st->xoff, 1, 0) == 1)
 		xfab_pfc_event(in_ifindex, slot, XFAB_PFC_EV_XON, (__u8)(1u << prio), 0,

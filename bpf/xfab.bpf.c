@@ -209,7 +209,7 @@ int xfab_tc_egress(struct __sk_buff *skb)
 	}
 	/* queued: charged to its ingress PG until it leaves */
 	if (pg >= 0)
-		xfab_pfc_charge(skb, skb->ingress_ifindex, in_slot, tc, skb->len);
+		xfab_pfc_charge(skb, skb->ingress_ifindex, in_slot, tc, skb->len, port->slot);
 	return TC_ACT_OK;
 }
 
@@ -227,6 +227,7 @@ int xfab_pfc_dequeue(struct bpf_raw_tracepoint_args *ctx)
 	const struct sk_buff___xfab *skb = (const void *)ctx->args[0];
 	const struct net_device___xfab *dev = (const void *)ctx->args[1];
 	__u32 mark = BPF_CORE_READ(skb, mark), ifindex;
+	const struct xfab_port *port;
 	__u64 *noted;
 
 	if ((mark & XFAB_PFC_MARK_MASK) != XFAB_PFC_MARK)
@@ -235,7 +236,11 @@ int xfab_pfc_dequeue(struct bpf_raw_tracepoint_args *ctx)
 	noted = bpf_map_lookup_elem(&port_dev, &ifindex);
 	if (!noted || *noted != (__u64)(unsigned long)dev)
 		return 0;
-	xfab_pfc_credit(mark, BPF_CORE_READ(skb, len), (__u32)BPF_CORE_READ(skb, skb_iif));
+	port = bpf_map_lookup_elem(&ports, &ifindex);
+	if (!port)
+		return 0;
+	xfab_pfc_credit(mark, BPF_CORE_READ(skb, len), (__u32)BPF_CORE_READ(skb, skb_iif),
+			port->slot);
 	return 0;
 }
 
@@ -251,6 +256,7 @@ int xfab_pfc_drop(struct bpf_raw_tracepoint_args *ctx)
 	const struct sk_buff___xfab *skb = (const void *)ctx->args[0];
 	const struct net_device___xfab *dev;
 	__u32 mark = BPF_CORE_READ(skb, mark), ifindex, len;
+	const struct xfab_port *port;
 	__u64 *noted;
 
 	if ((mark & XFAB_PFC_MARK_MASK) != XFAB_PFC_MARK)
@@ -262,8 +268,11 @@ int xfab_pfc_drop(struct bpf_raw_tracepoint_args *ctx)
 	noted = bpf_map_lookup_elem(&port_dev, &ifindex);
 	if (!noted || (const void *)(unsigned long)*noted != dev)
 		return 0;
+	port = bpf_map_lookup_elem(&ports, &ifindex);
+	if (!port)
+		return 0;
 	len = BPF_CORE_READ(skb, len);
-	xfab_pfc_credit(mark, len, (__u32)BPF_CORE_READ(skb, skb_iif));
+	xfab_pfc_credit(mark, len, (__u32)BPF_CORE_READ(skb, skb_iif), port->slot);
 	return 0;
 }
 

@@ -547,10 +547,20 @@ struct xfab_pfc_state {
 	__u64 wd_rx_dropped; /* ... the watchdog's drop action discarded (stormed PG) */
 	__u64 wd_tx_dropped; /* packets to egress queue prio it discarded (stormed queue) */
 	__u32 xoff;	     /* 1 while the PG is above XOFF (pause asked of the peer) */
-	__u32 resynced;	     /* times xfabd set the occupancy back to 0: bytes counted
-			      * while no class queue of the priority held any */
+	__u32 resynced;	     /* times xfabd corrected the occupancy: bytes still counted
+			      * for egress queues that held none (pfc_egress) or more
+			      * than the switch's other ports held */
 };
 _Static_assert(sizeof(struct xfab_pfc_state) == 80, "pfc state");
+
+/* pfc_egress: ARRAY (mmapable), XFAB_PFC_EG_KEY(out, in, prio) -> the
+ * bytes of PG (in, prio) queued at egress port out: the PG's occupancy
+ * split by egress port, charged and given back with it (atomics). xfabd
+ * takes back what an entry still counts once its queue is empty (a
+ * give-back the data plane missed) and takes it off the PG's occupancy. */
+#define XFAB_PFC_EG_KEY(out, in, prio)                                                             \
+	(((__u32)(out)*XFAB_MAX_PORTS + (__u32)(in)) * XFAB_NUM_PRIO + (__u32)(prio))
+#define XFAB_PFC_EG_ENTRIES (XFAB_MAX_PORTS * XFAB_MAX_PORTS * XFAB_NUM_PRIO)
 
 /* pfc_queue: ARRAY, same key -> what xfabd does about queue prio of port
  * slot: the gate (paused or not), the pause frames it sent, the watchdog.
@@ -719,6 +729,7 @@ _Static_assert(sizeof(struct xfab_trace) == 64, "trace");
 #define XFAB_MAP_PFC_STATE "pfc_state"
 #define XFAB_MAP_PFC_QUEUE "pfc_queue"
 #define XFAB_MAP_PFC_EVENTS "pfc_events"
+#define XFAB_MAP_PFC_EGRESS "pfc_egress"
 
 /* ---- VXLAN overlay: VTEPs and tenant tables (SONiC's VNET model) ----
  * A port bound to a VNET (struct xfab_port.vnet) routes what it receives

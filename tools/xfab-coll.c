@@ -7,7 +7,7 @@
  *   xfab-coll run --job FILE [--rank R] [--op OP] [--min-bytes B --max-bytes B --factor F]
  *                 [--iters N] [--warmup N] [--mtu BYTES] [--rate MBPS] [--tos N] [--prio N]
  *                 [--no-pfc] [--no-dcqcn] [--ctrl-port P] [--timeout S] [--drop-every N]
- *                 [--json FILE | -j]
+ *                 [--rto-min MS] [--rto-max MS] [--json FILE | -j]
  *
  * The job file (user/lib/job.h) fixes the ranks, the connections, every QP
  * number and every flow; the schedule (which chunk at which step, messages,
@@ -32,8 +32,11 @@
  * an ACK; ACKs are coalesced (after ACK_EVERY packets, a message's last
  * packet, or ACK_DELAY_NS). A sender rewinds to a NAK's PSN, and to its
  * oldest unacked PSN when no ACK made progress for an RTO (RFC 6298 from
- * measured round trips, Karn's rule, RTO_MIN_NS..RTO_MAX_NS, doubling per
- * timeout in a row); after a timeout it sends that one packet alone until
+ * measured round trips, Karn's rule, within --rto-min..--rto-max, by
+ * default xfab_rto_bounds()'s: at least twice the time a rank's window
+ * takes at --rate, so that on a lossless fabric a late ACK is waited for;
+ * doubling per timeout in a row; the clock stops while PFC pauses the
+ * rank); after a timeout it sends that one packet alone until
  * an answer comes (so a late ACK does not cost a whole window of
  * duplicates), then goes on from where the answer says. At most QP_WINDOW
  * packets in flight per QP, RANK_WINDOW per rank.
@@ -78,16 +81,13 @@
 #include "roce.h"
 
 #define DEFAULT_CTRL_PORT 4792
-#define DEFAULT_TOS 0x0e	/* DSCP 3 (lossless), ECT(0) */
-#define RX_BATCH 64		/* packets per recvmmsg */
-#define RX_ROUNDS 8		/* recvmmsg calls per loop round */
-#define TX_BATCH 16		/* packets per QP per sendmmsg */
-#define TX_ROUND 512		/* data packets per loop round */
-#define QP_WINDOW 64		/* packets in flight per QP */
-#define RANK_WINDOW 512		/* packets in flight per rank (the host queue holds 1,000) */
-#define RTO_INIT_NS 10000000ull /* before a round trip was measured */
-#define RTO_MIN_NS 10000000ull
-#define RTO_MAX_NS 200000000ull
+#define DEFAULT_TOS 0x0e       /* DSCP 3 (lossless), ECT(0) */
+#define RX_BATCH 64	       /* packets per recvmmsg */
+#define RX_ROUNDS 8	       /* recvmmsg calls per loop round */
+#define TX_BATCH 16	       /* packets per QP per sendmmsg */
+#define TX_ROUND 512	       /* data packets per loop round */
+#define QP_WINDOW 64	       /* packets in flight per QP */
+#define RANK_WINDOW 512	       /* packets in flight per rank (the host queue holds 1,000) */
 #define RTO_G_NS 2000000ull    /* the variance's floor (RFC 6298's G) */
 #define ACK_EVERY 16	       /* packets a receiver takes before it must ACK */
 #define ACK_DELAY_NS 100000ull /* ... or after this (a message's last packet at once) */
@@ -120,7 +120,8 @@ struct opts {
 	uint16_t ctrl_port;
 	double timeout;
 	uint64_t drop_every;
-	const char *json_path; /* "-": stdout */
+	uint64_t rto_min_ms, rto_max_ms; /* 0: xfab_rto_bounds()'s */
+	const char *json_path;		 /* "-": stdout */
 };
 
 static int opt_err(const char *opt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -273,9 +274,12 @@ struct rank {
 	struct xfab_pfc_rx pfc;
 	uint64_t dropped, data_seen; /* --drop-every */
 	uint64_t timeouts;
+	uint64_t rto_min, rto_max; /* ns: the RTO's bounds (the first before a sample) */
+	uint64_t paused_seen;	   /* PFC pause time the RTO clocks were stopped for (ns) */
 	/* iteration */
 	uint64_t iter_start, iter_end;
 	int running;
+	int in_loop; /* between the first GO and the last DONE: a failure dumps the QPs */
 	/* control */
 	int ctl_fd;		/* rank > 0: to rank 0; rank 0: listening */
 	struct peer_ctl *peers; /* rank 0: one per rank (peers[0] unused) */
@@ -984,18 +988,42 @@ static void acks(struct rank *r, uint64_t now, uint64_t *wake)
 	ctl_flush();
 }
 
+/* The RTO a QP's sender uses now (its estimate, doubled per timeout in a
+ * row, within the bounds). */
+static uint64_t qp_rto(const struct rank *r, const struct qp *qp)
+{
+	uint64_t rto = xfab_rtt_rto(&qp->rtt, r->rto_min, RTO_G_NS, r->rto_min, r->rto_max)
+		       << qp->backoff;
+
+	return rto > r->rto_max ? r->rto_max : rto;
+}
+
+/* ns from now to t, signed, in ms (for the dump). */
+static double ms_from(uint64_t now, uint64_t t)
+{
+	return ((double)t - (double)now) / 1e6;
+}
+
 /* Retransmission timeouts and DCQCN's timers; wake: the next expiry. */
 static void timers(struct rank *r, uint64_t now, uint64_t *wake)
 {
+	uint64_t stopped = 0;
+
+	/* the RTO clocks stop while PFC pauses the rank: on a lossless
+	 * fabric the packets an ACK waits for are queued behind the same
+	 * congestion, and a pause is backpressure, not loss */
+	if (r->pfc_on) {
+		uint64_t p = xfab_pfc_paused_ns(&r->pfc, now);
+
+		stopped = p - r->paused_seen;
+		r->paused_seen = p;
+	}
 	for (uint32_t i = 0; i < r->nqps; i++) {
 		struct qp *qp = &r->qps[i];
-		uint64_t rto = xfab_rtt_rto(&qp->rtt, RTO_INIT_NS, RTO_G_NS, RTO_MIN_NS, RTO_MAX_NS)
-			       << qp->backoff,
-			 at;
+		uint64_t rto = qp_rto(r, qp), at;
 
-		if (rto > RTO_MAX_NS)
-			rto = RTO_MAX_NS;
 		if (qp->tx.nxt > qp->tx.una || (qp->tx.una < qp->tx.max)) {
+			qp->progress_at = xfab_rto_clock(qp->progress_at, stopped, now);
 			at = qp->progress_at + rto;
 			if (now >= at) { /* no progress: go back to the oldest unacked */
 				xfab_gbn_tx_timeout(&qp->tx);
@@ -1297,28 +1325,72 @@ static int ctl_poll(struct rank *r)
 
 /* ---- the loop ---- */
 
-/* What an iteration that does not end is waiting for, on stderr. */
+/* What an iteration that does not end is waiting for, on stderr: every QP
+ * with work left (its sender's and receiver's state), then the rank's. */
 static void dump_stuck(const struct rank *r)
 {
+	uint64_t now = now_ns(), flight = 0;
+	uint32_t shown = 0;
+
 	for (uint32_t i = 0; i < r->nqps; i++) {
 		const struct qp *qp = &r->qps[i];
 		uint64_t tx_end = qp->tx_s.base + qp->tx_s.pfx[qp->tx_s.nmsgs];
 		uint64_t rx_end = qp->rx_s.base + qp->rx_s.pfx[qp->rx_s.nmsgs];
+		char tx[256] = "", rx[160] = "";
 
+		flight += qp->tx.nxt - qp->tx.una;
 		if (qp->tx.una == tx_end && qp->rx.epsn == rx_end)
 			continue;
-		fprintf(stderr,
-			"xfab-coll: rank %u QP %u (peer %u, channel %u, q %u): sent %llu of %llu "
-			"packets (%llu acknowledged, next %llu), received %llu of %llu (message "
-			"%zu of %zu)\n",
-			r->me, qp->qpn, qp->peer, qp->channel, qp->q,
-			(unsigned long long)(qp->tx.max - qp->tx_s.base),
-			(unsigned long long)(tx_end - qp->tx_s.base),
-			(unsigned long long)(qp->tx.una - qp->tx_s.base),
-			(unsigned long long)(qp->tx.nxt - qp->tx_s.base),
-			(unsigned long long)(qp->rx.epsn - qp->rx_s.base),
-			(unsigned long long)(rx_end - qp->rx_s.base), qp->rx_s.cur, qp->rx_s.nmsgs);
+		shown++;
+		if (qp->tx.una != tx_end) {
+			const char *why = "";
+			size_t c = qp->tx_s.cur;
+
+			if (qp->probe)
+				why = qp->tx.nxt > qp->tx.una ? ", probe out" : ", probe due";
+			else if (qp->tx.nxt >= tx_end || qp->tx.nxt - qp->tx.una >= QP_WINDOW)
+				why = ", window full";
+			else if (qp->tx.nxt >= qp->tx.max && c < qp->tx_s.nmsgs &&
+				 !step_ready(r, qp->channel, qp->tx_s.msgs[c].step))
+				why = ", its step waits";
+			snprintf(
+			    tx, sizeof(tx),
+			    "tx %llu/%llu una %llu nxt %llu%s, rto %.1f ms (srtt %.2f, backoff "
+			    "%u), %.1f ms since progress, %llu timeouts %llu naks, rate %.1f "
+			    "Mbit/s%s",
+			    (unsigned long long)(qp->tx.max - qp->tx_s.base),
+			    (unsigned long long)(tx_end - qp->tx_s.base),
+			    (unsigned long long)(qp->tx.una - qp->tx_s.base),
+			    (unsigned long long)(qp->tx.nxt - qp->tx_s.base), why,
+			    (double)qp_rto(r, qp) / 1e6, (double)qp->rtt.srtt / 1e6, qp->backoff,
+			    -ms_from(now, qp->progress_at), (unsigned long long)qp->tx.timeouts,
+			    (unsigned long long)qp->tx.naks, (double)qp->dcqcn.rc * 8 / 1e6,
+			    qp->pacer.rate ? " (DCQCN)" : "");
+		}
+		if (qp->rx.epsn != rx_end)
+			snprintf(
+			    rx, sizeof(rx),
+			    "rx %llu/%llu (message %zu of %zu)%s, %u unacked, %llu oos %llu dups",
+			    (unsigned long long)(qp->rx.epsn - qp->rx_s.base),
+			    (unsigned long long)(rx_end - qp->rx_s.base), qp->rx_s.cur,
+			    qp->rx_s.nmsgs, qp->rx.nak_sent ? ", NAK sent" : "", qp->ack_count,
+			    (unsigned long long)qp->rx.oos, (unsigned long long)qp->rx.dups);
+		fprintf(stderr, "xfab-coll: rank %u QP %u (peer %u c%u q%u): %s%s%s\n", r->me,
+			qp->qpn, qp->peer, qp->channel, qp->q, tx, tx[0] && rx[0] ? "; " : "", rx);
 	}
+	fprintf(stderr,
+		"xfab-coll: rank %u: %s, %u QPs with work, %llu of %u packets in flight, %llu "
+		"timeouts, PFC %s (%llu XOFF, %llu XON), pacer %s\n",
+		r->me, r->running ? "in the iteration" : "done with the iteration", shown,
+		(unsigned long long)flight, RANK_WINDOW, (unsigned long long)r->timeouts,
+		!r->pfc_on     ? "off"
+		: r->pfc.until ? "paused"
+			       : "running",
+		(unsigned long long)r->pfc.xoff, (unsigned long long)r->pfc.xon,
+		r->pacer.rate ? "on" : "off");
+	if (r->pfc_on && r->pfc.until)
+		fprintf(stderr, "xfab-coll: rank %u: paused for %.1f ms more\n", r->me,
+			ms_from(now, r->pfc.until));
 }
 
 typedef int (*until_fn)(struct rank *r);
@@ -1333,8 +1405,6 @@ static int serve(struct rank *r, until_fn until, const char *waiting)
 		struct timespec ts;
 
 		if (now > r->deadline) {
-			if (r->running)
-				dump_stuck(r);
 			return fail(r, "timed out (--timeout %.0f s) %s", r->o.timeout, waiting);
 		}
 		if (r->pfc_on)
@@ -1500,9 +1570,11 @@ static char *rank_report(struct rank *r)
 			run.bad_got, run.bad_want);
 	else
 		fprintf(f, ",\"first_bad\":null");
-	fprintf(f, ",\"rate_mbps\":%.0f,\"dropped\":%llu,\"timeouts\":%llu",
-		(double)r->line_Bps * 8 / 1e6, (unsigned long long)r->dropped,
-		(unsigned long long)r->timeouts);
+	fprintf(f,
+		",\"rate_mbps\":%.0f,\"rto_min_ms\":%.3f,\"rto_max_ms\":%.3f,\"dropped\":%llu,"
+		"\"timeouts\":%llu",
+		(double)r->line_Bps * 8 / 1e6, (double)r->rto_min / 1e6, (double)r->rto_max / 1e6,
+		(unsigned long long)r->dropped, (unsigned long long)r->timeouts);
 	fprintf(f, ",\"pfc\":{\"on\":%s,\"prio\":%d", r->pfc_on ? "true" : "false", r->pfc.prio);
 	if (r->pfc_on) {
 		fprintf(f, ",\"dev\":");
@@ -1604,6 +1676,13 @@ static void print_header(const struct rank *r)
 	       r->job.channels > 1 ? "s" : "", r->job.qps, r->job.qps > 1 ? "s" : "",
 	       xfab_job_qp_mode_name(r->job.qp_mode), r->o.mtu, XFAB_COLL_MSG_BYTES, r->o.iters,
 	       r->o.warmup);
+	if (r->pacer.rate)
+		printf("# rank 0 paced at %.0f Mbit/s, RTO %.1f..%.1f ms\n",
+		       (double)r->pacer.rate * 8 / 1e6, (double)r->rto_min / 1e6,
+		       (double)r->rto_max / 1e6);
+	else
+		printf("# rank 0 unpaced, RTO %.1f..%.1f ms\n", (double)r->rto_min / 1e6,
+		       (double)r->rto_max / 1e6);
 	printf("#\n# %10s %10s %10s %10s %11s %11s %8s %8s %7s %7s %9s %7s\n", "size(B)",
 	       "time(us)", "p50(us)", "p99(us)", "algbw(GB/s)", "busbw(GB/s)", "oos", "retrans",
 	       "cnp_tx", "cnp_rx", "pause(ms)", "correct");
@@ -1768,6 +1847,7 @@ static int run_all(struct rank *r, int text)
 	}
 	if (r->me == 0 && text)
 		print_header(r);
+	r->in_loop = 1;
 	for (uint32_t s = 0; s < r->nsizes; s++) {
 		for (uint32_t k = 0; k < per; k++) {
 			struct counters c;
@@ -1828,6 +1908,7 @@ static int run_all(struct rank *r, int text)
 		if (r->me == 0 && text)
 			print_size(r, &r->stats[s]);
 	}
+	r->in_loop = 0;
 	report = rank_report(r);
 	if (!report)
 		return fail(r, "out of memory");
@@ -1857,8 +1938,9 @@ static void usage(FILE *f)
 	       "[--warmup N]\n"
 	       "                     [--mtu BYTES] [--rate MBPS] [--tos N] [--prio N] [--no-pfc] "
 	       "[--no-dcqcn]\n"
-	       "                     [--ctrl-port P] [--timeout S] [--drop-every N] [--json FILE | "
-	       "-j]\n"
+	       "                     [--ctrl-port P] [--timeout S] [--drop-every N] [--rto-min MS] "
+	       "[--rto-max MS]\n"
+	       "                     [--json FILE | -j]\n"
 	       "  OP: allreduce, allgather, reducescatter, alltoall (default: the job's)\n"
 	       "  sizes: B, or with K, M, G; from --min-bytes to --max-bytes times --factor\n"
 	       "         (default: the job's bytes alone)\n");
@@ -1884,6 +1966,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	    {"ctrl-port", required_argument, NULL, 'c'},
 	    {"timeout", required_argument, NULL, 't'},
 	    {"drop-every", required_argument, NULL, 'd'},
+	    {"rto-min", required_argument, NULL, 'x'},
+	    {"rto-max", required_argument, NULL, 'X'},
 	    {"json", required_argument, NULL, 'O'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -1997,6 +2081,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (opt_uint("--drop-every", optarg, 2, 1000000000, &o->drop_every))
 				return -1;
 			break;
+		case 'x':
+			if (opt_uint("--rto-min", optarg, 1, 600000, &o->rto_min_ms))
+				return -1;
+			break;
+		case 'X':
+			if (opt_uint("--rto-max", optarg, 1, 600000, &o->rto_max_ms))
+				return -1;
+			break;
 		case 'O':
 			if (!*optarg)
 				return opt_err("--json", "a file name is needed");
@@ -2017,6 +2109,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return opt_err(argv[optind], "an argument no option takes");
 	if (!o->job_path)
 		return opt_err("--job", "a job file is needed (docs/TOOLS.md, \"Job files\")");
+	if (o->rto_min_ms && o->rto_max_ms && o->rto_max_ms < o->rto_min_ms)
+		return opt_err("--rto-max", "%llu ms is below --rto-min %llu ms",
+			       (unsigned long long)o->rto_max_ms,
+			       (unsigned long long)o->rto_min_ms);
 	return 0;
 }
 
@@ -2124,6 +2220,11 @@ static int rank_setup(struct rank *r)
 	/* a rate of 0 (no --rate, no speed reported): unpaced, DCQCN from 100G */
 	xfab_pacer_init(&r->pacer, r->line_Bps, PACE_BURST_PKTS * (uint64_t)(r->o.mtu + 58),
 			now_ns());
+	r->rto_min = r->o.rto_min_ms * 1000000ull;
+	r->rto_max = r->o.rto_max_ms * 1000000ull;
+	xfab_rto_bounds(r->pacer.rate, RANK_WINDOW,
+			r->o.mtu + XFAB_BTH_LEN + XFAB_ICRC_LEN + WIRE_OVERHEAD, &r->rto_min,
+			&r->rto_max);
 	if (!r->line_Bps)
 		r->line_Bps = 100000ull * 1000000 / 8;
 	r->pfc.fd = -1;
@@ -2211,6 +2312,8 @@ int main(int argc, char **argv)
 	if (!rc)
 		rc = run_all(r, !r->o.json_path || strcmp(r->o.json_path, "-"));
 	if (rc) {
+		if (r->in_loop) /* what every QP of this rank still had to do */
+			dump_stuck(r);
 		fprintf(stderr, "xfab-coll: rank %u: %s\n", r->me,
 			r->failure[0] ? r->failure : "failed");
 		ctl_abort_all(r);

@@ -143,12 +143,33 @@ static void put_state(__u32 slot, __u32 prio, const struct xfab_pfc_state *st)
 			 0);
 }
 
+/* The PG (in, prio)'s bytes at egress port out (pfc_egress). */
+static __u64 get_eg(__u32 out, __u32 in, __u32 prio)
+{
+	__u32 key = XFAB_PFC_EG_KEY(out, in, prio);
+	__u64 v;
+
+	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_PFC_EGRESS), &key, &v), 0);
+	return v;
+}
+
+static void put_eg(__u32 out, __u32 in, __u32 prio, __u64 v)
+{
+	__u32 key = XFAB_PFC_EG_KEY(out, in, prio);
+
+	assert_int_equal(bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_PFC_EGRESS), &key, &v, BPF_ANY),
+			 0);
+}
+
 static void clear_states(__u32 slot)
 {
 	struct xfab_pfc_state z = {0};
 
-	for (int p = 0; p < 8; p++)
+	for (int p = 0; p < 8; p++) {
 		put_state(slot, p, &z);
+		for (__u32 out = 0; out < 8; out++)
+			put_eg(out, slot, (__u32)p, 0);
+	}
 }
 
 /* Every drop the data plane counted, all reasons together. */
@@ -606,6 +627,8 @@ static void test_egress_accounting(void **state)
 		assert_int_equal(mark, PG_MARK(SLOT_P1, 3));
 		st = get_state(SLOT_P1, 3);
 		assert_int_equal(st.occupancy_bytes, 1000 * k);
+		/* and its share at the egress port (p2) */
+		assert_int_equal(get_eg(SLOT_P2, SLOT_P1, 3), 1000 * k);
 		assert_int_equal(st.peak_occupancy_bytes, 1000 * k);
 		assert_int_equal(st.rx_packets, k);
 		assert_int_equal(st.xoff, k >= 3);
@@ -634,6 +657,8 @@ static void test_egress_accounting(void **state)
 	assert_int_equal(egress(1, H.ifindex[2], 0, frame, len, &mark), TC_OK_RC);
 	assert_int_equal(mark, PG_MARK(SLOT_P3, 3));
 	assert_int_equal(get_state(SLOT_P3, 3).occupancy_bytes, len);
+	assert_int_equal(get_eg(SLOT_P2, SLOT_P3, 3), len);
+	assert_int_equal(get_eg(SLOT_P2, SLOT_P1, 3), 4000); /* not p1's */
 	set_pfc(SLOT_P3, 0, 0, 0, 1000, 0, 0);
 	/* the lossless class from a port where it is not lossless, or from
 	 * the host itself (no ingress port): not charged */
@@ -644,6 +669,14 @@ static void test_egress_accounting(void **state)
 	st = get_state(SLOT_P1, 3);
 	assert_int_equal(st.occupancy_bytes, 4000);
 	assert_int_equal(st.rx_packets, 4);
+	/* the split was charged at p2 only, for (p1, 3) and (p3, 3) */
+	for (__u32 out = 0; out < 8; out++)
+		for (__u32 p = 0; p < 8; p++) {
+			if (out == SLOT_P2 && p == 3)
+				continue;
+			assert_int_equal(get_eg(out, SLOT_P1, p), 0);
+			assert_int_equal(get_eg(out, SLOT_P3, p), 0);
+		}
 	assert_int_equal(events(), 0);
 }
 
@@ -886,6 +919,7 @@ static void live_setup(int xdp)
 	set_pfc(SLOT_P1, 0x08, 0, 0, 1000, BASE + 5000, BASE + 2000);
 	clear_states(SLOT_P1);
 	put_state(SLOT_P1, 3, &st);
+	put_eg(SLOT_P4, SLOT_P1, 3, BASE); /* a credit too many shows there too */
 	events();
 }
 
@@ -939,8 +973,13 @@ static __u64 settle(__u64 rx0, __u64 n)
 	usleep(100000); /* and stays there: no credit comes twice */
 	st = get_state(SLOT_P1, 3);
 	assert_int_equal(st.occupancy_bytes, occ);
+	/* the PG's share at its egress (p4 or p5, started at BASE too) went
+	 * the same way: charged and given back packet for packet */
+	assert_int_equal(get_eg(SLOT_P4, SLOT_P1, 3) + get_eg(SLOT_P5, SLOT_P1, 3), occ);
 	st.occupancy_bytes = BASE;
 	put_state(SLOT_P1, 3, &st);
+	put_eg(SLOT_P4, SLOT_P1, 3, BASE);
+	put_eg(SLOT_P5, SLOT_P1, 3, 0);
 	return occ;
 }
 
@@ -1107,6 +1146,7 @@ static void test_drop_credit_live(void **state)
 	assert_true(d2 - d1 >= LIVE_N / 2);
 	if (occ != BASE + (__u64)(d2 - d1) * 1000) /* one tracepoint miss at most */
 		assert_int_equal(occ, BASE + (__u64)(d2 - d1 + 1) * 1000);
+	assert_int_equal(get_eg(SLOT_P4, SLOT_P1, 3), occ); /* the split stays charged alike */
 	events();
 	close(rx4);
 	live_teardown();

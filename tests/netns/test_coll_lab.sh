@@ -16,6 +16,10 @@
 #   - --drop-every 50: still right, with retransmits and out-of-sequence
 #     packets counted
 #   - AllGather, ReduceScatter (qp_mode split) and AlltoAll right too
+#   - the RTO's bounds as docs/TOOLS.md's rule gives them (--rate 40,
+#     --rto-min 50, the default), in every rank's report
+#   - a run that hangs (one rank stopped): every other rank, rank 0 too,
+#     prints its state and the QPs it still waits on
 # Run it under `flock /tmp/xfab-heavy.lock` on a shared machine.
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -240,6 +244,51 @@ check "reducescatter (qp_mode split): right on every rank" eval \
 ranks "$tmp/job.json" a2a --op alltoall --min-bytes 1M --iters 3 --warmup 0
 check "alltoall: right on every rank, 7 peers x 2 channels x 2 QPs each way per rank" eval \
 	'correct a2a && jq -e "[.per_rank[] | (.qps | length) == 56] | all" "$tmp/a2a.json" >/dev/null'
+
+# ---- the RTO's bounds (docs/TOOLS.md: min = max(10 ms, 2 x 512 packets of
+# 1,082 B at --rate), max = max(200 ms, 8 x min)) ----
+ranks "$tmp/job.json" rto40 --min-bytes 64K --iters 1 --warmup 0 --rate 40
+check "--rate 40: every rank's RTO is 221.594..1772.749 ms (2 x 512 x 1082 B at 5 MB/s, x 8)" \
+	jq -e '[.per_rank[] | .rto_min_ms == 221.594 and .rto_max_ms == 1772.749] | all' \
+	"$tmp/rto40.json"
+ranks "$tmp/job.json" rtoopt --min-bytes 64K --iters 1 --warmup 0 --rto-min 50
+check "--rto-min 50: RTO 50..400 ms (8 x the minimum)" \
+	jq -e '[.per_rank[] | .rto_min_ms == 50 and .rto_max_ms == 400] | all' "$tmp/rtoopt.json"
+check "default (veth's 10 Gbit/s): RTO 10..200 ms" \
+	jq -e '[.per_rank[] | .rto_min_ms == 10 and .rto_max_ms == 200] | all' "$tmp/ar.json"
+
+# ---- a run that hangs says what every rank waited for ----
+# Rank 3 (h4) is stopped in the middle of a long run: the others time out
+# (--timeout 8), and each prints its QPs with work left and its own state,
+# rank 0 included; rank 2, which sends to rank 3, names that QP.
+for i in 1 2 3 5 6 7 8; do
+	timeout 60 nsenter --net="/run/netns/$NAME-h$i" "$COLL" run --job "$tmp/job.json" \
+		--rank $((i - 1)) --timeout 8 --min-bytes 1M --iters 4000 --warmup 0 \
+		>"$tmp/hang.r$i" 2>&1 &
+done
+timeout 60 nsenter --net="/run/netns/$NAME-h4" "$COLL" run --job "$tmp/job.json" --rank 3 \
+	--timeout 8 --min-bytes 1M --iters 4000 --warmup 0 >"$tmp/hang.r4" 2>&1 &
+stopper=$!
+sleep 3
+victim=$(pgrep -P "$stopper" -x xfab-coll)
+[ -n "$victim" ] && kill -STOP "$victim"
+sleep 9
+[ -n "$victim" ] && kill -CONT "$victim"
+wait
+hung_says() {
+	local i bad=0
+	for i in 1 2 3 5 6 7 8; do
+		grep -qE "^xfab-coll: rank $((i - 1)): (in|done with) the iteration, [0-9]+ QPs with work" \
+			"$tmp/hang.r$i" || { echo "    rank $((i - 1)) said nothing of its QPs:"; \
+			tail -3 "$tmp/hang.r$i" | sed 's/^/      /'; bad=1; }
+	done
+	grep -qE '^xfab-coll: rank 2 QP [0-9]+ \(peer 3 c[01] q[01]\): tx [0-9]+/[0-9]+ una' \
+		"$tmp/hang.r3" || { echo "    rank 2 did not name its QPs to rank 3"; bad=1; }
+	grep -q 'timed out (--timeout 8 s)' "$tmp/hang.r1" "$tmp/hang.r3" "$tmp/hang.r5" || bad=1
+	return $bad
+}
+check "a hung run (rank 3 stopped): every other rank, rank 0 too, prints its state and its QPs with work; rank 2 names its QPs to rank 3" \
+	eval '[ -n "$victim" ] && hung_says'
 
 echo "netns coll: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -182,6 +182,67 @@ static void test_gbn_together(void **state)
 /* RFC 6298's estimator, worked by hand (ms): 8 -> srtt 8, rttvar 4,
  * RTO 8 + 4 x 4 = 24; then 4 -> rttvar (3 x 4 + 4) / 4 = 4, srtt (7 x 8 +
  * 4) / 8 = 7.5, RTO 23.5; clamped to min and max; G the floor of 4 rttvar. */
+/*
+ * The RTO's bounds (docs/TOOLS.md's rule: min = max(10 ms, 2 x a rank's
+ * window at its rate), max = max(200 ms, 8 x min)), figures worked by
+ * hand: 40 Mbit/s is 5,000,000 B/s; 512 packets of 1,082 wire bytes take
+ * 512 x 1082 / 5e6 s = 110.7968 ms, twice that 221.5936 ms, 8 x that
+ * 1772.7488 ms. At 10 Gbit/s (1.25e9 B/s) twice the window is 0.886 ms,
+ * under the 10 ms floor.
+ */
+static void test_rto_bounds(void **state)
+{
+	const uint64_t ms = 1000000;
+	uint64_t min, max;
+
+	(void)state;
+	min = max = 0;
+	xfab_rto_bounds(5000000, 512, 1082, &min, &max);
+	assert_int_equal(min, 221593600);
+	assert_int_equal(max, 1772748800);
+	min = max = 0;
+	xfab_rto_bounds(1250000000, 512, 1082, &min, &max);
+	assert_int_equal(min, 10 * ms);
+	assert_int_equal(max, 200 * ms);
+	min = max = 0; /* unpaced: the floors */
+	xfab_rto_bounds(0, 512, 1082, &min, &max);
+	assert_int_equal(min, 10 * ms);
+	assert_int_equal(max, 200 * ms);
+	/* 25 ms: 8 x 25 = 200, the ceiling exactly; 30 ms: 240 */
+	min = 25 * ms, max = 0;
+	xfab_rto_bounds(5000000, 512, 1082, &min, &max);
+	assert_int_equal(min, 25 * ms);
+	assert_int_equal(max, 200 * ms);
+	min = 30 * ms, max = 0;
+	xfab_rto_bounds(5000000, 512, 1082, &min, &max);
+	assert_int_equal(max, 240 * ms);
+	/* a maximum below the derived minimum: the minimum is taken down to it */
+	min = 0, max = 100 * ms;
+	xfab_rto_bounds(5000000, 512, 1082, &min, &max);
+	assert_int_equal(min, 100 * ms);
+	assert_int_equal(max, 100 * ms);
+	/* a maximum above it: kept, the minimum the rule's */
+	min = 0, max = 5000 * ms;
+	xfab_rto_bounds(5000000, 512, 1082, &min, &max);
+	assert_int_equal(min, 221593600);
+	assert_int_equal(max, 5000 * ms);
+	/* both given: both kept */
+	min = 3 * ms, max = 7 * ms;
+	xfab_rto_bounds(5000000, 512, 1082, &min, &max);
+	assert_int_equal(min, 3 * ms);
+	assert_int_equal(max, 7 * ms);
+}
+
+/* The RTO clock moves on by the time PFC paused the rank, never past now. */
+static void test_rto_clock(void **state)
+{
+	(void)state;
+	assert_int_equal(xfab_rto_clock(1000, 0, 5000), 1000);
+	assert_int_equal(xfab_rto_clock(1000, 2500, 5000), 3500);
+	assert_int_equal(xfab_rto_clock(1000, 4000, 5000), 5000);
+	assert_int_equal(xfab_rto_clock(1000, 9000, 5000), 5000);
+}
+
 static void test_rtt(void **state)
 {
 	const uint64_t ms = 1000000;
@@ -398,7 +459,8 @@ int main(void)
 	    cmocka_unit_test(test_rx_in_order),	 cmocka_unit_test(test_rx_gap),
 	    cmocka_unit_test(test_rx_duplicate), cmocka_unit_test(test_rx_wrap),
 	    cmocka_unit_test(test_tx),		 cmocka_unit_test(test_gbn_together),
-	    cmocka_unit_test(test_rtt),		 cmocka_unit_test(test_dcqcn),
+	    cmocka_unit_test(test_rtt),		 cmocka_unit_test(test_rto_bounds),
+	    cmocka_unit_test(test_rto_clock),	 cmocka_unit_test(test_dcqcn),
 	    cmocka_unit_test(test_bth),		 cmocka_unit_test(test_pacer),
 	    cmocka_unit_test(test_default_tc),
 	};

@@ -41,7 +41,7 @@
  * measures, nothing it forwards by. Every other map is built anew. */
 static const char *const state_maps[] = {
     "port_stats",      "drop_stats", "punt_stats", "lb_stats",	"queue_state", "queue_stats",
-    "queue_watermark", "port_load",  "port_dev",   "pfc_state", "pfc_queue",
+    "queue_watermark", "port_load",  "port_dev",   "pfc_state", "pfc_queue",   "pfc_egress",
 };
 
 static int is_state_map(const char *name)

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -44,6 +45,7 @@
 #include "common.h"
 #include "ctlproto.h"
 #include "pfc.h"
+#include "pfcacct.h"
 #include "xfab.skel.h"
 
 #define GATE_BURST_OPEN 16384u /* bytes: TBF burst at line rate */
@@ -90,6 +92,7 @@ struct pfc_rt {
 	struct mnl_socket *nl;
 	unsigned int seq;
 	int fd_cfg, fd_state, fd_queue, fd_qstats;
+	__u64 *eg;	/* pfc_egress, mmapped (NULL: no sweep) */
 	int tp_link[2]; /* the raw tracepoints that give queued bytes back */
 	__u32 poll_ms;
 	__u64 next_poll;
@@ -353,6 +356,37 @@ static void xon(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
 		pp->refresh_at = 0;
 }
 
+/*
+ * The pause xfabd asks of the peer follows the data plane's flag
+ * (pfcacct.h), never the event alone: an event tells that the flag
+ * changed, the flag tells what it is now. Events of two CPUs may come in
+ * the other order (an XON handled before the XOFF it followed), one may be
+ * lost (ring full), and a correction may race a charge; an XOFF that
+ * follows the event rather than the flag would be refreshed for good with
+ * nothing left to send XON. resend: an XOFF event, sent at once while the
+ * flag is up.
+ */
+static void pg_follow(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, int resend)
+{
+	__u32 key = XFAB_QUEUE_KEY((__u32)pp->slot, (__u32)prio);
+	struct xfab_pfc_state st;
+
+	if (bpf_map_lookup_elem(g->fd_state, &key, &st))
+		return;
+	switch (xfab_pg_follow(pp->xoff_mask & (1u << prio), st.xoff)) {
+	case XFAB_PG_SEND_XOFF:
+		xoff(g, pp, prio);
+		break;
+	case XFAB_PG_SEND_XON:
+		xon(g, pp, prio);
+		break;
+	default:
+		if (resend && st.xoff)
+			xoff(g, pp, prio);
+		break;
+	}
+}
+
 static struct pfc_port_rt *port_of_slot(struct pfc_rt *g, __u32 slot)
 {
 	for (int i = 0; i < g->n; i++)
@@ -380,10 +414,10 @@ static int on_event(void *ctx, void *data, size_t size)
 			honour(g, pp, prio);
 			break;
 		case XFAB_PFC_EV_XOFF:
-			xoff(g, pp, prio);
+			pg_follow(g, pp, prio, 1);
 			break;
 		case XFAB_PFC_EV_XON:
-			xon(g, pp, prio);
+			pg_follow(g, pp, prio, 0);
 			break;
 		}
 	}
@@ -533,7 +567,10 @@ static void wd_poll(struct pfc_rt *g, __u64 elapsed)
 /* ---- the accounting's safety net ---- */
 
 struct backlog_walk {
-	__u64 bytes[XFAB_NUM_PRIO]; /* queued in classes 1:(prio + 1), every port */
+	const struct pfc_rt *g;
+	__u64 bytes[XFAB_NUM_PRIO];		   /* queued in classes 1:(prio + 1), every port */
+	__u64 slot[XFAB_MAX_PORTS][XFAB_NUM_PRIO]; /* ... of each PFC port, by slot */
+	__u64 leak[XFAB_MAX_PORTS][XFAB_NUM_PRIO]; /* the sweep's take, by ingress slot */
 };
 
 static int qdisc_cb(const struct nlmsghdr *nlh, void *data)
@@ -542,9 +579,13 @@ static int qdisc_cb(const struct nlmsghdr *nlh, void *data)
 	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *attr;
 	__u32 minor = TC_H_MIN(tcm->tcm_parent);
+	int slot = -1;
 
 	if (TC_H_MAJ(tcm->tcm_parent) != (1u << 16) || minor < 1 || minor > XFAB_NUM_PRIO)
 		return MNL_CB_OK;
+	for (int i = 0; i < w->g->n; i++)
+		if (w->g->ports[i].ifindex == (__u32)tcm->tcm_ifindex)
+			slot = w->g->ports[i].slot;
 	mnl_attr_for_each(attr, nlh, sizeof(*tcm))
 	{
 		if (mnl_attr_get_type(attr) == TCA_STATS &&
@@ -552,28 +593,38 @@ static int qdisc_cb(const struct nlmsghdr *nlh, void *data)
 			const struct tc_stats *st = mnl_attr_get_payload(attr);
 
 			w->bytes[minor - 1] += st->backlog;
+			if (slot >= 0 && slot < XFAB_MAX_PORTS)
+				w->slot[slot][minor - 1] += st->backlog;
 		}
 	}
 	return MNL_CB_OK;
 }
 
 /*
- * A PG's occupancy counts bytes queued at this switch's egresses. If a
- * packet's give-back were ever missed, the PG would stay above XOFF with
- * nothing queued, and its pause would never end (a deadlock the whole
- * priority feels). Every poll: a PG that holds bytes while no class queue
- * of its priority holds any is set back to zero (XON sent if it was
- * paused). A packet charged between the dump and the reset loses its
- * charge, which errs on the side of less pause. Counted in `resynced`.
+ * A PG's occupancy counts bytes queued at this switch's egresses
+ * (pfcacct.h). If a packet's give-back were missed, the PG would stay above
+ * XOFF with nothing of its own queued, its peer paused for good, and two
+ * switches so stuck would pause each other (a deadlock the whole priority
+ * feels). Every poll, from one dump of the class queues' backlogs:
+ *   - the sweep: what the egress split (pfc_egress) still counts at a queue
+ *     that holds nothing is taken back, and off the PGs it belongs to;
+ *   - the bound: a PG counting more than its priority's bytes queued on
+ *     the switch's other ports is set back to that;
+ * XON sent where that took a PG below XON. A PG's state is read again just
+ * before it is written (a copy is written back: a charge racing it is lost,
+ * erring towards less pause). Counted in `resynced`. Then every PG's pause
+ * is made to follow the data plane's flag.
  */
 static void resync_occupancy(struct pfc_rt *g)
 {
-	static char buf[32768]; /* the PFC thread's alone */
+	static char buf[32768];	      /* the PFC thread's alone */
+	static struct backlog_walk w; /* 8 KiB: not on the thread's stack */
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct backlog_walk w = {{0}};
 	struct tcmsg *tcm;
 	int ret;
 
+	memset(&w, 0, sizeof(w));
+	w.g = g;
 	nlh->nlmsg_type = RTM_GETQDISC;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	nlh->nlmsg_seq = ++g->seq;
@@ -593,29 +644,62 @@ static void resync_occupancy(struct pfc_rt *g)
 	}
 	if (ret < 0)
 		return;
+	if (g->eg) {
+		__u32 slots[XFAB_MAX_PORTS];
+		__u8 prios = 0;
+
+		for (int i = 0; i < g->n; i++) {
+			slots[i] = (__u32)g->ports[i].slot;
+			prios |= g->ports[i].enabled;
+		}
+		xfab_pg_sweep(g->eg, slots, (__u32)g->n, prios,
+			      (const __u64(*)[XFAB_NUM_PRIO])w.slot, w.leak);
+	}
 	for (int i = 0; i < g->n; i++) {
 		struct pfc_port_rt *pp = &g->ports[i];
+		__u32 slot = (__u32)pp->slot;
+		struct xfab_pfc_cfg c;
 
+		if (bpf_map_lookup_elem(g->fd_cfg, &slot, &c))
+			continue;
 		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++) {
-			__u32 key = XFAB_QUEUE_KEY((__u32)pp->slot, (__u32)prio);
+			__u32 key = XFAB_QUEUE_KEY(slot, (__u32)prio);
+			__u64 bound = xfab_pg_bound(w.bytes[prio], w.slot[slot][prio]), occ;
 			struct xfab_pfc_state st;
+			__u32 flag;
 
-			if (!(pp->enabled & (1u << prio)) || w.bytes[prio] ||
-			    bpf_map_lookup_elem(g->fd_state, &key, &st) || !st.occupancy_bytes)
+			if (!(pp->enabled & (1u << prio)))
 				continue;
-			/* the data plane's atomics: only our fields change, in
-			 * a copy written back; a race costs one packet's charge */
-			log_dbg("pfc: %s PG %d: %llu bytes counted with nothing queued: resynced",
-				pp->name, prio, (unsigned long long)st.occupancy_bytes);
-			st.occupancy_bytes = 0;
-			st.resynced++;
-			if (st.xoff) {
-				st.xoff = 0;
-				bpf_map_update_elem(g->fd_state, &key, &st, BPF_ANY);
-				xon(g, pp, prio);
-			} else {
+			/* read again now: the data plane's atomics change it
+			 * meanwhile, and only a copy can be written back */
+			if (bpf_map_lookup_elem(g->fd_state, &key, &st)) {
+				pg_follow(g, pp, prio, 0);
+				continue;
+			}
+			if (w.leak[slot][prio]) {
+				occ = xfab_pg_take(st.occupancy_bytes, w.leak[slot][prio], st.xoff,
+						   c.xon_bytes[prio], &flag);
+				log_dbg("pfc: %s PG %d: %llu bytes still counted at empty queues: "
+					"taken back",
+					pp->name, prio, (unsigned long long)w.leak[slot][prio]);
+				st.occupancy_bytes = occ;
+				st.xoff = flag;
+				st.resynced++;
 				bpf_map_update_elem(g->fd_state, &key, &st, BPF_ANY);
 			}
+			if (xfab_pg_resync(st.occupancy_bytes, st.xoff, c.xon_bytes[prio], bound,
+					   &occ, &flag)) {
+				log_dbg(
+				    "pfc: %s PG %d: %llu bytes counted, %llu queued at the other "
+				    "ports: resynced",
+				    pp->name, prio, (unsigned long long)st.occupancy_bytes,
+				    (unsigned long long)bound);
+				st.occupancy_bytes = occ;
+				st.xoff = flag;
+				st.resynced++;
+				bpf_map_update_elem(g->fd_state, &key, &st, BPF_ANY);
+			}
+			pg_follow(g, pp, prio, 0);
 		}
 	}
 }
@@ -671,8 +755,14 @@ static __u64 on_timer(struct pfc_rt *g)
 				next = q->paused_until;
 		}
 		if (pp->refresh_at && now >= pp->refresh_at) {
-			send_pfc(g, pp, pp->xoff_mask, XFAB_PFC_MAX_QUANTA);
-			pp->refresh_at = now + refresh_period(pp);
+			/* only what the data plane still asks (XON for the rest) */
+			for (int prio = 0; prio < XFAB_NUM_PRIO; prio++)
+				if (pp->xoff_mask & (1u << prio))
+					pg_follow(g, pp, prio, 0);
+			if (pp->xoff_mask) {
+				send_pfc(g, pp, pp->xoff_mask, XFAB_PFC_MAX_QUANTA);
+				pp->refresh_at = now + refresh_period(pp);
+			}
 		}
 		if (pp->refresh_at && (!next || pp->refresh_at < next))
 			next = pp->refresh_at;
@@ -824,6 +914,13 @@ int pfc_start(struct agent *a)
 	g->fd_state = bpf_map__fd(a->skel->maps.pfc_state);
 	g->fd_queue = bpf_map__fd(a->skel->maps.pfc_queue);
 	g->fd_qstats = bpf_map__fd(a->skel->maps.queue_stats);
+	g->eg = mmap(NULL, XFAB_PFC_EG_ENTRIES * sizeof(__u64), PROT_READ | PROT_WRITE, MAP_SHARED,
+		     bpf_map__fd(a->skel->maps.pfc_egress), 0);
+	if (g->eg == MAP_FAILED) {
+		log_warn("pfc: cannot map pfc_egress (%s): no sweep of missed give-backs",
+			 strerror(errno));
+		g->eg = NULL;
+	}
 	g->poll_ms = cfg_poll_ms(a);
 	for (int p = 0; p < a->cfg.n_ports; p++) {
 		struct pfc_port_rt *pp = &g->ports[g->n];
@@ -942,6 +1039,8 @@ void pfc_stop(struct agent *a)
 		close(g->stop_fd);
 	if (g->timer_fd >= 0)
 		close(g->timer_fd);
+	if (g->eg)
+		munmap(g->eg, XFAB_PFC_EG_ENTRIES * sizeof(__u64));
 	free(g);
 	the_pfc = NULL;
 }

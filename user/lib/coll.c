@@ -364,6 +364,31 @@ uint64_t xfab_rtt_rto(const struct xfab_rtt *e, uint64_t initial, uint64_t g, ui
 	return rto > max ? max : rto;
 }
 
+void xfab_rto_bounds(uint64_t rate_Bps, uint32_t window, uint32_t wire, uint64_t *min_ns,
+		     uint64_t *max_ns)
+{
+	uint64_t min = *min_ns, max = *max_ns;
+
+	if (!min) {
+		uint64_t drain = rate_Bps ? (uint64_t)window * wire * 1000000000ull / rate_Bps : 0;
+
+		min = 2 * drain > XFAB_RTO_FLOOR_NS ? 2 * drain : XFAB_RTO_FLOOR_NS;
+		if (max && min > max)
+			min = max;
+	}
+	if (!max)
+		max = 8 * min > XFAB_RTO_CEIL_NS ? 8 * min : XFAB_RTO_CEIL_NS;
+	*min_ns = min;
+	*max_ns = max;
+}
+
+uint64_t xfab_rto_clock(uint64_t since, uint64_t paused_ns, uint64_t now)
+{
+	uint64_t t = since + paused_ns;
+
+	return t > now ? now : t;
+}
+
 const struct xfab_dcqcn_params xfab_dcqcn_defaults = {
     .g = 1.0 / 256,
     .k_ns = 55000,

@@ -192,6 +192,29 @@ uint64_t xfab_rtt_rto(const struct xfab_rtt *e, uint64_t initial, uint64_t g, ui
 		      uint64_t max);
 
 /*
+ * The retransmission timeout's bounds (xfab-coll's rule, docs/TOOLS.md).
+ * On a lossless fabric nothing is lost: an ACK is late because it waits
+ * in queues behind data, and a sender's in-flight window can all be queued
+ * ahead of it at one bottleneck, as can another sender's there (two flows
+ * on one link, the case load balancing exists for). So
+ *   min = max(XFAB_RTO_FLOOR_NS, 2 x window x wire bytes / rate)
+ *   max = max(XFAB_RTO_CEIL_NS, 8 x min)
+ * rate_Bps: the rank's pacer (bytes/s; 0: unpaced, the floors alone);
+ * window: packets a rank keeps in flight; wire: a full packet's bytes on
+ * the wire. min_ns/max_ns: given (non-zero) they are kept, the other
+ * derived from them (min never above a given max).
+ */
+#define XFAB_RTO_FLOOR_NS 10000000ull /* 10 ms */
+#define XFAB_RTO_CEIL_NS 200000000ull /* 200 ms */
+void xfab_rto_bounds(uint64_t rate_Bps, uint32_t window, uint32_t wire, uint64_t *min_ns,
+		     uint64_t *max_ns);
+/* A sender's RTO clock (the time its timer counts from) moved on by the
+ * time PFC paused the rank since the last look: a pause is backpressure,
+ * and the packets an ACK waits for are queued behind the same congestion.
+ * Never past now. */
+uint64_t xfab_rto_clock(uint64_t since, uint64_t paused_ns, uint64_t now);
+
+/*
  * DCQCN's reaction point (Zhu et al., SIGCOMM 2015), per sending QP:
  *   CNP:          rt = rc; rc = rc * (1 - alpha / 2); alpha = (1 - g) alpha + g;
  *                 the timers and counters start again
