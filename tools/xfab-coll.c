@@ -30,7 +30,8 @@
  * Reliability (RC go-back-N, user/lib/coll.h): the receiver takes only the
  * expected PSN, answers a gap with one NAK carrying it and a duplicate with
  * an ACK; ACKs are coalesced (after ACK_EVERY packets, a message's last
- * packet, or ACK_DELAY_NS). A sender rewinds to a NAK's PSN, and to its
+ * packet, or ACK_DELAY_NS or ACK_DELAY_PKTS packets' time at --rate,
+ * whichever is longer). A sender rewinds to a NAK's PSN, and to its
  * oldest unacked PSN when no ACK made progress for an RTO (RFC 6298 from
  * measured round trips, Karn's rule, within --rto-min..--rto-max, by
  * default xfab_rto_bounds()'s: at least twice the time a rank's window
@@ -90,9 +91,11 @@
 #define RANK_WINDOW 512	       /* packets in flight per rank (the host queue holds 1,000) */
 #define RTO_G_NS 2000000ull    /* the variance's floor (RFC 6298's G) */
 #define ACK_EVERY 16	       /* packets a receiver takes before it must ACK */
-#define ACK_DELAY_NS 100000ull /* ... or after this (a message's last packet at once) */
+#define ACK_DELAY_NS 100000ull /* ... or after this (a message's last packet at once), */
+#define ACK_DELAY_PKTS 4       /* ... or as long as this many packets take at --rate */
 #define CNP_GAP_NS 50000ull    /* DCQCN's NP: at most one CNP per QP per 50 us */
 #define PACE_BURST_PKTS 16     /* the rank's token bucket, in packets */
+#define PACE_WAKE_PKTS 4       /* a paced rank sleeps until this many may go */
 #define QP_BURST_PKTS 4	       /* a DCQCN-paced QP's */
 #define WIRE_OVERHEAD 42       /* Ethernet 14 + IPv4 20 + UDP 8 */
 #define MAX_SIZES 32
@@ -275,6 +278,8 @@ struct rank {
 	uint64_t dropped, data_seen; /* --drop-every */
 	uint64_t timeouts;
 	uint64_t rto_min, rto_max; /* ns: the RTO's bounds (the first before a sample) */
+	uint64_t ack_delay;	   /* ns: a receiver's longest wait before an ACK */
+	uint64_t pace_wake;	   /* ns: how long past the pacer's due a blocked rank sleeps */
 	uint64_t paused_seen;	   /* PFC pause time the RTO clocks were stopped for (ns) */
 	/* iteration */
 	uint64_t iter_start, iter_end;
@@ -595,6 +600,9 @@ static int qp_send(struct rank *r, struct qp *qp, uint32_t quota, uint64_t now, 
 
 			if (due > now) {
 				*blocked = 2;
+				/* a few packets at a time: one wake-up per packet
+				 * costs more CPU than the data plane can spare */
+				due += r->pace_wake;
 				*wake = due < *wake ? due : *wake;
 				break;
 			}
@@ -967,7 +975,8 @@ static int rx_round(struct rank *r, uint64_t now)
 }
 
 /* Coalesced ACKs: a QP ACKs after ACK_EVERY packets, a message's last, a
- * duplicate, or ACK_DELAY_NS after the first packet it has not ACKed. */
+ * duplicate, or ack_delay (ACK_DELAY_NS, or ACK_DELAY_PKTS packets' time at
+ * --rate) after the first packet it has not ACKed. */
 static void acks(struct rank *r, uint64_t now, uint64_t *wake)
 {
 	for (uint32_t i = 0; i < r->nqps; i++) {
@@ -975,9 +984,9 @@ static void acks(struct rank *r, uint64_t now, uint64_t *wake)
 
 		if (!qp->ack_count && !qp->ack_now)
 			continue;
-		if (!qp->ack_now && now - qp->ack_first < ACK_DELAY_NS) {
-			if (qp->ack_first + ACK_DELAY_NS < *wake)
-				*wake = qp->ack_first + ACK_DELAY_NS;
+		if (!qp->ack_now && now - qp->ack_first < r->ack_delay) {
+			if (qp->ack_first + r->ack_delay < *wake)
+				*wake = qp->ack_first + r->ack_delay;
 			continue;
 		}
 		if (qp->rx.epsn)
@@ -2220,6 +2229,16 @@ static int rank_setup(struct rank *r)
 	/* a rate of 0 (no --rate, no speed reported): unpaced, DCQCN from 100G */
 	xfab_pacer_init(&r->pacer, r->line_Bps, PACE_BURST_PKTS * (uint64_t)(r->o.mtu + 58),
 			now_ns());
+	r->ack_delay = ACK_DELAY_NS;
+	r->pace_wake = 0;
+	if (r->pacer.rate) {
+		uint64_t pkt = (uint64_t)(r->o.mtu + XFAB_BTH_LEN + XFAB_ICRC_LEN + WIRE_OVERHEAD) *
+			       1000000000ull / r->pacer.rate;
+
+		if (ACK_DELAY_PKTS * pkt > r->ack_delay)
+			r->ack_delay = ACK_DELAY_PKTS * pkt;
+		r->pace_wake = (PACE_WAKE_PKTS - 1) * pkt;
+	}
 	r->rto_min = r->o.rto_min_ms * 1000000ull;
 	r->rto_max = r->o.rto_max_ms * 1000000ull;
 	xfab_rto_bounds(r->pacer.rate, RANK_WINDOW,
