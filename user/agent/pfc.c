@@ -914,8 +914,8 @@ int pfc_start(struct agent *a)
 	g->fd_state = bpf_map__fd(a->skel->maps.pfc_state);
 	g->fd_queue = bpf_map__fd(a->skel->maps.pfc_queue);
 	g->fd_qstats = bpf_map__fd(a->skel->maps.queue_stats);
-	g->eg = mmap(NULL, XFAB_PFC_EG_ENTRIES * sizeof(__u64), PROT_READ | PROT_WRITE, MAP_SHARED,
-		     bpf_map__fd(a->skel->maps.pfc_egress), 0);
+	g->eg = mmap(NULL, (size_t)XFAB_PFC_EG_ENTRIES * sizeof(__u64), PROT_READ | PROT_WRITE,
+		     MAP_SHARED, bpf_map__fd(a->skel->maps.pfc_egress), 0);
 	if (g->eg == MAP_FAILED) {
 		log_warn("pfc: cannot map pfc_egress (%s): no sweep of missed give-backs",
 			 strerror(errno));
@@ -1040,7 +1040,7 @@ void pfc_stop(struct agent *a)
 	if (g->timer_fd >= 0)
 		close(g->timer_fd);
 	if (g->eg)
-		munmap(g->eg, XFAB_PFC_EG_ENTRIES * sizeof(__u64));
+		munmap(g->eg, (size_t)XFAB_PFC_EG_ENTRIES * sizeof(__u64));
 	free(g);
 	the_pfc = NULL;
 }
