@@ -17,7 +17,7 @@
  * (xfab_abi_check, user/lib/abi.c) instead of misreading them. Pins without
  * an `abi` map come from before versions were recorded (v1).
  */
-#define XFAB_ABI_VERSION 8u
+#define XFAB_ABI_VERSION 9u
 #define XFAB_ABI_MAGIC 0x42414658u /* "XFAB" little-endian */
 
 /* abi: ARRAY[1] -> this; the layout of this struct never changes. */
