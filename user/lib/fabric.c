@@ -13,22 +13,6 @@
 
 #include "json.h"
 
-static int fab_err(char *err, size_t errlen, struct json_pos pos, const char *where,
-		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static int fab_err(char *err, size_t errlen, struct json_pos pos, const char *where,
-		   const char *fmt, ...)
-{
-	char what[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(err, errlen, "%d:%d: %s: %s", pos.line, pos.col, where, what);
-	return -1;
-}
-
 /* A string member copied into out (size len): required or not, 1..len-1
  * characters. Absent and not required: out is "". */
 static int fab_string(const struct json_value *obj, const char *key, const char *where,
@@ -40,12 +24,12 @@ static int fab_string(const struct json_value *obj, const char *key, const char 
 	snprintf(field, sizeof(field), "%s.%s", where, key);
 	out[0] = '\0';
 	if (!v || v->type == JSON_NULL)
-		return required ? fab_err(err, errlen, obj->pos, field, "missing") : 0;
+		return required ? json_errf(err, errlen, obj->pos, field, "missing") : 0;
 	if (v->type != JSON_STRING)
-		return fab_err(err, errlen, v->pos, field, "a string is needed, not %s",
-			       json_type_name(v->type));
+		return json_errf(err, errlen, v->pos, field, "a string is needed, not %s",
+				 json_type_name(v->type));
 	if (!v->str[0] || strlen(v->str) >= len)
-		return fab_err(err, errlen, v->pos, field, "1..%zu characters", len - 1);
+		return json_errf(err, errlen, v->pos, field, "1..%zu characters", len - 1);
 	snprintf(out, len, "%s", v->str);
 	return 0;
 }
@@ -59,12 +43,12 @@ static const struct json_value *fab_member(const struct json_value *obj, const c
 
 	snprintf(field, sizeof(field), "%s%s%s", where, where[0] ? "." : "", key);
 	if (!v) {
-		fab_err(err, errlen, obj->pos, field, "missing");
+		json_errf(err, errlen, obj->pos, field, "missing");
 		return NULL;
 	}
 	if (v->type != type) {
-		fab_err(err, errlen, v->pos, field, "%s is needed, not %s",
-			type == JSON_OBJECT ? "an object" : "an array", json_type_name(v->type));
+		json_errf(err, errlen, v->pos, field, "%s is needed, not %s",
+			  type == JSON_OBJECT ? "an object" : "an array", json_type_name(v->type));
 		return NULL;
 	}
 	return v;
@@ -111,21 +95,21 @@ static int parse_switch(const struct json_value *v, struct xfab_fab_switch *sw, 
 
 	snprintf(where, sizeof(where), "switches.%s", v->key);
 	if (v->type != JSON_OBJECT)
-		return fab_err(err, errlen, v->pos, where, "an object is needed, not %s",
-			       json_type_name(v->type));
+		return json_errf(err, errlen, v->pos, where, "an object is needed, not %s",
+				 json_type_name(v->type));
 	if (strlen(v->key) >= sizeof(sw->name) || !v->key[0])
-		return fab_err(err, errlen, v->key_pos, where, "a name of 1..%zu characters",
-			       sizeof(sw->name) - 1);
+		return json_errf(err, errlen, v->key_pos, where, "a name of 1..%zu characters",
+				 sizeof(sw->name) - 1);
 	snprintf(sw->name, sizeof(sw->name), "%s", v->key);
 	tier = json_get(v, "tier");
 	snprintf(field, sizeof(field), "%s.tier", where);
 	if (!tier)
-		return fab_err(err, errlen, v->pos, field, "missing");
+		return json_errf(err, errlen, v->pos, field, "missing");
 	if (tier->type != JSON_NUMBER ||
 	    (strcmp(tier->str, "1") && strcmp(tier->str, "2") && strcmp(tier->str, "3")))
-		return fab_err(err, errlen, tier->pos, field,
-			       "1 (leaf), 2 (spine) or 3 (super-spine), not %s",
-			       tier->type == JSON_NUMBER ? tier->str : json_type_name(tier->type));
+		return json_errf(
+		    err, errlen, tier->pos, field, "1 (leaf), 2 (spine) or 3 (super-spine), not %s",
+		    tier->type == JSON_NUMBER ? tier->str : json_type_name(tier->type));
 	sw->tier = tier->str[0] - '0';
 	if (fab_string(v, "role", where, 0, sw->role, sizeof(sw->role), err, errlen) ||
 	    fab_string(v, "netns", where, 1, sw->netns, sizeof(sw->netns), err, errlen) ||
@@ -137,8 +121,9 @@ static int parse_switch(const struct json_value *v, struct xfab_fab_switch *sw, 
 		return -1;
 	snprintf(field, sizeof(field), "%s.ports", where);
 	if (ports->count > XFAB_FAB_MAX_PORTS)
-		return fab_err(err, errlen, ports->pos, field, "%u ports; a switch has at most %d",
-			       ports->count, XFAB_FAB_MAX_PORTS);
+		return json_errf(err, errlen, ports->pos, field,
+				 "%u ports; a switch has at most %d", ports->count,
+				 XFAB_FAB_MAX_PORTS);
 	sw->n_ports = ports->count;
 	for (unsigned int i = 0; i < ports->count; i++) {
 		const struct json_value *p = &ports->children[i], *dir;
@@ -146,11 +131,12 @@ static int parse_switch(const struct json_value *v, struct xfab_fab_switch *sw, 
 
 		snprintf(field, sizeof(field), "%s.ports.%s", where, p->key);
 		if (p->type != JSON_OBJECT)
-			return fab_err(err, errlen, p->pos, field, "an object is needed, not %s",
-				       json_type_name(p->type));
+			return json_errf(err, errlen, p->pos, field, "an object is needed, not %s",
+					 json_type_name(p->type));
 		if (!p->key[0] || strlen(p->key) >= sizeof(port->name))
-			return fab_err(err, errlen, p->key_pos, field,
-				       "a port name of 1..%zu characters", sizeof(port->name) - 1);
+			return json_errf(err, errlen, p->key_pos, field,
+					 "a port name of 1..%zu characters",
+					 sizeof(port->name) - 1);
 		snprintf(port->name, sizeof(port->name), "%s", p->key);
 		if (fab_string(p, "peer", field, 1, port->peer, sizeof(port->peer), err, errlen) ||
 		    fab_string(p, "peer_port", field, 1, port->peer_port, sizeof(port->peer_port),
@@ -159,10 +145,10 @@ static int parse_switch(const struct json_value *v, struct xfab_fab_switch *sw, 
 		dir = json_get(p, "direction");
 		snprintf(field, sizeof(field), "%s.ports.%s.direction", where, p->key);
 		if (!dir)
-			return fab_err(err, errlen, p->pos, field, "missing");
+			return json_errf(err, errlen, p->pos, field, "missing");
 		if (dir->type != JSON_STRING ||
 		    (strcmp(dir->str, "up") && strcmp(dir->str, "down")))
-			return fab_err(err, errlen, dir->pos, field, "\"up\" or \"down\"");
+			return json_errf(err, errlen, dir->pos, field, "\"up\" or \"down\"");
 		port->dir = dir->str[0] == 'u' ? XFAB_FAB_UP : XFAB_FAB_DOWN;
 		port->peer_sw = port->peer_sw_port = port->peer_host = port->link = -1;
 	}
@@ -175,11 +161,11 @@ static int parse_host(const struct json_value *v, struct xfab_fab_host *h, char 
 
 	snprintf(where, sizeof(where), "hosts.%s", v->key);
 	if (v->type != JSON_OBJECT)
-		return fab_err(err, errlen, v->pos, where, "an object is needed, not %s",
-			       json_type_name(v->type));
+		return json_errf(err, errlen, v->pos, where, "an object is needed, not %s",
+				 json_type_name(v->type));
 	if (!v->key[0] || strlen(v->key) >= sizeof(h->name))
-		return fab_err(err, errlen, v->key_pos, where, "a name of 1..%zu characters",
-			       sizeof(h->name) - 1);
+		return json_errf(err, errlen, v->key_pos, where, "a name of 1..%zu characters",
+				 sizeof(h->name) - 1);
 	snprintf(h->name, sizeof(h->name), "%s", v->key);
 	if (fab_string(v, "netns", where, 0, h->netns, sizeof(h->netns), err, errlen) ||
 	    fab_string(v, "ipv4", where, 1, addr, sizeof(addr), err, errlen))
@@ -191,8 +177,8 @@ static int parse_host(const struct json_value *v, struct xfab_fab_host *h, char 
 		char field[120];
 
 		snprintf(field, sizeof(field), "%s.ipv4", where);
-		return fab_err(err, errlen, json_get(v, "ipv4")->pos, field,
-			       "\"%s\" is not an IPv4 address", addr);
+		return json_errf(err, errlen, json_get(v, "ipv4")->pos, field,
+				 "\"%s\" is not an IPv4 address", addr);
 	}
 	h->leaf = h->leaf_port = -1;
 	return 0;
@@ -220,19 +206,19 @@ static int resolve_ports(const struct json_value *switches, struct xfab_fabric *
 			p->peer_sw = xfab_fab_switch_find(f, p->peer);
 			p->peer_host = p->peer_sw < 0 ? xfab_fab_host_find(f, p->peer) : -1;
 			if (p->peer_sw < 0 && p->peer_host < 0)
-				return fab_err(err, errlen, peer->pos, field,
-					       "peer \"%s\" is neither a switch nor a host",
-					       p->peer);
+				return json_errf(err, errlen, peer->pos, field,
+						 "peer \"%s\" is neither a switch nor a host",
+						 p->peer);
 			if (p->peer_host >= 0) {
 				struct xfab_fab_host *h = &f->hosts[p->peer_host];
 
 				if (sw->tier != 1 || p->dir != XFAB_FAB_DOWN)
-					return fab_err(err, errlen, peer->pos, field,
-						       "host %s: hosts hang off leaves (tier 1), "
-						       "by ports going down",
-						       h->name);
+					return json_errf(err, errlen, peer->pos, field,
+							 "host %s: hosts hang off leaves (tier 1), "
+							 "by ports going down",
+							 h->name);
 				if (h->leaf >= 0 && (h->leaf != (int)s || h->leaf_port != (int)i))
-					return fab_err(
+					return json_errf(
 					    err, errlen, peer->pos, field,
 					    "host %s is also on %s %s", h->name,
 					    f->switches[h->leaf].name,
@@ -243,23 +229,23 @@ static int resolve_ports(const struct json_value *switches, struct xfab_fabric *
 			}
 			o = xfab_fab_port_find(&f->switches[p->peer_sw], p->peer_port);
 			if (o < 0)
-				return fab_err(err, errlen, peer_port->pos, field,
-					       "%s has no port %s", p->peer, p->peer_port);
+				return json_errf(err, errlen, peer_port->pos, field,
+						 "%s has no port %s", p->peer, p->peer_port);
 			if (strcmp(f->switches[p->peer_sw].ports[o].peer, sw->name) ||
 			    strcmp(f->switches[p->peer_sw].ports[o].peer_port, p->name))
-				return fab_err(err, errlen, peer_port->pos, field,
-					       "%s %s names %s %s as its peer, not this port",
-					       p->peer, p->peer_port,
-					       f->switches[p->peer_sw].ports[o].peer,
-					       f->switches[p->peer_sw].ports[o].peer_port);
+				return json_errf(err, errlen, peer_port->pos, field,
+						 "%s %s names %s %s as its peer, not this port",
+						 p->peer, p->peer_port,
+						 f->switches[p->peer_sw].ports[o].peer,
+						 f->switches[p->peer_sw].ports[o].peer_port);
 			p->peer_sw_port = o;
 			if (f->switches[p->peer_sw].tier ==
 			    sw->tier + (p->dir == XFAB_FAB_UP ? 1 : -1))
 				continue;
-			return fab_err(err, errlen, dir->pos, field,
-				       "\"%s\" to %s, a tier %d switch, from tier %d",
-				       p->dir == XFAB_FAB_UP ? "up" : "down", p->peer,
-				       f->switches[p->peer_sw].tier, sw->tier);
+			return json_errf(err, errlen, dir->pos, field,
+					 "\"%s\" to %s, a tier %d switch, from tier %d",
+					 p->dir == XFAB_FAB_UP ? "up" : "down", p->peer,
+					 f->switches[p->peer_sw].tier, sw->tier);
 		}
 	}
 	return 0;
@@ -284,17 +270,17 @@ static int link_end(const struct xfab_fabric *f, const struct json_value *ln, co
 		int h = host ? xfab_fab_host_find(f, name) : -1;
 
 		if (h < 0)
-			return fab_err(err, errlen, json_get(ln, node_key)->pos, field,
-				       "unknown %s \"%s\"", host ? "switch or host" : "switch",
-				       name);
+			return json_errf(err, errlen, json_get(ln, node_key)->pos, field,
+					 "unknown %s \"%s\"", host ? "switch or host" : "switch",
+					 name);
 		*host = h;
 		return 0;
 	}
 	*port = xfab_fab_port_find(&f->switches[*node], pname);
 	if (*port < 0) {
 		snprintf(field, sizeof(field), "%s.%s", where, port_key);
-		return fab_err(err, errlen, json_get(ln, port_key)->pos, field, "%s has no port %s",
-			       name, pname);
+		return json_errf(err, errlen, json_get(ln, port_key)->pos, field,
+				 "%s has no port %s", name, pname);
 	}
 	return 0;
 }
@@ -310,8 +296,8 @@ static int parse_links(const struct json_value *links, struct xfab_fabric *f, ch
 
 		snprintf(where, sizeof(where), "links[%u]", i);
 		if (ln->type != JSON_OBJECT)
-			return fab_err(err, errlen, ln->pos, where, "an object is needed, not %s",
-				       json_type_name(ln->type));
+			return json_errf(err, errlen, ln->pos, where, "an object is needed, not %s",
+					 json_type_name(ln->type));
 		if (fab_string(ln, "kind", where, 0, l->kind, sizeof(l->kind), err, errlen) ||
 		    link_end(f, ln, "upper", "upper_port", where, &l->upper, &l->upper_port, NULL,
 			     err, errlen) ||
@@ -322,32 +308,33 @@ static int parse_links(const struct json_value *links, struct xfab_fabric *f, ch
 		if (up->dir != XFAB_FAB_DOWN ||
 		    (l->lower >= 0 ? up->peer_sw != l->lower || up->peer_sw_port != l->lower_port
 				   : up->peer_host != l->lower_host))
-			return fab_err(err, errlen, ln->pos, where,
-				       "%s %s goes %s to %s %s, not to this link's lower end",
-				       f->switches[l->upper].name, up->name,
-				       up->dir == XFAB_FAB_DOWN ? "down" : "up", up->peer,
-				       up->peer_port);
+			return json_errf(err, errlen, ln->pos, where,
+					 "%s %s goes %s to %s %s, not to this link's lower end",
+					 f->switches[l->upper].name, up->name,
+					 up->dir == XFAB_FAB_DOWN ? "down" : "up", up->peer,
+					 up->peer_port);
 		if (up->link >= 0)
-			return fab_err(err, errlen, ln->pos, where, "%s %s is on links[%d] already",
-				       f->switches[l->upper].name, up->name, up->link);
+			return json_errf(err, errlen, ln->pos, where,
+					 "%s %s is on links[%d] already",
+					 f->switches[l->upper].name, up->name, up->link);
 		up->link = (int)i;
 		if (l->lower >= 0) {
 			struct xfab_fab_port *low = &f->switches[l->lower].ports[l->lower_port];
 
 			if (low->link >= 0)
-				return fab_err(err, errlen, ln->pos, where,
-					       "%s %s is on links[%d] already",
-					       f->switches[l->lower].name, low->name, low->link);
+				return json_errf(err, errlen, ln->pos, where,
+						 "%s %s is on links[%d] already",
+						 f->switches[l->lower].name, low->name, low->link);
 			low->link = (int)i;
 		}
 	}
 	for (unsigned int s = 0; s < f->n_switches; s++)
 		for (unsigned int p = 0; p < f->switches[s].n_ports; p++)
 			if (f->switches[s].ports[p].link < 0)
-				return fab_err(err, errlen, links->pos, "links",
-					       "none holds %s %s (to %s)", f->switches[s].name,
-					       f->switches[s].ports[p].name,
-					       f->switches[s].ports[p].peer);
+				return json_errf(err, errlen, links->pos, "links",
+						 "none holds %s %s (to %s)", f->switches[s].name,
+						 f->switches[s].ports[p].name,
+						 f->switches[s].ports[p].peer);
 	return 0;
 }
 
@@ -364,29 +351,29 @@ static int parse_doc(const struct json_value *doc, struct xfab_fabric *f, char *
 	const struct json_value *switches, *hosts, *links, *name;
 
 	if (doc->type != JSON_OBJECT)
-		return fab_err(err, errlen, doc->pos, "fabric", "an object is needed, not %s",
-			       json_type_name(doc->type));
+		return json_errf(err, errlen, doc->pos, "fabric", "an object is needed, not %s",
+				 json_type_name(doc->type));
 	name = json_get(doc, "name");
 	if (name && (name->type != JSON_STRING || strlen(name->str) >= sizeof(f->name)))
-		return fab_err(err, errlen, name->pos, "name", "a string of up to %zu characters",
-			       sizeof(f->name) - 1);
+		return json_errf(err, errlen, name->pos, "name", "a string of up to %zu characters",
+				 sizeof(f->name) - 1);
 	snprintf(f->name, sizeof(f->name), "%s", name ? name->str : "fabric");
 	switches = fab_member(doc, "switches", JSON_OBJECT, "", err, errlen);
 	if (!switches)
 		return -1;
 	hosts = json_get(doc, "hosts");
 	if (hosts && hosts->type != JSON_OBJECT)
-		return fab_err(err, errlen, hosts->pos, "hosts", "an object is needed, not %s",
-			       json_type_name(hosts->type));
+		return json_errf(err, errlen, hosts->pos, "hosts", "an object is needed, not %s",
+				 json_type_name(hosts->type));
 	links = fab_member(doc, "links", JSON_ARRAY, "", err, errlen);
 	if (!links)
 		return -1;
 	if (!switches->count || switches->count > XFAB_FAB_MAX_SWITCHES)
-		return fab_err(err, errlen, switches->pos, "switches", "%u switches; 1..%d",
-			       switches->count, XFAB_FAB_MAX_SWITCHES);
+		return json_errf(err, errlen, switches->pos, "switches", "%u switches; 1..%d",
+				 switches->count, XFAB_FAB_MAX_SWITCHES);
 	if (hosts && hosts->count > XFAB_FAB_MAX_HOSTS)
-		return fab_err(err, errlen, hosts->pos, "hosts", "%u hosts; at most %d",
-			       hosts->count, XFAB_FAB_MAX_HOSTS);
+		return json_errf(err, errlen, hosts->pos, "hosts", "%u hosts; at most %d",
+				 hosts->count, XFAB_FAB_MAX_HOSTS);
 	f->n_switches = switches->count;
 	f->n_hosts = hosts ? hosts->count : 0;
 	f->n_links = links->count;
@@ -394,7 +381,7 @@ static int parse_doc(const struct json_value *doc, struct xfab_fabric *f, char *
 	f->hosts = calloc(f->n_hosts + 1, sizeof(*f->hosts));
 	f->links = calloc(f->n_links + 1, sizeof(*f->links));
 	if (!f->switches || !f->hosts || !f->links)
-		return fab_err(err, errlen, doc->pos, "fabric", "out of memory");
+		return json_errf(err, errlen, doc->pos, "fabric", "out of memory");
 	for (unsigned int i = 0; i < f->n_switches; i++)
 		if (parse_switch(&switches->children[i], &f->switches[i], err, errlen))
 			return -1;
@@ -402,15 +389,15 @@ static int parse_doc(const struct json_value *doc, struct xfab_fabric *f, char *
 		if (parse_host(&hosts->children[i], &f->hosts[i], err, errlen))
 			return -1;
 		if (xfab_fab_switch_find(f, f->hosts[i].name) >= 0)
-			return fab_err(err, errlen, hosts->children[i].key_pos, "hosts",
-				       "%s is a switch's name too", f->hosts[i].name);
+			return json_errf(err, errlen, hosts->children[i].key_pos, "hosts",
+					 "%s is a switch's name too", f->hosts[i].name);
 	}
 	if (resolve_ports(switches, f, err, errlen))
 		return -1;
 	for (unsigned int i = 0; hosts && i < f->n_hosts; i++)
 		if (f->hosts[i].leaf < 0)
-			return fab_err(err, errlen, hosts->children[i].pos, f->hosts[i].name,
-				       "no leaf port leads to this host");
+			return json_errf(err, errlen, hosts->children[i].pos, f->hosts[i].name,
+					 "no leaf port leads to this host");
 	return parse_links(links, f, err, errlen);
 }
 
@@ -424,7 +411,7 @@ int xfab_fabric_parse(const char *text, struct xfab_fabric *f, char *err, size_t
 	memset(f, 0, sizeof(*f));
 	doc = json_parse(text, jerr, sizeof(jerr), &pos);
 	if (!doc)
-		return fab_err(err, errlen, pos, "fabric", "%s", jerr);
+		return json_errf(err, errlen, pos, "fabric", "%s", jerr);
 	rc = parse_doc(doc, f, err, errlen);
 	json_free(doc);
 	if (rc)

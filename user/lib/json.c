@@ -955,3 +955,16 @@ const char *json_type_name(enum json_type t)
 					    "string", "array",	 "object"};
 	return names[t];
 }
+
+int json_errf(char *err, size_t errlen, struct json_pos pos, const char *where, const char *fmt,
+	      ...)
+{
+	char what[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%d:%d: %s: %s", pos.line, pos.col, where, what);
+	return -1;
+}

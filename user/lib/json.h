@@ -34,6 +34,11 @@ struct json_value {
 
 /* Parses text; on error returns NULL and fills err (message) and *pos. */
 struct json_value *json_parse(const char *text, char *err, size_t errlen, struct json_pos *pos);
+
+/* Writes "LINE:COL: WHERE: <fmt...>" into err (a document's error at the
+ * place it names) and returns -1. */
+int json_errf(char *err, size_t errlen, struct json_pos pos, const char *where, const char *fmt,
+	      ...) __attribute__((format(printf, 5, 6)));
 /* Fills buf with up to len bytes of input: the count, 0 at its end, or -1
  * when it cannot (the reader keeps why). */
 typedef ssize_t (*json_read_fn)(void *arg, char *buf, size_t len);
