@@ -156,6 +156,29 @@ struct {
 	__type(value, struct xfab_reason_stats);
 } punt_stats SEC(".maps");
 
+/* CoPP (copp.h): each group's meter (xfabd's), its bucket (the data
+ * plane's, one for every CPU, under its lock) and its counters. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_COPP_GROUPS);
+	__type(key, __u32);
+	__type(value, struct xfab_copp_cfg);
+} copp_cfg SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XFAB_COPP_GROUPS);
+	__type(key, __u32);
+	__type(value, struct xfab_copp_state);
+} copp_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XFAB_COPP_GROUPS);
+	__type(key, __u32);
+	__type(value, struct xfab_copp_stats);
+} copp_stats SEC(".maps");
+
 /* flowlets: slot (XFAB_FLOWLET_SLOT of hash and group) -> current member,
  * last packet time; see xfab_abi.h. Mmapable for xfabctl. */
 struct {

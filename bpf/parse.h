@@ -390,6 +390,7 @@ static __always_inline void xfab_parse_vxlan_inner(const struct xfab_ctx *c, str
 		return;
 	}
 	m->flow.proto = proto;
+	m->inner_flow = 1;
 	if (l4 && (proto == IPPROTO_TCP || proto == IPPROTO_UDP)) {
 		__be16 *ports = l4;
 

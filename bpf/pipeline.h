@@ -10,7 +10,8 @@
  *   punt rules -> [xdp: lossless class handed to tc] ->
  *   [overlay (vxlan.h): tenant port -> VNET table; to the VTEP -> decap ->
  *   VNET table] -> L3 lookup -> path select -> neighbour -> egress checks
- *   -> [encap] -> queue -> rewrite -> counters
+ *   -> [encap] -> queue -> rewrite -> counters; a punt, wherever it is
+ *   decided, passes its CoPP group's meter on the way out (copp.h)
  *
  * Per-packet state lives in the CPU's scratch slot (scratch.h), not on the
  * stack; headers are found from the context and the parser's offsets.
@@ -34,6 +35,7 @@
 #include "qos.h"
 #include "pfc.h"
 #include "vxlan.h"
+#include "copp.h"
 #include "bench.h"
 
 static __always_inline int xfab_mac_is_multicast(const __u8 *mac)
@@ -122,6 +124,9 @@ static __always_inline int xfab_end(const struct xfab_ctx *c, struct xfab_scratc
 	struct xfab_trace *t;
 
 	if (!c->tracing) {
+		/* a punt passes its CoPP group's meter (copp.h) or is dropped */
+		if (act == XFAB_ACT_PUNT)
+			act = xfab_copp(c, s);
 		if (s->ov.mode | s->ov.vnet)
 			xfab_count_vnet_end(s->ov.vnet, act, s->res.reason, c->len);
 		return xfab_finish(&s->res, s->slot, c->len, act, xfab_rx_bytes(c, s));

@@ -51,6 +51,7 @@ struct xfab_meta {
 	__u8 ttl;	       /* TTL / hop limit as received */
 	__u8 tos;	       /* IPv4 TOS / IPv6 traffic class: DSCP << 2 | ECN */
 	__u8 parse_err;	       /* the first problem parsing met (a drop reason), for validation */
+	__u8 inner_flow;       /* flow holds a VXLAN packet's inner headers (parse.h) */
 	__u32 l3_len;	       /* IPv4 total length / IPv6 40 + payload length */
 	__be32 daddr[4];       /* outer destination (IPv4: word 0): routing */
 	struct xfab_flow flow; /* hash input (VXLAN: may be the inner flow) */

@@ -169,6 +169,22 @@ static int build_qos(struct build *b)
 	return 0;
 }
 
+/* CoPP: every group's meter, configured or default (cir 0: none). */
+static int build_copp(struct build *b)
+{
+	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++) {
+		struct xfab_e_copp *e = image_push(&b->next->t[XFAB_T_COPP_CFG], XFAB_T_COPP_CFG,
+						   &b->cap[XFAB_T_COPP_CFG]);
+
+		if (!e)
+			return -ENOMEM;
+		e->key = g;
+		e->val.cir = b->cfg->copp[g].cir;
+		e->val.cbs = b->cfg->copp[g].cbs;
+	}
+	return 0;
+}
+
 /* The overlay: the VTEP, the VNETs and their VNIs, and each tunnel route's
  * encapsulation (vnet_tunnels entry i + 1 for the config's tunnel i; the
  * route entries in the VNET tables name it, compile.c). */
@@ -304,6 +320,8 @@ int xfab_base_build(const struct xfab_config *cfg, const struct xfab_port_live *
 		err = build_qos(&b);
 	if (!err)
 		err = build_overlay(&b);
+	if (!err)
+		err = build_copp(&b);
 	if (err)
 		goto out;
 	for (int t = 0; t < XFAB_T_COUNT; t++) {
@@ -366,14 +384,14 @@ int xfab_base_apply(const struct xfab_base *prev, const struct xfab_base *next,
 	/* Upserts run leaves-first (a port's queues before the port, the port
 	 * before what sends out of it), removals the other way round. */
 	static const enum xfab_table upsert_order[] = {
-	    XFAB_T_SETTINGS, XFAB_T_DSCP_TO_TC, XFAB_T_QUEUE_CFG,   XFAB_T_PFC_CFG,
-	    XFAB_T_VTEP,     XFAB_T_VNETS,	XFAB_T_VNI_TO_VNET, XFAB_T_VNET_TUNNELS,
-	    XFAB_T_PORTS,    XFAB_T_TX_PORTS,	XFAB_T_NEIGHBORS,
+	    XFAB_T_SETTINGS,	 XFAB_T_DSCP_TO_TC, XFAB_T_QUEUE_CFG, XFAB_T_PFC_CFG,
+	    XFAB_T_COPP_CFG,	 XFAB_T_VTEP,	    XFAB_T_VNETS,     XFAB_T_VNI_TO_VNET,
+	    XFAB_T_VNET_TUNNELS, XFAB_T_PORTS,	    XFAB_T_TX_PORTS,  XFAB_T_NEIGHBORS,
 	};
 	static const enum xfab_table remove_order[] = {
 	    XFAB_T_NEIGHBORS,	XFAB_T_TX_PORTS,   XFAB_T_PORTS,    XFAB_T_VNET_TUNNELS,
 	    XFAB_T_VNI_TO_VNET, XFAB_T_VNETS,	   XFAB_T_VTEP,	    XFAB_T_PFC_CFG,
-	    XFAB_T_QUEUE_CFG,	XFAB_T_DSCP_TO_TC, XFAB_T_SETTINGS,
+	    XFAB_T_QUEUE_CFG,	XFAB_T_DSCP_TO_TC, XFAB_T_SETTINGS, XFAB_T_COPP_CFG,
 	};
 	int err;
 

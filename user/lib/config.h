@@ -134,6 +134,14 @@ struct xfab_cfg_neigh {
 	__u8 mac[6];
 };
 
+/* COPP_TABLE|group (docs/COPP.md): the group's meter, its default unless
+ * configured. cir 0: not policed. */
+struct xfab_cfg_copp {
+	__u32 cir; /* packets per second */
+	__u32 cbs; /* packets */
+	int configured;
+};
+
 struct xfab_config {
 	char hostname[XFAB_HOSTNAME_MAX];
 	int datapath; /* enum xfab_datapath */
@@ -199,6 +207,8 @@ struct xfab_config {
 	struct json_pos fib_groups_pos[2];
 	__u32 fib_groups_need[2];
 	__u32 fib_groups_loaded[2];
+	/* control-plane policing: per CoPP group (enum xfab_copp_group) */
+	struct xfab_cfg_copp copp[XFAB_COPP_GROUPS];
 };
 
 /* The groups xfabd loads a FIB with (v6: 0 IPv4, 1 IPv6): the configured

@@ -25,4 +25,5 @@ const struct xfab_table_desc xfab_table_descs[XFAB_T_COUNT] = {
     [XFAB_T_VNETS] = DESC(XFAB_MAP_VNETS, xfab_e_vnet, 1),
     [XFAB_T_VNI_TO_VNET] = DESC(XFAB_MAP_VNI_TO_VNET, xfab_e_vni, 0),
     [XFAB_T_VNET_TUNNELS] = DESC(XFAB_MAP_VNET_TUNNELS, xfab_e_tunnel, 1),
+    [XFAB_T_COPP_CFG] = DESC(XFAB_MAP_COPP_CFG, xfab_e_copp, 1),
 };

@@ -33,6 +33,7 @@ enum xfab_table {
 	XFAB_T_VNETS,
 	XFAB_T_VNI_TO_VNET,
 	XFAB_T_VNET_TUNNELS,
+	XFAB_T_COPP_CFG,
 	XFAB_T_COUNT,
 };
 
@@ -96,6 +97,11 @@ struct xfab_e_vni {
 struct xfab_e_tunnel {
 	__u32 key;
 	struct xfab_tunnel_route val;
+};
+
+struct xfab_e_copp {
+	__u32 key; /* enum xfab_copp_group */
+	struct xfab_copp_cfg val;
 };
 
 struct xfab_table_desc {

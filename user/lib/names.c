@@ -3,6 +3,8 @@
 #include "names.h"
 #include "nlroute.h"
 
+#include <string.h>
+
 #define NAME_ENTRY(id, name, help) name,
 #define HELP_ENTRY(id, name, help) help,
 #define COUNT_ENTRY(id, name, help) +1
@@ -18,6 +20,44 @@ const unsigned int xfab_punt_reason_count = 0 XFAB_PUNT_REASONS(COUNT_ENTRY);
 /* The enum is generated from the same list: it cannot disagree. */
 _Static_assert(sizeof(drop_names) / sizeof(drop_names[0]) == XFAB_DROP_MAX, "drop names");
 _Static_assert(sizeof(punt_names) / sizeof(punt_names[0]) == XFAB_PUNT_MAX, "punt names");
+
+#define COPP_NAME(id, name, traps, cir, cbs) name,
+#define COPP_TRAPS(id, name, traps, cir, cbs) traps,
+#define COPP_CIR(id, name, traps, cir, cbs) cir,
+#define COPP_CBS(id, name, traps, cir, cbs) cbs,
+static const char *const copp_names[] = {XFAB_COPP_GROUP_LIST(COPP_NAME)};
+static const char *const copp_traps[] = {XFAB_COPP_GROUP_LIST(COPP_TRAPS)};
+static const __u32 copp_cir[] = {XFAB_COPP_GROUP_LIST(COPP_CIR)};
+static const __u32 copp_cbs[] = {XFAB_COPP_GROUP_LIST(COPP_CBS)};
+_Static_assert(sizeof(copp_names) / sizeof(copp_names[0]) == XFAB_COPP_GROUPS, "copp names");
+
+const char *xfab_copp_group_name(__u32 group)
+{
+	return group < XFAB_COPP_GROUPS ? copp_names[group] : "unknown";
+}
+
+const char *xfab_copp_group_traps(__u32 group)
+{
+	return group < XFAB_COPP_GROUPS ? copp_traps[group] : "unknown";
+}
+
+__u32 xfab_copp_default_cir(__u32 group)
+{
+	return group < XFAB_COPP_GROUPS ? copp_cir[group] : 0;
+}
+
+__u32 xfab_copp_default_cbs(__u32 group)
+{
+	return group < XFAB_COPP_GROUPS ? copp_cbs[group] : 0;
+}
+
+int xfab_copp_group_by_name(const char *name)
+{
+	for (int g = 0; g < XFAB_COPP_GROUPS; g++)
+		if (!strcmp(copp_names[g], name))
+			return g;
+	return -1;
+}
 
 const char *xfab_drop_name(__u32 reason)
 {

@@ -20,6 +20,14 @@ const char *xfab_route_type_name(__u32 type);
  * protocol (bgp, static, kernel, ospf, or its number); buf holds the last. */
 const char *xfab_route_origin_name(const struct xfab_route *rt, char *buf, size_t len);
 const char *xfab_lb_name(__u32 event);
+/* CoPP groups (XFAB_COPP_GROUP_LIST): name, SONiC trap ids ("bgp,bgpv6"),
+ * default meter; a group outside the list is "unknown" (0 for figures). */
+const char *xfab_copp_group_name(__u32 group);
+const char *xfab_copp_group_traps(__u32 group);
+__u32 xfab_copp_default_cir(__u32 group);
+__u32 xfab_copp_default_cbs(__u32 group);
+/* The group named name, or -1. */
+int xfab_copp_group_by_name(const char *name);
 
 /* How many entries the X-macro lists hold (tests compare with *_MAX). */
 extern const unsigned int xfab_drop_reason_count;

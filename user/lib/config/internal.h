@@ -60,6 +60,10 @@ const char *cfg_addr_subnet_edge(const struct xfab_prefix *pfx, const __u8 *a);
 int cfg_parse_addr(const char *text, int *family, __u8 addr[16]);
 const char *cfg_addr_str(int family, const __u8 *a, char *buf, size_t len);
 
+/* ---- copp.c ---- */
+void cfg_copp_defaults(struct xfab_config *cfg);
+void cfg_parse_copp(struct ctx *c, const struct json_value *tbl);
+
 /* ---- device.c ---- */
 void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl);
 void cfg_parse_ports(struct ctx *c, const struct json_value *tbl);

@@ -22,7 +22,7 @@ static const char *const known_tables[] = {
     "LOCAL_REPAIR",    "PORT_QOS_MAP", "CABLE_LENGTH",
     "BUFFER_PROFILE",  "BUFFER_PG",    "PFC_WD",
     "VXLAN_TUNNEL",    "VNET",	       "VNET_ROUTE_TUNNEL",
-    "VNET_ROUTE",      NULL,
+    "VNET_ROUTE",      "COPP_TABLE",   NULL,
 };
 
 /* Validates a parsed document into out (parse errors are the caller's). */
@@ -136,6 +136,10 @@ static int config_from_json(const char *file, struct json_value *root, struct xf
 	tbl = json_get(root, "FIB_SYNC");
 	if (tbl)
 		cfg_parse_fib_sync(&c, tbl);
+	cfg_copp_defaults(cfg);
+	tbl = json_get(root, "COPP_TABLE");
+	if (tbl)
+		cfg_parse_copp(&c, tbl);
 	tbl = json_get(root, "LOCAL_REPAIR");
 	if (tbl && l3_ok)
 		cfg_parse_local_repair(&c, tbl);
