@@ -481,6 +481,8 @@ int main(int argc, char **argv)
 		src.fd_vnets = bpf_map__fd(a.skel->maps.vnets);
 		src.fd_vnet_stats = bpf_map__fd(a.skel->maps.vnet_stats);
 		src.fd_vnet_drops = bpf_map__fd(a.skel->maps.vnet_drops);
+		src.fd_copp_cfg = bpf_map__fd(a.skel->maps.copp_cfg);
+		src.fd_copp_stats = bpf_map__fd(a.skel->maps.copp_stats);
 		src.fib = &a.fib_pub;
 		if (xfab_metrics_start(a.metrics, &src))
 			log_warn("cannot serve metrics on %s: %s", a.metrics, strerror(errno));

@@ -222,6 +222,42 @@ static void vnet_series(const struct xfab_metrics_src *src, FILE *f)
 		}
 }
 
+/* CoPP (docs/COPP.md): per group, its meter and what it admitted and
+ * policed. */
+static void copp_series(const struct xfab_metrics_src *src, FILE *f)
+{
+	struct xfab_copp_stats st[XFAB_COPP_GROUPS];
+	struct xfab_copp_cfg cfg[XFAB_COPP_GROUPS];
+	const char *sw = src->hostname;
+
+	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++) {
+		if (src->fd_copp_stats < 1 ||
+		    xfab_percpu_sum(src->fd_copp_stats, g, (__u64 *)&st[g], sizeof(st[g]) / 8))
+			memset(&st[g], 0, sizeof(st[g]));
+		if (src->fd_copp_cfg < 1 || bpf_map_lookup_elem(src->fd_copp_cfg, &g, &cfg[g]))
+			memset(&cfg[g], 0, sizeof(cfg[g]));
+	}
+	family(f, "xfab_copp_green_packets_total", "counter",
+	       "Packets for the kernel its CoPP group admitted, by group.");
+	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
+		fprintf(f, "xfab_copp_green_packets_total{switch=\"%s\",group=\"%s\"} %llu\n", sw,
+			xfab_copp_group_name(g), (unsigned long long)st[g].green_packets);
+	family(f, "xfab_copp_red_packets_total", "counter",
+	       "Packets for the kernel dropped over their CoPP group's rate (policed), by group.");
+	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
+		fprintf(f, "xfab_copp_red_packets_total{switch=\"%s\",group=\"%s\"} %llu\n", sw,
+			xfab_copp_group_name(g), (unsigned long long)st[g].red_packets);
+	family(f, "xfab_copp_cir_packets_per_second", "gauge",
+	       "A CoPP group's committed rate (0: not policed).");
+	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
+		fprintf(f, "xfab_copp_cir_packets_per_second{switch=\"%s\",group=\"%s\"} %u\n", sw,
+			xfab_copp_group_name(g), cfg[g].cir);
+	family(f, "xfab_copp_cbs_packets", "gauge", "A CoPP group's burst (bucket size).");
+	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
+		fprintf(f, "xfab_copp_cbs_packets{switch=\"%s\",group=\"%s\"} %u\n", sw,
+			xfab_copp_group_name(g), cfg[g].cbs);
+}
+
 void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 {
 	static const struct {
@@ -260,6 +296,7 @@ void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 		XFAB_DROP_MAX, xfab_drop_name);
 	reasons(f, sw, "xfab_punts_total", "Packets handed to the kernel, by reason.",
 		src->fd_punt_stats, XFAB_PUNT_MAX, xfab_punt_name);
+	copp_series(src, f);
 	for (size_t m = 0; m < sizeof(queue_metrics) / sizeof(queue_metrics[0]); m++) {
 		family(f, queue_metrics[m].name, queue_metrics[m].type, queue_metrics[m].help);
 		for (int p = 0; p < src->n_ports; p++)

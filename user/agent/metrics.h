@@ -29,6 +29,7 @@ struct xfab_metrics_src {
 	int fd_pfc_state, fd_pfc_queue;		    /* PFC series: keyed by the same slots */
 	int fd_vnets, fd_vnet_stats, fd_vnet_drops; /* the overlay; < 1: no VNET series */
 	struct xfab_fib_status *fib;		    /* NULL or !enabled: no FIB_SYNC series */
+	int fd_copp_cfg, fd_copp_stats;		    /* CoPP, per group; < 1: the series read 0 */
 };
 
 /* Writes the exposition to f. */

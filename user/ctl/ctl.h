@@ -77,6 +77,7 @@ int show_te(void);
 int show_queues(void);
 int show_watermark(void);
 int show_queue_counters(void);
+int show_copp(void); /* show_copp.c */
 /* show_pfc.c */
 int show_pfc_counters(void);
 int show_pfc_status(void);

@@ -84,6 +84,8 @@ static const struct cmd show_cmds[] = {
     {"neighbors", NULL, show_neighbors, NULL, "neighbours learnt from the kernel or configured"},
     {"counters", NULL, show_counters, NULL, "per-port packet and byte counters"},
     {"drops", NULL, show_drops, NULL, "drop and punt counters by reason"},
+    {"copp", NULL, show_copp, NULL,
+     "control-plane policing per group: trap ids, cir, cbs, green and red (policed) packets"},
     {"lb", NULL, show_lb, NULL, "load-balancing events: flowlets started, paths changed, TE"},
     {"flowlets", NULL, show_flowlets, NULL,
      "live flowlet slots: group, flow hash, member, idle time"},

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* show copp: control-plane policing per CoPP group (docs/COPP.md) */
+#include <bpf/bpf.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "names.h"
+
+int show_copp(void)
+{
+	int fd_cfg = open_map(XFAB_MAP_COPP_CFG), fd_stats = open_map(XFAB_MAP_COPP_STATS);
+	int fd_state = open_map(XFAB_MAP_COPP_STATE);
+
+	if (json)
+		jw_open(NULL, '[');
+	else
+		printf("%-10s %-18s %9s %9s %14s %14s %9s\n", "GROUP", "TRAP IDS", "CIR", "CBS",
+		       "GREEN PKTS", "RED PKTS", "TOKENS");
+	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++) {
+		struct xfab_copp_cfg cfg = {0};
+		struct xfab_copp_stats st;
+		struct xfab_copp_state bucket = {0};
+		char cir[16], cbs[16], tokens[24];
+
+		if (bpf_map_lookup_elem(fd_cfg, &g, &cfg))
+			memset(&cfg, 0, sizeof(cfg));
+		if (xfab_percpu_sum(fd_stats, g, (__u64 *)&st, sizeof(st) / 8))
+			memset(&st, 0, sizeof(st));
+		if (bpf_map_lookup_elem(fd_state, &g, &bucket))
+			memset(&bucket, 0, sizeof(bucket));
+		if (json) {
+			jw_open(NULL, '{');
+			jw_string("group", xfab_copp_group_name(g));
+			jw_string("trap_ids", xfab_copp_group_traps(g));
+			jw_uint("cir", cfg.cir);
+			jw_uint("cbs", cfg.cbs);
+			jw_bool("policed", cfg.cir != 0);
+			jw_uint("green_packets", st.green_packets);
+			jw_uint("green_bytes", st.green_bytes);
+			jw_uint("red_packets", st.red_packets);
+			jw_uint("red_bytes", st.red_bytes);
+			/* as of the last punt (the bucket fills between punts) */
+			jw_uint("tokens", bucket.tokens / XFAB_COPP_TOKEN);
+			jw_close('}');
+			continue;
+		}
+		if (cfg.cir) {
+			snprintf(cir, sizeof(cir), "%u", cfg.cir);
+			snprintf(cbs, sizeof(cbs), "%u", cfg.cbs);
+			snprintf(tokens, sizeof(tokens), "%llu",
+				 (unsigned long long)(bucket.tokens / XFAB_COPP_TOKEN));
+		} else {
+			snprintf(cir, sizeof(cir), "-");
+			snprintf(cbs, sizeof(cbs), "-");
+			snprintf(tokens, sizeof(tokens), "-");
+		}
+		printf("%-10s %-18s %9s %9s %14llu %14llu %9s\n", xfab_copp_group_name(g),
+		       xfab_copp_group_traps(g), cir, cbs, (unsigned long long)st.green_packets,
+		       (unsigned long long)st.red_packets, tokens);
+	}
+	if (json)
+		jw_close(']');
+	else
+		printf("(CIR packets/s, CBS packets; '-': not policed; TOKENS as of the group's "
+		       "last punt)\n");
+	return 0;
+}
