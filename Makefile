@@ -28,7 +28,8 @@ CTL_OBJ    := $(CTL_SRC:user/%.c=$(BUILD)/obj/%.o)
 PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim \
 	      $(BUILD)/xfab-compile-bench $(BUILD)/xfab-nlsync-bench $(BUILD)/xfab-stackcheck \
 	      $(BUILD)/xfab-route-inject $(BUILD)/xfab-linkfault $(BUILD)/xfab-pfcgen \
-	      $(BUILD)/xfab-bench $(BUILD)/xfab-te $(BUILD)/bench.bpf.o $(BUILD)/xfab-coll
+	      $(BUILD)/xfab-bench $(BUILD)/xfab-te $(BUILD)/bench.bpf.o $(BUILD)/xfab-coll \
+	      $(BUILD)/xfab-flood
 # Every tests/unit/test_X.c is a unit suite (built plain and with ASan/UBSan);
 # every tests/bpf/test_X.c a BPF packet suite: adding a file adds the suite.
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
@@ -114,6 +115,10 @@ $(BUILD)/obj/tools/%.o: tools/%.c $(BUILD)/obj/tools/%.d
 # the RoCE senders share roce (BTH, pacer, PFC listener), xfab-coll also
 # job files and the collectives' schedule (coll).
 $(BUILD)/xfab-pfcgen: $(BUILD)/%: $(BUILD)/obj/tools/%.o $(BUILD)/obj/lib/pfcframe.o | $(BUILD)
+	$(CC) $(CFLAGS) $^ -o $@
+
+# xfab-flood (the CoPP tests' flooder) builds its frames with frame.c.
+$(BUILD)/xfab-flood: $(BUILD)/obj/tools/xfab-flood.o $(BUILD)/obj/lib/frame.o | $(BUILD)
 	$(CC) $(CFLAGS) $^ -o $@
 
 $(BUILD)/xfab-roce: $(BUILD)/obj/tools/xfab-roce.o $(BUILD)/obj/lib/roce.o $(BUILD)/obj/lib/pfcframe.o | $(BUILD)
