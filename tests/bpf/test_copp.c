@@ -396,6 +396,51 @@ static void test_price(void **state)
 	assert_true(ns[1] < ns[0] + 1000);
 }
 
+/* `xfabctl -j show copp` over the maps pinned: each group's meter as the
+ * config says (written here) and its counters as the data plane counted
+ * them (read from copp_stats, summed over CPUs, in this test). */
+static void test_show_copp(void **state)
+{
+	static const __u32 want[XFAB_COPP_GROUPS][2] = {
+	    [XFAB_COPP_BGP] = {6000, 6000},   [XFAB_COPP_BFD] = {6000, 6000},
+	    [XFAB_COPP_ARP] = {1, 1},	      [XFAB_COPP_ND] = {600, 600},
+	    [XFAB_COPP_TTL_ERROR] = {10, 5},  [XFAB_COPP_IP2ME] = {6000, 6000},
+	    [XFAB_COPP_DEFAULT] = {600, 600},
+	};
+	static const char *const names[XFAB_COPP_GROUPS] = {"bgp",	 "bfd",	  "arp",    "nd",
+							    "ttl_error", "ip2me", "default"};
+	char dir[128], cmd[512], out[4096], expect[4096];
+	size_t n = 0, len = 0;
+	FILE *p;
+
+	(void)state;
+	assert_int_equal(h_reapply(&H, cfg_meter), 0);
+	set_bucket(XFAB_COPP_TTL_ERROR, 0, 0);
+	burst(0, 9); /* 5 green, 4 red */
+	assert_int_equal(xfab_ensure_bpffs(), 0);
+	snprintf(dir, sizeof(dir), "/sys/fs/bpf/xfab-copp-test-%d", (int)getpid());
+	assert_int_equal(bpf_object__pin_maps(H.skel->obj, dir), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "%s -P %s -j show copp | jq -c '.[] | [.group, .cir, .cbs, .policed, "
+		 ".green_packets, .red_packets]'",
+		 h_build_path("xfabctl"), dir);
+	p = popen(cmd, "r");
+	if (p) {
+		n = fread(out, 1, sizeof(out) - 1, p);
+		pclose(p);
+	}
+	out[n] = '\0';
+	bpf_object__unpin_maps(H.skel->obj, dir);
+	rmdir(dir);
+	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
+		len += (size_t)snprintf(expect + len, sizeof(expect) - len,
+					"[\"%s\",%u,%u,true,%llu,%llu]\n", names[g], want[g][0],
+					want[g][1], (unsigned long long)copp(g, 0),
+					(unsigned long long)copp(g, 1));
+	assert_true(copp(XFAB_COPP_TTL_ERROR, 1) >= 4);
+	assert_string_equal(out, expect);
+}
+
 H_GROUP_FIXTURES(H, 2, cfg_open)
 
 int main(void)
@@ -407,6 +452,7 @@ int main(void)
 	    cmocka_unit_test(test_cbs_lowered),
 	    cmocka_unit_test(test_unpoliced),
 	    cmocka_unit_test(test_bgp_protected),
+	    cmocka_unit_test(test_show_copp),
 	    cmocka_unit_test(test_price),
 	};
 
