@@ -97,7 +97,16 @@ static void test_known_names(void **state)
 			    "mac_control_truncated");
 	assert_string_equal(xfab_drop_name(XFAB_DROP_PFC_WATCHDOG), "pfc_watchdog");
 	assert_string_equal(xfab_drop_name(XFAB_DROP_VXLAN_CE_NOT_ECT), "vxlan_ce_not_ect");
-	assert_string_equal(xfab_drop_name(XFAB_DROP_MAX - 1), "vnet_underlay_punt");
+	assert_string_equal(xfab_drop_name(XFAB_DROP_VNET_UNDERLAY_PUNT), "vnet_underlay_punt");
+	assert_string_equal(xfab_drop_name(XFAB_DROP_MAX - 1), "copp_policed");
+	/* CoPP groups: names, SONiC trap ids, lookup by name */
+	assert_string_equal(xfab_copp_group_name(XFAB_COPP_BGP), "bgp");
+	assert_string_equal(xfab_copp_group_traps(XFAB_COPP_BGP), "bgp,bgpv6");
+	assert_string_equal(xfab_copp_group_traps(XFAB_COPP_ARP), "arp_req,arp_resp");
+	assert_string_equal(xfab_copp_group_name(XFAB_COPP_GROUPS - 1), "default");
+	assert_string_equal(xfab_copp_group_name(XFAB_COPP_GROUPS), "unknown");
+	assert_int_equal(xfab_copp_group_by_name("ttl_error"), XFAB_COPP_TTL_ERROR);
+	assert_int_equal(xfab_copp_group_by_name("queue4_group1"), -1);
 	assert_string_equal(xfab_punt_name(XFAB_PUNT_IPV6_HOP_BY_HOP), "ipv6_hop_by_hop");
 	assert_string_equal(xfab_punt_name(XFAB_PUNT_MAX - 1), "vnet_too_big");
 }
