@@ -20,6 +20,7 @@
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
+#include <linux/in6.h> /* IPPROTO_ICMPV6 */
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 

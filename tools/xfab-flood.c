@@ -142,12 +142,18 @@ static long build_arp(const uint8_t smac[6], const uint8_t src[4], const uint8_t
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"dev", required_argument, NULL, 'd'},	  {"dmac", required_argument, NULL, 'm'},
-	    {"src", required_argument, NULL, 's'},	  {"dst", required_argument, NULL, 't'},
-	    {"arp-target", required_argument, NULL, 'a'}, {"kind", required_argument, NULL, 'k'},
-	    {"seconds", required_argument, NULL, 'S'},	  {"count", required_argument, NULL, 'c'},
-	    {"rate", required_argument, NULL, 'r'},	  {"json", no_argument, NULL, 'j'},
-	    {"help", no_argument, NULL, 'h'},		  {NULL, 0, NULL, 0},
+	    {"dev", required_argument, NULL, 'd'},
+	    {"dmac", required_argument, NULL, 'm'},
+	    {"src", required_argument, NULL, 's'},
+	    {"dst", required_argument, NULL, 't'},
+	    {"arp-target", required_argument, NULL, 'a'},
+	    {"kind", required_argument, NULL, 'k'},
+	    {"seconds", required_argument, NULL, 'S'},
+	    {"count", required_argument, NULL, 'c'},
+	    {"rate", required_argument, NULL, 'r'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *dev = NULL;
 	uint8_t dmac[6], smac[6], src[4], dst[4], target[4], frames[2][128];
@@ -325,8 +331,7 @@ int main(int argc, char **argv)
 			       (unsigned long long)errors, last_errno ? ": last " : "",
 			       last_errno ? strerror(last_errno) : "");
 	}
-	return last_errno && last_errno != ENOBUFS && last_errno != EAGAIN &&
-			   last_errno != EINTR
-		       ? 1
-		       : 0;
+	return last_errno && last_errno != ENOBUFS && last_errno != EAGAIN && last_errno != EINTR
+		   ? 1
+		   : 0;
 }
