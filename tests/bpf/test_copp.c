@@ -415,14 +415,15 @@ static void test_show_copp(void **state)
 
 	(void)state;
 	assert_int_equal(h_reapply(&H, cfg_meter), 0);
-	set_bucket(XFAB_COPP_TTL_ERROR, 0, 0);
-	burst(0, 9); /* 5 green, 4 red */
+	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
+		set_bucket(g, 0, 0); /* never used: full */
+	burst(0, 9);		     /* 5 green, 4 red: ttl_error's bucket empty */
 	assert_int_equal(xfab_ensure_bpffs(), 0);
 	snprintf(dir, sizeof(dir), "/sys/fs/bpf/xfab-copp-test-%d", (int)getpid());
 	assert_int_equal(bpf_object__pin_maps(H.skel->obj, dir), 0);
 	snprintf(cmd, sizeof(cmd),
 		 "%s -P %s -j show copp | jq -c '.[] | [.group, .cir, .cbs, .policed, "
-		 ".green_packets, .red_packets]'",
+		 ".green_packets, .red_packets, .tokens]'",
 		 h_build_path("xfabctl"), dir);
 	p = popen(cmd, "r");
 	if (p) {
@@ -433,10 +434,10 @@ static void test_show_copp(void **state)
 	bpf_object__unpin_maps(H.skel->obj, dir);
 	rmdir(dir);
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
-		len += (size_t)snprintf(expect + len, sizeof(expect) - len,
-					"[\"%s\",%u,%u,true,%llu,%llu]\n", names[g], want[g][0],
-					want[g][1], (unsigned long long)copp(g, 0),
-					(unsigned long long)copp(g, 1));
+		len += (size_t)snprintf(
+		    expect + len, sizeof(expect) - len, "[\"%s\",%u,%u,true,%llu,%llu,%u]\n",
+		    names[g], want[g][0], want[g][1], (unsigned long long)copp(g, 0),
+		    (unsigned long long)copp(g, 1), g == XFAB_COPP_TTL_ERROR ? 0 : want[g][1]);
 	assert_true(copp(XFAB_COPP_TTL_ERROR, 1) >= 4);
 	assert_string_equal(out, expect);
 }

@@ -7,6 +7,28 @@
 #include "ctl.h"
 #include "names.h"
 
+/* The packets the bucket holds now: what it held at its last punt plus
+ * what cir added since, up to cbs (a bucket never used is full), as the
+ * data plane will find it (bpf/copp.h; the same CLOCK_MONOTONIC). */
+static unsigned long long tokens_now(const struct xfab_copp_cfg *cfg,
+				     const struct xfab_copp_state *b)
+{
+	unsigned long long cap = (unsigned long long)cfg->cbs * XFAB_COPP_TOKEN, t = b->tokens;
+	unsigned long long now = xfab_mono_ns();
+
+	if (t > cap)
+		t = cap;
+	if (!cfg->cir)
+		return 0;
+	if (now > b->last_ns) {
+		if (now - b->last_ns > (cap - t) / cfg->cir)
+			t = cap;
+		else
+			t += (now - b->last_ns) * cfg->cir;
+	}
+	return t / XFAB_COPP_TOKEN;
+}
+
 int show_copp(void)
 {
 	int fd_cfg = open_map(XFAB_MAP_COPP_CFG), fd_stats = open_map(XFAB_MAP_COPP_STATS);
@@ -40,16 +62,14 @@ int show_copp(void)
 			jw_uint("green_bytes", st.green_bytes);
 			jw_uint("red_packets", st.red_packets);
 			jw_uint("red_bytes", st.red_bytes);
-			/* as of the last punt (the bucket fills between punts) */
-			jw_uint("tokens", bucket.tokens / XFAB_COPP_TOKEN);
+			jw_uint("tokens", tokens_now(&cfg, &bucket));
 			jw_close('}');
 			continue;
 		}
 		if (cfg.cir) {
 			snprintf(cir, sizeof(cir), "%u", cfg.cir);
 			snprintf(cbs, sizeof(cbs), "%u", cfg.cbs);
-			snprintf(tokens, sizeof(tokens), "%llu",
-				 (unsigned long long)(bucket.tokens / XFAB_COPP_TOKEN));
+			snprintf(tokens, sizeof(tokens), "%llu", tokens_now(&cfg, &bucket));
 		} else {
 			snprintf(cir, sizeof(cir), "-");
 			snprintf(cbs, sizeof(cbs), "-");
@@ -62,7 +82,7 @@ int show_copp(void)
 	if (json)
 		jw_close(']');
 	else
-		printf("(CIR packets/s, CBS packets; '-': not policed; TOKENS as of the group's "
-		       "last punt)\n");
+		printf("(CIR packets/s, CBS packets; '-': not policed; TOKENS: packets the bucket "
+		       "holds now)\n");
 	return 0;
 }
