@@ -190,6 +190,9 @@ $(BUILD)/test_packets $(BUILD)/test_trace: $(BUILD)/xfabctl
 # test_pfcshow runs xfabctl and the metrics writer against maps it planted.
 $(BUILD)/test_pfcshow: $(BUILD)/xfabctl $(BUILD)/obj/agent/metrics.o
 $(BUILD)/obj/tests/bpf/test_pfcshow.o: UNIT_INC := -Iuser/agent
+# test_copp too: show copp and the CoPP series over the loaded data plane's maps.
+$(BUILD)/test_copp: $(BUILD)/xfabctl $(BUILD)/obj/agent/metrics.o
+$(BUILD)/obj/tests/bpf/test_copp.o: UNIT_INC := -Iuser/agent
 
 # Mutation testing: every one-line mutation in tests/mutations.txt, applied
 # one at a time to a copy of the tree, must make the unit or bpf suites fail.

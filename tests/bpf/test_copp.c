@@ -30,6 +30,7 @@
 #include "common.h"
 #include "frame.h"
 #include "harness.h"
+#include "metrics.h"
 
 static struct harness H;
 
@@ -442,6 +443,68 @@ static void test_show_copp(void **state)
 	assert_string_equal(out, expect);
 }
 
+/* xfabd's CoPP series over the same maps: HELP and TYPE, one sample per
+ * group and family, each the counter read here; the red ones also as the
+ * copp_policed drop. */
+static void test_metrics(void **state)
+{
+	static struct xfab_metrics_src src = {.hostname = "sw"};
+	char *buf = NULL, want[256];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(h_reapply(&H, cfg_meter), 0);
+	set_bucket(XFAB_COPP_TTL_ERROR, 0, 0);
+	burst(1, 7); /* 5 green, 2 red */
+	src.fd_port_stats = src.fd_punt_stats = src.fd_lb_stats = -1;
+	src.fd_queue_stats = src.fd_queue_wm = src.fd_pfc_state = src.fd_pfc_queue = -1;
+	src.fd_vnets = src.fd_vnet_stats = src.fd_vnet_drops = -1;
+	src.fd_drop_stats = h_map_fd(&H, XFAB_MAP_DROP_STATS);
+	src.fd_copp_cfg = h_map_fd(&H, XFAB_MAP_COPP_CFG);
+	src.fd_copp_stats = h_map_fd(&H, XFAB_MAP_COPP_STATS);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	xfab_metrics_write(&src, f);
+	fclose(f);
+	{
+		const char *lines[] = {
+		    "# TYPE xfab_copp_green_packets_total counter\n",
+		    "# TYPE xfab_copp_red_packets_total counter\n",
+		    "# TYPE xfab_copp_cir_packets_per_second gauge\n",
+		    "# TYPE xfab_copp_cbs_packets gauge\n",
+		    "xfab_copp_cir_packets_per_second{switch=\"sw\",group=\"ttl_error\"} 10\n",
+		    "xfab_copp_cbs_packets{switch=\"sw\",group=\"ttl_error\"} 5\n",
+		    "xfab_copp_cir_packets_per_second{switch=\"sw\",group=\"bgp\"} 6000\n",
+		};
+
+		for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+			if (!strstr(buf, lines[i]))
+				fail_msg("no line %s", lines[i]);
+	}
+	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++) {
+		static const char *const names[XFAB_COPP_GROUPS] = {
+		    "bgp", "bfd", "arp", "nd", "ttl_error", "ip2me", "default"};
+
+		snprintf(want, sizeof(want),
+			 "\nxfab_copp_green_packets_total{switch=\"sw\",group=\"%s\"} %llu\n",
+			 names[g], (unsigned long long)copp(g, 0));
+		if (!strstr(buf, want))
+			fail_msg("no line %s", want + 1);
+		snprintf(want, sizeof(want),
+			 "\nxfab_copp_red_packets_total{switch=\"sw\",group=\"%s\"} %llu\n",
+			 names[g], (unsigned long long)copp(g, 1));
+		if (!strstr(buf, want))
+			fail_msg("no line %s", want + 1);
+	}
+	snprintf(want, sizeof(want),
+		 "xfab_drops_total{switch=\"sw\",reason=\"copp_policed\"} %llu\n",
+		 (unsigned long long)dropped(XFAB_DROP_COPP_POLICED));
+	assert_non_null(strstr(buf, want));
+	assert_true(copp(XFAB_COPP_TTL_ERROR, 1) >= 2);
+	free(buf);
+}
+
 H_GROUP_FIXTURES(H, 2, cfg_open)
 
 int main(void)
@@ -454,6 +517,7 @@ int main(void)
 	    cmocka_unit_test(test_unpoliced),
 	    cmocka_unit_test(test_bgp_protected),
 	    cmocka_unit_test(test_show_copp),
+	    cmocka_unit_test(test_metrics),
 	    cmocka_unit_test(test_price),
 	};
 
