@@ -188,7 +188,7 @@ else
 	# veth without XDP queues every frame before tc ingress: a CPU the flood
 	# saturates may drop other ports' frames before xfab sees them (the
 	# backlog drops above tell). Until that is settled: reported, not judged.
-	echo "# tc datapath: ping loss reported, not judged (input backlog, before tc ingress)"
+	echo "# tc datapath: ping loss reported, not judged (docs/COPP.md)"
 fi
 check "show copp (text): SONiC's columns" eval \
 	'L leaf1 xfabctl show copp | head -1 | grep -q "^GROUP *TRAP IDS *CIR *CBS *GREEN PKTS *RED PKTS"'
