@@ -292,3 +292,15 @@ fuzz: fuzz-build
 
 fuzz-smoke: fuzz-build
 	BUILD=$(BUILD) tests/fuzz/lib/run --seconds 10 $(FUZZ_NAMES)
+
+# test_fuzz_regress replays tests/fuzz/lib/regress/ through the targets'
+# own functions, built as a plain unit suite (gcc, and with ASan/UBSan).
+FUZZ_UNIT_OBJ := $(FUZZ_NAMES:%=tests/fuzz/lib/fuzz_%.o) agent/requests.o
+$(BUILD)/test_fuzz_regress $(BUILD)/test_fuzz_regress_asan: UNIT_EXTRA := $(FUZZ_UNIT_OBJ)
+$(BUILD)/test_fuzz_regress: $(addprefix $(BUILD)/obj/,$(FUZZ_UNIT_OBJ))
+$(BUILD)/test_fuzz_regress_asan: $(addprefix $(BUILD)/obj-asan/,$(FUZZ_UNIT_OBJ))
+$(BUILD)/obj/tests/unit/test_fuzz_regress.o $(BUILD)/obj-asan/tests/unit/test_fuzz_regress.o: \
+	UNIT_INC := -Itests/fuzz/lib
+$(foreach d,$(OBJ_DIRS),$(FUZZ_NAMES:%=$(d)/tests/fuzz/lib/fuzz_%.o)): \
+	UNIT_INC := -Iuser/agent -Itests/unit
+-include $(wildcard $(foreach d,$(OBJ_DIRS),$(d)/tests/fuzz/lib/*.d))

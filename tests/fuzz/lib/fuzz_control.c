@@ -170,12 +170,13 @@ static int one_line(struct fuzz_agent *f, const char *line, size_t len)
 	memset(out, 0x5a, sizeof(out));
 	n = ctl_handle(&f->a, line, len, out, sizeof(out));
 	FUZZ_CHECK(n > 0 && (size_t)n < sizeof(out));
-	FUZZ_CHECK(out[n] == '\0' && out[n - 1] == '\n' && memchr(out, '\n', (size_t)n) == out + n - 1);
+	FUZZ_CHECK(out[n] == '\0' && out[n - 1] == '\n' &&
+		   memchr(out, '\n', (size_t)n) == out + n - 1);
 	FUZZ_CHECK(xfab_ctl_parse_response(out, &ok, error, sizeof(error), field, sizeof(field)) ==
 		   0);
 	if (!ok && f->sh.writes != writes) {
-		fprintf(stderr, "a refused request wrote %ld table entries: %s", f->sh.writes - writes,
-			out);
+		fprintf(stderr, "a refused request wrote %ld table entries: %s",
+			f->sh.writes - writes, out);
 		return -1;
 	}
 	return 0;
@@ -222,7 +223,7 @@ int xfab_fuzz_control(const uint8_t *data, size_t size)
 		size_t len = nl ? (size_t)(nl - (data + off)) : size - off;
 		char *line;
 
-		if (len < XFAB_CTL_MAX_LINE) { /* control.c refuses a longer one unread */
+		if (len < XFAB_CTL_MAX_LINE) {	      /* control.c refuses a longer one unread */
 			line = malloc(len ? len : 1); /* exactly the line: overreads show */
 			if (!line)
 				break;

@@ -55,7 +55,8 @@ static int fabric_ok(const struct xfab_fabric *f, const uint8_t *data, size_t si
 
 			FUZZ_CHECK(pt->link >= 0 && (unsigned int)pt->link < f->n_links);
 			FUZZ_CHECK((pt->peer_sw < 0) != (pt->peer_host < 0));
-			FUZZ_CHECK(pt->peer_sw < (int)f->n_switches && pt->peer_host < (int)f->n_hosts);
+			FUZZ_CHECK(pt->peer_sw < (int)f->n_switches &&
+				   pt->peer_host < (int)f->n_hosts);
 			if (pt->peer_sw >= 0) {
 				const struct xfab_fab_switch *o = &f->switches[pt->peer_sw];
 
@@ -94,7 +95,8 @@ static int te_ok(const struct xfab_te_fabric *f)
 	memset(&plan, 0, sizeof(plan));
 	if (!xfab_te_plan_compute(f, &dm, &plan, err, sizeof(err))) {
 		if (plan.n_pairs != dm.n) {
-			fprintf(stderr, "a plan of %zu pairs for %zu demands\n", plan.n_pairs, dm.n);
+			fprintf(stderr, "a plan of %zu pairs for %zu demands\n", plan.n_pairs,
+				dm.n);
 			ret = -1;
 		}
 		xfab_te_plan_free(&plan);
