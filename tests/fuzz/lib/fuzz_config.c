@@ -9,9 +9,9 @@
  *     and back (a reload each way), then the tables compiled as a start
  *     compiles them (RIB, xfab_compile_config, both FIBs attached) into a
  *     map writer that stores them (tests/unit/shadow.h); compiling the
- *     same config again must write nothing (docs/ARCHITECTURE: an unchanged
- *     reload writes nothing); then the running config compiled over it,
- *     as an accepted reload would.
+ *     same config again must write nothing (compile.h: an unchanged config
+ *     writes nothing); then the running config compiled over it, as an
+ *     accepted reload would.
  * No crash, no leak, no hang, no sanitizer report, no invariant broken.
  */
 #include <errno.h>

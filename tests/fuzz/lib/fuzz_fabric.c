@@ -90,7 +90,8 @@ static int te_ok(const struct xfab_te_fabric *f)
 	xfab_te_demands_init(&dm);
 	for (int s = 0; s < f->n_hosts && s < 4; s++)
 		for (int d = 0; d < f->n_hosts && d < 4; d++)
-			if (s != d && xfab_te_demand_add(&dm, s, d, 1000u * (unsigned)(s + d + 1)))
+			if (s != d &&
+			    xfab_te_demand_add(&dm, s, d, 1000ull * (unsigned)(s + d + 1)))
 				goto out;
 	memset(&plan, 0, sizeof(plan));
 	if (!xfab_te_plan_compute(f, &dm, &plan, err, sizeof(err))) {
@@ -116,17 +117,20 @@ int xfab_fuzz_fabric(const uint8_t *data, size_t size)
 	if (!text)
 		return 0;
 	memset(err, 0x5a, sizeof(err));
-	if (xfab_fabric_parse(text, &f, err, sizeof(err))) {
-		FUZZ_CHECK(memchr(err, '\0', sizeof(err)) && err[0]);
-	} else {
+	if (!xfab_fabric_parse(text, &f, err, sizeof(err))) {
 		ret = fabric_ok(&f, data, size);
 		xfab_fabric_free(&f);
+	} else if (!memchr(err, '\0', sizeof(err)) || !err[0]) {
+		fprintf(stderr, "a refused fabric without a message\n");
+		ret = -1;
 	}
 	memset(err, 0x5a, sizeof(err));
 	tf = xfab_te_fabric_parse(text, err, sizeof(err));
 	if (!tf) {
-		if (!memchr(err, '\0', sizeof(err)) || !err[0])
+		if (!memchr(err, '\0', sizeof(err)) || !err[0]) {
+			fprintf(stderr, "a refused TE fabric without a message\n");
 			ret = -1;
+		}
 	} else {
 		if (!ret)
 			ret = te_ok(tf);
