@@ -210,7 +210,7 @@ check: all
 	scripts/check
 
 format:
-	clang-format -i $(wildcard bpf/*.c bpf/*.h include/*.h user/*/*.[ch] user/lib/*/*.[ch] tests/*/*.[ch] tools/*.c bench/*.c)
+	clang-format -i $(wildcard bpf/*.c bpf/*.h include/*.h user/*/*.[ch] user/lib/*/*.[ch] tests/*/*.[ch] tests/fuzz/lib/*.[ch] tools/*.c bench/*.c)
 
 demo:
 	scripts/install-deps
@@ -245,3 +245,62 @@ bench-compare:
 
 clean:
 	rm -rf $(BUILD)
+
+# libFuzzer targets of the parsers (tests/fuzz/lib, docs/TESTING.md): the
+# library compiled once more with clang and -fsanitize=fuzzer-no-link plus
+# ASan/UBSan (build/fuzz/obj/...), each target linked with -fsanitize=fuzzer.
+# make fuzz runs each FUZZ_SECONDS (60) from its seeds (built from tests/,
+# testbeds/ and docs/ by tests/fuzz/lib/gen-seeds) and fails on any
+# finding; make fuzz-smoke runs each 10 s.
+FUZZ_CC      ?= clang-14
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -O1 -g -Wall -Wextra -Wno-missing-field-initializers -std=gnu11 \
+		-Iinclude -Iuser/lib $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_NAMES   := $(patsubst tests/fuzz/lib/fuzz_%.c,%,$(wildcard tests/fuzz/lib/fuzz_*.c))
+FUZZ_TARGETS := $(foreach n,$(FUZZ_NAMES),$(FUZZ_DIR)/fuzz_$(n))
+FUZZ_LIB_OBJ := $(LIB_SRC:user/%.c=$(FUZZ_DIR)/obj/%.o)
+
+$(FUZZ_DIR)/obj/%.o: user/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP $(obj_incs) -c $< -o $@
+
+$(FUZZ_DIR)/obj/tests/%.o: tests/fuzz/lib/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DXFAB_FUZZ_ENTRY -MMD -MP -Iuser/agent -Itests/unit -c $< -o $@
+
+-include $(wildcard $(FUZZ_DIR)/obj/*/*.d $(FUZZ_DIR)/obj/*/*/*.d)
+
+# fuzz_control serves requests with xfabd's own requests.c
+$(FUZZ_DIR)/fuzz_control: $(FUZZ_DIR)/obj/agent/requests.o
+$(FUZZ_TARGETS): $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz_%.o $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ -o $@ $(LDLIBS) -lm
+
+# The seeds, made again when what they are made from changes.
+$(FUZZ_DIR)/seeds/.stamp: tests/fuzz/lib/gen-seeds scripts/xfab-lab scripts/lab_common.py \
+		$(wildcard tests/unit/*.c tests/bpf/*.c docs/*.md testbeds/*.json)
+	rm -rf $(FUZZ_DIR)/seeds
+	tests/fuzz/lib/gen-seeds $(FUZZ_DIR)/seeds
+	touch $@
+
+.PHONY: fuzz fuzz-smoke fuzz-build
+fuzz-build: $(FUZZ_TARGETS) $(FUZZ_DIR)/seeds/.stamp
+
+fuzz: fuzz-build
+	BUILD=$(BUILD) tests/fuzz/lib/run --seconds $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+fuzz-smoke: fuzz-build
+	BUILD=$(BUILD) tests/fuzz/lib/run --seconds 10 $(FUZZ_NAMES)
+
+# test_fuzz_regress replays tests/fuzz/lib/regress/ through the targets'
+# own functions, built as a plain unit suite (gcc, and with ASan/UBSan).
+FUZZ_UNIT_OBJ := $(FUZZ_NAMES:%=tests/fuzz/lib/fuzz_%.o) agent/requests.o
+$(BUILD)/test_fuzz_regress $(BUILD)/test_fuzz_regress_asan: UNIT_EXTRA := $(FUZZ_UNIT_OBJ)
+$(BUILD)/test_fuzz_regress: $(addprefix $(BUILD)/obj/,$(FUZZ_UNIT_OBJ))
+$(BUILD)/test_fuzz_regress_asan: $(addprefix $(BUILD)/obj-asan/,$(FUZZ_UNIT_OBJ))
+$(BUILD)/obj/tests/unit/test_fuzz_regress.o $(BUILD)/obj-asan/tests/unit/test_fuzz_regress.o: \
+	UNIT_INC := -Itests/fuzz/lib
+$(foreach d,$(OBJ_DIRS),$(FUZZ_NAMES:%=$(d)/tests/fuzz/lib/fuzz_%.o)): \
+	UNIT_INC := -Iuser/agent -Itests/unit
+-include $(wildcard $(foreach d,$(OBJ_DIRS),$(d)/tests/fuzz/lib/*.d))
