@@ -43,7 +43,7 @@ TESTS      := $(UNIT_TESTS) $(BPF_TESTS)
 # A recipe that fails leaves no half-written target behind.
 .DELETE_ON_ERROR:
 
-all: $(PROGS) $(TESTS)
+all: $(PROGS) $(TESTS) $(BUILD)/fuzz_packets
 
 $(BUILD):
 	mkdir -p $@
@@ -185,6 +185,19 @@ $(BUILD)/test_packets $(BUILD)/test_trace: $(BUILD)/xfabctl
 # test_pfcshow runs xfabctl and the metrics writer against maps it planted.
 $(BUILD)/test_pfcshow: $(BUILD)/xfabctl $(BUILD)/obj/agent/metrics.o
 $(BUILD)/obj/tests/bpf/test_pfcshow.o: UNIT_INC := -Iuser/agent
+
+# make fuzz-packets: structured and random frames through both datapaths
+# against the reference model (tests/fuzz/packets, docs/TESTING.md); root.
+FUZZ_PK_OBJ := $(BUILD)/obj/tests/fuzz/packets/fuzz_packets.o $(BUILD)/obj/tests/fuzz/packets/model.o
+$(BUILD)/fuzz_packets: $(FUZZ_PK_OBJ) $(BUILD)/obj/tests/bpf/harness.o $(LIB_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) $(filter %.o,$^) -o $@ $(LDLIBS)
+$(FUZZ_PK_OBJ): UNIT_INC := -Itests/bpf
+$(FUZZ_PK_OBJ): | $(BUILD)/xfab.skel.h
+$(BUILD)/obj/tests/fuzz/packets/%.d: ;
+
+.PHONY: fuzz-packets
+fuzz-packets: $(BUILD)/fuzz_packets $(BUILD)/xfabd
+	tests/run-all tests/fuzz/packets/fuzz_packets.c
 
 # Mutation testing: every one-line mutation in tests/mutations.txt, applied
 # one at a time to a copy of the tree, must make the unit or bpf suites fail.

@@ -1,0 +1,940 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The reference model (model.h). Every rule below cites where it comes
+ * from: ARCHITECTURE.md's "Pipeline stages" (numbered as there), CONFIG.md,
+ * LOAD_BALANCING.md, PFC.md, QOS.md, or an RFC where the docs are silent.
+ * Byte-level work is done on the frame as an array with explicit lengths;
+ * nothing here includes bpf/ or the library.
+ */
+#define _GNU_SOURCE
+#include "model.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xfab_abi.h" /* the reason numbering only */
+
+/* ---- the switch (one source for the model and the config text) ---- */
+
+struct m_port {
+	const char *name;
+	int admin_up;
+	int mtu;
+	int rate;	      /* Mbit/s, 0: none */
+	int pfc_enable;	      /* priorities with PFC (bit n) */
+	const char *addrs[2]; /* INTERFACE entries */
+};
+
+/* p6 exists (a harness veth) but is not in PORT: port_unknown */
+static const struct m_port m_ports[MODEL_N_SLOTS] = {
+    {"p1", 1, 1500, 0, 0, {"10.0.1.1/24", "fd01::1/64"}},
+    {"p2", 1, 1400, 0, 0, {"10.0.2.0/31", "fd02::2/127"}},
+    {"p3", 1, 1500, 0, 0, {"10.0.3.0/31", "fd03::2/127"}},
+    {"p4", 1, 1500, 1000, 1u << 3, {NULL, NULL}}, /* PFC on priority 3 */
+    {"p5", 0, 1500, 0, 0, {NULL, NULL}},	  /* admin down */
+};
+
+struct m_route_cfg {
+	const char *prefix;
+	const char *nexthops; /* comma list, NULL: blackhole */
+};
+
+static const struct m_route_cfg m_routes_cfg[] = {
+    {"10.0.0.0/8", "10.0.3.1"}, /* covers the connected subnets */
+    {"10.9.0.0/16", "10.0.2.1,10.0.3.1"},
+    {"10.8.0.0/16", "10.0.2.1"},
+    {"10.7.0.0/16", NULL},
+    {"10.6.0.0/16", "10.0.1.99"}, /* a gateway no neighbour entry resolves */
+    {"10.77.0.0/16", "10.0.2.1"},
+    {"10.77.1.128/25", "10.0.3.1"},
+    {"10.77.1.200/32", NULL},
+    {"198.18.0.0/15", "10.0.2.1,10.0.3.1"},
+    {"fd09::/32", "fd02::3,fd03::3"},
+    {"fd09:0:0:5::/64", "fd03::3"},
+    {"fd09:0:0:5::7/128", NULL},
+    {"fd08::/32", "fd02::3"},
+    {"fd06::/32", "fd01::99"},
+    {"2001:db8::/32", NULL},
+};
+#define M_N_ROUTES_CFG (sizeof(m_routes_cfg) / sizeof(m_routes_cfg[0]))
+
+struct m_neigh_cfg {
+	int slot;
+	const char *addr;
+	uint8_t mac[6];
+};
+
+static const struct m_neigh_cfg m_neigh_cfg[] = {
+    {0, "10.0.1.2", {0x02, 0, 0, 0, 0x01, 0x02}}, {0, "fd01::2", {0x02, 0, 0, 0, 0x01, 0x02}},
+    {1, "10.0.2.1", {0x02, 0, 0, 0, 0x02, 0x01}}, {2, "10.0.3.1", {0x02, 0, 0, 0, 0x03, 0x01}},
+    {1, "fd02::3", {0x02, 0, 0, 0, 0x02, 0x03}},  {2, "fd03::3", {0x02, 0, 0, 0, 0x03, 0x03}},
+};
+#define M_N_NEIGH (sizeof(m_neigh_cfg) / sizeof(m_neigh_cfg[0]))
+
+#define M_HASH_SEED 12345u
+
+/* ---- compiled form ---- */
+
+enum m_rt { RT_LOCAL, RT_CONNECTED, RT_NEXTHOP, RT_GROUP, RT_BLACKHOLE };
+
+#define M_MAX_ROUTES 64
+#define M_MAX_GW 4
+
+struct m_route {
+	int family; /* 4 or 6 */
+	uint8_t addr[16];
+	int plen;
+	int type; /* enum m_rt */
+	int port; /* RT_CONNECTED: the slot */
+	int n_gw; /* RT_NEXTHOP: 1, RT_GROUP: 2.. */
+	uint8_t gw[M_MAX_GW][16];
+	int order[M_MAX_GW]; /* RT_GROUP: member of bucket b is gw[order[b % n_gw]] */
+	int group;	     /* RT_GROUP: index among the distinct groups */
+};
+
+struct model {
+	uint8_t mac[MODEL_N_PORTS][6];
+	struct m_route rt[M_MAX_ROUTES];
+	int n_rt;
+	/* distinct gateway sets (routes with one set share one group) */
+	int group_route[M_MAX_ROUTES]; /* a route of each group */
+	int n_groups;
+	uint64_t k0, ksrc[4], kdst[4], kports, kmisc;
+	char config[8192];
+};
+
+static int parse_prefix(const char *s, int *family, uint8_t addr[16], int *plen)
+{
+	char buf[64];
+	const char *slash = strchr(s, '/');
+
+	if (!slash || (size_t)(slash - s) >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, (size_t)(slash - s));
+	buf[slash - s] = '\0';
+	*plen = atoi(slash + 1);
+	memset(addr, 0, 16);
+	if (inet_pton(AF_INET, buf, addr) == 1)
+		*family = 4;
+	else if (inet_pton(AF_INET6, buf, addr) == 1)
+		*family = 6;
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_addr(const char *s, int *family, uint8_t addr[16])
+{
+	memset(addr, 0, 16);
+	if (inet_pton(AF_INET, s, addr) == 1)
+		*family = 4;
+	else if (inet_pton(AF_INET6, s, addr) == 1)
+		*family = 6;
+	else
+		return -1;
+	return 0;
+}
+
+/* Does addr lie in prefix/plen (both of the family's width)? */
+static int in_prefix(const uint8_t *addr, const uint8_t *prefix, int plen)
+{
+	for (int i = 0; i < plen; i++) {
+		int bit = 7 - (i & 7);
+
+		if (((addr[i >> 3] >> bit) & 1) != ((prefix[i >> 3] >> bit) & 1))
+			return 0;
+	}
+	return 1;
+}
+
+static struct m_route *add_route(struct model *m, int family, const uint8_t *addr, int plen,
+				 int type)
+{
+	struct m_route *r;
+
+	if (m->n_rt >= M_MAX_ROUTES)
+		return NULL;
+	r = &m->rt[m->n_rt++];
+	memset(r, 0, sizeof(*r));
+	r->family = family;
+	memcpy(r->addr, addr, 16);
+	r->plen = plen;
+	r->type = type;
+	return r;
+}
+
+/* splitmix64 (Steele, Lea and Flood 2014): LOAD_BALANCING.md's key stream. */
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z;
+
+	*x += 0x9e3779b97f4a7c15ull;
+	z = *x;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void append(char *buf, size_t size, const char *fmt, const char *a, const char *b)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, size - n, fmt, a, b);
+}
+
+static void write_config(struct model *m)
+{
+	char *c = m->config, line[160];
+	size_t sz = sizeof(m->config);
+	int first;
+
+	c[0] = '\0';
+	append(c, sz,
+	       "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"fuzz-packets\", "
+	       "\"hash_seed\": \"%s\"%s}},\n \"PORT\": {",
+	       "12345", "");
+	for (int p = 0; p < MODEL_N_SLOTS; p++) {
+		const struct m_port *pp = &m_ports[p];
+
+		snprintf(line, sizeof(line), "%s\"%s\": {\"mtu\": \"%d\"%s", p ? ", " : "",
+			 pp->name, pp->mtu, pp->admin_up ? "" : ", \"admin_status\": \"down\"");
+		append(c, sz, "%s%s", line, "");
+		if (pp->rate) {
+			snprintf(line, sizeof(line), ", \"rate\": \"%d\"", pp->rate);
+			append(c, sz, "%s%s", line, "");
+		}
+		append(c, sz, "}%s%s", "", "");
+	}
+	append(c, sz, "},\n \"INTERFACE\": {%s%s", "", "");
+	first = 1;
+	for (int p = 0; p < MODEL_N_SLOTS; p++)
+		for (int a = 0; a < 2; a++) {
+			if (!m_ports[p].addrs[a])
+				continue;
+			append(c, sz, first ? "\"%s|%s\": {}" : ", \"%s|%s\": {}", m_ports[p].name,
+			       m_ports[p].addrs[a]);
+			first = 0;
+		}
+	append(c, sz, "},\n \"ROUTE\": {%s%s", "", "");
+	for (size_t i = 0; i < M_N_ROUTES_CFG; i++) {
+		const struct m_route_cfg *r = &m_routes_cfg[i];
+
+		if (r->nexthops)
+			append(c, sz, "%s\"%s\": {\"nexthop\": \"", i ? ",\n  " : "", r->prefix);
+		else
+			append(c, sz, "%s\"%s\": {\"blackhole\": \"true\"}", i ? ",\n  " : "",
+			       r->prefix);
+		if (r->nexthops)
+			append(c, sz, "%s\"}%s", r->nexthops, "");
+	}
+	append(c, sz, "},\n \"NEIGH\": {%s%s", "", "");
+	for (size_t i = 0; i < M_N_NEIGH; i++) {
+		const uint8_t *e = m_neigh_cfg[i].mac;
+		char mac[32];
+
+		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", e[0], e[1], e[2], e[3],
+			 e[4], e[5]);
+		snprintf(line, sizeof(line), "%s\"%s|%s\": {\"neigh\": \"%s\"}", i ? ", " : "",
+			 m_ports[m_neigh_cfg[i].slot].name, m_neigh_cfg[i].addr, mac);
+		append(c, sz, "%s%s", line, "");
+	}
+	append(c, sz, "},\n \"PORT_QOS_MAP\": {%s%s", "", "");
+	first = 1;
+	for (int p = 0; p < MODEL_N_SLOTS; p++) {
+		char list[32] = "";
+
+		if (!m_ports[p].pfc_enable)
+			continue;
+		for (int q = 0; q < 8; q++)
+			if (m_ports[p].pfc_enable & (1 << q))
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%d",
+					 list[0] ? "," : "", q);
+		append(c, sz,
+		       first ? "\"%s\": {\"pfc_enable\": \"%s\"}"
+			     : ", \"%s\": {\"pfc_enable\": \"%s\"}",
+		       m_ports[p].name, list);
+		first = 0;
+	}
+	append(c, sz, "}\n}\n%s%s", "", "");
+}
+
+struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6])
+{
+	struct model *m = calloc(1, sizeof(*m));
+	uint64_t st = M_HASH_SEED;
+
+	if (!m)
+		return NULL;
+	memcpy(m->mac, port_macs, sizeof(m->mac));
+	/* INTERFACE: the subnet is connected, the address local (CONFIG.md) */
+	for (int p = 0; p < MODEL_N_SLOTS; p++)
+		for (int a = 0; a < 2; a++) {
+			uint8_t addr[16], net[16];
+			int fam, plen, width;
+			struct m_route *r;
+
+			if (!m_ports[p].addrs[a])
+				continue;
+			if (parse_prefix(m_ports[p].addrs[a], &fam, addr, &plen))
+				goto fail;
+			width = fam == 4 ? 32 : 128;
+			memset(net, 0, sizeof(net));
+			for (int i = 0; i < plen; i++)
+				net[i >> 3] |= addr[i >> 3] & (0x80 >> (i & 7));
+			r = add_route(m, fam, net, plen, RT_CONNECTED);
+			if (!r)
+				goto fail;
+			r->port = p;
+			if (!add_route(m, fam, addr, width, RT_LOCAL))
+				goto fail;
+		}
+	for (size_t i = 0; i < M_N_ROUTES_CFG; i++) {
+		const struct m_route_cfg *c = &m_routes_cfg[i];
+		uint8_t addr[16];
+		int fam, plen;
+		struct m_route *r;
+
+		if (parse_prefix(c->prefix, &fam, addr, &plen))
+			goto fail;
+		r = add_route(m, fam, addr, plen, c->nexthops ? RT_NEXTHOP : RT_BLACKHOLE);
+		if (!r)
+			goto fail;
+		if (c->nexthops) {
+			char list[128], *save = NULL, *tok;
+
+			snprintf(list, sizeof(list), "%s", c->nexthops);
+			for (tok = strtok_r(list, ",", &save); tok && r->n_gw < M_MAX_GW;
+			     tok = strtok_r(NULL, ",", &save)) {
+				int gfam;
+
+				if (parse_addr(tok, &gfam, r->gw[r->n_gw]) || gfam != fam)
+					goto fail;
+				r->order[r->n_gw] = r->n_gw;
+				r->n_gw++;
+			}
+			if (r->n_gw > 1) {
+				r->type = RT_GROUP;
+				/* routes with the same nexthops share one group */
+				r->group = -1;
+				for (int g = 0; g < m->n_groups; g++) {
+					const struct m_route *o = &m->rt[m->group_route[g]];
+
+					if (o->n_gw == r->n_gw &&
+					    !memcmp(o->gw, r->gw,
+						    sizeof(r->gw[0]) * (size_t)r->n_gw))
+						r->group = g;
+				}
+				if (r->group < 0) {
+					r->group = m->n_groups;
+					m->group_route[m->n_groups++] = (int)(r - m->rt);
+				}
+			}
+		}
+	}
+	/* the hash keys: k0, src[0..3], dst[0..3], ports, misc, label; the
+	 * default fields hash no flow label and no QP (LOAD_BALANCING.md) */
+	m->k0 = splitmix64(&st);
+	for (int i = 0; i < 4; i++)
+		m->ksrc[i] = splitmix64(&st);
+	for (int i = 0; i < 4; i++)
+		m->kdst[i] = splitmix64(&st);
+	m->kports = splitmix64(&st);
+	m->kmisc = splitmix64(&st);
+	write_config(m);
+	return m;
+fail:
+	free(m);
+	return NULL;
+}
+
+void model_free(struct model *m)
+{
+	free(m);
+}
+
+const char *model_config_text(const struct model *m)
+{
+	return m->config;
+}
+
+int model_n_groups(const struct model *m)
+{
+	return m->n_groups;
+}
+
+int model_group_gateways(const struct model *m, int g, int *family, uint8_t gw[][16], int max)
+{
+	const struct m_route *r;
+	int n;
+
+	if (g < 0 || g >= m->n_groups)
+		return 0;
+	r = &m->rt[m->group_route[g]];
+	*family = r->family;
+	n = r->n_gw < max ? r->n_gw : max;
+	memcpy(gw, r->gw, sizeof(r->gw[0]) * (size_t)n);
+	return n;
+}
+
+void model_group_set_first(struct model *m, int g, int first)
+{
+	for (int i = 0; i < m->n_rt; i++) {
+		struct m_route *r = &m->rt[i];
+
+		if (r->type != RT_GROUP || r->group != g || r->n_gw != 2)
+			continue;
+		r->order[0] = first;
+		r->order[1] = 1 - first;
+	}
+}
+
+/* ---- checksums (RFC 1071, RFC 1624) ---- */
+
+static uint32_t sum16(const uint8_t *p, size_t len)
+{
+	uint32_t s = 0;
+
+	for (size_t i = 0; i + 1 < len; i += 2)
+		s += (uint32_t)p[i] << 8 | p[i + 1];
+	if (len & 1)
+		s += (uint32_t)p[len - 1] << 8;
+	return s;
+}
+
+static uint16_t fold(uint32_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+uint16_t model_csum(const uint8_t *p, size_t len)
+{
+	return (uint16_t)~fold(sum16(p, len));
+}
+
+/* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m') for a 16-bit word m -> m'. */
+static uint16_t csum_update(uint16_t hc, uint16_t old, uint16_t new)
+{
+	return (uint16_t)~fold((uint32_t)(uint16_t)~hc + (uint16_t)~old + new);
+}
+
+/* ---- the flow hash (LOAD_BALANCING.md "How a member is chosen" 2) ---- */
+
+/* A 32-bit word of the flow: network-order bytes read as a little-endian
+ * host integer (the data plane's hosts are little-endian). */
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+uint32_t model_flow_hash(const struct model *m, int v6, const uint8_t *src, const uint8_t *dst,
+			 uint8_t proto, uint16_t sport, uint16_t dport)
+{
+	/* the ports word: sport | dport << 16, each port's network-order
+	 * bytes read as a host integer */
+	uint32_t sp = (uint32_t)(sport >> 8) | (uint32_t)(sport & 0xff) << 8;
+	uint32_t dp = (uint32_t)(dport >> 8) | (uint32_t)(dport & 0xff) << 8;
+	uint64_t h = m->k0;
+	int words = v6 ? 4 : 1;
+
+	for (int i = 0; i < words; i++)
+		h += m->ksrc[i] * le32(src + 4 * i) + m->kdst[i] * le32(dst + 4 * i);
+	h += m->kports * (uint64_t)(sp | dp << 16);
+	h += m->kmisc * (uint64_t)proto; /* proto | qp << 8, the QP not selected */
+	return (uint32_t)(h >> 32);
+}
+
+/* ---- the decision ---- */
+
+static uint16_t be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static void put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+struct m_pkt {
+	size_t len;
+	size_t l3;
+	int tagged;
+	uint16_t proto;
+	int perr; /* the first problem parsing met (a drop reason), judged in order */
+	int v6;
+	uint8_t src[16], dst[16];
+	uint8_t ttl, tos, l4_proto;
+	int have_ports;
+	uint16_t sport, dport;
+	int icmp_type; /* -1: none read */
+	int hop_by_hop;
+	size_t l3_len;
+};
+
+static int drop(struct model_result *r, int reason)
+{
+	r->verdict = MV_DROP;
+	r->reason = reason;
+	return 0;
+}
+
+static int punt(struct model_result *r, int reason)
+{
+	r->verdict = MV_PUNT;
+	r->reason = reason;
+	return 0;
+}
+
+/* Stage 2: TCP/UDP ports and the ICMP type, the header within the frame. */
+static void parse_l4(const uint8_t *f, struct m_pkt *k, size_t l4)
+{
+	switch (k->l4_proto) {
+	case 6: /* TCP */
+		if (l4 + 20 > k->len) {
+			k->perr = k->perr ? k->perr : XFAB_DROP_L4_TRUNCATED;
+			return;
+		}
+		break;
+	case 17: /* UDP */
+		if (l4 + 8 > k->len) {
+			k->perr = k->perr ? k->perr : XFAB_DROP_L4_TRUNCATED;
+			return;
+		}
+		break;
+	case 1:	 /* ICMP */
+	case 58: /* ICMPv6 */
+		if (l4 + 4 > k->len) {
+			k->perr = k->perr ? k->perr : XFAB_DROP_L4_TRUNCATED;
+			return;
+		}
+		k->icmp_type = f[l4];
+		return;
+	default:
+		return;
+	}
+	k->have_ports = 1;
+	k->sport = be16(f + l4);
+	k->dport = be16(f + l4 + 2);
+}
+
+static void parse_ipv4(const uint8_t *f, struct m_pkt *k)
+{
+	const uint8_t *h = f + k->l3;
+	size_t hl;
+
+	if (k->len < k->l3 + 20) {
+		k->perr = XFAB_DROP_IPV4_TRUNCATED;
+		return;
+	}
+	k->l3_len = be16(h + 2);
+	k->l4_proto = h[9];
+	k->ttl = h[8];
+	k->tos = h[1];
+	memcpy(k->src, h + 12, 4);
+	memcpy(k->dst, h + 16, 4);
+	hl = (size_t)(h[0] & 0x0f) * 4;
+	/* fragments hash on L3 fields only (stage 2): no L4 read */
+	if (hl < 20 || (be16(h + 6) & 0x3fff))
+		return;
+	parse_l4(f, k, k->l3 + hl);
+}
+
+static int validate_ipv4(const uint8_t *f, const struct m_pkt *k)
+{
+	const uint8_t *h = f + k->l3;
+	size_t hl;
+
+	/* RFC 1812 5.2.2 in ARCHITECTURE.md's order */
+	if (k->perr == XFAB_DROP_IPV4_TRUNCATED)
+		return XFAB_DROP_IPV4_TRUNCATED;
+	if (h[0] >> 4 != 4)
+		return XFAB_DROP_IPV4_BAD_VERSION;
+	hl = (size_t)(h[0] & 0x0f) * 4;
+	if (hl < 20)
+		return XFAB_DROP_IPV4_BAD_IHL;
+	if (k->l3 + hl > k->len)
+		return XFAB_DROP_IPV4_TRUNCATED;
+	if (model_csum(h, hl) != 0)
+		return XFAB_DROP_IPV4_BAD_CHECKSUM;
+	if (k->l3_len < hl || k->l3_len > k->len - k->l3)
+		return XFAB_DROP_IPV4_BAD_LENGTH;
+	return k->perr;
+}
+
+static void parse_ipv6(const uint8_t *f, struct m_pkt *k)
+{
+	const uint8_t *h = f + k->l3;
+	size_t cur;
+	uint8_t nh;
+
+	if (k->len < k->l3 + 40) {
+		k->perr = XFAB_DROP_IPV6_TRUNCATED;
+		return;
+	}
+	k->v6 = 1;
+	k->l3_len = 40 + (size_t)be16(h + 4);
+	memcpy(k->src, h + 8, 16);
+	memcpy(k->dst, h + 24, 16);
+	k->ttl = h[7];
+	k->tos = (uint8_t)((h[0] & 0x0f) << 4 | h[1] >> 4);
+	nh = h[6];
+	cur = k->l3 + 40;
+	/* the extension header chain, at most 8 headers (stage 2) */
+	for (int i = 0; i < XFAB_IPV6_MAX_EXT_HDRS; i++) {
+		switch (nh) {
+		case 0: /* hop-by-hop: only first */
+			if (i != 0)
+				goto chain;
+			k->hop_by_hop = 1;
+			/* fallthrough */
+		case 43: /* routing */
+		case 60: /* destination options */
+			if (cur + 8 > k->len)
+				goto chain;
+			nh = f[cur];
+			cur += ((size_t)f[cur + 1] + 1) * 8;
+			break;
+		case 51: /* AH (RFC 4302: length in 4-octet units, minus 2) */
+			if (cur + 8 > k->len)
+				goto chain;
+			nh = f[cur];
+			cur += ((size_t)f[cur + 1] + 2) * 4;
+			break;
+		case 44: /* fragment: L3 fields only */
+			if (cur + 8 > k->len)
+				goto chain;
+			k->l4_proto = f[cur];
+			return;
+		default:
+			k->l4_proto = nh;
+			parse_l4(f, k, cur);
+			return;
+		}
+	}
+chain:
+	k->perr = XFAB_DROP_IPV6_EXT_CHAIN;
+}
+
+static int validate_ipv6(const uint8_t *f, const struct m_pkt *k)
+{
+	if (k->perr == XFAB_DROP_IPV6_TRUNCATED)
+		return XFAB_DROP_IPV6_TRUNCATED;
+	if (f[k->l3] >> 4 != 6)
+		return XFAB_DROP_IPV6_BAD_VERSION;
+	if (k->l3_len > k->len - k->l3)
+		return XFAB_DROP_IPV6_BAD_LENGTH;
+	return k->perr;
+}
+
+/* Stage 4: address classes. 1: go on. */
+static int class_ipv4(const struct m_pkt *k, struct model_result *r)
+{
+	uint32_t s = (uint32_t)k->src[0] << 24 | (uint32_t)k->src[1] << 16 |
+		     (uint32_t)k->src[2] << 8 | k->src[3];
+	uint32_t d = (uint32_t)k->dst[0] << 24 | (uint32_t)k->dst[1] << 16 |
+		     (uint32_t)k->dst[2] << 8 | k->dst[3];
+
+	/* martians (multicast, broadcast, loopback, this host) */
+	if ((s >> 28) == 0xe || s == 0xffffffffu || (s >> 24) == 127 || s == 0)
+		return drop(r, XFAB_DROP_BAD_SRC_ADDR);
+	if ((d >> 28) == 0xe || d == 0xffffffffu)
+		return punt(r, XFAB_PUNT_MULTICAST);
+	if ((d >> 16) == 0xa9fe || (s >> 16) == 0xa9fe)
+		return punt(r, XFAB_PUNT_LINK_LOCAL);
+	return 1;
+}
+
+static int class_ipv6(const struct m_pkt *k, struct model_result *r)
+{
+	if (k->src[0] == 0xff)
+		return drop(r, XFAB_DROP_BAD_SRC_ADDR);
+	if (k->dst[0] == 0xff)
+		return punt(r, XFAB_PUNT_MULTICAST);
+	if ((k->dst[0] == 0xfe && (k->dst[1] & 0xc0) == 0x80) ||
+	    (k->src[0] == 0xfe && (k->src[1] & 0xc0) == 0x80))
+		return punt(r, XFAB_PUNT_LINK_LOCAL);
+	if (k->l4_proto == 58 && k->icmp_type >= 133 && k->icmp_type <= 137)
+		return punt(r, XFAB_PUNT_ND);
+	if (k->hop_by_hop)
+		return punt(r, XFAB_PUNT_IPV6_HOP_BY_HOP);
+	return 1;
+}
+
+/* QOS.md / CONFIG.md DSCP_TO_TC_MAP: SONiC's default map. */
+static int dscp_to_tc(int dscp)
+{
+	switch (dscp) {
+	case 3:
+		return 3;
+	case 4:
+		return 4;
+	case 46:
+		return 5;
+	case 48:
+		return 6;
+	case 8:
+		return 0;
+	case 5:
+		return 2;
+	default:
+		return 1;
+	}
+}
+
+/* Longest-prefix match, a linear scan. */
+static const struct m_route *lpm(const struct model *m, const struct m_pkt *k)
+{
+	const struct m_route *best = NULL;
+	int fam = k->v6 ? 6 : 4;
+
+	for (int i = 0; i < m->n_rt; i++) {
+		const struct m_route *r = &m->rt[i];
+
+		if (r->family == fam && in_prefix(k->dst, r->addr, r->plen) &&
+		    (!best || r->plen > best->plen))
+			best = r;
+	}
+	return best;
+}
+
+static const uint8_t *neighbour(int slot, int v6, const uint8_t *addr)
+{
+	for (size_t i = 0; i < M_N_NEIGH; i++) {
+		uint8_t a[16];
+		int fam;
+
+		if (m_neigh_cfg[i].slot != slot || parse_addr(m_neigh_cfg[i].addr, &fam, a) ||
+		    fam != (v6 ? 6 : 4) || memcmp(a, addr, v6 ? 16 : 4))
+			continue;
+		return m_neigh_cfg[i].mac;
+	}
+	return NULL;
+}
+
+/* The port whose connected subnet holds gw. */
+static int gw_port(const struct model *m, int v6, const uint8_t *gw)
+{
+	for (int i = 0; i < m->n_rt; i++) {
+		const struct m_route *r = &m->rt[i];
+
+		if (r->type == RT_CONNECTED && r->family == (v6 ? 6 : 4) &&
+		    in_prefix(gw, r->addr, r->plen))
+			return r->port;
+	}
+	return -1;
+}
+
+/* Stages 5-9 for a valid, classified IP packet. */
+static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k,
+		  struct model_result *r)
+{
+	const struct m_route *rt = lpm(m, k);
+	const uint8_t *dmac = NULL;
+	const uint8_t *gw;
+	uint8_t *o = r->out;
+	size_t l3;
+	int port;
+
+	if (rt && rt->type == RT_LOCAL) {
+		punt(r, XFAB_PUNT_TO_SELF);
+		return;
+	}
+	if (!rt) {
+		drop(r, XFAB_DROP_NO_ROUTE);
+		return;
+	}
+	if (k->ttl <= 1) { /* after the local check: the kernel answers */
+		punt(r, XFAB_PUNT_TTL_EXPIRED);
+		return;
+	}
+	switch (rt->type) {
+	case RT_BLACKHOLE:
+		drop(r, XFAB_DROP_BLACKHOLE);
+		return;
+	case RT_CONNECTED:
+		port = rt->port;
+		dmac = neighbour(port, k->v6, k->dst);
+		break;
+	default: {
+		int member = 0;
+
+		if (rt->type == RT_GROUP) {
+			uint32_t h = model_flow_hash(m, k->v6, k->src, k->dst, k->l4_proto,
+						     k->have_ports ? k->sport : 0,
+						     k->have_ports ? k->dport : 0);
+
+			member = rt->order[(h & 255) % (uint32_t)rt->n_gw];
+		}
+		gw = rt->gw[member];
+		port = gw_port(m, k->v6, gw);
+		dmac = port < 0 ? NULL : neighbour(port, k->v6, gw);
+		break;
+	}
+	}
+	if (!dmac) { /* stage 7: the kernel resolves and forwards */
+		punt(r, XFAB_PUNT_NEIGH_UNRESOLVED);
+		return;
+	}
+	/* stage 8: every egress port here is up; the MTU is the L3 length's */
+	if (k->l3_len > (size_t)m_ports[port].mtu) {
+		punt(r, XFAB_PUNT_MTU_EXCEEDED);
+		return;
+	}
+	/* stage 9: the tag stripped, MACs, TTL/hop limit, checksum */
+	if (k->tagged) {
+		memcpy(o, f, 12);
+		memcpy(o + 12, f + 16, k->len - 16);
+		r->out_len = k->len - 4;
+	}
+	l3 = k->l3 - (k->tagged ? 4 : 0);
+	memcpy(o, dmac, 6);
+	memcpy(o + 6, m->mac[port], 6);
+	if (k->v6) {
+		o[l3 + 7]--;
+	} else {
+		uint16_t old = be16(o + l3 + 8);
+
+		o[l3 + 8]--;
+		put_be16(o + l3 + 10, csum_update(be16(o + l3 + 10), old, be16(o + l3 + 8)));
+	}
+	r->verdict = MV_FORWARD;
+	r->reason = 0;
+	r->out_slot = port;
+	r->tx_bytes = r->out_len;
+}
+
+static int mac_multicast(const uint8_t *mac)
+{
+	return mac[0] & 1;
+}
+
+void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, size_t len,
+	       struct model_result *r)
+{
+	static const uint8_t ctl_dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
+	struct m_pkt k;
+	int slot = in_port < MODEL_N_SLOTS ? in_port : -1, err;
+	const uint8_t *pmac = m->mac[in_port];
+
+	memset(r, 0, sizeof(*r));
+	memset(&k, 0, sizeof(k));
+	if (len > MODEL_MAX_FRAME)
+		len = MODEL_MAX_FRAME;
+	memcpy(r->out, f, len);
+	r->out_len = len;
+	r->in_slot = slot;
+	r->out_slot = -1;
+	k.len = len;
+	k.icmp_type = -1;
+	/* stage 1: port checks */
+	if (slot < 0) {
+		drop(r, XFAB_DROP_PORT_UNKNOWN);
+		return;
+	}
+	if (!m_ports[slot].admin_up) {
+		drop(r, XFAB_DROP_PORT_DOWN);
+		return;
+	}
+	/* stage 2: Ethernet, one tag at most */
+	if (len < 14) {
+		drop(r, XFAB_DROP_ETH_TRUNCATED);
+		return;
+	}
+	k.proto = be16(f + 12);
+	k.l3 = 14;
+	if (k.proto == 0x8100 || k.proto == 0x88a8) {
+		if (len < 18) {
+			drop(r, XFAB_DROP_ETH_TRUNCATED);
+			return;
+		}
+		k.proto = be16(f + 16);
+		k.l3 = 18;
+		k.tagged = 1;
+		if (k.proto == 0x8100 || k.proto == 0x88a8) {
+			drop(r, XFAB_DROP_VLAN_STACKED);
+			return;
+		}
+	}
+	/* stage 2b: MAC control, consumed or a drop of its own */
+	if (k.proto == 0x8808) {
+		uint16_t op;
+
+		if (memcmp(f, ctl_dst, 6) && memcmp(f, pmac, 6)) {
+			drop(r, XFAB_DROP_MAC_CONTROL_BAD_DST);
+			return;
+		}
+		if (len < k.l3 + 2) {
+			drop(r, XFAB_DROP_MAC_CONTROL_TRUNCATED);
+			return;
+		}
+		op = be16(f + k.l3);
+		if (op == 0x0101) {
+			if (len < k.l3 + 4) {
+				drop(r, XFAB_DROP_MAC_CONTROL_TRUNCATED);
+				return;
+			}
+			r->pfc_prio_mask = f[k.l3 + 3]; /* the high octet reserved */
+		} else if (op == 0x0001) {
+			r->pfc_prio_mask = 0xff;
+		} else {
+			drop(r, XFAB_DROP_MAC_CONTROL_BAD_OPCODE);
+			return;
+		}
+		r->verdict = MV_CONSUMED;
+		return;
+	}
+	if (k.proto == 0x0800)
+		parse_ipv4(f, &k);
+	else if (k.proto == 0x86dd)
+		parse_ipv6(f, &k);
+	/* stage 3: L2 rules */
+	if (mac_multicast(f + 6)) {
+		drop(r, XFAB_DROP_SMAC_MULTICAST);
+		return;
+	}
+	if (!memcmp(f, f + 6, 6)) {
+		drop(r, XFAB_DROP_SMAC_EQ_DMAC);
+		return;
+	}
+	if (k.proto == 0x0806) {
+		punt(r, XFAB_PUNT_ARP);
+		return;
+	}
+	if (k.proto != 0x0800 && k.proto != 0x86dd) {
+		punt(r, XFAB_PUNT_NON_IP);
+		return;
+	}
+	if (mac_multicast(f)) {
+		punt(r, XFAB_PUNT_MULTICAST);
+		return;
+	}
+	if (memcmp(f, pmac, 6)) {
+		drop(r, XFAB_DROP_NOT_ROUTER_MAC);
+		return;
+	}
+	/* stage 2's validation, then stage 4 */
+	err = k.proto == 0x0800 ? validate_ipv4(f, &k) : validate_ipv6(f, &k);
+	if (err) {
+		drop(r, err);
+		return;
+	}
+	if ((k.proto == 0x0800 ? class_ipv4(&k, r) : class_ipv6(&k, r)) != 1)
+		return;
+	/* stage 4b: xdp hands a lossless class to tc (PFC.md) */
+	if (!tc && m_ports[slot].pfc_enable &&
+	    (m_ports[slot].pfc_enable & (1 << dscp_to_tc(k.tos >> 2)))) {
+		static const uint8_t magic[4] = {0x43, 0x46, 0x50, 0x58}; /* "XPFC", host order */
+
+		memcpy(r->out, magic, 4);
+		memcpy(r->out + 4, f, len);
+		r->out_len = len + 4;
+		r->verdict = MV_HANDOFF;
+		return;
+	}
+	route(m, f, &k, r);
+}
