@@ -44,6 +44,8 @@ static int fd_port_stats, fd_drop_stats, fd_punt_stats, fd_pfc_state;
 /* ---- random numbers (xorshift64*: seeded, reproducible) ---- */
 
 static uint64_t rng_state;
+/* this frame is well formed: edge values only where a valid packet has them */
+static int clean;
 
 static uint64_t rnd(void)
 {
@@ -132,8 +134,18 @@ static void pick_addr(int v6, int dst, uint8_t *out)
 	const char *const *list;
 	size_t n;
 
-	if (chance(10)) { /* anything */
+	if (!clean && chance(10)) { /* anything */
 		rand_bytes(out, v6 ? 16 : 4);
+		return;
+	}
+	if (clean && !dst) { /* a host's source address */
+		static const char *const good4[] = {"10.0.1.2", "10.1.2.3", "198.51.100.7",
+						    "10.9.0.1"};
+		static const char *const good6[] = {"fd01::2", "2001:db8:1::1", "fd09::9"};
+
+		inet_pton(v6 ? AF_INET6 : AF_INET, v6 ? good6[rn(3)] : good4[rn(4)], out);
+		if (chance(50))
+			out[v6 ? 15 : 3] = (uint8_t)(1 + rn(250));
 		return;
 	}
 	if (v6) {
@@ -161,7 +173,7 @@ static size_t build_eth(struct frame *f, uint16_t ethertype, int allow_tags)
 	size_t off = 12;
 	int tags = 0;
 
-	switch (rn(20)) {
+	switch (clean ? 19 : rn(20)) {
 	case 0:
 		memset(b, 0xff, 6);
 		break;
@@ -180,7 +192,7 @@ static size_t build_eth(struct frame *f, uint16_t ethertype, int allow_tags)
 	default:
 		memcpy(b, H.mac[f->port], 6);
 	}
-	switch (rn(25)) {
+	switch (clean ? 24 : rn(25)) {
 	case 0:
 		memcpy(b + 6, b, 6); /* smac == dmac */
 		break;
@@ -196,7 +208,7 @@ static size_t build_eth(struct frame *f, uint16_t ethertype, int allow_tags)
 	if (allow_tags) {
 		int r = (int)rn(100);
 
-		tags = r < 12 ? 1 : r < 15 ? 2 : 0;
+		tags = r < 12 ? 1 : r < 15 && !clean ? 2 : 0;
 	}
 	for (int t = 0; t < tags; t++) {
 		put16(b + off, chance(70) ? 0x8100 : 0x88a8);
@@ -291,11 +303,29 @@ static size_t payload_len(void)
 	}
 }
 
+/* Sets the IPv4 ID so that the header checksum comes out as target: the
+ * checksum's edges (RFC 1624's -0 and +0, a carry out of either byte on
+ * the TTL's update) from a valid header. The ID is a free field. */
+static void steer_csum(uint8_t *h, size_t hl, uint16_t target)
+{
+	uint32_t s;
+
+	put16(h + 4, 0);
+	put16(h + 10, 0);
+	s = 0xffffu & (uint32_t)~model_csum(h, hl); /* the folded sum */
+	/* the ID w with fold(s + w) == ~target: w = ~target - s (ones' complement) */
+	s = (uint32_t)(uint16_t)~target + (uint16_t)~s;
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	put16(h + 4, (uint16_t)s);
+	put16(h + 10, model_csum(h, hl));
+}
+
 static void build_ipv4(struct frame *f)
 {
 	size_t l3 = build_eth(f, 0x0800, 1), hl, end;
 	uint8_t *b = f->b, *h = b + l3, proto = pick_proto();
-	int optw = chance(25) ? (int)rn(11) : 0;
+	int optw = chance(25) ? (int)rn(11) : 0, bad = !clean;
 
 	hl = 20 + (size_t)optw * 4;
 	h[0] = (uint8_t)(0x40 | (5 + optw));
@@ -308,6 +338,10 @@ static void build_ipv4(struct frame *f)
 	pick_addr(0, 1, h + 16);
 	for (int i = 0; i < optw * 4; i++) /* NOP, EOL or anything */
 		h[20 + i] = chance(60) ? 1 : chance(50) ? 0 : (uint8_t)rnd();
+	if (clean && chance(80)) /* whole packets, a TTL that forwards */
+		put16(h + 6, chance(50) ? 0x4000 : 0);
+	if (clean && h[8] < 2)
+		h[8] = chance(80) ? (uint8_t)(2 + rn(254)) : h[8];
 	end = build_l4(b, l3 + hl, proto, 0);
 	{
 		size_t pl = payload_len();
@@ -318,13 +352,13 @@ static void build_ipv4(struct frame *f)
 		end += pl;
 	}
 	put16(h + 2, (uint16_t)(end - l3));
-	if (chance(5)) { /* a bad version or header length */
+	if (bad && chance(5)) { /* a bad version or header length */
 		if (chance(50))
 			h[0] = (uint8_t)(rn(16) << 4 | (h[0] & 0x0f));
 		else
 			h[0] = (uint8_t)(0x40 | rn(16));
 	}
-	if (chance(5)) { /* a total length at its edges */
+	if (bad && chance(5)) { /* a total length at its edges */
 		static const int d[] = {-1, 1, -20, 100};
 		uint16_t tl = (uint16_t)(end - l3);
 
@@ -341,7 +375,16 @@ static void build_ipv4(struct frame *f)
 	}
 	put16(h + 10, 0);
 	put16(h + 10, csum16(h, (size_t)(h[0] & 0x0f) * 4 > hl ? hl : (size_t)(h[0] & 0x0f) * 4));
-	if (chance(4)) /* a checksum that does not verify, or one spelt 0xffff */
+	if (clean && hl == (size_t)(h[0] & 0x0f) * 4 && chance(10)) {
+		static const uint16_t edges[] = {0x0000, 0xfeff, 0xff00, 0xfffe, 0xfe00,
+						 0x00ff, 0xff7f, 0x0100, 0xfffd};
+		uint16_t t = edges[rn(sizeof(edges) / sizeof(edges[0]))];
+
+		steer_csum(h, hl, t);
+		if (t == 0 && chance(50)) /* -0: 0xffff verifies as well */
+			put16(h + 10, 0xffff);
+	}
+	if (bad && chance(4)) /* a checksum that does not verify, or one spelt 0xffff */
 		put16(h + 10, chance(50) ? (uint16_t)(((h[10] << 8) | h[11]) + 1) : 0xffff);
 	f->len = end;
 }
@@ -351,7 +394,7 @@ static void build_ipv6(struct frame *f)
 	static const uint8_t ext[] = {0, 43, 60, 51, 44};
 	size_t l3 = build_eth(f, 0x86dd, 1), cur;
 	uint8_t *b = f->b, *h = b + l3, *nh = h + 6, proto = pick_proto();
-	int n_ext = chance(30) ? (int)rn(10) : 0;
+	int n_ext = chance(30) ? (int)rn(clean ? 4 : 10) : 0;
 
 	h[0] = (uint8_t)(0x60 | (chance(30) ? rn(16) : 0));
 	if (chance(70)) /* DSCP 3 (PFC's class) or 0 */
@@ -361,11 +404,15 @@ static void build_ipv6(struct frame *f)
 	h[2] = (uint8_t)rnd();
 	h[3] = (uint8_t)rnd();
 	h[7] = chance(50) ? (uint8_t)edge(8) : 64;
+	if (clean && h[7] < 2 && chance(80))
+		h[7] = (uint8_t)(2 + rn(254));
 	pick_addr(1, 0, h + 8);
 	pick_addr(1, 1, h + 24);
 	cur = l3 + 40;
 	for (int i = 0; i < n_ext; i++) {
-		uint8_t t = chance(85) ? ext[rn(sizeof(ext))] : (uint8_t)rnd();
+		uint8_t t = clean || chance(85)
+				? ext[(clean ? 1 : 0) + rn(sizeof(ext) - (clean ? 1 : 0))]
+				: (uint8_t)rnd();
 		size_t len;
 
 		if (cur + 64 > MODEL_MAX_FRAME - 128)
@@ -399,7 +446,7 @@ static void build_ipv6(struct frame *f)
 		cur += pl;
 	}
 	put16(h + 4, (uint16_t)(cur - l3 - 40));
-	if (chance(5)) {
+	if (!clean && chance(5)) {
 		static const int d[] = {-1, 1, 8, -40};
 
 		put16(h + 4,
@@ -476,8 +523,11 @@ static void gen_frame(struct frame *f, int *trunc_all)
 	int kind = (int)rn(100);
 
 	memset(f->b, 0, sizeof(f->b));
-	f->port = pick_port();
+	clean = chance(45);
+	f->port = clean ? (int)rn(4) : pick_port();
 	*trunc_all = 0;
+	if (clean)
+		kind = (int)rn(80);
 	if (kind < 45)
 		build_ipv4(f);
 	else if (kind < 80)
@@ -492,6 +542,10 @@ static void gen_frame(struct frame *f, int *trunc_all)
 		build_random(f);
 		return;
 	}
+	if (clean) {
+		*trunc_all = chance(1);
+		return;
+	}
 	if (chance(8)) /* byte flips */
 		for (int i = 1 + (int)rn(3); i > 0; i--)
 			f->b[rn((uint32_t)f->len)] ^= (uint8_t)(1 + rn(255));
@@ -503,7 +557,7 @@ static void gen_frame(struct frame *f, int *trunc_all)
 	}
 	if (chance(10) && f->len > 14) /* cut short */
 		f->len = 14 + rn((uint32_t)(f->len - 14));
-	*trunc_all = chance(2);
+	*trunc_all = chance(1);
 }
 
 /* ---- the regression list ---- */
@@ -778,11 +832,14 @@ static uint64_t seed;
 static int run_one(int tc, const struct frame *f, const struct model_result *mr,
 		   struct dp_result *d)
 {
-	struct counters before, after;
+	static struct counters before, after;
+	static int have_before;
 	uint64_t *b = &before.port[0][0], *a = &after.port[0][0], *x = &d->delta.port[0][0];
 
-	if (read_counters(&before))
+	/* the counters after the last run are the ones before this one */
+	if (!have_before && read_counters(&before))
 		return -1;
+	have_before = 1;
 	d->out_len = sizeof(d->out);
 	d->err = h_run(&H, tc, f->port, f->b, f->len, d->out, &d->out_len, &d->retval);
 	if (d->err)
@@ -791,6 +848,7 @@ static int run_one(int tc, const struct frame *f, const struct model_result *mr,
 		return -1;
 	for (size_t i = 0; i < sizeof(before) / sizeof(uint64_t); i++)
 		x[i] = a[i] - b[i];
+	before = after;
 	(void)mr;
 	return 0;
 }
@@ -1157,7 +1215,7 @@ int main(int argc, char **argv)
 		gen_frame(queue, &trunc_all);
 		rc = check_frame(n_regs + i, queue);
 		if (trunc_all && !rc) {
-			size_t full = queue->len, max = full < 160 ? full : 160;
+			size_t full = queue->len, max = full < 128 ? full : 128;
 
 			/* every truncation point of this frame's headers */
 			for (size_t cut = 14; cut < max && !rc; cut++) {
