@@ -291,6 +291,22 @@ static uint16_t csum16(const uint8_t *p, size_t len)
 	return model_csum(p, len);
 }
 
+/* The payload after an L3 packet of `sofar` bytes: mostly short, now and
+ * then around the ports' MTUs (1400, 1500) or at them exactly. */
+static size_t payload_len(void);
+
+static size_t payload_for(size_t sofar)
+{
+	static const size_t at[] = {1399, 1400, 1401, 1499, 1500, 1501};
+
+	if (chance(8)) {
+		size_t t = at[rn(6)];
+
+		return t > sofar ? t - sofar : 0;
+	}
+	return payload_len();
+}
+
 static size_t payload_len(void)
 {
 	switch (rn(10)) {
@@ -344,7 +360,7 @@ static void build_ipv4(struct frame *f)
 		h[8] = chance(80) ? (uint8_t)(2 + rn(254)) : h[8];
 	end = build_l4(b, l3 + hl, proto, 0);
 	{
-		size_t pl = payload_len();
+		size_t pl = payload_for(end - l3);
 
 		if (end + pl > MODEL_MAX_FRAME - 64)
 			pl = 0;
@@ -352,6 +368,11 @@ static void build_ipv4(struct frame *f)
 		end += pl;
 	}
 	put16(h + 2, (uint16_t)(end - l3));
+	if (bad && chance(4) && (proto == 6 || proto == 17 || proto == 1 || proto == 58)) {
+		/* the L4 header cut short, the IP lengths consistent */
+		end = l3 + hl + rn(proto == 6 ? 20 : proto == 17 ? 8 : 4);
+		put16(h + 2, (uint16_t)(end - l3));
+	}
 	if (bad && chance(5)) { /* a bad version or header length */
 		if (chance(50))
 			h[0] = (uint8_t)(rn(16) << 4 | (h[0] & 0x0f));
@@ -392,7 +413,7 @@ static void build_ipv4(struct frame *f)
 static void build_ipv6(struct frame *f)
 {
 	static const uint8_t ext[] = {0, 43, 60, 51, 44};
-	size_t l3 = build_eth(f, 0x86dd, 1), cur;
+	size_t l3 = build_eth(f, 0x86dd, 1), cur, l4;
 	uint8_t *b = f->b, *h = b + l3, *nh = h + 6, proto = pick_proto();
 	int n_ext = chance(30) ? (int)rn(clean ? 4 : 10) : 0;
 
@@ -429,16 +450,33 @@ static void build_ipv6(struct frame *f)
 			len = ((size_t)b[cur + 1] + 2) * 4;
 			rand_bytes(b + cur + 2, len - 2);
 		} else {
-			b[cur + 1] = (uint8_t)rn(3);
+			b[cur + 1] = chance(3) ? (uint8_t)edge(8) : (uint8_t)rn(3);
 			len = ((size_t)b[cur + 1] + 1) * 8;
+			if (cur + len + 256 > MODEL_MAX_FRAME) {
+				/* a header longer than the frame: the chain runs
+				 * off its end */
+				b[cur] = pick_proto();
+				f->len = cur + 8 + rn(64);
+				rand_bytes(b + cur + 2, f->len - cur - 2);
+				put16(h + 4, (uint16_t)(f->len - l3 - 40));
+				return;
+			}
 			rand_bytes(b + cur + 2, len - 2);
 		}
 		cur += len;
 	}
 	*nh = proto;
+	l4 = cur;
 	cur = build_l4(b, cur, proto, 1);
+	if (!clean && chance(4) && (proto == 6 || proto == 17 || proto == 1 || proto == 58)) {
+		/* the L4 header cut short, the payload length consistent */
+		cur = l4 + rn(proto == 6 ? 20 : proto == 17 ? 8 : 4);
+		put16(h + 4, (uint16_t)(cur - l3 - 40));
+		f->len = cur;
+		return;
+	}
 	{
-		size_t pl = payload_len();
+		size_t pl = payload_for(cur - l3);
 
 		if (cur + pl > MODEL_MAX_FRAME - 64)
 			pl = 0;
