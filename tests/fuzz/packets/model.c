@@ -649,9 +649,21 @@ static int class_ipv4(const struct m_pkt *k, struct model_result *r)
 	return 1;
 }
 
+/* ::/128 and ::1/128 */
+static int v6_unspec_or_loopback(const uint8_t *a)
+{
+	for (int i = 0; i < 15; i++)
+		if (a[i])
+			return 0;
+	return a[15] <= 1;
+}
+
 static int class_ipv6(const struct m_pkt *k, struct model_result *r)
 {
-	if (k->src[0] == 0xff)
+	/* martians (the ABI: multicast, loopback; RFC 4291 2.5.2: a packet
+	 * from the unspecified address is never forwarded, 2.5.3: nor one
+	 * from the loopback address) */
+	if (k->src[0] == 0xff || v6_unspec_or_loopback(k->src))
 		return drop(r, XFAB_DROP_BAD_SRC_ADDR);
 	if (k->dst[0] == 0xff)
 		return punt(r, XFAB_PUNT_MULTICAST);
