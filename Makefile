@@ -193,11 +193,13 @@ $(BUILD)/fuzz_packets: $(FUZZ_PK_OBJ) $(BUILD)/obj/tests/bpf/harness.o $(LIB_OBJ
 	$(CC) $(CFLAGS) $(filter %.o,$^) -o $@ $(LDLIBS)
 $(FUZZ_PK_OBJ): UNIT_INC := -Itests/bpf
 $(FUZZ_PK_OBJ): | $(BUILD)/xfab.skel.h
-$(BUILD)/obj/tests/fuzz/packets/%.d: ;
+$(FUZZ_PK_OBJ:.o=.d): ;
+-include $(wildcard $(BUILD)/obj/tests/fuzz/packets/*.d)
 
+# FUZZ_ARGS: e.g. "--seed 7 --frames 1000000" or "--long"
 .PHONY: fuzz-packets
-fuzz-packets: $(BUILD)/fuzz_packets $(BUILD)/xfabd
-	tests/run-all tests/fuzz/packets/fuzz_packets.c
+fuzz-packets: $(BUILD)/fuzz_packets
+	$(BUILD)/fuzz_packets $(FUZZ_ARGS)
 
 # Mutation testing: every one-line mutation in tests/mutations.txt, applied
 # one at a time to a copy of the tree, must make the unit or bpf suites fail.
