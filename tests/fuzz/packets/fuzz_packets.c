@@ -46,6 +46,8 @@ static int fd_port_stats, fd_drop_stats, fd_punt_stats, fd_pfc_state;
 static uint64_t rng_state;
 /* this frame is well formed: edge values only where a valid packet has them */
 static int clean;
+/* this frame goes to the VTEP (UDP 4789, OVERLAY.md), from harness port cur_port */
+static int to_vtep, cur_port, inner_depth;
 
 static uint64_t rnd(void)
 {
@@ -138,6 +140,21 @@ static void pick_addr(int v6, int dst, uint8_t *out)
 		rand_bytes(out, v6 ? 16 : 4);
 		return;
 	}
+	if (cur_port == 5) { /* the tenant's port: its own address plan */
+		static const char *const t4[] = {"192.168.1.2",	  "192.168.1.1",  "192.168.1.50",
+						 "192.168.9.5",	  "192.168.8.8",  "10.9.0.1",
+						 "192.168.1.255", "192.168.9.200"};
+		static const char *const t6[] = {"fd66::2", "fd66::1", "fd66::9",
+						 "fd99::1", "fd09::1", "fd99:1::5"};
+
+		if (!dst && (clean || chance(70)))
+			inet_pton(v6 ? AF_INET6 : AF_INET, v6 ? "fd66::2" : "192.168.1.2", out);
+		else if (chance(90))
+			inet_pton(v6 ? AF_INET6 : AF_INET, v6 ? t6[rn(6)] : t4[rn(8)], out);
+		else
+			rand_bytes(out, v6 ? 16 : 4);
+		return;
+	}
 	if (clean && !dst) { /* a host's source address */
 		static const char *const good4[] = {"10.0.1.2", "10.1.2.3", "198.51.100.7",
 						    "10.9.0.1"};
@@ -219,6 +236,8 @@ static size_t build_eth(struct frame *f, uint16_t ethertype, int allow_tags)
 	return off + 2;
 }
 
+static size_t build_inner(uint8_t *b, size_t off);
+
 /* TCP, UDP (RoCEv2 BTH, VXLAN), ICMP at off; returns the end. */
 static size_t build_l4(uint8_t *b, size_t off, uint8_t proto, int v6)
 {
@@ -230,7 +249,10 @@ static size_t build_l4(uint8_t *b, size_t off, uint8_t proto, int v6)
 		b[off + 12] = 0x50;
 		return off + 20;
 	case 17: {
-		uint16_t dport = chance(25) ? 4791 : chance(15) ? 4789 : (uint16_t)edge(16);
+		uint16_t dport = to_vtep      ? 4789
+				 : chance(25) ? 4791
+				 : chance(15) ? 4789
+					      : (uint16_t)edge(16);
 		size_t end = off + 8;
 
 		put16(b + off, chance(50) ? 49152 + (uint16_t)rn(16384) : (uint16_t)edge(16));
@@ -246,18 +268,23 @@ static size_t build_l4(uint8_t *b, size_t off, uint8_t proto, int v6)
 			b[end + 7] = (uint8_t)rnd();
 			rand_bytes(b + end + 8, 4);
 			end += 12;
-		} else if (dport == 4789) { /* VXLAN and an inner Ethernet + IPv4 */
-			b[end] = chance(80) ? 0x08 : (uint8_t)rnd();
+		} else if (dport == 4789 && !inner_depth) { /* VXLAN and an inner frame */
+			b[end] = clean || chance(85) ? 0x08 : (uint8_t)edge(8);
 			memset(b + end + 1, 0, 3);
-			rand_bytes(b + end + 4, 3);
-			b[end + 7] = 0;
-			end += 8;
-			rand_bytes(b + end, 12);
-			put16(b + end + 12, 0x0800);
-			end += 14;
-			rand_bytes(b + end, 20);
-			b[end] = 0x45;
-			end += 20;
+			if (!clean && chance(8))
+				b[end + 1 + rn(3)] = (uint8_t)(1 + rn(255));
+			if (clean || chance(80)) { /* VNI 1000, the VNET's */
+				b[end + 4] = 0;
+				b[end + 5] = 0x03;
+				b[end + 6] = 0xe8;
+			} else {
+				rand_bytes(b + end + 4, 3);
+			}
+			b[end + 7] = clean || chance(92) ? 0 : (uint8_t)(1 + rn(255));
+			to_vtep = 0;
+			inner_depth = 1;
+			end = build_inner(b, end + 8);
+			inner_depth = 0;
 		}
 		put16(b + off + 4, (uint16_t)(end - off));
 		return end;
@@ -277,6 +304,74 @@ static size_t build_l4(uint8_t *b, size_t off, uint8_t proto, int v6)
 		rand_bytes(b + off, 8);
 		return off + 8;
 	}
+}
+
+static void pick_addr(int v6, int dst, uint8_t *out);
+static size_t payload_len(void);
+
+/* A tenant's frame inside VXLAN at off: Ethernet, IPv4 or IPv6 (ECN in
+ * every codepoint: RFC 6040's merge), TCP, UDP or ICMPv6. Its end. */
+static size_t build_inner(uint8_t *b, size_t off)
+{
+	static const char *const d4[] = {"192.168.1.2", "192.168.1.1", "192.168.1.60",
+					 "192.168.9.9", "192.168.8.1", "10.9.0.1",
+					 "224.0.0.9",	"169.254.3.3"};
+	static const char *const d6[] = {"fd66::2", "fd66::1", "fd66::8", "fd99::9",
+					 "fd09::1", "ff02::1", "fe80::5"};
+	int v6 = chance(40), saved = cur_port;
+	uint8_t proto = chance(45) ? 6 : chance(70) ? 17 : v6 ? 58 : 1, *h;
+	size_t l3 = off + 14, end;
+
+	rand_bytes(b + off, 12);
+	put16(b + off + 12, clean || chance(90) ? (v6 ? 0x86dd : 0x0800) : (uint16_t)rnd());
+	h = b + l3;
+	if (v6) {
+		h[0] = (uint8_t)(0x60 | rn(16));
+		h[1] = (uint8_t)rnd();
+		put16(h + 2, (uint16_t)rnd());
+		h[6] = proto;
+		h[7] = chance(20) ? (uint8_t)edge(8) : 64;
+		cur_port = 5;
+		pick_addr(1, 0, h + 8);
+		cur_port = saved;
+		inet_pton(AF_INET6, d6[rn(7)], h + 24);
+		end = build_l4(b, l3 + 40, proto, 1);
+		end += rn(40);
+		put16(h + 4, (uint16_t)(end - l3 - 40));
+		if (!clean && chance(5))
+			put16(h + 4, (uint16_t)edge(16));
+	} else {
+		h[0] = 0x45;
+		h[1] = (uint8_t)rnd();
+		put16(h + 4, (uint16_t)rnd());
+		put16(h + 6, chance(70) ? 0x4000 : 0);
+		h[8] = chance(20) ? (uint8_t)edge(8) : 64;
+		h[9] = proto;
+		cur_port = 5;
+		pick_addr(0, 0, h + 12);
+		cur_port = saved;
+		inet_pton(AF_INET, d4[rn(8)], h + 16);
+		end = build_l4(b, l3 + 20, proto, 0);
+		end += rn(40);
+		put16(h + 2, (uint16_t)(end - l3));
+		if (!clean && chance(5))
+			put16(h + 2, (uint16_t)edge(16));
+		put16(h + 10, 0);
+		put16(h + 10, model_csum(h, 20));
+		if (!clean && chance(5))
+			h[10] ^= 0x10;
+	}
+	if (chance(5) && end + 1500 + 256 < MODEL_MAX_FRAME) /* around the MTU */
+		end += 1300 + rn(200);
+	if (!v6)
+		put16(h + 2, (uint16_t)(end - l3));
+	else
+		put16(h + 4, (uint16_t)(end - l3 - 40));
+	if (!v6) {
+		put16(h + 10, 0);
+		put16(h + 10, model_csum(h, 20));
+	}
+	return end;
 }
 
 static uint8_t pick_proto(void)
@@ -351,7 +446,14 @@ static void build_ipv4(struct frame *f)
 	h[8] = chance(50) ? (uint8_t)edge(8) : 64;
 	h[9] = proto;
 	pick_addr(0, 0, h + 12);
-	pick_addr(0, 1, h + 16);
+	pick_addr(0, 1, h + 16);	if (cur_port != 5 && chance(12)) /* more tunnel packets */
+		h[9] = proto = 17;
+	to_vtep = proto == 17 && cur_port != 5 && chance(60);
+	if (to_vtep) { /* the VTEP, its outer ECN in every codepoint */
+		if (clean || chance(90))
+			inet_pton(AF_INET, "10.252.0.1", h + 16);
+		h[1] = (uint8_t)(rn(64) << 2 | rn(4));
+	}
 	for (int i = 0; i < optw * 4; i++) /* NOP, EOL or anything */
 		h[20 + i] = chance(60) ? 1 : chance(50) ? 0 : (uint8_t)rnd();
 	if (clean && chance(80)) /* whole packets, a TTL that forwards */
@@ -359,6 +461,7 @@ static void build_ipv4(struct frame *f)
 	if (clean && h[8] < 2)
 		h[8] = chance(80) ? (uint8_t)(2 + rn(254)) : h[8];
 	end = build_l4(b, l3 + hl, proto, 0);
+	to_vtep = 0;
 	{
 		size_t pl = payload_for(end - l3);
 
@@ -549,10 +652,9 @@ static void build_random(struct frame *f)
 
 static int pick_port(void)
 {
-	int r = (int)rn(100);
-
-	/* p1 40, p2 12, p3 12, p4 (PFC) 26, p5 (down) 5, p6 (no port) 5 */
-	return r < 40 ? 0 : r < 52 ? 1 : r < 64 ? 2 : r < 90 ? 3 : r < 95 ? 4 : 5;
+	int r = (int)rn(100); /* p1 36, p2 11, p3 11, p4 (PFC) 24, p5 (down) 5, p6 (the tenant's) 9,
+				 p7 (no port) 4 */
+	return r < 36 ? 0 : r < 47 ? 1 : r < 58 ? 2 : r < 82 ? 3 : r < 87 ? 4 : r < 96 ? 5 : 6;
 }
 
 /* A generated frame; *trunc_all: also run its every truncation. */
@@ -562,7 +664,8 @@ static void gen_frame(struct frame *f, int *trunc_all)
 
 	memset(f->b, 0, sizeof(f->b));
 	clean = chance(45);
-	f->port = clean ? (int)rn(4) : pick_port();
+	f->port = clean ? (int)(int[]){0, 1, 2, 3, 5}[rn(5)] : pick_port();
+	cur_port = f->port;
 	*trunc_all = 0;
 	if (clean)
 		kind = (int)rn(80);
@@ -743,13 +846,13 @@ static void expect_counters(const struct model_result *r, size_t len, struct cou
 	switch (r->verdict) {
 	case MV_DROP:
 		e->drop[r->reason][0] = 1;
-		e->drop[r->reason][1] = len;
+		e->drop[r->reason][1] = r->reason_bytes;
 		if (r->in_slot >= 0)
 			e->port[r->in_slot][4] = 1;
 		break;
 	case MV_PUNT:
 		e->punt[r->reason][0] = 1;
-		e->punt[r->reason][1] = len;
+		e->punt[r->reason][1] = r->reason_bytes;
 		if (r->in_slot >= 0)
 			e->port[r->in_slot][5] = 1;
 		break;
@@ -861,6 +964,7 @@ struct stats {
 	uint64_t verdict[2][MV_COUNT];
 	uint64_t drop[2][XFAB_DROP_MAX], punt[2][XFAB_PUNT_MAX];
 	uint64_t consumed_prios;
+	uint64_t decap[2][MV_COUNT]; /* frames to the VTEP, by outcome */
 };
 
 static struct stats S;
@@ -982,6 +1086,8 @@ static int check_frame(uint64_t index, const struct frame *f)
 		}
 		S.runs++;
 		S.verdict[tc][mr.verdict]++;
+		if (mr.decap)
+			S.decap[tc][mr.verdict]++;
 		if (mr.verdict == MV_DROP)
 			S.drop[tc][mr.reason]++;
 		else if (mr.verdict == MV_PUNT)
@@ -1072,6 +1178,10 @@ static void print_json(FILE *out, uint64_t mismatches)
 		for (int v = 0; v < MV_COUNT; v++)
 			fprintf(out, "%s\"%s\": %llu", v ? ", " : "", verdict_names[v],
 				(unsigned long long)S.verdict[tc][v]);
+		fprintf(out, "}, \"decap\": {");
+		for (int v = 0; v < MV_COUNT; v++)
+			fprintf(out, "%s\"%s\": %llu", v ? ", " : "", verdict_names[v],
+				(unsigned long long)S.decap[tc][v]);
 		fprintf(out, "}, \"drops\": {");
 		for (int i = 0; i < XFAB_DROP_MAX; i++)
 			if (S.drop[tc][i]) {
@@ -1100,6 +1210,9 @@ static void print_text(void)
 		printf("  %s:", tc ? "tc " : "xdp");
 		for (int v = 0; v < MV_COUNT; v++)
 			printf(" %s %llu", verdict_names[v], (unsigned long long)S.verdict[tc][v]);
+		printf("\n    to the VTEP:");
+		for (int v = 0; v < MV_PUNT + 2; v++)
+			printf(" %s %llu", verdict_names[v], (unsigned long long)S.decap[tc][v]);
 		printf("\n    drops:");
 		for (int i = 0; i < XFAB_DROP_MAX; i++)
 			if (S.drop[tc][i])

@@ -25,16 +25,31 @@ struct m_port {
 	int rate;	      /* Mbit/s, 0: none */
 	int pfc_enable;	      /* priorities with PFC (bit n) */
 	const char *addrs[2]; /* INTERFACE entries */
+	int vnet;	      /* 1: a port of the tenant Vnet_red */
 };
 
-/* p6 exists (a harness veth) but is not in PORT: port_unknown */
+/* p7 exists (a harness veth) but is not in PORT: port_unknown */
 static const struct m_port m_ports[MODEL_N_SLOTS] = {
-    {"p1", 1, 1500, 0, 0, {"10.0.1.1/24", "fd01::1/64"}},
-    {"p2", 1, 1400, 0, 0, {"10.0.2.0/31", "fd02::2/127"}},
-    {"p3", 1, 1500, 0, 0, {"10.0.3.0/31", "fd03::2/127"}},
-    {"p4", 1, 1500, 1000, 1u << 3, {NULL, NULL}}, /* PFC on priority 3 */
-    {"p5", 0, 1500, 0, 0, {NULL, NULL}},	  /* admin down */
+    {"p1", 1, 1500, 0, 0, {"10.0.1.1/24", "fd01::1/64"}, 0},
+    {"p2", 1, 1400, 0, 0, {"10.0.2.0/31", "fd02::2/127"}, 0},
+    {"p3", 1, 1500, 0, 0, {"10.0.3.0/31", "fd03::2/127"}, 0},
+    {"p4", 1, 1500, 1000, 1u << 3, {NULL, NULL}, 0},		/* PFC on priority 3 */
+    {"p5", 0, 1500, 0, 0, {NULL, NULL}, 0},			/* admin down */
+    {"p6", 1, 1500, 0, 0, {"192.168.1.1/24", "fd66::1/64"}, 1}, /* the tenant's */
 };
+
+/* The overlay (OVERLAY.md): this VTEP, one VNET with its VNI, and the
+ * VNET's own routes (no tunnel routes: the model does not encapsulate). */
+#define M_VTEP_SRC "10.252.0.1"
+#define M_VNI 1000u
+static const struct {
+	const char *prefix, *ifname, *nexthop;
+} m_vnet_routes[] = {
+    {"192.168.9.0/24", "p6", "192.168.1.2"},
+    {"192.168.8.0/24", "p6", NULL}, /* connected to the port, no neighbours */
+    {"fd99::/32", "p6", "fd66::2"},
+};
+#define M_N_VNET_ROUTES (sizeof(m_vnet_routes) / sizeof(m_vnet_routes[0]))
 
 struct m_route_cfg {
 	const char *prefix;
@@ -67,9 +82,10 @@ struct m_neigh_cfg {
 };
 
 static const struct m_neigh_cfg m_neigh_cfg[] = {
-    {0, "10.0.1.2", {0x02, 0, 0, 0, 0x01, 0x02}}, {0, "fd01::2", {0x02, 0, 0, 0, 0x01, 0x02}},
-    {1, "10.0.2.1", {0x02, 0, 0, 0, 0x02, 0x01}}, {2, "10.0.3.1", {0x02, 0, 0, 0, 0x03, 0x01}},
-    {1, "fd02::3", {0x02, 0, 0, 0, 0x02, 0x03}},  {2, "fd03::3", {0x02, 0, 0, 0, 0x03, 0x03}},
+    {0, "10.0.1.2", {0x02, 0, 0, 0, 0x01, 0x02}},    {0, "fd01::2", {0x02, 0, 0, 0, 0x01, 0x02}},
+    {1, "10.0.2.1", {0x02, 0, 0, 0, 0x02, 0x01}},    {2, "10.0.3.1", {0x02, 0, 0, 0, 0x03, 0x01}},
+    {1, "fd02::3", {0x02, 0, 0, 0, 0x02, 0x03}},     {2, "fd03::3", {0x02, 0, 0, 0, 0x03, 0x03}},
+    {5, "192.168.1.2", {0x02, 0, 0, 0, 0x06, 0x02}}, {5, "fd66::2", {0x02, 0, 0, 0, 0x06, 0x02}},
 };
 #define M_N_NEIGH (sizeof(m_neigh_cfg) / sizeof(m_neigh_cfg[0]))
 
@@ -83,6 +99,7 @@ enum m_rt { RT_LOCAL, RT_CONNECTED, RT_NEXTHOP, RT_GROUP, RT_BLACKHOLE };
 #define M_MAX_GW 4
 
 struct m_route {
+	int vnet;   /* 0: the default table, 1: the VNET's */
 	int family; /* 4 or 6 */
 	uint8_t addr[16];
 	int plen;
@@ -102,6 +119,7 @@ struct model {
 	int group_route[M_MAX_ROUTES]; /* a route of each group */
 	int n_groups;
 	uint64_t k0, ksrc[4], kdst[4], kports, kmisc;
+	uint8_t vtep[4];
 	char config[8192];
 };
 
@@ -210,6 +228,14 @@ static void write_config(struct model *m)
 	append(c, sz, "},\n \"INTERFACE\": {%s%s", "", "");
 	first = 1;
 	for (int p = 0; p < MODEL_N_SLOTS; p++)
+		if (m_ports[p].vnet) {
+			append(c, sz,
+			       first ? "\"%s\": {\"vnet_name\": \"%s\"}"
+				     : ", \"%s\": {\"vnet_name\": \"%s\"}",
+			       m_ports[p].name, "Vnet_red");
+			first = 0;
+		}
+	for (int p = 0; p < MODEL_N_SLOTS; p++)
 		for (int a = 0; a < 2; a++) {
 			if (!m_ports[p].addrs[a])
 				continue;
@@ -239,6 +265,18 @@ static void write_config(struct model *m)
 		snprintf(line, sizeof(line), "%s\"%s|%s\": {\"neigh\": \"%s\"}", i ? ", " : "",
 			 m_ports[m_neigh_cfg[i].slot].name, m_neigh_cfg[i].addr, mac);
 		append(c, sz, "%s%s", line, "");
+	}
+	snprintf(line, sizeof(line), "%u", M_VNI);
+	append(c, sz,
+	       "},\n \"VXLAN_TUNNEL\": {\"vtep\": {\"src_ip\": \"%s\"}},\n \"VNET\": "
+	       "{\"Vnet_red\": {\"vxlan_tunnel\": \"vtep\", \"vni\": \"%s\"}},\n \"VNET_ROUTE\": {",
+	       M_VTEP_SRC, line);
+	for (size_t i = 0; i < M_N_VNET_ROUTES; i++) {
+		append(c, sz, "%s\"Vnet_red|%s\": {", i ? ", " : "", m_vnet_routes[i].prefix);
+		append(c, sz, "\"ifname\": \"%s\"%s", m_vnet_routes[i].ifname,
+		       m_vnet_routes[i].nexthop ? ", \"nexthop\": \"" : "}");
+		if (m_vnet_routes[i].nexthop)
+			append(c, sz, "%s\"}%s", m_vnet_routes[i].nexthop, "");
 	}
 	append(c, sz, "},\n \"PORT_QOS_MAP\": {%s%s", "", "");
 	first = 1;
@@ -287,8 +325,11 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6])
 			if (!r)
 				goto fail;
 			r->port = p;
-			if (!add_route(m, fam, addr, width, RT_LOCAL))
+			r->vnet = m_ports[p].vnet;
+			r = add_route(m, fam, addr, width, RT_LOCAL);
+			if (!r)
 				goto fail;
+			r->vnet = m_ports[p].vnet;
 		}
 	for (size_t i = 0; i < M_N_ROUTES_CFG; i++) {
 		const struct m_route_cfg *c = &m_routes_cfg[i];
@@ -333,6 +374,28 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6])
 			}
 		}
 	}
+	for (size_t i = 0; i < M_N_VNET_ROUTES; i++) {
+		uint8_t addr[16];
+		int fam, plen;
+		struct m_route *r;
+
+		if (parse_prefix(m_vnet_routes[i].prefix, &fam, addr, &plen))
+			goto fail;
+		r = add_route(m, fam, addr, plen,
+			      m_vnet_routes[i].nexthop ? RT_NEXTHOP : RT_CONNECTED);
+		if (!r)
+			goto fail;
+		r->vnet = 1;
+		r->port = 5;
+		if (m_vnet_routes[i].nexthop) {
+			int gfam;
+
+			if (parse_addr(m_vnet_routes[i].nexthop, &gfam, r->gw[0]) || gfam != fam)
+				goto fail;
+			r->n_gw = 1;
+		}
+	}
+	inet_pton(AF_INET, M_VTEP_SRC, m->vtep);
 	/* the hash keys: k0, src[0..3], dst[0..3], ports, misc, label; the
 	 * default fields hash no flow label and no QP (LOAD_BALANCING.md) */
 	m->k0 = splitmix64(&st);
@@ -699,7 +762,7 @@ static int dscp_to_tc(int dscp)
 }
 
 /* Longest-prefix match, a linear scan. */
-static const struct m_route *lpm(const struct model *m, const struct m_pkt *k)
+static const struct m_route *lpm(const struct model *m, const struct m_pkt *k, int vnet)
 {
 	const struct m_route *best = NULL;
 	int fam = k->v6 ? 6 : 4;
@@ -707,7 +770,7 @@ static const struct m_route *lpm(const struct model *m, const struct m_pkt *k)
 	for (int i = 0; i < m->n_rt; i++) {
 		const struct m_route *r = &m->rt[i];
 
-		if (r->family == fam && in_prefix(k->dst, r->addr, r->plen) &&
+		if (r->vnet == vnet && r->family == fam && in_prefix(k->dst, r->addr, r->plen) &&
 		    (!best || r->plen > best->plen))
 			best = r;
 	}
@@ -729,12 +792,12 @@ static const uint8_t *neighbour(int slot, int v6, const uint8_t *addr)
 }
 
 /* The port whose connected subnet holds gw. */
-static int gw_port(const struct model *m, int v6, const uint8_t *gw)
+static int gw_port(const struct model *m, int vnet, int v6, const uint8_t *gw)
 {
 	for (int i = 0; i < m->n_rt; i++) {
 		const struct m_route *r = &m->rt[i];
 
-		if (r->type == RT_CONNECTED && r->family == (v6 ? 6 : 4) &&
+		if (r->vnet == vnet && r->type == RT_CONNECTED && r->family == (v6 ? 6 : 4) &&
 		    in_prefix(gw, r->addr, r->plen))
 			return r->port;
 	}
@@ -743,9 +806,9 @@ static int gw_port(const struct model *m, int v6, const uint8_t *gw)
 
 /* Stages 5-9 for a valid, classified IP packet. */
 static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k,
-		  struct model_result *r)
+		  struct model_result *r, int vnet)
 {
-	const struct m_route *rt = lpm(m, k);
+	const struct m_route *rt = lpm(m, k, vnet);
 	const uint8_t *dmac = NULL;
 	const uint8_t *gw;
 	uint8_t *o = r->out;
@@ -756,8 +819,8 @@ static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k
 		punt(r, XFAB_PUNT_TO_SELF);
 		return;
 	}
-	if (!rt) {
-		drop(r, XFAB_DROP_NO_ROUTE);
+	if (!rt) { /* a tenant's table never falls into the default one */
+		drop(r, vnet ? XFAB_DROP_VNET_NO_ROUTE : XFAB_DROP_NO_ROUTE);
 		return;
 	}
 	if (k->ttl <= 1) { /* after the local check: the kernel answers */
@@ -783,7 +846,7 @@ static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k
 			member = rt->order[(h & 255) % (uint32_t)rt->n_gw];
 		}
 		gw = rt->gw[member];
-		port = gw_port(m, k->v6, gw);
+		port = gw_port(m, vnet, k->v6, gw);
 		dmac = port < 0 ? NULL : neighbour(port, k->v6, gw);
 		break;
 	}
@@ -791,8 +854,12 @@ static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	if (!dmac) { /* stage 7: the kernel resolves and forwards */
 		punt(r, XFAB_PUNT_NEIGH_UNRESOLVED);
 		return;
+	} /* stage 8: every egress port here is up; tenants stay apart
+	   * (OVERLAY.md "Isolation"); the MTU is the L3 length's */
+	if (m_ports[port].vnet != vnet) {
+		drop(r, XFAB_DROP_VNET_CROSS);
+		return;
 	}
-	/* stage 8: every egress port here is up; the MTU is the L3 length's */
 	if (k->l3_len > (size_t)m_ports[port].mtu) {
 		punt(r, XFAB_PUNT_MTU_EXCEEDED);
 		return;
@@ -820,6 +887,89 @@ static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	r->tx_bytes = r->out_len;
 }
 
+/*
+ * OVERLAY.md "Decapsulation": k is the outer packet (valid, to the VTEP,
+ * UDP 4789), f the frame as it came.
+ */
+static void decap(const struct model *m, const uint8_t *f, const struct m_pkt *k,
+		  struct model_result *r)
+{
+	size_t vx = k->l3 + (size_t)(f[k->l3] & 0x0f) * 4 + 8, strip = vx + 8, len;
+	uint8_t *o = r->out, outer_ecn = k->tos & 3, ecn;
+	uint8_t inner[MODEL_MAX_FRAME];
+	uint32_t vni;
+	uint16_t proto;
+	struct m_pkt in;
+	int err;
+
+	r->decap = 1;
+	if (vx + 8 + 14 > k->len) {
+		drop(r, XFAB_DROP_VXLAN_TRUNCATED);
+		return;
+	}
+	if (f[vx] != 0x08 || f[vx + 1] || f[vx + 2] || f[vx + 3] || f[vx + 7]) {
+		drop(r, XFAB_DROP_VXLAN_BAD_FLAGS);
+		return;
+	}
+	vni = (uint32_t)f[vx + 4] << 16 | (uint32_t)f[vx + 5] << 8 | f[vx + 6];
+	if (vni != M_VNI) {
+		drop(r, XFAB_DROP_VXLAN_UNKNOWN_VNI);
+		return;
+	}
+	proto = be16(f + strip + 12);
+	if (proto != 0x0800 && proto != 0x86dd) {
+		drop(r, XFAB_DROP_VXLAN_INNER_MALFORMED);
+		return;
+	}
+	/* the outer headers (and a tag) removed, the outer MACs kept */
+	len = k->len - strip;
+	memcpy(o, f, 12);
+	put_be16(o + 12, proto);
+	memcpy(o + 14, f + strip + 14, len - 14);
+	r->out_len = len;
+	r->reason_bytes = len;
+	memset(&in, 0, sizeof(in));
+	in.len = len;
+	in.l3 = 14;
+	in.proto = proto;
+	in.icmp_type = -1;
+	if (proto == 0x0800) {
+		parse_ipv4(o, &in);
+		err = validate_ipv4(o, &in);
+	} else {
+		parse_ipv6(o, &in);
+		err = validate_ipv6(o, &in);
+	}
+	if (err) {
+		drop(r, XFAB_DROP_VXLAN_INNER_MALFORMED);
+		return;
+	}
+	/* RFC 6040 4.2 (OVERLAY.md's table): CE marks an ECT packet and
+	 * drops a Not-ECT one; ECT(1) turns ECT(0) into ECT(1) */
+	ecn = in.tos & 3;
+	if (outer_ecn == 3 && ecn == 0) {
+		drop(r, XFAB_DROP_VXLAN_CE_NOT_ECT);
+		return;
+	}
+	if ((outer_ecn == 3 && ecn != 3) || (outer_ecn == 1 && ecn == 2)) {
+		uint8_t set = outer_ecn == 3 ? 3 : 1;
+
+		in.tos = (uint8_t)((in.tos & ~3) | set);
+		if (proto == 0x0800) {
+			uint16_t old = be16(o + 14);
+
+			o[15] = in.tos;
+			put_be16(o + 24, csum_update(be16(o + 24), old, be16(o + 14)));
+		} else {
+			o[15] = (uint8_t)((o[15] & ~(3 << 4)) | set << 4);
+		}
+	}
+	if ((proto == 0x0800 ? class_ipv4(&in, r) : class_ipv6(&in, r)) != 1)
+		return;
+	memcpy(inner, o, len);
+	route(m, inner, &in, r, 1);
+}
+
 static int mac_multicast(const uint8_t *mac)
 {
 	return mac[0] & 1;
@@ -839,6 +989,7 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 		len = MODEL_MAX_FRAME;
 	memcpy(r->out, f, len);
 	r->out_len = len;
+	r->reason_bytes = len;
 	r->in_slot = slot;
 	r->out_slot = -1;
 	k.len = len;
@@ -947,6 +1098,12 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 		r->out_len = len + 4;
 		r->verdict = MV_HANDOFF;
 		return;
+	} /* the overlay: a tenant port routes in its VNET's table; a tunnel
+	   * packet to this VTEP is decapsulated (OVERLAY.md) */
+	if (!k.v6 && k.l4_proto == 17 && k.have_ports && k.dport == 4789 &&
+	    !memcmp(k.dst, m->vtep, 4) && !m_ports[slot].vnet) {
+		decap(m, f, &k, r);
+		return;
 	}
-	route(m, f, &k, r);
+	route(m, f, &k, r, m_ports[slot].vnet);
 }

@@ -18,8 +18,8 @@
 #include <stdint.h>
 
 #define MODEL_MAX_FRAME 2048
-#define MODEL_N_PORTS 6 /* harness veths p1..p6; p6 is not a switch port */
-#define MODEL_N_SLOTS 5 /* p1..p5 are configured, slots 0..4 */
+#define MODEL_N_PORTS 7 /* harness veths p1..p7; p7 is not a switch port */
+#define MODEL_N_SLOTS 6 /* p1..p6 are configured, slots 0..5 */
 
 /*
  * Outcomes. Each has its counter rule in one place (the harness's
@@ -36,12 +36,15 @@ enum model_verdict {
 };
 
 struct model_result {
-	int verdict;	   /* enum model_verdict */
-	int reason;	   /* XFAB_DROP_* or XFAB_PUNT_* (the ABI's numbering) */
-	int in_slot;	   /* the ingress port's counter slot, -1: not a switch port */
-	int out_slot;	   /* MV_FORWARD: the egress slot */
-	size_t tx_bytes;   /* MV_FORWARD: bytes sent (the tag popped) */
-	int pfc_prio_mask; /* MV_CONSUMED: the priorities the pause frame names */
+	int verdict;	     /* enum model_verdict */
+	int reason;	     /* XFAB_DROP_* or XFAB_PUNT_* (the ABI's numbering) */
+	int in_slot;	     /* the ingress port's counter slot, -1: not a switch port */
+	int out_slot;	     /* MV_FORWARD: the egress slot */
+	size_t tx_bytes;     /* MV_FORWARD: bytes sent (the tag popped) */
+	size_t reason_bytes; /* MV_DROP, MV_PUNT: the bytes the reason counts (after a decap: the
+			      * inner frame's) */
+	int decap;	     /* the frame went to the VTEP and was decapsulated */
+	int pfc_prio_mask;   /* MV_CONSUMED: the priorities the pause frame names */
 	uint8_t out[MODEL_MAX_FRAME + 8];
 	size_t out_len; /* the frame the program leaves (xdp: with its metadata) */
 };
