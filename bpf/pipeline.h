@@ -71,7 +71,9 @@ static __always_inline int xfab_stage_ipv4_class(const struct xfab_meta *m, stru
 	__u32 saddr = bpf_ntohl(m->flow.src[0]);
 	__u32 daddr = bpf_ntohl(m->flow.dst[0]);
 
-	if ((saddr >> 28) == 0xe || saddr == 0xffffffff || (saddr >> 24) == 127 || saddr == 0)
+	/* RFC 1812 5.3.7's martians: multicast, class E and the limited
+	 * broadcast (240/4 holds it), loopback, network 0 */
+	if ((saddr >> 28) >= 0xe || (saddr >> 24) == 127 || (saddr >> 24) == 0)
 		return xfab_drop(res, XFAB_DROP_BAD_SRC_ADDR);
 	if ((daddr >> 28) == 0xe || daddr == 0xffffffff)
 		return xfab_punt(res, XFAB_PUNT_MULTICAST);

@@ -700,10 +700,10 @@ static int class_ipv4(const struct m_pkt *k, struct model_result *r)
 	uint32_t s = (uint32_t)k->src[0] << 24 | (uint32_t)k->src[1] << 16 |
 		     (uint32_t)k->src[2] << 8 | k->src[3];
 	uint32_t d = (uint32_t)k->dst[0] << 24 | (uint32_t)k->dst[1] << 16 |
-		     (uint32_t)k->dst[2] << 8 | k->dst[3];
-
-	/* martians (multicast, broadcast, loopback, this host) */
-	if ((s >> 28) == 0xe || s == 0xffffffffu || (s >> 24) == 127 || s == 0)
+		     (uint32_t)k->dst[2] << 8 |
+		     k->dst[3]; /* martians (RFC 1812 5.3.7: a source of network 0, loopback, class
+				 * E and the limited broadcast, multicast) */
+	if ((s >> 28) >= 0xe || (s >> 24) == 127 || (s >> 24) == 0)
 		return drop(r, XFAB_DROP_BAD_SRC_ADDR);
 	if ((d >> 28) == 0xe || d == 0xffffffffu)
 		return punt(r, XFAB_PUNT_MULTICAST);
