@@ -921,6 +921,12 @@ static void decap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 		drop(r, XFAB_DROP_VXLAN_INNER_MALFORMED);
 		return;
 	}
+	/* the inner IP header cut short: malformed, judged on the frame as
+	 * it came (ABI: "its IP header bad or cut short") */
+	if (k->len < strip + 14 + (proto == 0x0800 ? 20 : 40)) {
+		drop(r, XFAB_DROP_VXLAN_INNER_MALFORMED);
+		return;
+	}
 	/* the outer headers (and a tag) removed, the outer MACs kept */
 	len = k->len - strip;
 	memcpy(o, f, 12);
