@@ -143,16 +143,21 @@ static void pick_addr(int v6, int dst, uint8_t *out)
 		return;
 	}
 	if (cur_port == 5) { /* the tenant's port: its own address plan */
-		static const char *const t4[] = {"192.168.1.2",	  "192.168.1.1",  "192.168.1.50",
-						 "192.168.9.5",	  "192.168.8.8",  "10.9.0.1",
-						 "192.168.1.255", "192.168.9.200"};
-		static const char *const t6[] = {"fd66::2", "fd66::1", "fd66::9",
-						 "fd99::1", "fd09::1", "fd99:1::5"};
+		static const char *const t4[] = {"192.168.1.2",	  "192.168.1.1",   "192.168.1.50",
+						 "192.168.9.5",	  "192.168.8.8",   "10.9.0.1",
+						 "192.168.1.255", "192.168.9.200", "192.168.50.1",
+						 "192.168.50.77", "192.168.51.1",  "192.168.52.1"};
+		static const char *const t6[] = {"fd66::2", "fd66::1",	 "fd66::9", "fd99::1",
+						 "fd09::1", "fd99:1::5", "fd50::1", "fd50:7::9"};
+		const size_t n4 = sizeof(t4) / sizeof(t4[0]), n6 = sizeof(t6) / sizeof(t6[0]);
 
 		if (!dst && (clean || chance(70)))
 			inet_pton(v6 ? AF_INET6 : AF_INET, v6 ? "fd66::2" : "192.168.1.2", out);
 		else if (chance(90))
-			inet_pton(v6 ? AF_INET6 : AF_INET, v6 ? t6[rn(6)] : t4[rn(8)], out);
+			inet_pton(v6 ? AF_INET6 : AF_INET,
+				  v6 ? t6[rn((uint32_t)n6)] : t4[rn((uint32_t)n4)], out);
+		if (dst && chance(50) && (v6 ? out[1] == 0x50 : out[2] == 50))
+			out[v6 ? 15 : 3] = (uint8_t)rnd(); /* flows apart: endpoints */
 		else
 			rand_bytes(out, v6 ? 16 : 4);
 		return;
@@ -317,7 +322,7 @@ static size_t build_inner(uint8_t *b, size_t off)
 {
 	static const char *const d4[] = {"192.168.1.2", "192.168.1.1", "192.168.1.60",
 					 "192.168.9.9", "192.168.8.1", "10.9.0.1",
-					 "224.0.0.9",	"169.254.3.3"};
+					 "224.0.0.9",	"169.254.3.3", "192.168.50.9"};
 	static const char *const d6[] = {"fd66::2", "fd66::1", "fd66::8", "fd99::9",
 					 "fd09::1", "ff02::1", "fe80::5"};
 	int v6 = chance(40), saved = cur_port;
@@ -352,7 +357,7 @@ static size_t build_inner(uint8_t *b, size_t off)
 		cur_port = 5;
 		pick_addr(0, 0, h + 12);
 		cur_port = saved;
-		inet_pton(AF_INET, d4[rn(8)], h + 16);
+		inet_pton(AF_INET, d4[rn(9)], h + 16);
 		end = build_l4(b, l3 + 20, proto, 0);
 		end += rn(40);
 		put16(h + 2, (uint16_t)(end - l3));
@@ -393,11 +398,11 @@ static uint16_t csum16(const uint8_t *p, size_t len)
 static size_t payload_len(void);
 
 static size_t payload_for(size_t sofar)
-{
-	static const size_t at[] = {1399, 1400, 1401, 1499, 1500, 1501};
+{ /* and, tunnelled (50 bytes more), 1364/1365 and 1464/1465 */
+	static const size_t at[] = {1399, 1400, 1401, 1499, 1500, 1501, 1364, 1365, 1464, 1465};
 
 	if (chance(8)) {
-		size_t t = at[rn(6)];
+		size_t t = at[rn(10)];
 
 		return t > sofar ? t - sofar : 0;
 	}

@@ -51,6 +51,19 @@ static const struct {
 };
 #define M_N_VNET_ROUTES (sizeof(m_vnet_routes) / sizeof(m_vnet_routes[0]))
 
+/* VNET_ROUTE_TUNNEL: remote tenant prefixes, encapsulated to endpoints the
+ * underlay reaches through a group, a nexthop with a small MTU, an
+ * unresolved gateway, no route at all */
+static const struct {
+	const char *prefix, *endpoints, *mac;
+} m_tunnels[] = {
+    {"192.168.50.0/24", "10.9.0.7,10.8.0.9", NULL},
+    {"fd50::/32", "10.77.1.140", "02:00:00:00:77:01"},
+    {"192.168.51.0/24", "10.6.0.5", NULL},
+    {"192.168.52.0/24", "11.0.0.9", NULL},
+};
+#define M_N_TUNNELS (sizeof(m_tunnels) / sizeof(m_tunnels[0]))
+
 struct m_route_cfg {
 	const char *prefix;
 	const char *nexthops; /* comma list, NULL: blackhole */
@@ -93,7 +106,7 @@ static const struct m_neigh_cfg m_neigh_cfg[] = {
 
 /* ---- compiled form ---- */
 
-enum m_rt { RT_LOCAL, RT_CONNECTED, RT_NEXTHOP, RT_GROUP, RT_BLACKHOLE };
+enum m_rt { RT_LOCAL, RT_CONNECTED, RT_NEXTHOP, RT_GROUP, RT_BLACKHOLE, RT_TUNNEL };
 
 #define M_MAX_ROUTES 64
 #define M_MAX_GW 4
@@ -109,6 +122,7 @@ struct m_route {
 	uint8_t gw[M_MAX_GW][16];
 	int order[M_MAX_GW]; /* RT_GROUP: member of bucket b is gw[order[b % n_gw]] */
 	int group;	     /* RT_GROUP: index among the distinct groups */
+	uint8_t mac[6];	     /* RT_TUNNEL: the inner destination MAC (0: the VTEP's) */
 };
 
 struct model {
@@ -278,6 +292,14 @@ static void write_config(struct model *m)
 		if (m_vnet_routes[i].nexthop)
 			append(c, sz, "%s\"}%s", m_vnet_routes[i].nexthop, "");
 	}
+	append(c, sz, "},\n \"VNET_ROUTE_TUNNEL\": {%s%s", "", "");
+	for (size_t i = 0; i < M_N_TUNNELS; i++) {
+		append(c, sz, "%s\"Vnet_red|%s\": {", i ? ", " : "", m_tunnels[i].prefix);
+		append(c, sz, "\"endpoint\": \"%s\"%s", m_tunnels[i].endpoints,
+		       m_tunnels[i].mac ? ", \"mac_address\": \"" : "}");
+		if (m_tunnels[i].mac)
+			append(c, sz, "%s\"}%s", m_tunnels[i].mac, "");
+	}
 	append(c, sz, "},\n \"PORT_QOS_MAP\": {%s%s", "", "");
 	first = 1;
 	for (int p = 0; p < MODEL_N_SLOTS; p++) {
@@ -394,6 +416,28 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6])
 				goto fail;
 			r->n_gw = 1;
 		}
+	}
+	for (size_t i = 0; i < M_N_TUNNELS; i++) {
+		char list[128], *save = NULL, *tok;
+		uint8_t addr[16];
+		int fam, plen;
+		struct m_route *r;
+
+		if (parse_prefix(m_tunnels[i].prefix, &fam, addr, &plen))
+			goto fail;
+		r = add_route(m, fam, addr, plen, RT_TUNNEL);
+		if (!r)
+			goto fail;
+		r->vnet = 1;
+		snprintf(list, sizeof(list), "%s", m_tunnels[i].endpoints);
+		for (tok = strtok_r(list, ",", &save); tok && r->n_gw < M_MAX_GW;
+		     tok = strtok_r(NULL, ",", &save))
+			if (inet_pton(AF_INET, tok, r->gw[r->n_gw++]) != 1)
+				goto fail;
+		if (m_tunnels[i].mac &&
+		    sscanf(m_tunnels[i].mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &r->mac[0],
+			   &r->mac[1], &r->mac[2], &r->mac[3], &r->mac[4], &r->mac[5]) != 6)
+			goto fail;
 	}
 	inet_pton(AF_INET, M_VTEP_SRC, m->vtep);
 	/* the hash keys: k0, src[0..3], dst[0..3], ports, misc, label; the
@@ -804,58 +848,183 @@ static int gw_port(const struct model *m, int vnet, int v6, const uint8_t *gw)
 	return -1;
 }
 
-/* Stages 5-9 for a valid, classified IP packet. */
-static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k,
-		  struct model_result *r, int vnet)
+/* Stages 6-7: the egress port and neighbour MAC of route rt (connected,
+ * nexthop or group) for packet k; NULL when the neighbour is unresolved. */
+static const uint8_t *path(const struct model *m, const struct m_route *rt, const struct m_pkt *k,
+			   int vnet, int *port)
 {
-	const struct m_route *rt = lpm(m, k, vnet);
-	const uint8_t *dmac = NULL;
 	const uint8_t *gw;
+	int member = 0;
+
+	if (rt->type == RT_CONNECTED) {
+		*port = rt->port;
+		return neighbour(*port, k->v6, k->dst);
+	}
+	if (rt->type == RT_GROUP) {
+		uint32_t h =
+		    model_flow_hash(m, k->v6, k->src, k->dst, k->l4_proto,
+				    k->have_ports ? k->sport : 0, k->have_ports ? k->dport : 0);
+
+		member = rt->order[(h & 255) % (uint32_t)rt->n_gw];
+	}
+	gw = rt->gw[member];
+	*port = gw_port(m, vnet, k->v6, gw);
+	return *port < 0 ? NULL : neighbour(*port, k->v6, gw);
+}
+
+/* Stage 9 at l3: MACs, TTL or hop limit, the IPv4 checksum (RFC 1624). */
+static void rewrite(uint8_t *o, size_t l3, int v6, const uint8_t *dmac, const uint8_t *smac)
+{
+	memcpy(o, dmac, 6);
+	memcpy(o + 6, smac, 6);
+	if (v6) {
+		o[l3 + 7]--;
+	} else {
+		uint16_t old = be16(o + l3 + 8);
+
+		o[l3 + 8]--;
+		put_be16(o + l3 + 10, csum_update(be16(o + l3 + 10), old, be16(o + l3 + 8)));
+	}
+}
+
+/*
+ * OVERLAY.md "Encapsulation": the tenant packet k (frame f) to a tunnel
+ * route: the inner flow's hash picks the endpoint and the outer source
+ * port, the outer packet takes the underlay's route (its punts are drops),
+ * the egress must be the underlay's and fit the 50 bytes more, then
+ * outer Ethernet, IPv4 (the inner DSCP and ECN, ID 0, DF, TTL 64), UDP
+ * (checksum 0), VXLAN and the inner Ethernet header go in front of the
+ * inner packet, whose TTL drops by one.
+ */
+static void encap(const struct model *m, const uint8_t *f, const struct m_pkt *k,
+		  struct model_result *r, const struct m_route *rt)
+{
+	uint32_t h = model_flow_hash(m, k->v6, k->src, k->dst, k->l4_proto,
+				     k->have_ports ? k->sport : 0, k->have_ports ? k->dport : 0);
+	uint16_t sport = (uint16_t)(49152u | ((h ^ (h >> 16)) & 0x3fff));
+	const uint8_t *ep = rt->gw[(h >> 8) % (uint32_t)rt->n_gw], *dmac;
+	size_t inner_len = k->len - (k->tagged ? 4 : 0), plen = k->len - k->l3;
+	static const uint8_t zero[6];
+	const struct m_route *u;
+	struct m_pkt outer;
 	uint8_t *o = r->out;
-	size_t l3;
 	int port;
 
-	if (rt && rt->type == RT_LOCAL) {
-		punt(r, XFAB_PUNT_TO_SELF);
+	memset(&outer, 0, sizeof(outer));
+	memcpy(outer.src, m->vtep, 4);
+	memcpy(outer.dst, ep, 4);
+	outer.l4_proto = 17;
+	outer.have_ports = 1;
+	outer.sport = sport;
+	outer.dport = 4789;
+	outer.ttl = 64;
+	u = lpm(m, &outer, 0);
+	if (!u) {
+		drop(r, XFAB_DROP_NO_ROUTE);
 		return;
 	}
+	/* the kernel never gets a tenant packet to send in the underlay */
+	if (u->type == RT_LOCAL) {
+		drop(r, XFAB_DROP_VNET_UNDERLAY_PUNT);
+		return;
+	}
+	if (u->type == RT_BLACKHOLE) {
+		drop(r, XFAB_DROP_BLACKHOLE);
+		return;
+	}
+	dmac = path(m, u, &outer, 0, &port);
+	if (!dmac) {
+		drop(r, XFAB_DROP_VNET_UNDERLAY_PUNT);
+		return;
+	}
+	if (m_ports[port].vnet) {
+		drop(r, XFAB_DROP_VNET_CROSS);
+		return;
+	}
+	/* never sent cut or fragmented: IPv4 with DF and IPv6 to the kernel
+	 * (ICMP), IPv4 without DF dropped */
+	if (inner_len + 50 - 14 > (size_t)m_ports[port].mtu) {
+		if (k->v6 || (f[k->l3 + 6] & 0x40))
+			punt(r, XFAB_PUNT_VNET_TOO_BIG);
+		else
+			drop(r, XFAB_DROP_VNET_MTU);
+		return;
+	}
+	memcpy(o, dmac, 6);
+	memcpy(o + 6, m->mac[port], 6);
+	put_be16(o + 12, 0x0800);
+	o[14] = 0x45;
+	o[15] = k->tos;
+	put_be16(o + 16, (uint16_t)(inner_len + 36));
+	put_be16(o + 18, 0);
+	put_be16(o + 20, 0x4000);
+	o[22] = 64;
+	o[23] = 17;
+	put_be16(o + 24, 0);
+	memcpy(o + 26, m->vtep, 4);
+	memcpy(o + 30, ep, 4);
+	put_be16(o + 24, model_csum(o + 14, 20));
+	put_be16(o + 34, sport);
+	put_be16(o + 36, 4789);
+	put_be16(o + 38, (uint16_t)(inner_len + 16));
+	put_be16(o + 40, 0);
+	memset(o + 42, 0, 8);
+	o[42] = 0x08;
+	o[46] = (uint8_t)(M_VNI >> 16);
+	o[47] = (uint8_t)(M_VNI >> 8);
+	o[48] = (uint8_t)M_VNI;
+	put_be16(o + 62, k->proto);
+	memcpy(o + 64, f + k->l3, plen);
+	/* the inner frame: the VTEP's router MAC (DEVICE_METADATA mac, by
+	 * default the first port's) to the route's MAC or its own */
+	rewrite(o + 50, 14, k->v6, memcmp(rt->mac, zero, 6) ? rt->mac : m->mac[0], m->mac[0]);
+	r->out_len = 64 + plen;
+	r->verdict = MV_FORWARD;
+	r->reason = 0;
+	r->out_slot = port;
+	r->tx_bytes = r->out_len;
+}
+
+/* Stages 5-9 for a valid, classified IP packet, in the default table or
+ * the VNET's (vnet 1; decapped: it came out of a tunnel). */
+static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k,
+		  struct model_result *r, int vnet, int decapped)
+{
+	const struct m_route *rt = lpm(m, k, vnet);
+	const uint8_t *dmac;
+	uint8_t *o = r->out;
+	int port;
+
 	if (!rt) { /* a tenant's table never falls into the default one */
 		drop(r, vnet ? XFAB_DROP_VNET_NO_ROUTE : XFAB_DROP_NO_ROUTE);
+		return;
+	}
+	if (rt->type == RT_LOCAL) {
+		punt(r, XFAB_PUNT_TO_SELF);
 		return;
 	}
 	if (k->ttl <= 1) { /* after the local check: the kernel answers */
 		punt(r, XFAB_PUNT_TTL_EXPIRED);
 		return;
 	}
-	switch (rt->type) {
-	case RT_BLACKHOLE:
+	if (rt->type == RT_BLACKHOLE) {
 		drop(r, XFAB_DROP_BLACKHOLE);
 		return;
-	case RT_CONNECTED:
-		port = rt->port;
-		dmac = neighbour(port, k->v6, k->dst);
-		break;
-	default: {
-		int member = 0;
-
-		if (rt->type == RT_GROUP) {
-			uint32_t h = model_flow_hash(m, k->v6, k->src, k->dst, k->l4_proto,
-						     k->have_ports ? k->sport : 0,
-						     k->have_ports ? k->dport : 0);
-
-			member = rt->order[(h & 255) % (uint32_t)rt->n_gw];
-		}
-		gw = rt->gw[member];
-		port = gw_port(m, vnet, k->v6, gw);
-		dmac = port < 0 ? NULL : neighbour(port, k->v6, gw);
-		break;
 	}
+	if (rt->type == RT_TUNNEL) { /* VTEPs never re-encapsulate */
+		if (decapped)
+			drop(r, XFAB_DROP_VNET_TUNNEL_AGAIN);
+		else
+			encap(m, f, k, r, rt);
+		return;
 	}
+	dmac = path(m, rt, k, vnet, &port);
 	if (!dmac) { /* stage 7: the kernel resolves and forwards */
 		punt(r, XFAB_PUNT_NEIGH_UNRESOLVED);
 		return;
-	} /* stage 8: every egress port here is up; tenants stay apart
-	   * (OVERLAY.md "Isolation"); the MTU is the L3 length's */
+	}
+	/* stage 8: every egress port here is up; tenants stay apart
+	 * (OVERLAY.md "Isolation"); the MTU is the L3 length's */
 	if (m_ports[port].vnet != vnet) {
 		drop(r, XFAB_DROP_VNET_CROSS);
 		return;
@@ -870,17 +1039,7 @@ static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k
 		memcpy(o + 12, f + 16, k->len - 16);
 		r->out_len = k->len - 4;
 	}
-	l3 = k->l3 - (k->tagged ? 4 : 0);
-	memcpy(o, dmac, 6);
-	memcpy(o + 6, m->mac[port], 6);
-	if (k->v6) {
-		o[l3 + 7]--;
-	} else {
-		uint16_t old = be16(o + l3 + 8);
-
-		o[l3 + 8]--;
-		put_be16(o + l3 + 10, csum_update(be16(o + l3 + 10), old, be16(o + l3 + 8)));
-	}
+	rewrite(o, k->l3 - (k->tagged ? 4 : 0), k->v6, dmac, m->mac[port]);
 	r->verdict = MV_FORWARD;
 	r->reason = 0;
 	r->out_slot = port;
@@ -973,7 +1132,7 @@ static void decap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	if ((proto == 0x0800 ? class_ipv4(&in, r) : class_ipv6(&in, r)) != 1)
 		return;
 	memcpy(inner, o, len);
-	route(m, inner, &in, r, 1);
+	route(m, inner, &in, r, 1, 1);
 }
 
 static int mac_multicast(const uint8_t *mac)
@@ -1111,5 +1270,5 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 		decap(m, f, &k, r);
 		return;
 	}
-	route(m, f, &k, r, m_ports[slot].vnet);
+	route(m, f, &k, r, m_ports[slot].vnet, 0);
 }
