@@ -225,7 +225,7 @@ check: all
 	scripts/check
 
 format:
-	clang-format -i $(wildcard bpf/*.c bpf/*.h include/*.h user/*/*.[ch] user/lib/*/*.[ch] tests/*/*.[ch] tools/*.c bench/*.c)
+	clang-format -i $(wildcard bpf/*.c bpf/*.h include/*.h user/*/*.[ch] user/lib/*/*.[ch] tests/*/*.[ch] tests/fuzz/*/*.[ch] tools/*.c bench/*.c)
 
 demo:
 	scripts/install-deps
