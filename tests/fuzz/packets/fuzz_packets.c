@@ -631,7 +631,7 @@ static void build_mac_control(struct frame *f)
 	}
 	put16(b + off + 2, chance(70) ? (uint16_t)rn(256) : (uint16_t)edge(16));
 	for (int p = 0; p < 8; p++)
-		put16(b + off + 4 + 2 * p, (uint16_t)edge(16));
+		put16(b + off + 4 + 2 * (size_t)p, (uint16_t)edge(16));
 	f->len = off + 20 + (chance(50) ? 26 : 0);
 	if (chance(30))
 		f->len = off + rn(21);

@@ -548,7 +548,8 @@ uint32_t model_flow_hash(const struct model *m, int v6, const uint8_t *src, cons
 	int words = v6 ? 4 : 1;
 
 	for (int i = 0; i < words; i++)
-		h += m->ksrc[i] * le32(src + 4 * i) + m->kdst[i] * le32(dst + 4 * i);
+		h +=
+		    m->ksrc[i] * le32(src + 4 * (size_t)i) + m->kdst[i] * le32(dst + 4 * (size_t)i);
 	h += m->kports * (uint64_t)(sp | dp << 16);
 	h += m->kmisc * (uint64_t)proto; /* proto | qp << 8, the QP not selected */
 	return (uint32_t)(h >> 32);
