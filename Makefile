@@ -43,7 +43,7 @@ TESTS      := $(UNIT_TESTS) $(BPF_TESTS)
 # A recipe that fails leaves no half-written target behind.
 .DELETE_ON_ERROR:
 
-all: $(PROGS) $(TESTS)
+all: $(PROGS) $(TESTS) $(BUILD)/fuzz_packets
 
 $(BUILD):
 	mkdir -p $@
@@ -186,6 +186,21 @@ $(BUILD)/test_packets $(BUILD)/test_trace: $(BUILD)/xfabctl
 $(BUILD)/test_pfcshow: $(BUILD)/xfabctl $(BUILD)/obj/agent/metrics.o
 $(BUILD)/obj/tests/bpf/test_pfcshow.o: UNIT_INC := -Iuser/agent
 
+# make fuzz-packets: structured and random frames through both datapaths
+# against the reference model (tests/fuzz/packets, docs/TESTING.md); root.
+FUZZ_PK_OBJ := $(BUILD)/obj/tests/fuzz/packets/fuzz_packets.o $(BUILD)/obj/tests/fuzz/packets/model.o
+$(BUILD)/fuzz_packets: $(FUZZ_PK_OBJ) $(BUILD)/obj/tests/bpf/harness.o $(LIB_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) $(filter %.o,$^) -o $@ $(LDLIBS)
+$(FUZZ_PK_OBJ): UNIT_INC := -Itests/bpf
+$(FUZZ_PK_OBJ): | $(BUILD)/xfab.skel.h
+$(FUZZ_PK_OBJ:.o=.d): ;
+-include $(wildcard $(BUILD)/obj/tests/fuzz/packets/*.d)
+
+# FUZZ_ARGS: e.g. "--seed 7 --frames 1000000" or "--long"
+.PHONY: fuzz-packets
+fuzz-packets: $(BUILD)/fuzz_packets
+	$(BUILD)/fuzz_packets $(FUZZ_ARGS)
+
 # Mutation testing: every one-line mutation in tests/mutations.txt, applied
 # one at a time to a copy of the tree, must make the unit or bpf suites fail.
 mutate: all
@@ -210,7 +225,7 @@ check: all
 	scripts/check
 
 format:
-	clang-format -i $(wildcard bpf/*.c bpf/*.h include/*.h user/*/*.[ch] user/lib/*/*.[ch] tests/*/*.[ch] tests/fuzz/lib/*.[ch] tools/*.c bench/*.c)
+	clang-format -i $(wildcard bpf/*.c bpf/*.h include/*.h user/*/*.[ch] user/lib/*/*.[ch] tests/*/*.[ch] tests/fuzz/*/*.[ch] tools/*.c bench/*.c)
 
 demo:
 	scripts/install-deps
