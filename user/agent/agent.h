@@ -99,6 +99,7 @@ struct agent {
 	int force;		/* --force: replace pins of another ABI */
 	int keep;		/* on exit, leave the data plane running (--keep, restart) */
 	int restart_due;	/* the restart request: exit keeping it, then exec again */
+	int keep_signal;	/* USR2 (systemctl restart): exit keeping the data plane */
 	__u32 bench_stop;	/* --bench-stop: enum xfab_bench_stop (0: a switch) */
 	const char *bench_port; /* --bench-port: where the stopped pipeline sends */
 	char **argv;		/* how xfabd was started (the restart request runs it again) */
