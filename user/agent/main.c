@@ -322,6 +322,7 @@ static void usage(FILE *out)
 	    "                      queue, rewrite; counters: runs whole, as a stage build)\n"
 	    "                      and sends the frame out of PORT as it is\n"
 	    "  -v, --verbose       debug logging\n"
+	    "  -h, --help          this text\n"
 	    "Control: xfabctl's changes (TE pins, clears) arrive on a unix socket under\n"
 	    "  " XFAB_CTL_RUN_ROOT " (docs/CONTROL.md).\n"
 	    "Restarts are hitless: a new xfabd takes over the links, counters and pins a\n"
