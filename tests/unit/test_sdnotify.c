@@ -6,8 +6,8 @@
  * NOTIFY_SOCKET is "nothing to do"; a relative, over-long or dead socket is
  * an error; RELOADING=1 carries a MONOTONIC_USEC between two readings of
  * the clock; JOURNAL_STREAM is believed only when it names stderr itself;
- * the priorities are sd-daemon.h's (<3> err, <4> warning, <6> info, <7>
- * debug, written out here, not taken from the code).
+ * the READY=1 message with its STATUS; the priorities are sd-daemon.h's (<3> err, <4> warning, <6>
+ * info, <7> debug, written out here, not taken from the code).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -138,6 +138,19 @@ static void test_reloading_msg(void **state)
 	assert_int_equal(xfab_sd_reloading_msg(small, sizeof(small)), -ENOSPC);
 }
 
+static void test_ready_msg(void **state)
+{
+	char buf[96], small[16];
+
+	(void)state;
+	assert_int_equal(xfab_sd_ready_msg(buf, sizeof(buf), 4, "xdp"), 0);
+	/* sd_notify(3): newline-separated VAR=VALUE, READY=1 the readiness */
+	assert_string_equal(buf, "READY=1\nSTATUS=forwarding on 4 ports (xdp datapath)");
+	assert_int_equal(xfab_sd_ready_msg(buf, sizeof(buf), 64, "tc"), 0);
+	assert_string_equal(buf, "READY=1\nSTATUS=forwarding on 64 ports (tc datapath)");
+	assert_int_equal(xfab_sd_ready_msg(small, sizeof(small), 4, "xdp"), -ENOSPC);
+}
+
 static void test_journal_stream(void **state)
 {
 	struct stat st;
@@ -183,6 +196,7 @@ int main(void)
 	    cmocka_unit_test(test_path_socket),	     cmocka_unit_test(test_abstract_socket),
 	    cmocka_unit_test(test_no_or_bad_socket), cmocka_unit_test(test_reloading_msg),
 	    cmocka_unit_test(test_journal_stream),   cmocka_unit_test(test_priorities),
+	    cmocka_unit_test(test_ready_msg),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -94,9 +94,9 @@ static void notify_ready(const struct agent *a)
 {
 	char msg[160];
 
-	snprintf(msg, sizeof(msg), "READY=1\nSTATUS=forwarding on %d ports (%s datapath)",
-		 a->cfg.n_ports, a->cfg.datapath == XFAB_DP_XDP ? "xdp" : "tc");
-	notify(msg);
+	if (!xfab_sd_ready_msg(msg, sizeof(msg), a->cfg.n_ports,
+			       a->cfg.datapath == XFAB_DP_XDP ? "xdp" : "tc"))
+		notify(msg);
 }
 
 static void reload_one(struct agent *a);

@@ -43,6 +43,14 @@ int xfab_sd_notify(const char *state)
 	return err;
 }
 
+int xfab_sd_ready_msg(char *buf, size_t len, int n_ports, const char *datapath)
+{
+	int n = snprintf(buf, len, "READY=1\nSTATUS=forwarding on %d ports (%s datapath)", n_ports,
+			 datapath);
+
+	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
+}
+
 int xfab_sd_reloading_msg(char *buf, size_t len)
 {
 	struct timespec ts;

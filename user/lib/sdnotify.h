@@ -13,6 +13,10 @@
  * to do), 0: sent, -errno: the variable is malformed or the send failed. */
 int xfab_sd_notify(const char *state);
 
+/* "READY=1\nSTATUS=forwarding on N ports (DATAPATH datapath)" into buf:
+ * what xfabd sends once its ports forward. 0, or -ENOSPC. */
+int xfab_sd_ready_msg(char *buf, size_t len, int n_ports, const char *datapath);
+
 /* "RELOADING=1\nMONOTONIC_USEC=<now>" into buf (systemd >= 253 wants the
  * clock with RELOADING=1). 0, or -ENOSPC. */
 int xfab_sd_reloading_msg(char *buf, size_t len);
