@@ -59,7 +59,13 @@ cat >"$TOPO" <<-'EOF'
 	           "h1": {"role": "host"}, "h2": {"role": "host"}},
 	 "links": [["spine1", "leaf1"], ["spine1", "leaf2"], ["leaf1", "h1"], ["leaf2", "h2"]]}
 EOF
-in_ns() { ip netns exec "$NAME-$1" "${@:2}"; }
+# The node's network namespace only, as the unit's NetworkNamespacePath=
+# gives it (`ip netns exec` would also mount a sysfs of its own over /sys,
+# hiding bpffs and the pins).
+in_ns() { nsenter --net="/run/netns/$NAME-$1" "${@:2}"; }
+# has WORD TEXT: TEXT has a line WORD (no pipe into grep -q: with pipefail
+# the writer's SIGPIPE would count as a failure)
+has() { grep -qxF -- "$1" <<<"$2"; }
 
 # ---- install
 check "make install DESTDIR=... PREFIX=/usr/local" \
@@ -84,7 +90,7 @@ want_files() {
 check "every file in its place (sbin, bin, lib/xfab, man, completion, unit, testbeds, examples)" \
 	want_files
 check "lib/xfab/xfab.bpf.o is an eBPF ELF object" \
-	eval 'readelf -h "$P/lib/xfab/xfab.bpf.o" | grep -q "Linux BPF"'
+	eval '[[ $(readelf -h "$P/lib/xfab/xfab.bpf.o") == *"Linux BPF"* ]]'
 check "the installed xfab-lab runs programs from lib/xfab/bin" \
 	grep -qF "BUILD = os.environ.get(\"XFAB_BUILD\", \"/usr/local/lib/xfab/bin\")" "$P/bin/xfab-lab"
 UNIT=$P/lib/systemd/system/xfabd@.service
@@ -146,14 +152,17 @@ completion_commands() {
 	objs=$(echo "$help" | sed -n '/^objects:/,$p' | grep -E '^  [a-z]' | awk '{print $1}' | sort -u)
 	bash -c ". '$P/share/bash-completion/completions/xfabctl' && complete -p xfabctl" \
 		>/dev/null || return 1
+	local top show
+	top=$(complete_words "")
+	show=$(complete_words show "")
 	for w in $cmds; do
-		complete_words "" | grep -qx "$w" || { echo "    command $w not offered"; miss=1; }
+		has "$w" "$top" || { echo "    command $w not offered"; miss=1; }
 	done
 	for w in $objs; do
-		complete_words show "" | grep -qx "$w" || { echo "    object $w not offered"; miss=1; }
+		has "$w" "$show" || { echo "    object $w not offered"; miss=1; }
 	done
-	complete_words te "" | grep -qx sweep || miss=1
-	complete_words show pfc "" | grep -qx status || miss=1
+	has sweep "$(complete_words te "")" || miss=1
+	has status "$(complete_words show pfc "")" || miss=1
 	echo "    $(echo "$cmds" | wc -l) commands, $(echo "$objs" | wc -l) objects of --help offered"
 	[ $miss -eq 0 ]
 }
@@ -173,11 +182,11 @@ check "the lab's switches run the installed xfabd (/proc/PID/exe)" \
 	eval '[ "$(readlink -f /proc/$(pid_of leaf1)/exe)" = "$P/sbin/xfabd" ] &&
 	      [ "$(readlink -f /proc/$(pid_of spine1)/exe)" = "$P/sbin/xfabd" ]'
 check "all pairs ping through it (IPv4, IPv6)" \
-	eval 'timeout 60 "$P/bin/xfab-lab" ping "$TOPO" --name "$NAME" | tee "$tmp/ping.log" |
-	      grep -qE ": ([1-9][0-9]*)/\1 reachable"'
+	eval 'timeout 60 "$P/bin/xfab-lab" ping "$TOPO" --name "$NAME" >"$tmp/ping.log" &&
+	      grep -qE ": ([1-9][0-9]*)/\1 reachable" "$tmp/ping.log"'
 check "completion: -s offers the lab's switches, --in leaf1's ports" \
-	eval 'complete_words -s xpk/ | grep -qx xpk/leaf1 &&
-	      complete_words -s xpk/leaf1 te add --in "" | grep -qx eth2'
+	eval 'has xpk/leaf1 "$(complete_words -s xpk/)" &&
+	      has eth2 "$(complete_words -s xpk/leaf1 te add --in "")"'
 
 xdp_id() { ip -n "$NAME-leaf1" -d link show "$1" | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p'; }
 prog_before=$(xdp_id eth1)
@@ -216,6 +225,15 @@ EOF
 LISTENER=$!
 eventually 5 test -S "$tmp/notify.sock"
 touch "$tmp/notify.log" "$tmp/agent.log"
+# notified N ERE: a message after the first N matches ERE (messages are one
+# line each, their newlines as '|')
+notified() {
+	local after
+	after=$(sed -n "$(($1 + 1)),\$p" "$tmp/notify.log")
+	grep -qE -- "$2" <<<"$after"
+}
+# the Nth message
+nth_message() { sed -n "${1}p" "$tmp/notify.log"; }
 
 start_unit() { # runs ExecStartPre, then ExecStart in the background (AGENT)
 	local opts pre start
@@ -224,12 +242,12 @@ start_unit() { # runs ExecStartPre, then ExecStart in the background (AGENT)
 	start=$(unit_line ExecStart)
 	start=${start//\$XFABD_OPTS/$opts}
 	# shellcheck disable=SC2086 # the unit's words, as systemd splits them
-	in_ns leaf1 $pre >>"$tmp/agent.log" 2>&1 || return 1
+	in_ns leaf1 $pre >>"$tmp/pre.log" 2>&1 || { cat "$tmp/pre.log"; return 1; }
 	# stderr is the log; JOURNAL_STREAM names it, as journald's stream would
 	exec 7>>"$tmp/agent.log"
 	# shellcheck disable=SC2086
 	NOTIFY_SOCKET=$tmp/notify.sock JOURNAL_STREAM=$(stat -c '%d:%i' "$tmp/agent.log") \
-		ip netns exec "$NAME-leaf1" $start >&7 2>&7 </dev/null &
+		nsenter --net="/run/netns/$NAME-leaf1" $start >&7 2>&7 </dev/null &
 	AGENT=$!
 	exec 7>&-
 }
@@ -239,7 +257,7 @@ if [ -d /run/systemd/system ]; then
 fi
 start_unit
 check "ExecStartPre + ExecStart: READY=1 (with STATUS) once leaf1 forwards, adopting the data plane" \
-	eval 'eventually 20 grep -q "^READY=1|STATUS=forwarding on 2 ports" "$tmp/notify.log" &&
+	eval 'eventually 30 grep -q "^READY=1|STATUS=forwarding on 2 ports" "$tmp/notify.log" &&
 	      grep -q "forwarding on 2 ports" "$tmp/agent.log" &&
 	      grep -q "adopting the data plane" "$tmp/agent.log"'
 check "... and forwards (h1 <-> h2, both families)" \
@@ -267,8 +285,8 @@ before=$(grep -c . "$tmp/notify.log")
 check "ExecReload (check, then HUP): RELOADING=1 with MONOTONIC_USEC, then READY=1, reloaded" \
 	eval 'reload_unit $AGENT && eventually 10 grep -q "^<6>info: reloaded:" "$tmp/agent.log" &&
 	      eventually 5 eval "[ \$(grep -c . $tmp/notify.log) -ge $((before + 2)) ]" &&
-	      tail -n +$((before + 1)) "$tmp/notify.log" | head -1 | grep -qE "^RELOADING=1\|MONOTONIC_USEC=[0-9]+$" &&
-	      tail -n +$((before + 2)) "$tmp/notify.log" | head -1 | grep -q "^READY=1"'
+	      [[ $(nth_message $((before + 1))) =~ ^RELOADING=1\|MONOTONIC_USEC=[0-9]+$ ]] &&
+	      [[ $(nth_message $((before + 2))) == READY=1* ]]'
 cp "$tmp/etc/leaf1.json" "$tmp/good.json"
 echo '{"DEVICE_METADATA": {"localhost": {"hostname": "leaf1"}}, "PORT": {"eth1": {"mtu": "99999"}}}' \
 	>"$tmp/etc/leaf1.json"
@@ -369,11 +387,11 @@ kill -USR2 "$AGENT"
 eventually 10 gone "$AGENT"
 wait "$AGENT"
 check "systemctl restart's USR2: STOPPING=1, the data plane keeps forwarding" \
-	eval 'tail -n +$((before + 1)) "$tmp/notify.log" | grep -q "^STOPPING=1|STATUS=stopping; the data plane keeps forwarding" &&
+	eval 'notified $before "^STOPPING=1\|STATUS=stopping; the data plane keeps forwarding" &&
 	      [ "$(xdp_id eth1)" = "$prog_before" ]'
 start_unit
 check "... the unit's next xfabd: READY=1 again" \
-	eval 'eventually 20 eval "tail -n +$((before + 2)) $tmp/notify.log | grep -q ^READY=1"'
+	eval 'eventually 30 notified $((before + 1)) "^READY=1"'
 wait "$stream"
 check "... and not one ping of 400 at 100/s lost across the restart" \
 	eval 'grep -q "400 packets transmitted, 400 received" "$tmp/stream.log" || { sed "s/^/    /" "$tmp/stream.log"; false; }'
@@ -381,7 +399,7 @@ before=$(grep -c . "$tmp/notify.log")
 kill -TERM "$AGENT"
 check "systemctl stop's TERM: STOPPING=1, leaf1's ports detached, its pins removed" \
 	eval 'eventually 10 gone "$AGENT" && wait "$AGENT";
-	      tail -n +$((before + 1)) "$tmp/notify.log" | grep -q "^STOPPING=1|STATUS=stopping: detaching" &&
+	      notified $before "^STOPPING=1\|STATUS=stopping: detaching" &&
 	      [ -z "$(xdp_id eth1)" ] && [ ! -e "/sys/fs/bpf/xfab/$NAME/leaf1" ]'
 AGENT=
 
