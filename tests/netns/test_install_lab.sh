@@ -383,12 +383,13 @@ in_ns h1 ping -n -q -c 400 -i 0.01 -W 1 10.2.1.2 >"$tmp/stream.log" 2>&1 &
 stream=$!
 sleep 0.5
 before=$(grep -c . "$tmp/notify.log")
+prog_now=$(xdp_id eth1) # the first xfabd the unit ran switched the ports to its programs
 kill -USR2 "$AGENT"
 eventually 10 gone "$AGENT"
 wait "$AGENT"
 check "systemctl restart's USR2: STOPPING=1, the data plane keeps forwarding" \
 	eval 'notified $before "^STOPPING=1\|STATUS=stopping; the data plane keeps forwarding" &&
-	      [ "$(xdp_id eth1)" = "$prog_before" ]'
+	      [ "$(xdp_id eth1)" = "$prog_now" ]'
 start_unit
 check "... the unit's next xfabd: READY=1 again" \
 	eval 'eventually 30 notified $((before + 1)) "^READY=1"'
