@@ -136,6 +136,13 @@ check "every program's --help agrees with its installed man page (scripts/man-ch
 	eval '"$ROOT/scripts/man-check" --bin "$P/bin" --sbin "$P/sbin" --lab "$P/bin/xfab-lab" \
 		--man "$P/share/man" | sed "s/^/    /"; [ "${PIPESTATUS[0]}" -eq 0 ]'
 
+# the example config with ports no namespace has (--check: nothing loads)
+sed 's/"eth\([0-9]\)/"xpknone\1/g' "$P/share/doc/xfab/examples/leaf1.json" >"$tmp/noports.json"
+check "--syslog: start-up errors (a config's missing ports) carry priority <3>" \
+	eval '! "$P/sbin/xfabd" --syslog -c "$tmp/noports.json" --check >"$tmp/syslog.log" 2>&1 &&
+	      grep -q "^<3>.*noports.json:[0-9]*:[0-9]*: PORT|xpknone1: no such Ethernet device" "$tmp/syslog.log" &&
+	      ! grep -vq "^<3>" "$tmp/syslog.log"'
+
 # complete WORDS...: what the completion offers after them (one per line)
 complete_words() {
 	PATH="$P/bin:$PATH" XFAB_PIN_ROOT=/sys/fs/bpf/xfab bash -c '

@@ -135,6 +135,9 @@ struct agent {
 /* ---- logging (main.c) ---- */
 extern int xfab_verbose;
 void xfab_logmsg(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "<3>" when log lines carry sd-daemon priorities (journald), else "": for
+ * the error lines written without xfab_logmsg (config positions) */
+const char *xfab_log_err_tag(void);
 #define log_info(...) xfab_logmsg("info", __VA_ARGS__)
 #define log_warn(...) xfab_logmsg("warn", __VA_ARGS__)
 #define log_err(...) xfab_logmsg("error", __VA_ARGS__)

@@ -39,6 +39,11 @@ int xfab_verbose;
  * sd-daemon priority, "<3>" .. "<7>", and no time (the journal has it) */
 static int log_journal;
 
+const char *xfab_log_err_tag(void)
+{
+	return log_journal ? "<3>" : "";
+}
+
 void xfab_logmsg(const char *level, const char *fmt, ...)
 {
 	struct timespec ts;
@@ -448,11 +453,12 @@ int main(int argc, char **argv)
 	/* Everything is validated before anything touches the kernel. */
 	if (xfab_config_load(a.cfg_path, &a.cfg, &errs)) {
 		print_errors(&errs);
-		fprintf(stderr, "%s: %d error(s); nothing was changed\n", a.cfg_path, errs.total);
+		fprintf(stderr, "%s%s: %d error(s); nothing was changed\n", xfab_log_err_tag(),
+			a.cfg_path, errs.total);
 		return 1;
 	}
 	if (resolve_ports(&a.cfg, a.live, a.cfg_path)) {
-		fprintf(stderr, "%s: nothing was changed\n", a.cfg_path);
+		fprintf(stderr, "%s%s: nothing was changed\n", xfab_log_err_tag(), a.cfg_path);
 		goto out_cfg;
 	}
 	if (a.bench_stop) {
@@ -462,8 +468,8 @@ int main(int argc, char **argv)
 		       strcmp(a.cfg.ports[p].name, a.bench_port))
 			p++;
 		if (!a.bench_port || p == a.cfg.n_ports) {
-			fprintf(stderr, "xfabd: --bench-stop needs --bench-port, a port of %s\n",
-				a.cfg_path);
+			fprintf(stderr, "%sxfabd: --bench-stop needs --bench-port, a port of %s\n",
+				xfab_log_err_tag(), a.cfg_path);
 			goto out_cfg;
 		}
 	}
