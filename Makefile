@@ -313,7 +313,7 @@ uninstall:
 	for d in $(INST_DIRS); do \
 		[ ! -d "$(DESTDIR)$$d" ] || rmdir --ignore-fail-on-non-empty "$(DESTDIR)$$d"; done
 
-# A Debian package (debian/, debhelper; 3-6 minutes): dpkg-buildpackage
+# A Debian package (debian/, debhelper; 3-7 minutes): dpkg-buildpackage
 # writes ../xfab_VERSION_ARCH.deb (and .buildinfo, .changes), moved into
 # $(BUILD)/deb. lintian must find no error and no warning (what is
 # overridden, and why: debian/README.Debian). Needs debhelper and lintian

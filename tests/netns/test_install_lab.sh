@@ -31,7 +31,7 @@
 #     the ports detached, the pins gone;
 #   - the lab goes down with the installed xfab-lab, nothing left, and
 #     `make uninstall` leaves no file and no xfab folder in DESTDIR.
-#   - XFAB_TEST_DEB=1 also runs `make deb` (2-3 minutes) and checks the
+#   - XFAB_TEST_DEB=1 also runs `make deb` (3-7 minutes) and checks the
 #     package's files and Depends.
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
