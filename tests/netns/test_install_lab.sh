@@ -1,5 +1,5 @@
 #!/bin/bash
-# netns test of xfab as installed (docs/OPERATIONS.md), lab xpk, about 40 s:
+# netns test of xfab as installed (docs/OPERATIONS.md), lab xpk, about 20 s:
 #   - `make install DESTDIR=tmp` puts every file where the layout says (a
 #     list written here, not taken from the Makefile), the BPF object is
 #     an eBPF ELF, the unit's paths are the install's, systemd-analyze
