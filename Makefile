@@ -319,3 +319,88 @@ $(BUILD)/obj/tests/unit/test_fuzz_regress.o $(BUILD)/obj-asan/tests/unit/test_fu
 $(foreach d,$(OBJ_DIRS),$(FUZZ_NAMES:%=$(d)/tests/fuzz/lib/fuzz_%.o)): \
 	UNIT_INC := -Iuser/agent -Itests/unit
 -include $(wildcard $(foreach d,$(OBJ_DIRS),$(d)/tests/fuzz/lib/*.d))
+
+# ---- install, uninstall, deb (docs/OPERATIONS.md) ----
+# make install [PREFIX=/usr/local] [DESTDIR=...]: xfabd in sbin, xfabctl,
+# xfab-lab and the operator's tools in bin, the BPF object under lib/xfab
+# (xfabd carries its own copy in the skeleton; this one is for bpftool and
+# xfab-stackcheck), lib/xfab/bin: links to the installed programs for
+# xfab-lab, man pages, bash completion, the systemd unit, testbeds and
+# examples. make uninstall removes exactly what install put there.
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+SBINDIR    ?= $(PREFIX)/sbin
+XFAB_LIBDIR ?= $(PREFIX)/lib/xfab
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+DOCDIR     ?= $(DATADIR)/doc/xfab
+UNITDIR    ?= $(PREFIX)/lib/systemd/system
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+INST_TOOLS := xfab-roce xfab-pfcgen xfab-coll xfab-te xfab-lbsim xfab-linkfault
+INST_MAN8  := xfabd xfabctl xfab-lab
+INST_MAN5  := xfab.json
+INST_FILES := $(SBINDIR)/xfabd $(BINDIR)/xfabctl $(addprefix $(BINDIR)/,$(INST_TOOLS)) \
+	      $(BINDIR)/xfab-lab $(BINDIR)/xfab-metrics-proxy $(XFAB_LIBDIR)/xfab.bpf.o \
+	      $(addprefix $(XFAB_LIBDIR)/bin/,xfabd xfabctl $(INST_TOOLS)) \
+	      $(addprefix $(MANDIR)/man8/,$(addsuffix .8,$(INST_MAN8))) \
+	      $(addprefix $(MANDIR)/man5/,$(addsuffix .5,$(INST_MAN5))) \
+	      $(BASHCOMPDIR)/xfabctl $(UNITDIR)/xfabd@.service \
+	      $(addprefix $(DATADIR)/xfab/testbeds/,$(notdir $(wildcard testbeds/*.json))) \
+	      $(addprefix $(DOCDIR)/examples/,$(notdir $(wildcard contrib/examples/*))) \
+	      $(addprefix $(DOCDIR)/grafana/,xfab-fabric.json xfab-switch.json)
+INST_DIRS  := $(XFAB_LIBDIR)/bin $(XFAB_LIBDIR) $(DATADIR)/xfab/testbeds $(DATADIR)/xfab \
+	      $(DOCDIR)/examples $(DOCDIR)/grafana $(DOCDIR)
+
+.PHONY: install uninstall deb
+install: $(BUILD)/xfabd $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(BUILD)/xfab.bpf.o
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(XFAB_LIBDIR)/bin \
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DATADIR)/xfab/testbeds \
+		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR)/grafana
+	install -m 755 $(BUILD)/xfabd $(DESTDIR)$(SBINDIR)/xfabd
+	install -m 755 $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(DESTDIR)$(BINDIR)/
+	sed 's|os.path.join(ROOT, "build")|"$(XFAB_LIBDIR)/bin"|' scripts/xfab-lab \
+		>$(DESTDIR)$(BINDIR)/xfab-lab
+	chmod 755 $(DESTDIR)$(BINDIR)/xfab-lab
+	install -m 755 scripts/xfab-metrics-proxy $(DESTDIR)$(BINDIR)/
+	install -m 644 $(BUILD)/xfab.bpf.o $(DESTDIR)$(XFAB_LIBDIR)/
+	ln -sf $(shell realpath -m --relative-to=$(XFAB_LIBDIR)/bin $(SBINDIR))/xfabd \
+		$(DESTDIR)$(XFAB_LIBDIR)/bin/xfabd
+	for p in xfabctl $(INST_TOOLS); do \
+		ln -sf $(shell realpath -m --relative-to=$(XFAB_LIBDIR)/bin $(BINDIR))/$$p \
+			$(DESTDIR)$(XFAB_LIBDIR)/bin/$$p || exit 1; done
+	install -m 644 $(addprefix docs/man/,$(addsuffix .8,$(INST_MAN8))) $(DESTDIR)$(MANDIR)/man8/
+	install -m 644 $(addprefix docs/man/,$(addsuffix .5,$(INST_MAN5))) $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 contrib/bash-completion/xfabctl $(DESTDIR)$(BASHCOMPDIR)/xfabctl
+	sed 's|@SBINDIR@|$(SBINDIR)|g' contrib/systemd/xfabd@.service.in \
+		>$(DESTDIR)$(UNITDIR)/xfabd@.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/xfabd@.service
+	install -m 644 testbeds/*.json $(DESTDIR)$(DATADIR)/xfab/testbeds/
+	install -m 644 contrib/examples/* $(DESTDIR)$(DOCDIR)/examples/
+	install -m 644 docs/grafana/xfab-fabric.json contrib/grafana/xfab-switch.json \
+		$(DESTDIR)$(DOCDIR)/grafana/
+
+# Removes the files install put there, then the folders of xfab's own that
+# are left empty (never bin, man8 and the like).
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INST_FILES))
+	for d in $(INST_DIRS); do \
+		[ ! -d "$(DESTDIR)$$d" ] || rmdir --ignore-fail-on-non-empty "$(DESTDIR)$$d"; done
+
+# A Debian package (debian/, debhelper; 3-7 minutes): dpkg-buildpackage
+# writes ../xfab_VERSION_ARCH.deb (and .buildinfo, .changes), moved into
+# $(BUILD)/deb. lintian must find no error and no warning (what is
+# overridden, and why: debian/README.Debian). Needs debhelper and lintian
+# (scripts/install-deps).
+deb:
+	rm -rf $(BUILD)/deb
+	dpkg-buildpackage -b -us -uc -j2
+	mkdir -p $(BUILD)/deb
+	mv ../xfab_*.deb ../xfab_*.buildinfo ../xfab_*.changes $(BUILD)/deb/
+	lintian --fail-on error,warning $(BUILD)/deb/xfab_*.deb
+
+# test_exposition reads the metrics writer's text by the format's rules.
+$(BUILD)/test_exposition $(BUILD)/test_exposition_asan: UNIT_EXTRA := agent/metrics.o
+$(BUILD)/obj/tests/unit/test_exposition.o $(BUILD)/obj-asan/tests/unit/test_exposition.o: UNIT_INC := -Iuser/agent
+$(BUILD)/test_exposition: $(BUILD)/obj/agent/metrics.o
+$(BUILD)/test_exposition_asan: $(BUILD)/obj-asan/agent/metrics.o
