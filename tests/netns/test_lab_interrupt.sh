@@ -65,9 +65,8 @@ for s in begin state netns-first links agents-started bgp-converged nexthops-res
 	check "up passes step $s" grep -qx "$s" "$tmp/steps"
 done
 check "no step is passed twice" eval '[ "$(sort "$tmp/steps" | uniq -d | wc -l)" -eq 0 ]'
-check "the full lab forwards (h1 -> h8)" \
-	"$ROOT/scripts/xfab-lab" exec "$TOPO" --name "$NAME" h1 ping -c 1 -W 2 -q 10.4.2.2 \
-	>/dev/null
+check "the full lab forwards (h1 -> h8)" eval \
+	'"$ROOT/scripts/xfab-lab" exec "$TOPO" --name "$NAME" h1 ping -c 1 -W 2 -q 10.4.2.2 >/dev/null'
 lab down >/dev/null 2>&1
 snapshot | sort >"$tmp/after"
 check "down after a full up leaves nothing" cmp -s "$tmp/before" "$tmp/after"
