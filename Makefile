@@ -44,7 +44,7 @@ TESTS      := $(UNIT_TESTS) $(BPF_TESTS)
 # A recipe that fails leaves no half-written target behind.
 .DELETE_ON_ERROR:
 
-all: $(PROGS) $(TESTS)
+all: $(PROGS) $(TESTS) $(BUILD)/fuzz_packets
 
 $(BUILD):
 	mkdir -p $@
@@ -194,6 +194,21 @@ $(BUILD)/obj/tests/bpf/test_pfcshow.o: UNIT_INC := -Iuser/agent
 $(BUILD)/test_copp: $(BUILD)/xfabctl $(BUILD)/obj/agent/metrics.o
 $(BUILD)/obj/tests/bpf/test_copp.o: UNIT_INC := -Iuser/agent
 
+# make fuzz-packets: structured and random frames through both datapaths
+# against the reference model (tests/fuzz/packets, docs/TESTING.md); root.
+FUZZ_PK_OBJ := $(BUILD)/obj/tests/fuzz/packets/fuzz_packets.o $(BUILD)/obj/tests/fuzz/packets/model.o
+$(BUILD)/fuzz_packets: $(FUZZ_PK_OBJ) $(BUILD)/obj/tests/bpf/harness.o $(LIB_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) $(filter %.o,$^) -o $@ $(LDLIBS)
+$(FUZZ_PK_OBJ): UNIT_INC := -Itests/bpf
+$(FUZZ_PK_OBJ): | $(BUILD)/xfab.skel.h
+$(FUZZ_PK_OBJ:.o=.d): ;
+-include $(wildcard $(BUILD)/obj/tests/fuzz/packets/*.d)
+
+# FUZZ_ARGS: e.g. "--seed 7 --frames 1000000" or "--long"
+.PHONY: fuzz-packets
+fuzz-packets: $(BUILD)/fuzz_packets
+	$(BUILD)/fuzz_packets $(FUZZ_ARGS)
+
 # Mutation testing: every one-line mutation in tests/mutations.txt, applied
 # one at a time to a copy of the tree, must make the unit or bpf suites fail.
 mutate: all
@@ -218,7 +233,7 @@ check: all
 	scripts/check
 
 format:
-	clang-format -i $(wildcard bpf/*.c bpf/*.h include/*.h user/*/*.[ch] user/lib/*/*.[ch] tests/*/*.[ch] tools/*.c bench/*.c)
+	clang-format -i $(wildcard bpf/*.c bpf/*.h include/*.h user/*/*.[ch] user/lib/*/*.[ch] tests/*/*.[ch] tests/fuzz/*/*.[ch] tools/*.c bench/*.c)
 
 demo:
 	scripts/install-deps
@@ -253,3 +268,147 @@ bench-compare:
 
 clean:
 	rm -rf $(BUILD)
+
+# libFuzzer targets of the parsers (tests/fuzz/lib, docs/TESTING.md): the
+# library compiled once more with clang and -fsanitize=fuzzer-no-link plus
+# ASan/UBSan (build/fuzz/obj/...), each target linked with -fsanitize=fuzzer.
+# make fuzz runs each FUZZ_SECONDS (60) from its seeds (built from tests/,
+# testbeds/ and docs/ by tests/fuzz/lib/gen-seeds) and fails on any
+# finding; make fuzz-smoke runs each 10 s.
+FUZZ_CC      ?= clang-14
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -O1 -g -Wall -Wextra -Wno-missing-field-initializers -std=gnu11 \
+		-Iinclude -Iuser/lib $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_NAMES   := $(patsubst tests/fuzz/lib/fuzz_%.c,%,$(wildcard tests/fuzz/lib/fuzz_*.c))
+FUZZ_TARGETS := $(foreach n,$(FUZZ_NAMES),$(FUZZ_DIR)/fuzz_$(n))
+FUZZ_LIB_OBJ := $(LIB_SRC:user/%.c=$(FUZZ_DIR)/obj/%.o)
+
+$(FUZZ_DIR)/obj/%.o: user/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP $(obj_incs) -c $< -o $@
+
+$(FUZZ_DIR)/obj/tests/%.o: tests/fuzz/lib/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DXFAB_FUZZ_ENTRY -MMD -MP -Iuser/agent -Itests/unit -c $< -o $@
+
+-include $(wildcard $(FUZZ_DIR)/obj/*/*.d $(FUZZ_DIR)/obj/*/*/*.d)
+
+# fuzz_control serves requests with xfabd's own requests.c
+$(FUZZ_DIR)/fuzz_control: $(FUZZ_DIR)/obj/agent/requests.o
+$(FUZZ_TARGETS): $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz_%.o $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ -o $@ $(LDLIBS) -lm
+
+# The seeds, made again when what they are made from changes.
+$(FUZZ_DIR)/seeds/.stamp: tests/fuzz/lib/gen-seeds scripts/xfab-lab scripts/lab_common.py \
+		$(wildcard tests/unit/*.c tests/bpf/*.c docs/*.md testbeds/*.json)
+	rm -rf $(FUZZ_DIR)/seeds
+	tests/fuzz/lib/gen-seeds $(FUZZ_DIR)/seeds
+	touch $@
+
+.PHONY: fuzz fuzz-smoke fuzz-build
+fuzz-build: $(FUZZ_TARGETS) $(FUZZ_DIR)/seeds/.stamp
+
+fuzz: fuzz-build
+	BUILD=$(BUILD) tests/fuzz/lib/run --seconds $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+fuzz-smoke: fuzz-build
+	BUILD=$(BUILD) tests/fuzz/lib/run --seconds 10 $(FUZZ_NAMES)
+
+# test_fuzz_regress replays tests/fuzz/lib/regress/ through the targets'
+# own functions, built as a plain unit suite (gcc, and with ASan/UBSan).
+FUZZ_UNIT_OBJ := $(FUZZ_NAMES:%=tests/fuzz/lib/fuzz_%.o) agent/requests.o
+$(BUILD)/test_fuzz_regress $(BUILD)/test_fuzz_regress_asan: UNIT_EXTRA := $(FUZZ_UNIT_OBJ)
+$(BUILD)/test_fuzz_regress: $(addprefix $(BUILD)/obj/,$(FUZZ_UNIT_OBJ))
+$(BUILD)/test_fuzz_regress_asan: $(addprefix $(BUILD)/obj-asan/,$(FUZZ_UNIT_OBJ))
+$(BUILD)/obj/tests/unit/test_fuzz_regress.o $(BUILD)/obj-asan/tests/unit/test_fuzz_regress.o: \
+	UNIT_INC := -Itests/fuzz/lib
+$(foreach d,$(OBJ_DIRS),$(FUZZ_NAMES:%=$(d)/tests/fuzz/lib/fuzz_%.o)): \
+	UNIT_INC := -Iuser/agent -Itests/unit
+-include $(wildcard $(foreach d,$(OBJ_DIRS),$(d)/tests/fuzz/lib/*.d))
+
+# ---- install, uninstall, deb (docs/OPERATIONS.md) ----
+# make install [PREFIX=/usr/local] [DESTDIR=...]: xfabd in sbin, xfabctl,
+# xfab-lab and the operator's tools in bin, the BPF object under lib/xfab
+# (xfabd carries its own copy in the skeleton; this one is for bpftool and
+# xfab-stackcheck), lib/xfab/bin: links to the installed programs for
+# xfab-lab, man pages, bash completion, the systemd unit, testbeds and
+# examples. make uninstall removes exactly what install put there.
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+SBINDIR    ?= $(PREFIX)/sbin
+XFAB_LIBDIR ?= $(PREFIX)/lib/xfab
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+DOCDIR     ?= $(DATADIR)/doc/xfab
+UNITDIR    ?= $(PREFIX)/lib/systemd/system
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+INST_TOOLS := xfab-roce xfab-pfcgen xfab-coll xfab-te xfab-lbsim xfab-linkfault
+INST_MAN8  := xfabd xfabctl xfab-lab
+INST_MAN5  := xfab.json
+INST_FILES := $(SBINDIR)/xfabd $(BINDIR)/xfabctl $(addprefix $(BINDIR)/,$(INST_TOOLS)) \
+	      $(BINDIR)/xfab-lab $(BINDIR)/xfab-metrics-proxy $(XFAB_LIBDIR)/xfab.bpf.o \
+	      $(addprefix $(XFAB_LIBDIR)/bin/,xfabd xfabctl $(INST_TOOLS)) \
+	      $(addprefix $(MANDIR)/man8/,$(addsuffix .8,$(INST_MAN8))) \
+	      $(addprefix $(MANDIR)/man5/,$(addsuffix .5,$(INST_MAN5))) \
+	      $(BASHCOMPDIR)/xfabctl $(UNITDIR)/xfabd@.service \
+	      $(addprefix $(DATADIR)/xfab/testbeds/,$(notdir $(wildcard testbeds/*.json))) \
+	      $(addprefix $(DOCDIR)/examples/,$(notdir $(wildcard contrib/examples/*))) \
+	      $(addprefix $(DOCDIR)/grafana/,xfab-fabric.json xfab-switch.json)
+INST_DIRS  := $(XFAB_LIBDIR)/bin $(XFAB_LIBDIR) $(DATADIR)/xfab/testbeds $(DATADIR)/xfab \
+	      $(DOCDIR)/examples $(DOCDIR)/grafana $(DOCDIR)
+
+.PHONY: install uninstall deb
+install: $(BUILD)/xfabd $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(BUILD)/xfab.bpf.o
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(XFAB_LIBDIR)/bin \
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DATADIR)/xfab/testbeds \
+		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR)/grafana
+	install -m 755 $(BUILD)/xfabd $(DESTDIR)$(SBINDIR)/xfabd
+	install -m 755 $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(DESTDIR)$(BINDIR)/
+	sed 's|os.path.join(ROOT, "build")|"$(XFAB_LIBDIR)/bin"|' scripts/xfab-lab \
+		>$(DESTDIR)$(BINDIR)/xfab-lab
+	chmod 755 $(DESTDIR)$(BINDIR)/xfab-lab
+	install -m 755 scripts/xfab-metrics-proxy $(DESTDIR)$(BINDIR)/
+	install -m 644 $(BUILD)/xfab.bpf.o $(DESTDIR)$(XFAB_LIBDIR)/
+	ln -sf $(shell realpath -m --relative-to=$(XFAB_LIBDIR)/bin $(SBINDIR))/xfabd \
+		$(DESTDIR)$(XFAB_LIBDIR)/bin/xfabd
+	for p in xfabctl $(INST_TOOLS); do \
+		ln -sf $(shell realpath -m --relative-to=$(XFAB_LIBDIR)/bin $(BINDIR))/$$p \
+			$(DESTDIR)$(XFAB_LIBDIR)/bin/$$p || exit 1; done
+	install -m 644 $(addprefix docs/man/,$(addsuffix .8,$(INST_MAN8))) $(DESTDIR)$(MANDIR)/man8/
+	install -m 644 $(addprefix docs/man/,$(addsuffix .5,$(INST_MAN5))) $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 contrib/bash-completion/xfabctl $(DESTDIR)$(BASHCOMPDIR)/xfabctl
+	sed 's|@SBINDIR@|$(SBINDIR)|g' contrib/systemd/xfabd@.service.in \
+		>$(DESTDIR)$(UNITDIR)/xfabd@.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/xfabd@.service
+	install -m 644 testbeds/*.json $(DESTDIR)$(DATADIR)/xfab/testbeds/
+	install -m 644 contrib/examples/* $(DESTDIR)$(DOCDIR)/examples/
+	install -m 644 docs/grafana/xfab-fabric.json contrib/grafana/xfab-switch.json \
+		$(DESTDIR)$(DOCDIR)/grafana/
+
+# Removes the files install put there, then the folders of xfab's own that
+# are left empty (never bin, man8 and the like).
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INST_FILES))
+	for d in $(INST_DIRS); do \
+		[ ! -d "$(DESTDIR)$$d" ] || rmdir --ignore-fail-on-non-empty "$(DESTDIR)$$d"; done
+
+# A Debian package (debian/, debhelper; 3-7 minutes): dpkg-buildpackage
+# writes ../xfab_VERSION_ARCH.deb (and .buildinfo, .changes), moved into
+# $(BUILD)/deb. lintian must find no error and no warning (what is
+# overridden, and why: debian/README.Debian). Needs debhelper and lintian
+# (scripts/install-deps).
+deb:
+	rm -rf $(BUILD)/deb
+	dpkg-buildpackage -b -us -uc -j2
+	mkdir -p $(BUILD)/deb
+	mv ../xfab_*.deb ../xfab_*.buildinfo ../xfab_*.changes $(BUILD)/deb/
+	lintian --fail-on error,warning $(BUILD)/deb/xfab_*.deb
+
+# test_exposition reads the metrics writer's text by the format's rules.
+$(BUILD)/test_exposition $(BUILD)/test_exposition_asan: UNIT_EXTRA := agent/metrics.o
+$(BUILD)/obj/tests/unit/test_exposition.o $(BUILD)/obj-asan/tests/unit/test_exposition.o: UNIT_INC := -Iuser/agent
+$(BUILD)/test_exposition: $(BUILD)/obj/agent/metrics.o
+$(BUILD)/test_exposition_asan: $(BUILD)/obj-asan/agent/metrics.o

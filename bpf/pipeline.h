@@ -73,7 +73,9 @@ static __always_inline int xfab_stage_ipv4_class(const struct xfab_meta *m, stru
 	__u32 saddr = bpf_ntohl(m->flow.src[0]);
 	__u32 daddr = bpf_ntohl(m->flow.dst[0]);
 
-	if ((saddr >> 28) == 0xe || saddr == 0xffffffff || (saddr >> 24) == 127 || saddr == 0)
+	/* RFC 1812 5.3.7's martians: multicast, class E and the limited
+	 * broadcast (240/4 holds it), loopback, network 0 */
+	if ((saddr >> 28) >= 0xe || (saddr >> 24) == 127 || (saddr >> 24) == 0)
 		return xfab_drop(res, XFAB_DROP_BAD_SRC_ADDR);
 	if ((daddr >> 28) == 0xe || daddr == 0xffffffff)
 		return xfab_punt(res, XFAB_PUNT_MULTICAST);
@@ -87,7 +89,10 @@ static __always_inline int xfab_stage_ipv6_class(const struct xfab_meta *m, stru
 	const __u8 *src = (const __u8 *)m->flow.src, *dst = (const __u8 *)m->flow.dst;
 	__u8 s0 = src[0], s1 = src[1], d0 = dst[0], d1 = dst[1];
 
-	if (s0 == 0xff)
+	/* multicast, and RFC 4291 2.5.2/2.5.3: never forwarded from the
+	 * unspecified address (::) or the loopback address (::1) */
+	if (s0 == 0xff || (!(m->flow.src[0] | m->flow.src[1] | m->flow.src[2]) &&
+			   (m->flow.src[3] == 0 || m->flow.src[3] == bpf_htonl(1))))
 		return xfab_drop(res, XFAB_DROP_BAD_SRC_ADDR);
 	if (d0 == 0xff)
 		return xfab_punt(res, XFAB_PUNT_MULTICAST);

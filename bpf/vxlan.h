@@ -342,12 +342,21 @@ static __always_inline int xfab_stage_decap(struct xfab_ctx *c, struct xfab_scra
 	proto = ((struct ethhdr *)(vx + 1))->h_proto;
 	if (proto != bpf_htons(ETH_P_IP) && proto != bpf_htons(ETH_P_IPV6))
 		return xfab_drop(res, XFAB_DROP_VXLAN_INNER_MALFORMED);
+	/* The inner IP header cut short is judged before anything is
+	 * removed: tc's bpf_skb_adjust_room refuses to leave less than an
+	 * IPv4 header behind, and both datapaths must decide alike. */
+	strip = m->l4_off + sizeof(struct udphdr) + sizeof(*vx);
+	if (!xfab_ctx_hdr(c, strip + ETH_HLEN, sizeof(struct iphdr)))
+		return xfab_drop(res, XFAB_DROP_VXLAN_INNER_MALFORMED);
+	if (proto == bpf_htons(ETH_P_IPV6) &&
+	    !xfab_ctx_hdr(c, strip + ETH_HLEN + sizeof(struct iphdr),
+			  sizeof(struct ipv6hdr) - sizeof(struct iphdr)))
+		return xfab_drop(res, XFAB_DROP_VXLAN_INNER_MALFORMED);
 	eth = xfab_ctx_hdr(c, 0, sizeof(*eth));
 	if (!eth)
 		return xfab_drop(res, XFAB_DROP_VXLAN_TRUNCATED);
 	__builtin_memcpy(s->ov.outer_mac, eth, 12);
 
-	strip = m->l4_off + sizeof(struct udphdr) + sizeof(*vx);
 	if (xfab_ctx_decap(c, strip, tag, proto == bpf_htons(ETH_P_IPV6)))
 		return xfab_drop(res, XFAB_DROP_VXLAN_TRUNCATED);
 	s->ov.inner_len = c->len;

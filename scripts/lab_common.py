@@ -67,7 +67,9 @@ class Lab:
         log = os.path.join(self.state, node + ".log")
         before = open(log).read().count("reloaded:")
         os.kill(pid, signal.SIGHUP)
-        deadline = time.time() + 5
+        # a reload that sets up shaped queues takes about a second a port
+        # on a loaded box (a 3-tier spine: six)
+        deadline = time.time() + 30
         while time.time() < deadline:
             if open(log).read().count("reloaded:") > before:
                 return

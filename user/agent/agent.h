@@ -99,6 +99,7 @@ struct agent {
 	int force;		/* --force: replace pins of another ABI */
 	int keep;		/* on exit, leave the data plane running (--keep, restart) */
 	int restart_due;	/* the restart request: exit keeping it, then exec again */
+	int keep_signal;	/* USR2 (systemctl restart): exit keeping the data plane */
 	__u32 bench_stop;	/* --bench-stop: enum xfab_bench_stop (0: a switch) */
 	const char *bench_port; /* --bench-port: where the stopped pipeline sends */
 	char **argv;		/* how xfabd was started (the restart request runs it again) */
@@ -134,6 +135,9 @@ struct agent {
 /* ---- logging (main.c) ---- */
 extern int xfab_verbose;
 void xfab_logmsg(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "<3>" when log lines carry sd-daemon priorities (journald), else "": for
+ * the error lines written without xfab_logmsg (config positions) */
+const char *xfab_log_err_tag(void);
 #define log_info(...) xfab_logmsg("info", __VA_ARGS__)
 #define log_warn(...) xfab_logmsg("warn", __VA_ARGS__)
 #define log_err(...) xfab_logmsg("error", __VA_ARGS__)

@@ -31,17 +31,31 @@
 #include "ctlproto.h"
 #include "metrics.h"
 #include "probe.h"
+#include "sdnotify.h"
 #include "xfab.skel.h"
 
 int xfab_verbose;
+/* stderr goes to journald (or --syslog): each line starts with its
+ * sd-daemon priority, "<3>" .. "<7>", and no time (the journal has it) */
+static int log_journal;
+
+const char *xfab_log_err_tag(void)
+{
+	return log_journal ? "<3>" : "";
+}
 
 void xfab_logmsg(const char *level, const char *fmt, ...)
 {
 	struct timespec ts;
 	va_list ap;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	fprintf(stderr, "%ld.%03ld xfabd %s: ", (long)ts.tv_sec, ts.tv_nsec / 1000000, level);
+	if (log_journal) {
+		fprintf(stderr, "<%d>%s: ", xfab_sd_priority(level), level);
+	} else {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		fprintf(stderr, "%ld.%03ld xfabd %s: ", (long)ts.tv_sec, ts.tv_nsec / 1000000,
+			level);
+	}
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -52,6 +66,8 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 {
 	if (level == LIBBPF_DEBUG && !xfab_verbose)
 		return 0;
+	if (log_journal)
+		fprintf(stderr, "<%d>", level == LIBBPF_WARN ? 4 : level == LIBBPF_INFO ? 6 : 7);
 	return vfprintf(stderr, fmt, ap);
 }
 
@@ -61,15 +77,50 @@ static void print_errors(const struct xfab_cfg_errors *errs)
 
 	for (int i = 0; i < errs->count; i++) {
 		xfab_cfg_error_format(&errs->e[i], line, sizeof(line));
-		fprintf(stderr, "%s\n", line);
+		fprintf(stderr, "%s%s\n", log_journal ? "<3>" : "", line);
 	}
 	if (errs->total > errs->count)
-		fprintf(stderr, "(%d more error(s) not shown)\n", errs->total - errs->count);
+		fprintf(stderr, "%s(%d more error(s) not shown)\n", log_journal ? "<3>" : "",
+			errs->total - errs->count);
 }
 
-/* SIGHUP: validate the file again and move to it in place, or keep running
- * the old config untouched. */
+/* The service manager's view (Type=notify): READY=1 once the ports
+ * forward, RELOADING=1 .. READY=1 around a reload, STOPPING=1. Without
+ * $NOTIFY_SOCKET nothing is sent. */
+static void notify(const char *state)
+{
+	int err = xfab_sd_notify(state);
+
+	if (err < 0)
+		log_warn("cannot notify the service manager ($NOTIFY_SOCKET): %s", strerror(-err));
+}
+
+static void notify_ready(const struct agent *a)
+{
+	char msg[160];
+
+	if (!xfab_sd_ready_msg(msg, sizeof(msg), a->cfg.n_ports,
+			       a->cfg.datapath == XFAB_DP_XDP ? "xdp" : "tc"))
+		notify(msg);
+}
+
+static void reload_one(struct agent *a);
+
+/* SIGHUP (systemctl reload): the manager sees the reload start and end,
+ * whether the new config was taken or refused. */
 static void reload(struct agent *a)
+{
+	char msg[64];
+
+	if (!xfab_sd_reloading_msg(msg, sizeof(msg)))
+		notify(msg);
+	reload_one(a);
+	notify_ready(a);
+}
+
+/* Validate the file again and move to it in place, or keep running the old
+ * config untouched. */
+static void reload_one(struct agent *a)
 {
 	struct xfab_port_live live[XFAB_MAX_PORTS], old_live[XFAB_MAX_PORTS];
 	struct xfab_cfg_errors errs;
@@ -143,6 +194,7 @@ static int event_loop(struct agent *a)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGUSR2);
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
 	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (sfd < 0 || tfd < 0 || timerfd_settime(tfd, 0, &every_second, NULL)) {
@@ -154,6 +206,7 @@ static int event_loop(struct agent *a)
 	pfd[2] = (struct pollfd){.fd = tfd, .events = POLLIN};
 	log_info("switch %s forwarding on %d ports (%s datapath)", a->cfg.hostname, a->cfg.n_ports,
 		 a->cfg.datapath == XFAB_DP_XDP ? "xdp" : "tc");
+	notify_ready(a);
 	for (;;) {
 		int timeout, n_ctl = ctl_pollfds(a, pfd + 3, 1 + CTL_MAX_CONN, &timeout);
 		int held = a->fs.n_held ? fib_sync_expire(a) : -1;
@@ -184,6 +237,13 @@ static int event_loop(struct agent *a)
 			if (read(sfd, &si, sizeof(si)) == sizeof(si)) {
 				if (si.ssi_signo == SIGHUP) {
 					reload(a);
+				} else if (si.ssi_signo == SIGUSR2) {
+					/* systemctl restart (RestartKillSignal) */
+					log_info("signal %u: stopping; the data plane keeps "
+						 "forwarding for the next xfabd",
+						 si.ssi_signo);
+					a->keep_signal = 1;
+					break;
 				} else {
 					log_info("signal %u: stopping", si.ssi_signo);
 					break;
@@ -203,6 +263,7 @@ static int event_loop(struct agent *a)
 		ctl_serve(a, pfd + 3, n_ctl);
 		if (a->restart_due) {
 			log_info("restart requested: the data plane keeps forwarding");
+			notify("RELOADING=1\nSTATUS=restarting in place (xfabctl restart)");
 			break;
 		}
 		if (a->dirty) {
@@ -246,7 +307,7 @@ static void usage(FILE *out)
 	    out,
 	    "usage: xfabd -c CONFIG [--check] [--keep] [--force] [--pin-root DIR] [--pidfile "
 	    "FILE]\n"
-	    "             [-v]\n"
+	    "             [--metrics ADDR:PORT] [--syslog] [-v]\n"
 	    "  -c, --config FILE   switch config (JSON, docs/CONFIG.md)\n"
 	    "      --check         validate the config (and its ports) and exit\n"
 	    "      --pin-root DIR  pin maps under DIR/<hostname> (default " XFAB_PIN_ROOT ")\n"
@@ -259,18 +320,24 @@ static void usage(FILE *out)
 	    "                      xfabd takes it over)\n"
 	    "      --force         replace a data plane left by an xfabd of another ABI\n"
 	    "                      (without it, xfabd refuses to start)\n"
+	    "      --syslog        start log lines with their sd-daemon priority (<3>..<7>),\n"
+	    "                      no time stamp (automatic when stderr is the journal)\n"
 	    "      --bench-stop STAGE --bench-port PORT  make bench only: the pipeline\n"
 	    "                      stops after STAGE (parse, validate, fib, pick, nexthop,\n"
 	    "                      queue, rewrite; counters: runs whole, as a stage build)\n"
 	    "                      and sends the frame out of PORT as it is\n"
 	    "  -v, --verbose       debug logging\n"
+	    "  -h, --help          this text\n"
 	    "Control: xfabctl's changes (TE pins, clears) arrive on a unix socket under\n"
 	    "  " XFAB_CTL_RUN_ROOT " (docs/CONTROL.md).\n"
 	    "Restarts are hitless: a new xfabd takes over the links, counters and pins a\n"
 	    "  previous one left (killed, --keep, or `xfabctl restart`), builds its tables\n"
 	    "  beside the running ones and switches the ports over in one step.\n"
 	    "Signals: HUP reloads CONFIG in place; TERM/INT detach, unpin and exit\n"
-	    "  (with --keep: exit only).\n");
+	    "  (with --keep: exit only); USR2 exits leaving the data plane forwarding\n"
+	    "  (systemctl restart: the next xfabd takes it over).\n"
+	    "systemd: Type=notify (READY=1 once forwarding, RELOADING=1 around a reload,\n"
+	    "  STOPPING=1) when $NOTIFY_SOCKET is set; xfabd@.service.\n");
 }
 
 int main(int argc, char **argv)
@@ -289,6 +356,7 @@ int main(int argc, char **argv)
 	    {"force", no_argument, NULL, 'F'},
 	    {"bench-stop", required_argument, NULL, 'S'},
 	    {"bench-port", required_argument, NULL, 'P'},
+	    {"syslog", no_argument, NULL, 'L'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct agent a = {.lock_fd = -1, .fd_port_stats = -1, .fd_queue_wm = -1};
@@ -324,6 +392,9 @@ int main(int argc, char **argv)
 			break;
 		case 'F':
 			a.force = 1;
+			break;
+		case 'L':
+			log_journal = 1;
 			break;
 		case 'R': {
 			__u32 v;
@@ -374,17 +445,20 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (xfab_sd_journal_stderr())
+		log_journal = 1;
 	libbpf_set_print(libbpf_log);
 	pthread_mutex_init(&a.fib_pub.lock, NULL);
 
 	/* Everything is validated before anything touches the kernel. */
 	if (xfab_config_load(a.cfg_path, &a.cfg, &errs)) {
 		print_errors(&errs);
-		fprintf(stderr, "%s: %d error(s); nothing was changed\n", a.cfg_path, errs.total);
+		fprintf(stderr, "%s%s: %d error(s); nothing was changed\n", xfab_log_err_tag(),
+			a.cfg_path, errs.total);
 		return 1;
 	}
 	if (resolve_ports(&a.cfg, a.live, a.cfg_path)) {
-		fprintf(stderr, "%s: nothing was changed\n", a.cfg_path);
+		fprintf(stderr, "%s%s: nothing was changed\n", xfab_log_err_tag(), a.cfg_path);
 		goto out_cfg;
 	}
 	if (a.bench_stop) {
@@ -394,8 +468,8 @@ int main(int argc, char **argv)
 		       strcmp(a.cfg.ports[p].name, a.bench_port))
 			p++;
 		if (!a.bench_port || p == a.cfg.n_ports) {
-			fprintf(stderr, "xfabd: --bench-stop needs --bench-port, a port of %s\n",
-				a.cfg_path);
+			fprintf(stderr, "%sxfabd: --bench-stop needs --bench-port, a port of %s\n",
+				xfab_log_err_tag(), a.cfg_path);
 			goto out_cfg;
 		}
 	}
@@ -418,6 +492,7 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGUSR2);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 
 	for (int p = 0; p < XFAB_MAX_PORTS; p++)
@@ -491,8 +566,11 @@ int main(int argc, char **argv)
 	}
 	probe_unresolved(&a); /* now, not a second from now */
 	ret = event_loop(&a) ? 1 : 0;
-	if (a.restart_due)
+	if (a.restart_due || a.keep_signal)
 		a.keep = 1;
+	if (!a.restart_due)
+		notify(a.keep ? "STOPPING=1\nSTATUS=stopping; the data plane keeps forwarding"
+			      : "STOPPING=1\nSTATUS=stopping: detaching the ports");
 	pfc_stop(&a);
 out_ports:
 	if (a.keep)

@@ -311,22 +311,27 @@ void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 					(unsigned long long)((__u64 *)&qs)[m]);
 			}
 	}
-	family(f, "xfab_queue_occupancy_bytes", "gauge", "Queue occupancy last seen by a packet.");
-	family(f, "xfab_queue_watermark_bytes", "gauge", "Peak queue occupancy since cleared.");
-	for (int p = 0; p < src->n_ports; p++)
-		for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
-			struct xfab_queue_watermark wm = {0};
-			__u32 key = XFAB_QUEUE_KEY((__u32)p, tc);
+	/* each family's samples together after its HELP and TYPE (the text
+	 * format's rule; a parser may take a second group for a new family) */
+	for (int peak = 0; peak < 2; peak++) {
+		const char *name =
+		    peak ? "xfab_queue_watermark_bytes" : "xfab_queue_occupancy_bytes";
 
-			bpf_map_lookup_elem(src->fd_queue_wm, &key, &wm);
-			fprintf(
-			    f,
-			    "xfab_queue_occupancy_bytes{switch=\"%s\",port=\"%s\",tc=\"%u\"} %llu\n"
-			    "xfab_queue_watermark_bytes{switch=\"%s\",port=\"%s\",tc=\"%u\"} "
-			    "%llu\n",
-			    sw, src->port_names[p], tc, (unsigned long long)wm.current_bytes, sw,
-			    src->port_names[p], tc, (unsigned long long)wm.peak_bytes);
-		}
+		family(f, name, "gauge",
+		       peak ? "Peak queue occupancy since cleared."
+			    : "Queue occupancy last seen by a packet.");
+		for (int p = 0; p < src->n_ports; p++)
+			for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
+				struct xfab_queue_watermark wm = {0};
+				__u32 key = XFAB_QUEUE_KEY((__u32)p, tc);
+
+				bpf_map_lookup_elem(src->fd_queue_wm, &key, &wm);
+				fprintf(
+				    f, "%s{switch=\"%s\",port=\"%s\",tc=\"%u\"} %llu\n", name, sw,
+				    src->port_names[p], tc,
+				    (unsigned long long)(peak ? wm.peak_bytes : wm.current_bytes));
+			}
+	}
 	family(f, "xfab_lb_events_total", "counter", "Load-balancing events (flowlets, TE).");
 	for (__u32 e = 0; e < XFAB_LB_MAX; e++) {
 		__u64 v = 0;

@@ -51,16 +51,17 @@ int resolve_ports(const struct xfab_config *cfg, struct xfab_port_live *live, co
 	}
 	for (int p = 0; p < cfg->n_ports; p++) {
 		if (found[p] && live[p].ifindex >= XFAB_MAX_IFINDEX) {
-			fprintf(stderr, "%s:%d:%d: PORT|%s: ifindex %u is beyond %d\n", cfg_path,
-				cfg->ports[p].pos.line, cfg->ports[p].pos.col, cfg->ports[p].name,
-				live[p].ifindex, XFAB_MAX_IFINDEX - 1);
+			fprintf(stderr, "%s%s:%d:%d: PORT|%s: ifindex %u is beyond %d\n",
+				xfab_log_err_tag(), cfg_path, cfg->ports[p].pos.line,
+				cfg->ports[p].pos.col, cfg->ports[p].name, live[p].ifindex,
+				XFAB_MAX_IFINDEX - 1);
 			bad = 1;
 			continue;
 		}
 		if (found[p])
 			continue;
-		fprintf(stderr, "%s:%d:%d: PORT|%s: no such Ethernet device in this namespace\n",
-			cfg_path, cfg->ports[p].pos.line, cfg->ports[p].pos.col,
+		fprintf(stderr, "%s%s:%d:%d: PORT|%s: no such Ethernet device in this namespace\n",
+			xfab_log_err_tag(), cfg_path, cfg->ports[p].pos.line, cfg->ports[p].pos.col,
 			cfg->ports[p].name);
 		bad = 1;
 	}

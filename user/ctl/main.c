@@ -204,17 +204,18 @@ static void usage(FILE *out)
 	    "  -s SWITCH      switch hostname (pins under PIN_ROOT/SWITCH)\n"
 	    "  -P PIN_DIR     the switch's pin directory (or $XFAB_PIN_DIR)\n"
 	    "  --pin-root DIR default " XFAB_PIN_ROOT " (or $XFAB_PIN_ROOT)\n"
+	    "  -h, --help     this text\n"
 	    "objects:\n");
 	for (const struct cmd *c = show_cmds; c->name; c++) {
 		char words[40];
 
 		if (!c->sub) {
-			fprintf(out, "  %-14s %s\n", c->name, c->help);
+			fprintf(out, "  %-14s  %s\n", c->name, c->help);
 			continue;
 		}
 		for (const struct cmd *s = c->sub; s->name; s++) {
 			snprintf(words, sizeof(words), "%s %s", c->name, s->name);
-			fprintf(out, "  %-14s %s\n", words, s->help);
+			fprintf(out, "  %-14s  %s\n", words, s->help);
 		}
 	}
 }

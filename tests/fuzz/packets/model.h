@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * A reference model of xfab's forwarding decision for one frame arriving on
+ * one port: parse and validate, address rules, longest-prefix match, group
+ * choice, rewrite, verdict and reason. Written from the docs
+ * (ARCHITECTURE.md's pipeline stages, CONFIG.md, LOAD_BALANCING.md, QOS.md,
+ * PFC.md) and the ABI's reason list; it shares no code with bpf/,
+ * include/xfab_hash.h or user/lib (its own LPM, flow hash, checksum).
+ *
+ * The model's switch is small and fixed (model.c): its tables are C arrays,
+ * and the config text the harness compiles into the real tables is written
+ * from those arrays (model_config_text), so the two sides cannot drift.
+ */
+#ifndef XFAB_FUZZ_MODEL_H
+#define XFAB_FUZZ_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MODEL_MAX_FRAME 2048
+#define MODEL_N_PORTS 7 /* harness veths p1..p7; p7 is not a switch port */
+#define MODEL_N_SLOTS 6 /* p1..p6 are configured, slots 0..5 */
+
+/*
+ * Outcomes. Each has its counter rule in one place (the harness's
+ * expect_counters): a new outcome (a policed punt, when CoPP lands) is one
+ * value here, its decision in model_run and its counter rule there.
+ */
+enum model_verdict {
+	MV_DROP = 0,
+	MV_PUNT = 1,
+	MV_FORWARD = 2,
+	MV_CONSUMED, /* a pause frame: counted in pfc_state and port rx, no verdict counter */
+	MV_HANDOFF,  /* xdp: a lossless class handed to tc (XDP_PASS, rx counted) */
+	MV_COUNT,
+};
+
+struct model_result {
+	int verdict;	     /* enum model_verdict */
+	int reason;	     /* XFAB_DROP_* or XFAB_PUNT_* (the ABI's numbering) */
+	int in_slot;	     /* the ingress port's counter slot, -1: not a switch port */
+	int out_slot;	     /* MV_FORWARD: the egress slot */
+	size_t tx_bytes;     /* MV_FORWARD: bytes sent (the tag popped) */
+	size_t reason_bytes; /* MV_DROP, MV_PUNT: the bytes the reason counts (after a decap: the
+			      * inner frame's) */
+	int decap;	     /* the frame went to the VTEP and was decapsulated */
+	int pfc_prio_mask;   /* MV_CONSUMED: the priorities the pause frame names */
+	uint8_t out[MODEL_MAX_FRAME + 8];
+	size_t out_len; /* the frame the program leaves (xdp: with its metadata) */
+};
+
+struct model;
+
+/* The model's switch; port_macs are the harness's (p1..p6). NULL on error. */
+struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6]);
+void model_free(struct model *m);
+/* The config text of the model's switch (xfabd's JSON), for the harness. */
+const char *model_config_text(const struct model *m);
+/* Group member order: the compiler numbers nexthops itself; the harness
+ * tells the model which gateway of group g fills the even buckets (the
+ * fresh fill interleaves the members, lowest nexthop id first). */
+int model_n_groups(const struct model *m);
+/* The gateways of group g: family (4 or 6), addresses (16 bytes each). */
+int model_group_gateways(const struct model *m, int g, int *family, uint8_t gw[][16], int max);
+void model_group_set_first(struct model *m, int g, int first);
+
+/* One frame on harness port in_port (0..MODEL_N_PORTS-1) through the
+ * datapath (tc 0: xfab_xdp, 1: xfab_tc). */
+void model_run(const struct model *m, int tc, int in_port, const uint8_t *frame, size_t len,
+	       struct model_result *r);
+
+/* The flow hash of the docs (LOAD_BALANCING.md), exposed for a self-test. */
+uint32_t model_flow_hash(const struct model *m, int v6, const uint8_t *src, const uint8_t *dst,
+			 uint8_t proto, uint16_t sport, uint16_t dport);
+
+/* RFC 1071: the ones' complement of the ones' complement sum of len bytes. */
+uint16_t model_csum(const uint8_t *p, size_t len);
+
+#endif

@@ -1,0 +1,172 @@
+#!/bin/bash
+# netns test of faults and soak: first the soak's bookkeeping on planted input
+# (no lab); then `scripts/soak --minutes 2 --json` (lab xsk,
+# clos-2x4, BGP, xdp; about 5 minutes) and its JSON, checked here against
+# the rules, not taken on the soak's word:
+#   - it exits 0 and says ok, with no failure listed;
+#   - a fault of every kind happened (link, churn, xfabd-kill, reload,
+#     reload-invalid, frr-restart), each with its own check passed and the
+#     fabric converged after it;
+#   - 0 packets lost to every xfabd kill, reload (valid or not) and churn;
+#     each link cut and FRR restart lost at most --max-cut-ms of any flow's
+#     packets (the same loss as time at the rate); unplanned session drops
+#     (BFD on a starved box) reported with their loss, not judged;
+#   - the loss figures add up with the receivers' counts: each flow's lost =
+#     sent - received, every lost packet listed with its time, the faults'
+#     losses plus those outside every fault = the flows' losses, each
+#     fault's loss split by flow adds up to it;
+#   - the invalid reload was refused (xfabd's log line) with the tables
+#     unchanged; churn's prefixes appeared and went;
+#   - every switch's xfabd was sampled, none grew past the tolerance and at
+#     least one ran long enough to be judged;
+#   - no route differs between any switch's kernel FIB and its data plane,
+#     and every switch has kernel routes (the comparison saw something);
+#   - nothing of the lab is left (namespaces, pins, processes, state).
+# Then bad options are refused with the option named, before any lab exists.
+# mutate: scripts/soak; labs: xsk
+# shellcheck source=tests/netns/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_root
+need_frr
+NAME=xsk
+TOPO="$ROOT/testbeds/clos-2x4.json"
+tmp=$(mktemp -d)
+cleanup() {
+	"$ROOT/scripts/xfab-lab" down "$TOPO" --name "$NAME" >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+J="$tmp/soak.json"
+q() { jq -e "$@" "$J" >/dev/null; }
+
+# ---- the soak's bookkeeping on planted input (no lab): losses at known send
+# times against two fault windows, memory samples with a known growth; the
+# expectations are worked out here
+check "planted losses go to their faults, the rest to none; memory judged by the rule" \
+	/usr/bin/python3 - "$ROOT/scripts/soak" <<'PY'
+import argparse, importlib.machinery, importlib.util, sys
+loader = importlib.machinery.SourceFileLoader("soak", sys.argv[1])
+spec = importlib.util.spec_from_loader("soak", loader)
+m = importlib.util.module_from_spec(spec)
+loader.exec_module(m)
+s = m.Soak(argparse.Namespace(topology=m.TOPO, name="xsk", datapath="xdp", seed=1, rate=200.0))
+s.flows = {1: {"src": "h1", "dst": "h5"}, 2: {"src": "h1", "dst": "h5"}}
+s.faults = [{"kind": "link", "start": 10.0, "end": 12.0},
+            {"kind": "reload", "start": 20.0, "end": 21.0}]
+ns = lambda sec: int(s.t0 + sec * 1e9)
+lost = {1: list(range(2100, 2105)) + [4100, 4101], 2: [2100, 2101, 2102, 3000]}  # 10.5 s, 20.5 s, 15 s
+recv = {str(f): {"rx": 5000 - len(q), "hi": 4999, "hi_t": ns(4999 / 200), "first": 0,
+                 "first_t": ns(0), "dup": 0, "late": 0, "missing_over": 0,
+                 "missing_before_first": [], "missing": [[x, ns(x / 200)] for x in q]}
+        for f, q in lost.items()}
+flows, un = s.attribute({"send": {"h1": {"sent": {"1": 5000, "2": 5000}}},
+                         "recv": {"h5": {"flows": recv}}})
+a, b = s.faults
+want = (a["lost"], a["lost_by_flow"], a["loss_ms"], b["lost"], b["lost_by_flow"], len(un),
+        [f["lost"] for f in flows]) == (8, {"1": 5, "2": 3}, 25.0, 2, {"1": 2}, 1, [7, 4])
+s.samples = {"leaf1": [(i * 10.0, 7, 9000 + 600 * i, 60) for i in range(10)],  # +5.4 MB
+             "leaf2": [(i * 10.0, 8, 9000 + 100 * i, 60 + (i == 9)) for i in range(10)],
+             "leaf3": [(0.0, 9, 9000, 60), (5.0, 9, 99000, 90), (90.0, 10, 9000, 60)]}
+mem = s.memory()
+want &= [p["flat"] for p in mem["leaf1"] + mem["leaf2"] + mem["leaf3"]] == [False, True, None, None]
+sys.exit(0 if want else 1)
+PY
+
+# ---- bad options: refused, nothing built
+for bad in "--minutes 0:--minutes" "--rate 5:--rate" "--max-cut-ms -1:--max-cut-ms" \
+	"--seed -3:--seed" "--name has/slash:--name" "--topology /nonexistent.json:--topology"; do
+	opt=${bad%%:*}
+	# shellcheck disable=SC2086
+	"$ROOT/scripts/soak" $opt --json >"$tmp/bad.out" 2>"$tmp/bad.err"
+	rc=$?
+	check "soak $opt is refused naming ${bad#*:}" eval \
+		'[ "$rc" -eq 2 ] && grep -q -- "${bad#*:}: must\|${bad#*:}: .*no such" "$tmp/bad.err" &&
+		 [ ! -s "$tmp/bad.out" ]'
+done
+check "... and nothing was built" eval '! ip netns list | grep -q "^$NAME-"'
+
+# ---- the soak
+start=$SECONDS
+timeout 900 "$ROOT/scripts/soak" --minutes 2 --seed 7 --name "$NAME" --json >"$J" 2>"$tmp/soak.err"
+rc=$?
+echo "# soak took $((SECONDS - start)) s, exit $rc"
+sed 's/^/# /' "$tmp/soak.err" | tail -40
+jq -r '.failures[]? | "#   failure: " + .' "$J" 2>/dev/null
+check "soak exits 0" test "$rc" -eq 0
+check "... its JSON says ok with no failure" q '.ok == true and (.failures | length) == 0'
+
+for k in link churn xfabd-kill reload reload-invalid frr-restart; do
+	n=$(jq --arg k "$k" '[.faults[] | select(.kind == $k)] | length' "$J" 2>/dev/null)
+	check "a $k fault happened (${n:-0} times)" eval '[ "${n:-0}" -ge 1 ]'
+done
+check "every planned fault passed its own check and the fabric converged after it" q \
+	'[.faults[] | select(.unplanned != true) | select(.check != "ok" or .converged_s == null)]
+	 | length == 0'
+jq -r '.faults[] | "#   \(.start) s \(.kind) \(.target // "") lost \(.lost) (\(.loss_ms) ms)"' \
+	"$J" 2>/dev/null
+check "0 packets lost to xfabd kills, reloads, invalid reloads and churn" q \
+	'[.faults[] | select(.kind | IN("xfabd-kill", "reload", "reload-invalid", "churn"))
+	 | .lost] | add == 0'
+check "link cuts and FRR restarts lost at most max_cut_ms of a flow" q \
+	'.max_cut_ms as $b | .rate_pps as $r | [.faults[] | select(.kind | IN("link", "frr-restart"))
+	 | (.lost_by_flow | [.[]] | max // 0) * 1000 / $r <= $b] | all'
+check "each fault's loss in ms is its worst flow's packets at the rate" q \
+	'.rate_pps as $r | [.faults[] | ((.lost_by_flow | [.[]] | max // 0) * 1000 / $r * 10
+	 | round / 10) == .loss_ms] | all'
+check "0 packets lost outside every fault's window" q '.traffic.unattributed == 0'
+# BGP sessions that dropped by themselves (BFD on a starved box): reported, not judged
+echo "# unplanned session drops: $(jq -r '"\(.unplanned_drops), \(.unplanned_lost) packets lost in them"' "$J")"
+check "unplanned session drops are counted as their events say" q \
+	'.unplanned_drops == ([.faults[] | select(.unplanned == true)] | length) and
+	 ([.faults[] | select(.unplanned == true) | .kind == "session-down" and
+	  (.sessions | length) > 0] | all)'
+
+# the loss figures against the receivers' counts
+check "every flow sent and received packets" q \
+	'[.traffic.flows[] | .sent > 0 and .received > 0] | all'
+check "each flow's lost = sent - received, every one listed with its time" q \
+	'[.traffic.flows[] | .lost == .sent - .received and .lost_listed == .lost] | all'
+check "the flows' losses add up to the total, sent and received too" q \
+	'.traffic | .lost == ([.flows[].lost] | add) and .sent == ([.flows[].sent] | add) and
+	 .received == ([.flows[].received] | add) and .lost == .sent - .received'
+check "the faults' losses plus those outside them = the flows' losses" q \
+	'([.faults[].lost] | add) + .traffic.unattributed == .traffic.lost'
+check "each fault's loss split by flow adds up to it" q \
+	'[.faults[] | .lost == ([.lost_by_flow[]] | add // 0)] | all'
+check "the flows cover both ways of every pair, 4 source ports each" q \
+	'[.traffic.flows[] | "\(.src)>\(.dst)"] | group_by(.) | map(length) | all(. == 4) and
+	 (length >= 2)'
+echo "# traffic: $(jq -r '.traffic | "\(.sent) sent, \(.received) received, \(.lost) lost"' "$J")"
+
+# the faults' own evidence
+check "the invalid reload was refused by xfabd, tables unchanged" q \
+	'[.faults[] | select(.kind == "reload-invalid") | (.refused | test("reload rejected")) and
+	 .tables_unchanged == true] | all'
+check "churn's prefixes reached every other switch and left again" q \
+	'[.faults[] | select(.kind == "churn") | .prefixes > 0 and .announced_ms >= 0 and
+	 .withdrawn_ms >= 0] | all'
+check "each xfabd kill left a new xfabd" q \
+	'[.faults[] | select(.kind == "xfabd-kill") | .new_pid != .old_pid and .new_pid > 0] | all'
+
+# memory
+for sw in spine1 spine2 leaf1 leaf2 leaf3 leaf4; do
+	check "$sw: xfabd sampled, RSS and fds never judged growing" q --arg s "$sw" \
+		'(.memory[$s] | length) >= 1 and ([.memory[$s][] | .flat != false] | all)'
+done
+check "at least one xfabd ran long enough to be judged flat" q \
+	'[.memory[][] | select(.flat == true)] | length >= 1'
+check "the flat judgement holds by the rule (growth within max(4 MiB, 10 %), 4 fds)" q \
+	'[.memory[][] | select(.flat != null) | .flat == ((.rss_kb_last - .rss_kb_first) <=
+	 ([4096, .rss_kb_first * 0.1] | max) and (.fds_last - .fds_first) <= 4)] | all'
+
+# the FIB
+check "no route differs between a kernel FIB and its data plane" q \
+	'[.fib[].differences | length] | add == 0'
+check "every switch's kernel held routes to compare" q '[.fib[].kernel_routes > 0] | all'
+
+check "nothing of the lab is left" eval \
+	'! ip netns list | grep -q "^$NAME-" && [ ! -e "/sys/fs/bpf/xfab/$NAME" ] &&
+	 [ ! -e "/run/xfab-lab/$NAME" ] && [ ! -e "/run/xfab/$NAME" ] &&
+	 ! pgrep -f "/run/xfab-lab/$NAME/" >/dev/null'
+echo "# $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
