@@ -317,7 +317,12 @@ static void write_config(struct model *m)
 		       m_ports[p].name, list);
 		first = 0;
 	}
-	append(c, sz, "}\n}\n%s%s", "", "");
+	/* CoPP off (cir 0 in every group): the model decides punts, not rates */
+	append(c, sz,
+	       "},\n \"COPP_TABLE\": {\"bgp\": {\"cir\": \"0\"}, \"bfd\": {\"cir\": \"0\"}, "
+	       "\"arp\": {\"cir\": \"0\"}, \"nd\": {\"cir\": \"0\"}, \"ttl_error\": {\"cir\": "
+	       "\"0\"}, \"ip2me\": {\"cir\": \"0\"}, \"default\": {\"cir\": \"0\"}}\n}\n%s%s",
+	       "", "");
 }
 
 struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6])
