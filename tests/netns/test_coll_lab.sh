@@ -126,7 +126,7 @@ ranks() {
 	sed 's/^/    /' "$tmp/$tag.r1"
 }
 
-nsenter --net="/run/netns/$NAME-h1" tcpdump -U -i eth0 -nn -s 128 -c 4000 \
+nsenter --net="/run/netns/$NAME-h1" tcpdump --immediate-mode -U -i eth0 -nn -s 128 -c 4000 \
 	-w "$tmp/h1.pcap" udp port 4791 2>/dev/null &
 dump=$!
 sleep 1

@@ -16,6 +16,12 @@
 #                still ends a paused sender; --no-pfc ignores pause. Asserted
 #                from the receiver's count and longest silence (max_gap_ms)
 #                and the sender's JSON (XOFF, XON, paused_ms).
+# Captures run in tcpdump's immediate mode and end on their expected count
+# (bounded by a timeout): libpcap's default TPACKET_V3 ring hands frames to
+# tcpdump only when a block fills or its timeout (1 s) runs out, so a tcpdump
+# killed half a second after the last frame loses what its open block holds.
+# That lost the shut-qdisc frame on slower boxes while pb's RX counter showed
+# it had arrived; the counter is now checked too.
 # Margins hold on a loaded 2-core machine: a pause is asserted against what
 # the sender measured from the frame's arrival (exact to the quantum) and
 # against the receiver's silence with wide bounds.
@@ -63,9 +69,20 @@ ip netns add "$NSA" && ip netns add "$NSB" &&
 A ip neigh replace 10.99.0.2 lladdr "$(B cat /sys/class/net/pb/address)" dev pa
 
 # ---- xfab-pfcgen: what is on the wire ----
-B tcpdump -U -i pb -nn -w "$tmp/gen.pcap" ether proto 0x8808 2>/dev/null &
-dump=$!
-sleep 1
+# capture NAME COUNT: pb's PFC/PAUSE frames into $tmp/NAME.pcap until COUNT
+# arrived (or 20 s), immediate mode; returns once tcpdump listens.
+capture() {
+	B timeout 20 tcpdump --immediate-mode -U -i pb -nn -c "$2" -w "$tmp/$1.pcap" \
+		ether proto 0x8808 2>"$tmp/$1.err" &
+	dump=$!
+	for _ in $(seq 100); do
+		grep -q "listening on" "$tmp/$1.err" && return
+		sleep 0.1
+	done
+}
+# rx_packets: pb's received frames (the kernel's count, whatever captures)
+rx_packets() { B cat /sys/class/net/pb/statistics/rx_packets; }
+capture gen 1000000 # stopped by kill once every frame is counted below
 A "$GEN" --dev pa --prio 3,4 --count 2 -j >"$tmp/g1.json"             # 2 x XOFF 65535
 A "$GEN" --dev pa --vector 0x85 --time 4660 >/dev/null                 # 0, 2, 7
 A "$GEN" --dev pa --prio 3 --xon >/dev/null                            # XON
@@ -74,7 +91,13 @@ A "$GEN" --dev pa --vector 0x85 --time 4660 --timers 3 >/dev/null      # short: 
 A "$GEN" --dev pa --prio 0-6 --time 513 --timers 7 >/dev/null          # SONiC's 7 times
 A "$GEN" --dev pa --prio 5 --time 1 --src-mac 02:00:00:00:00:aa >/dev/null
 A "$GEN" --dev pa --prio 3 --rate 1000 --duration 0.5 -j >"$tmp/storm.json"
-sleep 1
+# immediate mode: each frame is in the file once tcpdump saw it; wait for
+# them all (8 + the storm), then stop it
+want=$((8 + $(jq .sent "$tmp/storm.json")))
+for _ in $(seq 100); do
+	[ "$(tcpdump -r "$tmp/gen.pcap" 2>/dev/null | wc -l)" -ge "$want" ] && break
+	sleep 0.1
+done
 kill "$dump"
 wait "$dump" 2>/dev/null
 tshark -r "$tmp/gen.pcap" -T fields -E separator=' ' -e frame.len -e eth.src -e macc.opcode \
@@ -126,20 +149,21 @@ check "pfcgen: bad input refused (priority 8, --xon with --time, --pause with --
 	 ! A "$GEN" --dev pa --pause --prio 3 2>/dev/null && ! A "$GEN" --dev nosuch --prio 3 2>/dev/null'
 
 # Around the qdisc: with pa's queue shut (TBF at 8 bit/s) and data waiting
-# in it, a PFC frame still leaves at once.
-B tcpdump -U -i pb -nn -w "$tmp/bypass.pcap" ether proto 0x8808 2>/dev/null &
-dump=$!
-sleep 1
+# in it, a PFC frame still leaves at once: pb counts exactly one more frame
+# right after the send (the data stays in the qdisc), and the capture, which
+# ends on its first frame, decodes it.
+capture bypass 1
 A tc qdisc add dev pa root handle 1: tbf rate 8bit burst 1600 limit 100000
 A "$ROCE" send --dst 10.99.0.2 --qps 1 --count 20 --no-pfc >/dev/null
+rx0=$(rx_packets)
 A "$GEN" --dev pa --prio 6 --time 77 >/dev/null
-sleep 0.5
+rx1=$(rx_packets)
 backlog=$(A tc -s qdisc show dev pa | sed -n 's/.*backlog [0-9]*b \([0-9]*\)p.*/\1/p' | head -1)
-kill "$dump"
 wait "$dump" 2>/dev/null
 A tc qdisc del dev pa root
-check "pfcgen: a frame leaves around a shut qdisc holding $backlog packets of data" eval \
-	'[ "${backlog:-0}" -ge 15 ] && [ "$(tshark -r "$tmp/bypass.pcap" -T fields -e macc.cbfc.pause_time.c6 2>/dev/null)" == 77 ]'
+check "pfcgen: a frame leaves around a shut qdisc holding $backlog packets of data (pb counted $((rx1 - rx0)))" eval \
+	'[ "${backlog:-0}" -ge 15 ] && [ $((rx1 - rx0)) -eq 1 ] &&
+	 [ "$(tshark -r "$tmp/bypass.pcap" -T fields -e macc.cbfc.pause_time.c6 2>/dev/null)" == 77 ]'
 
 # ---- xfab-roce: the sender honours pause ----
 # run NAME SENDER_ARGS -- PAUSE_SCRIPT: a 2,000 packets/s stream from A to B

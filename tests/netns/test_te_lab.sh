@@ -280,7 +280,19 @@ report_avoids() {
 		all(.path | all((.switch != "leaf1" or .out != $p) and (.switch != $s or .out != $q)))' \
 		"$tmp/report.json" >/dev/null
 }
+# The two pins above can move before the rest of the new plan reached every
+# switch (a race seen once on a slower box): judge the report once the
+# controller's status says the plan made for the cut (links_down 1) is
+# complete on every switch, with the controller's own wait for it as bound.
+cut_applied() {
+	jq -e --argjson g "$GEN2" '.generation > $g and .complete and (.plan.links_down | length) == 1' \
+		"$tmp/status.json" >/dev/null 2>&1
+}
+check "[te] run: the controller's plan for the cut is complete on every switch" eventually 10 cut_applied
 check "[te] run: the fabric report's 64 QP paths avoid the failed link, each delivered" report_avoids
+# the flows that broke it, if any
+jq -c --arg p "$up_port" '.job.flows[] | select(.status != "delivered" or
+		any(.path[]; .switch == "leaf1" and .out == $p))' "$tmp/report.json" 2>/dev/null | head -3 | sed 's/^/# /'
 wait "${senders[@]}" 2>/dev/null
 wait "$r1" "$r2"
 event=$(jq -c '[.events[] | select(.kind == "apply" and (.what | contains("down")))] | last' "$tmp/status.json")

@@ -186,7 +186,7 @@ caps="h12"
 for n in $caps; do
 	dev=eth0
 	[ "$n" != h12 ] && dev=eth4
-	N "$n" timeout 8 tcpdump -i "$dev" -nn -w "$tmp/$n.pcap" -c 2000 udp port 4789 \
+	N "$n" timeout 8 tcpdump --immediate-mode -i "$dev" -nn -w "$tmp/$n.pcap" -c 2000 udp port 4789 \
 		>/dev/null 2>&1 &
 done
 # the receiver binds first: a port unreachable would cost the sender packets
@@ -262,7 +262,7 @@ psport=$(jq -r '.outer_sport // empty' "$tmp/hash.json" 2>/dev/null)
 pdev=$(jq -r '.dev // empty' "$tmp/hash.json" 2>/dev/null)
 s1=$(spine_tx spine1)
 s2=$(spine_tx spine2)
-N h12 timeout 5 tcpdump -i eth0 -nn -w "$tmp/one.pcap" -c 20 udp dst port 4789 and dst host \
+N h12 timeout 5 tcpdump --immediate-mode -i eth0 -nn -w "$tmp/one.pcap" -c 20 udp dst port 4789 and dst host \
 	10.4.3.2 >/dev/null 2>&1 &
 N h12 timeout 5 "$ROOT/build/xfab-roce" recv --duration 4 >/dev/null 2>&1 &
 sleep 1
