@@ -61,12 +61,23 @@ struct xdp_buff___xfab {
 } __attribute__((preserve_access_index));
 
 /* The redirect state of the running NAPI poll (6.11+): a DEVMAP redirect
- * queues its device on dev_map_flush_list until the poll's end flushes it. */
+ * queues its device on dev_map_flush_list until the poll's end flushes it.
+ * The context lives on the stack of whoever set it (net_rx_action, a test
+ * run) and its lists are initialised only when first used, which the
+ * kernel records in ri.kern_flags (BPF_RI_F_DEV_MAP_INIT, include/linux/
+ * filter.h): before that the list head is whatever the stack held. */
+#define XFAB_RI_F_DEV_MAP_INIT (1u << 3)
+
 struct list_head___xfab {
 	struct list_head___xfab *next;
 } __attribute__((preserve_access_index));
 
+struct bpf_redirect_info___xfab {
+	__u32 kern_flags;
+} __attribute__((preserve_access_index));
+
 struct bpf_net_context___xfab {
+	struct bpf_redirect_info___xfab ri;
 	struct list_head___xfab dev_map_flush_list;
 } __attribute__((preserve_access_index));
 
@@ -150,12 +161,14 @@ static __always_inline int xfab_napi_redirected(void)
 	const struct bpf_net_context___xfab *nc;
 	const struct list_head___xfab *head;
 
-	if (!bpf_core_field_exists(struct task_struct___xfab, bpf_net_context))
+	if (!bpf_core_field_exists(struct task_struct___xfab, bpf_net_context) ||
+	    !bpf_core_field_exists(struct bpf_redirect_info___xfab, kern_flags))
 		return 0;
 	task = bpf_rdonly_cast((void *)bpf_get_current_task(),
 			       bpf_core_type_id_kernel(struct task_struct___xfab));
 	nc = task->bpf_net_context;
-	if (!nc)
+	/* an uninitialised list is stack garbage: no redirect yet */
+	if (!nc || !(nc->ri.kern_flags & XFAB_RI_F_DEV_MAP_INIT))
 		return 0;
 	head = &nc->dev_map_flush_list;
 	return head->next && head->next != head;
