@@ -41,6 +41,17 @@ class Builder:
             "%d pods, %d super-spines, " % (t.pods, t.supers) if t.supers else "",
             len(t.spine_names()), len(t.leaf_names()), len(t.hosts()), t.datapath, t.routing))
 
+    def healthy(self):
+        if not os.path.exists(os.path.join(self.state, "topology.json")):
+            return False
+        have = set(self.existing_namespaces())
+        if any(self.t.ns(n) not in have for n in self.t.nodes()):
+            return False
+        if self.t.routing == "bgp" and not all(
+                self.frr_pid(s, d) for s in self.t.switches() for d in FRR_DAEMONS):
+            return False
+        return self.t.datapath == "kernel" or all(self.agent_pid(s) for s in self.t.switches())
+
     def _dump_logs(self):
         for s in self.t.switches():
             logs = [(s, os.path.join(self.state, s + ".log"))]
@@ -54,23 +65,53 @@ class Builder:
                         print("  %s: %s" % (who, line), file=sys.stderr)
 
     def _build(self):
+        """The lab, built in named steps (step(): where the interrupt test
+        stops it)."""
         t = self.t
         xfab = t.datapath != "kernel"
+        self._preflight(xfab)
+        self._write_state()
+        step("state")
+        self._netns_and_links()
+        self._tune_wires()
+        step("offload-rps")
+        for i, node in enumerate(t.switches()):
+            self._setup_switch(node)
+            if i == 0:
+                step("switch-first")
+        step("switches")
+        for i, (h, l, k) in enumerate(t.hosts()):
+            self._setup_host(h, l, k)
+            if i == 0:
+                step("host-first")
+        step("hosts")
+        self._start_control(xfab)
+        step("nexthops-resolved")
+
+    def _preflight(self, xfab):
+        """What the lab needs, checked before anything is built: the programs,
+        and a kernel with tcx and bpf_cast_to_kern_ctx."""
         for exe in ("xfabd", "xfabctl") if xfab else ():
             if not os.access(os.path.join(BUILD, exe), os.X_OK):
                 raise LabError("%s/%s is missing: run make first" % (BUILD, exe))
-        # A kernel without tcx or bpf_cast_to_kern_ctx: say so before building.
         probe = subprocess.run([os.path.join(BUILD, "xfabd"), "--probe-kernel"],
                                capture_output=True, text=True) if xfab else None
         if probe and probe.returncode != 0:
             raise LabError(probe.stderr.strip() or probe.stdout.strip())
+
+    def _write_state(self):
+        """STATE/topology.json (what `up` built, for status and a second up)
+        and STATE/fabric.json."""
+        t = self.t
         os.makedirs(self.state, exist_ok=True)
         with open(os.path.join(self.state, "topology.json"), "w") as f:
             json.dump({"path": os.path.abspath(t.path), "name": t.name,
                        "datapath": t.datapath, "routing": t.routing}, f)
         with open(os.path.join(self.state, "fabric.json"), "w") as f:
             json.dump(t.fabric(), f, indent=1)
-        step("state")
+
+    def _netns_and_links(self):
+        t = self.t
         for i, node in enumerate(t.nodes()):
             run(["ip", "netns", "add", t.ns(node)])
             if i == 0:
@@ -83,6 +124,10 @@ class Builder:
             if i == 0:
                 step("links-first")
         step("links")
+
+    def _tune_wires(self):
+        """Makes the veths behave as wires: finished checksums, flows in order."""
+        t = self.t
         # A wire carries finished checksums; veth would otherwise hand XDP
         # frames whose L4 checksum the sender left to "hardware" (lost on
         # an XDP redirect, so receivers would count UDP/TCP csum errors).
@@ -99,17 +144,11 @@ class Builder:
             run(["ip", "netns", "exec", t.ns(node), "sh", "-c",
                  "for f in /sys/class/net/*/queues/rx-*/rps_cpus; do echo %s > $f; done" % mask],
                 check=False)
-        step("offload-rps")
-        for i, node in enumerate(t.switches()):
-            self._setup_switch(node)
-            if i == 0:
-                step("switch-first")
-        step("switches")
-        for i, (h, l, k) in enumerate(t.hosts()):
-            self._setup_host(h, l, k)
-            if i == 0:
-                step("host-first")
-        step("hosts")
+
+    def _start_control(self, xfab):
+        """FRR (routing bgp) and the agents, started and waited for: every
+        agent forwarding, BGP converged, every nexthop resolved."""
+        t = self.t
         if t.routing == "bgp":
             frr_started = time.time()
             self._start_frr()  # sessions come up while the agents start
@@ -130,7 +169,6 @@ class Builder:
                                (2 if t.ipv6 else 1) // 2, time.time() - frr_started))
         if xfab:
             self._wait_converged()
-        step("nexthops-resolved")
 
     def _wait_converged(self, timeout=10):
         """Until every nexthop of every switch is resolved, so the first

@@ -24,6 +24,15 @@ class Cleanup:
     """Lab's teardown (a mixin: self is the Lab)."""
 
     def down(self, quiet=False):
+        """Removes everything of the lab, whatever state up left it in."""
+        self._stop_processes()
+        self._remove_files()
+        if not quiet:
+            print("lab %s is down" % self.t.name)
+
+    def _stop_processes(self):
+        """The lab's agents and FRR daemons, then whatever else runs in its
+        namespaces; then the namespaces."""
         t = self.t
         # Agents and FRR daemons first, so they stop cleanly (the agents
         # detach and unpin); whatever else runs in the namespaces goes after.
@@ -51,6 +60,11 @@ class Cleanup:
                 except (OSError, ValueError):
                     pass
             run(["ip", "netns", "del", ns], check=False)
+
+    def _remove_files(self):
+        """The lab's pins, state and control sockets, and the shared base
+        directories when no lab uses them any more."""
+        t = self.t
         if os.path.isdir(self.pin_root):
             for dirpath, dirnames, filenames in os.walk(self.pin_root, topdown=False):
                 for fn in filenames:
@@ -78,5 +92,3 @@ class Cleanup:
                 os.rmdir(d)
             except OSError:
                 pass  # another lab (or anything else) still lives there
-        if not quiet:
-            print("lab %s is down" % t.name)

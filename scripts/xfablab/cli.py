@@ -61,7 +61,9 @@ from .lab import Lab
 from .topology import Topology
 
 
-def main():
+def parse_args(argv):
+    """xfab-lab's arguments; exec's command (everything after NODE, its
+    options too) goes to rest untouched."""
     ap = argparse.ArgumentParser(prog="xfab-lab", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("command", choices=["up", "down", "status", "exec", "ping", "config",
@@ -74,7 +76,6 @@ def main():
     ap.add_argument("--count", type=int, default=1, help="pings per pair")
     ap.add_argument("--how", choices=["kill", "request"], default="kill",
                     help="restart: SIGKILL and start anew, or xfabctl restart")
-    argv = sys.argv[1:]
     # exec: everything after NODE belongs to the command, options included.
     tail = []
     if argv[:1] == ["exec"]:
@@ -91,50 +92,66 @@ def main():
             argv = argv[:positional[2] + 1]
     args = ap.parse_intermixed_args(argv)
     args.rest += tail
+    return args
+
+
+def config(topo, lab, rest):
+    """xfab-lab config: the fabric (text or JSON), a switch's xfabd config,
+    or one of its FRR files."""
+    if not rest:
+        sys.stdout.write(topo.describe())
+        return 0
+    if rest == ["fabric"]:
+        print(json.dumps(topo.fabric(), indent=1))
+        return 0
+    if len(rest) not in (1, 2) or rest[0] not in topo.switches():
+        raise LabError("config needs one switch name (%s) or fabric" %
+                       ", ".join(topo.switches()))
+    if len(rest) == 1:
+        print(json.dumps(topo.switch_config(rest[0])[0], indent=2))
+        return 0
+    files = topo.frr_configs(rest[0], lab.frr_dir(rest[0]))
+    name = rest[1] if rest[1].endswith(".conf") else rest[1] + ".conf"
+    if name not in files:
+        raise LabError("config FILE is one of zebra, bgpd, bfdd, vtysh")
+    sys.stdout.write(files[name])
+    return 0
+
+
+def command(args):
+    """Runs one command; its exit status."""
+    topo = Topology(args.topology, name=args.name or os.environ.get("XFAB_LAB"),
+                    datapath=args.datapath, routing=args.routing)
+    lab = Lab(topo)
+    if args.command == "up":
+        lab.up()
+        return 0
+    if args.command == "down":
+        lab.down()
+        return 0
+    if args.command == "status":
+        return lab.status()
+    if args.command == "ping":
+        return lab.ping(args.count)
+    if args.command == "restart":
+        if len(args.rest) != 1:
+            raise LabError("restart needs one switch name")
+        lab.restart(args.rest[0], args.how)
+        return 0
+    if args.command == "config":
+        return config(topo, lab, args.rest)
+    if len(args.rest) < 2:
+        raise LabError("exec needs NODE and a command")
+    return lab.exec_(args.rest[0], args.rest[1:])
+
+
+def main():
+    args = parse_args(sys.argv[1:])
     if os.geteuid() != 0 and args.command != "config":  # config only reads the file
         print("xfab-lab: run as root", file=sys.stderr)
         return 1
     try:
-        topo = Topology(args.topology, name=args.name or os.environ.get("XFAB_LAB"),
-                        datapath=args.datapath, routing=args.routing)
-        lab = Lab(topo)
-        if args.command == "up":
-            lab.up()
-            return 0
-        if args.command == "down":
-            lab.down()
-            return 0
-        if args.command == "status":
-            return lab.status()
-        if args.command == "ping":
-            return lab.ping(args.count)
-        if args.command == "restart":
-            if len(args.rest) != 1:
-                raise LabError("restart needs one switch name")
-            lab.restart(args.rest[0], args.how)
-            return 0
-        if args.command == "config":
-            if not args.rest:
-                sys.stdout.write(topo.describe())
-                return 0
-            if args.rest == ["fabric"]:
-                print(json.dumps(topo.fabric(), indent=1))
-                return 0
-            if len(args.rest) not in (1, 2) or args.rest[0] not in topo.switches():
-                raise LabError("config needs one switch name (%s) or fabric" %
-                               ", ".join(topo.switches()))
-            if len(args.rest) == 1:
-                print(json.dumps(topo.switch_config(args.rest[0])[0], indent=2))
-                return 0
-            files = topo.frr_configs(args.rest[0], lab.frr_dir(args.rest[0]))
-            name = args.rest[1] if args.rest[1].endswith(".conf") else args.rest[1] + ".conf"
-            if name not in files:
-                raise LabError("config FILE is one of zebra, bgpd, bfdd, vtysh")
-            sys.stdout.write(files[name])
-            return 0
-        if len(args.rest) < 2:
-            raise LabError("exec needs NODE and a command")
-        return lab.exec_(args.rest[0], args.rest[1:])
+        return command(args)
     except BrokenPipeError:  # e.g. status | head: the reader is gone
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

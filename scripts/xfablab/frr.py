@@ -8,36 +8,11 @@ import shutil
 import time
 
 from .cleanup import step
-from .common import BGP_TIMEOUT, BUILD, FRR_BIN, FRR_DAEMONS, FRR_USER, LabError, run
+from .common import BGP_TIMEOUT, BUILD, FRR_BIN, FRR_DAEMONS, FRR_USER, LabError
 
 
 class FrrDaemons:
     """Lab's FRR daemons (a mixin: self is the Lab)."""
-
-    # -- FRR (routing bgp): one directory per switch, STATE/NODE/
-    def frr_dir(self, node):
-        return os.path.join(self.state, node)
-
-    def frr_pid(self, node, daemon):
-        """The pid of a switch's FRR daemon, if its pid file names a live
-        process that really is that daemon (a stale file may name another)."""
-        try:
-            with open(os.path.join(self.frr_dir(node), daemon + ".pid")) as f:
-                pid = int(f.read().strip())
-            exe = os.readlink("/proc/%d/exe" % pid)
-        except (OSError, ValueError):
-            return None
-        want = os.path.realpath(os.path.join(FRR_BIN, daemon))
-        return pid if exe in (want, want + " (deleted)") else None
-
-    def vtysh_args(self, node):
-        d = self.frr_dir(node)
-        return ["vtysh", "--vty_socket", d, "--config_dir", d]
-
-    def vtysh(self, node, command, timeout=10):
-        res = run(self.vtysh_args(node) + ["-c", command], check=False, capture=True,
-                  timeout=timeout)
-        return res.stdout if res.returncode == 0 else None
 
     def bgp_sessions(self, node):
         """[(address family, peer address, description, state, prefixes
@@ -60,65 +35,24 @@ class FrrDaemons:
         """zebra, bgpd and bfdd in every switch namespace, each with its own
         config, pid file, zserv socket and vty socket directory."""
         t = self.t
-        for exe in FRR_DAEMONS:
-            if not os.access(os.path.join(FRR_BIN, exe), os.X_OK):
-                raise LabError("%s/%s is missing: install FRR (scripts/install-deps)" %
-                               (FRR_BIN, exe))
-        if shutil.which("vtysh") is None:
-            raise LabError("vtysh is missing: install FRR (scripts/install-deps)")
-        for node in t.switches():
-            d = self.frr_dir(node)
-            os.makedirs(d, exist_ok=True)
-            for name, text in t.frr_configs(node, d).items():
-                with open(os.path.join(d, name), "w") as f:
-                    f.write(text)
-            # the daemons drop privileges to frr and write here
-            for p in [d] + [os.path.join(d, n) for n in os.listdir(d)]:
-                shutil.chown(p, FRR_USER, FRR_USER)
+        self._frr_write_configs()
         step("frr-configs")
-
-        def start(node, daemon):
-            d = self.frr_dir(node)
-            cmd = [os.path.join(FRR_BIN, daemon), "-d", "-F", "datacenter",
-                   "-f", os.path.join(d, daemon + ".conf"),
-                   "-i", os.path.join(d, daemon + ".pid"),
-                   "-z", os.path.join(d, "zserv.api"), "--vty_socket", d, "-P", "0"]
-            if daemon == "zebra":
-                # a big netlink buffer; IPv6 route changes as one replace
-                # (not a delete and an add: no gap in xfab's mirror)
-                cmd += ["-s", "16777216", "--v6-rr-semantics"]
-            elif daemon == "bfdd":
-                cmd += ["--bfdctl", os.path.join(d, "bfdd.sock")]
-            self.nsexec(node, cmd, timeout=15)
-
-        def wait_for(what, paths, timeout=15):
-            deadline = time.time() + timeout
-            while time.time() < deadline:
-                missing = [p for p in paths if not os.path.exists(p)]
-                if not missing:
-                    return
-                time.sleep(0.02)
-            raise LabError("%s: %s did not appear in %d s" % (what, missing[0], timeout))
-
-        def start_all(daemon, nodes):
-            with concurrent.futures.ThreadPoolExecutor(8) as pool:
-                list(pool.map(lambda n: start(n, daemon), nodes))
-
-        start_all("zebra", t.switches())
+        self._frr_start_all("zebra", t.switches())
         step("zebra-started")
-        wait_for("zebra", [os.path.join(self.frr_dir(n), "zserv.api") for n in t.switches()])
+        self._frr_wait_for("zebra", [os.path.join(self.frr_dir(n), "zserv.api")
+                                     for n in t.switches()])
         step("zebra-up")
-        start_all("bfdd", t.switches())
+        self._frr_start_all("bfdd", t.switches())
         step("bfdd-started")
         # The spines' bgpd first, listening before the leaves' start: a
         # leaf's first connection then finds its spines ready, and no two
         # sessions race each other (a collision costs a reset, and BFD may
         # then take the winner down too).
-        start_all("bgpd", t.super_names() + t.spine_names())
-        wait_for("bgpd", [os.path.join(self.frr_dir(n), "bgpd.vty")
-                          for n in t.super_names() + t.spine_names()])
+        self._frr_start_all("bgpd", t.super_names() + t.spine_names())
+        self._frr_wait_for("bgpd", [os.path.join(self.frr_dir(n), "bgpd.vty")
+                                    for n in t.super_names() + t.spine_names()])
         step("bgpd-upper-up")
-        start_all("bgpd", t.leaf_names())
+        self._frr_start_all("bgpd", t.leaf_names())
         step("bgpd-started")
         deadline = time.time() + 15
         while True:
@@ -131,6 +65,54 @@ class FrrDaemons:
                     dead[0][1], dead[0][0], os.path.join(self.frr_dir(dead[0][0]),
                                                          dead[0][1] + ".log")))
             time.sleep(0.02)
+
+    def _frr_write_configs(self):
+        """FRR present, and each switch's files in STATE/NODE/, the frr user's."""
+        for exe in FRR_DAEMONS:
+            if not os.access(os.path.join(FRR_BIN, exe), os.X_OK):
+                raise LabError("%s/%s is missing: install FRR (scripts/install-deps)" %
+                               (FRR_BIN, exe))
+        if shutil.which("vtysh") is None:
+            raise LabError("vtysh is missing: install FRR (scripts/install-deps)")
+        for node in self.t.switches():
+            d = self.frr_dir(node)
+            os.makedirs(d, exist_ok=True)
+            for name, text in self.t.frr_configs(node, d).items():
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            # the daemons drop privileges to frr and write here
+            for p in [d] + [os.path.join(d, n) for n in os.listdir(d)]:
+                shutil.chown(p, FRR_USER, FRR_USER)
+
+    def _frr_start(self, node, daemon):
+        """One daemon of a switch, daemonized in its namespace."""
+        d = self.frr_dir(node)
+        cmd = [os.path.join(FRR_BIN, daemon), "-d", "-F", "datacenter",
+               "-f", os.path.join(d, daemon + ".conf"),
+               "-i", os.path.join(d, daemon + ".pid"),
+               "-z", os.path.join(d, "zserv.api"), "--vty_socket", d, "-P", "0"]
+        if daemon == "zebra":
+            # a big netlink buffer; IPv6 route changes as one replace
+            # (not a delete and an add: no gap in xfab's mirror)
+            cmd += ["-s", "16777216", "--v6-rr-semantics"]
+        elif daemon == "bfdd":
+            cmd += ["--bfdctl", os.path.join(d, "bfdd.sock")]
+        self.nsexec(node, cmd, timeout=15)
+
+    def _frr_start_all(self, daemon, nodes):
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            list(pool.map(lambda n: self._frr_start(n, daemon), nodes))
+
+    @staticmethod
+    def _frr_wait_for(what, paths, timeout=15):
+        """Until every path (a daemon's socket) exists."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            missing = [p for p in paths if not os.path.exists(p)]
+            if not missing:
+                return
+            time.sleep(0.02)
+        raise LabError("%s: %s did not appear in %d s" % (what, missing[0], timeout))
 
     def _wait_bgp(self, timeout=BGP_TIMEOUT):
         """Until every BGP session of every switch is Established and every
@@ -208,14 +190,3 @@ class FrrDaemons:
             return {}
         return {r["prefix"]: sorted(m["dev"] for m in r.get("members", []))
                 for r in routes if "prefix" in r}
-
-    def _frr_pids(self):
-        """Every running FRR daemon of the lab, found by its pid file (down
-        sends them SIGTERM, then SIGKILL to any still there after 5 s)."""
-        pids = []
-        for node in self.t.switches():
-            for daemon in FRR_DAEMONS:
-                pid = self.frr_pid(node, daemon)
-                if pid:
-                    pids.append(pid)
-        return pids

@@ -18,7 +18,7 @@ VTEP_MAC = "02:00:00:fe:00:%02x"  # leaf l's VTEP MAC (DEVICE_METADATA mac)
 VTEP_NAME = "vtep"  # every leaf's VXLAN_TUNNEL
 
 
-def _unique_keys(pairs):
+def unique_keys(pairs):
     """json object_pairs_hook: a key given twice is an error, not the last one wins."""
     out = {}
     for k, v in pairs:
@@ -47,3 +47,39 @@ class Link:
 
     def peer(self, node):
         return self.lower if node == self.upper else self.upper
+
+
+class Graph:
+    """The names in a Topology's graph, by role and in order (a mixin: self
+    is the Topology; its node dict and hosts are the Topology's)."""
+
+    def ns(self, node):
+        return "%s-%s" % (self.name, node)
+
+    def _names(self, role):
+        return [n.name for n in self.node.values() if n.role == role]
+
+    def spine_names(self):
+        return self._names("spine")
+
+    def leaf_names(self):
+        return self._names("leaf")
+
+    def super_names(self):
+        return self._names("super")
+
+    def hosts(self):
+        """(host name, leaf index, host index on the leaf)."""
+        return list(self._hosts)
+
+    def switches(self):
+        return self.super_names() + self.spine_names() + self.leaf_names()
+
+    def nodes(self):
+        return self.switches() + [h for h, _, _ in self.hosts()]
+
+    def role(self, node):
+        return self.node[node].role
+
+    def index(self, node):
+        return self.node[node].index

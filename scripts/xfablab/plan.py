@@ -1,12 +1,13 @@
 """The address plan: ports wired in link order, the addresses of every
-link and host (Topology's docstring has the plan), the pods, and every
-switch's shortest paths up the tiers and down."""
-from .common import LabError
+link and host (Topology's docstring has the plan), the pods, ASNs and
+router IDs, and every switch's shortest paths up the tiers and down."""
+from .common import LEAF_ASN_BASE, SPINE_ASN, SUPER_ASN, LabError
 from .model import ROLES, TIER
 
 
 class AddressPlan:
-    """Topology's ports, addresses and paths (a mixin: self is the Topology)."""
+    """Topology's ports, addresses, numbers and paths (a mixin: self is the
+    Topology)."""
 
     def host_addrs(self, h):
         """((gw, addr, prefix) IPv4, the same IPv6) of a host."""
@@ -17,21 +18,41 @@ class AddressPlan:
 
     # -- the graph: ports, addresses, pods, routes, checks
     def _wire(self):
-        path = self.path
+        """The graph checked and derived, in this order (the first problem is
+        the one reported): sizes, ports, each node's links, addresses, pods,
+        ASNs, paths."""
         count = {r: sum(n.role == r for n in self.node.values()) for r in ROLES}
-        if not count["leaf"] or not count["spine"]:
-            raise LabError("%s: a fabric needs leaves and spines" % path)
-        for role, most in (("leaf", 64), ("spine", 64), ("super", 16)):
-            if count[role] > most:
-                raise LabError("%s: at most %d %s nodes (has %d)" % (path, most, role,
-                                                                      count[role]))
+        self._check_sizes(count)
         for ln in self.link_list:
             for n in (ln.upper, ln.lower):
                 node = self.node[n]
                 port = "eth0" if node.role == "host" else "eth%d" % (len(node.ports) + 1)
                 node.ports.append((port, ln.peer(n), ln))
+        self._check_links()
+        self._addresses()
+        self._pods()
+        self.supers = count["super"]
+        self._check_asns()
+        self._routes()
+        for a in self.leaf_names():
+            for b in self.leaf_names():
+                if a != b and not self._nh[a].get(b):
+                    raise LabError("%s: %s cannot reach %s: no path up the tiers and down "
+                                   "again" % (self.path, a, b))
+
+    def _check_sizes(self, count):
+        if not count["leaf"] or not count["spine"]:
+            raise LabError("%s: a fabric needs leaves and spines" % self.path)
+        for role, most in (("leaf", 64), ("spine", 64), ("super", 16)):
+            if count[role] > most:
+                raise LabError("%s: at most %d %s nodes (has %d)" % (self.path, most, role,
+                                                                      count[role]))
+
+    def _check_links(self):
+        """Each role's links: a host's one to a leaf, a leaf's up to a spine
+        (and at most 16 hosts), a spine's down to a leaf, a super-spine's."""
         for n in self.node.values():
-            where = "%s: nodes.%s" % (path, n.name)
+            where = "%s: nodes.%s" % (self.path, n.name)
             peers = [self.node[p].role for _, p, _ in n.ports]
             if n.role == "host" and len(peers) != 1:
                 raise LabError("%s: a host has exactly one link, to a leaf (it has %d)" % (
@@ -44,13 +65,12 @@ class AddressPlan:
                 raise LabError("%s: a spine needs a link down to a leaf" % where)
             if n.role == "super" and not peers:
                 raise LabError("%s: a super-spine needs links down to spines" % where)
-        # addresses
+
+    def _addresses(self):
+        """Hosts numbered on their leaf, and both ends of every link
+        addressed (the plan in Topology's docstring)."""
         self._hosts = []  # (host, leaf index, host index on the leaf)
-        leaf_name = {}
-        for n in self.node.values():
-            if n.role == "leaf":
-                leaf_name[n.index] = n.name
-        self._leaf_name = leaf_name
+        self._leaf_name = {n.index: n.name for n in self.node.values() if n.role == "leaf"}
         host_at = {}
         for n in self.node.values():
             if n.role == "leaf":
@@ -60,10 +80,10 @@ class AddressPlan:
         for n in self.node.values():
             if n.role == "host":
                 self._hosts.append((n.name,) + host_at[n.name])
+        self._host_at = host_at
         for ln in self.link_list:
             up, low = self.node[ln.upper], self.node[ln.lower]
             if up.role == "leaf":
-                self._host_at = host_at
                 (gw4, a4, _), (gw6, a6, _) = self.host_addrs(low.name)
                 ln.plen = (24, 64)
             elif up.role == "spine":
@@ -75,8 +95,10 @@ class AddressPlan:
             for n, v4, v6 in ((up, gw4, gw6), (low, a4, a6)):
                 port = next(p for p, _, l in n.ports if l is ln)
                 ln.ends[n.name] = (port, v4, v6)
-        # pods: groups of spines and leaves joined by links, numbered by
-        # their first spine; the spines of a pod share an ASN
+
+    def _pods(self):
+        """Pods: groups of spines and leaves joined by links, numbered by
+        their first spine; the spines of a pod share an ASN."""
         self.pods = 0
         for n in self.node.values():
             if n.role != "spine" or n.pod:
@@ -90,26 +112,21 @@ class AddressPlan:
                 m.pod = self.pods
                 todo += [self.node[p] for _, p, _ in m.ports
                          if self.node[p].role in ("leaf", "spine") and not self.node[p].pod]
-        self.supers = count["super"]
-        # eBGP needs different ASNs at a link's ends, and a leaf whose ASN
-        # another leaf has drops that leaf's routes (its own ASN in the path)
+
+    def _check_asns(self):
+        """eBGP needs different ASNs at a link's ends, and a leaf whose ASN
+        another leaf has drops that leaf's routes (its own ASN in the path)."""
         leaf_asn = {}
         for n in self.node.values():
             if n.role == "leaf":
                 other = leaf_asn.setdefault(self.asn(n.name), n.name)
                 if other != n.name:
                     raise LabError("%s: nodes.%s: AS %d is %s's too: each leaf needs its own" %
-                                   (path, n.name, self.asn(n.name), other))
+                                   (self.path, n.name, self.asn(n.name), other))
         for ln in self.link_list:
             if self.node[ln.lower].role != "host" and self.asn(ln.upper) == self.asn(ln.lower):
                 raise LabError("%s: both ends are AS %d; eBGP needs two" % (
                     ln.where, self.asn(ln.upper)))
-        self._routes()
-        for a in self.leaf_names():
-            for b in self.leaf_names():
-                if a != b and not self._nh[a].get(b):
-                    raise LabError("%s: %s cannot reach %s: no path up the tiers and down "
-                                   "again" % (path, a, b))
 
     def _routes(self):
         """_nh[switch][leaf]: the (port, peer) next hops of every shortest path
@@ -139,6 +156,26 @@ class AddressPlan:
                         1 + down.get(p, inf) == dist[n.name]
                         if TIER[self.node[p].role] < TIER[n.role] else
                         1 + dist[p] == dist[n.name])]
+
+    # numbers: RFC 7938's ASNs, router IDs
+    def asn(self, node):
+        """The file's, else RFC 7938's: each leaf its own ASN (65100 + leaf
+        number); the spines of a pod share one (pod 1: 65000); the
+        super-spines share SUPER_ASN."""
+        n = self.node[node]
+        if n.asn is not None:
+            return n.asn
+        if n.role == "super":
+            return SUPER_ASN
+        if n.role == "spine":
+            return SPINE_ASN + n.pod - 1
+        return LEAF_ASN_BASE + n.index
+
+    def router_id(self, node):
+        """An ID only (no address has it): 10.255.0.s for spine s, 10.255.1.l for
+        leaf l, 10.255.2.x for super-spine x."""
+        return "10.255.%d.%d" % ({"spine": 0, "leaf": 1, "super": 2}[self.role(node)],
+                                 self.index(node))
 
     # addresses
     @staticmethod

@@ -33,34 +33,9 @@ class SwitchConfigs:
     def switch_config(self, node):
         """The xfabd config (config_db-style tables) and kernel routes of a switch."""
         n = self.node[node]
-        ports, ifaces, routes = {}, {}, {}
-        kroutes = []  # (prefix, [(gw, dev)])
         role = {"super": "SpineRouter", "spine": "SpineRouter", "leaf": "LeafRouter"}[n.role]
-        down = []  # a spine's ports to its leaves
-        for port, peer, ln in n.ports:
-            ports[port] = {"admin_status": "up", "mtu": str(self.mtu), "description": "to " + peer}
-            if ln.speed:
-                ports[port]["speed"] = str(ln.speed)
-            _, a4, a6 = ln.ends[node]
-            ifaces["%s|%s/%d" % (port, a4, ln.plen[0])] = {}
-            if self.ipv6:
-                ifaces["%s|%s/%d" % (port, a6, ln.plen[1])] = {}
-            if self.node[peer].role == "leaf":
-                down.append(port)
-        # routes grouped by the port of their first next hop, in host order
-        pos = {port: i for i, (port, _, _) in enumerate(n.ports)}
-        for p4, p6, hops in sorted(self._remote_prefixes(node), key=lambda r: pos[r[2][0][0]]):
-            peer_addr = {}
-            for port, peer, ln in n.ports:
-                peer_addr[port] = ln.ends[peer]
-            hops4 = [(peer_addr[port][1], port) for port, _ in hops]
-            hops6 = [(peer_addr[port][2], port) for port, _ in hops]
-            fams = [(p4, hops4)]
-            if p6:
-                fams.append((p6, hops6))
-            for pfx, hh in fams:
-                routes[pfx] = {"nexthop": ",".join(g for g, _ in hh)}
-                kroutes.append((pfx, hh))
+        ports, ifaces, down = self._ports(node)
+        routes, kroutes = self._underlay_routes(node)
         cfg = {
             "DEVICE_METADATA": {"localhost": {"hostname": node, "type": role,
                                               "datapath": self.datapath}},
@@ -90,6 +65,44 @@ class SwitchConfigs:
             cfg["FIB_SYNC"] = {"global": {"protocols": "bgp"}}
             kroutes = []
         return cfg, kroutes
+
+    def _ports(self, node):
+        """PORT and INTERFACE (each port's link addresses) of a switch, and a
+        spine's ports down to its leaves."""
+        ports, ifaces = {}, {}
+        down = []  # a spine's ports to its leaves
+        for port, peer, ln in self.node[node].ports:
+            ports[port] = {"admin_status": "up", "mtu": str(self.mtu), "description": "to " + peer}
+            if ln.speed:
+                ports[port]["speed"] = str(ln.speed)
+            _, a4, a6 = ln.ends[node]
+            ifaces["%s|%s/%d" % (port, a4, ln.plen[0])] = {}
+            if self.ipv6:
+                ifaces["%s|%s/%d" % (port, a6, ln.plen[1])] = {}
+            if self.node[peer].role == "leaf":
+                down.append(port)
+        return ports, ifaces, down
+
+    def _underlay_routes(self, node):
+        """ROUTE (prefix -> {"nexthop"}) and the same as kernel routes
+        [(prefix, [(gw, dev)])], grouped by the port of their first next hop,
+        in host order."""
+        n = self.node[node]
+        routes, kroutes = {}, []
+        pos = {port: i for i, (port, _, _) in enumerate(n.ports)}
+        for p4, p6, hops in sorted(self._remote_prefixes(node), key=lambda r: pos[r[2][0][0]]):
+            peer_addr = {}
+            for port, peer, ln in n.ports:
+                peer_addr[port] = ln.ends[peer]
+            hops4 = [(peer_addr[port][1], port) for port, _ in hops]
+            hops6 = [(peer_addr[port][2], port) for port, _ in hops]
+            fams = [(p4, hops4)]
+            if p6:
+                fams.append((p6, hops6))
+            for pfx, hh in fams:
+                routes[pfx] = {"nexthop": ",".join(g for g, _ in hh)}
+                kroutes.append((pfx, hh))
+        return routes, kroutes
 
     def expected_routes(self, node):
         """What BGP must bring into a switch's data plane: remote host prefix ->

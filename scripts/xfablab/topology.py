@@ -1,21 +1,26 @@
 """The Topology: a topology file read (either form) into the graph of
-nodes and links, with the names of its parts. What is derived from the
-graph lives in the mixins it is made of: plan (ports, addresses, routes),
-tenants (the VXLAN overlay), describe (the fabric as text and JSON),
-swconfig (xfabd's config), frrconf (FRR's)."""
+nodes and links (model: Node, Link, and Graph, the names by role). What is
+derived from the graph lives in the parts it is made of, each using only
+those before it:
+
+  tenants   the VXLAN overlay (vnets), tenant addresses, a VTEP's tables
+  plan      ports, addresses, pods, ASNs and router IDs, paths
+  swconfig  each switch's xfabd config and kernel routes
+  frrconf   each switch's FRR files
+  describe  the fabric as text and JSON (config, fabric.json)"""
 import json
 
 from .common import LabError
 from .describe import FabricViews
 from .frrconf import FrrConfigs
 from .model import (COMMON_KEYS, EXPLICIT_KEYS, GENERATOR_KEYS, LINK_ROLES, NODE_NAME_MAX,
-                    ROLES, SPEED_MAX, ASN_MAX, TIER, Link, Node, _unique_keys)
+                    ROLES, SPEED_MAX, ASN_MAX, TIER, Graph, Link, Node, unique_keys)
 from .plan import AddressPlan
 from .swconfig import SwitchConfigs
 from .tenants import Tenants
 
 
-class Topology(AddressPlan, Tenants, FabricViews, SwitchConfigs, FrrConfigs):
+class Topology(SwitchConfigs, FrrConfigs, FabricViews, AddressPlan, Tenants, Graph):
     """A Clos fabric as a graph of nodes (leaves, spines, super-spines, hosts)
     and links, with its address plan. Two ways to write one (docs/LAB.md):
 
@@ -50,7 +55,7 @@ class Topology(AddressPlan, Tenants, FabricViews, SwitchConfigs, FrrConfigs):
     def __init__(self, path, name=None, datapath=None, routing=None):
         with open(path) as f:
             try:
-                t = json.load(f, object_pairs_hook=_unique_keys)
+                t = json.load(f, object_pairs_hook=unique_keys)
             except (LabError, ValueError) as e:
                 raise LabError("%s: %s" % (path, e))
         if not isinstance(t, dict):
@@ -168,105 +173,84 @@ class Topology(AddressPlan, Tenants, FabricViews, SwitchConfigs, FrrConfigs):
             raise LabError("%s: links must be a list of [A, B] or {\"ends\": [A, B], "
                            "\"speed\": Mb/s}" % path)
         for name, spec in nodes.items():
-            where = "%s: nodes.%s" % (path, name)
-            if (not 1 <= len(name) <= NODE_NAME_MAX or not name[0].isalpha() or
-                    not name.replace("-", "").isalnum() or not name.isascii()):
-                raise LabError("%s: a node name is 1-%d letters, digits or '-', starting with a "
-                               "letter" % (where, NODE_NAME_MAX))
-            if not isinstance(spec, dict):
-                raise LabError("%s: give an object, e.g. {\"role\": \"leaf\"}" % where)
-            bad = sorted(set(spec) - {"role", "asn", "speeds", "description"})
-            if bad:
-                raise LabError("%s: unknown key %s (role, asn, speeds, description)" % (
-                    where, ", ".join('"%s"' % k for k in bad)))
-            role = spec.get("role")
-            if role not in ROLES:
-                raise LabError("%s: role must be leaf, spine, super or host, not %s" % (
-                    where, json.dumps(role)))
-            asn = spec.get("asn")
-            if asn is not None and (role == "host" or type(asn) is not int or
-                                    not 1 <= asn <= ASN_MAX):
-                raise LabError("%s: asn %s: %s" % (
-                    where, json.dumps(asn), "a host has none" if role == "host" else
-                    "an integer 1-%d" % ASN_MAX))
-            speeds = spec.get("speeds", {})
-            if not isinstance(speeds, dict) or (speeds and role == "host"):
-                raise LabError("%s: speeds is {\"up\": Mb/s, \"down\": Mb/s} of a switch" % where)
-            for k, v in speeds.items():
-                if k not in ("up", "down") or type(v) is not int or not 1 <= v <= SPEED_MAX:
-                    raise LabError("%s: speeds.%s: \"up\" or \"down\", 1-%d Mb/s" % (
-                        where, k, SPEED_MAX))
-            self._add_node(name, role, asn, speeds)
-        seen = {}
+            self._explicit_node(name, spec)
+        seen = {}  # {a, b} -> the index of the link that joins them
         for i, ln in enumerate(links):
-            where = "%s: links[%d]" % (path, i)
-            speed = None
-            if isinstance(ln, dict):
-                bad = sorted(set(ln) - {"ends", "speed"})
-                if bad:
-                    raise LabError("%s: unknown key %s (ends, speed)" % (
-                        where, ", ".join('"%s"' % k for k in bad)))
-                speed = ln.get("speed")
-                ln = ln.get("ends")
-            if (not isinstance(ln, list) or len(ln) != 2 or
-                    not all(isinstance(e, str) for e in ln)):
-                raise LabError("%s: a link is [A, B] or {\"ends\": [A, B], \"speed\": Mb/s}" %
-                               where)
-            a, b = ln
-            where += " (%s-%s)" % (a, b)
-            for e in (a, b):
-                if e not in self.node:
-                    raise LabError("%s: unknown node %s" % (where, e))
-            if a == b:
-                raise LabError("%s: a link joins two different nodes" % where)
-            roles = {self.node[a].role, self.node[b].role}
-            if roles not in LINK_ROLES:
-                raise LabError("%s: a %s cannot link to a %s (links join leaf-spine, "
-                               "spine-super or leaf-host)" % (
-                                   where, self.node[a].role, self.node[b].role))
-            pair = frozenset((a, b))
-            if pair in seen:
-                raise LabError("%s: duplicate of links[%d]" % (where, seen[pair]))
-            seen[pair] = i
-            if speed is not None and (type(speed) is not int or not 1 <= speed <= SPEED_MAX):
-                raise LabError("%s: speed %s: 1-%d Mb/s" % (where, json.dumps(speed), SPEED_MAX))
-            if speed is None:  # the ends' own speeds, by direction
-                up, low = sorted((a, b), key=lambda n: -TIER[self.node[n].role])
-                s_up = self.node[up].speeds.get("down")
-                s_low = self.node[low].speeds.get("up")
-                if s_up and s_low and s_up != s_low:
-                    raise LabError("%s: %s's down speed %d and %s's up speed %d disagree "
-                                   "(give the link a speed)" % (where, up, s_up, low, s_low))
-                speed = s_up or s_low
-            self._add_link(a, b, speed, where)
+            self._explicit_link(i, ln, seen)
 
-    def ns(self, node):
-        return "%s-%s" % (self.name, node)
+    def _explicit_node(self, name, spec):
+        """nodes.NAME: {"role", "asn", "speeds", "description"}, checked and added."""
+        where = "%s: nodes.%s" % (self.path, name)
+        if (not 1 <= len(name) <= NODE_NAME_MAX or not name[0].isalpha() or
+                not name.replace("-", "").isalnum() or not name.isascii()):
+            raise LabError("%s: a node name is 1-%d letters, digits or '-', starting with a "
+                           "letter" % (where, NODE_NAME_MAX))
+        if not isinstance(spec, dict):
+            raise LabError("%s: give an object, e.g. {\"role\": \"leaf\"}" % where)
+        bad = sorted(set(spec) - {"role", "asn", "speeds", "description"})
+        if bad:
+            raise LabError("%s: unknown key %s (role, asn, speeds, description)" % (
+                where, ", ".join('"%s"' % k for k in bad)))
+        role = spec.get("role")
+        if role not in ROLES:
+            raise LabError("%s: role must be leaf, spine, super or host, not %s" % (
+                where, json.dumps(role)))
+        asn = spec.get("asn")
+        if asn is not None and (role == "host" or type(asn) is not int or
+                                not 1 <= asn <= ASN_MAX):
+            raise LabError("%s: asn %s: %s" % (
+                where, json.dumps(asn), "a host has none" if role == "host" else
+                "an integer 1-%d" % ASN_MAX))
+        speeds = spec.get("speeds", {})
+        if not isinstance(speeds, dict) or (speeds and role == "host"):
+            raise LabError("%s: speeds is {\"up\": Mb/s, \"down\": Mb/s} of a switch" % where)
+        for k, v in speeds.items():
+            if k not in ("up", "down") or type(v) is not int or not 1 <= v <= SPEED_MAX:
+                raise LabError("%s: speeds.%s: \"up\" or \"down\", 1-%d Mb/s" % (
+                    where, k, SPEED_MAX))
+        self._add_node(name, role, asn, speeds)
 
-    def _names(self, role):
-        return [n.name for n in self.node.values() if n.role == role]
-
-    def spine_names(self):
-        return self._names("spine")
-
-    def leaf_names(self):
-        return self._names("leaf")
-
-    def super_names(self):
-        return self._names("super")
-
-    def hosts(self):
-        """(host name, leaf index, host index on the leaf)."""
-        return list(self._hosts)
-
-    def switches(self):
-        return self.super_names() + self.spine_names() + self.leaf_names()
-
-    def nodes(self):
-        return self.switches() + [h for h, _, _ in self.hosts()]
-
-    def role(self, node):
-        return self.node[node].role
-
-    def index(self, node):
-        return self.node[node].index
+    def _explicit_link(self, i, ln, seen):
+        """links[i]: [A, B] or {"ends": [A, B], "speed": Mb/s}, checked (a
+        link joins two tiers, once) and added with its speed (the link's, or
+        its ends' by direction)."""
+        where = "%s: links[%d]" % (self.path, i)
+        speed = None
+        if isinstance(ln, dict):
+            bad = sorted(set(ln) - {"ends", "speed"})
+            if bad:
+                raise LabError("%s: unknown key %s (ends, speed)" % (
+                    where, ", ".join('"%s"' % k for k in bad)))
+            speed = ln.get("speed")
+            ln = ln.get("ends")
+        if (not isinstance(ln, list) or len(ln) != 2 or
+                not all(isinstance(e, str) for e in ln)):
+            raise LabError("%s: a link is [A, B] or {\"ends\": [A, B], \"speed\": Mb/s}" %
+                           where)
+        a, b = ln
+        where += " (%s-%s)" % (a, b)
+        for e in (a, b):
+            if e not in self.node:
+                raise LabError("%s: unknown node %s" % (where, e))
+        if a == b:
+            raise LabError("%s: a link joins two different nodes" % where)
+        roles = {self.node[a].role, self.node[b].role}
+        if roles not in LINK_ROLES:
+            raise LabError("%s: a %s cannot link to a %s (links join leaf-spine, "
+                           "spine-super or leaf-host)" % (
+                               where, self.node[a].role, self.node[b].role))
+        pair = frozenset((a, b))
+        if pair in seen:
+            raise LabError("%s: duplicate of links[%d]" % (where, seen[pair]))
+        seen[pair] = i
+        if speed is not None and (type(speed) is not int or not 1 <= speed <= SPEED_MAX):
+            raise LabError("%s: speed %s: 1-%d Mb/s" % (where, json.dumps(speed), SPEED_MAX))
+        if speed is None:  # the ends' own speeds, by direction
+            up, low = sorted((a, b), key=lambda n: -TIER[self.node[n].role])
+            s_up = self.node[up].speeds.get("down")
+            s_low = self.node[low].speeds.get("up")
+            if s_up and s_low and s_up != s_low:
+                raise LabError("%s: %s's down speed %d and %s's up speed %d disagree "
+                               "(give the link a speed)" % (where, up, s_up, low, s_low))
+            speed = s_up or s_low
+        self._add_link(a, b, speed, where)
