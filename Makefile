@@ -302,7 +302,7 @@ $(FUZZ_TARGETS): $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz_%.o $(FUZZ_LIB_O
 
 # The seeds, made again when what they are made from changes.
 $(FUZZ_DIR)/seeds/.stamp: tests/fuzz/lib/gen-seeds scripts/xfab-lab scripts/lab_common.py \
-		$(wildcard tests/unit/*.c tests/bpf/*.c docs/*.md testbeds/*.json)
+		$(wildcard scripts/xfablab/*.py tests/unit/*.c tests/bpf/*.c docs/*.md testbeds/*.json)
 	rm -rf $(FUZZ_DIR)/seeds
 	tests/fuzz/lib/gen-seeds $(FUZZ_DIR)/seeds
 	touch $@
@@ -330,7 +330,8 @@ $(foreach d,$(OBJ_DIRS),$(FUZZ_NAMES:%=$(d)/tests/fuzz/lib/fuzz_%.o)): \
 
 # ---- install, uninstall, deb (docs/OPERATIONS.md) ----
 # make install [PREFIX=/usr/local] [DESTDIR=...]: xfabd in sbin, xfabctl,
-# xfab-lab and the operator's tools in bin, the BPF object under lib/xfab
+# xfab-lab and the operator's tools in bin (xfab-lab's package, xfablab, in
+# lib/xfab/python), the BPF object under lib/xfab
 # (xfabd carries its own copy in the skeleton; this one is for bpftool and
 # xfab-stackcheck), lib/xfab/bin: links to the installed programs for
 # xfab-lab, man pages, bash completion, the systemd unit, testbeds and
@@ -347,8 +348,11 @@ BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 INST_TOOLS := xfab-roce xfab-pfcgen xfab-coll xfab-te xfab-lbsim xfab-linkfault
 INST_MAN8  := xfabd xfabctl xfab-lab
 INST_MAN5  := xfab.json
+LAB_PY     := $(wildcard scripts/xfablab/*.py)
+LAB_PYDIR  := $(XFAB_LIBDIR)/python/xfablab
 INST_FILES := $(SBINDIR)/xfabd $(BINDIR)/xfabctl $(addprefix $(BINDIR)/,$(INST_TOOLS)) \
-	      $(BINDIR)/xfab-lab $(BINDIR)/xfab-metrics-proxy $(XFAB_LIBDIR)/xfab.bpf.o \
+	      $(BINDIR)/xfab-lab $(addprefix $(LAB_PYDIR)/,$(notdir $(LAB_PY))) \
+	      $(BINDIR)/xfab-metrics-proxy $(XFAB_LIBDIR)/xfab.bpf.o \
 	      $(addprefix $(XFAB_LIBDIR)/bin/,xfabd xfabctl $(INST_TOOLS)) \
 	      $(addprefix $(MANDIR)/man8/,$(addsuffix .8,$(INST_MAN8))) \
 	      $(addprefix $(MANDIR)/man5/,$(addsuffix .5,$(INST_MAN5))) \
@@ -356,7 +360,8 @@ INST_FILES := $(SBINDIR)/xfabd $(BINDIR)/xfabctl $(addprefix $(BINDIR)/,$(INST_T
 	      $(addprefix $(DATADIR)/xfab/testbeds/,$(notdir $(wildcard testbeds/*.json))) \
 	      $(addprefix $(DOCDIR)/examples/,$(notdir $(wildcard contrib/examples/*))) \
 	      $(addprefix $(DOCDIR)/grafana/,xfab-fabric.json xfab-switch.json)
-INST_DIRS  := $(XFAB_LIBDIR)/bin $(XFAB_LIBDIR) $(DATADIR)/xfab/testbeds $(DATADIR)/xfab \
+INST_DIRS  := $(XFAB_LIBDIR)/bin $(LAB_PYDIR) $(XFAB_LIBDIR)/python $(XFAB_LIBDIR) \
+	      $(DATADIR)/xfab/testbeds $(DATADIR)/xfab \
 	      $(DOCDIR)/examples $(DOCDIR)/grafana $(DOCDIR)
 
 .PHONY: install uninstall deb
@@ -364,12 +369,15 @@ install: $(BUILD)/xfabd $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(XFAB_LIBDIR)/bin \
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DATADIR)/xfab/testbeds \
-		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR)/grafana
+		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR)/grafana $(DESTDIR)$(LAB_PYDIR)
 	install -m 755 $(BUILD)/xfabd $(DESTDIR)$(SBINDIR)/xfabd
 	install -m 755 $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(DESTDIR)$(BINDIR)/
-	sed 's|os.path.join(ROOT, "build")|"$(XFAB_LIBDIR)/bin"|' scripts/xfab-lab \
-		>$(DESTDIR)$(BINDIR)/xfab-lab
+	sed 's|^PKG_DIR = ".*"|PKG_DIR = "$(shell realpath -m --relative-to=$(BINDIR) $(XFAB_LIBDIR)/python)"|' \
+		scripts/xfab-lab >$(DESTDIR)$(BINDIR)/xfab-lab
 	chmod 755 $(DESTDIR)$(BINDIR)/xfab-lab
+	install -m 644 $(LAB_PY) $(DESTDIR)$(LAB_PYDIR)/
+	sed 's|os.path.join(ROOT, "build")|"$(XFAB_LIBDIR)/bin"|' scripts/xfablab/common.py \
+		>$(DESTDIR)$(LAB_PYDIR)/common.py
 	install -m 755 scripts/xfab-metrics-proxy $(DESTDIR)$(BINDIR)/
 	install -m 644 $(BUILD)/xfab.bpf.o $(DESTDIR)$(XFAB_LIBDIR)/
 	ln -sf $(shell realpath -m --relative-to=$(XFAB_LIBDIR)/bin $(SBINDIR))/xfabd \

@@ -1,14 +1,18 @@
 """Helpers shared by the lab experiment scripts: a clos-2x4 lab that is
 brought up and always torn down, commands in its namespaces, xfabctl JSON,
-and config changes applied with SIGHUP."""
+and config changes applied with SIGHUP. The lab's paths are xfab-lab's own
+(its package, xfablab, beside this file); up and down run the command, so a
+lab an experiment leaves is one `xfab-lab down` removes."""
 import json
 import os
 import signal
 import subprocess
+import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = os.environ.get("XFAB_BUILD", os.path.join(ROOT, "build"))
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from xfablab import BUILD, PIN_BASE, ROOT, STATE_ROOT  # noqa: E402
+
 LAB = os.path.join(ROOT, "scripts", "xfab-lab")
 TOPO = os.path.join(ROOT, "testbeds", "clos-2x4.json")
 ROCE = os.path.join(BUILD, "xfab-roce")
@@ -18,7 +22,7 @@ HOST_ADDR = {"h%d" % (2 * (l - 1) + k): "10.%d.%d.2" % (l, k) for l in range(1, 
 class Lab:
     def __init__(self, name, datapath, routing=None, topo=TOPO):
         self.name, self.datapath, self.routing, self.topo = name, datapath, routing, topo
-        self.state = "/run/xfab-lab/" + name
+        self.state = os.path.join(STATE_ROOT, name)
 
     def __enter__(self):
         try:
@@ -38,8 +42,12 @@ class Lab:
     def ns(self, node):
         return ["nsenter", "--net=/run/netns/%s-%s" % (self.name, node)]
 
+    def pins(self, node):
+        """A switch's pin directory (its xfabd's maps and programs)."""
+        return os.path.join(PIN_BASE, self.name, node)
+
     def run(self, node, cmd, timeout=60, check=True):
-        env = dict(os.environ, XFAB_PIN_DIR="/sys/fs/bpf/xfab/%s/%s" % (self.name, node))
+        env = dict(os.environ, XFAB_PIN_DIR=self.pins(node))
         res = subprocess.run(self.ns(node) + cmd, capture_output=True, text=True, env=env,
                              timeout=timeout)
         if check and res.returncode != 0:
@@ -47,7 +55,7 @@ class Lab:
         return res.stdout
 
     def spawn(self, node, cmd):
-        env = dict(os.environ, XFAB_PIN_DIR="/sys/fs/bpf/xfab/%s/%s" % (self.name, node))
+        env = dict(os.environ, XFAB_PIN_DIR=self.pins(node))
         return subprocess.Popen(self.ns(node) + cmd, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, env=env)
 

@@ -72,7 +72,9 @@ check "make install DESTDIR=... PREFIX=/usr/local" \
 	eval 'make -s -C "$ROOT" install DESTDIR="$D" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; false; }'
 want_files() {
 	local f missing=0
-	for f in sbin/xfabd bin/xfabctl bin/xfab-lab bin/xfab-metrics-proxy bin/xfab-roce \
+	for f in sbin/xfabd bin/xfabctl bin/xfab-lab lib/xfab/python/xfablab/__init__.py \
+		lib/xfab/python/xfablab/cli.py lib/xfab/python/xfablab/common.py \
+		bin/xfab-metrics-proxy bin/xfab-roce \
 		bin/xfab-pfcgen bin/xfab-coll bin/xfab-te bin/xfab-lbsim bin/xfab-linkfault \
 		lib/xfab/xfab.bpf.o lib/xfab/bin/xfabd lib/xfab/bin/xfabctl lib/xfab/bin/xfab-roce \
 		share/man/man8/xfabd.8 share/man/man8/xfabctl.8 share/man/man8/xfab-lab.8 \
@@ -91,8 +93,10 @@ check "every file in its place (sbin, bin, lib/xfab, man, completion, unit, test
 	want_files
 check "lib/xfab/xfab.bpf.o is an eBPF ELF object" \
 	eval '[[ $(readelf -h "$P/lib/xfab/xfab.bpf.o") == *"Linux BPF"* ]]'
-check "the installed xfab-lab runs programs from lib/xfab/bin" \
-	grep -qF "BUILD = os.environ.get(\"XFAB_BUILD\", \"/usr/local/lib/xfab/bin\")" "$P/bin/xfab-lab"
+check "the installed xfab-lab runs programs from lib/xfab/bin, its package from lib/xfab/python" \
+	eval 'grep -qF "BUILD = os.environ.get(\"XFAB_BUILD\", \"/usr/local/lib/xfab/bin\")" \
+		"$P/lib/xfab/python/xfablab/common.py" &&
+	      grep -qxF "PKG_DIR = \"../lib/xfab/python\"" "$P/bin/xfab-lab"'
 UNIT=$P/lib/systemd/system/xfabd@.service
 check "the unit runs the installed xfabd (ExecStartPre check, ExecStart, ExecReload check + HUP)" \
 	eval 'grep -qxF "ExecStart=/usr/local/sbin/xfabd -c /etc/xfab/%i.json \$XFABD_OPTS" "$UNIT" &&

@@ -13,7 +13,7 @@
 # deleted), no lab state under /run/xfab-lab or /run/xfab, no qdisc or
 # attached program in the root namespace that was not there before. The
 # lab name is xsi; the test takes about 3-4 minutes.
-# mutate: scripts/xfab-lab; labs: xsi
+# mutate: scripts/xfab-lab scripts/xfablab/cleanup.py; labs: xsi
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_root

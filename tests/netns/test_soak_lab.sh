@@ -44,11 +44,8 @@ q() { jq -e "$@" "$J" >/dev/null; }
 # expectations are worked out here
 check "planted losses go to their faults, the rest to none; memory judged by the rule" \
 	/usr/bin/python3 - "$ROOT/scripts/soak" <<'PY'
-import argparse, importlib.machinery, importlib.util, sys
-loader = importlib.machinery.SourceFileLoader("soak", sys.argv[1])
-spec = importlib.util.spec_from_loader("soak", loader)
-m = importlib.util.module_from_spec(spec)
-loader.exec_module(m)
+import argparse, runpy, sys, types
+m = types.SimpleNamespace(**runpy.run_path(sys.argv[1], run_name="soak"))  # its classes, not main
 s = m.Soak(argparse.Namespace(topology=m.TOPO, name="xsk", datapath="xdp", seed=1, rate=200.0))
 s.flows = {1: {"src": "h1", "dst": "h5"}, 2: {"src": "h1", "dst": "h5"}}
 s.faults = [{"kind": "link", "start": 10.0, "end": 12.0},

@@ -172,10 +172,9 @@ PY
 # run rather than one per file: a test box is busy)
 all_configs() {
 	python3 - "$XL" "$1" <<'PY'
-import importlib.machinery, importlib.util, json, sys
-loader = importlib.machinery.SourceFileLoader("xfab_lab", sys.argv[1])
-xl = importlib.util.module_from_spec(importlib.util.spec_from_loader("xfab_lab", loader))
-loader.exec_module(xl)
+import json, os, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))  # xfab-lab's package beside it
+import xfablab as xl
 t = xl.Topology(sys.argv[2])
 for n in t.switches():
     print("==== %s xfabd\n%s" % (n, json.dumps(t.switch_config(n)[0], indent=2)))

@@ -1,0 +1,35 @@
+"""What every part of xfab-lab shares: where things live (the build, the
+labs' state, pins and control sockets, FRR), the routing defaults, the
+error it reports, and running a command."""
+import os
+import subprocess
+
+# The tree this file is in (scripts/xfablab/) and its build; make install
+# writes its lib/xfab/bin into BUILD instead.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("XFAB_BUILD", os.path.join(ROOT, "build"))
+STATE_ROOT = "/run/xfab-lab"
+PIN_BASE = "/sys/fs/bpf/xfab"
+CTL_BASE = "/run/xfab"  # xfabd's control sockets: CTL_BASE/<lab>/<switch>.sock
+METRICS_PORT = 9400
+FRR_BIN = os.environ.get("XFAB_FRR_BIN", "/usr/lib/frr")  # Debian's frr package
+FRR_DAEMONS = ("zebra", "bgpd", "bfdd")
+FRR_USER = "frr"  # the daemons drop privileges to it
+SPINE_ASN = 65000  # RFC 7938 5.2.1: the spines of a plane share one ASN (pod p: 65000 + p - 1)
+SUPER_ASN = 64900  # the super-spines of a 3-tier Clos share one too
+LEAF_ASN_BASE = 65100  # leaf l: 65100 + l
+# s until every session is up and every data plane full
+BGP_TIMEOUT = float(os.environ.get("XFAB_LAB_BGP_TIMEOUT", "60"))
+
+
+class LabError(Exception):
+    pass
+
+
+def run(cmd, check=True, capture=False, timeout=30):
+    """Runs a command (list); raises LabError with its output on failure."""
+    res = subprocess.run(cmd, stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True, timeout=timeout)
+    if check and res.returncode != 0:
+        raise LabError("%s: %s" % (" ".join(cmd), res.stderr.strip()))
+    return res

@@ -1,0 +1,192 @@
+"""FRR in a lab (routing bgp): each switch's zebra, bgpd and bfdd started in
+its namespace from STATE/NODE/, their pids, vtysh, and the wait for BGP to
+converge into every data plane."""
+import concurrent.futures
+import json
+import os
+import shutil
+import time
+
+from .cleanup import step
+from .common import BGP_TIMEOUT, BUILD, FRR_BIN, FRR_DAEMONS, FRR_USER, LabError
+
+
+class FrrDaemons:
+    """Lab's FRR daemons (a mixin: self is the Lab)."""
+
+    def bgp_sessions(self, node):
+        """[(address family, peer address, description, state, prefixes
+        received)] from bgpd, or None when it does not answer."""
+        out = self.vtysh(node, "show bgp summary json")
+        if out is None:
+            return None
+        try:
+            summary = json.loads(out)
+        except ValueError:
+            return None
+        rows = []
+        for af, fam in (("ipv4Unicast", "ipv4"), ("ipv6Unicast", "ipv6")):
+            for peer, p in sorted(summary.get(af, {}).get("peers", {}).items()):
+                rows.append((fam, peer, p.get("desc", ""), p.get("state", "?"),
+                             p.get("pfxRcd", 0)))
+        return rows
+
+    def _start_frr(self):
+        """zebra, bgpd and bfdd in every switch namespace, each with its own
+        config, pid file, zserv socket and vty socket directory."""
+        t = self.t
+        self._frr_write_configs()
+        step("frr-configs")
+        self._frr_start_all("zebra", t.switches())
+        step("zebra-started")
+        self._frr_wait_for("zebra", [os.path.join(self.frr_dir(n), "zserv.api")
+                                     for n in t.switches()])
+        step("zebra-up")
+        self._frr_start_all("bfdd", t.switches())
+        step("bfdd-started")
+        # The spines' bgpd first, listening before the leaves' start: a
+        # leaf's first connection then finds its spines ready, and no two
+        # sessions race each other (a collision costs a reset, and BFD may
+        # then take the winner down too).
+        self._frr_start_all("bgpd", t.super_names() + t.spine_names())
+        self._frr_wait_for("bgpd", [os.path.join(self.frr_dir(n), "bgpd.vty")
+                                    for n in t.super_names() + t.spine_names()])
+        step("bgpd-upper-up")
+        self._frr_start_all("bgpd", t.leaf_names())
+        step("bgpd-started")
+        deadline = time.time() + 15
+        while True:
+            dead = [(n, d) for n in t.switches() for d in FRR_DAEMONS
+                    if not self.frr_pid(n, d)]
+            if not dead:
+                return
+            if time.time() > deadline:
+                raise LabError("%s on %s is not running (see %s)" % (
+                    dead[0][1], dead[0][0], os.path.join(self.frr_dir(dead[0][0]),
+                                                         dead[0][1] + ".log")))
+            time.sleep(0.02)
+
+    def _frr_write_configs(self):
+        """FRR present, and each switch's files in STATE/NODE/, the frr user's."""
+        for exe in FRR_DAEMONS:
+            if not os.access(os.path.join(FRR_BIN, exe), os.X_OK):
+                raise LabError("%s/%s is missing: install FRR (scripts/install-deps)" %
+                               (FRR_BIN, exe))
+        if shutil.which("vtysh") is None:
+            raise LabError("vtysh is missing: install FRR (scripts/install-deps)")
+        for node in self.t.switches():
+            d = self.frr_dir(node)
+            os.makedirs(d, exist_ok=True)
+            for name, text in self.t.frr_configs(node, d).items():
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            # the daemons drop privileges to frr and write here
+            for p in [d] + [os.path.join(d, n) for n in os.listdir(d)]:
+                shutil.chown(p, FRR_USER, FRR_USER)
+
+    def _frr_start(self, node, daemon):
+        """One daemon of a switch, daemonized in its namespace."""
+        d = self.frr_dir(node)
+        cmd = [os.path.join(FRR_BIN, daemon), "-d", "-F", "datacenter",
+               "-f", os.path.join(d, daemon + ".conf"),
+               "-i", os.path.join(d, daemon + ".pid"),
+               "-z", os.path.join(d, "zserv.api"), "--vty_socket", d, "-P", "0"]
+        if daemon == "zebra":
+            # a big netlink buffer; IPv6 route changes as one replace
+            # (not a delete and an add: no gap in xfab's mirror)
+            cmd += ["-s", "16777216", "--v6-rr-semantics"]
+        elif daemon == "bfdd":
+            cmd += ["--bfdctl", os.path.join(d, "bfdd.sock")]
+        self.nsexec(node, cmd, timeout=15)
+
+    def _frr_start_all(self, daemon, nodes):
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            list(pool.map(lambda n: self._frr_start(n, daemon), nodes))
+
+    @staticmethod
+    def _frr_wait_for(what, paths, timeout=15):
+        """Until every path (a daemon's socket) exists."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            missing = [p for p in paths if not os.path.exists(p)]
+            if not missing:
+                return
+            time.sleep(0.02)
+        raise LabError("%s: %s did not appear in %d s" % (what, missing[0], timeout))
+
+    def _wait_bgp(self, timeout=BGP_TIMEOUT):
+        """Until every BGP session of every switch is Established and every
+        switch's data plane holds every remote host prefix over all its paths."""
+        t = self.t
+        deadline = time.time() + timeout
+        want = {n: 2 * len(t.bgp_peers(n)) if t.ipv6 else len(t.bgp_peers(n))
+                for n in t.switches()}
+        pending_bgp = list(t.switches())
+        pending_fib = list(t.switches())
+        why = {}
+        while True:
+            still = []
+            for node in pending_bgp:
+                rows = self.bgp_sessions(node)
+                if rows is None:
+                    why[node] = "bgpd does not answer"
+                    still.append(node)
+                    continue
+                down = ["%s (%s) %s" % (peer, desc, state) for _, peer, desc, state, _ in rows
+                        if state != "Established"]
+                if len(rows) != want[node] or down:
+                    why[node] = "%d of %d sessions Established%s" % (
+                        len(rows) - len(down), want[node],
+                        (": " + ", ".join(down)) if down else "")
+                    still.append(node)
+            pending_bgp = still
+            still = []
+            for node in pending_fib:
+                if node in pending_bgp:
+                    still.append(node)
+                    continue
+                have = self.dataplane_routes(node)
+                wrong = [p for p, devs in sorted(t.expected_routes(node).items())
+                         if have.get(p) != devs]
+                if wrong:
+                    why[node] = "data plane lacks %d of %d remote host prefixes (%s: %s)" % (
+                        len(wrong), len(t.expected_routes(node)), wrong[0],
+                        ",".join(have.get(wrong[0], [])) or "none")
+                    still.append(node)
+            pending_fib = still
+            if not pending_fib:
+                return
+            if time.time() > deadline:
+                raise LabError("BGP did not converge in %g s: %s" % (
+                    timeout, "; ".join("%s: %s" % (n, why[n]) for n in pending_fib)))
+            time.sleep(0.1)
+
+    def dataplane_routes(self, node):
+        """prefix -> sorted member ports of each route in a switch's data plane
+        (the kernel's FIB on the kernel datapath)."""
+        if self.t.datapath == "kernel":
+            out = {}
+            for fam in ("-4", "-6") if self.t.ipv6 else ("-4",):
+                res = self.nsexec(node, ["ip", "-j", fam, "route", "show"], check=False,
+                                  capture=True)
+                try:
+                    routes = json.loads(res.stdout or "[]")
+                except ValueError:
+                    continue
+                for r in routes:
+                    if "gateway" not in r and "nexthops" not in r:
+                        continue  # connected
+                    pfx = r["dst"]
+                    if "/" not in pfx:
+                        pfx += "/128" if ":" in pfx else "/32"
+                    out[pfx] = sorted(h["dev"] for h in r.get("nexthops", [r]))
+            return out
+        res = self.nsexec(node, [os.path.join(BUILD, "xfabctl"), "-j", "-P",
+                                 os.path.join(self.pin_root, node), "show", "routes"],
+                          check=False, capture=True)
+        try:
+            routes = json.loads(res.stdout or "[]")
+        except ValueError:
+            return {}
+        return {r["prefix"]: sorted(m["dev"] for m in r.get("members", []))
+                for r in routes if "prefix" in r}
