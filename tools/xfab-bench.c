@@ -38,6 +38,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "frame.h"
 
 #define XFAB_TCX_INGRESS 46 /* enum bpf_attach_type; Debian's UAPI headers predate tcx */
@@ -224,10 +225,7 @@ static int do_count(const struct opts *o)
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)xfab_mono_ns() / 1e9;
 }
 
 static int do_gen(const struct opts *o)

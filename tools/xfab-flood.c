@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "frame.h"
 
 #define MAX_SECONDS 600
@@ -42,14 +43,6 @@
 #define BATCH 64
 
 enum kind { KIND_TTL1, KIND_ARP, KIND_MIX };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int parse_mac(const char *s, uint8_t mac[6])
 {
@@ -280,9 +273,9 @@ int main(int argc, char **argv)
 		msgs[i].msg_hdr.msg_name = &sll;
 		msgs[i].msg_hdr.msg_namelen = sizeof(sll);
 	}
-	start = now_ns();
+	start = xfab_mono_ns();
 	deadline = start + (uint64_t)seconds * 1000000000ull;
-	for (now = start; now < deadline && total < (uint64_t)count; now = now_ns()) {
+	for (now = start; now < deadline && total < (uint64_t)count; now = xfab_mono_ns()) {
 		unsigned int n = BATCH;
 		int r;
 
@@ -312,7 +305,7 @@ int main(int argc, char **argv)
 			sent[iov[i].iov_base == frames[1]]++;
 		total += (uint64_t)r;
 	}
-	now = now_ns();
+	now = xfab_mono_ns();
 	close(fd);
 	{
 		double s = (double)(now - start) / 1e9;

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "compile.h"
 #include "config.h"
 #include "maps.h"
@@ -50,10 +51,7 @@ static void die(const char *what, int err)
 
 static double now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+	return (double)xfab_mono_ns() / 1e6;
 }
 
 /* ---- a map writer that counts ---- */

@@ -35,18 +35,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "pfcframe.h"
 
 #define MAX_SECONDS 60
 #define MAX_COUNT 10000000L
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void sleep_until(uint64_t t)
 {
@@ -266,10 +259,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	start = now_ns();
+	start = xfab_mono_ns();
 	deadline = start + (uint64_t)(duration * 1e9);
 	while (sent < (uint64_t)count) {
-		uint64_t t = now_ns();
+		uint64_t t = xfab_mono_ns();
 
 		if (t >= deadline)
 			break;
@@ -293,7 +286,7 @@ int main(int argc, char **argv)
 		}
 		sent++;
 	}
-	double secs = (double)(now_ns() - start) / 1e9;
+	double secs = (double)(xfab_mono_ns() - start) / 1e9;
 	char prios[32] = "";
 
 	for (int i = 0, n = 0; i < XFAB_NUM_PRIO; i++)

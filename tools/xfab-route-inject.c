@@ -27,15 +27,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
+
 #define SEND_BYTES (64 * 1024) /* messages packed into one sendmsg */
 #define MAX_GWS 64
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)xfab_mono_ns() / 1e9;
 }
 
 static void usage(FILE *f)

@@ -43,6 +43,7 @@
 #include "ctlproto.h"
 #include "job.h"
 #include "json.h"
+#include "jsonw.h"
 #include "te.h"
 #include "xfab_abi.h"
 
@@ -245,81 +246,6 @@ static char *read_file(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	return text;
-}
-
-/* ---- a JSON writer on a FILE ---- */
-
-struct jw {
-	FILE *out;
-	int depth;
-	int first[32];
-};
-
-static void jw_str(struct jw *w, const char *s)
-{
-	fputc('"', w->out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(w->out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(w->out, "\\u%04x", *s);
-		else
-			fputc(*s, w->out);
-	}
-	fputc('"', w->out);
-}
-
-static void jw_key(struct jw *w, const char *k)
-{
-	if (!w->first[w->depth])
-		fputc(',', w->out);
-	w->first[w->depth] = 0;
-	if (k) {
-		jw_str(w, k);
-		fputc(':', w->out);
-	}
-}
-
-static void jw_open(struct jw *w, const char *k, char ch)
-{
-	jw_key(w, k);
-	fputc(ch, w->out);
-	if (w->depth < 31)
-		w->first[++w->depth] = 1;
-}
-
-static void jw_close(struct jw *w, char ch)
-{
-	fputc(ch, w->out);
-	if (w->depth > 0)
-		w->depth--;
-}
-
-static void jw_string(struct jw *w, const char *k, const char *v)
-{
-	jw_key(w, k);
-	jw_str(w, v);
-}
-
-static void jw_num(struct jw *w, const char *k, double v)
-{
-	jw_key(w, k);
-	if (v == (double)(long long)v)
-		fprintf(w->out, "%lld", (long long)v);
-	else
-		fprintf(w->out, "%.3f", v);
-}
-
-static void jw_u64(struct jw *w, const char *k, uint64_t v)
-{
-	jw_key(w, k);
-	fprintf(w->out, "%llu", (unsigned long long)v);
-}
-
-static void jw_bool(struct jw *w, const char *k, int v)
-{
-	jw_key(w, k);
-	fputs(v ? "true" : "false", w->out);
 }
 
 /* ---- demand ---- */
@@ -1053,98 +979,98 @@ static void print_plan_text(const struct ctx *c, const struct xfab_te_plan *plan
 	}
 }
 
-static void plan_json(struct jw *w, const struct ctx *c, const struct xfab_te_plan *plan)
+static void plan_json(struct xfab_jw *w, const struct ctx *c, const struct xfab_te_plan *plan)
 {
 	const struct xfab_te_fabric *f = c->f;
 	char name[96];
 
-	jw_num(w, "compute_ms", c->plan_ms);
-	jw_u64(w, "pairs_total", plan->n_pairs);
-	jw_u64(w, "placed", plan->placed);
-	jw_u64(w, "same_leaf", plan->same_leaf);
-	jw_u64(w, "no_path", plan->no_path);
-	jw_num(w, "max_load", plan->max_load);
+	xfab_jw_num3(w, "compute_ms", c->plan_ms);
+	xfab_jw_uint(w, "pairs_total", plan->n_pairs);
+	xfab_jw_uint(w, "placed", plan->placed);
+	xfab_jw_uint(w, "same_leaf", plan->same_leaf);
+	xfab_jw_uint(w, "no_path", plan->no_path);
+	xfab_jw_num3(w, "max_load", plan->max_load);
 	if (plan->max_dlink >= 0) {
 		xfab_te_dlink_name(f, plan->max_dlink, name, sizeof(name));
-		jw_string(w, "max_link", name);
+		xfab_jw_string(w, "max_link", name);
 	}
-	jw_open(w, "links_down", '[');
+	xfab_jw_open(w, "links_down", '[');
 	for (int l = 0; l < f->n_links; l++)
 		if (!xfab_te_link_up(f, l)) {
 			link_name(f, l, name, sizeof(name));
-			jw_string(w, NULL, name);
+			xfab_jw_string(w, NULL, name);
 		}
-	jw_close(w, ']');
-	jw_open(w, "pairs", '[');
+	xfab_jw_close(w, ']');
+	xfab_jw_open(w, "pairs", '[');
 	for (size_t i = 0; i < plan->n_pairs; i++) {
 		const struct xfab_te_pair *pr = &plan->pairs[i];
 		double worst = 0;
 		int listed = 0;
 
-		jw_open(w, NULL, '{');
-		jw_string(w, "src", f->hosts[pr->src].name);
-		jw_string(w, "dst", f->hosts[pr->dst].name);
-		jw_u64(w, "bytes", pr->bytes);
-		jw_string(w, "state",
+		xfab_jw_open(w, NULL, '{');
+		xfab_jw_string(w, "src", f->hosts[pr->src].name);
+		xfab_jw_string(w, "dst", f->hosts[pr->dst].name);
+		xfab_jw_uint(w, "bytes", pr->bytes);
+		xfab_jw_string(w, "state",
 			  pr->state == XFAB_TE_PLACED	   ? "placed"
 			  : pr->state == XFAB_TE_SAME_LEAF ? "same-leaf"
 							   : "no-path");
-		jw_u64(w, "candidates", (uint64_t)pr->candidates);
+		xfab_jw_uint(w, "candidates", (uint64_t)pr->candidates);
 		if (pr->state == XFAB_TE_PLACED) {
-			jw_open(w, "path", '[');
+			xfab_jw_open(w, "path", '[');
 			for (int h = 0; h < pr->n_hops; h++) {
-				jw_open(w, NULL, '{');
-				jw_string(w, "switch", f->sw[pr->sw[h]].name);
-				jw_string(w, "in", f->sw[pr->sw[h]].ports[pr->in[h]].name);
-				jw_string(w, "out", f->sw[pr->sw[h]].ports[pr->out[h]].name);
-				jw_close(w, '}');
+				xfab_jw_open(w, NULL, '{');
+				xfab_jw_string(w, "switch", f->sw[pr->sw[h]].name);
+				xfab_jw_string(w, "in", f->sw[pr->sw[h]].ports[pr->in[h]].name);
+				xfab_jw_string(w, "out", f->sw[pr->sw[h]].ports[pr->out[h]].name);
+				xfab_jw_close(w, '}');
 			}
-			jw_close(w, ']');
-			jw_open(w, "links", '[');
+			xfab_jw_close(w, ']');
+			xfab_jw_open(w, "links", '[');
 			for (int h = 0; h < pr->n_hops - 1; h++) {
-				jw_open(w, NULL, '{');
+				xfab_jw_open(w, NULL, '{');
 				xfab_te_dlink_name(f, pr->dlink[h], name, sizeof(name));
-				jw_string(w, "link", name);
-				jw_num(w, "load", plan->load[pr->dlink[h]]);
-				jw_close(w, '}');
+				xfab_jw_string(w, "link", name);
+				xfab_jw_num3(w, "load", plan->load[pr->dlink[h]]);
+				xfab_jw_close(w, '}');
 				if (plan->load[pr->dlink[h]] > worst)
 					worst = plan->load[pr->dlink[h]];
 			}
-			jw_close(w, ']');
-			jw_num(w, "max_on_path", worst);
+			xfab_jw_close(w, ']');
+			xfab_jw_num3(w, "max_on_path", worst);
 		}
-		jw_open(w, "flows", '[');
+		xfab_jw_open(w, "flows", '[');
 		for (size_t k = 0; k < c->n_flows && listed < MAX_LISTED_FLOWS; k++) {
 			const struct flowrec *fr = &c->flows[k];
 
 			if (fr->src != pr->src || fr->dst != pr->dst)
 				continue;
-			jw_open(w, NULL, '{');
+			xfab_jw_open(w, NULL, '{');
 			if (fr->job >= 0)
-				jw_string(w, "job", c->job_names[fr->job]);
-			jw_u64(w, "sport", fr->sport);
-			jw_u64(w, "dport", XFAB_ROCE_UDP_PORT);
-			jw_u64(w, "src_qp", fr->src_qpn);
-			jw_u64(w, "dst_qp", fr->dst_qpn);
-			jw_close(w, '}');
+				xfab_jw_string(w, "job", c->job_names[fr->job]);
+			xfab_jw_uint(w, "sport", fr->sport);
+			xfab_jw_uint(w, "dport", XFAB_ROCE_UDP_PORT);
+			xfab_jw_uint(w, "src_qp", fr->src_qpn);
+			xfab_jw_uint(w, "dst_qp", fr->dst_qpn);
+			xfab_jw_close(w, '}');
 			listed++;
 		}
-		jw_close(w, ']');
-		jw_close(w, '}');
+		xfab_jw_close(w, ']');
+		xfab_jw_close(w, '}');
 	}
-	jw_close(w, ']');
-	jw_open(w, "loads", '[');
+	xfab_jw_close(w, ']');
+	xfab_jw_open(w, "loads", '[');
 	for (int d = 0; d < plan->n_dlinks; d++) {
 		if (plan->load[d] <= 0)
 			continue;
 		xfab_te_dlink_name(f, d, name, sizeof(name));
-		jw_open(w, NULL, '{');
-		jw_string(w, "link", name);
-		jw_num(w, "load", plan->load[d]);
-		jw_close(w, '}');
+		xfab_jw_open(w, NULL, '{');
+		xfab_jw_string(w, "link", name);
+		xfab_jw_num3(w, "load", plan->load[d]);
+		xfab_jw_close(w, '}');
 	}
-	jw_close(w, ']');
-	jw_open(w, "pins", '[');
+	xfab_jw_close(w, ']');
+	xfab_jw_open(w, "pins", '[');
 	for (size_t i = 0; i < plan->n_pins; i++) {
 		const struct xfab_te_pin *p = &plan->pins[i];
 		const struct xfab_te_port *out = &f->sw[p->sw].ports[p->out];
@@ -1152,39 +1078,39 @@ static void plan_json(struct jw *w, const struct ctx *c, const struct xfab_te_pl
 
 		pin_prefix(p, pfx, sizeof(pfx));
 		inet_ntop(AF_INET, &p->via, via, sizeof(via));
-		jw_open(w, NULL, '{');
-		jw_string(w, "switch", f->sw[p->sw].name);
-		jw_string(w, "in", f->sw[p->sw].ports[p->in].name);
-		jw_string(w, "prefix", pfx);
-		jw_string(w, "via", via);
-		jw_string(w, "out", out->name);
-		jw_string(w, "next", f->sw[out->peer_sw].name);
-		jw_u64(w, "pairs", (uint64_t)p->pairs);
-		jw_u64(w, "bytes", p->bytes);
-		jw_close(w, '}');
+		xfab_jw_open(w, NULL, '{');
+		xfab_jw_string(w, "switch", f->sw[p->sw].name);
+		xfab_jw_string(w, "in", f->sw[p->sw].ports[p->in].name);
+		xfab_jw_string(w, "prefix", pfx);
+		xfab_jw_string(w, "via", via);
+		xfab_jw_string(w, "out", out->name);
+		xfab_jw_string(w, "next", f->sw[out->peer_sw].name);
+		xfab_jw_uint(w, "pairs", (uint64_t)p->pairs);
+		xfab_jw_uint(w, "bytes", p->bytes);
+		xfab_jw_close(w, '}');
 	}
-	jw_close(w, ']');
+	xfab_jw_close(w, ']');
 }
 
-static void switches_json(struct jw *w, const struct ctx *c)
+static void switches_json(struct xfab_jw *w, const struct ctx *c)
 {
-	jw_open(w, "switches", '[');
+	xfab_jw_open(w, "switches", '[');
 	for (int i = 0; i < c->f->n_switches; i++) {
 		const struct sw_rt *s = &c->sw[i];
 
-		jw_open(w, NULL, '{');
-		jw_string(w, "name", c->f->sw[i].name);
-		jw_string(w, "state", sw_state_names[s->state]);
-		jw_u64(w, "pins_wanted", (uint64_t)s->pins_wanted);
-		jw_u64(w, "pins_added", (uint64_t)s->pins_added);
+		xfab_jw_open(w, NULL, '{');
+		xfab_jw_string(w, "name", c->f->sw[i].name);
+		xfab_jw_string(w, "state", sw_state_names[s->state]);
+		xfab_jw_uint(w, "pins_wanted", (uint64_t)s->pins_wanted);
+		xfab_jw_uint(w, "pins_added", (uint64_t)s->pins_added);
 		if (s->error[0])
-			jw_string(w, "error", s->error);
-		jw_bool(w, "data_plane", s->have_dp);
+			xfab_jw_string(w, "error", s->error);
+		xfab_jw_bool(w, "data_plane", s->have_dp);
 		if (s->dp_error[0])
-			jw_string(w, "data_plane_error", s->dp_error);
-		jw_close(w, '}');
+			xfab_jw_string(w, "data_plane_error", s->dp_error);
+		xfab_jw_close(w, '}');
 	}
-	jw_close(w, ']');
+	xfab_jw_close(w, ']');
 }
 
 /* --json FILE: the last plan, generation, switches and events (written
@@ -1192,48 +1118,47 @@ static void switches_json(struct jw *w, const struct ctx *c)
 static void write_status(struct ctx *c)
 {
 	char tmp[4200], when[32];
-	struct jw w = {0};
+	struct xfab_jw w;
 
 	if (!c->o.status_path)
 		return;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", c->o.status_path);
-	w.out = fopen(tmp, "w");
+	xfab_jw_init(&w, fopen(tmp, "w"));
 	if (!w.out) {
 		say("--json %s: %s", tmp, strerror(errno));
 		return;
 	}
-	w.first[0] = 1;
 	wall_time(when, sizeof(when));
-	jw_open(&w, NULL, '{');
-	jw_string(&w, "fabric", c->f->name);
-	jw_string(&w, "state", c->status);
-	jw_string(&w, "updated", when);
-	jw_u64(&w, "generation", c->gen);
-	jw_bool(&w, "complete", c->complete);
-	jw_num(&w, "apply_ms", c->apply_ms);
+	xfab_jw_open(&w, NULL, '{');
+	xfab_jw_string(&w, "fabric", c->f->name);
+	xfab_jw_string(&w, "state", c->status);
+	xfab_jw_string(&w, "updated", when);
+	xfab_jw_uint(&w, "generation", c->gen);
+	xfab_jw_bool(&w, "complete", c->complete);
+	xfab_jw_num3(&w, "apply_ms", c->apply_ms);
 	if (c->have_plan) {
-		jw_open(&w, "plan", '{');
+		xfab_jw_open(&w, "plan", '{');
 		plan_json(&w, c, &c->plan);
-		jw_close(&w, '}');
+		xfab_jw_close(&w, '}');
 	}
 	switches_json(&w, c);
-	jw_open(&w, "events", '[');
+	xfab_jw_open(&w, "events", '[');
 	for (int i = 0; i < c->n_ev; i++) {
 		const struct event *e = &c->ev[i];
 
-		jw_open(&w, NULL, '{');
-		jw_string(&w, "time", e->when);
-		jw_u64(&w, "unix_ms", e->unix_ms);
-		jw_string(&w, "kind", e->kind);
-		jw_string(&w, "what", e->what);
-		jw_u64(&w, "generation", e->gen);
-		jw_num(&w, "max_load", e->max_load);
+		xfab_jw_open(&w, NULL, '{');
+		xfab_jw_string(&w, "time", e->when);
+		xfab_jw_uint(&w, "unix_ms", e->unix_ms);
+		xfab_jw_string(&w, "kind", e->kind);
+		xfab_jw_string(&w, "what", e->what);
+		xfab_jw_uint(&w, "generation", e->gen);
+		xfab_jw_num3(&w, "max_load", e->max_load);
 		if (e->ms >= 0)
-			jw_num(&w, "detect_to_applied_ms", e->ms);
-		jw_close(&w, '}');
+			xfab_jw_num3(&w, "detect_to_applied_ms", e->ms);
+		xfab_jw_close(&w, '}');
 	}
-	jw_close(&w, ']');
-	jw_close(&w, '}');
+	xfab_jw_close(&w, ']');
+	xfab_jw_close(&w, '}');
 	fputc('\n', w.out);
 	if (fclose(w.out) || rename(tmp, c->o.status_path))
 		say("--json %s: %s", c->o.status_path, strerror(errno));
@@ -1267,12 +1192,12 @@ static int cmd_plan(struct ctx *c)
 	if (compute(c, &plan))
 		return 1;
 	if (c->o.json) {
-		struct jw w = {.out = stdout, .first = {1}};
+		struct xfab_jw w = {.out = stdout, .first = {1}};
 
-		jw_open(&w, NULL, '{');
-		jw_string(&w, "fabric", c->f->name);
+		xfab_jw_open(&w, NULL, '{');
+		xfab_jw_string(&w, "fabric", c->f->name);
 		plan_json(&w, c, &plan);
-		jw_close(&w, '}');
+		xfab_jw_close(&w, '}');
 		putchar('\n');
 	} else {
 		print_plan_text(c, &plan);
@@ -1302,16 +1227,16 @@ static int cmd_apply(struct ctx *c)
 	}
 	rc = apply_plan(c, &c->plan, gen);
 	if (c->o.json) {
-		struct jw w = {.out = stdout, .first = {1}};
+		struct xfab_jw w = {.out = stdout, .first = {1}};
 
-		jw_open(&w, NULL, '{');
-		jw_string(&w, "fabric", c->f->name);
-		jw_u64(&w, "generation", gen);
-		jw_string(&w, "result", rc == 0 ? "applied" : rc == -2 ? "fenced" : "partial");
-		jw_num(&w, "apply_ms", c->apply_ms);
+		xfab_jw_open(&w, NULL, '{');
+		xfab_jw_string(&w, "fabric", c->f->name);
+		xfab_jw_uint(&w, "generation", gen);
+		xfab_jw_string(&w, "result", rc == 0 ? "applied" : rc == -2 ? "fenced" : "partial");
+		xfab_jw_num3(&w, "apply_ms", c->apply_ms);
 		plan_json(&w, c, &c->plan);
 		switches_json(&w, c);
-		jw_close(&w, '}');
+		xfab_jw_close(&w, '}');
 		putchar('\n');
 	} else if (rc == 0) {
 		printf(
@@ -1329,11 +1254,11 @@ static int cmd_apply(struct ctx *c)
 
 static int cmd_status(struct ctx *c)
 {
-	struct jw w = {.out = stdout, .first = {1}};
+	struct xfab_jw w = {.out = stdout, .first = {1}};
 	int bad = 0;
 
 	if (c->o.json)
-		jw_open(&w, NULL, '[');
+		xfab_jw_open(&w, NULL, '[');
 	else
 		printf("%-10s %-12s %-12s %-6s %s\n", "Switch", "Generation", "Runtime pins", "TE",
 		       "Control socket");
@@ -1347,26 +1272,26 @@ static int cmd_status(struct ctx *c)
 
 		bad += rc != 0;
 		if (c->o.json) {
-			jw_open(&w, NULL, '{');
-			jw_string(&w, "switch", c->f->sw[i].name);
-			jw_bool(&w, "reachable", rc == 0);
+			xfab_jw_open(&w, NULL, '{');
+			xfab_jw_string(&w, "switch", c->f->sw[i].name);
+			xfab_jw_bool(&w, "reachable", rc == 0);
 			if (rc) {
-				jw_string(&w, "error", err);
+				xfab_jw_string(&w, "error", err);
 			} else {
-				jw_u64(&w, "generation", gen);
-				jw_bool(&w, "te", te);
-				jw_open(&w, "pins", '[');
+				xfab_jw_uint(&w, "generation", gen);
+				xfab_jw_bool(&w, "te", te);
+				xfab_jw_open(&w, "pins", '[');
 				for (size_t k = 0; k < n; k++) {
-					jw_open(&w, NULL, '{');
-					jw_string(&w, "in", pins[k].in);
-					jw_string(&w, "prefix", pins[k].prefix);
-					jw_string(&w, "via", pins[k].via);
-					jw_u64(&w, "gen", pins[k].gen);
-					jw_close(&w, '}');
+					xfab_jw_open(&w, NULL, '{');
+					xfab_jw_string(&w, "in", pins[k].in);
+					xfab_jw_string(&w, "prefix", pins[k].prefix);
+					xfab_jw_string(&w, "via", pins[k].via);
+					xfab_jw_uint(&w, "gen", pins[k].gen);
+					xfab_jw_close(&w, '}');
 				}
-				jw_close(&w, ']');
+				xfab_jw_close(&w, ']');
 			}
-			jw_close(&w, '}');
+			xfab_jw_close(&w, '}');
 		} else if (rc) {
 			printf("%-10s %-12s %-12s %-6s %s\n", c->f->sw[i].name, "-", "-", "-", err);
 		} else {
@@ -1377,7 +1302,7 @@ static int cmd_status(struct ctx *c)
 			free(pins);
 	}
 	if (c->o.json) {
-		jw_close(&w, ']');
+		xfab_jw_close(&w, ']');
 		putchar('\n');
 	}
 	return bad ? 1 : 0;

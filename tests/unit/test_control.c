@@ -36,28 +36,6 @@
 #include "agent.h"
 #include "ctlproto.h"
 #include "json.h"
-#include "pfc.h"
-
-/* xfabd's logger (main.c), quiet here */
-/* The PFC watchdog's requests (pfc.c, which runs only in xfabd): the
- * last one seen, refused as xfabd refuses them when no port is lossless. */
-static struct xfab_ctl_req last_pfcwd;
-int pfc_wd_request(struct agent *a, const struct xfab_ctl_req *r, char *field, size_t flen,
-		   char *msg, size_t mlen)
-{
-	(void)a;
-	last_pfcwd = *r;
-	snprintf(field, flen, "ports");
-	snprintf(msg, mlen, "no port has lossless priorities");
-	return -1;
-}
-
-int xfab_verbose;
-void xfab_logmsg(const char *level, const char *fmt, ...)
-{
-	(void)level;
-	(void)fmt;
-}
 
 #define N_PORTS 4
 

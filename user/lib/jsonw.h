@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The one JSON writer: commas and nesting kept for the caller, output
+ * compact (no spaces), straight to a FILE. k is a member's key, NULL for
+ * an array's element. Numbers are written as the readers of xfab's JSON
+ * (tests, tools, Grafana) have always seen them: see each function.
+ */
+#ifndef XFAB_JSONW_H
+#define XFAB_JSONW_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define XFAB_JW_MAX_DEPTH 32
+
+struct xfab_jw {
+	FILE *out;
+	int depth;
+	int first[XFAB_JW_MAX_DEPTH]; /* nothing written yet at depth d (0: the top) */
+};
+
+void xfab_jw_init(struct xfab_jw *w, FILE *out);
+/* s as a JSON string, quotes included: '"' and '\' escaped, control
+ * characters as \u00XX, every other byte as it is (UTF-8 passes). */
+void xfab_jw_quote(FILE *out, const char *s);
+
+/* c is '{' or '[' (and '}' or ']' to close it). Nesting deeper than
+ * XFAB_JW_MAX_DEPTH is written but its commas are not kept. */
+void xfab_jw_open(struct xfab_jw *w, const char *k, char c);
+void xfab_jw_close(struct xfab_jw *w, char c);
+void xfab_jw_string(struct xfab_jw *w, const char *k, const char *v);
+void xfab_jw_uint(struct xfab_jw *w, const char *k, unsigned long long v);
+void xfab_jw_bool(struct xfab_jw *w, const char *k, int v);
+void xfab_jw_null(struct xfab_jw *w, const char *k);
+/* %.10g: 0.5, 1e+20, 3 */
+void xfab_jw_double(struct xfab_jw *w, const char *k, double v);
+/* a whole number as one (3), any other with three decimals (0.250) */
+void xfab_jw_num3(struct xfab_jw *w, const char *k, double v);
+/* Ends a top-level value with a newline, if one was written, and starts
+ * the next at the top. */
+void xfab_jw_end(struct xfab_jw *w);
+
+#endif
