@@ -29,9 +29,11 @@ void xfab_jw_quote(FILE *out, const char *s)
 /* The comma before every value but a container's first, then its key. */
 static void jw_key(struct xfab_jw *w, const char *k)
 {
-	if (!w->first[w->depth])
-		fputc(',', w->out);
-	w->first[w->depth] = 0;
+	if (w->depth < XFAB_JW_MAX_DEPTH) {
+		if (!w->first[w->depth])
+			fputc(',', w->out);
+		w->first[w->depth] = 0;
+	}
 	if (k) {
 		xfab_jw_quote(w->out, k);
 		fputc(':', w->out);
@@ -42,8 +44,8 @@ void xfab_jw_open(struct xfab_jw *w, const char *k, char c)
 {
 	jw_key(w, k);
 	fputc(c, w->out);
-	if (w->depth < XFAB_JW_MAX_DEPTH - 1)
-		w->first[++w->depth] = 1;
+	if (++w->depth < XFAB_JW_MAX_DEPTH)
+		w->first[w->depth] = 1;
 }
 
 void xfab_jw_close(struct xfab_jw *w, char c)

@@ -24,8 +24,9 @@ void xfab_jw_init(struct xfab_jw *w, FILE *out);
  * characters as \u00XX, every other byte as it is (UTF-8 passes). */
 void xfab_jw_quote(FILE *out, const char *s);
 
-/* c is '{' or '[' (and '}' or ']' to close it). Nesting deeper than
- * XFAB_JW_MAX_DEPTH is written but its commas are not kept. */
+/* c is '{' or '[' (and '}' or ']' to close it). Nesting XFAB_JW_MAX_DEPTH
+ * deep or deeper is written, without commas inside it (nothing of xfab's
+ * nests so deep); the levels above it are kept. */
 void xfab_jw_open(struct xfab_jw *w, const char *k, char c);
 void xfab_jw_close(struct xfab_jw *w, char c);
 void xfab_jw_string(struct xfab_jw *w, const char *k, const char *v);
