@@ -40,6 +40,7 @@
 
 #include "clock.h"
 #include "frame.h"
+#include "textparse.h"
 
 #define XFAB_TCX_INGRESS 46 /* enum bpf_attach_type; Debian's UAPI headers predate tcx */
 #ifndef BPF_F_TEST_XDP_LIVE_FRAMES
@@ -52,14 +53,6 @@ struct opts {
 	long key, flows, repeat, vni;
 	double seconds;
 };
-
-static int parse_mac(const char *s, unsigned char *m)
-{
-	return sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &m[0], &m[1], &m[2], &m[3], &m[4],
-		      &m[5]) == 6
-		   ? 0
-		   : -1;
-}
 
 #define FRAME_MAX 128
 
@@ -80,8 +73,8 @@ static int build_frame(const struct opts *o, unsigned char *b)
 	    .vxlan = {.present = 1, .vni = (uint32_t)o->vni, .inner = &f}};
 
 	memset(b, 0, FRAME_MAX);
-	if (parse_mac(o->dmac, f.dmac) ||
-	    parse_mac(o->smac ? o->smac : "02:00:00:00:00:01", f.smac) ||
+	if (xfab_parse_mac(o->dmac, f.dmac) ||
+	    xfab_parse_mac(o->smac ? o->smac : "02:00:00:00:00:01", f.smac) ||
 	    xfab_frame_addrs(&f, o->src, o->dst) || (f.l3 == XFAB_FRAME_IPV6) != !!o->v6)
 		return -1;
 	f.ip4.ttl = f.ip6.hop_limit = 64;
@@ -186,7 +179,8 @@ static int do_cfg(const struct opts *o)
 	} val = {(__u32)o->flows, (__u32)o->vary_qp, {0}, {0}, 0, 0, (__u32)o->v6, (__u32)o->vni};
 	__u32 zero = 0;
 
-	if (!o->dmac || !o->smac || parse_mac(o->dmac, val.dmac) || parse_mac(o->smac, val.smac)) {
+	if (!o->dmac || !o->smac || xfab_parse_mac(o->dmac, val.dmac) ||
+	    xfab_parse_mac(o->smac, val.smac)) {
 		fprintf(stderr, "xfab-bench cfg: --dmac and --smac\n");
 		return 2;
 	}

@@ -1012,9 +1012,9 @@ static void plan_json(struct xfab_jw *w, const struct ctx *c, const struct xfab_
 		xfab_jw_string(w, "dst", f->hosts[pr->dst].name);
 		xfab_jw_uint(w, "bytes", pr->bytes);
 		xfab_jw_string(w, "state",
-			  pr->state == XFAB_TE_PLACED	   ? "placed"
-			  : pr->state == XFAB_TE_SAME_LEAF ? "same-leaf"
-							   : "no-path");
+			       pr->state == XFAB_TE_PLACED	? "placed"
+			       : pr->state == XFAB_TE_SAME_LEAF ? "same-leaf"
+								: "no-path");
 		xfab_jw_uint(w, "candidates", (uint64_t)pr->candidates);
 		if (pr->state == XFAB_TE_PLACED) {
 			xfab_jw_open(w, "path", '[');

@@ -208,8 +208,8 @@ void ctl_serve(struct agent *a, const struct pollfd *pfd, int n);
  * field at fault and why (answered as a refusal). */
 typedef int (*ctl_reply_fn)(struct agent *a, const struct xfab_ctl_req *r, char *out,
 			    size_t outlen);
-typedef int (*ctl_check_fn)(struct agent *a, const struct xfab_ctl_req *r, char *field,
-			    size_t flen, char *msg, size_t mlen);
+typedef int (*ctl_check_fn)(struct agent *a, const struct xfab_ctl_req *r, char *field, size_t flen,
+			    char *msg, size_t mlen);
 /* Serves cmd with fn from now on (a part outside requests.c). 0, or -1 on
  * a command out of range. */
 int ctl_register_check(enum xfab_ctl_cmd cmd, ctl_check_fn fn);
