@@ -7,6 +7,7 @@
 #include <linux/types.h>
 #include <stddef.h>
 
+#include "dscp.h" /* xfab_default_dscp_to_tc */
 #include "json.h"
 #include "textparse.h" /* xfab_parse_mac */
 #include "xfab_abi.h"
@@ -273,7 +274,5 @@ __u32 xfab_default_hash_seed(const char *hostname);
 /* "SRC_IP,DST_IP,..." <-> XFAB_HASH_F_*; returns -1 naming the bad field. */
 int xfab_parse_hash_fields(const char *text, __u32 *fields, char *bad, size_t badlen);
 void xfab_format_hash_fields(__u32 fields, char *buf, size_t len);
-/* SONiC's default DSCP -> traffic class map. */
-void xfab_default_dscp_to_tc(__u8 map[XFAB_NUM_DSCP]);
 
 #endif

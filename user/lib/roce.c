@@ -116,26 +116,6 @@ void xfab_pacer_set_rate(struct xfab_pacer *p, __u64 rate, __u64 now)
 	p->rate = rate;
 }
 
-int xfab_default_tc(int dscp)
-{
-	switch (dscp) {
-	case 3:
-		return 3;
-	case 4:
-		return 4;
-	case 46:
-		return 5;
-	case 48:
-		return 6;
-	case 8:
-		return 0;
-	case 5:
-		return 2;
-	default:
-		return 1;
-	}
-}
-
 int xfab_dev_of_addr(const struct sockaddr *addr, char dev[IF_NAMESIZE])
 {
 	struct ifaddrs *ifa, *i;
