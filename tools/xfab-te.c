@@ -25,7 +25,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -34,12 +33,12 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "abi.h"
 #include "common.h"
+#include "ctlclient.h"
 #include "ctlproto.h"
 #include "job.h"
 #include "json.h"
@@ -577,65 +576,31 @@ static int exchange(struct ctx *c, int sw, const char *line, char *resp, size_t 
 		return -1;
 	}
 	for (int attempt = 0; attempt < 2; attempt++) {
-		size_t off = 0, got = 0, len = strlen(line);
-		int broken = 0;
+		enum xfab_ctl_xfer x;
 
 		if (s->fd < 0) {
-			struct sockaddr_un sa = {.sun_family = AF_UNIX};
-
-			s->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+			s->fd = xfab_ctl_connect(path);
 			if (s->fd < 0) {
-				snprintf(err, errlen, "socket: %s", strerror(errno));
-				return -1;
-			}
-			snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
-			if (connect(s->fd, (struct sockaddr *)&sa, sizeof(sa))) {
 				snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
 					 errno == ENOENT || errno == ECONNREFUSED
 					     ? " (xfabd is not running)"
 					     : "");
-				ctl_close(s);
 				return -1;
 			}
 		}
-		while (off < len && !broken) {
-			ssize_t w = send(s->fd, line + off, len - off, MSG_NOSIGNAL);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				broken = 1;
-			else
-				off += (size_t)w;
-		}
-		while (!broken) {
-			struct pollfd p = {.fd = s->fd, .events = POLLIN};
-			int r = poll(&p, 1, REPLY_MS);
-			ssize_t n;
-
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				snprintf(err, errlen, "%s: no answer within %d ms", path, REPLY_MS);
-				ctl_close(s);
-				return -1;
-			}
-			n = recv(s->fd, resp + got, rlen - 1 - got, 0);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break; /* closed: opened again, once */
-			got += (size_t)n;
-			resp[got] = '\0';
-			if (memchr(resp, '\n', got))
-				return 0;
-			if (got + 1 >= rlen) {
-				snprintf(err, errlen, "%s: an answer longer than a line", path);
-				ctl_close(s);
-				return -1;
-			}
-		}
+		x = xfab_ctl_exchange(s->fd, line, strlen(line), resp, rlen, REPLY_MS);
+		if (x == XFAB_CTL_XFER_OK)
+			return 0;
 		ctl_close(s);
+		if (x == XFAB_CTL_XFER_TIMEOUT) {
+			snprintf(err, errlen, "%s: no answer within %d ms", path, REPLY_MS);
+			return -1;
+		}
+		if (x == XFAB_CTL_XFER_LONG) {
+			snprintf(err, errlen, "%s: an answer longer than a line", path);
+			return -1;
+		}
+		/* closed: opened again, once */
 	}
 	snprintf(err, errlen, "%s: xfabd closed the connection without an answer", path);
 	return -1;

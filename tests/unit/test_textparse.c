@@ -21,10 +21,17 @@
 static void test_mac(void **state)
 {
 	static const char *const bad[] = {
-	    "",		      "02:00:0a:00:01",	      "02:00:0a:00:01:01:",
-	    "02:00:0a:00:01:1", "2:0:a:0:1:1",	      "02-00-0a-00-01-01",
-	    "02:00:0a:00:01:0g", "02:00:0a:00:01:01 ", " 02:00:0a:00:01:01",
-	    "+2:00:0a:00:01:01", "0x:00:0a:00:01:01",
+	    "",
+	    "02:00:0a:00:01",
+	    "02:00:0a:00:01:01:",
+	    "02:00:0a:00:01:1",
+	    "2:0:a:0:1:1",
+	    "02-00-0a-00-01-01",
+	    "02:00:0a:00:01:0g",
+	    "02:00:0a:00:01:01 ",
+	    " 02:00:0a:00:01:01",
+	    "+2:00:0a:00:01:01",
+	    "0x:00:0a:00:01:01",
 	};
 	const __u8 want[6] = {0x02, 0x00, 0x0a, 0xff, 0xAB, 0x01};
 	__u8 mac[6];
@@ -58,9 +65,9 @@ static void test_opt_long(void **state)
 	assert_int_equal(xfab_parse_opt_long("t", "--n", "", 10, 1, 600, &v), -1);
 	assert_int_equal(xfab_parse_opt_long("t", "--n", "5s", 10, 1, 600, &v), -1);
 	assert_int_equal(xfab_parse_opt_long("t", "--v", "0x18", 10, 0, 255, &v), -1);
-	assert_int_equal(xfab_parse_opt_long("t", "--n", "99999999999999999999", 10, 0,
-					     0x7fffffffffffffffL, &v),
-			 -1);
+	assert_int_equal(
+	    xfab_parse_opt_long("t", "--n", "99999999999999999999", 10, 0, 0x7fffffffffffffffL, &v),
+	    -1);
 	assert_int_equal(v, 42);
 }
 

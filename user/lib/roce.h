@@ -96,7 +96,6 @@ void xfab_pacer_add(struct xfab_pacer *p, __u64 units);
 /* A new rate from now on: the units already due keep their times. */
 void xfab_pacer_set_rate(struct xfab_pacer *p, __u64 rate, __u64 now);
 
-
 /* The interface holding local address addr (AF_INET or AF_INET6); 0, or
  * -1 when none does. */
 int xfab_dev_of_addr(const struct sockaddr *addr, char dev[IF_NAMESIZE]);
