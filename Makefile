@@ -131,29 +131,25 @@ $(TOOLS): $(BUILD)/%: $(BUILD)/obj/tools/%.o $(LIB_A) | $(BUILD)
 $(BUILD)/bench.bpf.o: bench/bench.bpf.c | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-# Unit tests: pure userspace, also built with ASan/UBSan, linked from the
-# library's objects. UNIT_EXTRA: agent objects a test needs besides the
-# library (and UNIT_INC the include folder they need).
+# Unit tests: pure userspace, also built with ASan/UBSan, linked with the
+# library. A suite of an agent part (which needs nothing of main.c) links
+# that part's objects too, and sees user/agent's headers: one line each,
+# $(call unit_agent,SUITE,OBJECTS) (UNIT_EXTRA, UNIT_INC).
+define unit_agent
+$(BUILD)/test_$(1) $(BUILD)/test_$(1)_asan: UNIT_EXTRA := $(2)
+$(BUILD)/obj/tests/unit/test_$(1).o $(BUILD)/obj-asan/tests/unit/test_$(1).o: UNIT_INC := -Iuser/agent
+$(BUILD)/test_$(1): $(addprefix $(BUILD)/obj/,$(2))
+$(BUILD)/test_$(1)_asan: $(addprefix $(BUILD)/obj-asan/,$(2))
+endef
+$(eval $(call unit_agent,names,agent/metrics.o))
+$(eval $(call unit_agent,exposition,agent/metrics.o))
+$(eval $(call unit_agent,control,agent/requests.o))
+$(eval $(call unit_agent,control_socket,agent/control.o agent/requests.o))
+$(eval $(call unit_agent,netlink,agent/netlink.o))
 # test_abi runs xfabctl against pins of another ABI version.
 $(BUILD)/test_abi: $(BUILD)/xfabctl
 # test_restart runs xfabd itself (and xfabctl restart) on veth ports.
 $(BUILD)/test_restart: $(BUILD)/xfabd $(BUILD)/xfabctl
-$(BUILD)/test_names $(BUILD)/test_names_asan: UNIT_EXTRA := agent/metrics.o
-$(BUILD)/obj/tests/unit/test_names.o $(BUILD)/obj-asan/tests/unit/test_names.o: UNIT_INC := -Iuser/agent
-$(BUILD)/test_names: $(BUILD)/obj/agent/metrics.o
-$(BUILD)/test_names_asan: $(BUILD)/obj-asan/agent/metrics.o
-$(BUILD)/test_control $(BUILD)/test_control_asan: UNIT_EXTRA := agent/requests.o
-$(BUILD)/obj/tests/unit/test_control.o $(BUILD)/obj-asan/tests/unit/test_control.o: UNIT_INC := -Iuser/agent
-$(BUILD)/test_control: $(BUILD)/obj/agent/requests.o
-$(BUILD)/test_control_asan: $(BUILD)/obj-asan/agent/requests.o
-$(BUILD)/test_control_socket $(BUILD)/test_control_socket_asan: UNIT_EXTRA := agent/control.o agent/requests.o
-$(BUILD)/obj/tests/unit/test_control_socket.o $(BUILD)/obj-asan/tests/unit/test_control_socket.o: UNIT_INC := -Iuser/agent
-$(BUILD)/test_control_socket: $(BUILD)/obj/agent/control.o $(BUILD)/obj/agent/requests.o
-$(BUILD)/test_control_socket_asan: $(BUILD)/obj-asan/agent/control.o $(BUILD)/obj-asan/agent/requests.o
-$(BUILD)/test_netlink $(BUILD)/test_netlink_asan: UNIT_EXTRA := agent/netlink.o
-$(BUILD)/obj/tests/unit/test_netlink.o $(BUILD)/obj-asan/tests/unit/test_netlink.o: UNIT_INC := -Iuser/agent
-$(BUILD)/test_netlink: $(BUILD)/obj/agent/netlink.o
-$(BUILD)/test_netlink_asan: $(BUILD)/obj-asan/agent/netlink.o
 $(UNIT_PLAIN): $(BUILD)/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIB_A) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(addprefix $(BUILD)/obj/,$(UNIT_EXTRA)) $(LIB_A) -o $@ $(LDLIBS) -lcmocka
 
@@ -393,8 +389,3 @@ deb:
 	mv ../xfab_*.deb ../xfab_*.buildinfo ../xfab_*.changes $(BUILD)/deb/
 	lintian --fail-on error,warning $(BUILD)/deb/xfab_*.deb
 
-# test_exposition reads the metrics writer's text by the format's rules.
-$(BUILD)/test_exposition $(BUILD)/test_exposition_asan: UNIT_EXTRA := agent/metrics.o
-$(BUILD)/obj/tests/unit/test_exposition.o $(BUILD)/obj-asan/tests/unit/test_exposition.o: UNIT_INC := -Iuser/agent
-$(BUILD)/test_exposition: $(BUILD)/obj/agent/metrics.o
-$(BUILD)/test_exposition_asan: $(BUILD)/obj-asan/agent/metrics.o
