@@ -44,10 +44,11 @@
 #include "json.h"
 #include "jsonw.h"
 #include "te.h"
+#include "textfile.h"
 #include "xfab_abi.h"
 
 #define MAX_INPUTS 64	     /* --job, --matrix, --down each */
-#define MAX_FILE (16u << 20) /* a fabric, job or matrix file */
+#define MAX_FILE_MIB 16	     /* a fabric, job or matrix file */
 #define REPLY_MS 3000	     /* an answer from xfabd */
 #define RETRY_MS 1000	     /* a switch that failed is tried again after */
 #define JOBS_CHECK_MS 1000   /* --jobs DIR is looked at */
@@ -200,53 +201,6 @@ static void event(struct ctx *c, const char *kind, double ms, const char *fmt, .
 
 /* ---- files ---- */
 
-static char *read_file(const char *path, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "r");
-	size_t len = 0, cap = 0;
-	char *text = NULL;
-
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		size_t got;
-
-		if (cap - len < 4096) {
-			char *t = cap > MAX_FILE ? NULL : realloc(text, cap + 65536);
-
-			if (!t) {
-				snprintf(err, errlen, "%s: %s", path,
-					 cap > MAX_FILE ? "longer than 16 MiB" : "out of memory");
-				free(text);
-				fclose(f);
-				return NULL;
-			}
-			text = t;
-			cap += 65536;
-		}
-		got = fread(text + len, 1, cap - len - 1, f);
-		len += got;
-		if (!got)
-			break;
-	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: cannot read it", path);
-		free(text);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	text[len] = '\0';
-	if (strlen(text) != len) {
-		snprintf(err, errlen, "%s: holds a NUL byte", path);
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
 /* ---- demand ---- */
 
 /* The jobs in --jobs DIR (*.json, by name) into names; -1 on a bad dir. */
@@ -352,7 +306,8 @@ static int load_demand(struct ctx *c, struct xfab_te_demands *dm, int skip_bad, 
 		if (add_job(c, dm, c->o.jobs[i], err, errlen))
 			goto fail;
 	for (int i = 0; i < c->o.n_matrices; i++) {
-		char inner[400], *text = read_file(c->o.matrices[i], err, errlen);
+		char inner[400],
+		    *text = xfab_read_text(c->o.matrices[i], MAX_FILE_MIB, err, errlen);
 		int rc;
 
 		if (!text)
@@ -1748,7 +1703,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xfab-te run: give the demand: --job, --matrix or --jobs DIR\n");
 		return 2;
 	}
-	text = read_file(c->o.fabric, err, sizeof(err));
+	text = xfab_read_text(c->o.fabric, MAX_FILE_MIB, err, sizeof(err));
 	if (!text) {
 		fprintf(stderr, "xfab-te: --fabric %s\n", err);
 		return 1;

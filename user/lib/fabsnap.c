@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "textfile.h"
 #include "jsonw.h"
 #include "names.h"
 
@@ -302,7 +303,7 @@ int xfab_fab_snap_load(const char *path, const struct xfab_fabric *f, struct xfa
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	text = xfab_fab_read_text(path, 64l << 20, err, errlen);
+	text = xfab_read_text(path, 64, err, errlen);
 	if (!text) {
 		xfab_fab_snap_free(s);
 		return -1;
