@@ -217,11 +217,6 @@ static int do_count(const struct opts *o)
 	return 0;
 }
 
-static double now_s(void)
-{
-	return (double)xfab_mono_ns() / 1e9;
-}
-
 static int do_gen(const struct opts *o)
 {
 	unsigned char frame[FRAME_MAX];
@@ -238,9 +233,9 @@ static int do_gen(const struct opts *o)
 		fprintf(stderr, "xfab-bench gen: %s, %s or the frame\n", path, o->dev);
 		return 1;
 	}
-	start = now_s();
+	start = xfab_mono_s();
 	end = start + (o->seconds > 0 && o->seconds <= 30 ? o->seconds : 2);
-	while (now_s() < end) {
+	while (xfab_mono_s() < end) {
 		LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame, .data_size_in = (__u32)len,
 			    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = 1 << 16,
 			    .batch_size = 64, .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
@@ -251,7 +246,7 @@ static int do_gen(const struct opts *o)
 		}
 		sent += 1 << 16;
 	}
-	printf("%llu %.6f\n", sent, now_s() - start);
+	printf("%llu %.6f\n", sent, xfab_mono_s() - start);
 	return 0;
 }
 

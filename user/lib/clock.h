@@ -8,5 +8,7 @@
 
 /* CLOCK_MONOTONIC in ns: the clock of bpf_ktime_get_ns(). */
 __u64 xfab_mono_ns(void);
+/* The same clock in seconds, for timing a run. */
+double xfab_mono_s(void);
 
 #endif
