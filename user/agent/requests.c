@@ -441,10 +441,10 @@ static int te_list(struct agent *a, const struct xfab_ctl_req *r, char *out, siz
 /* Every port slot's per-CPU counters to zero. */
 static int clear_counters(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
-	(void)r;
 	int ncpu = libbpf_num_possible_cpus();
 	struct xfab_port_stats *zero;
 
+	(void)r;
 	if (a->fd_port_stats < 0 || ncpu <= 0)
 		return refuse(out, outlen, "", "the counters are not loaded");
 	zero = calloc((size_t)ncpu, sizeof(*zero));
@@ -487,11 +487,11 @@ static int clear_watermark(struct agent *a, const struct xfab_ctl_req *r, char *
 /* FIB_SYNC's figures (docs/CONTROL.md): read, nothing changes. */
 static int fib_status(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
-	(void)r;
 	struct xfab_fib_status c;
 	char protos[256] = "", name[16];
 	size_t off = 0;
 
+	(void)r;
 	if (!a->nlsync)
 		return snprintf(out, outlen, "{\"ok\":true,\"fib_sync\":{\"enabled\":false}}\n");
 	/* as published after the last batch of events (fibsync.c) */
