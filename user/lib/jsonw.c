@@ -10,19 +10,24 @@ void xfab_jw_init(struct xfab_jw *w, FILE *out)
 	w->first[0] = 1;
 }
 
+size_t xfab_jw_escape(unsigned char c, char out[8])
+{
+	if (c == '"' || c == '\\')
+		return (size_t)snprintf(out, 8, "\\%c", c);
+	if (c < 0x20)
+		return (size_t)snprintf(out, 8, "\\u%04x", c);
+	out[0] = (char)c;
+	out[1] = '\0';
+	return 1;
+}
+
 void xfab_jw_quote(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	char esc[8];
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
+	fputc('"', out);
+	for (; *s; s++)
+		fwrite(esc, 1, xfab_jw_escape((unsigned char)*s, esc), out);
 	fputc('"', out);
 }
 

@@ -8,6 +8,7 @@
 #ifndef XFAB_JSONW_H
 #define XFAB_JSONW_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -20,8 +21,12 @@ struct xfab_jw {
 };
 
 void xfab_jw_init(struct xfab_jw *w, FILE *out);
-/* s as a JSON string, quotes included: '"' and '\' escaped, control
- * characters as \u00XX, every other byte as it is (UTF-8 passes). */
+/* The one escaping rule of xfab's JSON strings: byte c as it goes between
+ * the quotes ('"' and '\' escaped, control bytes as \u00XX, any other
+ * byte, UTF-8 included, as it is) into out, NUL-terminated; its length
+ * (1, 2 or 6). */
+size_t xfab_jw_escape(unsigned char c, char out[8]);
+/* s as a JSON string, quotes included, each byte as xfab_jw_escape has it. */
 void xfab_jw_quote(FILE *out, const char *s);
 
 /* c is '{' or '[' (and '}' or ']' to close it). Nesting XFAB_JW_MAX_DEPTH
