@@ -23,11 +23,13 @@ size_t xfab_jw_escape(unsigned char c, char out[8])
 
 void xfab_jw_quote(FILE *out, const char *s)
 {
-	char esc[8];
-
 	fputc('"', out);
-	for (; *s; s++)
-		fwrite(esc, 1, xfab_jw_escape((unsigned char)*s, esc), out);
+	for (; *s; s++) {
+		char esc[8];
+		size_t n = xfab_jw_escape((unsigned char)*s, esc);
+
+		fwrite(esc, 1, n, out);
+	}
 	fputc('"', out);
 }
 
