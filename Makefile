@@ -10,7 +10,9 @@ BPF_CFLAGS := -O2 -g -target bpf -mcpu=v3 -Wall -Wextra -Wno-unused-parameter \
 CFLAGS     ?= -O2 -g
 # Error keys and messages are cut to fixed sizes on purpose.
 CFLAGS     += -Wall -Wextra -Wno-missing-field-initializers -Wno-format-truncation -std=gnu11 -Iinclude -Iuser/lib -I$(BUILD)
-LDLIBS     := -lbpf -lelf -lz -lmnl
+# --as-needed: a program records only the libraries it calls (a tool that
+# takes nothing of libbpf from libxfab.a needs no libbpf).
+LDLIBS     := -Wl,--as-needed -lbpf -lelf -lz -lmnl -lm
 SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BPF_SRC    := bpf/xfab.bpf.c
@@ -24,12 +26,14 @@ LIB_OBJ    := $(LIB_SRC:user/%.c=$(BUILD)/obj/%.o)
 LIB_OBJ_ASAN := $(LIB_SRC:user/%.c=$(BUILD)/obj-asan/%.o)
 AGENT_OBJ  := $(AGENT_SRC:user/%.c=$(BUILD)/obj/%.o)
 CTL_OBJ    := $(CTL_SRC:user/%.c=$(BUILD)/obj/%.o)
+# The library as one archive that every program and test links: the linker
+# takes from it only the objects a program uses (and what they use).
+LIB_A      := $(BUILD)/libxfab.a
+LIB_A_ASAN := $(BUILD)/libxfab_asan.a
 
-PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(BUILD)/xfab-roce $(BUILD)/xfab-lbsim \
-	      $(BUILD)/xfab-compile-bench $(BUILD)/xfab-nlsync-bench $(BUILD)/xfab-stackcheck \
-	      $(BUILD)/xfab-route-inject $(BUILD)/xfab-linkfault $(BUILD)/xfab-pfcgen \
-	      $(BUILD)/xfab-bench $(BUILD)/xfab-te $(BUILD)/bench.bpf.o $(BUILD)/xfab-coll \
-	      $(BUILD)/xfab-flood
+# Every tools/X.c is a program build/X.
+TOOLS      := $(patsubst tools/%.c,$(BUILD)/%,$(wildcard tools/*.c))
+PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(TOOLS) $(BUILD)/bench.bpf.o
 # Every tests/unit/test_X.c is a unit suite (built plain and with ASan/UBSan);
 # every tests/bpf/test_X.c a BPF packet suite: adding a file adds the suite.
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
@@ -100,90 +104,63 @@ BPF_TEST_OBJ := $(patsubst tests/bpf/%.c,$(BUILD)/obj/tests/bpf/%.o,$(wildcard t
 SKEL_OBJ   := $(patsubst user/%.c,$(BUILD)/obj/%.o,$(shell grep -l 'xfab\.skel\.h' $(LIB_SRC) $(AGENT_SRC) $(CTL_SRC)))
 $(SKEL_OBJ) $(BPF_TEST_OBJ): | $(BUILD)/xfab.skel.h
 
-$(BUILD)/xfabd: $(AGENT_OBJ) $(LIB_OBJ)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+# Rebuilt whole (rm first): an object whose source went away leaves too.
+$(LIB_A): $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
 
-$(BUILD)/xfabctl: $(CTL_OBJ) $(LIB_OBJ)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+$(LIB_A_ASAN): $(LIB_OBJ_ASAN)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/xfabd: $(AGENT_OBJ) $(LIB_A)
+	$(CC) $(CFLAGS) $(AGENT_OBJ) $(LIB_A) -o $@ $(LDLIBS)
+
+$(BUILD)/xfabctl: $(CTL_OBJ) $(LIB_A)
+	$(CC) $(CFLAGS) $(CTL_OBJ) $(LIB_A) -o $@ $(LDLIBS)
 
 # Tools: objects of their own too (obj/tools/X.o), linked with what they use.
 $(BUILD)/obj/tools/%.o: tools/%.c $(BUILD)/obj/tools/%.d
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-# The host tools read and write pause frames with the library's pfcframe;
-# the RoCE senders share roce (BTH, pacer, PFC listener), xfab-coll also
-# job files and the collectives' schedule (coll).
-$(BUILD)/xfab-pfcgen: $(BUILD)/%: $(BUILD)/obj/tools/%.o $(BUILD)/obj/lib/pfcframe.o | $(BUILD)
-	$(CC) $(CFLAGS) $^ -o $@
-
-# xfab-flood (the CoPP tests' flooder) builds its frames with frame.c.
-$(BUILD)/xfab-flood: $(BUILD)/obj/tools/xfab-flood.o $(BUILD)/obj/lib/frame.o | $(BUILD)
-	$(CC) $(CFLAGS) $^ -o $@
-
-$(BUILD)/xfab-roce: $(BUILD)/obj/tools/xfab-roce.o $(BUILD)/obj/lib/roce.o $(BUILD)/obj/lib/pfcframe.o | $(BUILD)
-	$(CC) $(CFLAGS) $^ -o $@
-
-$(BUILD)/xfab-coll: $(BUILD)/obj/tools/xfab-coll.o $(BUILD)/obj/lib/coll.o $(BUILD)/obj/lib/roce.o \
-		$(BUILD)/obj/lib/pfcframe.o $(BUILD)/obj/lib/job.o $(BUILD)/obj/lib/json.o \
-		$(BUILD)/obj/lib/pool.o | $(BUILD)
-	$(CC) $(CFLAGS) $^ -o $@ -lm
-
-# make check: the verifier's stack depth of every program (scripts/check).
-$(BUILD)/xfab-stackcheck: $(BUILD)/obj/tools/xfab-stackcheck.o | $(BUILD)
-	$(CC) $(CFLAGS) $^ -o $@ -lbpf -lelf -lz
-
-$(BUILD)/xfab-route-inject: $(BUILD)/obj/tools/xfab-route-inject.o | $(BUILD)
-	$(CC) $(CFLAGS) $^ -o $@ -lmnl
-
-# A silent link failure (every frame dropped, carrier kept) for the failover
-# experiment and its test.
-$(BUILD)/xfab-linkfault: $(BUILD)/obj/tools/xfab-linkfault.o | $(BUILD)
-	$(CC) $(CFLAGS) $^ -o $@ -lbpf -lelf -lz
-
-$(BUILD)/xfab-bench: $(BUILD)/obj/tools/xfab-bench.o $(BUILD)/obj/lib/frame.o | $(BUILD)
-	$(CC) $(CFLAGS) $^ -o $@ -lbpf -lelf -lz
+# Every tool is its object and the library.
+$(TOOLS): $(BUILD)/%: $(BUILD)/obj/tools/%.o $(LIB_A) | $(BUILD)
+	$(CC) $(CFLAGS) $< $(LIB_A) -o $@ $(LDLIBS)
 
 $(BUILD)/bench.bpf.o: bench/bench.bpf.c | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/xfab-lbsim $(BUILD)/xfab-compile-bench $(BUILD)/xfab-nlsync-bench $(BUILD)/xfab-te: $(BUILD)/%: $(BUILD)/obj/tools/%.o $(LIB_OBJ) | $(BUILD)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
-
-# Unit tests: pure userspace, also built with ASan/UBSan, linked from the
-# library's objects. UNIT_EXTRA: agent objects a test needs besides the
-# library (and UNIT_INC the include folder they need).
+# Unit tests: pure userspace, also built with ASan/UBSan, linked with the
+# library. A suite of an agent part (which needs nothing of main.c) links
+# that part's objects too, and sees user/agent's headers: one line each,
+# $(call unit_agent,SUITE,OBJECTS) (UNIT_EXTRA, UNIT_INC).
+define unit_agent
+$(BUILD)/test_$(1) $(BUILD)/test_$(1)_asan: UNIT_EXTRA := $(2)
+$(BUILD)/obj/tests/unit/test_$(1).o $(BUILD)/obj-asan/tests/unit/test_$(1).o: UNIT_INC := -Iuser/agent
+$(BUILD)/test_$(1): $(addprefix $(BUILD)/obj/,$(2))
+$(BUILD)/test_$(1)_asan: $(addprefix $(BUILD)/obj-asan/,$(2))
+endef
+$(eval $(call unit_agent,names,agent/metrics.o))
+$(eval $(call unit_agent,exposition,agent/metrics.o))
+$(eval $(call unit_agent,control,agent/requests.o))
+$(eval $(call unit_agent,control_socket,agent/control.o agent/requests.o))
+$(eval $(call unit_agent,netlink,agent/netlink.o))
 # test_abi runs xfabctl against pins of another ABI version.
 $(BUILD)/test_abi: $(BUILD)/xfabctl
 # test_restart runs xfabd itself (and xfabctl restart) on veth ports.
 $(BUILD)/test_restart: $(BUILD)/xfabd $(BUILD)/xfabctl
-$(BUILD)/test_names $(BUILD)/test_names_asan: UNIT_EXTRA := agent/metrics.o
-$(BUILD)/obj/tests/unit/test_names.o $(BUILD)/obj-asan/tests/unit/test_names.o: UNIT_INC := -Iuser/agent
-$(BUILD)/test_names: $(BUILD)/obj/agent/metrics.o
-$(BUILD)/test_names_asan: $(BUILD)/obj-asan/agent/metrics.o
-$(BUILD)/test_control $(BUILD)/test_control_asan: UNIT_EXTRA := agent/requests.o
-$(BUILD)/obj/tests/unit/test_control.o $(BUILD)/obj-asan/tests/unit/test_control.o: UNIT_INC := -Iuser/agent
-$(BUILD)/test_control: $(BUILD)/obj/agent/requests.o
-$(BUILD)/test_control_asan: $(BUILD)/obj-asan/agent/requests.o
-$(BUILD)/test_control_socket $(BUILD)/test_control_socket_asan: UNIT_EXTRA := agent/control.o agent/requests.o
-$(BUILD)/obj/tests/unit/test_control_socket.o $(BUILD)/obj-asan/tests/unit/test_control_socket.o: UNIT_INC := -Iuser/agent
-$(BUILD)/test_control_socket: $(BUILD)/obj/agent/control.o $(BUILD)/obj/agent/requests.o
-$(BUILD)/test_control_socket_asan: $(BUILD)/obj-asan/agent/control.o $(BUILD)/obj-asan/agent/requests.o
-$(BUILD)/test_netlink $(BUILD)/test_netlink_asan: UNIT_EXTRA := agent/netlink.o
-$(BUILD)/obj/tests/unit/test_netlink.o $(BUILD)/obj-asan/tests/unit/test_netlink.o: UNIT_INC := -Iuser/agent
-$(BUILD)/test_netlink: $(BUILD)/obj/agent/netlink.o
-$(BUILD)/test_netlink_asan: $(BUILD)/obj-asan/agent/netlink.o
-$(UNIT_PLAIN): $(BUILD)/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIB_OBJ) | $(BUILD)
-	$(CC) $(CFLAGS) $< $(LIB_OBJ) $(addprefix $(BUILD)/obj/,$(UNIT_EXTRA)) -o $@ $(LDLIBS) -lcmocka
+$(UNIT_PLAIN): $(BUILD)/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIB_A) | $(BUILD)
+	$(CC) $(CFLAGS) $< $(addprefix $(BUILD)/obj/,$(UNIT_EXTRA)) $(LIB_A) -o $@ $(LDLIBS) -lcmocka
 
-$(UNIT_ASAN): $(BUILD)/test_%_asan: $(BUILD)/obj-asan/tests/unit/test_%.o $(LIB_OBJ_ASAN) | $(BUILD)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $< $(LIB_OBJ_ASAN) $(addprefix $(BUILD)/obj-asan/,$(UNIT_EXTRA)) -o $@ $(LDLIBS) -lcmocka
+$(UNIT_ASAN): $(BUILD)/test_%_asan: $(BUILD)/obj-asan/tests/unit/test_%.o $(LIB_A_ASAN) | $(BUILD)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $< $(addprefix $(BUILD)/obj-asan/,$(UNIT_EXTRA)) $(LIB_A_ASAN) -o $@ $(LDLIBS) -lcmocka
 
 # BPF packet tests: BPF_PROG_TEST_RUN through both entry points. Objects of
 # their own, so a library change relinks them and only a BPF change (the
 # skeleton) recompiles them.
-$(BPF_TESTS): $(BUILD)/test_%: $(BUILD)/obj/tests/bpf/test_%.o $(BUILD)/obj/tests/bpf/harness.o $(LIB_OBJ) | $(BUILD)
-	$(CC) $(CFLAGS) $(filter %.o,$^) -o $@ $(LDLIBS) -lcmocka -lm
+$(BPF_TESTS): $(BUILD)/test_%: $(BUILD)/obj/tests/bpf/test_%.o $(BUILD)/obj/tests/bpf/harness.o $(LIB_A) | $(BUILD)
+	$(CC) $(CFLAGS) $(filter %.o,$^) $(LIB_A) -o $@ $(LDLIBS) -lcmocka
 
 # test_packets and test_trace run xfabctl against the maps they pinned.
 $(BUILD)/test_packets $(BUILD)/test_trace: $(BUILD)/xfabctl
@@ -197,8 +174,8 @@ $(BUILD)/obj/tests/bpf/test_copp.o: UNIT_INC := -Iuser/agent
 # make fuzz-packets: structured and random frames through both datapaths
 # against the reference model (tests/fuzz/packets, docs/TESTING.md); root.
 FUZZ_PK_OBJ := $(BUILD)/obj/tests/fuzz/packets/fuzz_packets.o $(BUILD)/obj/tests/fuzz/packets/model.o
-$(BUILD)/fuzz_packets: $(FUZZ_PK_OBJ) $(BUILD)/obj/tests/bpf/harness.o $(LIB_OBJ) | $(BUILD)
-	$(CC) $(CFLAGS) $(filter %.o,$^) -o $@ $(LDLIBS)
+$(BUILD)/fuzz_packets: $(FUZZ_PK_OBJ) $(BUILD)/obj/tests/bpf/harness.o $(LIB_A) | $(BUILD)
+	$(CC) $(CFLAGS) $(filter %.o,$^) $(LIB_A) -o $@ $(LDLIBS)
 $(FUZZ_PK_OBJ): UNIT_INC := -Itests/bpf
 $(FUZZ_PK_OBJ): | $(BUILD)/xfab.skel.h
 $(FUZZ_PK_OBJ:.o=.d): ;
@@ -284,6 +261,7 @@ FUZZ_CFLAGS  := -O1 -g -Wall -Wextra -Wno-missing-field-initializers -std=gnu11 
 FUZZ_NAMES   := $(patsubst tests/fuzz/lib/fuzz_%.c,%,$(wildcard tests/fuzz/lib/fuzz_*.c))
 FUZZ_TARGETS := $(foreach n,$(FUZZ_NAMES),$(FUZZ_DIR)/fuzz_$(n))
 FUZZ_LIB_OBJ := $(LIB_SRC:user/%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_LIB_A   := $(FUZZ_DIR)/libxfab.a
 
 $(FUZZ_DIR)/obj/%.o: user/%.c
 	@mkdir -p $(@D)
@@ -297,8 +275,12 @@ $(FUZZ_DIR)/obj/tests/%.o: tests/fuzz/lib/%.c
 
 # fuzz_control serves requests with xfabd's own requests.c
 $(FUZZ_DIR)/fuzz_control: $(FUZZ_DIR)/obj/agent/requests.o
-$(FUZZ_TARGETS): $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz_%.o $(FUZZ_LIB_OBJ)
-	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ -o $@ $(LDLIBS) -lm
+$(FUZZ_LIB_A): $(FUZZ_LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(FUZZ_TARGETS): $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz_%.o $(FUZZ_LIB_A)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(filter %.o,$^) $(FUZZ_LIB_A) -o $@ $(LDLIBS)
 
 # The seeds, made again when what they are made from changes.
 $(FUZZ_DIR)/seeds/.stamp: tests/fuzz/lib/gen-seeds scripts/xfab-lab scripts/lab_common.py \
@@ -415,8 +397,3 @@ deb:
 	mv ../xfab_*.deb ../xfab_*.buildinfo ../xfab_*.changes $(BUILD)/deb/
 	lintian --fail-on error,warning $(BUILD)/deb/xfab_*.deb
 
-# test_exposition reads the metrics writer's text by the format's rules.
-$(BUILD)/test_exposition $(BUILD)/test_exposition_asan: UNIT_EXTRA := agent/metrics.o
-$(BUILD)/obj/tests/unit/test_exposition.o $(BUILD)/obj-asan/tests/unit/test_exposition.o: UNIT_INC := -Iuser/agent
-$(BUILD)/test_exposition: $(BUILD)/obj/agent/metrics.o
-$(BUILD)/test_exposition_asan: $(BUILD)/obj-asan/agent/metrics.o

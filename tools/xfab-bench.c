@@ -38,7 +38,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "frame.h"
+#include "textparse.h"
 
 #define XFAB_TCX_INGRESS 46 /* enum bpf_attach_type; Debian's UAPI headers predate tcx */
 #ifndef BPF_F_TEST_XDP_LIVE_FRAMES
@@ -51,14 +53,6 @@ struct opts {
 	long key, flows, repeat, vni;
 	double seconds;
 };
-
-static int parse_mac(const char *s, unsigned char *m)
-{
-	return sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &m[0], &m[1], &m[2], &m[3], &m[4],
-		      &m[5]) == 6
-		   ? 0
-		   : -1;
-}
 
 #define FRAME_MAX 128
 
@@ -79,8 +73,8 @@ static int build_frame(const struct opts *o, unsigned char *b)
 	    .vxlan = {.present = 1, .vni = (uint32_t)o->vni, .inner = &f}};
 
 	memset(b, 0, FRAME_MAX);
-	if (parse_mac(o->dmac, f.dmac) ||
-	    parse_mac(o->smac ? o->smac : "02:00:00:00:00:01", f.smac) ||
+	if (xfab_parse_mac(o->dmac, f.dmac) ||
+	    xfab_parse_mac(o->smac ? o->smac : "02:00:00:00:00:01", f.smac) ||
 	    xfab_frame_addrs(&f, o->src, o->dst) || (f.l3 == XFAB_FRAME_IPV6) != !!o->v6)
 		return -1;
 	f.ip4.ttl = f.ip6.hop_limit = 64;
@@ -185,7 +179,8 @@ static int do_cfg(const struct opts *o)
 	} val = {(__u32)o->flows, (__u32)o->vary_qp, {0}, {0}, 0, 0, (__u32)o->v6, (__u32)o->vni};
 	__u32 zero = 0;
 
-	if (!o->dmac || !o->smac || parse_mac(o->dmac, val.dmac) || parse_mac(o->smac, val.smac)) {
+	if (!o->dmac || !o->smac || xfab_parse_mac(o->dmac, val.dmac) ||
+	    xfab_parse_mac(o->smac, val.smac)) {
 		fprintf(stderr, "xfab-bench cfg: --dmac and --smac\n");
 		return 2;
 	}
@@ -222,14 +217,6 @@ static int do_count(const struct opts *o)
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int do_gen(const struct opts *o)
 {
 	unsigned char frame[FRAME_MAX];
@@ -246,9 +233,9 @@ static int do_gen(const struct opts *o)
 		fprintf(stderr, "xfab-bench gen: %s, %s or the frame\n", path, o->dev);
 		return 1;
 	}
-	start = now_s();
+	start = xfab_mono_s();
 	end = start + (o->seconds > 0 && o->seconds <= 30 ? o->seconds : 2);
-	while (now_s() < end) {
+	while (xfab_mono_s() < end) {
 		LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame, .data_size_in = (__u32)len,
 			    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = 1 << 16,
 			    .batch_size = 64, .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
@@ -259,7 +246,7 @@ static int do_gen(const struct opts *o)
 		}
 		sent += 1 << 16;
 	}
-	printf("%llu %.6f\n", sent, now_s() - start);
+	printf("%llu %.6f\n", sent, xfab_mono_s() - start);
 	return 0;
 }
 

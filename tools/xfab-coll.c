@@ -78,7 +78,9 @@
 #include <unistd.h>
 
 #include "coll.h"
+#include "common.h"
 #include "job.h"
+#include "jsonw.h"
 #include "roce.h"
 
 #define DEFAULT_CTRL_PORT 4792
@@ -100,14 +102,6 @@
 #define WIRE_OVERHEAD 42       /* Ethernet 14 + IPv4 20 + UDP 8 */
 #define MAX_SIZES 32
 #define CTRL_LINE 512
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* ---- options ---- */
 
@@ -417,7 +411,7 @@ static int qps_open(struct rank *r)
 		qp->fd = sock_for(r, qp->sport);
 		if (qp->fd < 0)
 			return -1;
-		xfab_dcqcn_init(&qp->dcqcn, &xfab_dcqcn_defaults, r->line_Bps, now_ns());
+		xfab_dcqcn_init(&qp->dcqcn, &xfab_dcqcn_defaults, r->line_Bps, xfab_mono_ns());
 	}
 	return 0;
 }
@@ -1099,7 +1093,7 @@ static int ctl_write(struct rank *r, int fd, const char *fmt, ...)
 		}
 		if (w < 0 && errno != EAGAIN && errno != EINTR)
 			break;
-		if (now_ns() > r->deadline)
+		if (xfab_mono_ns() > r->deadline)
 			break;
 		poll(&p, 1, 10);
 	}
@@ -1144,7 +1138,7 @@ static void my_counters(struct rank *r, struct counters *c)
 		c->cnps_rx += qp->cnps_rx;
 		c->naks += qp->rx.naks;
 	}
-	c->pause_ns = r->pfc_on ? xfab_pfc_paused_ns(&r->pfc, now_ns()) : 0;
+	c->pause_ns = r->pfc_on ? xfab_pfc_paused_ns(&r->pfc, xfab_mono_ns()) : 0;
 	c->timeouts = r->timeouts;
 	c->dropped = r->dropped;
 }
@@ -1338,7 +1332,7 @@ static int ctl_poll(struct rank *r)
  * with work left (its sender's and receiver's state), then the rank's. */
 static void dump_stuck(const struct rank *r)
 {
-	uint64_t now = now_ns(), flight = 0;
+	uint64_t now = xfab_mono_ns(), flight = 0;
 	uint32_t shown = 0;
 
 	for (uint32_t i = 0; i < r->nqps; i++) {
@@ -1409,7 +1403,7 @@ static int serve(struct rank *r, until_fn until, const char *waiting)
 	struct pollfd pfd[2 + 2 * XFAB_JOB_MAX_RANKS];
 
 	for (;;) {
-		uint64_t now = now_ns(), wake = now + 10000000ull, wait;
+		uint64_t now = xfab_mono_ns(), wake = now + 10000000ull, wait;
 		int got, more, npfd = 0;
 		struct timespec ts;
 
@@ -1446,7 +1440,7 @@ static int serve(struct rank *r, until_fn until, const char *waiting)
 					pfd[npfd++] =
 					    (struct pollfd){.fd = r->peers[p].fd, .events = POLLIN};
 		}
-		now = now_ns();
+		now = xfab_mono_ns();
 		if (more || got == RX_BATCH * RX_ROUNDS)
 			wait = 0;
 		else
@@ -1522,7 +1516,7 @@ static int ctl_open(struct rank *r)
 			break;
 		if (err)
 			errno = err;
-		if (now_ns() > r->deadline)
+		if (xfab_mono_ns() > r->deadline)
 			return fail(
 			    r, "cannot reach rank 0 at %s:%u (--ctrl-port) within %.0f s: %s",
 			    inet_ntoa(a.sin_addr), r->o.ctrl_port, r->o.timeout, strerror(errno));
@@ -1539,23 +1533,6 @@ static int ctl_open(struct rank *r)
 
 /* ---- reports ---- */
 
-/* A string as JSON wants it (a job's name and hosts are free text). */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* This rank's REPORT: its figures and every QP direction that carries data,
  * as one line of JSON. Returns a malloc'ed string. */
 static char *rank_report(struct rank *r)
@@ -1563,14 +1540,14 @@ static char *rank_report(struct rank *r)
 	char *text = NULL, addr[INET_ADDRSTRLEN];
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	uint64_t now = now_ns();
+	uint64_t now = xfab_mono_ns();
 	int first = 1;
 
 	if (!f)
 		return NULL;
 	inet_ntop(AF_INET, &r->job.ranks[r->me].addr, addr, sizeof(addr));
 	fprintf(f, "{\"rank\":%u,\"host\":", r->me);
-	json_str(f, r->job.ranks[r->me].host);
+	xfab_jw_quote(f, r->job.ranks[r->me].host);
 	fprintf(f, ",\"addr\":\"%s\",\"correct\":%s", addr, run.first_bad < 0 ? "true" : "false");
 	if (run.first_bad >= 0)
 		fprintf(f,
@@ -1587,7 +1564,7 @@ static char *rank_report(struct rank *r)
 	fprintf(f, ",\"pfc\":{\"on\":%s,\"prio\":%d", r->pfc_on ? "true" : "false", r->pfc.prio);
 	if (r->pfc_on) {
 		fprintf(f, ",\"dev\":");
-		json_str(f, r->pfc.dev);
+		xfab_jw_quote(f, r->pfc.dev);
 		fprintf(f,
 			",\"speed_mbps\":%u,\"pause_frames\":%llu,\"xoff\":%llu,"
 			"\"xon\":%llu,\"pauses\":%llu,\"paused_ms\":%.3f",
@@ -1716,7 +1693,7 @@ static int write_json(struct rank *r, FILE *f, int correct)
 	double busbw_sum = 0;
 
 	fprintf(f, "{\"tool\":\"xfab-coll\",\"job\":");
-	json_str(f, r->job.name);
+	xfab_jw_quote(f, r->job.name);
 	fprintf(f,
 		",\"op\":\"%s\",\"ranks\":%u,\"channels\":%u,"
 		"\"qps\":%u,\"qp_mode\":\"%s\",\"qp_base\":%u,\"mtu\":%u,\"msg_bytes\":%u,"
@@ -1872,12 +1849,12 @@ static int run_all(struct rank *r, int text)
 				return -1;
 			}
 			run.go = 0;
-			r->iter_start = now_ns();
+			r->iter_start = xfab_mono_ns();
 			r->running = 1;
 			if (serve(r, until_iter, "in an iteration (a peer stopped answering?)"))
 				return -1;
 			r->running = 0;
-			r->iter_end = now_ns();
+			r->iter_end = xfab_mono_ns();
 			bad = check_result(r, s);
 			/* ready for what comes next before saying DONE: a faster
 			 * peer may send the next iteration's first packets at once */
@@ -2228,7 +2205,7 @@ static int rank_setup(struct rank *r)
 	r->line_Bps = (r->o.rate_mbps ? r->o.rate_mbps : speed) * 1000000ull / 8;
 	/* a rate of 0 (no --rate, no speed reported): unpaced, DCQCN from 100G */
 	xfab_pacer_init(&r->pacer, r->line_Bps, PACE_BURST_PKTS * (uint64_t)(r->o.mtu + 58),
-			now_ns());
+			xfab_mono_ns());
 	r->ack_delay = ACK_DELAY_NS;
 	r->pace_wake = 0;
 	if (r->pacer.rate) {
@@ -2324,7 +2301,7 @@ int main(int argc, char **argv)
 	}
 	r->n = r->job.n;
 	r->op = r->o.op >= 0 ? (enum xfab_job_op)r->o.op : r->job.op;
-	r->deadline = now_ns() + (uint64_t)(r->o.timeout * 1e9);
+	r->deadline = xfab_mono_ns() + (uint64_t)(r->o.timeout * 1e9);
 	rc = setup(r);
 	if (rc == 2)
 		return 2;
@@ -2339,7 +2316,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (r->pfc_on)
-		xfab_pfc_close(&r->pfc, now_ns());
+		xfab_pfc_close(&r->pfc, xfab_mono_ns());
 	correct = run.first_bad < 0;
 	if (r->me == 0) {
 		for (uint32_t p = 1; p < r->n; p++)

@@ -35,49 +35,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "frame.h"
+#include "textparse.h"
 
 #define MAX_SECONDS 600
 #define MAX_COUNT 1000000000L
 #define BATCH 64
 
 enum kind { KIND_TTL1, KIND_ARP, KIND_MIX };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int parse_mac(const char *s, uint8_t mac[6])
-{
-	unsigned int b[6];
-	char tail;
-
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-		   &tail) != 6)
-		return -1;
-	for (int i = 0; i < 6; i++)
-		mac[i] = (uint8_t)b[i];
-	return 0;
-}
-
-static int parse_num(const char *opt, const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		fprintf(stderr, "xfab-flood: %s \"%s\": must be %ld..%ld\n", opt, s, lo, hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
 
 static int parse_ip4(const char *opt, const char *s, uint8_t out[4])
 {
@@ -174,7 +140,7 @@ int main(int argc, char **argv)
 			dev = optarg;
 			break;
 		case 'm':
-			if (parse_mac(optarg, dmac)) {
+			if (xfab_parse_mac(optarg, dmac)) {
 				fprintf(stderr, "xfab-flood: --dmac \"%s\": aa:bb:cc:dd:ee:ff\n",
 					optarg);
 				return 2;
@@ -210,15 +176,18 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'S':
-			if (parse_num("--seconds", optarg, 1, MAX_SECONDS, &seconds))
+			if (xfab_parse_opt_long("xfab-flood", "--seconds", optarg, 10, 1,
+						MAX_SECONDS, &seconds))
 				return 2;
 			break;
 		case 'c':
-			if (parse_num("--count", optarg, 1, MAX_COUNT, &count))
+			if (xfab_parse_opt_long("xfab-flood", "--count", optarg, 10, 1, MAX_COUNT,
+						&count))
 				return 2;
 			break;
 		case 'r':
-			if (parse_num("--rate", optarg, 0, 100000000, &rate))
+			if (xfab_parse_opt_long("xfab-flood", "--rate", optarg, 10, 0, 100000000,
+						&rate))
 				return 2;
 			break;
 		case 'j':
@@ -280,9 +249,9 @@ int main(int argc, char **argv)
 		msgs[i].msg_hdr.msg_name = &sll;
 		msgs[i].msg_hdr.msg_namelen = sizeof(sll);
 	}
-	start = now_ns();
+	start = xfab_mono_ns();
 	deadline = start + (uint64_t)seconds * 1000000000ull;
-	for (now = start; now < deadline && total < (uint64_t)count; now = now_ns()) {
+	for (now = start; now < deadline && total < (uint64_t)count; now = xfab_mono_ns()) {
 		unsigned int n = BATCH;
 		int r;
 
@@ -312,7 +281,7 @@ int main(int argc, char **argv)
 			sent[iov[i].iov_base == frames[1]]++;
 		total += (uint64_t)r;
 	}
-	now = now_ns();
+	now = xfab_mono_ns();
 	close(fd);
 	{
 		double s = (double)(now - start) / 1e9;

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "compile.h"
 #include "config.h"
 #include "maps.h"
@@ -46,14 +47,6 @@ static void die(const char *what, int err)
 {
 	fprintf(stderr, "xfab-nlsync-bench: %s: %s\n", what, strerror(err < 0 ? -err : err));
 	exit(1);
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 /* ---- a map writer that counts ---- */
@@ -243,7 +236,7 @@ static void run(const struct xfab_config *cfg, const struct feed *f, size_t n_ro
 		die("config", err);
 	xfab_nl_filter_default(&filter);
 	writes = 0;
-	t0 = now_ms();
+	t0 = xfab_mono_s() * 1e3;
 	while (off < f->len) {
 		const struct nlmsghdr *nlh = (const void *)(f->buf + off);
 
@@ -262,7 +255,7 @@ static void run(const struct xfab_config *cfg, const struct feed *f, size_t n_ro
 			fibw += xfab_compile_last(c)->fib4_written;
 		}
 	}
-	res->ms = now_ms() - t0;
+	res->ms = xfab_mono_s() * 1e3 - t0;
 	xfab_compile_counts(c, &counts);
 	res->routes = counts.routes_v4;
 	res->map_writes = writes;

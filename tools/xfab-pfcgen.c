@@ -35,18 +35,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "pfcframe.h"
+#include "textparse.h"
 
 #define MAX_SECONDS 60
 #define MAX_COUNT 10000000L
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void sleep_until(uint64_t t)
 {
@@ -54,36 +48,6 @@ static void sleep_until(uint64_t t)
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
-}
-
-static int parse_mac(const char *s, __u8 mac[6])
-{
-	unsigned int b[6];
-	char tail;
-
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-		   &tail) != 6)
-		return -1;
-	for (int i = 0; i < 6; i++)
-		mac[i] = (__u8)b[i];
-	return 0;
-}
-
-/* A whole number in [lo, hi] (0x.. accepted), or -1 with a message. */
-static int parse_num(const char *opt, const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 0);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		fprintf(stderr, "xfab-pfcgen: %s \"%s\": a number from %ld to %ld\n", opt, s, lo,
-			hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
 }
 
 static void usage(FILE *f)
@@ -134,18 +98,20 @@ int main(int argc, char **argv)
 			have_vector = 1;
 			break;
 		case 'v':
-			if (parse_num("--vector", optarg, 0, 0xff, &v))
+			if (xfab_parse_opt_long("xfab-pfcgen", "--vector", optarg, 0, 0, 0xff, &v))
 				return 2;
 			vector = (__u8)v;
 			have_vector = 1;
 			break;
 		case 't':
-			if (parse_num("--time", optarg, 0, XFAB_PFC_MAX_QUANTA, &quanta))
+			if (xfab_parse_opt_long("xfab-pfcgen", "--time", optarg, 0, 0,
+						XFAB_PFC_MAX_QUANTA, &quanta))
 				return 2;
 			have_time = 1;
 			break;
 		case 'u':
-			if (parse_num("--time-us", optarg, 0, 100000000, &time_us))
+			if (xfab_parse_opt_long("xfab-pfcgen", "--time-us", optarg, 0, 0, 100000000,
+						&time_us))
 				return 2;
 			have_time = 1;
 			break;
@@ -156,11 +122,13 @@ int main(int argc, char **argv)
 			pause = 1;
 			break;
 		case 'c':
-			if (parse_num("--count", optarg, 1, MAX_COUNT, &count))
+			if (xfab_parse_opt_long("xfab-pfcgen", "--count", optarg, 0, 1, MAX_COUNT,
+						&count))
 				return 2;
 			break;
 		case 'r':
-			if (parse_num("--rate", optarg, 0, 10000000, &rate))
+			if (xfab_parse_opt_long("xfab-pfcgen", "--rate", optarg, 0, 0, 10000000,
+						&rate))
 				return 2;
 			break;
 		case 'D':
@@ -173,11 +141,12 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'T':
-			if (parse_num("--timers", optarg, 0, XFAB_NUM_PRIO, &timers))
+			if (xfab_parse_opt_long("xfab-pfcgen", "--timers", optarg, 0, 0,
+						XFAB_NUM_PRIO, &timers))
 				return 2;
 			break;
 		case 'm':
-			if (parse_mac(optarg, mac)) {
+			if (xfab_parse_mac(optarg, mac)) {
 				fprintf(stderr,
 					"xfab-pfcgen: --src-mac \"%s\": aa:bb:cc:dd:ee:ff\n",
 					optarg);
@@ -186,7 +155,8 @@ int main(int argc, char **argv)
 			have_mac = 1;
 			break;
 		case 's':
-			if (parse_num("--speed", optarg, 1, 10000000, &speed))
+			if (xfab_parse_opt_long("xfab-pfcgen", "--speed", optarg, 0, 1, 10000000,
+						&speed))
 				return 2;
 			break;
 		case 'j':
@@ -266,10 +236,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	start = now_ns();
+	start = xfab_mono_ns();
 	deadline = start + (uint64_t)(duration * 1e9);
 	while (sent < (uint64_t)count) {
-		uint64_t t = now_ns();
+		uint64_t t = xfab_mono_ns();
 
 		if (t >= deadline)
 			break;
@@ -293,7 +263,7 @@ int main(int argc, char **argv)
 		}
 		sent++;
 	}
-	double secs = (double)(now_ns() - start) / 1e9;
+	double secs = (double)(xfab_mono_ns() - start) / 1e9;
 	char prios[32] = "";
 
 	for (int i = 0, n = 0; i < XFAB_NUM_PRIO; i++)

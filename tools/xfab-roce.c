@@ -57,6 +57,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "roce.h"
 
 #define ROCE_PORT 4791
@@ -66,14 +67,6 @@
 #define MAX_FLOWS 8192
 
 #define PACE_BURST 8 /* packets: --rate's token bucket */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 struct send_opts {
 	const char *dst;
@@ -152,7 +145,7 @@ static int do_send(const struct send_opts *o)
 	socklen_t dlen;
 	uint8_t buf[9000];
 	size_t len = BTH_LEN + (size_t)o->size + ICRC_LEN;
-	uint64_t start = now_ns(), deadline = start + (uint64_t)(o->duration * 1e9), sent = 0,
+	uint64_t start = xfab_mono_ns(), deadline = start + (uint64_t)(o->duration * 1e9), sent = 0,
 		 errors = 0, total = (uint64_t)o->count * (uint64_t)o->qps, t0 = start;
 	struct xfab_pfc_rx pfc = {.fd = -1};
 	struct xfab_pacer pacer;
@@ -197,15 +190,15 @@ static int do_send(const struct send_opts *o)
 	while (sent < total) {
 		int q = (int)(sent % (uint64_t)o->qps);
 
-		if ((sent & 63) == 0 && now_ns() > deadline)
+		if ((sent & 63) == 0 && xfab_mono_ns() > deadline)
 			break;
 		/* a paused priority sends nothing (checked before every packet,
 		 * as a NIC checks before it starts a frame) */
 		xfab_pfc_hold(&pfc, deadline);
-		if (now_ns() > deadline)
+		if (xfab_mono_ns() > deadline)
 			break;
 		if (o->rate > 0) {
-			uint64_t gaps = 0, t = now_ns(), due;
+			uint64_t gaps = 0, t = xfab_mono_ns(), due;
 
 			if (o->burst > 0)
 				gaps =
@@ -213,9 +206,9 @@ static int do_send(const struct send_opts *o)
 			due = xfab_pacer_due(&pacer, t, gaps);
 			if (due > t + 50000) {
 				/* a pause may come in meanwhile: held, then on */
-				while (xfab_pfc_wait_until(&pfc, due) && now_ns() <= deadline)
+				while (xfab_pfc_wait_until(&pfc, due) && xfab_mono_ns() <= deadline)
 					xfab_pfc_hold(&pfc, deadline);
-				if (now_ns() > deadline)
+				if (xfab_mono_ns() > deadline)
 					break;
 			}
 		}
@@ -232,7 +225,7 @@ static int do_send(const struct send_opts *o)
 		sent++;
 		xfab_pacer_add(&pacer, 1);
 	}
-	uint64_t end = now_ns();
+	uint64_t end = xfab_mono_ns();
 
 	xfab_pfc_close(&pfc, end); /* a pause still running counts up to now or its end */
 	if (o->json) {
@@ -303,7 +296,7 @@ static int do_recv(int port, double duration, int idle_ms, int json)
 	struct sockaddr_in6 any = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port)};
 	int fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0), zero = 0, n_st = 0,
 	    rcvbuf = 32 << 20;
-	uint64_t start = now_ns(), deadline = start + (uint64_t)(duration * 1e9), last = 0;
+	uint64_t start = xfab_mono_ns(), deadline = start + (uint64_t)(duration * 1e9), last = 0;
 	uint64_t packets = 0, oos = 0, late = 0, bad = 0, max_gap = 0, gap_at = 0;
 	int64_t lost = 0;
 	uint8_t buf[9100];
@@ -322,7 +315,7 @@ static int do_recv(int port, double duration, int idle_ms, int json)
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};
 		struct sockaddr_storage src;
 		socklen_t slen = sizeof(src);
-		uint64_t t = now_ns();
+		uint64_t t = xfab_mono_ns();
 		struct qp_state *q = NULL;
 		struct xfab_bth bth;
 		uint32_t qp, psn;
@@ -335,7 +328,7 @@ static int do_recv(int port, double duration, int idle_ms, int json)
 		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&src, &slen);
 		if (n < 0)
 			continue;
-		t = now_ns();
+		t = xfab_mono_ns();
 		if (last && t - last > max_gap) { /* the longest silence between packets */
 			max_gap = t - last;
 			gap_at = last - start;

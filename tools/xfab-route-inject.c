@@ -27,16 +27,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
+
 #define SEND_BYTES (64 * 1024) /* messages packed into one sendmsg */
 #define MAX_GWS 64
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void usage(FILE *f)
 {
@@ -152,7 +146,7 @@ int main(int argc, char **argv)
 		perror("xfab-route-inject: netlink");
 		return 1;
 	}
-	t0 = now_s();
+	t0 = xfab_mono_s();
 	for (unsigned long k = 0; k < routes; k++) {
 		struct nlmsghdr *h;
 		struct rtmsg *rtm;
@@ -219,7 +213,7 @@ int main(int argc, char **argv)
 	}
 	errors += drain(nl, 1);
 	{
-		double s = now_s() - t0;
+		double s = xfab_mono_s() - t0;
 
 		printf("%lu routes %s in %.3f s (%.0f routes/s)%s\n", routes,
 		       add ? "added" : "deleted", s, (double)routes / s,

@@ -25,7 +25,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -34,20 +33,22 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "abi.h"
 #include "common.h"
+#include "ctlclient.h"
 #include "ctlproto.h"
 #include "job.h"
 #include "json.h"
+#include "jsonw.h"
 #include "te.h"
+#include "textfile.h"
 #include "xfab_abi.h"
 
 #define MAX_INPUTS 64	     /* --job, --matrix, --down each */
-#define MAX_FILE (16u << 20) /* a fabric, job or matrix file */
+#define MAX_FILE_MIB 16	     /* a fabric, job or matrix file */
 #define REPLY_MS 3000	     /* an answer from xfabd */
 #define RETRY_MS 1000	     /* a switch that failed is tried again after */
 #define JOBS_CHECK_MS 1000   /* --jobs DIR is looked at */
@@ -200,128 +201,6 @@ static void event(struct ctx *c, const char *kind, double ms, const char *fmt, .
 
 /* ---- files ---- */
 
-static char *read_file(const char *path, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "r");
-	size_t len = 0, cap = 0;
-	char *text = NULL;
-
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		size_t got;
-
-		if (cap - len < 4096) {
-			char *t = cap > MAX_FILE ? NULL : realloc(text, cap + 65536);
-
-			if (!t) {
-				snprintf(err, errlen, "%s: %s", path,
-					 cap > MAX_FILE ? "longer than 16 MiB" : "out of memory");
-				free(text);
-				fclose(f);
-				return NULL;
-			}
-			text = t;
-			cap += 65536;
-		}
-		got = fread(text + len, 1, cap - len - 1, f);
-		len += got;
-		if (!got)
-			break;
-	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: cannot read it", path);
-		free(text);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	text[len] = '\0';
-	if (strlen(text) != len) {
-		snprintf(err, errlen, "%s: holds a NUL byte", path);
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
-/* ---- a JSON writer on a FILE ---- */
-
-struct jw {
-	FILE *out;
-	int depth;
-	int first[32];
-};
-
-static void jw_str(struct jw *w, const char *s)
-{
-	fputc('"', w->out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(w->out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(w->out, "\\u%04x", *s);
-		else
-			fputc(*s, w->out);
-	}
-	fputc('"', w->out);
-}
-
-static void jw_key(struct jw *w, const char *k)
-{
-	if (!w->first[w->depth])
-		fputc(',', w->out);
-	w->first[w->depth] = 0;
-	if (k) {
-		jw_str(w, k);
-		fputc(':', w->out);
-	}
-}
-
-static void jw_open(struct jw *w, const char *k, char ch)
-{
-	jw_key(w, k);
-	fputc(ch, w->out);
-	if (w->depth < 31)
-		w->first[++w->depth] = 1;
-}
-
-static void jw_close(struct jw *w, char ch)
-{
-	fputc(ch, w->out);
-	if (w->depth > 0)
-		w->depth--;
-}
-
-static void jw_string(struct jw *w, const char *k, const char *v)
-{
-	jw_key(w, k);
-	jw_str(w, v);
-}
-
-static void jw_num(struct jw *w, const char *k, double v)
-{
-	jw_key(w, k);
-	if (v == (double)(long long)v)
-		fprintf(w->out, "%lld", (long long)v);
-	else
-		fprintf(w->out, "%.3f", v);
-}
-
-static void jw_u64(struct jw *w, const char *k, uint64_t v)
-{
-	jw_key(w, k);
-	fprintf(w->out, "%llu", (unsigned long long)v);
-}
-
-static void jw_bool(struct jw *w, const char *k, int v)
-{
-	jw_key(w, k);
-	fputs(v ? "true" : "false", w->out);
-}
-
 /* ---- demand ---- */
 
 /* The jobs in --jobs DIR (*.json, by name) into names; -1 on a bad dir. */
@@ -427,7 +306,8 @@ static int load_demand(struct ctx *c, struct xfab_te_demands *dm, int skip_bad, 
 		if (add_job(c, dm, c->o.jobs[i], err, errlen))
 			goto fail;
 	for (int i = 0; i < c->o.n_matrices; i++) {
-		char inner[400], *text = read_file(c->o.matrices[i], err, errlen);
+		char inner[400],
+		    *text = xfab_read_text(c->o.matrices[i], MAX_FILE_MIB, err, errlen);
 		int rc;
 
 		if (!text)
@@ -651,65 +531,31 @@ static int exchange(struct ctx *c, int sw, const char *line, char *resp, size_t 
 		return -1;
 	}
 	for (int attempt = 0; attempt < 2; attempt++) {
-		size_t off = 0, got = 0, len = strlen(line);
-		int broken = 0;
+		enum xfab_ctl_xfer x;
 
 		if (s->fd < 0) {
-			struct sockaddr_un sa = {.sun_family = AF_UNIX};
-
-			s->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+			s->fd = xfab_ctl_connect(path);
 			if (s->fd < 0) {
-				snprintf(err, errlen, "socket: %s", strerror(errno));
-				return -1;
-			}
-			snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
-			if (connect(s->fd, (struct sockaddr *)&sa, sizeof(sa))) {
 				snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
 					 errno == ENOENT || errno == ECONNREFUSED
 					     ? " (xfabd is not running)"
 					     : "");
-				ctl_close(s);
 				return -1;
 			}
 		}
-		while (off < len && !broken) {
-			ssize_t w = send(s->fd, line + off, len - off, MSG_NOSIGNAL);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				broken = 1;
-			else
-				off += (size_t)w;
-		}
-		while (!broken) {
-			struct pollfd p = {.fd = s->fd, .events = POLLIN};
-			int r = poll(&p, 1, REPLY_MS);
-			ssize_t n;
-
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				snprintf(err, errlen, "%s: no answer within %d ms", path, REPLY_MS);
-				ctl_close(s);
-				return -1;
-			}
-			n = recv(s->fd, resp + got, rlen - 1 - got, 0);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break; /* closed: opened again, once */
-			got += (size_t)n;
-			resp[got] = '\0';
-			if (memchr(resp, '\n', got))
-				return 0;
-			if (got + 1 >= rlen) {
-				snprintf(err, errlen, "%s: an answer longer than a line", path);
-				ctl_close(s);
-				return -1;
-			}
-		}
+		x = xfab_ctl_exchange(s->fd, line, strlen(line), resp, rlen, REPLY_MS);
+		if (x == XFAB_CTL_XFER_OK)
+			return 0;
 		ctl_close(s);
+		if (x == XFAB_CTL_XFER_TIMEOUT) {
+			snprintf(err, errlen, "%s: no answer within %d ms", path, REPLY_MS);
+			return -1;
+		}
+		if (x == XFAB_CTL_XFER_LONG) {
+			snprintf(err, errlen, "%s: an answer longer than a line", path);
+			return -1;
+		}
+		/* closed: opened again, once */
 	}
 	snprintf(err, errlen, "%s: xfabd closed the connection without an answer", path);
 	return -1;
@@ -1053,98 +899,98 @@ static void print_plan_text(const struct ctx *c, const struct xfab_te_plan *plan
 	}
 }
 
-static void plan_json(struct jw *w, const struct ctx *c, const struct xfab_te_plan *plan)
+static void plan_json(struct xfab_jw *w, const struct ctx *c, const struct xfab_te_plan *plan)
 {
 	const struct xfab_te_fabric *f = c->f;
 	char name[96];
 
-	jw_num(w, "compute_ms", c->plan_ms);
-	jw_u64(w, "pairs_total", plan->n_pairs);
-	jw_u64(w, "placed", plan->placed);
-	jw_u64(w, "same_leaf", plan->same_leaf);
-	jw_u64(w, "no_path", plan->no_path);
-	jw_num(w, "max_load", plan->max_load);
+	xfab_jw_num3(w, "compute_ms", c->plan_ms);
+	xfab_jw_uint(w, "pairs_total", plan->n_pairs);
+	xfab_jw_uint(w, "placed", plan->placed);
+	xfab_jw_uint(w, "same_leaf", plan->same_leaf);
+	xfab_jw_uint(w, "no_path", plan->no_path);
+	xfab_jw_num3(w, "max_load", plan->max_load);
 	if (plan->max_dlink >= 0) {
 		xfab_te_dlink_name(f, plan->max_dlink, name, sizeof(name));
-		jw_string(w, "max_link", name);
+		xfab_jw_string(w, "max_link", name);
 	}
-	jw_open(w, "links_down", '[');
+	xfab_jw_open(w, "links_down", '[');
 	for (int l = 0; l < f->n_links; l++)
 		if (!xfab_te_link_up(f, l)) {
 			link_name(f, l, name, sizeof(name));
-			jw_string(w, NULL, name);
+			xfab_jw_string(w, NULL, name);
 		}
-	jw_close(w, ']');
-	jw_open(w, "pairs", '[');
+	xfab_jw_close(w, ']');
+	xfab_jw_open(w, "pairs", '[');
 	for (size_t i = 0; i < plan->n_pairs; i++) {
 		const struct xfab_te_pair *pr = &plan->pairs[i];
 		double worst = 0;
 		int listed = 0;
 
-		jw_open(w, NULL, '{');
-		jw_string(w, "src", f->hosts[pr->src].name);
-		jw_string(w, "dst", f->hosts[pr->dst].name);
-		jw_u64(w, "bytes", pr->bytes);
-		jw_string(w, "state",
-			  pr->state == XFAB_TE_PLACED	   ? "placed"
-			  : pr->state == XFAB_TE_SAME_LEAF ? "same-leaf"
-							   : "no-path");
-		jw_u64(w, "candidates", (uint64_t)pr->candidates);
+		xfab_jw_open(w, NULL, '{');
+		xfab_jw_string(w, "src", f->hosts[pr->src].name);
+		xfab_jw_string(w, "dst", f->hosts[pr->dst].name);
+		xfab_jw_uint(w, "bytes", pr->bytes);
+		xfab_jw_string(w, "state",
+			       pr->state == XFAB_TE_PLACED	? "placed"
+			       : pr->state == XFAB_TE_SAME_LEAF ? "same-leaf"
+								: "no-path");
+		xfab_jw_uint(w, "candidates", (uint64_t)pr->candidates);
 		if (pr->state == XFAB_TE_PLACED) {
-			jw_open(w, "path", '[');
+			xfab_jw_open(w, "path", '[');
 			for (int h = 0; h < pr->n_hops; h++) {
-				jw_open(w, NULL, '{');
-				jw_string(w, "switch", f->sw[pr->sw[h]].name);
-				jw_string(w, "in", f->sw[pr->sw[h]].ports[pr->in[h]].name);
-				jw_string(w, "out", f->sw[pr->sw[h]].ports[pr->out[h]].name);
-				jw_close(w, '}');
+				xfab_jw_open(w, NULL, '{');
+				xfab_jw_string(w, "switch", f->sw[pr->sw[h]].name);
+				xfab_jw_string(w, "in", f->sw[pr->sw[h]].ports[pr->in[h]].name);
+				xfab_jw_string(w, "out", f->sw[pr->sw[h]].ports[pr->out[h]].name);
+				xfab_jw_close(w, '}');
 			}
-			jw_close(w, ']');
-			jw_open(w, "links", '[');
+			xfab_jw_close(w, ']');
+			xfab_jw_open(w, "links", '[');
 			for (int h = 0; h < pr->n_hops - 1; h++) {
-				jw_open(w, NULL, '{');
+				xfab_jw_open(w, NULL, '{');
 				xfab_te_dlink_name(f, pr->dlink[h], name, sizeof(name));
-				jw_string(w, "link", name);
-				jw_num(w, "load", plan->load[pr->dlink[h]]);
-				jw_close(w, '}');
+				xfab_jw_string(w, "link", name);
+				xfab_jw_num3(w, "load", plan->load[pr->dlink[h]]);
+				xfab_jw_close(w, '}');
 				if (plan->load[pr->dlink[h]] > worst)
 					worst = plan->load[pr->dlink[h]];
 			}
-			jw_close(w, ']');
-			jw_num(w, "max_on_path", worst);
+			xfab_jw_close(w, ']');
+			xfab_jw_num3(w, "max_on_path", worst);
 		}
-		jw_open(w, "flows", '[');
+		xfab_jw_open(w, "flows", '[');
 		for (size_t k = 0; k < c->n_flows && listed < MAX_LISTED_FLOWS; k++) {
 			const struct flowrec *fr = &c->flows[k];
 
 			if (fr->src != pr->src || fr->dst != pr->dst)
 				continue;
-			jw_open(w, NULL, '{');
+			xfab_jw_open(w, NULL, '{');
 			if (fr->job >= 0)
-				jw_string(w, "job", c->job_names[fr->job]);
-			jw_u64(w, "sport", fr->sport);
-			jw_u64(w, "dport", XFAB_ROCE_UDP_PORT);
-			jw_u64(w, "src_qp", fr->src_qpn);
-			jw_u64(w, "dst_qp", fr->dst_qpn);
-			jw_close(w, '}');
+				xfab_jw_string(w, "job", c->job_names[fr->job]);
+			xfab_jw_uint(w, "sport", fr->sport);
+			xfab_jw_uint(w, "dport", XFAB_ROCE_UDP_PORT);
+			xfab_jw_uint(w, "src_qp", fr->src_qpn);
+			xfab_jw_uint(w, "dst_qp", fr->dst_qpn);
+			xfab_jw_close(w, '}');
 			listed++;
 		}
-		jw_close(w, ']');
-		jw_close(w, '}');
+		xfab_jw_close(w, ']');
+		xfab_jw_close(w, '}');
 	}
-	jw_close(w, ']');
-	jw_open(w, "loads", '[');
+	xfab_jw_close(w, ']');
+	xfab_jw_open(w, "loads", '[');
 	for (int d = 0; d < plan->n_dlinks; d++) {
 		if (plan->load[d] <= 0)
 			continue;
 		xfab_te_dlink_name(f, d, name, sizeof(name));
-		jw_open(w, NULL, '{');
-		jw_string(w, "link", name);
-		jw_num(w, "load", plan->load[d]);
-		jw_close(w, '}');
+		xfab_jw_open(w, NULL, '{');
+		xfab_jw_string(w, "link", name);
+		xfab_jw_num3(w, "load", plan->load[d]);
+		xfab_jw_close(w, '}');
 	}
-	jw_close(w, ']');
-	jw_open(w, "pins", '[');
+	xfab_jw_close(w, ']');
+	xfab_jw_open(w, "pins", '[');
 	for (size_t i = 0; i < plan->n_pins; i++) {
 		const struct xfab_te_pin *p = &plan->pins[i];
 		const struct xfab_te_port *out = &f->sw[p->sw].ports[p->out];
@@ -1152,39 +998,39 @@ static void plan_json(struct jw *w, const struct ctx *c, const struct xfab_te_pl
 
 		pin_prefix(p, pfx, sizeof(pfx));
 		inet_ntop(AF_INET, &p->via, via, sizeof(via));
-		jw_open(w, NULL, '{');
-		jw_string(w, "switch", f->sw[p->sw].name);
-		jw_string(w, "in", f->sw[p->sw].ports[p->in].name);
-		jw_string(w, "prefix", pfx);
-		jw_string(w, "via", via);
-		jw_string(w, "out", out->name);
-		jw_string(w, "next", f->sw[out->peer_sw].name);
-		jw_u64(w, "pairs", (uint64_t)p->pairs);
-		jw_u64(w, "bytes", p->bytes);
-		jw_close(w, '}');
+		xfab_jw_open(w, NULL, '{');
+		xfab_jw_string(w, "switch", f->sw[p->sw].name);
+		xfab_jw_string(w, "in", f->sw[p->sw].ports[p->in].name);
+		xfab_jw_string(w, "prefix", pfx);
+		xfab_jw_string(w, "via", via);
+		xfab_jw_string(w, "out", out->name);
+		xfab_jw_string(w, "next", f->sw[out->peer_sw].name);
+		xfab_jw_uint(w, "pairs", (uint64_t)p->pairs);
+		xfab_jw_uint(w, "bytes", p->bytes);
+		xfab_jw_close(w, '}');
 	}
-	jw_close(w, ']');
+	xfab_jw_close(w, ']');
 }
 
-static void switches_json(struct jw *w, const struct ctx *c)
+static void switches_json(struct xfab_jw *w, const struct ctx *c)
 {
-	jw_open(w, "switches", '[');
+	xfab_jw_open(w, "switches", '[');
 	for (int i = 0; i < c->f->n_switches; i++) {
 		const struct sw_rt *s = &c->sw[i];
 
-		jw_open(w, NULL, '{');
-		jw_string(w, "name", c->f->sw[i].name);
-		jw_string(w, "state", sw_state_names[s->state]);
-		jw_u64(w, "pins_wanted", (uint64_t)s->pins_wanted);
-		jw_u64(w, "pins_added", (uint64_t)s->pins_added);
+		xfab_jw_open(w, NULL, '{');
+		xfab_jw_string(w, "name", c->f->sw[i].name);
+		xfab_jw_string(w, "state", sw_state_names[s->state]);
+		xfab_jw_uint(w, "pins_wanted", (uint64_t)s->pins_wanted);
+		xfab_jw_uint(w, "pins_added", (uint64_t)s->pins_added);
 		if (s->error[0])
-			jw_string(w, "error", s->error);
-		jw_bool(w, "data_plane", s->have_dp);
+			xfab_jw_string(w, "error", s->error);
+		xfab_jw_bool(w, "data_plane", s->have_dp);
 		if (s->dp_error[0])
-			jw_string(w, "data_plane_error", s->dp_error);
-		jw_close(w, '}');
+			xfab_jw_string(w, "data_plane_error", s->dp_error);
+		xfab_jw_close(w, '}');
 	}
-	jw_close(w, ']');
+	xfab_jw_close(w, ']');
 }
 
 /* --json FILE: the last plan, generation, switches and events (written
@@ -1192,48 +1038,47 @@ static void switches_json(struct jw *w, const struct ctx *c)
 static void write_status(struct ctx *c)
 {
 	char tmp[4200], when[32];
-	struct jw w = {0};
+	struct xfab_jw w;
 
 	if (!c->o.status_path)
 		return;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", c->o.status_path);
-	w.out = fopen(tmp, "w");
+	xfab_jw_init(&w, fopen(tmp, "w"));
 	if (!w.out) {
 		say("--json %s: %s", tmp, strerror(errno));
 		return;
 	}
-	w.first[0] = 1;
 	wall_time(when, sizeof(when));
-	jw_open(&w, NULL, '{');
-	jw_string(&w, "fabric", c->f->name);
-	jw_string(&w, "state", c->status);
-	jw_string(&w, "updated", when);
-	jw_u64(&w, "generation", c->gen);
-	jw_bool(&w, "complete", c->complete);
-	jw_num(&w, "apply_ms", c->apply_ms);
+	xfab_jw_open(&w, NULL, '{');
+	xfab_jw_string(&w, "fabric", c->f->name);
+	xfab_jw_string(&w, "state", c->status);
+	xfab_jw_string(&w, "updated", when);
+	xfab_jw_uint(&w, "generation", c->gen);
+	xfab_jw_bool(&w, "complete", c->complete);
+	xfab_jw_num3(&w, "apply_ms", c->apply_ms);
 	if (c->have_plan) {
-		jw_open(&w, "plan", '{');
+		xfab_jw_open(&w, "plan", '{');
 		plan_json(&w, c, &c->plan);
-		jw_close(&w, '}');
+		xfab_jw_close(&w, '}');
 	}
 	switches_json(&w, c);
-	jw_open(&w, "events", '[');
+	xfab_jw_open(&w, "events", '[');
 	for (int i = 0; i < c->n_ev; i++) {
 		const struct event *e = &c->ev[i];
 
-		jw_open(&w, NULL, '{');
-		jw_string(&w, "time", e->when);
-		jw_u64(&w, "unix_ms", e->unix_ms);
-		jw_string(&w, "kind", e->kind);
-		jw_string(&w, "what", e->what);
-		jw_u64(&w, "generation", e->gen);
-		jw_num(&w, "max_load", e->max_load);
+		xfab_jw_open(&w, NULL, '{');
+		xfab_jw_string(&w, "time", e->when);
+		xfab_jw_uint(&w, "unix_ms", e->unix_ms);
+		xfab_jw_string(&w, "kind", e->kind);
+		xfab_jw_string(&w, "what", e->what);
+		xfab_jw_uint(&w, "generation", e->gen);
+		xfab_jw_num3(&w, "max_load", e->max_load);
 		if (e->ms >= 0)
-			jw_num(&w, "detect_to_applied_ms", e->ms);
-		jw_close(&w, '}');
+			xfab_jw_num3(&w, "detect_to_applied_ms", e->ms);
+		xfab_jw_close(&w, '}');
 	}
-	jw_close(&w, ']');
-	jw_close(&w, '}');
+	xfab_jw_close(&w, ']');
+	xfab_jw_close(&w, '}');
 	fputc('\n', w.out);
 	if (fclose(w.out) || rename(tmp, c->o.status_path))
 		say("--json %s: %s", c->o.status_path, strerror(errno));
@@ -1267,12 +1112,12 @@ static int cmd_plan(struct ctx *c)
 	if (compute(c, &plan))
 		return 1;
 	if (c->o.json) {
-		struct jw w = {.out = stdout, .first = {1}};
+		struct xfab_jw w = {.out = stdout, .first = {1}};
 
-		jw_open(&w, NULL, '{');
-		jw_string(&w, "fabric", c->f->name);
+		xfab_jw_open(&w, NULL, '{');
+		xfab_jw_string(&w, "fabric", c->f->name);
 		plan_json(&w, c, &plan);
-		jw_close(&w, '}');
+		xfab_jw_close(&w, '}');
 		putchar('\n');
 	} else {
 		print_plan_text(c, &plan);
@@ -1302,16 +1147,16 @@ static int cmd_apply(struct ctx *c)
 	}
 	rc = apply_plan(c, &c->plan, gen);
 	if (c->o.json) {
-		struct jw w = {.out = stdout, .first = {1}};
+		struct xfab_jw w = {.out = stdout, .first = {1}};
 
-		jw_open(&w, NULL, '{');
-		jw_string(&w, "fabric", c->f->name);
-		jw_u64(&w, "generation", gen);
-		jw_string(&w, "result", rc == 0 ? "applied" : rc == -2 ? "fenced" : "partial");
-		jw_num(&w, "apply_ms", c->apply_ms);
+		xfab_jw_open(&w, NULL, '{');
+		xfab_jw_string(&w, "fabric", c->f->name);
+		xfab_jw_uint(&w, "generation", gen);
+		xfab_jw_string(&w, "result", rc == 0 ? "applied" : rc == -2 ? "fenced" : "partial");
+		xfab_jw_num3(&w, "apply_ms", c->apply_ms);
 		plan_json(&w, c, &c->plan);
 		switches_json(&w, c);
-		jw_close(&w, '}');
+		xfab_jw_close(&w, '}');
 		putchar('\n');
 	} else if (rc == 0) {
 		printf(
@@ -1329,11 +1174,11 @@ static int cmd_apply(struct ctx *c)
 
 static int cmd_status(struct ctx *c)
 {
-	struct jw w = {.out = stdout, .first = {1}};
+	struct xfab_jw w = {.out = stdout, .first = {1}};
 	int bad = 0;
 
 	if (c->o.json)
-		jw_open(&w, NULL, '[');
+		xfab_jw_open(&w, NULL, '[');
 	else
 		printf("%-10s %-12s %-12s %-6s %s\n", "Switch", "Generation", "Runtime pins", "TE",
 		       "Control socket");
@@ -1347,26 +1192,26 @@ static int cmd_status(struct ctx *c)
 
 		bad += rc != 0;
 		if (c->o.json) {
-			jw_open(&w, NULL, '{');
-			jw_string(&w, "switch", c->f->sw[i].name);
-			jw_bool(&w, "reachable", rc == 0);
+			xfab_jw_open(&w, NULL, '{');
+			xfab_jw_string(&w, "switch", c->f->sw[i].name);
+			xfab_jw_bool(&w, "reachable", rc == 0);
 			if (rc) {
-				jw_string(&w, "error", err);
+				xfab_jw_string(&w, "error", err);
 			} else {
-				jw_u64(&w, "generation", gen);
-				jw_bool(&w, "te", te);
-				jw_open(&w, "pins", '[');
+				xfab_jw_uint(&w, "generation", gen);
+				xfab_jw_bool(&w, "te", te);
+				xfab_jw_open(&w, "pins", '[');
 				for (size_t k = 0; k < n; k++) {
-					jw_open(&w, NULL, '{');
-					jw_string(&w, "in", pins[k].in);
-					jw_string(&w, "prefix", pins[k].prefix);
-					jw_string(&w, "via", pins[k].via);
-					jw_u64(&w, "gen", pins[k].gen);
-					jw_close(&w, '}');
+					xfab_jw_open(&w, NULL, '{');
+					xfab_jw_string(&w, "in", pins[k].in);
+					xfab_jw_string(&w, "prefix", pins[k].prefix);
+					xfab_jw_string(&w, "via", pins[k].via);
+					xfab_jw_uint(&w, "gen", pins[k].gen);
+					xfab_jw_close(&w, '}');
 				}
-				jw_close(&w, ']');
+				xfab_jw_close(&w, ']');
 			}
-			jw_close(&w, '}');
+			xfab_jw_close(&w, '}');
 		} else if (rc) {
 			printf("%-10s %-12s %-12s %-6s %s\n", c->f->sw[i].name, "-", "-", "-", err);
 		} else {
@@ -1377,7 +1222,7 @@ static int cmd_status(struct ctx *c)
 			free(pins);
 	}
 	if (c->o.json) {
-		jw_close(&w, ']');
+		xfab_jw_close(&w, ']');
 		putchar('\n');
 	}
 	return bad ? 1 : 0;
@@ -1858,7 +1703,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xfab-te run: give the demand: --job, --matrix or --jobs DIR\n");
 		return 2;
 	}
-	text = read_file(c->o.fabric, err, sizeof(err));
+	text = xfab_read_text(c->o.fabric, MAX_FILE_MIB, err, sizeof(err));
 	if (!text) {
 		fprintf(stderr, "xfab-te: --fabric %s\n", err);
 		return 1;

@@ -19,7 +19,9 @@
  *     refused whole (gen) and writes nothing, an equal one is accepted, a
  *     higher one raises the switch's only once it succeeded; te-sweep
  *     removes exactly the pins below its generation (the tables read back);
- *     te-list pages through every pin once, each with its generation.
+ *     te-list pages through every pin once, each with its generation;
+ *   - a command served by a part outside requests.c answers through the
+ *     handler table as that part says; one nobody registered is refused.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,28 +38,6 @@
 #include "agent.h"
 #include "ctlproto.h"
 #include "json.h"
-#include "pfc.h"
-
-/* xfabd's logger (main.c), quiet here */
-/* The PFC watchdog's requests (pfc.c, which runs only in xfabd): the
- * last one seen, refused as xfabd refuses them when no port is lossless. */
-static struct xfab_ctl_req last_pfcwd;
-int pfc_wd_request(struct agent *a, const struct xfab_ctl_req *r, char *field, size_t flen,
-		   char *msg, size_t mlen)
-{
-	(void)a;
-	last_pfcwd = *r;
-	snprintf(field, flen, "ports");
-	snprintf(msg, mlen, "no port has lossless priorities");
-	return -1;
-}
-
-int xfab_verbose;
-void xfab_logmsg(const char *level, const char *fmt, ...)
-{
-	(void)level;
-	(void)fmt;
-}
 
 #define N_PORTS 4
 
@@ -743,6 +723,55 @@ static void test_ping_and_clears_without_maps(void **state)
 	assert_string_equal(a.field, "table");
 }
 
+/* A part outside requests.c (pfc.c in xfabd) serves its commands through
+ * the handler table: registered, its answer is the reply (ok, or refused
+ * with its field and message); a command nobody registered is refused
+ * naming cmd. Nothing is written either way. */
+static struct xfab_ctl_req seen;
+static int n_seen;
+
+static int wd_check(struct agent *a, const struct xfab_ctl_req *r, char *field, size_t flen,
+		    char *msg, size_t mlen)
+{
+	(void)a;
+	seen = *r;
+	n_seen++;
+	if (strcmp(r->ports, "eth9"))
+		return 0;
+	snprintf(field, flen, "ports");
+	snprintf(msg, mlen, "eth9 is not lossless");
+	return -1;
+}
+
+static void test_handler_table(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	a = ask("{\"cmd\":\"pfcwd-stop\"}");
+	assert_false(a.ok);
+	assert_string_equal(a.field, "cmd");
+	assert_non_null(strstr(a.error, "pfcwd-stop"));
+	assert_int_equal(ctl_register_check(XFAB_CTL_N_CMDS, wd_check), -1);
+	assert_int_equal(ctl_register_check(XFAB_CTL_PFCWD_STOP, wd_check), 0);
+	ask_ok("{\"cmd\":\"pfcwd-stop\",\"ports\":\"eth2\"}");
+	assert_int_equal(n_seen, 1);
+	assert_int_equal(seen.cmd, XFAB_CTL_PFCWD_STOP);
+	assert_string_equal(seen.ports, "eth2");
+	a = ask("{\"cmd\":\"pfcwd-stop\",\"ports\":\"eth9\"}");
+	assert_false(a.ok);
+	assert_string_equal(a.field, "ports");
+	assert_string_equal(a.error, "eth9 is not lossless");
+	assert_int_equal(n_seen, 2);
+	/* the others still unserved, the table's own still its own */
+	a = ask("{\"cmd\":\"pfcwd-interval\",\"poll_interval\":\"200\"}");
+	assert_false(a.ok);
+	assert_string_equal(a.field, "cmd");
+	ask_ok("{\"cmd\":\"ping\"}");
+	assert_int_equal(n_seen, 2);
+	assert_int_equal(rec.ops, 0);
+}
+
 /* The generation fence, rule by rule. A refused request writes nothing
  * and leaves every pin and the switch's generation as they were. */
 static void test_generations(void **state)
@@ -1070,11 +1099,13 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_pin_capacity, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ping_and_clears_without_maps, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_handler_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_generations, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_te_list_pages, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_te_list_every_start, setup, teardown),
 	};
 
+	xfab_log_quiet = 1; /* xfabd's own lines: the answers are what is judged */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -406,6 +406,22 @@ static void test_escapes(void **state)
 		assert_string_equal(error, msg);
 		assert_null(memchr(buf, c, strlen(buf) - 1)); /* the line ends in its newline */
 	}
+	/* into a buffer of exactly its size (quotes and NUL counted here),
+	 * and one byte short: refused, nothing written past the end */
+	memset(buf, 'Z', sizeof(buf));
+	assert_int_equal(xfab_ctl_json_string(buf, 5, "ab"), 4);
+	assert_string_equal(buf, "\"ab\"");
+	memset(buf, 'Z', sizeof(buf));
+	assert_int_equal(xfab_ctl_json_string(buf, 4, "ab"), -1);
+	assert_int_equal(buf[4], 'Z');
+	assert_int_equal(xfab_ctl_json_string(buf, 9, "\x01"), 8);
+	assert_string_equal(buf, "\"\\u0001\"");
+	memset(buf, 'Z', sizeof(buf));
+	assert_int_equal(xfab_ctl_json_string(buf, 8, "\x01"), -1);
+	assert_int_equal(buf[8], 'Z');
+	assert_int_equal(xfab_ctl_json_string(buf, 2, ""), -1);
+	assert_int_equal(xfab_ctl_json_string(buf, 3, ""), 2);
+	assert_string_equal(buf, "\"\"");
 }
 
 /* The PFC watchdog's requests: SONiC's ranges, both sides of each. */

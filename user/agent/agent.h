@@ -26,8 +26,10 @@
 #include <linux/types.h>
 
 #include "config.h"
+#include "ctlproto.h"
 #include "fib4.h"
 #include "fib6.h"
+#include "log.h"
 #include "netlink.h"
 #include "nlroute.h"
 #include "compile.h"
@@ -132,21 +134,6 @@ struct agent {
 	int fd_queue_wm;   /* what clear-watermark resets; -1: not loaded */
 };
 
-/* ---- logging (main.c) ---- */
-extern int xfab_verbose;
-void xfab_logmsg(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* "<3>" when log lines carry sd-daemon priorities (journald), else "": for
- * the error lines written without xfab_logmsg (config positions) */
-const char *xfab_log_err_tag(void);
-#define log_info(...) xfab_logmsg("info", __VA_ARGS__)
-#define log_warn(...) xfab_logmsg("warn", __VA_ARGS__)
-#define log_err(...) xfab_logmsg("error", __VA_ARGS__)
-#define log_dbg(...)                                                                               \
-	do {                                                                                       \
-		if (xfab_verbose)                                                                  \
-			xfab_logmsg("debug", __VA_ARGS__);                                         \
-	} while (0)
-
 /* ---- load.c ---- */
 int take_pin_dir(struct agent *a);
 void release_pin_dir(struct agent *a);
@@ -216,6 +203,16 @@ int ctl_pollfds(struct agent *a, struct pollfd *pfd, int max, int *timeout_ms);
 void ctl_serve(struct agent *a, const struct pollfd *pfd, int n);
 
 /* ---- requests.c ---- */
+/* A request's handler writes the whole answer line into out and returns
+ * its length; a checking handler only says 0 (answered ok) or -1 with the
+ * field at fault and why (answered as a refusal). */
+typedef int (*ctl_reply_fn)(struct agent *a, const struct xfab_ctl_req *r, char *out,
+			    size_t outlen);
+typedef int (*ctl_check_fn)(struct agent *a, const struct xfab_ctl_req *r, char *field, size_t flen,
+			    char *msg, size_t mlen);
+/* Serves cmd with fn from now on (a part outside requests.c). 0, or -1 on
+ * a command out of range. */
+int ctl_register_check(enum xfab_ctl_cmd cmd, ctl_check_fn fn);
 /* One request line (no newline) -> one response line in out (newline
  * included). Returns the response's length. Nothing changes on a refusal. */
 int ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t outlen);

@@ -17,7 +17,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,53 +33,16 @@
 #include "sdnotify.h"
 #include "xfab.skel.h"
 
-int xfab_verbose;
-/* stderr goes to journald (or --syslog): each line starts with its
- * sd-daemon priority, "<3>" .. "<7>", and no time (the journal has it) */
-static int log_journal;
-
-const char *xfab_log_err_tag(void)
-{
-	return log_journal ? "<3>" : "";
-}
-
-void xfab_logmsg(const char *level, const char *fmt, ...)
-{
-	struct timespec ts;
-	va_list ap;
-
-	if (log_journal) {
-		fprintf(stderr, "<%d>%s: ", xfab_sd_priority(level), level);
-	} else {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		fprintf(stderr, "%ld.%03ld xfabd %s: ", (long)ts.tv_sec, ts.tv_nsec / 1000000,
-			level);
-	}
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (level == LIBBPF_DEBUG && !xfab_verbose)
-		return 0;
-	if (log_journal)
-		fprintf(stderr, "<%d>", level == LIBBPF_WARN ? 4 : level == LIBBPF_INFO ? 6 : 7);
-	return vfprintf(stderr, fmt, ap);
-}
-
 static void print_errors(const struct xfab_cfg_errors *errs)
 {
 	char line[768];
 
 	for (int i = 0; i < errs->count; i++) {
 		xfab_cfg_error_format(&errs->e[i], line, sizeof(line));
-		fprintf(stderr, "%s%s\n", log_journal ? "<3>" : "", line);
+		fprintf(stderr, "%s%s\n", xfab_log_err_tag(), line);
 	}
 	if (errs->total > errs->count)
-		fprintf(stderr, "%s(%d more error(s) not shown)\n", log_journal ? "<3>" : "",
+		fprintf(stderr, "%s(%d more error(s) not shown)\n", xfab_log_err_tag(),
 			errs->total - errs->count);
 }
 
@@ -382,7 +344,7 @@ int main(int argc, char **argv)
 			a.pidfile = optarg;
 			break;
 		case 'v':
-			xfab_verbose = 1;
+			xfab_log_verbose = 1;
 			break;
 		case 'm':
 			a.metrics = optarg;
@@ -394,7 +356,7 @@ int main(int argc, char **argv)
 			a.force = 1;
 			break;
 		case 'L':
-			log_journal = 1;
+			xfab_log_set_journal(1);
 			break;
 		case 'R': {
 			__u32 v;
@@ -446,8 +408,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (xfab_sd_journal_stderr())
-		log_journal = 1;
-	libbpf_set_print(libbpf_log);
+		xfab_log_set_journal(1);
+	libbpf_set_print(xfab_log_libbpf);
 	pthread_mutex_init(&a.fib_pub.lock, NULL);
 
 	/* Everything is validated before anything touches the kernel. */

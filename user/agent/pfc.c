@@ -1155,3 +1155,12 @@ out:
 			 r->ports);
 	return ret;
 }
+
+/* The control socket's pfcwd-* requests come here through its table
+ * (requests.c), set before main runs: the socket never names this part. */
+__attribute__((constructor)) static void pfc_wd_register(void)
+{
+	ctl_register_check(XFAB_CTL_PFCWD_START, pfc_wd_request);
+	ctl_register_check(XFAB_CTL_PFCWD_STOP, pfc_wd_request);
+	ctl_register_check(XFAB_CTL_PFCWD_INTERVAL, pfc_wd_request);
+}

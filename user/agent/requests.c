@@ -39,7 +39,6 @@
 
 #include "agent.h"
 #include "ctlproto.h"
-#include "pfc.h"
 
 static int reply_ok(char *out, size_t outlen)
 {
@@ -440,11 +439,12 @@ static int te_list(struct agent *a, const struct xfab_ctl_req *r, char *out, siz
 }
 
 /* Every port slot's per-CPU counters to zero. */
-static int clear_counters(struct agent *a, char *out, size_t outlen)
+static int clear_counters(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	struct xfab_port_stats *zero;
 
+	(void)r;
 	if (a->fd_port_stats < 0 || ncpu <= 0)
 		return refuse(out, outlen, "", "the counters are not loaded");
 	zero = calloc((size_t)ncpu, sizeof(*zero));
@@ -465,8 +465,9 @@ static int clear_counters(struct agent *a, char *out, size_t outlen)
 }
 
 /* Peaks back to zero; the current occupancy stays. */
-static int clear_watermark(struct agent *a, char *out, size_t outlen)
+static int clear_watermark(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
+	(void)r;
 	if (a->fd_queue_wm < 0)
 		return refuse(out, outlen, "", "the watermarks are not loaded");
 	for (__u32 key = 0; key < XFAB_MAX_QUEUES; key++) {
@@ -484,12 +485,13 @@ static int clear_watermark(struct agent *a, char *out, size_t outlen)
 }
 
 /* FIB_SYNC's figures (docs/CONTROL.md): read, nothing changes. */
-static int fib_status(struct agent *a, char *out, size_t outlen)
+static int fib_status(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
 	struct xfab_fib_status c;
 	char protos[256] = "", name[16];
 	size_t off = 0;
 
+	(void)r;
 	if (!a->nlsync)
 		return snprintf(out, outlen, "{\"ok\":true,\"fib_sync\":{\"enabled\":false}}\n");
 	/* as published after the last batch of events (fibsync.c) */
@@ -513,50 +515,70 @@ static int fib_status(struct agent *a, char *out, size_t outlen)
 	    c.swept_routes, c.lag_last_s * 1e6, c.lag_max_s * 1e6);
 }
 
+static int ping(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+{
+	(void)a;
+	(void)r;
+	return reply_ok(out, outlen);
+}
+
+/* Answered first; the event loop then exits keeping the data plane, and
+ * main runs xfabd again (it adopts it). */
+static int restart(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+{
+	(void)r;
+	a->restart_due = 1;
+	return reply_ok(out, outlen);
+}
+
+/* Who serves each command: the socket knows the table, never a part by
+ * name. A part that lives outside this file (pfc.c's watchdog) registers
+ * its handlers with ctl_register_check; a command nobody registered (a
+ * test that links no PFC part) is refused. */
+static struct ctl_handler {
+	ctl_reply_fn reply; /* writes the whole answer */
+	ctl_check_fn check; /* or: 0 is ok, -1 a refusal with its field */
+} ctl_handlers[XFAB_CTL_N_CMDS] = {
+    [XFAB_CTL_PING] = {.reply = ping},
+    [XFAB_CTL_TE_ADD] = {.reply = te_add},
+    [XFAB_CTL_TE_DEL] = {.reply = te_del},
+    [XFAB_CTL_TE_CLEAR] = {.reply = te_clear},
+    [XFAB_CTL_TE_SWEEP] = {.reply = te_sweep},
+    [XFAB_CTL_TE_LIST] = {.reply = te_list},
+    [XFAB_CTL_CLEAR_COUNTERS] = {.reply = clear_counters},
+    [XFAB_CTL_CLEAR_WATERMARK] = {.reply = clear_watermark},
+    [XFAB_CTL_FIB_STATUS] = {.reply = fib_status},
+    [XFAB_CTL_RESTART] = {.reply = restart},
+};
+
+int ctl_register_check(enum xfab_ctl_cmd cmd, ctl_check_fn fn)
+{
+	if ((unsigned int)cmd >= XFAB_CTL_N_CMDS)
+		return -1;
+	ctl_handlers[cmd] = (struct ctl_handler){.check = fn};
+	return 0;
+}
+
 int ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t outlen)
 {
+	const struct ctl_handler *h;
 	struct xfab_ctl_req r;
 	struct xfab_ctl_err err;
+	char field[32], msg[256];
 
 	if (xfab_ctl_parse_request(line, len, &r, &err))
 		return refuse(out, outlen, err.field, "%s", err.msg);
-	switch (r.cmd) {
-	case XFAB_CTL_PING:
-		return reply_ok(out, outlen);
-	case XFAB_CTL_TE_ADD:
-		return te_add(a, &r, out, outlen);
-	case XFAB_CTL_TE_DEL:
-		return te_del(a, &r, out, outlen);
-	case XFAB_CTL_TE_CLEAR:
-		return te_clear(a, &r, out, outlen);
-	case XFAB_CTL_TE_SWEEP:
-		return te_sweep(a, &r, out, outlen);
-	case XFAB_CTL_TE_LIST:
-		return te_list(a, &r, out, outlen);
-	case XFAB_CTL_CLEAR_COUNTERS:
-		return clear_counters(a, out, outlen);
-	case XFAB_CTL_CLEAR_WATERMARK:
-		return clear_watermark(a, out, outlen);
-	case XFAB_CTL_FIB_STATUS:
-		return fib_status(a, out, outlen);
-	case XFAB_CTL_RESTART:
-		/* answered first; the event loop then exits keeping the data
-		 * plane, and main runs xfabd again (it adopts it) */
-		a->restart_due = 1;
-		return reply_ok(out, outlen);
-	case XFAB_CTL_PFCWD_START:
-	case XFAB_CTL_PFCWD_STOP:
-	case XFAB_CTL_PFCWD_INTERVAL: {
-		char field[32], msg[256];
-
-		if (pfc_wd_request(a, &r, field, sizeof(field), msg, sizeof(msg)))
-			return refuse(out, outlen, field, "%s", msg);
-		return reply_ok(out, outlen);
-	}
-	case XFAB_CTL_N_CMDS:
-		break;
-	}
-	return refuse(out, outlen, "cmd", "unknown command");
+	if ((unsigned int)r.cmd >= XFAB_CTL_N_CMDS)
+		return refuse(out, outlen, "cmd", "unknown command");
+	h = &ctl_handlers[r.cmd];
+	if (h->reply)
+		return h->reply(a, &r, out, outlen);
+	if (!h->check)
+		return refuse(out, outlen, "cmd", "%s: not served by this agent",
+			      xfab_ctl_cmd_name(r.cmd));
+	if (h->check(a, &r, field, sizeof(field), msg, sizeof(msg)))
+		return refuse(out, outlen, field, "%s", msg);
+	return reply_ok(out, outlen);
 }
 
 /* ---- reload ---- */

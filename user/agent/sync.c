@@ -404,7 +404,7 @@ void on_neigh(void *arg, const struct xfab_nl_neigh *n)
 		log_warn("cannot store neighbour: %s", strerror(errno));
 		return;
 	}
-	if (xfab_verbose) {
+	if (xfab_log_verbose) {
 		char ip[INET6_ADDRSTRLEN], mac[18];
 
 		inet_ntop(n->family, n->addr, ip, sizeof(ip));

@@ -1,90 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The JSON writer of xfabctl: comma and nesting bookkeeping on stdout. */
+/* xfabctl's -j output: the library's JSON writer (jsonw.h) on stdout, one
+ * writer for the whole run, so a verb writes jw_* without carrying it. */
 #include <stdio.h>
 
 #include "ctl.h"
+#include "jsonw.h"
 
-/* jw_first[d]: nothing written yet at depth d (0: the top level) */
-static int jw_depth;
-static int jw_first[32] = {1};
+static struct xfab_jw out = {.first = {1}};
 
-static void jw_sep(void)
+static struct xfab_jw *w(void)
 {
-	if (!jw_first[jw_depth])
-		putchar(',');
-	jw_first[jw_depth] = 0;
-}
-
-static void jw_str_raw(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
-static void jw_key(const char *k)
-{
-	jw_sep();
-	if (k) {
-		jw_str_raw(k);
-		putchar(':');
-	}
+	out.out = stdout; /* not a constant: set at the first use */
+	return &out;
 }
 
 void jw_open(const char *k, char c)
 {
-	jw_key(k);
-	putchar(c);
-	jw_first[++jw_depth] = 1;
+	xfab_jw_open(w(), k, c);
 }
 
 void jw_close(char c)
 {
-	putchar(c);
-	jw_depth--;
+	xfab_jw_close(w(), c);
 }
 
 void jw_string(const char *k, const char *v)
 {
-	jw_key(k);
-	jw_str_raw(v);
+	xfab_jw_string(w(), k, v);
 }
 
 void jw_uint(const char *k, unsigned long long v)
 {
-	jw_key(k);
-	printf("%llu", v);
+	xfab_jw_uint(w(), k, v);
 }
 
 void jw_bool(const char *k, int v)
 {
-	jw_key(k);
-	printf("%s", v ? "true" : "false");
+	xfab_jw_bool(w(), k, v);
 }
 
 void jw_end(void)
 {
-	if (jw_first[0])
-		return;
-	putchar('\n');
-	jw_first[0] = 1;
+	xfab_jw_end(w());
 }
 
 void jw_double(const char *k, double v)
 {
-	jw_key(k);
-	printf("%.10g", v);
+	xfab_jw_double(w(), k, v);
 }
 
 void jw_null(const char *k)
 {
-	jw_key(k);
-	printf("null");
+	xfab_jw_null(w(), k);
 }

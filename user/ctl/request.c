@@ -5,15 +5,13 @@
  * (docs/CONTROL.md); a refusal names the request field at fault.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "ctl.h"
+#include "ctlclient.h"
 #include "ctlproto.h"
 
 #define REPLY_TIMEOUT_MS 10000
@@ -23,16 +21,10 @@ int ctl_quiet;
 /* Sends req and reads the answer into resp; 0, or -1 after saying why. */
 static int exchange(const char *path, const char *line, size_t len, char *resp, size_t rlen)
 {
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	size_t got = 0, off = 0;
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	enum xfab_ctl_xfer x;
+	int fd = xfab_ctl_connect(path);
 
 	if (fd < 0) {
-		fprintf(stderr, "xfabctl: socket: %s\n", strerror(errno));
-		return -1;
-	}
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		int e = errno;
 
 		if (ctl_quiet)
@@ -44,41 +36,16 @@ static int exchange(const char *path, const char *line, size_t len, char *resp, 
 		else
 			fprintf(stderr, "xfabctl: cannot reach xfabd on %s: %s%s\n", path,
 				strerror(e), e == EACCES ? " (the socket is root's)" : "");
-		close(fd);
 		return -1;
 	}
-	while (off < len) {
-		ssize_t w = send(fd, line + off, len - off, MSG_NOSIGNAL);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			break; /* xfabd may have answered already: read it */
-		}
-		off += (size_t)w;
-	}
-	for (;;) {
-		struct pollfd p = {.fd = fd, .events = POLLIN};
-		ssize_t r;
-
-		if (got + 1 >= rlen || memchr(resp, '\n', got))
-			break;
-		if (poll(&p, 1, REPLY_TIMEOUT_MS) <= 0) {
-			fprintf(stderr, "xfabctl: no answer from xfabd on %s within %d s\n", path,
-				REPLY_TIMEOUT_MS / 1000);
-			close(fd);
-			return -1;
-		}
-		r = recv(fd, resp + got, rlen - 1 - got, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	x = xfab_ctl_exchange(fd, line, len, resp, rlen, REPLY_TIMEOUT_MS);
 	close(fd);
-	resp[got] = '\0';
-	if (!memchr(resp, '\n', got)) {
+	if (x == XFAB_CTL_XFER_TIMEOUT) {
+		fprintf(stderr, "xfabctl: no answer from xfabd on %s within %d s\n", path,
+			REPLY_TIMEOUT_MS / 1000);
+		return -1;
+	}
+	if (x != XFAB_CTL_XFER_OK) {
 		fprintf(stderr, "xfabctl: xfabd on %s closed without a full answer\n", path);
 		return -1;
 	}

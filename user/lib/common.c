@@ -81,14 +81,6 @@ __u16 xfab_csum16(const void *data, size_t len)
 	return (__u16)~sum;
 }
 
-__u64 xfab_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-}
-
 void xfab_format_mac(const __u8 *mac, char *buf, size_t len)
 {
 	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2], mac[3], mac[4],

@@ -7,6 +7,7 @@
 #include <linux/types.h>
 #include <stddef.h>
 
+#include "clock.h" /* xfab_mono_ns, which many of its users want too */
 #include "names.h" /* enum names, used with these helpers everywhere */
 #include "xfab_abi.h"
 
@@ -30,7 +31,5 @@ void xfab_format_mac(const __u8 *mac, char *buf, size_t len);
 /* The Internet checksum (RFC 1071) of len bytes, as it goes in a header:
  * over a header that holds its checksum, 0 means valid. */
 __u16 xfab_csum16(const void *data, size_t len);
-/* CLOCK_MONOTONIC in ns: the clock of bpf_ktime_get_ns(). */
-__u64 xfab_mono_ns(void);
 
 #endif

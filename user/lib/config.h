@@ -7,7 +7,9 @@
 #include <linux/types.h>
 #include <stddef.h>
 
+#include "dscp.h" /* xfab_default_dscp_to_tc */
 #include "json.h"
+#include "textparse.h" /* xfab_parse_mac */
 #include "xfab_abi.h"
 
 #define XFAB_CFG_MAX_ERRORS 16
@@ -267,13 +269,10 @@ void xfab_cfg_error_format(const struct xfab_cfg_error *e, char *buf, size_t len
 int xfab_parse_u32_strict(const char *text, __u32 lo, __u32 hi, __u32 *out, char *why,
 			  size_t whylen);
 int xfab_parse_prefix(const char *text, struct xfab_prefix *pfx, char *why, size_t whylen);
-int xfab_parse_mac(const char *text, __u8 mac[6]);
 int xfab_prefix_contains(const struct xfab_prefix *pfx, int family, const __u8 *addr);
 __u32 xfab_default_hash_seed(const char *hostname);
 /* "SRC_IP,DST_IP,..." <-> XFAB_HASH_F_*; returns -1 naming the bad field. */
 int xfab_parse_hash_fields(const char *text, __u32 *fields, char *bad, size_t badlen);
 void xfab_format_hash_fields(__u32 fields, char *buf, size_t len);
-/* SONiC's default DSCP -> traffic class map. */
-void xfab_default_dscp_to_tc(__u8 map[XFAB_NUM_DSCP]);
 
 #endif

@@ -10,6 +10,7 @@
 #include <sys/un.h>
 
 #include "json.h"
+#include "jsonw.h"
 
 static const struct {
 	const char *name;
@@ -346,29 +347,19 @@ int xfab_ctl_json_string(char *buf, size_t len, const char *s)
 {
 	size_t o = 0;
 
-#define PUT(c)                                                                                     \
-	do {                                                                                       \
-		if (o + 1 >= len)                                                                  \
-			return -1;                                                                 \
-		buf[o++] = (c);                                                                    \
-	} while (0)
-	PUT('"');
+	if (len < 3)
+		return -1;
+	buf[o++] = '"';
 	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+		char esc[8];
+		size_t n = xfab_jw_escape((unsigned char)*s, esc);
 
-		if (c == '"' || c == '\\') {
-			PUT('\\');
-			PUT((char)c);
-		} else if (c < 0x20) {
-			if (o + 7 >= len)
-				return -1;
-			o += (size_t)snprintf(buf + o, len - o, "\\u%04x", c);
-		} else {
-			PUT((char)c);
-		}
+		if (o + n + 1 >= len) /* room for the closing quote and the NUL */
+			return -1;
+		memcpy(buf + o, esc, n);
+		o += n;
 	}
-	PUT('"');
-#undef PUT
+	buf[o++] = '"';
 	buf[o] = '\0';
 	return (int)o;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "textfile.h"
 
 /* A string member copied into out (size len): required or not, 1..len-1
  * characters. Absent and not required: out is "". */
@@ -419,45 +420,13 @@ int xfab_fabric_parse(const char *text, struct xfab_fabric *f, char *err, size_t
 	return rc;
 }
 
-char *xfab_fab_read_text(const char *path, long max, char *err, size_t errlen)
-{
-	FILE *fp = fopen(path, "r");
-	char *text;
-	long len;
-
-	if (!fp) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fseek(fp, 0, SEEK_END) || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) {
-		snprintf(err, errlen, "%s: cannot read it", path);
-		fclose(fp);
-		return NULL;
-	}
-	if (len > max) {
-		snprintf(err, errlen, "%s: longer than %ld bytes", path, max);
-		fclose(fp);
-		return NULL;
-	}
-	text = malloc((size_t)len + 1);
-	if (!text || fread(text, 1, (size_t)len, fp) != (size_t)len) {
-		snprintf(err, errlen, "%s: cannot read it", path);
-		free(text);
-		fclose(fp);
-		return NULL;
-	}
-	fclose(fp);
-	text[len] = '\0';
-	return text;
-}
-
 int xfab_fabric_load(const char *path, struct xfab_fabric *f, char *err, size_t errlen)
 {
 	char inner[256], *text;
 	int rc;
 
 	memset(f, 0, sizeof(*f));
-	text = xfab_fab_read_text(path, 16l << 20, err, errlen);
+	text = xfab_read_text(path, 16, err, errlen);
 	if (!text)
 		return -1;
 	rc = xfab_fabric_parse(text, f, inner, sizeof(inner));

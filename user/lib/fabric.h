@@ -85,9 +85,6 @@ int xfab_fabric_parse(const char *text, struct xfab_fabric *f, char *err, size_t
 /* Reads and parses path; err starts with the path. */
 int xfab_fabric_load(const char *path, struct xfab_fabric *f, char *err, size_t errlen);
 void xfab_fabric_free(struct xfab_fabric *f);
-/* A whole file of at most max bytes, NUL-terminated (free it), or NULL with
- * "path: why" in err. */
-char *xfab_fab_read_text(const char *path, long max, char *err, size_t errlen);
 
 /* Index, or -1. */
 int xfab_fab_switch_find(const struct xfab_fabric *f, const char *name);

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "json.h"
+#include "textfile.h"
+#include "jsonw.h"
 #include "names.h"
 
 #define SNAP_VERSION 1
@@ -110,37 +112,23 @@ unsigned int xfab_fab_snap_delta(struct xfab_fab_snap *cur, const struct xfab_fa
 	return resets;
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", *s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 int xfab_fab_snap_save(const struct xfab_fab_snap *s, const struct xfab_fabric *f, FILE *out)
 {
 	fprintf(out, "{\"xfab_fabric_snapshot\": %d, \"fabric\": ", SNAP_VERSION);
-	json_str(out, f->name);
+	xfab_jw_quote(out, f->name);
 	fprintf(out, ", \"time\": %.6f,\n \"switches\": {", s->time);
 	for (unsigned int sw = 0; sw < f->n_switches; sw++) {
 		const struct xfab_fab_sw_ctr *c = &s->sw[sw];
 		int first = 1;
 
 		fprintf(out, "%s\n  ", sw ? "," : "");
-		json_str(out, f->switches[sw].name);
+		xfab_jw_quote(out, f->switches[sw].name);
 		fprintf(out, ": {\"ports\": {");
 		for (unsigned int p = 0; p < f->switches[sw].n_ports; p++) {
 			struct xfab_fab_port_ctr pc = c->ports[p];
 
 			fprintf(out, "%s\n   ", p ? "," : "");
-			json_str(out, f->switches[sw].ports[p].name);
+			xfab_jw_quote(out, f->switches[sw].ports[p].name);
 			fprintf(out, ": {");
 			for (size_t i = 0; i < N_PORT_FIELDS; i++) {
 				const uint64_t *v = port_field(&pc, i);
@@ -161,7 +149,7 @@ int xfab_fab_snap_save(const struct xfab_fab_snap *s, const struct xfab_fabric *
 		for (unsigned int r = 1; r < XFAB_DROP_MAX; r++) {
 			fprintf(out, "%s", first ? "" : ", ");
 			first = 0;
-			json_str(out, xfab_drop_name(r));
+			xfab_jw_quote(out, xfab_drop_name(r));
 			fprintf(out, ": [%llu, %llu]", (unsigned long long)c->drop_packets[r],
 				(unsigned long long)c->drop_bytes[r]);
 		}
@@ -315,7 +303,7 @@ int xfab_fab_snap_load(const char *path, const struct xfab_fabric *f, struct xfa
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	text = xfab_fab_read_text(path, 64l << 20, err, errlen);
+	text = xfab_read_text(path, 64, err, errlen);
 	if (!text) {
 		xfab_fab_snap_free(s);
 		return -1;

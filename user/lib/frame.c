@@ -4,30 +4,12 @@
 #include <netinet/in.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "frame.h"
 
 #define ETH_P_IP_ 0x0800
 #define ETH_P_IPV6_ 0x86dd
 #define ETH_P_8021Q_ 0x8100
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put24(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 16);
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
 
 /* One's-complement sum of big-endian 16-bit words, not yet folded. */
 static uint32_t sum16(const uint8_t *p, size_t len, uint32_t sum)
@@ -80,19 +62,19 @@ static long build(const struct xfab_frame *f, uint8_t *b, size_t cap, struct xfa
 	memcpy(b, f->dmac, 6);
 	memcpy(b + 6, f->smac, 6);
 	for (int t = 0; t < f->n_vlan; t++, off += 4) {
-		put16(b + off, ETH_P_8021Q_);
-		put16(b + off + 2, f->vlan[t]);
+		xfab_put16(b + off, ETH_P_8021Q_);
+		xfab_put16(b + off + 2, f->vlan[t]);
 	}
 	l3 = off + 2;
 	switch (f->l3) {
 	case XFAB_FRAME_IPV4:
-		put16(b + off, ETH_P_IP_);
+		xfab_put16(b + off, ETH_P_IP_);
 		if (f->ip4.opts_len % 4 || f->ip4.opts_len > 40)
 			return -1;
 		l3_len = 20 + f->ip4.opts_len;
 		break;
 	case XFAB_FRAME_IPV6:
-		put16(b + off, ETH_P_IPV6_);
+		xfab_put16(b + off, ETH_P_IPV6_);
 		if (f->ip6.n_ext < 0 || f->ip6.n_ext > XFAB_FRAME_MAX_EXT)
 			return -1;
 		l3_len = 40;
@@ -100,7 +82,7 @@ static long build(const struct xfab_frame *f, uint8_t *b, size_t cap, struct xfa
 			l3_len += ext_len(&f->ip6.ext[i]);
 		break;
 	default:
-		put16(b + off, f->ethertype);
+		xfab_put16(b + off, f->ethertype);
 		l4_proto = 0;
 		break;
 	}
@@ -118,11 +100,11 @@ static long build(const struct xfab_frame *f, uint8_t *b, size_t cap, struct xfa
 			return -1;
 		h[0] = f->bth.opcode;
 		h[1] = f->bth.flags;
-		put16(h + 2, f->bth.pkey);
+		xfab_put16(h + 2, f->bth.pkey);
 		h[4] = 0;
-		put24(h + 5, f->bth.dest_qp);
+		xfab_put24(h + 5, f->bth.dest_qp);
 		h[8] = f->bth.ack_req ? 0x80 : 0;
-		put24(h + 9, f->bth.psn);
+		xfab_put24(h + 9, f->bth.psn);
 		rest += 12;
 	}
 	if (f->vxlan.present) {
@@ -133,7 +115,7 @@ static long build(const struct xfab_frame *f, uint8_t *b, size_t cap, struct xfa
 			return -1;
 		memset(h, 0, 8);
 		h[0] = f->vxlan.flags_set ? f->vxlan.flags : 0x08;
-		put24(h + 4, f->vxlan.vni);
+		xfab_put24(h + 4, f->vxlan.vni);
 		rest += 8;
 		if (f->vxlan.inner) {
 			inner = build(f->vxlan.inner, b + rest, cap - rest, NULL, depth + 1);
@@ -164,16 +146,17 @@ static long build(const struct xfab_frame *f, uint8_t *b, size_t cap, struct xfa
 		ip[0] = (uint8_t)((set & XFAB_FRAME_SET_VERSION ? h->version : 4) << 4 |
 				  ((set & XFAB_FRAME_SET_IHL ? h->ihl : l3_len / 4) & 0xf));
 		ip[1] = h->tos;
-		put16(ip + 2, set & XFAB_FRAME_SET_LEN ? h->tot_len : (uint16_t)(rest - l3));
-		put16(ip + 4, h->id);
-		put16(ip + 6, h->frag);
+		xfab_put16(ip + 2, set & XFAB_FRAME_SET_LEN ? h->tot_len : (uint16_t)(rest - l3));
+		xfab_put16(ip + 4, h->id);
+		xfab_put16(ip + 6, h->frag);
 		ip[8] = h->ttl;
 		ip[9] = set & XFAB_FRAME_SET_PROTO ? h->proto : l4_proto;
 		memcpy(ip + 12, h->src, 4);
 		memcpy(ip + 16, h->dst, 4);
 		if (h->opts_len)
 			memcpy(ip + 20, h->opts, h->opts_len);
-		put16(ip + 10, set & XFAB_FRAME_SET_CHECK ? h->check : fold(sum16(ip, l3_len, 0)));
+		xfab_put16(ip + 10,
+			   set & XFAB_FRAME_SET_CHECK ? h->check : fold(sum16(ip, l3_len, 0)));
 	} else if (f->l3 == XFAB_FRAME_IPV6) {
 		const struct xfab_frame_ipv6 *h = &f->ip6;
 		uint8_t *e = ip + 40;
@@ -182,17 +165,17 @@ static long build(const struct xfab_frame *f, uint8_t *b, size_t cap, struct xfa
 		for (int i = 0; i < h->n_ext; i++) {
 			e[0] = i + 1 < h->n_ext ? h->ext[i + 1].type : l4_proto;
 			if (h->ext[i].type == IPPROTO_FRAGMENT) {
-				put16(e + 2, h->ext[i].frag);
-				put32(e + 4, h->ext[i].id);
+				xfab_put16(e + 2, h->ext[i].frag);
+				xfab_put32(e + 4, h->ext[i].id);
 			} else {
 				e[1] = h->ext[i].len8;
 			}
 			e += ext_len(&h->ext[i]);
 		}
-		put32(ip, (uint32_t)(h->set & XFAB_FRAME_SET_VERSION ? h->version : 6) << 28 |
-			      (uint32_t)h->tclass << 20 | (h->flow_label & 0xfffff));
-		put16(ip + 4,
-		      h->set & XFAB_FRAME_SET_LEN ? h->payload_len : (uint16_t)(rest - l3 - 40));
+		xfab_put32(ip, (uint32_t)(h->set & XFAB_FRAME_SET_VERSION ? h->version : 6) << 28 |
+				   (uint32_t)h->tclass << 20 | (h->flow_label & 0xfffff));
+		xfab_put16(ip + 4, h->set & XFAB_FRAME_SET_LEN ? h->payload_len
+							       : (uint16_t)(rest - l3 - 40));
 		ip[6] = h->set & XFAB_FRAME_SET_PROTO ? h->next
 			: h->n_ext		      ? h->ext[0].type
 						      : l4_proto;
@@ -208,23 +191,23 @@ static long build(const struct xfab_frame *f, uint8_t *b, size_t cap, struct xfa
 
 		switch (l4_proto) {
 		case IPPROTO_UDP:
-			put16(p, h->sport);
-			put16(p + 2, h->dport);
-			put16(p + 4, h->set & XFAB_FRAME_SET_LEN ? h->len : (uint16_t)seg);
+			xfab_put16(p, h->sport);
+			xfab_put16(p + 2, h->dport);
+			xfab_put16(p + 4, h->set & XFAB_FRAME_SET_LEN ? h->len : (uint16_t)seg);
 			break;
 		case IPPROTO_TCP:
-			put16(p, h->sport);
-			put16(p + 2, h->dport);
-			put32(p + 4, h->seq);
-			put32(p + 8, h->ack);
+			xfab_put16(p, h->sport);
+			xfab_put16(p + 2, h->dport);
+			xfab_put32(p + 4, h->seq);
+			xfab_put32(p + 8, h->ack);
 			p[12] = 5 << 4;
 			p[13] = h->tcp_flags;
-			put16(p + 14, h->window);
+			xfab_put16(p + 14, h->window);
 			break;
 		default: /* ICMP, ICMPv6 */
 			p[0] = h->icmp_type;
 			p[1] = h->icmp_code;
-			put32(p + 4, h->icmp_rest);
+			xfab_put32(p + 4, h->icmp_rest);
 			break;
 		}
 		/* the pseudo-header, but for ICMP over IPv4 */
@@ -241,7 +224,7 @@ static long build(const struct xfab_frame *f, uint8_t *b, size_t cap, struct xfa
 			/* UDP sends a computed 0 as all ones (RFC 768) */
 			if (l4_proto == IPPROTO_UDP && check == 0)
 				check = 0xffff;
-			put16(p + at, h->set & XFAB_FRAME_SET_CHECK ? h->check : check);
+			xfab_put16(p + at, h->set & XFAB_FRAME_SET_CHECK ? h->check : check);
 		}
 	}
 	if (info)

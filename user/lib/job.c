@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "textfile.h"
 
 static const char *const op_names[] = {
     [XFAB_JOB_ALLREDUCE] = "allreduce",
@@ -242,55 +243,11 @@ out:
 
 int xfab_job_load(const char *path, struct xfab_job *job, char *err, size_t errlen)
 {
-	char inner[256], *text = NULL;
-	size_t len = 0, cap = 0;
-	FILE *f = fopen(path, "r");
+	char inner[256], *text = xfab_read_text(path, 1, err, errlen);
 	int rc;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!text)
 		return -1;
-	}
-	for (;;) {
-		size_t got;
-
-		if (cap - len < 4096) {
-			char *t;
-
-			if (cap > (1u << 20)) {
-				fclose(f);
-				free(text);
-				snprintf(err, errlen, "%s: longer than 1 MiB", path);
-				return -1;
-			}
-			t = realloc(text, cap + 8192);
-			if (!t) {
-				fclose(f);
-				free(text);
-				snprintf(err, errlen, "%s: out of memory", path);
-				return -1;
-			}
-			text = t;
-			cap += 8192;
-		}
-		got = fread(text + len, 1, cap - len - 1, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		fclose(f);
-		free(text);
-		snprintf(err, errlen, "%s: cannot read it", path);
-		return -1;
-	}
-	fclose(f);
-	text[len] = '\0';
-	if (strlen(text) != len) {
-		free(text);
-		snprintf(err, errlen, "%s: holds a NUL byte", path);
-		return -1;
-	}
 	rc = xfab_job_parse(text, job, inner, sizeof(inner));
 	free(text);
 	if (rc)

@@ -7,28 +7,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "pfcframe.h"
 
 static const __u8 macc_dst[6] = XFAB_MAC_CONTROL_DST;
-
-static void put16(__u8 *p, __u16 v)
-{
-	p[0] = (__u8)(v >> 8);
-	p[1] = (__u8)v;
-}
-
-static __u16 get16(const __u8 *p)
-{
-	return (__u16)(p[0] << 8 | p[1]);
-}
 
 /* dst, src, EtherType and opcode: the first 16 bytes of every frame */
 static void put_header(__u8 *buf, const __u8 src[6], __u16 opcode)
 {
 	memcpy(buf, macc_dst, 6);
 	memcpy(buf + 6, src, 6);
-	put16(buf + 12, XFAB_ETH_P_MAC_CONTROL);
-	put16(buf + 14, opcode);
+	xfab_put16(buf + 12, XFAB_ETH_P_MAC_CONTROL);
+	xfab_put16(buf + 14, opcode);
 }
 
 size_t xfab_pfc_build(__u8 *buf, size_t cap, const __u8 src[6], __u8 vector,
@@ -47,7 +37,7 @@ size_t xfab_pfc_build(__u8 *buf, size_t cap, const __u8 src[6], __u8 vector,
 	buf[16] = 0; /* reserved octet of the vector */
 	buf[17] = vector;
 	for (unsigned int i = 0; i < timers; i++)
-		put16(buf + XFAB_PFC_HDR_LEN + (size_t)2 * i, quanta[i]);
+		xfab_put16(buf + XFAB_PFC_HDR_LEN + (size_t)2 * i, quanta[i]);
 	return len;
 }
 
@@ -57,7 +47,7 @@ size_t xfab_pause_build(__u8 *buf, size_t cap, const __u8 src[6], __u16 quanta)
 		return 0;
 	memset(buf, 0, XFAB_MACC_MIN_LEN);
 	put_header(buf, src, XFAB_MAC_CONTROL_PAUSE);
-	put16(buf + XFAB_MACC_HDR_LEN, quanta);
+	xfab_put16(buf + XFAB_MACC_HDR_LEN, quanta);
 	return XFAB_MACC_MIN_LEN;
 }
 
@@ -80,7 +70,7 @@ enum xfab_macc_status xfab_macc_parse(const __u8 *frame, size_t len, const __u8 
 	struct xfab_macc m = {0};
 	size_t need, have;
 
-	if (len < 14 || get16(frame + 12) != XFAB_ETH_P_MAC_CONTROL)
+	if (len < 14 || xfab_get16(frame + 12) != XFAB_ETH_P_MAC_CONTROL)
 		return fail(XFAB_MACC_NOT_MAC_CONTROL, err, errlen,
 			    "byte 12: not a MAC control frame (%zu bytes, EtherType 0x8808 wanted)",
 			    len);
@@ -92,7 +82,7 @@ enum xfab_macc_status xfab_macc_parse(const __u8 *frame, size_t len, const __u8 
 			    "byte %zu: the frame ends before its opcode (%zu bytes)", len, len);
 	memcpy(m.dst, frame, 6);
 	memcpy(m.src, frame + 6, 6);
-	m.opcode = get16(frame + 14);
+	m.opcode = xfab_get16(frame + 14);
 	if (m.opcode == XFAB_MAC_CONTROL_PFC) {
 		if (len < XFAB_PFC_HDR_LEN)
 			return fail(XFAB_MACC_TRUNCATED, err, errlen,
@@ -103,13 +93,13 @@ enum xfab_macc_status xfab_macc_parse(const __u8 *frame, size_t len, const __u8 
 		have = (len - XFAB_PFC_HDR_LEN) / 2;
 		m.timers = (__u8)(have < XFAB_NUM_PRIO ? have : XFAB_NUM_PRIO);
 		for (unsigned int i = 0; i < m.timers; i++)
-			m.quanta[i] = get16(frame + XFAB_PFC_HDR_LEN + (size_t)2 * i);
+			m.quanta[i] = xfab_get16(frame + XFAB_PFC_HDR_LEN + (size_t)2 * i);
 	} else if (m.opcode == XFAB_MAC_CONTROL_PAUSE) {
 		need = XFAB_MACC_HDR_LEN + 2;
 		m.vector = 0xff;
 		m.timers = len >= need;
 		for (unsigned int i = 0; i < XFAB_NUM_PRIO; i++)
-			m.quanta[i] = m.timers ? get16(frame + XFAB_MACC_HDR_LEN) : 0;
+			m.quanta[i] = m.timers ? xfab_get16(frame + XFAB_MACC_HDR_LEN) : 0;
 	} else {
 		return fail(XFAB_MACC_BAD_OPCODE, err, errlen,
 			    "byte 14: opcode 0x%04x is neither PFC (0x0101) nor PAUSE (0x0001)",

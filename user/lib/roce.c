@@ -2,6 +2,7 @@
 /* RoCEv2 headers, the pacer and a sender's PFC listener (roce.h), shared by
  * xfab-roce and xfab-coll. */
 #define _GNU_SOURCE
+#include "clock.h"
 #include "roce.h"
 
 #include <arpa/inet.h>
@@ -20,14 +21,6 @@
 #include <unistd.h>
 
 #include "pfcframe.h"
-
-static __u64 roce_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-}
 
 void xfab_bth_put(__u8 *b, const struct xfab_bth *h)
 {
@@ -121,26 +114,6 @@ void xfab_pacer_set_rate(struct xfab_pacer *p, __u64 rate, __u64 now)
 	p->start = due;
 	p->units = 0;
 	p->rate = rate;
-}
-
-int xfab_default_tc(int dscp)
-{
-	switch (dscp) {
-	case 3:
-		return 3;
-	case 4:
-		return 4;
-	case 46:
-		return 5;
-	case 48:
-		return 6;
-	case 8:
-		return 0;
-	case 5:
-		return 2;
-	default:
-		return 1;
-	}
 }
 
 int xfab_dev_of_addr(const struct sockaddr *addr, char dev[IF_NAMESIZE])
@@ -311,7 +284,7 @@ void xfab_pfc_read(struct xfab_pfc_rx *p)
 			p->other++;
 			continue;
 		}
-		t = roce_now_ns();
+		t = xfab_mono_ns();
 		xfab_pfc_expire(p, t);
 		q = m.quanta[p->prio];
 		if (!q) {
@@ -337,7 +310,7 @@ int xfab_pfc_wait_until(struct xfab_pfc_rx *p, __u64 t)
 	struct timespec ts;
 
 	for (;;) {
-		__u64 now = roce_now_ns();
+		__u64 now = xfab_mono_ns();
 
 		if (now >= t)
 			return 0;
@@ -358,7 +331,7 @@ void xfab_pfc_hold(struct xfab_pfc_rx *p, __u64 deadline)
 {
 	xfab_pfc_read(p);
 	for (;;) {
-		__u64 now = roce_now_ns();
+		__u64 now = xfab_mono_ns();
 
 		xfab_pfc_expire(p, now);
 		if (!p->until || now >= deadline)

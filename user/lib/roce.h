@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "dscp.h" /* xfab_default_tc */
+
 #define XFAB_BTH_LEN 12
 #define XFAB_AETH_LEN 4
 #define XFAB_ICRC_LEN 4
@@ -93,10 +95,6 @@ __u64 xfab_pacer_due(struct xfab_pacer *p, __u64 now, __u64 extra_ns);
 void xfab_pacer_add(struct xfab_pacer *p, __u64 units);
 /* A new rate from now on: the units already due keep their times. */
 void xfab_pacer_set_rate(struct xfab_pacer *p, __u64 rate, __u64 now);
-
-/* SONiC's default DSCP_TO_TC map (user/lib/config/qos.c): 3->3, 4->4,
- * 46->5, 48->6, 8->0, 5->2, any other 1. */
-int xfab_default_tc(int dscp);
 
 /* The interface holding local address addr (AF_INET or AF_INET6); 0, or
  * -1 when none does. */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "clock.h"
 #include "sdnotify.h"
 
 #include <errno.h>
@@ -53,13 +54,10 @@ int xfab_sd_ready_msg(char *buf, size_t len, int n_ports, const char *datapath)
 
 int xfab_sd_reloading_msg(char *buf, size_t len)
 {
-	struct timespec ts;
 	int n;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
 	n = snprintf(buf, len, "RELOADING=1\nMONOTONIC_USEC=%llu",
-		     (unsigned long long)ts.tv_sec * 1000000ULL +
-			 (unsigned long long)ts.tv_nsec / 1000ULL);
+		     (unsigned long long)(xfab_mono_ns() / 1000ULL));
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }
 

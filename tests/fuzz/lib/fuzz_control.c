@@ -9,7 +9,8 @@
  *     into the same request;
  *   - through xfabd's ctl_handle (user/agent/requests.c) on a switch running
  *     a fixed config with TE_PATH, its RIB and compiler real, the map writer
- *     a recorder (tests/unit/shadow.h) and the pfcwd part stubbed: every
+ *     a recorder (tests/unit/shadow.h) and no PFC part (its requests are
+ *     refused, as requests.c refuses what nobody registered): every
  *     answer is one line that fits, ends in '\n' and parses as a response
  *     (xfab_ctl_parse_response), and a refusal writes no table entry.
  * Then the same config is reloaded as SIGHUP does it (pins_reload_check,
@@ -26,32 +27,11 @@
 #include "config.h"
 #include "ctlproto.h"
 #include "fuzz.h"
-#include "pfc.h"
 #include "rib.h"
 #include "shadow.h"
 
 #define FUZZ_MAX_LINES 16
 #define FUZZ_PORTS 4
-
-/* xfabd's logger (main.c): quiet. */
-int xfab_verbose;
-void xfab_logmsg(const char *level, const char *fmt, ...)
-{
-	(void)level;
-	(void)fmt;
-}
-
-/* The PFC watchdog (pfc.c, which needs xfabd's PFC thread): refused as
- * xfabd refuses it when no port is lossless. */
-int pfc_wd_request(struct agent *a, const struct xfab_ctl_req *r, char *field, size_t flen,
-		   char *msg, size_t mlen)
-{
-	(void)a;
-	(void)r;
-	snprintf(field, flen, "ports");
-	snprintf(msg, mlen, "no port has lossless priorities");
-	return -1;
-}
 
 static const char config_text[] =
     "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
@@ -212,10 +192,12 @@ static int reload_same(struct fuzz_agent *f)
 
 int xfab_fuzz_control(const uint8_t *data, size_t size)
 {
-	struct fuzz_agent *f = agent_up();
+	struct fuzz_agent *f;
 	size_t off = 0;
 	int ret = 0;
 
+	xfab_log_quiet = 1; /* refusals are what most inputs earn */
+	f = agent_up();
 	if (!f)
 		return 0; /* out of memory: nothing to judge */
 	for (int i = 0; i < FUZZ_MAX_LINES && off < size && !ret; i++) {

@@ -10,19 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void xfab_default_dscp_to_tc(__u8 map[XFAB_NUM_DSCP])
-{
-	/* SONiC as shipped: 3->3, 4->4, 46->5, 48->6, 8->0, 5->2, others -> 1 */
-	for (int d = 0; d < XFAB_NUM_DSCP; d++)
-		map[d] = 1;
-	map[3] = 3;
-	map[4] = 4;
-	map[46] = 5;
-	map[48] = 6;
-	map[8] = 0;
-	map[5] = 2;
-}
-
 /* DSCP_TO_TC_MAP|NAME: {"DSCP": "TC", ...}; one map per switch, DSCPs not
  * listed keep the default class. */
 void cfg_parse_dscp_map(struct ctx *c, const struct json_value *tbl)

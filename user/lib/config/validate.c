@@ -184,25 +184,6 @@ int xfab_prefix_contains(const struct xfab_prefix *pfx, int family, const __u8 *
 	return 1;
 }
 
-int xfab_parse_mac(const char *text, __u8 mac[6])
-{
-	unsigned v[6];
-	char tail;
-
-	if (strlen(text) != 17)
-		return -1;
-	if (sscanf(text, "%2x:%2x:%2x:%2x:%2x:%2x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-		   &tail) != 6)
-		return -1;
-	for (size_t i = 0; i < 6; i++) {
-		if (!isxdigit((unsigned char)text[i * 3]) ||
-		    !isxdigit((unsigned char)text[i * 3 + 1]))
-			return -1;
-		mac[i] = (__u8)v[i];
-	}
-	return 0;
-}
-
 __u32 xfab_default_hash_seed(const char *hostname)
 {
 	__u32 h = 2166136261u; /* FNV-1a: a stable seed per switch identity */
