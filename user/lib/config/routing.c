@@ -162,3 +162,15 @@ void cfg_parse_local_repair(struct ctx *c, const struct json_value *tbl)
 		cfg->repair.n_nexthops++;
 	}
 }
+
+/* The feature "fib-sync". */
+void cfg_read_fib_sync(struct ctx *c, const struct json_value *root)
+{
+	cfg_read_table(c, root, "FIB_SYNC", cfg_parse_fib_sync);
+}
+
+/* The feature "local-repair" (over a clean L3 base: it names ports). */
+void cfg_read_local_repair(struct ctx *c, const struct json_value *root)
+{
+	cfg_read_table(c, root, "LOCAL_REPAIR", cfg_parse_local_repair);
+}
