@@ -173,6 +173,13 @@ $(BUILD)/test_netlink $(BUILD)/test_netlink_asan: UNIT_EXTRA := agent/netlink.o
 $(BUILD)/obj/tests/unit/test_netlink.o $(BUILD)/obj-asan/tests/unit/test_netlink.o: UNIT_INC := -Iuser/agent
 $(BUILD)/test_netlink: $(BUILD)/obj/agent/netlink.o
 $(BUILD)/test_netlink_asan: $(BUILD)/obj-asan/agent/netlink.o
+# test_feature checks the feature registry against the tree's own files
+# (bpf/, the ABI, the docs) and xfabd's metrics writers.
+$(BUILD)/test_feature $(BUILD)/test_feature_asan: UNIT_EXTRA := agent/metrics.o
+$(BUILD)/obj/tests/unit/test_feature.o $(BUILD)/obj-asan/tests/unit/test_feature.o: \
+	UNIT_INC := -Iuser/agent -DXFAB_SRCDIR='"$(CURDIR)"'
+$(BUILD)/test_feature: $(BUILD)/obj/agent/metrics.o
+$(BUILD)/test_feature_asan: $(BUILD)/obj-asan/agent/metrics.o
 $(UNIT_PLAIN): $(BUILD)/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIB_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LIB_OBJ) $(addprefix $(BUILD)/obj/,$(UNIT_EXTRA)) -o $@ $(LDLIBS) -lcmocka
 
