@@ -6,7 +6,8 @@
  * names, docs/ARCHITECTURE.md's map table, xfab.json(5)'s TABLES, the
  * maps the loader has always kept across a restart and the order the
  * parser has always read the tables in. And the layers above: every
- * metrics writer of xfabd names a registered feature.
+ * metrics writer of xfabd and every show group of xfabctl names a
+ * registered feature.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -323,6 +324,41 @@ static void test_metrics_writers(void **state)
 	assert_true(n > 0);
 }
 
+/* xfabctl's show groups (user/ctl/main.c's show_features[], read as text:
+ * the CLI is not linked into unit suites) each name a registered feature. */
+static void test_show_groups(void **state)
+{
+	FILE *f = open_src("user/ctl/main.c");
+	char line[512];
+	int in_list = 0, n = 0;
+
+	(void)state;
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "} show_features[] = {")) {
+			in_list = 1;
+			continue;
+		}
+		if (!in_list)
+			continue;
+		if (!strncmp(line, "};", 2))
+			break;
+		for (char *p = line; (p = strstr(p, "{\""));) {
+			char name[48];
+			size_t len = strcspn(p + 2, "\"");
+
+			assert_true(len < sizeof(name));
+			memcpy(name, p + 2, len);
+			name[len] = '\0';
+			if (!xfab_feature_find(name))
+				fail_msg("xfabctl show group %s: no such feature", name);
+			n++;
+			p += 2 + len;
+		}
+	}
+	fclose(f);
+	assert_true(n > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -332,6 +368,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_order),
 	    cmocka_unit_test(test_state_maps),
 	    cmocka_unit_test(test_metrics_writers),
+	    cmocka_unit_test(test_show_groups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
