@@ -24,6 +24,10 @@
 #include "maps.h"
 #include "metrics.h"
 
+#ifndef XFAB_SRCDIR /* the Makefile names the tree; else run from its top */
+#define XFAB_SRCDIR "."
+#endif
+
 #define MAX_NAMES 128
 
 struct names {

@@ -69,7 +69,7 @@ void cfg_read_device(struct ctx *c, const struct json_value *root);	  /* device.
 void cfg_read_overlay(struct ctx *c, const struct json_value *root);	  /* overlay.c */
 void cfg_read_vnet_routes(struct ctx *c, const struct json_value *root);  /* overlay.c */
 void cfg_read_interfaces(struct ctx *c, const struct json_value *root);	  /* l3.c */
-void cfg_read_routes(struct ctx *c, const struct json_value *root);	  /* l3.c */
+void cfg_read_routes(struct ctx *c, const struct json_value *root);	  /* routing.c */
 void cfg_read_neighs(struct ctx *c, const struct json_value *root);	  /* l3.c */
 void cfg_read_ecmp(struct ctx *c, const struct json_value *root);	  /* lb.c */
 void cfg_read_flowlet(struct ctx *c, const struct json_value *root);	  /* lb.c */

@@ -857,23 +857,6 @@ void cfg_read_interfaces(struct ctx *c, const struct json_value *root)
 	cfg_read_table(c, root, "INTERFACE", cfg_parse_interfaces);
 }
 
-/* The feature "routes": room for the whole table first (a full table is a
- * million routes), then each route, then the duplicates. */
-void cfg_read_routes(struct ctx *c, const struct json_value *root)
-{
-	const struct json_value *tbl = json_get(root, "ROUTE");
-
-	if (!tbl)
-		return;
-	if (cfg_reserve_routes(c, tbl->count)) {
-		cfg_add_error(c, tbl->pos, "ROUTE", "out of memory");
-		return;
-	}
-	for (size_t i = 0; i < tbl->count; i++)
-		cfg_parse_route(c, &tbl->children[i]);
-	cfg_check_duplicate_routes(c);
-}
-
 /* The feature "neighbours". */
 void cfg_read_neighs(struct ctx *c, const struct json_value *root)
 {
