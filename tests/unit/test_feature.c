@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "config.h"
 #include "feature.h"
 #include "maps.h"
 #include "metrics.h"
@@ -328,6 +329,64 @@ static void test_metrics_writers(void **state)
 	assert_true(n > 0);
 }
 
+#define HDR "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
+#define PORTS " \"PORT\": {\"eth1\": {}, \"eth2\": {}}"
+
+static int parse(const char *text, struct xfab_config *cfg, struct xfab_cfg_errors *errs)
+{
+	static struct xfab_cfg_errors scratch;
+
+	return xfab_config_parse("t.json", text, cfg, errs ? errs : &scratch);
+}
+
+/* Routes resolve against valid ports and interfaces only: with a bad
+ * interface the ROUTE table is not read (its route through the missing
+ * subnet would be a second error), and read alone it is. */
+static void test_l3_gate(void **state)
+{
+	static const char route[] =
+	    ",\n \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.0.0\"}}\n}\n";
+	static struct xfab_cfg_errors errs;
+	struct xfab_config cfg;
+	char text[512];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s%s%s", HDR PORTS,
+		 ",\n \"INTERFACE\": {\"eth9|10.0.0.1/31\": {}}", route);
+	assert_int_equal(parse(text, &cfg, &errs), -1);
+	assert_int_equal(errs.total, 1);
+	assert_string_equal(errs.e[0].key, "INTERFACE|eth9|10.0.0.1/31");
+	/* the same route, no interface at all: its gateway is on no subnet */
+	snprintf(text, sizeof(text), "%s%s", HDR PORTS, route);
+	assert_int_equal(parse(text, &cfg, &errs), -1);
+	assert_int_equal(errs.total, 1);
+	assert_non_null(strstr(errs.e[0].key, "ROUTE"));
+}
+
+/* Each feature's defaults, as docs/CONFIG.md and xfab.json(5) give them,
+ * with none of its tables present; TE is on with an empty TE_PATH. */
+static void test_defaults(void **state)
+{
+	struct xfab_config cfg;
+
+	(void)state;
+	assert_int_equal(parse(HDR PORTS "\n}\n", &cfg, NULL), 0);
+	assert_int_equal(cfg.flowlet_gap_us, 100);
+	assert_int_equal(cfg.load_window_us, 100);
+	assert_int_equal(cfg.flowlet_age_ms, 1000);
+	assert_int_equal(cfg.flowlet_mode, XFAB_FLOWLET_RANDOM);
+	assert_int_equal(cfg.resilient, 1);
+	assert_int_equal(cfg.hash_fields, XFAB_HASH_F_SRC_IP | XFAB_HASH_F_DST_IP |
+					      XFAB_HASH_F_IP_PROTO | XFAB_HASH_F_L4_SRC_PORT |
+					      XFAB_HASH_F_L4_DST_PORT);
+	assert_int_equal(cfg.pfcwd_poll_ms, 200);
+	assert_int_equal(cfg.te_enabled, 0);
+	xfab_config_free(&cfg);
+	assert_int_equal(parse(HDR PORTS ",\n \"TE_PATH\": {}\n}\n", &cfg, NULL), 0);
+	assert_int_equal(cfg.te_enabled, 1);
+	xfab_config_free(&cfg);
+}
+
 /* xfabctl's show groups (user/ctl/main.c's show_features[], read as text:
  * the CLI is not linked into unit suites) each name a registered feature. */
 static void test_show_groups(void **state)
@@ -373,6 +432,8 @@ int main(void)
 	    cmocka_unit_test(test_state_maps),
 	    cmocka_unit_test(test_metrics_writers),
 	    cmocka_unit_test(test_show_groups),
+	    cmocka_unit_test(test_l3_gate),
+	    cmocka_unit_test(test_defaults),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
