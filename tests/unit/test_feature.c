@@ -387,16 +387,61 @@ static void test_defaults(void **state)
 	xfab_config_free(&cfg);
 }
 
+/* The words of the bash completion's `show) next="..."` line. */
+static void completion_show_objects(struct names *out)
+{
+	FILE *f = open_src("contrib/bash-completion/xfabctl");
+	char line[512];
+
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "\tshow) next=\"");
+
+		if (!p)
+			continue;
+		p += strlen("\tshow) next=\"");
+		while (*p && *p != '"') {
+			size_t n = strcspn(p, " \"");
+
+			if (n)
+				add_name(out, p, n);
+			p += n + (p[n] == ' ');
+		}
+	}
+	fclose(f);
+	assert_true(out->n > 0);
+}
+
 /* xfabctl's show groups (user/ctl/main.c's show_features[], read as text:
- * the CLI is not linked into unit suites) each name a registered feature. */
+ * the CLI is not linked into unit suites) each name a registered feature,
+ * and every object of a group (`static const struct cmd NAME_show[]`) is
+ * offered by the bash completion. */
 static void test_show_groups(void **state)
 {
 	FILE *f = open_src("user/ctl/main.c");
+	struct names completion = {0};
 	char line[512];
-	int in_list = 0, n = 0;
+	int in_list = 0, in_group = 0, n = 0, objects = 0;
 
 	(void)state;
+	completion_show_objects(&completion);
 	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "_show[] = {")) {
+			in_group = 1;
+			continue;
+		}
+		if (in_group && !strncmp(line, "};", 2))
+			in_group = 0;
+		if (in_group && !strncmp(line, "    {\"", 6)) {
+			char obj[48];
+			size_t len = strcspn(line + 6, "\"");
+
+			assert_true(len < sizeof(obj));
+			memcpy(obj, line + 6, len);
+			obj[len] = '\0';
+			if (!has_name(&completion, obj))
+				fail_msg("show %s: not in contrib/bash-completion/xfabctl", obj);
+			objects++;
+		}
 		if (strstr(line, "} show_features[] = {")) {
 			in_list = 1;
 			continue;
@@ -420,6 +465,7 @@ static void test_show_groups(void **state)
 	}
 	fclose(f);
 	assert_true(n > 0);
+	assert_true(objects >= n);
 }
 
 int main(void)
