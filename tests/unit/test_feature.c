@@ -186,7 +186,7 @@ static int owners(const char *map)
 	int n = 0;
 
 	for (size_t f = 0; f < xfab_n_features; f++)
-		for (const char *const *m = xfab_features[f]->maps; *m; m++)
+		for (const char *const *m = xfab_features[f]->maps; m && *m; m++)
 			n += !strcmp(*m, map);
 	return n;
 }
@@ -206,7 +206,7 @@ static void test_every_map_owned_once(void **state)
 	}
 	/* and nothing owned, or named, that the object lacks */
 	for (size_t f = 0; f < xfab_n_features; f++)
-		for (const char *const *m = xfab_features[f]->maps; *m; m++)
+		for (const char *const *m = xfab_features[f]->maps; m && *m; m++)
 			if (!has_name(&bpf, *m))
 				fail_msg("%s owns %s: no such map", xfab_features[f]->name, *m);
 	for (int i = 0; i < abi.n; i++)
@@ -313,7 +313,7 @@ static void test_state_maps(void **state)
 	assert_int_equal(n_state, (int)(sizeof(kept) / sizeof(kept[0])));
 	/* a state map is one of its own feature's maps */
 	for (size_t f = 0; f < xfab_n_features; f++)
-		for (const char *const *m = xfab_features[f]->state_maps; *m; m++)
+		for (const char *const *m = xfab_features[f]->state_maps; m && *m; m++)
 			assert_ptr_equal(xfab_feature_of_map(*m), xfab_features[f]);
 	assert_false(xfab_feature_is_state_map("no_such_map"));
 }

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #define LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
-#define NONE ((const char *const[]){NULL})
 
 /* The switch: its metadata, its ports, the ABI stamp, the global settings
  * and the per-port and per-reason counters every stage adds to. */
@@ -40,8 +39,8 @@ static const struct xfab_feature overlay = {
     .build = xfab_build_overlay,
     .maps = LIST(XFAB_MAP_VTEP, XFAB_MAP_VNETS, XFAB_MAP_VNI_TO_VNET, XFAB_MAP_VNET_TUNNELS,
 		 XFAB_MAP_VNET_STATS, XFAB_MAP_VNET_DROPS),
-    /* its counters restart from 0 with xfabd, as they always have */
-    .state_maps = NONE,
+    /* no state_maps: its counters restart from 0 with xfabd, as they
+     * always have */
     .flags = XFAB_FEAT_L3_BASE,
 };
 
@@ -49,8 +48,6 @@ static const struct xfab_feature interfaces = {
     .name = "interfaces",
     .tables = LIST("INTERFACE"),
     .parse = cfg_read_interfaces,
-    .maps = NONE,
-    .state_maps = NONE,
     .flags = XFAB_FEAT_L3_BASE,
 };
 
@@ -62,7 +59,6 @@ static const struct xfab_feature routes = {
     .parse = cfg_read_routes,
     .maps = LIST(XFAB_MAP_ROUTES_V4, XFAB_MAP_ROUTES_V6, XFAB_MAP_FIB4_TBL16, XFAB_MAP_FIB4_TBL8,
 		 XFAB_MAP_FIB6_TBL16, XFAB_MAP_FIB6_TBL8, XFAB_MAP_NEXTHOPS, XFAB_MAP_GROUPS),
-    .state_maps = NONE,
     .flags = XFAB_FEAT_NEEDS_L3,
 };
 
@@ -72,7 +68,6 @@ static const struct xfab_feature neighbours = {
     .parse = cfg_read_neighs,
     .build = xfab_build_neighs,
     .maps = LIST(XFAB_MAP_NEIGHBORS),
-    .state_maps = NONE,
     .flags = XFAB_FEAT_NEEDS_L3,
 };
 
@@ -80,8 +75,6 @@ static const struct xfab_feature vnet_routes = {
     .name = "vnet-routes",
     .tables = LIST("VNET_ROUTE_TUNNEL", "VNET_ROUTE"),
     .parse = cfg_read_vnet_routes,
-    .maps = NONE,
-    .state_maps = NONE,
     .flags = XFAB_FEAT_NEEDS_L3,
 };
 
@@ -128,16 +121,12 @@ static const struct xfab_feature pfcwd = {
     .name = "pfcwd",
     .tables = LIST("PFC_WD"),
     .parse = cfg_read_pfc_wd,
-    .maps = NONE,
-    .state_maps = NONE,
 };
 
 static const struct xfab_feature fib_sync = {
     .name = "fib-sync",
     .tables = LIST("FIB_SYNC"),
     .parse = cfg_read_fib_sync,
-    .maps = NONE,
-    .state_maps = NONE,
 };
 
 static const struct xfab_feature copp = {
@@ -153,8 +142,6 @@ static const struct xfab_feature local_repair = {
     .name = "local-repair",
     .tables = LIST("LOCAL_REPAIR"),
     .parse = cfg_read_local_repair,
-    .maps = NONE,
-    .state_maps = NONE,
     .flags = XFAB_FEAT_NEEDS_L3,
 };
 
@@ -163,8 +150,6 @@ static const struct xfab_feature te = {
     .name = "te",
     .tables = LIST("TE_PATH"),
     .parse = cfg_read_te,
-    .maps = NONE,
-    .state_maps = NONE,
 };
 
 /* The one list: a new feature is one line here (in parse order). */
@@ -176,7 +161,7 @@ const size_t xfab_n_features = sizeof(xfab_features) / sizeof(xfab_features[0]);
 
 static int in_list(const char *const *list, const char *name)
 {
-	for (; *list; list++)
+	for (; list && *list; list++)
 		if (!strcmp(*list, name))
 			return 1;
 	return 0;

@@ -43,11 +43,13 @@ struct xfab_feature {
 	/* Adds the feature's entries to the base tables' image; NULL: none
 	 * (its maps are written elsewhere, or by the data plane only). */
 	int (*build)(struct xfab_base_build *b);
-	/* The BPF maps the feature owns (XFAB_MAP_* names), NULL-terminated;
-	 * every map of the object is owned by exactly one feature. */
+	/* The BPF maps the feature owns (XFAB_MAP_* names), NULL-terminated,
+	 * or NULL: none. Every map of the object is owned by exactly one
+	 * feature. */
 	const char *const *maps;
 	/* Those of its maps that are state, not config: counters and the data
-	 * plane's own state, kept across a restart (user/agent/load.c). */
+	 * plane's own state, kept across a restart (user/agent/load.c); NULL:
+	 * none. */
 	const char *const *state_maps;
 	unsigned int flags; /* enum xfab_feature_flags */
 };
