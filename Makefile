@@ -150,6 +150,11 @@ $(eval $(call unit_agent,netlink,agent/netlink.o))
 $(BUILD)/test_abi: $(BUILD)/xfabctl
 # test_restart runs xfabd itself (and xfabctl restart) on veth ports.
 $(BUILD)/test_restart: $(BUILD)/xfabd $(BUILD)/xfabctl
+# test_feature checks the feature registry against the tree's own files
+# (bpf/, the ABI, the docs) and xfabd's metrics writers.
+$(eval $(call unit_agent,feature,agent/metrics.o))
+$(BUILD)/obj/tests/unit/test_feature.o $(BUILD)/obj-asan/tests/unit/test_feature.o: \
+	UNIT_INC := -Iuser/agent -DXFAB_SRCDIR='"$(CURDIR)"'
 $(UNIT_PLAIN): $(BUILD)/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIB_A) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(addprefix $(BUILD)/obj/,$(UNIT_EXTRA)) $(LIB_A) -o $@ $(LDLIBS) -lcmocka
 

@@ -703,6 +703,7 @@ _Static_assert(sizeof(struct xfab_trace) == 64, "trace");
 
 /* Pinned map names (also the BPF object's map names). */
 #define XFAB_MAP_ABI "abi"
+#define XFAB_MAP_SCRATCH "scratch" /* per-CPU per-packet state (bpf/scratch.h) */
 #define XFAB_MAP_PORTS "ports"
 #define XFAB_MAP_TX_PORTS "tx_ports"
 #define XFAB_MAP_ROUTES_V4 "routes_v4"

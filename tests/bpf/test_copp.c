@@ -443,6 +443,17 @@ static void test_show_copp(void **state)
 	assert_string_equal(out, expect);
 }
 
+/* The metrics writer's map lookup: drops and CoPP's maps only (the rest
+ * read 0). */
+static int copp_map_fd(void *arg, const char *name)
+{
+	(void)arg;
+	if (!strcmp(name, XFAB_MAP_DROP_STATS) || !strcmp(name, XFAB_MAP_COPP_CFG) ||
+	    !strcmp(name, XFAB_MAP_COPP_STATS))
+		return h_map_fd(&H, name);
+	return -1;
+}
+
 /* xfabd's CoPP series over the same maps: HELP and TYPE, one sample per
  * group and family, each the counter read here; the red ones also as the
  * copp_policed drop. */
@@ -457,12 +468,7 @@ static void test_metrics(void **state)
 	assert_int_equal(h_reapply(&H, cfg_meter), 0);
 	set_bucket(XFAB_COPP_TTL_ERROR, 0, 0);
 	burst(1, 7); /* 5 green, 2 red */
-	src.fd_port_stats = src.fd_punt_stats = src.fd_lb_stats = -1;
-	src.fd_queue_stats = src.fd_queue_wm = src.fd_pfc_state = src.fd_pfc_queue = -1;
-	src.fd_vnets = src.fd_vnet_stats = src.fd_vnet_drops = -1;
-	src.fd_drop_stats = h_map_fd(&H, XFAB_MAP_DROP_STATS);
-	src.fd_copp_cfg = h_map_fd(&H, XFAB_MAP_COPP_CFG);
-	src.fd_copp_stats = h_map_fd(&H, XFAB_MAP_COPP_STATS);
+	src.map_fd = copp_map_fd;
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
 	xfab_metrics_write(&src, f);

@@ -157,10 +157,7 @@ static char *write_exposition(void)
 	src.n_ports = 3;
 	for (int p = 0; p < 3; p++)
 		snprintf(src.port_names[p], sizeof(src.port_names[p]), "eth%d", p + 1);
-	src.fd_port_stats = src.fd_drop_stats = src.fd_punt_stats = -1;
-	src.fd_queue_stats = src.fd_queue_wm = src.fd_lb_stats = -1;
-	src.fd_pfc_state = src.fd_pfc_queue = -1;
-	src.fd_vnets = src.fd_vnet_stats = src.fd_vnet_drops = -1;
+	src.map_fd = NULL; /* no maps: every counter reads 0 */
 	pthread_mutex_init(&fib.lock, NULL);
 	fib.enabled = 1;
 	fib.routes = 10;

@@ -201,11 +201,7 @@ static void test_metrics_one_series_per_reason(void **state)
 	FILE *f;
 
 	(void)state;
-	/* No maps (fds -1): every counter reads as 0, every series is there. */
-	src.fd_port_stats = src.fd_drop_stats = src.fd_punt_stats = -1;
-	src.fd_queue_stats = src.fd_queue_wm = src.fd_lb_stats = -1;
-	src.fd_pfc_state = src.fd_pfc_queue = -1;
-	src.fd_vnets = src.fd_vnet_stats = src.fd_vnet_drops = -1;
+	/* No maps (no map_fd): every counter reads as 0, every series is there. */
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
 	xfab_metrics_write(&src, f);

@@ -35,24 +35,11 @@
 #include "abi.h"
 #include "agent.h"
 #include "common.h"
+#include "feature.h"
 #include "xfab.skel.h"
 
 /* The maps a restart keeps as they are: what the data plane counts and
  * measures, nothing it forwards by. Every other map is built anew. */
-static const char *const state_maps[] = {
-    "port_stats",  "drop_stats",      "punt_stats", "lb_stats",	  "queue_state",
-    "queue_stats", "queue_watermark", "port_load",  "port_dev",	  "pfc_state",
-    "pfc_queue",   "pfc_egress",      "copp_state", "copp_stats",
-};
-
-static int is_state_map(const char *name)
-{
-	for (size_t i = 0; i < sizeof(state_maps) / sizeof(state_maps[0]); i++)
-		if (!strcmp(name, state_maps[i]))
-			return 1;
-	return 0;
-}
-
 static int is_table_map(const struct bpf_map *map)
 {
 	/* .rodata/.bss (named "<object>.rodata"): libbpf's own, not tables */
@@ -194,7 +181,7 @@ int load_bpf(struct agent *a)
 	 * load; the rest is published once the ports run on it. */
 	bpf_object__for_each_map(map, a->skel->obj)
 	{
-		if (!is_table_map(map) || !is_state_map(bpf_map__name(map)))
+		if (!is_table_map(map) || !xfab_feature_is_state_map(bpf_map__name(map)))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", a->pin_dir, bpf_map__name(map));
 		bpf_map__set_pin_path(map, path);
@@ -296,7 +283,7 @@ int publish_pins(struct agent *a)
 	/* the ABI record last: a reader that sees it sees the maps it names */
 	bpf_object__for_each_map(map, a->skel->obj)
 	{
-		if (!is_table_map(map) || is_state_map(bpf_map__name(map)) ||
+		if (!is_table_map(map) || xfab_feature_is_state_map(bpf_map__name(map)) ||
 		    map == a->skel->maps.abi)
 			continue;
 		err = pin_replace(a->pin_dir, bpf_map__name(map), bpf_map__fd(map));

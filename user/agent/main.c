@@ -507,19 +507,8 @@ int main(int argc, char **argv)
 		for (int p = 0; p < a.cfg.n_ports; p++)
 			snprintf(src.port_names[p], sizeof(src.port_names[p]), "%s",
 				 a.cfg.ports[p].name);
-		src.fd_port_stats = bpf_map__fd(a.skel->maps.port_stats);
-		src.fd_drop_stats = bpf_map__fd(a.skel->maps.drop_stats);
-		src.fd_punt_stats = bpf_map__fd(a.skel->maps.punt_stats);
-		src.fd_queue_stats = bpf_map__fd(a.skel->maps.queue_stats);
-		src.fd_queue_wm = bpf_map__fd(a.skel->maps.queue_watermark);
-		src.fd_lb_stats = bpf_map__fd(a.skel->maps.lb_stats);
-		src.fd_pfc_state = bpf_map__fd(a.skel->maps.pfc_state);
-		src.fd_pfc_queue = bpf_map__fd(a.skel->maps.pfc_queue);
-		src.fd_vnets = bpf_map__fd(a.skel->maps.vnets);
-		src.fd_vnet_stats = bpf_map__fd(a.skel->maps.vnet_stats);
-		src.fd_vnet_drops = bpf_map__fd(a.skel->maps.vnet_drops);
-		src.fd_copp_cfg = bpf_map__fd(a.skel->maps.copp_cfg);
-		src.fd_copp_stats = bpf_map__fd(a.skel->maps.copp_stats);
+		src.map_fd = xfab_metrics_obj_map_fd;
+		src.map_arg = a.skel->obj;
 		src.fib = &a.fib_pub;
 		if (xfab_metrics_start(a.metrics, &src))
 			log_warn("cannot serve metrics on %s: %s", a.metrics, strerror(errno));

@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -18,6 +19,17 @@
 static void family(FILE *f, const char *name, const char *type, const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* The map's fd, or -1: no such map (its series read 0, or are left out). */
+static int map_fd(const struct xfab_metrics_src *src, const char *map)
+{
+	return src->map_fd ? src->map_fd(src->map_arg, map) : -1;
+}
+
+int xfab_metrics_obj_map_fd(void *obj, const char *map)
+{
+	return bpf_object__find_map_fd_by_name(obj, map);
 }
 
 /* One counter family per reason table (drops, punts). */
@@ -127,6 +139,8 @@ static const struct {
 
 static void pfc_series(const struct xfab_metrics_src *src, FILE *f)
 {
+	int fd_state = map_fd(src, XFAB_MAP_PFC_STATE), fd_queue = map_fd(src, XFAB_MAP_PFC_QUEUE);
+
 	for (size_t m = 0; m < sizeof(pfc_metrics) / sizeof(pfc_metrics[0]); m++) {
 		family(f, pfc_metrics[m].name, pfc_metrics[m].type, pfc_metrics[m].help);
 		for (int p = 0; p < src->n_ports; p++)
@@ -138,10 +152,10 @@ static void pfc_series(const struct xfab_metrics_src *src, FILE *f)
 				__u64 v;
 
 				if (pfc_metrics[m].src == PFC_STATE) {
-					bpf_map_lookup_elem(src->fd_pfc_state, &key, &st);
+					bpf_map_lookup_elem(fd_state, &key, &st);
 					rec = (const char *)&st;
 				} else {
-					bpf_map_lookup_elem(src->fd_pfc_queue, &key, &q);
+					bpf_map_lookup_elem(fd_queue, &key, &q);
 					rec = (const char *)&q;
 				}
 				fprintf(f, "%s{switch=\"%s\",port=\"%s\",priority=\"%u\"} ",
@@ -189,13 +203,15 @@ static void vnet_series(const struct xfab_metrics_src *src, FILE *f)
 	struct xfab_vnet v[XFAB_MAX_VNETS];
 	__u64 st[XFAB_MAX_VNETS][6] = {{0}};
 	int have[XFAB_MAX_VNETS] = {0};
+	int fd_vnets = map_fd(src, XFAB_MAP_VNETS), fd_stats = map_fd(src, XFAB_MAP_VNET_STATS);
+	int fd_drops = map_fd(src, XFAB_MAP_VNET_DROPS);
 
-	if (src->fd_vnets < 1 || src->fd_vnet_stats < 1 || src->fd_vnet_drops < 1)
+	if (fd_vnets < 0 || fd_stats < 0 || fd_drops < 0)
 		return;
 	for (__u32 id = 1; id < XFAB_MAX_VNETS; id++) {
-		have[id] = bpf_map_lookup_elem(src->fd_vnets, &id, &v[id]) == 0 &&
+		have[id] = bpf_map_lookup_elem(fd_vnets, &id, &v[id]) == 0 &&
 			   (v[id].flags & XFAB_VNET_VALID);
-		if (have[id] && xfab_percpu_sum(src->fd_vnet_stats, id, st[id], 6))
+		if (have[id] && xfab_percpu_sum(fd_stats, id, st[id], 6))
 			memset(st[id], 0, sizeof(st[id]));
 	}
 	for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
@@ -211,8 +227,7 @@ static void vnet_series(const struct xfab_metrics_src *src, FILE *f)
 		for (__u32 r = 1; have[id] && r < XFAB_DROP_MAX; r++) {
 			__u64 d[2] = {0};
 
-			if (xfab_percpu_sum(src->fd_vnet_drops, XFAB_VNET_DROP_KEY(id, r), d, 2) ||
-			    !d[0])
+			if (xfab_percpu_sum(fd_drops, XFAB_VNET_DROP_KEY(id, r), d, 2) || !d[0])
 				continue;
 			fprintf(f,
 				"xfab_vnet_dropped_total{switch=\"%s\",vnet=\"%.15s\",vni=\"%u\","
@@ -228,13 +243,14 @@ static void copp_series(const struct xfab_metrics_src *src, FILE *f)
 {
 	struct xfab_copp_stats st[XFAB_COPP_GROUPS];
 	struct xfab_copp_cfg cfg[XFAB_COPP_GROUPS];
+	int fd_stats = map_fd(src, XFAB_MAP_COPP_STATS), fd_cfg = map_fd(src, XFAB_MAP_COPP_CFG);
 	const char *sw = src->hostname;
 
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++) {
-		if (src->fd_copp_stats < 1 ||
-		    xfab_percpu_sum(src->fd_copp_stats, g, (__u64 *)&st[g], sizeof(st[g]) / 8))
+		if (fd_stats < 0 ||
+		    xfab_percpu_sum(fd_stats, g, (__u64 *)&st[g], sizeof(st[g]) / 8))
 			memset(&st[g], 0, sizeof(st[g]));
-		if (src->fd_copp_cfg < 1 || bpf_map_lookup_elem(src->fd_copp_cfg, &g, &cfg[g]))
+		if (fd_cfg < 0 || bpf_map_lookup_elem(fd_cfg, &g, &cfg[g]))
 			memset(&cfg[g], 0, sizeof(cfg[g]));
 	}
 	family(f, "xfab_copp_green_packets_total", "counter",
@@ -258,7 +274,8 @@ static void copp_series(const struct xfab_metrics_src *src, FILE *f)
 			xfab_copp_group_name(g), cfg[g].cbs);
 }
 
-void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
+/* The ports' counters, and drops and punts by reason. */
+static void device_series(const struct xfab_metrics_src *src, FILE *f)
 {
 	static const struct {
 		const char *name, *help;
@@ -271,19 +288,12 @@ void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 	    {"xfab_port_drops_total", "Packets dropped on ingress at the port.", 4},
 	    {"xfab_port_punts_total", "Packets handed to the kernel at the port.", 5},
 	};
-	static const struct {
-		const char *name, *type, *help;
-	} queue_metrics[] = {
-	    {"xfab_queue_packets_total", "counter", "Packets through the queue."},
-	    {"xfab_queue_bytes_total", "counter", "Bytes through the queue."},
-	    {"xfab_queue_ecn_marked_total", "counter", "Packets the queue marked CE."},
-	    {"xfab_queue_dropped_total", "counter", "Packets the queue dropped (tail, WRED)."},
-	};
 	struct xfab_port_stats ps[XFAB_MAX_PORTS];
+	int fd_ports = map_fd(src, XFAB_MAP_PORT_STATS);
 	const char *sw = src->hostname;
 
 	for (int p = 0; p < src->n_ports; p++)
-		if (xfab_percpu_sum(src->fd_port_stats, (__u32)p, (__u64 *)&ps[p], 6))
+		if (xfab_percpu_sum(fd_ports, (__u32)p, (__u64 *)&ps[p], 6))
 			memset(&ps[p], 0, sizeof(ps[p]));
 	for (size_t m = 0; m < sizeof(port_metrics) / sizeof(port_metrics[0]); m++) {
 		family(f, port_metrics[m].name, "counter", port_metrics[m].help);
@@ -292,19 +302,35 @@ void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 				src->port_names[p],
 				(unsigned long long)((__u64 *)&ps[p])[port_metrics[m].field]);
 	}
-	reasons(f, sw, "xfab_drops_total", "Packets dropped, by reason.", src->fd_drop_stats,
-		XFAB_DROP_MAX, xfab_drop_name);
+	reasons(f, sw, "xfab_drops_total", "Packets dropped, by reason.",
+		map_fd(src, XFAB_MAP_DROP_STATS), XFAB_DROP_MAX, xfab_drop_name);
 	reasons(f, sw, "xfab_punts_total", "Packets handed to the kernel, by reason.",
-		src->fd_punt_stats, XFAB_PUNT_MAX, xfab_punt_name);
-	copp_series(src, f);
+		map_fd(src, XFAB_MAP_PUNT_STATS), XFAB_PUNT_MAX, xfab_punt_name);
+}
+
+/* Per port and class: the queues' counters, occupancy and peak. */
+static void queue_series(const struct xfab_metrics_src *src, FILE *f)
+{
+	static const struct {
+		const char *name, *type, *help;
+	} queue_metrics[] = {
+	    {"xfab_queue_packets_total", "counter", "Packets through the queue."},
+	    {"xfab_queue_bytes_total", "counter", "Bytes through the queue."},
+	    {"xfab_queue_ecn_marked_total", "counter", "Packets the queue marked CE."},
+	    {"xfab_queue_dropped_total", "counter", "Packets the queue dropped (tail, WRED)."},
+	};
+	int fd_stats = map_fd(src, XFAB_MAP_QUEUE_STATS),
+	    fd_wm = map_fd(src, XFAB_MAP_QUEUE_WATERMARK);
+	const char *sw = src->hostname;
+
 	for (size_t m = 0; m < sizeof(queue_metrics) / sizeof(queue_metrics[0]); m++) {
 		family(f, queue_metrics[m].name, queue_metrics[m].type, queue_metrics[m].help);
 		for (int p = 0; p < src->n_ports; p++)
 			for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
 				struct xfab_queue_stats qs;
 
-				if (xfab_percpu_sum(src->fd_queue_stats,
-						    XFAB_QUEUE_KEY((__u32)p, tc), (__u64 *)&qs, 4))
+				if (xfab_percpu_sum(fd_stats, XFAB_QUEUE_KEY((__u32)p, tc),
+						    (__u64 *)&qs, 4))
 					memset(&qs, 0, sizeof(qs));
 				fprintf(f, "%s{switch=\"%s\",port=\"%s\",tc=\"%u\"} %llu\n",
 					queue_metrics[m].name, sw, src->port_names[p], tc,
@@ -325,25 +351,50 @@ void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 				struct xfab_queue_watermark wm = {0};
 				__u32 key = XFAB_QUEUE_KEY((__u32)p, tc);
 
-				bpf_map_lookup_elem(src->fd_queue_wm, &key, &wm);
+				bpf_map_lookup_elem(fd_wm, &key, &wm);
 				fprintf(
 				    f, "%s{switch=\"%s\",port=\"%s\",tc=\"%u\"} %llu\n", name, sw,
 				    src->port_names[p], tc,
 				    (unsigned long long)(peak ? wm.peak_bytes : wm.current_bytes));
 			}
 	}
+}
+
+/* Load-balancing events: flowlets, path changes, TE. */
+static void lb_series(const struct xfab_metrics_src *src, FILE *f)
+{
+	int fd = map_fd(src, XFAB_MAP_LB_STATS);
+
 	family(f, "xfab_lb_events_total", "counter", "Load-balancing events (flowlets, TE).");
 	for (__u32 e = 0; e < XFAB_LB_MAX; e++) {
 		__u64 v = 0;
 
-		xfab_percpu_sum(src->fd_lb_stats, e, &v, 1);
-		fprintf(f, "xfab_lb_events_total{switch=\"%s\",event=\"%s\"} %llu\n", sw,
+		xfab_percpu_sum(fd, e, &v, 1);
+		fprintf(f, "xfab_lb_events_total{switch=\"%s\",event=\"%s\"} %llu\n", src->hostname,
 			xfab_lb_name(e), (unsigned long long)v);
 	}
-	pfc_series(src, f);
-	vnet_series(src, f);
+}
+
+static void fib_series(const struct xfab_metrics_src *src, FILE *f)
+{
 	if (src->fib && src->fib->enabled)
-		fib_status(f, sw, src->fib);
+		fib_status(f, src->hostname, src->fib);
+}
+
+/* Each feature's series, keyed by its name in the feature registry
+ * (user/lib/feature.c; tests/unit/test_feature.c checks the names), in the
+ * order the exposition has always had. A feature with counters adds its
+ * writer here. */
+const struct xfab_metrics_writer xfab_metrics_writers[] = {
+    {"device", device_series}, {"copp", copp_series}, {"qos", queue_series},
+    {"ecmp", lb_series},       {"pfc", pfc_series},   {"overlay", vnet_series},
+    {"fib-sync", fib_series},  {NULL, NULL},
+};
+
+void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
+{
+	for (const struct xfab_metrics_writer *w = xfab_metrics_writers; w->feature; w++)
+		w->write(src, f);
 }
 
 struct server {

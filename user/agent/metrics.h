@@ -25,13 +25,24 @@ struct xfab_metrics_src {
 	char hostname[64];
 	int n_ports;
 	char port_names[XFAB_MAX_PORTS][16]; /* by counter slot */
-	int fd_port_stats, fd_drop_stats, fd_punt_stats, fd_queue_stats, fd_queue_wm, fd_lb_stats;
-	int fd_pfc_state, fd_pfc_queue;		    /* PFC series: keyed by the same slots */
-	int fd_vnets, fd_vnet_stats, fd_vnet_drops; /* the overlay; < 1: no VNET series */
-	struct xfab_fib_status *fib;		    /* NULL or !enabled: no FIB_SYNC series */
-	int fd_copp_cfg, fd_copp_stats;		    /* CoPP, per group; < 1: the series read 0 */
+	struct xfab_fib_status *fib;	     /* NULL or !enabled: no FIB_SYNC series */
+	/* The fd of the BPF map named map (XFAB_MAP_*), or < 0: none, and the
+	 * series it feeds read 0 (the overlay's are left out). NULL: no maps.
+	 * Asked on every scrape, from the metrics thread. */
+	int (*map_fd)(void *arg, const char *map);
+	void *map_arg;
 };
 
+/* One feature's series (the feature registry's name, user/lib/feature.h). */
+struct xfab_metrics_writer {
+	const char *feature;
+	void (*write)(const struct xfab_metrics_src *src, FILE *f);
+};
+/* Every writer, in exposition order; ends with {NULL}. */
+extern const struct xfab_metrics_writer xfab_metrics_writers[];
+
+/* A map_fd for src: the maps of the loaded struct bpf_object *obj. */
+int xfab_metrics_obj_map_fd(void *obj, const char *map);
 /* Writes the exposition to f. */
 void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f);
 /* Listens on ADDR:PORT (IPv4, or [IPv6]:PORT) and serves GET /metrics. */

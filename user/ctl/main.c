@@ -74,35 +74,107 @@ static const struct cmd show_vxlan_cmds[] = {
     {NULL},
 };
 
-static const struct cmd show_cmds[] = {
+/* The show objects, one group per feature, keyed by the feature
+ * registry's name (user/lib/feature.c); listed in this order. */
+static const struct cmd device_show[] = {
     {"ports", NULL, show_ports, NULL, "ports: MAC, state, MTU, datapath"},
+    {"counters", NULL, show_counters, NULL, "per-port packet and byte counters"},
+    {"drops", NULL, show_drops, NULL, "drop and punt counters by reason"},
+    {NULL},
+};
+static const struct cmd routes_show[] = {
     {"routes", NULL, show_routes, NULL, "IPv4/IPv6 routes with their nexthops or group members"},
     {"fib", NULL, show_fib, NULL,
      "the forwarding tables (16-bit first level, 8-bit groups): fill, use"},
     {"nexthops", NULL, show_nexthops, NULL, "nexthops: gateway, port, neighbour MAC"},
+    {NULL},
+};
+static const struct cmd ecmp_show[] = {
     {"groups", NULL, show_groups, NULL, "ECMP groups: members and their share of buckets"},
+    {"lb", NULL, show_lb, NULL, "load-balancing events: flowlets started, paths changed, TE"},
+    {NULL},
+};
+static const struct cmd neighbours_show[] = {
     {"neighbors", NULL, show_neighbors, NULL, "neighbours learnt from the kernel or configured"},
-    {"counters", NULL, show_counters, NULL, "per-port packet and byte counters"},
-    {"drops", NULL, show_drops, NULL, "drop and punt counters by reason"},
+    {NULL},
+};
+static const struct cmd copp_show[] = {
     {"copp", NULL, show_copp, NULL,
      "control-plane policing per group: trap ids, cir, cbs, green and red (policed) packets"},
-    {"lb", NULL, show_lb, NULL, "load-balancing events: flowlets started, paths changed, TE"},
+    {NULL},
+};
+static const struct cmd flowlet_show[] = {
     {"flowlets", NULL, show_flowlets, NULL,
      "live flowlet slots: group, flow hash, member, idle time"},
+    {NULL},
+};
+static const struct cmd te_show[] = {
     {"te", NULL, show_te, NULL, "TE entries (configured and runtime)"},
+    {NULL},
+};
+static const struct cmd qos_show[] = {
     {"queues", NULL, show_queues, NULL,
      "per port and class: packets, bytes, drops, ECN marks, profile"},
     {"watermark", NULL, show_watermark, NULL,
      "per port and class: current and peak queue occupancy"},
+    {"queue", show_queue_cmds, NULL, NULL, "queue counters (SONiC's name)"},
+    {NULL},
+};
+static const struct cmd fib_sync_show[] = {
     {"fib-sync", NULL, show_fib_sync, NULL,
      "the kernel-FIB mirror (FIB_SYNC): routes, events, resyncs, lag (xfabd)"},
+    {NULL},
+};
+static const struct cmd pfc_show[] = {
     {"pfc", show_pfc_cmds, NULL, NULL, "PFC (lossless classes): counters | status"},
-    {"queue", show_queue_cmds, NULL, NULL, "queue counters (SONiC's name)"},
+    {NULL},
+};
+static const struct cmd pfcwd_show[] = {
     {"pfcwd", show_pfcwd_cmds, NULL, NULL, "the PFC watchdog: config | stats"},
+    {NULL},
+};
+static const struct cmd overlay_show[] = {
     {"vnet", show_vnet_cmds, show_vnet, NULL, "the overlay's VNETs (docs/OVERLAY.md)"},
     {"vxlan", show_vxlan_cmds, NULL, NULL, "the VXLAN tunnel (VTEP)"},
     {NULL},
 };
+
+static const struct {
+	const char *feature;
+	const struct cmd *cmds;
+} show_features[] = {
+    {"device", device_show},
+    {"routes", routes_show},
+    {"ecmp", ecmp_show},
+    {"neighbours", neighbours_show},
+    {"copp", copp_show},
+    {"flowlet", flowlet_show},
+    {"te", te_show},
+    {"qos", qos_show},
+    {"fib-sync", fib_sync_show},
+    {"pfc", pfc_show},
+    {"pfcwd", pfcwd_show},
+    {"overlay", overlay_show},
+};
+
+/* Every group's objects in one table, for the command lookup (filled by
+ * show_cmds_init; room for every object and the end mark). */
+static struct cmd show_cmds[48];
+
+static void show_cmds_init(void)
+{
+	size_t n = 0;
+
+	for (size_t g = 0; g < sizeof(show_features) / sizeof(show_features[0]); g++)
+		for (const struct cmd *c = show_features[g].cmds; c->name; c++) {
+			if (n + 1 >= sizeof(show_cmds) / sizeof(show_cmds[0])) {
+				fprintf(stderr, "xfabctl: show_cmds[] is too small\n");
+				exit(2);
+			}
+			show_cmds[n++] = *c;
+		}
+	show_cmds[n] = (struct cmd){NULL};
+}
 
 static const struct cmd te_cmds[] = {
     {"add", NULL, NULL, te_add, "pin a path (runtime, through xfabd)"},
@@ -310,6 +382,8 @@ int main(int argc, char **argv)
 	const struct cmd *c = top_cmds, *parent = NULL;
 	const char *sw = NULL, *root = getenv("XFAB_PIN_ROOT"), *dir = getenv("XFAB_PIN_DIR");
 	int opt, ret;
+
+	show_cmds_init();
 
 	while ((opt = getopt_long(argc, argv, "js:P:h", opts, NULL)) != -1) {
 		switch (opt) {

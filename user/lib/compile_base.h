@@ -26,9 +26,31 @@ struct xfab_base {
 	struct xfab_table_image t[XFAB_T_COUNT];
 };
 
+/* One build: what the features' build steps (struct xfab_feature) read
+ * and the image they add to. */
+struct xfab_base_build {
+	const struct xfab_config *cfg;
+	const struct xfab_port_live *live;
+	struct xfab_base *next;
+	size_t cap[XFAB_T_COUNT]; /* of each table's entries */
+};
+
+/* A zeroed entry appended to table t of b's image; NULL: out of memory
+ * (base_image.c). */
+void *xfab_base_push(struct xfab_base_build *b, enum xfab_table t);
+
+/* Every feature's build step, in registry order (user/lib/feature.c). */
 int xfab_base_build(const struct xfab_config *cfg, const struct xfab_port_live *live,
 		    struct xfab_base *next);
-void xfab_base_free(struct xfab_base *t);
+void xfab_base_free(struct xfab_base *t); /* base_image.c */
+/* The registered features' build steps (base_tables.c); 0 or -ENOMEM. */
+int xfab_build_device(struct xfab_base_build *b);  /* settings, ports, tx ports */
+int xfab_build_neighs(struct xfab_base_build *b);  /* static neighbours */
+int xfab_build_qos(struct xfab_base_build *b);	   /* DSCP map, queues */
+int xfab_build_pfc(struct xfab_base_build *b);	   /* lossless classes */
+int xfab_build_overlay(struct xfab_base_build *b); /* VTEP, VNETs, tunnels */
+int xfab_build_copp(struct xfab_base_build *b);	   /* CoPP meters */
+
 /* Writes the difference prev -> next. Returns 0 or the first error. */
 int xfab_base_apply(const struct xfab_base *prev, const struct xfab_base *next,
 		    const struct xfab_map_ops *ops);

@@ -17,25 +17,33 @@
 #include "fib6.h"
 #include "xfab_abi.h"
 
+/* Every table xfabd writes, once: X(enum suffix, map name, entry type,
+ * is an array). The enum and xfab_table_descs (maps.c) come from it; which
+ * feature owns each map is the feature registry's (feature.c). */
+#define XFAB_TABLES(X)                                                                             \
+	X(SETTINGS, XFAB_MAP_SETTINGS, xfab_e_settings, 1)                                         \
+	X(PORTS, XFAB_MAP_PORTS, xfab_e_port, 1)                                                   \
+	X(TX_PORTS, XFAB_MAP_TX_PORTS, xfab_e_txport, 0)                                           \
+	X(NEXTHOPS, XFAB_MAP_NEXTHOPS, xfab_e_nexthop, 1)                                          \
+	X(GROUPS, XFAB_MAP_GROUPS, xfab_e_group, 1)                                                \
+	X(ROUTES_V4, XFAB_MAP_ROUTES_V4, xfab_e_route_v4, 0)                                       \
+	X(ROUTES_V6, XFAB_MAP_ROUTES_V6, xfab_e_route_v6, 0)                                       \
+	/* static neighbours only; learnt ones go straight in */                                   \
+	X(NEIGHBORS, XFAB_MAP_NEIGHBORS, xfab_e_neigh, 0)                                          \
+	X(DSCP_TO_TC, XFAB_MAP_DSCP_TO_TC, xfab_e_dscp, 1)                                         \
+	X(QUEUE_CFG, XFAB_MAP_QUEUE_CFG, xfab_e_queue, 1)                                          \
+	X(PFC_CFG, XFAB_MAP_PFC_CFG, xfab_e_pfc, 1)                                                \
+	X(VTEP, XFAB_MAP_VTEP, xfab_e_vtep, 1)                                                     \
+	X(VNETS, XFAB_MAP_VNETS, xfab_e_vnet, 1)                                                   \
+	X(VNI_TO_VNET, XFAB_MAP_VNI_TO_VNET, xfab_e_vni, 0)                                        \
+	X(VNET_TUNNELS, XFAB_MAP_VNET_TUNNELS, xfab_e_tunnel, 1)                                   \
+	X(COPP_CFG, XFAB_MAP_COPP_CFG, xfab_e_copp, 1)
+
+#define XFAB_TABLE_ENUM(id, map, type, arr) XFAB_T_##id,
 enum xfab_table {
-	XFAB_T_SETTINGS,
-	XFAB_T_PORTS,
-	XFAB_T_TX_PORTS,
-	XFAB_T_NEXTHOPS,
-	XFAB_T_GROUPS,
-	XFAB_T_ROUTES_V4,
-	XFAB_T_ROUTES_V6,
-	XFAB_T_NEIGHBORS, /* static neighbours only; learnt ones go straight in */
-	XFAB_T_DSCP_TO_TC,
-	XFAB_T_QUEUE_CFG,
-	XFAB_T_PFC_CFG,
-	XFAB_T_VTEP,
-	XFAB_T_VNETS,
-	XFAB_T_VNI_TO_VNET,
-	XFAB_T_VNET_TUNNELS,
-	XFAB_T_COPP_CFG,
-	XFAB_T_COUNT,
+	XFAB_TABLES(XFAB_TABLE_ENUM) XFAB_T_COUNT,
 };
+#undef XFAB_TABLE_ENUM
 
 struct xfab_e_settings {
 	__u32 key;

@@ -141,3 +141,10 @@ void cfg_parse_copp(struct ctx *c, const struct json_value *tbl)
 		c->cfg->copp[g].configured = 1;
 	}
 }
+
+/* The feature "copp": every group's default meter, then COPP_TABLE. */
+void cfg_read_copp(struct ctx *c, const struct json_value *root)
+{
+	cfg_copp_defaults(c->cfg);
+	cfg_read_table(c, root, "COPP_TABLE", cfg_parse_copp);
+}

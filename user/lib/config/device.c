@@ -206,3 +206,19 @@ void cfg_parse_ports(struct ctx *c, const struct json_value *tbl)
 		}
 	}
 }
+
+/* The feature "device": both tables are required. */
+void cfg_read_device(struct ctx *c, const struct json_value *root)
+{
+	const struct json_value *tbl = json_get(root, "DEVICE_METADATA");
+
+	if (!tbl)
+		cfg_add_error(c, root->pos, "DEVICE_METADATA", "missing table");
+	else
+		cfg_parse_device_metadata(c, tbl);
+	tbl = json_get(root, "PORT");
+	if (!tbl || tbl->count == 0)
+		cfg_add_error(c, tbl ? tbl->pos : root->pos, "PORT", "at least one port is needed");
+	else
+		cfg_parse_ports(c, tbl);
+}

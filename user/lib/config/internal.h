@@ -59,6 +59,27 @@ int cfg_addr_link_local6(int family, const __u8 *a);
 const char *cfg_addr_subnet_edge(const struct xfab_prefix *pfx, const __u8 *a);
 int cfg_parse_addr(const char *text, int *family, __u8 addr[16]);
 const char *cfg_addr_str(int family, const __u8 *a, char *buf, size_t len);
+/* parse(c, the table) if root holds the table name. */
+void cfg_read_table(struct ctx *c, const struct json_value *root, const char *name,
+		    void (*parse)(struct ctx *c, const struct json_value *tbl));
+
+/* ---- each feature's parse step (struct xfab_feature, user/lib/feature.c):
+ * its defaults and its tables, read from the whole document ---- */
+void cfg_read_device(struct ctx *c, const struct json_value *root);	  /* device.c */
+void cfg_read_overlay(struct ctx *c, const struct json_value *root);	  /* overlay.c */
+void cfg_read_vnet_routes(struct ctx *c, const struct json_value *root);  /* overlay.c */
+void cfg_read_interfaces(struct ctx *c, const struct json_value *root);	  /* l3.c */
+void cfg_read_routes(struct ctx *c, const struct json_value *root);	  /* routing.c */
+void cfg_read_neighs(struct ctx *c, const struct json_value *root);	  /* l3.c */
+void cfg_read_ecmp(struct ctx *c, const struct json_value *root);	  /* lb.c */
+void cfg_read_flowlet(struct ctx *c, const struct json_value *root);	  /* lb.c */
+void cfg_read_te(struct ctx *c, const struct json_value *root);		  /* lb.c */
+void cfg_read_qos(struct ctx *c, const struct json_value *root);	  /* qos.c */
+void cfg_read_pfc(struct ctx *c, const struct json_value *root);	  /* pfc.c */
+void cfg_read_pfc_wd(struct ctx *c, const struct json_value *root);	  /* pfc.c */
+void cfg_read_fib_sync(struct ctx *c, const struct json_value *root);	  /* routing.c */
+void cfg_read_local_repair(struct ctx *c, const struct json_value *root); /* routing.c */
+void cfg_read_copp(struct ctx *c, const struct json_value *root);	  /* copp.c */
 
 /* ---- copp.c ---- */
 void cfg_copp_defaults(struct xfab_config *cfg);

@@ -850,3 +850,15 @@ void cfg_parse_neighs(struct ctx *c, const struct json_value *tbl)
 	check_duplicate_neighs(c, tbl, seen, n_seen);
 	free(seen);
 }
+
+/* The feature "interfaces". */
+void cfg_read_interfaces(struct ctx *c, const struct json_value *root)
+{
+	cfg_read_table(c, root, "INTERFACE", cfg_parse_interfaces);
+}
+
+/* The feature "neighbours". */
+void cfg_read_neighs(struct ctx *c, const struct json_value *root)
+{
+	cfg_read_table(c, root, "NEIGH", cfg_parse_neighs);
+}

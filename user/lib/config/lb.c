@@ -263,3 +263,34 @@ void cfg_parse_flowlet(struct ctx *c, const struct json_value *tbl)
 				      "mode must be random or least_loaded, not '%s'", t);
 	}
 }
+
+/* The feature "ecmp": its defaults, then ECMP|global. */
+void cfg_read_ecmp(struct ctx *c, const struct json_value *root)
+{
+	c->cfg->hash_fields = XFAB_HASH_F_DEFAULT;
+	c->cfg->resilient = 1;
+	cfg_read_table(c, root, "ECMP", cfg_parse_ecmp);
+}
+
+/* The feature "flowlet": its defaults, then FLOWLET|global. */
+void cfg_read_flowlet(struct ctx *c, const struct json_value *root)
+{
+	c->cfg->flowlet_mode = XFAB_FLOWLET_RANDOM;
+	c->cfg->flowlet_gap_us = 100; /* ConWeave's figure at 100G; CONGA uses 500 */
+	c->cfg->load_window_us = 100;
+	c->cfg->flowlet_age_ms = 1000;
+	cfg_read_table(c, root, "FLOWLET", cfg_parse_flowlet);
+}
+
+/* The feature "te": on when TE_PATH is there, even empty; its paths are
+ * read only from an otherwise clean config (they resolve against all of
+ * it). */
+void cfg_read_te(struct ctx *c, const struct json_value *root)
+{
+	const struct json_value *tbl = json_get(root, "TE_PATH");
+
+	c->cfg->te_enabled = tbl != NULL;
+	if (tbl && !c->errs->total)
+		for (size_t i = 0; i < tbl->count; i++)
+			cfg_parse_te(c, &tbl->children[i]);
+}

@@ -396,3 +396,18 @@ void cfg_parse_vnet_routes(struct ctx *c, const struct json_value *tunnels,
 	for (size_t i = 0; routes && i < routes->count; i++)
 		parse_vnet_route(c, &routes->children[i]);
 }
+
+/* The feature "overlay": the VTEP and the VNETs, which INTERFACE binds
+ * ports to (so it is parsed before "interfaces"). */
+void cfg_read_overlay(struct ctx *c, const struct json_value *root)
+{
+	cfg_read_table(c, root, "VXLAN_TUNNEL", cfg_parse_vxlan_tunnel);
+	cfg_read_table(c, root, "VNET", cfg_parse_vnets);
+}
+
+/* The feature "vnet-routes": tunnel routes, resolved against the overlay
+ * and the interfaces. */
+void cfg_read_vnet_routes(struct ctx *c, const struct json_value *root)
+{
+	cfg_parse_vnet_routes(c, json_get(root, "VNET_ROUTE_TUNNEL"), json_get(root, "VNET_ROUTE"));
+}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The whole config: tables in order, then load and free. */
 #include "internal.h"
+#include "feature.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -14,16 +15,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const known_tables[] = {
-    "DEVICE_METADATA", "PORT",	       "INTERFACE",
-    "ROUTE",	       "NEIGH",	       "ECMP",
-    "FLOWLET",	       "TE_PATH",      "DSCP_TO_TC_MAP",
-    "WRED_PROFILE",    "QUEUE",	       "FIB_SYNC",
-    "LOCAL_REPAIR",    "PORT_QOS_MAP", "CABLE_LENGTH",
-    "BUFFER_PROFILE",  "BUFFER_PG",    "PFC_WD",
-    "VXLAN_TUNNEL",    "VNET",	       "VNET_ROUTE_TUNNEL",
-    "VNET_ROUTE",      "COPP_TABLE",   NULL,
-};
+/* Every table must be one a feature reads, and an object. */
+static void check_tables(struct ctx *c, const struct json_value *root)
+{
+	for (size_t i = 0; i < root->count; i++) {
+		const struct json_value *t = &root->children[i];
+
+		if (!xfab_feature_of_table(t->key))
+			cfg_add_error(c, t->key_pos, t->key, "unknown table");
+		else if (t->type != JSON_OBJECT)
+			cfg_add_error(c, t->pos, t->key, "a table must be an object, got %s",
+				      json_type_name(t->type));
+	}
+}
+
+/* Each feature in registry order. Routes and neighbours resolve against
+ * valid ports and interfaces only: a feature flagged NEEDS_L3 is skipped
+ * when the L3 base (the features flagged L3_BASE) had errors. */
+static void parse_features(struct ctx *c, const struct json_value *root)
+{
+	int l3_ok = 1;
+
+	for (size_t f = 0; f < xfab_n_features; f++) {
+		const struct xfab_feature *ft = xfab_features[f];
+
+		if (!(ft->flags & XFAB_FEAT_NEEDS_L3) || l3_ok)
+			ft->parse(c, root);
+		if (ft->flags & XFAB_FEAT_L3_BASE)
+			l3_ok = !c->errs->total;
+	}
+}
 
 /* Validates a parsed document into out (parse errors are the caller's). */
 static int config_from_json(const char *file, struct json_value *root, struct xfab_config *out,
@@ -31,126 +52,20 @@ static int config_from_json(const char *file, struct json_value *root, struct xf
 {
 	struct xfab_config *cfg = calloc(1, sizeof(*cfg));
 	struct ctx c = {.file = file, .errs = errs, .cfg = cfg, .last_route = -1};
-	const struct json_value *tbl;
-	int l3_ok;
 
 	if (!cfg) {
 		cfg_add_error(&c, (struct json_pos){0, 0}, NULL, "out of memory");
 		json_free(root);
 		return -1;
 	}
-	if (root->type != JSON_OBJECT) {
+	if (root->type != JSON_OBJECT)
 		cfg_add_error(&c, root->pos, NULL, "the config must be a JSON object of tables");
-		goto done;
-	}
-	for (size_t i = 0; i < root->count; i++) {
-		const struct json_value *t = &root->children[i];
-		int known = 0;
-
-		for (const char *const *k = known_tables; *k; k++)
-			if (!strcmp(*k, t->key))
-				known = 1;
-		if (!known)
-			cfg_add_error(&c, t->key_pos, t->key, "unknown table");
-		else if (t->type != JSON_OBJECT)
-			cfg_add_error(&c, t->pos, t->key, "a table must be an object, got %s",
-				      json_type_name(t->type));
-	}
-	if (errs->total)
-		goto done;
-	tbl = json_get(root, "DEVICE_METADATA");
-	if (!tbl)
-		cfg_add_error(&c, root->pos, "DEVICE_METADATA", "missing table");
 	else
-		cfg_parse_device_metadata(&c, tbl);
-	tbl = json_get(root, "PORT");
-	if (!tbl || tbl->count == 0)
-		cfg_add_error(&c, tbl ? tbl->pos : root->pos, "PORT",
-			      "at least one port is needed");
-	else
-		cfg_parse_ports(&c, tbl);
-	/* the overlay's VTEP and VNETs, which INTERFACE binds ports to */
-	tbl = json_get(root, "VXLAN_TUNNEL");
-	if (tbl)
-		cfg_parse_vxlan_tunnel(&c, tbl);
-	tbl = json_get(root, "VNET");
-	if (tbl)
-		cfg_parse_vnets(&c, tbl);
-	tbl = json_get(root, "INTERFACE");
-	if (tbl)
-		cfg_parse_interfaces(&c, tbl);
-	/* routes and neighbours resolve against valid ports and interfaces only */
-	l3_ok = !errs->total;
-	tbl = json_get(root, "ROUTE");
-	if (tbl && l3_ok) {
-		if (cfg_reserve_routes(&c, tbl->count)) {
-			cfg_add_error(&c, tbl->pos, "ROUTE", "out of memory");
-		} else {
-			for (size_t i = 0; i < tbl->count; i++)
-				cfg_parse_route(&c, &tbl->children[i]);
-			cfg_check_duplicate_routes(&c);
-		}
-	}
-	tbl = json_get(root, "NEIGH");
-	if (tbl && l3_ok)
-		cfg_parse_neighs(&c, tbl);
-	if (l3_ok)
-		cfg_parse_vnet_routes(&c, json_get(root, "VNET_ROUTE_TUNNEL"),
-				      json_get(root, "VNET_ROUTE"));
-	cfg->hash_fields = XFAB_HASH_F_DEFAULT;
-	cfg->resilient = 1;
-	cfg->flowlet_mode = XFAB_FLOWLET_RANDOM;
-	cfg->flowlet_gap_us = 100; /* ConWeave's figure at 100G; CONGA uses 500 */
-	cfg->load_window_us = 100;
-	cfg->flowlet_age_ms = 1000;
-	tbl = json_get(root, "ECMP");
-	if (tbl)
-		cfg_parse_ecmp(&c, tbl);
-	tbl = json_get(root, "FLOWLET");
-	if (tbl)
-		cfg_parse_flowlet(&c, tbl);
-	xfab_default_dscp_to_tc(cfg->dscp_to_tc);
-	tbl = json_get(root, "DSCP_TO_TC_MAP");
-	if (tbl)
-		cfg_parse_dscp_map(&c, tbl);
-	tbl = json_get(root, "WRED_PROFILE");
-	if (tbl)
-		cfg_parse_wred_profiles(&c, tbl);
-	tbl = json_get(root, "QUEUE");
-	if (tbl)
-		cfg_parse_queues(&c, tbl);
-	/* lossless classes (pfc.c) */
-	for (int p = 0; p < cfg->n_ports; p++)
-		cfg->ports[p].pfc.cable_m = XFAB_PFC_CABLE_M;
-	cfg->pfcwd_poll_ms = 200;
-	tbl = json_get(root, "PORT_QOS_MAP");
-	if (tbl)
-		cfg_parse_port_qos_map(&c, tbl);
-	tbl = json_get(root, "CABLE_LENGTH");
-	if (tbl)
-		cfg_parse_cable_length(&c, tbl);
-	cfg_parse_buffers(&c, json_get(root, "BUFFER_PROFILE"), json_get(root, "BUFFER_PG"));
-	tbl = json_get(root, "PFC_WD");
-	if (tbl)
-		cfg_parse_pfc_wd(&c, tbl);
-	tbl = json_get(root, "FIB_SYNC");
-	if (tbl)
-		cfg_parse_fib_sync(&c, tbl);
-	cfg_copp_defaults(cfg);
-	tbl = json_get(root, "COPP_TABLE");
-	if (tbl)
-		cfg_parse_copp(&c, tbl);
-	tbl = json_get(root, "LOCAL_REPAIR");
-	if (tbl && l3_ok)
-		cfg_parse_local_repair(&c, tbl);
-	tbl = json_get(root, "TE_PATH");
-	cfg->te_enabled = tbl != NULL;
-	if (tbl && !errs->total)
-		for (size_t i = 0; i < tbl->count; i++)
-			cfg_parse_te(&c, &tbl->children[i]);
+		check_tables(&c, root);
+	if (!errs->total)
+		parse_features(&c, root);
 	if (!errs->total)
 		cfg_check_capacity(&c);
-done:
 	json_free(root);
 	if (errs->total) {
 		xfab_config_free(cfg);

@@ -455,3 +455,21 @@ void cfg_parse_pfc_wd(struct ctx *c, const struct json_value *tbl)
 		pfc->wd_restoration_ms = rest_ms;
 	}
 }
+
+/* The feature "pfc": lossless classes, cables and buffers. */
+void cfg_read_pfc(struct ctx *c, const struct json_value *root)
+{
+	for (int p = 0; p < c->cfg->n_ports; p++)
+		c->cfg->ports[p].pfc.cable_m = XFAB_PFC_CABLE_M;
+	cfg_read_table(c, root, "PORT_QOS_MAP", cfg_parse_port_qos_map);
+	cfg_read_table(c, root, "CABLE_LENGTH", cfg_parse_cable_length);
+	cfg_parse_buffers(c, json_get(root, "BUFFER_PROFILE"), json_get(root, "BUFFER_PG"));
+}
+
+/* The feature "pfcwd": the PFC watchdog (after "pfc": it watches the
+ * lossless priorities). */
+void cfg_read_pfc_wd(struct ctx *c, const struct json_value *root)
+{
+	c->cfg->pfcwd_poll_ms = 200;
+	cfg_read_table(c, root, "PFC_WD", cfg_parse_pfc_wd);
+}

@@ -197,3 +197,12 @@ void cfg_parse_queues(struct ctx *c, const struct json_value *tbl)
 			c->cfg->ports[port].wred[tc] = prof;
 	}
 }
+
+/* The feature "qos": the default DSCP map, then the tables. */
+void cfg_read_qos(struct ctx *c, const struct json_value *root)
+{
+	xfab_default_dscp_to_tc(c->cfg->dscp_to_tc);
+	cfg_read_table(c, root, "DSCP_TO_TC_MAP", cfg_parse_dscp_map);
+	cfg_read_table(c, root, "WRED_PROFILE", cfg_parse_wred_profiles);
+	cfg_read_table(c, root, "QUEUE", cfg_parse_queues);
+}

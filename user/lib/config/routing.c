@@ -162,3 +162,32 @@ void cfg_parse_local_repair(struct ctx *c, const struct json_value *tbl)
 		cfg->repair.n_nexthops++;
 	}
 }
+
+/* The feature "fib-sync". */
+void cfg_read_fib_sync(struct ctx *c, const struct json_value *root)
+{
+	cfg_read_table(c, root, "FIB_SYNC", cfg_parse_fib_sync);
+}
+
+/* The feature "local-repair" (over a clean L3 base: it names ports). */
+void cfg_read_local_repair(struct ctx *c, const struct json_value *root)
+{
+	cfg_read_table(c, root, "LOCAL_REPAIR", cfg_parse_local_repair);
+}
+
+/* The feature "routes": room for the whole table first (a full table is a
+ * million routes), then each route, then the duplicates. */
+void cfg_read_routes(struct ctx *c, const struct json_value *root)
+{
+	const struct json_value *tbl = json_get(root, "ROUTE");
+
+	if (!tbl)
+		return;
+	if (cfg_reserve_routes(c, tbl->count)) {
+		cfg_add_error(c, tbl->pos, "ROUTE", "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < tbl->count; i++)
+		cfg_parse_route(c, &tbl->children[i]);
+	cfg_check_duplicate_routes(c);
+}

@@ -450,3 +450,12 @@ int cfg_parse_key_prefix(struct ctx *c, const struct json_value *e, const char *
 	}
 	return 0;
 }
+
+void cfg_read_table(struct ctx *c, const struct json_value *root, const char *name,
+		    void (*parse)(struct ctx *c, const struct json_value *tbl))
+{
+	const struct json_value *tbl = json_get(root, name);
+
+	if (tbl)
+		parse(c, tbl);
+}
