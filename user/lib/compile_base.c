@@ -185,6 +185,18 @@ static int build_copp(struct build *b)
 	return 0;
 }
 
+/* ACL: the acl_* tables' entries (acl_compile.c) into the image. */
+static int acl_push(void *arg, int t, const void *entry) /* ACL */
+{
+	struct build *b = arg;
+	void *e = image_push(&b->next->t[t], (enum xfab_table)t, &b->cap[t]);
+
+	if (!e)
+		return -ENOMEM;
+	memcpy(e, entry, xfab_table_descs[t].entry_size);
+	return 0;
+}
+
 /* The overlay: the VTEP, the VNETs and their VNIs, and each tunnel route's
  * encapsulation (vnet_tunnels entry i + 1 for the config's tunnel i; the
  * route entries in the VNET tables name it, compile.c). */
@@ -322,6 +334,8 @@ int xfab_base_build(const struct xfab_config *cfg, const struct xfab_port_live *
 		err = build_overlay(&b);
 	if (!err)
 		err = build_copp(&b);
+	if (!err)
+		err = xfab_acl_build(b.cfg, acl_push, &b); /* ACL */
 	if (err)
 		goto out;
 	for (int t = 0; t < XFAB_T_COUNT; t++) {
@@ -387,11 +401,13 @@ int xfab_base_apply(const struct xfab_base *prev, const struct xfab_base *next,
 	    XFAB_T_SETTINGS,	 XFAB_T_DSCP_TO_TC, XFAB_T_QUEUE_CFG, XFAB_T_PFC_CFG,
 	    XFAB_T_COPP_CFG,	 XFAB_T_VTEP,	    XFAB_T_VNETS,     XFAB_T_VNI_TO_VNET,
 	    XFAB_T_VNET_TUNNELS, XFAB_T_PORTS,	    XFAB_T_TX_PORTS,  XFAB_T_NEIGHBORS,
+	    XFAB_T_ACL_INFO,	 XFAB_T_ACL_RULES,  XFAB_T_ACL_PORTS, /* ACL: a row before its count */
 	};
 	static const enum xfab_table remove_order[] = {
 	    XFAB_T_NEIGHBORS,	XFAB_T_TX_PORTS,   XFAB_T_PORTS,    XFAB_T_VNET_TUNNELS,
 	    XFAB_T_VNI_TO_VNET, XFAB_T_VNETS,	   XFAB_T_VTEP,	    XFAB_T_PFC_CFG,
 	    XFAB_T_QUEUE_CFG,	XFAB_T_DSCP_TO_TC, XFAB_T_SETTINGS, XFAB_T_COPP_CFG,
+	    XFAB_T_ACL_PORTS,	XFAB_T_ACL_RULES,  XFAB_T_ACL_INFO, /* ACL: a count before its row */
 	};
 	int err;
 

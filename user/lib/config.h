@@ -7,6 +7,7 @@
 #include <linux/types.h>
 #include <stddef.h>
 
+#include "acl.h" /* ACL */
 #include "json.h"
 #include "xfab_abi.h"
 
@@ -209,6 +210,7 @@ struct xfab_config {
 	__u32 fib_groups_loaded[2];
 	/* control-plane policing: per CoPP group (enum xfab_copp_group) */
 	struct xfab_cfg_copp copp[XFAB_COPP_GROUPS];
+	struct xfab_cfg_acl acl; /* ACL: ACL_TABLE, ACL_RULE (acl.h) */
 };
 
 /* The groups xfabd loads a FIB with (v6: 0 IPv4, 1 IPv6): the configured

@@ -26,4 +26,7 @@ const struct xfab_table_desc xfab_table_descs[XFAB_T_COUNT] = {
     [XFAB_T_VNI_TO_VNET] = DESC(XFAB_MAP_VNI_TO_VNET, xfab_e_vni, 0),
     [XFAB_T_VNET_TUNNELS] = DESC(XFAB_MAP_VNET_TUNNELS, xfab_e_tunnel, 1),
     [XFAB_T_COPP_CFG] = DESC(XFAB_MAP_COPP_CFG, xfab_e_copp, 1),
+    [XFAB_T_ACL_PORTS] = DESC(XFAB_MAP_ACL_PORTS, xfab_e_acl_port, 1), /* ACL */
+    [XFAB_T_ACL_RULES] = DESC(XFAB_MAP_ACL_RULES, xfab_e_acl_rule, 1), /* ACL */
+    [XFAB_T_ACL_INFO] = DESC(XFAB_MAP_ACL_INFO, xfab_e_acl_info, 1),   /* ACL */
 };

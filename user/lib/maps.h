@@ -34,6 +34,9 @@ enum xfab_table {
 	XFAB_T_VNI_TO_VNET,
 	XFAB_T_VNET_TUNNELS,
 	XFAB_T_COPP_CFG,
+	XFAB_T_ACL_PORTS, /* ACL */
+	XFAB_T_ACL_RULES, /* ACL */
+	XFAB_T_ACL_INFO,  /* ACL */
 	XFAB_T_COUNT,
 };
 
