@@ -181,21 +181,18 @@ static __always_inline int xfab_stage_acl(const struct xfab_ctx *c, struct xfab_
 	const struct xfab_acl_port *p;
 	__u32 slot = s->slot, extra = 0, verdict, counter;
 	struct xfab_acl_stats *st;
-	__u8 *b;
+	__u8 b[1];
 
 	p = bpf_map_lookup_elem(&acl_ports, &slot);
 	if (!p || !p->n_rules)
 		return XFAB_ACT_FORWARD;
-	if (m->l4_off && m->l4_proto == IPPROTO_TCP) {
-		b = xfab_ctx_hdr(c, m->l4_off, 14);
-		if (b)
-			extra |= XFAB_ACL_X_TCP | b[13];
-	}
-	if (m->is_roce && xfab_acl_has_aeth(m->roce_opcode)) {
-		b = xfab_ctx_hdr(c, m->l4_off + 8 + XFAB_BTH_LEN, 4);
-		if (b)
-			extra |= XFAB_ACL_X_AETH | (__u32)b[0] << 16;
-	}
+	/* copied, not read in place: one helper call each, the same code for
+	 * both hooks (the frame ends where the helper says) */
+	if (m->l4_off && m->l4_proto == IPPROTO_TCP && !xfab_ctx_load_bytes(c, m->l4_off + 13, b, 1))
+		extra |= XFAB_ACL_X_TCP | b[0];
+	if (m->is_roce && xfab_acl_has_aeth(m->roce_opcode) &&
+	    !xfab_ctx_load_bytes(c, m->l4_off + 8 + XFAB_BTH_LEN, b, 1))
+		extra |= XFAB_ACL_X_AETH | (__u32)b[0] << 16;
 	verdict = xfab_acl_walk(slot, p->n_rules, extra, c->tracing);
 	if (!verdict)
 		return XFAB_ACT_FORWARD;
