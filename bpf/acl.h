@@ -4,11 +4,12 @@
  * ingress port. Runs after validation and the punt rules, before the
  * overlay and the FIB lookup, in both datapaths:
  *
- * - What the switch punts to itself before this stage (packets to its
- *   addresses, link-local, multicast, ARP, ND, TTL-expired at the class
- *   checks) never meets an ACL: in SONiC those are trapped to the CPU and
- *   policed by CoPP, and protecting the control plane is the control-plane
- *   ACL's job (CTRLPLANE tables, iptables), not a data-plane table's.
+ * - Packets for the switch never meet an ACL: those punted before this
+ *   stage (link-local, multicast, ARP, ND) and those to its own addresses
+ *   (a local route: the walk looks it up first, on ports with rules only).
+ *   In SONiC those are trapped to the CPU, policed by CoPP and filtered by
+ *   the control-plane ACL (CTRLPLANE tables, iptables); a data-plane
+ *   table's DROP does not reach them (sonic-net/SONiC issue 431).
  * - The xdp datapath hands a lossless class to tc before this stage, so a
  *   packet is judged (and counted) once, by the tc pass.
  *
@@ -30,6 +31,7 @@
 #include "scratch.h"
 #include "counters.h"
 #include "parse.h"
+#include "l3.h"
 
 /* acl_ports, acl_rules, acl_stats, acl_info: see include/xfab_acl.h. */
 struct {
@@ -142,8 +144,13 @@ __attribute__((noinline)) __u32 xfab_acl_walk(__u32 slot, __u32 n, __u32 extra, 
 {
 	struct xfab_scratch *s = xfab_scratch(tracing ? XFAB_SCRATCH_TRACE : XFAB_SCRATCH_DATA);
 	struct xfab_acl_walk w = {};
+	struct xfab_route rt;
 
 	if (!s || n > XFAB_ACL_MAX_RULES || slot >= XFAB_MAX_PORTS)
+		return 0;
+	/* For the switch itself (a local route, as the L3 stage decides it
+	 * next): the kernel's and CoPP's, never a data-plane ACL's. */
+	if (xfab_lookup_route(&s->m, XFAB_TABLE_DEFAULT, &rt) && rt.type == XFAB_RT_LOCAL)
 		return 0;
 	__builtin_memcpy(w.src, s->m.flow.src, sizeof(w.src));
 	__builtin_memcpy(w.dst, s->m.flow.dst, sizeof(w.dst));

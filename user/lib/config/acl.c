@@ -147,19 +147,51 @@ static int acl_prefix(struct ctx *c, const struct json_value *f, const char *fk,
 
 /* ---- ACL_TABLE ---- */
 
+static void bind_port(struct ctx *c, struct json_pos pos, const char *fk, const char *name,
+		      struct xfab_cfg_acl_table *t)
+{
+	int p = xfab_config_port_index(c->cfg, name);
+
+	if (p < 0)
+		cfg_add_error(c, pos, fk, "unknown port '%s' (not in PORT)", name);
+	else
+		t->ports |= 1ull << p;
+}
+
+/* ports: a list of names, or one string of names with commas (both are
+ * seen in SONiC's config_db files). */
 static void parse_table_ports(struct ctx *c, const struct json_value *f, const char *fk,
 			      struct xfab_cfg_acl_table *t)
 {
+	if (f->type == JSON_STRING) {
+		char text[1024], *items[XFAB_MAX_PORTS];
+		int n;
+
+		if (strlen(f->str) >= sizeof(text)) {
+			cfg_add_error(c, f->pos, fk, "too long");
+			return;
+		}
+		snprintf(text, sizeof(text), "%s", f->str);
+		n = cfg_split_list(text, items, XFAB_MAX_PORTS);
+		if (n < 0)
+			cfg_add_error(c, f->pos, fk, "%s",
+				      n == CFG_LIST_EMPTY_ITEM ? "an empty port name"
+							       : "more names than ports");
+		for (int i = 0; i < n; i++)
+			bind_port(c, f->pos, fk, items[i], t);
+		return;
+	}
+	if (f->type != JSON_ARRAY) {
+		cfg_add_error(c, f->pos, fk, "a list of port names");
+		return;
+	}
 	for (size_t i = 0; i < f->count; i++) {
 		const struct json_value *v = &f->children[i];
-		int p = v->type == JSON_STRING ? xfab_config_port_index(c->cfg, v->str) : -1;
 
 		if (v->type != JSON_STRING)
 			cfg_add_error(c, v->pos, fk, "a port name must be a string");
-		else if (p < 0)
-			cfg_add_error(c, v->pos, fk, "unknown port '%s' (not in PORT)", v->str);
 		else
-			t->ports |= 1ull << p;
+			bind_port(c, v->pos, fk, v->str, t);
 	}
 }
 
@@ -211,9 +243,7 @@ static void parse_table(struct ctx *c, const struct json_value *e)
 		cfg_parse_text(c, f, fk, NULL, 256);
 	f = json_get(e, "ports");
 	cfg_field_key(fk, sizeof(fk), key, "ports");
-	if (f && f->type != JSON_ARRAY)
-		cfg_add_error(c, f->pos, fk, "a list of port names");
-	else if (f)
+	if (f)
 		parse_table_ports(c, f, fk, t);
 	if (c->errs->total != bad)
 		return;
