@@ -193,6 +193,9 @@ $(BUILD)/obj/tests/bpf/test_pfcshow.o: UNIT_INC := -Iuser/agent
 # test_copp too: show copp and the CoPP series over the loaded data plane's maps.
 $(BUILD)/test_copp: $(BUILD)/xfabctl $(BUILD)/obj/agent/metrics.o
 $(BUILD)/obj/tests/bpf/test_copp.o: UNIT_INC := -Iuser/agent
+# ACL: test_acl checks show acl and the ACL series the same way.
+$(BUILD)/test_acl: $(BUILD)/xfabctl $(BUILD)/obj/agent/metrics.o
+$(BUILD)/obj/tests/bpf/test_acl.o: UNIT_INC := -Iuser/agent
 
 # make fuzz-packets: structured and random frames through both datapaths
 # against the reference model (tests/fuzz/packets, docs/TESTING.md); root.

@@ -43,7 +43,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, XFAB_MAX_PORTS * XFAB_ACL_MAX_RULES);
+	__uint(max_entries, XFAB_MAX_PORTS *XFAB_ACL_MAX_RULES);
 	__type(key, __u32);
 	__type(value, struct xfab_acl_rule);
 } acl_rules SEC(".maps");
@@ -81,8 +81,7 @@ struct xfab_acl_walk {
 	__u8 pad[2];
 };
 
-static __always_inline int xfab_acl_addr_ok(const __be32 *a, const __be32 *want,
-					    const __be32 *mask)
+static __always_inline int xfab_acl_addr_ok(const __be32 *a, const __be32 *want, const __be32 *mask)
 {
 	return ((a[0] & mask[0]) == want[0]) & ((a[1] & mask[1]) == want[1]) &
 	       ((a[2] & mask[2]) == want[2]) & ((a[3] & mask[3]) == want[3]);
@@ -115,8 +114,8 @@ static __always_inline int xfab_acl_matches(const struct xfab_acl_rule *r,
 		return 0;
 	if ((f & XFAB_ACL_F_BTH) && (!w->is_roce || (w->opcode & r->bth_mask) != r->bth_opcode))
 		return 0;
-	if ((f & XFAB_ACL_F_AETH) && (!(w->extra & XFAB_ACL_X_AETH) ||
-				      ((w->extra >> 16) & r->aeth_mask) != r->aeth))
+	if ((f & XFAB_ACL_F_AETH) &&
+	    (!(w->extra & XFAB_ACL_X_AETH) || ((w->extra >> 16) & r->aeth_mask) != r->aeth))
 		return 0;
 	return 1;
 }
@@ -159,8 +158,7 @@ __attribute__((noinline)) __u32 xfab_acl_walk(__u32 slot, __u32 n, __u32 extra, 
 	w.is_v6 = s->m.is_v6;
 	w.proto = s->m.l4_proto;
 	w.dscp = s->m.tos >> 2;
-	w.has_ports = s->m.l4_off &&
-		      (s->m.l4_proto == IPPROTO_TCP || s->m.l4_proto == IPPROTO_UDP);
+	w.has_ports = s->m.l4_off && (s->m.l4_proto == IPPROTO_TCP || s->m.l4_proto == IPPROTO_UDP);
 	w.sport = bpf_ntohs((__u16)s->m.flow.ports);
 	w.dport = bpf_ntohs((__u16)(s->m.flow.ports >> 16));
 	w.is_roce = s->m.is_roce;
@@ -195,7 +193,8 @@ static __always_inline int xfab_stage_acl(const struct xfab_ctx *c, struct xfab_
 		return XFAB_ACT_FORWARD;
 	/* copied, not read in place: one helper call each, the same code for
 	 * both hooks (the frame ends where the helper says) */
-	if (m->l4_off && m->l4_proto == IPPROTO_TCP && !xfab_ctx_load_bytes(c, m->l4_off + 13, b, 1))
+	if (m->l4_off && m->l4_proto == IPPROTO_TCP &&
+	    !xfab_ctx_load_bytes(c, m->l4_off + 13, b, 1))
 		extra |= XFAB_ACL_X_TCP | b[0];
 	if (m->is_roce && xfab_acl_has_aeth(m->roce_opcode) &&
 	    !xfab_ctx_load_bytes(c, m->l4_off + 8 + XFAB_BTH_LEN, b, 1))

@@ -17,11 +17,11 @@
 
 #include <linux/types.h>
 
-#define XFAB_ACL_MAX_RULES 64	    /* records a port's row holds (its tables' rules merged) */
-#define XFAB_ACL_MAX_COUNTERS 256   /* rules in the config, each with its counter */
-#define XFAB_ACL_MAX_TABLES 16	    /* ACL_TABLE entries */
-#define XFAB_ACL_NAME_MAX 64	    /* a table's or a rule's name, NUL included */
-#define XFAB_ACL_ROW(slot, i) ((__u32)(slot) * XFAB_ACL_MAX_RULES + (__u32)(i))
+#define XFAB_ACL_MAX_RULES 64	  /* records a port's row holds (its tables' rules merged) */
+#define XFAB_ACL_MAX_COUNTERS 256 /* rules in the config, each with its counter */
+#define XFAB_ACL_MAX_TABLES 16	  /* ACL_TABLE entries */
+#define XFAB_ACL_NAME_MAX 64	  /* a table's or a rule's name, NUL included */
+#define XFAB_ACL_ROW(slot, i) ((__u32)(slot)*XFAB_ACL_MAX_RULES + (__u32)(i))
 
 /* What a record matches on: a field is compared only when its bit is set. */
 #define XFAB_ACL_F_SRC (1u << 0)       /* src & src_mask == src */

@@ -28,8 +28,10 @@
 
 #include <cmocka.h>
 
+#include "common.h"
 #include "frame.h"
 #include "harness.h"
+#include "metrics.h"
 
 static struct harness H;
 
@@ -39,7 +41,8 @@ static struct harness H;
 #define BASE_CONFIG                                                                                \
 	"{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"acl-test\"}},\n"                   \
 	" \"PORT\": {\"p1\": {}, \"p2\": {}, \"p3\": {}},\n"                                       \
-	" \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p1|fd01::1/64\": {}, \"p2|10.0.2.1/24\": {},\n" \
+	" \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p1|fd01::1/64\": {}, \"p2|10.0.2.1/24\": "     \
+	"{},\n"                                                                                    \
 	"   \"p2|fd02::1/64\": {}, \"p3|10.0.3.1/24\": {}},\n"                                     \
 	" \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.2\"},\n"                             \
 	"   \"fd09::/32\": {\"nexthop\": \"fd02::2\"}},\n"                                         \
@@ -59,7 +62,7 @@ struct trule {
 	const char *src, *dst; /* prefixes; NULL: any */
 	int proto;	       /* 0: any */
 	int sp_lo, sp_hi, sp_range, dp_lo, dp_hi, dp_range, has_sp, has_dp;
-	int dscp; /* -1: any */
+	int dscp;					/* -1: any */
 	int tcp_v, tcp_m, bth_v, bth_m, aeth_v, aeth_m; /* mask 0: any */
 };
 
@@ -197,8 +200,8 @@ static int oracle_matches(const struct trule *r, const struct tframe *f)
 		return 0;
 	if (r->bth_m && (!roce || (f->bth_opcode & r->bth_m) != r->bth_v))
 		return 0;
-	if (r->aeth_m && (!roce || !oracle_has_aeth(f->bth_opcode) ||
-			  (f->aeth & r->aeth_m) != r->aeth_v))
+	if (r->aeth_m &&
+	    (!roce || !oracle_has_aeth(f->bth_opcode) || (f->aeth & r->aeth_m) != r->aeth_v))
 		return 0;
 	return 1;
 }
@@ -355,7 +358,8 @@ static void test_random(void **state)
 	static const char *src6[] = {"fd01::2", "fd01::99"};
 	static const char *dst6[] = {"fd09::5", "fd09::1:7", "fd09::2:1"};
 	static const int protos[] = {6, 17, 17, 1};
-	static const int l4ports[] = {80, 399, 400, 443, 500, 501, 899, 900, 1100, 1101, 4791, 5000};
+	static const int l4ports[] = {80,  399, 400,  443,  500,  501,
+				      899, 900, 1100, 1101, 4791, 5000};
 	static const int dscps[] = {0, 10, 26, 46};
 	static const int flags[] = {0x02, 0x12, 0x10, 0x04, 0x22};
 	static const int opcodes[] = {0x04, 0x0a, 0x0d, 0x10, 0x11, 0x12, 0x81, 0xb1};
@@ -400,7 +404,8 @@ static void test_random(void **state)
 	}
 #undef PICK
 	for (size_t r = 0; r < N_RULES; r++) {
-		print_message("    %-12s %4llu packets\n", rules[r].name, (unsigned long long)pk[r]);
+		print_message("    %-12s %4llu packets\n", rules[r].name,
+			      (unsigned long long)pk[r]);
 		assert_int_equal(rule_count((int)r, 0) - pk0[r], pk[r]);
 		assert_int_equal(rule_count((int)r, 1) - by0[r], by[r]);
 	}
@@ -451,6 +456,130 @@ static void test_reload(void **state)
 		check_frame(tc, 0, &t, 0, 0);
 }
 
+/* Reads cmd's output into out (NUL-terminated). */
+static void run_cmd(const char *cmd, char *out, size_t cap)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = 0;
+
+	if (p) {
+		n = fread(out, 1, cap - 1, p);
+		pclose(p);
+	}
+	out[n] = '\0';
+}
+
+/* xfabctl show acl over the pinned maps, -j and human: every rule once,
+ * by table then priority (highest first), with the counters read here. */
+static void test_show_acl(void **state)
+{
+	struct tframe t = {0, "10.0.1.77", "10.9.0.5", 17, 2000, 3000};
+	static char out[16384], want[16384], human[16384];
+	char dir[128], cmd[512];
+	int order[N_RULES], n = 0;
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(h_reapply(&H, config_text(N_RULES, -1)), 0);
+	check_frame(0, 0, &t, 0, 0); /* src_drop counts one more */
+	assert_int_equal(xfab_ensure_bpffs(), 0);
+	snprintf(dir, sizeof(dir), "/sys/fs/bpf/xfab-acl-test-%d", (int)getpid());
+	assert_int_equal(bpf_object__pin_maps(H.skel->obj, dir), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "%s -P %s -j show acl | jq -c '.[] | [.table, .rule, .priority, .action, "
+		 ".packets, .bytes]'",
+		 h_build_path("xfabctl"), dir);
+	run_cmd(cmd, out, sizeof(out));
+	snprintf(cmd, sizeof(cmd), "%s -P %s show acl", h_build_path("xfabctl"), dir);
+	run_cmd(cmd, human, sizeof(human));
+	bpf_object__unpin_maps(H.skel->obj, dir);
+	rmdir(dir);
+	/* the order written out: T4's rules, then T6's, each by priority */
+	for (int v6 = 0; v6 < 2; v6++)
+		for (unsigned prio = 1000; prio > 0; prio--)
+			for (size_t r = 0; r < N_RULES; r++)
+				if (rules[r].v6 == v6 && rules[r].prio == prio)
+					order[n++] = (int)r;
+	assert_int_equal(n, N_RULES);
+	/* equal priorities: by rule name */
+	for (int i = 1; i < n; i++)
+		if (rules[order[i]].prio == rules[order[i - 1]].prio &&
+		    strcmp(rules[order[i]].name, rules[order[i - 1]].name) < 0) {
+			int x = order[i];
+
+			order[i] = order[i - 1];
+			order[i - 1] = x;
+		}
+	for (int i = 0; i < n; i++) {
+		const struct trule *r = &rules[order[i]];
+
+		len += (size_t)snprintf(
+		    want + len, sizeof(want) - len, "[\"%s\",\"%s\",%u,\"%s\",%llu,%llu]\n",
+		    r->v6 ? "T6" : "T4", r->name, r->prio, r->drop ? "DROP" : "FORWARD",
+		    (unsigned long long)rule_count(order[i], 0),
+		    (unsigned long long)rule_count(order[i], 1));
+	}
+	assert_true(rule_count(0, 0) >= 1);
+	assert_string_equal(out, want);
+	print_message("%s", human);
+	assert_non_null(strstr(human, "RULE NAME"));
+	assert_non_null(strstr(human, "PACKETS COUNT"));
+	{
+		/* the human row, its columns squeezed to one space */
+		char sq[16384], *o = sq;
+
+		for (const char *p = human; *p; p++)
+			if (*p != ' ' || (o > sq && o[-1] != ' '))
+				*o++ = *p;
+		*o = '\0';
+		snprintf(want, sizeof(want), "src_drop T4 100 %llu %llu\n",
+			 (unsigned long long)rule_count(0, 0),
+			 (unsigned long long)rule_count(0, 1));
+		assert_non_null(strstr(sq, want));
+	}
+}
+
+/* xfabd's ACL series over the same maps: one sample per rule, the
+ * counters read here. */
+static void test_metrics(void **state)
+{
+	static struct xfab_metrics_src src = {.hostname = "sw"};
+	char *buf = NULL, want[256];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(h_reapply(&H, config_text(N_RULES, -1)), 0);
+	src.fd_port_stats = src.fd_punt_stats = src.fd_lb_stats = src.fd_drop_stats = -1;
+	src.fd_queue_stats = src.fd_queue_wm = src.fd_pfc_state = src.fd_pfc_queue = -1;
+	src.fd_vnets = src.fd_vnet_stats = src.fd_vnet_drops = -1;
+	src.fd_acl_info = h_map_fd(&H, XFAB_MAP_ACL_INFO);
+	src.fd_acl_stats = h_map_fd(&H, XFAB_MAP_ACL_STATS);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	xfab_metrics_write(&src, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "# TYPE xfab_acl_rule_packets_total counter\n"));
+	assert_non_null(strstr(buf, "# TYPE xfab_acl_rule_bytes_total counter\n"));
+	for (size_t r = 0; r < N_RULES; r++) {
+		snprintf(want, sizeof(want),
+			 "xfab_acl_rule_packets_total{switch=\"sw\",table=\"%s\",rule=\"%s\"} "
+			 "%llu\n",
+			 rules[r].v6 ? "T6" : "T4", rules[r].name,
+			 (unsigned long long)rule_count((int)r, 0));
+		if (!strstr(buf, want))
+			fail_msg("no line %s", want);
+		snprintf(want, sizeof(want),
+			 "xfab_acl_rule_bytes_total{switch=\"sw\",table=\"%s\",rule=\"%s\"} "
+			 "%llu\n",
+			 rules[r].v6 ? "T6" : "T4", rules[r].name,
+			 (unsigned long long)rule_count((int)r, 1));
+		if (!strstr(buf, want))
+			fail_msg("no line %s", want);
+	}
+	free(buf);
+}
+
 H_GROUP_FIXTURES(H, 3, config_text(N_RULES, -1))
 
 int main(void)
@@ -460,6 +589,8 @@ int main(void)
 	    cmocka_unit_test(test_random),
 	    cmocka_unit_test(test_unbound_and_punts),
 	    cmocka_unit_test(test_reload),
+	    cmocka_unit_test(test_show_acl),
+	    cmocka_unit_test(test_metrics),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

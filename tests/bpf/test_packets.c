@@ -725,11 +725,12 @@ static void test_every_reason(void **state)
 	assert_int_equal(xfab_ensure_bpffs(), 0); /* a fresh box has no bpffs mounted */
 	snprintf(dir, sizeof(dir), "/sys/fs/bpf/xfab-test-%d", (int)getpid());
 	assert_int_equal(bpf_object__pin_maps(H.skel->obj, dir), 0);
-	snprintf(cmd, sizeof(cmd),
-		 "%s -P %s -j show drops | jq -c '[.drops[], .punts[] | "
-		 "select(.packets == 0) | .reason | "
-		 "select(test(\"^(vxlan|vnet|copp|acl)_\") | not)]'", /* ACL: test_acl counts acl_drop */
-		 h_build_path("xfabctl"), dir);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "%s -P %s -j show drops | jq -c '[.drops[], .punts[] | "
+	    "select(.packets == 0) | .reason | "
+	    "select(test(\"^(vxlan|vnet|copp|acl)_\") | not)]'", /* ACL: test_acl counts acl_drop */
+	    h_build_path("xfabctl"), dir);
 	p = popen(cmd, "r");
 	n = p ? fread(never, 1, sizeof(never) - 1, p) : 0;
 	never[n] = '\0';

@@ -176,8 +176,8 @@ static int record(void *arg, int t, const void *entry)
  * (rows at slot * XFAB_ACL_MAX_RULES), and each rule's names. */
 static void test_compiled(void **state)
 {
-	static const __u32 want_rows[][2] = {{0, 1}, {1, 0}, {2, 2}, {64, 1}, {65, 3},
-					     {66, 0}, {67, 2}, {128, 3}};
+	static const __u32 want_rows[][2] = {{0, 1},  {1, 0},  {2, 2},	{64, 1},
+					     {65, 3}, {66, 0}, {67, 2}, {128, 3}};
 	struct xfab_config cfg;
 	struct rec rec = {0};
 
@@ -236,8 +236,8 @@ static const struct bad_case bad[] = {
     {"priority too high",
      R("\"DATAACL|r\": {\"PRIORITY\": \"1000000\", \"PACKET_ACTION\": \"DROP\"}"), "\"1000000\"",
      "ACL_RULE|DATAACL|r.PRIORITY", "0..999999"},
-    {"no action", R("\"DATAACL|r\": {\"PRIORITY\": \"1\"}"), "{\"PRIORITY\"",
-     "ACL_RULE|DATAACL|r", "missing field \"PACKET_ACTION\""},
+    {"no action", R("\"DATAACL|r\": {\"PRIORITY\": \"1\"}"), "{\"PRIORITY\"", "ACL_RULE|DATAACL|r",
+     "missing field \"PACKET_ACTION\""},
     {"redirect", R("\"DATAACL|r\": {\"PRIORITY\": \"1\", \"PACKET_ACTION\": \"REDIRECT:eth2\"}"),
      "\"REDIRECT:eth2\"", "ACL_RULE|DATAACL|r.PACKET_ACTION", "DROP and FORWARD"},
     {"unsupported field", RULE("\"SRC_MAC\": \"02:00:00:00:00:01\""), "\"SRC_MAC\"",
@@ -250,24 +250,24 @@ static const struct bad_case bad[] = {
      "ACL_RULE|DATAACL|r.SRC_IP", "not an IPv4 prefix"},
     {"bad prefix length", RULE("\"DST_IP\": \"10.0.0.0/33\""), "\"10.0.0.0/33\"",
      "ACL_RULE|DATAACL|r.DST_IP", "0..32"},
-    {"IPV6ANY in L3", RULE("\"IP_TYPE\": \"IPV6ANY\""), "\"IPV6ANY\"",
-     "ACL_RULE|DATAACL|r.IP_TYPE", "never matches"},
+    {"IPV6ANY in L3", RULE("\"IP_TYPE\": \"IPV6ANY\""), "\"IPV6ANY\"", "ACL_RULE|DATAACL|r.IP_TYPE",
+     "never matches"},
     {"ARP type", RULE("\"IP_TYPE\": \"ARP_REQUEST\""), "\"ARP_REQUEST\"",
      "ACL_RULE|DATAACL|r.IP_TYPE", "before the ACL stage"},
     {"unknown IP_TYPE", RULE("\"IP_TYPE\": \"IPV4\""), "\"IPV4\"", "ACL_RULE|DATAACL|r.IP_TYPE",
      "unknown IP_TYPE"},
     {"ether type of v6 in L3", RULE("\"ETHER_TYPE\": \"0x86dd\""), "\"0x86dd\"",
      "ACL_RULE|DATAACL|r.ETHER_TYPE", "never matches"},
-    {"protocol 256", RULE("\"IP_PROTOCOL\": \"256\""), "\"256\"",
-     "ACL_RULE|DATAACL|r.IP_PROTOCOL", "0..255"},
+    {"protocol 256", RULE("\"IP_PROTOCOL\": \"256\""), "\"256\"", "ACL_RULE|DATAACL|r.IP_PROTOCOL",
+     "0..255"},
     {"port 65536", RULE("\"L4_DST_PORT\": \"65536\""), "\"65536\"",
      "ACL_RULE|DATAACL|r.L4_DST_PORT", "a port 0..65535"},
     {"range backwards", RULE("\"L4_SRC_PORT_RANGE\": \"20-10\""), "\"20-10\"",
      "ACL_RULE|DATAACL|r.L4_SRC_PORT_RANGE", "LO <= HI"},
     {"range as a port", RULE("\"L4_SRC_PORT\": \"10-20\""), "\"10-20\"",
      "ACL_RULE|DATAACL|r.L4_SRC_PORT", "a port 0..65535"},
-    {"port and range", RULE("\"L4_DST_PORT\": \"1\", \"L4_DST_PORT_RANGE\": \"1-2\""),
-     "\"1-2\"", "ACL_RULE|DATAACL|r.L4_DST_PORT_RANGE", "one or the other"},
+    {"port and range", RULE("\"L4_DST_PORT\": \"1\", \"L4_DST_PORT_RANGE\": \"1-2\""), "\"1-2\"",
+     "ACL_RULE|DATAACL|r.L4_DST_PORT_RANGE", "one or the other"},
     {"DSCP 64", RULE("\"DSCP\": \"64\""), "\"64\"", "ACL_RULE|DATAACL|r.DSCP", "0..63"},
     {"TCP flags outside the mask", RULE("\"TCP_FLAGS\": \"0x12/0x02\""), "\"0x12/0x02\"",
      "ACL_RULE|DATAACL|r.TCP_FLAGS", "outside its mask"},
@@ -340,7 +340,8 @@ static void test_row_full(void **state)
 	(void)state;
 	assert_non_null(cfg);
 	for (int n = XFAB_ACL_MAX_RULES; n <= XFAB_ACL_MAX_RULES + 1; n++) {
-		o = (size_t)snprintf(text, sizeof(text), "%s", HDR ",\n" TABLES ",\n \"ACL_RULE\": {");
+		o = (size_t)snprintf(text, sizeof(text), "%s",
+				     HDR ",\n" TABLES ",\n \"ACL_RULE\": {");
 		for (int i = 0; i < n; i++)
 			o += (size_t)snprintf(text + o, sizeof(text) - o,
 					      "%s\"DATAACL|r%d\": {\"PRIORITY\": \"%d\", "

@@ -42,8 +42,7 @@
 static const char *const state_maps[] = {
     "port_stats",  "drop_stats",      "punt_stats", "lb_stats",	  "queue_state",
     "queue_stats", "queue_watermark", "port_load",  "port_dev",	  "pfc_state",
-    "pfc_queue",   "pfc_egress",      "copp_state", "copp_stats",
-    "acl_stats", /* ACL */
+    "pfc_queue",   "pfc_egress",      "copp_state", "copp_stats", "acl_stats", /* ACL */
 };
 
 static int is_state_map(const char *name)

@@ -558,6 +558,8 @@ int main(int argc, char **argv)
 		src.fd_vnet_drops = bpf_map__fd(a.skel->maps.vnet_drops);
 		src.fd_copp_cfg = bpf_map__fd(a.skel->maps.copp_cfg);
 		src.fd_copp_stats = bpf_map__fd(a.skel->maps.copp_stats);
+		src.fd_acl_info = bpf_map__fd(a.skel->maps.acl_info);	/* ACL */
+		src.fd_acl_stats = bpf_map__fd(a.skel->maps.acl_stats); /* ACL */
 		src.fib = &a.fib_pub;
 		if (xfab_metrics_start(a.metrics, &src))
 			log_warn("cannot serve metrics on %s: %s", a.metrics, strerror(errno));

@@ -224,6 +224,37 @@ static void vnet_series(const struct xfab_metrics_src *src, FILE *f)
 
 /* CoPP (docs/COPP.md): per group, its meter and what it admitted and
  * policed. */
+/* ACL: each configured rule's packets and bytes (the names are checked
+ * at parse to need no escaping: config/acl.c). */
+static void acl_series(const struct xfab_metrics_src *src, FILE *f)
+{
+	static const char *const names[2] = {"xfab_acl_rule_packets_total",
+					     "xfab_acl_rule_bytes_total"};
+	const char *sw = src->hostname;
+
+	if (src->fd_acl_info < 1 || src->fd_acl_stats < 1)
+		return;
+	for (int m = 0; m < 2; m++) {
+		family(f, names[m], "counter",
+		       m ? "Bytes an ingress ACL rule decided."
+			 : "Packets an ingress ACL rule decided.");
+		for (__u32 i = 0; i < XFAB_ACL_MAX_COUNTERS; i++) {
+			struct xfab_acl_info info;
+			struct xfab_acl_stats st;
+
+			if (bpf_map_lookup_elem(src->fd_acl_info, &i, &info) || !info.used)
+				continue;
+			if (xfab_percpu_sum(src->fd_acl_stats, i, (__u64 *)&st, sizeof(st) / 8))
+				memset(&st, 0, sizeof(st));
+			info.table[sizeof(info.table) - 1] = info.rule[sizeof(info.rule) - 1] =
+			    '\0';
+			fprintf(f, "%s{switch=\"%s\",table=\"%s\",rule=\"%s\"} %llu\n", names[m],
+				sw, info.table, info.rule,
+				(unsigned long long)(m ? st.bytes : st.packets));
+		}
+	}
+}
+
 static void copp_series(const struct xfab_metrics_src *src, FILE *f)
 {
 	struct xfab_copp_stats st[XFAB_COPP_GROUPS];
@@ -297,6 +328,7 @@ void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 	reasons(f, sw, "xfab_punts_total", "Packets handed to the kernel, by reason.",
 		src->fd_punt_stats, XFAB_PUNT_MAX, xfab_punt_name);
 	copp_series(src, f);
+	acl_series(src, f); /* ACL */
 	for (size_t m = 0; m < sizeof(queue_metrics) / sizeof(queue_metrics[0]); m++) {
 		family(f, queue_metrics[m].name, queue_metrics[m].type, queue_metrics[m].help);
 		for (int p = 0; p < src->n_ports; p++)

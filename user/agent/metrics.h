@@ -30,6 +30,7 @@ struct xfab_metrics_src {
 	int fd_vnets, fd_vnet_stats, fd_vnet_drops; /* the overlay; < 1: no VNET series */
 	struct xfab_fib_status *fib;		    /* NULL or !enabled: no FIB_SYNC series */
 	int fd_copp_cfg, fd_copp_stats;		    /* CoPP, per group; < 1: the series read 0 */
+	int fd_acl_info, fd_acl_stats;		    /* ACL: per rule; < 1: no ACL series */
 };
 
 /* Writes the exposition to f. */

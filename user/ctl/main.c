@@ -86,6 +86,7 @@ static const struct cmd show_cmds[] = {
     {"drops", NULL, show_drops, NULL, "drop and punt counters by reason"},
     {"copp", NULL, show_copp, NULL,
      "control-plane policing per group: trap ids, cir, cbs, green and red (policed) packets"},
+    {"acl", NULL, show_acl, NULL, "ingress ACL rules: table, priority, packets, bytes"}, /* ACL */
     {"lb", NULL, show_lb, NULL, "load-balancing events: flowlets started, paths changed, TE"},
     {"flowlets", NULL, show_flowlets, NULL,
      "live flowlet slots: group, flow hash, member, idle time"},

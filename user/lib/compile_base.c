@@ -401,13 +401,15 @@ int xfab_base_apply(const struct xfab_base *prev, const struct xfab_base *next,
 	    XFAB_T_SETTINGS,	 XFAB_T_DSCP_TO_TC, XFAB_T_QUEUE_CFG, XFAB_T_PFC_CFG,
 	    XFAB_T_COPP_CFG,	 XFAB_T_VTEP,	    XFAB_T_VNETS,     XFAB_T_VNI_TO_VNET,
 	    XFAB_T_VNET_TUNNELS, XFAB_T_PORTS,	    XFAB_T_TX_PORTS,  XFAB_T_NEIGHBORS,
-	    XFAB_T_ACL_INFO,	 XFAB_T_ACL_RULES,  XFAB_T_ACL_PORTS, /* ACL: a row before its count */
+	    XFAB_T_ACL_INFO,	 XFAB_T_ACL_RULES,  XFAB_T_ACL_PORTS, /* ACL: a row before its count
+								       */
 	};
 	static const enum xfab_table remove_order[] = {
 	    XFAB_T_NEIGHBORS,	XFAB_T_TX_PORTS,   XFAB_T_PORTS,    XFAB_T_VNET_TUNNELS,
 	    XFAB_T_VNI_TO_VNET, XFAB_T_VNETS,	   XFAB_T_VTEP,	    XFAB_T_PFC_CFG,
 	    XFAB_T_QUEUE_CFG,	XFAB_T_DSCP_TO_TC, XFAB_T_SETTINGS, XFAB_T_COPP_CFG,
-	    XFAB_T_ACL_PORTS,	XFAB_T_ACL_RULES,  XFAB_T_ACL_INFO, /* ACL: a count before its row */
+	    XFAB_T_ACL_PORTS,	XFAB_T_ACL_RULES,  XFAB_T_ACL_INFO, /* ACL: a count before its row
+								     */
 	};
 	int err;
 

@@ -8,6 +8,7 @@
 #include "internal.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,18 @@ static int acl_prefix(struct ctx *c, const struct json_value *f, const char *fk,
 	return 0;
 }
 
+/* A table's or a rule's name: 1..63 bytes of letters, digits and "_-.:"
+ * (what SONiC's names use; the metrics' labels need no escaping). */
+static int acl_name_ok(const char *name, size_t len)
+{
+	if (len == 0 || len >= XFAB_ACL_NAME_MAX)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)name[i]) && !strchr("_-.:", name[i]))
+			return 0;
+	return 1;
+}
+
 /* ---- ACL_TABLE ---- */
 
 static void bind_port(struct ctx *c, struct json_pos pos, const char *fk, const char *name,
@@ -212,8 +225,9 @@ static void parse_table(struct ctx *c, const struct json_value *e)
 		cfg_add_error(c, e->key_pos, key, "more than %d ACL tables", XFAB_ACL_MAX_TABLES);
 		return;
 	}
-	if (strlen(e->key) >= XFAB_ACL_NAME_MAX || strchr(e->key, '|') || !e->key[0]) {
-		cfg_add_error(c, e->key_pos, key, "a table name is 1..%d bytes without '|'",
+	if (!acl_name_ok(e->key, strlen(e->key))) {
+		cfg_add_error(c, e->key_pos, key,
+			      "a table name is 1..%d letters, digits, '_', '-', '.' or ':'",
 			      XFAB_ACL_NAME_MAX - 1);
 		return;
 	}
@@ -275,18 +289,21 @@ static void parse_ip_type(struct ctx *c, const struct json_value *f, const char 
 	for (const char *const *s = same; *s; s++)
 		if (!strcasecmp(t, *s))
 			return;
-	if (!strcasecmp(t, v6 ? "IPV6ANY" : "IPV4ANY") || !strcasecmp(t, v6 ? "NON_IPV4" : "NON_IPV6"))
+	if (!strcasecmp(t, v6 ? "IPV6ANY" : "IPV4ANY") ||
+	    !strcasecmp(t, v6 ? "NON_IPV4" : "NON_IPV6"))
 		return;
-	if (!strcasecmp(t, v6 ? "IPV4ANY" : "IPV6ANY") || !strcasecmp(t, v6 ? "NON_IPV6" : "NON_IPV4"))
+	if (!strcasecmp(t, v6 ? "IPV4ANY" : "IPV6ANY") ||
+	    !strcasecmp(t, v6 ? "NON_IPV6" : "NON_IPV4"))
 		cfg_add_error(c, f->pos, fk, "'%s' never matches in an %s table (%s only)", t,
 			      v6 ? "L3V6" : "L3", v6 ? "IPv6" : "IPv4");
 	else if (!strcasecmp(t, "NON_IP") || !strncasecmp(t, "ARP", 3))
 		cfg_add_error(c, f->pos, fk,
-			      "'%s': non-IP and ARP frames go to the kernel before the ACL stage", t);
-	else
-		cfg_add_error(c, f->pos, fk,
-			      "unknown IP_TYPE '%s' (ANY, IP, IPV4ANY, IPV6ANY, NON_IPV4, NON_IPV6)",
+			      "'%s': non-IP and ARP frames go to the kernel before the ACL stage",
 			      t);
+	else
+		cfg_add_error(
+		    c, f->pos, fk,
+		    "unknown IP_TYPE '%s' (ANY, IP, IPV4ANY, IPV6ANY, NON_IPV4, NON_IPV6)", t);
 }
 
 /* The fields that take a value of their own kind. */
@@ -365,8 +382,8 @@ static void check_rule_protocol(struct ctx *c, const struct json_value *e, const
 			      "BTH_OPCODE and AETH_SYNDROME match RoCEv2 (UDP, 17) only, not "
 			      "protocol %u",
 			      r->proto);
-	else if ((r->fields & (XFAB_ACL_F_SPORT | XFAB_ACL_F_DPORT)) &&
-		 r->proto != IPPROTO_TCP && r->proto != IPPROTO_UDP)
+	else if ((r->fields & (XFAB_ACL_F_SPORT | XFAB_ACL_F_DPORT)) && r->proto != IPPROTO_TCP &&
+		 r->proto != IPPROTO_UDP)
 		cfg_add_error(c, json_get(e, "IP_PROTOCOL")->pos, fk,
 			      "L4 ports match TCP (6) and UDP (17) only, not protocol %u",
 			      r->proto);
@@ -397,11 +414,24 @@ static void parse_action(struct ctx *c, const struct json_value *e, const char *
 /* ACL_RULE|TABLE|RULE: PRIORITY, PACKET_ACTION and the match fields. */
 static void parse_rule(struct ctx *c, const struct json_value *e)
 {
-	static const char *const fields[] = {
-	    "PRIORITY",	   "PACKET_ACTION", "IP_TYPE",	     "ETHER_TYPE",	  "SRC_IP",
-	    "DST_IP",	   "SRC_IPV6",	    "DST_IPV6",	     "IP_PROTOCOL",	  "L4_SRC_PORT",
-	    "L4_DST_PORT", "DSCP",	    "TCP_FLAGS",     "L4_SRC_PORT_RANGE", "BTH_OPCODE",
-	    "AETH_SYNDROME", "L4_DST_PORT_RANGE", NULL};
+	static const char *const fields[] = {"PRIORITY",
+					     "PACKET_ACTION",
+					     "IP_TYPE",
+					     "ETHER_TYPE",
+					     "SRC_IP",
+					     "DST_IP",
+					     "SRC_IPV6",
+					     "DST_IPV6",
+					     "IP_PROTOCOL",
+					     "L4_SRC_PORT",
+					     "L4_DST_PORT",
+					     "DSCP",
+					     "TCP_FLAGS",
+					     "L4_SRC_PORT_RANGE",
+					     "BTH_OPCODE",
+					     "AETH_SYNDROME",
+					     "L4_DST_PORT_RANGE",
+					     NULL};
 	struct xfab_cfg_acl *acl = &c->cfg->acl;
 	struct xfab_cfg_acl_rule *rule = &acl->rules[acl->n_rules];
 	const char *bar = strchr(e->key, '|');
@@ -411,8 +441,10 @@ static void parse_rule(struct ctx *c, const struct json_value *e)
 
 	snprintf(key, sizeof(key), "ACL_RULE|%.140s", e->key);
 	table = bar ? acl_table_by_name(acl, e->key, (size_t)(bar - e->key)) : -1;
-	if (!bar || !bar[1] || strchr(bar + 1, '|') || strlen(bar + 1) >= XFAB_ACL_NAME_MAX) {
-		cfg_add_error(c, e->key_pos, key, "a rule's key is TABLE|RULE (RULE 1..%d bytes)",
+	if (!bar || !acl_name_ok(bar + 1, strlen(bar + 1))) {
+		cfg_add_error(c, e->key_pos, key,
+			      "a rule's key is TABLE|RULE (RULE 1..%d letters, digits, '_', '-', "
+			      "'.' or ':')",
 			      XFAB_ACL_NAME_MAX - 1);
 		return;
 	}

@@ -15,15 +15,31 @@
 #include <string.h>
 
 static const char *const known_tables[] = {
-    "DEVICE_METADATA", "PORT",	       "INTERFACE",
-    "ROUTE",	       "NEIGH",	       "ECMP",
-    "FLOWLET",	       "TE_PATH",      "DSCP_TO_TC_MAP",
-    "WRED_PROFILE",    "QUEUE",	       "FIB_SYNC",
-    "LOCAL_REPAIR",    "PORT_QOS_MAP", "CABLE_LENGTH",
-    "BUFFER_PROFILE",  "BUFFER_PG",    "PFC_WD",
-    "VXLAN_TUNNEL",    "VNET",	       "VNET_ROUTE_TUNNEL",
-    "VNET_ROUTE",      "COPP_TABLE",   "ACL_TABLE", /* ACL */
-    "ACL_RULE", /* ACL */
+    "DEVICE_METADATA",
+    "PORT",
+    "INTERFACE",
+    "ROUTE",
+    "NEIGH",
+    "ECMP",
+    "FLOWLET",
+    "TE_PATH",
+    "DSCP_TO_TC_MAP",
+    "WRED_PROFILE",
+    "QUEUE",
+    "FIB_SYNC",
+    "LOCAL_REPAIR",
+    "PORT_QOS_MAP",
+    "CABLE_LENGTH",
+    "BUFFER_PROFILE",
+    "BUFFER_PG",
+    "PFC_WD",
+    "VXLAN_TUNNEL",
+    "VNET",
+    "VNET_ROUTE_TUNNEL",
+    "VNET_ROUTE",
+    "COPP_TABLE",
+    "ACL_TABLE", /* ACL */
+    "ACL_RULE",	 /* ACL */
     NULL,
 };
 
@@ -143,7 +159,8 @@ static int config_from_json(const char *file, struct json_value *root, struct xf
 	if (tbl)
 		cfg_parse_copp(&c, tbl);
 	if (l3_ok) /* ACL: tables bind valid ports */
-		cfg_parse_acl(&c, json_get(root, "ACL_TABLE"), json_get(root, "ACL_RULE")); /* ACL */
+		cfg_parse_acl(&c, json_get(root, "ACL_TABLE"),
+			      json_get(root, "ACL_RULE")); /* ACL */
 	tbl = json_get(root, "LOCAL_REPAIR");
 	if (tbl && l3_ok)
 		cfg_parse_local_repair(&c, tbl);
