@@ -37,12 +37,13 @@
 #include "common.h"
 #include "xfab.skel.h"
 
+/* ACL: acl_stats */
 /* The maps a restart keeps as they are: what the data plane counts and
  * measures, nothing it forwards by. Every other map is built anew. */
 static const char *const state_maps[] = {
     "port_stats",  "drop_stats",      "punt_stats", "lb_stats",	  "queue_state",
     "queue_stats", "queue_watermark", "port_load",  "port_dev",	  "pfc_state",
-    "pfc_queue",   "pfc_egress",      "copp_state", "copp_stats", "acl_stats", /* ACL */
+    "pfc_queue",   "pfc_egress",      "copp_state", "copp_stats", "acl_stats",
 };
 
 static int is_state_map(const char *name)

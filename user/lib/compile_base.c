@@ -395,21 +395,21 @@ static int diff_table(const struct xfab_table_image *prev, const struct xfab_tab
 int xfab_base_apply(const struct xfab_base *prev, const struct xfab_base *next,
 		    const struct xfab_map_ops *ops)
 {
+	/* ACL: upserts write a row before its count, removals the count
+	 * first, so the data plane never walks a record not yet written. */
 	/* Upserts run leaves-first (a port's queues before the port, the port
 	 * before what sends out of it), removals the other way round. */
 	static const enum xfab_table upsert_order[] = {
 	    XFAB_T_SETTINGS,	 XFAB_T_DSCP_TO_TC, XFAB_T_QUEUE_CFG, XFAB_T_PFC_CFG,
 	    XFAB_T_COPP_CFG,	 XFAB_T_VTEP,	    XFAB_T_VNETS,     XFAB_T_VNI_TO_VNET,
 	    XFAB_T_VNET_TUNNELS, XFAB_T_PORTS,	    XFAB_T_TX_PORTS,  XFAB_T_NEIGHBORS,
-	    XFAB_T_ACL_INFO,	 XFAB_T_ACL_RULES,  XFAB_T_ACL_PORTS, /* ACL: a row before its count
-								       */
+	    XFAB_T_ACL_INFO,	 XFAB_T_ACL_RULES,  XFAB_T_ACL_PORTS,
 	};
 	static const enum xfab_table remove_order[] = {
 	    XFAB_T_NEIGHBORS,	XFAB_T_TX_PORTS,   XFAB_T_PORTS,    XFAB_T_VNET_TUNNELS,
 	    XFAB_T_VNI_TO_VNET, XFAB_T_VNETS,	   XFAB_T_VTEP,	    XFAB_T_PFC_CFG,
 	    XFAB_T_QUEUE_CFG,	XFAB_T_DSCP_TO_TC, XFAB_T_SETTINGS, XFAB_T_COPP_CFG,
-	    XFAB_T_ACL_PORTS,	XFAB_T_ACL_RULES,  XFAB_T_ACL_INFO, /* ACL: a count before its row
-								     */
+	    XFAB_T_ACL_PORTS,	XFAB_T_ACL_RULES,  XFAB_T_ACL_INFO,
 	};
 	int err;
 

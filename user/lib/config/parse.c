@@ -14,33 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ACL: "ACL_TABLE", "ACL_RULE" (config/acl.c) */
 static const char *const known_tables[] = {
-    "DEVICE_METADATA",
-    "PORT",
-    "INTERFACE",
-    "ROUTE",
-    "NEIGH",
-    "ECMP",
-    "FLOWLET",
-    "TE_PATH",
-    "DSCP_TO_TC_MAP",
-    "WRED_PROFILE",
-    "QUEUE",
-    "FIB_SYNC",
-    "LOCAL_REPAIR",
-    "PORT_QOS_MAP",
-    "CABLE_LENGTH",
-    "BUFFER_PROFILE",
-    "BUFFER_PG",
-    "PFC_WD",
-    "VXLAN_TUNNEL",
-    "VNET",
-    "VNET_ROUTE_TUNNEL",
-    "VNET_ROUTE",
-    "COPP_TABLE",
-    "ACL_TABLE", /* ACL */
-    "ACL_RULE",	 /* ACL */
-    NULL,
+    "DEVICE_METADATA", "PORT",	       "INTERFACE",
+    "ROUTE",	       "NEIGH",	       "ECMP",
+    "FLOWLET",	       "TE_PATH",      "DSCP_TO_TC_MAP",
+    "WRED_PROFILE",    "QUEUE",	       "FIB_SYNC",
+    "LOCAL_REPAIR",    "PORT_QOS_MAP", "CABLE_LENGTH",
+    "BUFFER_PROFILE",  "BUFFER_PG",    "PFC_WD",
+    "VXLAN_TUNNEL",    "VNET",	       "VNET_ROUTE_TUNNEL",
+    "VNET_ROUTE",      "COPP_TABLE",   "ACL_TABLE",
+    "ACL_RULE",	       NULL,
 };
 
 /* Validates a parsed document into out (parse errors are the caller's). */
