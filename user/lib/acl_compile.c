@@ -25,7 +25,7 @@ static int rule_before(const struct xfab_cfg_acl *acl, int a, int b)
 int xfab_acl_port_rules(const struct xfab_config *cfg, int p, int *idx, int max)
 {
 	const struct xfab_cfg_acl *acl = &cfg->acl;
-	int all[XFAB_ACL_MAX_COUNTERS], n = 0;
+	int all[XFAB_ACL_MAX_COUNTERS] = {0}, n = 0;
 
 	/* insertion sort: a few hundred rules at most, no shared state */
 	for (int r = 0; r < acl->n_rules; r++) {

@@ -139,7 +139,7 @@ static int acl_prefix(struct ctx *c, const struct json_value *f, const char *fk,
 		__u32 m = bits >= 32 ? ~0u : bits <= 0 ? 0 : ~0u << (32 - bits);
 		__u32 a;
 
-		memcpy(&a, pfx.addr + w * 4, 4);
+		memcpy(&a, pfx.addr + (size_t)w * 4, 4);
 		mask[w] = htonl(m);
 		addr[w] = a & mask[w]; /* host bits are ignored, as SONiC does */
 	}
