@@ -10,7 +10,6 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
