@@ -278,10 +278,11 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 	}
 	if (xfab_bench_stops_after(bench, XFAB_BENCH_VALIDATE))
 		return xfab_bench_out(s);
-	/* Ingress ACL (acl.h): transit packets only, the punts are decided. */ /* ACL */
-	act = xfab_stage_acl(c, s);						/* ACL */
-	if (act != XFAB_ACT_FORWARD)						/* ACL */
-		return xfab_end(c, s, act, XFAB_STAGE_CLASSIFY);		/* ACL */
+	/* ACL: the ingress ACL (acl.h) judges transit packets; the punts
+	 * above are decided, packets to the switch's addresses pass it. */
+	act = xfab_stage_acl(c, s);
+	if (act != XFAB_ACT_FORWARD)
+		return xfab_end(c, s, act, XFAB_STAGE_CLASSIFY); /* ACL */
 	/* Overlay (vxlan.h): a tenant port's packet is routed in its VNET's
 	 * table; a tunnel packet to this VTEP is decapsulated and its inner
 	 * packet routed in its VNI's. */
