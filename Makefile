@@ -141,8 +141,11 @@ $(BUILD)/obj/tests/unit/test_$(1).o $(BUILD)/obj-asan/tests/unit/test_$(1).o: UN
 $(BUILD)/test_$(1): $(addprefix $(BUILD)/obj/,$(2))
 $(BUILD)/test_$(1)_asan: $(addprefix $(BUILD)/obj-asan/,$(2))
 endef
-$(eval $(call unit_agent,names,agent/metrics.o))
-$(eval $(call unit_agent,exposition,agent/metrics.o))
+# xfabd's metrics writer: metrics.c and the writers of features that keep
+# their series beside their code (metrics_FEATURE.c).
+METRICS_OBJ := $(patsubst user/%.c,%.o,$(wildcard user/agent/metrics*.c))
+$(eval $(call unit_agent,names,$(METRICS_OBJ)))
+$(eval $(call unit_agent,exposition,$(METRICS_OBJ)))
 $(eval $(call unit_agent,control,agent/requests.o))
 $(eval $(call unit_agent,control_socket,agent/control.o agent/requests.o))
 $(eval $(call unit_agent,netlink,agent/netlink.o))
@@ -152,7 +155,7 @@ $(BUILD)/test_abi: $(BUILD)/xfabctl
 $(BUILD)/test_restart: $(BUILD)/xfabd $(BUILD)/xfabctl
 # test_feature checks the feature registry against the tree's own files
 # (bpf/, the ABI, the docs) and xfabd's metrics writers.
-$(eval $(call unit_agent,feature,agent/metrics.o))
+$(eval $(call unit_agent,feature,$(METRICS_OBJ)))
 $(BUILD)/obj/tests/unit/test_feature.o $(BUILD)/obj-asan/tests/unit/test_feature.o: \
 	UNIT_INC := -Iuser/agent -DXFAB_SRCDIR='"$(CURDIR)"'
 $(UNIT_PLAIN): $(BUILD)/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIB_A) | $(BUILD)
@@ -170,11 +173,14 @@ $(BPF_TESTS): $(BUILD)/test_%: $(BUILD)/obj/tests/bpf/test_%.o $(BUILD)/obj/test
 # test_packets and test_trace run xfabctl against the maps they pinned.
 $(BUILD)/test_packets $(BUILD)/test_trace: $(BUILD)/xfabctl
 # test_pfcshow runs xfabctl and the metrics writer against maps it planted.
-$(BUILD)/test_pfcshow: $(BUILD)/xfabctl $(BUILD)/obj/agent/metrics.o
+$(BUILD)/test_pfcshow: $(BUILD)/xfabctl $(addprefix $(BUILD)/obj/,$(METRICS_OBJ))
 $(BUILD)/obj/tests/bpf/test_pfcshow.o: UNIT_INC := -Iuser/agent
 # test_copp too: show copp and the CoPP series over the loaded data plane's maps.
-$(BUILD)/test_copp: $(BUILD)/xfabctl $(BUILD)/obj/agent/metrics.o
+$(BUILD)/test_copp: $(BUILD)/xfabctl $(addprefix $(BUILD)/obj/,$(METRICS_OBJ))
 $(BUILD)/obj/tests/bpf/test_copp.o: UNIT_INC := -Iuser/agent
+# test_acl checks show acl and the ACL series the same way.
+$(BUILD)/test_acl: $(BUILD)/xfabctl $(addprefix $(BUILD)/obj/,$(METRICS_OBJ))
+$(BUILD)/obj/tests/bpf/test_acl.o: UNIT_INC := -Iuser/agent
 
 # make fuzz-packets: structured and random frames through both datapaths
 # against the reference model (tests/fuzz/packets, docs/TESTING.md); root.

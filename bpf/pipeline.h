@@ -7,7 +7,7 @@
  * same bytes.
  *
  *   port checks -> parse -> [MAC control: pause frames, consumed] ->
- *   punt rules -> [xdp: lossless class handed to tc] ->
+ *   punt rules -> [xdp: lossless class handed to tc] -> ingress ACL (acl.h) ->
  *   [overlay (vxlan.h): tenant port -> VNET table; to the VTEP -> decap ->
  *   VNET table] -> L3 lookup -> path select -> neighbour -> egress checks
  *   -> [encap] -> queue -> rewrite -> counters; a punt, wherever it is
@@ -36,6 +36,7 @@
 #include "pfc.h"
 #include "vxlan.h"
 #include "copp.h"
+#include "acl.h"
 #include "bench.h"
 
 static __always_inline int xfab_mac_is_multicast(const __u8 *mac)
@@ -277,6 +278,11 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 	}
 	if (xfab_bench_stops_after(bench, XFAB_BENCH_VALIDATE))
 		return xfab_bench_out(s);
+	/* The ingress ACL (acl.h) judges transit packets; the punts
+	 * above are decided, packets to the switch's addresses pass it. */
+	act = xfab_stage_acl(c, s);
+	if (act != XFAB_ACT_FORWARD)
+		return xfab_end(c, s, act, XFAB_STAGE_CLASSIFY);
 	/* Overlay (vxlan.h): a tenant port's packet is routed in its VNET's
 	 * table; a tunnel packet to this VTEP is decapsulated and its inner
 	 * packet routed in its VNI's. */

@@ -17,7 +17,7 @@
  * (xfab_abi_check, user/lib/abi.c) instead of misreading them. Pins without
  * an `abi` map come from before versions were recorded (v1).
  */
-#define XFAB_ABI_VERSION 10u
+#define XFAB_ABI_VERSION 11u	   /* 11: the ACL's maps and acl_drop */
 #define XFAB_ABI_MAGIC 0x42414658u /* "XFAB" little-endian */
 
 /* abi: ARRAY[1] -> this; the layout of this struct never changes. */
@@ -120,7 +120,8 @@ enum xfab_action {
 	X(VNET_UNDERLAY_PUNT, "vnet_underlay_punt",                                                \
 	  "tunnel's underlay path needs the kernel: never handed over unencapsulated")             \
 	X(COPP_POLICED, "copp_policed",                                                            \
-	  "a packet for the kernel over its CoPP group's rate (xfabctl show copp)")
+	  "a packet for the kernel over its CoPP group's rate (xfabctl show copp)")                \
+	X(ACL_DROP, "acl_drop", "an ingress ACL rule's DROP (xfabctl show acl)")
 
 #define XFAB_PUNT_REASONS(X)                                                                       \
 	X(NONE, "none", "not punted")                                                              \
@@ -876,6 +877,8 @@ _Static_assert(sizeof(struct xfab_copp_stats) == 32, "copp stats");
 #define XFAB_MAP_COPP_CFG "copp_cfg"
 #define XFAB_MAP_COPP_STATE "copp_state"
 #define XFAB_MAP_COPP_STATS "copp_stats"
+
+#include "xfab_acl.h" /* the ingress ACL's maps and records */
 
 #define XFAB_PIN_ROOT "/sys/fs/bpf/xfab"
 

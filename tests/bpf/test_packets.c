@@ -721,14 +721,15 @@ static void test_every_reason(void **state)
 
 	/* Every reason of the ABI was counted, and `xfabctl show drops` shows it
 	 * (the overlay's, vxlan_* and vnet_*, are test_vxlan's to count, CoPP's
-	 * copp_policed test_copp's). */
+	 * copp_policed test_copp's, the ACL's acl_drop test_acl's). */
 	assert_int_equal(xfab_ensure_bpffs(), 0); /* a fresh box has no bpffs mounted */
 	snprintf(dir, sizeof(dir), "/sys/fs/bpf/xfab-test-%d", (int)getpid());
 	assert_int_equal(bpf_object__pin_maps(H.skel->obj, dir), 0);
+	/* ACL: acl_drop is test_acl's to count */
 	snprintf(cmd, sizeof(cmd),
 		 "%s -P %s -j show drops | jq -c '[.drops[], .punts[] | "
 		 "select(.packets == 0) | .reason | "
-		 "select(test(\"^(vxlan|vnet|copp)_\") | not)]'",
+		 "select(test(\"^(vxlan|vnet|copp|acl)_\") | not)]'",
 		 h_build_path("xfabctl"), dir);
 	p = popen(cmd, "r");
 	n = p ? fread(never, 1, sizeof(never) - 1, p) : 0;

@@ -913,8 +913,10 @@ static void test_every_reason(void **state)
 {
 	(void)state;
 	for (__u32 r = XFAB_DROP_VXLAN_TRUNCATED; r < XFAB_DROP_MAX; r++) {
-		/* copp_policed (after the overlay's) is test_copp's */
-		if (r == XFAB_DROP_VXLAN_ENCAP_FAILED || r == XFAB_DROP_COPP_POLICED)
+		/* copp_policed (after the overlay's) is test_copp's, acl_drop
+		 * test_acl's (ACL) */
+		if (r == XFAB_DROP_VXLAN_ENCAP_FAILED || r == XFAB_DROP_COPP_POLICED ||
+		    r == XFAB_DROP_ACL_DROP)
 			continue;
 		if (!reason_count(XFAB_MAP_DROP_STATS, r))
 			print_message("drop reason %u never counted\n", r);

@@ -107,9 +107,9 @@ static void bpf_maps(struct names *out)
 }
 
 /* `#define XFAB_MAP_X "name"` in the ABI header. */
-static void abi_maps(struct names *out)
+static void abi_maps_of(const char *rel, struct names *out)
 {
-	FILE *f = open_src("include/xfab_abi.h");
+	FILE *f = open_src(rel);
 	char line[512];
 
 	while (fgets(line, sizeof(line), f)) {
@@ -120,6 +120,29 @@ static void abi_maps(struct names *out)
 		add_name(out, q + 1, strcspn(q + 1, "\""));
 	}
 	fclose(f);
+}
+
+/* The ABI's map names: xfab_abi.h and the feature headers beside it
+ * (include/xfab_*.h, a feature's own ABI). */
+static void abi_maps(struct names *out)
+{
+	DIR *d;
+	struct dirent *de;
+	char dir[512], rel[300];
+
+	snprintf(dir, sizeof(dir), "%s/include", XFAB_SRCDIR);
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (strncmp(de->d_name, "xfab_", 5) || len < 3 ||
+		    strcmp(de->d_name + len - 2, ".h"))
+			continue;
+		snprintf(rel, sizeof(rel), "include/%s", de->d_name);
+		abi_maps_of(rel, out);
+	}
+	closedir(d);
 }
 
 /* Every `name` in the first cell of docs/ARCHITECTURE.md's table rows. */
@@ -246,19 +269,22 @@ static void test_every_table_documented_once(void **state)
 	for (int i = 0; i < man.n; i++)
 		if (!xfab_feature_of_table(man.v[i]))
 			fail_msg("xfab.json(5) documents %s: no feature reads it", man.v[i]);
-	assert_int_equal(n, 23);
+	assert_int_equal(n, 25);
 }
 
 /* The order the parser has always read the tables in (config_from_json
- * before the registry): a feature reads only what came before it. */
+ * before the registry, and the ACL added through it after CoPP): a
+ * feature reads only what came before it. */
 static void test_parse_order(void **state)
 {
 	static const char *const order[] = {
-	    "DEVICE_METADATA", "PORT",		 "VXLAN_TUNNEL",      "VNET",	    "INTERFACE",
-	    "ROUTE",	       "NEIGH",		 "VNET_ROUTE_TUNNEL", "VNET_ROUTE", "ECMP",
-	    "FLOWLET",	       "DSCP_TO_TC_MAP", "WRED_PROFILE",      "QUEUE",	    "PORT_QOS_MAP",
-	    "CABLE_LENGTH",    "BUFFER_PROFILE", "BUFFER_PG",	      "PFC_WD",	    "FIB_SYNC",
-	    "COPP_TABLE",      "LOCAL_REPAIR",	 "TE_PATH",
+	    "DEVICE_METADATA", "PORT",	    "VXLAN_TUNNEL", "VNET",
+	    "INTERFACE",       "ROUTE",	    "NEIGH",	    "VNET_ROUTE_TUNNEL",
+	    "VNET_ROUTE",      "ECMP",	    "FLOWLET",	    "DSCP_TO_TC_MAP",
+	    "WRED_PROFILE",    "QUEUE",	    "PORT_QOS_MAP", "CABLE_LENGTH",
+	    "BUFFER_PROFILE",  "BUFFER_PG", "PFC_WD",	    "FIB_SYNC",
+	    "COPP_TABLE",      "ACL_TABLE", "ACL_RULE",	    "LOCAL_REPAIR",
+	    "TE_PATH",
 	};
 	size_t k = 0;
 
@@ -287,13 +313,13 @@ static void test_parse_order(void **state)
 }
 
 /* The maps xfabd has always reused across a restart (user/agent/load.c's
- * list before the registry). */
+ * list before the registry, and the ACL's counters since). */
 static void test_state_maps(void **state)
 {
 	static const char *const kept[] = {
 	    "port_stats",  "drop_stats",      "punt_stats", "lb_stats",	  "queue_state",
 	    "queue_stats", "queue_watermark", "port_load",  "port_dev",	  "pfc_state",
-	    "pfc_queue",   "pfc_egress",      "copp_state", "copp_stats",
+	    "pfc_queue",   "pfc_egress",      "copp_state", "copp_stats", "acl_stats",
 	};
 	struct names bpf = {0};
 	int n_state = 0;

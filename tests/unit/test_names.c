@@ -98,7 +98,7 @@ static void test_known_names(void **state)
 	assert_string_equal(xfab_drop_name(XFAB_DROP_PFC_WATCHDOG), "pfc_watchdog");
 	assert_string_equal(xfab_drop_name(XFAB_DROP_VXLAN_CE_NOT_ECT), "vxlan_ce_not_ect");
 	assert_string_equal(xfab_drop_name(XFAB_DROP_VNET_UNDERLAY_PUNT), "vnet_underlay_punt");
-	assert_string_equal(xfab_drop_name(XFAB_DROP_MAX - 1), "copp_policed");
+	assert_string_equal(xfab_drop_name(XFAB_DROP_MAX - 1), "acl_drop"); /* ACL */
 	/* CoPP groups: names, SONiC trap ids, lookup by name */
 	assert_string_equal(xfab_copp_group_name(XFAB_COPP_BGP), "bgp");
 	assert_string_equal(xfab_copp_group_traps(XFAB_COPP_BGP), "bgp,bgpv6");

@@ -16,13 +16,13 @@
 
 #include "common.h"
 
-static void family(FILE *f, const char *name, const char *type, const char *help)
+void xfab_metrics_family(FILE *f, const char *name, const char *type, const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
 /* The map's fd, or -1: no such map (its series read 0, or are left out). */
-static int map_fd(const struct xfab_metrics_src *src, const char *map)
+int xfab_metrics_map_fd(const struct xfab_metrics_src *src, const char *map)
 {
 	return src->map_fd ? src->map_fd(src->map_arg, map) : -1;
 }
@@ -36,7 +36,7 @@ int xfab_metrics_obj_map_fd(void *obj, const char *map)
 static void reasons(FILE *f, const char *sw, const char *name, const char *help, int fd, __u32 max,
 		    const char *(*reason_name)(__u32))
 {
-	family(f, name, "counter", help);
+	xfab_metrics_family(f, name, "counter", help);
 	for (__u32 r = 1; r < max; r++) {
 		__u64 v[2] = {0};
 
@@ -53,17 +53,19 @@ static void fib_status(FILE *f, const char *sw, struct xfab_fib_status *st)
 	pthread_mutex_lock(&st->lock);
 	c = *st;
 	pthread_mutex_unlock(&st->lock);
-	family(f, "xfab_fib_sync_routes", "gauge",
-	       "Kernel routes mirrored (FIB_SYNC), by whether they are programmed.");
+	xfab_metrics_family(f, "xfab_fib_sync_routes", "gauge",
+			    "Kernel routes mirrored (FIB_SYNC), by whether they are programmed.");
 	fprintf(f, "xfab_fib_sync_routes{switch=\"%s\",state=\"programmed\"} %llu\n", sw,
 		c.routes - c.foreign - c.unresolved);
 	fprintf(f, "xfab_fib_sync_routes{switch=\"%s\",state=\"foreign\"} %llu\n", sw, c.foreign);
 	fprintf(f, "xfab_fib_sync_routes{switch=\"%s\",state=\"unresolved\"} %llu\n", sw,
 		c.unresolved);
-	family(f, "xfab_fib_sync_nexthop_objects", "gauge", "Kernel nexthop objects mirrored.");
+	xfab_metrics_family(f, "xfab_fib_sync_nexthop_objects", "gauge",
+			    "Kernel nexthop objects mirrored.");
 	fprintf(f, "xfab_fib_sync_nexthop_objects{switch=\"%s\"} %llu\n", sw, c.nexthops);
-	family(f, "xfab_fib_sync_messages_total", "counter",
-	       "Route and nexthop messages read from the kernel, by what became of them.");
+	xfab_metrics_family(
+	    f, "xfab_fib_sync_messages_total", "counter",
+	    "Route and nexthop messages read from the kernel, by what became of them.");
 	fprintf(f, "xfab_fib_sync_messages_total{switch=\"%s\",result=\"applied\"} %llu\n", sw,
 		c.events - c.skipped - c.refused - c.failed);
 	fprintf(f, "xfab_fib_sync_messages_total{switch=\"%s\",result=\"skipped\"} %llu\n", sw,
@@ -72,17 +74,18 @@ static void fib_status(FILE *f, const char *sw, struct xfab_fib_status *st)
 		c.refused);
 	fprintf(f, "xfab_fib_sync_messages_total{switch=\"%s\",result=\"failed\"} %llu\n", sw,
 		c.failed);
-	family(f, "xfab_fib_sync_resyncs_total", "counter",
-	       "Full resynchronisations after lost events (ENOBUFS).");
+	xfab_metrics_family(f, "xfab_fib_sync_resyncs_total", "counter",
+			    "Full resynchronisations after lost events (ENOBUFS).");
 	fprintf(f, "xfab_fib_sync_resyncs_total{switch=\"%s\"} %llu\n", sw, c.resyncs);
-	family(f, "xfab_fib_sync_batches_total", "counter",
-	       "Batches of events written to the data plane.");
+	xfab_metrics_family(f, "xfab_fib_sync_batches_total", "counter",
+			    "Batches of events written to the data plane.");
 	fprintf(f, "xfab_fib_sync_batches_total{switch=\"%s\"} %llu\n", sw, c.batches);
-	family(f, "xfab_fib_sync_lag_seconds", "gauge",
-	       "From reading a batch's first event to its data-plane write: the last batch.");
+	xfab_metrics_family(
+	    f, "xfab_fib_sync_lag_seconds", "gauge",
+	    "From reading a batch's first event to its data-plane write: the last batch.");
 	fprintf(f, "xfab_fib_sync_lag_seconds{switch=\"%s\"} %.6f\n", sw, c.lag_last_s);
-	family(f, "xfab_fib_sync_lag_max_seconds", "gauge",
-	       "The same, the largest since xfabd started.");
+	xfab_metrics_family(f, "xfab_fib_sync_lag_max_seconds", "gauge",
+			    "The same, the largest since xfabd started.");
 	fprintf(f, "xfab_fib_sync_lag_max_seconds{switch=\"%s\"} %.6f\n", sw, c.lag_max_s);
 }
 
@@ -139,10 +142,12 @@ static const struct {
 
 static void pfc_series(const struct xfab_metrics_src *src, FILE *f)
 {
-	int fd_state = map_fd(src, XFAB_MAP_PFC_STATE), fd_queue = map_fd(src, XFAB_MAP_PFC_QUEUE);
+	int fd_state = xfab_metrics_map_fd(src, XFAB_MAP_PFC_STATE),
+	    fd_queue = xfab_metrics_map_fd(src, XFAB_MAP_PFC_QUEUE);
 
 	for (size_t m = 0; m < sizeof(pfc_metrics) / sizeof(pfc_metrics[0]); m++) {
-		family(f, pfc_metrics[m].name, pfc_metrics[m].type, pfc_metrics[m].help);
+		xfab_metrics_family(f, pfc_metrics[m].name, pfc_metrics[m].type,
+				    pfc_metrics[m].help);
 		for (int p = 0; p < src->n_ports; p++)
 			for (__u32 prio = 0; prio < XFAB_NUM_PRIO; prio++) {
 				__u32 key = XFAB_QUEUE_KEY((__u32)p, prio);
@@ -203,8 +208,9 @@ static void vnet_series(const struct xfab_metrics_src *src, FILE *f)
 	struct xfab_vnet v[XFAB_MAX_VNETS];
 	__u64 st[XFAB_MAX_VNETS][6] = {{0}};
 	int have[XFAB_MAX_VNETS] = {0};
-	int fd_vnets = map_fd(src, XFAB_MAP_VNETS), fd_stats = map_fd(src, XFAB_MAP_VNET_STATS);
-	int fd_drops = map_fd(src, XFAB_MAP_VNET_DROPS);
+	int fd_vnets = xfab_metrics_map_fd(src, XFAB_MAP_VNETS),
+	    fd_stats = xfab_metrics_map_fd(src, XFAB_MAP_VNET_STATS);
+	int fd_drops = xfab_metrics_map_fd(src, XFAB_MAP_VNET_DROPS);
 
 	if (fd_vnets < 0 || fd_stats < 0 || fd_drops < 0)
 		return;
@@ -215,14 +221,15 @@ static void vnet_series(const struct xfab_metrics_src *src, FILE *f)
 			memset(st[id], 0, sizeof(st[id]));
 	}
 	for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
-		family(f, m[k].name, "counter", m[k].help);
+		xfab_metrics_family(f, m[k].name, "counter", m[k].help);
 		for (__u32 id = 1; id < XFAB_MAX_VNETS; id++)
 			if (have[id])
 				fprintf(f, "%s{switch=\"%s\",vnet=\"%.15s\",vni=\"%u\"} %llu\n",
 					m[k].name, src->hostname, v[id].name, v[id].vni,
 					(unsigned long long)st[id][k]);
 	}
-	family(f, "xfab_vnet_dropped_total", "counter", "Tenant packets dropped, by reason.");
+	xfab_metrics_family(f, "xfab_vnet_dropped_total", "counter",
+			    "Tenant packets dropped, by reason.");
 	for (__u32 id = 1; id < XFAB_MAX_VNETS; id++)
 		for (__u32 r = 1; have[id] && r < XFAB_DROP_MAX; r++) {
 			__u64 d[2] = {0};
@@ -243,7 +250,8 @@ static void copp_series(const struct xfab_metrics_src *src, FILE *f)
 {
 	struct xfab_copp_stats st[XFAB_COPP_GROUPS];
 	struct xfab_copp_cfg cfg[XFAB_COPP_GROUPS];
-	int fd_stats = map_fd(src, XFAB_MAP_COPP_STATS), fd_cfg = map_fd(src, XFAB_MAP_COPP_CFG);
+	int fd_stats = xfab_metrics_map_fd(src, XFAB_MAP_COPP_STATS),
+	    fd_cfg = xfab_metrics_map_fd(src, XFAB_MAP_COPP_CFG);
 	const char *sw = src->hostname;
 
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++) {
@@ -253,22 +261,24 @@ static void copp_series(const struct xfab_metrics_src *src, FILE *f)
 		if (fd_cfg < 0 || bpf_map_lookup_elem(fd_cfg, &g, &cfg[g]))
 			memset(&cfg[g], 0, sizeof(cfg[g]));
 	}
-	family(f, "xfab_copp_green_packets_total", "counter",
-	       "Packets for the kernel its CoPP group admitted, by group.");
+	xfab_metrics_family(f, "xfab_copp_green_packets_total", "counter",
+			    "Packets for the kernel its CoPP group admitted, by group.");
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
 		fprintf(f, "xfab_copp_green_packets_total{switch=\"%s\",group=\"%s\"} %llu\n", sw,
 			xfab_copp_group_name(g), (unsigned long long)st[g].green_packets);
-	family(f, "xfab_copp_red_packets_total", "counter",
-	       "Packets for the kernel dropped over their CoPP group's rate (policed), by group.");
+	xfab_metrics_family(
+	    f, "xfab_copp_red_packets_total", "counter",
+	    "Packets for the kernel dropped over their CoPP group's rate (policed), by group.");
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
 		fprintf(f, "xfab_copp_red_packets_total{switch=\"%s\",group=\"%s\"} %llu\n", sw,
 			xfab_copp_group_name(g), (unsigned long long)st[g].red_packets);
-	family(f, "xfab_copp_cir_packets_per_second", "gauge",
-	       "A CoPP group's committed rate (0: not policed).");
+	xfab_metrics_family(f, "xfab_copp_cir_packets_per_second", "gauge",
+			    "A CoPP group's committed rate (0: not policed).");
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
 		fprintf(f, "xfab_copp_cir_packets_per_second{switch=\"%s\",group=\"%s\"} %u\n", sw,
 			xfab_copp_group_name(g), cfg[g].cir);
-	family(f, "xfab_copp_cbs_packets", "gauge", "A CoPP group's burst (bucket size).");
+	xfab_metrics_family(f, "xfab_copp_cbs_packets", "gauge",
+			    "A CoPP group's burst (bucket size).");
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
 		fprintf(f, "xfab_copp_cbs_packets{switch=\"%s\",group=\"%s\"} %u\n", sw,
 			xfab_copp_group_name(g), cfg[g].cbs);
@@ -289,23 +299,23 @@ static void device_series(const struct xfab_metrics_src *src, FILE *f)
 	    {"xfab_port_punts_total", "Packets handed to the kernel at the port.", 5},
 	};
 	struct xfab_port_stats ps[XFAB_MAX_PORTS];
-	int fd_ports = map_fd(src, XFAB_MAP_PORT_STATS);
+	int fd_ports = xfab_metrics_map_fd(src, XFAB_MAP_PORT_STATS);
 	const char *sw = src->hostname;
 
 	for (int p = 0; p < src->n_ports; p++)
 		if (xfab_percpu_sum(fd_ports, (__u32)p, (__u64 *)&ps[p], 6))
 			memset(&ps[p], 0, sizeof(ps[p]));
 	for (size_t m = 0; m < sizeof(port_metrics) / sizeof(port_metrics[0]); m++) {
-		family(f, port_metrics[m].name, "counter", port_metrics[m].help);
+		xfab_metrics_family(f, port_metrics[m].name, "counter", port_metrics[m].help);
 		for (int p = 0; p < src->n_ports; p++)
 			fprintf(f, "%s{switch=\"%s\",port=\"%s\"} %llu\n", port_metrics[m].name, sw,
 				src->port_names[p],
 				(unsigned long long)((__u64 *)&ps[p])[port_metrics[m].field]);
 	}
 	reasons(f, sw, "xfab_drops_total", "Packets dropped, by reason.",
-		map_fd(src, XFAB_MAP_DROP_STATS), XFAB_DROP_MAX, xfab_drop_name);
+		xfab_metrics_map_fd(src, XFAB_MAP_DROP_STATS), XFAB_DROP_MAX, xfab_drop_name);
 	reasons(f, sw, "xfab_punts_total", "Packets handed to the kernel, by reason.",
-		map_fd(src, XFAB_MAP_PUNT_STATS), XFAB_PUNT_MAX, xfab_punt_name);
+		xfab_metrics_map_fd(src, XFAB_MAP_PUNT_STATS), XFAB_PUNT_MAX, xfab_punt_name);
 }
 
 /* Per port and class: the queues' counters, occupancy and peak. */
@@ -319,12 +329,13 @@ static void queue_series(const struct xfab_metrics_src *src, FILE *f)
 	    {"xfab_queue_ecn_marked_total", "counter", "Packets the queue marked CE."},
 	    {"xfab_queue_dropped_total", "counter", "Packets the queue dropped (tail, WRED)."},
 	};
-	int fd_stats = map_fd(src, XFAB_MAP_QUEUE_STATS),
-	    fd_wm = map_fd(src, XFAB_MAP_QUEUE_WATERMARK);
+	int fd_stats = xfab_metrics_map_fd(src, XFAB_MAP_QUEUE_STATS),
+	    fd_wm = xfab_metrics_map_fd(src, XFAB_MAP_QUEUE_WATERMARK);
 	const char *sw = src->hostname;
 
 	for (size_t m = 0; m < sizeof(queue_metrics) / sizeof(queue_metrics[0]); m++) {
-		family(f, queue_metrics[m].name, queue_metrics[m].type, queue_metrics[m].help);
+		xfab_metrics_family(f, queue_metrics[m].name, queue_metrics[m].type,
+				    queue_metrics[m].help);
 		for (int p = 0; p < src->n_ports; p++)
 			for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
 				struct xfab_queue_stats qs;
@@ -343,9 +354,9 @@ static void queue_series(const struct xfab_metrics_src *src, FILE *f)
 		const char *name =
 		    peak ? "xfab_queue_watermark_bytes" : "xfab_queue_occupancy_bytes";
 
-		family(f, name, "gauge",
-		       peak ? "Peak queue occupancy since cleared."
-			    : "Queue occupancy last seen by a packet.");
+		xfab_metrics_family(f, name, "gauge",
+				    peak ? "Peak queue occupancy since cleared."
+					 : "Queue occupancy last seen by a packet.");
 		for (int p = 0; p < src->n_ports; p++)
 			for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
 				struct xfab_queue_watermark wm = {0};
@@ -363,9 +374,10 @@ static void queue_series(const struct xfab_metrics_src *src, FILE *f)
 /* Load-balancing events: flowlets, path changes, TE. */
 static void lb_series(const struct xfab_metrics_src *src, FILE *f)
 {
-	int fd = map_fd(src, XFAB_MAP_LB_STATS);
+	int fd = xfab_metrics_map_fd(src, XFAB_MAP_LB_STATS);
 
-	family(f, "xfab_lb_events_total", "counter", "Load-balancing events (flowlets, TE).");
+	xfab_metrics_family(f, "xfab_lb_events_total", "counter",
+			    "Load-balancing events (flowlets, TE).");
 	for (__u32 e = 0; e < XFAB_LB_MAX; e++) {
 		__u64 v = 0;
 
@@ -386,9 +398,9 @@ static void fib_series(const struct xfab_metrics_src *src, FILE *f)
  * order the exposition has always had. A feature with counters adds its
  * writer here. */
 const struct xfab_metrics_writer xfab_metrics_writers[] = {
-    {"device", device_series}, {"copp", copp_series}, {"qos", queue_series},
-    {"ecmp", lb_series},       {"pfc", pfc_series},   {"overlay", vnet_series},
-    {"fib-sync", fib_series},  {NULL, NULL},
+    {"device", device_series}, {"copp", copp_series},	 {"qos", queue_series},
+    {"ecmp", lb_series},       {"pfc", pfc_series},	 {"overlay", vnet_series},
+    {"fib-sync", fib_series},  {"acl", xfab_acl_series}, {NULL, NULL},
 };
 
 void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)

@@ -41,6 +41,14 @@ struct xfab_metrics_writer {
 /* Every writer, in exposition order; ends with {NULL}. */
 extern const struct xfab_metrics_writer xfab_metrics_writers[];
 
+/* For the writers in files of their own (a feature's series beside its
+ * code): a metric family's HELP and TYPE lines, and the fd of map (XFAB_MAP_*)
+ * or -1: none. */
+void xfab_metrics_family(FILE *f, const char *name, const char *type, const char *help);
+int xfab_metrics_map_fd(const struct xfab_metrics_src *src, const char *map);
+/* The ACL's series (metrics_acl.c). */
+void xfab_acl_series(const struct xfab_metrics_src *src, FILE *f);
+
 /* A map_fd for src: the maps of the loaded struct bpf_object *obj. */
 int xfab_metrics_obj_map_fd(void *obj, const char *map);
 /* Writes the exposition to f. */

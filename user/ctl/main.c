@@ -103,6 +103,10 @@ static const struct cmd copp_show[] = {
      "control-plane policing per group: trap ids, cir, cbs, green and red (policed) packets"},
     {NULL},
 };
+static const struct cmd acl_show[] = {
+    {"acl", NULL, show_acl, NULL, "ingress ACL rules: table, priority, packets, bytes"},
+    {NULL},
+};
 static const struct cmd flowlet_show[] = {
     {"flowlets", NULL, show_flowlets, NULL,
      "live flowlet slots: group, flow hash, member, idle time"},
@@ -143,17 +147,10 @@ static const struct {
 	const char *feature;
 	const struct cmd *cmds;
 } show_features[] = {
-    {"device", device_show},
-    {"routes", routes_show},
-    {"ecmp", ecmp_show},
-    {"neighbours", neighbours_show},
-    {"copp", copp_show},
-    {"flowlet", flowlet_show},
-    {"te", te_show},
-    {"qos", qos_show},
-    {"fib-sync", fib_sync_show},
-    {"pfc", pfc_show},
-    {"pfcwd", pfcwd_show},
+    {"device", device_show},	     {"routes", routes_show}, {"ecmp", ecmp_show},
+    {"neighbours", neighbours_show}, {"copp", copp_show},     {"acl", acl_show},
+    {"flowlet", flowlet_show},	     {"te", te_show},	      {"qos", qos_show},
+    {"fib-sync", fib_sync_show},     {"pfc", pfc_show},	      {"pfcwd", pfcwd_show},
     {"overlay", overlay_show},
 };
 

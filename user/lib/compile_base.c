@@ -115,22 +115,15 @@ static int diff_table(const struct xfab_table_image *prev, const struct xfab_tab
 int xfab_base_apply(const struct xfab_base *prev, const struct xfab_base *next,
 		    const struct xfab_map_ops *ops)
 {
-	/* Upserts run leaves-first (a port's queues before the port, the port
-	 * before what sends out of it), removals the other way round. */
-	static const enum xfab_table upsert_order[] = {
-	    XFAB_T_SETTINGS,	 XFAB_T_DSCP_TO_TC, XFAB_T_QUEUE_CFG, XFAB_T_PFC_CFG,
-	    XFAB_T_COPP_CFG,	 XFAB_T_VTEP,	    XFAB_T_VNETS,     XFAB_T_VNI_TO_VNET,
-	    XFAB_T_VNET_TUNNELS, XFAB_T_PORTS,	    XFAB_T_TX_PORTS,  XFAB_T_NEIGHBORS,
-	};
-	static const enum xfab_table remove_order[] = {
-	    XFAB_T_NEIGHBORS,	XFAB_T_TX_PORTS,   XFAB_T_PORTS,    XFAB_T_VNET_TUNNELS,
-	    XFAB_T_VNI_TO_VNET, XFAB_T_VNETS,	   XFAB_T_VTEP,	    XFAB_T_PFC_CFG,
-	    XFAB_T_QUEUE_CFG,	XFAB_T_DSCP_TO_TC, XFAB_T_SETTINGS, XFAB_T_COPP_CFG,
-	};
 	int err;
 
-	for (size_t k = 0; k < sizeof(upsert_order) / sizeof(upsert_order[0]); k++) {
-		enum xfab_table t = upsert_order[k];
+	/* XFAB_TABLES' order (maps.h): upserts leaves-first, removals the
+	 * other way round; compile.c's tables are empty in both images */
+	for (int k = 0; k < XFAB_T_COUNT; k++) {
+		enum xfab_table t = (enum xfab_table)k;
+
+		if (!prev->t[t].count && !next->t[t].count)
+			continue; /* not a base table, or empty */
 
 		err = diff_table(&prev->t[t], &next->t[t], t, PASS_UPSERT, ops);
 		if (!err && ops->flush)
@@ -138,8 +131,11 @@ int xfab_base_apply(const struct xfab_base *prev, const struct xfab_base *next,
 		if (err)
 			return err;
 	}
-	for (size_t k = 0; k < sizeof(remove_order) / sizeof(remove_order[0]); k++) {
-		enum xfab_table t = remove_order[k];
+	for (int k = XFAB_T_COUNT - 1; k >= 0; k--) {
+		enum xfab_table t = (enum xfab_table)k;
+
+		if (!prev->t[t].count && !next->t[t].count)
+			continue; /* not a base table, or empty */
 
 		err = diff_table(&prev->t[t], &next->t[t], t, PASS_REMOVE, ops);
 		if (!err && ops->flush)

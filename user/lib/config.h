@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "dscp.h" /* xfab_default_dscp_to_tc */
+#include "acl.h"  /* struct xfab_cfg_acl */
 #include "json.h"
 #include "textparse.h" /* xfab_parse_mac */
 #include "xfab_abi.h"
@@ -211,6 +212,7 @@ struct xfab_config {
 	__u32 fib_groups_loaded[2];
 	/* control-plane policing: per CoPP group (enum xfab_copp_group) */
 	struct xfab_cfg_copp copp[XFAB_COPP_GROUPS];
+	struct xfab_cfg_acl acl; /* ACL_TABLE, ACL_RULE (acl.h) */
 };
 
 /* The groups xfabd loads a FIB with (v6: 0 IPv4, 1 IPv6): the configured

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#define LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define LIST XFAB_FEAT_LIST
 
 /* The switch: its metadata, its ports, the ABI stamp, the global settings
  * and the per-port and per-reason counters every stage adds to. */
@@ -152,10 +152,14 @@ static const struct xfab_feature te = {
     .parse = cfg_read_te,
 };
 
+/* Features described in files of their own. */
+extern const struct xfab_feature xfab_feature_acl; /* acl_feature.c */
+
 /* The one list: a new feature is one line here (in parse order). */
 const struct xfab_feature *const xfab_features[] = {
-    &device, &overlay, &interfaces, &routes,   &neighbours, &vnet_routes,  &ecmp, &flowlet,
-    &qos,    &pfc,     &pfcwd,	    &fib_sync, &copp,	    &local_repair, &te,
+    &device, &overlay,		&interfaces,   &routes, &neighbours, &vnet_routes,
+    &ecmp,   &flowlet,		&qos,	       &pfc,	&pfcwd,	     &fib_sync,
+    &copp,   &xfab_feature_acl, &local_repair, &te,
 };
 const size_t xfab_n_features = sizeof(xfab_features) / sizeof(xfab_features[0]);
 

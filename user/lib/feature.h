@@ -54,6 +54,9 @@ struct xfab_feature {
 	unsigned int flags; /* enum xfab_feature_flags */
 };
 
+/* A NULL-terminated list of names, for .tables, .maps and .state_maps. */
+#define XFAB_FEAT_LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
+
 /* Every feature, in parse order. */
 extern const struct xfab_feature *const xfab_features[];
 extern const size_t xfab_n_features;

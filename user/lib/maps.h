@@ -19,25 +19,34 @@
 
 /* Every table xfabd writes, once: X(enum suffix, map name, entry type,
  * is an array). The enum and xfab_table_descs (maps.c) come from it; which
- * feature owns each map is the feature registry's (feature.c). */
+ * feature owns each map is the feature registry's (feature.c).
+ * The order is the order of writing: xfab_base_apply (compile_base.c)
+ * upserts the base tables leaves-first in this order (a port's queues
+ * before the port, the port before what sends out of it, an ACL row before
+ * the port's count of rows) and removes in the reverse order, so the data
+ * plane never reads an entry that names one not yet written. The last four
+ * are compile.c's, per prefix, not the base build's. */
 #define XFAB_TABLES(X)                                                                             \
 	X(SETTINGS, XFAB_MAP_SETTINGS, xfab_e_settings, 1)                                         \
-	X(PORTS, XFAB_MAP_PORTS, xfab_e_port, 1)                                                   \
-	X(TX_PORTS, XFAB_MAP_TX_PORTS, xfab_e_txport, 0)                                           \
-	X(NEXTHOPS, XFAB_MAP_NEXTHOPS, xfab_e_nexthop, 1)                                          \
-	X(GROUPS, XFAB_MAP_GROUPS, xfab_e_group, 1)                                                \
-	X(ROUTES_V4, XFAB_MAP_ROUTES_V4, xfab_e_route_v4, 0)                                       \
-	X(ROUTES_V6, XFAB_MAP_ROUTES_V6, xfab_e_route_v6, 0)                                       \
-	/* static neighbours only; learnt ones go straight in */                                   \
-	X(NEIGHBORS, XFAB_MAP_NEIGHBORS, xfab_e_neigh, 0)                                          \
 	X(DSCP_TO_TC, XFAB_MAP_DSCP_TO_TC, xfab_e_dscp, 1)                                         \
 	X(QUEUE_CFG, XFAB_MAP_QUEUE_CFG, xfab_e_queue, 1)                                          \
 	X(PFC_CFG, XFAB_MAP_PFC_CFG, xfab_e_pfc, 1)                                                \
+	X(COPP_CFG, XFAB_MAP_COPP_CFG, xfab_e_copp, 1)                                             \
 	X(VTEP, XFAB_MAP_VTEP, xfab_e_vtep, 1)                                                     \
 	X(VNETS, XFAB_MAP_VNETS, xfab_e_vnet, 1)                                                   \
 	X(VNI_TO_VNET, XFAB_MAP_VNI_TO_VNET, xfab_e_vni, 0)                                        \
 	X(VNET_TUNNELS, XFAB_MAP_VNET_TUNNELS, xfab_e_tunnel, 1)                                   \
-	X(COPP_CFG, XFAB_MAP_COPP_CFG, xfab_e_copp, 1)
+	X(PORTS, XFAB_MAP_PORTS, xfab_e_port, 1)                                                   \
+	X(TX_PORTS, XFAB_MAP_TX_PORTS, xfab_e_txport, 0)                                           \
+	/* static neighbours only; learnt ones go straight in */                                   \
+	X(NEIGHBORS, XFAB_MAP_NEIGHBORS, xfab_e_neigh, 0)                                          \
+	X(ACL_INFO, XFAB_MAP_ACL_INFO, xfab_e_acl_info, 1)                                         \
+	X(ACL_RULES, XFAB_MAP_ACL_RULES, xfab_e_acl_rule, 1)                                       \
+	X(ACL_PORTS, XFAB_MAP_ACL_PORTS, xfab_e_acl_port, 1)                                       \
+	X(NEXTHOPS, XFAB_MAP_NEXTHOPS, xfab_e_nexthop, 1)                                          \
+	X(GROUPS, XFAB_MAP_GROUPS, xfab_e_group, 1)                                                \
+	X(ROUTES_V4, XFAB_MAP_ROUTES_V4, xfab_e_route_v4, 0)                                       \
+	X(ROUTES_V6, XFAB_MAP_ROUTES_V6, xfab_e_route_v6, 0)
 
 #define XFAB_TABLE_ENUM(id, map, type, arr) XFAB_T_##id,
 enum xfab_table {
