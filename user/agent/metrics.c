@@ -397,6 +397,9 @@ static void fib_series(const struct xfab_metrics_src *src, FILE *f)
  * (user/lib/feature.c; tests/unit/test_feature.c checks the names), in the
  * order the exposition has always had. A feature with counters adds its
  * writer here. */
+/* The writers of features that keep their series in files of their own. */
+void xfab_acl_series(const struct xfab_metrics_src *src, FILE *f); /* metrics_acl.c */
+
 const struct xfab_metrics_writer xfab_metrics_writers[] = {
     {"device", device_series}, {"copp", copp_series},	 {"qos", queue_series},
     {"ecmp", lb_series},       {"pfc", pfc_series},	 {"overlay", vnet_series},

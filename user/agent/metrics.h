@@ -46,8 +46,6 @@ extern const struct xfab_metrics_writer xfab_metrics_writers[];
  * or -1: none. */
 void xfab_metrics_family(FILE *f, const char *name, const char *type, const char *help);
 int xfab_metrics_map_fd(const struct xfab_metrics_src *src, const char *map);
-/* The ACL's series (metrics_acl.c). */
-void xfab_acl_series(const struct xfab_metrics_src *src, FILE *f);
 
 /* A map_fd for src: the maps of the loaded struct bpf_object *obj. */
 int xfab_metrics_obj_map_fd(void *obj, const char *map);

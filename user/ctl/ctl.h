@@ -78,7 +78,6 @@ int show_queues(void);
 int show_watermark(void);
 int show_queue_counters(void);
 int show_copp(void); /* show_copp.c */
-int show_acl(void);  /* show_acl.c */
 /* show_pfc.c */
 int show_pfc_counters(void);
 int show_pfc_status(void);

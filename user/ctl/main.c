@@ -103,6 +103,7 @@ static const struct cmd copp_show[] = {
      "control-plane policing per group: trap ids, cir, cbs, green and red (policed) packets"},
     {NULL},
 };
+int show_acl(void); /* show_acl.c: the ACL's show command is its own */
 static const struct cmd acl_show[] = {
     {"acl", NULL, show_acl, NULL, "ingress ACL rules: table, priority, packets, bytes"},
     {NULL},
