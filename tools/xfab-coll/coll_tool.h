@@ -287,7 +287,6 @@ void coll_tx_reposition(struct qp *qp);
 /* tx.c */
 void coll_ctl_add(struct qp *qp, uint8_t opcode, uint32_t psn, int syndrome);
 void coll_ctl_flush(void);
-uint32_t coll_packet_opcode(uint64_t j, uint64_t npk);
 int coll_tx_round(struct rank *r, uint64_t now, uint64_t *wake);
 
 /* rx.c */

@@ -207,27 +207,12 @@ int coll_iter_done(const struct rank *r)
 	return 1;
 }
 
-/* The message holding sequence seq of a schedule (seq in it). */
-static size_t sched_find(const struct sched *s, uint64_t seq)
-{
-	uint64_t off = seq - s->base;
-	size_t lo = 0, hi = s->nmsgs;
-
-	while (hi - lo > 1) { /* pfx[lo] <= off < pfx[hi] */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->pfx[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* The send position follows tx.nxt after a rewind or an ACK past it. */
 void coll_tx_reposition(struct qp *qp)
 {
 	struct sched *s = &qp->tx_s;
 
-	s->cur = qp->tx.nxt < s->base + s->pfx[s->nmsgs] ? sched_find(s, qp->tx.nxt) : s->nmsgs;
+	s->cur = qp->tx.nxt < s->base + s->pfx[s->nmsgs]
+		     ? xfab_coll_msg_at(s->pfx, s->nmsgs, qp->tx.nxt - s->base)
+		     : s->nmsgs;
 }

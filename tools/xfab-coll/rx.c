@@ -58,12 +58,12 @@ static int rx_data(struct rank *r, struct qp *qp, const struct xfab_bth *h, cons
 	want = (uint64_t)m->len * 4 - off;
 	if (want > r->o.mtu)
 		want = r->o.mtu;
-	if (h->opcode != coll_packet_opcode(j, npk) || plen != want)
+	if (h->opcode != xfab_rc_send_opcode(j, npk) || plen != want)
 		return coll_fail(
 		    r,
 		    "QP %u from rank %u: PSN %u is opcode 0x%02x with %zu bytes; the "
 		    "schedule says 0x%02x with %llu (do all ranks run the same options?)",
-		    qp->qpn, qp->peer, h->psn, h->opcode, plen, coll_packet_opcode(j, npk),
+		    qp->qpn, qp->peer, h->psn, h->opcode, plen, xfab_rc_send_opcode(j, npk),
 		    (unsigned long long)want);
 	dst = (r->op == XFAB_JOB_ALLTOALL ? r->recv : r->buf) + m->dst_off + off / 4;
 	if (m->reduce)

@@ -14,15 +14,6 @@ struct tx_batch {
 
 static const uint8_t icrc_zero[XFAB_ICRC_LEN];
 
-uint32_t coll_packet_opcode(uint64_t j, uint64_t npk)
-{
-	if (npk == 1)
-		return XFAB_OP_RC_SEND_ONLY;
-	if (j == 0)
-		return XFAB_OP_RC_SEND_FIRST;
-	return j + 1 == npk ? XFAB_OP_RC_SEND_LAST : XFAB_OP_RC_SEND_MIDDLE;
-}
-
 /* Sends up to quota data packets of qp from tx.nxt on; returns how many
  * went, or -1 (failure recorded). *blocked: why it stopped short (1: the
  * socket, 2: a pacer, with *wake the time to try again). */
@@ -73,12 +64,11 @@ static int qp_send(struct rank *r, struct qp *qp, uint32_t quota, uint64_t now, 
 				break;
 			}
 		}
-		xfab_bth_put(b.hdr[k],
-			     &(struct xfab_bth){.opcode = (uint8_t)coll_packet_opcode(j, npk),
-						.pkey = XFAB_DEFAULT_PKEY,
-						.dqpn = qp->peer_qpn,
-						.ackreq = j + 1 == npk,
-						.psn = (uint32_t)seq & XFAB_PSN_MASK});
+		xfab_bth_put(b.hdr[k], &(struct xfab_bth){.opcode = xfab_rc_send_opcode(j, npk),
+							  .pkey = XFAB_DEFAULT_PKEY,
+							  .dqpn = qp->peer_qpn,
+							  .ackreq = j + 1 == npk,
+							  .psn = (uint32_t)seq & XFAB_PSN_MASK});
 		b.iov[k][0] = (struct iovec){b.hdr[k], XFAB_BTH_LEN};
 		b.iov[k][1] = (struct iovec){(uint8_t *)(src + m->src_off) + off, plen};
 		b.iov[k][2] = (struct iovec){(void *)icrc_zero, XFAB_ICRC_LEN};
