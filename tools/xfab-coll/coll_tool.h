@@ -262,12 +262,15 @@ struct run {
 	uint32_t bad_got, bad_want;
 };
 
+/* What coll_serve() waits for: nonzero when it holds. */
 typedef int (*until_fn)(struct rank *r);
 
+/* A size's figures over its timed iterations (s; GB/s). */
 struct figures {
 	double mean, p50, p99, min, max, algbw, busbw;
 };
 
+/* The run's state the control lines move (ctl.c). */
 extern struct run coll_run;
 
 /* options.c */
@@ -298,13 +301,13 @@ void coll_timers(struct rank *r, uint64_t now, uint64_t *wake);
 
 /* ctl.c */
 void coll_ctl_abort_all(struct rank *r);
+int coll_ctl_open(struct rank *r);
 int coll_ctl_poll(struct rank *r);
 int coll_ctl_write(struct rank *r, int fd, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void coll_my_counters(struct rank *r, struct counters *c);
 
 /* loop.c */
-int coll_ctl_open(struct rank *r);
 void coll_dump_stuck(const struct rank *r);
 int coll_serve(struct rank *r, until_fn until, const char *waiting);
 int coll_until_bye(struct rank *r);

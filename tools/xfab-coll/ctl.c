@@ -254,3 +254,51 @@ int coll_ctl_poll(struct rank *r)
 	}
 	return 0;
 }
+
+/* The control connection: rank 0 listens for every other rank; the others
+ * connect to it (until the deadline). */
+int coll_ctl_open(struct rank *r)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET,
+				.sin_addr = r->job.ranks[0].addr,
+				.sin_port = htons(r->o.ctrl_port)};
+	int one = 1;
+
+	r->ctl_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (r->ctl_fd < 0)
+		return coll_fail(r, "TCP socket: %s", strerror(errno));
+	if (r->me == 0) {
+		setsockopt(r->ctl_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind(r->ctl_fd, (struct sockaddr *)&a, sizeof(a)) || listen(r->ctl_fd, 64))
+			return coll_fail(r, "--ctrl-port %u: cannot listen on %s:%u: %s",
+					 r->o.ctrl_port, inet_ntoa(a.sin_addr), r->o.ctrl_port,
+					 strerror(errno));
+		return 0;
+	}
+	/* rank 0 may start later: try until the deadline */
+	for (;;) {
+		struct pollfd p = {.fd = r->ctl_fd, .events = POLLOUT};
+		int err = 0;
+		socklen_t elen = sizeof(err);
+
+		if (!connect(r->ctl_fd, (struct sockaddr *)&a, sizeof(a)))
+			break;
+		if (errno == EINPROGRESS && poll(&p, 1, 500) == 1 &&
+		    !getsockopt(r->ctl_fd, SOL_SOCKET, SO_ERROR, &err, &elen) && !err)
+			break;
+		if (err)
+			errno = err;
+		if (xfab_mono_ns() > r->deadline)
+			return coll_fail(
+			    r, "cannot reach rank 0 at %s:%u (--ctrl-port) within %.0f s: %s",
+			    inet_ntoa(a.sin_addr), r->o.ctrl_port, r->o.timeout, strerror(errno));
+		close(r->ctl_fd);
+		usleep(100000);
+		r->ctl_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (r->ctl_fd < 0)
+			return coll_fail(r, "TCP socket: %s", strerror(errno));
+	}
+	setsockopt(r->ctl_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	r->up.fd = r->ctl_fd;
+	return 0;
+}
