@@ -3,8 +3,6 @@
  * state of the run they move. */
 #include "coll_tool.h"
 
-/* ---- control (TCP) ---- */
-
 /* Writes a whole line (blocking up to the deadline). */
 int coll_ctl_write(struct rank *r, int fd, const char *fmt, ...)
 {

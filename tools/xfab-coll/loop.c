@@ -2,8 +2,6 @@
 /* xfab-coll: the event loop a rank serves until a condition holds. */
 #include "coll_tool.h"
 
-/* ---- the loop ---- */
-
 /* What an iteration that does not end is waiting for, on stderr: every QP
  * with work left (its sender's and receiver's state), then the rank's. */
 void coll_dump_stuck(const struct rank *r)

@@ -2,8 +2,6 @@
 /* xfab-coll: a rank's QPs and sockets, and each QP's schedule of one size. */
 #include "coll_tool.h"
 
-/* ---- QPs and sockets ---- */
-
 struct qp *coll_qp_by_qpn(struct rank *r, uint32_t qpn)
 {
 	uint32_t idx, owner, rest, peer, channel, q;

@@ -3,8 +3,6 @@
  * table and the JSON. */
 #include "coll_tool.h"
 
-/* ---- reports ---- */
-
 /* This rank's REPORT: its figures and every QP direction that carries data,
  * as one line of JSON. Returns a malloc'ed string. */
 char *coll_rank_report(struct rank *r)

@@ -2,8 +2,6 @@
 /* xfab-coll: the run: every size, every iteration, checked. */
 #include "coll_tool.h"
 
-/* ---- the run ---- */
-
 static int check_result(struct rank *r, uint32_t s)
 {
 	uint32_t got, want;

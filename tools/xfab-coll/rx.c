@@ -3,8 +3,6 @@
  * retransmission timers. */
 #include "coll_tool.h"
 
-/* ---- receiving ---- */
-
 static int rx_data(struct rank *r, struct qp *qp, const struct xfab_bth *h, const uint8_t *pl,
 		   size_t plen, int ce, uint64_t now)
 {

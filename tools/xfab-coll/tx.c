@@ -3,8 +3,6 @@
  * packets (ACK, NAK, CNP) a receiver answers with. */
 #include "coll_tool.h"
 
-/* ---- sending ---- */
-
 struct tx_batch {
 	struct mmsghdr m[TX_BATCH];
 	struct iovec iov[TX_BATCH][3];

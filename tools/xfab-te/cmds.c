@@ -2,8 +2,6 @@
 /* xfab-te: the one-shot commands: plan, apply, status, clear. */
 #include "te_tool.h"
 
-/* ---- commands ---- */
-
 int te_compute(struct ctx *c, struct xfab_te_plan *plan)
 {
 	char err[512];

@@ -2,8 +2,6 @@
 /* xfab-te: the switches' control sockets: requests and the pins they hold. */
 #include "te_tool.h"
 
-/* ---- the control sockets ---- */
-
 void te_ctl_close(struct sw_rt *s)
 {
 	if (s->fd >= 0)

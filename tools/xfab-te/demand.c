@@ -2,8 +2,6 @@
 /* xfab-te: the demand: job files, traffic matrices and --jobs DIR. */
 #include "te_tool.h"
 
-/* ---- demand ---- */
-
 /* The jobs in --jobs DIR (*.json, by name) into names; -1 on a bad dir. */
 static int jobs_in_dir(const char *dir, char names[][512], int max, char *err, size_t errlen)
 {

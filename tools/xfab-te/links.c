@@ -2,8 +2,6 @@
 /* xfab-te: link state, from each switch's pinned ports map (and --down). */
 #include "te_tool.h"
 
-/* ---- link state: each switch's pinned ports map ---- */
-
 void te_dp_close(struct sw_rt *s)
 {
 	if (s->ports_fd >= 0)

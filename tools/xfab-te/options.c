@@ -2,8 +2,6 @@
 /* xfab-te: its options (getopt_long), checked and into struct opts. */
 #include "te_tool.h"
 
-/* ---- main ---- */
-
 static void usage(FILE *out)
 {
 	fprintf(

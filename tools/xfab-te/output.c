@@ -2,8 +2,6 @@
 /* xfab-te: the plan printed (text, JSON) and run's --json status file. */
 #include "te_tool.h"
 
-/* ---- the plan, printed ---- */
-
 void te_print_plan_text(const struct ctx *c, const struct xfab_te_plan *plan)
 {
 	const struct xfab_te_fabric *f = c->f;
