@@ -194,6 +194,19 @@ struct peer_ctl {
 	double time;
 };
 
+/* The state of the run the control lines move. */
+struct run {
+	uint32_t s, k;	   /* the current size and iteration */
+	int go;		   /* rank > 0: GO for (s, k) came */
+	int bye;	   /* rank > 0: BYE came */
+	uint32_t hellos;   /* rank 0 */
+	uint32_t dones;	   /* rank 0: DONE for (s, k) */
+	uint32_t reports;  /* rank 0 */
+	int64_t first_bad; /* this rank's first bad element (-1: none) */
+	uint32_t bad_s;	   /* ... at which size */
+	uint32_t bad_got, bad_want;
+};
+
 struct rank {
 	struct opts o;
 	struct xfab_job job;
@@ -234,6 +247,7 @@ struct rank {
 	int ctl_fd;		  /* rank > 0: to rank 0; rank 0: listening */
 	struct peer_ctl *peers;	  /* rank 0: one per rank (peers[0] unused) */
 	struct peer_ctl up;	  /* rank > 0: rank 0's line buffer */
+	struct run run;		  /* the state the control lines move */
 	struct peer_ctl *pending; /* rank 0: connections not yet named by HELLO */
 	uint32_t npending;
 	uint64_t deadline;
@@ -249,19 +263,6 @@ struct rank {
 	struct size_stats stats[MAX_SIZES];
 };
 
-/* The state of the run the control lines move. */
-struct run {
-	uint32_t s, k;	   /* the current size and iteration */
-	int go;		   /* rank > 0: GO for (s, k) came */
-	int bye;	   /* rank > 0: BYE came */
-	uint32_t hellos;   /* rank 0 */
-	uint32_t dones;	   /* rank 0: DONE for (s, k) */
-	uint32_t reports;  /* rank 0 */
-	int64_t first_bad; /* this rank's first bad element (-1: none) */
-	uint32_t bad_s;	   /* ... at which size */
-	uint32_t bad_got, bad_want;
-};
-
 /* What coll_serve() waits for: nonzero when it holds. */
 typedef int (*until_fn)(struct rank *r);
 
@@ -269,9 +270,6 @@ typedef int (*until_fn)(struct rank *r);
 struct figures {
 	double mean, p50, p99, min, max, algbw, busbw;
 };
-
-/* The run's state the control lines move (ctl.c). */
-extern struct run coll_run;
 
 /* options.c */
 int coll_opt_err(const char *opt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -85,22 +85,20 @@ void coll_my_counters(struct rank *r, struct counters *c)
 	c->dropped = r->dropped;
 }
 
-struct run coll_run;
-
 /* One line from rank 0 (rank > 0). */
 static int line_from_root(struct rank *r, char *line)
 {
 	unsigned int s, k;
 
 	if (sscanf(line, "GO %u %u", &s, &k) == 2) {
-		if (s != coll_run.s || k != coll_run.k)
+		if (s != r->run.s || k != r->run.k)
 			return coll_fail(r, "control: GO %u %u while at size %u iteration %u", s, k,
-					 coll_run.s, coll_run.k);
-		coll_run.go = 1;
+					 r->run.s, r->run.k);
+		r->run.go = 1;
 		return 0;
 	}
 	if (!strcmp(line, "BYE")) {
-		coll_run.bye = 1;
+		r->run.bye = 1;
 		return 0;
 	}
 	if (!strncmp(line, "ABORT ", 6))
@@ -133,7 +131,7 @@ static int line_to_root(struct rank *r, struct peer_ctl *c, uint32_t *who, char 
 		*who = p;
 		r->peers[p].fd = c->fd;
 		c->fd = -1; /* moved */
-		coll_run.hellos++;
+		r->run.hellos++;
 		return 0;
 	}
 	if (*who == UINT32_MAX)
@@ -142,23 +140,23 @@ static int line_to_root(struct rank *r, struct peer_ctl *c, uint32_t *who, char 
 	if (sscanf(line, "DONE %u %u %llu %lld %n", &s, &k, &t, &bad, &pos) == 4 && pos) {
 		struct peer_ctl *pc = &r->peers[p];
 
-		if (s != coll_run.s || k != coll_run.k)
+		if (s != r->run.s || k != r->run.k)
 			return coll_fail(
 			    r, "control: rank %u is done with size %u iteration %u, not %u %u", p,
-			    s, k, coll_run.s, coll_run.k);
+			    s, k, r->run.s, r->run.k);
 		if (parse_counters(line + pos, &pc->last))
 			return coll_fail(r, "control: rank %u: a bad DONE line", p);
 		pc->time = (double)t / 1e9;
 		pc->first_bad = bad;
 		pc->done_k = 1;
-		coll_run.dones++;
+		r->run.dones++;
 		return 0;
 	}
 	if (!strncmp(line, "REPORT ", 7)) {
 		free(r->peers[p].report);
 		r->peers[p].report = strdup(line + 7);
 		r->peers[p].reported = 1;
-		coll_run.reports++;
+		r->run.reports++;
 		return 0;
 	}
 	if (!strncmp(line, "ABORT ", 6))
@@ -195,7 +193,7 @@ static int ctl_read(struct rank *r, struct peer_ctl *c, uint32_t *who)
 		if (got < 0 && (errno == EAGAIN || errno == EINTR))
 			break;
 		if (got <= 0) {
-			if (r->me && coll_run.bye)
+			if (r->me && r->run.bye)
 				return 0;
 			if (r->me)
 				return coll_fail(r, "rank 0 closed the control connection");

@@ -129,13 +129,13 @@ int coll_serve(struct rank *r, until_fn until, const char *waiting)
 
 int coll_until_hellos(struct rank *r)
 {
-	return coll_run.hellos == r->n - 1;
+	return r->run.hellos == r->n - 1;
 }
 
 int coll_until_go(struct rank *r)
 {
 	(void)r;
-	return coll_run.go;
+	return r->run.go;
 }
 
 int coll_until_iter(struct rank *r)
@@ -145,16 +145,16 @@ int coll_until_iter(struct rank *r)
 
 int coll_until_dones(struct rank *r)
 {
-	return coll_run.dones == r->n - 1;
+	return r->run.dones == r->n - 1;
 }
 
 int coll_until_reports(struct rank *r)
 {
-	return coll_run.reports == r->n - 1;
+	return r->run.reports == r->n - 1;
 }
 
 int coll_until_bye(struct rank *r)
 {
 	(void)r;
-	return coll_run.bye;
+	return r->run.bye;
 }

@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 	}
 	if (r->pfc_on)
 		xfab_pfc_close(&r->pfc, xfab_mono_ns());
-	correct = coll_run.first_bad < 0;
+	correct = r->run.first_bad < 0;
 	if (r->me == 0) {
 		for (uint32_t p = 1; p < r->n; p++)
 			if (strstr(r->peers[p].report, "\"correct\":false"))
@@ -104,12 +104,12 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!correct) {
-		if (coll_run.first_bad >= 0)
+		if (r->run.first_bad >= 0)
 			fprintf(stderr,
 				"xfab-coll: rank %u: wrong result at size %llu: element %lld is "
 				"0x%08x, expected 0x%08x\n",
-				r->me, (unsigned long long)r->stats[coll_run.bad_s].bytes,
-				(long long)coll_run.first_bad, coll_run.bad_got, coll_run.bad_want);
+				r->me, (unsigned long long)r->stats[r->run.bad_s].bytes,
+				(long long)r->run.first_bad, r->run.bad_got, r->run.bad_want);
 		return 1;
 	}
 	return 0;

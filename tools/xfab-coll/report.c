@@ -19,12 +19,12 @@ char *coll_rank_report(struct rank *r)
 	fprintf(f, "{\"rank\":%u,\"host\":", r->me);
 	xfab_jw_quote(f, r->job.ranks[r->me].host);
 	fprintf(f, ",\"addr\":\"%s\",\"correct\":%s", addr,
-		coll_run.first_bad < 0 ? "true" : "false");
-	if (coll_run.first_bad >= 0)
+		r->run.first_bad < 0 ? "true" : "false");
+	if (r->run.first_bad >= 0)
 		fprintf(f,
 			",\"first_bad\":{\"bytes\":%llu,\"index\":%lld,\"got\":%u,\"expected\":%u}",
-			(unsigned long long)r->stats[coll_run.bad_s].bytes,
-			(long long)coll_run.first_bad, coll_run.bad_got, coll_run.bad_want);
+			(unsigned long long)r->stats[r->run.bad_s].bytes,
+			(long long)r->run.first_bad, r->run.bad_got, r->run.bad_want);
 	else
 		fprintf(f, ",\"first_bad\":null");
 	fprintf(f,

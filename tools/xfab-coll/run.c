@@ -8,11 +8,11 @@ static int check_result(struct rank *r, uint32_t s)
 	int64_t bad = xfab_coll_check(&r->g, r->me, r->op == XFAB_JOB_ALLTOALL ? r->recv : r->buf,
 				      &got, &want);
 
-	if (bad >= 0 && coll_run.first_bad < 0) {
-		coll_run.first_bad = bad;
-		coll_run.bad_s = s;
-		coll_run.bad_got = got;
-		coll_run.bad_want = want;
+	if (bad >= 0 && r->run.first_bad < 0) {
+		r->run.first_bad = bad;
+		r->run.bad_s = s;
+		r->run.bad_got = got;
+		r->run.bad_want = want;
 	}
 	return bad >= 0 ? (int)1 : 0;
 }
@@ -60,7 +60,7 @@ int coll_run_all(struct rank *r, int text)
 	uint32_t per = r->o.warmup + r->o.iters;
 	char *report;
 
-	coll_run.first_bad = -1;
+	r->run.first_bad = -1;
 	if (coll_size_setup(r, r->sizes[0]))
 		return -1;
 	coll_iter_prepare(r);
@@ -80,8 +80,8 @@ int coll_run_all(struct rank *r, int text)
 			struct counters c;
 			int bad;
 
-			coll_run.s = s;
-			coll_run.k = k;
+			r->run.s = s;
+			r->run.k = k;
 			if (r->me == 0) {
 				for (uint32_t p = 1; p < r->n; p++)
 					if (coll_ctl_write(r, r->peers[p].fd, "GO %u %u\n", s, k))
@@ -89,7 +89,7 @@ int coll_run_all(struct rank *r, int text)
 			} else if (coll_serve(r, coll_until_go, "waiting for rank 0's GO")) {
 				return -1;
 			}
-			coll_run.go = 0;
+			r->run.go = 0;
 			r->iter_start = xfab_mono_ns();
 			r->running = 1;
 			if (coll_serve(r, coll_until_iter,
@@ -114,7 +114,7 @@ int coll_run_all(struct rank *r, int text)
 					"DONE %u %u %llu %lld %llu %llu %llu %llu %llu %llu "
 					"%llu %llu\n",
 					s, k, (unsigned long long)(r->iter_end - r->iter_start),
-					bad ? (long long)coll_run.first_bad : -1LL,
+					bad ? (long long)r->run.first_bad : -1LL,
 					(unsigned long long)c.oos,
 					(unsigned long long)c.retransmits,
 					(unsigned long long)c.cnps_tx,
@@ -126,11 +126,11 @@ int coll_run_all(struct rank *r, int text)
 				continue;
 			}
 			r->peers[0].time = (double)(r->iter_end - r->iter_start) / 1e9;
-			r->peers[0].first_bad = bad ? coll_run.first_bad : -1;
+			r->peers[0].first_bad = bad ? r->run.first_bad : -1;
 			r->peers[0].last = c;
 			if (coll_serve(r, coll_until_dones, "waiting for every rank's DONE"))
 				return -1;
-			coll_run.dones = 0;
+			r->run.dones = 0;
 			root_collect(r, s, k);
 		}
 		if (r->me == 0 && text)
