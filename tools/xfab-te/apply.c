@@ -34,13 +34,32 @@ void te_pin_prefix(const struct xfab_te_pin *p, char *buf, size_t len)
 	snprintf(buf, len, "%s/%d", a, p->plen);
 }
 
+/* What te_request()'s rc says of request what on switch s: 1 taken; 0
+ * unreachable or refused (s->state, s->error); -2 refused for a stale
+ * generation (fenced). */
+static int answered(struct sw_rt *s, int rc, const char *what, const char *field, const char *error)
+{
+	if (rc < 0) {
+		s->state = SW_UNREACHABLE;
+		snprintf(s->error, sizeof(s->error), "%s", error);
+		return 0;
+	}
+	if (rc == 0) {
+		s->state = SW_REFUSED;
+		snprintf(s->error, sizeof(s->error), "%s: %s%s%s", what, field, *field ? ": " : "",
+			 error);
+		return !strcmp(field, "gen") ? -2 : 0;
+	}
+	return 1;
+}
+
 /* The plan's pins for one switch with generation gen: 1 every one taken,
  * 0 refused or unreachable (s->state, s->error say), -2 fenced (a newer
  * generation holds the switch). */
 int te_add_pins(struct ctx *c, int sw, const struct xfab_te_plan *plan, uint64_t gen)
 {
 	struct sw_rt *s = &c->sw[sw];
-	char resp[XFAB_CTL_MAX_LINE + 1], field[32], error[320];
+	char resp[XFAB_CTL_MAX_LINE + 1], field[32], error[320], what[sizeof(s->error)];
 
 	s->pins_wanted = s->pins_added = 0;
 	for (size_t i = 0; i < plan->n_pins; i++)
@@ -60,17 +79,10 @@ int te_add_pins(struct ctx *c, int sw, const struct xfab_te_plan *plan, uint64_t
 		snprintf(r.gen, sizeof(r.gen), "%llu", (unsigned long long)gen);
 		rc = te_request(c, sw, &r, resp, sizeof(resp), field, sizeof(field), error,
 				sizeof(error));
-		if (rc < 0) {
-			s->state = SW_UNREACHABLE;
-			snprintf(s->error, sizeof(s->error), "%s", error);
-			return 0;
-		}
-		if (rc == 0) {
-			s->state = SW_REFUSED;
-			snprintf(s->error, sizeof(s->error), "te-add %s|%s via %s: %s%s%s", r.in,
-				 r.prefix, r.via, field, *field ? ": " : "", error);
-			return !strcmp(field, "gen") ? -2 : 0;
-		}
+		snprintf(what, sizeof(what), "te-add %s|%s via %s", r.in, r.prefix, r.via);
+		rc = answered(s, rc, what, field, error);
+		if (rc != 1)
+			return rc;
 		s->pins_added++;
 	}
 	return 1;
@@ -80,24 +92,17 @@ int te_add_pins(struct ctx *c, int sw, const struct xfab_te_plan *plan, uint64_t
 int te_sweep(struct ctx *c, int sw, uint64_t gen, int *removed)
 {
 	struct sw_rt *s = &c->sw[sw];
-	char resp[XFAB_CTL_MAX_LINE + 1], field[32], error[320];
+	char resp[XFAB_CTL_MAX_LINE + 1], field[32], error[320], what[sizeof(s->error)];
 	struct xfab_ctl_req r = {.cmd = XFAB_CTL_TE_SWEEP, .generation = gen};
 	const char *k;
 	int rc;
 
 	snprintf(r.gen, sizeof(r.gen), "%llu", (unsigned long long)gen);
 	rc = te_request(c, sw, &r, resp, sizeof(resp), field, sizeof(field), error, sizeof(error));
-	if (rc < 0) {
-		s->state = SW_UNREACHABLE;
-		snprintf(s->error, sizeof(s->error), "%s", error);
-		return 0;
-	}
-	if (rc == 0) {
-		s->state = SW_REFUSED;
-		snprintf(s->error, sizeof(s->error), "te-sweep %s: %s%s%s", r.gen, field,
-			 *field ? ": " : "", error);
-		return !strcmp(field, "gen") ? -2 : 0;
-	}
+	snprintf(what, sizeof(what), "te-sweep %s", r.gen);
+	rc = answered(s, rc, what, field, error);
+	if (rc != 1)
+		return rc;
 	k = strstr(resp, "\"removed\":");
 	*removed = k ? atoi(k + 10) : 0;
 	return 1;
