@@ -55,6 +55,13 @@
  * JSON) and rank 0 says BYE. An iteration's time on a rank runs from GO to
  * its last packet received and last packet acknowledged; the iteration's
  * time is the slowest rank's.
+ *
+ * Files (this header is what they share): options.c the command line;
+ * setup.c the rank (sizes, buffers, pacing, PFC); qp.c QPs, sockets and a
+ * size's schedule; tx.c data and control packets out; rx.c packets in,
+ * coalesced ACKs, timers; ctl.c the TCP control lines; loop.c the event
+ * loop; run.c sizes and iterations; report.c the figures and the output;
+ * main.c the entry point.
  */
 #ifndef XFAB_TOOL_COLL_H
 #define XFAB_TOOL_COLL_H

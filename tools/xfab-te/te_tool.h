@@ -18,6 +18,12 @@
  * added on every switch first, then each switch sweeps the pins of older
  * generations (make before break). Link state is read from each switch's
  * pinned `ports` map (the oper state xfabd keeps for its data plane).
+ *
+ * Files (this header is what they share): options.c the command line;
+ * demand.c jobs and matrices; links.c link state; ctl.c the control
+ * sockets; apply.c a plan onto the switches; cmds.c plan, apply, status,
+ * clear; run.c the controller's loop; output.c the plan and the status
+ * file; events.c the log and the events; main.c the entry point.
  */
 #ifndef XFAB_TOOL_TE_H
 #define XFAB_TOOL_TE_H
