@@ -31,8 +31,12 @@ CTL_OBJ    := $(CTL_SRC:user/%.c=$(BUILD)/obj/%.o)
 LIB_A      := $(BUILD)/libxfab.a
 LIB_A_ASAN := $(BUILD)/libxfab_asan.a
 
-# Every tools/X.c is a program build/X.
-TOOLS      := $(patsubst tools/%.c,$(BUILD)/%,$(wildcard tools/*.c))
+# Every tools/X.c is a program build/X, and so is every folder tools/X/ (a
+# tool split into files: its .c files and its private header).
+TOOL_SRC   := $(wildcard tools/*.c tools/*/*.c)
+TOOL_DIRS  := $(sort $(patsubst tools/%/,%,$(dir $(wildcard tools/*/*.c))))
+TOOLS      := $(patsubst tools/%.c,$(BUILD)/%,$(wildcard tools/*.c)) \
+	      $(addprefix $(BUILD)/,$(TOOL_DIRS))
 PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(TOOLS) $(BUILD)/bench.bpf.o
 # Every tests/unit/test_X.c is a unit suite (built plain and with ASan/UBSan);
 # every tests/bpf/test_X.c a BPF packet suite: adding a file adds the suite.
@@ -97,7 +101,7 @@ $(BUILD)/obj-asan/%.d: ;
 USER_SRC_ALL := $(LIB_SRC) $(AGENT_SRC) $(CTL_SRC)
 TEST_SRC_ALL := $(wildcard tests/unit/*.c tests/bpf/*.c)
 DEP_FILES  := $(foreach d,$(OBJ_DIRS),$(USER_SRC_ALL:user/%.c=$(d)/%.d) \
-		$(TEST_SRC_ALL:%.c=$(d)/%.d)) $(patsubst %.c,$(BUILD)/obj/%.d,$(wildcard tools/*.c))
+		$(TEST_SRC_ALL:%.c=$(d)/%.d)) $(patsubst %.c,$(BUILD)/obj/%.d,$(TOOL_SRC))
 $(DEP_FILES):
 -include $(wildcard $(foreach d,$(OBJ_DIRS),$(d)/*/*.d $(d)/*/*/*.d))
 BPF_TEST_OBJ := $(patsubst tests/bpf/%.c,$(BUILD)/obj/tests/bpf/%.o,$(wildcard tests/bpf/*.c))
@@ -119,14 +123,21 @@ $(BUILD)/xfabd: $(AGENT_OBJ) $(LIB_A)
 $(BUILD)/xfabctl: $(CTL_OBJ) $(LIB_A)
 	$(CC) $(CFLAGS) $(CTL_OBJ) $(LIB_A) -o $@ $(LDLIBS)
 
-# Tools: objects of their own too (obj/tools/X.o), linked with what they use.
+# Tools: objects of their own too (obj/tools/X.o, obj/tools/X/Y.o), linked
+# with what they use.
 $(BUILD)/obj/tools/%.o: tools/%.c $(BUILD)/obj/tools/%.d
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-# Every tool is its object and the library.
-$(TOOLS): $(BUILD)/%: $(BUILD)/obj/tools/%.o $(LIB_A) | $(BUILD)
+# Every tool is its object (or its folder's objects) and the library.
+$(filter-out $(addprefix $(BUILD)/,$(TOOL_DIRS)),$(TOOLS)): $(BUILD)/%: $(BUILD)/obj/tools/%.o $(LIB_A) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LIB_A) -o $@ $(LDLIBS)
+
+define tool_dir
+$(BUILD)/$(1): $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c)) $(LIB_A) | $(BUILD)
+	$$(CC) $$(CFLAGS) $$(filter %.o,$$^) $(LIB_A) -o $$@ $$(LDLIBS)
+endef
+$(foreach t,$(TOOL_DIRS),$(eval $(call tool_dir,$(t))))
 
 $(BUILD)/bench.bpf.o: bench/bench.bpf.c | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
@@ -221,7 +232,7 @@ check: all
 	scripts/check
 
 format:
-	clang-format -i $(wildcard bpf/*.c bpf/*.h include/*.h user/*/*.[ch] user/lib/*/*.[ch] tests/*/*.[ch] tests/fuzz/*/*.[ch] tools/*.c bench/*.c)
+	clang-format -i $(wildcard bpf/*.c bpf/*.h include/*.h user/*/*.[ch] user/lib/*/*.[ch] tests/*/*.[ch] tests/fuzz/*/*.[ch] tools/*.c tools/*/*.[ch] bench/*.c)
 
 demo:
 	scripts/install-deps

@@ -10,7 +10,9 @@
  * data formula (sums over ranks by loop, not the closed form); how a step
  * is cut into messages and spread over QPs (a worked example, and that
  * every element of every chunk goes exactly once); the check finding a
- * planted error; nccl-tests' bandwidth formulas against its documentation.
+ * planted error; nccl-tests' bandwidth formulas against its documentation;
+ * finding the message of a packet (xfab-coll's send position after a
+ * rewind) against a linear scan.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -477,6 +479,39 @@ static void test_bandwidth(void **state)
 	assert_float_equal(xfab_coll_algbw(1000, 0), 0.0, 0);
 }
 
+/* The message of every packet of runs of message sizes (ones, uneven, one
+ * message, many) against a scan from the front: the i whose packets
+ * [pfx[i], pfx[i + 1]) hold it. */
+static void test_msg_at(void **state)
+{
+	static const uint32_t runs[][9] = {
+	    {1, 5}, {3, 1, 1, 1}, {8, 7, 1, 2, 9, 1, 1, 4, 3}, {2, 1000, 1}, {5, 2, 2, 2, 2, 2},
+	};
+	uint64_t pfx[9];
+
+	(void)state;
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		size_t n = runs[r][0];
+
+		pfx[0] = 0;
+		for (size_t i = 0; i < n; i++)
+			pfx[i + 1] = pfx[i] + runs[r][1 + i];
+		for (uint64_t off = 0; off < pfx[n]; off++) {
+			size_t want = 0;
+
+			while (!(off < pfx[want] + runs[r][1 + want]))
+				want++;
+			assert_int_equal(xfab_coll_msg_at(pfx, n, off), want);
+		}
+	}
+	/* the worked example: messages of 4, 4 and 2 packets */
+	pfx[0] = 0, pfx[1] = 4, pfx[2] = 8, pfx[3] = 10;
+	assert_int_equal(xfab_coll_msg_at(pfx, 3, 3), 0);
+	assert_int_equal(xfab_coll_msg_at(pfx, 3, 4), 1);
+	assert_int_equal(xfab_coll_msg_at(pfx, 3, 8), 2);
+	assert_int_equal(xfab_coll_msg_at(pfx, 3, 9), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +519,7 @@ int main(void)
 	    cmocka_unit_test(test_ring_agrees),	  cmocka_unit_test(test_simulate),
 	    cmocka_unit_test(test_messages),	  cmocka_unit_test(test_check),
 	    cmocka_unit_test(test_geom),	  cmocka_unit_test(test_bandwidth),
+	    cmocka_unit_test(test_msg_at),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,8 @@
  * fast recovery, additive and hyper increase, the minimum rate, the return
  * to line rate), and the RoCE headers and pacer (user/lib/roce.c): BTH and
  * AETH bytes against packets written out by hand from the IBTA layout,
- * PSN distances, the pacer's schedule and its bucket.
+ * PSN distances, the pacer's schedule and its bucket, and which SEND
+ * opcode each packet of a message carries (IBTA 9.2's values, by hand).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -440,6 +441,22 @@ static void test_pacer(void **state)
 	assert_int_equal(xfab_pacer_due(&p, 0, 0), 1000);
 }
 
+/* A message's packets: one alone is SEND ONLY (0x04); else FIRST (0x00),
+ * MIDDLE (0x01) ..., LAST (0x02). */
+static void test_send_opcode(void **state)
+{
+	(void)state;
+	assert_int_equal(xfab_rc_send_opcode(0, 1), 0x04);
+	assert_int_equal(xfab_rc_send_opcode(0, 2), 0x00);
+	assert_int_equal(xfab_rc_send_opcode(1, 2), 0x02);
+	assert_int_equal(xfab_rc_send_opcode(0, 5), 0x00);
+	for (uint64_t j = 1; j < 4; j++)
+		assert_int_equal(xfab_rc_send_opcode(j, 5), 0x01);
+	assert_int_equal(xfab_rc_send_opcode(4, 5), 0x02);
+	assert_int_equal(xfab_rc_send_opcode(1ull << 32, (1ull << 32) + 1), 0x02);
+	assert_int_equal(xfab_rc_send_opcode(1ull << 32, (1ull << 32) + 2), 0x01);
+}
+
 static void test_default_tc(void **state)
 {
 	(void)state;
@@ -462,7 +479,7 @@ int main(void)
 	    cmocka_unit_test(test_rtt),		 cmocka_unit_test(test_rto_bounds),
 	    cmocka_unit_test(test_rto_clock),	 cmocka_unit_test(test_dcqcn),
 	    cmocka_unit_test(test_bth),		 cmocka_unit_test(test_pacer),
-	    cmocka_unit_test(test_default_tc),
+	    cmocka_unit_test(test_default_tc),	 cmocka_unit_test(test_send_opcode),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

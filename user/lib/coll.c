@@ -154,6 +154,21 @@ size_t xfab_coll_msgs(const struct xfab_coll_geom *g, uint32_t src, uint32_t dst
 	return got;
 }
 
+size_t xfab_coll_msg_at(const uint64_t *pfx, size_t nmsgs, uint64_t off)
+{
+	size_t lo = 0, hi = nmsgs;
+
+	while (hi - lo > 1) { /* pfx[lo] <= off < pfx[hi] */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pfx[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static uint32_t coll_g(uint32_t x)
 {
 	return x * 0x9e3779b1u ^ x >> 5;

@@ -94,6 +94,11 @@ struct xfab_coll_msg {
 size_t xfab_coll_msgs(const struct xfab_coll_geom *g, uint32_t src, uint32_t dst, uint32_t channel,
 		      uint32_t q, struct xfab_coll_msg *out, size_t max);
 
+/* The message holding packet off of a run of nmsgs messages whose packets
+ * before message i are pfx[i] (pfx[0] = 0, pfx[nmsgs] all of them; off <
+ * pfx[nmsgs]): the i with pfx[i] <= off < pfx[i + 1], by halving. */
+size_t xfab_coll_msg_at(const uint64_t *pfx, size_t nmsgs, uint64_t off);
+
 /* Packets of a message of len elements at mtu payload bytes (>= 4). */
 static inline uint32_t xfab_coll_msg_packets(uint32_t len, uint32_t mtu)
 {

@@ -38,6 +38,15 @@ void xfab_bth_put(__u8 *b, const struct xfab_bth *h)
 	b[11] = (__u8)h->psn;
 }
 
+__u8 xfab_rc_send_opcode(__u64 j, __u64 npk)
+{
+	if (npk == 1)
+		return XFAB_OP_RC_SEND_ONLY;
+	if (j == 0)
+		return XFAB_OP_RC_SEND_FIRST;
+	return j + 1 == npk ? XFAB_OP_RC_SEND_LAST : XFAB_OP_RC_SEND_MIDDLE;
+}
+
 int xfab_bth_get(const __u8 *b, size_t len, struct xfab_bth *h)
 {
 	if (len < XFAB_BTH_LEN)

@@ -64,6 +64,10 @@ void xfab_aeth_put(__u8 *b, __u8 syndrome, __u32 msn);
 /* -1 when len < 4. */
 int xfab_aeth_get(const __u8 *b, size_t len, __u8 *syndrome, __u32 *msn);
 
+/* The RC SEND opcode of packet j (0-based) of a message of npk >= 1
+ * packets: ONLY for a message of one packet, else FIRST, MIDDLE..., LAST. */
+__u8 xfab_rc_send_opcode(__u64 j, __u64 npk);
+
 /* b - a in 24-bit PSN space, as a signed distance in -2^23 .. 2^23 - 1:
  * > 0 when b is ahead of a. */
 static inline __s32 xfab_psn_diff(__u32 b, __u32 a)

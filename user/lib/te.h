@@ -4,7 +4,7 @@
  * (source host, destination host) pair of a demand takes, and the TE pins
  * that make the switches send it there. Pure computation, no I/O: the
  * fabric and the demand come in as text or structures, the plan goes out
- * as structures (tools/xfab-te.c reads files and talks to the switches).
+ * as structures (tools/xfab-te/ reads files and talks to the switches).
  *
  * The fabric is xfab-lab's fabric.json (`xfab-lab config TOPO fabric`):
  * switches with a tier (1 leaf, 2 spine, 3 super-spine) and ports (peer,
