@@ -18,27 +18,9 @@
 #include "common.h"
 #include "pfc_rt.h"
 #include "pfcacct.h"
+#include "pfcframe.h"
 
-/* ---- frames ---- */
-
-static size_t pfc_frame(__u8 *f, const __u8 *src, __u8 vector, const __u16 *quanta)
-{
-	static const __u8 dst[6] = XFAB_MAC_CONTROL_DST;
-
-	memset(f, 0, 60);
-	memcpy(f, dst, 6);
-	memcpy(f + 6, src, 6);
-	f[12] = XFAB_ETH_P_MAC_CONTROL >> 8;
-	f[13] = XFAB_ETH_P_MAC_CONTROL & 0xff;
-	f[14] = XFAB_MAC_CONTROL_PFC >> 8;
-	f[15] = XFAB_MAC_CONTROL_PFC & 0xff;
-	f[17] = vector;
-	for (int i = 0; i < XFAB_NUM_PRIO; i++) {
-		f[18 + 2 * i] = (__u8)(quanta[i] >> 8);
-		f[19 + 2 * i] = (__u8)quanta[i];
-	}
-	return 60;
-}
+/* ---- frames (built by the library's pfcframe.c) ---- */
 
 int pfc_packet_socket(__u32 ifindex, int bypass)
 {
@@ -68,14 +50,14 @@ void pfc_send(struct pfc_rt *g, struct pfc_port_rt *pp, __u8 vector, __u16 time)
 {
 	__u16 quanta[XFAB_NUM_PRIO] = {0};
 	struct xfab_pfc_queue v;
-	__u8 f[60];
+	__u8 f[XFAB_MACC_MIN_LEN];
 	size_t len;
 	__u64 now = xfab_mono_ns();
 
 	for (int i = 0; i < XFAB_NUM_PRIO; i++)
 		if (vector & (1u << i))
 			quanta[i] = time;
-	len = pfc_frame(f, pp->mac, vector, quanta);
+	len = xfab_pfc_build(f, sizeof(f), pp->mac, vector, quanta, XFAB_NUM_PRIO);
 	if (send(pp->tx_fd, f, len, 0) < 0) {
 		log_warn("pfc: cannot send a PFC frame out of %s: %s", pp->name, strerror(errno));
 		return;
@@ -99,9 +81,10 @@ void pfc_send(struct pfc_rt *g, struct pfc_port_rt *pp, __u8 vector, __u16 time)
 void pfc_kick(struct pfc_port_rt *pp)
 {
 	static const __u16 zero[XFAB_NUM_PRIO];
-	__u8 f[60];
+	__u8 f[XFAB_MACC_MIN_LEN];
+	size_t len = xfab_pfc_build(f, sizeof(f), pp->mac, 0, zero, XFAB_NUM_PRIO);
 
-	if (send(pp->kick_fd, f, pfc_frame(f, pp->mac, 0, zero), 0) < 0)
+	if (send(pp->kick_fd, f, len, 0) < 0)
 		log_dbg("pfc: kick on %s: %s", pp->name, strerror(errno));
 }
 
