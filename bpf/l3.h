@@ -15,6 +15,7 @@
 #include "xfab_hash.h"
 #include "maps.h"
 #include "ctx.h"
+#include "csum.h"
 #include "scratch.h"
 #include "counters.h"
 #include "kern.h"
@@ -626,17 +627,6 @@ static __always_inline int xfab_stage_l3(struct xfab_scratch *s, const struct xf
 	if (cfg->flags & (XFAB_SET_REPAIR | XFAB_SET_SPLIT_HORIZON))
 		act = xfab_local_repair(m, cfg, ingress_ifindex, &rt, act, l3, res);
 	return act;
-}
-
-/* RFC 1624 incremental update for a TTL decrement: the TTL is the high byte
- * of its 16-bit word, so the sum drops by 0x0100 and ~sum grows by it. */
-static __always_inline void xfab_ipv4_decrement_ttl(struct iphdr *iph)
-{
-	__u32 check = iph->check;
-
-	check += bpf_htons(0x0100);
-	iph->check = (__u16)(check + (check >= 0xffff));
-	iph->ttl--;
 }
 
 /* Rewrite: MACs, TTL/hop limit and the IPv4 checksum. The headers are
