@@ -282,28 +282,11 @@ static void tp_detach(struct agent *a, struct pfc_rt *g)
 			close(g->tp_link[i]);
 }
 
-int pfc_start(struct agent *a)
+/* The ports whose pfc_cfg entry enables a priority, with their packet
+ * sockets: 0 or -errno (the ports opened so far counted in g->n, for
+ * pfc_stop to close). */
+static int pfc_ports_open(struct agent *a, struct pfc_rt *g)
 {
-	struct pfc_rt *g;
-	int err = -ENOMEM;
-
-	pfc_stop(a);
-	g = calloc(1, sizeof(*g));
-	if (!g)
-		return -ENOMEM;
-	g->stop_fd = g->timer_fd = g->tp_link[0] = g->tp_link[1] = -1;
-	g->fd_cfg = bpf_map__fd(a->skel->maps.pfc_cfg);
-	g->fd_state = bpf_map__fd(a->skel->maps.pfc_state);
-	g->fd_queue = bpf_map__fd(a->skel->maps.pfc_queue);
-	g->fd_qstats = bpf_map__fd(a->skel->maps.queue_stats);
-	g->eg = mmap(NULL, (size_t)XFAB_PFC_EG_ENTRIES * sizeof(__u64), PROT_READ | PROT_WRITE,
-		     MAP_SHARED, bpf_map__fd(a->skel->maps.pfc_egress), 0);
-	if (g->eg == MAP_FAILED) {
-		log_warn("pfc: cannot map pfc_egress (%s): no sweep of missed give-backs",
-			 strerror(errno));
-		g->eg = NULL;
-	}
-	g->poll_ms = cfg_poll_ms(a);
 	for (int p = 0; p < a->cfg.n_ports; p++) {
 		struct pfc_port_rt *pp = &g->ports[g->n];
 		struct xfab_pfc_cfg c;
@@ -331,12 +314,41 @@ int pfc_start(struct agent *a)
 		pp->kick_fd = pfc_packet_socket(pp->ifindex, 0);
 		g->n++;
 		if (pp->tx_fd < 0 || pp->kick_fd < 0) {
-			err = -errno;
+			int err = -errno;
+
 			log_err("pfc: cannot open packet sockets on %s: %s", pp->name,
 				strerror(errno));
-			goto fail;
+			return err;
 		}
 	}
+	return 0;
+}
+
+int pfc_start(struct agent *a)
+{
+	struct pfc_rt *g;
+	int err = -ENOMEM;
+
+	pfc_stop(a);
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->stop_fd = g->timer_fd = g->tp_link[0] = g->tp_link[1] = -1;
+	g->fd_cfg = bpf_map__fd(a->skel->maps.pfc_cfg);
+	g->fd_state = bpf_map__fd(a->skel->maps.pfc_state);
+	g->fd_queue = bpf_map__fd(a->skel->maps.pfc_queue);
+	g->fd_qstats = bpf_map__fd(a->skel->maps.queue_stats);
+	g->eg = mmap(NULL, (size_t)XFAB_PFC_EG_ENTRIES * sizeof(__u64), PROT_READ | PROT_WRITE,
+		     MAP_SHARED, bpf_map__fd(a->skel->maps.pfc_egress), 0);
+	if (g->eg == MAP_FAILED) {
+		log_warn("pfc: cannot map pfc_egress (%s): no sweep of missed give-backs",
+			 strerror(errno));
+		g->eg = NULL;
+	}
+	g->poll_ms = cfg_poll_ms(a);
+	err = pfc_ports_open(a, g);
+	if (err)
+		goto fail;
 	if (!g->n) {
 		free(g);
 		return 0;

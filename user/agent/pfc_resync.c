@@ -49,6 +49,76 @@ static int qdisc_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* One dump of the class queues' backlogs into w: 0, or -1 when netlink
+ * failed (nothing is corrected then). */
+static int pfc_resync_dump(struct pfc_rt *g, struct backlog_walk *w)
+{
+	static char buf[32768]; /* the PFC thread's alone */
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct tcmsg *tcm;
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	w->g = g;
+	nlh->nlmsg_type = RTM_GETQDISC;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = ++g->seq;
+	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
+	memset(tcm, 0, sizeof(*tcm));
+	tcm->tcm_family = AF_UNSPEC;
+	if (mnl_socket_sendto(g->nl, nlh, nlh->nlmsg_len) < 0)
+		return -1;
+	for (;;) {
+		ret = (int)mnl_socket_recvfrom(g->nl, buf, sizeof(buf));
+		if (ret <= 0)
+			return -1;
+		ret =
+		    mnl_cb_run(buf, (size_t)ret, g->seq, mnl_socket_get_portid(g->nl), qdisc_cb, w);
+		if (ret <= MNL_CB_STOP)
+			break;
+	}
+	return ret < 0 ? -1 : 0;
+}
+
+/* The sweep's take and the bound applied to one PG, then its pause made
+ * to follow the flag. */
+static void pfc_resync_pg(struct pfc_rt *g, struct pfc_port_rt *pp, int prio,
+			  const struct xfab_pfc_cfg *c, const struct backlog_walk *w)
+{
+	__u32 slot = (__u32)pp->slot, key = XFAB_QUEUE_KEY(slot, (__u32)prio);
+	__u64 bound = xfab_pg_bound(w->bytes[prio], w->slot[slot][prio]), occ;
+	struct xfab_pfc_state st;
+	__u32 flag;
+
+	/* read again now: the data plane's atomics change it meanwhile, and
+	 * only a copy can be written back */
+	if (bpf_map_lookup_elem(g->fd_state, &key, &st)) {
+		pfc_pg_follow(g, pp, prio, 0);
+		return;
+	}
+	if (w->leak[slot][prio]) {
+		occ = xfab_pg_take(st.occupancy_bytes, w->leak[slot][prio], st.xoff,
+				   c->xon_bytes[prio], &flag);
+		log_dbg("pfc: %s PG %d: %llu bytes still counted at empty queues: taken back",
+			pp->name, prio, (unsigned long long)w->leak[slot][prio]);
+		st.occupancy_bytes = occ;
+		st.xoff = flag;
+		st.resynced++;
+		bpf_map_update_elem(g->fd_state, &key, &st, BPF_ANY);
+	}
+	if (xfab_pg_resync(st.occupancy_bytes, st.xoff, c->xon_bytes[prio], bound, &occ, &flag)) {
+		log_dbg("pfc: %s PG %d: %llu bytes counted, %llu queued at the other ports: "
+			"resynced",
+			pp->name, prio, (unsigned long long)st.occupancy_bytes,
+			(unsigned long long)bound);
+		st.occupancy_bytes = occ;
+		st.xoff = flag;
+		st.resynced++;
+		bpf_map_update_elem(g->fd_state, &key, &st, BPF_ANY);
+	}
+	pfc_pg_follow(g, pp, prio, 0);
+}
+
 /*
  * A PG's occupancy counts bytes queued at this switch's egresses
  * (pfcacct.h). If a packet's give-back were missed, the PG would stay above
@@ -66,32 +136,9 @@ static int qdisc_cb(const struct nlmsghdr *nlh, void *data)
  */
 void pfc_resync(struct pfc_rt *g)
 {
-	static char buf[32768];	      /* the PFC thread's alone */
 	static struct backlog_walk w; /* 8 KiB: not on the thread's stack */
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct tcmsg *tcm;
-	int ret;
 
-	memset(&w, 0, sizeof(w));
-	w.g = g;
-	nlh->nlmsg_type = RTM_GETQDISC;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = ++g->seq;
-	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
-	memset(tcm, 0, sizeof(*tcm));
-	tcm->tcm_family = AF_UNSPEC;
-	if (mnl_socket_sendto(g->nl, nlh, nlh->nlmsg_len) < 0)
-		return;
-	for (;;) {
-		ret = (int)mnl_socket_recvfrom(g->nl, buf, sizeof(buf));
-		if (ret <= 0)
-			return;
-		ret = mnl_cb_run(buf, (size_t)ret, g->seq, mnl_socket_get_portid(g->nl), qdisc_cb,
-				 &w);
-		if (ret <= MNL_CB_STOP)
-			break;
-	}
-	if (ret < 0)
+	if (pfc_resync_dump(g, &w))
 		return;
 	if (g->eg) {
 		__u32 slots[XFAB_MAX_PORTS];
@@ -111,44 +158,8 @@ void pfc_resync(struct pfc_rt *g)
 
 		if (bpf_map_lookup_elem(g->fd_cfg, &slot, &c))
 			continue;
-		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++) {
-			__u32 key = XFAB_QUEUE_KEY(slot, (__u32)prio);
-			__u64 bound = xfab_pg_bound(w.bytes[prio], w.slot[slot][prio]), occ;
-			struct xfab_pfc_state st;
-			__u32 flag;
-
-			if (!(pp->enabled & (1u << prio)))
-				continue;
-			/* read again now: the data plane's atomics change it
-			 * meanwhile, and only a copy can be written back */
-			if (bpf_map_lookup_elem(g->fd_state, &key, &st)) {
-				pfc_pg_follow(g, pp, prio, 0);
-				continue;
-			}
-			if (w.leak[slot][prio]) {
-				occ = xfab_pg_take(st.occupancy_bytes, w.leak[slot][prio], st.xoff,
-						   c.xon_bytes[prio], &flag);
-				log_dbg("pfc: %s PG %d: %llu bytes still counted at empty queues: "
-					"taken back",
-					pp->name, prio, (unsigned long long)w.leak[slot][prio]);
-				st.occupancy_bytes = occ;
-				st.xoff = flag;
-				st.resynced++;
-				bpf_map_update_elem(g->fd_state, &key, &st, BPF_ANY);
-			}
-			if (xfab_pg_resync(st.occupancy_bytes, st.xoff, c.xon_bytes[prio], bound,
-					   &occ, &flag)) {
-				log_dbg(
-				    "pfc: %s PG %d: %llu bytes counted, %llu queued at the other "
-				    "ports: resynced",
-				    pp->name, prio, (unsigned long long)st.occupancy_bytes,
-				    (unsigned long long)bound);
-				st.occupancy_bytes = occ;
-				st.xoff = flag;
-				st.resynced++;
-				bpf_map_update_elem(g->fd_state, &key, &st, BPF_ANY);
-			}
-			pfc_pg_follow(g, pp, prio, 0);
-		}
+		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++)
+			if (pp->enabled & (1u << prio))
+				pfc_resync_pg(g, pp, prio, &c, &w);
 	}
 }
