@@ -96,4 +96,13 @@ static __always_inline int xfab_count_unknown_port(struct xfab_result *res, __u3
 	return XFAB_ACT_DROP;
 }
 
+/* A load-balancing event (lb_stats, enum xfab_lb_event). */
+static __always_inline void xfab_count_lb(__u32 event)
+{
+	__u64 *cnt = bpf_map_lookup_elem(&lb_stats, &event);
+
+	if (cnt)
+		(*cnt)++;
+}
+
 #endif

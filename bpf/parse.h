@@ -19,6 +19,7 @@
 #include "xfab_abi.h"
 #include "xfab_hash.h"
 #include "ctx.h"
+#include "csum.h"
 #include "scratch.h"
 
 #ifndef ETH_P_8021AD
@@ -119,52 +120,6 @@ static __always_inline int xfab_parse_l4(struct xfab_meta *m, void *l4, void *da
 		break;
 	}
 	return 0;
-}
-
-/*
- * RFC 1812 5.2.2 / RFC 1071: the ones' complement sum of the whole header
- * (options included, checksum field too) is 0xffff when it is intact. Sums
- * 32-bit words into 64 bits and folds; the byte order does not matter to a
- * ones' complement sum. hdr_len (20..60) is in the frame already.
- *
- * Options (at most 10 words: a bounded loop, each word bounds-checked) are
- * summed in a subprogram of their own: its per-length exits meet at one
- * return, so the rest of the pipeline is verified once, not per IHL.
- */
-static __attribute__((noinline)) __u64 xfab_ipv4_opts_sum(const __u32 *opts, __u32 words,
-							  const void *data_end)
-{
-	__u64 sum = 0;
-
-	for (__u32 i = 0; i < 10 && i < words; i++) {
-		const __u32 *p = opts + i;
-
-		asm volatile("" : "+r"(p)); /* one register for the check and the load */
-		if ((const void *)(p + 1) > data_end)
-			return ~0ull; /* cannot happen: the header is in the frame */
-		sum += *p;
-	}
-	return sum;
-}
-
-static __always_inline int xfab_ipv4_csum_ok(const struct iphdr *iph, __u32 hdr_len,
-					     const void *data_end)
-{
-	const __u32 *w = (const void *)iph;
-	__u64 sum = (__u64)w[0] + w[1] + w[2] + w[3] + w[4];
-
-	if (hdr_len > sizeof(*iph)) {
-		__u64 opts = xfab_ipv4_opts_sum(w + 5, (hdr_len - sizeof(*iph)) / 4, data_end);
-
-		if (opts == ~0ull)
-			return 0;
-		sum += opts;
-	}
-	sum = (sum & 0xffffffff) + (sum >> 32);
-	sum = (sum & 0xffffffff) + (sum >> 32);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return sum == 0xffff;
 }
 
 /*

@@ -19,6 +19,7 @@
 #include "xfab_abi.h"
 #include "maps.h"
 #include "ctx.h"
+#include "csum.h"
 #include "scratch.h"
 #include "counters.h"
 
@@ -50,20 +51,9 @@ static __always_inline void xfab_mark_ce(const struct xfab_ctx *c, const struct 
 			b[1] |= XFAB_ECN_CE << 4;
 	} else {
 		struct iphdr *iph = xfab_ctx_hdr(c, m->l3_off, sizeof(*iph));
-		__u16 old_word, new_word;
-		__u32 sum;
 
-		if (!iph)
-			return;
-		old_word = *(__u16 *)iph; /* version/IHL and TOS, in network order */
-		iph->tos |= XFAB_ECN_CE;
-		new_word = *(__u16 *)iph;
-		sum = (__u16)~iph->check;
-		sum += (__u16)~old_word;
-		sum += new_word;
-		sum = (sum & 0xffff) + (sum >> 16);
-		sum = (sum & 0xffff) + (sum >> 16);
-		iph->check = (__u16)~sum;
+		if (iph)
+			xfab_ipv4_set_tos(iph, iph->tos | XFAB_ECN_CE);
 	}
 }
 

@@ -33,6 +33,7 @@
 #include "xfab_hash.h"
 #include "maps.h"
 #include "ctx.h"
+#include "csum.h"
 #include "scratch.h"
 #include "counters.h"
 #include "parse.h"
@@ -99,20 +100,10 @@ static __always_inline void xfab_set_ecn(const struct xfab_ctx *c, struct xfab_m
 			b[1] = (b[1] & ~(XFAB_ECN_MASK << 4)) | (ecn << 4);
 	} else {
 		struct iphdr *iph = xfab_ctx_hdr(c, m->l3_off, sizeof(*iph));
-		__u16 old_word, new_word;
-		__u32 sum;
 
 		if (!iph)
 			return;
-		old_word = *(__u16 *)iph;
-		iph->tos = (iph->tos & ~XFAB_ECN_MASK) | ecn;
-		new_word = *(__u16 *)iph;
-		sum = (__u16)~iph->check;
-		sum += (__u16)~old_word;
-		sum += new_word;
-		sum = (sum & 0xffff) + (sum >> 16);
-		sum = (sum & 0xffff) + (sum >> 16);
-		iph->check = (__u16)~sum;
+		xfab_ipv4_set_tos(iph, (iph->tos & ~XFAB_ECN_MASK) | ecn);
 	}
 	m->tos = (m->tos & ~XFAB_ECN_MASK) | ecn;
 }
@@ -200,19 +191,6 @@ static __always_inline int xfab_stage_vnet(const struct xfab_ctx *c, struct xfab
 	m->ttl = XFAB_VXLAN_TTL;
 	m->l3_len = s->ov.inner_len + XFAB_VXLAN_ENCAP_LEN - ETH_HLEN;
 	return XFAB_ACT_FORWARD;
-}
-
-/* RFC 1071 over the 20-byte header just written (check field 0). */
-static __always_inline __u16 xfab_ipv4_hdr_csum(const struct iphdr *iph)
-{
-	const __u16 *w = (const void *)iph;
-	__u32 sum = 0;
-
-	for (int i = 0; i < 10; i++)
-		sum += w[i];
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (__u16)~sum;
 }
 
 /*

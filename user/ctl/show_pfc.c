@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "pfcwd.h"
 
 /* One port's PFC records, zero where a map holds nothing. */
 struct pfc_view {
@@ -205,20 +206,6 @@ int show_pfc_status(void)
 
 /* ---- show pfcwd config|stats ---- */
 
-static const char *wd_action_name(__u8 action)
-{
-	switch (action) {
-	case XFAB_PFCWD_DROP:
-		return "drop";
-	case XFAB_PFCWD_FORWARD:
-		return "forward";
-	case XFAB_PFCWD_ALERT:
-		return "alert";
-	default:
-		return "off";
-	}
-}
-
 /* The port's watchdog: its first watched queue (xfabd sets them all
  * alike), or -1 when none is watched. */
 static int wd_queue(const struct pfc_view *v, __u8 *mask)
@@ -278,7 +265,7 @@ int show_pfcwd_config(void)
 		if (json) {
 			jw_open(NULL, '{');
 			jw_string("port", name);
-			jw_string("action", wd_action_name(q->wd_action));
+			jw_string("action", pfcwd_action_name(q->wd_action));
 			jw_uint("detection_time_ms", q->wd_detection_ms);
 			jw_uint("restoration_time_ms", q->wd_restoration_ms);
 			prio_array("priorities", mask);
@@ -289,7 +276,7 @@ int show_pfcwd_config(void)
 			snprintf(restore, sizeof(restore), "%u", q->wd_restoration_ms);
 		else
 			snprintf(restore, sizeof(restore), "infinite");
-		printf("%10s  %8s  %16u  %18s\n", name, wd_action_name(q->wd_action),
+		printf("%10s  %8s  %16u  %18s\n", name, pfcwd_action_name(q->wd_action),
 		       q->wd_detection_ms, restore);
 	}
 	if (json) {
@@ -367,7 +354,7 @@ int show_pfcwd_stats(const struct ctl_opts *o)
 				jw_string("port", name);
 				jw_uint("priority", (unsigned)prio);
 				jw_string("status", q->stormed ? "stormed" : "operational");
-				jw_string("action", wd_action_name(q->wd_action));
+				jw_string("action", pfcwd_action_name(q->wd_action));
 				for (size_t c = 0; c < WD_PAIRS; c++) {
 					jw_uint(keys[c][0], p[c][0]);
 					jw_uint(keys[c][1], p[c][1]);

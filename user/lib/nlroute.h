@@ -2,7 +2,7 @@
 /*
  * The kernel FIB, as rtnetlink tells it, mirrored into the RIB (rib.h).
  *
- * Two halves:
+ * Two halves (nlroute.c and nlsync.c):
  *   - xfab_nl_decode: one rtnetlink message (RTM_NEWROUTE, RTM_DELROUTE,
  *     RTM_NEWNEXTHOP, RTM_DELNEXTHOP; IPv4 and IPv6) into a struct
  *     xfab_nl_change, through a filter (table, protocols). What a switch must

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* LOCAL_REPAIR: split horizon and the bounce of a dead path's packet
+ * through the repair table's group, after the route's path was chosen. */
+#ifndef XFAB_BPF_REPAIR_H
+#define XFAB_BPF_REPAIR_H
+
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "xfab_abi.h"
+#include "maps.h"
+#include "scratch.h"
+#include "counters.h"
+#include "kern.h"
+#include "fib.h"
+#include "nexthop.h"
+#include "group.h"
+
+/* The path chosen cannot carry the packet: every member of its group is
+ * down, or its one nexthop's port is. */
+static __always_inline int xfab_path_dead(int act, const struct xfab_result *res,
+					  const struct xfab_l3_decision *l3)
+{
+	const struct xfab_port *out;
+	__u32 ifindex = l3->egress_ifindex;
+
+	if (act == XFAB_ACT_DROP)
+		return res->reason == XFAB_DROP_GROUP_EMPTY;
+	/* a port that lost its carrier loses its neighbours too */
+	if (act == XFAB_ACT_PUNT && res->reason == XFAB_PUNT_NEIGH_UNRESOLVED)
+		return !xfab_nexthop_port(l3->nh_id);
+	if (act != XFAB_ACT_FORWARD || l3->egress_live)
+		return 0;
+	out = bpf_map_lookup_elem(&ports, &ifindex);
+	return !out || (out->flags & XFAB_PORT_UP) != XFAB_PORT_UP || !xfab_port_dev_live(ifindex);
+}
+
+/*
+ * LOCAL_REPAIR, after the route's path was chosen (act):
+ *   split horizon: a group that chose the port the packet came in on takes
+ *     another live member (in a Clos, a leaf sends a bounced packet up
+ *     another spine, never back);
+ *   bounce: a dead path's packet goes out of a repair port instead (a spine
+ *     that lost its only link to a leaf sends it down to another leaf), the
+ *     member the repair group picks for the flow, never the ingress port.
+ * The routing protocol's convergence then makes both unnecessary. A
+ * nexthop taken here is checked again at the egress.
+ */
+static __always_inline int xfab_local_repair(const struct xfab_meta *m,
+					     const struct xfab_settings *cfg, __u32 ingress,
+					     const struct xfab_route *rt, int act,
+					     struct xfab_l3_decision *l3, struct xfab_result *res)
+{
+	struct xfab_route rep;
+	__u32 nh;
+
+	if ((cfg->flags & XFAB_SET_SPLIT_HORIZON) && act == XFAB_ACT_FORWARD &&
+	    rt->type == XFAB_RT_GROUP && l3->egress_ifindex == ingress) {
+		nh = xfab_member_avoiding(rt->id, ingress, l3->pick.hash);
+		if (!nh)
+			return act; /* the ingress port is the only way */
+		if (!res->tracing)
+			xfab_count_lb(XFAB_LB_SPLIT_HORIZON);
+		l3->flags |= XFAB_TRACE_SPLIT_HORIZON;
+		l3->nh_id = (__u16)nh;
+		l3->egress_live = 0;
+		return xfab_use_nexthop(nh, l3, res);
+	}
+	if (!(cfg->flags & XFAB_SET_REPAIR) || !xfab_path_dead(act, res, l3))
+		return act;
+	if (!xfab_lookup_route(m, XFAB_TABLE_REPAIR, &rep) || rep.type != XFAB_RT_GROUP)
+		return act;
+	nh = xfab_group_pick(rep.id, res->tracing);
+	if (nh == XFAB_PICK_INVALID || nh == XFAB_PICK_EMPTY)
+		return act;
+	{
+		struct xfab_nexthop *v = bpf_map_lookup_elem(&nexthops, &nh);
+
+		if (!v || v->ifindex == ingress || !xfab_nexthop_port(nh))
+			nh = xfab_member_avoiding(rep.id, ingress, l3->pick.hash);
+	}
+	if (!nh)
+		return act;
+	if (!res->tracing)
+		xfab_count_lb(XFAB_LB_REPAIRED);
+	l3->flags |= XFAB_TRACE_REPAIRED;
+	l3->group = (__u16)rep.id;
+	l3->nh_id = (__u16)nh;
+	l3->egress_live = 0;
+	res->action = XFAB_ACT_FORWARD;
+	res->reason = 0;
+	return xfab_use_nexthop(nh, l3, res);
+}
+
+#endif
