@@ -11,8 +11,8 @@
 #include "opts.h"
 #include "textparse.h"
 
-#define OPTS_MAX 64	  /* rows in one table, --help included */
-#define OPTS_HELP_COL 28  /* the help column, unless every option is narrower */
+#define OPTS_MAX 64	   /* rows in one table, --help included */
+#define OPTS_HELP_COL 28   /* the help column, unless every option is narrower */
 #define OPTS_LONG_BASE 256 /* getopt_long's value for row i: above any letter */
 
 static const struct xfab_opt opts_help_row = {
@@ -295,7 +295,7 @@ int xfab_opts_parse(const struct xfab_opts *spec, int argc, char **argv)
 	memcpy(rows, spec->rows, (size_t)n * sizeof(rows[0]));
 	rows[n] = opts_help_row;
 	opts_build(rows, n + 1, lo, shrt);
-	optind = 1;
+	optind = 0; /* 0: glibc starts afresh, not inside a word of an earlier argv */
 	opterr = 0; /* our messages name the option the way the table does */
 	while ((c = getopt_long(argc, argv, shrt, lo, NULL)) != -1) {
 		int row = opts_row_of(rows, n + 1, c);

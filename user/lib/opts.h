@@ -63,37 +63,59 @@ struct xfab_opts {
 
 /* The rows; a trailing ".field = value, ..." sets anything else (.seen,
  * .base). */
-#define XFAB_OPT_END {.kind = XFAB_OPTK_END}
-#define XFAB_OPT_FLAG(lname, sname, var, hlp, ...)                                                \
-	{.name = lname, .short_name = sname, .kind = XFAB_OPTK_FLAG, .dest = &(var),              \
-	 .size = sizeof(var), .help = hlp, ##__VA_ARGS__}
-#define XFAB_OPT_STR(lname, sname, var, mv, hlp, ...)                                             \
-	{.name = lname, .short_name = sname, .kind = XFAB_OPTK_STR, .dest = &(var),               \
-	 .size = sizeof(var), .metavar = mv, .help = hlp, ##__VA_ARGS__}
-#define XFAB_OPT_INT(lname, sname, var, min, max_, mv, hlp, ...)                                  \
-	{.name = lname, .short_name = sname, .kind = XFAB_OPTK_INT, .dest = &(var),               \
-	 .size = sizeof(var), .lo = (min), .hi = (max_), .metavar = mv, .help = hlp, ##__VA_ARGS__}
-#define XFAB_OPT_UINT(lname, sname, var, min, max_, mv, hlp, ...)                                 \
-	{.name = lname, .short_name = sname, .kind = XFAB_OPTK_UINT, .dest = &(var),              \
-	 .size = sizeof(var), .ulo = (min), .uhi = (max_), .metavar = mv, .help = hlp,            \
-	 ##__VA_ARGS__}
-#define XFAB_OPT_DOUBLE(lname, sname, var, min, max_, mv, hlp, ...)                               \
-	{.name = lname, .short_name = sname, .kind = XFAB_OPTK_DOUBLE, .dest = &(var),            \
-	 .size = sizeof(var), .dlo = (min), .dhi = (max_), .metavar = mv, .help = hlp,            \
-	 ##__VA_ARGS__}
-#define XFAB_OPT_MAC(lname, sname, var, mv, hlp, ...)                                             \
-	{.name = lname, .short_name = sname, .kind = XFAB_OPTK_MAC, .dest = (var),                \
-	 .size = 6, .metavar = mv, .help = hlp, ##__VA_ARGS__}
-#define XFAB_OPT_LIST(lname, sname, arr, n, mv, hlp, ...)                                         \
-	{.name = lname, .short_name = sname, .kind = XFAB_OPTK_LIST, .dest = (arr),               \
-	 .max = (int)(sizeof(arr) / sizeof((arr)[0])), .count = &(n), .metavar = mv, .help = hlp, \
-	 ##__VA_ARGS__}
-#define XFAB_OPT_ENUM(lname, sname, var, nms, mv, hlp, ...)                                       \
-	{.name = lname, .short_name = sname, .kind = XFAB_OPTK_ENUM, .dest = &(var),              \
-	 .size = sizeof(var), .names = nms, .metavar = mv, .help = hlp, ##__VA_ARGS__}
-#define XFAB_OPT_FUNC(lname, sname, ptr, fn, mv, hlp, ...)                                        \
-	{.name = lname, .short_name = sname, .kind = XFAB_OPTK_FUNC, .dest = (ptr), .parse = fn,  \
-	 .metavar = mv, .help = hlp, ##__VA_ARGS__}
+#define XFAB_OPT_END                                                                               \
+	{                                                                                          \
+		.kind = XFAB_OPTK_END                                                              \
+	}
+#define XFAB_OPT_FLAG(lname, sname, var, hlp, ...)                                                 \
+	{                                                                                          \
+		.name = lname, .short_name = sname, .kind = XFAB_OPTK_FLAG, .dest = &(var),        \
+		.size = sizeof(var), .help = hlp, ##__VA_ARGS__                                    \
+	}
+#define XFAB_OPT_STR(lname, sname, var, mv, hlp, ...)                                              \
+	{                                                                                          \
+		.name = lname, .short_name = sname, .kind = XFAB_OPTK_STR, .dest = &(var),         \
+		.size = sizeof(var), .metavar = mv, .help = hlp, ##__VA_ARGS__                     \
+	}
+#define XFAB_OPT_INT(lname, sname, var, min, max_, mv, hlp, ...)                                   \
+	{                                                                                          \
+		.name = lname, .short_name = sname, .kind = XFAB_OPTK_INT, .dest = &(var),         \
+		.size = sizeof(var), .lo = (min), .hi = (max_), .metavar = mv, .help = hlp,        \
+		##__VA_ARGS__                                                                      \
+	}
+#define XFAB_OPT_UINT(lname, sname, var, min, max_, mv, hlp, ...)                                  \
+	{                                                                                          \
+		.name = lname, .short_name = sname, .kind = XFAB_OPTK_UINT, .dest = &(var),        \
+		.size = sizeof(var), .ulo = (min), .uhi = (max_), .metavar = mv, .help = hlp,      \
+		##__VA_ARGS__                                                                      \
+	}
+#define XFAB_OPT_DOUBLE(lname, sname, var, min, max_, mv, hlp, ...)                                \
+	{                                                                                          \
+		.name = lname, .short_name = sname, .kind = XFAB_OPTK_DOUBLE, .dest = &(var),      \
+		.size = sizeof(var), .dlo = (min), .dhi = (max_), .metavar = mv, .help = hlp,      \
+		##__VA_ARGS__                                                                      \
+	}
+#define XFAB_OPT_MAC(lname, sname, var, mv, hlp, ...)                                              \
+	{                                                                                          \
+		.name = lname, .short_name = sname, .kind = XFAB_OPTK_MAC, .dest = (var),          \
+		.size = 6, .metavar = mv, .help = hlp, ##__VA_ARGS__                               \
+	}
+#define XFAB_OPT_LIST(lname, sname, arr, n, mv, hlp, ...)                                          \
+	{                                                                                          \
+		.name = lname, .short_name = sname, .kind = XFAB_OPTK_LIST, .dest = (arr),         \
+		.max = (int)(sizeof(arr) / sizeof((arr)[0])), .count = &(n), .metavar = mv,        \
+		.help = hlp, ##__VA_ARGS__                                                         \
+	}
+#define XFAB_OPT_ENUM(lname, sname, var, nms, mv, hlp, ...)                                        \
+	{                                                                                          \
+		.name = lname, .short_name = sname, .kind = XFAB_OPTK_ENUM, .dest = &(var),        \
+		.size = sizeof(var), .names = nms, .metavar = mv, .help = hlp, ##__VA_ARGS__       \
+	}
+#define XFAB_OPT_FUNC(lname, sname, ptr, fn, mv, hlp, ...)                                         \
+	{                                                                                          \
+		.name = lname, .short_name = sname, .kind = XFAB_OPTK_FUNC, .dest = (ptr),         \
+		.parse = fn, .metavar = mv, .help = hlp, ##__VA_ARGS__                             \
+	}
 
 /* What xfab_opts_parse returns besides the index of the first operand. */
 #define XFAB_OPTS_HELP (-1)  /* --help was printed on stdout: exit 0 */
