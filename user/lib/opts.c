@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Declarative options (opts.h): getopt_long, the value checks and --help
  * from one table. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
@@ -82,6 +83,18 @@ void xfab_opts_usage(const struct xfab_opts *spec, FILE *out)
 	opts_row_help(&opts_help_row, col, out);
 	if (spec->epilogue)
 		fputs(spec->epilogue, out);
+}
+
+int xfab_opts_ip4(const char *text, void *dest, char *why, size_t len)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, text, &a) != 1) {
+		snprintf(why, len, "not an IPv4 address");
+		return -1;
+	}
+	memcpy(dest, &a, 4);
+	return 0;
 }
 
 int xfab_opts_exit(int parsed)

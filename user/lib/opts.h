@@ -130,5 +130,7 @@ int xfab_opts_parse(const struct xfab_opts *spec, int argc, char **argv);
 void xfab_opts_usage(const struct xfab_opts *spec, FILE *out);
 /* The exit status for a negative xfab_opts_parse result: 0 or 2. */
 int xfab_opts_exit(int parsed);
+/* A FUNC row's parser for an IPv4 address into __u8[4] (network order). */
+int xfab_opts_ip4(const char *text, void *dest, char *why, size_t len);
 
 #endif
