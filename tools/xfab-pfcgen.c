@@ -62,20 +62,6 @@ static int parse_prios(const char *text, void *vector, char *why, size_t len)
 	return xfab_pfc_parse_prios(text, vector, why, len);
 }
 
-/* (0, MAX_SECONDS]: 0 is not a duration */
-static int parse_duration(const char *text, void *dest, char *why, size_t len)
-{
-	char *end;
-	double d = strtod(text, &end);
-
-	if (end == text || *end || !(d > 0 && d <= MAX_SECONDS)) {
-		snprintf(why, len, "seconds, up to %d", MAX_SECONDS);
-		return -1;
-	}
-	*(double *)dest = d;
-	return 0;
-}
-
 /* The options into g: 0, or the exit status. */
 static int parse_args(struct pfcgen_args *g, int argc, char **argv)
 {
@@ -95,8 +81,8 @@ static int parse_args(struct pfcgen_args *g, int argc, char **argv)
 			 "frames to send (default 1; with --duration:\nas many as it takes)"),
 	    XFAB_OPT_INT("rate", 0, g->rate, 0, 10000000, "PPS",
 			 "frames per second (0: back to back)"),
-	    XFAB_OPT_FUNC("duration", 0, &g->duration, parse_duration, "S",
-			  "send for S seconds (up to 60)"),
+	    XFAB_OPT_DOUBLE("duration", 0, g->duration, 0.001, MAX_SECONDS, "S",
+			    "send for S seconds"),
 	    XFAB_OPT_INT("timers", 0, g->timers, 0, XFAB_NUM_PRIO, "N",
 			 "pause-time fields in the frame (default 8)"),
 	    XFAB_OPT_MAC("src-mac", 0, g->mac, "MAC", "source address (default the port's)",
