@@ -390,9 +390,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	};
 	const struct xfab_opts spec = {"xfab-bench", "attach|load|devmap|cfg|count|gen|nsper", rows,
 				       NULL};
-	int first = xfab_opts_parse(&spec, argc, argv);
-
-	return first < 0 ? xfab_opts_exit(first) : -1;
+	return xfab_opts_parse_all(&spec, argc, argv);
 }
 
 int main(int argc, char **argv)

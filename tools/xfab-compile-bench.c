@@ -415,13 +415,9 @@ int main(int argc, char **argv)
 	};
 	const struct xfab_opts spec = {"xfab-compile-bench", NULL, rows, NULL};
 
-	o = xfab_opts_parse(&spec, argc, argv);
-	if (o < 0)
-		return xfab_opts_exit(o);
-	if (o < argc) {
-		xfab_opts_usage(&spec, stderr);
-		return 2;
-	}
+	o = xfab_opts_parse_all(&spec, argc, argv);
+	if (o >= 0)
+		return o;
 	run_incremental(n_routes, repeat, inc, &inc_setup);
 	run_full(n_routes, repeat, full, &full_setup);
 	printf("%zu routes, %d ports, %d ECMP groups of %d; median of %d repeats\n", n_routes,

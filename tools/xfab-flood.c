@@ -49,7 +49,7 @@ static const char *const kind_names[] = {"ttl1", "arp", "mix", NULL};
 struct flood_args {
 	const char *dev;
 	uint8_t dmac[6], src[4], dst[4], target[4];
-	int have_dmac, have_src, have_dst, have_target, json;
+	int have_dmac, have_dst, have_target, json;
 	long seconds, count, rate;
 	int kind; /* enum kind */
 };
@@ -58,11 +58,11 @@ struct flood_args {
 static int parse_args(struct flood_args *f, int argc, char **argv)
 {
 	const struct xfab_opt rows[] = {
-	    XFAB_OPT_STR("dev", 0, f->dev, "IF", "the port to send on"),
+	    XFAB_OPT_STR("dev", 0, f->dev, "IF", "the port to send on", .required = 1),
 	    XFAB_OPT_MAC("dmac", 0, f->dmac, "MAC", "the switch port's MAC (ttl1, mix)",
 			 .seen = &f->have_dmac),
 	    XFAB_OPT_FUNC("src", 0, f->src, xfab_opts_ip4, "IP", "the frames' source address",
-			  .seen = &f->have_src),
+			  .required = 1),
 	    XFAB_OPT_FUNC("dst", 0, f->dst, xfab_opts_ip4, "IP",
 			  "the TTL-1 frames' destination (ttl1, mix)", .seen = &f->have_dst),
 	    XFAB_OPT_FUNC("arp-target", 0, f->target, xfab_opts_ip4, "IP",
@@ -80,14 +80,10 @@ static int parse_args(struct flood_args *f, int argc, char **argv)
 	    XFAB_OPT_END,
 	};
 	const struct xfab_opts spec = {"xfab-flood", "--dev IF --src IP ...", rows, NULL};
-	int first = xfab_opts_parse(&spec, argc, argv);
+	int ret = xfab_opts_parse_all(&spec, argc, argv);
 
-	if (first < 0)
-		return xfab_opts_exit(first);
-	if (first < argc || !f->dev || !f->have_src) {
-		xfab_opts_usage(&spec, stderr);
-		return 2;
-	}
+	if (ret >= 0)
+		return ret;
 	if (f->kind != KIND_ARP && (!f->have_dst || !f->have_dmac)) {
 		fprintf(stderr, "xfab-flood: --kind %s needs --dst and --dmac\n",
 			f->kind == KIND_TTL1 ? "ttl1" : "mix");

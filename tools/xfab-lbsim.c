@@ -171,14 +171,10 @@ int main(int argc, char **argv)
 	    XFAB_OPT_END,
 	};
 	const struct xfab_opts spec = {"xfab-lbsim", NULL, rows, NULL};
-	int first = xfab_opts_parse(&spec, argc, argv);
+	int ret = xfab_opts_parse_all(&spec, argc, argv);
 
-	if (first < 0)
-		return xfab_opts_exit(first);
-	if (first < argc) {
-		xfab_opts_usage(&spec, stderr);
-		return 2;
-	}
+	if (ret >= 0)
+		return ret;
 	if (compile_group(links, &grp))
 		return 1;
 	if (json_path) {

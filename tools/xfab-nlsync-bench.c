@@ -290,13 +290,9 @@ int main(int argc, char **argv)
 	};
 	const struct xfab_opts spec = {"xfab-nlsync-bench", NULL, rows, NULL};
 
-	o = xfab_opts_parse(&spec, argc, argv);
-	if (o < 0)
-		return xfab_opts_exit(o);
-	if (o < argc) {
-		xfab_opts_usage(&spec, stderr);
-		return 2;
-	}
+	o = xfab_opts_parse_all(&spec, argc, argv);
+	if (o >= 0)
+		return o;
 	/* a switch of 16 ports, nothing routed by the config */
 	len +=
 	    (size_t)snprintf(text + len, sizeof(text) - len,

@@ -66,7 +66,7 @@ static int parse_prios(const char *text, void *vector, char *why, size_t len)
 static int parse_args(struct pfcgen_args *g, int argc, char **argv)
 {
 	const struct xfab_opt rows[] = {
-	    XFAB_OPT_STR("dev", 0, g->dev, "IF", "the port to send on"),
+	    XFAB_OPT_STR("dev", 0, g->dev, "IF", "the port to send on", .required = 1),
 	    XFAB_OPT_FUNC("prio", 0, &g->vector, parse_prios, "LIST",
 			  "the priorities named (3,4 or 0-7)", .seen = &g->have_vector),
 	    XFAB_OPT_INT("vector", 0, g->vector, 0, 0xff, "N", "the priority-enable vector",
@@ -93,15 +93,7 @@ static int parse_args(struct pfcgen_args *g, int argc, char **argv)
 	};
 	const struct xfab_opts spec = {"xfab-pfcgen", "--dev IF --prio LIST|--vector N|--pause",
 				       rows, NULL};
-	int first = xfab_opts_parse(&spec, argc, argv);
-
-	if (first < 0)
-		return xfab_opts_exit(first);
-	if (first < argc || !g->dev) {
-		xfab_opts_usage(&spec, stderr);
-		return 2;
-	}
-	return -1;
+	return xfab_opts_parse_all(&spec, argc, argv);
 }
 
 int main(int argc, char **argv)

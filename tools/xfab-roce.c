@@ -425,7 +425,7 @@ struct recv_opts {
 static int parse_send(struct send_opts *so, int argc, char **argv)
 {
 	const struct xfab_opt rows[] = {
-	    XFAB_OPT_STR("dst", 0, so->dst, "ADDR", "the receiver (IPv4 or IPv6)"),
+	    XFAB_OPT_STR("dst", 0, so->dst, "ADDR", "the receiver (IPv4 or IPv6)", .required = 1),
 	    XFAB_OPT_INT("qps", 0, so->qps, 1, MAX_QPS, "N", "queue pairs, one flow each (16)"),
 	    XFAB_OPT_INT("count", 0, so->count, 1, 10000000, "N", "packets per QP (1000)"),
 	    XFAB_OPT_INT("rate", 0, so->rate, 0, 100000000, "PPS",
@@ -452,15 +452,7 @@ static int parse_send(struct send_opts *so, int argc, char **argv)
 	    XFAB_OPT_END,
 	};
 	const struct xfab_opts spec = {"xfab-roce send", "--dst ADDR", rows, NULL};
-	int first = xfab_opts_parse(&spec, argc, argv);
-
-	if (first < 0)
-		return xfab_opts_exit(first);
-	if (first < argc || !so->dst) {
-		xfab_opts_usage(&spec, stderr);
-		return 2;
-	}
-	return -1;
+	return xfab_opts_parse_all(&spec, argc, argv);
 }
 
 /* xfab-roce recv's options into ro: 0, or the exit status. */
@@ -476,15 +468,7 @@ static int parse_recv(struct recv_opts *ro, int argc, char **argv)
 	    XFAB_OPT_END,
 	};
 	const struct xfab_opts spec = {"xfab-roce recv", NULL, rows, NULL};
-	int first = xfab_opts_parse(&spec, argc, argv);
-
-	if (first < 0)
-		return xfab_opts_exit(first);
-	if (first < argc) {
-		xfab_opts_usage(&spec, stderr);
-		return 2;
-	}
-	return -1;
+	return xfab_opts_parse_all(&spec, argc, argv);
 }
 
 static void usage(FILE *f)

@@ -45,8 +45,8 @@ static int parse_args(struct inject_args *r, int add, int argc, char **argv)
 {
 	const struct xfab_opt rows[] = {
 	    XFAB_OPT_UINT("routes", 0, r->routes, 1, 4000000, "N", "how many /24 routes",
-			  .base = 10),
-	    XFAB_OPT_STR("dev", 0, r->dev, "IF", "the gateways' port"),
+			  .base = 10, .required = 1),
+	    XFAB_OPT_STR("dev", 0, r->dev, "IF", "the gateways' port", .required = 1),
 	    XFAB_OPT_LIST("via", 0, r->via, r->n_via, "GW[,GW...]",
 			  "next hops (more than one: multipath); add only"),
 	    XFAB_OPT_UINT("table", 0, r->table, 1, 0xffffffffUL, "T", "routing table (main)",
@@ -58,15 +58,13 @@ static int parse_args(struct inject_args *r, int add, int argc, char **argv)
 	};
 	const struct xfab_opts spec = {add ? "xfab-route-inject add" : "xfab-route-inject del",
 				       "--routes N --dev IF --via GW[,GW...]", rows, NULL};
-	int first = xfab_opts_parse(&spec, argc, argv);
+	int ret = xfab_opts_parse_all(&spec, argc, argv);
 
-	if (first < 0)
-		return xfab_opts_exit(first);
-	if (first < argc || !r->routes || !r->dev || (add && !r->n_via)) {
-		xfab_opts_usage(&spec, stderr);
+	if (ret < 0 && add && !r->n_via) {
+		fprintf(stderr, "%s: --via is required\n", spec.prog);
 		return 2;
 	}
-	return -1;
+	return ret;
 }
 
 /* Reads what the kernel sent back (errors only): how many refusals. */

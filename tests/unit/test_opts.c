@@ -283,12 +283,58 @@ static void test_operands(void **state)
 	assert_int_equal(v.json, 0);
 }
 
+/* A .required row, and xfab_opts_parse_all's operand refusal. */
+static void test_required_and_operands(void **state)
+{
+	const char *name = NULL;
+	const struct xfab_opt req_rows[] = {
+	    XFAB_OPT_STR("name", 'n', name, "NAME", "who", .required = 1),
+	    XFAB_OPT_END,
+	};
+	const struct xfab_opts req = {"r", NULL, req_rows, NULL};
+	const char *usage = "usage: r [OPTIONS]\n"
+			    "  -n, --name NAME  who\n"
+			    "  -h, --help       this text\n";
+	char a0[] = "r", a1[] = "-n", a2[] = "x", a3[] = "extra", want[512];
+	char *argv[] = {a0, a1, a2, a3, NULL};
+	FILE *fe = tmpfile();
+	int se = dup(2), r1, r2, r3, r4;
+	size_t n;
+
+	(void)state;
+	fflush(stderr);
+	dup2(fileno(fe), 2);
+	r1 = xfab_opts_parse(&req, 1, argv);	 /* no --name */
+	r2 = xfab_opts_parse_all(&req, 3, argv); /* -n x */
+	r3 = xfab_opts_parse_all(&req, 4, argv); /* -n x extra */
+	r4 = xfab_opts_parse(&req, 4, argv);	 /* the operand is the caller's */
+	fflush(stderr);
+	dup2(se, 2);
+	close(se);
+	rewind(fe);
+	n = fread(err_buf, 1, sizeof(err_buf) - 1, fe);
+	err_buf[n] = '\0';
+	fclose(fe);
+	assert_int_equal(r1, XFAB_OPTS_USAGE);
+	assert_int_equal(r2, -1);
+	assert_string_equal(name, "x");
+	assert_int_equal(r3, 2);
+	assert_int_equal(r4, 3);
+	snprintf(want, sizeof(want), "r: --name is required\n%sr: unexpected argument extra\n%s",
+		 usage, usage);
+	assert_string_equal(err_buf, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_help_bytes),		cmocka_unit_test(test_every_kind),
-	    cmocka_unit_test(test_rcvbuf_base10),	cmocka_unit_test(test_bad_values),
-	    cmocka_unit_test(test_unknown_and_missing), cmocka_unit_test(test_operands),
+	    cmocka_unit_test(test_help_bytes),
+	    cmocka_unit_test(test_every_kind),
+	    cmocka_unit_test(test_rcvbuf_base10),
+	    cmocka_unit_test(test_bad_values),
+	    cmocka_unit_test(test_unknown_and_missing),
+	    cmocka_unit_test(test_operands),
+	    cmocka_unit_test(test_required_and_operands),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

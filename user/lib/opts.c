@@ -296,8 +296,23 @@ static int opts_refuse(const struct xfab_opts *spec, const struct xfab_opt *rows
 	return XFAB_OPTS_USAGE;
 }
 
+/* A .required row the command line did not give. */
+static int opts_missing(const struct xfab_opts *spec, const struct xfab_opt *rows, int n,
+			const char *given)
+{
+	for (int i = 0; i < n; i++) {
+		if (rows[i].required && !given[i]) {
+			fprintf(stderr, "%s: --%s is required\n", spec->prog, rows[i].name);
+			xfab_opts_usage(spec, stderr);
+			return XFAB_OPTS_USAGE;
+		}
+	}
+	return 0;
+}
+
 int xfab_opts_parse(const struct xfab_opts *spec, int argc, char **argv)
 {
+	char given[OPTS_MAX] = {0};
 	struct xfab_opt rows[OPTS_MAX];
 	struct option lo[OPTS_MAX + 1] = {{0}};
 	char shrt[3 * OPTS_MAX + 2];
@@ -323,6 +338,21 @@ int xfab_opts_parse(const struct xfab_opts *spec, int argc, char **argv)
 			return XFAB_OPTS_USAGE;
 		if (rows[row].seen)
 			*rows[row].seen = 1;
+		given[row] = 1;
 	}
-	return optind;
+	return opts_missing(spec, rows, n, given) ?: optind;
+}
+
+int xfab_opts_parse_all(const struct xfab_opts *spec, int argc, char **argv)
+{
+	int first = xfab_opts_parse(spec, argc, argv);
+
+	if (first < 0)
+		return xfab_opts_exit(first);
+	if (first < argc) {
+		fprintf(stderr, "%s: unexpected argument %s\n", spec->prog, argv[first]);
+		xfab_opts_usage(spec, stderr);
+		return 2;
+	}
+	return -1;
 }

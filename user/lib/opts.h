@@ -50,6 +50,7 @@ struct xfab_opt {
 	int max;		  /* LIST: room in dest */
 	int *count;		  /* LIST: items stored so far */
 	int *seen;		  /* optional: set to 1 when the option is given */
+	int required;		  /* refused when not given */
 	/* FUNC: 0, or nonzero with the reason in why */
 	int (*parse)(const char *text, void *dest, char *why, size_t len);
 };
@@ -124,8 +125,12 @@ struct xfab_opts {
 /* Parse argv by the table: the index of the first operand (>= 1), or
  * XFAB_OPTS_HELP / XFAB_OPTS_USAGE. A bad value is refused naming the
  * option and what it must be ("prog: --rate "x": must be 0..100"); an
- * unknown option or a missing argument also prints the help on stderr. */
+ * unknown option, a missing argument or a missing .required option also
+ * prints the help on stderr. */
 int xfab_opts_parse(const struct xfab_opts *spec, int argc, char **argv);
+/* The options and no operand: -1 to go on, or the exit status (0 after
+ * --help, 2 after a refusal; an operand is refused with the help). */
+int xfab_opts_parse_all(const struct xfab_opts *spec, int argc, char **argv);
 /* The help text (usage line, aligned option list, epilogue). */
 void xfab_opts_usage(const struct xfab_opts *spec, FILE *out);
 /* The exit status for a negative xfab_opts_parse result: 0 or 2. */
