@@ -3,8 +3,8 @@
  * from one table. */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,8 +318,10 @@ int xfab_opts_parse(const struct xfab_opts *spec, int argc, char **argv)
 	char shrt[3 * OPTS_MAX + 2];
 	int n = opts_count(spec->rows), c;
 
-	if (n >= OPTS_MAX)
+	if (n >= OPTS_MAX) { /* a table too long to build: the program's own bug */
+		fprintf(stderr, "%s: %d options, more than %d\n", spec->prog, n, OPTS_MAX - 1);
 		return XFAB_OPTS_USAGE;
+	}
 	memcpy(rows, spec->rows, (size_t)n * sizeof(rows[0]));
 	rows[n] = opts_help_row;
 	opts_build(rows, n + 1, lo, shrt);
