@@ -27,6 +27,7 @@ static struct vals {
 	const char *dev;
 	int rate;
 	uint8_t prio;
+	uint8_t canary; /* right after prio: a write wider than prio's byte spoils it */
 	long long delta;
 	unsigned int rcvbuf;
 	uint64_t big;
@@ -113,6 +114,7 @@ static int run(const char *first, ...)
 	va_end(ap);
 	argv[argc] = NULL;
 	memset(&v, 0, sizeof(v));
+	v.canary = 0xa5;
 	fflush(stdout);
 	fflush(stderr);
 	so = dup(1);
@@ -167,6 +169,7 @@ static void test_every_kind(void **state)
 	assert_string_equal(v.dev, "eth1");
 	assert_int_equal(v.rate, 10000000);
 	assert_int_equal(v.prio, 7);
+	assert_int_equal(v.canary, 0xa5);
 	assert_true(v.delta == -5);
 	assert_int_equal(v.rcvbuf, 4096);
 	assert_true(v.big == UINT64_MAX);
