@@ -215,7 +215,7 @@ int main(int argc, char **argv)
 		    "\"src_mac\":\"%02x:%02x:%02x:%02x:%02x:%02x\",\"sent\":%llu,\"errors\":%llu,"
 		    "\"seconds\":%.6f",
 		    g.dev, g.pause ? "pause" : "pfc",
-		    g.pause ? XFAB_MAC_CONTROL_PAUSE : XFAB_MAC_CONTROL_PFC,
+		    (unsigned int)(g.pause ? XFAB_MAC_CONTROL_PAUSE : XFAB_MAC_CONTROL_PFC),
 		    g.pause ? 0xffu : g.vector, prios, g.quanta, g.pause ? 1 : g.timers, len,
 		    g.mac[0], g.mac[1], g.mac[2], g.mac[3], g.mac[4], g.mac[5],
 		    (unsigned long long)sent, (unsigned long long)errors, secs);

@@ -94,6 +94,9 @@ static const char help_text[] = "usage: t [OPTIONS] FILE...\n"
 
 static char out_buf[8192], err_buf[8192];
 
+/* run()'s last word: a pointer, not a bare NULL that may be an int */
+#define END ((const char *)NULL)
+
 /* Run the parser on a NULL-terminated list of words, stdout and stderr
  * caught in out_buf and err_buf. */
 static int run(const char *first, ...)
@@ -146,11 +149,11 @@ static int run(const char *first, ...)
 static void test_help_bytes(void **state)
 {
 	(void)state;
-	assert_int_equal(run("--help", NULL), XFAB_OPTS_HELP);
+	assert_int_equal(run("--help", END), XFAB_OPTS_HELP);
 	assert_string_equal(out_buf, help_text);
 	assert_string_equal(err_buf, "");
 	assert_int_equal(xfab_opts_exit(XFAB_OPTS_HELP), 0);
-	assert_int_equal(run("-h", NULL), XFAB_OPTS_HELP);
+	assert_int_equal(run("-h", END), XFAB_OPTS_HELP);
 	assert_string_equal(out_buf, help_text);
 }
 
@@ -162,7 +165,7 @@ static void test_every_kind(void **state)
 	assert_int_equal(run("-j", "-d", "eth1", "--rate", "10000000", "-p", "7", "--delta", "-5",
 			     "--rcvbuf", "4096", "--frac", "1", "--dmac", "02:00:0a:ff:Ab:01",
 			     "--port", "a,b", "--port", "c", "--stage", "fib", "--even", "4",
-			     "--big", "18446744073709551615", "x", "y", NULL),
+			     "--big", "18446744073709551615", "x", "y", END),
 			 26);
 	assert_string_equal(err_buf, "");
 	assert_int_equal(v.json, 1);
@@ -185,7 +188,7 @@ static void test_every_kind(void **state)
 
 	/* the low ends, and the rest untouched */
 	assert_int_equal(run("--rate", "0", "--prio", "0", "--delta", "5", "--frac", "0", "--stage",
-			     "full", "--rcvbuf", "1073741824", NULL),
+			     "full", "--rcvbuf", "1073741824", END),
 			 13);
 	assert_int_equal(v.rate, 0);
 	assert_true(v.delta == 5);
@@ -195,7 +198,7 @@ static void test_every_kind(void **state)
 	assert_int_equal(v.have_mac, 0);
 	assert_null(v.dev);
 	/* base 0 by default: 0x.. reads hex */
-	assert_int_equal(run("--prio", "0x7", NULL), 3);
+	assert_int_equal(run("--prio", "0x7", END), 3);
 	assert_int_equal(v.prio, 7);
 }
 
@@ -203,7 +206,7 @@ static void test_rcvbuf_base10(void **state)
 {
 	(void)state;
 	/* .base = 10: a leading 0 is not octal */
-	assert_int_equal(run("--rcvbuf", "010000", NULL), 3);
+	assert_int_equal(run("--rcvbuf", "010000", END), 3);
 	assert_int_equal(v.rcvbuf, 10000);
 }
 
@@ -239,13 +242,13 @@ static void test_bad_values(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(run(bad[i].opt, bad[i].arg, NULL), XFAB_OPTS_USAGE);
+		assert_int_equal(run(bad[i].opt, bad[i].arg, END), XFAB_OPTS_USAGE);
 		assert_string_equal(err_buf, bad[i].err);
 		assert_string_equal(out_buf, "");
 	}
 	assert_int_equal(xfab_opts_exit(XFAB_OPTS_USAGE), 2);
 	/* a refused MAC is not seen */
-	run("--dmac", "zz", NULL);
+	run("--dmac", "zz", END);
 	assert_int_equal(v.have_mac, 0);
 }
 
@@ -254,35 +257,35 @@ static void test_unknown_and_missing(void **state)
 	char want[8192];
 
 	(void)state;
-	assert_int_equal(run("--nope", NULL), XFAB_OPTS_USAGE);
+	assert_int_equal(run("--nope", END), XFAB_OPTS_USAGE);
 	snprintf(want, sizeof(want), "t: unknown option --nope\n%s", help_text);
 	assert_string_equal(err_buf, want);
 	assert_string_equal(out_buf, "");
 
-	assert_int_equal(run("-z", NULL), XFAB_OPTS_USAGE);
+	assert_int_equal(run("-z", END), XFAB_OPTS_USAGE);
 	snprintf(want, sizeof(want), "t: unknown option -z\n%s", help_text);
 	assert_string_equal(err_buf, want);
 
-	assert_int_equal(run("--rate", NULL), XFAB_OPTS_USAGE);
+	assert_int_equal(run("--rate", END), XFAB_OPTS_USAGE);
 	snprintf(want, sizeof(want), "t: --rate needs an argument (PPS)\n%s", help_text);
 	assert_string_equal(err_buf, want);
 
-	assert_int_equal(run("-d", NULL), XFAB_OPTS_USAGE);
+	assert_int_equal(run("-d", END), XFAB_OPTS_USAGE);
 	snprintf(want, sizeof(want), "t: --dev needs an argument (IFNAME)\n%s", help_text);
 	assert_string_equal(err_buf, want);
 
 	/* a flag given a value */
-	assert_int_equal(run("--json=1", NULL), XFAB_OPTS_USAGE);
+	assert_int_equal(run("--json=1", END), XFAB_OPTS_USAGE);
 	assert_non_null(strstr(err_buf, "t: unknown option --json=1\n"));
 }
 
 static void test_operands(void **state)
 {
 	(void)state;
-	assert_int_equal(run(NULL), 1);
-	assert_int_equal(run("a", "-j", NULL), 2);
+	assert_int_equal(run(END), 1);
+	assert_int_equal(run("a", "-j", END), 2);
 	assert_int_equal(v.json, 1); /* GNU order: options after operands too */
-	assert_int_equal(run("--", "-j", NULL), 2);
+	assert_int_equal(run("--", "-j", END), 2);
 	assert_int_equal(v.json, 0);
 }
 
