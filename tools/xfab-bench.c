@@ -30,7 +30,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <getopt.h>
 #include <linux/if_link.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -40,6 +39,7 @@
 
 #include "clock.h"
 #include "frame.h"
+#include "opts.h"
 #include "textparse.h"
 
 #define XFAB_TCX_INGRESS 46 /* enum bpf_attach_type; Debian's UAPI headers predate tcx */
@@ -355,105 +355,58 @@ static int do_nsper(const struct opts *o)
 	return 0;
 }
 
+/* Every command's options in one table: the commands share most of them,
+ * and which ones each needs is checked in main. */
+static int parse_args(struct opts *o, int argc, char **argv)
+{
+	const struct xfab_opt rows[] = {
+	    XFAB_OPT_STR("obj", 0, o->obj, "FILE", "the BPF object (attach, load)"),
+	    XFAB_OPT_STR("prog", 0, o->prog, "NAME", "the program (attach, nsper)"),
+	    XFAB_OPT_STR("dev", 0, o->dev, "IF", "the port"),
+	    XFAB_OPT_STR("pin", 0, o->pin, "DIR", "where the maps are pinned"),
+	    XFAB_OPT_STR("map", 0, o->map, "NAME", "the devmap (devmap)"),
+	    XFAB_OPT_INT("key", 0, o->key, 0, 0xffffffffL, "N",
+			 "its slot (default: the port's ifindex)"),
+	    XFAB_OPT_FLAG("skb", 0, o->skb, "generic XDP (attach)"),
+	    XFAB_OPT_INT("flows", 0, o->flows, 1, 0xffffffffL, "N", "flows to vary (cfg)"),
+	    XFAB_OPT_FLAG("vary-qp", 0, o->vary_qp, "vary the QP, not the port (cfg)"),
+	    XFAB_OPT_FLAG("v6", 0, o->v6, "IPv6 frames"),
+	    XFAB_OPT_FLAG("tc", 0, o->tc, "a tc program, through bench_nsper_tc (nsper)"),
+	    XFAB_OPT_STR("dmac", 0, o->dmac, "MAC", "the frames' destination MAC"),
+	    XFAB_OPT_STR("smac", 0, o->smac, "MAC", "the frames' source MAC"),
+	    XFAB_OPT_STR("src", 0, o->src, "ADDR", "the frames' source address"),
+	    XFAB_OPT_STR("dst", 0, o->dst, "ADDR", "the frames' destination address"),
+	    XFAB_OPT_DOUBLE("seconds", 0, o->seconds, 0, 3600, "S",
+			    "how long to send (up to 30; other: 2)"),
+	    XFAB_OPT_INT("repeat", 0, o->repeat, 0, 0x7fffffffL, "N",
+			 "runs per measure (nsper; default 1000000)"),
+	    XFAB_OPT_INT("vxlan", 0, o->vni, 1, 0xffffff, "VNI", "VXLAN-encapsulated frames",
+			 .base = 10),
+	    XFAB_OPT_STR("outer-src", 0, o->osrc, "ADDR", "the VXLAN outer source"),
+	    XFAB_OPT_STR("outer-dst", 0, o->odst, "ADDR", "the VXLAN outer destination"),
+	    XFAB_OPT_FLAG("restore-all", 0, o->restore_all,
+			  "restore the whole frame before each run (nsper)"),
+	    XFAB_OPT_END,
+	};
+	const struct xfab_opts spec = {"xfab-bench", "attach|load|devmap|cfg|count|gen|nsper", rows,
+				       NULL};
+	return xfab_opts_parse_all(&spec, argc, argv);
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-	    {"obj", 1, NULL, 'o'},	 {"prog", 1, NULL, 'p'},      {"dev", 1, NULL, 'd'},
-	    {"pin", 1, NULL, 'P'},	 {"map", 1, NULL, 'm'},	      {"key", 1, NULL, 'k'},
-	    {"skb", 0, NULL, 's'},	 {"flows", 1, NULL, 'f'},     {"vary-qp", 0, NULL, 'q'},
-	    {"v6", 0, NULL, '6'},	 {"tc", 0, NULL, 'T'},	      {"dmac", 1, NULL, 'D'},
-	    {"smac", 1, NULL, 'S'},	 {"src", 1, NULL, 'a'},	      {"dst", 1, NULL, 'b'},
-	    {"seconds", 1, NULL, 't'},	 {"repeat", 1, NULL, 'r'},    {"vxlan", 1, NULL, 'x'},
-	    {"outer-src", 1, NULL, 'A'}, {"outer-dst", 1, NULL, 'B'}, {"restore-all", 0, NULL, 'R'},
-	    {NULL, 0, NULL, 0},
-	};
 	struct opts o = {.key = -1, .flows = 1};
 	const char *cmd;
-	int c;
+	int ret;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: xfab-bench attach|load|devmap|cfg|count|gen|nsper ...\n");
 		return 2;
 	}
 	cmd = argv[1];
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o.obj = optarg;
-			break;
-		case 'p':
-			o.prog = optarg;
-			break;
-		case 'd':
-			o.dev = optarg;
-			break;
-		case 'P':
-			o.pin = optarg;
-			break;
-		case 'm':
-			o.map = optarg;
-			break;
-		case 'k':
-			o.key = atol(optarg);
-			break;
-		case 's':
-			o.skb = 1;
-			break;
-		case 'f':
-			o.flows = atol(optarg);
-			break;
-		case 'q':
-			o.vary_qp = 1;
-			break;
-		case '6':
-			o.v6 = 1;
-			break;
-		case 'T':
-			o.tc = 1;
-			break;
-		case 'D':
-			o.dmac = optarg;
-			break;
-		case 'S':
-			o.smac = optarg;
-			break;
-		case 'a':
-			o.src = optarg;
-			break;
-		case 'b':
-			o.dst = optarg;
-			break;
-		case 't':
-			o.seconds = atof(optarg);
-			break;
-		case 'r':
-			o.repeat = atol(optarg);
-			break;
-		case 'x': {
-			char *e;
-
-			o.vni = strtol(optarg, &e, 10);
-			if (*e || o.vni < 1 || o.vni > 0xffffff) {
-				fprintf(stderr, "xfab-bench: --vxlan %s: a VNI, 1..16777215\n",
-					optarg);
-				return 2;
-			}
-			break;
-		}
-		case 'A':
-			o.osrc = optarg;
-			break;
-		case 'B':
-			o.odst = optarg;
-			break;
-		case 'R':
-			o.restore_all = 1;
-			break;
-		default:
-			return 2;
-		}
-	}
+	ret = parse_args(&o, argc - 1, argv + 1);
+	if (ret >= 0)
+		return ret;
 	libbpf_set_print(NULL);
 	if (!strcmp(cmd, "attach") && o.obj && o.prog && o.dev && o.pin)
 		return do_attach(&o);

@@ -21,7 +21,6 @@
 #define BENCH_FIB_GROUPS 16384
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +28,7 @@
 #include "common.h"
 #include "compile.h"
 #include "config.h"
+#include "opts.h"
 #include "rib.h"
 #include "maps.h"
 
@@ -399,10 +399,6 @@ static void run_incremental(size_t n_routes, int repeat, struct result *res, dou
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {{"routes", required_argument, NULL, 'n'},
-					     {"repeat", required_argument, NULL, 'r'},
-					     {"json", required_argument, NULL, 'j'},
-					     {NULL, 0, NULL, 0}};
 	struct result full[EV_COUNT] = {0}, inc[EV_COUNT] = {0};
 	size_t n_routes = 1000000;
 	const char *json = NULL;
@@ -410,20 +406,18 @@ int main(int argc, char **argv)
 	int repeat = 5, o;
 	FILE *f;
 
-	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (o == 'n')
-			n_routes = strtoul(optarg, NULL, 10);
-		else if (o == 'r')
-			repeat = atoi(optarg);
-		else if (o == 'j')
-			json = optarg;
-		else
-			return 2;
-	}
-	if (n_routes < 16 || n_routes > 4000000 || repeat < 1 || repeat > 64) {
-		fprintf(stderr, "xfab-compile-bench: --routes 16..4000000, --repeat 1..64\n");
-		return 2;
-	}
+	const struct xfab_opt rows[] = {
+	    XFAB_OPT_UINT("routes", 0, n_routes, 16, 4000000, "N", "routes in the table (1000000)",
+			  .base = 10),
+	    XFAB_OPT_INT("repeat", 0, repeat, 1, 64, "N", "runs of each event; the median (5)"),
+	    XFAB_OPT_STR("json", 0, json, "FILE", "also write the results to FILE"),
+	    XFAB_OPT_END,
+	};
+	const struct xfab_opts spec = {"xfab-compile-bench", NULL, rows, NULL};
+
+	o = xfab_opts_parse_all(&spec, argc, argv);
+	if (o >= 0)
+		return o;
 	run_incremental(n_routes, repeat, inc, &inc_setup);
 	run_full(n_routes, repeat, full, &full_setup);
 	printf("%zu routes, %d ports, %d ECMP groups of %d; median of %d repeats\n", n_routes,

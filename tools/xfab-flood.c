@@ -21,7 +21,6 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
@@ -37,7 +36,7 @@
 
 #include "clock.h"
 #include "frame.h"
-#include "textparse.h"
+#include "opts.h"
 
 #define MAX_SECONDS 600
 #define MAX_COUNT 1000000000L
@@ -45,23 +44,57 @@
 
 enum kind { KIND_TTL1, KIND_ARP, KIND_MIX };
 
-static int parse_ip4(const char *opt, const char *s, uint8_t out[4])
-{
-	struct in_addr a;
+static const char *const kind_names[] = {"ttl1", "arp", "mix", NULL};
 
-	if (inet_pton(AF_INET, s, &a) != 1) {
-		fprintf(stderr, "xfab-flood: %s \"%s\": not an IPv4 address\n", opt, s);
-		return -1;
+struct flood_args {
+	const char *dev;
+	uint8_t dmac[6], src[4], dst[4], target[4];
+	int have_dmac, have_dst, have_target, json;
+	long seconds, count, rate;
+	int kind; /* enum kind */
+};
+
+/* The options into f: 0, or the exit status. */
+static int parse_args(struct flood_args *f, int argc, char **argv)
+{
+	const struct xfab_opt rows[] = {
+	    XFAB_OPT_STR("dev", 0, f->dev, "IF", "the port to send on", .required = 1),
+	    XFAB_OPT_MAC("dmac", 0, f->dmac, "MAC", "the switch port's MAC (ttl1, mix)",
+			 .seen = &f->have_dmac),
+	    XFAB_OPT_FUNC("src", 0, f->src, xfab_opts_ip4, "IP", "the frames' source address",
+			  .required = 1),
+	    XFAB_OPT_FUNC("dst", 0, f->dst, xfab_opts_ip4, "IP",
+			  "the TTL-1 frames' destination (ttl1, mix)", .seen = &f->have_dst),
+	    XFAB_OPT_FUNC("arp-target", 0, f->target, xfab_opts_ip4, "IP",
+			  "the address the ARP requests ask for (arp, mix)",
+			  .seen = &f->have_target),
+	    XFAB_OPT_ENUM("kind", 0, f->kind, kind_names, "ttl1|arp|mix",
+			  "what to send (default mix: both, alternately)"),
+	    XFAB_OPT_INT("seconds", 0, f->seconds, 1, MAX_SECONDS, "S", "stop after S seconds",
+			 .base = 10),
+	    XFAB_OPT_INT("count", 0, f->count, 1, MAX_COUNT, "N", "stop after N frames",
+			 .base = 10),
+	    XFAB_OPT_INT("rate", 0, f->rate, 0, 100000000, "PPS",
+			 "frames per second (0: as fast as it can)", .base = 10),
+	    XFAB_OPT_FLAG("json", 'j', f->json, "the result as JSON"),
+	    XFAB_OPT_END,
+	};
+	const struct xfab_opts spec = {"xfab-flood", "--dev IF --src IP ...", rows, NULL};
+	int ret = xfab_opts_parse_all(&spec, argc, argv);
+
+	if (ret >= 0)
+		return ret;
+	if (f->kind != KIND_ARP && (!f->have_dst || !f->have_dmac)) {
+		fprintf(stderr, "xfab-flood: --kind %s needs --dst and --dmac\n",
+			f->kind == KIND_TTL1 ? "ttl1" : "mix");
+		return 2;
 	}
-	memcpy(out, &a, 4);
-	return 0;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: xfab-flood --dev IF --dmac MAC --src IP --dst IP [--arp-target IP]\n"
-		   "                  [--kind ttl1|arp|mix] [--seconds S] [--count N] [--rate "
-		   "PPS] [-j]\n");
+	if (f->kind != KIND_TTL1 && !f->have_target) {
+		fprintf(stderr, "xfab-flood: --kind %s needs --arp-target\n",
+			f->kind == KIND_ARP ? "arp" : "mix");
+		return 2;
+	}
+	return -1;
 }
 
 /* The TTL-1 frame (UDP 33434, traceroute's port) and the ARP request. */
@@ -107,25 +140,9 @@ static long build_arp(const uint8_t smac[6], const uint8_t src[4], const uint8_t
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"dev", required_argument, NULL, 'd'},
-	    {"dmac", required_argument, NULL, 'm'},
-	    {"src", required_argument, NULL, 's'},
-	    {"dst", required_argument, NULL, 't'},
-	    {"arp-target", required_argument, NULL, 'a'},
-	    {"kind", required_argument, NULL, 'k'},
-	    {"seconds", required_argument, NULL, 'S'},
-	    {"count", required_argument, NULL, 'c'},
-	    {"rate", required_argument, NULL, 'r'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *dev = NULL;
-	uint8_t dmac[6], smac[6], src[4], dst[4], target[4], frames[2][128];
-	int have_dmac = 0, have_src = 0, have_dst = 0, have_target = 0, json = 0, opt, fd, one = 1;
-	long seconds = 20, count = MAX_COUNT, rate = 0;
-	enum kind kind = KIND_MIX;
+	struct flood_args f = {.seconds = 20, .count = MAX_COUNT, .kind = KIND_MIX};
+	uint8_t smac[6], frames[2][128];
+	int fd, one = 1, ret = parse_args(&f, argc, argv);
 	struct ifreq ifr = {0};
 	struct sockaddr_ll sll = {.sll_family = AF_PACKET};
 	struct mmsghdr msgs[BATCH];
@@ -134,89 +151,10 @@ int main(int argc, char **argv)
 	long len[2];
 	int last_errno = 0;
 
-	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'd':
-			dev = optarg;
-			break;
-		case 'm':
-			if (xfab_parse_mac(optarg, dmac)) {
-				fprintf(stderr, "xfab-flood: --dmac \"%s\": aa:bb:cc:dd:ee:ff\n",
-					optarg);
-				return 2;
-			}
-			have_dmac = 1;
-			break;
-		case 's':
-			if (parse_ip4("--src", optarg, src))
-				return 2;
-			have_src = 1;
-			break;
-		case 't':
-			if (parse_ip4("--dst", optarg, dst))
-				return 2;
-			have_dst = 1;
-			break;
-		case 'a':
-			if (parse_ip4("--arp-target", optarg, target))
-				return 2;
-			have_target = 1;
-			break;
-		case 'k':
-			if (!strcmp(optarg, "ttl1")) {
-				kind = KIND_TTL1;
-			} else if (!strcmp(optarg, "arp")) {
-				kind = KIND_ARP;
-			} else if (!strcmp(optarg, "mix")) {
-				kind = KIND_MIX;
-			} else {
-				fprintf(stderr, "xfab-flood: --kind \"%s\": ttl1, arp or mix\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'S':
-			if (xfab_parse_opt_long("xfab-flood", "--seconds", optarg, 10, 1,
-						MAX_SECONDS, &seconds))
-				return 2;
-			break;
-		case 'c':
-			if (xfab_parse_opt_long("xfab-flood", "--count", optarg, 10, 1, MAX_COUNT,
-						&count))
-				return 2;
-			break;
-		case 'r':
-			if (xfab_parse_opt_long("xfab-flood", "--rate", optarg, 10, 0, 100000000,
-						&rate))
-				return 2;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc || !dev || !have_src) {
-		usage(stderr);
-		return 2;
-	}
-	if (kind != KIND_ARP && (!have_dst || !have_dmac)) {
-		fprintf(stderr, "xfab-flood: --kind %s needs --dst and --dmac\n",
-			kind == KIND_TTL1 ? "ttl1" : "mix");
-		return 2;
-	}
-	if (kind != KIND_TTL1 && !have_target) {
-		fprintf(stderr, "xfab-flood: --kind %s needs --arp-target\n",
-			kind == KIND_ARP ? "arp" : "mix");
-		return 2;
-	}
-	if (strlen(dev) >= IFNAMSIZ || !(sll.sll_ifindex = (int)if_nametoindex(dev))) {
-		fprintf(stderr, "xfab-flood: --dev %s: no such interface\n", dev);
+	if (ret >= 0)
+		return ret;
+	if (strlen(f.dev) >= IFNAMSIZ || !(sll.sll_ifindex = (int)if_nametoindex(f.dev))) {
+		fprintf(stderr, "xfab-flood: --dev %s: no such interface\n", f.dev);
 		return 2;
 	}
 	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
@@ -224,23 +162,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xfab-flood: packet socket: %s\n", strerror(errno));
 		return 1;
 	}
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", f.dev);
 	if (ioctl(fd, SIOCGIFHWADDR, &ifr)) {
-		fprintf(stderr, "xfab-flood: %s: its MAC address: %s\n", dev, strerror(errno));
+		fprintf(stderr, "xfab-flood: %s: its MAC address: %s\n", f.dev, strerror(errno));
 		close(fd);
 		return 1;
 	}
 	memcpy(smac, ifr.ifr_hwaddr.sa_data, 6);
 	/* best effort: without it frames wait in the qdisc, still sent */
 	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
-	len[0] = have_dst && have_dmac
-		     ? build_ttl1(smac, dmac, src, dst, frames[0], sizeof(frames[0]))
+	len[0] = f.have_dst && f.have_dmac
+		     ? build_ttl1(smac, f.dmac, f.src, f.dst, frames[0], sizeof(frames[0]))
 		     : -1;
-	len[1] = have_target ? build_arp(smac, src, target, frames[1], sizeof(frames[1])) : -1;
+	len[1] =
+	    f.have_target ? build_arp(smac, f.src, f.target, frames[1], sizeof(frames[1])) : -1;
 	sll.sll_halen = 6;
 	memset(msgs, 0, sizeof(msgs));
 	for (int i = 0; i < BATCH; i++) {
-		int k = kind == KIND_TTL1 ? 0 : kind == KIND_ARP ? 1 : (i & 1);
+		int k = f.kind == KIND_TTL1 ? 0 : f.kind == KIND_ARP ? 1 : (i & 1);
 
 		iov[i].iov_base = frames[k];
 		iov[i].iov_len = (size_t)len[k];
@@ -250,15 +189,15 @@ int main(int argc, char **argv)
 		msgs[i].msg_hdr.msg_namelen = sizeof(sll);
 	}
 	start = xfab_mono_ns();
-	deadline = start + (uint64_t)seconds * 1000000000ull;
-	for (now = start; now < deadline && total < (uint64_t)count; now = xfab_mono_ns()) {
+	deadline = start + (uint64_t)f.seconds * 1000000000ull;
+	for (now = start; now < deadline && total < (uint64_t)f.count; now = xfab_mono_ns()) {
 		unsigned int n = BATCH;
 		int r;
 
-		if ((uint64_t)count - total < n)
-			n = (unsigned int)((uint64_t)count - total);
-		if (rate) { /* frame total + n may leave at start + (total + n) / rate */
-			uint64_t at = start + (total + n) * 1000000000ull / (uint64_t)rate;
+		if ((uint64_t)f.count - total < n)
+			n = (unsigned int)((uint64_t)f.count - total);
+		if (f.rate) { /* frame total + n may leave at start + (total + n) / rate */
+			uint64_t at = start + (total + n) * 1000000000ull / (uint64_t)f.rate;
 
 			if (at > now) {
 				struct timespec ts = {(time_t)(at / 1000000000ull),
@@ -286,7 +225,7 @@ int main(int argc, char **argv)
 	{
 		double s = (double)(now - start) / 1e9;
 
-		if (json)
+		if (f.json)
 			printf("{\"sent\": %llu, \"ttl1\": %llu, \"arp\": %llu, \"seconds\": %.3f, "
 			       "\"pps\": %.0f, \"errors\": %llu, \"last_error\": \"%s\"}\n",
 			       (unsigned long long)total, (unsigned long long)sent[0],

@@ -15,7 +15,6 @@
  *   xfab-lbsim [--flows N] [--links N] [--trials N] [--json FILE]
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 
 #include "compile.h"
 #include "config.h"
+#include "opts.h"
 #include "rib.h"
 #include "xfab_hash.h"
 
@@ -147,14 +147,7 @@ static double trial(int flows, int links, int qps, __u32 fields, const struct xf
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"flows", required_argument, NULL, 'f'},
-	    {"links", required_argument, NULL, 'l'},
-	    {"trials", required_argument, NULL, 't'},
-	    {"json", required_argument, NULL, 'j'},
-	    {NULL, 0, NULL, 0},
-	};
-	int flows = 1000, links = 16, trials = 200, opt;
+	int flows = 1000, links = 16, trials = 200;
 	const char *json_path = NULL;
 	struct xfab_group grp;
 	const struct {
@@ -168,32 +161,20 @@ int main(int argc, char **argv)
 	};
 	FILE *jf = NULL;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'f':
-			flows = atoi(optarg);
-			break;
-		case 'l':
-			links = atoi(optarg);
-			break;
-		case 't':
-			trials = atoi(optarg);
-			break;
-		case 'j':
-			json_path = optarg;
-			break;
-		default:
-			fprintf(stderr, "usage: xfab-lbsim [--flows N] [--links N] [--trials N] "
-					"[--json FILE]\n");
-			return 2;
-		}
-	}
-	if (flows < 1 || links < 2 || links > XFAB_GROUP_MAX_MEMBERS || trials < 1 ||
-	    trials > 100000) {
-		fprintf(stderr, "xfab-lbsim: --links 2..%d, --flows and --trials > 0\n",
-			XFAB_GROUP_MAX_MEMBERS);
-		return 2;
-	}
+	const struct xfab_opt rows[] = {
+	    XFAB_OPT_INT("flows", 0, flows, 1, 100000000, "N",
+			 "flows (RoCE pairs) to place (1000)"),
+	    XFAB_OPT_INT("links", 0, links, 2, XFAB_GROUP_MAX_MEMBERS, "N",
+			 "links in the ECMP group (16)"),
+	    XFAB_OPT_INT("trials", 0, trials, 1, 100000, "N", "random trials per scheme (200)"),
+	    XFAB_OPT_STR("json", 0, json_path, "FILE", "also write the results to FILE"),
+	    XFAB_OPT_END,
+	};
+	const struct xfab_opts spec = {"xfab-lbsim", NULL, rows, NULL};
+	int ret = xfab_opts_parse_all(&spec, argc, argv);
+
+	if (ret >= 0)
+		return ret;
 	if (compile_group(links, &grp))
 		return 1;
 	if (json_path) {

@@ -22,7 +22,6 @@
 #define BENCH_FIB_GROUPS 16384
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <libmnl/libmnl.h>
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
@@ -36,6 +35,7 @@
 #include "config.h"
 #include "maps.h"
 #include "nlroute.h"
+#include "opts.h"
 #include "rib.h"
 
 #define PORTS 16
@@ -271,10 +271,6 @@ static void run(const struct xfab_config *cfg, const struct feed *f, size_t n_ro
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {{"routes", required_argument, NULL, 'n'},
-					     {"batch", required_argument, NULL, 'b'},
-					     {"json", required_argument, NULL, 'j'},
-					     {NULL, 0, NULL, 0}};
 	struct feed mp = {0}, nh = {0};
 	struct result r[2][2];
 	struct xfab_config cfg;
@@ -285,20 +281,18 @@ int main(int argc, char **argv)
 	int batch = 256, o;
 	FILE *la;
 
-	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (o == 'n')
-			n_routes = strtoul(optarg, NULL, 10);
-		else if (o == 'b')
-			batch = atoi(optarg);
-		else if (o == 'j')
-			json = optarg;
-		else
-			return 2;
-	}
-	if (n_routes < 16 || n_routes > (1u << 22) || batch < 1) {
-		fprintf(stderr, "xfab-nlsync-bench: --routes 16..4194304, --batch >= 1\n");
-		return 2;
-	}
+	const struct xfab_opt rows[] = {
+	    XFAB_OPT_UINT("routes", 0, n_routes, 16, 1u << 22, "N", "IPv4 routes to feed (1000000)",
+			  .base = 10),
+	    XFAB_OPT_INT("batch", 0, batch, 1, 0x7fffffff, "N", "messages compiled together (256)"),
+	    XFAB_OPT_STR("json", 0, json, "FILE", "also write the results to FILE"),
+	    XFAB_OPT_END,
+	};
+	const struct xfab_opts spec = {"xfab-nlsync-bench", NULL, rows, NULL};
+
+	o = xfab_opts_parse_all(&spec, argc, argv);
+	if (o >= 0)
+		return o;
 	/* a switch of 16 ports, nothing routed by the config */
 	len +=
 	    (size_t)snprintf(text + len, sizeof(text) - len,

@@ -22,7 +22,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <linux/if_packet.h>
@@ -37,7 +36,7 @@
 
 #include "clock.h"
 #include "pfcframe.h"
-#include "textparse.h"
+#include "opts.h"
 
 #define MAX_SECONDS 60
 #define MAX_COUNT 10000000L
@@ -50,201 +49,140 @@ static void sleep_until(uint64_t t)
 		;
 }
 
-static void usage(FILE *f)
+struct pfcgen_args {
+	const char *dev;
+	long quanta, time_us, count, rate, timers, speed;
+	double duration;
+	int have_vector, have_time, xon, pause, json, have_mac;
+	__u8 vector, mac[6];
+};
+
+static int parse_prios(const char *text, void *vector, char *why, size_t len)
 {
-	fprintf(f, "usage: xfab-pfcgen --dev IF [--prio 3,4 | --vector 0x18]\n"
-		   "                   [--time QUANTA | --time-us US | --xon] [--pause]\n"
-		   "                   [--count N] [--rate PPS] [--duration S] [--timers N]\n"
-		   "                   [--src-mac MAC] [--speed MBPS] [-j]\n");
+	return xfab_pfc_parse_prios(text, vector, why, len);
+}
+
+/* The options into g: 0, or the exit status. */
+static int parse_args(struct pfcgen_args *g, int argc, char **argv)
+{
+	const struct xfab_opt rows[] = {
+	    XFAB_OPT_STR("dev", 0, g->dev, "IF", "the port to send on", .required = 1),
+	    XFAB_OPT_FUNC("prio", 0, &g->vector, parse_prios, "LIST",
+			  "the priorities named (3,4 or 0-7)", .seen = &g->have_vector),
+	    XFAB_OPT_INT("vector", 0, g->vector, 0, 0xff, "N", "the priority-enable vector",
+			 .seen = &g->have_vector),
+	    XFAB_OPT_INT("time", 0, g->quanta, 0, XFAB_PFC_MAX_QUANTA, "QUANTA",
+			 "pause time in quanta (default 65535)", .seen = &g->have_time),
+	    XFAB_OPT_INT("time-us", 0, g->time_us, 0, 100000000, "US",
+			 "pause time in microseconds (needs --speed)", .seen = &g->have_time),
+	    XFAB_OPT_FLAG("xon", 0, g->xon, "time 0: resume"),
+	    XFAB_OPT_FLAG("pause", 0, g->pause, "802.3x PAUSE, not PFC"),
+	    XFAB_OPT_INT("count", 0, g->count, 1, MAX_COUNT, "N",
+			 "frames to send (default 1; with --duration:\nas many as it takes)"),
+	    XFAB_OPT_INT("rate", 0, g->rate, 0, 10000000, "PPS",
+			 "frames per second (0: back to back)"),
+	    XFAB_OPT_DOUBLE("duration", 0, g->duration, 0.001, MAX_SECONDS, "S",
+			    "send for S seconds"),
+	    XFAB_OPT_INT("timers", 0, g->timers, 0, XFAB_NUM_PRIO, "N",
+			 "pause-time fields in the frame (default 8)"),
+	    XFAB_OPT_MAC("src-mac", 0, g->mac, "MAC", "source address (default the port's)",
+			 .seen = &g->have_mac),
+	    XFAB_OPT_INT("speed", 0, g->speed, 1, 10000000, "MBPS", "the port's speed"),
+	    XFAB_OPT_FLAG("json", 'j', g->json, "what was sent, as JSON"),
+	    XFAB_OPT_END,
+	};
+	const struct xfab_opts spec = {"xfab-pfcgen", "--dev IF --prio LIST|--vector N|--pause",
+				       rows, NULL};
+	return xfab_opts_parse_all(&spec, argc, argv);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"dev", required_argument, NULL, 'd'},     {"prio", required_argument, NULL, 'p'},
-	    {"vector", required_argument, NULL, 'v'},  {"time", required_argument, NULL, 't'},
-	    {"time-us", required_argument, NULL, 'u'}, {"xon", no_argument, NULL, 'x'},
-	    {"pause", no_argument, NULL, 'P'},	       {"count", required_argument, NULL, 'c'},
-	    {"rate", required_argument, NULL, 'r'},    {"duration", required_argument, NULL, 'D'},
-	    {"timers", required_argument, NULL, 'T'},  {"src-mac", required_argument, NULL, 'm'},
-	    {"speed", required_argument, NULL, 's'},   {"json", no_argument, NULL, 'j'},
-	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
-	};
-	const char *dev = NULL;
-	long quanta = XFAB_PFC_MAX_QUANTA, time_us = -1, count = -1, rate = 0, timers = 8,
-	     speed = 0, v;
-	double duration = 0;
-	int have_vector = 0, have_time = 0, xon = 0, pause = 0, json = 0, have_mac = 0, opt, fd,
-	    one = 1;
-	__u8 vector = 0, mac[6], frame[64];
+	struct pfcgen_args g = {
+	    .quanta = XFAB_PFC_MAX_QUANTA, .time_us = -1, .count = -1, .timers = 8};
+	int fd, one = 1, ret = parse_args(&g, argc, argv);
+	__u8 frame[64];
 	__u16 q[XFAB_NUM_PRIO];
-	char err[160], *end;
 	size_t len;
 	struct ifreq ifr = {0};
 	struct sockaddr_ll sll = {.sll_family = AF_PACKET};
 	uint64_t start, deadline, sent = 0, errors = 0;
 	int last_errno = 0;
 
-	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'd':
-			dev = optarg;
-			break;
-		case 'p':
-			if (xfab_pfc_parse_prios(optarg, &vector, err, sizeof(err))) {
-				fprintf(stderr, "xfab-pfcgen: --prio: %s\n", err);
-				return 2;
-			}
-			have_vector = 1;
-			break;
-		case 'v':
-			if (xfab_parse_opt_long("xfab-pfcgen", "--vector", optarg, 0, 0, 0xff, &v))
-				return 2;
-			vector = (__u8)v;
-			have_vector = 1;
-			break;
-		case 't':
-			if (xfab_parse_opt_long("xfab-pfcgen", "--time", optarg, 0, 0,
-						XFAB_PFC_MAX_QUANTA, &quanta))
-				return 2;
-			have_time = 1;
-			break;
-		case 'u':
-			if (xfab_parse_opt_long("xfab-pfcgen", "--time-us", optarg, 0, 0, 100000000,
-						&time_us))
-				return 2;
-			have_time = 1;
-			break;
-		case 'x':
-			xon = 1;
-			break;
-		case 'P':
-			pause = 1;
-			break;
-		case 'c':
-			if (xfab_parse_opt_long("xfab-pfcgen", "--count", optarg, 0, 1, MAX_COUNT,
-						&count))
-				return 2;
-			break;
-		case 'r':
-			if (xfab_parse_opt_long("xfab-pfcgen", "--rate", optarg, 0, 0, 10000000,
-						&rate))
-				return 2;
-			break;
-		case 'D':
-			duration = strtod(optarg, &end);
-			if (end == optarg || *end || !(duration > 0 && duration <= MAX_SECONDS)) {
-				fprintf(stderr,
-					"xfab-pfcgen: --duration \"%s\": seconds, up to %d\n",
-					optarg, MAX_SECONDS);
-				return 2;
-			}
-			break;
-		case 'T':
-			if (xfab_parse_opt_long("xfab-pfcgen", "--timers", optarg, 0, 0,
-						XFAB_NUM_PRIO, &timers))
-				return 2;
-			break;
-		case 'm':
-			if (xfab_parse_mac(optarg, mac)) {
-				fprintf(stderr,
-					"xfab-pfcgen: --src-mac \"%s\": aa:bb:cc:dd:ee:ff\n",
-					optarg);
-				return 2;
-			}
-			have_mac = 1;
-			break;
-		case 's':
-			if (xfab_parse_opt_long("xfab-pfcgen", "--speed", optarg, 0, 1, 10000000,
-						&speed))
-				return 2;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc || !dev) {
-		usage(stderr);
-		return 2;
-	}
-	if (xon && have_time) {
+	if (ret >= 0)
+		return ret;
+	if (g.xon && g.have_time) {
 		fprintf(stderr, "xfab-pfcgen: --xon is time 0: not with --time\n");
 		return 2;
 	}
-	if (pause && (have_vector || timers != 8)) {
+	if (g.pause && (g.have_vector || g.timers != 8)) {
 		fprintf(stderr, "xfab-pfcgen: --pause names every priority with one time: no "
 				"--prio, --vector or --timers\n");
 		return 2;
 	}
-	if (!pause && !have_vector) {
+	if (!g.pause && !g.have_vector) {
 		fprintf(stderr, "xfab-pfcgen: which priorities? --prio LIST or --vector N "
 				"(or --pause)\n");
 		return 2;
 	}
-	if (time_us >= 0) {
-		if (!speed) {
+	if (g.time_us >= 0) {
+		if (!g.speed) {
 			fprintf(stderr, "xfab-pfcgen: --time-us needs --speed (quanta are 512 bit "
 					"times at the port's speed)\n");
 			return 2;
 		}
-		quanta = xfab_pfc_ns_to_quanta((__u64)time_us * 1000, (__u32)speed);
+		g.quanta = xfab_pfc_ns_to_quanta((__u64)g.time_us * 1000, (__u32)g.speed);
 	}
-	if (xon)
-		quanta = 0;
-	if (count < 0)
-		count = duration > 0 ? MAX_COUNT : 1;
-	if (duration <= 0)
-		duration = MAX_SECONDS;
+	if (g.xon)
+		g.quanta = 0;
+	if (g.count < 0)
+		g.count = g.duration > 0 ? MAX_COUNT : 1;
+	if (g.duration <= 0)
+		g.duration = MAX_SECONDS;
 
 	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		fprintf(stderr, "xfab-pfcgen: packet socket: %s\n", strerror(errno));
 		return 1;
 	}
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
-	sll.sll_ifindex = (int)if_nametoindex(dev);
-	if (!sll.sll_ifindex || strlen(dev) >= IFNAMSIZ) {
-		fprintf(stderr, "xfab-pfcgen: --dev %s: no such interface\n", dev);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", g.dev);
+	sll.sll_ifindex = (int)if_nametoindex(g.dev);
+	if (!sll.sll_ifindex || strlen(g.dev) >= IFNAMSIZ) {
+		fprintf(stderr, "xfab-pfcgen: --dev %s: no such interface\n", g.dev);
 		return 1;
 	}
-	if (!have_mac) {
+	if (!g.have_mac) {
 		if (ioctl(fd, SIOCGIFHWADDR, &ifr)) {
-			fprintf(stderr, "xfab-pfcgen: %s: its MAC address: %s\n", dev,
+			fprintf(stderr, "xfab-pfcgen: %s: its MAC address: %s\n", g.dev,
 				strerror(errno));
 			return 1;
 		}
-		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+		memcpy(g.mac, ifr.ifr_hwaddr.sa_data, 6);
 	}
 	if (setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)) ||
 	    bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
-		fprintf(stderr, "xfab-pfcgen: %s: %s\n", dev, strerror(errno));
+		fprintf(stderr, "xfab-pfcgen: %s: %s\n", g.dev, strerror(errno));
 		return 1;
 	}
 	for (int i = 0; i < XFAB_NUM_PRIO; i++)
-		q[i] = (__u16)(pause || (vector & (1u << i)) ? quanta : 0);
-	len = pause ? xfab_pause_build(frame, sizeof(frame), mac, (__u16)quanta)
-		    : xfab_pfc_build(frame, sizeof(frame), mac, vector, q, (unsigned int)timers);
+		q[i] = (__u16)(g.pause || (g.vector & (1u << i)) ? g.quanta : 0);
+	len = g.pause ? xfab_pause_build(frame, sizeof(frame), g.mac, (__u16)g.quanta)
+		      : xfab_pfc_build(frame, sizeof(frame), g.mac, g.vector, q,
+				       (unsigned int)g.timers);
 	if (!len) {
 		fprintf(stderr, "xfab-pfcgen: cannot build the frame\n");
 		return 1;
 	}
 
 	start = xfab_mono_ns();
-	deadline = start + (uint64_t)(duration * 1e9);
-	while (sent < (uint64_t)count) {
+	deadline = start + (uint64_t)(g.duration * 1e9);
+	while (sent < (uint64_t)g.count) {
 		uint64_t t = xfab_mono_ns();
 
 		if (t >= deadline)
 			break;
-		if (rate > 0) {
-			uint64_t due = start + (sent * 1000000000ull) / (uint64_t)rate;
+		if (g.rate > 0) {
+			uint64_t due = start + (sent * 1000000000ull) / (uint64_t)g.rate;
 
 			if (due >= deadline)
 				break;
@@ -255,7 +193,7 @@ int main(int argc, char **argv)
 			errors++;
 			last_errno = errno;
 			if (errno != ENOBUFS && errno != EAGAIN) {
-				fprintf(stderr, "xfab-pfcgen: send on %s: %s\n", dev,
+				fprintf(stderr, "xfab-pfcgen: send on %s: %s\n", g.dev,
 					strerror(errno));
 				break;
 			}
@@ -267,33 +205,35 @@ int main(int argc, char **argv)
 	char prios[32] = "";
 
 	for (int i = 0, n = 0; i < XFAB_NUM_PRIO; i++)
-		if (pause || (vector & (1u << i)))
+		if (g.pause || (g.vector & (1u << i)))
 			n +=
 			    snprintf(prios + n, sizeof(prios) - (size_t)n, "%s%d", n ? "," : "", i);
-	if (json) {
+	if (g.json) {
 		printf(
 		    "{\"dev\":\"%s\",\"kind\":\"%s\",\"opcode\":%u,\"vector\":%u,"
 		    "\"priorities\":[%s],\"quanta\":%ld,\"timers\":%ld,\"frame_bytes\":%zu,"
 		    "\"src_mac\":\"%02x:%02x:%02x:%02x:%02x:%02x\",\"sent\":%llu,\"errors\":%llu,"
 		    "\"seconds\":%.6f",
-		    dev, pause ? "pause" : "pfc",
-		    pause ? XFAB_MAC_CONTROL_PAUSE : XFAB_MAC_CONTROL_PFC, pause ? 0xffu : vector,
-		    prios, quanta, pause ? 1 : timers, len, mac[0], mac[1], mac[2], mac[3], mac[4],
-		    mac[5], (unsigned long long)sent, (unsigned long long)errors, secs);
-		if (speed)
-			printf(
-			    ",\"speed_mbps\":%ld,\"pause_ns\":%llu", speed,
-			    (unsigned long long)xfab_pfc_quanta_to_ns((__u32)quanta, (__u32)speed));
+		    g.dev, g.pause ? "pause" : "pfc",
+		    (unsigned int)(g.pause ? XFAB_MAC_CONTROL_PAUSE : XFAB_MAC_CONTROL_PFC),
+		    g.pause ? 0xffu : g.vector, prios, g.quanta, g.pause ? 1 : g.timers, len,
+		    g.mac[0], g.mac[1], g.mac[2], g.mac[3], g.mac[4], g.mac[5],
+		    (unsigned long long)sent, (unsigned long long)errors, secs);
+		if (g.speed)
+			printf(",\"speed_mbps\":%ld,\"pause_ns\":%llu", g.speed,
+			       (unsigned long long)xfab_pfc_quanta_to_ns((__u32)g.quanta,
+									 (__u32)g.speed));
 		printf("}\n");
 	} else {
 		printf("sent %llu %s frames (priorities %s, %ld quanta%s, %zu bytes) out of %s in "
 		       "%.3f s",
-		       (unsigned long long)sent, pause ? "PAUSE" : "PFC", prios[0] ? prios : "none",
-		       quanta, quanta ? "" : ": XON", len, dev, secs);
-		if (speed)
+		       (unsigned long long)sent, g.pause ? "PAUSE" : "PFC",
+		       prios[0] ? prios : "none", g.quanta, g.quanta ? "" : ": XON", len, g.dev,
+		       secs);
+		if (g.speed)
 			printf(", %.3f ms each at %ld Mbit/s",
-			       (double)xfab_pfc_quanta_to_ns((__u32)quanta, (__u32)speed) / 1e6,
-			       speed);
+			       (double)xfab_pfc_quanta_to_ns((__u32)g.quanta, (__u32)g.speed) / 1e6,
+			       g.speed);
 		printf("\n");
 	}
 	if (errors)

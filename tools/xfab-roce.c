@@ -45,7 +45,6 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -58,6 +57,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "opts.h"
 #include "roce.h"
 
 #define ROCE_PORT 4791
@@ -416,40 +416,69 @@ static int do_recv(int port, double duration, int idle_ms, int json)
 	return 0;
 }
 
+struct recv_opts {
+	int port, idle_ms, json;
+	double duration;
+};
+
+/* xfab-roce send's options into so: 0, or the exit status. */
+static int parse_send(struct send_opts *so, int argc, char **argv)
+{
+	const struct xfab_opt rows[] = {
+	    XFAB_OPT_STR("dst", 0, so->dst, "ADDR", "the receiver (IPv4 or IPv6)", .required = 1),
+	    XFAB_OPT_INT("qps", 0, so->qps, 1, MAX_QPS, "N", "queue pairs, one flow each (16)"),
+	    XFAB_OPT_INT("count", 0, so->count, 1, 10000000, "N", "packets per QP (1000)"),
+	    XFAB_OPT_INT("rate", 0, so->rate, 0, 100000000, "PPS",
+			 "packets/s, all QPs together (0: as fast as it can)"),
+	    XFAB_OPT_INT("size", 0, so->size, 0, 65535, "B", "payload bytes (1024)"),
+	    XFAB_OPT_INT("sport", 0, so->sport, 0, 65535, "N", "UDP source port (49152)"),
+	    XFAB_OPT_FLAG("sport-per-qp", 0, so->sport_per_qp,
+			  "a source port per QP: --sport + QP"),
+	    XFAB_OPT_UINT("qp-base", 0, so->qp_base, 0, UINT32_MAX, "N",
+			  "the first QP number (0x100)"),
+	    XFAB_OPT_DOUBLE("duration", 0, so->duration, 0.001, 60, "S",
+			    "stop after S seconds (10)"),
+	    XFAB_OPT_INT("burst", 0, so->burst, 0, 10000000, "N",
+			 "packets per burst (0: one steady stream)"),
+	    XFAB_OPT_INT("burst-gap-us", 0, so->burst_gap_us, 0, 60000000, "U",
+			 "idle time between bursts"),
+	    XFAB_OPT_INT("tos", 0, so->tos, 0, 255, "N", "TOS / traffic class: DSCP << 2 | ECN"),
+	    XFAB_OPT_INT("prio", 0, so->prio, 0, 7, "N",
+			 "the priority PFC pauses (default: from the DSCP)", .base = 10),
+	    XFAB_OPT_INT("speed", 0, so->speed, 1, 10000000, "MBPS",
+			 "port speed for pause quanta (default: ethtool's)"),
+	    XFAB_OPT_FLAG("no-pfc", 0, so->no_pfc, "ignore pause frames"),
+	    XFAB_OPT_FLAG("json", 'j', so->json, "the result as JSON"),
+	    XFAB_OPT_END,
+	};
+	const struct xfab_opts spec = {"xfab-roce send", "--dst ADDR", rows, NULL};
+	return xfab_opts_parse_all(&spec, argc, argv);
+}
+
+/* xfab-roce recv's options into ro: 0, or the exit status. */
+static int parse_recv(struct recv_opts *ro, int argc, char **argv)
+{
+	const struct xfab_opt rows[] = {
+	    XFAB_OPT_INT("port", 0, ro->port, 1, 65535, "N", "UDP port to listen on (4791)"),
+	    XFAB_OPT_DOUBLE("duration", 0, ro->duration, 0.001, 60, "S",
+			    "stop after S seconds (30)"),
+	    XFAB_OPT_INT("idle-ms", 0, ro->idle_ms, 0, 3600000, "MS",
+			 "stop after MS without a packet, once one came (1000)"),
+	    XFAB_OPT_FLAG("json", 'j', ro->json, "the result as JSON"),
+	    XFAB_OPT_END,
+	};
+	const struct xfab_opts spec = {"xfab-roce recv", NULL, rows, NULL};
+	return xfab_opts_parse_all(&spec, argc, argv);
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: xfab-roce send --dst ADDR [--qps N] [--count N] [--rate PPS] [--size B]\n"
-		"                      [--sport N | --sport-per-qp] [--qp-base N] [--duration S]\n"
-		"                      [--burst N --burst-gap-us U] [--tos N]\n"
-		"                      [--prio N] [--speed MBPS] [--no-pfc] [-j]\n"
-		"       xfab-roce recv [--port N] [--duration S] [--idle-ms MS] [-j]\n");
+	fprintf(f, "usage: xfab-roce send --dst ADDR [OPTIONS]   (xfab-roce send --help)\n"
+		   "       xfab-roce recv [OPTIONS]              (xfab-roce recv --help)\n");
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"dst", required_argument, NULL, 'd'},
-	    {"qps", required_argument, NULL, 'q'},
-	    {"count", required_argument, NULL, 'c'},
-	    {"rate", required_argument, NULL, 'r'},
-	    {"size", required_argument, NULL, 's'},
-	    {"sport", required_argument, NULL, 'p'},
-	    {"sport-per-qp", no_argument, NULL, 'P'},
-	    {"qp-base", required_argument, NULL, 'b'},
-	    {"duration", required_argument, NULL, 't'},
-	    {"port", required_argument, NULL, 'l'},
-	    {"idle-ms", required_argument, NULL, 'i'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"burst", required_argument, NULL, 'B'},
-	    {"burst-gap-us", required_argument, NULL, 'G'},
-	    {"tos", required_argument, NULL, 'T'},
-	    {"prio", required_argument, NULL, 'R'},
-	    {"speed", required_argument, NULL, 'S'},
-	    {"no-pfc", no_argument, NULL, 'N'},
-	    {NULL, 0, NULL, 0},
-	};
 	struct send_opts so = {.qps = 16,
 			       .count = 1000,
 			       .size = 1024,
@@ -457,106 +486,31 @@ int main(int argc, char **argv)
 			       .qp_base = 0x100,
 			       .duration = 10,
 			       .prio = -1};
-	int port = ROCE_PORT, idle_ms = 1000, json = 0, opt;
-	double rduration = 30;
-	const char *mode;
+	struct recv_opts ro = {.port = ROCE_PORT, .idle_ms = 1000, .duration = 30};
+	int ret;
 
-	if (argc < 2) {
-		usage(stderr);
-		return 2;
-	}
-	mode = argv[1];
-	optind = 2;
-	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'd':
-			so.dst = optarg;
-			break;
-		case 'q':
-			so.qps = atoi(optarg);
-			break;
-		case 'c':
-			so.count = atol(optarg);
-			break;
-		case 'r':
-			so.rate = atol(optarg);
-			break;
-		case 's':
-			so.size = atoi(optarg);
-			break;
-		case 'p':
-			so.sport = atoi(optarg);
-			break;
-		case 'P':
-			so.sport_per_qp = 1;
-			break;
-		case 'b':
-			so.qp_base = (uint32_t)strtoul(optarg, NULL, 0);
-			break;
-		case 't':
-			so.duration = rduration = atof(optarg);
-			break;
-		case 'l':
-			port = atoi(optarg);
-			break;
-		case 'i':
-			idle_ms = atoi(optarg);
-			break;
-		case 'j':
-			json = so.json = 1;
-			break;
-		case 'R':
-			so.prio = atoi(optarg);
-			if (so.prio < 0 || so.prio > 7 || !isdigit((unsigned char)optarg[0]) ||
-			    optarg[1]) {
-				fprintf(stderr, "xfab-roce: --prio \"%s\": a priority, 0..7\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'S':
-			so.speed = atol(optarg);
-			if (so.speed < 1 || so.speed > 10000000) {
-				fprintf(stderr, "xfab-roce: --speed \"%s\": Mbit/s, 1..10000000\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'N':
-			so.no_pfc = 1;
-			break;
-		case 'B':
-			so.burst = atol(optarg);
-			break;
-		case 'T':
-			so.tos = (int)strtol(optarg, NULL, 0);
-			break;
-		case 'G':
-			so.burst_gap_us = atol(optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	/* Bounded: at most 60 s and 10M packets a run. */
-	if (so.duration <= 0 || so.duration > 60 || rduration > 60 || so.count < 1 ||
-	    so.count * so.qps > 10000000) {
-		fprintf(stderr, "xfab-roce: --duration up to 60 s, up to 10M packets a run\n");
-		return 2;
-	}
-	if (!strcmp(mode, "send")) {
-		if (!so.dst) {
-			usage(stderr);
+	if (argc >= 2 && !strcmp(argv[1], "send")) {
+		ret = parse_send(&so, argc - 1, argv + 1);
+		if (ret >= 0)
+			return ret;
+		/* Bounded: at most 60 s and 10M packets a run. */
+		if (so.count * so.qps > 10000000) {
+			fprintf(stderr,
+				"xfab-roce: --duration up to 60 s, up to 10M packets a run\n");
 			return 2;
 		}
 		return do_send(&so);
 	}
-	if (!strcmp(mode, "recv"))
-		return do_recv(port, rduration, idle_ms, json);
+	if (argc >= 2 && !strcmp(argv[1], "recv")) {
+		ret = parse_recv(&ro, argc - 1, argv + 1);
+		if (ret >= 0)
+			return ret;
+		return do_recv(ro.port, ro.duration, ro.idle_ms, ro.json);
+	}
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
 	usage(stderr);
 	return 2;
 }

@@ -18,7 +18,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
@@ -28,14 +27,44 @@
 #include <time.h>
 
 #include "clock.h"
+#include "opts.h"
 
 #define SEND_BYTES (64 * 1024) /* messages packed into one sendmsg */
 #define MAX_GWS 64
 
-static void usage(FILE *f)
+struct inject_args {
+	unsigned long routes, table, proto;
+	const char *dev;
+	const char *via[MAX_GWS];
+	int n_via;
+	struct in_addr first;
+};
+
+/* The options after add|del into r: 0, or the exit status. */
+static int parse_args(struct inject_args *r, int add, int argc, char **argv)
 {
-	fprintf(f, "usage: xfab-route-inject add|del --routes N --dev IF --via GW[,GW...]\n"
-		   "                         [--table T] [--proto P] [--first A.B.C.0]\n");
+	const struct xfab_opt rows[] = {
+	    XFAB_OPT_UINT("routes", 0, r->routes, 1, 4000000, "N", "how many /24 routes",
+			  .base = 10, .required = 1),
+	    XFAB_OPT_STR("dev", 0, r->dev, "IF", "the gateways' port", .required = 1),
+	    XFAB_OPT_LIST("via", 0, r->via, r->n_via, "GW[,GW...]",
+			  "next hops (more than one: multipath); add only"),
+	    XFAB_OPT_UINT("table", 0, r->table, 1, 0xffffffffUL, "T", "routing table (main)",
+			  .base = 10),
+	    XFAB_OPT_UINT("proto", 0, r->proto, 0, 255, "P", "route protocol (static)", .base = 10),
+	    XFAB_OPT_FUNC("first", 0, &r->first, xfab_opts_ip4, "A.B.C.0",
+			  "the first prefix (20.0.0.0)"),
+	    XFAB_OPT_END,
+	};
+	const struct xfab_opts spec = {add ? "xfab-route-inject add" : "xfab-route-inject del",
+				       "--routes N --dev IF --via GW[,GW...]", rows, NULL};
+	int ret = xfab_opts_parse_all(&spec, argc, argv);
+
+	if (ret < 0 && add && !r->n_via) {
+		fprintf(stderr, "%s: --via is required\n", spec.prog);
+		return 2;
+	}
+	return ret;
 }
 
 /* Reads what the kernel sent back (errors only): how many refusals. */
@@ -68,73 +97,33 @@ static long drain(struct mnl_socket *nl, int wait)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"routes", required_argument, NULL, 'n'},
-	    {"dev", required_argument, NULL, 'd'},
-	    {"via", required_argument, NULL, 'v'},
-	    {"table", required_argument, NULL, 't'},
-	    {"proto", required_argument, NULL, 'p'},
-	    {"first", required_argument, NULL, 'f'},
-	    {NULL, 0, NULL, 0},
-	};
-	struct in_addr gws[MAX_GWS], first = {htonl(0x14000000)};
-	unsigned long routes = 0, table = RT_TABLE_MAIN, proto = RTPROT_STATIC;
-	const char *dev = NULL;
-	char *via = NULL, *buf;
-	int n_gws = 0, add, opt, ifindex;
+	struct inject_args r = {
+	    .table = RT_TABLE_MAIN, .proto = RTPROT_STATIC, .first = {htonl(0x14000000)}};
+	struct in_addr gws[MAX_GWS];
+	int n_gws = 0, add, ifindex;
 	long errors = 0;
 	struct mnl_socket *nl;
 	size_t off = 0;
+	char *buf;
 	double t0;
 
 	if (argc < 2 || (strcmp(argv[1], "add") && strcmp(argv[1], "del"))) {
-		usage(stderr);
+		fprintf(stderr, "usage: xfab-route-inject add|del --routes N --dev IF "
+				"--via GW[,GW...] [OPTIONS]\n");
 		return 2;
 	}
 	add = !strcmp(argv[1], "add");
-	optind = 2;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'n':
-			routes = strtoul(optarg, NULL, 10);
-			break;
-		case 'd':
-			dev = optarg;
-			break;
-		case 'v':
-			via = optarg;
-			break;
-		case 't':
-			table = strtoul(optarg, NULL, 10);
-			break;
-		case 'p':
-			proto = strtoul(optarg, NULL, 10);
-			break;
-		case 'f':
-			if (inet_pton(AF_INET, optarg, &first) != 1) {
-				fprintf(stderr,
-					"xfab-route-inject: --first %s: not an IPv4 address\n",
-					optarg);
-				return 2;
-			}
-			break;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (!routes || routes > 4000000 || !dev || (add && !via) || !table ||
-	    table > 0xffffffffUL || proto > 255) {
-		usage(stderr);
-		return 2;
-	}
-	ifindex = (int)if_nametoindex(dev);
+	n_gws = parse_args(&r, add, argc - 1, argv + 1);
+	if (n_gws >= 0)
+		return n_gws;
+	n_gws = 0;
+	ifindex = (int)if_nametoindex(r.dev);
 	if (!ifindex) {
-		fprintf(stderr, "xfab-route-inject: no device %s\n", dev);
+		fprintf(stderr, "xfab-route-inject: no device %s\n", r.dev);
 		return 2;
 	}
-	for (char *s = via ? strtok(via, ",") : NULL; s; s = strtok(NULL, ",")) {
-		if (n_gws == MAX_GWS || inet_pton(AF_INET, s, &gws[n_gws]) != 1) {
+	for (int i = 0; i < r.n_via; i++) {
+		if (inet_pton(AF_INET, r.via[i], &gws[n_gws]) != 1) {
 			fprintf(stderr, "xfab-route-inject: --via: bad or too many gateways\n");
 			return 2;
 		}
@@ -147,10 +136,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t0 = xfab_mono_s();
-	for (unsigned long k = 0; k < routes; k++) {
+	for (unsigned long k = 0; k < r.routes; k++) {
 		struct nlmsghdr *h;
 		struct rtmsg *rtm;
-		__u32 dst = htonl(ntohl(first.s_addr) + ((__u32)k << 8));
+		__u32 dst = htonl(ntohl(r.first.s_addr) + ((__u32)k << 8));
 
 		if (off + 1024 > SEND_BYTES) {
 			if (mnl_socket_sendto(nl, buf, off) < 0) {
@@ -167,11 +156,11 @@ int main(int argc, char **argv)
 		rtm = mnl_nlmsg_put_extra_header(h, sizeof(*rtm));
 		rtm->rtm_family = AF_INET;
 		rtm->rtm_dst_len = 24;
-		rtm->rtm_table = table < 256 ? (unsigned char)table : RT_TABLE_UNSPEC;
-		rtm->rtm_protocol = (unsigned char)proto;
+		rtm->rtm_table = r.table < 256 ? (unsigned char)r.table : RT_TABLE_UNSPEC;
+		rtm->rtm_protocol = (unsigned char)r.proto;
 		rtm->rtm_scope = RT_SCOPE_UNIVERSE;
 		rtm->rtm_type = RTN_UNICAST;
-		mnl_attr_put_u32(h, RTA_TABLE, (__u32)table);
+		mnl_attr_put_u32(h, RTA_TABLE, (__u32)r.table);
 		mnl_attr_put(h, RTA_DST, 4, &dst);
 		if (add && n_gws == 1) {
 			mnl_attr_put(h, RTA_GATEWAY, 4, &gws[0]);
@@ -204,7 +193,7 @@ int main(int argc, char **argv)
 		rtm = mnl_nlmsg_put_extra_header(h, sizeof(*rtm));
 		rtm->rtm_family = AF_INET;
 		rtm->rtm_dst_len = 32;
-		mnl_attr_put(h, RTA_DST, 4, &first);
+		mnl_attr_put(h, RTA_DST, 4, &r.first);
 		off += NLMSG_ALIGN(h->nlmsg_len);
 		if (mnl_socket_sendto(nl, buf, off) < 0) {
 			perror("xfab-route-inject: send");
@@ -215,8 +204,8 @@ int main(int argc, char **argv)
 	{
 		double s = xfab_mono_s() - t0;
 
-		printf("%lu routes %s in %.3f s (%.0f routes/s)%s\n", routes,
-		       add ? "added" : "deleted", s, (double)routes / s,
+		printf("%lu routes %s in %.3f s (%.0f routes/s)%s\n", r.routes,
+		       add ? "added" : "deleted", s, (double)r.routes / s,
 		       errors ? ", some refused" : "");
 	}
 	mnl_socket_close(nl);

@@ -13,7 +13,6 @@
  */
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -29,6 +28,7 @@
 #include "pfc.h"
 #include "ctlproto.h"
 #include "metrics.h"
+#include "opts.h"
 #include "probe.h"
 #include "sdnotify.h"
 #include "xfab.skel.h"
@@ -263,150 +263,102 @@ static void restart_self(char **argv)
 		strerror(errno));
 }
 
-static void usage(FILE *out)
+static const char *const bench_stages[XFAB_BENCH_STOPS + 1] = {
+    "full", "parse", "validate", "fib", "pick", "nexthop", "queue", "rewrite", "counters", NULL};
+
+/* What xfabd's --help says after the options. */
+static const char xfabd_epilogue[] =
+    "Control: xfabctl's changes (TE pins, clears) arrive on a unix socket under\n"
+    "  " XFAB_CTL_RUN_ROOT " (docs/CONTROL.md).\n"
+    "Restarts are hitless: a new xfabd takes over the links, counters and pins a\n"
+    "  previous one left (killed, --keep, or `xfabctl restart`), builds its tables\n"
+    "  beside the running ones and switches the ports over in one step.\n"
+    "Signals: HUP reloads CONFIG in place; TERM/INT detach, unpin and exit\n"
+    "  (with --keep: exit only); USR2 exits leaving the data plane forwarding\n"
+    "  (systemctl restart: the next xfabd takes it over).\n"
+    "systemd: Type=notify (READY=1 once forwarding, RELOADING=1 around a reload,\n"
+    "  STOPPING=1) when $NOTIFY_SOCKET is set; xfabd@.service.\n";
+
+struct xfabd_flags {
+	int check_only, keep, probe, syslog;
+};
+
+/* xfabd's options into a and f: 0, or the exit status. */
+static int parse_options(struct agent *a, struct xfabd_flags *f, int argc, char **argv)
 {
-	fprintf(
-	    out,
-	    "usage: xfabd -c CONFIG [--check] [--keep] [--force] [--pin-root DIR] [--pidfile "
-	    "FILE]\n"
-	    "             [--metrics ADDR:PORT] [--syslog] [-v]\n"
-	    "  -c, --config FILE   switch config (JSON, docs/CONFIG.md)\n"
-	    "      --check         validate the config (and its ports) and exit\n"
-	    "      --pin-root DIR  pin maps under DIR/<hostname> (default " XFAB_PIN_ROOT ")\n"
-	    "      --pidfile FILE  write the agent's pid to FILE\n"
-	    "      --metrics ADDR:PORT  serve Prometheus metrics (GET /metrics)\n"
-	    "      --probe-kernel  check the kernel has what xfab needs (Linux >= 6.6) and exit\n"
-	    "      --netlink-rcvbuf BYTES  the route event socket's buffer (default 64 MiB;\n"
-	    "                      smaller overflows sooner: a resync follows)\n"
-	    "      --keep          on TERM/INT leave the data plane forwarding (the next\n"
-	    "                      xfabd takes it over)\n"
-	    "      --force         replace a data plane left by an xfabd of another ABI\n"
-	    "                      (without it, xfabd refuses to start)\n"
-	    "      --syslog        start log lines with their sd-daemon priority (<3>..<7>),\n"
-	    "                      no time stamp (automatic when stderr is the journal)\n"
-	    "      --bench-stop STAGE --bench-port PORT  make bench only: the pipeline\n"
-	    "                      stops after STAGE (parse, validate, fib, pick, nexthop,\n"
-	    "                      queue, rewrite; counters: runs whole, as a stage build)\n"
-	    "                      and sends the frame out of PORT as it is\n"
-	    "  -v, --verbose       debug logging\n"
-	    "  -h, --help          this text\n"
-	    "Control: xfabctl's changes (TE pins, clears) arrive on a unix socket under\n"
-	    "  " XFAB_CTL_RUN_ROOT " (docs/CONTROL.md).\n"
-	    "Restarts are hitless: a new xfabd takes over the links, counters and pins a\n"
-	    "  previous one left (killed, --keep, or `xfabctl restart`), builds its tables\n"
-	    "  beside the running ones and switches the ports over in one step.\n"
-	    "Signals: HUP reloads CONFIG in place; TERM/INT detach, unpin and exit\n"
-	    "  (with --keep: exit only); USR2 exits leaving the data plane forwarding\n"
-	    "  (systemctl restart: the next xfabd takes it over).\n"
-	    "systemd: Type=notify (READY=1 once forwarding, RELOADING=1 around a reload,\n"
-	    "  STOPPING=1) when $NOTIFY_SOCKET is set; xfabd@.service.\n");
+	const struct xfab_opt rows[] = {
+	    XFAB_OPT_STR("config", 'c', a->cfg_path, "FILE",
+			 "switch config (JSON, docs/CONFIG.md)"),
+	    XFAB_OPT_FLAG("check", 0, f->check_only,
+			  "validate the config (and its ports) and exit"),
+	    XFAB_OPT_STR("pin-root", 0, a->pin_root, "DIR",
+			 "pin maps under DIR/<hostname>\n(default " XFAB_PIN_ROOT ")"),
+	    XFAB_OPT_STR("pidfile", 0, a->pidfile, "FILE", "write the agent's pid to FILE"),
+	    XFAB_OPT_STR("metrics", 0, a->metrics, "ADDR:PORT",
+			 "serve Prometheus metrics (GET /metrics)"),
+	    XFAB_OPT_FLAG("probe-kernel", 0, f->probe,
+			  "check the kernel has what xfab needs\n(Linux >= 6.6) and exit"),
+	    XFAB_OPT_INT("netlink-rcvbuf", 0, a->nl_rcvbuf, 4096, 1 << 30, "BYTES",
+			 "the route event socket's buffer (default 64 MiB;\n"
+			 "smaller overflows sooner: a resync follows)",
+			 .base = 10),
+	    XFAB_OPT_FLAG("keep", 0, f->keep,
+			  "on TERM/INT leave the data plane forwarding\n"
+			  "(the next xfabd takes it over)"),
+	    XFAB_OPT_FLAG("force", 0, a->force,
+			  "replace a data plane left by an xfabd of\n"
+			  "another ABI (without it, xfabd refuses to start)"),
+	    XFAB_OPT_FLAG("syslog", 0, f->syslog,
+			  "start log lines with their sd-daemon priority\n"
+			  "(<3>..<7>), no time stamp (automatic when stderr\n"
+			  "is the journal)"),
+	    XFAB_OPT_ENUM("bench-stop", 0, a->bench_stop, bench_stages, "STAGE",
+			  "make bench only: the pipeline stops after STAGE\n"
+			  "(parse, validate, fib, pick, nexthop, queue,\n"
+			  "rewrite; counters: runs whole, as a stage build)\n"
+			  "and sends the frame out of --bench-port"),
+	    XFAB_OPT_STR("bench-port", 0, a->bench_port, "PORT",
+			 "make bench only: where --bench-stop sends\n"
+			 "the frame, as it is"),
+	    XFAB_OPT_FLAG("verbose", 'v', xfab_log_verbose, "debug logging"),
+	    XFAB_OPT_END,
+	};
+	const struct xfab_opts spec = {"xfabd", "-c CONFIG", rows, xfabd_epilogue};
+	int first = xfab_opts_parse(&spec, argc, argv);
+	char probe_msg[512];
+
+	if (first < 0)
+		return xfab_opts_exit(first);
+	if (f->syslog)
+		xfab_log_set_journal(1);
+	if (f->probe) {
+		int bad = xfab_probe_kernel(probe_msg, sizeof(probe_msg));
+
+		fprintf(bad ? stderr : stdout, "xfabd: %s\n", probe_msg);
+		return bad ? 1 : 0;
+	}
+	if (!a->cfg_path || first != argc) {
+		xfab_opts_usage(&spec, stderr);
+		return 2;
+	}
+	return -1;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"config", required_argument, NULL, 'c'},
-	    {"check", no_argument, NULL, 'k'},
-	    {"pin-root", required_argument, NULL, 'r'},
-	    {"pidfile", required_argument, NULL, 'p'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"metrics", required_argument, NULL, 'm'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"probe-kernel", no_argument, NULL, 'K'},
-	    {"netlink-rcvbuf", required_argument, NULL, 'R'},
-	    {"keep", no_argument, NULL, 'E'},
-	    {"force", no_argument, NULL, 'F'},
-	    {"bench-stop", required_argument, NULL, 'S'},
-	    {"bench-port", required_argument, NULL, 'P'},
-	    {"syslog", no_argument, NULL, 'L'},
-	    {NULL, 0, NULL, 0},
-	};
 	struct agent a = {.lock_fd = -1, .fd_port_stats = -1, .fd_queue_wm = -1};
 	struct xfab_nl_handlers nh = {.neigh = on_neigh, .arg = &a};
+	struct xfabd_flags flags = {0};
 	struct xfab_cfg_errors errs;
 	char probe_msg[512];
-	int check_only = 0, keep_opt = 0, opt, ret = 1;
+	int ret = 1;
 	sigset_t mask;
 
 	a.argv = argv;
-	while ((opt = getopt_long(argc, argv, "c:vh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			a.cfg_path = optarg;
-			break;
-		case 'k':
-			check_only = 1;
-			break;
-		case 'r':
-			a.pin_root = optarg;
-			break;
-		case 'p':
-			a.pidfile = optarg;
-			break;
-		case 'v':
-			xfab_log_verbose = 1;
-			break;
-		case 'm':
-			a.metrics = optarg;
-			break;
-		case 'E':
-			keep_opt = 1;
-			break;
-		case 'F':
-			a.force = 1;
-			break;
-		case 'L':
-			xfab_log_set_journal(1);
-			break;
-		case 'R': {
-			__u32 v;
-			char why[128];
-
-			if (xfab_parse_u32_strict(optarg, 4096, 1u << 30, &v, why, sizeof(why))) {
-				fprintf(stderr, "xfabd: --netlink-rcvbuf: %s\n", why);
-				return 2;
-			}
-			a.nl_rcvbuf = (int)v;
-			break;
-		}
-		case 'S': {
-			static const char *const stages[XFAB_BENCH_STOPS] = {
-			    "full",    "parse", "validate", "fib",     "pick",
-			    "nexthop", "queue", "rewrite",  "counters"};
-
-			for (a.bench_stop = 0; a.bench_stop < XFAB_BENCH_STOPS; a.bench_stop++)
-				if (!strcmp(optarg, stages[a.bench_stop]))
-					break;
-			if (a.bench_stop == XFAB_BENCH_STOPS) {
-				fprintf(stderr,
-					"xfabd: --bench-stop: no stage %s (parse, validate, "
-					"fib, pick, nexthop, queue, rewrite, counters, full)\n",
-					optarg);
-				return 2;
-			}
-			break;
-		}
-		case 'P':
-			a.bench_port = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'K': {
-			int bad = xfab_probe_kernel(probe_msg, sizeof(probe_msg));
-
-			fprintf(bad ? stderr : stdout, "xfabd: %s\n", probe_msg);
-			return bad ? 1 : 0;
-		}
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (!a.cfg_path || optind != argc) {
-		usage(stderr);
-		return 2;
-	}
+	ret = parse_options(&a, &flags, argc, argv);
+	if (ret >= 0)
+		return ret;
+	ret = 1;
 	if (xfab_sd_journal_stderr())
 		xfab_log_set_journal(1);
 	libbpf_set_print(xfab_log_libbpf);
@@ -435,7 +387,7 @@ int main(int argc, char **argv)
 			goto out_cfg;
 		}
 	}
-	if (check_only) {
+	if (flags.check_only) {
 		printf("%s: OK (%s, %d ports, %d addresses, %d routes)\n", a.cfg_path,
 		       a.cfg.hostname, a.cfg.n_ports, a.cfg.n_addrs, a.cfg.n_routes);
 		ret = 0;
@@ -488,7 +440,7 @@ int main(int argc, char **argv)
 		a.keep = a.adopt; /* the ports run on our maps: leave them be */
 		goto out_ports;
 	}
-	a.keep = keep_opt;
+	a.keep = flags.keep;
 	if (pfc_start(&a))
 		log_err("lossless priorities are not honoured: the PFC thread did not start");
 	if (a.pidfile) {
