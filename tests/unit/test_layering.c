@@ -83,7 +83,8 @@ static void planted_breaches_found(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	/* the library includes an agent header and calls the agent */
-	put(dir, "user/lib/low.c", "#include \"../agent/agent.h\"\nint low(void) { return up(); }\n");
+	put(dir, "user/lib/low.c",
+	    "#include \"../agent/agent.h\"\nint low(void) { return up(); }\n");
 	put(dir, "user/agent/agent.h", "int up(void);\n");
 	put(dir, "user/agent/up.c", "int up(void) { return 1; }\n");
 	/* two ctl files call each other */
@@ -108,8 +109,8 @@ static void planted_breaches_found(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(tree_is_layered),
-		cmocka_unit_test(planted_breaches_found),
+	    cmocka_unit_test(tree_is_layered),
+	    cmocka_unit_test(planted_breaches_found),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
