@@ -3,8 +3,8 @@
  * The layering of docs/ARCHITECTURE.md: scripts/layer-check over this tree
  * (its includes and its built objects' names) finds nothing, and, so that
  * its silence means something, it finds each kind of breach planted in a
- * small tree of its own: an include reaching up, a call reaching up, and
- * two files of one part calling each other.
+ * small tree of its own: an include reaching up, a call reaching up, two
+ * files of one part calling each other, a name without its part's prefix.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,12 +84,14 @@ static void planted_breaches_found(void **state)
 	assert_non_null(mkdtemp(dir));
 	/* the library includes an agent header and calls the agent */
 	put(dir, "user/lib/low.c",
-	    "#include \"../agent/agent.h\"\nint low(void) { return up(); }\n");
-	put(dir, "user/agent/agent.h", "int up(void);\n");
-	put(dir, "user/agent/up.c", "int up(void) { return 1; }\n");
+	    "#include \"../agent/agent.h\"\nint xfab_low(void) { return agent_up(); }\n");
+	put(dir, "user/agent/agent.h", "int agent_up(void);\n");
+	/* the agent exports a name without its prefix */
+	put(dir, "user/agent/up.c",
+	    "int agent_up(void) { return 1; }\nint up2(void) { return 2; }\n");
 	/* two ctl files call each other */
-	put(dir, "user/ctl/a.c", "int b(void);\nint a(void) { return b(); }\n");
-	put(dir, "user/ctl/b.c", "int a(void);\nint b(void) { return a(); }\n");
+	put(dir, "user/ctl/a.c", "int ctl_b(void);\nint ctl_a(void) { return ctl_b(); }\n");
+	put(dir, "user/ctl/b.c", "int ctl_a(void);\nint ctl_b(void) { return ctl_a(); }\n");
 	compile(dir, "user/lib/low", "lib/low");
 	compile(dir, "user/agent/up", "agent/up");
 	compile(dir, "user/ctl/a", "ctl/a");
@@ -99,9 +101,10 @@ static void planted_breaches_found(void **state)
 	rc = run(cmd, out, sizeof(out));
 	assert_int_equal(rc, 1);
 	assert_non_null(strstr(out, "user/lib/low.c:1: includes user/agent/agent.h"));
-	assert_non_null(strstr(out, "lib/low (lib) calls up, defined only in agent/up"));
+	assert_non_null(strstr(out, "lib/low (lib) calls agent_up, defined only in agent/up"));
 	assert_non_null(strstr(out, "cycle: ctl/a ctl/b"));
-	assert_non_null(strstr(out, "3 breaches"));
+	assert_non_null(strstr(out, "agent/up (agent) exports up2: its names begin agent_"));
+	assert_non_null(strstr(out, "4 breaches"));
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 }
