@@ -331,6 +331,64 @@ static void test_required_and_operands(void **state)
 	assert_string_equal(err_buf, want);
 }
 
+/* A row with a letter alone (no long name): -j and -n N parse, --help
+ * shows them without "--", a refusal names "-n", and no long option of
+ * that name exists. */
+static void test_letter_alone(void **state)
+{
+	int json = 0, num = 0;
+	const struct xfab_opt lrows[] = {
+	    XFAB_OPT_FLAG(NULL, 'j', json, "JSON"),
+	    XFAB_OPT_INT(NULL, 'n', num, 1, 9, "N", "a digit"),
+	    XFAB_OPT_FLAG("long", 0, json, "a long one"),
+	    XFAB_OPT_END,
+	};
+	const struct xfab_opts ls = {"l", NULL, lrows, NULL};
+	const char *usage = "usage: l [OPTIONS]\n"
+			    "  -j          JSON\n"
+			    "  -n N        a digit\n"
+			    "      --long  a long one\n"
+			    "  -h, --help  this text\n";
+	char a0[] = "l", a1[] = "-j", a2[] = "-n", a3[] = "7", a4[] = "0", a5[] = "--j", want[512];
+	char *ok[] = {a0, a1, a2, a3, NULL}, *bad[] = {a0, a2, a4, NULL},
+	     *nolong[] = {a0, a5, NULL};
+	FILE *fo = tmpfile(), *fe = tmpfile();
+	int so = dup(1), se = dup(2), r1, r2, r3;
+	size_t n;
+
+	(void)state;
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fileno(fo), 1);
+	dup2(fileno(fe), 2);
+	r1 = xfab_opts_parse(&ls, 4, ok);
+	r2 = xfab_opts_parse(&ls, 3, bad);
+	r3 = xfab_opts_parse(&ls, 2, nolong);
+	xfab_opts_usage(&ls, stdout);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	rewind(fo);
+	rewind(fe);
+	n = fread(out_buf, 1, sizeof(out_buf) - 1, fo);
+	out_buf[n] = '\0';
+	n = fread(err_buf, 1, sizeof(err_buf) - 1, fe);
+	err_buf[n] = '\0';
+	fclose(fo);
+	fclose(fe);
+	assert_int_equal(r1, 4);
+	assert_int_equal(json, 1);
+	assert_int_equal(num, 7);
+	assert_int_equal(r2, XFAB_OPTS_USAGE);
+	assert_int_equal(r3, XFAB_OPTS_USAGE);
+	assert_string_equal(out_buf, usage);
+	snprintf(want, sizeof(want), "l: -n \"0\": must be 1..9\nl: unknown option --j\n%s", usage);
+	assert_string_equal(err_buf, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +399,7 @@ int main(void)
 	    cmocka_unit_test(test_unknown_and_missing),
 	    cmocka_unit_test(test_operands),
 	    cmocka_unit_test(test_required_and_operands),
+	    cmocka_unit_test(test_letter_alone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
