@@ -431,6 +431,16 @@ static void start_metrics(struct agent *a)
 		log_info("serving metrics on http://%s/metrics", a->metrics);
 }
 
+/* Once the ports forward on this xfabd's maps: the PFC thread, the pidfile
+ * and the metrics (none of them stops xfabd when it fails). */
+static void start_services(struct agent *a)
+{
+	if (pfc_start(a))
+		log_err("lossless priorities are not honoured: the PFC thread did not start");
+	write_pidfile(a);
+	start_metrics(a);
+}
+
 /* Everything before the kernel is touched: the options, the log, the config
  * validated and the kernel probed. -1 to go on, else the exit status. */
 static int prepare(struct agent *a, struct xfabd_flags *flags, int argc, char **argv)
@@ -505,10 +515,7 @@ int main(int argc, char **argv)
 		goto out_ports;
 	}
 	a.keep = flags.keep;
-	if (pfc_start(&a))
-		log_err("lossless priorities are not honoured: the PFC thread did not start");
-	write_pidfile(&a);
-	start_metrics(&a);
+	start_services(&a);
 	probe_unresolved(&a); /* now, not a second from now */
 	ret = event_loop(&a) ? 1 : 0;
 	if (a.restart_due || a.keep_signal)
