@@ -406,16 +406,17 @@ struct xfab_metrics_writer xfab_metrics_writers[XFAB_METRICS_MAX_WRITERS + 1] = 
     {"ecmp", lb_series},       {"pfc", pfc_series},   {"overlay", vnet_series},
     {"fib-sync", fib_series},
 };
-static int metrics_n_writers = 7;
-
 int xfab_metrics_register(const char *feature,
 			  void (*write)(const struct xfab_metrics_src *src, FILE *f))
 {
+	int n = 0;
+
+	while (n < XFAB_METRICS_MAX_WRITERS && xfab_metrics_writers[n].feature)
+		n++;
 	/* the last slot stays {NULL}: the list's end */
-	if (metrics_n_writers >= XFAB_METRICS_MAX_WRITERS)
+	if (n >= XFAB_METRICS_MAX_WRITERS)
 		return -1;
-	xfab_metrics_writers[metrics_n_writers++] =
-	    (struct xfab_metrics_writer){.feature = feature, .write = write};
+	xfab_metrics_writers[n] = (struct xfab_metrics_writer){.feature = feature, .write = write};
 	return 0;
 }
 
