@@ -153,7 +153,10 @@ $(BUILD)/test_$(1): $(addprefix $(BUILD)/obj/,$(2))
 $(BUILD)/test_$(1)_asan: $(addprefix $(BUILD)/obj-asan/,$(2))
 endef
 # xfabd's metrics writer: metrics.c and the writers of features that keep
-# their series beside their code (metrics_FEATURE.c).
+# their series beside their code (metrics_FEATURE.c). Linked as objects,
+# never through an archive: a metrics_FEATURE.c registers itself from a
+# constructor (XFAB_METRICS_WRITER), and an archive member nothing calls
+# would be left out with it.
 METRICS_OBJ := $(patsubst user/%.c,%.o,$(wildcard user/agent/metrics*.c))
 $(eval $(call unit_agent,names,$(METRICS_OBJ)))
 $(eval $(call unit_agent,exposition,$(METRICS_OBJ)))

@@ -346,13 +346,19 @@ static void test_state_maps(void **state)
 
 static void test_metrics_writers(void **state)
 {
-	int n = 0;
+	int n = 0, acl = -1;
 
 	(void)state;
-	for (const struct xfab_metrics_writer *w = xfab_metrics_writers; w->feature; w++, n++)
+	for (const struct xfab_metrics_writer *w = xfab_metrics_writers; w->feature; w++, n++) {
 		if (!xfab_feature_find(w->feature))
 			fail_msg("metrics writer for %s: no such feature", w->feature);
-	assert_true(n > 0);
+		if (!strcmp(w->feature, "acl"))
+			acl = n;
+	}
+	/* metrics_acl.c registered itself, once, after metrics.c's own (the
+	 * exposition's order: the ACL's families last) */
+	assert_int_equal(acl, n - 1);
+	assert_int_equal(n, 8);
 }
 
 #define HDR "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
