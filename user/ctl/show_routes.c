@@ -8,8 +8,7 @@
 #include <string.h>
 #include <errno.h>
 #include <sys/mman.h>
-#include "fib4.h"
-#include "fib6.h"
+#include "fib.h"
 
 #include "ctl.h"
 
