@@ -13,6 +13,7 @@
 
 #include "common.h"
 #include "config.h"
+#include "opts.h"
 
 /* Set by main() before any command runs. */
 extern int json;
@@ -31,6 +32,65 @@ struct ctl_opts {
 	int check_storm, empty;					     /* show pfcwd stats */
 	const char *fabric, *lab, *job, *since, *save;		     /* fabric report */
 };
+
+/* The options every command was given (main.c): the option tables
+ * (commands.c, and a show file's own) store into it. */
+extern struct ctl_opts ctl_given;
+
+
+
+/*
+ * One word of the command line. A node names the words that may follow it
+ * (sub); a leaf runs: a view takes no options, a verb takes its own table
+ * of them (opts, with args its synopsis for --help). A leaf is the last
+ * word; a node that is a view too (show vnet) may be the last.
+ */
+struct ctl_cmd {
+	const char *name;
+	const struct ctl_cmd *sub;
+	int (*view)(void);
+	int (*verb)(const struct ctl_opts *o);
+	const char *help;
+	int fabric; /* works across a fabric: no one switch to find */
+	const struct xfab_opt *opts; /* the verb's options (NULL: none) */
+	const char *args;	     /* its synopsis after the words, for --help */
+};
+
+/*
+ * show_registry.c: `show`'s objects. Each show file registers its own
+ * (CTL_SHOW below), so a feature's show touches no other file; rank places
+ * an object in the list and in --help (ascending), whatever the link order
+ * of the files that register them.
+ */
+struct ctl_show {
+	int rank;
+	struct ctl_cmd cmd;
+};
+void ctl_show_register(const struct ctl_show *show);
+/* The registered objects in rank order, ended by a {NULL} entry. */
+extern struct ctl_cmd ctl_show_cmds[];
+
+/* A constructor, not a linker section: it runs before main() in any
+ * link order, needs no linker script symbols, and the sanitizers' padding
+ * of globals cannot misalign it (they pad globals in custom sections). */
+#define CTL_SHOW(id, rank_, ...)                                                                   \
+	static const struct ctl_show id = {.rank = (rank_), .cmd = {__VA_ARGS__}};                 \
+	__attribute__((constructor)) static void id##_register(void)                              \
+	{                                                                                          \
+		ctl_show_register(&id);                                                            \
+	}
+
+/* commands.c: the command table and the help generated from it */
+extern const struct ctl_cmd ctl_top_cmds[];
+extern const struct xfab_opt ctl_global_opts[];
+/* Global options' values: -s, -P, --pin-root (NULL when not given). */
+extern const char *ctl_switch, *ctl_pin_dir_opt, *ctl_pin_root;
+/* xfabctl --help, or a command's (words: the words that led to it). */
+void ctl_usage(FILE *out);
+void ctl_cmd_usage(const struct ctl_cmd *c, const char *words, FILE *out);
+/* The rows a verb accepts (the global ones, then its own) in rows[cap],
+ * ended; their number. */
+size_t ctl_cmd_rows(const struct ctl_cmd *c, struct xfab_opt *rows, size_t cap);
 
 /* json_out.c: a JSON writer on stdout (k == NULL inside an array). */
 void jw_open(const char *k, char c);

@@ -74,3 +74,6 @@ int show_acl(void)
 	free(rows);
 	return 0;
 }
+
+CTL_SHOW(show_acl_obj, 110, "acl", .view = show_acl,
+	 .help = "ingress ACL rules: table, priority, packets, bytes")

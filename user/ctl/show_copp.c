@@ -86,3 +86,7 @@ int show_copp(void)
 		       "holds now)\n");
 	return 0;
 }
+
+CTL_SHOW(show_copp_obj, 100, "copp", .view = show_copp,
+	 .help = "control-plane policing per group: trap ids, cir, cbs, green and red (policed) "
+		 "packets")

@@ -89,3 +89,8 @@ int show_drops(void)
 		jw_close('}');
 	return 0;
 }
+
+CTL_SHOW(show_counters_obj, 20, "counters", .view = show_counters,
+	 .help = "per-port packet and byte counters")
+CTL_SHOW(show_drops_obj, 30, "drops", .view = show_drops,
+	 .help = "drop and punt counters by reason")

@@ -68,3 +68,6 @@ int show_fib_sync(void)
 	json_free(root);
 	return 0;
 }
+
+CTL_SHOW(show_fib_sync_obj, 170, "fib-sync", .view = show_fib_sync,
+	 .help = "the kernel-FIB mirror (FIB_SYNC): routes, events, resyncs, lag (xfabd)")

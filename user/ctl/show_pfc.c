@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "opts.h"
 #include "pfcwd.h"
 
 /* One port's PFC records, zero where a map holds nothing. */
@@ -375,3 +376,31 @@ int show_pfcwd_stats(const struct ctl_opts *o)
 		jw_close(']');
 	return o->check_storm && stormed ? 1 : 0;
 }
+
+static const struct ctl_cmd show_pfc_cmds[] = {
+    {"counters", NULL, show_pfc_counters, NULL, "PFC frames received and sent, per priority"},
+    {"status", NULL, show_pfc_status, NULL,
+     "lossless priorities; which are paused now, which PGs asked for XOFF"},
+    {NULL},
+};
+
+static const struct xfab_opt show_pfcwd_stats_opts[] = {
+    XFAB_OPT_FLAG("empty", 0, ctl_given.empty, "the watched queues with nothing counted too"),
+    XFAB_OPT_FLAG("check-storm", 0, ctl_given.check_storm, "exit 1 if a queue is stormed"),
+    XFAB_OPT_END,
+};
+
+static const struct ctl_cmd show_pfcwd_cmds[] = {
+    {"config", NULL, show_pfcwd_config, NULL,
+     "per port: action, detection and restoration time; the poll interval"},
+    {"stats", NULL, NULL, show_pfcwd_stats,
+     "per watched queue: status, storms, packets passed and dropped [--empty] "
+     "[--check-storm: exit 1 if one is stormed]",
+     .opts = show_pfcwd_stats_opts, .args = "[--empty] [--check-storm]"},
+    {NULL},
+};
+
+CTL_SHOW(show_pfc_obj, 180, "pfc", .sub = show_pfc_cmds,
+	 .help = "PFC (lossless classes): counters | status")
+CTL_SHOW(show_pfcwd_obj, 190, "pfcwd", .sub = show_pfcwd_cmds,
+	 .help = "the PFC watchdog: config | stats")

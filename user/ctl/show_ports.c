@@ -47,3 +47,5 @@ int show_ports(void)
 		jw_close(']');
 	return 0;
 }
+
+CTL_SHOW(show_ports_obj, 10, "ports", .view = show_ports, .help = "ports: MAC, state, MTU, datapath")

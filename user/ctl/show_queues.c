@@ -123,3 +123,16 @@ int show_watermark(void)
 		jw_close(']');
 	return 0;
 }
+
+static const struct ctl_cmd show_queue_cmds[] = {
+    {"counters", NULL, show_queue_counters, NULL,
+     "per queue: packets, bytes, drops, ECN marks, time paused by PFC"},
+    {NULL},
+};
+
+CTL_SHOW(show_queues_obj, 140, "queues", .view = show_queues,
+	 .help = "per port and class: packets, bytes, drops, ECN marks, profile")
+CTL_SHOW(show_watermark_obj, 150, "watermark", .view = show_watermark,
+	 .help = "per port and class: current and peak queue occupancy")
+CTL_SHOW(show_queue_obj, 160, "queue", .sub = show_queue_cmds,
+	 .help = "queue counters (SONiC's name)")

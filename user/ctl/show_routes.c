@@ -320,3 +320,8 @@ int show_routes(void)
 	free(k6);
 	return 0;
 }
+
+CTL_SHOW(show_routes_obj, 40, "routes", .view = show_routes,
+	 .help = "IPv4/IPv6 routes with their nexthops or group members")
+CTL_SHOW(show_fib_obj, 50, "fib", .view = show_fib,
+	 .help = "the forwarding tables (16-bit first level, 8-bit groups): fill, use")

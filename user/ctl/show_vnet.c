@@ -316,3 +316,21 @@ int show_vnet_counters(void)
 		jw_close(']');
 	return 0;
 }
+
+static const struct ctl_cmd show_vnet_cmds[] = {
+    {"brief", NULL, show_vnet, NULL, "VNETs: VXLAN tunnel, VNI, ports (also `show vnet`)"},
+    {"routes", NULL, show_vnet_routes, NULL,
+     "tenant routes: tunnel (endpoints, MAC, VNI) and local (nexthop, port)"},
+    {"counters", NULL, show_vnet_counters, NULL,
+     "per VNET: encap/decap packets and bytes, drops by reason, punts"},
+    {NULL},
+};
+
+static const struct ctl_cmd show_vxlan_cmds[] = {
+    {"tunnel", NULL, show_vxlan_tunnel, NULL, "the VTEP: source address, UDP port, MAC"},
+    {NULL},
+};
+
+CTL_SHOW(show_vnet_obj, 200, "vnet", .sub = show_vnet_cmds, .view = show_vnet,
+	 .help = "the overlay's VNETs (docs/OVERLAY.md)")
+CTL_SHOW(show_vxlan_obj, 210, "vxlan", .sub = show_vxlan_cmds, .help = "the VXLAN tunnel (VTEP)")
