@@ -127,11 +127,11 @@ static const struct ctl_cmd te_cmds[] = {
      .args = "--in PORT --prefix P --via GW[,GW...] [--gen N]"},
     {"del", NULL, NULL, te_del, "remove a runtime pin (through xfabd)", .opts = te_del_opts,
      .args = "--in PORT --prefix P [--gen N]"},
-    {"clear", NULL, NULL, te_clear, "remove every runtime pin (through xfabd)",
-     .opts = te_gen_opts, .args = "[--gen N]"},
+    {"clear", NULL, NULL, te_clear, "remove every runtime pin (through xfabd)", .opts = te_gen_opts,
+     .args = "[--gen N]"},
     {"sweep", NULL, NULL, te_sweep,
-     "remove the runtime pins of generations below --gen N (through xfabd)",
-     .opts = te_gen_opts, .args = "--gen N"},
+     "remove the runtime pins of generations below --gen N (through xfabd)", .opts = te_gen_opts,
+     .args = "--gen N"},
     {"show", NULL, show_te, NULL, "TE entries, each pin's generation and the switch's"},
     {"list", NULL, te_list, NULL,
      "the runtime pins as xfabd holds them: gateways, generations (through xfabd)"},
@@ -175,16 +175,14 @@ static const struct ctl_cmd fabric_cmds[] = {
 };
 
 const struct ctl_cmd ctl_top_cmds[] = {
-    {"show", ctl_show_cmds, NULL, NULL, "a table of the switch (objects: below)",
-     .args = "OBJECT"},
+    {"show", ctl_show_cmds, NULL, NULL, "a table of the switch (objects: below)", .args = "OBJECT"},
     {"hash", NULL, NULL, cmd_hash, "which member this switch picks, and why", .opts = hash_opts,
      .args = "--src A --dst B [--in PORT] [--proto udp|tcp|N] [--sport N] [--dport N] [--qp N] "
 	     "[--flow-label N]"},
     {"te", te_cmds, NULL, NULL, "runtime TE entries"},
     {"clear", clear_cmds, NULL, NULL, "clear counters"},
     {"trace", NULL, NULL, cmd_trace,
-     "run a frame through the loaded program: every stage, no state changed",
-     .opts = trace_opts,
+     "run a frame through the loaded program: every stage, no state changed", .opts = trace_opts,
      .args = "--in PORT (--src A --dst B [--proto] [--sport] [--dport] [--qp] [--dscp] [--ecn] "
 	     "[--ttl] [--len] [--smac] [--dmac] | --pcap FILE [--index N])"},
     {"watch", watch_cmds, NULL, NULL, "per-second rates"},

@@ -37,8 +37,6 @@ struct ctl_opts {
  * (commands.c, and a show file's own) store into it. */
 extern struct ctl_opts ctl_given;
 
-
-
 /*
  * One word of the command line. A node names the words that may follow it
  * (sub); a leaf runs: a view takes no options, a verb takes its own table
@@ -51,18 +49,20 @@ struct ctl_cmd {
 	int (*view)(void);
 	int (*verb)(const struct ctl_opts *o);
 	const char *help;
-	int fabric; /* works across a fabric: no one switch to find */
+	int fabric;		     /* works across a fabric: no one switch to find */
 	const struct xfab_opt *opts; /* the verb's options (NULL: none) */
 	const char *args;	     /* its synopsis after the words, for --help */
 };
 
 /*
  * show_registry.c: `show`'s objects. Each show file registers its own
- * (CTL_SHOW below), so a feature's show touches no other file; rank places
+ * (CTL_SHOW below) under its feature's name, so a feature's show touches
+ * no other file; rank places
  * an object in the list and in --help (ascending), whatever the link order
  * of the files that register them.
  */
 struct ctl_show {
+	const char *feature; /* the feature registry's name (user/lib/feature.h) */
 	int rank;
 	struct ctl_cmd cmd;
 };
@@ -73,9 +73,10 @@ extern struct ctl_cmd ctl_show_cmds[];
 /* A constructor, not a linker section: it runs before main() in any
  * link order, needs no linker script symbols, and the sanitizers' padding
  * of globals cannot misalign it (they pad globals in custom sections). */
-#define CTL_SHOW(id, rank_, ...)                                                                   \
-	static const struct ctl_show id = {.rank = (rank_), .cmd = {__VA_ARGS__}};                 \
-	__attribute__((constructor)) static void id##_register(void)                              \
+#define CTL_SHOW(id, feature_, rank_, ...)                                                         \
+	static const struct ctl_show id = {                                                        \
+	    .feature = (feature_), .rank = (rank_), .cmd = {__VA_ARGS__}};                         \
+	__attribute__((constructor)) static void id##_register(void)                               \
 	{                                                                                          \
 		ctl_show_register(&id);                                                            \
 	}

@@ -145,8 +145,7 @@ static int ctl_help(int first, int argc, char **argv)
  * node with words under it that is a view itself: show vnet). The command,
  * its words in words[len]; NULL when refused (said, with the usage).
  */
-static const struct ctl_cmd *ctl_find_cmd(int first, int argc, char **argv, char *words,
-					  size_t len)
+static const struct ctl_cmd *ctl_find_cmd(int first, int argc, char **argv, char *words, size_t len)
 {
 	const struct ctl_cmd *table = ctl_top_cmds, *parent = NULL;
 	int under_show = 0;

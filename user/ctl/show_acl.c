@@ -75,5 +75,5 @@ int show_acl(void)
 	return 0;
 }
 
-CTL_SHOW(show_acl_obj, 110, "acl", .view = show_acl,
+CTL_SHOW(show_acl_obj, "acl", 110, "acl", .view = show_acl,
 	 .help = "ingress ACL rules: table, priority, packets, bytes")

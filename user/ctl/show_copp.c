@@ -87,6 +87,6 @@ int show_copp(void)
 	return 0;
 }
 
-CTL_SHOW(show_copp_obj, 100, "copp", .view = show_copp,
+CTL_SHOW(show_copp_obj, "copp", 100, "copp", .view = show_copp,
 	 .help = "control-plane policing per group: trap ids, cir, cbs, green and red (policed) "
 		 "packets")

@@ -90,7 +90,7 @@ int show_drops(void)
 	return 0;
 }
 
-CTL_SHOW(show_counters_obj, 20, "counters", .view = show_counters,
+CTL_SHOW(show_counters_obj, "device", 20, "counters", .view = show_counters,
 	 .help = "per-port packet and byte counters")
-CTL_SHOW(show_drops_obj, 30, "drops", .view = show_drops,
+CTL_SHOW(show_drops_obj, "device", 30, "drops", .view = show_drops,
 	 .help = "drop and punt counters by reason")

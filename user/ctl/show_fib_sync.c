@@ -69,5 +69,5 @@ int show_fib_sync(void)
 	return 0;
 }
 
-CTL_SHOW(show_fib_sync_obj, 170, "fib-sync", .view = show_fib_sync,
+CTL_SHOW(show_fib_sync_obj, "fib-sync", 170, "fib-sync", .view = show_fib_sync,
 	 .help = "the kernel-FIB mirror (FIB_SYNC): routes, events, resyncs, lag (xfabd)")

@@ -193,8 +193,9 @@ int show_te(void)
 	return 0;
 }
 
-CTL_SHOW(show_lb_obj, 80, "lb", .view = show_lb,
+CTL_SHOW(show_lb_obj, "ecmp", 80, "lb", .view = show_lb,
 	 .help = "load-balancing events: flowlets started, paths changed, TE")
-CTL_SHOW(show_flowlets_obj, 120, "flowlets", .view = show_flowlets,
+CTL_SHOW(show_flowlets_obj, "flowlet", 120, "flowlets", .view = show_flowlets,
 	 .help = "live flowlet slots: group, flow hash, member, idle time")
-CTL_SHOW(show_te_obj, 130, "te", .view = show_te, .help = "TE entries (configured and runtime)")
+CTL_SHOW(show_te_obj, "te", 130, "te", .view = show_te,
+	 .help = "TE entries (configured and runtime)")

@@ -131,9 +131,9 @@ int show_neighbors(void)
 	return 0;
 }
 
-CTL_SHOW(show_nexthops_obj, 60, "nexthops", .view = show_nexthops,
+CTL_SHOW(show_nexthops_obj, "routes", 60, "nexthops", .view = show_nexthops,
 	 .help = "nexthops: gateway, port, neighbour MAC")
-CTL_SHOW(show_groups_obj, 70, "groups", .view = show_groups,
+CTL_SHOW(show_groups_obj, "ecmp", 70, "groups", .view = show_groups,
 	 .help = "ECMP groups: members and their share of buckets")
-CTL_SHOW(show_neighbors_obj, 90, "neighbors", .view = show_neighbors,
+CTL_SHOW(show_neighbors_obj, "neighbours", 90, "neighbors", .view = show_neighbors,
 	 .help = "neighbours learnt from the kernel or configured")

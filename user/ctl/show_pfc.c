@@ -400,7 +400,7 @@ static const struct ctl_cmd show_pfcwd_cmds[] = {
     {NULL},
 };
 
-CTL_SHOW(show_pfc_obj, 180, "pfc", .sub = show_pfc_cmds,
+CTL_SHOW(show_pfc_obj, "pfc", 180, "pfc", .sub = show_pfc_cmds,
 	 .help = "PFC (lossless classes): counters | status")
-CTL_SHOW(show_pfcwd_obj, 190, "pfcwd", .sub = show_pfcwd_cmds,
+CTL_SHOW(show_pfcwd_obj, "pfcwd", 190, "pfcwd", .sub = show_pfcwd_cmds,
 	 .help = "the PFC watchdog: config | stats")

@@ -48,4 +48,5 @@ int show_ports(void)
 	return 0;
 }
 
-CTL_SHOW(show_ports_obj, 10, "ports", .view = show_ports, .help = "ports: MAC, state, MTU, datapath")
+CTL_SHOW(show_ports_obj, "device", 10, "ports", .view = show_ports,
+	 .help = "ports: MAC, state, MTU, datapath")

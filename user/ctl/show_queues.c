@@ -130,9 +130,9 @@ static const struct ctl_cmd show_queue_cmds[] = {
     {NULL},
 };
 
-CTL_SHOW(show_queues_obj, 140, "queues", .view = show_queues,
+CTL_SHOW(show_queues_obj, "qos", 140, "queues", .view = show_queues,
 	 .help = "per port and class: packets, bytes, drops, ECN marks, profile")
-CTL_SHOW(show_watermark_obj, 150, "watermark", .view = show_watermark,
+CTL_SHOW(show_watermark_obj, "qos", 150, "watermark", .view = show_watermark,
 	 .help = "per port and class: current and peak queue occupancy")
-CTL_SHOW(show_queue_obj, 160, "queue", .sub = show_queue_cmds,
+CTL_SHOW(show_queue_obj, "qos", 160, "queue", .sub = show_queue_cmds,
 	 .help = "queue counters (SONiC's name)")

@@ -2,7 +2,8 @@
 /*
  * `show`'s objects, as the show files register them (CTL_SHOW in ctl.h):
  * kept in rank order as they arrive, so the list and --help read the same
- * in every build. Two objects of one name or one rank are the program's
+ * in every build. Two objects of one name or one rank, or an object of
+ * no feature the registry (user/lib/feature.c) knows, are the program's
  * own bug: said and refused before any command runs.
  */
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "feature.h"
 
 /* Room for every object and the end mark. */
 #define CTL_SHOW_MAX 48
@@ -30,6 +32,8 @@ void ctl_show_register(const struct ctl_show *show)
 
 	if (ctl_n_shows >= CTL_SHOW_MAX)
 		ctl_show_bug("too many show objects (CTL_SHOW_MAX)", show->cmd.name);
+	if (!xfab_feature_find(show->feature))
+		ctl_show_bug("its feature is not in the registry", show->cmd.name);
 	for (i = 0; i < ctl_n_shows; i++) {
 		if (!strcmp(ctl_shows[i]->cmd.name, show->cmd.name))
 			ctl_show_bug("registered twice", show->cmd.name);

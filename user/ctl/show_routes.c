@@ -321,7 +321,7 @@ int show_routes(void)
 	return 0;
 }
 
-CTL_SHOW(show_routes_obj, 40, "routes", .view = show_routes,
+CTL_SHOW(show_routes_obj, "routes", 40, "routes", .view = show_routes,
 	 .help = "IPv4/IPv6 routes with their nexthops or group members")
-CTL_SHOW(show_fib_obj, 50, "fib", .view = show_fib,
+CTL_SHOW(show_fib_obj, "routes", 50, "fib", .view = show_fib,
 	 .help = "the forwarding tables (16-bit first level, 8-bit groups): fill, use")

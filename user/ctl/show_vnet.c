@@ -331,6 +331,7 @@ static const struct ctl_cmd show_vxlan_cmds[] = {
     {NULL},
 };
 
-CTL_SHOW(show_vnet_obj, 200, "vnet", .sub = show_vnet_cmds, .view = show_vnet,
+CTL_SHOW(show_vnet_obj, "overlay", 200, "vnet", .sub = show_vnet_cmds, .view = show_vnet,
 	 .help = "the overlay's VNETs (docs/OVERLAY.md)")
-CTL_SHOW(show_vxlan_obj, 210, "vxlan", .sub = show_vxlan_cmds, .help = "the VXLAN tunnel (VTEP)")
+CTL_SHOW(show_vxlan_obj, "overlay", 210, "vxlan", .sub = show_vxlan_cmds,
+	 .help = "the VXLAN tunnel (VTEP)")
