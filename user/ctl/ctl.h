@@ -123,32 +123,9 @@ int find_port(const char *name, struct xfab_port *port);
 void print_port_names(FILE *out);
 int enter_port_netns(const struct xfab_port *port);
 
-/* show_*.c: one view each, no options */
-int show_ports(void);
-int show_routes(void);
-int show_fib(void);
-int show_nexthops(void);
-int show_groups(void);
-int show_neighbors(void);
-int show_counters(void);
-int show_drops(void);
-int show_lb(void);
-int show_flowlets(void);
+/* show_lb.c: TE entries, also `te show` (the other show_*.c views are
+ * their own files' and registered there: CTL_SHOW) */
 int show_te(void);
-int show_queues(void);
-int show_watermark(void);
-int show_queue_counters(void);
-int show_copp(void); /* show_copp.c */
-/* show_pfc.c */
-int show_pfc_counters(void);
-int show_pfc_status(void);
-int show_pfcwd_config(void);
-/* show_vnet.c: the overlay */
-int show_vxlan_tunnel(void);
-int show_vnet(void);
-int show_vnet_routes(void);
-int show_vnet_counters(void);
-int show_pfcwd_stats(const struct ctl_opts *o); /* 1: --check-storm and a queue is stormed */
 
 /* verbs that take options */
 int cmd_hash(const struct ctl_opts *o);
@@ -186,6 +163,5 @@ int ctl_query(const struct xfab_ctl_req *req, const char *what, char *resp, size
 /* Set: ctl_query says nothing when no xfabd answers (a view that can do
  * without it). */
 extern int ctl_quiet;
-int show_fib_sync(void);
 
 #endif

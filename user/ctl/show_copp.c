@@ -29,7 +29,7 @@ static unsigned long long tokens_now(const struct xfab_copp_cfg *cfg,
 	return t / XFAB_COPP_TOKEN;
 }
 
-int show_copp(void)
+static int show_copp(void)
 {
 	int fd_cfg = open_map(XFAB_MAP_COPP_CFG), fd_stats = open_map(XFAB_MAP_COPP_STATS);
 	int fd_state = open_map(XFAB_MAP_COPP_STATE);

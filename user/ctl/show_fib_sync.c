@@ -8,7 +8,7 @@
 #include "ctlproto.h"
 #include "json.h"
 
-int show_fib_sync(void)
+static int show_fib_sync(void)
 {
 	static const struct {
 		const char *key, *label;

@@ -11,7 +11,7 @@
 
 #include "ctl.h"
 
-int show_lb(void)
+static int show_lb(void)
 {
 	int fd = open_map(XFAB_MAP_LB_STATS);
 
@@ -34,7 +34,7 @@ int show_lb(void)
 }
 
 /* The flowlet table's slots in use by a flow active within FLOWLET age_ms. */
-int show_flowlets(void)
+static int show_flowlets(void)
 {
 	size_t len = (size_t)XFAB_MAX_FLOWLETS * sizeof(struct xfab_flowlet);
 	int nh_fd = open_map(XFAB_MAP_NEXTHOPS);

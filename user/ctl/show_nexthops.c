@@ -9,7 +9,7 @@
 
 #include "ctl.h"
 
-int show_nexthops(void)
+static int show_nexthops(void)
 {
 	int fd = open_map(XFAB_MAP_NEXTHOPS);
 	char gw[INET6_ADDRSTRLEN], name[IF_NAMESIZE], mac[18];
@@ -45,7 +45,7 @@ int show_nexthops(void)
 	return 0;
 }
 
-int show_groups(void)
+static int show_groups(void)
 {
 	int fd = open_map(XFAB_MAP_GROUPS), nh_fd = open_map(XFAB_MAP_NEXTHOPS);
 	struct xfab_group grp;
@@ -95,7 +95,7 @@ int show_groups(void)
 	return 0;
 }
 
-int show_neighbors(void)
+static int show_neighbors(void)
 {
 	int fd = open_map(XFAB_MAP_NEIGHBORS);
 	size_t n;

@@ -92,7 +92,7 @@ static void counters_table(const struct xfab_port *ports, size_t n, int tx)
 	}
 }
 
-int show_pfc_counters(void)
+static int show_pfc_counters(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
 	size_t n = load_ports(ports);
@@ -138,7 +138,7 @@ static int queue_paused(const struct pfc_view *v, int prio, __u64 now)
 	return v->st[prio].paused_until_ns > now || v->q[prio].gated;
 }
 
-int show_pfc_status(void)
+static int show_pfc_status(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
 	size_t n = load_ports(ports);
@@ -224,7 +224,7 @@ static int wd_queue(const struct pfc_view *v, __u8 *mask)
 	return first;
 }
 
-int show_pfcwd_config(void)
+static int show_pfcwd_config(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
 	size_t n = load_ports(ports);
@@ -303,7 +303,7 @@ static void wd_pairs(const struct xfab_pfc_queue *q, __u64 p[WD_PAIRS][2])
 	memcpy(p, v, sizeof(v));
 }
 
-int show_pfcwd_stats(const struct ctl_opts *o)
+static int show_pfcwd_stats(const struct ctl_opts *o)
 {
 	static const char *const heads[] = {"STORM DETECTED/RESTORED", "TX OK/DROP", "RX OK/DROP",
 					    "TX LAST OK/DROP", "RX LAST OK/DROP"};

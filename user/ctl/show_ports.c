@@ -9,7 +9,7 @@
 
 #include "ctl.h"
 
-int show_ports(void)
+static int show_ports(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
 	size_t n = load_ports(ports);

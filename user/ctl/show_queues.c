@@ -77,17 +77,17 @@ static int queue_table(int profile)
 	return 0;
 }
 
-int show_queues(void)
+static int show_queues(void)
 {
 	return queue_table(1);
 }
 
-int show_queue_counters(void)
+static int show_queue_counters(void)
 {
 	return queue_table(0);
 }
 
-int show_watermark(void)
+static int show_watermark(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
 	size_t n = load_ports(ports);

@@ -22,7 +22,7 @@ static int read_vnet(__u32 id, struct xfab_vnet *v)
 	       (v->flags & XFAB_VNET_VALID);
 }
 
-int show_vxlan_tunnel(void)
+static int show_vxlan_tunnel(void)
 {
 	struct xfab_vtep vt;
 	char src[INET_ADDRSTRLEN], mac[18];
@@ -57,7 +57,7 @@ int show_vxlan_tunnel(void)
 	return 0;
 }
 
-int show_vnet(void)
+static int show_vnet(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS];
 	size_t n = load_ports(ports);
@@ -166,7 +166,7 @@ static struct vroute *vnet_routes(size_t *count)
 	return rows;
 }
 
-int show_vnet_routes(void)
+static int show_vnet_routes(void)
 {
 	int tun_fd = open_map(XFAB_MAP_VNET_TUNNELS), nh_fd = open_map(XFAB_MAP_NEXTHOPS);
 	size_t n;
@@ -255,7 +255,7 @@ int show_vnet_routes(void)
 	return 0;
 }
 
-int show_vnet_counters(void)
+static int show_vnet_counters(void)
 {
 	int st_fd = open_map(XFAB_MAP_VNET_STATS), dr_fd = open_map(XFAB_MAP_VNET_DROPS);
 
