@@ -194,22 +194,50 @@ const struct ctl_cmd ctl_top_cmds[] = {
 };
 
 /* The help column of the command lists; a wider left side puts the help
- * on a line of its own. */
+ * on a line of its own. Help wraps at CTL_HELP_WIDTH, back at the column. */
 #define CTL_HELP_COL 34
+#define CTL_HELP_WIDTH 100
 
+/* text's words from column w on, a line broken before CTL_HELP_WIDTH goes
+ * on at column indent; the column it ends at. */
+static int ctl_wrap(FILE *out, const char *text, int w, int indent)
+{
+	int start = w;
+
+	while (*text) {
+		int n = (int)strcspn(text, " ");
+
+		if (w > start && w + 1 + n > CTL_HELP_WIDTH) {
+			fprintf(out, "\n%*s", indent, "");
+			w = start = indent;
+		} else if (w > start) {
+			fputc(' ', out);
+			w++;
+		}
+		w += fprintf(out, "%.*s", n, text);
+		text += n;
+		text += strspn(text, " ");
+	}
+	return w;
+}
+
+/* "  words synopsis   help": a long synopsis goes on, indented, on the
+ * next lines; the help starts at CTL_HELP_COL (on a line of its own if
+ * the synopsis reaches it). */
 static void ctl_help_line(FILE *out, const char *left, const char *help)
 {
-	int w = fprintf(out, "  %s", left);
+	int w;
 
-	if (!help || !*help) {
-		fputc('\n', out);
-		return;
+	fputs("  ", out);
+	w = ctl_wrap(out, left, 2, 7);
+	if (help && *help) {
+		if (w + 2 > CTL_HELP_COL)
+			fprintf(out, "\n%*s", CTL_HELP_COL, "");
+		else
+			fprintf(out, "%*s", CTL_HELP_COL - w, "");
+		ctl_wrap(out, help, CTL_HELP_COL, CTL_HELP_COL);
 	}
-	if (w + 2 > CTL_HELP_COL)
-		fprintf(out, "\n%*s", CTL_HELP_COL, "");
-	else
-		fprintf(out, "%*s", CTL_HELP_COL - w, "");
-	fprintf(out, "%s\n", help);
+	fputc('\n', out);
 }
 
 /* Every command under table, one line each: its words after prefix, its
