@@ -397,6 +397,36 @@ static void test_letter_alone(void **state)
 	assert_string_equal(err_buf, want);
 }
 
+/* A table's own "help" row comes before the one the parser adds: --help
+ * (or -h in a cluster) sets the row's flag and parsing goes on, nothing
+ * printed, so a caller (xfabctl) answers it once it knows the command. The
+ * operands are moved after the options, as getopt does. */
+static void test_own_help_row(void **state)
+{
+	int help = 0, json = 0;
+	const struct xfab_opt own_rows[] = {
+	    XFAB_OPT_FLAG("help", 'h', help, "a command's help"),
+	    XFAB_OPT_FLAG("json", 'j', json, "JSON"),
+	    XFAB_OPT_END,
+	};
+	const struct xfab_opts own = {"o", NULL, own_rows, NULL};
+	char a0[] = "o", a1[] = "te", a2[] = "--help", a3[] = "add", a4[] = "-jh";
+	char *argv[] = {a0, a1, a2, a3, NULL}, *argv2[] = {a0, a4, a1, NULL};
+	int first;
+
+	(void)state;
+	fflush(stdout);
+	first = xfab_opts_parse(&own, 4, argv);
+	assert_int_equal(first, 2);
+	assert_int_equal(help, 1);
+	assert_string_equal(argv[2], "te");
+	assert_string_equal(argv[3], "add");
+	help = 0;
+	assert_int_equal(xfab_opts_parse(&own, 3, argv2), 2);
+	assert_int_equal(help, 1);
+	assert_int_equal(json, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +438,7 @@ int main(void)
 	    cmocka_unit_test(test_operands),
 	    cmocka_unit_test(test_required_and_operands),
 	    cmocka_unit_test(test_letter_alone),
+	    cmocka_unit_test(test_own_help_row),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
