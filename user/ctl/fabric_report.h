@@ -4,7 +4,8 @@
  * pinned maps of every switch of a fabric (its pins directory from
  * fabric.json) into a snapshot; fabric_trace.c asks a switch's loaded
  * program where a flow goes; fabric_report.c is the command (what it
- * gathers), fabric_text.c and fabric_json.c its two outputs. The arithmetic and the path walk are
+ * gathers), fabric_text.c and fabric_json.c its two outputs (fabric_view.c:
+ * what both read). The arithmetic and the path walk are
  * the library's (fabric.h, fabsnap.h).
  */
 #ifndef XFAB_CTL_FABRIC_REPORT_H

@@ -19,10 +19,6 @@
 #include "ctl.h"
 #include "opts.h"
 
-int json;
-char pin_dir[512];
-struct ctl_opts ctl_given = {.ttl = 64, .len = -1, .interval = 1};
-
 /* ROOT/<lab>/NAME, when exactly one lab has a switch NAME. */
 static int find_in_labs(const char *root, const char *name)
 {
