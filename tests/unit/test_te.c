@@ -1242,17 +1242,17 @@ static void test_bad_fabrics(void **state)
 		fail_msg("%s", err);
 	assert_int_equal(f->n_links, 1);
 	xfab_te_fabric_free(f);
-	refused_fabric("[]", "1:1: fabric: must be an object");
+	refused_fabric("[]", "1:1: fabric: an object is needed, not array");
 	refused_fabric("{\"switches\": {" SW_LEAF ", " SW_SPINE "}, " HOSTS, "expected ',' or '}'");
-	refused_fabric("{\"hosts\": {}}", "switches: must be an object");
+	refused_fabric("{\"hosts\": {}}", "1:1: switches: missing");
 	refused_fabric("{\"switches\": {\"leaf1\": {\"ports\": {}}}, \"hosts\": {}}",
-		       "1:24: switches.leaf1: missing \"tier\"");
+		       "1:24: switches.leaf1.tier: missing");
 	refused_fabric("{\"switches\": {\"leaf1\": {\"tier\": 7, \"ports\": {}}}, \"hosts\": {}}",
-		       "switches.leaf1.tier: must be an integer 1..4");
+		       "switches.leaf1.tier: 1 (leaf), 2 (spine) or 3 (super-spine), not 7");
 	refused_fabric("{\"switches\": {\"leaf1\": {\"tier\": 1, \"ports\": {\"eth1\": {\"peer\": "
 		       "\"spine9\", \"peer_port\": \"eth1\", \"ipv4\": \"10.254.1.1/31\", "
 		       "\"direction\": \"up\"}}}}, \"hosts\": {}}",
-		       "switches.leaf1.ports.eth1.peer: no switch or host named \"spine9\"");
+		       "switches.leaf1.ports.eth1: peer \"spine9\" is neither a switch nor a host");
 	refused_fabric("{\"switches\": {\"leaf1\": {\"tier\": 1, \"ports\": {\"eth1\": {\"peer\": "
 		       "\"x\", \"peer_port\": \"eth1\", \"ipv4\": \"10.254.1.1/33\", "
 		       "\"direction\": \"up\"}}}}, \"hosts\": {}}",
@@ -1260,18 +1260,18 @@ static void test_bad_fabrics(void **state)
 	refused_fabric(
 	    "{\"switches\": {\"leaf1\": {\"tier\": 1, \"ports\": {\"eth1\": {\"peer\": "
 	    "\"x\", \"peer_port\": \"eth1\", \"direction\": \"sideways\"}}}}, \"hosts\": {}}",
-	    "switches.leaf1.ports.eth1.direction: must be up or down");
+	    "switches.leaf1.ports.eth1.direction: \"up\" or \"down\"");
 	/* the spine's port says down to leaf1, but tier 3 */
 	refused_fabric("{\"switches\": {" SW_LEAF
 		       ", \"spine1\": {\"tier\": 3, \"ports\": {\"eth1\": {\"peer\": \"leaf1\", "
 		       "\"peer_port\": \"eth1\", \"ipv4\": \"10.254.1.0/31\", \"direction\": "
 		       "\"down\"}}}}, " HOSTS "}",
-		       "switches.leaf1.ports.eth1: direction up, but spine1 is tier 3");
+		       "switches.leaf1.ports.eth1: \"up\" to spine1, a tier 3 switch, from tier 1");
 	refused_fabric("{\"switches\": {" SW_LEAF
 		       ", \"spine1\": {\"tier\": 2, \"ports\": {\"eth1\": {\"peer\": \"leaf1\", "
 		       "\"peer_port\": \"eth3\", \"ipv4\": \"10.254.1.0/31\", \"direction\": "
 		       "\"down\"}}}}, " HOSTS "}",
-		       "does not name this port back");
+		       "names leaf1 eth3 as its peer, not this port");
 	refused_fabric("{\"switches\": {" SW_LEAF ", " SW_SPINE
 		       "}, \"hosts\": {\"h1\": {\"leaf\": \"spine1\", \"leaf_port\": \"eth1\", "
 		       "\"ipv4\": \"10.1.1.2/24\"}}}",
