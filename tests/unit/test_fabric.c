@@ -329,7 +329,8 @@ static void test_parse_errors(void **state)
 }
 
 #define LONG_CTL                                                                                   \
-	"/run/xfab/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" \
+	"/run/xfab/"                                                                               \
+	"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"        \
 	"xxxxxxxxxxxxxxxxxxxxxxx.sock"
 
 /* The checks every reader makes of hosts, addresses and speeds (the TE
@@ -359,11 +360,13 @@ static void test_parse_hosts_addrs(void **state)
 	    {"\"hosts\": {",
 	     "\"hosts\": {\"h3\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth1\", \"ipv4\": "
 	     "\"10.9.1.2/24\"},",
-	     "\"eth1\", \"ipv4\"", "hosts.h3.leaf_port: leaf1 eth1 leads to spine1, not to this host"},
+	     "\"eth1\", \"ipv4\"",
+	     "hosts.h3.leaf_port: leaf1 eth1 leads to spine1, not to this host"},
 	    {"\"hosts\": {", "\"hostz\": {", "{\"name\"", "hosts: missing"},
 	    {"\"speed_mbps\": null", "\"ipv4\": \"10.0.0.1/33\", \"speed_mbps\": null",
 	     "\"10.0.0.1/33\"",
-	     "switches.spine1.ports.eth1.ipv4: \"10.0.0.1/33\" is not an IPv4 address with a length"},
+	     "switches.spine1.ports.eth1.ipv4: \"10.0.0.1/33\" is not an IPv4 address with a "
+	     "length"},
 	    {"\"speed_mbps\": null", "\"speed_mbps\": 0", "0, \"direction\"",
 	     "switches.spine1.ports.eth1.speed_mbps: an integer 1..100000000"},
 	    {"\"speed_mbps\": null", "\"speed_mbps\": 100000001", "100000001",
@@ -404,7 +407,8 @@ static void test_parse_checks(void **state)
 		       "gateways)",
 		       0);
 	/* addresses given: the port's own, kept */
-	bad = edit(text, "\"speed_mbps\": null", "\"ipv4\": \"10.254.1.0/31\", \"speed_mbps\": 400000");
+	bad = edit(text, "\"speed_mbps\": null",
+		   "\"ipv4\": \"10.254.1.0/31\", \"speed_mbps\": 400000");
 	assert_int_equal(xfab_fabric_parse_checked(bad, 0, &f, err, sizeof(err)), 0);
 	s = sw_of(&f, "spine1");
 	assert_int_equal(f.switches[s].ports[0].addr.s_addr, inet_addr("10.254.1.0"));
@@ -1071,7 +1075,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse),	   cmocka_unit_test(test_parse_errors),
 	    cmocka_unit_test(test_parse_links),	   cmocka_unit_test(test_parse_hosts_addrs),
-	    cmocka_unit_test(test_parse_checks),	   cmocka_unit_test(test_load),
+	    cmocka_unit_test(test_parse_checks),   cmocka_unit_test(test_load),
 	    cmocka_unit_test(test_link_counter),   cmocka_unit_test(test_imbalance),
 	    cmocka_unit_test(test_tier_imbalance), cmocka_unit_test(test_tier_worst),
 	    cmocka_unit_test(test_walk_2tier),	   cmocka_unit_test(test_walk_3tier),

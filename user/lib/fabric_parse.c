@@ -135,8 +135,8 @@ static int parse_port(const struct json_value *p, const char *field, struct xfab
 }
 
 /* Names first (switches, their ports; hosts), so peers can be resolved. */
-static int parse_switch(const struct json_value *v, unsigned int checks,
-			struct xfab_fab_switch *sw, char *err, size_t errlen)
+static int parse_switch(const struct json_value *v, unsigned int checks, struct xfab_fab_switch *sw,
+			char *err, size_t errlen)
 {
 	int report = !!(checks & XFAB_FAB_CHECK_REPORT);
 
@@ -233,8 +233,8 @@ static int parse_host(const struct json_value *v, const struct xfab_fabric *f,
 
 		if (slash && !strcmp(why, "not an IPv4 address"))
 			*slash = '\0';
-		return json_errf(err, errlen, json_get(v, "ipv4")->pos, field, "\"%s\" is %s",
-				 addr, why);
+		return json_errf(err, errlen, json_get(v, "ipv4")->pos, field, "\"%s\" is %s", addr,
+				 why);
 	}
 	return 0;
 }
@@ -246,8 +246,8 @@ static uint32_t fab_mask(int plen)
 
 /* Host i against those before it: no address twice, and a subnet on one
  * leaf (a pin towards a subnet leads to one leaf). */
-static int check_host_addr(const struct json_value *hv, const struct xfab_fabric *f,
-			   unsigned int i, char *err, size_t errlen)
+static int check_host_addr(const struct json_value *hv, const struct xfab_fabric *f, unsigned int i,
+			   char *err, size_t errlen)
 {
 	const struct xfab_fab_host *h = &f->hosts[i];
 	uint32_t net = ntohl(h->addr.s_addr) & fab_mask(h->plen);
@@ -512,8 +512,9 @@ static int parse_doc(const struct json_value *doc, unsigned int checks, struct x
 
 		snprintf(field, sizeof(field), "hosts.%s.leaf_port", h->name);
 		if (p->peer_host != (int)i)
-			return json_errf(err, errlen, json_get(&hosts->children[i], "leaf_port")->pos,
-					 field, "%s %s leads to %s, not to this host",
+			return json_errf(err, errlen,
+					 json_get(&hosts->children[i], "leaf_port")->pos, field,
+					 "%s %s leads to %s, not to this host",
 					 f->switches[h->leaf].name, p->name, p->peer);
 	}
 	return links ? parse_links(links, checks, f, err, errlen) : 0;
@@ -558,4 +559,3 @@ int xfab_fabric_load(const char *path, struct xfab_fabric *f, char *err, size_t 
 		snprintf(err, errlen, "%s:%s", path, inner);
 	return rc;
 }
-

@@ -27,7 +27,7 @@ int xfab_te_err(char *err, size_t errlen, const struct json_pos *pos, const char
 }
 
 /* A string member into buf (required or not); -1 after saying why. */
-int xfab_te_get_str(const struct json_value *obj, const char *key, int required, char *buf,
+static int get_str(const struct json_value *obj, const char *key, int required, char *buf,
 		   size_t len, const char *where, char *err, size_t errlen)
 {
 	const struct json_value *v = json_get(obj, key);
@@ -35,21 +35,22 @@ int xfab_te_get_str(const struct json_value *obj, const char *key, int required,
 	buf[0] = '\0';
 	if (!v || v->type == JSON_NULL) {
 		if (required)
-			return xfab_te_err(err, errlen, &obj->pos, "%s: missing \"%s\"", where, key);
+			return xfab_te_err(err, errlen, &obj->pos, "%s: missing \"%s\"", where,
+					   key);
 		return 0;
 	}
 	if (v->type != JSON_STRING)
 		return xfab_te_err(err, errlen, &v->pos, "%s.%s: must be a string", where, key);
 	if (strlen(v->str) >= len)
-		return xfab_te_err(err, errlen, &v->pos, "%s.%s: longer than %zu characters", where, key,
-			      len - 1);
+		return xfab_te_err(err, errlen, &v->pos, "%s.%s: longer than %zu characters", where,
+				   key, len - 1);
 	snprintf(buf, len, "%s", v->str);
 	return 0;
 }
 
 /* A non-negative integer member in [lo, hi]; absent or null: *out = 0 when
  * optional. */
-int xfab_te_get_uint(const struct json_value *obj, const char *key, int required, uint64_t lo,
+static int get_uint(const struct json_value *obj, const char *key, int required, uint64_t lo,
 		    uint64_t hi, uint64_t *out, const char *where, char *err, size_t errlen)
 {
 	const struct json_value *v = json_get(obj, key);
@@ -59,17 +60,18 @@ int xfab_te_get_uint(const struct json_value *obj, const char *key, int required
 	*out = 0;
 	if (!v || v->type == JSON_NULL) {
 		if (required)
-			return xfab_te_err(err, errlen, &obj->pos, "%s: missing \"%s\"", where, key);
+			return xfab_te_err(err, errlen, &obj->pos, "%s: missing \"%s\"", where,
+					   key);
 		return 0;
 	}
 	if (v->type != JSON_NUMBER || v->str[0] < '0' || v->str[0] > '9')
-		return xfab_te_err(err, errlen, &v->pos, "%s.%s: must be an integer %llu..%llu", where,
-			      key, (unsigned long long)lo, (unsigned long long)hi);
+		return xfab_te_err(err, errlen, &v->pos, "%s.%s: must be an integer %llu..%llu",
+				   where, key, (unsigned long long)lo, (unsigned long long)hi);
 	errno = 0;
 	x = strtoull(v->str, &end, 10);
 	if (*end || errno || x < lo || x > hi)
-		return xfab_te_err(err, errlen, &v->pos, "%s.%s: must be an integer %llu..%llu", where,
-			      key, (unsigned long long)lo, (unsigned long long)hi);
+		return xfab_te_err(err, errlen, &v->pos, "%s.%s: must be an integer %llu..%llu",
+				   where, key, (unsigned long long)lo, (unsigned long long)hi);
 	*out = x;
 	return 0;
 }
@@ -158,7 +160,7 @@ int xfab_te_demand_job(struct xfab_te_demands *dm, const struct xfab_te_fabric *
 
 	if (job->n > XFAB_JOB_MAX_RANKS)
 		return xfab_te_err(err, errlen, NULL, "%s: more than %d ranks", name,
-			      XFAB_JOB_MAX_RANKS);
+				   XFAB_JOB_MAX_RANKS);
 	for (uint32_t r = 0; r < job->n; r++) {
 		char a[INET_ADDRSTRLEN];
 
@@ -166,11 +168,12 @@ int xfab_te_demand_job(struct xfab_te_demands *dm, const struct xfab_te_fabric *
 		host[r] = xfab_te_host_by_addr(f, job->ranks[r].addr);
 		if (host[r] < 0)
 			return xfab_te_err(err, errlen, NULL,
-				      "%s: rank %u (%s) is no host of the fabric", name, r, a);
+					   "%s: rank %u (%s) is no host of the fabric", name, r, a);
 		if (job->ranks[r].host[0] && strcmp(job->ranks[r].host, f->hosts[host[r]].name))
-			return xfab_te_err(err, errlen, NULL,
-				      "%s: rank %u is %s in the job, but %s is %s in the fabric",
-				      name, r, job->ranks[r].host, a, f->hosts[host[r]].name);
+			return xfab_te_err(
+			    err, errlen, NULL,
+			    "%s: rank %u is %s in the job, but %s is %s in the fabric", name, r,
+			    job->ranks[r].host, a, f->hosts[host[r]].name);
 	}
 	n = xfab_job_conns(job, NULL, 0);
 	conns = calloc(n ? n : 1, sizeof(*conns));
@@ -183,7 +186,8 @@ int xfab_te_demand_job(struct xfab_te_demands *dm, const struct xfab_te_fabric *
 		if (rc) {
 			free(conns);
 			return xfab_te_err(err, errlen, NULL, "%s: %s", name,
-				      rc == -ERANGE ? "a pair's bytes overflow" : strerror(-rc));
+					   rc == -ERANGE ? "a pair's bytes overflow"
+							 : strerror(-rc));
 		}
 	}
 	free(conns);
@@ -203,7 +207,7 @@ int xfab_te_demand_matrix(struct xfab_te_demands *dm, const struct xfab_te_fabri
 		return xfab_te_err(err, errlen, &pos, "%s", jerr);
 	if (root->type != JSON_ARRAY) {
 		xfab_te_err(err, errlen, &root->pos,
-		       "a traffic matrix is an array of {\"src\", \"dst\", \"bytes\"}");
+			    "a traffic matrix is an array of {\"src\", \"dst\", \"bytes\"}");
 		goto out;
 	}
 	tmp = calloc(root->count ? root->count : 1, sizeof(*tmp));
@@ -226,13 +230,13 @@ int xfab_te_demand_matrix(struct xfab_te_demands *dm, const struct xfab_te_fabri
 			    strcmp(e->children[k].key, "dst") &&
 			    strcmp(e->children[k].key, "bytes")) {
 				xfab_te_err(err, errlen, &e->children[k].key_pos,
-				       "%s: unknown field \"%.32s\" (src, dst, bytes)", where,
-				       e->children[k].key);
+					    "%s: unknown field \"%.32s\" (src, dst, bytes)", where,
+					    e->children[k].key);
 				goto out;
 			}
-		if (xfab_te_get_str(e, "src", 1, src, sizeof(src), where, err, errlen) ||
-		    xfab_te_get_str(e, "dst", 1, dst, sizeof(dst), where, err, errlen) ||
-		    xfab_te_get_uint(e, "bytes", 1, 1, UINT64_MAX >> 1, &bytes, where, err, errlen))
+		if (get_str(e, "src", 1, src, sizeof(src), where, err, errlen) ||
+		    get_str(e, "dst", 1, dst, sizeof(dst), where, err, errlen) ||
+		    get_uint(e, "bytes", 1, 1, UINT64_MAX >> 1, &bytes, where, err, errlen))
 			goto out;
 		tmp[i].src = xfab_te_host_index(f, src);
 		tmp[i].dst = xfab_te_host_index(f, dst);
@@ -241,13 +245,13 @@ int xfab_te_demand_matrix(struct xfab_te_demands *dm, const struct xfab_te_fabri
 			const char *k = tmp[i].src < 0 ? "src" : "dst";
 
 			xfab_te_err(err, errlen, &json_get(e, k)->pos,
-			       "%s.%s: no host \"%s\" in the fabric", where, k,
-			       tmp[i].src < 0 ? src : dst);
+				    "%s.%s: no host \"%s\" in the fabric", where, k,
+				    tmp[i].src < 0 ? src : dst);
 			goto out;
 		}
 		if (tmp[i].src == tmp[i].dst) {
 			xfab_te_err(err, errlen, &json_get(e, "dst")->pos,
-			       "%s.dst: the same host as src", where);
+				    "%s.dst: the same host as src", where);
 			goto out;
 		}
 	}
@@ -265,7 +269,7 @@ int xfab_te_demand_matrix(struct xfab_te_demands *dm, const struct xfab_te_fabri
 			if (rc == -ERANGE) {
 				xfab_te_demands_free(&copy);
 				xfab_te_err(err, errlen, &root->children[i].pos,
-				       "[%u].bytes: the pair's bytes overflow", i);
+					    "[%u].bytes: the pair's bytes overflow", i);
 				goto out;
 			}
 			if (rc)

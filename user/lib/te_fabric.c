@@ -2,8 +2,6 @@
 /* TE's model of a fabric: switches, ports, hosts and the switch-switch
  * links with their state and speed (te.h). */
 #include <arpa/inet.h>
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +118,6 @@ static int model_links(struct xfab_te_fabric *f)
 		}
 	return 0;
 }
-
 
 /* Each link's scale: the fastest link's speed over its own, when every
  * link has a speed; 1 otherwise. */

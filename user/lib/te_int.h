@@ -18,14 +18,6 @@
 int xfab_te_err(char *err, size_t errlen, const struct json_pos *pos, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* A string member into buf (required or not); -1 after saying why. */
-int xfab_te_get_str(const struct json_value *obj, const char *key, int required, char *buf,
-		    size_t len, const char *where, char *err, size_t errlen);
-/* A non-negative integer member in [lo, hi]; absent or null: *out = 0 when
- * optional. */
-int xfab_te_get_uint(const struct json_value *obj, const char *key, int required, uint64_t lo,
-		     uint64_t hi, uint64_t *out, const char *where, char *err, size_t errlen);
-
 /* The host with this address; -1 when none. */
 int xfab_te_host_by_addr(const struct xfab_te_fabric *f, struct in_addr a);
 

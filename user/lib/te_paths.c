@@ -2,13 +2,10 @@
 /* TE's candidate paths: the shortest valley-free paths of a pair, up the
  * tiers and down, in port order (te.h). */
 #include <arpa/inet.h>
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
 #include "te_int.h"
 
 struct walk {

@@ -3,12 +3,10 @@
  * as they are handed out (te.h). */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
 #include "te_int.h"
 
 static size_t key_slot(uint64_t k, size_t n_slots)

@@ -3,14 +3,11 @@
  * loaded link (te.h, docs/TE.md). */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
 #include "te_int.h"
-
 
 static int by_demand(const void *a, const void *b)
 {
@@ -43,7 +40,7 @@ struct placer {
 	struct xfab_te_cand *cands; /* the pair at hand's candidates */
 	size_t n_cands;
 	struct xfab_te_cand *taken; /* per pair: the path it holds */
-	int *pin_of;	    /* per pair and hop: the pin it holds there, -1 none */
+	int *pin_of;		    /* per pair and hop: the pin it holds there, -1 none */
 };
 
 /* Whether c agrees with every pin in force for prefix_id (a pin no pair
@@ -57,7 +54,8 @@ static int consistent(const struct placer *pl, const struct xfab_te_cand *c, int
 
 		if (!(c->pin_mask & 1u << i))
 			continue;
-		pin = xfab_te_keytab_find(&pl->keys, xfab_te_pin_key(c->sw[i], c->in[i], prefix_id));
+		pin =
+		    xfab_te_keytab_find(&pl->keys, xfab_te_pin_key(c->sw[i], c->in[i], prefix_id));
 		if (pin >= 0 && pins[pin].pairs > 0 && pins[pin].out != c->out[i])
 			return 0;
 	}
@@ -341,8 +339,8 @@ int xfab_te_plan_compute(const struct xfab_te_fabric *f, const struct xfab_te_de
 		plan->pairs[i].bytes = dm->d[i].bytes;
 		if (dm->d[i].src < 0 || dm->d[i].src >= f->n_hosts || dm->d[i].dst < 0 ||
 		    dm->d[i].dst >= f->n_hosts || dm->d[i].src == dm->d[i].dst) {
-			xfab_te_err(err, errlen, NULL, "demand %zu: not a pair of the fabric's hosts",
-			       i);
+			xfab_te_err(err, errlen, NULL,
+				    "demand %zu: not a pair of the fabric's hosts", i);
 			goto out;
 		}
 	}
