@@ -1280,6 +1280,19 @@ static void test_bad_fabrics(void **state)
 		       "}, \"hosts\": {\"h1\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth9\", "
 		       "\"ipv4\": \"10.1.1.2/24\"}}}",
 		       "hosts.h1.leaf_port: leaf1 has no port eth9");
+	/* a fabric port without the address the pins name as next hop */
+	refused_fabric(
+	    "{\"switches\": {\"leaf1\": {\"tier\": 1, \"ports\": {\"eth1\": {\"peer\": "
+	    "\"spine1\", \"peer_port\": \"eth1\", \"direction\": \"up\"}, \"eth3\": "
+	    "{\"peer\": \"h1\", \"peer_port\": \"eth0\", \"direction\": \"down\"}}}, " SW_SPINE
+	    "}, " HOSTS "}",
+	    "1:54: switches.leaf1.ports.eth1: a fabric link needs an ipv4 address");
+	/* two hosts, one address */
+	refused_fabric("{\"switches\": {" SW_LEAF ", " SW_SPINE
+		       "}, \"hosts\": {\"h1\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth3\", "
+		       "\"ipv4\": \"10.1.1.2/24\"}, \"h2\": {\"leaf\": \"leaf1\", \"leaf_port\": "
+		       "\"eth1\", \"ipv4\": \"10.1.1.2/24\"}}}",
+		       "hosts.h2.ipv4: h1 has the same address");
 	refused_fabric("{\"switches\": {" SW_LEAF ", " SW_SPINE
 		       "}, \"hosts\": {\"h1\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth3\", "
 		       "\"ipv4\": \"10.1.1.2\"}}}",

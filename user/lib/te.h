@@ -9,7 +9,10 @@
  * The fabric is xfab-lab's fabric.json (`xfab-lab config TOPO fabric`):
  * switches with a tier (1 leaf, 2 spine, 3 super-spine) and ports (peer,
  * peer_port, ipv4, direction up|down, speed_mbps), hosts with their leaf,
- * leaf port and address.
+ * leaf port and address. fabric.h's reader (fabric_parse.c) reads and
+ * checks it, as for the fabric report, and asks besides for an address on
+ * every fabric port (the pins' next hops); te_fabric.c builds the model
+ * below from its result.
  *
  * Paths: a pair's candidates are the shortest valley-free paths, up the
  * tiers and down (what eBGP with RFC 7938 ASNs and the lab's static routes
@@ -94,7 +97,8 @@ struct xfab_te_fabric {
 	struct xfab_te_link *links;
 };
 
-/* Parses fabric.json's text; NULL with "line:col: where: what" in err. */
+/* Parses fabric.json's text (xfab_fabric_parse_checked with
+ * XFAB_FAB_CHECK_GATEWAYS); NULL with "line:col: where: what" in err. */
 struct xfab_te_fabric *xfab_te_fabric_parse(const char *text, char *err, size_t errlen);
 void xfab_te_fabric_free(struct xfab_te_fabric *f);
 int xfab_te_switch_index(const struct xfab_te_fabric *f, const char *name);
