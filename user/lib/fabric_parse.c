@@ -484,7 +484,7 @@ static int parse_doc(const struct json_value *doc, unsigned int checks, struct x
 {
 	const struct json_value *switches = NULL, *hosts = NULL, *links = NULL, *name;
 
-	if (doc_members(doc, checks, &switches, &hosts, &links, err, errlen))
+	if (doc_members(doc, checks, &switches, &hosts, &links, err, errlen) || !switches || !hosts)
 		return -1;
 	name = json_get(doc, "name");
 	if (name && (name->type != JSON_STRING || strlen(name->str) >= sizeof(f->name)))
