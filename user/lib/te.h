@@ -48,9 +48,7 @@
 #define XFAB_TE_MAX_TIERS 4				   /* leaf up to the top tier */
 #define XFAB_TE_MAX_HOPS (2 * (XFAB_TE_MAX_TIERS - 1) + 1) /* switches on a path */
 #define XFAB_TE_MAX_PATHS 8192				   /* candidates of one pair */
-#define XFAB_TE_MAX_SWITCHES 1024
-#define XFAB_TE_MAX_PORTS 256 /* of one switch */
-#define XFAB_TE_MAX_HOSTS 4096
+/* A fabric's size is its reader's: XFAB_FAB_MAX_SWITCHES, _PORTS, _HOSTS. */
 
 struct xfab_te_port {
 	char name[16];
