@@ -1229,6 +1229,75 @@ static void refused_fabric(const char *text, const char *want)
 	"\"hosts\": {\"h1\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth3\", \"ipv4\": "            \
 	"\"10.1.1.2/24\"}}"
 
+/* Hosts of one subnet share their pins: h1 and h2 are both in 10.1.1.0/24
+ * on leaf1, so h3's two pairs to them need one pin at leaf2 (its port to h3,
+ * that prefix), held by both. */
+static void test_shared_subnet(void **state)
+{
+	static const char text[] =
+	    "{\"switches\": {"
+	    "\"spine1\": {\"tier\": 2, \"ports\": {"
+	    "\"eth1\": {\"peer\": \"leaf1\", \"peer_port\": \"eth1\", \"ipv4\": \"10.254.1.0/31\", "
+	    "\"direction\": \"down\"}, "
+	    "\"eth2\": {\"peer\": \"leaf2\", \"peer_port\": \"eth1\", \"ipv4\": \"10.254.1.2/31\", "
+	    "\"direction\": \"down\"}}}, "
+	    "\"spine2\": {\"tier\": 2, \"ports\": {"
+	    "\"eth1\": {\"peer\": \"leaf1\", \"peer_port\": \"eth2\", \"ipv4\": \"10.254.2.0/31\", "
+	    "\"direction\": \"down\"}, "
+	    "\"eth2\": {\"peer\": \"leaf2\", \"peer_port\": \"eth2\", \"ipv4\": \"10.254.2.2/31\", "
+	    "\"direction\": \"down\"}}}, "
+	    "\"leaf1\": {\"tier\": 1, \"ports\": {"
+	    "\"eth1\": {\"peer\": \"spine1\", \"peer_port\": \"eth1\", \"ipv4\": "
+	    "\"10.254.1.1/31\", "
+	    "\"direction\": \"up\"}, "
+	    "\"eth2\": {\"peer\": \"spine2\", \"peer_port\": \"eth1\", \"ipv4\": "
+	    "\"10.254.2.1/31\", "
+	    "\"direction\": \"up\"}, "
+	    "\"eth3\": {\"peer\": \"h1\", \"peer_port\": \"eth0\", \"direction\": \"down\"}, "
+	    "\"eth4\": {\"peer\": \"h2\", \"peer_port\": \"eth0\", \"direction\": \"down\"}}}, "
+	    "\"leaf2\": {\"tier\": 1, \"ports\": {"
+	    "\"eth1\": {\"peer\": \"spine1\", \"peer_port\": \"eth2\", \"ipv4\": "
+	    "\"10.254.1.3/31\", "
+	    "\"direction\": \"up\"}, "
+	    "\"eth2\": {\"peer\": \"spine2\", \"peer_port\": \"eth2\", \"ipv4\": "
+	    "\"10.254.2.3/31\", "
+	    "\"direction\": \"up\"}, "
+	    "\"eth3\": {\"peer\": \"h3\", \"peer_port\": \"eth0\", \"direction\": \"down\"}}}}, "
+	    "\"hosts\": {"
+	    "\"h1\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth3\", \"ipv4\": \"10.1.1.2/24\"}, "
+	    "\"h2\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth4\", \"ipv4\": \"10.1.1.3/24\"}, "
+	    "\"h3\": {\"leaf\": \"leaf2\", \"leaf_port\": \"eth3\", \"ipv4\": \"10.2.1.2/24\"}}}";
+	struct xfab_te_demands dm;
+	struct xfab_te_plan plan;
+	struct xfab_te_fabric *f;
+	char err[256];
+	int h1, h2, h3;
+
+	(void)state;
+	f = xfab_te_fabric_parse(text, err, sizeof(err));
+	if (!f)
+		fail_msg("%s", err);
+	h1 = xfab_te_host_index(f, "h1");
+	h2 = xfab_te_host_index(f, "h2");
+	h3 = xfab_te_host_index(f, "h3");
+	xfab_te_demands_init(&dm);
+	assert_int_equal(xfab_te_demand_add(&dm, h3, h1, 10), 0);
+	assert_int_equal(xfab_te_demand_add(&dm, h3, h2, 5), 0);
+	assert_int_equal(xfab_te_plan_compute(f, &dm, &plan, err, sizeof(err)), 0);
+	assert_int_equal(plan.placed, 2);
+	assert_int_equal(plan.n_pins, 1);
+	assert_int_equal(plan.pins[0].sw, xfab_te_switch_index(f, "leaf2"));
+	assert_int_equal(plan.pins[0].in, xfab_te_port_index(f, plan.pins[0].sw, "eth3"));
+	assert_int_equal(plan.pins[0].prefix.s_addr, inet_addr("10.1.1.0"));
+	assert_int_equal(plan.pins[0].plen, 24);
+	assert_int_equal(plan.pins[0].pairs, 2);
+	/* one pin: both pairs take its uplink */
+	assert_int_equal(plan.pairs[0].sw[1], plan.pairs[1].sw[1]);
+	xfab_te_plan_free(&plan);
+	xfab_te_demands_free(&dm);
+	xfab_te_fabric_free(f);
+}
+
 static void test_bad_fabrics(void **state)
 {
 	char err[256];
@@ -1464,6 +1533,7 @@ int main(void)
 	    cmocka_unit_test(test_speeds),
 	    cmocka_unit_test(test_lab_fabrics),
 	    cmocka_unit_test(test_bad_fabrics),
+	    cmocka_unit_test(test_shared_subnet),
 	    cmocka_unit_test(test_matrix),
 	    cmocka_unit_test(test_job_demand),
 	    cmocka_unit_test(test_demand_table),
