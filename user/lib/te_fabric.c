@@ -206,7 +206,7 @@ struct xfab_te_fabric *xfab_te_fabric_parse(const char *text, char *err, size_t 
 	f = model_of(&in);
 	xfab_fabric_free(&in);
 	if (!f)
-		xfab_te_err(err, errlen, NULL, "out of memory");
+		snprintf(err, errlen, "out of memory");
 	return f;
 }
 
