@@ -249,6 +249,28 @@ static void where(const char *text, const char *what, int *line, int *col)
 	*col = (int)(at - bol) + 1;
 }
 
+/* bad, read with checks, is refused with want in the message, at the
+ * position of the first `at` in it (unless NULL), and nothing kept. */
+static void expect_refused(const char *bad, unsigned int checks, const char *at, const char *want,
+			   size_t i)
+{
+	struct xfab_fabric f;
+	char err[256] = "", pos[32];
+	int line, col;
+
+	if (xfab_fabric_parse_checked(bad, checks, &f, err, sizeof(err)) != -1)
+		fail_msg("case %zu (%s) was accepted", i, want);
+	if (!strstr(err, want))
+		fail_msg("case %zu: got \"%s\", want \"%s\"", i, err, want);
+	if (at) {
+		where(bad, at, &line, &col);
+		snprintf(pos, sizeof(pos), "%d:%d: ", line, col);
+		if (strncmp(err, pos, strlen(pos)))
+			fail_msg("case %zu: got \"%s\", want it at %s", i, err, pos);
+	}
+	assert_null(f.switches);
+}
+
 /* Each bad file is refused, naming the place and what is wrong; the
  * position is where the edited text is. */
 static void test_parse_errors(void **state)
@@ -294,28 +316,126 @@ static void test_parse_errors(void **state)
 	    {"\"links\": [", "\"links\": {", NULL, "fabric: expected a string key in object"},
 	    {"\"switches\": {", "\"switchez\": {", NULL, "1:1: switches: missing"},
 	};
-	char *text = clos(2, 2, 1, 0), err[256];
-	struct xfab_fabric f;
+	char *text = clos(2, 2, 1, 0);
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *bad = edit(text, cases[i].from, cases[i].to), pos[32];
-		int line, col;
+		char *bad = edit(text, cases[i].from, cases[i].to);
 
-		err[0] = '\0';
-		if (xfab_fabric_parse(bad, &f, err, sizeof(err)) != -1)
-			fail_msg("case %zu (%s) was accepted", i, cases[i].to);
-		if (!strstr(err, cases[i].want))
-			fail_msg("case %zu: got \"%s\", want \"%s\"", i, err, cases[i].want);
-		if (cases[i].at) {
-			where(bad, cases[i].at, &line, &col);
-			snprintf(pos, sizeof(pos), "%d:%d: ", line, col);
-			if (strncmp(err, pos, strlen(pos)))
-				fail_msg("case %zu: got \"%s\", want it at %s", i, err, pos);
-		}
-		assert_null(f.switches);
+		expect_refused(bad, XFAB_FAB_CHECK_REPORT, cases[i].at, cases[i].want, i);
 		free(bad);
 	}
+	free(text);
+}
+
+#define LONG_CTL                                                                                   \
+	"/run/xfab/"                                                                               \
+	"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"        \
+	"xxxxxxxxxxxxxxxxxxxxxxx.sock"
+
+/* The checks every reader makes of hosts, addresses and speeds (the TE
+ * controller's and the report's alike), each refused at its place. */
+static void test_parse_hosts_addrs(void **state)
+{
+	static const struct {
+		const char *from, *to, *at, *want;
+	} cases[] = {
+	    {"\"leaf\": \"leaf1\", ", "", NULL, "hosts.h1.leaf: missing"},
+	    {"\"leaf\": \"leaf1\"", "\"leaf\": \"spine1\"", "\"spine1\", \"leaf_port",
+	     "hosts.h1.leaf: \"spine1\" is no leaf (tier 1) of the fabric"},
+	    {"\"leaf_port\": \"eth3\"", "\"leaf_port\": \"eth9\"", "\"eth9\"",
+	     "hosts.h1.leaf_port: leaf1 has no port eth9"},
+	    {"\"ipv4\": \"10.1.1.2/24\"", "\"ipv4\": \"10.1.1.2\"", "\"10.1.1.2\"",
+	     "hosts.h1.ipv4: \"10.1.1.2\" is not an IPv4 address with a length 1..32"},
+	    {"\"ipv4\": \"10.1.1.2/24\"", "\"ipv4\": \"10.1.1.2/0\"", "\"10.1.1.2/0\"",
+	     "hosts.h1.ipv4: \"10.1.1.2/0\" is not an IPv4 address with a length 1..32"},
+	    {"\"ipv4\": \"10.2.1.2/24\"", "\"ipv4\": \"10.1.1.3/24\"", "\"10.1.1.3/24\"",
+	     "hosts.h2.ipv4: its subnet is also h1's, on another leaf"},
+	    {"\"ipv4\": \"10.2.1.2/24\"", "\"ipv4\": \"10.1.1.2/24\"", NULL,
+	     "hosts.h2.ipv4: h1 has the same address"},
+	    /* leaf1 eth3 names h1, which says it is on leaf1 eth1 */
+	    {"\"leaf_port\": \"eth3\"", "\"leaf_port\": \"eth1\"", "\"h1\", \"peer_port\"",
+	     "switches.leaf1.ports.eth3: host h1 is on leaf1 eth1 (hosts.h1), not on this port"},
+	    /* h3 on a port that leads elsewhere, and no port leads to it */
+	    {"\"hosts\": {",
+	     "\"hosts\": {\"h3\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth1\", \"ipv4\": "
+	     "\"10.9.1.2/24\"},",
+	     "\"eth1\", \"ipv4\"",
+	     "hosts.h3.leaf_port: leaf1 eth1 leads to spine1, not to this host"},
+	    {"\"hosts\": {", "\"hostz\": {", "{\"name\"", "hosts: missing"},
+	    {"\"speed_mbps\": null", "\"ipv4\": \"10.0.0.1/33\", \"speed_mbps\": null",
+	     "\"10.0.0.1/33\"",
+	     "switches.spine1.ports.eth1.ipv4: \"10.0.0.1/33\" is not an IPv4 address with a "
+	     "length"},
+	    {"\"speed_mbps\": null", "\"speed_mbps\": 0", "0, \"direction\"",
+	     "switches.spine1.ports.eth1.speed_mbps: an integer 1..100000000"},
+	    {"\"speed_mbps\": null", "\"speed_mbps\": 100000001", "100000001",
+	     "switches.spine1.ports.eth1.speed_mbps: an integer 1..100000000"},
+	    {"\"ctl\": \"/run/xfab/t/spine1.sock\"", "\"ctl\": \"" LONG_CTL "\"", "\"/run/xfab/xx",
+	     "switches.spine1.ctl: 1..107 characters"},
+	};
+	char *text = clos(2, 2, 1, 0);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *bad = edit(text, cases[i].from, cases[i].to);
+
+		/* refused whichever tool reads it (the fixture has no gateways:
+		 * 0 stands for TE's reader here) */
+		expect_refused(bad, XFAB_FAB_CHECK_REPORT, cases[i].at, cases[i].want, i);
+		expect_refused(bad, 0, cases[i].at, cases[i].want, i);
+		free(bad);
+	}
+	free(text);
+}
+
+/* What one tool alone relies on is checked when it asks: the report needs
+ * netns, pins and every port on a link; TE needs the gateways. */
+static void test_parse_checks(void **state)
+{
+	char *text = clos(2, 2, 1, 0), *bad, err[256];
+	struct xfab_fabric f;
+	int s;
+
+	(void)state;
+	/* no addresses on the fabric's ports: the report's, not TE's */
+	assert_int_equal(xfab_fabric_parse_checked(text, 0, &f, err, sizeof(err)), 0);
+	assert_int_equal(f.n_links, 2 * 2 + 2);
+	xfab_fabric_free(&f);
+	expect_refused(text, XFAB_FAB_CHECK_GATEWAYS, "{\"peer\": \"leaf1\"",
+		       "switches.spine1.ports.eth1: a fabric link needs an ipv4 address (the pins' "
+		       "gateways)",
+		       0);
+	/* addresses given: the port's own, kept */
+	bad = edit(text, "\"speed_mbps\": null",
+		   "\"ipv4\": \"10.254.1.0/31\", \"speed_mbps\": 400000");
+	assert_int_equal(xfab_fabric_parse_checked(bad, 0, &f, err, sizeof(err)), 0);
+	s = sw_of(&f, "spine1");
+	assert_int_equal(f.switches[s].ports[0].addr.s_addr, inet_addr("10.254.1.0"));
+	assert_int_equal(f.switches[s].ports[0].plen, 31);
+	assert_int_equal(f.switches[s].ports[0].speed_mbps, 400000);
+	assert_int_equal(f.switches[s].ports[1].speed_mbps, 0);
+	assert_int_equal(f.hosts[xfab_fab_host_find(&f, "h2")].plen, 24);
+	xfab_fabric_free(&f);
+	free(bad);
+	/* no netns: TE's reader takes it, the report's does not */
+	bad = edit(text, "\"netns\": \"t-leaf1\", ", "");
+	assert_int_equal(xfab_fabric_parse_checked(bad, 0, &f, err, sizeof(err)), 0);
+	xfab_fabric_free(&f);
+	expect_refused(bad, XFAB_FAB_CHECK_REPORT, NULL, "switches.leaf1.netns: missing", 1);
+	free(bad);
+	/* no links list, or an empty one: the report's alone */
+	bad = edit(text, "\"links\": [", "\"linkz\": [");
+	assert_int_equal(xfab_fabric_parse_checked(bad, 0, &f, err, sizeof(err)), 0);
+	assert_int_equal(f.n_links, 0);
+	assert_int_equal(f.switches[0].ports[0].link, -1);
+	xfab_fabric_free(&f);
+	expect_refused(bad, XFAB_FAB_CHECK_REPORT, "{\"name\"", "links: missing", 2);
+	free(bad);
+	/* but a links list given is checked link by link for either */
+	bad = edit(text, "\"upper\": \"spine2\"", "\"upper\": \"spine7\"");
+	expect_refused(bad, 0, "\"spine7\"", "links[2].upper: unknown switch \"spine7\"", 3);
+	free(bad);
 	free(text);
 }
 
@@ -954,7 +1074,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse),	   cmocka_unit_test(test_parse_errors),
-	    cmocka_unit_test(test_parse_links),	   cmocka_unit_test(test_load),
+	    cmocka_unit_test(test_parse_links),	   cmocka_unit_test(test_parse_hosts_addrs),
+	    cmocka_unit_test(test_parse_checks),   cmocka_unit_test(test_load),
 	    cmocka_unit_test(test_link_counter),   cmocka_unit_test(test_imbalance),
 	    cmocka_unit_test(test_tier_imbalance), cmocka_unit_test(test_tier_worst),
 	    cmocka_unit_test(test_walk_2tier),	   cmocka_unit_test(test_walk_3tier),

@@ -1229,6 +1229,75 @@ static void refused_fabric(const char *text, const char *want)
 	"\"hosts\": {\"h1\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth3\", \"ipv4\": "            \
 	"\"10.1.1.2/24\"}}"
 
+/* Hosts of one subnet share their pins: h1 and h2 are both in 10.1.1.0/24
+ * on leaf1, so h3's two pairs to them need one pin at leaf2 (its port to h3,
+ * that prefix), held by both. */
+static void test_shared_subnet(void **state)
+{
+	static const char text[] =
+	    "{\"switches\": {"
+	    "\"spine1\": {\"tier\": 2, \"ports\": {"
+	    "\"eth1\": {\"peer\": \"leaf1\", \"peer_port\": \"eth1\", \"ipv4\": \"10.254.1.0/31\", "
+	    "\"direction\": \"down\"}, "
+	    "\"eth2\": {\"peer\": \"leaf2\", \"peer_port\": \"eth1\", \"ipv4\": \"10.254.1.2/31\", "
+	    "\"direction\": \"down\"}}}, "
+	    "\"spine2\": {\"tier\": 2, \"ports\": {"
+	    "\"eth1\": {\"peer\": \"leaf1\", \"peer_port\": \"eth2\", \"ipv4\": \"10.254.2.0/31\", "
+	    "\"direction\": \"down\"}, "
+	    "\"eth2\": {\"peer\": \"leaf2\", \"peer_port\": \"eth2\", \"ipv4\": \"10.254.2.2/31\", "
+	    "\"direction\": \"down\"}}}, "
+	    "\"leaf1\": {\"tier\": 1, \"ports\": {"
+	    "\"eth1\": {\"peer\": \"spine1\", \"peer_port\": \"eth1\", \"ipv4\": "
+	    "\"10.254.1.1/31\", "
+	    "\"direction\": \"up\"}, "
+	    "\"eth2\": {\"peer\": \"spine2\", \"peer_port\": \"eth1\", \"ipv4\": "
+	    "\"10.254.2.1/31\", "
+	    "\"direction\": \"up\"}, "
+	    "\"eth3\": {\"peer\": \"h1\", \"peer_port\": \"eth0\", \"direction\": \"down\"}, "
+	    "\"eth4\": {\"peer\": \"h2\", \"peer_port\": \"eth0\", \"direction\": \"down\"}}}, "
+	    "\"leaf2\": {\"tier\": 1, \"ports\": {"
+	    "\"eth1\": {\"peer\": \"spine1\", \"peer_port\": \"eth2\", \"ipv4\": "
+	    "\"10.254.1.3/31\", "
+	    "\"direction\": \"up\"}, "
+	    "\"eth2\": {\"peer\": \"spine2\", \"peer_port\": \"eth2\", \"ipv4\": "
+	    "\"10.254.2.3/31\", "
+	    "\"direction\": \"up\"}, "
+	    "\"eth3\": {\"peer\": \"h3\", \"peer_port\": \"eth0\", \"direction\": \"down\"}}}}, "
+	    "\"hosts\": {"
+	    "\"h1\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth3\", \"ipv4\": \"10.1.1.2/24\"}, "
+	    "\"h2\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth4\", \"ipv4\": \"10.1.1.3/24\"}, "
+	    "\"h3\": {\"leaf\": \"leaf2\", \"leaf_port\": \"eth3\", \"ipv4\": \"10.2.1.2/24\"}}}";
+	struct xfab_te_demands dm;
+	struct xfab_te_plan plan;
+	struct xfab_te_fabric *f;
+	char err[256];
+	int h1, h2, h3;
+
+	(void)state;
+	f = xfab_te_fabric_parse(text, err, sizeof(err));
+	if (!f)
+		fail_msg("%s", err);
+	h1 = xfab_te_host_index(f, "h1");
+	h2 = xfab_te_host_index(f, "h2");
+	h3 = xfab_te_host_index(f, "h3");
+	xfab_te_demands_init(&dm);
+	assert_int_equal(xfab_te_demand_add(&dm, h3, h1, 10), 0);
+	assert_int_equal(xfab_te_demand_add(&dm, h3, h2, 5), 0);
+	assert_int_equal(xfab_te_plan_compute(f, &dm, &plan, err, sizeof(err)), 0);
+	assert_int_equal(plan.placed, 2);
+	assert_int_equal(plan.n_pins, 1);
+	assert_int_equal(plan.pins[0].sw, xfab_te_switch_index(f, "leaf2"));
+	assert_int_equal(plan.pins[0].in, xfab_te_port_index(f, plan.pins[0].sw, "eth3"));
+	assert_int_equal(plan.pins[0].prefix.s_addr, inet_addr("10.1.1.0"));
+	assert_int_equal(plan.pins[0].plen, 24);
+	assert_int_equal(plan.pins[0].pairs, 2);
+	/* one pin: both pairs take its uplink */
+	assert_int_equal(plan.pairs[0].sw[1], plan.pairs[1].sw[1]);
+	xfab_te_plan_free(&plan);
+	xfab_te_demands_free(&dm);
+	xfab_te_fabric_free(f);
+}
+
 static void test_bad_fabrics(void **state)
 {
 	char err[256];
@@ -1242,17 +1311,17 @@ static void test_bad_fabrics(void **state)
 		fail_msg("%s", err);
 	assert_int_equal(f->n_links, 1);
 	xfab_te_fabric_free(f);
-	refused_fabric("[]", "1:1: fabric: must be an object");
+	refused_fabric("[]", "1:1: fabric: an object is needed, not array");
 	refused_fabric("{\"switches\": {" SW_LEAF ", " SW_SPINE "}, " HOSTS, "expected ',' or '}'");
-	refused_fabric("{\"hosts\": {}}", "switches: must be an object");
+	refused_fabric("{\"hosts\": {}}", "1:1: switches: missing");
 	refused_fabric("{\"switches\": {\"leaf1\": {\"ports\": {}}}, \"hosts\": {}}",
-		       "1:24: switches.leaf1: missing \"tier\"");
+		       "1:24: switches.leaf1.tier: missing");
 	refused_fabric("{\"switches\": {\"leaf1\": {\"tier\": 7, \"ports\": {}}}, \"hosts\": {}}",
-		       "switches.leaf1.tier: must be an integer 1..4");
+		       "switches.leaf1.tier: 1 (leaf), 2 (spine) or 3 (super-spine), not 7");
 	refused_fabric("{\"switches\": {\"leaf1\": {\"tier\": 1, \"ports\": {\"eth1\": {\"peer\": "
 		       "\"spine9\", \"peer_port\": \"eth1\", \"ipv4\": \"10.254.1.1/31\", "
 		       "\"direction\": \"up\"}}}}, \"hosts\": {}}",
-		       "switches.leaf1.ports.eth1.peer: no switch or host named \"spine9\"");
+		       "switches.leaf1.ports.eth1: peer \"spine9\" is neither a switch nor a host");
 	refused_fabric("{\"switches\": {\"leaf1\": {\"tier\": 1, \"ports\": {\"eth1\": {\"peer\": "
 		       "\"x\", \"peer_port\": \"eth1\", \"ipv4\": \"10.254.1.1/33\", "
 		       "\"direction\": \"up\"}}}}, \"hosts\": {}}",
@@ -1260,18 +1329,18 @@ static void test_bad_fabrics(void **state)
 	refused_fabric(
 	    "{\"switches\": {\"leaf1\": {\"tier\": 1, \"ports\": {\"eth1\": {\"peer\": "
 	    "\"x\", \"peer_port\": \"eth1\", \"direction\": \"sideways\"}}}}, \"hosts\": {}}",
-	    "switches.leaf1.ports.eth1.direction: must be up or down");
+	    "switches.leaf1.ports.eth1.direction: \"up\" or \"down\"");
 	/* the spine's port says down to leaf1, but tier 3 */
 	refused_fabric("{\"switches\": {" SW_LEAF
 		       ", \"spine1\": {\"tier\": 3, \"ports\": {\"eth1\": {\"peer\": \"leaf1\", "
 		       "\"peer_port\": \"eth1\", \"ipv4\": \"10.254.1.0/31\", \"direction\": "
 		       "\"down\"}}}}, " HOSTS "}",
-		       "switches.leaf1.ports.eth1: direction up, but spine1 is tier 3");
+		       "switches.leaf1.ports.eth1: \"up\" to spine1, a tier 3 switch, from tier 1");
 	refused_fabric("{\"switches\": {" SW_LEAF
 		       ", \"spine1\": {\"tier\": 2, \"ports\": {\"eth1\": {\"peer\": \"leaf1\", "
 		       "\"peer_port\": \"eth3\", \"ipv4\": \"10.254.1.0/31\", \"direction\": "
 		       "\"down\"}}}}, " HOSTS "}",
-		       "does not name this port back");
+		       "names leaf1 eth3 as its peer, not this port");
 	refused_fabric("{\"switches\": {" SW_LEAF ", " SW_SPINE
 		       "}, \"hosts\": {\"h1\": {\"leaf\": \"spine1\", \"leaf_port\": \"eth1\", "
 		       "\"ipv4\": \"10.1.1.2/24\"}}}",
@@ -1280,6 +1349,19 @@ static void test_bad_fabrics(void **state)
 		       "}, \"hosts\": {\"h1\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth9\", "
 		       "\"ipv4\": \"10.1.1.2/24\"}}}",
 		       "hosts.h1.leaf_port: leaf1 has no port eth9");
+	/* a fabric port without the address the pins name as next hop */
+	refused_fabric(
+	    "{\"switches\": {\"leaf1\": {\"tier\": 1, \"ports\": {\"eth1\": {\"peer\": "
+	    "\"spine1\", \"peer_port\": \"eth1\", \"direction\": \"up\"}, \"eth3\": "
+	    "{\"peer\": \"h1\", \"peer_port\": \"eth0\", \"direction\": \"down\"}}}, " SW_SPINE
+	    "}, " HOSTS "}",
+	    "1:54: switches.leaf1.ports.eth1: a fabric link needs an ipv4 address");
+	/* two hosts, one address */
+	refused_fabric("{\"switches\": {" SW_LEAF ", " SW_SPINE
+		       "}, \"hosts\": {\"h1\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth3\", "
+		       "\"ipv4\": \"10.1.1.2/24\"}, \"h2\": {\"leaf\": \"leaf1\", \"leaf_port\": "
+		       "\"eth1\", \"ipv4\": \"10.1.1.2/24\"}}}",
+		       "hosts.h2.ipv4: h1 has the same address");
 	refused_fabric("{\"switches\": {" SW_LEAF ", " SW_SPINE
 		       "}, \"hosts\": {\"h1\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth3\", "
 		       "\"ipv4\": \"10.1.1.2\"}}}",
@@ -1451,6 +1533,7 @@ int main(void)
 	    cmocka_unit_test(test_speeds),
 	    cmocka_unit_test(test_lab_fabrics),
 	    cmocka_unit_test(test_bad_fabrics),
+	    cmocka_unit_test(test_shared_subnet),
 	    cmocka_unit_test(test_matrix),
 	    cmocka_unit_test(test_job_demand),
 	    cmocka_unit_test(test_demand_table),

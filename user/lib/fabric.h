@@ -5,8 +5,11 @@
  * and direction), its hosts and its links. Read from the JSON `xfab-lab up`
  * writes to /run/xfab-lab/LAB/fabric.json (`xfab-lab config TOPO fabric`
  * prints the same), checked for what the tools rely on: every peer exists
- * and names this port back, a port's direction agrees with the tiers, every
- * port is on exactly one link.
+ * and names this port back, a port's direction agrees with the tiers, a
+ * host's leaf and port agree with the port naming it, hosts' addresses are
+ * distinct and a subnet is on one leaf; what one tool alone needs is
+ * checked when it asks (XFAB_FAB_CHECK_*). This is the one reader: the
+ * TE controller builds its model from it (te_fabric.c).
  *
  * What is worked out over it, with no BPF and no I/O (unit-tested):
  *  - which end counts each direction of a link (xfab_fab_link_counter);
@@ -41,7 +44,10 @@ struct xfab_fab_port {
 	int peer_sw;	       /* switch index of the peer, -1 for a host */
 	int peer_sw_port;      /* the peer's port index, -1 for a host */
 	int peer_host;	       /* host index of the peer, -1 for a switch */
-	int link;	       /* index into links */
+	int link;	       /* index into links; -1 when the file has none */
+	struct in_addr addr;   /* this end's IPv4 address; 0: none */
+	int plen;	       /* its prefix length */
+	uint32_t speed_mbps;   /* 0: not given */
 };
 
 struct xfab_fab_switch {
@@ -59,6 +65,7 @@ struct xfab_fab_host {
 	char name[32];
 	int leaf, leaf_port; /* switch and port index */
 	struct in_addr addr;
+	int plen; /* its subnet's length, 1..32 */
 	char netns[64];
 };
 
@@ -78,9 +85,23 @@ struct xfab_fabric {
 	struct xfab_fab_link *links;
 };
 
-/* Parses a fabric; on error returns -1 with "line:col: where: what" in err
- * (where: "switches.leaf1.ports.eth1.peer", "links[3].upper", ...) and
- * nothing allocated. xfab_fabric_free() frees a parsed one. */
+/* What a tool needs beyond what every reader is checked for. */
+enum xfab_fab_checks {
+	/* the fabric report: switches name their netns and pins, and the
+	 * "links" list holds every switch port once */
+	XFAB_FAB_CHECK_REPORT = 1u << 0,
+	/* TE: every switch-switch port has an IPv4 address (the pins' next
+	 * hops are the peer's) */
+	XFAB_FAB_CHECK_GATEWAYS = 1u << 1,
+};
+
+/* Parses a fabric with the checks named (XFAB_FAB_CHECK_*); on error
+ * returns -1 with "line:col: where: what" in err (where:
+ * "switches.leaf1.ports.eth1.peer", "links[3].upper", ...) and nothing
+ * allocated. xfab_fabric_free() frees a parsed one. */
+int xfab_fabric_parse_checked(const char *text, unsigned int checks, struct xfab_fabric *f,
+			      char *err, size_t errlen);
+/* As the fabric report reads it (XFAB_FAB_CHECK_REPORT). */
 int xfab_fabric_parse(const char *text, struct xfab_fabric *f, char *err, size_t errlen);
 /* Reads and parses path; err starts with the path. */
 int xfab_fabric_load(const char *path, struct xfab_fabric *f, char *err, size_t errlen);

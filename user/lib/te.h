@@ -9,7 +9,10 @@
  * The fabric is xfab-lab's fabric.json (`xfab-lab config TOPO fabric`):
  * switches with a tier (1 leaf, 2 spine, 3 super-spine) and ports (peer,
  * peer_port, ipv4, direction up|down, speed_mbps), hosts with their leaf,
- * leaf port and address.
+ * leaf port and address. fabric.h's reader (fabric_parse.c) reads and
+ * checks it, as for the fabric report, and asks besides for an address on
+ * every fabric port (the pins' next hops); te_fabric.c builds the model
+ * below from its result.
  *
  * Paths: a pair's candidates are the shortest valley-free paths, up the
  * tiers and down (what eBGP with RFC 7938 ASNs and the lab's static routes
@@ -45,9 +48,7 @@
 #define XFAB_TE_MAX_TIERS 4				   /* leaf up to the top tier */
 #define XFAB_TE_MAX_HOPS (2 * (XFAB_TE_MAX_TIERS - 1) + 1) /* switches on a path */
 #define XFAB_TE_MAX_PATHS 8192				   /* candidates of one pair */
-#define XFAB_TE_MAX_SWITCHES 1024
-#define XFAB_TE_MAX_PORTS 256 /* of one switch */
-#define XFAB_TE_MAX_HOSTS 4096
+/* A fabric's size is its reader's: XFAB_FAB_MAX_SWITCHES, _PORTS, _HOSTS. */
 
 struct xfab_te_port {
 	char name[16];
@@ -94,7 +95,8 @@ struct xfab_te_fabric {
 	struct xfab_te_link *links;
 };
 
-/* Parses fabric.json's text; NULL with "line:col: where: what" in err. */
+/* Parses fabric.json's text (xfab_fabric_parse_checked with
+ * XFAB_FAB_CHECK_GATEWAYS); NULL with "line:col: where: what" in err. */
 struct xfab_te_fabric *xfab_te_fabric_parse(const char *text, char *err, size_t errlen);
 void xfab_te_fabric_free(struct xfab_te_fabric *f);
 int xfab_te_switch_index(const struct xfab_te_fabric *f, const char *name);

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * libFuzzer target: fabric.json (xfab-lab's, docs/LAB.md) through both of
- * its readers, as `xfabctl fabric report` and xfab-te take it:
- *   - xfab_fabric_parse (user/lib/fabric.c): accepted, every port's peer
+ * libFuzzer target: fabric.json (xfab-lab's, docs/LAB.md) through its
+ * reader, as `xfabctl fabric report` and xfab-te take it:
+ *   - xfab_fabric_parse (user/lib/fabric_parse.c): accepted, every port's peer
  *     and link indices are in range and a link's ends name each other; a
  *     snapshot is made for it and a flow walked from the first host to
  *     the last through switches that each take a port the input picks
  *     (xfab_fab_walk must end: delivered, stopped, a loop or too long);
- *   - xfab_te_fabric_parse (user/lib/te.c): accepted, a plan is computed
+ *   - xfab_te_fabric_parse (user/lib/te_fabric.c, over the same reader
+ *     with the gateways asked for): accepted, a plan is computed
  *     for a demand between the first hosts.
  * Refused: a message that fits.
  */
