@@ -91,6 +91,10 @@ void cfg_parse_route(struct ctx *c, const struct json_value *e)
 				      ? fnh->str
 				      : NULL;
 	}
+	/* routes is set here (the capacity test above, or cfg_reserve_routes
+	 * before it); the analyser cannot see that cfg_parse_path (l3_path.c)
+	 * leaves c->cfg alone and follows a path where it is NULL. */
+	/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): see above */
 	routes[c->cfg->n_routes++] = rt;
 	c->last_route = c->cfg->n_routes - 1;
 }
