@@ -3,11 +3,7 @@
  * UTF-16 surrogates to UTF-8) into the scratch buffer; interned. */
 #include "json_int.h"
 
-#include "pool.h"
-
-#include <stdarg.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
