@@ -153,7 +153,10 @@ $(BUILD)/test_$(1): $(addprefix $(BUILD)/obj/,$(2))
 $(BUILD)/test_$(1)_asan: $(addprefix $(BUILD)/obj-asan/,$(2))
 endef
 # xfabd's metrics writer: metrics.c and the writers of features that keep
-# their series beside their code (metrics_FEATURE.c).
+# their series beside their code (metrics_FEATURE.c). Linked as objects,
+# never through an archive: a metrics_FEATURE.c registers itself from a
+# constructor (XFAB_METRICS_WRITER), and an archive member nothing calls
+# would be left out with it.
 METRICS_OBJ := $(patsubst user/%.c,%.o,$(wildcard user/agent/metrics*.c))
 $(eval $(call unit_agent,names,$(METRICS_OBJ)))
 $(eval $(call unit_agent,exposition,$(METRICS_OBJ)))
@@ -169,6 +172,11 @@ $(BUILD)/test_restart: $(BUILD)/xfabd $(BUILD)/xfabctl
 $(eval $(call unit_agent,feature,$(METRICS_OBJ)))
 $(BUILD)/obj/tests/unit/test_feature.o $(BUILD)/obj-asan/tests/unit/test_feature.o: \
 	UNIT_INC := -Iuser/agent -DXFAB_SRCDIR='"$(CURDIR)"'
+# test_layering runs scripts/layer-check over the tree's sources and every
+# part's objects, so it is built after them.
+$(BUILD)/test_layering $(BUILD)/test_layering_asan: $(BUILD)/xfabd $(BUILD)/xfabctl $(TOOLS)
+$(BUILD)/obj/tests/unit/test_layering.o $(BUILD)/obj-asan/tests/unit/test_layering.o: \
+	UNIT_INC := -DXFAB_SRCDIR='"$(CURDIR)"'
 $(UNIT_PLAIN): $(BUILD)/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIB_A) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(addprefix $(BUILD)/obj/,$(UNIT_EXTRA)) $(LIB_A) -o $@ $(LDLIBS) -lcmocka
 

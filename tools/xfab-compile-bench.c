@@ -75,8 +75,8 @@ struct sw {
 	__u16 *set_w[SETS];
 	struct xfab_port_live live[XFAB_MAX_PORTS];
 	__u32 *tbl24, *tbl8, *tbl16, *tbl8_6;
-	struct xfab_fib4_hw fib4;
-	struct xfab_fib6_hw fib6;
+	struct xfab_fib_hw fib4;
+	struct xfab_fib_hw fib6;
 	struct counter cnt;
 	struct xfab_map_ops ops;
 };
@@ -164,8 +164,8 @@ static void make_switch(struct sw *s, size_t n)
 	s->tbl8 = xcalloc((size_t)BENCH_FIB_GROUPS * 256, 4);
 	s->tbl16 = xcalloc(XFAB_FIB6_TBL16_SIZE, 4);
 	s->tbl8_6 = xcalloc((size_t)BENCH_FIB_GROUPS * 256, 4);
-	if (xfab_fib4_attach(&s->fib4, s->tbl24, s->tbl8, BENCH_FIB_GROUPS) ||
-	    xfab_fib6_attach(&s->fib6, s->tbl16, s->tbl8_6, BENCH_FIB_GROUPS))
+	if (xfab_fib_attach(&s->fib4, 4, s->tbl24, s->tbl8, BENCH_FIB_GROUPS) ||
+	    xfab_fib_attach(&s->fib6, 16, s->tbl16, s->tbl8_6, BENCH_FIB_GROUPS))
 		die("FIB", ENOMEM);
 	s->ops.update = c_update;
 	s->ops.remove = c_remove;
@@ -176,8 +176,8 @@ static void make_switch(struct sw *s, size_t n)
 
 static void free_switch(struct sw *s)
 {
-	xfab_fib4_detach(&s->fib4);
-	xfab_fib6_detach(&s->fib6);
+	xfab_fib_detach(&s->fib4);
+	xfab_fib_detach(&s->fib6);
 	free(s->tbl24);
 	free(s->tbl8);
 	free(s->tbl16);
@@ -255,14 +255,14 @@ static double median(double *v, int n)
 /* Empty FIBs for a fresh compile (their arrays zeroed, as loaded). */
 static void fib_reset(struct sw *s)
 {
-	xfab_fib4_detach(&s->fib4);
-	xfab_fib6_detach(&s->fib6);
+	xfab_fib_detach(&s->fib4);
+	xfab_fib_detach(&s->fib6);
 	memset(s->tbl24, 0, (size_t)XFAB_FIB4_TBL16_SIZE * 4);
 	memset(s->tbl8, 0, (size_t)BENCH_FIB_GROUPS * 256 * 4);
 	memset(s->tbl16, 0, (size_t)XFAB_FIB6_TBL16_SIZE * 4);
 	memset(s->tbl8_6, 0, (size_t)BENCH_FIB_GROUPS * 256 * 4);
-	if (xfab_fib4_attach(&s->fib4, s->tbl24, s->tbl8, BENCH_FIB_GROUPS) ||
-	    xfab_fib6_attach(&s->fib6, s->tbl16, s->tbl8_6, BENCH_FIB_GROUPS))
+	if (xfab_fib_attach(&s->fib4, 4, s->tbl24, s->tbl8, BENCH_FIB_GROUPS) ||
+	    xfab_fib_attach(&s->fib6, 16, s->tbl16, s->tbl8_6, BENCH_FIB_GROUPS))
 		die("FIB", ENOMEM);
 }
 

@@ -138,66 +138,83 @@ static long build_arp(const uint8_t smac[6], const uint8_t src[4], const uint8_t
 	return xfab_frame_build(&f, buf, cap, NULL);
 }
 
-int main(int argc, char **argv)
+/* The packet socket on --dev (frames around its qdisc when it can) and the
+ * port's MAC in smac: the fd, or -1 (said on stderr). */
+static int open_port(const struct flood_args *f, uint8_t smac[6])
 {
-	struct flood_args f = {.seconds = 20, .count = MAX_COUNT, .kind = KIND_MIX};
-	uint8_t smac[6], frames[2][128];
-	int fd, one = 1, ret = parse_args(&f, argc, argv);
 	struct ifreq ifr = {0};
-	struct sockaddr_ll sll = {.sll_family = AF_PACKET};
-	struct mmsghdr msgs[BATCH];
-	struct iovec iov[BATCH];
-	uint64_t start, deadline, now, sent[2] = {0, 0}, errors = 0, total = 0;
-	long len[2];
-	int last_errno = 0;
+	int fd, one = 1;
 
-	if (ret >= 0)
-		return ret;
-	if (strlen(f.dev) >= IFNAMSIZ || !(sll.sll_ifindex = (int)if_nametoindex(f.dev))) {
-		fprintf(stderr, "xfab-flood: --dev %s: no such interface\n", f.dev);
-		return 2;
-	}
 	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		fprintf(stderr, "xfab-flood: packet socket: %s\n", strerror(errno));
-		return 1;
+		return -1;
 	}
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", f.dev);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", f->dev);
 	if (ioctl(fd, SIOCGIFHWADDR, &ifr)) {
-		fprintf(stderr, "xfab-flood: %s: its MAC address: %s\n", f.dev, strerror(errno));
+		fprintf(stderr, "xfab-flood: %s: its MAC address: %s\n", f->dev, strerror(errno));
 		close(fd);
-		return 1;
+		return -1;
 	}
 	memcpy(smac, ifr.ifr_hwaddr.sa_data, 6);
 	/* best effort: without it frames wait in the qdisc, still sent */
 	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
-	len[0] = f.have_dst && f.have_dmac
-		     ? build_ttl1(smac, f.dmac, f.src, f.dst, frames[0], sizeof(frames[0]))
-		     : -1;
-	len[1] =
-	    f.have_target ? build_arp(smac, f.src, f.target, frames[1], sizeof(frames[1])) : -1;
-	sll.sll_halen = 6;
-	memset(msgs, 0, sizeof(msgs));
-	for (int i = 0; i < BATCH; i++) {
-		int k = f.kind == KIND_TTL1 ? 0 : f.kind == KIND_ARP ? 1 : (i & 1);
+	return fd;
+}
 
-		iov[i].iov_base = frames[k];
-		iov[i].iov_len = (size_t)len[k];
-		msgs[i].msg_hdr.msg_iov = &iov[i];
-		msgs[i].msg_hdr.msg_iovlen = 1;
-		msgs[i].msg_hdr.msg_name = &sll;
-		msgs[i].msg_hdr.msg_namelen = sizeof(sll);
+/* One sendmmsg's worth of frames: the kinds --kind asks for. */
+struct flood_batch {
+	struct sockaddr_ll sll;
+	struct mmsghdr msgs[BATCH];
+	struct iovec iov[BATCH];
+	uint8_t frames[2][128];
+};
+
+static void build_batch(const struct flood_args *f, const uint8_t smac[6], struct flood_batch *b)
+{
+	long len[2];
+
+	len[0] = f->have_dst && f->have_dmac
+		     ? build_ttl1(smac, f->dmac, f->src, f->dst, b->frames[0], sizeof(b->frames[0]))
+		     : -1;
+	len[1] = f->have_target
+		     ? build_arp(smac, f->src, f->target, b->frames[1], sizeof(b->frames[1]))
+		     : -1;
+	b->sll.sll_halen = 6;
+	memset(b->msgs, 0, sizeof(b->msgs));
+	for (int i = 0; i < BATCH; i++) {
+		int k = f->kind == KIND_TTL1 ? 0 : f->kind == KIND_ARP ? 1 : (i & 1);
+
+		b->iov[i].iov_base = b->frames[k];
+		b->iov[i].iov_len = (size_t)len[k];
+		b->msgs[i].msg_hdr.msg_iov = &b->iov[i];
+		b->msgs[i].msg_hdr.msg_iovlen = 1;
+		b->msgs[i].msg_hdr.msg_name = &b->sll;
+		b->msgs[i].msg_hdr.msg_namelen = sizeof(b->sll);
 	}
-	start = xfab_mono_ns();
-	deadline = start + (uint64_t)f.seconds * 1000000000ull;
-	for (now = start; now < deadline && total < (uint64_t)f.count; now = xfab_mono_ns()) {
+}
+
+struct flood_result {
+	uint64_t sent[2], errors, total; /* sent: TTL 1, ARP */
+	int last_errno;
+	double seconds;
+};
+
+/* Batches until --seconds or --count, paced at --rate. */
+static void flood(const struct flood_args *f, int fd, struct flood_batch *b,
+		  struct flood_result *res)
+{
+	uint64_t start = xfab_mono_ns(), deadline = start + (uint64_t)f->seconds * 1000000000ull,
+		 now;
+
+	for (now = start; now < deadline && res->total < (uint64_t)f->count; now = xfab_mono_ns()) {
 		unsigned int n = BATCH;
 		int r;
 
-		if ((uint64_t)f.count - total < n)
-			n = (unsigned int)((uint64_t)f.count - total);
-		if (f.rate) { /* frame total + n may leave at start + (total + n) / rate */
-			uint64_t at = start + (total + n) * 1000000000ull / (uint64_t)f.rate;
+		if ((uint64_t)f->count - res->total < n)
+			n = (unsigned int)((uint64_t)f->count - res->total);
+		if (f->rate) { /* frame total + n may leave at start + (total + n) / rate */
+			uint64_t at = start + (res->total + n) * 1000000000ull / (uint64_t)f->rate;
 
 			if (at > now) {
 				struct timespec ts = {(time_t)(at / 1000000000ull),
@@ -208,38 +225,61 @@ int main(int argc, char **argv)
 			}
 		}
 		/* the batch starts on a TTL-1 frame: mix alternates from 0 */
-		r = sendmmsg(fd, msgs, n, 0);
+		r = sendmmsg(fd, b->msgs, n, 0);
 		if (r < 0) {
-			errors++;
-			last_errno = errno;
+			res->errors++;
+			res->last_errno = errno;
 			if (errno != ENOBUFS && errno != EAGAIN && errno != EINTR)
 				break;
 			continue;
 		}
 		for (int i = 0; i < r; i++)
-			sent[iov[i].iov_base == frames[1]]++;
-		total += (uint64_t)r;
+			res->sent[b->iov[i].iov_base == b->frames[1]]++;
+		res->total += (uint64_t)r;
 	}
-	now = xfab_mono_ns();
-	close(fd);
-	{
-		double s = (double)(now - start) / 1e9;
+	res->seconds = (double)(xfab_mono_ns() - start) / 1e9;
+}
 
-		if (f.json)
-			printf("{\"sent\": %llu, \"ttl1\": %llu, \"arp\": %llu, \"seconds\": %.3f, "
-			       "\"pps\": %.0f, \"errors\": %llu, \"last_error\": \"%s\"}\n",
-			       (unsigned long long)total, (unsigned long long)sent[0],
-			       (unsigned long long)sent[1], s, s > 0 ? (double)total / s : 0,
-			       (unsigned long long)errors, last_errno ? strerror(last_errno) : "");
-		else
-			printf("sent %llu frames (%llu TTL 1, %llu ARP) in %.3f s: %.0f/s; %llu "
-			       "send errors%s%s\n",
-			       (unsigned long long)total, (unsigned long long)sent[0],
-			       (unsigned long long)sent[1], s, s > 0 ? (double)total / s : 0,
-			       (unsigned long long)errors, last_errno ? ": last " : "",
-			       last_errno ? strerror(last_errno) : "");
+static void report(const struct flood_args *f, const struct flood_result *res)
+{
+	double s = res->seconds;
+	const char *last = res->last_errno ? strerror(res->last_errno) : "";
+
+	if (f->json)
+		printf("{\"sent\": %llu, \"ttl1\": %llu, \"arp\": %llu, \"seconds\": %.3f, "
+		       "\"pps\": %.0f, \"errors\": %llu, \"last_error\": \"%s\"}\n",
+		       (unsigned long long)res->total, (unsigned long long)res->sent[0],
+		       (unsigned long long)res->sent[1], s, s > 0 ? (double)res->total / s : 0,
+		       (unsigned long long)res->errors, last);
+	else
+		printf("sent %llu frames (%llu TTL 1, %llu ARP) in %.3f s: %.0f/s; %llu "
+		       "send errors%s%s\n",
+		       (unsigned long long)res->total, (unsigned long long)res->sent[0],
+		       (unsigned long long)res->sent[1], s, s > 0 ? (double)res->total / s : 0,
+		       (unsigned long long)res->errors, res->last_errno ? ": last " : "", last);
+}
+
+int main(int argc, char **argv)
+{
+	struct flood_args f = {.seconds = 20, .count = MAX_COUNT, .kind = KIND_MIX};
+	static struct flood_batch b = {.sll = {.sll_family = AF_PACKET}};
+	struct flood_result res = {0};
+	int fd, ret = parse_args(&f, argc, argv), e;
+	uint8_t smac[6];
+
+	if (ret >= 0)
+		return ret;
+	if (strlen(f.dev) >= IFNAMSIZ || !(b.sll.sll_ifindex = (int)if_nametoindex(f.dev))) {
+		fprintf(stderr, "xfab-flood: --dev %s: no such interface\n", f.dev);
+		return 2;
 	}
-	return last_errno && last_errno != ENOBUFS && last_errno != EAGAIN && last_errno != EINTR
-		   ? 1
-		   : 0;
+	fd = open_port(&f, smac);
+	if (fd < 0)
+		return 1;
+	build_batch(&f, smac, &b);
+	flood(&f, fd, &b, &res);
+	close(fd);
+	report(&f, &res);
+	e = res.last_errno;
+	return e && e != ENOBUFS && e != EAGAIN && e != EINTR ? 1 : 0;
 }

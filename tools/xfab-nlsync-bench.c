@@ -197,7 +197,7 @@ static void run(const struct xfab_config *cfg, const struct feed *f, size_t n_ro
 		struct result *res)
 {
 	static __u32 *tbl24, *tbl8;
-	struct xfab_fib4_hw fib4;
+	struct xfab_fib_hw fib4;
 	struct xfab_port_live live[XFAB_MAX_PORTS];
 	struct xfab_map_ops ops = {.update = c_update, .remove = c_remove};
 	struct xfab_nl_filter filter;
@@ -217,7 +217,7 @@ static void run(const struct xfab_config *cfg, const struct feed *f, size_t n_ro
 		memset(tbl24, 0, (size_t)XFAB_FIB4_TBL16_SIZE * 4);
 		memset(tbl8, 0, (size_t)BENCH_FIB_GROUPS * 256 * 4);
 	}
-	if (!ch || !tbl24 || !tbl8 || xfab_fib4_attach(&fib4, tbl24, tbl8, BENCH_FIB_GROUPS))
+	if (!ch || !tbl24 || !tbl8 || xfab_fib_attach(&fib4, 4, tbl24, tbl8, BENCH_FIB_GROUPS))
 		die("memory", ENOMEM);
 	memset(live, 0, sizeof(live));
 	for (int p = 0; p < PORTS; p++) {
@@ -265,7 +265,7 @@ static void run(const struct xfab_config *cfg, const struct feed *f, size_t n_ro
 	xfab_compile_free(c);
 	xfab_nlsync_free(nl);
 	xfab_rib_free(rib);
-	xfab_fib4_detach(&fib4);
+	xfab_fib_detach(&fib4);
 	free(ch);
 }
 

@@ -96,93 +96,98 @@ static int parse_args(struct pfcgen_args *g, int argc, char **argv)
 	return xfab_opts_parse_all(&spec, argc, argv);
 }
 
-int main(int argc, char **argv)
+/* What the options say together, and the defaults they leave: -1 to go
+ * on, else the exit status 2. */
+static int check_args(struct pfcgen_args *g)
 {
-	struct pfcgen_args g = {
-	    .quanta = XFAB_PFC_MAX_QUANTA, .time_us = -1, .count = -1, .timers = 8};
-	int fd, one = 1, ret = parse_args(&g, argc, argv);
-	__u8 frame[64];
-	__u16 q[XFAB_NUM_PRIO];
-	size_t len;
-	struct ifreq ifr = {0};
-	struct sockaddr_ll sll = {.sll_family = AF_PACKET};
-	uint64_t start, deadline, sent = 0, errors = 0;
-	int last_errno = 0;
-
-	if (ret >= 0)
-		return ret;
-	if (g.xon && g.have_time) {
+	if (g->xon && g->have_time) {
 		fprintf(stderr, "xfab-pfcgen: --xon is time 0: not with --time\n");
 		return 2;
 	}
-	if (g.pause && (g.have_vector || g.timers != 8)) {
+	if (g->pause && (g->have_vector || g->timers != 8)) {
 		fprintf(stderr, "xfab-pfcgen: --pause names every priority with one time: no "
 				"--prio, --vector or --timers\n");
 		return 2;
 	}
-	if (!g.pause && !g.have_vector) {
+	if (!g->pause && !g->have_vector) {
 		fprintf(stderr, "xfab-pfcgen: which priorities? --prio LIST or --vector N "
 				"(or --pause)\n");
 		return 2;
 	}
-	if (g.time_us >= 0) {
-		if (!g.speed) {
+	if (g->time_us >= 0) {
+		if (!g->speed) {
 			fprintf(stderr, "xfab-pfcgen: --time-us needs --speed (quanta are 512 bit "
 					"times at the port's speed)\n");
 			return 2;
 		}
-		g.quanta = xfab_pfc_ns_to_quanta((__u64)g.time_us * 1000, (__u32)g.speed);
+		g->quanta = xfab_pfc_ns_to_quanta((__u64)g->time_us * 1000, (__u32)g->speed);
 	}
-	if (g.xon)
-		g.quanta = 0;
-	if (g.count < 0)
-		g.count = g.duration > 0 ? MAX_COUNT : 1;
-	if (g.duration <= 0)
-		g.duration = MAX_SECONDS;
+	if (g->xon)
+		g->quanta = 0;
+	if (g->count < 0)
+		g->count = g->duration > 0 ? MAX_COUNT : 1;
+	if (g->duration <= 0)
+		g->duration = MAX_SECONDS;
+	return -1;
+}
+
+/* The packet socket bound to --dev around its qdisc, and g->mac the port's
+ * unless given: the fd, or -1 (said on stderr). */
+static int open_port(struct pfcgen_args *g)
+{
+	struct sockaddr_ll sll = {.sll_family = AF_PACKET};
+	struct ifreq ifr = {0};
+	int fd, one = 1;
 
 	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		fprintf(stderr, "xfab-pfcgen: packet socket: %s\n", strerror(errno));
-		return 1;
+		return -1;
 	}
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", g.dev);
-	sll.sll_ifindex = (int)if_nametoindex(g.dev);
-	if (!sll.sll_ifindex || strlen(g.dev) >= IFNAMSIZ) {
-		fprintf(stderr, "xfab-pfcgen: --dev %s: no such interface\n", g.dev);
-		return 1;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", g->dev);
+	sll.sll_ifindex = (int)if_nametoindex(g->dev);
+	if (!sll.sll_ifindex || strlen(g->dev) >= IFNAMSIZ) {
+		fprintf(stderr, "xfab-pfcgen: --dev %s: no such interface\n", g->dev);
+		goto fail;
 	}
-	if (!g.have_mac) {
+	if (!g->have_mac) {
 		if (ioctl(fd, SIOCGIFHWADDR, &ifr)) {
-			fprintf(stderr, "xfab-pfcgen: %s: its MAC address: %s\n", g.dev,
+			fprintf(stderr, "xfab-pfcgen: %s: its MAC address: %s\n", g->dev,
 				strerror(errno));
-			return 1;
+			goto fail;
 		}
-		memcpy(g.mac, ifr.ifr_hwaddr.sa_data, 6);
+		memcpy(g->mac, ifr.ifr_hwaddr.sa_data, 6);
 	}
 	if (setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)) ||
 	    bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
-		fprintf(stderr, "xfab-pfcgen: %s: %s\n", g.dev, strerror(errno));
-		return 1;
+		fprintf(stderr, "xfab-pfcgen: %s: %s\n", g->dev, strerror(errno));
+		goto fail;
 	}
-	for (int i = 0; i < XFAB_NUM_PRIO; i++)
-		q[i] = (__u16)(g.pause || (g.vector & (1u << i)) ? g.quanta : 0);
-	len = g.pause ? xfab_pause_build(frame, sizeof(frame), g.mac, (__u16)g.quanta)
-		      : xfab_pfc_build(frame, sizeof(frame), g.mac, g.vector, q,
-				       (unsigned int)g.timers);
-	if (!len) {
-		fprintf(stderr, "xfab-pfcgen: cannot build the frame\n");
-		return 1;
-	}
+	return fd;
+fail:
+	close(fd);
+	return -1;
+}
 
-	start = xfab_mono_ns();
-	deadline = start + (uint64_t)(g.duration * 1e9);
-	while (sent < (uint64_t)g.count) {
+struct pfcgen_result {
+	uint64_t sent, errors;
+	int last_errno;
+	double secs;
+};
+
+/* The frame, --count times or until --duration, paced at --rate. */
+static void send_frames(const struct pfcgen_args *g, int fd, const __u8 *frame, size_t len,
+			struct pfcgen_result *res)
+{
+	uint64_t start = xfab_mono_ns(), deadline = start + (uint64_t)(g->duration * 1e9);
+
+	while (res->sent < (uint64_t)g->count) {
 		uint64_t t = xfab_mono_ns();
 
 		if (t >= deadline)
 			break;
-		if (g.rate > 0) {
-			uint64_t due = start + (sent * 1000000000ull) / (uint64_t)g.rate;
+		if (g->rate > 0) {
+			uint64_t due = start + (res->sent * 1000000000ull) / (uint64_t)g->rate;
 
 			if (due >= deadline)
 				break;
@@ -190,55 +195,93 @@ int main(int argc, char **argv)
 				sleep_until(due);
 		}
 		if (send(fd, frame, len, 0) < 0) {
-			errors++;
-			last_errno = errno;
+			res->errors++;
+			res->last_errno = errno;
 			if (errno != ENOBUFS && errno != EAGAIN) {
-				fprintf(stderr, "xfab-pfcgen: send on %s: %s\n", g.dev,
+				fprintf(stderr, "xfab-pfcgen: send on %s: %s\n", g->dev,
 					strerror(errno));
 				break;
 			}
 			continue;
 		}
-		sent++;
+		res->sent++;
 	}
-	double secs = (double)(xfab_mono_ns() - start) / 1e9;
+	res->secs = (double)(xfab_mono_ns() - start) / 1e9;
+}
+
+/* What was sent: one line, or one JSON object with -j. */
+static void report(const struct pfcgen_args *g, size_t len, const struct pfcgen_result *res)
+{
 	char prios[32] = "";
 
 	for (int i = 0, n = 0; i < XFAB_NUM_PRIO; i++)
-		if (g.pause || (g.vector & (1u << i)))
+		if (g->pause || (g->vector & (1u << i)))
 			n +=
 			    snprintf(prios + n, sizeof(prios) - (size_t)n, "%s%d", n ? "," : "", i);
-	if (g.json) {
+	if (g->json) {
 		printf(
 		    "{\"dev\":\"%s\",\"kind\":\"%s\",\"opcode\":%u,\"vector\":%u,"
 		    "\"priorities\":[%s],\"quanta\":%ld,\"timers\":%ld,\"frame_bytes\":%zu,"
 		    "\"src_mac\":\"%02x:%02x:%02x:%02x:%02x:%02x\",\"sent\":%llu,\"errors\":%llu,"
 		    "\"seconds\":%.6f",
-		    g.dev, g.pause ? "pause" : "pfc",
-		    (unsigned int)(g.pause ? XFAB_MAC_CONTROL_PAUSE : XFAB_MAC_CONTROL_PFC),
-		    g.pause ? 0xffu : g.vector, prios, g.quanta, g.pause ? 1 : g.timers, len,
-		    g.mac[0], g.mac[1], g.mac[2], g.mac[3], g.mac[4], g.mac[5],
-		    (unsigned long long)sent, (unsigned long long)errors, secs);
-		if (g.speed)
-			printf(",\"speed_mbps\":%ld,\"pause_ns\":%llu", g.speed,
-			       (unsigned long long)xfab_pfc_quanta_to_ns((__u32)g.quanta,
-									 (__u32)g.speed));
+		    g->dev, g->pause ? "pause" : "pfc",
+		    (unsigned int)(g->pause ? XFAB_MAC_CONTROL_PAUSE : XFAB_MAC_CONTROL_PFC),
+		    g->pause ? 0xffu : g->vector, prios, g->quanta, g->pause ? 1 : g->timers, len,
+		    g->mac[0], g->mac[1], g->mac[2], g->mac[3], g->mac[4], g->mac[5],
+		    (unsigned long long)res->sent, (unsigned long long)res->errors, res->secs);
+		if (g->speed)
+			printf(",\"speed_mbps\":%ld,\"pause_ns\":%llu", g->speed,
+			       (unsigned long long)xfab_pfc_quanta_to_ns((__u32)g->quanta,
+									 (__u32)g->speed));
 		printf("}\n");
 	} else {
 		printf("sent %llu %s frames (priorities %s, %ld quanta%s, %zu bytes) out of %s in "
 		       "%.3f s",
-		       (unsigned long long)sent, g.pause ? "PAUSE" : "PFC",
-		       prios[0] ? prios : "none", g.quanta, g.quanta ? "" : ": XON", len, g.dev,
-		       secs);
-		if (g.speed)
+		       (unsigned long long)res->sent, g->pause ? "PAUSE" : "PFC",
+		       prios[0] ? prios : "none", g->quanta, g->quanta ? "" : ": XON", len, g->dev,
+		       res->secs);
+		if (g->speed)
 			printf(", %.3f ms each at %ld Mbit/s",
-			       (double)xfab_pfc_quanta_to_ns((__u32)g.quanta, (__u32)g.speed) / 1e6,
-			       g.speed);
+			       (double)xfab_pfc_quanta_to_ns((__u32)g->quanta, (__u32)g->speed) /
+				   1e6,
+			       g->speed);
 		printf("\n");
 	}
-	if (errors)
+	if (res->errors)
 		fprintf(stderr, "xfab-pfcgen: %llu send errors (last: %s)\n",
-			(unsigned long long)errors, strerror(last_errno));
+			(unsigned long long)res->errors, strerror(res->last_errno));
+}
+
+int main(int argc, char **argv)
+{
+	struct pfcgen_args g = {
+	    .quanta = XFAB_PFC_MAX_QUANTA, .time_us = -1, .count = -1, .timers = 8};
+	struct pfcgen_result res = {0};
+	int fd, ret = parse_args(&g, argc, argv);
+	__u16 q[XFAB_NUM_PRIO];
+	__u8 frame[64];
+	size_t len;
+
+	if (ret >= 0)
+		return ret;
+	ret = check_args(&g);
+	if (ret >= 0)
+		return ret;
+	fd = open_port(&g);
+	if (fd < 0)
+		return 1;
+	for (int i = 0; i < XFAB_NUM_PRIO; i++)
+		q[i] = (__u16)(g.pause || (g.vector & (1u << i)) ? g.quanta : 0);
+	len = g.pause ? xfab_pause_build(frame, sizeof(frame), g.mac, (__u16)g.quanta)
+		      : xfab_pfc_build(frame, sizeof(frame), g.mac, g.vector, q,
+				       (unsigned int)g.timers);
+	if (!len) {
+		fprintf(stderr, "xfab-pfcgen: cannot build the frame\n");
+		close(fd);
+		return 1;
+	}
+	send_frames(&g, fd, frame, len, &res);
+	report(&g, len, &res);
 	close(fd);
-	return sent ? 0 : 1;
+	return res.sent ? 0 : 1;
 }

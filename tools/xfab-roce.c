@@ -137,122 +137,170 @@ static int open_sender(const struct sockaddr_storage *dst, socklen_t dlen, int s
 	return fd;
 }
 
-static int do_send(const struct send_opts *o)
+/* --dst into dst (port 4791): 0, or the exit status 2. */
+static int send_dst(const struct send_opts *o, struct sockaddr_storage *dst, socklen_t *dlen)
 {
-	static int fds[MAX_QPS];
-	static uint32_t psn[MAX_QPS];
-	struct sockaddr_storage dst = {0};
-	socklen_t dlen;
-	uint8_t buf[9000];
-	size_t len = BTH_LEN + (size_t)o->size + ICRC_LEN;
-	uint64_t start = xfab_mono_ns(), deadline = start + (uint64_t)(o->duration * 1e9), sent = 0,
-		 errors = 0, total = (uint64_t)o->count * (uint64_t)o->qps, t0 = start;
-	struct xfab_pfc_rx pfc = {.fd = -1};
-	struct xfab_pacer pacer;
-	int pfc_off = o->no_pfc;
-
-	if (o->qps < 1 || o->qps > MAX_QPS || len > sizeof(buf)) {
-		fprintf(stderr, "xfab-roce send: --qps 1..%d and --size up to %zu\n", MAX_QPS,
-			sizeof(buf) - BTH_LEN - ICRC_LEN);
-		return 2;
-	}
-	if (inet_pton(AF_INET, o->dst, &((struct sockaddr_in *)&dst)->sin_addr) == 1) {
-		dst.ss_family = AF_INET;
-		((struct sockaddr_in *)&dst)->sin_port = htons(ROCE_PORT);
-		dlen = sizeof(struct sockaddr_in);
-	} else if (inet_pton(AF_INET6, o->dst, &((struct sockaddr_in6 *)&dst)->sin6_addr) == 1) {
-		dst.ss_family = AF_INET6;
-		((struct sockaddr_in6 *)&dst)->sin6_port = htons(ROCE_PORT);
-		dlen = sizeof(struct sockaddr_in6);
+	if (inet_pton(AF_INET, o->dst, &((struct sockaddr_in *)dst)->sin_addr) == 1) {
+		dst->ss_family = AF_INET;
+		((struct sockaddr_in *)dst)->sin_port = htons(ROCE_PORT);
+		*dlen = sizeof(struct sockaddr_in);
+	} else if (inet_pton(AF_INET6, o->dst, &((struct sockaddr_in6 *)dst)->sin6_addr) == 1) {
+		dst->ss_family = AF_INET6;
+		((struct sockaddr_in6 *)dst)->sin6_port = htons(ROCE_PORT);
+		*dlen = sizeof(struct sockaddr_in6);
 	} else {
 		fprintf(stderr, "xfab-roce send: --dst %s is not an address\n", o->dst);
 		return 2;
 	}
+	return 0;
+}
+
+/* A socket per QP, or one for all: 0, or -1 (said on stderr). */
+static int send_sockets(const struct send_opts *o, const struct sockaddr_storage *dst,
+			socklen_t dlen, int *fds)
+{
 	for (int q = 0; q < o->qps; q++) {
 		/* one socket (one 5-tuple) for all QPs, unless per-QP ports */
 		if (q > 0 && !o->sport_per_qp) {
 			fds[q] = fds[0];
 			continue;
 		}
-		fds[q] = open_sender(&dst, dlen, o->sport + (o->sport_per_qp ? q : 0), o->tos);
+		fds[q] = open_sender(dst, dlen, o->sport + (o->sport_per_qp ? q : 0), o->tos);
 		if (fds[q] < 0) {
 			fprintf(stderr, "xfab-roce send: socket: %s\n", strerror(errno));
-			return 1;
+			return -1;
 		}
 	}
-	if (pfc_open(&pfc, o, fds[0])) /* sends anyway, saying so */
-		pfc_off = 1;
-	/* packet n leaves at start + n / rate (+ idle gaps) */
-	xfab_pacer_init(&pacer, o->rate > 0 ? (uint64_t)o->rate : 0, PACE_BURST, start);
-	memset(buf, 0, sizeof(buf));
-	for (size_t i = BTH_LEN; i < len - ICRC_LEN; i++)
-		buf[i] = (uint8_t)i;
-	while (sent < total) {
-		int q = (int)(sent % (uint64_t)o->qps);
+	return 0;
+}
 
-		if ((sent & 63) == 0 && xfab_mono_ns() > deadline)
+struct send_run {
+	struct xfab_pfc_rx pfc;
+	struct xfab_pacer pacer;
+	uint64_t start, deadline, sent, errors;
+};
+
+/* Waits until --rate (and the burst gaps) let the next packet go, held
+ * meanwhile by any pause: 0, or -1 when the deadline passed. */
+static int send_pace(const struct send_opts *o, struct send_run *sr)
+{
+	uint64_t gaps = 0, t = xfab_mono_ns(), due;
+
+	if (o->burst > 0)
+		gaps = (sr->sent / (uint64_t)o->burst) * (uint64_t)o->burst_gap_us * 1000;
+	due = xfab_pacer_due(&sr->pacer, t, gaps);
+	if (due > t + 50000) {
+		/* a pause may come in meanwhile: held, then on */
+		while (xfab_pfc_wait_until(&sr->pfc, due) && xfab_mono_ns() <= sr->deadline)
+			xfab_pfc_hold(&sr->pfc, sr->deadline);
+		if (xfab_mono_ns() > sr->deadline)
+			return -1;
+	}
+	return 0;
+}
+
+/* The packets, the QPs in turn, until the count or the deadline. */
+static void send_loop(const struct send_opts *o, const int *fds, uint8_t *buf, size_t len,
+		      struct send_run *sr)
+{
+	static uint32_t psn[MAX_QPS];
+	uint64_t total = (uint64_t)o->count * (uint64_t)o->qps;
+
+	while (sr->sent < total) {
+		int q = (int)(sr->sent % (uint64_t)o->qps);
+
+		if ((sr->sent & 63) == 0 && xfab_mono_ns() > sr->deadline)
 			break;
 		/* a paused priority sends nothing (checked before every packet,
 		 * as a NIC checks before it starts a frame) */
-		xfab_pfc_hold(&pfc, deadline);
-		if (xfab_mono_ns() > deadline)
+		xfab_pfc_hold(&sr->pfc, sr->deadline);
+		if (xfab_mono_ns() > sr->deadline)
 			break;
-		if (o->rate > 0) {
-			uint64_t gaps = 0, t = xfab_mono_ns(), due;
-
-			if (o->burst > 0)
-				gaps =
-				    (sent / (uint64_t)o->burst) * (uint64_t)o->burst_gap_us * 1000;
-			due = xfab_pacer_due(&pacer, t, gaps);
-			if (due > t + 50000) {
-				/* a pause may come in meanwhile: held, then on */
-				while (xfab_pfc_wait_until(&pfc, due) && xfab_mono_ns() <= deadline)
-					xfab_pfc_hold(&pfc, deadline);
-				if (xfab_mono_ns() > deadline)
-					break;
-			}
-		}
+		if (o->rate > 0 && send_pace(o, sr))
+			break;
 		xfab_bth_put(buf, &(struct xfab_bth){.opcode = XFAB_OP_RC_SEND_ONLY,
 						     .pkey = XFAB_DEFAULT_PKEY,
 						     .dqpn = o->qp_base + (uint32_t)q,
 						     .psn = psn[q]});
 		if (send(fds[q], buf, len, 0) < 0) {
-			errors++;
+			sr->errors++;
 			if (errno == ENOBUFS || errno == EAGAIN)
 				continue; /* retry the same PSN */
 		}
 		psn[q] = (psn[q] + 1) & 0xffffff;
-		sent++;
-		xfab_pacer_add(&pacer, 1);
+		sr->sent++;
+		xfab_pacer_add(&sr->pacer, 1);
 	}
-	uint64_t end = xfab_mono_ns();
+}
 
-	xfab_pfc_close(&pfc, end); /* a pause still running counts up to now or its end */
+/* What was sent and the pauses honoured: one line, or JSON with -j. */
+static void send_report(const struct send_opts *o, const struct send_run *sr, int pfc_off,
+			uint64_t end)
+{
+	const struct xfab_pfc_rx *pfc = &sr->pfc;
+
 	if (o->json) {
 		printf("{\"sent\":%llu,\"qps\":%d,\"dst\":\"%s\",\"errors\":%llu,"
 		       "\"seconds\":%.6f,\"prio\":%d,\"pfc\":%s",
-		       (unsigned long long)sent, o->qps, o->dst, (unsigned long long)errors,
-		       (double)(end - t0) / 1e9, pfc.prio, pfc_off ? "false" : "true");
+		       (unsigned long long)sr->sent, o->qps, o->dst, (unsigned long long)sr->errors,
+		       (double)(end - sr->start) / 1e9, pfc->prio, pfc_off ? "false" : "true");
 		if (!pfc_off)
-			printf(",\"dev\":\"%s\",\"speed_mbps\":%u,\"speed_from\":\"%s\"", pfc.dev,
-			       pfc.speed_mbps, pfc.speed_from);
+			printf(",\"dev\":\"%s\",\"speed_mbps\":%u,\"speed_from\":\"%s\"", pfc->dev,
+			       pfc->speed_mbps, pfc->speed_from);
 		printf(",\"pause_frames\":%llu,\"xoff\":%llu,\"xon\":%llu,"
 		       "\"other_prio_frames\":%llu,\"malformed\":%llu,\"pauses\":%llu,"
 		       "\"paused_ms\":%.3f}\n",
-		       (unsigned long long)pfc.frames, (unsigned long long)pfc.xoff,
-		       (unsigned long long)pfc.xon, (unsigned long long)pfc.other,
-		       (unsigned long long)pfc.malformed, (unsigned long long)pfc.pauses,
-		       (double)pfc.paused_ns / 1e6);
-		return 0;
+		       (unsigned long long)pfc->frames, (unsigned long long)pfc->xoff,
+		       (unsigned long long)pfc->xon, (unsigned long long)pfc->other,
+		       (unsigned long long)pfc->malformed, (unsigned long long)pfc->pauses,
+		       (double)pfc->paused_ns / 1e6);
+		return;
 	}
 	printf("sent %llu packets on %d QPs to %s (%llu send errors) in %.3f s",
-	       (unsigned long long)sent, o->qps, o->dst, (unsigned long long)errors,
-	       (double)(end - t0) / 1e9);
+	       (unsigned long long)sr->sent, o->qps, o->dst, (unsigned long long)sr->errors,
+	       (double)(end - sr->start) / 1e9);
 	if (!pfc_off)
-		printf("; priority %d paused %.3f ms (%llu pauses, %llu XOFF, %llu XON)", pfc.prio,
-		       (double)pfc.paused_ns / 1e6, (unsigned long long)pfc.pauses,
-		       (unsigned long long)pfc.xoff, (unsigned long long)pfc.xon);
+		printf("; priority %d paused %.3f ms (%llu pauses, %llu XOFF, %llu XON)", pfc->prio,
+		       (double)pfc->paused_ns / 1e6, (unsigned long long)pfc->pauses,
+		       (unsigned long long)pfc->xoff, (unsigned long long)pfc->xon);
 	printf("\n");
+}
+
+static int do_send(const struct send_opts *o)
+{
+	static int fds[MAX_QPS];
+	static struct send_run sr;
+	struct sockaddr_storage dst = {0};
+	socklen_t dlen;
+	uint8_t buf[9000];
+	size_t len = BTH_LEN + (size_t)o->size + ICRC_LEN;
+	int pfc_off = o->no_pfc, ret;
+
+	sr.start = xfab_mono_ns();
+	sr.deadline = sr.start + (uint64_t)(o->duration * 1e9);
+	sr.pfc.fd = -1;
+	if (o->qps < 1 || o->qps > MAX_QPS || len > sizeof(buf)) {
+		fprintf(stderr, "xfab-roce send: --qps 1..%d and --size up to %zu\n", MAX_QPS,
+			sizeof(buf) - BTH_LEN - ICRC_LEN);
+		return 2;
+	}
+	ret = send_dst(o, &dst, &dlen);
+	if (ret)
+		return ret;
+	if (send_sockets(o, &dst, dlen, fds))
+		return 1;
+	if (pfc_open(&sr.pfc, o, fds[0])) /* sends anyway, saying so */
+		pfc_off = 1;
+	/* packet n leaves at start + n / rate (+ idle gaps) */
+	xfab_pacer_init(&sr.pacer, o->rate > 0 ? (uint64_t)o->rate : 0, PACE_BURST, sr.start);
+	memset(buf, 0, sizeof(buf));
+	for (size_t i = BTH_LEN; i < len - ICRC_LEN; i++)
+		buf[i] = (uint8_t)i;
+	send_loop(o, fds, buf, len, &sr);
+	uint64_t end = xfab_mono_ns();
+
+	xfab_pfc_close(&sr.pfc, end); /* a pause still running counts up to now or its end */
+	send_report(o, &sr, pfc_off, end);
 	return 0;
 }
 
@@ -290,17 +338,127 @@ static void addr_text(const struct sockaddr_storage *a, char *buf, size_t len)
 		inet_ntop(AF_INET6, &s6->sin6_addr, buf, (socklen_t)len);
 }
 
+struct recv_run {
+	struct qp_state st[MAX_FLOWS];
+	int n_st;
+	uint64_t start, last, packets, oos, late, bad, max_gap, gap_at;
+	int64_t lost;
+};
+
+/* The QP state of (src, qp), a new one at its first packet; NULL when the
+ * table is full. */
+static struct qp_state *recv_flow(struct recv_run *rr, const struct sockaddr_storage *src,
+				  uint32_t qp)
+{
+	struct qp_state *q;
+
+	for (int i = 0; i < rr->n_st; i++)
+		if (rr->st[i].qp == qp && same_addr(&rr->st[i].src, src))
+			return &rr->st[i];
+	if (rr->n_st == MAX_FLOWS)
+		return NULL;
+	q = &rr->st[rr->n_st++];
+	q->src = *src;
+	q->qp = qp;
+	return q;
+}
+
+/* One packet of n bytes from src: its QP's PSN against the one expected. */
+static void recv_take(struct recv_run *rr, const struct sockaddr_storage *src, const uint8_t *buf,
+		      ssize_t n)
+{
+	struct qp_state *q;
+	struct xfab_bth bth;
+	uint32_t psn;
+
+	if (n < BTH_LEN + ICRC_LEN || xfab_bth_get(buf, (size_t)n, &bth) ||
+	    bth.pkey != XFAB_DEFAULT_PKEY) {
+		rr->bad++;
+		return;
+	}
+	psn = bth.psn;
+	q = recv_flow(rr, src, bth.dqpn);
+	if (!q) {
+		rr->bad++;
+		return;
+	}
+	rr->packets++;
+	q->packets++;
+	if (!q->started) {
+		q->started = 1;
+		q->expected_psn = (psn + 1) & 0xffffff;
+		q->lost += psn; /* a sender starts at PSN 0 */
+		rr->lost += psn;
+		return;
+	}
+	if (psn == q->expected_psn) {
+		q->expected_psn = (psn + 1) & 0xffffff;
+		return;
+	}
+	q->oos++;
+	rr->oos++;
+	if (((psn - q->expected_psn) & 0xffffff) < 0x800000) { /* ahead: a gap */
+		q->lost += (psn - q->expected_psn) & 0xffffff;
+		rr->lost += (psn - q->expected_psn) & 0xffffff;
+		q->expected_psn = (psn + 1) & 0xffffff;
+	} else { /* behind: a reordered (late) packet */
+		q->late++;
+		rr->late++;
+		q->lost--;
+		rr->lost--;
+	}
+}
+
+/* Per flow and in total: a table, or JSON with -j. */
+static void recv_report(const struct recv_run *rr, int json)
+{
+	if (json) {
+		printf("{\"packets\":%llu,\"qps\":%d,\"oos\":%llu,\"late\":%llu,\"lost\":%lld,"
+		       "\"malformed\":%llu,\"max_gap_ms\":%.3f,\"max_gap_at_ms\":%.3f,\"flows\":[",
+		       (unsigned long long)rr->packets, rr->n_st, (unsigned long long)rr->oos,
+		       (unsigned long long)rr->late, (long long)rr->lost,
+		       (unsigned long long)rr->bad, (double)rr->max_gap / 1e6,
+		       (double)rr->gap_at / 1e6);
+		for (int i = 0; i < rr->n_st; i++) {
+			const struct qp_state *q = &rr->st[i];
+			char a[INET6_ADDRSTRLEN];
+
+			addr_text(&q->src, a, sizeof(a));
+			printf("%s{\"src\":\"%s\",\"qp\":%u,\"packets\":%llu,\"oos\":%llu,"
+			       "\"late\":%llu,\"lost\":%lld}",
+			       i ? "," : "", a, q->qp, (unsigned long long)q->packets,
+			       (unsigned long long)q->oos, (unsigned long long)q->late,
+			       (long long)q->lost);
+		}
+		printf("]}\n");
+		return;
+	}
+	printf("%-40s %8s %10s %8s %8s %8s\n", "Source", "QP", "Packets", "OOS", "Late", "Lost");
+	for (int i = 0; i < rr->n_st; i++) {
+		const struct qp_state *q = &rr->st[i];
+		char a[INET6_ADDRSTRLEN];
+
+		addr_text(&q->src, a, sizeof(a));
+		printf("%-40s %8u %10llu %8llu %8llu %8lld\n", a, q->qp,
+		       (unsigned long long)q->packets, (unsigned long long)q->oos,
+		       (unsigned long long)q->late, (long long)q->lost);
+	}
+	printf("total: %llu packets on %d QPs, %llu out of sequence (%llu late), %lld lost, "
+	       "%llu malformed\n",
+	       (unsigned long long)rr->packets, rr->n_st, (unsigned long long)rr->oos,
+	       (unsigned long long)rr->late, (long long)rr->lost, (unsigned long long)rr->bad);
+}
+
 static int do_recv(int port, double duration, int idle_ms, int json)
 {
-	static struct qp_state st[MAX_FLOWS];
+	static struct recv_run rr;
 	struct sockaddr_in6 any = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port)};
-	int fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0), zero = 0, n_st = 0,
-	    rcvbuf = 32 << 20;
-	uint64_t start = xfab_mono_ns(), deadline = start + (uint64_t)(duration * 1e9), last = 0;
-	uint64_t packets = 0, oos = 0, late = 0, bad = 0, max_gap = 0, gap_at = 0;
-	int64_t lost = 0;
+	int fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0), zero = 0, rcvbuf = 32 << 20;
+	uint64_t deadline;
 	uint8_t buf[9100];
 
+	rr.start = xfab_mono_ns();
+	deadline = rr.start + (uint64_t)(duration * 1e9);
 	if (fd < 0 || setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) ||
 	    bind(fd, (struct sockaddr *)&any, sizeof(any))) {
 		fprintf(stderr, "xfab-roce recv: cannot bind UDP %d: %s\n", port, strerror(errno));
@@ -316,12 +474,9 @@ static int do_recv(int port, double duration, int idle_ms, int json)
 		struct sockaddr_storage src;
 		socklen_t slen = sizeof(src);
 		uint64_t t = xfab_mono_ns();
-		struct qp_state *q = NULL;
-		struct xfab_bth bth;
-		uint32_t qp, psn;
 		ssize_t n;
 
-		if (t > deadline || (last && t - last > (uint64_t)idle_ms * 1000000ull))
+		if (t > deadline || (rr.last && t - rr.last > (uint64_t)idle_ms * 1000000ull))
 			break;
 		if (poll(&pfd, 1, 20) <= 0)
 			continue;
@@ -329,90 +484,14 @@ static int do_recv(int port, double duration, int idle_ms, int json)
 		if (n < 0)
 			continue;
 		t = xfab_mono_ns();
-		if (last && t - last > max_gap) { /* the longest silence between packets */
-			max_gap = t - last;
-			gap_at = last - start;
+		if (rr.last && t - rr.last > rr.max_gap) { /* the longest silence between packets */
+			rr.max_gap = t - rr.last;
+			rr.gap_at = rr.last - rr.start;
 		}
-		last = t;
-		if (n < BTH_LEN + ICRC_LEN || xfab_bth_get(buf, (size_t)n, &bth) ||
-		    bth.pkey != XFAB_DEFAULT_PKEY) {
-			bad++;
-			continue;
-		}
-		qp = bth.dqpn;
-		psn = bth.psn;
-		for (int i = 0; i < n_st; i++)
-			if (st[i].qp == qp && same_addr(&st[i].src, &src)) {
-				q = &st[i];
-				break;
-			}
-		if (!q) {
-			if (n_st == MAX_FLOWS) {
-				bad++;
-				continue;
-			}
-			q = &st[n_st++];
-			q->src = src;
-			q->qp = qp;
-		}
-		packets++;
-		q->packets++;
-		if (!q->started) {
-			q->started = 1;
-			q->expected_psn = (psn + 1) & 0xffffff;
-			q->lost += psn; /* a sender starts at PSN 0 */
-			lost += psn;
-			continue;
-		}
-		if (psn == q->expected_psn) {
-			q->expected_psn = (psn + 1) & 0xffffff;
-			continue;
-		}
-		q->oos++;
-		oos++;
-		if (((psn - q->expected_psn) & 0xffffff) < 0x800000) { /* ahead: a gap */
-			q->lost += (psn - q->expected_psn) & 0xffffff;
-			lost += (psn - q->expected_psn) & 0xffffff;
-			q->expected_psn = (psn + 1) & 0xffffff;
-		} else { /* behind: a reordered (late) packet */
-			q->late++;
-			late++;
-			q->lost--;
-			lost--;
-		}
+		rr.last = t;
+		recv_take(&rr, &src, buf, n);
 	}
-	if (json) {
-		printf("{\"packets\":%llu,\"qps\":%d,\"oos\":%llu,\"late\":%llu,\"lost\":%lld,"
-		       "\"malformed\":%llu,\"max_gap_ms\":%.3f,\"max_gap_at_ms\":%.3f,\"flows\":[",
-		       (unsigned long long)packets, n_st, (unsigned long long)oos,
-		       (unsigned long long)late, (long long)lost, (unsigned long long)bad,
-		       (double)max_gap / 1e6, (double)gap_at / 1e6);
-		for (int i = 0; i < n_st; i++) {
-			char a[INET6_ADDRSTRLEN];
-
-			addr_text(&st[i].src, a, sizeof(a));
-			printf("%s{\"src\":\"%s\",\"qp\":%u,\"packets\":%llu,\"oos\":%llu,"
-			       "\"late\":%llu,\"lost\":%lld}",
-			       i ? "," : "", a, st[i].qp, (unsigned long long)st[i].packets,
-			       (unsigned long long)st[i].oos, (unsigned long long)st[i].late,
-			       (long long)st[i].lost);
-		}
-		printf("]}\n");
-		return 0;
-	}
-	printf("%-40s %8s %10s %8s %8s %8s\n", "Source", "QP", "Packets", "OOS", "Late", "Lost");
-	for (int i = 0; i < n_st; i++) {
-		char a[INET6_ADDRSTRLEN];
-
-		addr_text(&st[i].src, a, sizeof(a));
-		printf("%-40s %8u %10llu %8llu %8llu %8lld\n", a, st[i].qp,
-		       (unsigned long long)st[i].packets, (unsigned long long)st[i].oos,
-		       (unsigned long long)st[i].late, (long long)st[i].lost);
-	}
-	printf("total: %llu packets on %d QPs, %llu out of sequence (%llu late), %lld lost, "
-	       "%llu malformed\n",
-	       (unsigned long long)packets, n_st, (unsigned long long)oos, (unsigned long long)late,
-	       (long long)lost, (unsigned long long)bad);
+	recv_report(&rr, json);
 	return 0;
 }
 

@@ -95,17 +95,100 @@ static long drain(struct mnl_socket *nl, int wait)
 	}
 }
 
+/* Route k (20.0.k.0/24 from --first on): added through the gateways or
+ * deleted, appended to the batch at buf. Its length, aligned. */
+static size_t put_route(char *buf, const struct inject_args *r, int add, unsigned long k,
+			const struct in_addr *gws, int n_gws, int ifindex)
+{
+	__u32 dst = htonl(ntohl(r->first.s_addr) + ((__u32)k << 8));
+	struct nlmsghdr *h = mnl_nlmsg_put_header(buf);
+	struct rtmsg *rtm;
+
+	h->nlmsg_type = add ? RTM_NEWROUTE : RTM_DELROUTE;
+	h->nlmsg_flags = NLM_F_REQUEST | (add ? NLM_F_CREATE | NLM_F_REPLACE : 0);
+	h->nlmsg_seq = (__u32)k + 1;
+	rtm = mnl_nlmsg_put_extra_header(h, sizeof(*rtm));
+	rtm->rtm_family = AF_INET;
+	rtm->rtm_dst_len = 24;
+	rtm->rtm_table = r->table < 256 ? (unsigned char)r->table : RT_TABLE_UNSPEC;
+	rtm->rtm_protocol = (unsigned char)r->proto;
+	rtm->rtm_scope = RT_SCOPE_UNIVERSE;
+	rtm->rtm_type = RTN_UNICAST;
+	mnl_attr_put_u32(h, RTA_TABLE, (__u32)r->table);
+	mnl_attr_put(h, RTA_DST, 4, &dst);
+	if (add && n_gws == 1) {
+		mnl_attr_put(h, RTA_GATEWAY, 4, &gws[0]);
+		mnl_attr_put_u32(h, RTA_OIF, (__u32)ifindex);
+	} else if (add) {
+		struct nlattr *mp = mnl_attr_nest_start(h, RTA_MULTIPATH);
+
+		for (int g = 0; g < n_gws; g++) {
+			struct rtnexthop *nh = mnl_nlmsg_put_extra_header(h, sizeof(*nh));
+
+			nh->rtnh_ifindex = ifindex;
+			mnl_attr_put(h, RTA_GATEWAY, 4, &gws[g]);
+			nh->rtnh_len =
+			    (unsigned short)((char *)mnl_nlmsg_get_payload_tail(h) - (char *)nh);
+		}
+		mnl_attr_nest_end(h, mp);
+	}
+	return NLMSG_ALIGN(h->nlmsg_len);
+}
+
+/* The request with an acknowledgement that ends the last batch: its answer
+ * comes after every error of the messages before it. Its length. */
+static size_t put_fence(char *buf, const struct inject_args *r)
+{
+	struct nlmsghdr *h = mnl_nlmsg_put_header(buf);
+	struct rtmsg *rtm;
+
+	h->nlmsg_type = RTM_GETROUTE;
+	h->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	h->nlmsg_seq = 0;
+	rtm = mnl_nlmsg_put_extra_header(h, sizeof(*rtm));
+	rtm->rtm_family = AF_INET;
+	rtm->rtm_dst_len = 32;
+	mnl_attr_put(h, RTA_DST, 4, &r->first);
+	return NLMSG_ALIGN(h->nlmsg_len);
+}
+
+/* Every route, in batches of SEND_BYTES, then the fence: the errors the
+ * kernel answered, or -1 when a send failed. */
+static long inject(struct mnl_socket *nl, char *buf, const struct inject_args *r, int add,
+		   const struct in_addr *gws, int n_gws, int ifindex)
+{
+	long errors = 0;
+	size_t off = 0;
+
+	for (unsigned long k = 0; k < r->routes; k++) {
+		if (off + 1024 > SEND_BYTES) {
+			if (mnl_socket_sendto(nl, buf, off) < 0) {
+				perror("xfab-route-inject: send");
+				return -1;
+			}
+			off = 0;
+			errors += drain(nl, 0);
+		}
+		off += put_route(buf + off, r, add, k, gws, n_gws, ifindex);
+	}
+	off += put_fence(buf + off, r);
+	if (mnl_socket_sendto(nl, buf, off) < 0) {
+		perror("xfab-route-inject: send");
+		return -1;
+	}
+	return errors + drain(nl, 1);
+}
+
 int main(int argc, char **argv)
 {
 	struct inject_args r = {
 	    .table = RT_TABLE_MAIN, .proto = RTPROT_STATIC, .first = {htonl(0x14000000)}};
 	struct in_addr gws[MAX_GWS];
 	int n_gws = 0, add, ifindex;
-	long errors = 0;
 	struct mnl_socket *nl;
-	size_t off = 0;
+	long errors;
 	char *buf;
-	double t0;
+	double t0, s;
 
 	if (argc < 2 || (strcmp(argv[1], "add") && strcmp(argv[1], "del"))) {
 		fprintf(stderr, "usage: xfab-route-inject add|del --routes N --dev IF "
@@ -136,78 +219,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t0 = xfab_mono_s();
-	for (unsigned long k = 0; k < r.routes; k++) {
-		struct nlmsghdr *h;
-		struct rtmsg *rtm;
-		__u32 dst = htonl(ntohl(r.first.s_addr) + ((__u32)k << 8));
-
-		if (off + 1024 > SEND_BYTES) {
-			if (mnl_socket_sendto(nl, buf, off) < 0) {
-				perror("xfab-route-inject: send");
-				return 1;
-			}
-			off = 0;
-			errors += drain(nl, 0);
-		}
-		h = mnl_nlmsg_put_header(buf + off);
-		h->nlmsg_type = add ? RTM_NEWROUTE : RTM_DELROUTE;
-		h->nlmsg_flags = NLM_F_REQUEST | (add ? NLM_F_CREATE | NLM_F_REPLACE : 0);
-		h->nlmsg_seq = (__u32)k + 1;
-		rtm = mnl_nlmsg_put_extra_header(h, sizeof(*rtm));
-		rtm->rtm_family = AF_INET;
-		rtm->rtm_dst_len = 24;
-		rtm->rtm_table = r.table < 256 ? (unsigned char)r.table : RT_TABLE_UNSPEC;
-		rtm->rtm_protocol = (unsigned char)r.proto;
-		rtm->rtm_scope = RT_SCOPE_UNIVERSE;
-		rtm->rtm_type = RTN_UNICAST;
-		mnl_attr_put_u32(h, RTA_TABLE, (__u32)r.table);
-		mnl_attr_put(h, RTA_DST, 4, &dst);
-		if (add && n_gws == 1) {
-			mnl_attr_put(h, RTA_GATEWAY, 4, &gws[0]);
-			mnl_attr_put_u32(h, RTA_OIF, (__u32)ifindex);
-		} else if (add) {
-			struct nlattr *mp = mnl_attr_nest_start(h, RTA_MULTIPATH);
-
-			for (int g = 0; g < n_gws; g++) {
-				struct rtnexthop *nh = mnl_nlmsg_put_extra_header(h, sizeof(*nh));
-
-				nh->rtnh_ifindex = ifindex;
-				mnl_attr_put(h, RTA_GATEWAY, 4, &gws[g]);
-				nh->rtnh_len =
-				    (unsigned short)((char *)mnl_nlmsg_get_payload_tail(h) -
-						     (char *)nh);
-			}
-			mnl_attr_nest_end(h, mp);
-		}
-		off += NLMSG_ALIGN(h->nlmsg_len);
-	}
-	/* the last batch, then one request with an acknowledgement: its answer
-	 * comes after every error of the messages before it */
-	{
-		struct nlmsghdr *h = mnl_nlmsg_put_header(buf + off);
-		struct rtmsg *rtm;
-
-		h->nlmsg_type = RTM_GETROUTE;
-		h->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-		h->nlmsg_seq = 0;
-		rtm = mnl_nlmsg_put_extra_header(h, sizeof(*rtm));
-		rtm->rtm_family = AF_INET;
-		rtm->rtm_dst_len = 32;
-		mnl_attr_put(h, RTA_DST, 4, &r.first);
-		off += NLMSG_ALIGN(h->nlmsg_len);
-		if (mnl_socket_sendto(nl, buf, off) < 0) {
-			perror("xfab-route-inject: send");
-			return 1;
-		}
-	}
-	errors += drain(nl, 1);
-	{
-		double s = xfab_mono_s() - t0;
-
-		printf("%lu routes %s in %.3f s (%.0f routes/s)%s\n", r.routes,
-		       add ? "added" : "deleted", s, (double)r.routes / s,
-		       errors ? ", some refused" : "");
-	}
+	errors = inject(nl, buf, &r, add, gws, n_gws, ifindex);
+	if (errors < 0)
+		return 1;
+	s = xfab_mono_s() - t0;
+	printf("%lu routes %s in %.3f s (%.0f routes/s)%s\n", r.routes, add ? "added" : "deleted",
+	       s, (double)r.routes / s, errors ? ", some refused" : "");
 	mnl_socket_close(nl);
 	free(buf);
 	return errors ? 1 : 0;

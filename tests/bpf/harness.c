@@ -177,10 +177,10 @@ int h_setup(struct harness *h, int n_ports, const char *config_text)
 		return -1;
 	for (int t = 0; t < XFAB_T_COUNT; t++)
 		h->fd[t] = h_map_fd(h, xfab_table_descs[t].map_name);
-	if (xfab_fib4_map(&h->fib4, h_map_fd(h, XFAB_MAP_FIB4_TBL16),
-			  h_map_fd(h, XFAB_MAP_FIB4_TBL8)) ||
-	    xfab_fib6_map(&h->fib6, h_map_fd(h, XFAB_MAP_FIB6_TBL16),
-			  h_map_fd(h, XFAB_MAP_FIB6_TBL8)))
+	if (xfab_fib_map(&h->fib4, 4, h_map_fd(h, XFAB_MAP_FIB4_TBL16),
+			 h_map_fd(h, XFAB_MAP_FIB4_TBL8)) ||
+	    xfab_fib_map(&h->fib6, 16, h_map_fd(h, XFAB_MAP_FIB6_TBL16),
+			 h_map_fd(h, XFAB_MAP_FIB6_TBL8)))
 		return -1;
 	/* the map writer and the mmapped FIBs, as xfabd's */
 	{
@@ -203,8 +203,8 @@ void h_teardown(struct harness *h)
 	xfab_compile_free(h->compile);
 	xfab_rib_free(h->rib);
 	xfab_config_free(&h->cfg);
-	xfab_fib4_unmap(&h->fib4);
-	xfab_fib6_unmap(&h->fib6);
+	xfab_fib_unmap(&h->fib4);
+	xfab_fib_unmap(&h->fib6);
 	xfab__destroy(h->skel);
 }
 

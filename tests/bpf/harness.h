@@ -28,8 +28,8 @@ struct harness {
 	struct xfab_compile *compile;
 	struct xfab_port_live live[XFAB_MAX_PORTS]; /* what compile was told, per config port */
 	int fd[XFAB_T_COUNT];
-	struct xfab_fib4_hw fib4; /* the mmapped FIBs, synced as xfabd does */
-	struct xfab_fib6_hw fib6;
+	struct xfab_fib_hw fib4; /* the mmapped FIBs, synced as xfabd does */
+	struct xfab_fib_hw fib6;
 };
 
 /* unshare(CLONE_NEWNET), veth ports p1..pN with MACs 02:00:00:00:00:1N,

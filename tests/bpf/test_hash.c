@@ -29,8 +29,7 @@
 #include <cmocka.h>
 
 #include "common.h"
-#include "fib4.h"
-#include "fib6.h"
+#include "fib.h"
 #include "frame.h"
 #include "harness.h"
 #include "stats.h"

@@ -503,13 +503,50 @@ static void test_bad_words(void **state)
 	}
 }
 
+/* xfabctl's tables: `show`'s objects in the order the show files rank
+ * them (the oracle: the order xfabctl has always listed them in), a verb's
+ * own --help from its option table, and an option or a value the command's
+ * table does not take refused with exit status 2 before anything runs. */
+static void test_cli_tables(void **state)
+{
+	static const char want[] =
+	    "ports\ncounters\ndrops\nroutes\nfib\nnexthops\ngroups\nlb\nneighbors\ncopp\nacl\n"
+	    "flowlets\nte\nqueues\nwatermark\nqueue counters\nfib-sync\npfc counters\n"
+	    "pfc status\npfcwd config\npfcwd stats\nvnet brief\nvnet routes\nvnet counters\n"
+	    "vxlan tunnel\n";
+	static const char *const refused[] = {
+	    "show routes --in eth1", "trace --in eth1 --src 10.0.0.1 --dst 10.0.0.2 --sport 7x",
+	    "te del --via 10.0.0.1", "watch counters --interval soon", "hash --bogus"};
+	char out[16384];
+
+	(void)state;
+	assert_int_equal(run(out, sizeof(out), "--help",
+			     "sed -n '/^objects:/,$p' | sed 1d | cut -c3-17 | sed 's/ *$//'"),
+			 0);
+	assert_string_equal(out, want);
+	assert_int_equal(run(out, sizeof(out), "te add --help", NULL), 0);
+	assert_non_null(strstr(out, "usage: xfabctl te add [OPTIONS] --in PORT --prefix P"));
+	assert_non_null(strstr(out, "      --via GW[,GW...]"));
+	assert_null(strstr(out, "--sport"));
+	assert_int_equal(run(out, sizeof(out), "show pfcwd stats --help", NULL), 0);
+	assert_non_null(strstr(out, "      --check-storm"));
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		char args[160];
+
+		snprintf(args, sizeof(args), "%s 2>/dev/null", refused[i]);
+		if (run(out, sizeof(out), args, NULL) != 2)
+			fail_msg("xfabctl %s: not refused", refused[i]);
+		assert_string_equal(out, "");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_pfc_counters),   cmocka_unit_test(test_pfc_status),
 	    cmocka_unit_test(test_queue_counters), cmocka_unit_test(test_pfcwd_config),
 	    cmocka_unit_test(test_pfcwd_stats),	   cmocka_unit_test(test_metrics),
-	    cmocka_unit_test(test_bad_words),
+	    cmocka_unit_test(test_bad_words),	   cmocka_unit_test(test_cli_tables),
 	};
 
 	return cmocka_run_group_tests_name("pfcshow", tests, setup, teardown);

@@ -73,9 +73,9 @@ refused() {
 check "a bad job is refused with file:line:col and the field" \
 	refused "bad\.json:3:14: channels: 9 is not an integer in 1\.\.8" run --job "$tmp/bad.json" --rank 0
 check "--iters 0 is refused, naming --iters" \
-	refused '^xfab-coll: --iters: "0" is not an integer in 1\.\.' run --job "$tmp/two.json" --iters 0
+	refused '^xfab-coll run: --iters "0": must be 1\.\.' run --job "$tmp/two.json" --iters 0
 check "--op broadcast is refused, naming --op" \
-	refused '^xfab-coll: --op: "broadcast" is none of' run --job "$tmp/two.json" --op broadcast
+	refused '^xfab-coll run: --op "broadcast": must be one of allreduce' run --job "$tmp/two.json" --op broadcast
 check "--mtu 1022 (not whole elements) is refused, naming --mtu" \
 	refused '^xfab-coll: --mtu: 1022 ' run --job "$tmp/two.json" --mtu 1022
 check "--rank 2 of a 2-rank job is refused, naming --rank" \

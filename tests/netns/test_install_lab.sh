@@ -159,7 +159,7 @@ completion_commands() {
 	local help cmds objs w miss=0
 	help=$("$P/bin/xfabctl" --help)
 	# the oracle: --help's own lists (first word of each command, every object)
-	cmds=$(echo "$help" | sed -n '/^commands:/,/^  -j/p' | grep -E '^  [a-z]' | awk '{print $1}' | sort -u)
+	cmds=$(echo "$help" | sed -n '/^commands:/,/^objects:/p' | grep -E '^  [a-z]' | awk '{print $1}' | sort -u)
 	objs=$(echo "$help" | sed -n '/^objects:/,$p' | grep -E '^  [a-z]' | awk '{print $1}' | sort -u)
 	bash -c ". '$P/share/bash-completion/completions/xfabctl' && complete -p xfabctl" \
 		>/dev/null || return 1

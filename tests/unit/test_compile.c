@@ -276,8 +276,8 @@ struct sw {
 	struct xfab_compile *c;
 	struct xfab_port_live live[XFAB_MAX_PORTS];
 	__u32 *tbl4, *tbl8, *tbl16, *tbl8_6; /* the IPv4 FIB: tbl4 (16 bits), tbl8 */
-	struct xfab_fib4_hw fib4;
-	struct xfab_fib6_hw fib6;
+	struct xfab_fib_hw fib4;
+	struct xfab_fib_hw fib6;
 };
 
 static void load(struct sw *s, int flags)
@@ -306,8 +306,8 @@ static int setup(void **state)
 	s->tbl16 = calloc(XFAB_FIB6_TBL16_SIZE, 4);
 	s->tbl8_6 = calloc((size_t)T_GROUPS * 256, 4);
 	if (!s->tbl4 || !s->tbl8 || !s->tbl16 || !s->tbl8_6 ||
-	    xfab_fib4_attach(&s->fib4, s->tbl4, s->tbl8, T_GROUPS) ||
-	    xfab_fib6_attach(&s->fib6, s->tbl16, s->tbl8_6, T_GROUPS))
+	    xfab_fib_attach(&s->fib4, 4, s->tbl4, s->tbl8, T_GROUPS) ||
+	    xfab_fib_attach(&s->fib6, 16, s->tbl16, s->tbl8_6, T_GROUPS))
 		return -1;
 	ops.arg = &s->rec;
 	ops.fib4 = &s->fib4;
@@ -329,8 +329,8 @@ static int teardown(void **state)
 	xfab_compile_free(s->c);
 	xfab_rib_free(s->rib);
 	xfab_config_free(&s->cfg);
-	xfab_fib4_detach(&s->fib4);
-	xfab_fib6_detach(&s->fib6);
+	xfab_fib_detach(&s->fib4);
+	xfab_fib_detach(&s->fib6);
 	free(s->tbl4);
 	free(s->tbl8);
 	free(s->tbl16);

@@ -27,7 +27,7 @@
 
 #include "compile.h"
 #include "config.h"
-#include "fib4.h"
+#include "fib.h"
 #include "rib.h"
 #include "shadow.h"
 
@@ -42,7 +42,7 @@ struct world {
 	char path[64];
 	/* the IPv4 FIB the data plane reads, when asked for */
 	__u32 *tbl16, *tbl8; /* the IPv4 FIB, when a test keeps one */
-	struct xfab_fib4_hw fib4;
+	struct xfab_fib_hw fib4;
 };
 
 static int neigh_none(void *arg, __u32 ifindex, int family, const __u8 *addr, __u8 mac[6])
@@ -83,7 +83,7 @@ static struct world *world_start(const char *text, int with_fib)
 		assert_non_null(w->tbl16);
 		assert_non_null(w->tbl8);
 		assert_int_equal(
-		    xfab_fib4_attach(&w->fib4, w->tbl16, w->tbl8, XFAB_FIB_GROUPS_DEFAULT), 0);
+		    xfab_fib_attach(&w->fib4, 4, w->tbl16, w->tbl8, XFAB_FIB_GROUPS_DEFAULT), 0);
 		ops.fib4 = &w->fib4;
 	}
 	w->rib = xfab_rib_new();
@@ -119,7 +119,7 @@ static void world_down(struct world *w)
 	xfab_config_free(&w->cfg);
 	sh_free(&w->sh);
 	if (w->tbl16) {
-		xfab_fib4_detach(&w->fib4);
+		xfab_fib_detach(&w->fib4);
 		free(w->tbl16);
 		free(w->tbl8);
 	}

@@ -346,13 +346,19 @@ static void test_state_maps(void **state)
 
 static void test_metrics_writers(void **state)
 {
-	int n = 0;
+	int n = 0, acl = -1;
 
 	(void)state;
-	for (const struct xfab_metrics_writer *w = xfab_metrics_writers; w->feature; w++, n++)
+	for (const struct xfab_metrics_writer *w = xfab_metrics_writers; w->feature; w++, n++) {
 		if (!xfab_feature_find(w->feature))
 			fail_msg("metrics writer for %s: no such feature", w->feature);
-	assert_true(n > 0);
+		if (!strcmp(w->feature, "acl"))
+			acl = n;
+	}
+	/* metrics_acl.c registered itself, once, after metrics.c's own (the
+	 * exposition's order: the ACL's families last) */
+	assert_int_equal(acl, n - 1);
+	assert_int_equal(n, 8);
 }
 
 #define HDR "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
@@ -437,61 +443,70 @@ static void completion_show_objects(struct names *out)
 	assert_true(out->n > 0);
 }
 
-/* xfabctl's show groups (user/ctl/main.c's show_features[], read as text:
- * the CLI is not linked into unit suites) each name a registered feature,
- * and every object of a group (`static const struct cmd NAME_show[]`) is
- * offered by the bash completion. */
+/* The show objects of one show file (user/ctl/show_*.c): each
+ * `CTL_SHOW(id, "FEATURE", RANK, "OBJECT", ...` names a registered
+ * feature, and its object is offered by the bash completion. The number
+ * of objects. */
+static int show_file_objects(const char *rel, const struct names *completion, int *ranks,
+			     int *n_ranks)
+{
+	FILE *f = open_src(rel);
+	char line[512];
+	int objects = 0;
+
+	while (fgets(line, sizeof(line), f)) {
+		char feat[48], obj[48];
+		int rank;
+
+		if (strncmp(line, "CTL_SHOW(", 9))
+			continue;
+		if (sscanf(line, "CTL_SHOW(%*[^,], \"%47[^\"]\", %d, \"%47[^\"]\"", feat, &rank,
+			   obj) != 3)
+			fail_msg("%s: a CTL_SHOW line not read: %s", rel, line);
+		if (!xfab_feature_find(feat))
+			fail_msg("xfabctl show %s (%s): no feature %s", obj, rel, feat);
+		if (!has_name(completion, obj))
+			fail_msg("show %s: not in contrib/bash-completion/xfabctl", obj);
+		for (int i = 0; i < *n_ranks; i++)
+			if (ranks[i] == rank)
+				fail_msg("show %s: rank %d is another object's", obj, rank);
+		ranks[(*n_ranks)++] = rank;
+		objects++;
+	}
+	fclose(f);
+	return objects;
+}
+
+/* xfabctl's show objects (registered by the show files themselves, read
+ * as text: the CLI is not linked into unit suites) each name a registered
+ * feature, have a rank of their own, and are offered by the bash
+ * completion; and the completion offers no object that is not one. */
 static void test_show_groups(void **state)
 {
-	FILE *f = open_src("user/ctl/main.c");
 	struct names completion = {0};
-	char line[512];
-	int in_list = 0, in_group = 0, n = 0, objects = 0;
+	char dir[512], rel[600];
+	int ranks[64], n_ranks = 0, objects = 0;
+	struct dirent *de;
+	DIR *d;
 
 	(void)state;
 	completion_show_objects(&completion);
-	while (fgets(line, sizeof(line), f)) {
-		if (strstr(line, "_show[] = {")) {
-			in_group = 1;
-			continue;
-		}
-		if (in_group && !strncmp(line, "};", 2))
-			in_group = 0;
-		if (in_group && !strncmp(line, "    {\"", 6)) {
-			char obj[48];
-			size_t len = strcspn(line + 6, "\"");
+	snprintf(dir, sizeof(dir), "%s/user/ctl", XFAB_SRCDIR);
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
 
-			assert_true(len < sizeof(obj));
-			memcpy(obj, line + 6, len);
-			obj[len] = '\0';
-			if (!has_name(&completion, obj))
-				fail_msg("show %s: not in contrib/bash-completion/xfabctl", obj);
-			objects++;
-		}
-		if (strstr(line, "} show_features[] = {")) {
-			in_list = 1;
+		if (strncmp(de->d_name, "show_", 5) || len < 3 ||
+		    strcmp(de->d_name + len - 2, ".c"))
 			continue;
-		}
-		if (!in_list)
-			continue;
-		if (!strncmp(line, "};", 2))
-			break;
-		for (char *p = line; (p = strstr(p, "{\""));) {
-			char name[48];
-			size_t len = strcspn(p + 2, "\"");
-
-			assert_true(len < sizeof(name));
-			memcpy(name, p + 2, len);
-			name[len] = '\0';
-			if (!xfab_feature_find(name))
-				fail_msg("xfabctl show group %s: no such feature", name);
-			n++;
-			p += 2 + len;
-		}
+		snprintf(rel, sizeof(rel), "user/ctl/%s", de->d_name);
+		assert_true(n_ranks < 48);
+		objects += show_file_objects(rel, &completion, ranks, &n_ranks);
 	}
-	fclose(f);
-	assert_true(n > 0);
-	assert_true(objects >= n);
+	closedir(d);
+	assert_true(objects > 0);
+	assert_int_equal(objects, completion.n);
 }
 
 int main(void)

@@ -20,12 +20,12 @@
 
 #include <cmocka.h>
 
-#include "fib4.h"
+#include "fib.h"
 #include "maps.h"
 
 static __u32 *tbl16, *tbl8;
 #define T_GROUPS 4096 /* groups of the FIB under test */
-static struct xfab_fib4_hw hw;
+static struct xfab_fib_hw hw;
 static __u64 rng = 0x9e3779b97f4a7c15ull;
 
 static __u32 rnd(void)
@@ -125,13 +125,13 @@ static int setup(void **state)
 	tbl8 = calloc((size_t)T_GROUPS * 256, 4);
 	if (!tbl16 || !tbl8)
 		return -1;
-	return xfab_fib4_attach(&hw, tbl16, tbl8, T_GROUPS);
+	return xfab_fib_attach(&hw, 4, tbl16, tbl8, T_GROUPS);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	xfab_fib4_detach(&hw);
+	xfab_fib_detach(&hw);
 	free(tbl16);
 	free(tbl8);
 	return 0;
@@ -141,13 +141,13 @@ static void test_random_tables_and_resync(void **state)
 {
 	enum { N = 1500 };
 	struct xfab_e_route_v4 *r = calloc(2 * N, sizeof(*r));
-	struct xfab_fib4_stats st;
+	struct xfab_fib_stats st;
 	size_t n;
 
 	(void)state;
 	assert_non_null(r);
 	n = random_routes(r, N);
-	assert_int_equal(xfab_fib4_sync(&hw, r, n, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, n, &st), 0);
 	assert_int_equal(st.routes, n);
 	assert_true(st.groups > 0);
 	check_against_reference(r, n);
@@ -159,7 +159,7 @@ static void test_random_tables_and_resync(void **state)
 		r[i] = r[i + 1];
 		r[i + 1] = t;
 	}
-	assert_int_equal(xfab_fib4_sync(&hw, r, n, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, n, &st), 0);
 	assert_int_equal(st.written, 0);
 
 	/* drop every third route, change every fifth, add new ones */
@@ -182,11 +182,11 @@ static void test_random_tables_and_resync(void **state)
 					r[i].key.prefixlen = r[j].key.prefixlen,
 					r[i].val = r[j].val;
 	}
-	assert_int_equal(xfab_fib4_sync(&hw, r, n, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, n, &st), 0);
 	check_against_reference(r, n);
 
 	/* everything gone: no entry left that the data plane could use */
-	assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 0, &st), 0);
 	for (size_t i = 0; i < XFAB_FIB4_TBL16_SIZE; i++)
 		if (tbl16[i])
 			fail_msg("tbl16[%zu] = %#x after removing every route", i, tbl16[i]);
@@ -207,7 +207,7 @@ static __u32 at24(__u32 a)
 static void test_longer_prefix_and_its_cover(void **state)
 {
 	struct xfab_e_route_v4 r[4];
-	struct xfab_fib4_stats st;
+	struct xfab_fib_stats st;
 	__u32 g;
 
 	(void)state;
@@ -215,7 +215,7 @@ static void test_longer_prefix_and_its_cover(void **state)
 	set_route(&r[1], 0x0a010280, 25, XFAB_RT_NEXTHOP, 3);	/* 10.1.2.128/25 */
 	set_route(&r[2], 0x0a010201, 32, XFAB_RT_LOCAL, 0);	/* 10.1.2.1/32 */
 	set_route(&r[3], 0x0b000000, 24, XFAB_RT_BLACKHOLE, 0); /* 11.0.0/24 */
-	assert_int_equal(xfab_fib4_sync(&hw, r, 4, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 4, &st), 0);
 	/* 10.1.0.0/16's group, 10.1.2.0/24's, 11.0.0.0/16's */
 	assert_int_equal(st.groups, 3);
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010200),
@@ -239,7 +239,7 @@ static void test_longer_prefix_and_its_cover(void **state)
 	 * first level's 256 for 10/8 but 10.1's, 10.1's group's 256 but
 	 * 10.1.2's, and 127 of 10.1.2's */
 	r[0].val.id = 8;
-	assert_int_equal(xfab_fib4_sync(&hw, r, 4, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 4, &st), 0);
 	assert_int_equal(at24(0x0a010200), g);
 	assert_int_equal(st.written, 255 + 255 + 127);
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010200),
@@ -249,17 +249,17 @@ static void test_longer_prefix_and_its_cover(void **state)
 
 	/* the longer prefixes go: 10.1's groups fold back into the first
 	 * level, which points straight at the cover again */
-	assert_int_equal(xfab_fib4_sync(&hw, r, 1, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 1, &st), 0);
 	assert_int_equal(tbl16[0x0a01], XFAB_FIB4_ENTRY(XFAB_RT_GROUP, 8));
 	assert_int_equal(st.groups, 0);
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0b0000ff), 0);
 
 	/* other tables (TE) never reach the FIB */
 	r[1].key.table = htonl(XFAB_TABLE_TE | 5);
-	assert_int_equal(xfab_fib4_sync(&hw, r, 2, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 2, &st), 0);
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a0102ff),
 			 XFAB_FIB4_ENTRY(XFAB_RT_GROUP, 8));
-	assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 0, &st), 0);
 }
 
 /* Lengths up to /16 live in the first level alone; /17 to /24 need their
@@ -272,7 +272,7 @@ static void test_out_of_groups_writes_nothing(void **state)
 	static const int plens[] = {32, 25};
 	size_t n = T_GROUPS - 16 + 1;
 	struct xfab_e_route_v4 *r = calloc(n + 1, sizeof(*r));
-	struct xfab_fib4_stats st;
+	struct xfab_fib_stats st;
 
 	(void)state;
 	assert_non_null(r);
@@ -280,16 +280,16 @@ static void test_out_of_groups_writes_nothing(void **state)
 		int plen = plens[k];
 
 		set_route(&r[0], 0x0a000000, 8, XFAB_RT_NEXTHOP, 1);
-		assert_int_equal(xfab_fib4_sync(&hw, r, 1, &st), 0);
+		assert_int_equal(xfab_fib_sync(&hw, r, 1, &st), 0);
 		for (size_t i = 0; i < n; i++)
 			set_route(&r[i + 1], 0x0a000000 | (__u32)i << 8 | 1, plen, XFAB_RT_NEXTHOP,
 				  2);
-		assert_int_equal(xfab_fib4_sync(&hw, r, n + 1, &st), -ENOSPC);
+		assert_int_equal(xfab_fib_sync(&hw, r, n + 1, &st), -ENOSPC);
 		for (size_t i = 0x0a00; i < 0x0b00; i++)
 			if (tbl16[i] != XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 1))
 				fail_msg("/%d: tbl16[%#zx] changed by a sync that failed", plen, i);
 		/* exactly as many as there are groups fit */
-		assert_int_equal(xfab_fib4_sync(&hw, r, n, &st), 0);
+		assert_int_equal(xfab_fib_sync(&hw, r, n, &st), 0);
 		assert_int_equal(st.groups, T_GROUPS);
 		assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a000001),
 				 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 2));
@@ -299,14 +299,14 @@ static void test_out_of_groups_writes_nothing(void **state)
 				 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 1));
 		assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a03fb01),
 				 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 2));
-		assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
+		assert_int_equal(xfab_fib_sync(&hw, r, 0, &st), 0);
 		assert_int_equal(st.groups, 0);
 	}
 	/* /17 .. /24: the /16's group alone; a /16 none */
 	set_route(&r[0], 0x0a000000, 16, XFAB_RT_NEXTHOP, 1);
 	set_route(&r[1], 0x0a010000, 17, XFAB_RT_NEXTHOP, 2);
 	set_route(&r[2], 0x0a020300, 24, XFAB_RT_NEXTHOP, 3);
-	assert_int_equal(xfab_fib4_sync(&hw, r, 3, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 3, &st), 0);
 	assert_int_equal(st.groups, 2);
 	assert_int_equal(tbl16[0x0a00], XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 1));
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a017fff),
@@ -314,7 +314,7 @@ static void test_out_of_groups_writes_nothing(void **state)
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a018000), 0);
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a0203ff),
 			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 3));
-	assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 0, &st), 0);
 	free(r);
 }
 
@@ -323,14 +323,14 @@ static void test_out_of_groups_writes_nothing(void **state)
 static void test_default_route_covers(void **state)
 {
 	struct xfab_e_route_v4 r[3];
-	struct xfab_fib4_stats st;
+	struct xfab_fib_stats st;
 	__u8 a[4] = {10, 1, 3, 128};
 
 	(void)state;
 	set_route(&r[0], 0, 0, XFAB_RT_NEXTHOP, 9);		/* 0.0.0.0/0 */
 	set_route(&r[1], 0x0a010200, 24, XFAB_RT_NEXTHOP, 3);	/* 10.1.2.0/24 */
 	set_route(&r[2], 0x0a010380, 25, XFAB_RT_BLACKHOLE, 0); /* 10.1.3.128/25 */
-	assert_int_equal(xfab_fib4_sync(&hw, r, 3, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 3, &st), 0);
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010207),
 			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 3));
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a0103c0),
@@ -338,15 +338,15 @@ static void test_default_route_covers(void **state)
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010340),
 			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 9));
 	/* the /25 removed on its own (as compile.c does), then the /24 by a sync */
-	assert_int_equal(xfab_fib4_del(&hw, a, 25, NULL), 0);
+	assert_int_equal(xfab_fib_del(&hw, a, 25, NULL), 0);
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a0103c0),
 			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 9));
-	assert_int_equal(xfab_fib4_sync(&hw, r, 1, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 1, &st), 0);
 	for (__u32 x = 0x0a010200; x < 0x0a010400; x += 0x3f)
 		assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, x),
 				 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 9));
 	assert_int_equal(st.groups, 0);
-	assert_int_equal(xfab_fib4_sync(&hw, r, 0, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 0, &st), 0);
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010207), 0);
 }
 

@@ -18,12 +18,12 @@
 
 #include <cmocka.h>
 
-#include "fib6.h"
+#include "fib.h"
 #include "maps.h"
 
 #define T_GROUPS 16384 /* groups of the FIB under test */
 static __u32 *tbl16, *tbl8;
-static struct xfab_fib6_hw hw;
+static struct xfab_fib_hw hw;
 static __u64 rng = 0x2545f4914f6cdd1dull;
 
 static __u32 rnd(void)
@@ -162,13 +162,13 @@ static int setup(void **state)
 	tbl8 = calloc((size_t)T_GROUPS * 256, 4);
 	if (!tbl16 || !tbl8)
 		return -1;
-	return xfab_fib6_attach(&hw, tbl16, tbl8, T_GROUPS);
+	return xfab_fib_attach(&hw, 16, tbl16, tbl8, T_GROUPS);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	xfab_fib6_detach(&hw);
+	xfab_fib_detach(&hw);
 	free(tbl16);
 	free(tbl8);
 	return 0;
@@ -178,13 +178,13 @@ static void test_random_tables_and_resync(void **state)
 {
 	enum { N = 800 };
 	struct xfab_e_route_v6 *r = calloc(2 * N, sizeof(*r));
-	struct xfab_fib6_stats st;
+	struct xfab_fib_stats st;
 	size_t n;
 
 	(void)state;
 	assert_non_null(r);
 	n = random_routes(r, N);
-	assert_int_equal(xfab_fib6_sync(&hw, r, n, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, n, &st), 0);
 	assert_int_equal(st.routes, n);
 	assert_int_equal(st.groups, groups_needed(r, n));
 	check_against_reference(r, n);
@@ -196,7 +196,7 @@ static void test_random_tables_and_resync(void **state)
 		r[i] = r[i + 1];
 		r[i + 1] = t;
 	}
-	assert_int_equal(xfab_fib6_sync(&hw, r, n, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, n, &st), 0);
 	assert_int_equal(st.written, 0);
 
 	/* drop every third, change every fifth, add new ones (unique prefixes) */
@@ -222,11 +222,11 @@ static void test_random_tables_and_resync(void **state)
 				r[n++] = r[i];
 		}
 	}
-	assert_int_equal(xfab_fib6_sync(&hw, r, n, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, n, &st), 0);
 	assert_int_equal(st.groups, groups_needed(r, n));
 	check_against_reference(r, n);
 
-	assert_int_equal(xfab_fib6_sync(&hw, r, 0, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 0, &st), 0);
 	for (size_t i = 0; i < XFAB_FIB6_TBL16_SIZE; i++)
 		if (tbl16[i])
 			fail_msg("tbl16[%zu] = %#x after removing every route", i, tbl16[i]);
@@ -238,14 +238,14 @@ static void test_paths_keep_their_groups(void **state)
 	static const __u8 net[16] = {0x20, 0x01, 0x0d, 0xb8};
 	__u8 host[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 5};
 	struct xfab_e_route_v6 r[3];
-	struct xfab_fib6_stats st;
+	struct xfab_fib_stats st;
 	__u32 path[16];
 
 	(void)state;
 	set_route(&r[0], net, 32, XFAB_RT_GROUP, 7);
 	set_route(&r[1], host, 64, XFAB_RT_NEXTHOP, 3);
 	set_route(&r[2], host, 128, XFAB_RT_LOCAL, 0);
-	assert_int_equal(xfab_fib6_sync(&hw, r, 3, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 3, &st), 0);
 	assert_int_equal(st.groups, 14); /* bytes 2..15 on the /128's path */
 	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host),
 			 XFAB_FIB6_ENTRY(XFAB_RT_LOCAL, 0));
@@ -264,7 +264,7 @@ static void test_paths_keep_their_groups(void **state)
 
 	/* the /32 changes: every group stays where it is */
 	r[0].val.id = 8;
-	assert_int_equal(xfab_fib6_sync(&hw, r, 3, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 3, &st), 0);
 	assert_int_equal(tbl16[0x2001], path[1]);
 	for (int b = 2; b < 15; b++)
 		assert_int_equal(tbl8[(size_t)(path[b - 1] & XFAB_FIB6_ID_MASK) * 256 + host[b]],
@@ -274,7 +274,7 @@ static void test_paths_keep_their_groups(void **state)
 			 XFAB_FIB6_ENTRY(XFAB_RT_GROUP, 8));
 
 	/* the /128 goes: the /64 is a plain entry in its byte-7 group again */
-	assert_int_equal(xfab_fib6_sync(&hw, r, 2, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 2, &st), 0);
 	assert_int_equal(st.groups, 6); /* bytes 2..7 */
 	host[7] = 1;
 	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host),
@@ -282,10 +282,10 @@ static void test_paths_keep_their_groups(void **state)
 
 	/* TE tables stay out of the FIB */
 	r[1].key.table = htonl(XFAB_TABLE_TE | 4);
-	assert_int_equal(xfab_fib6_sync(&hw, r, 2, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 2, &st), 0);
 	assert_int_equal(xfab_fib6_lookup(tbl16, tbl8, T_GROUPS, host),
 			 XFAB_FIB6_ENTRY(XFAB_RT_GROUP, 8));
-	assert_int_equal(xfab_fib6_sync(&hw, r, 0, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 0, &st), 0);
 }
 
 static void test_out_of_groups_writes_nothing(void **state)
@@ -293,14 +293,14 @@ static void test_out_of_groups_writes_nothing(void **state)
 	/* /40s under 2001::/16, 256 under each 2001:HH::/24 */
 	size_t n = T_GROUPS;
 	struct xfab_e_route_v6 *r = calloc(n + 1, sizeof(*r));
-	struct xfab_fib6_stats st;
+	struct xfab_fib_stats st;
 	__u8 a[16] = {0x20, 0x01};
 	long over;
 
 	(void)state;
 	assert_non_null(r);
 	set_route(&r[0], a, 16, XFAB_RT_NEXTHOP, 1);
-	assert_int_equal(xfab_fib6_sync(&hw, r, 1, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 1, &st), 0);
 	for (size_t i = 0; i < n; i++) {
 		a[2] = (__u8)(i >> 8);
 		a[3] = (__u8)i;
@@ -326,11 +326,11 @@ static void test_out_of_groups_writes_nothing(void **state)
 		free(addr);
 		free(plen);
 	}
-	assert_int_equal(xfab_fib6_sync(&hw, r, n + 1, &st), -ENOSPC);
+	assert_int_equal(xfab_fib_sync(&hw, r, n + 1, &st), -ENOSPC);
 	assert_int_equal(tbl16[0x2001], XFAB_FIB6_ENTRY(XFAB_RT_NEXTHOP, 1));
-	assert_int_equal(xfab_fib6_sync(&hw, r, T_GROUPS - 64, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, T_GROUPS - 64, &st), 0);
 	assert_int_equal(st.groups, T_GROUPS);
-	assert_int_equal(xfab_fib6_sync(&hw, r, 0, &st), 0);
+	assert_int_equal(xfab_fib_sync(&hw, r, 0, &st), 0);
 	free(r);
 }
 

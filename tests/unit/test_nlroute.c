@@ -154,7 +154,7 @@ struct sw {
 	struct xfab_nl_filter f;
 	struct xfab_port_live live[XFAB_MAX_PORTS];
 	__u32 *tbl16, *tbl8; /* the IPv4 FIB */
-	struct xfab_fib4_hw fib4;
+	struct xfab_fib_hw fib4;
 };
 
 static int port_of(void *arg, __u32 ifindex)
@@ -180,7 +180,7 @@ static int setup(void **state)
 	s->tbl16 = calloc(XFAB_FIB4_TBL16_SIZE, 4);
 	s->tbl8 = calloc((size_t)XFAB_FIB_GROUPS_DEFAULT * 256, 4);
 	if (!s->tbl16 || !s->tbl8 ||
-	    xfab_fib4_attach(&s->fib4, s->tbl16, s->tbl8, XFAB_FIB_GROUPS_DEFAULT))
+	    xfab_fib_attach(&s->fib4, 4, s->tbl16, s->tbl8, XFAB_FIB_GROUPS_DEFAULT))
 		return -1;
 	ops.arg = &s->sh;
 	ops.fib4 = &s->fib4;
@@ -206,7 +206,7 @@ static int teardown(void **state)
 	xfab_nlsync_free(s->nl);
 	xfab_rib_free(s->rib);
 	xfab_config_free(&s->cfg);
-	xfab_fib4_detach(&s->fib4);
+	xfab_fib_detach(&s->fib4);
 	free(s->tbl16);
 	free(s->tbl8);
 	sh_free(&s->sh);

@@ -61,7 +61,8 @@
  * size's schedule; tx.c data and control packets out; rx.c packets in,
  * coalesced ACKs, timers; ctl.c the TCP control lines; loop.c the event
  * loop; run.c sizes and iterations; report.c the figures and the output;
- * main.c the entry point.
+ * fail.c the run's first failure; main.c the entry point (nothing calls
+ * into it).
  */
 #ifndef XFAB_TOOL_COLL_H
 #define XFAB_TOOL_COLL_H
@@ -335,7 +336,7 @@ int coll_run_all(struct rank *r, int text);
 /* setup.c */
 int coll_setup(struct rank *r);
 
-/* main.c */
+/* fail.c */
 int coll_fail(struct rank *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

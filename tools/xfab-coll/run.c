@@ -55,6 +55,67 @@ static void root_collect(struct rank *r, uint32_t s, uint32_t k)
 	}
 }
 
+/* A rank's DONE line for iteration k of size s: its time, its check and
+ * its counters. */
+static int send_done(struct rank *r, uint32_t s, uint32_t k, int bad, const struct counters *c)
+{
+	return coll_ctl_write(r, r->ctl_fd,
+			      "DONE %u %u %llu %lld %llu %llu %llu %llu %llu %llu "
+			      "%llu %llu\n",
+			      s, k, (unsigned long long)(r->iter_end - r->iter_start),
+			      bad ? (long long)r->run.first_bad : -1LL, (unsigned long long)c->oos,
+			      (unsigned long long)c->retransmits, (unsigned long long)c->cnps_tx,
+			      (unsigned long long)c->cnps_rx, (unsigned long long)c->pause_ns,
+			      (unsigned long long)c->timeouts, (unsigned long long)c->dropped,
+			      (unsigned long long)c->naks);
+}
+
+/* Iteration k (of per) of size s: GO, the collective, the check, DONE;
+ * rank 0 collects every rank's. 0, or -1 (failure recorded). */
+static int run_iteration(struct rank *r, uint32_t s, uint32_t k, uint32_t per)
+{
+	struct counters c;
+	int bad;
+
+	r->run.s = s;
+	r->run.k = k;
+	if (r->me == 0) {
+		for (uint32_t p = 1; p < r->n; p++)
+			if (coll_ctl_write(r, r->peers[p].fd, "GO %u %u\n", s, k))
+				return -1;
+	} else if (coll_serve(r, coll_until_go, "waiting for rank 0's GO")) {
+		return -1;
+	}
+	r->run.go = 0;
+	r->iter_start = xfab_mono_ns();
+	r->running = 1;
+	if (coll_serve(r, coll_until_iter, "in an iteration (a peer stopped answering?)"))
+		return -1;
+	r->running = 0;
+	r->iter_end = xfab_mono_ns();
+	bad = check_result(r, s);
+	/* ready for what comes next before saying DONE: a faster
+	 * peer may send the next iteration's first packets at once */
+	if (k + 1 < per) {
+		coll_iter_prepare(r);
+	} else if (s + 1 < r->nsizes) {
+		if (coll_size_setup(r, r->sizes[s + 1]))
+			return -1;
+		coll_iter_prepare(r);
+	}
+	coll_my_counters(r, &c);
+	if (r->me)
+		return send_done(r, s, k, bad, &c) ? -1 : 0;
+	r->peers[0].time = (double)(r->iter_end - r->iter_start) / 1e9;
+	r->peers[0].first_bad = bad ? r->run.first_bad : -1;
+	r->peers[0].last = c;
+	if (coll_serve(r, coll_until_dones, "waiting for every rank's DONE"))
+		return -1;
+	r->run.dones = 0;
+	root_collect(r, s, k);
+	return 0;
+}
+
 int coll_run_all(struct rank *r, int text)
 {
 	uint32_t per = r->o.warmup + r->o.iters;
@@ -76,63 +137,9 @@ int coll_run_all(struct rank *r, int text)
 		coll_print_header(r);
 	r->in_loop = 1;
 	for (uint32_t s = 0; s < r->nsizes; s++) {
-		for (uint32_t k = 0; k < per; k++) {
-			struct counters c;
-			int bad;
-
-			r->run.s = s;
-			r->run.k = k;
-			if (r->me == 0) {
-				for (uint32_t p = 1; p < r->n; p++)
-					if (coll_ctl_write(r, r->peers[p].fd, "GO %u %u\n", s, k))
-						return -1;
-			} else if (coll_serve(r, coll_until_go, "waiting for rank 0's GO")) {
+		for (uint32_t k = 0; k < per; k++)
+			if (run_iteration(r, s, k, per))
 				return -1;
-			}
-			r->run.go = 0;
-			r->iter_start = xfab_mono_ns();
-			r->running = 1;
-			if (coll_serve(r, coll_until_iter,
-				       "in an iteration (a peer stopped answering?)"))
-				return -1;
-			r->running = 0;
-			r->iter_end = xfab_mono_ns();
-			bad = check_result(r, s);
-			/* ready for what comes next before saying DONE: a faster
-			 * peer may send the next iteration's first packets at once */
-			if (k + 1 < per) {
-				coll_iter_prepare(r);
-			} else if (s + 1 < r->nsizes) {
-				if (coll_size_setup(r, r->sizes[s + 1]))
-					return -1;
-				coll_iter_prepare(r);
-			}
-			coll_my_counters(r, &c);
-			if (r->me) {
-				if (coll_ctl_write(
-					r, r->ctl_fd,
-					"DONE %u %u %llu %lld %llu %llu %llu %llu %llu %llu "
-					"%llu %llu\n",
-					s, k, (unsigned long long)(r->iter_end - r->iter_start),
-					bad ? (long long)r->run.first_bad : -1LL,
-					(unsigned long long)c.oos,
-					(unsigned long long)c.retransmits,
-					(unsigned long long)c.cnps_tx,
-					(unsigned long long)c.cnps_rx,
-					(unsigned long long)c.pause_ns,
-					(unsigned long long)c.timeouts,
-					(unsigned long long)c.dropped, (unsigned long long)c.naks))
-					return -1;
-				continue;
-			}
-			r->peers[0].time = (double)(r->iter_end - r->iter_start) / 1e9;
-			r->peers[0].first_bad = bad ? r->run.first_bad : -1;
-			r->peers[0].last = c;
-			if (coll_serve(r, coll_until_dones, "waiting for every rank's DONE"))
-				return -1;
-			r->run.dones = 0;
-			root_collect(r, s, k);
-		}
 		if (r->me == 0 && text)
 			coll_print_size(r, &r->stats[s]);
 	}

@@ -12,6 +12,83 @@ struct tx_batch {
 
 static const uint8_t icrc_zero[XFAB_ICRC_LEN];
 
+/* Whether a pacer (the rank's, then the QP's) holds the next packet back:
+ * 1 with *wake lowered to when it may go. */
+static int qp_paced_out(struct rank *r, struct qp *qp, uint64_t now, uint64_t *wake)
+{
+	if (r->pacer.rate) {
+		uint64_t due = xfab_pacer_due(&r->pacer, now, 0);
+
+		if (due > now) {
+			/* a few packets at a time: one wake-up per packet
+			 * costs more CPU than the data plane can spare */
+			due += r->pace_wake;
+			*wake = due < *wake ? due : *wake;
+			return 1;
+		}
+	}
+	if (qp->pacer.rate) {
+		uint64_t due = xfab_pacer_due(&qp->pacer, now, 0);
+
+		if (due > now) {
+			*wake = due < *wake ? due : *wake;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Packet k of the batch: packet j of npk of message m, plen bytes from
+ * off, on the wire wire bytes; the pacers are charged for it. */
+static void qp_put_packet(struct rank *r, struct qp *qp, struct tx_batch *b, uint32_t k,
+			  const struct xfab_coll_msg *m, uint64_t seq, uint64_t j, uint64_t npk,
+			  uint64_t off, uint64_t plen, uint64_t wire)
+{
+	const uint32_t *src = r->buf; /* alltoall: its send buffer */
+
+	xfab_bth_put(b->hdr[k], &(struct xfab_bth){.opcode = xfab_rc_send_opcode(j, npk),
+						   .pkey = XFAB_DEFAULT_PKEY,
+						   .dqpn = qp->peer_qpn,
+						   .ackreq = j + 1 == npk,
+						   .psn = (uint32_t)seq & XFAB_PSN_MASK});
+	b->iov[k][0] = (struct iovec){b->hdr[k], XFAB_BTH_LEN};
+	b->iov[k][1] = (struct iovec){(uint8_t *)(src + m->src_off) + off, plen};
+	b->iov[k][2] = (struct iovec){(void *)icrc_zero, XFAB_ICRC_LEN};
+	b->m[k].msg_hdr = (struct msghdr){.msg_name = &qp->peer_addr,
+					  .msg_namelen = sizeof(qp->peer_addr),
+					  .msg_iov = b->iov[k],
+					  .msg_iovlen = 3};
+	b->wire[k] = (uint32_t)wire;
+	/* pacers charged now: a packet the socket refuses is paid anyway */
+	if (r->pacer.rate)
+		xfab_pacer_add(&r->pacer, wire);
+	if (qp->pacer.rate)
+		xfab_pacer_add(&qp->pacer, wire);
+}
+
+/* The sent packets' bookkeeping: the window, round-trip samples, counters
+ * and DCQCN's byte counter. */
+static void qp_sent(struct qp *qp, const struct tx_batch *b, int sent, uint64_t now)
+{
+	for (int i = 0; i < sent; i++) {
+		int fresh = qp->tx.nxt >= qp->tx.max;
+		uint64_t sq = xfab_gbn_tx_next(&qp->tx);
+
+		qp->sent_at[sq % QP_WINDOW] = fresh ? now : 0; /* Karn: no samples from resends */
+		qp->tx_packets++;
+		qp->tx_bytes += b->iov[i][1].iov_len;
+		if (qp->dcqcn.rc < qp->dcqcn.line) {
+			uint64_t rc = qp->dcqcn.rc;
+
+			xfab_dcqcn_sent(&qp->dcqcn, b->wire[i]);
+			if (qp->dcqcn.rc != rc)
+				xfab_pacer_set_rate(
+				    &qp->pacer, qp->dcqcn.rc >= qp->dcqcn.line ? 0 : qp->dcqcn.rc,
+				    now);
+		}
+	}
+}
+
 /* Sends up to quota data packets of qp from tx.nxt on; returns how many
  * went, or -1 (failure recorded). *blocked: why it stopped short (1: the
  * socket, 2: a pacer, with *wake the time to try again). */
@@ -21,7 +98,6 @@ static int qp_send(struct rank *r, struct qp *qp, uint32_t quota, uint64_t now, 
 	static struct tx_batch b;
 	struct sched *s = &qp->tx_s;
 	uint64_t end = s->base + s->pfx[s->nmsgs], seq = qp->tx.nxt;
-	const uint32_t *src = r->buf; /* alltoall: its send buffer */
 	uint32_t k = 0;
 	size_t cur = s->cur;
 	int sent;
@@ -41,45 +117,11 @@ static int qp_send(struct rank *r, struct qp *qp, uint32_t quota, uint64_t now, 
 		if (plen > r->o.mtu)
 			plen = r->o.mtu;
 		wire = plen + XFAB_BTH_LEN + XFAB_ICRC_LEN + WIRE_OVERHEAD;
-		if (r->pacer.rate) {
-			uint64_t due = xfab_pacer_due(&r->pacer, now, 0);
-
-			if (due > now) {
-				*blocked = 2;
-				/* a few packets at a time: one wake-up per packet
-				 * costs more CPU than the data plane can spare */
-				due += r->pace_wake;
-				*wake = due < *wake ? due : *wake;
-				break;
-			}
+		if (qp_paced_out(r, qp, now, wake)) {
+			*blocked = 2;
+			break;
 		}
-		if (qp->pacer.rate) {
-			uint64_t due = xfab_pacer_due(&qp->pacer, now, 0);
-
-			if (due > now) {
-				*blocked = 2;
-				*wake = due < *wake ? due : *wake;
-				break;
-			}
-		}
-		xfab_bth_put(b.hdr[k], &(struct xfab_bth){.opcode = xfab_rc_send_opcode(j, npk),
-							  .pkey = XFAB_DEFAULT_PKEY,
-							  .dqpn = qp->peer_qpn,
-							  .ackreq = j + 1 == npk,
-							  .psn = (uint32_t)seq & XFAB_PSN_MASK});
-		b.iov[k][0] = (struct iovec){b.hdr[k], XFAB_BTH_LEN};
-		b.iov[k][1] = (struct iovec){(uint8_t *)(src + m->src_off) + off, plen};
-		b.iov[k][2] = (struct iovec){(void *)icrc_zero, XFAB_ICRC_LEN};
-		b.m[k].msg_hdr = (struct msghdr){.msg_name = &qp->peer_addr,
-						 .msg_namelen = sizeof(qp->peer_addr),
-						 .msg_iov = b.iov[k],
-						 .msg_iovlen = 3};
-		b.wire[k] = (uint32_t)wire;
-		/* pacers charged now: a packet the socket refuses is paid anyway */
-		if (r->pacer.rate)
-			xfab_pacer_add(&r->pacer, wire);
-		if (qp->pacer.rate)
-			xfab_pacer_add(&qp->pacer, wire);
+		qp_put_packet(r, qp, &b, k, m, seq, j, npk, off, plen, wire);
 		k++;
 		seq++;
 		if (j + 1 == npk)
@@ -96,23 +138,7 @@ static int qp_send(struct rank *r, struct qp *qp, uint32_t quota, uint64_t now, 
 	}
 	if ((uint32_t)sent < k)
 		*blocked = 1;
-	for (int i = 0; i < sent; i++) {
-		int fresh = qp->tx.nxt >= qp->tx.max;
-		uint64_t sq = xfab_gbn_tx_next(&qp->tx);
-
-		qp->sent_at[sq % QP_WINDOW] = fresh ? now : 0; /* Karn: no samples from resends */
-		qp->tx_packets++;
-		qp->tx_bytes += b.iov[i][1].iov_len;
-		if (qp->dcqcn.rc < qp->dcqcn.line) {
-			uint64_t rc = qp->dcqcn.rc;
-
-			xfab_dcqcn_sent(&qp->dcqcn, b.wire[i]);
-			if (qp->dcqcn.rc != rc)
-				xfab_pacer_set_rate(
-				    &qp->pacer, qp->dcqcn.rc >= qp->dcqcn.line ? 0 : qp->dcqcn.rc,
-				    now);
-		}
-	}
+	qp_sent(qp, &b, sent, now);
 	coll_tx_reposition(qp);
 	return sent;
 }

@@ -150,104 +150,102 @@ static void retry_failed(struct ctx *c)
 	}
 }
 
-int te_cmd_run(struct ctx *c)
+/* The run loop's memory between polls. */
+struct run_state {
+	int *was_up; /* per link, as last seen */
+	uint64_t next_audit, next_jobs, sig;
+};
+
+/* The links that went up or down since the last poll, named in what (at
+ * o): 1 when one did. */
+static int links_changed(struct ctx *c, struct run_state *rs, char *what, size_t wlen, size_t *o)
 {
-	int n_links = c->f->n_links;
-	int *was_up = calloc(n_links ? (size_t)n_links : 1, sizeof(*was_up));
-	uint64_t next_audit, next_jobs = 0, sig = 0, t;
-	struct sigaction sa = {.sa_handler = on_signal};
-	int ret = 0, n_up = 0;
+	int changed = 0;
 
-	if (!was_up)
-		return 1;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	c->status = "running";
-	if (c->o.jobs_dir)
-		sig = te_jobs_signature(c->o.jobs_dir);
-	te_read_links(c);
-	for (int l = 0; l < n_links; l++)
-		n_up += was_up[l] = xfab_te_link_up(c->f, l);
-	te_event(c, "start", -1,
-		 "%zu pairs from %d job(s) and %d matrix file(s)%s%s, %d of %d links up, poll "
-		 "every %d ms, audit every %.0f s",
-		 c->dm.n, c->n_job_names, c->o.n_matrices, c->o.jobs_dir ? ", jobs in " : "",
-		 c->o.jobs_dir ? c->o.jobs_dir : "", n_up, n_links, c->o.poll_ms, c->o.interval);
-	replan(c, "start", xfab_mono_ns(), 1);
-	te_write_status(c);
-	next_audit = xfab_mono_ns() + (uint64_t)(c->o.interval * 1e9);
-	while (!stop_flag) {
-		char what[1024] = "", why[512];
-		size_t o = 0;
-		int changed = 0, force = 0;
-		struct timespec ts = {0, (long)c->o.poll_ms * 1000000L};
+	for (int l = 0; l < c->f->n_links; l++) {
+		int up = xfab_te_link_up(c->f, l);
+		char name[96];
 
-		nanosleep(&ts, NULL); /* a signal cuts it short */
-		if (stop_flag)
-			break;
-		/* links */
-		te_read_links(c);
-		t = xfab_mono_ns();
-		for (int l = 0; l < n_links; l++) {
-			int up = xfab_te_link_up(c->f, l);
-			char name[96];
-
-			if (up == was_up[l])
-				continue;
-			was_up[l] = up;
-			changed = 1;
-			te_link_name(c->f, l, name, sizeof(name));
-			if (o < sizeof(what) - 1)
-				o += (size_t)snprintf(what + o, sizeof(what) - o, "%slink %s %s",
-						      o ? ", " : "", name, up ? "up" : "down");
-		}
-		/* the demand: --jobs DIR changed, or SIGHUP (every file again) */
-		if (hup_flag || (c->o.jobs_dir && t >= next_jobs)) {
-			uint64_t now_sig = c->o.jobs_dir ? te_jobs_signature(c->o.jobs_dir) : sig;
-
-			next_jobs = t + JOBS_CHECK_MS * 1000000ull;
-			if (now_sig != sig || hup_flag) {
-				struct xfab_te_demands dm;
-				char err[512];
-
-				sig = now_sig;
-				if (te_load_demand(c, &dm, 1, err, sizeof(err))) {
-					te_event(c, "error", -1,
-						 "jobs: %s (the plan keeps the old demand)", err);
-				} else {
-					xfab_te_demands_free(&c->dm);
-					c->dm = dm;
-					changed = 1;
-					if (o < sizeof(what) - 1) /* the last cause */
-						snprintf(what + o, sizeof(what) - o,
-							 "%s%s: %zu pairs from %d job(s)",
-							 o ? ", " : "",
-							 hup_flag ? "SIGHUP, demand read again"
-								  : "jobs changed",
-							 c->dm.n, c->n_job_names);
-				}
-			}
-		}
-		hup_flag = 0;
-		/* the periodic check of what the switches hold */
-		if (!changed && t >= next_audit) {
-			next_audit = t + (uint64_t)(c->o.interval * 1e9);
-			if (c->have_plan && c->complete && !audit(c, why, sizeof(why))) {
-				changed = force = 1;
-				snprintf(what, sizeof(what), "audit: %s", why);
-			}
-		}
-		if (changed) {
-			replan(c, what, t, force);
-			te_write_status(c);
+		if (up == rs->was_up[l])
 			continue;
-		}
-		if (!c->complete) {
-			retry_failed(c);
-			te_write_status(c);
+		rs->was_up[l] = up;
+		changed = 1;
+		te_link_name(c->f, l, name, sizeof(name));
+		if (*o < wlen - 1)
+			*o += (size_t)snprintf(what + *o, wlen - *o, "%slink %s %s", *o ? ", " : "",
+					       name, up ? "up" : "down");
+	}
+	return changed;
+}
+
+/* The demand read again when --jobs DIR changed, or on SIGHUP (every file
+ * again): 1 when it changed, the cause added to what (at o). */
+static int demand_changed(struct ctx *c, struct run_state *rs, uint64_t t, char *what, size_t wlen,
+			  size_t o)
+{
+	uint64_t now_sig;
+	struct xfab_te_demands dm;
+	char err[512];
+
+	if (!hup_flag && !(c->o.jobs_dir && t >= rs->next_jobs))
+		return 0;
+	now_sig = c->o.jobs_dir ? te_jobs_signature(c->o.jobs_dir) : rs->sig;
+	rs->next_jobs = t + JOBS_CHECK_MS * 1000000ull;
+	if (now_sig == rs->sig && !hup_flag)
+		return 0;
+	rs->sig = now_sig;
+	if (te_load_demand(c, &dm, 1, err, sizeof(err))) {
+		te_event(c, "error", -1, "jobs: %s (the plan keeps the old demand)", err);
+		return 0;
+	}
+	xfab_te_demands_free(&c->dm);
+	c->dm = dm;
+	if (o < wlen - 1) /* the last cause */
+		snprintf(what + o, wlen - o, "%s%s: %zu pairs from %d job(s)", o ? ", " : "",
+			 hup_flag ? "SIGHUP, demand read again" : "jobs changed", c->dm.n,
+			 c->n_job_names);
+	return 1;
+}
+
+/* One poll: links, demand, the periodic audit; a new plan when something
+ * changed, else another try at the switches that did not take the last. */
+static void run_poll(struct ctx *c, struct run_state *rs)
+{
+	char what[1024] = "", why[512];
+	size_t o = 0;
+	int changed, force = 0;
+	uint64_t t;
+
+	te_read_links(c);
+	t = xfab_mono_ns();
+	changed = links_changed(c, rs, what, sizeof(what), &o);
+	changed |= demand_changed(c, rs, t, what, sizeof(what), o);
+	hup_flag = 0;
+	/* the periodic check of what the switches hold */
+	if (!changed && t >= rs->next_audit) {
+		rs->next_audit = t + (uint64_t)(c->o.interval * 1e9);
+		if (c->have_plan && c->complete && !audit(c, why, sizeof(why))) {
+			changed = force = 1;
+			snprintf(what, sizeof(what), "audit: %s", why);
 		}
 	}
+	if (changed) {
+		replan(c, what, t, force);
+		te_write_status(c);
+		return;
+	}
+	if (!c->complete) {
+		retry_failed(c);
+		te_write_status(c);
+	}
+}
+
+/* The end of a run: the pins left or cleared (--clear-on-exit); the exit
+ * status (3: fenced by a newer controller). */
+static int run_stop(struct ctx *c)
+{
+	int ret = 0;
+
 	if (strcmp(c->status, "fenced"))
 		c->status = "stopped";
 	if (c->o.clear_on_exit && c->gen && strcmp(c->status, "fenced")) {
@@ -263,6 +261,44 @@ int te_cmd_run(struct ctx *c)
 	if (!strcmp(c->status, "fenced"))
 		ret = 3;
 	te_write_status(c);
-	free(was_up);
+	return ret;
+}
+
+int te_cmd_run(struct ctx *c)
+{
+	int n_links = c->f->n_links;
+	struct run_state rs = {.was_up = calloc(n_links ? (size_t)n_links : 1, sizeof(int))};
+	struct sigaction sa = {.sa_handler = on_signal};
+	int ret, n_up = 0;
+
+	if (!rs.was_up)
+		return 1;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	c->status = "running";
+	if (c->o.jobs_dir)
+		rs.sig = te_jobs_signature(c->o.jobs_dir);
+	te_read_links(c);
+	for (int l = 0; l < n_links; l++)
+		n_up += rs.was_up[l] = xfab_te_link_up(c->f, l);
+	te_event(c, "start", -1,
+		 "%zu pairs from %d job(s) and %d matrix file(s)%s%s, %d of %d links up, poll "
+		 "every %d ms, audit every %.0f s",
+		 c->dm.n, c->n_job_names, c->o.n_matrices, c->o.jobs_dir ? ", jobs in " : "",
+		 c->o.jobs_dir ? c->o.jobs_dir : "", n_up, n_links, c->o.poll_ms, c->o.interval);
+	replan(c, "start", xfab_mono_ns(), 1);
+	te_write_status(c);
+	rs.next_audit = xfab_mono_ns() + (uint64_t)(c->o.interval * 1e9);
+	while (!stop_flag) {
+		struct timespec ts = {0, (long)c->o.poll_ms * 1000000L};
+
+		nanosleep(&ts, NULL); /* a signal cuts it short */
+		if (stop_flag)
+			break;
+		run_poll(c, &rs);
+	}
+	ret = run_stop(c);
+	free(rs.was_up);
 	return ret;
 }

@@ -27,8 +27,7 @@
 
 #include "config.h"
 #include "ctlproto.h"
-#include "fib4.h"
-#include "fib6.h"
+#include "fib.h"
 #include "log.h"
 #include "netlink.h"
 #include "nlroute.h"
@@ -118,8 +117,8 @@ struct agent {
 	int map_fd[XFAB_T_COUNT];
 	struct xfab_rib *rib;	      /* what xfabd was told (config, TE pins) */
 	struct xfab_compile *compile; /* RIB + live state -> the maps, incrementally */
-	struct xfab_fib4_hw fib4;     /* the mmapped IPv4 FIB */
-	struct xfab_fib6_hw fib6;     /* and the IPv6 one */
+	struct xfab_fib_hw fib4;      /* the mmapped IPv4 FIB */
+	struct xfab_fib_hw fib6;      /* and the IPv6 one */
 	struct batch batch;	      /* updates of one table, written together */
 	struct mnl_socket *nl;
 	struct xfab_nlsync *nlsync; /* FIB_SYNC: the kernel's routes, in the RIB */

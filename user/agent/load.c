@@ -219,11 +219,11 @@ int load_bpf(struct agent *a)
 		}
 		a->map_fd[t] = bpf_map__fd(map);
 	}
-	err = xfab_fib4_map(&a->fib4, bpf_map__fd(a->skel->maps.fib4_tbl16),
-			    bpf_map__fd(a->skel->maps.fib4_tbl8));
+	err = xfab_fib_map(&a->fib4, 4, bpf_map__fd(a->skel->maps.fib4_tbl16),
+			   bpf_map__fd(a->skel->maps.fib4_tbl8));
 	if (!err)
-		err = xfab_fib6_map(&a->fib6, bpf_map__fd(a->skel->maps.fib6_tbl16),
-				    bpf_map__fd(a->skel->maps.fib6_tbl8));
+		err = xfab_fib_map(&a->fib6, 16, bpf_map__fd(a->skel->maps.fib6_tbl16),
+				   bpf_map__fd(a->skel->maps.fib6_tbl8));
 	if (err) {
 		log_err("cannot map the FIB: %s", strerror(-err));
 		return err;
@@ -301,8 +301,8 @@ fail:
 
 void unload_bpf(struct agent *a)
 {
-	xfab_fib4_unmap(&a->fib4);
-	xfab_fib6_unmap(&a->fib6);
+	xfab_fib_unmap(&a->fib4);
+	xfab_fib_unmap(&a->fib6);
 	xfab__destroy(a->skel);
 	a->skel = NULL;
 	free(a->batch.keys);

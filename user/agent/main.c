@@ -344,71 +344,145 @@ static int parse_options(struct agent *a, struct xfabd_flags *f, int argc, char 
 	return -1;
 }
 
-int main(int argc, char **argv)
+/* The config and its ports, validated before anything touches the kernel
+ * (and, with --check, only that): -1 to go on, else the exit status. */
+static int check_config(struct agent *a, const struct xfabd_flags *flags)
 {
-	struct agent a = {.lock_fd = -1, .fd_port_stats = -1, .fd_queue_wm = -1};
-	struct xfab_nl_handlers nh = {.neigh = on_neigh, .arg = &a};
-	struct xfabd_flags flags = {0};
 	struct xfab_cfg_errors errs;
-	char probe_msg[512];
-	int ret = 1;
-	sigset_t mask;
 
-	a.argv = argv;
-	ret = parse_options(&a, &flags, argc, argv);
-	if (ret >= 0)
-		return ret;
-	ret = 1;
-	if (xfab_sd_journal_stderr())
-		xfab_log_set_journal(1);
-	libbpf_set_print(xfab_log_libbpf);
-	pthread_mutex_init(&a.fib_pub.lock, NULL);
-
-	/* Everything is validated before anything touches the kernel. */
-	if (xfab_config_load(a.cfg_path, &a.cfg, &errs)) {
+	if (xfab_config_load(a->cfg_path, &a->cfg, &errs)) {
 		print_errors(&errs);
 		fprintf(stderr, "%s%s: %d error(s); nothing was changed\n", xfab_log_err_tag(),
-			a.cfg_path, errs.total);
+			a->cfg_path, errs.total);
 		return 1;
 	}
-	if (resolve_ports(&a.cfg, a.live, a.cfg_path)) {
-		fprintf(stderr, "%s%s: nothing was changed\n", xfab_log_err_tag(), a.cfg_path);
+	if (resolve_ports(&a->cfg, a->live, a->cfg_path)) {
+		fprintf(stderr, "%s%s: nothing was changed\n", xfab_log_err_tag(), a->cfg_path);
 		goto out_cfg;
 	}
-	if (a.bench_stop) {
+	if (a->bench_stop) {
 		int p = 0;
 
-		while (a.bench_port && p < a.cfg.n_ports &&
-		       strcmp(a.cfg.ports[p].name, a.bench_port))
+		while (a->bench_port && p < a->cfg.n_ports &&
+		       strcmp(a->cfg.ports[p].name, a->bench_port))
 			p++;
-		if (!a.bench_port || p == a.cfg.n_ports) {
+		if (!a->bench_port || p == a->cfg.n_ports) {
 			fprintf(stderr, "%sxfabd: --bench-stop needs --bench-port, a port of %s\n",
-				xfab_log_err_tag(), a.cfg_path);
+				xfab_log_err_tag(), a->cfg_path);
 			goto out_cfg;
 		}
 	}
-	if (flags.check_only) {
-		printf("%s: OK (%s, %d ports, %d addresses, %d routes)\n", a.cfg_path,
-		       a.cfg.hostname, a.cfg.n_ports, a.cfg.n_addrs, a.cfg.n_routes);
-		ret = 0;
-		goto out_cfg;
+	if (flags->check_only) {
+		printf("%s: OK (%s, %d ports, %d addresses, %d routes)\n", a->cfg_path,
+		       a->cfg.hostname, a->cfg.n_ports, a->cfg.n_addrs, a->cfg.n_routes);
+		xfab_config_free(&a->cfg);
+		return 0;
 	}
+	return -1;
+out_cfg:
+	xfab_config_free(&a->cfg);
+	return 1;
+}
 
-	/* Say which kernel feature is missing now, not deep inside a load. */
-	if (xfab_probe_kernel(probe_msg, sizeof(probe_msg))) {
-		log_err("%s", probe_msg);
-		goto out_cfg;
-	}
+/* Signals are handled in the loop; blocked from the start so a TERM during
+ * start-up still unwinds cleanly. */
+static void block_signals(void)
+{
+	sigset_t mask;
 
-	/* Signals are handled in the loop; block them from the start so a
-	 * TERM during start-up still unwinds cleanly. */
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGUSR2);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
+}
 
+static void write_pidfile(const struct agent *a)
+{
+	FILE *f;
+
+	if (!a->pidfile)
+		return;
+	f = fopen(a->pidfile, "w");
+	if (f) {
+		fprintf(f, "%d\n", (int)getpid());
+		fclose(f);
+	}
+}
+
+/* --metrics: the exposition's thread, reading the loaded maps by name. */
+static void start_metrics(struct agent *a)
+{
+	static struct xfab_metrics_src src;
+
+	if (!a->metrics)
+		return;
+	snprintf(src.hostname, sizeof(src.hostname), "%s", a->cfg.hostname);
+	src.n_ports = a->cfg.n_ports;
+	for (int p = 0; p < a->cfg.n_ports; p++)
+		snprintf(src.port_names[p], sizeof(src.port_names[p]), "%s", a->cfg.ports[p].name);
+	src.map_fd = xfab_metrics_obj_map_fd;
+	src.map_arg = a->skel->obj;
+	src.fib = &a->fib_pub;
+	if (xfab_metrics_start(a->metrics, &src))
+		log_warn("cannot serve metrics on %s: %s", a->metrics, strerror(errno));
+	else
+		log_info("serving metrics on http://%s/metrics", a->metrics);
+}
+
+/* Once the ports forward on this xfabd's maps: the PFC thread, the pidfile
+ * and the metrics (none of them stops xfabd when it fails). */
+static void start_services(struct agent *a)
+{
+	if (pfc_start(a))
+		log_err("lossless priorities are not honoured: the PFC thread did not start");
+	write_pidfile(a);
+	start_metrics(a);
+}
+
+/* Everything before the kernel is touched: the options, the log, the config
+ * validated and the kernel probed. -1 to go on, else the exit status. */
+static int prepare(struct agent *a, struct xfabd_flags *flags, int argc, char **argv)
+{
+	char probe_msg[512];
+	int ret;
+
+	a->argv = argv;
+	ret = parse_options(a, flags, argc, argv);
+	if (ret >= 0)
+		return ret;
+	if (xfab_sd_journal_stderr())
+		xfab_log_set_journal(1);
+	libbpf_set_print(xfab_log_libbpf);
+	pthread_mutex_init(&a->fib_pub.lock, NULL);
+
+	/* Everything is validated before anything touches the kernel. */
+	ret = check_config(a, flags);
+	if (ret >= 0)
+		return ret;
+
+	/* Say which kernel feature is missing now, not deep inside a load. */
+	if (xfab_probe_kernel(probe_msg, sizeof(probe_msg))) {
+		log_err("%s", probe_msg);
+		xfab_config_free(&a->cfg);
+		return 1;
+	}
+	return -1;
+}
+
+/* Bring-up in order and teardown in reverse: every step a goto unwinds. */
+int main(int argc, char **argv)
+{
+	struct agent a = {.lock_fd = -1, .fd_port_stats = -1, .fd_queue_wm = -1};
+	struct xfab_nl_handlers nh = {.neigh = on_neigh, .arg = &a};
+	struct xfabd_flags flags = {0};
+	int ret = prepare(&a, &flags, argc, argv);
+
+	if (ret >= 0)
+		return ret;
+	ret = 1;
+	block_signals();
 	for (int p = 0; p < XFAB_MAX_PORTS; p++)
 		a.link_fd[p] = a.egress_fd[p] = a.handoff_fd[p] = -1;
 	if (take_pin_dir(&a))
@@ -441,32 +515,7 @@ int main(int argc, char **argv)
 		goto out_ports;
 	}
 	a.keep = flags.keep;
-	if (pfc_start(&a))
-		log_err("lossless priorities are not honoured: the PFC thread did not start");
-	if (a.pidfile) {
-		FILE *f = fopen(a.pidfile, "w");
-
-		if (f) {
-			fprintf(f, "%d\n", (int)getpid());
-			fclose(f);
-		}
-	}
-	if (a.metrics) {
-		static struct xfab_metrics_src src;
-
-		snprintf(src.hostname, sizeof(src.hostname), "%s", a.cfg.hostname);
-		src.n_ports = a.cfg.n_ports;
-		for (int p = 0; p < a.cfg.n_ports; p++)
-			snprintf(src.port_names[p], sizeof(src.port_names[p]), "%s",
-				 a.cfg.ports[p].name);
-		src.map_fd = xfab_metrics_obj_map_fd;
-		src.map_arg = a.skel->obj;
-		src.fib = &a.fib_pub;
-		if (xfab_metrics_start(a.metrics, &src))
-			log_warn("cannot serve metrics on %s: %s", a.metrics, strerror(errno));
-		else
-			log_info("serving metrics on http://%s/metrics", a.metrics);
-	}
+	start_services(&a);
 	probe_unresolved(&a); /* now, not a second from now */
 	ret = event_loop(&a) ? 1 : 0;
 	if (a.restart_due || a.keep_signal)

@@ -395,16 +395,30 @@ static void fib_series(const struct xfab_metrics_src *src, FILE *f)
 
 /* Each feature's series, keyed by its name in the feature registry
  * (user/lib/feature.c; tests/unit/test_feature.c checks the names), in the
- * order the exposition has always had. A feature with counters adds its
- * writer here. */
-/* The writers of features that keep their series in files of their own. */
-void xfab_acl_series(const struct xfab_metrics_src *src, FILE *f); /* metrics_acl.c */
-
-const struct xfab_metrics_writer xfab_metrics_writers[] = {
-    {"device", device_series}, {"copp", copp_series},	 {"qos", queue_series},
-    {"ecmp", lb_series},       {"pfc", pfc_series},	 {"overlay", vnet_series},
-    {"fib-sync", fib_series},  {"acl", xfab_acl_series}, {NULL, NULL},
+ * order the exposition has always had: first the writers of this file,
+ * written in below, then those of features that keep their series in files
+ * of their own (metrics_FEATURE.c), each appended by the constructor that
+ * XFAB_METRICS_WRITER puts in its file, in link order. Such a file needs no
+ * line here. Static initialisation is done before any constructor runs, so
+ * an appended writer always comes after these. */
+struct xfab_metrics_writer xfab_metrics_writers[XFAB_METRICS_MAX_WRITERS + 1] = {
+    {"device", device_series}, {"copp", copp_series}, {"qos", queue_series},
+    {"ecmp", lb_series},       {"pfc", pfc_series},   {"overlay", vnet_series},
+    {"fib-sync", fib_series},
 };
+int xfab_metrics_register(const char *feature,
+			  void (*write)(const struct xfab_metrics_src *src, FILE *f))
+{
+	int n = 0;
+
+	while (n < XFAB_METRICS_MAX_WRITERS && xfab_metrics_writers[n].feature)
+		n++;
+	/* the last slot stays {NULL}: the list's end */
+	if (n >= XFAB_METRICS_MAX_WRITERS)
+		return -1;
+	xfab_metrics_writers[n] = (struct xfab_metrics_writer){.feature = feature, .write = write};
+	return 0;
+}
 
 void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 {

@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "xfab_abi.h"
 
@@ -38,8 +39,28 @@ struct xfab_metrics_writer {
 	const char *feature;
 	void (*write)(const struct xfab_metrics_src *src, FILE *f);
 };
-/* Every writer, in exposition order; ends with {NULL}. */
-extern const struct xfab_metrics_writer xfab_metrics_writers[];
+#define XFAB_METRICS_MAX_WRITERS 32
+/* Every writer, in exposition order; ends with {NULL}. metrics.c's own come
+ * first; the rest register themselves (XFAB_METRICS_WRITER). */
+extern struct xfab_metrics_writer xfab_metrics_writers[XFAB_METRICS_MAX_WRITERS + 1];
+/* Appends a writer: 0, or -1 when the list is full. */
+int xfab_metrics_register(const char *feature,
+			  void (*write)(const struct xfab_metrics_src *src, FILE *f));
+/* In a feature's metrics_FEATURE.c: registers fn as feature's writer before
+ * main runs, so metrics.c names no feature file. The constructor lives in
+ * the writer's object file, which must be linked as an object (xfabd's
+ * AGENT_OBJ, the tests' METRICS_OBJ in the Makefile), never pulled from a
+ * static library: an archive member nothing references is left out, and its
+ * constructor with it. A full list aborts at start-up rather than dropping a
+ * feature's series without a word. */
+#define XFAB_METRICS_WRITER(feature, fn)                                                           \
+	__attribute__((constructor)) static void fn##_register(void)                               \
+	{                                                                                          \
+		if (xfab_metrics_register(feature, fn)) {                                          \
+			fprintf(stderr, "metrics: no room for the %s writer\n", feature);          \
+			abort();                                                                   \
+		}                                                                                  \
+	}
 
 /* For the writers in files of their own (a feature's series beside its
  * code): a metric family's HELP and TYPE lines, and the fd of map (XFAB_MAP_*)

@@ -21,7 +21,8 @@
  * pfc_cfg (wd_ignore, wd_drop), which it writes again after a reload.
  * This file is the thread (its events and timers, start and stop); the
  * gates are pfc_gate.c's, the frames pfc_tx.c's, the accounting's
- * correction pfc_resync.c's, the watchdog pfc_wd.c's (pfc_rt.h).
+ * correction pfc_resync.c's, the watchdog pfc_wd.c's (pfc_rt.h), which
+ * this file reaches only through the poll hook pfc_wd.c registers.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -104,6 +105,17 @@ static void paused_poll(struct pfc_rt *g, __u64 now)
 
 /* ---- the thread ---- */
 
+static pfc_poll_fn pfc_poll_hooks[PFC_POLL_HOOKS];
+static int pfc_n_poll_hooks;
+
+int pfc_register_poll(pfc_poll_fn fn)
+{
+	if (pfc_n_poll_hooks >= PFC_POLL_HOOKS)
+		return -1;
+	pfc_poll_hooks[pfc_n_poll_hooks++] = fn;
+	return 0;
+}
+
 /* Expired pauses, due refreshes, the watchdog's poll; the next deadline. */
 static __u64 on_timer(struct pfc_rt *g)
 {
@@ -112,7 +124,8 @@ static __u64 on_timer(struct pfc_rt *g)
 	if (now >= g->next_poll) {
 		__u64 poll = (__u64)__atomic_load_n(&g->poll_ms, __ATOMIC_RELAXED) * PFC_NS_PER_MS;
 
-		pfc_wd_poll(g, poll);
+		for (int h = 0; h < pfc_n_poll_hooks; h++)
+			pfc_poll_hooks[h](g, poll); /* the watchdog's (pfc_wd.c) */
 		pfc_resync(g);
 		paused_poll(g, now);
 		g->next_poll = now + poll;

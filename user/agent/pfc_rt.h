@@ -95,7 +95,14 @@ void pfc_pg_follow(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, int resen
 /* pfc_resync.c: every poll, the accounting's correction. */
 void pfc_resync(struct pfc_rt *g);
 
-/* pfc_wd.c: every poll, elapsed_ns after the last, the watchdog. */
-void pfc_wd_poll(struct pfc_rt *g, __u64 elapsed_ns);
+/* pfc.c: what runs every poll besides the accounting's correction,
+ * elapsed_ns after the last poll. The watchdog (pfc_wd.c) registers its
+ * step before main runs, the way it registers its control requests, so that
+ * pfc.c never calls into pfc_wd.c while pfc_wd.c asks pfc.c for the running
+ * thread: the two files do not call each other. At most PFC_POLL_HOOKS; the
+ * steps run in the order they registered: 0, or -1 when full. */
+#define PFC_POLL_HOOKS 4
+typedef void (*pfc_poll_fn)(struct pfc_rt *g, __u64 elapsed_ns);
+int pfc_register_poll(pfc_poll_fn fn);
 
 #endif

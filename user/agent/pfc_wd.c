@@ -103,7 +103,9 @@ static void pfc_wd_poll_queue(struct pfc_rt *g, struct pfc_port_rt *pp, int prio
 		log_warn("pfc: cannot empty the queue of %s priority %d", pp->name, prio);
 }
 
-void pfc_wd_poll(struct pfc_rt *g, __u64 elapsed_ns)
+/* Every poll, elapsed_ns after the last: pfc.c's thread calls it through
+ * the poll hook registered below. */
+static void pfc_wd_poll(struct pfc_rt *g, __u64 elapsed_ns)
 {
 	pthread_mutex_lock(&g->lock);
 	for (int i = 0; i < g->n; i++) {
@@ -231,9 +233,12 @@ out:
 }
 
 /* The control socket's pfcwd-* requests come here through its table
- * (requests.c), set before main runs: the socket never names this part. */
+ * (requests.c), and the thread's poll through pfc.c's hook, both set before
+ * main runs: neither the socket nor the thread names this part. xfabd links
+ * this object directly (not from a library), so the constructor is kept. */
 __attribute__((constructor)) static void pfc_wd_register(void)
 {
+	pfc_register_poll(pfc_wd_poll);
 	ctl_register_check(XFAB_CTL_PFCWD_START, pfc_wd_request);
 	ctl_register_check(XFAB_CTL_PFCWD_STOP, pfc_wd_request);
 	ctl_register_check(XFAB_CTL_PFCWD_INTERVAL, pfc_wd_request);

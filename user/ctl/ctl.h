@@ -13,6 +13,7 @@
 
 #include "common.h"
 #include "config.h"
+#include "opts.h"
 
 /* Set by main() before any command runs. */
 extern int json;
@@ -31,6 +32,66 @@ struct ctl_opts {
 	int check_storm, empty;					     /* show pfcwd stats */
 	const char *fabric, *lab, *job, *since, *save;		     /* fabric report */
 };
+
+/* The options every command was given (main.c): the option tables
+ * (commands.c, and a show file's own) store into it. */
+extern struct ctl_opts ctl_given;
+
+/*
+ * One word of the command line. A node names the words that may follow it
+ * (sub); a leaf runs: a view takes no options, a verb takes its own table
+ * of them (opts, with args its synopsis for --help). A leaf is the last
+ * word; a node that is a view too (show vnet) may be the last.
+ */
+struct ctl_cmd {
+	const char *name;
+	const struct ctl_cmd *sub;
+	int (*view)(void);
+	int (*verb)(const struct ctl_opts *o);
+	const char *help;
+	int fabric;		     /* works across a fabric: no one switch to find */
+	const struct xfab_opt *opts; /* the verb's options (NULL: none) */
+	const char *args;	     /* its synopsis after the words, for --help */
+};
+
+/*
+ * show_registry.c: `show`'s objects. Each show file registers its own
+ * (CTL_SHOW below) under its feature's name, so a feature's show touches
+ * no other file; rank places
+ * an object in the list and in --help (ascending), whatever the link order
+ * of the files that register them.
+ */
+struct ctl_show {
+	const char *feature; /* the feature registry's name (user/lib/feature.h) */
+	int rank;
+	struct ctl_cmd cmd;
+};
+void ctl_show_register(const struct ctl_show *show);
+/* The registered objects in rank order, ended by a {NULL} entry. */
+extern struct ctl_cmd ctl_show_cmds[];
+
+/* A constructor, not a linker section: it runs before main() in any
+ * link order, needs no linker script symbols, and the sanitizers' padding
+ * of globals cannot misalign it (they pad globals in custom sections). */
+#define CTL_SHOW(id, feature_, rank_, ...)                                                         \
+	static const struct ctl_show id = {                                                        \
+	    .feature = (feature_), .rank = (rank_), .cmd = {__VA_ARGS__}};                         \
+	__attribute__((constructor)) static void id##_register(void)                               \
+	{                                                                                          \
+		ctl_show_register(&id);                                                            \
+	}
+
+/* commands.c: the command table and the help generated from it */
+extern const struct ctl_cmd ctl_top_cmds[];
+extern const struct xfab_opt ctl_global_opts[];
+/* Global options' values: -s, -P, --pin-root (NULL when not given). */
+extern const char *ctl_switch, *ctl_pin_dir_opt, *ctl_pin_root;
+/* xfabctl --help, or a command's (words: the words that led to it). */
+void ctl_usage(FILE *out);
+void ctl_cmd_usage(const struct ctl_cmd *c, const char *words, FILE *out);
+/* The rows a verb accepts (the global ones, then its own) in rows[cap],
+ * ended; their number. */
+size_t ctl_cmd_rows(const struct ctl_cmd *c, struct xfab_opt *rows, size_t cap);
 
 /* json_out.c: a JSON writer on stdout (k == NULL inside an array). */
 void jw_open(const char *k, char c);
@@ -62,32 +123,9 @@ int find_port(const char *name, struct xfab_port *port);
 void print_port_names(FILE *out);
 int enter_port_netns(const struct xfab_port *port);
 
-/* show_*.c: one view each, no options */
-int show_ports(void);
-int show_routes(void);
-int show_fib(void);
-int show_nexthops(void);
-int show_groups(void);
-int show_neighbors(void);
-int show_counters(void);
-int show_drops(void);
-int show_lb(void);
-int show_flowlets(void);
+/* show_lb.c: TE entries, also `te show` (the other show_*.c views are
+ * their own files' and registered there: CTL_SHOW) */
 int show_te(void);
-int show_queues(void);
-int show_watermark(void);
-int show_queue_counters(void);
-int show_copp(void); /* show_copp.c */
-/* show_pfc.c */
-int show_pfc_counters(void);
-int show_pfc_status(void);
-int show_pfcwd_config(void);
-/* show_vnet.c: the overlay */
-int show_vxlan_tunnel(void);
-int show_vnet(void);
-int show_vnet_routes(void);
-int show_vnet_counters(void);
-int show_pfcwd_stats(const struct ctl_opts *o); /* 1: --check-storm and a queue is stormed */
 
 /* verbs that take options */
 int cmd_hash(const struct ctl_opts *o);
@@ -125,6 +163,5 @@ int ctl_query(const struct xfab_ctl_req *req, const char *what, char *resp, size
 /* Set: ctl_query says nothing when no xfabd answers (a view that can do
  * without it). */
 extern int ctl_quiet;
-int show_fib_sync(void);
 
 #endif

@@ -3,9 +3,10 @@
  * xfabctl fabric report: what its files share. fabric_collect.c reads the
  * pinned maps of every switch of a fabric (its pins directory from
  * fabric.json) into a snapshot; fabric_trace.c asks a switch's loaded
- * program where a flow goes; fabric_report.c is the command and its
- * output. The arithmetic and the path walk are the library's (fabric.h,
- * fabsnap.h).
+ * program where a flow goes; fabric_report.c is the command (what it
+ * gathers), fabric_text.c and fabric_json.c its two outputs (fabric_view.c:
+ * what both read). The arithmetic and the path walk are
+ * the library's (fabric.h, fabsnap.h).
  */
 #ifndef XFAB_CTL_FABRIC_REPORT_H
 #define XFAB_CTL_FABRIC_REPORT_H
@@ -13,6 +14,51 @@
 #include "fabric.h"
 #include "fabsnap.h"
 #include "job.h"
+
+#include <stdint.h>
+
+#define N_TIERS 2 /* boundaries: leaf-spine (tier 1 below), spine-super (tier 2) */
+
+/* One report: the fabric, its counters (since a snapshot or not), and a
+ * job's paths; fabric_report.c fills it, fabric_text.c and fabric_json.c
+ * print it. */
+struct fab_report {
+	struct xfab_fabric f;
+	struct fab_port_map *pm;
+	struct xfab_fab_snap cur;
+	const char *since;
+	double since_s;
+	unsigned int resets;
+	char reset_note[200];
+	uint64_t *pkts[2], *bytes[2]; /* per link, per direction */
+	/* a job */
+	const char *job_path;
+	struct xfab_job job;
+	struct xfab_job_flow *flows;
+	size_t n_flows;
+	int *src_host, *dst_host;
+	struct xfab_fab_path *paths;
+	uint64_t *qps[2], *job_bytes[2]; /* per link, per direction */
+	unsigned int delivered;
+	struct xfab_fab_tier_imb imb[N_TIERS][2], qp_imb[N_TIERS][2];
+};
+
+/* "up", "down"; "", "leaf-spine", "spine-super" */
+extern const char *const fab_dir_names[2];
+extern const char *const fab_tier_names[3];
+/* The fabric's name of switch s, of its port p. */
+const char *fab_sw_name(const struct fab_report *r, int s);
+const char *fab_port_of(const struct fab_report *r, int s, int p);
+
+/* Sums of the per-class counters that tell of trouble. */
+struct fab_trouble {
+	uint64_t ecn, q_dropped, pfc_rx, pfc_tx, pauses, paused_ns, drops, drop_bytes;
+};
+void fab_trouble_sums(const struct fab_report *r, struct fab_trouble *t);
+
+/* The report as text (fabric_text.c) or JSON (fabric_json.c). */
+void fab_text_report(const struct fab_report *r);
+void fab_json_report(const struct fab_report *r);
 
 /* A switch's port table (xfabd's `ports` map) by the fabric's port index. */
 struct fab_port_map {

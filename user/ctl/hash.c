@@ -89,21 +89,25 @@ static int tenant_pick(__u32 vnet, const struct xfab_settings *cfg, struct xfab_
  * why. Reads the tables only; no flowlet is created or refreshed here. A
  * tenant flow (--in a VNET's port) through a tunnel: the remote VTEP and
  * outer source port, then the underlay member of the outer flow. */
-int cmd_hash(const struct ctl_opts *ha)
-{
-	struct tunnel_pick tun = {.type = 0};
-	__u32 in_vnet = 0;
+/* What `hash` works out, stage by stage, for the printers. */
+struct hash_pick {
+	struct tunnel_pick tun;
 	struct xfab_settings cfg;
-	struct xfab_flow flow = {0}, sel;
-	struct xfab_route rt, te;
-	struct xfab_group grp;
-	struct xfab_nexthop nh;
-	char fields[160], gw[INET6_ADDRSTRLEN], name[IF_NAMESIZE], pfx[INET6_ADDRSTRLEN];
-	__u32 zero = 0, ifindex = 0, hash, bucket, nh_id = 0, group = 0;
-	int plen, te_plen = -1, v6, have_fl = 0;
+	struct xfab_flow flow;
+	struct xfab_route rt;
 	struct xfab_flowlet fl;
-	__u32 slot = 0;
-	const char *source = "route";
+	char fields[160], gw[INET6_ADDRSTRLEN], name[IF_NAMESIZE], pfx[INET6_ADDRSTRLEN];
+	__u32 ifindex, in_vnet, hash, bucket, nh_id, group, slot;
+	int plen, v6, have_fl;
+	const char *source;
+};
+
+/* The flow the options describe, and the ingress port's: 0, or the exit
+ * status (said why). */
+static int hash_flow(const struct ctl_opts *ha, struct hash_pick *p)
+{
+	struct xfab_flow flow = {0};
+	int v6;
 
 	if (!ha->src || !ha->dst) {
 		fprintf(stderr, "xfabctl hash: --src and --dst are needed\n");
@@ -127,141 +131,200 @@ int cmd_hash(const struct ctl_opts *ha)
 			fprintf(stderr, ")\n");
 			return 2;
 		}
-		ifindex = port.ifindex;
-		in_vnet = port.vnet;
+		p->ifindex = port.ifindex;
+		p->in_vnet = port.vnet;
 	}
 	flow.is_v6 = (__u8)v6;
 	flow.proto = (__u8)parse_proto(ha->proto);
 	flow.ports = htons((__u16)ha->sport) | ((__u32)htons((__u16)ha->dport) << 16);
 	flow.qp = (__u32)ha->qp & 0xffffff;
 	flow.flow_label = v6 ? (__u32)ha->flow_label & 0xfffff : 0;
-	if (bpf_map_lookup_elem(open_map(XFAB_MAP_SETTINGS), &zero, &cfg)) {
+	p->flow = flow;
+	p->v6 = v6;
+	return 0;
+}
+
+/* A local tenant route ends the answer there. */
+static void hash_print_local(const struct tunnel_pick *tun)
+{
+	if (json) {
+		jw_open(NULL, '{');
+		jw_string("vnet", tun->vnet);
+		jw_string("prefix", tun->prefix);
+		jw_string("route_type", xfab_route_type_name((__u32)tun->type));
+		jw_close('}');
+	} else {
+		printf("match      VNET %s %s (%s): a local tenant route\n", tun->vnet, tun->prefix,
+		       xfab_route_type_name((__u32)tun->type));
+	}
+}
+
+/* The route the data plane matches: the ingress port's TE table first,
+ * then the default table. 0, or 1 when there is none (said). */
+static int hash_route(const struct ctl_opts *ha, struct hash_pick *p)
+{
+	struct xfab_route te;
+	int te_plen = -1;
+
+	if ((p->cfg.flags & XFAB_SET_TE) && p->ifindex &&
+	    find_route(p->v6, (__u8 *)p->flow.dst, XFAB_TABLE_TE | p->ifindex, &te_plen, &te) ==
+		0) {
+		p->rt = te;
+		p->plen = te_plen;
+		p->source = "te";
+	} else if (find_route(p->v6, (__u8 *)p->flow.dst, XFAB_TABLE_DEFAULT, &p->plen, &p->rt)) {
+		fprintf(stderr, "xfabctl hash: no route to %s\n",
+			p->tun.vni ? p->tun.endpoint : ha->dst);
+		return 1;
+	}
+	return 0;
+}
+
+/* The hash, its bucket, and the member: the group's bucket, or a live
+ * flowlet's member; the member's gateway and port. */
+static void hash_member(struct hash_pick *p)
+{
+	const struct xfab_settings *cfg = &p->cfg;
+	struct xfab_flow sel = p->flow;
+	struct xfab_group grp;
+	struct xfab_nexthop nh;
+
+	xfab_flow_select(&sel, cfg->hash_fields, cfg->flags & XFAB_SET_SYMMETRIC);
+	p->hash = xfab_flow_hash(&sel, &cfg->ecmp_key);
+	p->bucket = XFAB_HASH_BUCKET(p->hash);
+	xfab_format_hash_fields(cfg->hash_fields, p->fields, sizeof(p->fields));
+	/* the matched prefix: the destination with the host bits cleared */
+	masked(p->v6, p->flow.dst, p->plen, p->pfx, sizeof(p->pfx));
+	if (p->rt.type == XFAB_RT_GROUP) {
+		p->group = p->rt.id;
+		if (bpf_map_lookup_elem(open_map(XFAB_MAP_GROUPS), &p->group, &grp))
+			memset(&grp, 0, sizeof(grp));
+		p->nh_id = grp.buckets[p->bucket];
+		p->slot = XFAB_FLOWLET_SLOT(p->hash, p->group);
+		if ((cfg->flags & XFAB_SET_FLOWLET) &&
+		    bpf_map_lookup_elem(open_map(XFAB_MAP_FLOWLETS), &p->slot, &p->fl) == 0 &&
+		    p->fl.last_seen_ns && p->fl.group == p->group)
+			p->have_fl = 1;
+	} else if (p->rt.type == XFAB_RT_NEXTHOP) {
+		p->nh_id = p->rt.id;
+	}
+	if (p->have_fl && xfab_mono_ns() - p->fl.last_seen_ns < cfg->flowlet_gap_ns)
+		p->nh_id = p->fl.nh_id;
+	p->gw[0] = p->name[0] = '\0';
+	if (p->nh_id && load_nexthop(open_map(XFAB_MAP_NEXTHOPS), p->nh_id, &nh) == 0) {
+		addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, p->gw, sizeof(p->gw));
+		port_name(nh.ifindex, p->name);
+	}
+}
+
+static void hash_print_json(const struct hash_pick *p)
+{
+	const struct tunnel_pick *tun = &p->tun;
+	char full[INET6_ADDRSTRLEN + 8];
+
+	jw_open(NULL, '{');
+	if (tun->vni) {
+		jw_string("vnet", tun->vnet);
+		jw_string("vnet_prefix", tun->prefix);
+		jw_uint("vni", tun->vni);
+		jw_uint("tunnel_hash", tun->hash);
+		jw_string("endpoint", tun->endpoint);
+		jw_uint("outer_sport", tun->sport);
+	}
+	jw_string("match", p->source);
+	snprintf(full, sizeof(full), "%s/%d", p->pfx, p->plen);
+	jw_string("prefix", full);
+	jw_string("route_type", xfab_route_type_name(p->rt.type));
+	jw_string("hash_fields", p->fields);
+	jw_bool("symmetric", p->cfg.flags & XFAB_SET_SYMMETRIC);
+	jw_uint("seed", p->cfg.hash_seed);
+	jw_uint("hash", p->hash);
+	jw_uint("bucket", p->bucket);
+	if (p->group)
+		jw_uint("group", p->group);
+	jw_uint("nexthop", p->nh_id);
+	jw_string("via", p->gw);
+	jw_string("dev", p->name);
+	jw_bool("flowlets", p->cfg.flags & XFAB_SET_FLOWLET);
+	if (p->have_fl) {
+		jw_uint("flowlet_slot", p->slot);
+		jw_uint("flowlet_member", p->fl.nh_id);
+		jw_uint("flowlet_idle_us", (xfab_mono_ns() - p->fl.last_seen_ns) / 1000);
+	}
+	jw_close('}');
+}
+
+static void hash_print_flowlet(const struct hash_pick *p)
+{
+	const struct xfab_settings *cfg = &p->cfg;
+
+	if (p->have_fl)
+		printf("flowlet    slot %u, member %u, idle %llu us (gap %llu us): %s\n", p->slot,
+		       p->fl.nh_id,
+		       (unsigned long long)((xfab_mono_ns() - p->fl.last_seen_ns) / 1000),
+		       (unsigned long long)(cfg->flowlet_gap_ns / 1000),
+		       xfab_mono_ns() - p->fl.last_seen_ns < cfg->flowlet_gap_ns
+			   ? "the next packet continues it"
+			   : "the next packet starts a new flowlet");
+	else
+		printf("flowlet    none: the next packet starts one (%s choice)\n",
+		       cfg->flowlet_mode == XFAB_FLOWLET_LEAST_LOADED ? "least loaded" : "random");
+}
+
+static void hash_print_text(const struct hash_pick *p)
+{
+	const struct tunnel_pick *tun = &p->tun;
+
+	if (tun->vni)
+		printf("tunnel     VNET %s %s: hash 0x%08x -> VTEP %s (%u of %u), VNI %u, outer "
+		       "UDP %u -> 4789\n           the underlay routes the outer packet:\n",
+		       tun->vnet, tun->prefix, tun->hash, tun->endpoint,
+		       xfab_tunnel_endpoint(tun->hash, tun->n_endpoints) + 1, tun->n_endpoints,
+		       tun->vni, tun->sport);
+	if (p->rt.type == XFAB_RT_GROUP || p->rt.type == XFAB_RT_NEXTHOP)
+		printf("match      %s %s/%d (%s %u)\n", p->source, p->pfx, p->plen,
+		       xfab_route_type_name(p->rt.type), p->rt.id);
+	else
+		printf("match      %s %s/%d (%s)\n", p->source, p->pfx, p->plen,
+		       xfab_route_type_name(p->rt.type));
+	printf("hash       fields %s, seed 0x%08x%s\n", p->fields, p->cfg.hash_seed,
+	       p->cfg.flags & XFAB_SET_SYMMETRIC ? ", symmetric" : "");
+	printf("           hash 0x%08x -> bucket %u\n", p->hash, p->bucket);
+	if (p->cfg.flags & XFAB_SET_FLOWLET)
+		hash_print_flowlet(p);
+	printf("member     nexthop %u via %s dev %s\n", p->nh_id, p->gw[0] ? p->gw : "-",
+	       p->name[0] ? p->name : "-");
+}
+
+int cmd_hash(const struct ctl_opts *ha)
+{
+	struct hash_pick p = {.source = "route"};
+	__u32 zero = 0;
+	int rc = hash_flow(ha, &p);
+
+	if (rc)
+		return rc;
+	if (bpf_map_lookup_elem(open_map(XFAB_MAP_SETTINGS), &zero, &p.cfg)) {
 		fprintf(stderr, "xfabctl hash: cannot read settings\n");
 		return 1;
 	}
-	if (in_vnet) {
-		int r = tenant_pick(in_vnet, &cfg, &flow, &v6, &tun);
+	if (p.in_vnet) {
+		int r = tenant_pick(p.in_vnet, &p.cfg, &p.flow, &p.v6, &p.tun);
 
 		if (r < 0)
 			return 1;
 		if (r > 0) { /* a local tenant route: no tunnel, no underlay */
-			if (json) {
-				jw_open(NULL, '{');
-				jw_string("vnet", tun.vnet);
-				jw_string("prefix", tun.prefix);
-				jw_string("route_type", xfab_route_type_name((__u32)tun.type));
-				jw_close('}');
-			} else {
-				printf("match      VNET %s %s (%s): a local tenant route\n",
-				       tun.vnet, tun.prefix, xfab_route_type_name((__u32)tun.type));
-			}
+			hash_print_local(&p.tun);
 			return 0;
 		}
-		ifindex = 0; /* the outer packet: no TE table of the tenant port */
+		p.ifindex = 0; /* the outer packet: no TE table of the tenant port */
 	}
-	if ((cfg.flags & XFAB_SET_TE) && ifindex &&
-	    find_route(v6, (__u8 *)flow.dst, XFAB_TABLE_TE | ifindex, &te_plen, &te) == 0) {
-		rt = te;
-		plen = te_plen;
-		source = "te";
-	} else if (find_route(v6, (__u8 *)flow.dst, XFAB_TABLE_DEFAULT, &plen, &rt)) {
-		fprintf(stderr, "xfabctl hash: no route to %s\n", tun.vni ? tun.endpoint : ha->dst);
+	if (hash_route(ha, &p))
 		return 1;
-	}
-	sel = flow;
-	xfab_flow_select(&sel, cfg.hash_fields, cfg.flags & XFAB_SET_SYMMETRIC);
-	hash = xfab_flow_hash(&sel, &cfg.ecmp_key);
-	bucket = XFAB_HASH_BUCKET(hash);
-	xfab_format_hash_fields(cfg.hash_fields, fields, sizeof(fields));
-	/* the matched prefix: the destination with the host bits cleared */
-	masked(v6, flow.dst, plen, pfx, sizeof(pfx));
-	if (rt.type == XFAB_RT_GROUP) {
-		group = rt.id;
-		if (bpf_map_lookup_elem(open_map(XFAB_MAP_GROUPS), &group, &grp))
-			memset(&grp, 0, sizeof(grp));
-		nh_id = grp.buckets[bucket];
-		slot = XFAB_FLOWLET_SLOT(hash, group);
-		if ((cfg.flags & XFAB_SET_FLOWLET) &&
-		    bpf_map_lookup_elem(open_map(XFAB_MAP_FLOWLETS), &slot, &fl) == 0 &&
-		    fl.last_seen_ns && fl.group == group)
-			have_fl = 1;
-	} else if (rt.type == XFAB_RT_NEXTHOP) {
-		nh_id = rt.id;
-	}
-	if (have_fl && xfab_mono_ns() - fl.last_seen_ns < cfg.flowlet_gap_ns)
-		nh_id = fl.nh_id;
-	gw[0] = name[0] = '\0';
-	if (nh_id && load_nexthop(open_map(XFAB_MAP_NEXTHOPS), nh_id, &nh) == 0) {
-		addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
-		port_name(nh.ifindex, name);
-	}
-	if (json) {
-		jw_open(NULL, '{');
-		if (tun.vni) {
-			jw_string("vnet", tun.vnet);
-			jw_string("vnet_prefix", tun.prefix);
-			jw_uint("vni", tun.vni);
-			jw_uint("tunnel_hash", tun.hash);
-			jw_string("endpoint", tun.endpoint);
-			jw_uint("outer_sport", tun.sport);
-		}
-		jw_string("match", source);
-		{
-			char full[INET6_ADDRSTRLEN + 8];
-
-			snprintf(full, sizeof(full), "%s/%d", pfx, plen);
-			jw_string("prefix", full);
-		}
-		jw_string("route_type", xfab_route_type_name(rt.type));
-		jw_string("hash_fields", fields);
-		jw_bool("symmetric", cfg.flags & XFAB_SET_SYMMETRIC);
-		jw_uint("seed", cfg.hash_seed);
-		jw_uint("hash", hash);
-		jw_uint("bucket", bucket);
-		if (group)
-			jw_uint("group", group);
-		jw_uint("nexthop", nh_id);
-		jw_string("via", gw);
-		jw_string("dev", name);
-		jw_bool("flowlets", cfg.flags & XFAB_SET_FLOWLET);
-		if (have_fl) {
-			jw_uint("flowlet_slot", slot);
-			jw_uint("flowlet_member", fl.nh_id);
-			jw_uint("flowlet_idle_us", (xfab_mono_ns() - fl.last_seen_ns) / 1000);
-		}
-		jw_close('}');
-		return 0;
-	}
-	if (tun.vni)
-		printf("tunnel     VNET %s %s: hash 0x%08x -> VTEP %s (%u of %u), VNI %u, outer "
-		       "UDP %u -> 4789\n           the underlay routes the outer packet:\n",
-		       tun.vnet, tun.prefix, tun.hash, tun.endpoint,
-		       xfab_tunnel_endpoint(tun.hash, tun.n_endpoints) + 1, tun.n_endpoints,
-		       tun.vni, tun.sport);
-	if (rt.type == XFAB_RT_GROUP || rt.type == XFAB_RT_NEXTHOP)
-		printf("match      %s %s/%d (%s %u)\n", source, pfx, plen,
-		       xfab_route_type_name(rt.type), rt.id);
+	hash_member(&p);
+	if (json)
+		hash_print_json(&p);
 	else
-		printf("match      %s %s/%d (%s)\n", source, pfx, plen,
-		       xfab_route_type_name(rt.type));
-	printf("hash       fields %s, seed 0x%08x%s\n", fields, cfg.hash_seed,
-	       cfg.flags & XFAB_SET_SYMMETRIC ? ", symmetric" : "");
-	printf("           hash 0x%08x -> bucket %u\n", hash, bucket);
-	if (cfg.flags & XFAB_SET_FLOWLET) {
-		if (have_fl)
-			printf("flowlet    slot %u, member %u, idle %llu us (gap %llu us): %s\n",
-			       slot, fl.nh_id,
-			       (unsigned long long)((xfab_mono_ns() - fl.last_seen_ns) / 1000),
-			       (unsigned long long)(cfg.flowlet_gap_ns / 1000),
-			       xfab_mono_ns() - fl.last_seen_ns < cfg.flowlet_gap_ns
-				   ? "the next packet continues it"
-				   : "the next packet starts a new flowlet");
-		else
-			printf("flowlet    none: the next packet starts one (%s choice)\n",
-			       cfg.flowlet_mode == XFAB_FLOWLET_LEAST_LOADED ? "least loaded"
-									     : "random");
-	}
-	printf("member     nexthop %u via %s dev %s\n", nh_id, gw[0] ? gw : "-",
-	       name[0] ? name : "-");
+		hash_print_text(&p);
 	return 0;
 }

@@ -42,7 +42,7 @@ static void print_row(const struct acl_row *r)
 	       (unsigned long long)r->st.packets, (unsigned long long)r->st.bytes);
 }
 
-int show_acl(void)
+static int show_acl(void)
 {
 	int fd_info = open_map(XFAB_MAP_ACL_INFO), fd_stats = open_map(XFAB_MAP_ACL_STATS);
 	struct acl_row *rows = calloc(XFAB_ACL_MAX_COUNTERS, sizeof(*rows));
@@ -74,3 +74,6 @@ int show_acl(void)
 	free(rows);
 	return 0;
 }
+
+CTL_SHOW(show_acl_obj, "acl", 110, "acl", .view = show_acl,
+	 .help = "ingress ACL rules: table, priority, packets, bytes")

@@ -29,7 +29,7 @@ static unsigned long long tokens_now(const struct xfab_copp_cfg *cfg,
 	return t / XFAB_COPP_TOKEN;
 }
 
-int show_copp(void)
+static int show_copp(void)
 {
 	int fd_cfg = open_map(XFAB_MAP_COPP_CFG), fd_stats = open_map(XFAB_MAP_COPP_STATS);
 	int fd_state = open_map(XFAB_MAP_COPP_STATE);
@@ -86,3 +86,7 @@ int show_copp(void)
 		       "holds now)\n");
 	return 0;
 }
+
+CTL_SHOW(show_copp_obj, "copp", 100, "copp", .view = show_copp,
+	 .help = "control-plane policing per group: trap ids, cir, cbs, green and red (policed) "
+		 "packets")

@@ -9,7 +9,7 @@
 
 #include "ctl.h"
 
-int show_counters(void)
+static int show_counters(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
 	size_t n = load_ports(ports);
@@ -77,7 +77,7 @@ static void reasons(const char *title, const char *map, __u32 max, const char *(
 		jw_close(']');
 }
 
-int show_drops(void)
+static int show_drops(void)
 {
 	if (json)
 		jw_open(NULL, '{');
@@ -89,3 +89,8 @@ int show_drops(void)
 		jw_close('}');
 	return 0;
 }
+
+CTL_SHOW(show_counters_obj, "device", 20, "counters", .view = show_counters,
+	 .help = "per-port packet and byte counters")
+CTL_SHOW(show_drops_obj, "device", 30, "drops", .view = show_drops,
+	 .help = "drop and punt counters by reason")

@@ -8,7 +8,7 @@
 #include "ctlproto.h"
 #include "json.h"
 
-int show_fib_sync(void)
+static int show_fib_sync(void)
 {
 	static const struct {
 		const char *key, *label;
@@ -68,3 +68,6 @@ int show_fib_sync(void)
 	json_free(root);
 	return 0;
 }
+
+CTL_SHOW(show_fib_sync_obj, "fib-sync", 170, "fib-sync", .view = show_fib_sync,
+	 .help = "the kernel-FIB mirror (FIB_SYNC): routes, events, resyncs, lag (xfabd)")

@@ -11,7 +11,7 @@
 
 #include "ctl.h"
 
-int show_lb(void)
+static int show_lb(void)
 {
 	int fd = open_map(XFAB_MAP_LB_STATS);
 
@@ -34,7 +34,7 @@ int show_lb(void)
 }
 
 /* The flowlet table's slots in use by a flow active within FLOWLET age_ms. */
-int show_flowlets(void)
+static int show_flowlets(void)
 {
 	size_t len = (size_t)XFAB_MAX_FLOWLETS * sizeof(struct xfab_flowlet);
 	int nh_fd = open_map(XFAB_MAP_NEXTHOPS);
@@ -192,3 +192,10 @@ int show_te(void)
 	free(pins);
 	return 0;
 }
+
+CTL_SHOW(show_lb_obj, "ecmp", 80, "lb", .view = show_lb,
+	 .help = "load-balancing events: flowlets started, paths changed, TE")
+CTL_SHOW(show_flowlets_obj, "flowlet", 120, "flowlets", .view = show_flowlets,
+	 .help = "live flowlet slots: group, flow hash, member, idle time")
+CTL_SHOW(show_te_obj, "te", 130, "te", .view = show_te,
+	 .help = "TE entries (configured and runtime)")

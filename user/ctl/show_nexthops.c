@@ -9,7 +9,7 @@
 
 #include "ctl.h"
 
-int show_nexthops(void)
+static int show_nexthops(void)
 {
 	int fd = open_map(XFAB_MAP_NEXTHOPS);
 	char gw[INET6_ADDRSTRLEN], name[IF_NAMESIZE], mac[18];
@@ -45,7 +45,7 @@ int show_nexthops(void)
 	return 0;
 }
 
-int show_groups(void)
+static int show_groups(void)
 {
 	int fd = open_map(XFAB_MAP_GROUPS), nh_fd = open_map(XFAB_MAP_NEXTHOPS);
 	struct xfab_group grp;
@@ -95,7 +95,7 @@ int show_groups(void)
 	return 0;
 }
 
-int show_neighbors(void)
+static int show_neighbors(void)
 {
 	int fd = open_map(XFAB_MAP_NEIGHBORS);
 	size_t n;
@@ -130,3 +130,10 @@ int show_neighbors(void)
 	free(keys);
 	return 0;
 }
+
+CTL_SHOW(show_nexthops_obj, "routes", 60, "nexthops", .view = show_nexthops,
+	 .help = "nexthops: gateway, port, neighbour MAC")
+CTL_SHOW(show_groups_obj, "ecmp", 70, "groups", .view = show_groups,
+	 .help = "ECMP groups: members and their share of buckets")
+CTL_SHOW(show_neighbors_obj, "neighbours", 90, "neighbors", .view = show_neighbors,
+	 .help = "neighbours learnt from the kernel or configured")

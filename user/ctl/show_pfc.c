@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "opts.h"
 #include "pfcwd.h"
 
 /* One port's PFC records, zero where a map holds nothing. */
@@ -91,7 +92,7 @@ static void counters_table(const struct xfab_port *ports, size_t n, int tx)
 	}
 }
 
-int show_pfc_counters(void)
+static int show_pfc_counters(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
 	size_t n = load_ports(ports);
@@ -137,7 +138,7 @@ static int queue_paused(const struct pfc_view *v, int prio, __u64 now)
 	return v->st[prio].paused_until_ns > now || v->q[prio].gated;
 }
 
-int show_pfc_status(void)
+static int show_pfc_status(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
 	size_t n = load_ports(ports);
@@ -223,7 +224,7 @@ static int wd_queue(const struct pfc_view *v, __u8 *mask)
 	return first;
 }
 
-int show_pfcwd_config(void)
+static int show_pfcwd_config(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
 	size_t n = load_ports(ports);
@@ -302,7 +303,7 @@ static void wd_pairs(const struct xfab_pfc_queue *q, __u64 p[WD_PAIRS][2])
 	memcpy(p, v, sizeof(v));
 }
 
-int show_pfcwd_stats(const struct ctl_opts *o)
+static int show_pfcwd_stats(const struct ctl_opts *o)
 {
 	static const char *const heads[] = {"STORM DETECTED/RESTORED", "TX OK/DROP", "RX OK/DROP",
 					    "TX LAST OK/DROP", "RX LAST OK/DROP"};
@@ -375,3 +376,31 @@ int show_pfcwd_stats(const struct ctl_opts *o)
 		jw_close(']');
 	return o->check_storm && stormed ? 1 : 0;
 }
+
+static const struct ctl_cmd show_pfc_cmds[] = {
+    {"counters", NULL, show_pfc_counters, NULL, "PFC frames received and sent, per priority"},
+    {"status", NULL, show_pfc_status, NULL,
+     "lossless priorities; which are paused now, which PGs asked for XOFF"},
+    {NULL},
+};
+
+static const struct xfab_opt show_pfcwd_stats_opts[] = {
+    XFAB_OPT_FLAG("empty", 0, ctl_given.empty, "the watched queues with nothing counted too"),
+    XFAB_OPT_FLAG("check-storm", 0, ctl_given.check_storm, "exit 1 if a queue is stormed"),
+    XFAB_OPT_END,
+};
+
+static const struct ctl_cmd show_pfcwd_cmds[] = {
+    {"config", NULL, show_pfcwd_config, NULL,
+     "per port: action, detection and restoration time; the poll interval"},
+    {"stats", NULL, NULL, show_pfcwd_stats,
+     "per watched queue: status, storms, packets passed and dropped [--empty] "
+     "[--check-storm: exit 1 if one is stormed]",
+     .opts = show_pfcwd_stats_opts, .args = "[--empty] [--check-storm]"},
+    {NULL},
+};
+
+CTL_SHOW(show_pfc_obj, "pfc", 180, "pfc", .sub = show_pfc_cmds,
+	 .help = "PFC (lossless classes): counters | status")
+CTL_SHOW(show_pfcwd_obj, "pfcwd", 190, "pfcwd", .sub = show_pfcwd_cmds,
+	 .help = "the PFC watchdog: config | stats")

@@ -9,7 +9,7 @@
 
 #include "ctl.h"
 
-int show_ports(void)
+static int show_ports(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
 	size_t n = load_ports(ports);
@@ -47,3 +47,6 @@ int show_ports(void)
 		jw_close(']');
 	return 0;
 }
+
+CTL_SHOW(show_ports_obj, "device", 10, "ports", .view = show_ports,
+	 .help = "ports: MAC, state, MTU, datapath")

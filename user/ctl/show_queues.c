@@ -77,17 +77,17 @@ static int queue_table(int profile)
 	return 0;
 }
 
-int show_queues(void)
+static int show_queues(void)
 {
 	return queue_table(1);
 }
 
-int show_queue_counters(void)
+static int show_queue_counters(void)
 {
 	return queue_table(0);
 }
 
-int show_watermark(void)
+static int show_watermark(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
 	size_t n = load_ports(ports);
@@ -123,3 +123,16 @@ int show_watermark(void)
 		jw_close(']');
 	return 0;
 }
+
+static const struct ctl_cmd show_queue_cmds[] = {
+    {"counters", NULL, show_queue_counters, NULL,
+     "per queue: packets, bytes, drops, ECN marks, time paused by PFC"},
+    {NULL},
+};
+
+CTL_SHOW(show_queues_obj, "qos", 140, "queues", .view = show_queues,
+	 .help = "per port and class: packets, bytes, drops, ECN marks, profile")
+CTL_SHOW(show_watermark_obj, "qos", 150, "watermark", .view = show_watermark,
+	 .help = "per port and class: current and peak queue occupancy")
+CTL_SHOW(show_queue_obj, "qos", 160, "queue", .sub = show_queue_cmds,
+	 .help = "queue counters (SONiC's name)")

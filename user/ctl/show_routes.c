@@ -8,8 +8,7 @@
 #include <string.h>
 #include <errno.h>
 #include <sys/mman.h>
-#include "fib4.h"
-#include "fib6.h"
+#include "fib.h"
 
 #include "ctl.h"
 
@@ -166,7 +165,7 @@ static void fib_walk(int v6, struct fib_view *f)
 /* The FIBs as the data plane sees them: how full each level is, how many
  * addresses each kind of IPv4 route covers, and a check against the route
  * list. */
-int show_fib(void)
+static int show_fib(void)
 {
 	struct fib_view f4, f6;
 	unsigned long long probes4 = 0, probes6 = 0, bad4, bad6;
@@ -223,7 +222,7 @@ int show_fib(void)
 	return bad4 || bad6 ? 1 : 0;
 }
 
-int show_routes(void)
+static int show_routes(void)
 {
 	int v4_fd = open_map(XFAB_MAP_ROUTES_V4), v6_fd = open_map(XFAB_MAP_ROUTES_V6);
 	int nh_fd = open_map(XFAB_MAP_NEXTHOPS), grp_fd = open_map(XFAB_MAP_GROUPS);
@@ -320,3 +319,8 @@ int show_routes(void)
 	free(k6);
 	return 0;
 }
+
+CTL_SHOW(show_routes_obj, "routes", 40, "routes", .view = show_routes,
+	 .help = "IPv4/IPv6 routes with their nexthops or group members")
+CTL_SHOW(show_fib_obj, "routes", 50, "fib", .view = show_fib,
+	 .help = "the forwarding tables (16-bit first level, 8-bit groups): fill, use")

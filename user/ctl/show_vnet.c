@@ -22,7 +22,7 @@ static int read_vnet(__u32 id, struct xfab_vnet *v)
 	       (v->flags & XFAB_VNET_VALID);
 }
 
-int show_vxlan_tunnel(void)
+static int show_vxlan_tunnel(void)
 {
 	struct xfab_vtep vt;
 	char src[INET_ADDRSTRLEN], mac[18];
@@ -57,7 +57,7 @@ int show_vxlan_tunnel(void)
 	return 0;
 }
 
-int show_vnet(void)
+static int show_vnet(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS];
 	size_t n = load_ports(ports);
@@ -166,7 +166,7 @@ static struct vroute *vnet_routes(size_t *count)
 	return rows;
 }
 
-int show_vnet_routes(void)
+static int show_vnet_routes(void)
 {
 	int tun_fd = open_map(XFAB_MAP_VNET_TUNNELS), nh_fd = open_map(XFAB_MAP_NEXTHOPS);
 	size_t n;
@@ -255,7 +255,7 @@ int show_vnet_routes(void)
 	return 0;
 }
 
-int show_vnet_counters(void)
+static int show_vnet_counters(void)
 {
 	int st_fd = open_map(XFAB_MAP_VNET_STATS), dr_fd = open_map(XFAB_MAP_VNET_DROPS);
 
@@ -316,3 +316,22 @@ int show_vnet_counters(void)
 		jw_close(']');
 	return 0;
 }
+
+static const struct ctl_cmd show_vnet_cmds[] = {
+    {"brief", NULL, show_vnet, NULL, "VNETs: VXLAN tunnel, VNI, ports (also `show vnet`)"},
+    {"routes", NULL, show_vnet_routes, NULL,
+     "tenant routes: tunnel (endpoints, MAC, VNI) and local (nexthop, port)"},
+    {"counters", NULL, show_vnet_counters, NULL,
+     "per VNET: encap/decap packets and bytes, drops by reason, punts"},
+    {NULL},
+};
+
+static const struct ctl_cmd show_vxlan_cmds[] = {
+    {"tunnel", NULL, show_vxlan_tunnel, NULL, "the VTEP: source address, UDP port, MAC"},
+    {NULL},
+};
+
+CTL_SHOW(show_vnet_obj, "overlay", 200, "vnet", .sub = show_vnet_cmds, .view = show_vnet,
+	 .help = "the overlay's VNETs (docs/OVERLAY.md)")
+CTL_SHOW(show_vxlan_obj, "overlay", 210, "vxlan", .sub = show_vxlan_cmds,
+	 .help = "the VXLAN tunnel (VTEP)")

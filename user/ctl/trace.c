@@ -151,18 +151,26 @@ static void print_overlay(const struct xfab_trace *r, const __u8 *out, size_t ou
 	}
 }
 
-int cmd_trace(const struct ctl_opts *ta)
-{
-	__u8 in_buf[2048 + sizeof(struct xfab_trace)], out_buf[sizeof(in_buf) + 256];
-	struct xfab_trace *t = (void *)in_buf, *r = (void *)out_buf;
-	__u8 *frame = in_buf + sizeof(*t), *out;
+/* One trace: the frame in (after the trace header the program reads),
+ * what the program wrote back, and what is printed of them. */
+struct trace_run {
+	__u8 in_buf[2048 + sizeof(struct xfab_trace)],
+	    out_buf[2048 + sizeof(struct xfab_trace) + 256];
+	struct xfab_trace *t, *r;
+	__u8 *frame, *out;
+	size_t len, out_len;
 	struct xfab_port in_port;
-	char pin[600], name[IF_NAMESIZE], a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN], pfx[64];
 	__u32 ifindex;
-	size_t len = 0, out_len;
-	int prog, err, v6 = 0;
-	struct xfab_route rt;
-	int plen = -1;
+	int v6;
+	char name[IF_NAMESIZE], a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN], pfx[64];
+};
+
+/* The ingress port and the frame (from the capture or the options): 0, or
+ * the exit status (said why). */
+static int trace_frame(const struct ctl_opts *ta, struct trace_run *tr)
+{
+	struct xfab_port in_port;
+	size_t cap = sizeof(tr->in_buf) - sizeof(*tr->t);
 
 	if (!ta->in) {
 		fprintf(stderr, "xfabctl trace: --in must name a port of this switch\n");
@@ -176,16 +184,33 @@ int cmd_trace(const struct ctl_opts *ta)
 		fprintf(stderr, ")\n");
 		return 2;
 	}
-	ifindex = in_port.ifindex;
+	tr->in_port = in_port;
+	tr->ifindex = in_port.ifindex;
 	if (ta->pcap) {
-		if (read_pcap(ta->pcap, ta->index, frame, sizeof(in_buf) - sizeof(*t), &len))
+		if (read_pcap(ta->pcap, ta->index, tr->frame, cap, &tr->len))
 			return 1;
-	} else if (!ta->src || !ta->dst ||
-		   build_frame(ta, in_port.mac, frame, sizeof(in_buf) - sizeof(*t), &len)) {
+	} else if (!ta->src || !ta->dst || build_frame(ta, in_port.mac, tr->frame, cap, &tr->len)) {
 		fprintf(stderr,
 			"xfabctl trace: describe the packet (--src, --dst, ...) or --pcap\n");
 		return 2;
 	}
+	return 0;
+}
+
+/* The frame through the pinned trace program, from the port's namespace:
+ * 0, or 1 (said why). */
+static int trace_run_prog(const struct ctl_opts *ta, struct trace_run *tr)
+{
+	struct xdp_md ctx = {.data = sizeof(*tr->t),
+			     .data_end = (__u32)(sizeof(*tr->t) + tr->len),
+			     .ingress_ifindex = tr->ifindex};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = tr->in_buf,
+		    .data_size_in = (__u32)(sizeof(*tr->t) + tr->len), .data_out = tr->out_buf,
+		    .data_size_out = sizeof(tr->out_buf), .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx), .repeat = 1);
+	char pin[600];
+	int prog, err;
+
 	snprintf(pin, sizeof(pin), "%s/prog_trace", pin_dir);
 	prog = bpf_obj_get(pin);
 	if (prog < 0) {
@@ -194,147 +219,161 @@ int cmd_trace(const struct ctl_opts *ta)
 		return 1;
 	}
 	/* the test run finds the ingress port in the caller's namespace */
-	if (enter_port_netns(&in_port)) {
+	if (enter_port_netns(&tr->in_port)) {
 		fprintf(stderr,
 			"xfabctl trace: port %s (ifindex %u) is neither in this network namespace "
 			"nor in one under /run/netns; run xfabctl in the switch's namespace\n",
-			ta->in, ifindex);
+			ta->in, tr->ifindex);
 		return 1;
 	}
-	memset(t, 0, sizeof(*t));
-	t->magic = XFAB_TRACE_MAGIC;
-	{
-		struct xdp_md ctx = {.data = sizeof(*t),
-				     .data_end = (__u32)(sizeof(*t) + len),
-				     .ingress_ifindex = ifindex};
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in_buf,
-			    .data_size_in = (__u32)(sizeof(*t) + len), .data_out = out_buf,
-			    .data_size_out = sizeof(out_buf), .ctx_in = &ctx,
-			    .ctx_size_in = sizeof(ctx), .repeat = 1);
-
-		err = bpf_prog_test_run_opts(prog, &opts);
-		if (err) {
-			fprintf(stderr, "xfabctl trace: BPF_PROG_TEST_RUN: %s\n", strerror(errno));
-			return 1;
-		}
-		out_len = opts.data_size_out > sizeof(*r) ? opts.data_size_out - sizeof(*r) : 0;
+	memset(tr->t, 0, sizeof(*tr->t));
+	tr->t->magic = XFAB_TRACE_MAGIC;
+	err = bpf_prog_test_run_opts(prog, &opts);
+	if (err) {
+		fprintf(stderr, "xfabctl trace: BPF_PROG_TEST_RUN: %s\n", strerror(errno));
+		return 1;
 	}
-	out = out_buf + sizeof(*r);
-	/* describe the input */
-	if (len >= 34 && frame[12] == 0x08 && frame[13] == 0x00) {
-		inet_ntop(AF_INET, frame + 26, a, sizeof(a));
-		inet_ntop(AF_INET, frame + 30, b, sizeof(b));
-	} else if (len >= 54 && frame[12] == 0x86 && frame[13] == 0xdd) {
-		v6 = 1;
-		inet_ntop(AF_INET6, frame + 22, a, sizeof(a));
-		inet_ntop(AF_INET6, frame + 38, b, sizeof(b));
+	tr->out_len = opts.data_size_out > sizeof(*tr->r) ? opts.data_size_out - sizeof(*tr->r) : 0;
+	return 0;
+}
+
+/* The route the trace matched, as "prefix/len" in tr->pfx (empty when
+ * none is found): looked up again in the table the program used. */
+static void trace_route_prefix(struct trace_run *tr)
+{
+	const struct xfab_trace *r = tr->r;
+	__u8 dst[16] = {0};
+	__u32 table =
+	    r->flags & XFAB_TRACE_TE_HIT ? XFAB_TABLE_TE | tr->ifindex : XFAB_TABLE_DEFAULT;
+	int fam6 = tr->v6, plen = -1;
+	struct xfab_route rt;
+
+	inet_pton(tr->v6 ? AF_INET6 : AF_INET, tr->b, dst);
+	/* a tenant's route is in its VNET's table; a tunnelled packet's
+	 * route (the underlay's) is the remote VTEP's */
+	if (r->overlay == XFAB_OVERLAY_LOCAL || r->overlay == XFAB_OVERLAY_DECAP) {
+		table = XFAB_TABLE_VNET | r->vnet;
+	} else if (r->overlay == XFAB_OVERLAY_ENCAP) {
+		memset(dst, 0, sizeof(dst));
+		memcpy(dst, &r->endpoint, 4);
+		fam6 = 0;
+	}
+	if (find_route(fam6, dst, table, &plen, &rt) == 0) {
+		char net[INET6_ADDRSTRLEN];
+		struct xfab_prefix m = {.family = fam6 ? AF_INET6 : AF_INET, .plen = plen};
+
+		memcpy(m.addr, dst, 16);
+		for (int i = 0; i < 16; i++)
+			if (i * 8 >= plen)
+				m.addr[i] = 0;
+			else if (i * 8 + 8 > plen)
+				m.addr[i] &= (__u8)(0xff << (8 - (plen - i * 8)));
+		inet_ntop(fam6 ? AF_INET6 : AF_INET, m.addr, net, sizeof(net));
+		snprintf(tr->pfx, sizeof(tr->pfx), "%s/%d", net, plen);
+	}
+}
+
+/* The input's addresses, the matched route and the egress port's name. */
+static void trace_describe(struct trace_run *tr)
+{
+	const __u8 *frame = tr->frame;
+
+	if (tr->len >= 34 && frame[12] == 0x08 && frame[13] == 0x00) {
+		inet_ntop(AF_INET, frame + 26, tr->a, sizeof(tr->a));
+		inet_ntop(AF_INET, frame + 30, tr->b, sizeof(tr->b));
+	} else if (tr->len >= 54 && frame[12] == 0x86 && frame[13] == 0xdd) {
+		tr->v6 = 1;
+		inet_ntop(AF_INET6, frame + 22, tr->a, sizeof(tr->a));
+		inet_ntop(AF_INET6, frame + 38, tr->b, sizeof(tr->b));
 	} else {
-		snprintf(a, sizeof(a), "-");
-		snprintf(b, sizeof(b), "-");
+		snprintf(tr->a, sizeof(tr->a), "-");
+		snprintf(tr->b, sizeof(tr->b), "-");
 	}
-	pfx[0] = '\0';
-	if (r->route_type && strcmp(b, "-")) {
-		__u8 dst[16] = {0};
-
-		__u32 table =
-		    r->flags & XFAB_TRACE_TE_HIT ? XFAB_TABLE_TE | ifindex : XFAB_TABLE_DEFAULT;
-		int fam6 = v6;
-
-		inet_pton(v6 ? AF_INET6 : AF_INET, b, dst);
-		/* a tenant's route is in its VNET's table; a tunnelled packet's
-		 * route (the underlay's) is the remote VTEP's */
-		if (r->overlay == XFAB_OVERLAY_LOCAL || r->overlay == XFAB_OVERLAY_DECAP) {
-			table = XFAB_TABLE_VNET | r->vnet;
-		} else if (r->overlay == XFAB_OVERLAY_ENCAP) {
-			memset(dst, 0, sizeof(dst));
-			memcpy(dst, &r->endpoint, 4);
-			fam6 = 0;
-		}
-		if (find_route(fam6, dst, table, &plen, &rt) == 0) {
-			char net[INET6_ADDRSTRLEN];
-			struct xfab_prefix m = {.family = fam6 ? AF_INET6 : AF_INET, .plen = plen};
-
-			memcpy(m.addr, dst, 16);
-			for (int i = 0; i < 16; i++)
-				if (i * 8 >= plen)
-					m.addr[i] = 0;
-				else if (i * 8 + 8 > plen)
-					m.addr[i] &= (__u8)(0xff << (8 - (plen - i * 8)));
-			inet_ntop(fam6 ? AF_INET6 : AF_INET, m.addr, net, sizeof(net));
-			snprintf(pfx, sizeof(pfx), "%s/%d", net, plen);
-		}
-	}
-	if (r->egress_ifindex)
-		port_name(r->egress_ifindex, name);
+	tr->pfx[0] = '\0';
+	if (tr->r->route_type && strcmp(tr->b, "-"))
+		trace_route_prefix(tr);
+	if (tr->r->egress_ifindex)
+		port_name(tr->r->egress_ifindex, tr->name);
 	else
-		snprintf(name, sizeof(name), "-");
-	if (json) {
-		char smac[18], dmac[18];
+		snprintf(tr->name, sizeof(tr->name), "-");
+}
 
-		jw_open(NULL, '{');
-		jw_string("ingress", ta->in);
-		jw_uint("frame_bytes", len);
-		jw_string("src", a);
-		jw_string("dst", b);
-		jw_string("stage",
-			  r->stage < 8 && stage_names[r->stage] ? stage_names[r->stage] : "?");
-		jw_string("action", r->action == XFAB_ACT_FORWARD ? "forward"
-				    : r->action == XFAB_ACT_PUNT  ? "punt"
-								  : "drop");
-		jw_string("reason", r->action == XFAB_ACT_PUNT	 ? xfab_punt_name(r->reason)
-				    : r->action == XFAB_ACT_DROP ? xfab_drop_name(r->reason)
-								 : "");
-		jw_string("route", pfx);
-		jw_string("route_type", r->route_type ? xfab_route_type_name(r->route_type) : "");
-		jw_bool("te", r->flags & XFAB_TRACE_TE_HIT);
-		jw_bool("te_fallback", r->flags & XFAB_TRACE_TE_FALLBACK);
-		jw_bool("repaired", r->flags & XFAB_TRACE_REPAIRED);
-		jw_bool("split_horizon", r->flags & XFAB_TRACE_SPLIT_HORIZON);
-		jw_uint("group", r->group);
-		jw_uint("hash", r->hash);
-		jw_uint("bucket", r->bucket);
-		jw_uint("nexthop", r->nexthop);
-		jw_string("flowlet", r->flags & XFAB_TRACE_FLOWLET_CONT	 ? "continues"
-				     : r->flags & XFAB_TRACE_FLOWLET_NEW ? "new"
-									 : "");
-		jw_uint("qp", r->qp);
-		jw_uint("tc", r->tc);
-		jw_uint("queue_occupancy", r->occupancy);
-		jw_string("queue_verdict", queue_verdicts[r->queue_verdict & 3]);
-		jw_string("egress", name);
-		jw_string("overlay", overlay_names[r->overlay & 3]);
-		if (r->overlay) {
-			char vn[24], ep[INET_ADDRSTRLEN];
+static const char *trace_stage(const struct xfab_trace *r)
+{
+	return r->stage < 8 && stage_names[r->stage] ? stage_names[r->stage] : "?";
+}
 
-			vnet_name(r->vnet, vn, sizeof(vn));
-			jw_string("vnet", vn);
-			jw_uint("vni", r->vni);
-			if (r->overlay == XFAB_OVERLAY_ENCAP) {
-				inet_ntop(AF_INET, &r->endpoint, ep, sizeof(ep));
-				jw_string("endpoint", ep);
-				if (r->action == XFAB_ACT_FORWARD && out_len >= 50)
-					jw_uint("outer_sport", (__u32)(out[34] << 8 | out[35]));
-			}
-		}
-		if (r->action == XFAB_ACT_FORWARD && out_len >= 14) {
-			xfab_format_mac(out, dmac, sizeof(dmac));
-			xfab_format_mac(out + 6, smac, sizeof(smac));
-			jw_string("out_dmac", dmac);
-			jw_string("out_smac", smac);
-		}
-		jw_close('}');
-		return 0;
+static void trace_json_overlay(const struct trace_run *tr)
+{
+	const struct xfab_trace *r = tr->r;
+	char vn[24], ep[INET_ADDRSTRLEN];
+
+	vnet_name(r->vnet, vn, sizeof(vn));
+	jw_string("vnet", vn);
+	jw_uint("vni", r->vni);
+	if (r->overlay == XFAB_OVERLAY_ENCAP) {
+		inet_ntop(AF_INET, &r->endpoint, ep, sizeof(ep));
+		jw_string("endpoint", ep);
+		if (r->action == XFAB_ACT_FORWARD && tr->out_len >= 50)
+			jw_uint("outer_sport", (__u32)(tr->out[34] << 8 | tr->out[35]));
 	}
-	printf("ingress   %s (slot %u): %zu-byte frame%s\n", ta->in, r->ingress_slot, len,
-	       ta->pcap ? " from the capture" : "");
-	printf("parse     %s -> %s, protocol %u%s", a, b, r->l4_proto,
-	       r->flags & XFAB_TRACE_ROCE ? "" : "\n");
-	if (r->flags & XFAB_TRACE_ROCE)
-		printf(", RoCEv2 QP 0x%x\n", r->qp);
-	print_overlay(r, out, out_len);
+}
+
+static void trace_print_json(const struct ctl_opts *ta, const struct trace_run *tr)
+{
+	const struct xfab_trace *r = tr->r;
+	char smac[18], dmac[18];
+
+	jw_open(NULL, '{');
+	jw_string("ingress", ta->in);
+	jw_uint("frame_bytes", tr->len);
+	jw_string("src", tr->a);
+	jw_string("dst", tr->b);
+	jw_string("stage", trace_stage(r));
+	jw_string("action", r->action == XFAB_ACT_FORWARD ? "forward"
+			    : r->action == XFAB_ACT_PUNT  ? "punt"
+							  : "drop");
+	jw_string("reason", r->action == XFAB_ACT_PUNT	 ? xfab_punt_name(r->reason)
+			    : r->action == XFAB_ACT_DROP ? xfab_drop_name(r->reason)
+							 : "");
+	jw_string("route", tr->pfx);
+	jw_string("route_type", r->route_type ? xfab_route_type_name(r->route_type) : "");
+	jw_bool("te", r->flags & XFAB_TRACE_TE_HIT);
+	jw_bool("te_fallback", r->flags & XFAB_TRACE_TE_FALLBACK);
+	jw_bool("repaired", r->flags & XFAB_TRACE_REPAIRED);
+	jw_bool("split_horizon", r->flags & XFAB_TRACE_SPLIT_HORIZON);
+	jw_uint("group", r->group);
+	jw_uint("hash", r->hash);
+	jw_uint("bucket", r->bucket);
+	jw_uint("nexthop", r->nexthop);
+	jw_string("flowlet", r->flags & XFAB_TRACE_FLOWLET_CONT	 ? "continues"
+			     : r->flags & XFAB_TRACE_FLOWLET_NEW ? "new"
+								 : "");
+	jw_uint("qp", r->qp);
+	jw_uint("tc", r->tc);
+	jw_uint("queue_occupancy", r->occupancy);
+	jw_string("queue_verdict", queue_verdicts[r->queue_verdict & 3]);
+	jw_string("egress", tr->name);
+	jw_string("overlay", overlay_names[r->overlay & 3]);
+	if (r->overlay)
+		trace_json_overlay(tr);
+	if (r->action == XFAB_ACT_FORWARD && tr->out_len >= 14) {
+		xfab_format_mac(tr->out, dmac, sizeof(dmac));
+		xfab_format_mac(tr->out + 6, smac, sizeof(smac));
+		jw_string("out_dmac", dmac);
+		jw_string("out_smac", smac);
+	}
+	jw_close('}');
+}
+
+/* route, select, repair and nexthop lines: how the path was chosen */
+static void trace_print_path(const struct ctl_opts *ta, const struct trace_run *tr)
+{
+	const struct xfab_trace *r = tr->r;
+
 	if (r->route_type) {
 		printf("route     %s%s -> %s", r->flags & XFAB_TRACE_TE_HIT ? "TE entry " : "",
-		       pfx[0] ? pfx : "?", xfab_route_type_name(r->route_type));
+		       tr->pfx[0] ? tr->pfx : "?", xfab_route_type_name(r->route_type));
 		if (r->group)
 			printf(" %u", r->group);
 		if (r->flags & XFAB_TRACE_TE_FALLBACK)
@@ -362,8 +401,17 @@ int cmd_trace(const struct ctl_opts *ta)
 		print_nexthop_text(open_map(XFAB_MAP_NEXTHOPS), r->nexthop, "          ");
 		putchar('\n');
 	}
+}
+
+/* queue, rewrite and verdict lines: what became of the frame */
+static void trace_print_verdict(const struct trace_run *tr)
+{
+	const struct xfab_trace *r = tr->r;
+	const __u8 *frame = tr->frame, *out = tr->out;
+	size_t out_len = tr->out_len;
+
 	if (r->stage >= XFAB_STAGE_QUEUE)
-		printf("queue     %s class %u: %llu bytes queued -> %s\n", name, r->tc,
+		printf("queue     %s class %u: %llu bytes queued -> %s\n", tr->name, r->tc,
 		       (unsigned long long)r->occupancy, queue_verdicts[r->queue_verdict & 3]);
 	if (r->action == XFAB_ACT_FORWARD && out_len >= 14) {
 		char smac[18], dmac[18];
@@ -371,21 +419,61 @@ int cmd_trace(const struct ctl_opts *ta)
 		xfab_format_mac(out, dmac, sizeof(dmac));
 		xfab_format_mac(out + 6, smac, sizeof(smac));
 		printf("rewrite   dst MAC %s, src MAC %s", dmac, smac);
-		if (!v6 && out_len >= 34)
+		if (!tr->v6 && out_len >= 34)
 			printf(", TTL %u -> %u, IPv4 checksum %s", frame[22], out[22],
 			       xfab_csum16(out + 14, (size_t)(out[14] & 0xf) * 4) == 0 ? "valid"
 										       : "BAD");
-		else if (v6 && out_len >= 54)
+		else if (tr->v6 && out_len >= 54)
 			printf(", hop limit %u -> %u", frame[21], out[21]);
 		putchar('\n');
-		printf("verdict   forward out of %s\n", name);
+		printf("verdict   forward out of %s\n", tr->name);
 	} else if (r->action == XFAB_ACT_PUNT) {
 		printf("verdict   punt to the kernel: %s (at %s)\n", xfab_punt_name(r->reason),
-		       r->stage < 8 && stage_names[r->stage] ? stage_names[r->stage] : "?");
+		       trace_stage(r));
 	} else {
-		printf("verdict   drop: %s (at %s)\n", xfab_drop_name(r->reason),
-		       r->stage < 8 && stage_names[r->stage] ? stage_names[r->stage] : "?");
+		printf("verdict   drop: %s (at %s)\n", xfab_drop_name(r->reason), trace_stage(r));
 	}
+}
+
+static void trace_print_text(const struct ctl_opts *ta, const struct trace_run *tr)
+{
+	const struct xfab_trace *r = tr->r;
+
+	printf("ingress   %s (slot %u): %zu-byte frame%s\n", ta->in, r->ingress_slot, tr->len,
+	       ta->pcap ? " from the capture" : "");
+	printf("parse     %s -> %s, protocol %u%s", tr->a, tr->b, r->l4_proto,
+	       r->flags & XFAB_TRACE_ROCE ? "" : "\n");
+	if (r->flags & XFAB_TRACE_ROCE)
+		printf(", RoCEv2 QP 0x%x\n", r->qp);
+	print_overlay(r, tr->out, tr->out_len);
+	trace_print_path(ta, tr);
+	trace_print_verdict(tr);
 	printf("state     unchanged (a trace writes no counter, flowlet or queue)\n");
-	return 0;
+}
+
+int cmd_trace(const struct ctl_opts *ta)
+{
+	struct trace_run *tr = calloc(1, sizeof(*tr));
+	int rc;
+
+	if (!tr) {
+		fprintf(stderr, "xfabctl trace: out of memory\n");
+		return 1;
+	}
+	tr->t = (void *)tr->in_buf;
+	tr->r = (void *)tr->out_buf;
+	tr->frame = tr->in_buf + sizeof(*tr->t);
+	tr->out = tr->out_buf + sizeof(*tr->r);
+	rc = trace_frame(ta, tr);
+	if (!rc)
+		rc = trace_run_prog(ta, tr);
+	if (!rc) {
+		trace_describe(tr);
+		if (json)
+			trace_print_json(ta, tr);
+		else
+			trace_print_text(ta, tr);
+	}
+	free(tr);
+	return rc;
 }

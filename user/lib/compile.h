@@ -18,7 +18,7 @@
  *     on down ports stays on that group (lent); back up, such routes move
  *     to their own path before the group takes the member back;
  *   - a route added or removed writes its route entry, its FIB entries
- *     (per prefix, user/lib/fib4.c, fib6.c) and, only if it is the first or
+ *     (per prefix, user/lib/fib.c) and, only if it is the first or
  *     last user, its nexthop or group;
  *   - an own path's new members (a kernel nexthop group, rib.h) rewrite
  *     its group only, never the routes through it;

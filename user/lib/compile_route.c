@@ -177,8 +177,8 @@ static int route_write(struct xfab_compile *c, const struct xfab_rib_key *k, con
 
 		memcpy(key.addr, k->addr, 4);
 		if (!rt->table && c->ops.fib4)
-			err = xfab_fib4_set(c->ops.fib4, k->addr, k->plen, rt->type, rt->id,
-					    &c->st.fib4_written);
+			err = xfab_fib_set(c->ops.fib4, k->addr, k->plen, rt->type, rt->id,
+					   &c->st.fib4_written);
 		return err ? err : w_update(c, XFAB_T_ROUTES_V4, &key, &val);
 	} else {
 		struct xfab_lpm_v6_key key = {.prefixlen = 32u + k->plen,
@@ -186,8 +186,8 @@ static int route_write(struct xfab_compile *c, const struct xfab_rib_key *k, con
 
 		memcpy(key.addr, k->addr, 16);
 		if (!rt->table && c->ops.fib6)
-			err = xfab_fib6_set(c->ops.fib6, k->addr, k->plen, rt->type, rt->id,
-					    &c->st.fib6_written);
+			err = xfab_fib_set(c->ops.fib6, k->addr, k->plen, rt->type, rt->id,
+					   &c->st.fib6_written);
 		return err ? err : w_update(c, XFAB_T_ROUTES_V6, &key, &val);
 	}
 }
@@ -201,14 +201,14 @@ static int route_remove(struct xfab_compile *c, const struct xfab_rib_key *k, __
 
 		memcpy(key.addr, k->addr, 4);
 		if (!table && c->ops.fib4)
-			err = xfab_fib4_del(c->ops.fib4, k->addr, k->plen, &c->st.fib4_written);
+			err = xfab_fib_del(c->ops.fib4, k->addr, k->plen, &c->st.fib4_written);
 		return err ? err : w_remove(c, XFAB_T_ROUTES_V4, &key);
 	} else {
 		struct xfab_lpm_v6_key key = {.prefixlen = 32u + k->plen, .table = htonl(table)};
 
 		memcpy(key.addr, k->addr, 16);
 		if (!table && c->ops.fib6)
-			err = xfab_fib6_del(c->ops.fib6, k->addr, k->plen, &c->st.fib6_written);
+			err = xfab_fib_del(c->ops.fib6, k->addr, k->plen, &c->st.fib6_written);
 		return err ? err : w_remove(c, XFAB_T_ROUTES_V6, &key);
 	}
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * A multibit trie of arrays updated one prefix at a time: the engine under
- * both FIBs (fib4.c: a 16-bit first level and two 8-bit levels;
- * fib6.c: a 16-bit first level and fourteen 8-bit levels). Entries are
+ * both FIBs (fib.c; IPv4: a 16-bit first level and two 8-bit levels;
+ * IPv6: a 16-bit first level and fourteen 8-bit levels). Entries are
  * encoded as in xfab_abi.h: 0, a route (type << 24 | id), or EXT | group.
  *
  * Beside the kernel's arrays it keeps, in userspace:

@@ -13,8 +13,7 @@
 #include <linux/types.h>
 
 #include "config.h"
-#include "fib4.h"
-#include "fib6.h"
+#include "fib.h"
 #include "xfab_abi.h"
 
 /* Every table xfabd writes, once: X(enum suffix, map name, entry type,
@@ -151,8 +150,8 @@ struct xfab_map_ops {
 	void *arg;
 	/* Optional: the IPv4 and IPv6 FIBs of table 0, which compile.c keeps
 	 * per prefix beside the routes_v4 / routes_v6 entries. */
-	struct xfab_fib4_hw *fib4;
-	struct xfab_fib6_hw *fib6;
+	struct xfab_fib_hw *fib4;
+	struct xfab_fib_hw *fib6;
 };
 
 #endif

@@ -38,10 +38,23 @@ static int opts_left(const struct xfab_opt *o, char *buf, size_t len)
 {
 	char shrt[8] = "    ";
 
+	if (!o->name) /* a letter alone: "  -j" */
+		return snprintf(buf, len, "  -%c%s%s", o->short_name, o->metavar ? " " : "",
+				o->metavar ? o->metavar : "");
 	if (o->short_name)
 		snprintf(shrt, sizeof(shrt), "-%c, ", o->short_name);
 	return snprintf(buf, len, "  %s--%s%s%s", shrt, o->name, o->metavar ? " " : "",
 			o->metavar ? o->metavar : "");
+}
+
+/* The option as messages name it: "--rate", or "-j" for a letter alone. */
+static const char *opts_spelling(const struct xfab_opt *o, char *buf, size_t len)
+{
+	if (o->name)
+		snprintf(buf, len, "--%s", o->name);
+	else
+		snprintf(buf, len, "-%c", o->short_name);
+	return buf;
 }
 
 static void opts_row_help(const struct xfab_opt *o, int col, FILE *out)
@@ -126,8 +139,9 @@ static int opts_bad(const struct xfab_opts *spec, const struct xfab_opt *o, cons
 		    const char *fmt, ...)
 {
 	va_list ap;
+	char sp[80];
 
-	fprintf(stderr, "%s: --%s \"%s\": ", spec->prog, o->name, text);
+	fprintf(stderr, "%s: %s \"%s\": ", spec->prog, opts_spelling(o, sp, sizeof(sp)), text);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -249,13 +263,16 @@ static int opts_value(const struct xfab_opts *spec, const struct xfab_opt *o, ch
  * and its letter, if any, is in the short string. */
 static int opts_build(const struct xfab_opt *rows, int n, struct option *lo, char *shrt)
 {
-	int s = 0;
+	int s = 0, l = 0;
 
 	shrt[s++] = ':'; /* a missing argument is ':', not '?' */
 	for (int i = 0; i < n; i++) {
-		lo[i] = (struct option){rows[i].name,
-					opts_takes_arg(&rows[i]) ? required_argument : no_argument,
-					NULL, OPTS_LONG_BASE + i};
+		/* a row without a long name is its letter alone */
+		if (rows[i].name)
+			lo[l++] = (struct option){rows[i].name,
+						  opts_takes_arg(&rows[i]) ? required_argument
+									   : no_argument,
+						  NULL, OPTS_LONG_BASE + i};
 		if (rows[i].short_name) {
 			shrt[s++] = (char)rows[i].short_name;
 			if (opts_takes_arg(&rows[i]))
@@ -282,9 +299,11 @@ static int opts_refuse(const struct xfab_opts *spec, const struct xfab_opt *rows
 {
 	int row = opts_row_of(rows, n, optopt);
 	const char *arg = argv[optind - 1];
+	char sp[80];
 
 	if (c == ':' && row >= 0)
-		fprintf(stderr, "%s: --%s needs an argument (%s)\n", spec->prog, rows[row].name,
+		fprintf(stderr, "%s: %s needs an argument (%s)\n", spec->prog,
+			opts_spelling(&rows[row], sp, sizeof(sp)),
 			rows[row].metavar ? rows[row].metavar : "a value");
 	else if (c == ':')
 		fprintf(stderr, "%s: %s needs an argument\n", spec->prog, arg);
@@ -300,9 +319,12 @@ static int opts_refuse(const struct xfab_opts *spec, const struct xfab_opt *rows
 static int opts_missing(const struct xfab_opts *spec, const struct xfab_opt *rows, int n,
 			const char *given)
 {
+	char sp[80];
+
 	for (int i = 0; i < n; i++) {
 		if (rows[i].required && !given[i]) {
-			fprintf(stderr, "%s: --%s is required\n", spec->prog, rows[i].name);
+			fprintf(stderr, "%s: %s is required\n", spec->prog,
+				opts_spelling(&rows[i], sp, sizeof(sp)));
 			xfab_opts_usage(spec, stderr);
 			return XFAB_OPTS_USAGE;
 		}

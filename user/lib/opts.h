@@ -35,7 +35,7 @@ enum xfab_opt_kind {
 };
 
 struct xfab_opt {
-	const char *name; /* the long name, without "--" */
+	const char *name; /* the long name, without "--"; NULL: the letter alone */
 	int short_name;	  /* a letter, or 0 */
 	enum xfab_opt_kind kind;
 	void *dest;

@@ -19,8 +19,7 @@
 
 #include "compile.h"
 #include "config.h"
-#include "fib4.h"
-#include "fib6.h"
+#include "fib.h"
 #include "fuzz.h"
 #include "rib.h"
 #include "shadow.h"
@@ -65,8 +64,8 @@ struct fuzz_switch {
 	struct xfab_compile *c;
 	struct xfab_port_live live[XFAB_MAX_PORTS];
 	__u32 *tbl16[2], *tbl8[2];
-	struct xfab_fib4_hw fib4;
-	struct xfab_fib6_hw fib6;
+	struct xfab_fib_hw fib4;
+	struct xfab_fib_hw fib6;
 };
 
 static void switch_down(struct fuzz_switch *s)
@@ -74,9 +73,9 @@ static void switch_down(struct fuzz_switch *s)
 	xfab_compile_free(s->c);
 	xfab_rib_free(s->rib);
 	if (s->fib4.trie)
-		xfab_fib4_detach(&s->fib4);
+		xfab_fib_detach(&s->fib4);
 	if (s->fib6.trie)
-		xfab_fib6_detach(&s->fib6);
+		xfab_fib_detach(&s->fib6);
 	for (int v6 = 0; v6 < 2; v6++) {
 		free(s->tbl16[v6]);
 		free(s->tbl8[v6]);
@@ -104,8 +103,8 @@ static struct fuzz_switch *switch_up(void)
 	s->tbl8[0] = calloc((size_t)FUZZ_FIB_GROUPS * 256, 4);
 	s->tbl8[1] = calloc((size_t)FUZZ_FIB_GROUPS * 256, 4);
 	if (!s->tbl16[0] || !s->tbl16[1] || !s->tbl8[0] || !s->tbl8[1] ||
-	    xfab_fib4_attach(&s->fib4, s->tbl16[0], s->tbl8[0], FUZZ_FIB_GROUPS) ||
-	    xfab_fib6_attach(&s->fib6, s->tbl16[1], s->tbl8[1], FUZZ_FIB_GROUPS))
+	    xfab_fib_attach(&s->fib4, 4, s->tbl16[0], s->tbl8[0], FUZZ_FIB_GROUPS) ||
+	    xfab_fib_attach(&s->fib6, 16, s->tbl16[1], s->tbl8[1], FUZZ_FIB_GROUPS))
 		goto fail;
 	ops.fib4 = &s->fib4;
 	ops.fib6 = &s->fib6;

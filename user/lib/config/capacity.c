@@ -17,7 +17,7 @@
  * holds longer prefixes; the loaded maps' count, else the configured one).
  * The error names the first entry of the new config that does not fit.
  */
-#include "fib6.h"
+#include "fib.h"
 #include "internal.h"
 
 #include <arpa/inet.h>

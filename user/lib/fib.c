@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "fib6.h"
+/* The FIB of table 0, IPv4 and IPv6 alike (fib.h): the families differ only
+ * in the address's length (4 or 16 bytes: the trie keys both as 16) and in
+ * the route entries their maps hold. */
+#include "fib.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -10,25 +13,28 @@
 #include "fibtrie.h"
 #include "maps.h"
 
-#define LEN16 ((size_t)XFAB_FIB6_TBL16_SIZE * 4)
+#define LEN16 ((size_t)XFAB_FIB_TBL16_SIZE * 4)
 #define LEN8(hw) ((size_t)(hw)->n_groups * 256 * 4)
 
-int xfab_fib6_attach(struct xfab_fib6_hw *hw, __u32 *tbl16, __u32 *tbl8, __u32 n_groups)
+int xfab_fib_attach(struct xfab_fib_hw *hw, int alen, __u32 *tbl16, __u32 *tbl8, __u32 n_groups)
 {
+	if (alen != 4 && alen != 16)
+		return -EINVAL;
 	hw->tbl16 = tbl16;
 	hw->tbl8 = tbl8;
 	hw->n_groups = n_groups;
-	hw->trie = xfab_fibtrie_new(tbl16, 16, tbl8, n_groups, 128);
+	hw->alen = alen;
+	hw->trie = xfab_fibtrie_new(tbl16, 16, tbl8, n_groups, 8 * alen);
 	return hw->trie ? 0 : -ENOMEM;
 }
 
-void xfab_fib6_detach(struct xfab_fib6_hw *hw)
+void xfab_fib_detach(struct xfab_fib_hw *hw)
 {
 	xfab_fibtrie_free(hw->trie);
 	hw->trie = NULL;
 }
 
-int xfab_fib6_map(struct xfab_fib6_hw *hw, int fd16, int fd8)
+int xfab_fib_map(struct xfab_fib_hw *hw, int alen, int fd16, int fd8)
 {
 	int err = xfab_map_groups(fd8, &hw->n_groups);
 
@@ -36,15 +42,16 @@ int xfab_fib6_map(struct xfab_fib6_hw *hw, int fd16, int fd8)
 		err = xfab_mmap_pair(fd16, LEN16, &hw->map16, fd8, LEN8(hw), &hw->map8);
 	if (err)
 		return err;
-	err = xfab_fib6_attach(hw, hw->map16, hw->map8, hw->n_groups);
+	/* Freshly loaded maps are all zero: nothing to scan. */
+	err = xfab_fib_attach(hw, alen, hw->map16, hw->map8, hw->n_groups);
 	if (err)
-		xfab_fib6_unmap(hw);
+		xfab_fib_unmap(hw);
 	return err;
 }
 
-void xfab_fib6_unmap(struct xfab_fib6_hw *hw)
+void xfab_fib_unmap(struct xfab_fib_hw *hw)
 {
-	xfab_fib6_detach(hw);
+	xfab_fib_detach(hw);
 	if (hw->map16)
 		munmap(hw->map16, LEN16);
 	if (hw->map8)
@@ -52,69 +59,120 @@ void xfab_fib6_unmap(struct xfab_fib6_hw *hw)
 	memset(hw, 0, sizeof(*hw));
 }
 
+__u32 xfab_fib4_lookup(const __u32 *tbl16, const __u32 *tbl8, __u32 n_groups, __u32 addr)
+{
+	__u32 v = tbl16[addr >> 16];
+
+	for (int shift = 8; shift >= 0 && (v & XFAB_FIB_EXT); shift -= 8) {
+		__u32 g = v & XFAB_FIB_ID_MASK;
+
+		if (g >= n_groups)
+			return 0;
+		v = tbl8[(size_t)g * 256 + ((addr >> shift) & 0xff)];
+	}
+	return (v & XFAB_FIB_EXT) ? 0 : v;
+}
+
 __u32 xfab_fib6_lookup(const __u32 *tbl16, const __u32 *tbl8, __u32 n_groups, const __u8 addr[16])
 {
 	__u32 v = tbl16[(__u32)addr[0] << 8 | addr[1]];
 
-	for (int b = 2; b < 16 && (v & XFAB_FIB6_EXT); b++) {
-		if ((v & XFAB_FIB6_ID_MASK) >= n_groups)
+	for (int b = 2; b < 16 && (v & XFAB_FIB_EXT); b++) {
+		if ((v & XFAB_FIB_ID_MASK) >= n_groups)
 			return 0;
-		v = tbl8[(size_t)(v & XFAB_FIB6_ID_MASK) * 256 + addr[b]];
+		v = tbl8[(size_t)(v & XFAB_FIB_ID_MASK) * 256 + addr[b]];
 	}
-	return (v & XFAB_FIB6_EXT) ? 0 : v;
+	return (v & XFAB_FIB_EXT) ? 0 : v;
 }
 
 /* A route the data plane knows: a type and an id that fit an entry. */
 static int entry_of(__u32 type, __u32 id, __u32 *val)
 {
-	*val = XFAB_FIB6_ENTRY(type, id & XFAB_FIB6_ID_MASK);
-	return type != 0 && !(*val & XFAB_FIB6_EXT);
+	*val = XFAB_FIB_ENTRY(type, id & XFAB_FIB_ID_MASK);
+	return type != 0 && !(*val & XFAB_FIB_EXT);
 }
 
-int xfab_fib6_set(struct xfab_fib6_hw *hw, const __u8 addr[16], int plen, __u32 type, __u32 id,
-		  size_t *written)
+/* An address as the trie keys it: 16 bytes, an IPv4 one in the first 4. */
+static void trie_key(const struct xfab_fib_hw *hw, const __u8 *addr, __u8 key[16])
+{
+	memset(key, 0, 16);
+	memcpy(key, addr, (size_t)hw->alen);
+}
+
+int xfab_fib_set(struct xfab_fib_hw *hw, const __u8 *addr, int plen, __u32 type, __u32 id,
+		 size_t *written)
 {
 	size_t w0 = xfab_fibtrie_written(hw->trie);
+	__u8 a[16];
 	__u32 val;
 	int err;
 
+	trie_key(hw, addr, a);
 	if (!entry_of(type, id, &val))
-		err = xfab_fibtrie_unset(hw->trie, addr, plen);
+		err = xfab_fibtrie_unset(hw->trie, a, plen);
 	else
-		err = xfab_fibtrie_set(hw->trie, addr, plen, val);
+		err = xfab_fibtrie_set(hw->trie, a, plen, val);
 	if (written)
 		*written += xfab_fibtrie_written(hw->trie) - w0;
 	return err;
 }
 
-int xfab_fib6_del(struct xfab_fib6_hw *hw, const __u8 addr[16], int plen, size_t *written)
+int xfab_fib_del(struct xfab_fib_hw *hw, const __u8 *addr, int plen, size_t *written)
 {
 	size_t w0 = xfab_fibtrie_written(hw->trie);
-	int err = xfab_fibtrie_unset(hw->trie, addr, plen);
+	__u8 a[16];
+	int err;
 
+	trie_key(hw, addr, a);
+	err = xfab_fibtrie_unset(hw->trie, a, plen);
 	if (written)
 		*written += xfab_fibtrie_written(hw->trie) - w0;
 	return err;
 }
 
-int xfab_fib6_sync(struct xfab_fib6_hw *hw, const void *routes, size_t n,
-		   struct xfab_fib6_stats *st)
+/* Route i of the map's entries, whichever family: its table, its length as
+ * the map keys it (32 bits of table header first), its address, its value. */
+static const __u8 *route_at(const struct xfab_fib_hw *hw, const void *routes, size_t i,
+			    __u32 *table, __u32 *keylen, const struct xfab_route **val)
 {
-	const struct xfab_e_route_v6 *r = routes;
+	if (hw->alen == 4) {
+		const struct xfab_e_route_v4 *r = (const struct xfab_e_route_v4 *)routes + i;
+
+		*table = r->key.table;
+		*keylen = r->key.prefixlen;
+		*val = &r->val;
+		return r->key.addr;
+	} else {
+		const struct xfab_e_route_v6 *r = (const struct xfab_e_route_v6 *)routes + i;
+
+		*table = r->key.table;
+		*keylen = r->key.prefixlen;
+		*val = &r->val;
+		return r->key.addr;
+	}
+}
+
+int xfab_fib_sync(struct xfab_fib_hw *hw, const void *routes, size_t n, struct xfab_fib_stats *st)
+{
 	size_t w0 = xfab_fibtrie_written(hw->trie), k = 0;
-	__u8(*addr)[16] = malloc((n ? n : 1) * sizeof(*addr));
+	__u8(*addr)[16] = calloc(n ? n : 1, sizeof(*addr));
 	int *plen = malloc((n ? n : 1) * sizeof(*plen));
 	__u32 *val = malloc((n ? n : 1) * sizeof(*val));
+	double t0 = (double)xfab_mono_ns() / 1e6;
+	__u32 max = 32 + 8 * (__u32)hw->alen;
 	int err = -ENOMEM;
 
 	if (!addr || !plen || !val)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		if (r[i].key.table != 0 || r[i].key.prefixlen < 32 || r[i].key.prefixlen > 160 ||
-		    !entry_of(r[i].val.type, r[i].val.id, &val[k]))
+		const struct xfab_route *v;
+		__u32 table, keylen;
+		const __u8 *a = route_at(hw, routes, i, &table, &keylen, &v);
+
+		if (table != 0 || keylen < 32 || keylen > max || !entry_of(v->type, v->id, &val[k]))
 			continue;
-		memcpy(addr[k], r[i].key.addr, 16);
-		plen[k++] = (int)r[i].key.prefixlen - 32;
+		memcpy(addr[k], a, (size_t)hw->alen);
+		plen[k++] = (int)keylen - 32;
 	}
 	err = xfab_fibtrie_sync(hw->trie, (const __u8(*)[16])addr, plen, val, k);
 	if (st) {
@@ -122,6 +180,7 @@ int xfab_fib6_sync(struct xfab_fib6_hw *hw, const void *routes, size_t n,
 		st->routes = xfab_fibtrie_prefixes(hw->trie);
 		st->written = xfab_fibtrie_written(hw->trie) - w0;
 		st->groups = xfab_fibtrie_groups_used(hw->trie);
+		st->write_ms = (double)xfab_mono_ns() / 1e6 - t0;
 	}
 out:
 	free(addr);

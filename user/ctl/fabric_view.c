@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * xfabctl fabric report: what its two outputs (fabric_text.c, fabric_json.c)
+ * read of a report beside its fields: names and the sums of the counters
+ * that tell of trouble. Apart from fabric_report.c, which calls the
+ * outputs, so that neither output calls back into it.
+ */
+#include <string.h>
+
+#include "ctl.h"
+#include "fabric_report.h"
+
+const char *const fab_dir_names[2] = {"up", "down"};
+const char *const fab_tier_names[3] = {"", "leaf-spine", "spine-super"};
+
+const char *fab_sw_name(const struct fab_report *r, int s)
+{
+	return r->f.switches[s].name;
+}
+
+const char *fab_port_of(const struct fab_report *r, int s, int p)
+{
+	return r->f.switches[s].ports[p].name;
+}
+
+void fab_trouble_sums(const struct fab_report *r, struct fab_trouble *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (unsigned int s = 0; s < r->f.n_switches; s++) {
+		const struct xfab_fab_sw_ctr *c = &r->cur.sw[s];
+
+		for (unsigned int p = 0; p < r->f.switches[s].n_ports; p++)
+			for (int k = 0; k < XFAB_FAB_NUM_TC; k++) {
+				t->ecn += c->ports[p].ecn_marked[k];
+				t->q_dropped += c->ports[p].q_dropped[k];
+				t->pfc_rx += c->ports[p].pfc_rx[k];
+				t->pfc_tx += c->ports[p].pfc_tx[k];
+				t->pauses += c->ports[p].pauses[k];
+				t->paused_ns += c->ports[p].paused_ns[k];
+			}
+		for (unsigned int k = 1; k < XFAB_DROP_MAX; k++) {
+			t->drops += c->drop_packets[k];
+			t->drop_bytes += c->drop_bytes[k];
+		}
+	}
+}
