@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The JSON reader's parser state, shared by its parts (json.h tells what it
- * reads): json.c (error places, the input's refill, values, documents and
- * the tree's accessors), json_arena.c (the document's memory and its
- * strings' copies), json_string.c (strings). Internal to those files.
+ * reads), from the bottom up: json_input.c (error places, the input's
+ * refill), json_arena.c (the document's memory and its strings' copies),
+ * json_string.c (strings), json.c (values, documents and the tree's
+ * accessors). Each calls only those before it. Internal to those files.
  */
 #ifndef XFAB_JSON_INT_H
 #define XFAB_JSON_INT_H
@@ -95,7 +96,7 @@ static inline struct json_pos here(const struct parser *p)
 	return pos;
 }
 
-/* ---- error places (json.c): the first failure is kept, at pos or here ---- */
+/* ---- error places (json_input.c): the first failure is kept, at pos or here ---- */
 
 void xfab_json_fail_at(struct parser *p, struct json_pos pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -114,7 +115,7 @@ char *xfab_json_intern(struct parser *p, const char *s, size_t len);
 
 char *xfab_json_parse_string(struct parser *p);
 
-/* ---- input: json.c's refill and the inline steps every token takes ---- */
+/* ---- input: json_input.c's refill and the inline steps every token takes ---- */
 
 /* Reads the next chunk, keeping s[mark..len) (the token being read).
  * 1: more input; 0: the end (or a failure, recorded). */
