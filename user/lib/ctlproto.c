@@ -195,50 +195,65 @@ static int check_pfcwd(const struct json_value *root, struct xfab_ctl_req *r,
 	return 0;
 }
 
-int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *req,
-			   struct xfab_ctl_err *err)
+/* The request line as a JSON object; NULL: refused (err says why). */
+static struct json_value *request_object(const char *line, size_t len, struct xfab_ctl_err *err)
 {
-	struct xfab_ctl_req r;
-	struct json_value *root = NULL;
-	const struct json_value *f;
+	struct json_value *root;
 	struct json_pos pos;
-	char jerr[128], why[128], *text;
-	int ret = -1, cmd = -1, seen = 0;
+	char jerr[128], *text;
 
-	memset(&r, 0, sizeof(r));
-	memset(err, 0, sizeof(*err));
-	if (len >= XFAB_CTL_MAX_LINE)
-		return fail(err, "", "request longer than %d bytes", XFAB_CTL_MAX_LINE - 1);
-	if (memchr(line, '\0', len))
-		return fail(err, "", "request holds a NUL byte");
+	if (len >= XFAB_CTL_MAX_LINE) {
+		fail(err, "", "request longer than %d bytes", XFAB_CTL_MAX_LINE - 1);
+		return NULL;
+	}
+	if (memchr(line, '\0', len)) {
+		fail(err, "", "request holds a NUL byte");
+		return NULL;
+	}
 	text = strndup(line, len);
-	if (!text)
-		return fail(err, "", "out of memory");
+	if (!text) {
+		fail(err, "", "out of memory");
+		return NULL;
+	}
 	root = json_parse(text, jerr, sizeof(jerr), &pos);
 	free(text);
-	if (!root)
-		return fail(err, "", "bad JSON at column %d: %s", pos.col, jerr);
+	if (!root) {
+		fail(err, "", "bad JSON at column %d: %s", pos.col, jerr);
+		return NULL;
+	}
 	if (root->type != JSON_OBJECT) {
 		fail(err, "", "a request is one JSON object");
-		goto out;
+		json_free(root);
+		return NULL;
 	}
-	f = json_get(root, "cmd");
+	return root;
+}
+
+/* The command root names; -1: none, or one not in cmds. */
+static int request_cmd(const struct json_value *root, struct xfab_ctl_err *err)
+{
+	const struct json_value *f = json_get(root, "cmd");
+	int cmd = -1;
+
 	if (!f || f->type != JSON_STRING) {
 		fail(err, "cmd", f ? "\"cmd\" must be a string" : "missing field \"cmd\"");
-		goto out;
+		return -1;
 	}
 	for (int i = 0; i < XFAB_CTL_N_CMDS; i++)
 		if (!strcmp(f->str, cmds[i].name))
 			cmd = i;
-	if (cmd < 0) {
+	if (cmd < 0)
 		fail(err, "cmd",
 		     "unknown command \"%.64s\" (ping, te-add, te-del, te-clear, "
 		     "clear-watermark, clear-counters, fib-status, restart, pfcwd-start, "
 		     "pfcwd-stop, pfcwd-interval, te-sweep, te-list)",
 		     f->str);
-		goto out;
-	}
-	r.cmd = (enum xfab_ctl_cmd)cmd;
+	return cmd;
+}
+
+/* Every field one of cmd's and a string, the required ones there. */
+static int check_shape(const struct json_value *root, int cmd, struct xfab_ctl_err *err)
+{
 	for (size_t i = 0; i < root->count; i++) {
 		const struct json_value *m = &root->children[i];
 		int known = !strcmp(m->key, "cmd");
@@ -248,60 +263,65 @@ int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *re
 		if (!known) {
 			fail(err, "", "unknown field \"%.64s\" for %s", m->key, cmds[cmd].name);
 			snprintf(err->field, sizeof(err->field), "%s", m->key);
-			goto out;
+			return -1;
 		}
 		if (m->type != JSON_STRING) {
 			fail(err, "", "must be a string");
 			snprintf(err->field, sizeof(err->field), "%s", m->key);
-			goto out;
+			return -1;
 		}
-		if (strcmp(m->key, "cmd"))
-			seen++;
 	}
 	for (int k = 0; k < cmds[cmd].required; k++) {
 		const char *name = cmds[cmd].fields[k];
 
-		if (!json_get(root, name)) {
-			fail(err, name, "missing field \"%s\"", name);
-			goto out;
-		}
+		if (!json_get(root, name))
+			return fail(err, name, "missing field \"%s\"", name);
 	}
+	return 0;
+}
+
+/* The TE pin's fields: "in", "prefix" and "via" (checked against the
+ * prefix's family). */
+static int read_pin(const struct json_value *root, struct xfab_ctl_req *r, struct xfab_ctl_err *err)
+{
+	const struct json_value *f;
+	char why[128];
+
 	if ((f = json_get(root, "in"))) {
 		if (check_ifname(f->str, err))
-			goto out;
-		snprintf(r.in, sizeof(r.in), "%s", f->str);
+			return -1;
+		snprintf(r->in, sizeof(r->in), "%s", f->str);
 	}
 	if ((f = json_get(root, "prefix"))) {
-		if (strlen(f->str) >= sizeof(r.prefix) ||
-		    xfab_parse_prefix(f->str, &r.pfx, why, sizeof(why))) {
-			fail(err, "prefix", "%s",
-			     strlen(f->str) >= sizeof(r.prefix) ? "too long" : why);
-			goto out;
-		}
-		if (host_bits_set(&r.pfx)) {
-			fail(err, "prefix", "host bits set past /%d", r.pfx.plen);
-			goto out;
-		}
-		snprintf(r.prefix, sizeof(r.prefix), "%s", f->str);
+		if (strlen(f->str) >= sizeof(r->prefix) ||
+		    xfab_parse_prefix(f->str, &r->pfx, why, sizeof(why)))
+			return fail(err, "prefix", "%s",
+				    strlen(f->str) >= sizeof(r->prefix) ? "too long" : why);
+		if (host_bits_set(&r->pfx))
+			return fail(err, "prefix", "host bits set past /%d", r->pfx.plen);
+		snprintf(r->prefix, sizeof(r->prefix), "%s", f->str);
 	}
 	if ((f = json_get(root, "via"))) {
-		if (strlen(f->str) >= sizeof(r.via)) {
-			fail(err, "via", "too long");
-			goto out;
-		}
-		if (check_via(f->str, r.pfx.family, err))
-			goto out;
-		snprintf(r.via, sizeof(r.via), "%s", f->str);
+		if (strlen(f->str) >= sizeof(r->via))
+			return fail(err, "via", "too long");
+		if (check_via(f->str, r->pfx.family, err))
+			return -1;
+		snprintf(r->via, sizeof(r->via), "%s", f->str);
 	}
-	if (check_pfcwd(root, &r, err))
-		goto out;
+	return 0;
+}
+
+/* The TE plan's fields: "gen" (a generation) and "from" (a pin index). */
+static int read_plan(const struct json_value *root, struct xfab_ctl_req *r,
+		     struct xfab_ctl_err *err)
+{
+	const struct json_value *f;
+
 	if ((f = json_get(root, "gen"))) {
-		if (strlen(f->str) >= sizeof(r.gen) || xfab_ctl_parse_gen(f->str, &r.generation)) {
-			fail(err, "gen", "\"%.32s\" is not a generation (1..%llu)", f->str,
-			     (unsigned long long)UINT64_MAX);
-			goto out;
-		}
-		snprintf(r.gen, sizeof(r.gen), "%s", f->str);
+		if (strlen(f->str) >= sizeof(r->gen) || xfab_ctl_parse_gen(f->str, &r->generation))
+			return fail(err, "gen", "\"%.32s\" is not a generation (1..%llu)", f->str,
+				    (unsigned long long)UINT64_MAX);
+		snprintf(r->gen, sizeof(r->gen), "%s", f->str);
 	}
 	if ((f = json_get(root, "from"))) {
 		char *end;
@@ -309,15 +329,35 @@ int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *re
 
 		v = strtoull(f->str, &end, 10);
 		if (*f->str < '0' || *f->str > '9' || *end || v > UINT32_MAX ||
-		    strlen(f->str) >= sizeof(r.from)) {
-			fail(err, "from", "\"%.32s\" is not a pin index (0..%u)", f->str,
-			     UINT32_MAX);
-			goto out;
-		}
-		r.from_index = (uint32_t)v;
-		snprintf(r.from, sizeof(r.from), "%s", f->str);
+		    strlen(f->str) >= sizeof(r->from))
+			return fail(err, "from", "\"%.32s\" is not a pin index (0..%u)", f->str,
+				    UINT32_MAX);
+		r->from_index = (uint32_t)v;
+		snprintf(r->from, sizeof(r->from), "%s", f->str);
 	}
-	(void)seen;
+	return 0;
+}
+
+int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *req,
+			   struct xfab_ctl_err *err)
+{
+	struct xfab_ctl_req r;
+	struct json_value *root;
+	int ret = -1, cmd;
+
+	memset(&r, 0, sizeof(r));
+	memset(err, 0, sizeof(*err));
+	root = request_object(line, len, err);
+	if (!root)
+		return -1;
+	cmd = request_cmd(root, err);
+	if (cmd < 0)
+		goto out;
+	r.cmd = (enum xfab_ctl_cmd)cmd;
+	/* the fields in the order a client's mistakes are reported */
+	if (check_shape(root, cmd, err) || read_pin(root, &r, err) || check_pfcwd(root, &r, err) ||
+	    read_plan(root, &r, err))
+		goto out;
 	*req = r;
 	ret = 0;
 out:

@@ -285,14 +285,20 @@ static const char *special_dst(int family, const __u8 *a, int plen)
 	return NULL;
 }
 
-static int decode_route(const struct nlmsghdr *nlh, const struct xfab_nl_filter *f,
-			struct xfab_nl_change *out)
+/*
+ * decode_route's steps return 1 when the route goes on to the next step,
+ * otherwise what decode_route returns: 0 for a route it skips (out->why
+ * says why), -EINVAL for a malformed message.
+ */
+
+/* The rtmsg and its attributes into tb; the route's key (family, prefix,
+ * table), priority and nexthop id into out->route. */
+static int route_key(const struct nlmsghdr *nlh, const struct nlattr **tb,
+		     struct xfab_nl_change *out)
 {
 	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
-	const struct nlattr *tb[RTA_MAX + 1] = {0};
 	struct xfab_nl_route *r = &out->route;
-	char pname[16];
-	int alen, err;
+	int alen;
 	size_t bad;
 
 	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*rtm)))
@@ -336,7 +342,18 @@ static int decode_route(const struct nlmsghdr *nlh, const struct xfab_nl_filter 
 		if (r->dst[i] & ~mask)
 			return why(out, -EINVAL, "host bits set beyond /%u", r->plen);
 	}
-	/* what a switch does not program */
+	return 1;
+}
+
+/* What a switch does not program: another table or protocol than f's,
+ * cloned, source-specific and TOS routes, types other than unicast and
+ * the blackholes (which set r->blackhole), special destinations. */
+static int route_wanted(const struct rtmsg *rtm, const struct xfab_nl_filter *f,
+			struct xfab_nl_change *out)
+{
+	struct xfab_nl_route *r = &out->route;
+	char pname[16];
+
 	if (r->table == RT_TABLE_LOCAL)
 		return why(out, 0, "table 255 (local)");
 	if (r->table != f->table)
@@ -367,9 +384,17 @@ static int decode_route(const struct nlmsghdr *nlh, const struct xfab_nl_filter 
 		if (s)
 			return why(out, 0, "%s destination", s);
 	}
-	out->kind = nlh->nlmsg_type == RTM_NEWROUTE ? XFAB_NL_ROUTE_ADD : XFAB_NL_ROUTE_DEL;
-	if (r->blackhole)
-		return 1;
+	return 1;
+}
+
+/* A unicast route's nexthops: RTA_MULTIPATH's, or the one of RTA_OIF and
+ * RTA_GATEWAY/RTA_VIA, or none when it names a nexthop object (or is a
+ * removal). */
+static int route_hops(const struct rtmsg *rtm, const struct nlattr **tb, struct xfab_nl_change *out)
+{
+	struct xfab_nl_route *r = &out->route;
+	int err;
+
 	if (tb[RTA_MULTIPATH]) {
 		err = decode_multipath(out, tb[RTA_MULTIPATH]);
 		if (err)
@@ -391,6 +416,25 @@ static int decode_route(const struct nlmsghdr *nlh, const struct xfab_nl_filter 
 		return why(out, -EINVAL, "unicast route with no nexthop");
 	}
 	return 1;
+}
+
+static int decode_route(const struct nlmsghdr *nlh, const struct xfab_nl_filter *f,
+			struct xfab_nl_change *out)
+{
+	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[RTA_MAX + 1] = {0};
+	int ret;
+
+	ret = route_key(nlh, tb, out);
+	if (ret != 1)
+		return ret;
+	ret = route_wanted(rtm, f, out);
+	if (ret != 1)
+		return ret;
+	out->kind = nlh->nlmsg_type == RTM_NEWROUTE ? XFAB_NL_ROUTE_ADD : XFAB_NL_ROUTE_DEL;
+	if (out->route.blackhole)
+		return 1;
+	return route_hops(rtm, tb, out);
 }
 
 static int decode_nexthop(const struct nlmsghdr *nlh, struct xfab_nl_change *out)

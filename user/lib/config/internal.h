@@ -68,9 +68,9 @@ void cfg_read_table(struct ctx *c, const struct json_value *root, const char *na
 void cfg_read_device(struct ctx *c, const struct json_value *root);	  /* device.c */
 void cfg_read_overlay(struct ctx *c, const struct json_value *root);	  /* overlay.c */
 void cfg_read_vnet_routes(struct ctx *c, const struct json_value *root);  /* overlay.c */
-void cfg_read_interfaces(struct ctx *c, const struct json_value *root);	  /* l3.c */
+void cfg_read_interfaces(struct ctx *c, const struct json_value *root);	  /* l3_interface.c */
 void cfg_read_routes(struct ctx *c, const struct json_value *root);	  /* routing.c */
-void cfg_read_neighs(struct ctx *c, const struct json_value *root);	  /* l3.c */
+void cfg_read_neighs(struct ctx *c, const struct json_value *root);	  /* l3_neigh.c */
 void cfg_read_ecmp(struct ctx *c, const struct json_value *root);	  /* lb.c */
 void cfg_read_flowlet(struct ctx *c, const struct json_value *root);	  /* lb.c */
 void cfg_read_te(struct ctx *c, const struct json_value *root);		  /* lb.c */
@@ -89,18 +89,28 @@ void cfg_parse_copp(struct ctx *c, const struct json_value *tbl);
 void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl);
 void cfg_parse_ports(struct ctx *c, const struct json_value *tbl);
 
-/* ---- l3.c ---- */
+/* ---- the L3 tables: l3_interface.c ---- */
 void cfg_parse_interfaces(struct ctx *c, const struct json_value *tbl);
 int cfg_connected_port(const struct xfab_config *cfg, int family, const __u8 *gw);
 int cfg_is_local_addr(const struct xfab_config *cfg, int family, const __u8 *a);
+
+/* ---- l3_path.c ---- */
 int cfg_parse_path(struct ctx *c, const struct json_value *e, const char *key,
 		   struct xfab_cfg_route *rt);
+/* SONiC's per-nexthop "distance" and "nexthop-vrf" of rt's entry e: only
+ * the values xfab implements (one VRF, no backup paths); -1: refused. */
+int cfg_parse_route_compat(struct ctx *c, const struct json_value *e, const char *key,
+			   const struct xfab_cfg_route *rt);
 int cfg_prefix_is_own(struct ctx *c, const struct json_value *e, const char *key,
 		      const struct xfab_prefix *pfx, int subnets);
+
+/* ---- l3_route.c ---- */
 /* Room for n routes (the ROUTE table's size) before they are read. */
 int cfg_reserve_routes(struct ctx *c, size_t n);
 void cfg_parse_route(struct ctx *c, const struct json_value *e);
 void cfg_check_duplicate_routes(struct ctx *c);
+
+/* ---- l3_neigh.c ---- */
 void cfg_parse_neighs(struct ctx *c, const struct json_value *tbl);
 
 /* ---- capacity.c ---- */

@@ -4,7 +4,7 @@
  *
  *   VXLAN_TUNNEL|<name>               {src_ip}: this switch's VTEP (one)
  *   VNET|<name>                       {vxlan_tunnel, vni, scope}
- *   INTERFACE|<port>                  {vnet_name}: the port is the tenant's (l3.c)
+ *   INTERFACE|<port>                  {vnet_name}: the port is the tenant's (l3_interface.c)
  *   VNET_ROUTE_TUNNEL|<vnet>|<prefix> {endpoint[,endpoint...], mac_address, vni}
  *   VNET_ROUTE|<vnet>|<prefix>        {nexthop, ifname}
  *
