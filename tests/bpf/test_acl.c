@@ -565,7 +565,7 @@ static void test_metrics(void **state)
 	src.map_fd = acl_map_fd;
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	xfab_metrics_write(&src, f);
+	agent_metrics_write(&src, f);
 	fclose(f);
 	assert_non_null(strstr(buf, "# TYPE xfab_acl_rule_packets_total counter\n"));
 	assert_non_null(strstr(buf, "# TYPE xfab_acl_rule_bytes_total counter\n"));

@@ -471,7 +471,7 @@ static void test_metrics(void **state)
 	src.map_fd = copp_map_fd;
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	xfab_metrics_write(&src, f);
+	agent_metrics_write(&src, f);
 	fclose(f);
 	{
 		const char *lines[] = {

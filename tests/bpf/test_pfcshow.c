@@ -434,7 +434,7 @@ static void test_metrics(void **state)
 	src.map_fd = fd_by_name;
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	xfab_metrics_write(&src, f);
+	agent_metrics_write(&src, f);
 	fclose(f);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const char *hit = strstr(buf, want[i]);

@@ -345,7 +345,7 @@ static void test_te_trace(void **state)
  * from p2 it is not.
  */
 static int home_ns = -1; /* the namespace the test started in */
-static char pin_dir[64], ns_path[64];
+static char ctl_pin_dir[64], ns_path[64];
 static int made_run_netns;
 
 /* xfabctl's JSON answer to a trace, as [ingress, action, egress, te]. */
@@ -359,7 +359,7 @@ static void ctl_trace(int ns, const char *in, const char *dst, char *out, size_t
 	snprintf(cmd, sizeof(cmd),
 		 "%s -P %s -j trace --in %s --src 10.0.1.2 --dst %s --proto udp --sport 4000 "
 		 "--dport 5000 | jq -c '[.ingress, .action, .egress, .te]'",
-		 h_build_path("xfabctl"), pin_dir, in, dst);
+		 h_build_path("xfabctl"), ctl_pin_dir, in, dst);
 	if (ns >= 0) {
 		here = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 		assert_true(here >= 0);
@@ -383,9 +383,9 @@ static void test_xfabctl_trace_ports(void **state)
 
 	(void)state;
 	assert_int_equal(xfab_ensure_bpffs(), 0);
-	snprintf(pin_dir, sizeof(pin_dir), "/sys/fs/bpf/xfab-test-%d", (int)getpid());
-	assert_int_equal(bpf_object__pin_maps(H.skel->obj, pin_dir), 0);
-	snprintf(out, sizeof(out), "%s/prog_trace", pin_dir);
+	snprintf(ctl_pin_dir, sizeof(ctl_pin_dir), "/sys/fs/bpf/xfab-test-%d", (int)getpid());
+	assert_int_equal(bpf_object__pin_maps(H.skel->obj, ctl_pin_dir), 0);
+	snprintf(out, sizeof(out), "%s/prog_trace", ctl_pin_dir);
 	assert_int_equal(bpf_program__pin(H.skel->progs.xfab_xdp_trace, out), 0);
 
 	ctl_trace(-1, "p1", "10.9.5.7", out, sizeof(out));
@@ -423,12 +423,12 @@ static int trace_ports_cleanup(void **state)
 	}
 	if (made_run_netns)
 		rmdir("/run/netns"); /* only if empty, and only if this test made it */
-	if (pin_dir[0]) {
-		snprintf(prog, sizeof(prog), "%s/prog_trace", pin_dir);
+	if (ctl_pin_dir[0]) {
+		snprintf(prog, sizeof(prog), "%s/prog_trace", ctl_pin_dir);
 		unlink(prog);
-		bpf_object__unpin_maps(H.skel->obj, pin_dir);
-		rmdir(pin_dir);
-		pin_dir[0] = '\0';
+		bpf_object__unpin_maps(H.skel->obj, ctl_pin_dir);
+		rmdir(ctl_pin_dir);
+		ctl_pin_dir[0] = '\0';
 	}
 	return 0;
 }

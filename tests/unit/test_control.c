@@ -176,11 +176,11 @@ static int reload(int flags, struct xfab_cfg_errors *errs)
 	int n_kept;
 
 	parse(&next, flags);
-	if (pins_reload_check(A, &next, "sw.json", &kept, &n_kept, errs)) {
+	if (agent_pins_reload_check(A, &next, "sw.json", &kept, &n_kept, errs)) {
 		xfab_config_free(&next);
 		return -1;
 	}
-	pins_reload_commit(A, kept, n_kept);
+	agent_pins_reload_commit(A, kept, n_kept);
 	xfab_config_free(&A->cfg);
 	A->cfg = next;
 	compile_all();
@@ -226,7 +226,7 @@ static int setup_te_off(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	pins_free(A->pins, A->n_pins);
+	agent_pins_free(A->pins, A->n_pins);
 	xfab_compile_free(A->compile);
 	xfab_rib_free(A->rib);
 	xfab_config_free(&A->cfg);
@@ -247,7 +247,7 @@ static struct answer ask(const char *line)
 {
 	char out[XFAB_CTL_MAX_LINE];
 	struct answer a;
-	int n = ctl_handle(A, line, strlen(line), out, sizeof(out));
+	int n = agent_ctl_handle(A, line, strlen(line), out, sizeof(out));
 
 	assert_true(n > 0 && out[n - 1] == '\n');
 	assert_int_equal(
@@ -752,8 +752,8 @@ static void test_handler_table(void **state)
 	assert_false(a.ok);
 	assert_string_equal(a.field, "cmd");
 	assert_non_null(strstr(a.error, "pfcwd-stop"));
-	assert_int_equal(ctl_register_check(XFAB_CTL_N_CMDS, wd_check), -1);
-	assert_int_equal(ctl_register_check(XFAB_CTL_PFCWD_STOP, wd_check), 0);
+	assert_int_equal(agent_ctl_register_check(XFAB_CTL_N_CMDS, wd_check), -1);
+	assert_int_equal(agent_ctl_register_check(XFAB_CTL_PFCWD_STOP, wd_check), 0);
 	ask_ok("{\"cmd\":\"pfcwd-stop\",\"ports\":\"eth2\"}");
 	assert_int_equal(n_seen, 1);
 	assert_int_equal(seen.cmd, XFAB_CTL_PFCWD_STOP);
@@ -980,12 +980,12 @@ static void test_te_list_pages(void **state)
 		a = ask(req);
 		assert_true(a.ok);
 		assert_true(strlen(a.line) < XFAB_CTL_MAX_LINE);
-		root = json_parse(a.line, err, sizeof(err), &pos);
+		root = xfab_json_parse(a.line, err, sizeof(err), &pos);
 		assert_non_null(root);
-		assert_string_equal(json_get(root, "generation")->str, "3");
-		assert_string_equal(json_get(root, "total")->str, "90");
-		assert_true(json_get(root, "te")->boolean);
-		pins = json_get(root, "pins");
+		assert_string_equal(xfab_json_get(root, "generation")->str, "3");
+		assert_string_equal(xfab_json_get(root, "total")->str, "90");
+		assert_true(xfab_json_get(root, "te")->boolean);
+		pins = xfab_json_get(root, "pins");
 		assert_true(pins->count > 0);
 		for (unsigned k = 0; k < pins->count; k++) {
 			const struct json_value *p = &pins->children[k];
@@ -995,23 +995,23 @@ static void test_te_list_pages(void **state)
 			assert_true(idx < N);
 			snprintf(pfx, sizeof(pfx), "31.%u.0.0/16", idx);
 			snprintf(gen, sizeof(gen), "%u", idx / 30 + 1);
-			assert_string_equal(json_get(p, "prefix")->str, pfx);
-			assert_string_equal(json_get(p, "in")->str, idx % 2 ? "eth1" : "eth2");
-			assert_string_equal(json_get(p, "gen")->str, gen);
-			assert_string_equal(json_get(p, "via")->str,
+			assert_string_equal(xfab_json_get(p, "prefix")->str, pfx);
+			assert_string_equal(xfab_json_get(p, "in")->str, idx % 2 ? "eth1" : "eth2");
+			assert_string_equal(xfab_json_get(p, "gen")->str, gen);
+			assert_string_equal(xfab_json_get(p, "via")->str,
 					    "10.0.3.10,10.0.3.11,10.0.3.12,10.0.4.13,10.0.4.14");
 			seen[idx]++;
 		}
-		next = json_get(root, "next");
+		next = xfab_json_get(root, "next");
 		pages++;
 		if (!next) {
 			assert_int_equal(from + pins->count, N);
-			json_free(root);
+			xfab_json_free(root);
 			break;
 		}
 		assert_int_equal(strtoul(next->str, NULL, 10), from + pins->count);
 		from += pins->count;
-		json_free(root);
+		xfab_json_free(root);
 		assert_true(pages < N);
 	}
 	assert_true(pages > 1);
@@ -1058,19 +1058,19 @@ static void test_te_list_every_start(void **state)
 			int n;
 
 			snprintf(line, sizeof(line), "{\"cmd\":\"te-list\",\"from\":\"%u\"}", at);
-			n = ctl_handle(A, line, strlen(line), out, sizeof(out));
+			n = agent_ctl_handle(A, line, strlen(line), out, sizeof(out));
 			assert_true(n > 0 && (size_t)n < sizeof(out) && out[n - 1] == '\n');
 			assert_int_equal(strlen(out), n);
-			root = json_parse(out, err, sizeof(err), &pos);
+			root = xfab_json_parse(out, err, sizeof(err), &pos);
 			if (!root)
 				fail_msg("te-list from %u: %s: %s", at, err, out);
-			pins = json_get(root, "pins");
-			next = json_get(root, "next");
+			pins = xfab_json_get(root, "pins");
+			next = xfab_json_get(root, "next");
 			assert_true(pins->count > 0);
 			for (unsigned k = 0; k < pins->count; k++) {
-				assert_string_equal(json_get(&pins->children[k], "prefix")->str,
-						    pfxs[at + k]);
-				assert_string_equal(json_get(&pins->children[k], "via")->str,
+				assert_string_equal(
+				    xfab_json_get(&pins->children[k], "prefix")->str, pfxs[at + k]);
+				assert_string_equal(xfab_json_get(&pins->children[k], "via")->str,
 						    vias[at + k]);
 			}
 			at += pins->count;
@@ -1078,7 +1078,7 @@ static void test_te_list_every_start(void **state)
 				assert_int_equal(strtoul(next->str, NULL, 10), at);
 			else
 				assert_int_equal(at, N);
-			json_free(root);
+			xfab_json_free(root);
 		}
 	}
 }

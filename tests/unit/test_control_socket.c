@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Unit tests of xfabd's control socket (user/agent/control.c), served by
- * the same calls xfabd's event loop makes (ctl_pollfds, poll, ctl_serve),
+ * the same calls xfabd's event loop makes (agent_ctl_pollfds, poll, agent_ctl_serve),
  * with clients in this process, in a temporary directory (no root):
  *   - the socket is born 0600, its directories are made and removed;
  *   - a stale socket (nothing listening) is replaced, a live one is not
@@ -53,7 +53,7 @@ static int teardown(void **state)
 	char path[160];
 
 	(void)state;
-	ctl_close(&A);
+	agent_ctl_close(&A);
 	/* whatever a failed test left */
 	unlink(sock);
 	snprintf(path, sizeof(path), "%s/lab", root);
@@ -66,12 +66,12 @@ static int teardown(void **state)
 static void serve(int ms)
 {
 	struct pollfd pfd[1 + CTL_MAX_CONN];
-	int timeout, n = ctl_pollfds(&A, pfd, 1 + CTL_MAX_CONN, &timeout);
+	int timeout, n = agent_ctl_pollfds(&A, pfd, 1 + CTL_MAX_CONN, &timeout);
 
 	if (timeout < 0 || timeout > ms)
 		timeout = ms;
 	assert_true(poll(pfd, (nfds_t)n, timeout) >= 0);
-	ctl_serve(&A, pfd, n);
+	agent_ctl_serve(&A, pfd, n);
 }
 
 static int client(void)
@@ -137,11 +137,11 @@ static void test_mode_and_cleanup(void **state)
 	char dir[160];
 
 	(void)state;
-	assert_int_equal(ctl_open_at(&A, sock, root), 0);
+	assert_int_equal(agent_ctl_open_at(&A, sock, root), 0);
 	assert_int_equal(lstat(sock, &st), 0);
 	assert_true(S_ISSOCK(st.st_mode));
 	assert_int_equal(st.st_mode & 0777, 0600);
-	ctl_close(&A);
+	agent_ctl_close(&A);
 	assert_int_equal(lstat(sock, &st), -1);
 	snprintf(dir, sizeof(dir), "%s/lab", root);
 	assert_int_equal(lstat(dir, &st), -1); /* the empty directory went too */
@@ -155,7 +155,7 @@ static void test_one_answer_per_line(void **state)
 	const char *got;
 
 	(void)state;
-	assert_int_equal(ctl_open_at(&A, sock, root), 0);
+	assert_int_equal(agent_ctl_open_at(&A, sock, root), 0);
 	fd = client();
 	/* two requests in one write, the second in two pieces */
 	says(fd, "{\"cmd\":\"ping\"}\n{\"cmd\":\"te-");
@@ -183,7 +183,7 @@ static void test_line_limit(void **state)
 
 	(void)state;
 	assert_non_null(line);
-	assert_int_equal(ctl_open_at(&A, sock, root), 0);
+	assert_int_equal(agent_ctl_open_at(&A, sock, root), 0);
 	/* the longest line that may be (padded with JSON whitespace) is served */
 	fd = client();
 	memset(line, ' ', XFAB_CTL_MAX_LINE);
@@ -213,8 +213,8 @@ static void test_stuck_clients_hold_up_nobody(void **state)
 	__u64 t0;
 
 	(void)state;
-	assert_int_equal(ctl_open_at(&A, sock, root), 0);
-	ctl_set_deadline(&A, 300);
+	assert_int_equal(agent_ctl_open_at(&A, sock, root), 0);
+	agent_ctl_set_deadline(&A, 300);
 	for (int i = 0; i < CTL_MAX_CONN - 1; i++) {
 		stuck[i] = client();
 		says(stuck[i], "{\"cmd\":\"pi");
@@ -258,7 +258,7 @@ static void test_client_that_does_not_read(void **state)
 	size_t sent = 0;
 
 	(void)state;
-	assert_int_equal(ctl_open_at(&A, sock, root), 0);
+	assert_int_equal(agent_ctl_open_at(&A, sock, root), 0);
 	fd = client();
 	/* requests until our socket buffer is full: xfabd stops reading */
 	for (int i = 0; i < 200000; i++) {
@@ -305,8 +305,8 @@ static void test_stale_live_and_foreign(void **state)
 
 	(void)state;
 	/* stale: bound once, nobody listens (a killed xfabd) */
-	assert_int_equal(ctl_open_at(&A, sock, root), 0); /* makes the directory */
-	ctl_close(&A);
+	assert_int_equal(agent_ctl_open_at(&A, sock, root), 0); /* makes the directory */
+	agent_ctl_close(&A);
 	assert_int_equal(mkdir(root, 0700), 0);
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
 	{
@@ -319,20 +319,20 @@ static void test_stale_live_and_foreign(void **state)
 	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	close(fd);
 	assert_int_equal(lstat(sock, &st), 0);
-	assert_int_equal(ctl_open_at(&A, sock, root), 0);
+	assert_int_equal(agent_ctl_open_at(&A, sock, root), 0);
 	fd = client();
 	says(fd, "{\"cmd\":\"ping\"}\n");
 	assert_string_equal(hear(fd, 1, &eof, 500), "{\"ok\":true}\n");
 	close(fd);
 	/* live: a second one does not take it, and the first still serves */
 	memset(&B, 0, sizeof(B));
-	assert_int_equal(ctl_open_at(&B, sock, root), -EADDRINUSE);
+	assert_int_equal(agent_ctl_open_at(&B, sock, root), -EADDRINUSE);
 	assert_null(B.ctl);
 	fd = client();
 	says(fd, "{\"cmd\":\"ping\"}\n");
 	assert_string_equal(hear(fd, 1, &eof, 500), "{\"ok\":true}\n");
 	close(fd);
-	ctl_close(&A);
+	agent_ctl_close(&A);
 	/* not a socket: left alone */
 	assert_int_equal(mkdir(root, 0700), 0);
 	{
@@ -344,7 +344,7 @@ static void test_stale_live_and_foreign(void **state)
 	fd = open(sock, O_CREAT | O_WRONLY, 0644);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(ctl_open_at(&A, sock, root), -EEXIST);
+	assert_int_equal(agent_ctl_open_at(&A, sock, root), -EEXIST);
 	assert_int_equal(lstat(sock, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
 }

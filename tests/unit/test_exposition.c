@@ -162,7 +162,7 @@ static char *write_exposition(void)
 	fib.enabled = 1;
 	fib.routes = 10;
 	src.fib = &fib;
-	xfab_metrics_write(&src, f);
+	agent_metrics_write(&src, f);
 	fclose(f);
 	return buf;
 }

@@ -349,7 +349,7 @@ static void test_metrics_writers(void **state)
 	int n = 0, acl = -1;
 
 	(void)state;
-	for (const struct xfab_metrics_writer *w = xfab_metrics_writers; w->feature; w++, n++) {
+	for (const struct xfab_metrics_writer *w = agent_metrics_writers; w->feature; w++, n++) {
 		if (!xfab_feature_find(w->feature))
 			fail_msg("metrics writer for %s: no such feature", w->feature);
 		if (!strcmp(w->feature, "acl"))

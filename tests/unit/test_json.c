@@ -114,7 +114,7 @@ static void test_stream_matches_text(void **state)
 	for (size_t i = 0; i < sizeof(corpus) / sizeof(corpus[0]); i++) {
 		char err1[256] = "", err2[256] = "";
 		struct json_pos pos1 = {0, 0}, pos2 = {0, 0};
-		struct json_value *a = json_parse(corpus[i], err1, sizeof(err1), &pos1);
+		struct json_value *a = xfab_json_parse(corpus[i], err1, sizeof(err1), &pos1);
 
 		for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
 			struct chunks c = {.text = corpus[i],
@@ -122,7 +122,7 @@ static void test_stream_matches_text(void **state)
 					   .step = steps[s],
 					   .fail_at = -1};
 			struct json_value *b =
-			    json_parse_stream(chunk_read, &c, err2, sizeof(err2), &pos2);
+			    xfab_json_parse_stream(chunk_read, &c, err2, sizeof(err2), &pos2);
 
 			if (!a != !b)
 				fail_msg("input %zu, step %zu: text says \"%s\", stream \"%s\"", i,
@@ -134,9 +134,9 @@ static void test_stream_matches_text(void **state)
 				assert_int_equal(pos1.line, pos2.line);
 				assert_int_equal(pos1.col, pos2.col);
 			}
-			json_free(b);
+			xfab_json_free(b);
 		}
-		json_free(a);
+		xfab_json_free(a);
 	}
 }
 
@@ -145,7 +145,8 @@ static void test_positions(void **state)
 {
 	char err[256];
 	struct json_pos pos;
-	struct json_value *v = json_parse("{\n  \"a\": [1,\n    \"b\"]}", err, sizeof(err), &pos);
+	struct json_value *v =
+	    xfab_json_parse("{\n  \"a\": [1,\n    \"b\"]}", err, sizeof(err), &pos);
 
 	(void)state;
 	assert_non_null(v);
@@ -154,8 +155,8 @@ static void test_positions(void **state)
 	assert_int_equal(v->children[0].pos.col, 8);
 	assert_int_equal(v->children[0].children[1].pos.line, 3);
 	assert_int_equal(v->children[0].children[1].pos.col, 5);
-	json_free(v);
-	assert_null(json_parse("{\n  \"a\": [1,\n    \"b\" x]}", err, sizeof(err), &pos));
+	xfab_json_free(v);
+	assert_null(xfab_json_parse("{\n  \"a\": [1,\n    \"b\" x]}", err, sizeof(err), &pos));
 	assert_int_equal(pos.line, 3);
 	assert_int_equal(pos.col, 9);
 	assert_string_equal(err, "expected ',' or ']' in array");
@@ -184,13 +185,13 @@ static void test_big_object(void **state)
 	int n = 200000; /* past what is copied out of the stack, and 8 MB of it */
 	char *t = big_object(n, -1, -1), err[256];
 	struct json_pos pos;
-	struct json_value *v = json_parse(t, err, sizeof(err), &pos);
+	struct json_value *v = xfab_json_parse(t, err, sizeof(err), &pos);
 	const struct json_value *big;
 
 	(void)state;
 	assert_non_null(v);
 	assert_int_equal(v->count, 3);
-	big = json_get(v, "big");
+	big = xfab_json_get(v, "big");
 	assert_non_null(big);
 	assert_int_equal(big->count, n);
 	for (int i = 0; i < n; i += 997) {
@@ -203,9 +204,9 @@ static void test_big_object(void **state)
 		assert_string_equal(big->children[i].children[1].children[0].str, "same");
 	}
 	/* what came before and after it is whole */
-	assert_string_equal(json_get(v, "x")->children[0].str, "0");
-	assert_int_equal(json_get(json_get(v, "y"), "z")->boolean, 1);
-	json_free(v);
+	assert_string_equal(xfab_json_get(v, "x")->children[0].str, "0");
+	assert_int_equal(xfab_json_get(xfab_json_get(v, "y"), "z")->boolean, 1);
+	xfab_json_free(v);
 	free(t);
 }
 
@@ -221,7 +222,7 @@ static void test_big_object_duplicates(void **state)
 		char *t = big_object(sizes[s], 70, 90), err[256];
 		struct json_pos pos;
 
-		assert_null(json_parse(t, err, sizeof(err), &pos));
+		assert_null(xfab_json_parse(t, err, sizeof(err), &pos));
 		assert_string_equal(err, "duplicate key \"k3\" (first at line 5)");
 		assert_int_equal(pos.line, 92);
 		assert_int_equal(pos.col, 1);
@@ -238,12 +239,12 @@ static void test_stream_nul_and_read_error(void **state)
 	struct chunks c = {.text = text, .len = strlen(text), .step = 3, .fail_at = 6};
 
 	(void)state;
-	assert_null(json_parse_stream(chunk_read, &c, err, sizeof(err), &pos));
+	assert_null(xfab_json_parse_stream(chunk_read, &c, err, sizeof(err), &pos));
 	assert_string_equal(err, "cannot read the input");
 	with_nul[11] = '\0';
 	c = (struct chunks){
 	    .text = with_nul, .len = sizeof(with_nul) - 1, .step = 4, .fail_at = -1};
-	assert_null(json_parse_stream(chunk_read, &c, err, sizeof(err), &pos));
+	assert_null(xfab_json_parse_stream(chunk_read, &c, err, sizeof(err), &pos));
 	assert_string_equal(err, "the input holds a NUL byte");
 }
 

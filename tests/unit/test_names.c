@@ -204,7 +204,7 @@ static void test_metrics_one_series_per_reason(void **state)
 	/* No maps (no map_fd): every counter reads as 0, every series is there. */
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	xfab_metrics_write(&src, f);
+	agent_metrics_write(&src, f);
 	fclose(f);
 	check_series(buf, "xfab_drops_total", &lists[0]);
 	check_series(buf, "xfab_punts_total", &lists[1]);

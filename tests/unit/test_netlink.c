@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Unit tests of xfabd's event reader (user/agent/netlink.c,
- * xfab_nl_read_fd): many datagrams per system call (recvmmsg), each
+ * agent_nl_read_fd): many datagrams per system call (recvmmsg), each
  * datagram's messages handed on in the order sent, the budget (what is
  * left stays queued for the next call), a datagram too big for a slot
  * reported as lost events (-ENOBUFS) while the others still count. The
@@ -72,7 +72,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void on_route(void *arg, const struct nlmsghdr *nlh)
+static void agent_on_route(void *arg, const struct nlmsghdr *nlh)
 {
 	struct seen *s = arg;
 
@@ -81,7 +81,7 @@ static void on_route(void *arg, const struct nlmsghdr *nlh)
 	s->seq[s->n_routes++] = nlh->nlmsg_seq;
 }
 
-static void on_link(void *arg, const struct xfab_nl_link *l)
+static void agent_on_link(void *arg, const struct xfab_nl_link *l)
 {
 	struct seen *s = arg;
 
@@ -90,7 +90,7 @@ static void on_link(void *arg, const struct xfab_nl_link *l)
 	s->n_links++;
 }
 
-static void on_neigh(void *arg, const struct xfab_nl_neigh *n)
+static void agent_on_neigh(void *arg, const struct xfab_nl_neigh *n)
 {
 	(void)n;
 	((struct seen *)arg)->n_neighs++;
@@ -140,7 +140,7 @@ static void send_routes(struct pair *p, __u32 first, int n)
 static struct xfab_nl_handlers handlers(struct seen *s)
 {
 	struct xfab_nl_handlers h = {
-	    .route = on_route, .link = on_link, .neigh = on_neigh, .arg = s};
+	    .route = agent_on_route, .link = agent_on_link, .neigh = agent_on_neigh, .arg = s};
 
 	return h;
 }
@@ -152,13 +152,13 @@ static void test_many_in_order(void **state)
 	struct seen *s = calloc(1, sizeof(*s));
 	struct xfab_nl_handlers h = handlers(s);
 
-	assert_int_equal(xfab_nl_read_fd(p->rx, &h, 4096), 0); /* nothing queued */
+	assert_int_equal(agent_nl_read_fd(p->rx, &h, 4096), 0); /* nothing queued */
 	send_routes(p, 1, 300);
-	assert_int_equal(xfab_nl_read_fd(p->rx, &h, 4096), 0);
+	assert_int_equal(agent_nl_read_fd(p->rx, &h, 4096), 0);
 	assert_int_equal(s->n_routes, 300);
 	for (int i = 0; i < 300; i++)
 		assert_int_equal(s->seq[i], (__u32)i + 1);
-	assert_int_equal(xfab_nl_read_fd(p->rx, &h, 4096), 0);
+	assert_int_equal(agent_nl_read_fd(p->rx, &h, 4096), 0);
 	assert_int_equal(s->n_routes, 300);
 	free(s);
 }
@@ -172,11 +172,11 @@ static void test_budget(void **state)
 	struct xfab_nl_handlers h = handlers(s);
 
 	send_routes(p, 1, 200);
-	assert_int_equal(xfab_nl_read_fd(p->rx, &h, 70), 1);
+	assert_int_equal(agent_nl_read_fd(p->rx, &h, 70), 1);
 	assert_int_equal(s->n_routes, 70);
-	assert_int_equal(xfab_nl_read_fd(p->rx, &h, 128), 1); /* exactly 128 read */
+	assert_int_equal(agent_nl_read_fd(p->rx, &h, 128), 1); /* exactly 128 read */
 	assert_int_equal(s->n_routes, 198);
-	assert_int_equal(xfab_nl_read_fd(p->rx, &h, 128), 0);
+	assert_int_equal(agent_nl_read_fd(p->rx, &h, 128), 0);
 	assert_int_equal(s->n_routes, 200);
 	for (int i = 0; i < 200; i++)
 		assert_int_equal(s->seq[i], (__u32)i + 1);
@@ -199,7 +199,7 @@ static void test_messages_in_a_datagram(void **state)
 	off += put_route(buf + off, 12, 0);
 	send_dgram(p, buf, off);
 	send_routes(p, 13, 1);
-	assert_int_equal(xfab_nl_read_fd(p->rx, &h, 4096), 0);
+	assert_int_equal(agent_nl_read_fd(p->rx, &h, 4096), 0);
 	assert_int_equal(s->n_routes, 4);
 	assert_int_equal(s->n_links, 1);
 	assert_int_equal(s->n_neighs, 0);
@@ -222,13 +222,13 @@ static void test_cut_short_is_lost(void **state)
 	send_routes(p, 1, 3);
 	send_dgram(p, buf, put_route(buf, 99, big));
 	send_routes(p, 4, 3);
-	assert_int_equal(xfab_nl_read_fd(p->rx, &h, 4096), -ENOBUFS);
+	assert_int_equal(agent_nl_read_fd(p->rx, &h, 4096), -ENOBUFS);
 	assert_int_equal(s->n_routes, 6);
 	for (int i = 0; i < 6; i++)
 		assert_int_equal(s->seq[i], (__u32)i + 1);
 	/* reported once: the next read is clean */
 	send_routes(p, 7, 1);
-	assert_int_equal(xfab_nl_read_fd(p->rx, &h, 4096), 0);
+	assert_int_equal(agent_nl_read_fd(p->rx, &h, 4096), 0);
 	assert_int_equal(s->n_routes, 7);
 	free(buf);
 	free(s);
@@ -241,7 +241,7 @@ static void test_error(void **state)
 	struct xfab_nl_handlers h = handlers(s);
 
 	(void)state;
-	assert_int_equal(xfab_nl_read_fd(-1, &h, 64), -EBADF);
+	assert_int_equal(agent_nl_read_fd(-1, &h, 64), -EBADF);
 	assert_int_equal(s->n_routes, 0);
 	free(s);
 }

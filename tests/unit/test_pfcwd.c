@@ -207,7 +207,8 @@ static void run_scenario(const struct wd_scenario *sc)
 		const struct wd_step *st = &sc->steps[i];
 		struct pfcwd_sample s = {st->rx,      st->xon,	 st->gated,  st->tx_ok,
 					 st->tx_drop, st->rx_ok, st->rx_drop};
-		struct pfcwd_verdict v = pfcwd_step(&q, &rec, &sc->set, &s, sc->elapsed_ms * MS);
+		struct pfcwd_verdict v =
+		    xfab_pfcwd_step(&q, &rec, &sc->set, &s, sc->elapsed_ms * MS);
 
 		if (v.transition != st->want || v.open_gate != st->open || v.flush != st->flush ||
 		    rec.stormed != st->stormed)
@@ -254,7 +255,7 @@ static void test_bits(void **state)
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		__u8 ignore = 0x55, drop = 0x55;
 
-		pfcwd_bits(rows[i].stormed, rows[i].action, &ignore, &drop);
+		xfab_pfcwd_bits(rows[i].stormed, rows[i].action, &ignore, &drop);
 		assert_int_equal(ignore, rows[i].ignore);
 		assert_int_equal(drop, rows[i].drop);
 	}
@@ -263,10 +264,10 @@ static void test_bits(void **state)
 static void test_action_name(void **state)
 {
 	(void)state;
-	assert_string_equal(pfcwd_action_name(XFAB_PFCWD_DROP), "drop");
-	assert_string_equal(pfcwd_action_name(XFAB_PFCWD_FORWARD), "forward");
-	assert_string_equal(pfcwd_action_name(XFAB_PFCWD_ALERT), "alert");
-	assert_string_equal(pfcwd_action_name(XFAB_PFCWD_OFF), "off");
+	assert_string_equal(xfab_pfcwd_action_name(XFAB_PFCWD_DROP), "drop");
+	assert_string_equal(xfab_pfcwd_action_name(XFAB_PFCWD_FORWARD), "forward");
+	assert_string_equal(xfab_pfcwd_action_name(XFAB_PFCWD_ALERT), "alert");
+	assert_string_equal(xfab_pfcwd_action_name(XFAB_PFCWD_OFF), "off");
 }
 
 int main(void)

@@ -104,30 +104,32 @@ int te_fetch(struct ctx *c, int sw, uint64_t *gen, int *te_on, struct listed **p
 				snprintf(err, errlen, "this xfabd knows no te-list: upgrade it");
 			goto fail;
 		}
-		root = json_parse(resp, jerr, sizeof(jerr), &pos);
-		g = root ? json_get(root, "generation") : NULL;
-		t = root ? json_get(root, "te") : NULL;
-		list = root ? json_get(root, "pins") : NULL;
-		next = root ? json_get(root, "next") : NULL;
+		root = xfab_json_parse(resp, jerr, sizeof(jerr), &pos);
+		g = root ? xfab_json_get(root, "generation") : NULL;
+		t = root ? xfab_json_get(root, "te") : NULL;
+		list = root ? xfab_json_get(root, "pins") : NULL;
+		next = root ? xfab_json_get(root, "next") : NULL;
 		if (!g || g->type != JSON_NUMBER || !t || t->type != JSON_BOOL || !list ||
 		    list->type != JSON_ARRAY) {
 			snprintf(err, errlen, "te-list: an answer without its fields");
-			json_free(root);
+			xfab_json_free(root);
 			goto fail;
 		}
 		*gen = strtoull(g->str, NULL, 10);
 		*te_on = t->boolean;
 		for (unsigned i = 0; pins && i < list->count; i++) {
-			const struct json_value *e = &list->children[i], *in = json_get(e, "in"),
-						*pfx = json_get(e, "prefix"),
-						*via = json_get(e, "via"), *pg = json_get(e, "gen");
+			const struct json_value *e = &list->children[i],
+						*in = xfab_json_get(e, "in"),
+						*pfx = xfab_json_get(e, "prefix"),
+						*via = xfab_json_get(e, "via"),
+						*pg = xfab_json_get(e, "gen");
 			struct listed *grown = realloc(*pins, (*n_pins + 1) * sizeof(**pins));
 
 			if (!grown || !in || !pfx || !via || !pg) {
 				if (grown)
 					*pins = grown;
 				snprintf(err, errlen, "te-list: a pin without its fields");
-				json_free(root);
+				xfab_json_free(root);
 				goto fail;
 			}
 			*pins = grown;
@@ -138,11 +140,11 @@ int te_fetch(struct ctx *c, int sw, uint64_t *gen, int *te_on, struct listed **p
 			(*n_pins)++;
 		}
 		if (!pins || !next || next->type != JSON_NUMBER) {
-			json_free(root);
+			xfab_json_free(root);
 			return 0;
 		}
 		from = (unsigned)strtoul(next->str, NULL, 10);
-		json_free(root);
+		xfab_json_free(root);
 	}
 	snprintf(err, errlen, "te-list: no last page");
 fail:

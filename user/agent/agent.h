@@ -109,7 +109,7 @@ struct agent {
 	int link_fd[XFAB_MAX_PORTS];	    /* bpf_link per port index of cfg; -1 = none */
 	int egress_fd[XFAB_MAX_PORTS];	    /* tc datapath: the egress (queue) program */
 	int handoff_fd[XFAB_MAX_PORTS];	    /* xdp datapath, lossless port: tc ingress */
-	int old_prog_fd[XFAB_MAX_PORTS][3]; /* attach_all: what adopted links ran */
+	int old_prog_fd[XFAB_MAX_PORTS][3]; /* agent_attach_all: what adopted links ran */
 	int shaped[XFAB_MAX_PORTS];	    /* tc datapath: xfabd installed the port's HTB */
 	int admin_down[XFAB_MAX_PORTS];	    /* the kernel's IFF_UP is off (FIB_SYNC: handled) */
 	__u64 down_ns[XFAB_MAX_PORTS];	    /* when the port last went oper down */
@@ -134,72 +134,73 @@ struct agent {
 };
 
 /* ---- load.c ---- */
-int take_pin_dir(struct agent *a);
-void release_pin_dir(struct agent *a);
-int load_bpf(struct agent *a);
+int agent_take_pin_dir(struct agent *a);
+void agent_release_pin_dir(struct agent *a);
+int agent_load_bpf(struct agent *a);
 /* The XDP program the ports run: xfab_xdp, or in a bench build
  * (--bench-stop) xfab_xdp_bench, the pipeline with the stage checks. */
 struct bpf_program *agent_xdp_prog(const struct agent *a);
-/* Pins the new maps and programs over the old ones (after attach_all). */
-int publish_pins(struct agent *a);
-void unload_bpf(struct agent *a);
+/* Pins the new maps and programs over the old ones (after agent_attach_all). */
+int agent_publish_pins(struct agent *a);
+void agent_unload_bpf(struct agent *a);
 
 /* ---- ports.c ---- */
-int resolve_ports(const struct xfab_config *cfg, struct xfab_port_live *live, const char *cfg_path);
-int port_of_ifindex(const struct agent *a, __u32 ifindex);
-int attach_all(struct agent *a);
-void detach_port(struct agent *a, int p);
+int agent_resolve_ports(const struct xfab_config *cfg, struct xfab_port_live *live,
+			const char *cfg_path);
+int agent_port_of_ifindex(const struct agent *a, __u32 ifindex);
+int agent_attach_all(struct agent *a);
+void agent_detach_port(struct agent *a, int p);
 /* Closes the links, which stay attached and pinned (exit with --keep). */
-void keep_ports(struct agent *a);
+void agent_keep_ports(struct agent *a);
 /* Reload: programs and queues that follow a port's lossless priorities. */
-int ports_reload_attach(struct agent *a, const struct xfab_config *next);
-void ports_reload_undo(struct agent *a, int n);
-void ports_reload_finish(struct agent *a, const struct xfab_config *old);
+int agent_ports_reload_attach(struct agent *a, const struct xfab_config *next);
+void agent_ports_reload_undo(struct agent *a, int n);
+void agent_ports_reload_finish(struct agent *a, const struct xfab_config *old);
 
 /* ---- qdisc.c ---- */
-int shape_port(struct agent *a, int p);
-int unshape_port(struct agent *a, int p);
+int agent_shape_port(struct agent *a, int p);
+int agent_unshape_port(struct agent *a, int p);
 
 /* ---- sync.c ---- */
-int rebuild_and_apply(struct agent *a, const struct xfab_config *cfg);
-void compile_stop(struct agent *a);
-void on_link(void *arg, const struct xfab_nl_link *l);
-void on_neigh(void *arg, const struct xfab_nl_neigh *n);
-void probe_unresolved(struct agent *a);
+int agent_rebuild_and_apply(struct agent *a, const struct xfab_config *cfg);
+void agent_compile_stop(struct agent *a);
+void agent_on_link(void *arg, const struct xfab_nl_link *l);
+void agent_on_neigh(void *arg, const struct xfab_nl_neigh *n);
+void agent_probe_unresolved(struct agent *a);
 /* xdp datapath: drops the egress guard of ports whose device the data
  * plane has seen (each second). */
-void egress_guard_refresh(struct agent *a);
+void agent_egress_guard_refresh(struct agent *a);
 
 /* ---- fibsync.c ---- */
 /* Dumps and mirrors the kernel's routes (nothing without FIB_SYNC). */
-int fib_sync_start(struct agent *a);
-void on_route(void *arg, const struct nlmsghdr *nlh);
-void fib_sync_flush(struct agent *a);
-int fib_sync_resync(struct agent *a);
-void fib_sync_link_down(struct agent *a, __u32 ifindex);
+int agent_fib_sync_start(struct agent *a);
+void agent_on_route(void *arg, const struct nlmsghdr *nlh);
+void agent_fib_sync_flush(struct agent *a);
+int agent_fib_sync_resync(struct agent *a);
+void agent_fib_sync_link_down(struct agent *a, __u32 ifindex);
 /* Applies the withdrawals whose hold ran out; how long poll may wait for
  * the next (ms, -1: none held). */
-int fib_sync_expire(struct agent *a);
+int agent_fib_sync_expire(struct agent *a);
 /* Copies the figures to a->fib_pub (the metrics thread reads them). */
-void fib_sync_publish(struct agent *a);
+void agent_fib_sync_publish(struct agent *a);
 
 /* ---- control.c: the socket ---- */
 #define CTL_MAX_CONN 8	     /* clients served at once; more are told to retry */
 #define CTL_DEADLINE_MS 5000 /* a connection's whole life */
 /* Binds the switch's socket (replacing one a dead xfabd left); refuses
  * when a live xfabd answers on it. 0 or -errno. */
-int ctl_open(struct agent *a);
-/* The same at path; ctl_close removes path's empty directories up to root. */
-int ctl_open_at(struct agent *a, const char *path, const char *root);
+int agent_ctl_open(struct agent *a);
+/* The same at path; agent_ctl_close removes path's empty directories up to root. */
+int agent_ctl_open_at(struct agent *a, const char *path, const char *root);
 /* How long a connection may live (tests). */
-void ctl_set_deadline(struct agent *a, int ms);
+void agent_ctl_set_deadline(struct agent *a, int ms);
 /* Closes every connection, removes the socket and its empty directories. */
-void ctl_close(struct agent *a);
+void agent_ctl_close(struct agent *a);
 /* The fds to poll (at most 1 + CTL_MAX_CONN), and how long poll may wait
  * (ms, -1: no deadline pending). */
-int ctl_pollfds(struct agent *a, struct pollfd *pfd, int max, int *timeout_ms);
+int agent_ctl_pollfds(struct agent *a, struct pollfd *pfd, int max, int *timeout_ms);
 /* After poll: accepts, reads, answers, and drops late connections. */
-void ctl_serve(struct agent *a, const struct pollfd *pfd, int n);
+void agent_ctl_serve(struct agent *a, const struct pollfd *pfd, int n);
 
 /* ---- requests.c ---- */
 /* A request's handler writes the whole answer line into out and returns
@@ -211,18 +212,18 @@ typedef int (*ctl_check_fn)(struct agent *a, const struct xfab_ctl_req *r, char 
 			    char *msg, size_t mlen);
 /* Serves cmd with fn from now on (a part outside requests.c). 0, or -1 on
  * a command out of range. */
-int ctl_register_check(enum xfab_ctl_cmd cmd, ctl_check_fn fn);
+int agent_ctl_register_check(enum xfab_ctl_cmd cmd, ctl_check_fn fn);
 /* One request line (no newline) -> one response line in out (newline
  * included). Returns the response's length. Nothing changes on a refusal. */
-int ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t outlen);
+int agent_ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t outlen);
 /* Reload: the pins the next config keeps (each parsed against it; a pin
  * whose key the config now has is dropped, the config wins), and whether
  * the switch-over with them fits (xfab_config_check_change). 0, or -1 with
  * errs (file names the config) and nothing changed. */
-int pins_reload_check(struct agent *a, const struct xfab_config *next, const char *file,
-		      struct te_pin **kept, int *n_kept, struct xfab_cfg_errors *errs);
+int agent_pins_reload_check(struct agent *a, const struct xfab_config *next, const char *file,
+			    struct te_pin **kept, int *n_kept, struct xfab_cfg_errors *errs);
 /* Moves the RIB's pins to kept (taken over), before the recompile. */
-void pins_reload_commit(struct agent *a, struct te_pin *kept, int n_kept);
-void pins_free(struct te_pin *pins, int n);
+void agent_pins_reload_commit(struct agent *a, struct te_pin *kept, int n_kept);
+void agent_pins_free(struct te_pin *pins, int n);
 
 #endif

@@ -10,7 +10,7 @@
  *   - a connection lives at most CTL_DEADLINE_MS, whatever it is doing;
  *   - a response waits in its connection's buffer until the client reads it,
  *     and the connection reads nothing more until then.
- * Requests are handled one line at a time by ctl_handle (requests.c).
+ * Requests are handled one line at a time by agent_ctl_handle (requests.c).
  */
 #define _GNU_SOURCE /* accept4 */
 #include <errno.h>
@@ -96,7 +96,7 @@ static int somebody_listens(const char *path)
 	return live;
 }
 
-int ctl_open(struct agent *a)
+int agent_ctl_open(struct agent *a)
 {
 	char path[sizeof(((struct ctl *)0)->path)];
 
@@ -104,10 +104,10 @@ int ctl_open(struct agent *a)
 		log_err("no control socket path for %s (too long)", a->pin_dir);
 		return -ENAMETOOLONG;
 	}
-	return ctl_open_at(a, path, XFAB_CTL_RUN_ROOT);
+	return agent_ctl_open_at(a, path, XFAB_CTL_RUN_ROOT);
 }
 
-int ctl_open_at(struct agent *a, const char *path, const char *root)
+int agent_ctl_open_at(struct agent *a, const char *path, const char *root)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct ctl *c = calloc(1, sizeof(*c));
@@ -185,7 +185,7 @@ static void conn_close(struct ctl_conn *k)
 	k->fd = -1;
 }
 
-void ctl_close(struct agent *a)
+void agent_ctl_close(struct agent *a)
 {
 	struct ctl *c = a->ctl;
 
@@ -200,13 +200,13 @@ void ctl_close(struct agent *a)
 	a->ctl = NULL;
 }
 
-void ctl_set_deadline(struct agent *a, int ms)
+void agent_ctl_set_deadline(struct agent *a, int ms)
 {
 	if (a->ctl)
 		a->ctl->deadline_ms = ms;
 }
 
-int ctl_pollfds(struct agent *a, struct pollfd *pfd, int max, int *timeout_ms)
+int agent_ctl_pollfds(struct agent *a, struct pollfd *pfd, int max, int *timeout_ms)
 {
 	struct ctl *c = a->ctl;
 	__u64 now = xfab_mono_ns(), next = 0;
@@ -283,7 +283,7 @@ static int conn_work(struct agent *a, struct ctl_conn *k)
 			break;
 		}
 		used = (size_t)(nl - k->in) + 1;
-		n = ctl_handle(a, k->in, used - 1, resp, sizeof(resp));
+		n = agent_ctl_handle(a, k->in, used - 1, resp, sizeof(resp));
 		conn_say(k, resp, n);
 		memmove(k->in, k->in + used, k->in_len - used);
 		k->in_len -= used;
@@ -341,7 +341,7 @@ static void accept_all(struct ctl *c)
 	}
 }
 
-void ctl_serve(struct agent *a, const struct pollfd *pfd, int n)
+void agent_ctl_serve(struct agent *a, const struct pollfd *pfd, int n)
 {
 	struct ctl *c = a->ctl;
 	__u64 now = xfab_mono_ns();

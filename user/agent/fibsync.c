@@ -24,7 +24,7 @@
 
 static int port_of(void *arg, __u32 ifindex)
 {
-	return port_of_ifindex(arg, ifindex);
+	return agent_port_of_ifindex(arg, ifindex);
 }
 
 #define HELD_MAX (1u << 20)
@@ -108,7 +108,7 @@ static int hold_withdrawal(struct agent *a, const struct xfab_nl_route *r)
 	return 1;
 }
 
-int fib_sync_expire(struct agent *a)
+int agent_fib_sync_expire(struct agent *a)
 {
 	struct fib_sync *fs = &a->fs;
 	__u64 now = xfab_mono_ns(), next = 0;
@@ -142,11 +142,11 @@ int fib_sync_expire(struct agent *a)
 	if (out < fs->n_held)
 		log_info("%zu held withdrawal(s) applied, %zu still held", fs->n_held - out, out);
 	fs->n_held = out;
-	fib_sync_flush(a);
+	agent_fib_sync_flush(a);
 	return next ? (int)((next - now) / 1000000 + 1) : -1;
 }
 
-void on_route(void *arg, const struct nlmsghdr *nlh)
+void agent_on_route(void *arg, const struct nlmsghdr *nlh)
 {
 	struct agent *a = arg;
 	struct fib_sync *fs = &a->fs;
@@ -187,7 +187,7 @@ void on_route(void *arg, const struct nlmsghdr *nlh)
 }
 
 /* Writes what the events since the last flush changed. */
-void fib_sync_flush(struct agent *a)
+void agent_fib_sync_flush(struct agent *a)
 {
 	struct fib_sync *fs = &a->fs;
 	__u64 lag;
@@ -203,10 +203,10 @@ void fib_sync_flush(struct agent *a)
 	fs->batches++;
 	fs->pending = 0;
 	fs->batch_ns = 0;
-	fib_sync_publish(a);
+	agent_fib_sync_publish(a);
 }
 
-void fib_sync_publish(struct agent *a)
+void agent_fib_sync_publish(struct agent *a)
 {
 	struct xfab_fib_status *p = &a->fib_pub;
 	struct xfab_nlsync_stats st;
@@ -235,12 +235,12 @@ void fib_sync_publish(struct agent *a)
 
 static int dump(struct agent *a)
 {
-	struct xfab_nl_handlers h = {.route = on_route, .arg = a};
+	struct xfab_nl_handlers h = {.route = agent_on_route, .arg = a};
 
-	return xfab_nl_dump_routes(&h);
+	return agent_nl_dump_routes(&h);
 }
 
-int fib_sync_start(struct agent *a)
+int agent_fib_sync_start(struct agent *a)
 {
 	struct xfab_nlsync_stats st;
 	__u64 t0 = xfab_mono_ns();
@@ -258,8 +258,8 @@ int fib_sync_start(struct agent *a)
 		log_err("cannot read the kernel's routes: %s", strerror(-err));
 		return err;
 	}
-	fib_sync_flush(a);
-	fib_sync_publish(a);
+	agent_fib_sync_flush(a);
+	agent_fib_sync_publish(a);
 	xfab_nlsync_stats(a->nlsync, &st);
 	log_info("mirroring the kernel's table %u: %zu routes (%zu not on switch ports, %zu "
 		 "waiting for a nexthop), %zu nexthop objects, in %.0f ms",
@@ -268,7 +268,7 @@ int fib_sync_start(struct agent *a)
 	return 0;
 }
 
-int fib_sync_resync(struct agent *a)
+int agent_fib_sync_resync(struct agent *a)
 {
 	struct xfab_nlsync_stats st;
 	int err;
@@ -288,14 +288,14 @@ int fib_sync_resync(struct agent *a)
 	a->fs.resyncs++;
 	err = xfab_nlsync_sweep(a->nlsync);
 	a->fs.pending++;
-	fib_sync_flush(a);
+	agent_fib_sync_flush(a);
 	xfab_nlsync_stats(a->nlsync, &st);
 	log_info("resynchronised with the kernel: %zu routes, %zu gone since (total)", st.routes,
 		 st.swept_routes);
 	return err;
 }
 
-void fib_sync_link_down(struct agent *a, __u32 ifindex)
+void agent_fib_sync_link_down(struct agent *a, __u32 ifindex)
 {
 	if (!a->nlsync)
 		return;
@@ -304,5 +304,5 @@ void fib_sync_link_down(struct agent *a, __u32 ifindex)
 	a->fs.pending++;
 	if (!a->fs.batch_ns)
 		a->fs.batch_ns = xfab_mono_ns();
-	fib_sync_flush(a);
+	agent_fib_sync_flush(a);
 }

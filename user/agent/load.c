@@ -73,7 +73,7 @@ static int remove_pins(const char *dir, int only_new)
 	return 0;
 }
 
-int take_pin_dir(struct agent *a)
+int agent_take_pin_dir(struct agent *a)
 {
 	char root[256], msg[512];
 	int err;
@@ -133,7 +133,7 @@ int take_pin_dir(struct agent *a)
 	return remove_pins(a->pin_dir, 0);
 }
 
-void release_pin_dir(struct agent *a)
+void agent_release_pin_dir(struct agent *a)
 {
 	if (a->lock_fd < 0)
 		return;
@@ -150,7 +150,7 @@ struct bpf_program *agent_xdp_prog(const struct agent *a)
 	return a->bench_stop ? a->skel->progs.xfab_xdp_bench : a->skel->progs.xfab_xdp;
 }
 
-int load_bpf(struct agent *a)
+int agent_load_bpf(struct agent *a)
 {
 	struct bpf_map *map;
 	char path[512];
@@ -255,7 +255,7 @@ static int pin_replace(const char *dir, const char *name, int fd)
 	return 0;
 }
 
-int publish_pins(struct agent *a)
+int agent_publish_pins(struct agent *a)
 {
 	static const struct {
 		const char *name;
@@ -299,7 +299,7 @@ fail:
 	return err;
 }
 
-void unload_bpf(struct agent *a)
+void agent_unload_bpf(struct agent *a)
 {
 	xfab_fib_unmap(&a->fib4);
 	xfab_fib_unmap(&a->fib6);

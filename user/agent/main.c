@@ -99,29 +99,29 @@ static void reload_one(struct agent *a)
 	}
 	/* what needs a restart, whether the runtime TE pins still hold, and
 	 * whether the switch-over (pins included) fits the tables */
-	if (pins_reload_check(a, &cfg, a->cfg_path, &kept, &n_kept, &errs)) {
+	if (agent_pins_reload_check(a, &cfg, a->cfg_path, &kept, &n_kept, &errs)) {
 		print_errors(&errs);
 		log_err("reload rejected: %s has %d error(s); running config unchanged",
 			a->cfg_path, errs.total ? errs.total : 1);
 		goto reject;
 	}
-	if (resolve_ports(&cfg, live, a->cfg_path)) {
+	if (agent_resolve_ports(&cfg, live, a->cfg_path)) {
 		log_err("reload rejected; running config unchanged");
-		pins_free(kept, n_kept);
+		agent_pins_free(kept, n_kept);
 		goto reject;
 	}
 	memcpy(old_live, a->live, sizeof(old_live));
 	memcpy(a->live, live, sizeof(live));
-	if (ports_reload_attach(a, &cfg)) {
+	if (agent_ports_reload_attach(a, &cfg)) {
 		memcpy(a->live, old_live, sizeof(old_live));
-		pins_free(kept, n_kept);
+		agent_pins_free(kept, n_kept);
 		log_err("reload rejected; running config unchanged");
 		goto reject;
 	}
-	pins_reload_commit(a, kept, n_kept);
-	if (rebuild_and_apply(a, &cfg)) {
+	agent_pins_reload_commit(a, kept, n_kept);
+	if (agent_rebuild_and_apply(a, &cfg)) {
 		memcpy(a->live, old_live, sizeof(old_live));
-		ports_reload_undo(a, cfg.n_ports);
+		agent_ports_reload_undo(a, cfg.n_ports);
 		log_err("reload failed while writing tables; will retry on the next event");
 		goto reject;
 	}
@@ -130,8 +130,8 @@ static void reload_one(struct agent *a)
 
 		memcpy(cfg.fib_groups_loaded, old.fib_groups_loaded, sizeof(cfg.fib_groups_loaded));
 		a->cfg = cfg;
-		ports_reload_finish(a, &old);
-		if (pfc_start(a))
+		agent_ports_reload_finish(a, &old);
+		if (agent_pfc_start(a))
 			log_err(
 			    "lossless priorities are not honoured: the PFC thread did not start");
 		xfab_config_free(&old);
@@ -146,7 +146,7 @@ reject:
 static int event_loop(struct agent *a)
 {
 	struct xfab_nl_handlers h = {
-	    .link = on_link, .neigh = on_neigh, .route = on_route, .arg = a};
+	    .link = agent_on_link, .neigh = agent_on_neigh, .route = agent_on_route, .arg = a};
 	struct itimerspec every_second = {{1, 0}, {1, 0}};
 	struct pollfd pfd[3 + 1 + CTL_MAX_CONN];
 	sigset_t mask;
@@ -163,15 +163,15 @@ static int event_loop(struct agent *a)
 		log_err("cannot set up the event loop: %s", strerror(errno));
 		return -errno;
 	}
-	pfd[0] = (struct pollfd){.fd = xfab_nl_fd(a->nl), .events = POLLIN};
+	pfd[0] = (struct pollfd){.fd = agent_nl_fd(a->nl), .events = POLLIN};
 	pfd[1] = (struct pollfd){.fd = sfd, .events = POLLIN};
 	pfd[2] = (struct pollfd){.fd = tfd, .events = POLLIN};
 	log_info("switch %s forwarding on %d ports (%s datapath)", a->cfg.hostname, a->cfg.n_ports,
 		 a->cfg.datapath == XFAB_DP_XDP ? "xdp" : "tc");
 	notify_ready(a);
 	for (;;) {
-		int timeout, n_ctl = ctl_pollfds(a, pfd + 3, 1 + CTL_MAX_CONN, &timeout);
-		int held = a->fs.n_held ? fib_sync_expire(a) : -1;
+		int timeout, n_ctl = agent_ctl_pollfds(a, pfd + 3, 1 + CTL_MAX_CONN, &timeout);
+		int held = a->fs.n_held ? agent_fib_sync_expire(a) : -1;
 
 		if (held >= 0 && (timeout < 0 || held < timeout))
 			timeout = held;
@@ -183,14 +183,14 @@ static int event_loop(struct agent *a)
 			break;
 		}
 		if (pfd[0].revents & POLLIN) {
-			int err = xfab_nl_read_events(a->nl, &h);
+			int err = agent_nl_read_events(a->nl, &h);
 
-			fib_sync_flush(a);
+			agent_fib_sync_flush(a);
 			if (err == -ENOBUFS) { /* missed events: read the whole state again */
 				log_warn("netlink overrun; resynchronising");
-				xfab_nl_dump_links(&h);
-				xfab_nl_dump_neighs(&h);
-				fib_sync_resync(a);
+				agent_nl_dump_links(&h);
+				agent_nl_dump_neighs(&h);
+				agent_fib_sync_resync(a);
 			}
 		}
 		if (pfd[1].revents & POLLIN) {
@@ -217,12 +217,12 @@ static int event_loop(struct agent *a)
 
 			if (read(tfd, &ticks, sizeof(ticks)) < 0)
 				ticks = 0;
-			probe_unresolved(a);
-			egress_guard_refresh(a);
+			agent_probe_unresolved(a);
+			agent_egress_guard_refresh(a);
 			if (a->fs.resync_due)
-				fib_sync_resync(a);
+				agent_fib_sync_resync(a);
 		}
-		ctl_serve(a, pfd + 3, n_ctl);
+		agent_ctl_serve(a, pfd + 3, n_ctl);
 		if (a->restart_due) {
 			log_info("restart requested: the data plane keeps forwarding");
 			notify("RELOADING=1\nSTATUS=restarting in place (xfabctl restart)");
@@ -230,7 +230,7 @@ static int event_loop(struct agent *a)
 		}
 		if (a->dirty) {
 			a->dirty = 0;
-			if (rebuild_and_apply(a, &a->cfg))
+			if (agent_rebuild_and_apply(a, &a->cfg))
 				a->dirty = 1;
 		}
 	}
@@ -356,7 +356,7 @@ static int check_config(struct agent *a, const struct xfabd_flags *flags)
 			a->cfg_path, errs.total);
 		return 1;
 	}
-	if (resolve_ports(&a->cfg, a->live, a->cfg_path)) {
+	if (agent_resolve_ports(&a->cfg, a->live, a->cfg_path)) {
 		fprintf(stderr, "%s%s: nothing was changed\n", xfab_log_err_tag(), a->cfg_path);
 		goto out_cfg;
 	}
@@ -422,10 +422,10 @@ static void start_metrics(struct agent *a)
 	src.n_ports = a->cfg.n_ports;
 	for (int p = 0; p < a->cfg.n_ports; p++)
 		snprintf(src.port_names[p], sizeof(src.port_names[p]), "%s", a->cfg.ports[p].name);
-	src.map_fd = xfab_metrics_obj_map_fd;
+	src.map_fd = agent_metrics_obj_map_fd;
 	src.map_arg = a->skel->obj;
 	src.fib = &a->fib_pub;
-	if (xfab_metrics_start(a->metrics, &src))
+	if (agent_metrics_start(a->metrics, &src))
 		log_warn("cannot serve metrics on %s: %s", a->metrics, strerror(errno));
 	else
 		log_info("serving metrics on http://%s/metrics", a->metrics);
@@ -435,7 +435,7 @@ static void start_metrics(struct agent *a)
  * and the metrics (none of them stops xfabd when it fails). */
 static void start_services(struct agent *a)
 {
-	if (pfc_start(a))
+	if (agent_pfc_start(a))
 		log_err("lossless priorities are not honoured: the PFC thread did not start");
 	write_pidfile(a);
 	start_metrics(a);
@@ -475,7 +475,7 @@ static int prepare(struct agent *a, struct xfabd_flags *flags, int argc, char **
 int main(int argc, char **argv)
 {
 	struct agent a = {.lock_fd = -1, .fd_port_stats = -1, .fd_queue_wm = -1};
-	struct xfab_nl_handlers nh = {.neigh = on_neigh, .arg = &a};
+	struct xfab_nl_handlers nh = {.neigh = agent_on_neigh, .arg = &a};
 	struct xfabd_flags flags = {0};
 	int ret = prepare(&a, &flags, argc, argv);
 
@@ -485,62 +485,62 @@ int main(int argc, char **argv)
 	block_signals();
 	for (int p = 0; p < XFAB_MAX_PORTS; p++)
 		a.link_fd[p] = a.egress_fd[p] = a.handoff_fd[p] = -1;
-	if (take_pin_dir(&a))
+	if (agent_take_pin_dir(&a))
 		goto out_cfg;
 	/* Until the ports run on what this xfabd loaded, a data plane it
 	 * adopted stays as it was, whatever happens. */
 	a.keep = a.adopt;
 	/* One xfabd per socket: a live one there stops us before we load. */
-	if (ctl_open(&a))
+	if (agent_ctl_open(&a))
 		goto out_unpin;
-	if (load_bpf(&a))
+	if (agent_load_bpf(&a))
 		goto out_unpin;
 	a.fd_port_stats = bpf_map__fd(a.skel->maps.port_stats);
 	a.fd_queue_wm = bpf_map__fd(a.skel->maps.queue_watermark);
-	a.nl = xfab_nl_open_events(a.cfg.fib_sync, a.nl_rcvbuf);
+	a.nl = agent_nl_open_events(a.cfg.fib_sync, a.nl_rcvbuf);
 	if (!a.nl) {
 		log_err("cannot subscribe to rtnetlink: %s", strerror(errno));
 		goto out_unload;
 	}
-	if (xfab_nl_dump_neighs(&nh))
+	if (agent_nl_dump_neighs(&nh))
 		log_warn("cannot read the kernel's neighbour table; learning as it changes");
-	if (rebuild_and_apply(&a, &a.cfg))
+	if (agent_rebuild_and_apply(&a, &a.cfg))
 		goto out_nl;
-	if (fib_sync_start(&a))
+	if (agent_fib_sync_start(&a))
 		goto out_nl;
-	if (attach_all(&a))
+	if (agent_attach_all(&a))
 		goto out_nl;
-	if (publish_pins(&a)) {
+	if (agent_publish_pins(&a)) {
 		a.keep = a.adopt; /* the ports run on our maps: leave them be */
 		goto out_ports;
 	}
 	a.keep = flags.keep;
 	start_services(&a);
-	probe_unresolved(&a); /* now, not a second from now */
+	agent_probe_unresolved(&a); /* now, not a second from now */
 	ret = event_loop(&a) ? 1 : 0;
 	if (a.restart_due || a.keep_signal)
 		a.keep = 1;
 	if (!a.restart_due)
 		notify(a.keep ? "STOPPING=1\nSTATUS=stopping; the data plane keeps forwarding"
 			      : "STOPPING=1\nSTATUS=stopping: detaching the ports");
-	pfc_stop(&a);
+	agent_pfc_stop(&a);
 out_ports:
 	if (a.keep)
-		keep_ports(&a);
+		agent_keep_ports(&a);
 	else
 		for (int p = a.cfg.n_ports - 1; p >= 0; p--)
-			detach_port(&a, p);
+			agent_detach_port(&a, p);
 	if (a.pidfile && !a.restart_due)
 		unlink(a.pidfile);
 out_nl:
-	xfab_nl_close(a.nl);
+	agent_nl_close(a.nl);
 out_unload:
-	unload_bpf(&a);
+	agent_unload_bpf(&a);
 out_unpin:
-	ctl_close(&a);
-	release_pin_dir(&a);
-	compile_stop(&a);
-	pins_free(a.pins, a.n_pins);
+	agent_ctl_close(&a);
+	agent_release_pin_dir(&a);
+	agent_compile_stop(&a);
+	agent_pins_free(a.pins, a.n_pins);
 	if (a.restart_due) {
 		xfab_config_free(&a.cfg);
 		restart_self(a.argv);

@@ -16,18 +16,18 @@
 
 #include "common.h"
 
-void xfab_metrics_family(FILE *f, const char *name, const char *type, const char *help)
+void agent_metrics_family(FILE *f, const char *name, const char *type, const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
 /* The map's fd, or -1: no such map (its series read 0, or are left out). */
-int xfab_metrics_map_fd(const struct xfab_metrics_src *src, const char *map)
+int agent_metrics_map_fd(const struct xfab_metrics_src *src, const char *map)
 {
 	return src->map_fd ? src->map_fd(src->map_arg, map) : -1;
 }
 
-int xfab_metrics_obj_map_fd(void *obj, const char *map)
+int agent_metrics_obj_map_fd(void *obj, const char *map)
 {
 	return bpf_object__find_map_fd_by_name(obj, map);
 }
@@ -36,7 +36,7 @@ int xfab_metrics_obj_map_fd(void *obj, const char *map)
 static void reasons(FILE *f, const char *sw, const char *name, const char *help, int fd, __u32 max,
 		    const char *(*reason_name)(__u32))
 {
-	xfab_metrics_family(f, name, "counter", help);
+	agent_metrics_family(f, name, "counter", help);
 	for (__u32 r = 1; r < max; r++) {
 		__u64 v[2] = {0};
 
@@ -53,17 +53,17 @@ static void fib_status(FILE *f, const char *sw, struct xfab_fib_status *st)
 	pthread_mutex_lock(&st->lock);
 	c = *st;
 	pthread_mutex_unlock(&st->lock);
-	xfab_metrics_family(f, "xfab_fib_sync_routes", "gauge",
-			    "Kernel routes mirrored (FIB_SYNC), by whether they are programmed.");
+	agent_metrics_family(f, "xfab_fib_sync_routes", "gauge",
+			     "Kernel routes mirrored (FIB_SYNC), by whether they are programmed.");
 	fprintf(f, "xfab_fib_sync_routes{switch=\"%s\",state=\"programmed\"} %llu\n", sw,
 		c.routes - c.foreign - c.unresolved);
 	fprintf(f, "xfab_fib_sync_routes{switch=\"%s\",state=\"foreign\"} %llu\n", sw, c.foreign);
 	fprintf(f, "xfab_fib_sync_routes{switch=\"%s\",state=\"unresolved\"} %llu\n", sw,
 		c.unresolved);
-	xfab_metrics_family(f, "xfab_fib_sync_nexthop_objects", "gauge",
-			    "Kernel nexthop objects mirrored.");
+	agent_metrics_family(f, "xfab_fib_sync_nexthop_objects", "gauge",
+			     "Kernel nexthop objects mirrored.");
 	fprintf(f, "xfab_fib_sync_nexthop_objects{switch=\"%s\"} %llu\n", sw, c.nexthops);
-	xfab_metrics_family(
+	agent_metrics_family(
 	    f, "xfab_fib_sync_messages_total", "counter",
 	    "Route and nexthop messages read from the kernel, by what became of them.");
 	fprintf(f, "xfab_fib_sync_messages_total{switch=\"%s\",result=\"applied\"} %llu\n", sw,
@@ -74,18 +74,18 @@ static void fib_status(FILE *f, const char *sw, struct xfab_fib_status *st)
 		c.refused);
 	fprintf(f, "xfab_fib_sync_messages_total{switch=\"%s\",result=\"failed\"} %llu\n", sw,
 		c.failed);
-	xfab_metrics_family(f, "xfab_fib_sync_resyncs_total", "counter",
-			    "Full resynchronisations after lost events (ENOBUFS).");
+	agent_metrics_family(f, "xfab_fib_sync_resyncs_total", "counter",
+			     "Full resynchronisations after lost events (ENOBUFS).");
 	fprintf(f, "xfab_fib_sync_resyncs_total{switch=\"%s\"} %llu\n", sw, c.resyncs);
-	xfab_metrics_family(f, "xfab_fib_sync_batches_total", "counter",
-			    "Batches of events written to the data plane.");
+	agent_metrics_family(f, "xfab_fib_sync_batches_total", "counter",
+			     "Batches of events written to the data plane.");
 	fprintf(f, "xfab_fib_sync_batches_total{switch=\"%s\"} %llu\n", sw, c.batches);
-	xfab_metrics_family(
+	agent_metrics_family(
 	    f, "xfab_fib_sync_lag_seconds", "gauge",
 	    "From reading a batch's first event to its data-plane write: the last batch.");
 	fprintf(f, "xfab_fib_sync_lag_seconds{switch=\"%s\"} %.6f\n", sw, c.lag_last_s);
-	xfab_metrics_family(f, "xfab_fib_sync_lag_max_seconds", "gauge",
-			    "The same, the largest since xfabd started.");
+	agent_metrics_family(f, "xfab_fib_sync_lag_max_seconds", "gauge",
+			     "The same, the largest since xfabd started.");
 	fprintf(f, "xfab_fib_sync_lag_max_seconds{switch=\"%s\"} %.6f\n", sw, c.lag_max_s);
 }
 
@@ -142,12 +142,12 @@ static const struct {
 
 static void pfc_series(const struct xfab_metrics_src *src, FILE *f)
 {
-	int fd_state = xfab_metrics_map_fd(src, XFAB_MAP_PFC_STATE),
-	    fd_queue = xfab_metrics_map_fd(src, XFAB_MAP_PFC_QUEUE);
+	int fd_state = agent_metrics_map_fd(src, XFAB_MAP_PFC_STATE),
+	    fd_queue = agent_metrics_map_fd(src, XFAB_MAP_PFC_QUEUE);
 
 	for (size_t m = 0; m < sizeof(pfc_metrics) / sizeof(pfc_metrics[0]); m++) {
-		xfab_metrics_family(f, pfc_metrics[m].name, pfc_metrics[m].type,
-				    pfc_metrics[m].help);
+		agent_metrics_family(f, pfc_metrics[m].name, pfc_metrics[m].type,
+				     pfc_metrics[m].help);
 		for (int p = 0; p < src->n_ports; p++)
 			for (__u32 prio = 0; prio < XFAB_NUM_PRIO; prio++) {
 				__u32 key = XFAB_QUEUE_KEY((__u32)p, prio);
@@ -208,9 +208,9 @@ static void vnet_series(const struct xfab_metrics_src *src, FILE *f)
 	struct xfab_vnet v[XFAB_MAX_VNETS];
 	__u64 st[XFAB_MAX_VNETS][6] = {{0}};
 	int have[XFAB_MAX_VNETS] = {0};
-	int fd_vnets = xfab_metrics_map_fd(src, XFAB_MAP_VNETS),
-	    fd_stats = xfab_metrics_map_fd(src, XFAB_MAP_VNET_STATS);
-	int fd_drops = xfab_metrics_map_fd(src, XFAB_MAP_VNET_DROPS);
+	int fd_vnets = agent_metrics_map_fd(src, XFAB_MAP_VNETS),
+	    fd_stats = agent_metrics_map_fd(src, XFAB_MAP_VNET_STATS);
+	int fd_drops = agent_metrics_map_fd(src, XFAB_MAP_VNET_DROPS);
 
 	if (fd_vnets < 0 || fd_stats < 0 || fd_drops < 0)
 		return;
@@ -221,15 +221,15 @@ static void vnet_series(const struct xfab_metrics_src *src, FILE *f)
 			memset(st[id], 0, sizeof(st[id]));
 	}
 	for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
-		xfab_metrics_family(f, m[k].name, "counter", m[k].help);
+		agent_metrics_family(f, m[k].name, "counter", m[k].help);
 		for (__u32 id = 1; id < XFAB_MAX_VNETS; id++)
 			if (have[id])
 				fprintf(f, "%s{switch=\"%s\",vnet=\"%.15s\",vni=\"%u\"} %llu\n",
 					m[k].name, src->hostname, v[id].name, v[id].vni,
 					(unsigned long long)st[id][k]);
 	}
-	xfab_metrics_family(f, "xfab_vnet_dropped_total", "counter",
-			    "Tenant packets dropped, by reason.");
+	agent_metrics_family(f, "xfab_vnet_dropped_total", "counter",
+			     "Tenant packets dropped, by reason.");
 	for (__u32 id = 1; id < XFAB_MAX_VNETS; id++)
 		for (__u32 r = 1; have[id] && r < XFAB_DROP_MAX; r++) {
 			__u64 d[2] = {0};
@@ -250,8 +250,8 @@ static void copp_series(const struct xfab_metrics_src *src, FILE *f)
 {
 	struct xfab_copp_stats st[XFAB_COPP_GROUPS];
 	struct xfab_copp_cfg cfg[XFAB_COPP_GROUPS];
-	int fd_stats = xfab_metrics_map_fd(src, XFAB_MAP_COPP_STATS),
-	    fd_cfg = xfab_metrics_map_fd(src, XFAB_MAP_COPP_CFG);
+	int fd_stats = agent_metrics_map_fd(src, XFAB_MAP_COPP_STATS),
+	    fd_cfg = agent_metrics_map_fd(src, XFAB_MAP_COPP_CFG);
 	const char *sw = src->hostname;
 
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++) {
@@ -261,24 +261,24 @@ static void copp_series(const struct xfab_metrics_src *src, FILE *f)
 		if (fd_cfg < 0 || bpf_map_lookup_elem(fd_cfg, &g, &cfg[g]))
 			memset(&cfg[g], 0, sizeof(cfg[g]));
 	}
-	xfab_metrics_family(f, "xfab_copp_green_packets_total", "counter",
-			    "Packets for the kernel its CoPP group admitted, by group.");
+	agent_metrics_family(f, "xfab_copp_green_packets_total", "counter",
+			     "Packets for the kernel its CoPP group admitted, by group.");
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
 		fprintf(f, "xfab_copp_green_packets_total{switch=\"%s\",group=\"%s\"} %llu\n", sw,
 			xfab_copp_group_name(g), (unsigned long long)st[g].green_packets);
-	xfab_metrics_family(
+	agent_metrics_family(
 	    f, "xfab_copp_red_packets_total", "counter",
 	    "Packets for the kernel dropped over their CoPP group's rate (policed), by group.");
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
 		fprintf(f, "xfab_copp_red_packets_total{switch=\"%s\",group=\"%s\"} %llu\n", sw,
 			xfab_copp_group_name(g), (unsigned long long)st[g].red_packets);
-	xfab_metrics_family(f, "xfab_copp_cir_packets_per_second", "gauge",
-			    "A CoPP group's committed rate (0: not policed).");
+	agent_metrics_family(f, "xfab_copp_cir_packets_per_second", "gauge",
+			     "A CoPP group's committed rate (0: not policed).");
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
 		fprintf(f, "xfab_copp_cir_packets_per_second{switch=\"%s\",group=\"%s\"} %u\n", sw,
 			xfab_copp_group_name(g), cfg[g].cir);
-	xfab_metrics_family(f, "xfab_copp_cbs_packets", "gauge",
-			    "A CoPP group's burst (bucket size).");
+	agent_metrics_family(f, "xfab_copp_cbs_packets", "gauge",
+			     "A CoPP group's burst (bucket size).");
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
 		fprintf(f, "xfab_copp_cbs_packets{switch=\"%s\",group=\"%s\"} %u\n", sw,
 			xfab_copp_group_name(g), cfg[g].cbs);
@@ -299,23 +299,23 @@ static void device_series(const struct xfab_metrics_src *src, FILE *f)
 	    {"xfab_port_punts_total", "Packets handed to the kernel at the port.", 5},
 	};
 	struct xfab_port_stats ps[XFAB_MAX_PORTS];
-	int fd_ports = xfab_metrics_map_fd(src, XFAB_MAP_PORT_STATS);
+	int fd_ports = agent_metrics_map_fd(src, XFAB_MAP_PORT_STATS);
 	const char *sw = src->hostname;
 
 	for (int p = 0; p < src->n_ports; p++)
 		if (xfab_percpu_sum(fd_ports, (__u32)p, (__u64 *)&ps[p], 6))
 			memset(&ps[p], 0, sizeof(ps[p]));
 	for (size_t m = 0; m < sizeof(port_metrics) / sizeof(port_metrics[0]); m++) {
-		xfab_metrics_family(f, port_metrics[m].name, "counter", port_metrics[m].help);
+		agent_metrics_family(f, port_metrics[m].name, "counter", port_metrics[m].help);
 		for (int p = 0; p < src->n_ports; p++)
 			fprintf(f, "%s{switch=\"%s\",port=\"%s\"} %llu\n", port_metrics[m].name, sw,
 				src->port_names[p],
 				(unsigned long long)((__u64 *)&ps[p])[port_metrics[m].field]);
 	}
 	reasons(f, sw, "xfab_drops_total", "Packets dropped, by reason.",
-		xfab_metrics_map_fd(src, XFAB_MAP_DROP_STATS), XFAB_DROP_MAX, xfab_drop_name);
+		agent_metrics_map_fd(src, XFAB_MAP_DROP_STATS), XFAB_DROP_MAX, xfab_drop_name);
 	reasons(f, sw, "xfab_punts_total", "Packets handed to the kernel, by reason.",
-		xfab_metrics_map_fd(src, XFAB_MAP_PUNT_STATS), XFAB_PUNT_MAX, xfab_punt_name);
+		agent_metrics_map_fd(src, XFAB_MAP_PUNT_STATS), XFAB_PUNT_MAX, xfab_punt_name);
 }
 
 /* Per port and class: the queues' counters, occupancy and peak. */
@@ -329,13 +329,13 @@ static void queue_series(const struct xfab_metrics_src *src, FILE *f)
 	    {"xfab_queue_ecn_marked_total", "counter", "Packets the queue marked CE."},
 	    {"xfab_queue_dropped_total", "counter", "Packets the queue dropped (tail, WRED)."},
 	};
-	int fd_stats = xfab_metrics_map_fd(src, XFAB_MAP_QUEUE_STATS),
-	    fd_wm = xfab_metrics_map_fd(src, XFAB_MAP_QUEUE_WATERMARK);
+	int fd_stats = agent_metrics_map_fd(src, XFAB_MAP_QUEUE_STATS),
+	    fd_wm = agent_metrics_map_fd(src, XFAB_MAP_QUEUE_WATERMARK);
 	const char *sw = src->hostname;
 
 	for (size_t m = 0; m < sizeof(queue_metrics) / sizeof(queue_metrics[0]); m++) {
-		xfab_metrics_family(f, queue_metrics[m].name, queue_metrics[m].type,
-				    queue_metrics[m].help);
+		agent_metrics_family(f, queue_metrics[m].name, queue_metrics[m].type,
+				     queue_metrics[m].help);
 		for (int p = 0; p < src->n_ports; p++)
 			for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
 				struct xfab_queue_stats qs;
@@ -354,9 +354,9 @@ static void queue_series(const struct xfab_metrics_src *src, FILE *f)
 		const char *name =
 		    peak ? "xfab_queue_watermark_bytes" : "xfab_queue_occupancy_bytes";
 
-		xfab_metrics_family(f, name, "gauge",
-				    peak ? "Peak queue occupancy since cleared."
-					 : "Queue occupancy last seen by a packet.");
+		agent_metrics_family(f, name, "gauge",
+				     peak ? "Peak queue occupancy since cleared."
+					  : "Queue occupancy last seen by a packet.");
 		for (int p = 0; p < src->n_ports; p++)
 			for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
 				struct xfab_queue_watermark wm = {0};
@@ -374,10 +374,10 @@ static void queue_series(const struct xfab_metrics_src *src, FILE *f)
 /* Load-balancing events: flowlets, path changes, TE. */
 static void lb_series(const struct xfab_metrics_src *src, FILE *f)
 {
-	int fd = xfab_metrics_map_fd(src, XFAB_MAP_LB_STATS);
+	int fd = agent_metrics_map_fd(src, XFAB_MAP_LB_STATS);
 
-	xfab_metrics_family(f, "xfab_lb_events_total", "counter",
-			    "Load-balancing events (flowlets, TE).");
+	agent_metrics_family(f, "xfab_lb_events_total", "counter",
+			     "Load-balancing events (flowlets, TE).");
 	for (__u32 e = 0; e < XFAB_LB_MAX; e++) {
 		__u64 v = 0;
 
@@ -401,28 +401,28 @@ static void fib_series(const struct xfab_metrics_src *src, FILE *f)
  * XFAB_METRICS_WRITER puts in its file, in link order. Such a file needs no
  * line here. Static initialisation is done before any constructor runs, so
  * an appended writer always comes after these. */
-struct xfab_metrics_writer xfab_metrics_writers[XFAB_METRICS_MAX_WRITERS + 1] = {
+struct xfab_metrics_writer agent_metrics_writers[XFAB_METRICS_MAX_WRITERS + 1] = {
     {"device", device_series}, {"copp", copp_series}, {"qos", queue_series},
     {"ecmp", lb_series},       {"pfc", pfc_series},   {"overlay", vnet_series},
     {"fib-sync", fib_series},
 };
-int xfab_metrics_register(const char *feature,
-			  void (*write)(const struct xfab_metrics_src *src, FILE *f))
+int agent_metrics_register(const char *feature,
+			   void (*write)(const struct xfab_metrics_src *src, FILE *f))
 {
 	int n = 0;
 
-	while (n < XFAB_METRICS_MAX_WRITERS && xfab_metrics_writers[n].feature)
+	while (n < XFAB_METRICS_MAX_WRITERS && agent_metrics_writers[n].feature)
 		n++;
 	/* the last slot stays {NULL}: the list's end */
 	if (n >= XFAB_METRICS_MAX_WRITERS)
 		return -1;
-	xfab_metrics_writers[n] = (struct xfab_metrics_writer){.feature = feature, .write = write};
+	agent_metrics_writers[n] = (struct xfab_metrics_writer){.feature = feature, .write = write};
 	return 0;
 }
 
-void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f)
+void agent_metrics_write(const struct xfab_metrics_src *src, FILE *f)
 {
-	for (const struct xfab_metrics_writer *w = xfab_metrics_writers; w->feature; w++)
+	for (const struct xfab_metrics_writer *w = agent_metrics_writers; w->feature; w++)
 		w->write(src, f);
 }
 
@@ -451,7 +451,7 @@ static void serve(struct server *s, int conn)
 	if (!mem)
 		return;
 	if (ok)
-		xfab_metrics_write(s->src, mem);
+		agent_metrics_write(s->src, mem);
 	else
 		fputs("not found: GET /metrics\n", mem);
 	fclose(mem);
@@ -486,7 +486,7 @@ static void *server_main(void *arg)
 	return NULL;
 }
 
-int xfab_metrics_start(const char *addr_port, const struct xfab_metrics_src *src)
+int agent_metrics_start(const char *addr_port, const struct xfab_metrics_src *src)
 {
 	struct sockaddr_storage ss = {0};
 	char host[128];

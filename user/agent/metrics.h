@@ -42,10 +42,10 @@ struct xfab_metrics_writer {
 #define XFAB_METRICS_MAX_WRITERS 32
 /* Every writer, in exposition order; ends with {NULL}. metrics.c's own come
  * first; the rest register themselves (XFAB_METRICS_WRITER). */
-extern struct xfab_metrics_writer xfab_metrics_writers[XFAB_METRICS_MAX_WRITERS + 1];
+extern struct xfab_metrics_writer agent_metrics_writers[XFAB_METRICS_MAX_WRITERS + 1];
 /* Appends a writer: 0, or -1 when the list is full. */
-int xfab_metrics_register(const char *feature,
-			  void (*write)(const struct xfab_metrics_src *src, FILE *f));
+int agent_metrics_register(const char *feature,
+			   void (*write)(const struct xfab_metrics_src *src, FILE *f));
 /* In a feature's metrics_FEATURE.c: registers fn as feature's writer before
  * main runs, so metrics.c names no feature file. The constructor lives in
  * the writer's object file, which must be linked as an object (xfabd's
@@ -56,7 +56,7 @@ int xfab_metrics_register(const char *feature,
 #define XFAB_METRICS_WRITER(feature, fn)                                                           \
 	__attribute__((constructor)) static void fn##_register(void)                               \
 	{                                                                                          \
-		if (xfab_metrics_register(feature, fn)) {                                          \
+		if (agent_metrics_register(feature, fn)) {                                         \
 			fprintf(stderr, "metrics: no room for the %s writer\n", feature);          \
 			abort();                                                                   \
 		}                                                                                  \
@@ -65,14 +65,14 @@ int xfab_metrics_register(const char *feature,
 /* For the writers in files of their own (a feature's series beside its
  * code): a metric family's HELP and TYPE lines, and the fd of map (XFAB_MAP_*)
  * or -1: none. */
-void xfab_metrics_family(FILE *f, const char *name, const char *type, const char *help);
-int xfab_metrics_map_fd(const struct xfab_metrics_src *src, const char *map);
+void agent_metrics_family(FILE *f, const char *name, const char *type, const char *help);
+int agent_metrics_map_fd(const struct xfab_metrics_src *src, const char *map);
 
 /* A map_fd for src: the maps of the loaded struct bpf_object *obj. */
-int xfab_metrics_obj_map_fd(void *obj, const char *map);
+int agent_metrics_obj_map_fd(void *obj, const char *map);
 /* Writes the exposition to f. */
-void xfab_metrics_write(const struct xfab_metrics_src *src, FILE *f);
+void agent_metrics_write(const struct xfab_metrics_src *src, FILE *f);
 /* Listens on ADDR:PORT (IPv4, or [IPv6]:PORT) and serves GET /metrics. */
-int xfab_metrics_start(const char *addr_port, const struct xfab_metrics_src *src);
+int agent_metrics_start(const char *addr_port, const struct xfab_metrics_src *src);
 
 #endif

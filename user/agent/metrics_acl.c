@@ -17,15 +17,15 @@ static void acl_series(const struct xfab_metrics_src *src, FILE *f)
 {
 	static const char *const names[2] = {"xfab_acl_rule_packets_total",
 					     "xfab_acl_rule_bytes_total"};
-	int fd_info = xfab_metrics_map_fd(src, XFAB_MAP_ACL_INFO),
-	    fd_stats = xfab_metrics_map_fd(src, XFAB_MAP_ACL_STATS);
+	int fd_info = agent_metrics_map_fd(src, XFAB_MAP_ACL_INFO),
+	    fd_stats = agent_metrics_map_fd(src, XFAB_MAP_ACL_STATS);
 
 	if (fd_info < 0 || fd_stats < 0)
 		return;
 	for (int m = 0; m < 2; m++) {
-		xfab_metrics_family(f, names[m], "counter",
-				    m ? "Bytes an ingress ACL rule decided."
-				      : "Packets an ingress ACL rule decided.");
+		agent_metrics_family(f, names[m], "counter",
+				     m ? "Bytes an ingress ACL rule decided."
+				       : "Packets an ingress ACL rule decided.");
 		for (__u32 i = 0; i < XFAB_ACL_MAX_COUNTERS; i++) {
 			struct xfab_acl_info info;
 			struct xfab_acl_stats st;

@@ -177,17 +177,17 @@ out:
 	return ret;
 }
 
-int xfab_nl_dump_links(const struct xfab_nl_handlers *h)
+int agent_nl_dump_links(const struct xfab_nl_handlers *h)
 {
 	return dump(RTM_GETLINK, AF_UNSPEC, h);
 }
 
-int xfab_nl_dump_neighs(const struct xfab_nl_handlers *h)
+int agent_nl_dump_neighs(const struct xfab_nl_handlers *h)
 {
 	return dump(RTM_GETNEIGH, AF_UNSPEC, h);
 }
 
-int xfab_nl_dump_routes(const struct xfab_nl_handlers *h)
+int agent_nl_dump_routes(const struct xfab_nl_handlers *h)
 {
 	int err = dump(RTM_GETNEXTHOP, AF_UNSPEC, h);
 
@@ -200,7 +200,7 @@ int xfab_nl_dump_routes(const struct xfab_nl_handlers *h)
 	return err;
 }
 
-struct mnl_socket *xfab_nl_open_events(int routes, int rcvbuf)
+struct mnl_socket *agent_nl_open_events(int routes, int rcvbuf)
 {
 	struct mnl_socket *nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	unsigned int groups = RTMGRP_LINK | RTMGRP_NEIGH;
@@ -234,7 +234,7 @@ fail:
 #define EV_VLEN 64
 #define EV_SLOT DUMP_BUF
 
-int xfab_nl_read_fd(int fd, const struct xfab_nl_handlers *h, int budget)
+int agent_nl_read_fd(int fd, const struct xfab_nl_handlers *h, int budget)
 {
 	static char slots[EV_VLEN][EV_SLOT];
 	struct mmsghdr msgs[EV_VLEN];
@@ -276,17 +276,17 @@ int xfab_nl_read_fd(int fd, const struct xfab_nl_handlers *h, int budget)
 	return lost ? -ENOBUFS : 1;
 }
 
-int xfab_nl_read_events(struct mnl_socket *nl, const struct xfab_nl_handlers *h)
+int agent_nl_read_events(struct mnl_socket *nl, const struct xfab_nl_handlers *h)
 {
-	return xfab_nl_read_fd(mnl_socket_get_fd(nl), h, XFAB_NL_READ_BUDGET);
+	return agent_nl_read_fd(mnl_socket_get_fd(nl), h, XFAB_NL_READ_BUDGET);
 }
 
-int xfab_nl_fd(struct mnl_socket *nl)
+int agent_nl_fd(struct mnl_socket *nl)
 {
 	return mnl_socket_get_fd(nl);
 }
 
-void xfab_nl_close(struct mnl_socket *nl)
+void agent_nl_close(struct mnl_socket *nl)
 {
 	if (nl)
 		mnl_socket_close(nl);

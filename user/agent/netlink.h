@@ -46,23 +46,23 @@ struct mnl_socket;
 /* Event socket subscribed to link and neighbour changes, and with routes
  * set to IPv4 and IPv6 routes and nexthop objects too, with a receive
  * buffer of rcvbuf bytes (0: XFAB_NL_RCVBUF). */
-struct mnl_socket *xfab_nl_open_events(int routes, int rcvbuf);
+struct mnl_socket *agent_nl_open_events(int routes, int rcvbuf);
 /* One-shot dumps on their own socket. */
-int xfab_nl_dump_links(const struct xfab_nl_handlers *h);
-int xfab_nl_dump_neighs(const struct xfab_nl_handlers *h);
+int agent_nl_dump_links(const struct xfab_nl_handlers *h);
+int agent_nl_dump_neighs(const struct xfab_nl_handlers *h);
 /* Nexthop objects, then IPv4 and IPv6 routes (a kernel without nexthop
  * objects has none to dump). */
-int xfab_nl_dump_routes(const struct xfab_nl_handlers *h);
+int agent_nl_dump_routes(const struct xfab_nl_handlers *h);
 /* Reads what is pending on an event socket (non-blocking), at most
  * XFAB_NL_READ_BUDGET datagrams (events), many per system call: 0 all
  * read, 1 more may be pending (the caller writes what it has, then reads
  * on), -errno (-ENOBUFS: events were lost, or one was cut short: dump
  * again). */
 #define XFAB_NL_READ_BUDGET 4096
-int xfab_nl_read_events(struct mnl_socket *nl, const struct xfab_nl_handlers *h);
+int agent_nl_read_events(struct mnl_socket *nl, const struct xfab_nl_handlers *h);
 /* The same from any datagram socket (fd), at most budget datagrams. */
-int xfab_nl_read_fd(int fd, const struct xfab_nl_handlers *h, int budget);
-int xfab_nl_fd(struct mnl_socket *nl);
-void xfab_nl_close(struct mnl_socket *nl);
+int agent_nl_read_fd(int fd, const struct xfab_nl_handlers *h, int budget);
+int agent_nl_fd(struct mnl_socket *nl);
+void agent_nl_close(struct mnl_socket *nl);
 
 #endif

@@ -21,7 +21,7 @@
  * pfc_cfg (wd_ignore, wd_drop), which it writes again after a reload.
  * This file is the thread (its events and timers, start and stop); the
  * gates are pfc_gate.c's, the frames pfc_tx.c's, the accounting's
- * correction pfc_resync.c's, the watchdog pfc_wd.c's (pfc_rt.h), which
+ * correction agent_pfc_resync.c's, the watchdog pfc_wd.c's (pfc_rt.h), which
  * this file reaches only through the poll hook pfc_wd.c registers.
  */
 #include <bpf/bpf.h>
@@ -69,13 +69,13 @@ static int on_event(void *ctx, void *data, size_t size)
 			continue;
 		switch (e->kind) {
 		case XFAB_PFC_EV_RX:
-			pfc_honour(g, pp, prio);
+			agent_pfc_honour(g, pp, prio);
 			break;
 		case XFAB_PFC_EV_XOFF:
-			pfc_pg_follow(g, pp, prio, 1);
+			agent_pfc_pg_follow(g, pp, prio, 1);
 			break;
 		case XFAB_PFC_EV_XON:
-			pfc_pg_follow(g, pp, prio, 0);
+			agent_pfc_pg_follow(g, pp, prio, 0);
 			break;
 		}
 	}
@@ -96,7 +96,7 @@ static void paused_poll(struct pfc_rt *g, __u64 now)
 
 			if (!q->gated_since)
 				continue;
-			pfc_queue_rec(g, key, &v);
+			agent_pfc_queue_rec(g, key, &v);
 			v.paused_ns = q->paused_base + (now - q->gated_since);
 			bpf_map_update_elem(g->fd_queue, &key, &v, BPF_ANY);
 		}
@@ -108,7 +108,7 @@ static void paused_poll(struct pfc_rt *g, __u64 now)
 static pfc_poll_fn pfc_poll_hooks[PFC_POLL_HOOKS];
 static int pfc_n_poll_hooks;
 
-int pfc_register_poll(pfc_poll_fn fn)
+int agent_pfc_register_poll(pfc_poll_fn fn)
 {
 	if (pfc_n_poll_hooks >= PFC_POLL_HOOKS)
 		return -1;
@@ -126,7 +126,7 @@ static __u64 on_timer(struct pfc_rt *g)
 
 		for (int h = 0; h < pfc_n_poll_hooks; h++)
 			pfc_poll_hooks[h](g, poll); /* the watchdog's (pfc_wd.c) */
-		pfc_resync(g);
+		agent_pfc_resync(g);
 		paused_poll(g, now);
 		g->next_poll = now + poll;
 		next = g->next_poll;
@@ -140,7 +140,8 @@ static __u64 on_timer(struct pfc_rt *g)
 			if (!q->gated_since)
 				continue;
 			if (q->paused_until <= now)
-				pfc_honour(g, pp, prio); /* a later XOFF may have extended it */
+				agent_pfc_honour(g, pp,
+						 prio); /* a later XOFF may have extended it */
 			if (q->gated_since && (!next || q->paused_until < next))
 				next = q->paused_until;
 		}
@@ -148,10 +149,10 @@ static __u64 on_timer(struct pfc_rt *g)
 			/* only what the data plane still asks (XON for the rest) */
 			for (int prio = 0; prio < XFAB_NUM_PRIO; prio++)
 				if (pp->xoff_mask & (1u << prio))
-					pfc_pg_follow(g, pp, prio, 0);
+					agent_pfc_pg_follow(g, pp, prio, 0);
 			if (pp->xoff_mask) {
-				pfc_send(g, pp, pp->xoff_mask, XFAB_PFC_MAX_QUANTA);
-				pp->refresh_at = now + pfc_refresh_period(pp);
+				agent_pfc_send(g, pp, pp->xoff_mask, XFAB_PFC_MAX_QUANTA);
+				pp->refresh_at = now + agent_pfc_refresh_period(pp);
 			}
 		}
 		if (pp->refresh_at && (!next || pp->refresh_at < next))
@@ -235,7 +236,7 @@ static void cfg_wd(const struct agent *a, int p, struct pfcwd_settings *wd)
 
 static struct pfc_rt *the_pfc;
 
-struct pfc_rt *pfc_running(void)
+struct pfc_rt *agent_pfc_running(void)
 {
 	return the_pfc;
 }
@@ -297,7 +298,7 @@ static void tp_detach(struct agent *a, struct pfc_rt *g)
 
 /* The ports whose pfc_cfg entry enables a priority, with their packet
  * sockets: 0 or -errno (the ports opened so far counted in g->n, for
- * pfc_stop to close). */
+ * agent_pfc_stop to close). */
 static int pfc_ports_open(struct agent *a, struct pfc_rt *g)
 {
 	for (int p = 0; p < a->cfg.n_ports; p++) {
@@ -323,8 +324,8 @@ static int pfc_ports_open(struct agent *a, struct pfc_rt *g)
 		pp->rate_mbps = a->cfg.ports[p].rate_mbps;
 		pp->limit_bytes = cfg_queue_limit(a, p);
 		cfg_wd(a, p, &pp->wd);
-		pp->tx_fd = pfc_packet_socket(pp->ifindex, 1);
-		pp->kick_fd = pfc_packet_socket(pp->ifindex, 0);
+		pp->tx_fd = agent_pfc_packet_socket(pp->ifindex, 1);
+		pp->kick_fd = agent_pfc_packet_socket(pp->ifindex, 0);
 		g->n++;
 		if (pp->tx_fd < 0 || pp->kick_fd < 0) {
 			int err = -errno;
@@ -337,12 +338,12 @@ static int pfc_ports_open(struct agent *a, struct pfc_rt *g)
 	return 0;
 }
 
-int pfc_start(struct agent *a)
+int agent_pfc_start(struct agent *a)
 {
 	struct pfc_rt *g;
 	int err = -ENOMEM;
 
-	pfc_stop(a);
+	agent_pfc_stop(a);
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
@@ -380,7 +381,7 @@ int pfc_start(struct agent *a)
 
 			if (!(pp->enabled & (1u << prio)))
 				continue;
-			err = pfc_gate_write(g, pp, prio, 1, 1);
+			err = agent_pfc_gate_write(g, pp, prio, 1, 1);
 			if (err) {
 				log_err("pfc: cannot put the gate of %s priority %d in place: %s",
 					pp->name, prio, strerror(-err));
@@ -411,11 +412,11 @@ int pfc_start(struct agent *a)
 	return 0;
 fail:
 	the_pfc = g;
-	pfc_stop(a);
+	agent_pfc_stop(a);
 	return err;
 }
 
-void pfc_stop(struct agent *a)
+void agent_pfc_stop(struct agent *a)
 {
 	struct pfc_rt *g = the_pfc;
 
@@ -431,7 +432,7 @@ void pfc_stop(struct agent *a)
 	/* nothing stays paused without the thread that would resume it */
 	for (int i = 0; i < g->n; i++)
 		for (int prio = 0; prio < XFAB_NUM_PRIO && g->nl; prio++)
-			pfc_gate_open(g, &g->ports[i], prio);
+			agent_pfc_gate_open(g, &g->ports[i], prio);
 	for (int i = 0; i < g->n; i++) {
 		if (g->ports[i].tx_fd >= 0)
 			close(g->ports[i].tx_fd);

@@ -59,7 +59,8 @@ static int nl_ack(struct pfc_rt *g, struct nlmsghdr *nlh, char *buf, size_t len)
 
 /* Line rate (open) or one byte a second (closed: at most one burst, one
  * frame, leaves after the change, as a frame already on the wire would). */
-int pfc_gate_write(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio, int open, int create)
+int agent_pfc_gate_write(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio, int open,
+			 int create)
 {
 	char buf[1024];
 	struct nlmsghdr *nlh =
@@ -86,13 +87,13 @@ int pfc_gate_write(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio, int
 
 /* Empties the queue: the gate goes (the packets it held are dropped, as
  * the watchdog's drop action wants) and a new one, open, takes its place. */
-int pfc_gate_flush(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio)
+int agent_pfc_gate_flush(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio)
 {
 	char buf[512];
 	struct nlmsghdr *nlh = gate_msg(g, pp, prio, buf, RTM_DELQDISC, 0);
 	int err = nl_ack(g, nlh, buf, sizeof(buf));
 
-	return err ? err : pfc_gate_write(g, pp, prio, 1, 1);
+	return err ? err : agent_pfc_gate_write(g, pp, prio, 1, 1);
 }
 
 /* ---- honour: the pause the peer asks ---- */
@@ -107,21 +108,21 @@ static void gate_close(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, __u64
 	q->paused_until = until;
 	if (q->gated_since)
 		return;
-	err = pfc_gate_write(g, pp, prio, 0, 0);
+	err = agent_pfc_gate_write(g, pp, prio, 0, 0);
 	if (err) {
 		log_warn("pfc: cannot pause %s priority %d: %s", pp->name, prio, strerror(-err));
 		q->paused_until = 0;
 		return;
 	}
 	q->gated_since = xfab_mono_ns();
-	pfc_queue_rec(g, key, &v);
+	agent_pfc_queue_rec(g, key, &v);
 	q->paused_base = v.paused_ns;
 	v.gated = 1;
 	v.pauses++;
 	bpf_map_update_elem(g->fd_queue, &key, &v, BPF_ANY);
 }
 
-void pfc_gate_open(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
+void agent_pfc_gate_open(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
 {
 	struct pfc_queue_rt *q = &pp->q[prio];
 	__u32 key = XFAB_QUEUE_KEY((__u32)pp->slot, (__u32)prio);
@@ -131,19 +132,19 @@ void pfc_gate_open(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
 	q->paused_until = 0;
 	if (!q->gated_since)
 		return;
-	err = pfc_gate_write(g, pp, prio, 1, 0);
+	err = agent_pfc_gate_write(g, pp, prio, 1, 0);
 	if (err)
 		log_warn("pfc: cannot resume %s priority %d: %s", pp->name, prio, strerror(-err));
-	pfc_queue_rec(g, key, &v);
+	agent_pfc_queue_rec(g, key, &v);
 	v.gated = 0;
 	v.paused_ns = q->paused_base + (xfab_mono_ns() - q->gated_since);
 	bpf_map_update_elem(g->fd_queue, &key, &v, BPF_ANY);
 	q->gated_since = 0;
-	pfc_kick(pp);
+	agent_pfc_kick(pp);
 }
 
 /* What the data plane recorded for (port, prio): the pause it received. */
-void pfc_honour(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
+void agent_pfc_honour(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
 {
 	__u32 key = XFAB_QUEUE_KEY((__u32)pp->slot, (__u32)prio);
 	struct xfab_pfc_state st;
@@ -154,5 +155,5 @@ void pfc_honour(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
 	if (st.paused_until_ns > now)
 		gate_close(g, pp, prio, st.paused_until_ns);
 	else
-		pfc_gate_open(g, pp, prio);
+		agent_pfc_gate_open(g, pp, prio);
 }

@@ -93,7 +93,7 @@ static void pfc_resync_pg(struct pfc_rt *g, struct pfc_port_rt *pp, int prio,
 	/* read again now: the data plane's atomics change it meanwhile, and
 	 * only a copy can be written back */
 	if (bpf_map_lookup_elem(g->fd_state, &key, &st)) {
-		pfc_pg_follow(g, pp, prio, 0);
+		agent_pfc_pg_follow(g, pp, prio, 0);
 		return;
 	}
 	if (w->leak[slot][prio]) {
@@ -116,7 +116,7 @@ static void pfc_resync_pg(struct pfc_rt *g, struct pfc_port_rt *pp, int prio,
 		st.resynced++;
 		bpf_map_update_elem(g->fd_state, &key, &st, BPF_ANY);
 	}
-	pfc_pg_follow(g, pp, prio, 0);
+	agent_pfc_pg_follow(g, pp, prio, 0);
 }
 
 /*
@@ -134,7 +134,7 @@ static void pfc_resync_pg(struct pfc_rt *g, struct pfc_port_rt *pp, int prio,
  * erring towards less pause). Counted in `resynced`. Then every PG's pause
  * is made to follow the data plane's flag.
  */
-void pfc_resync(struct pfc_rt *g)
+void agent_pfc_resync(struct pfc_rt *g)
 {
 	static struct backlog_walk w; /* 8 KiB: not on the thread's stack */
 

@@ -4,7 +4,7 @@
  *   pfc.c         the thread: events, timers, start and stop
  *   pfc_gate.c    the gates (a TBF per lossless queue) and the pause honoured
  *   pfc_tx.c      the PFC frames xfabd sends (pause generation)
- *   pfc_resync.c  the ingress accounting's safety net
+ *   agent_pfc_resync.c  the ingress accounting's safety net
  *   pfc_wd.c      the watchdog: drives the state machine of user/lib/pfcwd.c,
  *                 and its requests
  * Everything here runs on the PFC thread, but for what g->lock guards.
@@ -63,37 +63,38 @@ struct pfc_rt {
 };
 
 /* pfc.c: the running thread's state, NULL when none runs. */
-struct pfc_rt *pfc_running(void);
+struct pfc_rt *agent_pfc_running(void);
 
 /* pfc_gate.c */
 /* Puts the gate of prio on pp in place (create) or changes it, open at
  * line rate or closed: 0 or -errno. */
-int pfc_gate_write(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio, int open, int create);
+int agent_pfc_gate_write(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio, int open,
+			 int create);
 /* Empties the queue (what it held is dropped), the gate open: 0 or -errno. */
-int pfc_gate_flush(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio);
-void pfc_gate_open(struct pfc_rt *g, struct pfc_port_rt *pp, int prio);
+int agent_pfc_gate_flush(struct pfc_rt *g, const struct pfc_port_rt *pp, int prio);
+void agent_pfc_gate_open(struct pfc_rt *g, struct pfc_port_rt *pp, int prio);
 /* Closes or opens the gate as the pause the data plane recorded says. */
-void pfc_honour(struct pfc_rt *g, struct pfc_port_rt *pp, int prio);
+void agent_pfc_honour(struct pfc_rt *g, struct pfc_port_rt *pp, int prio);
 
 /* pfc_tx.c */
 /* An AF_PACKET socket bound to ifindex, around the qdisc (bypass) or
  * through it; -1 with errno. */
-int pfc_packet_socket(__u32 ifindex, int bypass);
+int agent_pfc_packet_socket(__u32 ifindex, int bypass);
 /* The queue's pfc_queue record (zeroed when unreadable), in v. */
-struct xfab_pfc_queue *pfc_queue_rec(struct pfc_rt *g, __u32 key, struct xfab_pfc_queue *v);
+struct xfab_pfc_queue *agent_pfc_queue_rec(struct pfc_rt *g, __u32 key, struct xfab_pfc_queue *v);
 /* One PFC frame out of pp naming vector, each priority asking time
  * quanta (0: XON). */
-void pfc_send(struct pfc_rt *g, struct pfc_port_rt *pp, __u8 vector, __u16 time);
+void agent_pfc_send(struct pfc_rt *g, struct pfc_port_rt *pp, __u8 vector, __u16 time);
 /* Wakes the port's qdisc (a frame enqueued through it). */
-void pfc_kick(struct pfc_port_rt *pp);
+void agent_pfc_kick(struct pfc_port_rt *pp);
 /* How often an XOFF is refreshed while the PG stays above XON (ns). */
-__u64 pfc_refresh_period(const struct pfc_port_rt *pp);
+__u64 agent_pfc_refresh_period(const struct pfc_port_rt *pp);
 /* Makes the pause xfabd asks of the peer follow the data plane's flag;
  * resend: an XOFF event, sent again at once while the flag is up. */
-void pfc_pg_follow(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, int resend);
+void agent_pfc_pg_follow(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, int resend);
 
-/* pfc_resync.c: every poll, the accounting's correction. */
-void pfc_resync(struct pfc_rt *g);
+/* agent_pfc_resync.c: every poll, the accounting's correction. */
+void agent_pfc_resync(struct pfc_rt *g);
 
 /* pfc.c: what runs every poll besides the accounting's correction,
  * elapsed_ns after the last poll. The watchdog (pfc_wd.c) registers its
@@ -103,6 +104,6 @@ void pfc_resync(struct pfc_rt *g);
  * steps run in the order they registered: 0, or -1 when full. */
 #define PFC_POLL_HOOKS 4
 typedef void (*pfc_poll_fn)(struct pfc_rt *g, __u64 elapsed_ns);
-int pfc_register_poll(pfc_poll_fn fn);
+int agent_pfc_register_poll(pfc_poll_fn fn);
 
 #endif

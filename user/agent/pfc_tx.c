@@ -22,7 +22,7 @@
 
 /* ---- frames (built by the library's pfcframe.c) ---- */
 
-int pfc_packet_socket(__u32 ifindex, int bypass)
+int agent_pfc_packet_socket(__u32 ifindex, int bypass)
 {
 	struct sockaddr_ll sll = {.sll_family = AF_PACKET, .sll_ifindex = (int)ifindex};
 	int one = 1, fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
@@ -37,7 +37,7 @@ int pfc_packet_socket(__u32 ifindex, int bypass)
 	return fd;
 }
 
-struct xfab_pfc_queue *pfc_queue_rec(struct pfc_rt *g, __u32 key, struct xfab_pfc_queue *v)
+struct xfab_pfc_queue *agent_pfc_queue_rec(struct pfc_rt *g, __u32 key, struct xfab_pfc_queue *v)
 {
 	memset(v, 0, sizeof(*v));
 	bpf_map_lookup_elem(g->fd_queue, &key, v);
@@ -46,7 +46,7 @@ struct xfab_pfc_queue *pfc_queue_rec(struct pfc_rt *g, __u32 key, struct xfab_pf
 
 /* Sends one PFC frame out of the port: vector, each named priority with
  * time quanta (0: XON). */
-void pfc_send(struct pfc_rt *g, struct pfc_port_rt *pp, __u8 vector, __u16 time)
+void agent_pfc_send(struct pfc_rt *g, struct pfc_port_rt *pp, __u8 vector, __u16 time)
 {
 	__u16 quanta[XFAB_NUM_PRIO] = {0};
 	struct xfab_pfc_queue v;
@@ -67,7 +67,7 @@ void pfc_send(struct pfc_rt *g, struct pfc_port_rt *pp, __u8 vector, __u16 time)
 
 		if (!(vector & (1u << i)))
 			continue;
-		pfc_queue_rec(g, key, &v);
+		agent_pfc_queue_rec(g, key, &v);
 		v.tx_frames++;
 		if (!time)
 			v.tx_xon++;
@@ -78,7 +78,7 @@ void pfc_send(struct pfc_rt *g, struct pfc_port_rt *pp, __u8 vector, __u16 time)
 
 /* Wakes the port's qdisc after a gate opened: one frame enqueued there
  * (a PFC frame naming no priority, which every receiver ignores). */
-void pfc_kick(struct pfc_port_rt *pp)
+void agent_pfc_kick(struct pfc_port_rt *pp)
 {
 	static const __u16 zero[XFAB_NUM_PRIO];
 	__u8 f[XFAB_MACC_MIN_LEN];
@@ -90,7 +90,7 @@ void pfc_kick(struct pfc_port_rt *pp)
 
 /* ---- generate ---- */
 
-__u64 pfc_refresh_period(const struct pfc_port_rt *pp)
+__u64 agent_pfc_refresh_period(const struct pfc_port_rt *pp)
 {
 	/* half the pause a frame asks for: refreshed well before it ends */
 	return xfab_pfc_quanta_ns(XFAB_PFC_MAX_QUANTA, pp->speed_mbps) / 2;
@@ -99,15 +99,15 @@ __u64 pfc_refresh_period(const struct pfc_port_rt *pp)
 static void xoff(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
 {
 	pp->xoff_mask |= (__u8)(1u << prio);
-	pfc_send(g, pp, (__u8)(1u << prio), XFAB_PFC_MAX_QUANTA);
+	agent_pfc_send(g, pp, (__u8)(1u << prio), XFAB_PFC_MAX_QUANTA);
 	if (!pp->refresh_at)
-		pp->refresh_at = xfab_mono_ns() + pfc_refresh_period(pp);
+		pp->refresh_at = xfab_mono_ns() + agent_pfc_refresh_period(pp);
 }
 
 static void xon(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
 {
 	pp->xoff_mask &= (__u8) ~(1u << prio);
-	pfc_send(g, pp, (__u8)(1u << prio), 0);
+	agent_pfc_send(g, pp, (__u8)(1u << prio), 0);
 	if (!pp->xoff_mask)
 		pp->refresh_at = 0;
 }
@@ -122,7 +122,7 @@ static void xon(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
  * nothing left to send XON. resend: an XOFF event, sent at once while the
  * flag is up.
  */
-void pfc_pg_follow(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, int resend)
+void agent_pfc_pg_follow(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, int resend)
 {
 	__u32 key = XFAB_QUEUE_KEY((__u32)pp->slot, (__u32)prio);
 	struct xfab_pfc_state st;

@@ -42,10 +42,10 @@ static void pfc_wd_bits(struct pfc_rt *g, struct pfc_port_rt *pp)
 	for (int prio = 0; prio < XFAB_NUM_PRIO; prio++) {
 		struct xfab_pfc_queue v;
 
-		if (pfc_queue_rec(g, XFAB_QUEUE_KEY(key, (__u32)prio), &v)->stormed)
+		if (agent_pfc_queue_rec(g, XFAB_QUEUE_KEY(key, (__u32)prio), &v)->stormed)
 			stormed |= (__u8)(1u << prio);
 	}
-	pfcwd_bits(stormed, pp->wd.action, &ignore, &drop);
+	xfab_pfcwd_bits(stormed, pp->wd.action, &ignore, &drop);
 	if (bpf_map_lookup_elem(g->fd_cfg, &key, &c))
 		return;
 	if (c.wd_ignore == ignore && c.wd_drop == drop)
@@ -82,8 +82,8 @@ static void pfc_wd_poll_queue(struct pfc_rt *g, struct pfc_port_rt *pp, int prio
 
 	if (pfc_wd_sample(g, pp, prio, &s))
 		return;
-	pfc_queue_rec(g, key, &v);
-	act = pfcwd_step(&pp->q[prio].wd, &v, &pp->wd, &s, elapsed_ns);
+	agent_pfc_queue_rec(g, key, &v);
+	act = xfab_pfcwd_step(&pp->q[prio].wd, &v, &pp->wd, &s, elapsed_ns);
 	v.wd_action = pp->wd.action;
 	v.wd_detection_ms = pp->wd.detection_ms;
 	v.wd_restoration_ms = pp->wd.restoration_ms;
@@ -91,15 +91,15 @@ static void pfc_wd_poll_queue(struct pfc_rt *g, struct pfc_port_rt *pp, int prio
 	bpf_map_update_elem(g->fd_queue, &key, &v, BPF_ANY);
 	if (act.transition == PFCWD_DETECTED)
 		log_warn("PFC Watchdog detected PFC storm on port %s, priority %d, action %s",
-			 pp->name, prio, pfcwd_action_name(pp->wd.action));
+			 pp->name, prio, xfab_pfcwd_action_name(pp->wd.action));
 	else if (act.transition == PFCWD_RESTORED)
 		log_info("PFC Watchdog storm restored on port %s, priority %d", pp->name, prio);
 	if (act.transition == PFCWD_STAY)
 		return;
 	pfc_wd_bits(g, pp);
 	if (act.open_gate)
-		pfc_gate_open(g, pp, prio);
-	if (act.flush && pfc_gate_flush(g, pp, prio))
+		agent_pfc_gate_open(g, pp, prio);
+	if (act.flush && agent_pfc_gate_flush(g, pp, prio))
 		log_warn("pfc: cannot empty the queue of %s priority %d", pp->name, prio);
 }
 
@@ -161,10 +161,10 @@ static int pfc_wd_ports(const struct pfc_rt *g, const char *ports, __u64 *set, c
 	return 0;
 }
 
-int pfc_wd_request(struct agent *a, const struct xfab_ctl_req *r, char *field, size_t flen,
-		   char *msg, size_t mlen)
+int agent_pfc_wd_request(struct agent *a, const struct xfab_ctl_req *r, char *field, size_t flen,
+			 char *msg, size_t mlen)
 {
-	struct pfc_rt *g = pfc_running();
+	struct pfc_rt *g = agent_pfc_running();
 	__u32 det = 0, rest = 0, poll = 0;
 	__u8 action = XFAB_PFCWD_DROP;
 	__u64 set = 0;
@@ -238,8 +238,8 @@ out:
  * this object directly (not from a library), so the constructor is kept. */
 __attribute__((constructor)) static void pfc_wd_register(void)
 {
-	pfc_register_poll(pfc_wd_poll);
-	ctl_register_check(XFAB_CTL_PFCWD_START, pfc_wd_request);
-	ctl_register_check(XFAB_CTL_PFCWD_STOP, pfc_wd_request);
-	ctl_register_check(XFAB_CTL_PFCWD_INTERVAL, pfc_wd_request);
+	agent_pfc_register_poll(pfc_wd_poll);
+	agent_ctl_register_check(XFAB_CTL_PFCWD_START, agent_pfc_wd_request);
+	agent_ctl_register_check(XFAB_CTL_PFCWD_STOP, agent_pfc_wd_request);
+	agent_ctl_register_check(XFAB_CTL_PFCWD_INTERVAL, agent_pfc_wd_request);
 }

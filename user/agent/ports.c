@@ -37,14 +37,15 @@ static void scan_link(void *arg, const struct xfab_nl_link *l)
 }
 
 /* Finds every configured port on the box; errors name the PORT entry. */
-int resolve_ports(const struct xfab_config *cfg, struct xfab_port_live *live, const char *cfg_path)
+int agent_resolve_ports(const struct xfab_config *cfg, struct xfab_port_live *live,
+			const char *cfg_path)
 {
 	int found[XFAB_MAX_PORTS] = {0}, bad = 0, err;
 	struct link_scan s = {.cfg = cfg, .live = live, .found = found};
 	struct xfab_nl_handlers h = {.link = scan_link, .arg = &s};
 
 	memset(live, 0, sizeof(*live) * XFAB_MAX_PORTS);
-	err = xfab_nl_dump_links(&h);
+	err = agent_nl_dump_links(&h);
 	if (err) {
 		log_err("cannot list network devices: %s", strerror(-err));
 		return err;
@@ -68,7 +69,7 @@ int resolve_ports(const struct xfab_config *cfg, struct xfab_port_live *live, co
 	return bad ? -ENODEV : 0;
 }
 
-int port_of_ifindex(const struct agent *a, __u32 ifindex)
+int agent_port_of_ifindex(const struct agent *a, __u32 ifindex)
 {
 	for (int p = 0; p < a->cfg.n_ports; p++)
 		if (a->live[p].ifindex == ifindex)
@@ -111,7 +112,7 @@ static void drop_link(int *fd, const char *pin)
 	*fd = -1;
 }
 
-void detach_port(struct agent *a, int p)
+void agent_detach_port(struct agent *a, int p)
 {
 	char pin[512];
 
@@ -121,11 +122,11 @@ void detach_port(struct agent *a, int p)
 		link_pin_path(a, p, w, a->cfg.datapath, pin, sizeof(pin));
 		drop_link(link_slot(a, p, w), pin);
 	}
-	unshape_port(a, p);
+	agent_unshape_port(a, p);
 	log_info("detached from %s", a->cfg.ports[p].name);
 }
 
-void keep_ports(struct agent *a)
+void agent_keep_ports(struct agent *a)
 {
 	for (int p = 0; p < a->cfg.n_ports; p++)
 		for (int w = LINK_IN; w < N_LINKS; w++)
@@ -211,7 +212,7 @@ static void unattach_port(struct agent *a, int p)
 			drop_link(fd, pin);
 		}
 	}
-	unshape_port(a, p);
+	agent_unshape_port(a, p);
 }
 
 static int attach_port(struct agent *a, int p, int datapath)
@@ -253,7 +254,7 @@ static int attach_port(struct agent *a, int p, int datapath)
 			unattach_port(a, p);
 			return err;
 		}
-		if (a->cfg.ports[p].rate_mbps && shape_port(a, p)) {
+		if (a->cfg.ports[p].rate_mbps && agent_shape_port(a, p)) {
 			unattach_port(a, p);
 			return -EIO;
 		}
@@ -269,7 +270,7 @@ static int attach_port(struct agent *a, int p, int datapath)
  * the packets XDP starts handing over once pfc_cfg says so find them.
  * Returns 0, or an error with nothing changed (the reload is refused).
  */
-int ports_reload_attach(struct agent *a, const struct xfab_config *next)
+int agent_ports_reload_attach(struct agent *a, const struct xfab_config *next)
 {
 	int err = 0, p;
 
@@ -288,15 +289,15 @@ int ports_reload_attach(struct agent *a, const struct xfab_config *next)
 		if (err) {
 			log_err("cannot attach the lossless programs to %s: %s",
 				next->ports[p].name, strerror(-err));
-			ports_reload_undo(a, p + 1);
+			agent_ports_reload_undo(a, p + 1);
 		}
 	}
 	return err;
 }
 
-/* Takes back what ports_reload_attach added to the first n ports (those
+/* Takes back what agent_ports_reload_attach added to the first n ports (those
  * whose running config has no lossless priority). */
-void ports_reload_undo(struct agent *a, int n)
+void agent_ports_reload_undo(struct agent *a, int n)
 {
 	char pin[512];
 
@@ -317,7 +318,7 @@ void ports_reload_undo(struct agent *a, int n)
  * that lost its lossless priorities loses the tc programs too (XDP no
  * longer hands anything over).
  */
-void ports_reload_finish(struct agent *a, const struct xfab_config *old)
+void agent_ports_reload_finish(struct agent *a, const struct xfab_config *old)
 {
 	int xdp = a->cfg.datapath == XFAB_DP_XDP;
 	char pin[512];
@@ -337,8 +338,8 @@ void ports_reload_finish(struct agent *a, const struct xfab_config *old)
 		    n->buffer_bytes == o->buffer_bytes && n->pfc.enabled == o->pfc.enabled)
 			continue;
 		if (was && o->rate_mbps)
-			unshape_port(a, p);
-		if (queued && n->rate_mbps && shape_port(a, p))
+			agent_unshape_port(a, p);
+		if (queued && n->rate_mbps && agent_shape_port(a, p))
 			log_err("%s: cannot build its queues; it forwards unshaped", n->name);
 	}
 }
@@ -375,7 +376,7 @@ static void drop_stray_links(struct agent *a)
 
 /* Attaches every port or none: a failure rolls back what was attached
  * (adopted links run their old program again). */
-int attach_all(struct agent *a)
+int agent_attach_all(struct agent *a)
 {
 	int err = 0;
 

@@ -46,7 +46,7 @@ static int run_tc(const char *fmt, ...)
  * 1/8 and allowed the whole rate) and a bfifo of `buffer` bytes under each.
  * The ingress program puts a packet in class 1:(tc + 1) via skb->priority.
  */
-int shape_port(struct agent *a, int p)
+int agent_shape_port(struct agent *a, int p)
 {
 	const struct xfab_cfg_port *port = &a->cfg.ports[p];
 	const char *dev = port->name;
@@ -77,7 +77,7 @@ fail:
 }
 
 /* Removes the queues xfabd installed on a port (none: nothing to do). */
-int unshape_port(struct agent *a, int p)
+int agent_unshape_port(struct agent *a, int p)
 {
 	if (!a->shaped[p])
 		return 0;

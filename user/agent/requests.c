@@ -63,7 +63,7 @@ static int refuse(char *out, size_t outlen, const char *field, const char *fmt, 
 	return n;
 }
 
-void pins_free(struct te_pin *pins, int n)
+void agent_pins_free(struct te_pin *pins, int n)
 {
 	for (int i = 0; i < n; i++)
 		xfab_cfg_te_free(&pins[i].te);
@@ -174,7 +174,7 @@ static void raise_gen(struct agent *a, const struct xfab_ctl_req *r)
 	a->te_gen = r->generation;
 }
 
-static int te_add(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+static int ctl_te_add(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
 	struct xfab_cfg_errors errs;
 	struct xfab_config merged;
@@ -269,7 +269,7 @@ static void drop_pin(struct agent *a, int i)
 	a->n_pins--;
 }
 
-static int te_del(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+static int ctl_te_del(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
 	int port, i, err, n;
 
@@ -305,7 +305,7 @@ static int te_del(struct agent *a, const struct xfab_ctl_req *r, char *out, size
 	return reply_ok(out, outlen);
 }
 
-static int te_clear(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+static int ctl_te_clear(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
 	int err, n = a->n_pins;
 
@@ -328,7 +328,7 @@ static int te_clear(struct agent *a, const struct xfab_ctl_req *r, char *out, si
 		log_err("te-clear: cannot write the tables: %s", strerror(-err));
 		return refuse(out, outlen, "", "cannot write the tables: %s", strerror(-err));
 	}
-	pins_free(a->pins, a->n_pins);
+	agent_pins_free(a->pins, a->n_pins);
 	a->pins = NULL;
 	a->n_pins = 0;
 	raise_gen(a, r);
@@ -338,7 +338,7 @@ static int te_clear(struct agent *a, const struct xfab_ctl_req *r, char *out, si
 
 /* Every runtime pin of a generation below r's goes, in one recompile (a
  * failed write puts them all back); then r's generation is the switch's. */
-static int te_sweep(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+static int ctl_te_sweep(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
 	int err, n = 0, kept = 0;
 
@@ -409,7 +409,7 @@ static int pin_json(const struct te_pin *p, char *buf, size_t len)
 /* The runtime pins from r's from_index on, as many as fit the answer line;
  * "next" is where the following page starts (absent on the last). Reads
  * only. */
-static int te_list(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+static int ctl_te_list(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
 	char item[sizeof(a->pins[0].via) + 256];
 	size_t o, tail = 48; /* ],"next":N}\n */
@@ -439,7 +439,8 @@ static int te_list(struct agent *a, const struct xfab_ctl_req *r, char *out, siz
 }
 
 /* Every port slot's per-CPU counters to zero. */
-static int clear_counters(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+static int ctl_clear_counters(struct agent *a, const struct xfab_ctl_req *r, char *out,
+			      size_t outlen)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	struct xfab_port_stats *zero;
@@ -465,7 +466,8 @@ static int clear_counters(struct agent *a, const struct xfab_ctl_req *r, char *o
 }
 
 /* Peaks back to zero; the current occupancy stays. */
-static int clear_watermark(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+static int ctl_clear_watermark(struct agent *a, const struct xfab_ctl_req *r, char *out,
+			       size_t outlen)
 {
 	(void)r;
 	if (a->fd_queue_wm < 0)
@@ -533,25 +535,25 @@ static int restart(struct agent *a, const struct xfab_ctl_req *r, char *out, siz
 
 /* Who serves each command: the socket knows the table, never a part by
  * name. A part that lives outside this file (pfc.c's watchdog) registers
- * its handlers with ctl_register_check; a command nobody registered (a
+ * its handlers with agent_ctl_register_check; a command nobody registered (a
  * test that links no PFC part) is refused. */
 static struct ctl_handler {
 	ctl_reply_fn reply; /* writes the whole answer */
 	ctl_check_fn check; /* or: 0 is ok, -1 a refusal with its field */
 } ctl_handlers[XFAB_CTL_N_CMDS] = {
     [XFAB_CTL_PING] = {.reply = ping},
-    [XFAB_CTL_TE_ADD] = {.reply = te_add},
-    [XFAB_CTL_TE_DEL] = {.reply = te_del},
-    [XFAB_CTL_TE_CLEAR] = {.reply = te_clear},
-    [XFAB_CTL_TE_SWEEP] = {.reply = te_sweep},
-    [XFAB_CTL_TE_LIST] = {.reply = te_list},
-    [XFAB_CTL_CLEAR_COUNTERS] = {.reply = clear_counters},
-    [XFAB_CTL_CLEAR_WATERMARK] = {.reply = clear_watermark},
+    [XFAB_CTL_TE_ADD] = {.reply = ctl_te_add},
+    [XFAB_CTL_TE_DEL] = {.reply = ctl_te_del},
+    [XFAB_CTL_TE_CLEAR] = {.reply = ctl_te_clear},
+    [XFAB_CTL_TE_SWEEP] = {.reply = ctl_te_sweep},
+    [XFAB_CTL_TE_LIST] = {.reply = ctl_te_list},
+    [XFAB_CTL_CLEAR_COUNTERS] = {.reply = ctl_clear_counters},
+    [XFAB_CTL_CLEAR_WATERMARK] = {.reply = ctl_clear_watermark},
     [XFAB_CTL_FIB_STATUS] = {.reply = fib_status},
     [XFAB_CTL_RESTART] = {.reply = restart},
 };
 
-int ctl_register_check(enum xfab_ctl_cmd cmd, ctl_check_fn fn)
+int agent_ctl_register_check(enum xfab_ctl_cmd cmd, ctl_check_fn fn)
 {
 	if ((unsigned int)cmd >= XFAB_CTL_N_CMDS)
 		return -1;
@@ -559,7 +561,7 @@ int ctl_register_check(enum xfab_ctl_cmd cmd, ctl_check_fn fn)
 	return 0;
 }
 
-int ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t outlen)
+int agent_ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t outlen)
 {
 	const struct ctl_handler *h;
 	struct xfab_ctl_req r;
@@ -583,8 +585,8 @@ int ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t 
 
 /* ---- reload ---- */
 
-int pins_reload_check(struct agent *a, const struct xfab_config *next, const char *file,
-		      struct te_pin **kept, int *n_kept, struct xfab_cfg_errors *errs)
+int agent_pins_reload_check(struct agent *a, const struct xfab_config *next, const char *file,
+			    struct te_pin **kept, int *n_kept, struct xfab_cfg_errors *errs)
 {
 	struct xfab_config run_m, next_m;
 	struct te_pin *k = NULL;
@@ -625,7 +627,7 @@ int pins_reload_check(struct agent *a, const struct xfab_config *next, const cha
 				 "%.150s under the new config: `xfabctl te del` it first",
 				 pe.count ? pe.e[0].msg : "no longer valid");
 			errs->count = errs->total = 1;
-			pins_free(k, n);
+			agent_pins_free(k, n);
 			return -1;
 		}
 		n++;
@@ -635,14 +637,14 @@ int pins_reload_check(struct agent *a, const struct xfab_config *next, const cha
 	if (!err && (err = merge(&next_m, next, k, n, NULL)))
 		free(run_m.te);
 	if (err) {
-		pins_free(k, n);
+		agent_pins_free(k, n);
 		return err;
 	}
 	err = xfab_config_check_change(&run_m, &next_m, file, errs);
 	free(run_m.te);
 	free(next_m.te);
 	if (err) {
-		pins_free(k, n);
+		agent_pins_free(k, n);
 		return -1;
 	}
 	*kept = k;
@@ -650,10 +652,10 @@ int pins_reload_check(struct agent *a, const struct xfab_config *next, const cha
 	return 0;
 }
 
-void pins_reload_commit(struct agent *a, struct te_pin *kept, int n_kept)
+void agent_pins_reload_commit(struct agent *a, struct te_pin *kept, int n_kept)
 {
 	if (!a->rib) { /* nothing compiled yet: nothing to move */
-		pins_free(a->pins, a->n_pins);
+		agent_pins_free(a->pins, a->n_pins);
 		a->pins = kept;
 		a->n_pins = n_kept;
 		return;
@@ -668,7 +670,7 @@ void pins_reload_commit(struct agent *a, struct te_pin *kept, int n_kept)
 	for (int i = 0; i < n_kept; i++)
 		if (rib_set(a, &kept[i].te)) /* memory: the recompile after it retries */
 			a->dirty = 1;
-	pins_free(a->pins, a->n_pins);
+	agent_pins_free(a->pins, a->n_pins);
 	a->pins = kept;
 	a->n_pins = n_kept;
 }

@@ -146,7 +146,7 @@ static int write_tx_port(struct agent *a, __u32 slot, const struct bpf_devmap_va
 
 /* Whatever wrote the entries (this xfabd, or the one before a restart),
  * the entries themselves say which run the program (its id). */
-void egress_guard_refresh(struct agent *a)
+void agent_egress_guard_refresh(struct agent *a)
 {
 	if (!a->skel || a->cfg.datapath != XFAB_DP_XDP)
 		return;
@@ -246,7 +246,7 @@ static int compile_start(struct agent *a)
 	return 0;
 }
 
-void compile_stop(struct agent *a)
+void agent_compile_stop(struct agent *a)
 {
 	xfab_compile_free(a->compile);
 	xfab_nlsync_free(a->nlsync);
@@ -268,7 +268,7 @@ static size_t writes(const struct xfab_compile_stats *st)
 	return n;
 }
 
-int rebuild_and_apply(struct agent *a, const struct xfab_config *cfg)
+int agent_rebuild_and_apply(struct agent *a, const struct xfab_config *cfg)
 {
 	const struct xfab_compile_stats *st;
 	struct xfab_compile_counts n;
@@ -332,10 +332,10 @@ static void port_entry_check(struct agent *a, int p, int up)
 			 up ? "up" : "down", up ? "down" : "up");
 }
 
-void on_link(void *arg, const struct xfab_nl_link *l)
+void agent_on_link(void *arg, const struct xfab_nl_link *l)
 {
 	struct agent *a = arg;
-	int p = port_of_ifindex(a, l->ifindex);
+	int p = agent_port_of_ifindex(a, l->ifindex);
 	int up = l->deleted ? 0 : l->oper_up;
 	int admin_down = l->deleted || !l->admin_up;
 
@@ -362,7 +362,7 @@ void on_link(void *arg, const struct xfab_nl_link *l)
 	 * packets until the routing daemon withdraws it. Link up restores
 	 * nothing: the daemon installs the routes again. */
 	if (admin_down && !a->admin_down[p])
-		fib_sync_link_down(a, l->ifindex);
+		agent_fib_sync_link_down(a, l->ifindex);
 	a->admin_down[p] = admin_down;
 }
 
@@ -373,14 +373,14 @@ static void neigh_changed(struct agent *a, const struct xfab_nl_neigh *n)
 		a->dirty = 1;
 }
 
-void on_neigh(void *arg, const struct xfab_nl_neigh *n)
+void agent_on_neigh(void *arg, const struct xfab_nl_neigh *n)
 {
 	struct agent *a = arg;
 	struct xfab_neigh_key key = {.ifindex = n->ifindex, .family = (__u8)n->family};
 	struct xfab_neigh val = {0}, old;
 	int have;
 
-	if (port_of_ifindex(a, n->ifindex) < 0)
+	if (agent_port_of_ifindex(a, n->ifindex) < 0)
 		return;
 	/* Multicast "neighbours" (ff02::16 -> 33:33:...) are NOARP mappings. */
 	if ((n->family == AF_INET6 && n->addr[0] == 0xff) ||
@@ -442,7 +442,7 @@ static void probe_one(void *arg, int p, __u32 id, const struct xfab_nexthop *nh)
 	close(fd);
 }
 
-void probe_unresolved(struct agent *a)
+void agent_probe_unresolved(struct agent *a)
 {
 	if (a->compile)
 		xfab_compile_foreach_nexthop(a->compile, probe_one, a);

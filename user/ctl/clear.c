@@ -4,7 +4,7 @@
 #include "ctlproto.h"
 
 /* The per-port counters of `show counters` back to zero. */
-int clear_counters(void)
+int ctl_clear_counters(void)
 {
 	struct xfab_ctl_req r = {.cmd = XFAB_CTL_CLEAR_COUNTERS};
 
@@ -12,7 +12,7 @@ int clear_counters(void)
 }
 
 /* Queue peaks back to zero; the current occupancy stays. */
-int clear_watermark(void)
+int ctl_clear_watermark(void)
 {
 	struct xfab_ctl_req r = {.cmd = XFAB_CTL_CLEAR_WATERMARK};
 

@@ -18,7 +18,7 @@
 const char *ctl_switch, *ctl_pin_dir_opt, *ctl_pin_root;
 
 const struct xfab_opt ctl_global_opts[] = {
-    XFAB_OPT_FLAG("json", 'j', json, "JSON output"),
+    XFAB_OPT_FLAG("json", 'j', ctl_json, "JSON output"),
     XFAB_OPT_STR("switch", 's', ctl_switch, "SWITCH",
 		 "switch hostname (pins under PIN_ROOT/SWITCH)"),
     XFAB_OPT_STR("pin-dir", 'P', ctl_pin_dir_opt, "PIN_DIR",
@@ -123,49 +123,49 @@ static const struct xfab_opt fabric_report_opts[] = {
 };
 
 static const struct ctl_cmd te_cmds[] = {
-    {"add", NULL, NULL, te_add, "pin a path (runtime, through xfabd)", .opts = te_add_opts,
+    {"add", NULL, NULL, ctl_te_add, "pin a path (runtime, through xfabd)", .opts = te_add_opts,
      .args = "--in PORT --prefix P --via GW[,GW...] [--gen N]"},
-    {"del", NULL, NULL, te_del, "remove a runtime pin (through xfabd)", .opts = te_del_opts,
+    {"del", NULL, NULL, ctl_te_del, "remove a runtime pin (through xfabd)", .opts = te_del_opts,
      .args = "--in PORT --prefix P [--gen N]"},
-    {"clear", NULL, NULL, te_clear, "remove every runtime pin (through xfabd)", .opts = te_gen_opts,
-     .args = "[--gen N]"},
-    {"sweep", NULL, NULL, te_sweep,
+    {"clear", NULL, NULL, ctl_te_clear, "remove every runtime pin (through xfabd)",
+     .opts = te_gen_opts, .args = "[--gen N]"},
+    {"sweep", NULL, NULL, ctl_te_sweep,
      "remove the runtime pins of generations below --gen N (through xfabd)", .opts = te_gen_opts,
      .args = "--gen N"},
-    {"show", NULL, show_te, NULL, "TE entries, each pin's generation and the switch's"},
-    {"list", NULL, te_list, NULL,
+    {"show", NULL, ctl_show_te, NULL, "TE entries, each pin's generation and the switch's"},
+    {"list", NULL, ctl_te_list, NULL,
      "the runtime pins as xfabd holds them: gateways, generations (through xfabd)"},
     {NULL},
 };
 
 static const struct ctl_cmd clear_cmds[] = {
-    {"counters", NULL, clear_counters, NULL, "per-port counters back to zero (xfabd)"},
-    {"watermark", NULL, clear_watermark, NULL, "queue peaks back to zero (xfabd)"},
+    {"counters", NULL, ctl_clear_counters, NULL, "per-port counters back to zero (xfabd)"},
+    {"watermark", NULL, ctl_clear_watermark, NULL, "queue peaks back to zero (xfabd)"},
     {NULL},
 };
 
 static const struct ctl_cmd watch_cmds[] = {
-    {"counters", NULL, NULL, watch_counters, "per-port rates", .opts = watch_opts,
+    {"counters", NULL, NULL, ctl_watch_counters, "per-port rates", .opts = watch_opts,
      .args = "[--interval S] [--count N]"},
-    {"queues", NULL, NULL, watch_queues, "per-queue rates", .opts = watch_opts,
+    {"queues", NULL, NULL, ctl_watch_queues, "per-queue rates", .opts = watch_opts,
      .args = "[--interval S] [--count N]"},
     {NULL},
 };
 
 static const struct ctl_cmd pfcwd_cmds[] = {
-    {"start", NULL, NULL, pfcwd_start, "the watchdog on ports (through xfabd)",
+    {"start", NULL, NULL, ctl_pfcwd_start, "the watchdog on ports (through xfabd)",
      .opts = pfcwd_start_opts,
      .args = "--ports all|P[,P...] --detection-time MS [--action drop|forward|alert] "
 	     "[--restoration-time MS]"},
-    {"stop", NULL, NULL, pfcwd_stop, "the watchdog off (through xfabd)", .opts = pfcwd_stop_opts,
-     .args = "[--ports all|P[,P...]]"},
-    {"interval", NULL, NULL, pfcwd_interval, "its poll interval (through xfabd)",
+    {"stop", NULL, NULL, ctl_pfcwd_stop, "the watchdog off (through xfabd)",
+     .opts = pfcwd_stop_opts, .args = "[--ports all|P[,P...]]"},
+    {"interval", NULL, NULL, ctl_pfcwd_interval, "its poll interval (through xfabd)",
      .opts = pfcwd_interval_opts, .args = "--poll-interval MS"},
     {NULL},
 };
 
 static const struct ctl_cmd fabric_cmds[] = {
-    {"report", NULL, NULL, cmd_fabric_report,
+    {"report", NULL, NULL, ctl_cmd_fabric_report,
      "every switch of a fabric (fabric.json of xfab-lab): bytes per link and direction, ECMP "
      "imbalance per tier, ECN, PFC, drops; a job's QP paths as each switch decides; "
      "--save/--since: counters of one run",
@@ -176,12 +176,12 @@ static const struct ctl_cmd fabric_cmds[] = {
 
 const struct ctl_cmd ctl_top_cmds[] = {
     {"show", ctl_show_cmds, NULL, NULL, "a table of the switch (objects: below)", .args = "OBJECT"},
-    {"hash", NULL, NULL, cmd_hash, "which member this switch picks, and why", .opts = hash_opts,
+    {"hash", NULL, NULL, ctl_cmd_hash, "which member this switch picks, and why", .opts = hash_opts,
      .args = "--src A --dst B [--in PORT] [--proto udp|tcp|N] [--sport N] [--dport N] [--qp N] "
 	     "[--flow-label N]"},
     {"te", te_cmds, NULL, NULL, "runtime TE entries"},
     {"clear", clear_cmds, NULL, NULL, "clear counters"},
-    {"trace", NULL, NULL, cmd_trace,
+    {"trace", NULL, NULL, ctl_cmd_trace,
      "run a frame through the loaded program: every stage, no state changed", .opts = trace_opts,
      .args = "--in PORT (--src A --dst B [--proto] [--sport] [--dport] [--qp] [--dscp] [--ecn] "
 	     "[--ttl] [--len] [--smac] [--dmac] | --pcap FILE [--index N])"},

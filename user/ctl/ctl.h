@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * xfabctl: what every command file shares. The commands read the pinned
- * maps of one switch (pin_dir); main.c resolves it and dispatches through
+ * maps of one switch (ctl_pin_dir); main.c resolves it and dispatches through
  * its command table. Changes (TE pins, clears) are requests to xfabd over
  * its control socket (request.c): xfabctl writes no map.
  */
@@ -16,8 +16,8 @@
 #include "opts.h"
 
 /* Set by main() before any command runs. */
-extern int json;
-extern char pin_dir[512];
+extern int ctl_json;
+extern char ctl_pin_dir[512];
 
 /* Everything the command line may say; each command reads what it needs. */
 struct ctl_opts {
@@ -94,64 +94,64 @@ void ctl_cmd_usage(const struct ctl_cmd *c, const char *words, FILE *out);
 size_t ctl_cmd_rows(const struct ctl_cmd *c, struct xfab_opt *rows, size_t cap);
 
 /* json_out.c: a JSON writer on stdout (k == NULL inside an array). */
-void jw_open(const char *k, char c);
-void jw_close(char c);
-void jw_string(const char *k, const char *v);
-void jw_uint(const char *k, unsigned long long v);
-void jw_bool(const char *k, int v);
-void jw_double(const char *k, double v);
-void jw_null(const char *k);
+void ctl_jw_open(const char *k, char c);
+void ctl_jw_close(char c);
+void ctl_jw_string(const char *k, const char *v);
+void ctl_jw_uint(const char *k, unsigned long long v);
+void ctl_jw_bool(const char *k, int v);
+void ctl_jw_double(const char *k, double v);
+void ctl_jw_null(const char *k);
 /* Ends a top-level value with a newline, if one was written. */
-void jw_end(void);
+void ctl_jw_end(void);
 
 /* lookup.c: reading the maps */
-int open_map(const char *name);
-const char *port_name(__u32 ifindex, char *buf);
-void addr_str(int v6, const __u8 *addr, char *buf, size_t len);
-void *map_keys(int fd, size_t key_size, size_t *count);
-int load_nexthop(int fd, __u32 id, struct xfab_nexthop *nh);
-size_t load_ports(struct xfab_port *ports);
-int port_live(__u32 ifindex);
-void print_nexthop_json(int nh_fd, __u32 id);
-void print_nexthop_text(int nh_fd, __u32 id, const char *sep);
-int find_route(int v6, const __u8 *addr, __u32 table, int *plen_out, struct xfab_route *rt_out);
-int parse_proto(const char *p);
+int ctl_open_map(const char *name);
+const char *ctl_port_name(__u32 ifindex, char *buf);
+void ctl_addr_str(int v6, const __u8 *addr, char *buf, size_t len);
+void *ctl_map_keys(int fd, size_t key_size, size_t *count);
+int ctl_load_nexthop(int fd, __u32 id, struct xfab_nexthop *nh);
+size_t ctl_load_ports(struct xfab_port *ports);
+int ctl_port_live(__u32 ifindex);
+void ctl_print_nexthop_json(int nh_fd, __u32 id);
+void ctl_print_nexthop_text(int nh_fd, __u32 id, const char *sep);
+int ctl_find_route(int v6, const __u8 *addr, __u32 table, int *plen_out, struct xfab_route *rt_out);
+int ctl_parse_proto(const char *p);
 
 /* netns.c: a port by its recorded name (0 or -1), the list of them, and
  * entering the network namespace that holds the port (0 or -1) */
-int find_port(const char *name, struct xfab_port *port);
-void print_port_names(FILE *out);
-int enter_port_netns(const struct xfab_port *port);
+int ctl_find_port(const char *name, struct xfab_port *port);
+void ctl_print_port_names(FILE *out);
+int ctl_enter_port_netns(const struct xfab_port *port);
 
 /* show_lb.c: TE entries, also `te show` (the other show_*.c views are
  * their own files' and registered there: CTL_SHOW) */
-int show_te(void);
+int ctl_show_te(void);
 
 /* verbs that take options */
-int cmd_hash(const struct ctl_opts *o);
-int cmd_trace(const struct ctl_opts *o);
-int te_add(const struct ctl_opts *o);
-int te_del(const struct ctl_opts *o);
-int te_clear(const struct ctl_opts *o);
-int te_sweep(const struct ctl_opts *o);
+int ctl_cmd_hash(const struct ctl_opts *o);
+int ctl_cmd_trace(const struct ctl_opts *o);
+int ctl_te_add(const struct ctl_opts *o);
+int ctl_te_del(const struct ctl_opts *o);
+int ctl_te_clear(const struct ctl_opts *o);
+int ctl_te_sweep(const struct ctl_opts *o);
 /* te.c: the switch's runtime pins as xfabd lists them (te-list, every
  * page), for show te. -1 when xfabd does not answer (nothing said). */
 struct te_listed {
 	char in[16], prefix[64], via[1024];
 	unsigned long long gen;
 };
-int te_list(void);
-int te_list_all(struct te_listed **pins, size_t *n, unsigned long long *generation);
-int watch_counters(const struct ctl_opts *o);
-int watch_queues(const struct ctl_opts *o);
-int clear_watermark(void);
-int clear_counters(void);
+int ctl_te_list(void);
+int ctl_te_list_all(struct te_listed **pins, size_t *n, unsigned long long *generation);
+int ctl_watch_counters(const struct ctl_opts *o);
+int ctl_watch_queues(const struct ctl_opts *o);
+int ctl_clear_watermark(void);
+int ctl_clear_counters(void);
 int ctl_restart(void);
-int pfcwd_start(const struct ctl_opts *o);
-int pfcwd_stop(const struct ctl_opts *o);
-int pfcwd_interval(const struct ctl_opts *o);
+int ctl_pfcwd_start(const struct ctl_opts *o);
+int ctl_pfcwd_stop(const struct ctl_opts *o);
+int ctl_pfcwd_interval(const struct ctl_opts *o);
 /* fabric_report.c: every switch of a fabric (no -s) */
-int cmd_fabric_report(const struct ctl_opts *o);
+int ctl_cmd_fabric_report(const struct ctl_opts *o);
 
 /* request.c: one request to xfabd, its answer printed (-j: as sent);
  * 0, 1 when refused or xfabd is not there, 2 for a request too long */

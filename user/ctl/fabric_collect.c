@@ -22,7 +22,7 @@
 static int read_ports(const struct xfab_fab_switch *sw, int fd, struct fab_port_map *pm)
 {
 	size_t n;
-	__u32 *keys = map_keys(fd, sizeof(__u32), &n);
+	__u32 *keys = ctl_map_keys(fd, sizeof(__u32), &n);
 
 	memset(pm, 0, sizeof(*pm));
 	for (size_t i = 0; i < n; i++) {
@@ -133,8 +133,8 @@ static void read_port(const struct sw_maps *m, __u32 slot, struct xfab_fab_port_
 	}
 }
 
-int fab_collect(const struct xfab_fabric *f, struct fab_port_map *pm, struct xfab_fab_snap *s,
-		char *err, size_t errlen)
+int ctl_fab_collect(const struct xfab_fabric *f, struct fab_port_map *pm, struct xfab_fab_snap *s,
+		    char *err, size_t errlen)
 {
 	struct timespec ts;
 

@@ -172,10 +172,10 @@ static int job_paths(struct fab_report *r)
 	r->paths = calloc(max, sizeof(*r->paths));
 	r->src_host = calloc(max, sizeof(int));
 	r->dst_host = calloc(max, sizeof(int));
-	t = fab_tracer_new(&r->f, r->pm);
+	t = ctl_fab_tracer_new(&r->f, r->pm);
 	if (!r->flows || !r->paths || !r->src_host || !r->dst_host || !t) {
 		fprintf(stderr, "xfabctl fabric report: out of memory\n");
-		fab_tracer_free(t);
+		ctl_fab_tracer_free(t);
 		return 1;
 	}
 	r->n_flows = xfab_job_flows(&r->job, r->flows, max);
@@ -184,9 +184,9 @@ static int job_paths(struct fab_report *r)
 
 		r->src_host[i] = rank_host[r->flows[i].src];
 		r->dst_host[i] = rank_host[r->flows[i].dst];
-		fab_tracer_flow(t, &r->flows[i]);
+		ctl_fab_tracer_flow(t, &r->flows[i]);
 		xfab_fab_walk(&r->f, (unsigned int)r->src_host[i], (unsigned int)r->dst_host[i],
-			      fab_trace_decide, t, p);
+			      ctl_fab_trace_decide, t, p);
 		r->delivered += p->status == XFAB_PATH_DELIVERED;
 		for (unsigned int h = 0; h < p->n_hops; h++) {
 			const struct xfab_fab_port *out;
@@ -198,7 +198,7 @@ static int job_paths(struct fab_report *r)
 			r->job_bytes[out->dir][out->link] += r->flows[i].bytes;
 		}
 	}
-	fab_tracer_free(t);
+	ctl_fab_tracer_free(t);
 	return 0;
 }
 
@@ -268,7 +268,7 @@ static int report_run(const struct ctl_opts *o, struct fab_report *r)
 		fprintf(stderr, "xfabctl fabric report: out of memory\n");
 		return 1;
 	}
-	if (fab_collect(&r->f, r->pm, &r->cur, err, sizeof(err))) {
+	if (ctl_fab_collect(&r->f, r->pm, &r->cur, err, sizeof(err))) {
 		fprintf(stderr, "xfabctl fabric report: %s\n", err);
 		return 1;
 	}
@@ -284,14 +284,14 @@ static int report_run(const struct ctl_opts *o, struct fab_report *r)
 		fprintf(stderr, "xfabctl fabric report: out of memory\n");
 		return 1;
 	}
-	if (json)
-		fab_json_report(r);
+	if (ctl_json)
+		ctl_fab_json_report(r);
 	else
-		fab_text_report(r);
+		ctl_fab_text_report(r);
 	return 0;
 }
 
-int cmd_fabric_report(const struct ctl_opts *o)
+int ctl_cmd_fabric_report(const struct ctl_opts *o)
 {
 	struct fab_report r;
 	int rc;

@@ -44,21 +44,21 @@ struct fab_report {
 };
 
 /* "up", "down"; "", "leaf-spine", "spine-super" */
-extern const char *const fab_dir_names[2];
-extern const char *const fab_tier_names[3];
+extern const char *const ctl_fab_dir_names[2];
+extern const char *const ctl_fab_tier_names[3];
 /* The fabric's name of switch s, of its port p. */
-const char *fab_sw_name(const struct fab_report *r, int s);
-const char *fab_port_of(const struct fab_report *r, int s, int p);
+const char *ctl_fab_sw_name(const struct fab_report *r, int s);
+const char *ctl_fab_port_of(const struct fab_report *r, int s, int p);
 
 /* Sums of the per-class counters that tell of trouble. */
 struct fab_trouble {
 	uint64_t ecn, q_dropped, pfc_rx, pfc_tx, pauses, paused_ns, drops, drop_bytes;
 };
-void fab_trouble_sums(const struct fab_report *r, struct fab_trouble *t);
+void ctl_fab_trouble_sums(const struct fab_report *r, struct fab_trouble *t);
 
 /* The report as text (fabric_text.c) or JSON (fabric_json.c). */
-void fab_text_report(const struct fab_report *r);
-void fab_json_report(const struct fab_report *r);
+void ctl_fab_text_report(const struct fab_report *r);
+void ctl_fab_json_report(const struct fab_report *r);
 
 /* A switch's port table (xfabd's `ports` map) by the fabric's port index. */
 struct fab_port_map {
@@ -73,16 +73,16 @@ struct fab_port_map {
 /* Reads every switch's port table and counters into s (initialised by the
  * caller) and pm (one per switch); -1 with why in err (a switch not
  * pinned, pins of another ABI, a map missing). */
-int fab_collect(const struct xfab_fabric *f, struct fab_port_map *pm, struct xfab_fab_snap *s,
-		char *err, size_t errlen);
+int ctl_fab_collect(const struct xfab_fabric *f, struct fab_port_map *pm, struct xfab_fab_snap *s,
+		    char *err, size_t errlen);
 
 /* Per-switch decisions from each switch's pinned trace program. */
 struct fab_tracer;
-struct fab_tracer *fab_tracer_new(const struct xfab_fabric *f, const struct fab_port_map *pm);
-void fab_tracer_free(struct fab_tracer *t);
+struct fab_tracer *ctl_fab_tracer_new(const struct xfab_fabric *f, const struct fab_port_map *pm);
+void ctl_fab_tracer_free(struct fab_tracer *t);
 /* The flow the next decisions are about. */
-void fab_tracer_flow(struct fab_tracer *t, const struct xfab_job_flow *flow);
+void ctl_fab_tracer_flow(struct fab_tracer *t, const struct xfab_job_flow *flow);
 /* An xfab_fab_decide_fn; ctx is a fab_tracer. */
-int fab_trace_decide(void *ctx, struct xfab_fab_hop *hop, char *why, size_t whylen);
+int ctl_fab_trace_decide(void *ctx, struct xfab_fab_hop *hop, char *why, size_t whylen);
 
 #endif

@@ -21,11 +21,11 @@ static void text_links(const struct fab_report *r)
 		const struct xfab_fab_link *ln = &r->f.links[l];
 		char up[64], low[64];
 
-		snprintf(up, sizeof(up), "%s:%s", fab_sw_name(r, ln->upper),
-			 fab_port_of(r, ln->upper, ln->upper_port));
+		snprintf(up, sizeof(up), "%s:%s", ctl_fab_sw_name(r, ln->upper),
+			 ctl_fab_port_of(r, ln->upper, ln->upper_port));
 		if (ln->lower >= 0)
-			snprintf(low, sizeof(low), "%s:%s", fab_sw_name(r, ln->lower),
-				 fab_port_of(r, ln->lower, ln->lower_port));
+			snprintf(low, sizeof(low), "%s:%s", ctl_fab_sw_name(r, ln->lower),
+				 ctl_fab_port_of(r, ln->lower, ln->lower_port));
 		else
 			snprintf(low, sizeof(low), "%s", r->f.hosts[ln->lower_host].name);
 		printf("%-16s  %-16s  %-11s  %10llu  %14llu  %10llu  %14llu\n", up, low, ln->kind,
@@ -74,8 +74,8 @@ static void text_imbalance(const struct fab_report *r)
 
 				ratio_text(&gr->imb, ratio, sizeof(ratio));
 				printf("%-11s  %-4s  %-10s  %5u  %14llu  %14.1f  %8s",
-				       fab_tier_names[t + 1], fab_dir_names[d],
-				       fab_sw_name(r, gr->sw), gr->n_links,
+				       ctl_fab_tier_names[t + 1], ctl_fab_dir_names[d],
+				       ctl_fab_sw_name(r, gr->sw), gr->n_links,
 				       (unsigned long long)gr->imb.max, gr->imb.mean, ratio);
 				if (job) {
 					per_link(gr, r->qps[d], qps, sizeof(qps));
@@ -89,14 +89,14 @@ static void text_imbalance(const struct fab_report *r)
 				continue;
 			ratio_text(&ti->all, ratio, sizeof(ratio));
 			printf("%-11s  %-4s  %-10s  %5u  %14llu  %14.1f  %8s",
-			       fab_tier_names[t + 1], fab_dir_names[d], "(all)", ti->all.n,
+			       ctl_fab_tier_names[t + 1], ctl_fab_dir_names[d], "(all)", ti->all.n,
 			       (unsigned long long)ti->all.max, ti->all.mean, ratio);
 			if (job) {
 				ratio_text(&r->qp_imb[t][d].all, qratio, sizeof(qratio));
 				printf("  %13s  %11s", "", qratio);
 			}
 			if (ti->worst >= 0)
-				printf("  worst: %s", fab_sw_name(r, ti->groups[ti->worst].sw));
+				printf("  worst: %s", ctl_fab_sw_name(r, ti->groups[ti->worst].sw));
 			putchar('\n');
 		}
 	}
@@ -112,15 +112,15 @@ static void path_text(const struct fab_report *r, const struct xfab_fab_path *p,
 		const struct xfab_fab_hop *hop = &p->hops[h];
 		if (!xfab_fab_hop_sent(p, h))
 			off += (size_t)snprintf(buf + off, len - off, "%s%s", h ? " > " : "",
-						fab_sw_name(r, (int)hop->sw));
+						ctl_fab_sw_name(r, (int)hop->sw));
 		else
-			off += (size_t)snprintf(buf + off, len - off, "%s%s %s%s", h ? " > " : "",
-						fab_sw_name(r, (int)hop->sw),
-						fab_port_of(r, (int)hop->sw, (int)hop->out_port),
-						hop->flags & XFAB_FAB_HOP_KERNEL
-						    ? " (by its kernel: "
-						      "neighbour unresolved)"
-						    : "");
+			off += (size_t)snprintf(
+			    buf + off, len - off, "%s%s %s%s", h ? " > " : "",
+			    ctl_fab_sw_name(r, (int)hop->sw),
+			    ctl_fab_port_of(r, (int)hop->sw, (int)hop->out_port),
+			    hop->flags & XFAB_FAB_HOP_KERNEL ? " (by its kernel: "
+							       "neighbour unresolved)"
+							     : "");
 	}
 	if (off >= len)
 		return;
@@ -173,12 +173,12 @@ static void text_job(const struct fab_report *r)
 			int ts = d == XFAB_FAB_UP ? ln->upper : ln->lower;
 			int tp = d == XFAB_FAB_UP ? ln->upper_port : ln->lower_port;
 
-			snprintf(from, sizeof(from), "%s:%s", fab_sw_name(r, fs),
-				 fab_port_of(r, fs, fp));
-			snprintf(to, sizeof(to), "%s:%s", fab_sw_name(r, ts),
-				 fab_port_of(r, ts, tp));
+			snprintf(from, sizeof(from), "%s:%s", ctl_fab_sw_name(r, fs),
+				 ctl_fab_port_of(r, fs, fp));
+			snprintf(to, sizeof(to), "%s:%s", ctl_fab_sw_name(r, ts),
+				 ctl_fab_port_of(r, ts, tp));
 			printf("%-16s  %-16s  %-4s  %5llu  %14llu  %14llu\n", from, to,
-			       fab_dir_names[d], (unsigned long long)r->qps[d][l],
+			       ctl_fab_dir_names[d], (unsigned long long)r->qps[d][l],
 			       (unsigned long long)r->job_bytes[d][l],
 			       (unsigned long long)r->bytes[d][l]);
 		}
@@ -189,7 +189,7 @@ static void text_trouble(const struct fab_report *r)
 {
 	struct fab_trouble t;
 
-	fab_trouble_sums(r, &t);
+	ctl_fab_trouble_sums(r, &t);
 	printf("\nQueues: ECN marks and drops per port and queue (%llu marked, %llu dropped in "
 	       "all; rows only where not 0)\n",
 	       (unsigned long long)t.ecn, (unsigned long long)t.q_dropped);
@@ -204,8 +204,9 @@ static void text_trouble(const struct fab_report *r)
 				if (!c->ecn_marked[k] && !c->q_dropped[k])
 					continue;
 				printf("%-10s  %-8s  %3sUC%d  %12llu  %12llu\n",
-				       fab_sw_name(r, (int)s), fab_port_of(r, (int)s, (int)p), "",
-				       k, (unsigned long long)c->ecn_marked[k],
+				       ctl_fab_sw_name(r, (int)s),
+				       ctl_fab_port_of(r, (int)s, (int)p), "", k,
+				       (unsigned long long)c->ecn_marked[k],
 				       (unsigned long long)c->q_dropped[k]);
 			}
 	printf("\nPFC per port and priority: pause frames received and sent, times and time its "
@@ -225,7 +226,8 @@ static void text_trouble(const struct fab_report *r)
 				    !c->paused_ns[k])
 					continue;
 				printf("%-10s  %-8s  %4d  %10llu  %10llu  %8llu  %12.3f\n",
-				       fab_sw_name(r, (int)s), fab_port_of(r, (int)s, (int)p), k,
+				       ctl_fab_sw_name(r, (int)s),
+				       ctl_fab_port_of(r, (int)s, (int)p), k,
 				       (unsigned long long)c->pfc_rx[k],
 				       (unsigned long long)c->pfc_tx[k],
 				       (unsigned long long)c->pauses[k], c->paused_ns[k] / 1e6);
@@ -238,13 +240,13 @@ static void text_trouble(const struct fab_report *r)
 	for (unsigned int s = 0; s < r->f.n_switches; s++)
 		for (unsigned int k = 1; k < XFAB_DROP_MAX; k++)
 			if (r->cur.sw[s].drop_packets[k])
-				printf("%-10s  %-20s  %12llu  %14llu\n", fab_sw_name(r, (int)s),
+				printf("%-10s  %-20s  %12llu  %14llu\n", ctl_fab_sw_name(r, (int)s),
 				       xfab_drop_name(k),
 				       (unsigned long long)r->cur.sw[s].drop_packets[k],
 				       (unsigned long long)r->cur.sw[s].drop_bytes[k]);
 }
 
-void fab_text_report(const struct fab_report *r)
+void ctl_fab_text_report(const struct fab_report *r)
 {
 	printf("Fabric %s: %u switches, %u hosts, %u links; ", r->f.name, r->f.n_switches,
 	       r->f.n_hosts, r->f.n_links);
@@ -257,7 +259,8 @@ void fab_text_report(const struct fab_report *r)
 		for (unsigned int p = 0; p < r->f.switches[s].n_ports; p++)
 			if (!r->cur.sw[s].in_table[p])
 				printf("note: %s has no port %s in its port table: counted as 0\n",
-				       fab_sw_name(r, (int)s), fab_port_of(r, (int)s, (int)p));
+				       ctl_fab_sw_name(r, (int)s),
+				       ctl_fab_port_of(r, (int)s, (int)p));
 	text_links(r);
 	text_imbalance(r);
 	if (r->job_path)

@@ -38,7 +38,7 @@ struct fab_tracer {
 	struct sw_tracer *sw;
 };
 
-struct fab_tracer *fab_tracer_new(const struct xfab_fabric *f, const struct fab_port_map *pm)
+struct fab_tracer *ctl_fab_tracer_new(const struct xfab_fabric *f, const struct fab_port_map *pm)
 {
 	struct fab_tracer *t = calloc(1, sizeof(*t));
 
@@ -58,7 +58,7 @@ struct fab_tracer *fab_tracer_new(const struct xfab_fabric *f, const struct fab_
 	return t;
 }
 
-void fab_tracer_free(struct fab_tracer *t)
+void ctl_fab_tracer_free(struct fab_tracer *t)
 {
 	if (!t)
 		return;
@@ -73,7 +73,7 @@ void fab_tracer_free(struct fab_tracer *t)
 	free(t);
 }
 
-void fab_tracer_flow(struct fab_tracer *t, const struct xfab_job_flow *flow)
+void ctl_fab_tracer_flow(struct fab_tracer *t, const struct xfab_job_flow *flow)
 {
 	t->flow = flow;
 }
@@ -169,7 +169,7 @@ static __u32 kernel_egress(const struct xfab_fab_switch *sw, const struct xfab_t
 	return ifindex;
 }
 
-int fab_trace_decide(void *ctx, struct xfab_fab_hop *hop, char *why, size_t whylen)
+int ctl_fab_trace_decide(void *ctx, struct xfab_fab_hop *hop, char *why, size_t whylen)
 {
 	struct fab_tracer *t = ctx;
 	unsigned int s = hop->sw, in_port = hop->in_port;

@@ -10,20 +10,20 @@
 #include "ctl.h"
 #include "fabric_report.h"
 
-const char *const fab_dir_names[2] = {"up", "down"};
-const char *const fab_tier_names[3] = {"", "leaf-spine", "spine-super"};
+const char *const ctl_fab_dir_names[2] = {"up", "down"};
+const char *const ctl_fab_tier_names[3] = {"", "leaf-spine", "spine-super"};
 
-const char *fab_sw_name(const struct fab_report *r, int s)
+const char *ctl_fab_sw_name(const struct fab_report *r, int s)
 {
 	return r->f.switches[s].name;
 }
 
-const char *fab_port_of(const struct fab_report *r, int s, int p)
+const char *ctl_fab_port_of(const struct fab_report *r, int s, int p)
 {
 	return r->f.switches[s].ports[p].name;
 }
 
-void fab_trouble_sums(const struct fab_report *r, struct fab_trouble *t)
+void ctl_fab_trouble_sums(const struct fab_report *r, struct fab_trouble *t)
 {
 	memset(t, 0, sizeof(*t));
 	for (unsigned int s = 0; s < r->f.n_switches; s++) {

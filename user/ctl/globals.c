@@ -7,6 +7,6 @@
  */
 #include "ctl.h"
 
-int json;
-char pin_dir[512];
+int ctl_json;
+char ctl_pin_dir[512];
 struct ctl_opts ctl_given = {.ttl = 64, .len = -1, .interval = 1};

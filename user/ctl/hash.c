@@ -23,7 +23,7 @@ static void masked(int v6, const void *addr, int plen, char *out, size_t len)
 		else if (bit0 + 8 > plen)
 			a[i] &= (__u8)(0xff << (8 - (plen - bit0)));
 	}
-	addr_str(v6, a, out, len);
+	ctl_addr_str(v6, a, out, len);
 }
 
 /* A tenant flow (--in a port bound to a VNET) through a tunnel route: the
@@ -50,9 +50,9 @@ static int tenant_pick(__u32 vnet, const struct xfab_settings *cfg, struct xfab_
 	int plen;
 
 	memset(tun, 0, sizeof(*tun));
-	if (bpf_map_lookup_elem(open_map(XFAB_MAP_VNETS), &vnet, &vn) == 0)
+	if (bpf_map_lookup_elem(ctl_open_map(XFAB_MAP_VNETS), &vnet, &vn) == 0)
 		snprintf(tun->vnet, sizeof(tun->vnet), "%s", vn.name);
-	if (find_route(*v6, (__u8 *)flow->dst, XFAB_TABLE_VNET | vnet, &plen, &rt)) {
+	if (ctl_find_route(*v6, (__u8 *)flow->dst, XFAB_TABLE_VNET | vnet, &plen, &rt)) {
 		fprintf(stderr, "xfabctl hash: no route in VNET %s\n", tun->vnet);
 		return -1;
 	}
@@ -62,8 +62,8 @@ static int tenant_pick(__u32 vnet, const struct xfab_settings *cfg, struct xfab_
 	if (rt.type != XFAB_RT_TUNNEL)
 		return 1;
 	id = rt.id;
-	if (bpf_map_lookup_elem(open_map(XFAB_MAP_VNET_TUNNELS), &id, &tr) ||
-	    bpf_map_lookup_elem(open_map(XFAB_MAP_VTEP), &zero, &vt) || !tr.num_endpoints) {
+	if (bpf_map_lookup_elem(ctl_open_map(XFAB_MAP_VNET_TUNNELS), &id, &tr) ||
+	    bpf_map_lookup_elem(ctl_open_map(XFAB_MAP_VTEP), &zero, &vt) || !tr.num_endpoints) {
 		fprintf(stderr, "xfabctl hash: cannot read the tunnel route or the VTEP\n");
 		return -1;
 	}
@@ -74,7 +74,7 @@ static int tenant_pick(__u32 vnet, const struct xfab_settings *cfg, struct xfab_
 	id = xfab_tunnel_endpoint(tun->hash, tun->n_endpoints);
 	tun->sport = xfab_vxlan_sport(tun->hash);
 	tun->vni = tr.vni;
-	addr_str(0, (const __u8 *)&tr.endpoints[id], tun->endpoint, sizeof(tun->endpoint));
+	ctl_addr_str(0, (const __u8 *)&tr.endpoints[id], tun->endpoint, sizeof(tun->endpoint));
 	/* the outer flow, as the underlay sees it */
 	memset(flow, 0, sizeof(*flow));
 	flow->src[0] = vt.src_v4;
@@ -123,11 +123,11 @@ static int hash_flow(const struct ctl_opts *ha, struct hash_pick *p)
 		struct xfab_port port;
 
 		/* by the name xfabd recorded: valid from any namespace */
-		if (find_port(ha->in, &port)) {
+		if (ctl_find_port(ha->in, &port)) {
 			fprintf(stderr,
 				"xfabctl hash: %s is not a port of switch %s (its ports: ", ha->in,
-				pin_dir);
-			print_port_names(stderr);
+				ctl_pin_dir);
+			ctl_print_port_names(stderr);
 			fprintf(stderr, ")\n");
 			return 2;
 		}
@@ -135,7 +135,7 @@ static int hash_flow(const struct ctl_opts *ha, struct hash_pick *p)
 		p->in_vnet = port.vnet;
 	}
 	flow.is_v6 = (__u8)v6;
-	flow.proto = (__u8)parse_proto(ha->proto);
+	flow.proto = (__u8)ctl_parse_proto(ha->proto);
 	flow.ports = htons((__u16)ha->sport) | ((__u32)htons((__u16)ha->dport) << 16);
 	flow.qp = (__u32)ha->qp & 0xffffff;
 	flow.flow_label = v6 ? (__u32)ha->flow_label & 0xfffff : 0;
@@ -147,12 +147,12 @@ static int hash_flow(const struct ctl_opts *ha, struct hash_pick *p)
 /* A local tenant route ends the answer there. */
 static void hash_print_local(const struct tunnel_pick *tun)
 {
-	if (json) {
-		jw_open(NULL, '{');
-		jw_string("vnet", tun->vnet);
-		jw_string("prefix", tun->prefix);
-		jw_string("route_type", xfab_route_type_name((__u32)tun->type));
-		jw_close('}');
+	if (ctl_json) {
+		ctl_jw_open(NULL, '{');
+		ctl_jw_string("vnet", tun->vnet);
+		ctl_jw_string("prefix", tun->prefix);
+		ctl_jw_string("route_type", xfab_route_type_name((__u32)tun->type));
+		ctl_jw_close('}');
 	} else {
 		printf("match      VNET %s %s (%s): a local tenant route\n", tun->vnet, tun->prefix,
 		       xfab_route_type_name((__u32)tun->type));
@@ -167,12 +167,13 @@ static int hash_route(const struct ctl_opts *ha, struct hash_pick *p)
 	int te_plen = -1;
 
 	if ((p->cfg.flags & XFAB_SET_TE) && p->ifindex &&
-	    find_route(p->v6, (__u8 *)p->flow.dst, XFAB_TABLE_TE | p->ifindex, &te_plen, &te) ==
+	    ctl_find_route(p->v6, (__u8 *)p->flow.dst, XFAB_TABLE_TE | p->ifindex, &te_plen, &te) ==
 		0) {
 		p->rt = te;
 		p->plen = te_plen;
 		p->source = "te";
-	} else if (find_route(p->v6, (__u8 *)p->flow.dst, XFAB_TABLE_DEFAULT, &p->plen, &p->rt)) {
+	} else if (ctl_find_route(p->v6, (__u8 *)p->flow.dst, XFAB_TABLE_DEFAULT, &p->plen,
+				  &p->rt)) {
 		fprintf(stderr, "xfabctl hash: no route to %s\n",
 			p->tun.vni ? p->tun.endpoint : ha->dst);
 		return 1;
@@ -197,12 +198,12 @@ static void hash_member(struct hash_pick *p)
 	masked(p->v6, p->flow.dst, p->plen, p->pfx, sizeof(p->pfx));
 	if (p->rt.type == XFAB_RT_GROUP) {
 		p->group = p->rt.id;
-		if (bpf_map_lookup_elem(open_map(XFAB_MAP_GROUPS), &p->group, &grp))
+		if (bpf_map_lookup_elem(ctl_open_map(XFAB_MAP_GROUPS), &p->group, &grp))
 			memset(&grp, 0, sizeof(grp));
 		p->nh_id = grp.buckets[p->bucket];
 		p->slot = XFAB_FLOWLET_SLOT(p->hash, p->group);
 		if ((cfg->flags & XFAB_SET_FLOWLET) &&
-		    bpf_map_lookup_elem(open_map(XFAB_MAP_FLOWLETS), &p->slot, &p->fl) == 0 &&
+		    bpf_map_lookup_elem(ctl_open_map(XFAB_MAP_FLOWLETS), &p->slot, &p->fl) == 0 &&
 		    p->fl.last_seen_ns && p->fl.group == p->group)
 			p->have_fl = 1;
 	} else if (p->rt.type == XFAB_RT_NEXTHOP) {
@@ -211,9 +212,9 @@ static void hash_member(struct hash_pick *p)
 	if (p->have_fl && xfab_mono_ns() - p->fl.last_seen_ns < cfg->flowlet_gap_ns)
 		p->nh_id = p->fl.nh_id;
 	p->gw[0] = p->name[0] = '\0';
-	if (p->nh_id && load_nexthop(open_map(XFAB_MAP_NEXTHOPS), p->nh_id, &nh) == 0) {
-		addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, p->gw, sizeof(p->gw));
-		port_name(nh.ifindex, p->name);
+	if (p->nh_id && ctl_load_nexthop(ctl_open_map(XFAB_MAP_NEXTHOPS), p->nh_id, &nh) == 0) {
+		ctl_addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, p->gw, sizeof(p->gw));
+		ctl_port_name(nh.ifindex, p->name);
 	}
 }
 
@@ -222,36 +223,36 @@ static void hash_print_json(const struct hash_pick *p)
 	const struct tunnel_pick *tun = &p->tun;
 	char full[INET6_ADDRSTRLEN + 8];
 
-	jw_open(NULL, '{');
+	ctl_jw_open(NULL, '{');
 	if (tun->vni) {
-		jw_string("vnet", tun->vnet);
-		jw_string("vnet_prefix", tun->prefix);
-		jw_uint("vni", tun->vni);
-		jw_uint("tunnel_hash", tun->hash);
-		jw_string("endpoint", tun->endpoint);
-		jw_uint("outer_sport", tun->sport);
+		ctl_jw_string("vnet", tun->vnet);
+		ctl_jw_string("vnet_prefix", tun->prefix);
+		ctl_jw_uint("vni", tun->vni);
+		ctl_jw_uint("tunnel_hash", tun->hash);
+		ctl_jw_string("endpoint", tun->endpoint);
+		ctl_jw_uint("outer_sport", tun->sport);
 	}
-	jw_string("match", p->source);
+	ctl_jw_string("match", p->source);
 	snprintf(full, sizeof(full), "%s/%d", p->pfx, p->plen);
-	jw_string("prefix", full);
-	jw_string("route_type", xfab_route_type_name(p->rt.type));
-	jw_string("hash_fields", p->fields);
-	jw_bool("symmetric", p->cfg.flags & XFAB_SET_SYMMETRIC);
-	jw_uint("seed", p->cfg.hash_seed);
-	jw_uint("hash", p->hash);
-	jw_uint("bucket", p->bucket);
+	ctl_jw_string("prefix", full);
+	ctl_jw_string("route_type", xfab_route_type_name(p->rt.type));
+	ctl_jw_string("hash_fields", p->fields);
+	ctl_jw_bool("symmetric", p->cfg.flags & XFAB_SET_SYMMETRIC);
+	ctl_jw_uint("seed", p->cfg.hash_seed);
+	ctl_jw_uint("hash", p->hash);
+	ctl_jw_uint("bucket", p->bucket);
 	if (p->group)
-		jw_uint("group", p->group);
-	jw_uint("nexthop", p->nh_id);
-	jw_string("via", p->gw);
-	jw_string("dev", p->name);
-	jw_bool("flowlets", p->cfg.flags & XFAB_SET_FLOWLET);
+		ctl_jw_uint("group", p->group);
+	ctl_jw_uint("nexthop", p->nh_id);
+	ctl_jw_string("via", p->gw);
+	ctl_jw_string("dev", p->name);
+	ctl_jw_bool("flowlets", p->cfg.flags & XFAB_SET_FLOWLET);
 	if (p->have_fl) {
-		jw_uint("flowlet_slot", p->slot);
-		jw_uint("flowlet_member", p->fl.nh_id);
-		jw_uint("flowlet_idle_us", (xfab_mono_ns() - p->fl.last_seen_ns) / 1000);
+		ctl_jw_uint("flowlet_slot", p->slot);
+		ctl_jw_uint("flowlet_member", p->fl.nh_id);
+		ctl_jw_uint("flowlet_idle_us", (xfab_mono_ns() - p->fl.last_seen_ns) / 1000);
 	}
-	jw_close('}');
+	ctl_jw_close('}');
 }
 
 static void hash_print_flowlet(const struct hash_pick *p)
@@ -296,7 +297,7 @@ static void hash_print_text(const struct hash_pick *p)
 	       p->name[0] ? p->name : "-");
 }
 
-int cmd_hash(const struct ctl_opts *ha)
+int ctl_cmd_hash(const struct ctl_opts *ha)
 {
 	struct hash_pick p = {.source = "route"};
 	__u32 zero = 0;
@@ -304,7 +305,7 @@ int cmd_hash(const struct ctl_opts *ha)
 
 	if (rc)
 		return rc;
-	if (bpf_map_lookup_elem(open_map(XFAB_MAP_SETTINGS), &zero, &p.cfg)) {
+	if (bpf_map_lookup_elem(ctl_open_map(XFAB_MAP_SETTINGS), &zero, &p.cfg)) {
 		fprintf(stderr, "xfabctl hash: cannot read settings\n");
 		return 1;
 	}
@@ -322,7 +323,7 @@ int cmd_hash(const struct ctl_opts *ha)
 	if (hash_route(ha, &p))
 		return 1;
 	hash_member(&p);
-	if (json)
+	if (ctl_json)
 		hash_print_json(&p);
 	else
 		hash_print_text(&p);

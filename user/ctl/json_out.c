@@ -14,42 +14,42 @@ static struct xfab_jw *w(void)
 	return &out;
 }
 
-void jw_open(const char *k, char c)
+void ctl_jw_open(const char *k, char c)
 {
 	xfab_jw_open(w(), k, c);
 }
 
-void jw_close(char c)
+void ctl_jw_close(char c)
 {
 	xfab_jw_close(w(), c);
 }
 
-void jw_string(const char *k, const char *v)
+void ctl_jw_string(const char *k, const char *v)
 {
 	xfab_jw_string(w(), k, v);
 }
 
-void jw_uint(const char *k, unsigned long long v)
+void ctl_jw_uint(const char *k, unsigned long long v)
 {
 	xfab_jw_uint(w(), k, v);
 }
 
-void jw_bool(const char *k, int v)
+void ctl_jw_bool(const char *k, int v)
 {
 	xfab_jw_bool(w(), k, v);
 }
 
-void jw_end(void)
+void ctl_jw_end(void)
 {
 	xfab_jw_end(w());
 }
 
-void jw_double(const char *k, double v)
+void ctl_jw_double(const char *k, double v)
 {
 	xfab_jw_double(w(), k, v);
 }
 
-void jw_null(const char *k)
+void ctl_jw_null(const char *k)
 {
 	xfab_jw_null(w(), k);
 }

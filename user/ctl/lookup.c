@@ -11,21 +11,22 @@
 #include "abi.h"
 #include "ctl.h"
 
-int open_map(const char *name)
+int ctl_open_map(const char *name)
 {
 	static int abi_ok;
 	char msg[512];
 	int fd;
 
 	/* Pins of another ABI would be misread: refuse them first. */
-	if (!abi_ok && xfab_abi_check(pin_dir, "xfabctl", msg, sizeof(msg)) == -EPROTO) {
+	if (!abi_ok && xfab_abi_check(ctl_pin_dir, "xfabctl", msg, sizeof(msg)) == -EPROTO) {
 		fprintf(stderr, "xfabctl: %s\n", msg);
 		exit(1);
 	}
 	abi_ok = 1;
-	fd = xfab_open_pinned_map(pin_dir, name);
+	fd = xfab_open_pinned_map(ctl_pin_dir, name);
 	if (fd < 0) {
-		fprintf(stderr, "xfabctl: cannot open %s/%s: %s\n", pin_dir, name, strerror(-fd));
+		fprintf(stderr, "xfabctl: cannot open %s/%s: %s\n", ctl_pin_dir, name,
+			strerror(-fd));
 		exit(1);
 	}
 	return fd;
@@ -38,11 +39,11 @@ static int ports_fd(void)
 	static int fd = -1;
 
 	if (fd < 0)
-		fd = xfab_open_pinned_map(pin_dir, XFAB_MAP_PORTS);
+		fd = xfab_open_pinned_map(ctl_pin_dir, XFAB_MAP_PORTS);
 	return fd;
 }
 
-const char *port_name(__u32 ifindex, char *buf)
+const char *ctl_port_name(__u32 ifindex, char *buf)
 {
 	struct xfab_port port;
 	int fd = ports_fd();
@@ -57,13 +58,13 @@ const char *port_name(__u32 ifindex, char *buf)
 	return buf;
 }
 
-void addr_str(int v6, const __u8 *addr, char *buf, size_t len)
+void ctl_addr_str(int v6, const __u8 *addr, char *buf, size_t len)
 {
 	inet_ntop(v6 ? AF_INET6 : AF_INET, addr, buf, (socklen_t)len);
 }
 
 /* Iterates all keys of a hash/LPM map into a malloc'd array. */
-void *map_keys(int fd, size_t key_size, size_t *count)
+void *ctl_map_keys(int fd, size_t key_size, size_t *count)
 {
 	size_t cap = 64, n = 0;
 	char *keys = malloc(cap * key_size), *prev = NULL;
@@ -87,7 +88,7 @@ void *map_keys(int fd, size_t key_size, size_t *count)
 	return keys;
 }
 
-int load_nexthop(int fd, __u32 id, struct xfab_nexthop *nh)
+int ctl_load_nexthop(int fd, __u32 id, struct xfab_nexthop *nh)
 {
 	return bpf_map_lookup_elem(fd, &id, nh) == 0 && (nh->flags & XFAB_NH_VALID) ? 0 : -1;
 }
@@ -99,11 +100,11 @@ static int cmp_port(const void *a, const void *b)
 	return x->slot - y->slot;
 }
 
-size_t load_ports(struct xfab_port *ports)
+size_t ctl_load_ports(struct xfab_port *ports)
 {
-	int fd = open_map(XFAB_MAP_PORTS);
+	int fd = ctl_open_map(XFAB_MAP_PORTS);
 	size_t n, out = 0;
-	__u32 *keys = map_keys(fd, sizeof(__u32), &n);
+	__u32 *keys = ctl_map_keys(fd, sizeof(__u32), &n);
 
 	for (size_t i = 0; i < n && out < XFAB_MAX_PORTS; i++)
 		if (bpf_map_lookup_elem(fd, &keys[i], &ports[out]) == 0 && ports[out].ifindex)
@@ -114,7 +115,7 @@ size_t load_ports(struct xfab_port *ports)
 }
 
 /* The data plane sends out of the port (configured, up and running). */
-int port_live(__u32 ifindex)
+int ctl_port_live(__u32 ifindex)
 {
 	struct xfab_port port;
 	int fd = ports_fd();
@@ -123,49 +124,49 @@ int port_live(__u32 ifindex)
 	       port.ifindex == ifindex && (port.flags & XFAB_PORT_UP) == XFAB_PORT_UP;
 }
 
-void print_nexthop_json(int nh_fd, __u32 id)
+void ctl_print_nexthop_json(int nh_fd, __u32 id)
 {
 	struct xfab_nexthop nh;
 	char gw[INET6_ADDRSTRLEN], name[IF_NAMESIZE], mac[18];
 
-	jw_open(NULL, '{');
-	jw_uint("nexthop", id);
-	if (load_nexthop(nh_fd, id, &nh) == 0) {
-		addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
-		jw_string("via", gw);
-		jw_string("dev", port_name(nh.ifindex, name));
-		jw_bool("live", port_live(nh.ifindex));
-		jw_bool("resolved", nh.flags & XFAB_NH_RESOLVED);
+	ctl_jw_open(NULL, '{');
+	ctl_jw_uint("nexthop", id);
+	if (ctl_load_nexthop(nh_fd, id, &nh) == 0) {
+		ctl_addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
+		ctl_jw_string("via", gw);
+		ctl_jw_string("dev", ctl_port_name(nh.ifindex, name));
+		ctl_jw_bool("live", ctl_port_live(nh.ifindex));
+		ctl_jw_bool("resolved", nh.flags & XFAB_NH_RESOLVED);
 		if (nh.flags & XFAB_NH_RESOLVED) {
 			xfab_format_mac(nh.dmac, mac, sizeof(mac));
-			jw_string("mac", mac);
+			ctl_jw_string("mac", mac);
 		}
 	}
-	jw_close('}');
+	ctl_jw_close('}');
 }
 
-void print_nexthop_text(int nh_fd, __u32 id, const char *sep)
+void ctl_print_nexthop_text(int nh_fd, __u32 id, const char *sep)
 {
 	struct xfab_nexthop nh;
 	char gw[INET6_ADDRSTRLEN], name[IF_NAMESIZE];
 
-	if (load_nexthop(nh_fd, id, &nh)) {
+	if (ctl_load_nexthop(nh_fd, id, &nh)) {
 		printf("%snexthop %u (missing)", sep, id);
 		return;
 	}
-	addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
-	printf("%svia %s dev %s%s%s", sep, gw, port_name(nh.ifindex, name),
+	ctl_addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
+	printf("%svia %s dev %s%s%s", sep, gw, ctl_port_name(nh.ifindex, name),
 	       nh.flags & XFAB_NH_RESOLVED ? "" : " (unresolved)",
-	       port_live(nh.ifindex) ? "" : " (down)");
+	       ctl_port_live(nh.ifindex) ? "" : " (down)");
 }
 
 /* The longest prefix of `table` holding addr, found by walking the trie's
  * keys (the kernel's lookup returns the value, not the prefix). */
-int find_route(int v6, const __u8 *addr, __u32 table, int *plen_out, struct xfab_route *rt_out)
+int ctl_find_route(int v6, const __u8 *addr, __u32 table, int *plen_out, struct xfab_route *rt_out)
 {
-	int fd = open_map(v6 ? XFAB_MAP_ROUTES_V6 : XFAB_MAP_ROUTES_V4);
+	int fd = ctl_open_map(v6 ? XFAB_MAP_ROUTES_V6 : XFAB_MAP_ROUTES_V4);
 	size_t ksz = v6 ? sizeof(struct xfab_lpm_v6_key) : sizeof(struct xfab_lpm_v4_key), n;
-	char *keys = map_keys(fd, ksz, &n);
+	char *keys = ctl_map_keys(fd, ksz, &n);
 	int best = -1;
 
 	for (size_t i = 0; i < n; i++) {
@@ -188,7 +189,7 @@ int find_route(int v6, const __u8 *addr, __u32 table, int *plen_out, struct xfab
 	return best >= 0 ? 0 : -1;
 }
 
-int parse_proto(const char *p)
+int ctl_parse_proto(const char *p)
 {
 	if (!p || !strcmp(p, "udp"))
 		return IPPROTO_UDP;

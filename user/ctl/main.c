@@ -36,7 +36,7 @@ static int find_in_labs(const char *root, const char *name)
 		snprintf(path, sizeof(path), "%s/%s/%s", root, de->d_name, name);
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 			found++;
-			snprintf(pin_dir, sizeof(pin_dir), "%s", path);
+			snprintf(ctl_pin_dir, sizeof(ctl_pin_dir), "%s", path);
 		}
 	}
 	closedir(d);
@@ -56,7 +56,7 @@ static int find_single_switch(const char *root)
 		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
 			continue;
 		found++;
-		snprintf(pin_dir, sizeof(pin_dir), "%s/%s", root, de->d_name);
+		snprintf(ctl_pin_dir, sizeof(ctl_pin_dir), "%s/%s", root, de->d_name);
 	}
 	closedir(d);
 	return found == 1 ? 0 : -1;
@@ -187,17 +187,17 @@ static int ctl_resolve_switch(void)
 	if (ctl_switch) {
 		struct stat st;
 
-		xfab_pin_dir(pin_dir, sizeof(pin_dir), root, ctl_switch);
+		xfab_pin_dir(ctl_pin_dir, sizeof(ctl_pin_dir), root, ctl_switch);
 		/* A lab pins under ROOT/LAB/SWITCH: -s leaf1 finds it when one
 		 * lab has a leaf1 (-s LAB/leaf1 always does). */
-		if (stat(pin_dir, &st) && find_in_labs(root, ctl_switch)) {
+		if (stat(ctl_pin_dir, &st) && find_in_labs(root, ctl_switch)) {
 			fprintf(stderr,
 				"xfabctl: no switch %s under %s (or in exactly one lab there)\n",
 				ctl_switch, root);
 			return 1;
 		}
 	} else if (dir) {
-		snprintf(pin_dir, sizeof(pin_dir), "%s", dir);
+		snprintf(ctl_pin_dir, sizeof(ctl_pin_dir), "%s", dir);
 	} else if (find_single_switch(root)) {
 		fprintf(stderr, "xfabctl: name a switch with -s (none or several under %s)\n",
 			root);
@@ -232,7 +232,7 @@ int main(int argc, char **argv)
 	if (!c->fabric && ctl_resolve_switch())
 		return 1;
 	ret = c->view ? c->view() : c->verb(&ctl_given);
-	if (json)
-		jw_end();
+	if (ctl_json)
+		ctl_jw_end();
 	return ret;
 }

@@ -22,10 +22,10 @@
 
 #define NETNS_RUN_DIR "/run/netns"
 
-int find_port(const char *name, struct xfab_port *port)
+int ctl_find_port(const char *name, struct xfab_port *port)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS];
-	size_t n = load_ports(ports);
+	size_t n = ctl_load_ports(ports);
 
 	for (size_t i = 0; name && i < n; i++) {
 		if (!strncmp(ports[i].name, name, sizeof(ports[i].name)) &&
@@ -37,10 +37,10 @@ int find_port(const char *name, struct xfab_port *port)
 	return -1;
 }
 
-void print_port_names(FILE *out)
+void ctl_print_port_names(FILE *out)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS];
-	size_t n = load_ports(ports);
+	size_t n = ctl_load_ports(ports);
 
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "%s%.16s", i ? ", " : "", ports[i].name);
@@ -87,7 +87,7 @@ static int try_netns(const char *name, const struct xfab_port *port, int home)
 	return here;
 }
 
-int enter_port_netns(const struct xfab_port *port)
+int ctl_enter_port_netns(const struct xfab_port *port)
 {
 	char lab_ns[256] = "";
 	const char *sw, *lab;
@@ -100,10 +100,10 @@ int enter_port_netns(const struct xfab_port *port)
 	if (home < 0)
 		return -1;
 	/* xfab-lab pins under ROOT/LAB/SWITCH and names the namespace LAB-SWITCH */
-	sw = strrchr(pin_dir, '/');
-	if (sw && sw > pin_dir) {
+	sw = strrchr(ctl_pin_dir, '/');
+	if (sw && sw > ctl_pin_dir) {
 		lab = sw - 1;
-		while (lab > pin_dir && *lab != '/')
+		while (lab > ctl_pin_dir && *lab != '/')
 			lab--;
 		if (*lab == '/')
 			snprintf(lab_ns, sizeof(lab_ns), "%.*s-%s", (int)(sw - lab - 1), lab + 1,

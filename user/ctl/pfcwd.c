@@ -19,7 +19,7 @@ static int put(char *dst, size_t size, const char *v, const char *opt)
 	return 0;
 }
 
-int pfcwd_start(const struct ctl_opts *o)
+int ctl_pfcwd_start(const struct ctl_opts *o)
 {
 	struct xfab_ctl_req r = {.cmd = XFAB_CTL_PFCWD_START};
 
@@ -37,7 +37,7 @@ int pfcwd_start(const struct ctl_opts *o)
 	return ctl_request(&r, "pfcwd start");
 }
 
-int pfcwd_stop(const struct ctl_opts *o)
+int ctl_pfcwd_stop(const struct ctl_opts *o)
 {
 	struct xfab_ctl_req r = {.cmd = XFAB_CTL_PFCWD_STOP};
 
@@ -46,7 +46,7 @@ int pfcwd_stop(const struct ctl_opts *o)
 	return ctl_request(&r, "pfcwd stop");
 }
 
-int pfcwd_interval(const struct ctl_opts *o)
+int ctl_pfcwd_interval(const struct ctl_opts *o)
 {
 	struct xfab_ctl_req r = {.cmd = XFAB_CTL_PFCWD_INTERVAL};
 

@@ -32,7 +32,7 @@ static int exchange(const char *path, const char *line, size_t len, char *resp, 
 		else if (e == ENOENT || e == ECONNREFUSED)
 			fprintf(stderr,
 				"xfabctl: xfabd is not running for %s (nothing answers on %s)\n",
-				pin_dir, path);
+				ctl_pin_dir, path);
 		else
 			fprintf(stderr, "xfabctl: cannot reach xfabd on %s: %s%s\n", path,
 				strerror(e), e == EACCES ? " (the socket is root's)" : "");
@@ -57,7 +57,7 @@ int ctl_request(const struct xfab_ctl_req *req, const char *what)
 	char resp[XFAB_CTL_MAX_LINE + 1];
 	int err = ctl_query(req, what, resp, sizeof(resp));
 
-	if (err >= 0 && json)
+	if (err >= 0 && ctl_json)
 		fputs(resp, stdout);
 	return err < 0 ? -err : err;
 }
@@ -68,8 +68,8 @@ int ctl_query(const struct xfab_ctl_req *req, const char *what, char *resp, size
 	char error[512], field[32];
 	int len, ok;
 
-	if (xfab_ctl_socket_path(pin_dir, path, sizeof(path))) {
-		fprintf(stderr, "xfabctl: no control socket path for %s (too long)\n", pin_dir);
+	if (xfab_ctl_socket_path(ctl_pin_dir, path, sizeof(path))) {
+		fprintf(stderr, "xfabctl: no control socket path for %s (too long)\n", ctl_pin_dir);
 		return -1;
 	}
 	len = xfab_ctl_format_request(req, line, sizeof(line));

@@ -27,15 +27,15 @@ static int row_cmp(const void *a, const void *b)
 
 static void print_row(const struct acl_row *r)
 {
-	if (json) {
-		jw_open(NULL, '{');
-		jw_string("rule", r->info.rule);
-		jw_string("table", r->info.table);
-		jw_uint("priority", r->info.priority);
-		jw_string("action", r->info.action == XFAB_ACL_DROP ? "DROP" : "FORWARD");
-		jw_uint("packets", r->st.packets);
-		jw_uint("bytes", r->st.bytes);
-		jw_close('}');
+	if (ctl_json) {
+		ctl_jw_open(NULL, '{');
+		ctl_jw_string("rule", r->info.rule);
+		ctl_jw_string("table", r->info.table);
+		ctl_jw_uint("priority", r->info.priority);
+		ctl_jw_string("action", r->info.action == XFAB_ACL_DROP ? "DROP" : "FORWARD");
+		ctl_jw_uint("packets", r->st.packets);
+		ctl_jw_uint("bytes", r->st.bytes);
+		ctl_jw_close('}');
 		return;
 	}
 	printf("%-24s %-20s %8u %15llu %15llu\n", r->info.rule, r->info.table, r->info.priority,
@@ -44,7 +44,7 @@ static void print_row(const struct acl_row *r)
 
 static int show_acl(void)
 {
-	int fd_info = open_map(XFAB_MAP_ACL_INFO), fd_stats = open_map(XFAB_MAP_ACL_STATS);
+	int fd_info = ctl_open_map(XFAB_MAP_ACL_INFO), fd_stats = ctl_open_map(XFAB_MAP_ACL_STATS);
 	struct acl_row *rows = calloc(XFAB_ACL_MAX_COUNTERS, sizeof(*rows));
 	int n = 0;
 
@@ -62,15 +62,15 @@ static int show_acl(void)
 		n++;
 	}
 	qsort(rows, (size_t)n, sizeof(rows[0]), row_cmp);
-	if (json)
-		jw_open(NULL, '[');
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	else
 		printf("%-24s %-20s %8s %15s %15s\n", "RULE NAME", "TABLE NAME", "PRIO",
 		       "PACKETS COUNT", "BYTES COUNT");
 	for (int i = 0; i < n; i++)
 		print_row(&rows[i]);
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	free(rows);
 	return 0;
 }

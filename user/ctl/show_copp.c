@@ -31,11 +31,11 @@ static unsigned long long tokens_now(const struct xfab_copp_cfg *cfg,
 
 static int show_copp(void)
 {
-	int fd_cfg = open_map(XFAB_MAP_COPP_CFG), fd_stats = open_map(XFAB_MAP_COPP_STATS);
-	int fd_state = open_map(XFAB_MAP_COPP_STATE);
+	int fd_cfg = ctl_open_map(XFAB_MAP_COPP_CFG), fd_stats = ctl_open_map(XFAB_MAP_COPP_STATS);
+	int fd_state = ctl_open_map(XFAB_MAP_COPP_STATE);
 
-	if (json)
-		jw_open(NULL, '[');
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	else
 		printf("%-10s %-18s %9s %9s %14s %14s %9s\n", "GROUP", "TRAP IDS", "CIR", "CBS",
 		       "GREEN PKTS", "RED PKTS", "TOKENS");
@@ -51,19 +51,19 @@ static int show_copp(void)
 			memset(&st, 0, sizeof(st));
 		if (bpf_map_lookup_elem(fd_state, &g, &bucket))
 			memset(&bucket, 0, sizeof(bucket));
-		if (json) {
-			jw_open(NULL, '{');
-			jw_string("group", xfab_copp_group_name(g));
-			jw_string("trap_ids", xfab_copp_group_traps(g));
-			jw_uint("cir", cfg.cir);
-			jw_uint("cbs", cfg.cbs);
-			jw_bool("policed", cfg.cir != 0);
-			jw_uint("green_packets", st.green_packets);
-			jw_uint("green_bytes", st.green_bytes);
-			jw_uint("red_packets", st.red_packets);
-			jw_uint("red_bytes", st.red_bytes);
-			jw_uint("tokens", tokens_now(&cfg, &bucket));
-			jw_close('}');
+		if (ctl_json) {
+			ctl_jw_open(NULL, '{');
+			ctl_jw_string("group", xfab_copp_group_name(g));
+			ctl_jw_string("trap_ids", xfab_copp_group_traps(g));
+			ctl_jw_uint("cir", cfg.cir);
+			ctl_jw_uint("cbs", cfg.cbs);
+			ctl_jw_bool("policed", cfg.cir != 0);
+			ctl_jw_uint("green_packets", st.green_packets);
+			ctl_jw_uint("green_bytes", st.green_bytes);
+			ctl_jw_uint("red_packets", st.red_packets);
+			ctl_jw_uint("red_bytes", st.red_bytes);
+			ctl_jw_uint("tokens", tokens_now(&cfg, &bucket));
+			ctl_jw_close('}');
 			continue;
 		}
 		if (cfg.cir) {
@@ -79,8 +79,8 @@ static int show_copp(void)
 		       xfab_copp_group_traps(g), cir, cbs, (unsigned long long)st.green_packets,
 		       (unsigned long long)st.red_packets, tokens);
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	else
 		printf("(CIR packets/s, CBS packets; '-': not policed; TOKENS: packets the bucket "
 		       "holds now)\n");

@@ -12,12 +12,12 @@
 static int show_counters(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
-	size_t n = load_ports(ports);
-	int fd = open_map(XFAB_MAP_PORT_STATS);
+	size_t n = ctl_load_ports(ports);
+	int fd = ctl_open_map(XFAB_MAP_PORT_STATS);
 	char name[IF_NAMESIZE];
 
-	if (json)
-		jw_open(NULL, '[');
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	else
 		printf("%-10s %12s %14s %12s %14s %10s %10s\n", "Port", "RX_OK", "RX_BYTES",
 		       "TX_OK", "TX_BYTES", "DROPS", "PUNTS");
@@ -26,17 +26,17 @@ static int show_counters(void)
 
 		if (xfab_percpu_sum(fd, ports[i].slot, (__u64 *)&st, sizeof(st) / 8))
 			memset(&st, 0, sizeof(st));
-		port_name(ports[i].ifindex, name);
-		if (json) {
-			jw_open(NULL, '{');
-			jw_string("port", name);
-			jw_uint("rx_packets", st.rx_packets);
-			jw_uint("rx_bytes", st.rx_bytes);
-			jw_uint("tx_packets", st.tx_packets);
-			jw_uint("tx_bytes", st.tx_bytes);
-			jw_uint("drops", st.drops);
-			jw_uint("punts", st.punts);
-			jw_close('}');
+		ctl_port_name(ports[i].ifindex, name);
+		if (ctl_json) {
+			ctl_jw_open(NULL, '{');
+			ctl_jw_string("port", name);
+			ctl_jw_uint("rx_packets", st.rx_packets);
+			ctl_jw_uint("rx_bytes", st.rx_bytes);
+			ctl_jw_uint("tx_packets", st.tx_packets);
+			ctl_jw_uint("tx_bytes", st.tx_bytes);
+			ctl_jw_uint("drops", st.drops);
+			ctl_jw_uint("punts", st.punts);
+			ctl_jw_close('}');
 		} else {
 			printf("%-10s %12llu %14llu %12llu %14llu %10llu %10llu\n", name,
 			       (unsigned long long)st.rx_packets, (unsigned long long)st.rx_bytes,
@@ -44,17 +44,17 @@ static int show_counters(void)
 			       (unsigned long long)st.drops, (unsigned long long)st.punts);
 		}
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	return 0;
 }
 
 static void reasons(const char *title, const char *map, __u32 max, const char *(*name)(__u32))
 {
-	int fd = open_map(map);
+	int fd = ctl_open_map(map);
 
-	if (json)
-		jw_open(title, '[');
+	if (ctl_json)
+		ctl_jw_open(title, '[');
 	else
 		printf("%-20s %12s %14s\n", title, "PACKETS", "BYTES");
 	for (__u32 r = 1; r < max; r++) {
@@ -62,31 +62,31 @@ static void reasons(const char *title, const char *map, __u32 max, const char *(
 
 		if (xfab_percpu_sum(fd, r, (__u64 *)&st, 2))
 			memset(&st, 0, sizeof(st));
-		if (json) {
-			jw_open(NULL, '{');
-			jw_string("reason", name(r));
-			jw_uint("packets", st.packets);
-			jw_uint("bytes", st.bytes);
-			jw_close('}');
+		if (ctl_json) {
+			ctl_jw_open(NULL, '{');
+			ctl_jw_string("reason", name(r));
+			ctl_jw_uint("packets", st.packets);
+			ctl_jw_uint("bytes", st.bytes);
+			ctl_jw_close('}');
 		} else {
 			printf("%-20s %12llu %14llu\n", name(r), (unsigned long long)st.packets,
 			       (unsigned long long)st.bytes);
 		}
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 }
 
 static int show_drops(void)
 {
-	if (json)
-		jw_open(NULL, '{');
+	if (ctl_json)
+		ctl_jw_open(NULL, '{');
 	reasons("drops", XFAB_MAP_DROP_STATS, XFAB_DROP_MAX, xfab_drop_name);
-	if (!json)
+	if (!ctl_json)
 		putchar('\n');
 	reasons("punts", XFAB_MAP_PUNT_STATS, XFAB_PUNT_MAX, xfab_punt_name);
-	if (json)
-		jw_close('}');
+	if (ctl_json)
+		ctl_jw_close('}');
 	return 0;
 }
 

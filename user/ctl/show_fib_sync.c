@@ -39,15 +39,15 @@ static int show_fib_sync(void)
 
 	if (ret)
 		return ret < 0 ? -ret : ret;
-	root = json_parse(resp, err, sizeof(err), &pos);
-	fs = root ? json_get(root, "fib_sync") : NULL;
+	root = xfab_json_parse(resp, err, sizeof(err), &pos);
+	fs = root ? xfab_json_get(root, "fib_sync") : NULL;
 	if (!fs || fs->type != JSON_OBJECT) {
 		fprintf(stderr, "xfabctl show fib-sync: xfabd's answer has no fib_sync: %s", resp);
-		json_free(root);
+		xfab_json_free(root);
 		return 1;
 	}
-	en = json_get(fs, "enabled");
-	if (json) {
+	en = xfab_json_get(fs, "enabled");
+	if (ctl_json) {
 		/* the object as xfabd sent it */
 		const char *o = strstr(resp, "\"fib_sync\":");
 		size_t n = strlen(o += 11);
@@ -59,13 +59,13 @@ static int show_fib_sync(void)
 		printf("FIB_SYNC is off: this switch routes by its config only\n");
 	} else {
 		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-			const struct json_value *v = json_get(fs, rows[i].key);
+			const struct json_value *v = xfab_json_get(fs, rows[i].key);
 
 			if (v)
 				printf("%-40s %s\n", rows[i].label, v->str ? v->str : "?");
 		}
 	}
-	json_free(root);
+	xfab_json_free(root);
 	return 0;
 }
 

@@ -13,23 +13,23 @@
 
 static int show_lb(void)
 {
-	int fd = open_map(XFAB_MAP_LB_STATS);
+	int fd = ctl_open_map(XFAB_MAP_LB_STATS);
 
-	if (json)
-		jw_open(NULL, '{');
+	if (ctl_json)
+		ctl_jw_open(NULL, '{');
 	else
 		printf("%-22s %14s\n", "Event", "PACKETS");
 	for (__u32 k = 0; k < XFAB_LB_MAX; k++) {
 		__u64 v = 0;
 
 		xfab_percpu_sum(fd, k, &v, 1);
-		if (json)
-			jw_uint(xfab_lb_name(k), v);
+		if (ctl_json)
+			ctl_jw_uint(xfab_lb_name(k), v);
 		else
 			printf("%-22s %14llu\n", xfab_lb_name(k), (unsigned long long)v);
 	}
-	if (json)
-		jw_close('}');
+	if (ctl_json)
+		ctl_jw_close('}');
 	return 0;
 }
 
@@ -37,9 +37,9 @@ static int show_lb(void)
 static int show_flowlets(void)
 {
 	size_t len = (size_t)XFAB_MAX_FLOWLETS * sizeof(struct xfab_flowlet);
-	int nh_fd = open_map(XFAB_MAP_NEXTHOPS);
+	int nh_fd = ctl_open_map(XFAB_MAP_NEXTHOPS);
 	const struct xfab_flowlet *tbl =
-	    mmap(NULL, len, PROT_READ, MAP_SHARED, open_map(XFAB_MAP_FLOWLETS), 0);
+	    mmap(NULL, len, PROT_READ, MAP_SHARED, ctl_open_map(XFAB_MAP_FLOWLETS), 0);
 	struct xfab_settings cfg = {0};
 	__u32 zero = 0;
 	__u64 now = xfab_mono_ns();
@@ -49,9 +49,9 @@ static int show_flowlets(void)
 		fprintf(stderr, "xfabctl: cannot map the flowlet table: %s\n", strerror(errno));
 		return 1;
 	}
-	bpf_map_lookup_elem(open_map(XFAB_MAP_SETTINGS), &zero, &cfg);
-	if (json)
-		jw_open(NULL, '[');
+	bpf_map_lookup_elem(ctl_open_map(XFAB_MAP_SETTINGS), &zero, &cfg);
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	else
 		printf("%-6s %-5s %-10s %-30s %12s %8s\n", "Slot", "Group", "Flow hash", "Member",
 		       "Idle(us)", "Flowlets");
@@ -65,21 +65,21 @@ static int show_flowlets(void)
 		idle = now > fl.last_seen_ns ? (now - fl.last_seen_ns) / 1000 : 0;
 		gw[0] = '\0';
 		name[0] = '\0';
-		if (load_nexthop(nh_fd, fl.nh_id, &nh) == 0) {
-			addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
-			port_name(nh.ifindex, name);
+		if (ctl_load_nexthop(nh_fd, fl.nh_id, &nh) == 0) {
+			ctl_addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
+			ctl_port_name(nh.ifindex, name);
 		}
-		if (json) {
-			jw_open(NULL, '{');
-			jw_uint("slot", i);
-			jw_uint("group", fl.group);
-			jw_uint("hash", fl.hash);
-			jw_uint("nexthop", fl.nh_id);
-			jw_string("via", gw);
-			jw_string("dev", name);
-			jw_uint("idle_us", idle);
-			jw_uint("flowlets", fl.flowlets);
-			jw_close('}');
+		if (ctl_json) {
+			ctl_jw_open(NULL, '{');
+			ctl_jw_uint("slot", i);
+			ctl_jw_uint("group", fl.group);
+			ctl_jw_uint("hash", fl.hash);
+			ctl_jw_uint("nexthop", fl.nh_id);
+			ctl_jw_string("via", gw);
+			ctl_jw_string("dev", name);
+			ctl_jw_uint("idle_us", idle);
+			ctl_jw_uint("flowlets", fl.flowlets);
+			ctl_jw_close('}');
 		} else {
 			char member[48];
 
@@ -88,8 +88,8 @@ static int show_flowlets(void)
 			       (unsigned long long)idle, fl.flowlets);
 		}
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	munmap((void *)tbl, len);
 	return 0;
 }
@@ -103,9 +103,9 @@ static long long listed_gen(const struct te_listed *pins, size_t n, const char *
 	return -1;
 }
 
-int show_te(void)
+int ctl_show_te(void)
 {
-	int nh_fd = open_map(XFAB_MAP_NEXTHOPS);
+	int nh_fd = ctl_open_map(XFAB_MAP_NEXTHOPS);
 	struct te_listed *pins = NULL;
 	unsigned long long generation = 0;
 	size_t n_pins = 0;
@@ -114,10 +114,10 @@ int show_te(void)
 	/* the generations live in xfabd, not in the maps: asked for, and the
 	 * view does without them when no xfabd answers */
 	ctl_quiet = 1;
-	have_gen = te_list_all(&pins, &n_pins, &generation) == 0;
+	have_gen = ctl_te_list_all(&pins, &n_pins, &generation) == 0;
 	ctl_quiet = 0;
-	if (json) {
-		jw_open(NULL, '[');
+	if (ctl_json) {
+		ctl_jw_open(NULL, '[');
 	} else {
 		if (have_gen)
 			printf("TE plan generation %llu, %zu runtime pin(s)\n", generation, n_pins);
@@ -126,10 +126,10 @@ int show_te(void)
 		printf("%-10s %-26s %-8s %-8s %s\n", "Ingress", "Prefix", "Type", "Gen", "Path");
 	}
 	for (int v6 = 0; v6 <= 1; v6++) {
-		int fd = open_map(v6 ? XFAB_MAP_ROUTES_V6 : XFAB_MAP_ROUTES_V4);
+		int fd = ctl_open_map(v6 ? XFAB_MAP_ROUTES_V6 : XFAB_MAP_ROUTES_V4);
 		size_t ksz = v6 ? sizeof(struct xfab_lpm_v6_key) : sizeof(struct xfab_lpm_v4_key),
 		       n;
-		char *keys = map_keys(fd, ksz, &n);
+		char *keys = ctl_map_keys(fd, ksz, &n);
 
 		for (size_t i = 0; i < n; i++) {
 			char *k = keys + i * ksz, a[INET6_ADDRSTRLEN], pfx[INET6_ADDRSTRLEN + 8];
@@ -141,34 +141,35 @@ int show_te(void)
 
 			if (!(table & XFAB_TABLE_TE) || bpf_map_lookup_elem(fd, k, &rt))
 				continue;
-			addr_str(v6, (__u8 *)k + 8, a, sizeof(a));
+			ctl_addr_str(v6, (__u8 *)k + 8, a, sizeof(a));
 			snprintf(pfx, sizeof(pfx), "%s/%u", a, *(__u32 *)k - 32);
-			port_name(table & ~XFAB_TABLE_TE, name);
+			ctl_port_name(table & ~XFAB_TABLE_TE, name);
 			runtime = rt.source == XFAB_RSRC_TE_PIN;
 			g = runtime ? listed_gen(pins, n_pins, name, pfx) : -1;
-			if (json) {
-				jw_open(NULL, '{');
-				jw_string("in", name);
-				jw_string("prefix", pfx);
-				jw_string("type", xfab_route_type_name(rt.type));
-				jw_uint("id", rt.id);
+			if (ctl_json) {
+				ctl_jw_open(NULL, '{');
+				ctl_jw_string("in", name);
+				ctl_jw_string("prefix", pfx);
+				ctl_jw_string("type", xfab_route_type_name(rt.type));
+				ctl_jw_uint("id", rt.id);
 				if (rt.type == XFAB_RT_NEXTHOP) {
 					struct xfab_nexthop nh;
 					char gw[INET6_ADDRSTRLEN], dev[IF_NAMESIZE];
 
-					if (load_nexthop(nh_fd, rt.id, &nh) == 0) {
-						addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw,
-							 sizeof(gw));
-						jw_string("via", gw);
-						jw_string("dev", port_name(nh.ifindex, dev));
+					if (ctl_load_nexthop(nh_fd, rt.id, &nh) == 0) {
+						ctl_addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw,
+							     sizeof(gw));
+						ctl_jw_string("via", gw);
+						ctl_jw_string("dev",
+							      ctl_port_name(nh.ifindex, dev));
 					}
 				}
-				jw_string("source", runtime ? "runtime" : "config");
+				ctl_jw_string("source", runtime ? "runtime" : "config");
 				if (g >= 0)
-					jw_uint("gen", (unsigned long long)g);
+					ctl_jw_uint("gen", (unsigned long long)g);
 				if (have_gen)
-					jw_uint("switch_gen", generation);
-				jw_close('}');
+					ctl_jw_uint("switch_gen", generation);
+				ctl_jw_close('}');
 			} else {
 				if (!runtime)
 					snprintf(gen, sizeof(gen), "config");
@@ -179,7 +180,7 @@ int show_te(void)
 				printf("%-10s %-26s %-8s %-8s", name, pfx,
 				       xfab_route_type_name(rt.type), gen);
 				if (rt.type == XFAB_RT_NEXTHOP)
-					print_nexthop_text(nh_fd, rt.id, " ");
+					ctl_print_nexthop_text(nh_fd, rt.id, " ");
 				else
 					printf(" group %u", rt.id);
 				putchar('\n');
@@ -187,8 +188,8 @@ int show_te(void)
 		}
 		free(keys);
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	free(pins);
 	return 0;
 }
@@ -197,5 +198,5 @@ CTL_SHOW(show_lb_obj, "ecmp", 80, "lb", .view = show_lb,
 	 .help = "load-balancing events: flowlets started, paths changed, TE")
 CTL_SHOW(show_flowlets_obj, "flowlet", 120, "flowlets", .view = show_flowlets,
 	 .help = "live flowlet slots: group, flow hash, member, idle time")
-CTL_SHOW(show_te_obj, "te", 130, "te", .view = show_te,
+CTL_SHOW(show_te_obj, "te", 130, "te", .view = ctl_show_te,
 	 .help = "TE entries (configured and runtime)")

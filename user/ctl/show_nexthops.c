@@ -11,58 +11,58 @@
 
 static int show_nexthops(void)
 {
-	int fd = open_map(XFAB_MAP_NEXTHOPS);
+	int fd = ctl_open_map(XFAB_MAP_NEXTHOPS);
 	char gw[INET6_ADDRSTRLEN], name[IF_NAMESIZE], mac[18];
 	struct xfab_nexthop nh;
 
-	if (json)
-		jw_open(NULL, '[');
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	else
 		printf("%5s  %-26s %-10s %-17s  %s\n", "Id", "Via", "Dev", "MAC", "State");
 	for (__u32 id = 1; id < XFAB_MAX_NEXTHOPS; id++) {
-		if (load_nexthop(fd, id, &nh))
+		if (ctl_load_nexthop(fd, id, &nh))
 			continue;
-		addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
-		port_name(nh.ifindex, name);
+		ctl_addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
+		ctl_port_name(nh.ifindex, name);
 		xfab_format_mac(nh.dmac, mac, sizeof(mac));
-		if (json) {
-			jw_open(NULL, '{');
-			jw_uint("id", id);
-			jw_string("via", gw);
-			jw_string("dev", name);
-			jw_bool("resolved", nh.flags & XFAB_NH_RESOLVED);
+		if (ctl_json) {
+			ctl_jw_open(NULL, '{');
+			ctl_jw_uint("id", id);
+			ctl_jw_string("via", gw);
+			ctl_jw_string("dev", name);
+			ctl_jw_bool("resolved", nh.flags & XFAB_NH_RESOLVED);
 			if (nh.flags & XFAB_NH_RESOLVED)
-				jw_string("mac", mac);
-			jw_close('}');
+				ctl_jw_string("mac", mac);
+			ctl_jw_close('}');
 		} else {
 			printf("%5u  %-26s %-10s %-17s  %s\n", id, gw, name,
 			       nh.flags & XFAB_NH_RESOLVED ? mac : "-",
 			       nh.flags & XFAB_NH_RESOLVED ? "resolved" : "unresolved");
 		}
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	return 0;
 }
 
 static int show_groups(void)
 {
-	int fd = open_map(XFAB_MAP_GROUPS), nh_fd = open_map(XFAB_MAP_NEXTHOPS);
+	int fd = ctl_open_map(XFAB_MAP_GROUPS), nh_fd = ctl_open_map(XFAB_MAP_NEXTHOPS);
 	struct xfab_group grp;
 
-	if (json)
-		jw_open(NULL, '[');
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	for (__u32 id = 1; id < XFAB_MAX_GROUPS; id++) {
 		if (bpf_map_lookup_elem(fd, &id, &grp) || grp.num_members == 0)
 			continue;
-		if (json) {
-			jw_open(NULL, '{');
-			jw_uint("id", id);
-			jw_string("mode", "hash");
-			jw_bool("resilient", grp.flags & XFAB_GROUP_RESILIENT);
-			jw_uint("members", grp.num_members);
-			jw_uint("live_members", grp.live_members);
-			jw_open("buckets_per_member", '[');
+		if (ctl_json) {
+			ctl_jw_open(NULL, '{');
+			ctl_jw_uint("id", id);
+			ctl_jw_string("mode", "hash");
+			ctl_jw_bool("resilient", grp.flags & XFAB_GROUP_RESILIENT);
+			ctl_jw_uint("members", grp.num_members);
+			ctl_jw_uint("live_members", grp.live_members);
+			ctl_jw_open("buckets_per_member", '[');
 		} else {
 			printf("group %u: mode hash%s, %u members (%u live), %d buckets\n", id,
 			       grp.flags & XFAB_GROUP_RESILIENT ? " resilient" : "",
@@ -73,60 +73,60 @@ static int show_groups(void)
 
 			for (int b = 0; b < XFAB_GROUP_BUCKETS; b++)
 				buckets += grp.buckets[b] == grp.members[m];
-			if (json) {
-				jw_open(NULL, '{');
-				jw_uint("nexthop", grp.members[m]);
-				jw_uint("weight", grp.weights[m]);
-				jw_uint("buckets", (unsigned)buckets);
-				jw_close('}');
+			if (ctl_json) {
+				ctl_jw_open(NULL, '{');
+				ctl_jw_uint("nexthop", grp.members[m]);
+				ctl_jw_uint("weight", grp.weights[m]);
+				ctl_jw_uint("buckets", (unsigned)buckets);
+				ctl_jw_close('}');
 			} else {
-				print_nexthop_text(nh_fd, grp.members[m], "    ");
+				ctl_print_nexthop_text(nh_fd, grp.members[m], "    ");
 				printf("  nexthop %u, weight %u, %d buckets\n", grp.members[m],
 				       grp.weights[m], buckets);
 			}
 		}
-		if (json) {
-			jw_close(']');
-			jw_close('}');
+		if (ctl_json) {
+			ctl_jw_close(']');
+			ctl_jw_close('}');
 		}
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	return 0;
 }
 
 static int show_neighbors(void)
 {
-	int fd = open_map(XFAB_MAP_NEIGHBORS);
+	int fd = ctl_open_map(XFAB_MAP_NEIGHBORS);
 	size_t n;
-	struct xfab_neigh_key *keys = map_keys(fd, sizeof(*keys), &n);
+	struct xfab_neigh_key *keys = ctl_map_keys(fd, sizeof(*keys), &n);
 	char a[INET6_ADDRSTRLEN], name[IF_NAMESIZE], mac[18];
 	struct xfab_neigh nb;
 
-	if (json)
-		jw_open(NULL, '[');
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	else
 		printf("%-26s %-17s  %-10s %s\n", "Address", "MacAddress", "Iface", "Type");
 	for (size_t i = 0; i < n; i++) {
 		if (bpf_map_lookup_elem(fd, &keys[i], &nb))
 			continue;
-		addr_str(keys[i].family == AF_INET6, keys[i].addr, a, sizeof(a));
-		port_name(keys[i].ifindex, name);
+		ctl_addr_str(keys[i].family == AF_INET6, keys[i].addr, a, sizeof(a));
+		ctl_port_name(keys[i].ifindex, name);
 		xfab_format_mac(nb.mac, mac, sizeof(mac));
-		if (json) {
-			jw_open(NULL, '{');
-			jw_string("address", a);
-			jw_string("mac", mac);
-			jw_string("dev", name);
-			jw_string("type", nb.flags & XFAB_NEIGH_STATIC ? "static" : "learnt");
-			jw_close('}');
+		if (ctl_json) {
+			ctl_jw_open(NULL, '{');
+			ctl_jw_string("address", a);
+			ctl_jw_string("mac", mac);
+			ctl_jw_string("dev", name);
+			ctl_jw_string("type", nb.flags & XFAB_NEIGH_STATIC ? "static" : "learnt");
+			ctl_jw_close('}');
 		} else {
 			printf("%-26s %-17s  %-10s %s\n", a, mac, name,
 			       nb.flags & XFAB_NEIGH_STATIC ? "static" : "learnt");
 		}
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	free(keys);
 	return 0;
 }

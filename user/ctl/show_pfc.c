@@ -27,9 +27,9 @@ static void load_pfc(__u32 slot, struct pfc_view *v)
 	static int cfg_fd = -1, st_fd = -1, q_fd = -1;
 
 	if (cfg_fd < 0) {
-		cfg_fd = open_map(XFAB_MAP_PFC_CFG);
-		st_fd = open_map(XFAB_MAP_PFC_STATE);
-		q_fd = open_map(XFAB_MAP_PFC_QUEUE);
+		cfg_fd = ctl_open_map(XFAB_MAP_PFC_CFG);
+		st_fd = ctl_open_map(XFAB_MAP_PFC_STATE);
+		q_fd = ctl_open_map(XFAB_MAP_PFC_QUEUE);
 	}
 	memset(v, 0, sizeof(*v));
 	bpf_map_lookup_elem(cfg_fd, &slot, &v->cfg);
@@ -57,11 +57,11 @@ static const char *prio_list(__u8 mask, char *buf, size_t len)
 
 static void prio_array(const char *k, __u8 mask)
 {
-	jw_open(k, '[');
+	ctl_jw_open(k, '[');
 	for (__u32 prio = 0; prio < XFAB_NUM_PRIO; prio++)
 		if (mask & (1u << prio))
-			jw_uint(NULL, prio);
-	jw_close(']');
+			ctl_jw_uint(NULL, prio);
+	ctl_jw_close(']');
 }
 
 /* ---- show pfc counters ---- */
@@ -84,7 +84,7 @@ static void counters_table(const struct xfab_port *ports, size_t n, int tx)
 	printf("\n");
 	for (size_t i = 0; i < n; i++) {
 		load_pfc(ports[i].slot, &v);
-		printf("%10s", port_name(ports[i].ifindex, name));
+		printf("%10s", ctl_port_name(ports[i].ifindex, name));
 		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++)
 			printf("  %8llu", (unsigned long long)(tx ? v.q[prio].tx_frames
 								  : v.st[prio].rx_frames));
@@ -95,27 +95,27 @@ static void counters_table(const struct xfab_port *ports, size_t n, int tx)
 static int show_pfc_counters(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
-	size_t n = load_ports(ports);
+	size_t n = ctl_load_ports(ports);
 	char name[IF_NAMESIZE];
 	struct pfc_view v;
 
-	if (!json) {
+	if (!ctl_json) {
 		counters_table(ports, n, 0);
 		printf("\n");
 		counters_table(ports, n, 1);
 		return 0;
 	}
-	jw_open(NULL, '[');
+	ctl_jw_open(NULL, '[');
 	for (size_t i = 0; i < n; i++) {
 		load_pfc(ports[i].slot, &v);
-		jw_open(NULL, '{');
-		jw_string("port", port_name(ports[i].ifindex, name));
+		ctl_jw_open(NULL, '{');
+		ctl_jw_string("port", ctl_port_name(ports[i].ifindex, name));
 #define PER_PRIO(key, expr)                                                                        \
 	do {                                                                                       \
-		jw_open(key, '[');                                                                 \
+		ctl_jw_open(key, '[');                                                             \
 		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++)                                   \
-			jw_uint(NULL, (expr));                                                     \
-		jw_close(']');                                                                     \
+			ctl_jw_uint(NULL, (expr));                                                 \
+		ctl_jw_close(']');                                                                 \
 	} while (0)
 		PER_PRIO("rx", v.st[prio].rx_frames);
 		PER_PRIO("tx", v.q[prio].tx_frames);
@@ -123,9 +123,9 @@ static int show_pfc_counters(void)
 		PER_PRIO("tx_xon", v.q[prio].tx_xon);
 		PER_PRIO("rx_ignored", v.st[prio].rx_ignored);
 #undef PER_PRIO
-		jw_close('}');
+		ctl_jw_close('}');
 	}
-	jw_close(']');
+	ctl_jw_close(']');
 	return 0;
 }
 
@@ -141,12 +141,12 @@ static int queue_paused(const struct pfc_view *v, int prio, __u64 now)
 static int show_pfc_status(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
-	size_t n = load_ports(ports);
+	size_t n = ctl_load_ports(ports);
 	char name[IF_NAMESIZE], lossless[32], paused[32], xoff[32];
 	struct pfc_view v;
 
-	if (json)
-		jw_open(NULL, '[');
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	else
 		printf("%-10s  %-19s  %-8s  %-8s  %s\n%s\n", "Interface", "Lossless priorities",
 		       "Paused", "XOFF", "Speed(Mbps)",
@@ -156,7 +156,7 @@ static int show_pfc_status(void)
 		__u8 paused_mask = 0, xoff_mask = 0;
 
 		load_pfc(ports[i].slot, &v);
-		port_name(ports[i].ifindex, name);
+		ctl_port_name(ports[i].ifindex, name);
 		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++) {
 			if (!(v.cfg.enabled & (1u << prio)))
 				continue;
@@ -165,7 +165,7 @@ static int show_pfc_status(void)
 			if (v.st[prio].xoff)
 				xoff_mask |= (__u8)(1u << prio);
 		}
-		if (!json) {
+		if (!ctl_json) {
 			printf("%-10s  %-19s  %-8s  %-8s  %u\n", name,
 			       prio_list(v.cfg.enabled, lossless, sizeof(lossless)),
 			       paused_mask ? prio_list(paused_mask, paused, sizeof(paused)) : "-",
@@ -173,35 +173,35 @@ static int show_pfc_status(void)
 			       v.cfg.speed_mbps);
 			continue;
 		}
-		jw_open(NULL, '{');
-		jw_string("port", name);
+		ctl_jw_open(NULL, '{');
+		ctl_jw_string("port", name);
 		prio_array("lossless_priorities", v.cfg.enabled);
-		jw_uint("speed_mbps", v.cfg.speed_mbps);
-		jw_open("priorities", '[');
+		ctl_jw_uint("speed_mbps", v.cfg.speed_mbps);
+		ctl_jw_open("priorities", '[');
 		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++) {
 			const struct xfab_pfc_state *st = &v.st[prio];
 
 			if (!(v.cfg.enabled & (1u << prio)))
 				continue;
-			jw_open(NULL, '{');
-			jw_uint("priority", (unsigned)prio);
-			jw_bool("paused", paused_mask & (1u << prio));
-			jw_bool("gated", v.q[prio].gated);
-			jw_uint("pause_left_ns",
-				st->paused_until_ns > now ? st->paused_until_ns - now : 0);
-			jw_bool("xoff", st->xoff);
-			jw_uint("xoff_bytes", v.cfg.xoff_bytes[prio]);
-			jw_uint("xon_bytes", v.cfg.xon_bytes[prio]);
-			jw_uint("occupancy_bytes", st->occupancy_bytes);
-			jw_uint("peak_occupancy_bytes", st->peak_occupancy_bytes);
-			jw_bool("stormed", v.q[prio].stormed);
-			jw_close('}');
+			ctl_jw_open(NULL, '{');
+			ctl_jw_uint("priority", (unsigned)prio);
+			ctl_jw_bool("paused", paused_mask & (1u << prio));
+			ctl_jw_bool("gated", v.q[prio].gated);
+			ctl_jw_uint("pause_left_ns",
+				    st->paused_until_ns > now ? st->paused_until_ns - now : 0);
+			ctl_jw_bool("xoff", st->xoff);
+			ctl_jw_uint("xoff_bytes", v.cfg.xoff_bytes[prio]);
+			ctl_jw_uint("xon_bytes", v.cfg.xon_bytes[prio]);
+			ctl_jw_uint("occupancy_bytes", st->occupancy_bytes);
+			ctl_jw_uint("peak_occupancy_bytes", st->peak_occupancy_bytes);
+			ctl_jw_bool("stormed", v.q[prio].stormed);
+			ctl_jw_close('}');
 		}
-		jw_close(']');
-		jw_close('}');
+		ctl_jw_close(']');
+		ctl_jw_close('}');
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	return 0;
 }
 
@@ -227,7 +227,7 @@ static int wd_queue(const struct pfc_view *v, __u8 *mask)
 static int show_pfcwd_config(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
-	size_t n = load_ports(ports);
+	size_t n = ctl_load_ports(ports);
 	char name[IF_NAMESIZE], restore[16];
 	struct pfc_view v;
 	__u32 poll = 0;
@@ -242,10 +242,10 @@ static int show_pfcwd_config(void)
 		if (prio >= 0)
 			poll = v.q[prio].wd_poll_ms;
 	}
-	if (json) {
-		jw_open(NULL, '{');
-		jw_uint("poll_interval_ms", poll);
-		jw_open("ports", '[');
+	if (ctl_json) {
+		ctl_jw_open(NULL, '{');
+		ctl_jw_uint("poll_interval_ms", poll);
+		ctl_jw_open("ports", '[');
 	} else {
 		if (poll)
 			printf("Changed polling interval to %ums\n", poll);
@@ -262,27 +262,27 @@ static int show_pfcwd_config(void)
 		if (prio < 0)
 			continue; /* SONiC lists only the ports with a watchdog */
 		q = &v.q[prio];
-		port_name(ports[i].ifindex, name);
-		if (json) {
-			jw_open(NULL, '{');
-			jw_string("port", name);
-			jw_string("action", pfcwd_action_name(q->wd_action));
-			jw_uint("detection_time_ms", q->wd_detection_ms);
-			jw_uint("restoration_time_ms", q->wd_restoration_ms);
+		ctl_port_name(ports[i].ifindex, name);
+		if (ctl_json) {
+			ctl_jw_open(NULL, '{');
+			ctl_jw_string("port", name);
+			ctl_jw_string("action", xfab_pfcwd_action_name(q->wd_action));
+			ctl_jw_uint("detection_time_ms", q->wd_detection_ms);
+			ctl_jw_uint("restoration_time_ms", q->wd_restoration_ms);
 			prio_array("priorities", mask);
-			jw_close('}');
+			ctl_jw_close('}');
 			continue;
 		}
 		if (q->wd_restoration_ms)
 			snprintf(restore, sizeof(restore), "%u", q->wd_restoration_ms);
 		else
 			snprintf(restore, sizeof(restore), "infinite");
-		printf("%10s  %8s  %16u  %18s\n", name, pfcwd_action_name(q->wd_action),
+		printf("%10s  %8s  %16u  %18s\n", name, xfab_pfcwd_action_name(q->wd_action),
 		       q->wd_detection_ms, restore);
 	}
-	if (json) {
-		jw_close(']');
-		jw_close('}');
+	if (ctl_json) {
+		ctl_jw_close(']');
+		ctl_jw_close('}');
 	}
 	return 0;
 }
@@ -315,13 +315,13 @@ static int show_pfcwd_stats(const struct ctl_opts *o)
 	    {"rx_last_ok", "rx_last_drop"},
 	};
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
-	size_t n = load_ports(ports);
+	size_t n = ctl_load_ports(ports);
 	char name[IF_NAMESIZE], queue[IF_NAMESIZE + 4], cell[48];
 	struct pfc_view v;
 	int stormed = 0;
 
-	if (json) {
-		jw_open(NULL, '[');
+	if (ctl_json) {
+		ctl_jw_open(NULL, '[');
 	} else {
 		printf("%12s  %11s", "QUEUE", "STATUS");
 		for (size_t c = 0; c < WD_PAIRS; c++)
@@ -333,7 +333,7 @@ static int show_pfcwd_stats(const struct ctl_opts *o)
 	}
 	for (size_t i = 0; i < n; i++) {
 		load_pfc(ports[i].slot, &v);
-		port_name(ports[i].ifindex, name);
+		ctl_port_name(ports[i].ifindex, name);
 		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++) {
 			const struct xfab_pfc_queue *q = &v.q[prio];
 			__u64 p[WD_PAIRS][2] = {0};
@@ -349,18 +349,18 @@ static int show_pfcwd_stats(const struct ctl_opts *o)
 			if (!(any || q->stormed || (o->empty && q->wd_action != XFAB_PFCWD_OFF)))
 				continue;
 			snprintf(queue, sizeof(queue), "%s:%d", name, prio);
-			if (json) {
-				jw_open(NULL, '{');
-				jw_string("queue", queue);
-				jw_string("port", name);
-				jw_uint("priority", (unsigned)prio);
-				jw_string("status", q->stormed ? "stormed" : "operational");
-				jw_string("action", pfcwd_action_name(q->wd_action));
+			if (ctl_json) {
+				ctl_jw_open(NULL, '{');
+				ctl_jw_string("queue", queue);
+				ctl_jw_string("port", name);
+				ctl_jw_uint("priority", (unsigned)prio);
+				ctl_jw_string("status", q->stormed ? "stormed" : "operational");
+				ctl_jw_string("action", xfab_pfcwd_action_name(q->wd_action));
 				for (size_t c = 0; c < WD_PAIRS; c++) {
-					jw_uint(keys[c][0], p[c][0]);
-					jw_uint(keys[c][1], p[c][1]);
+					ctl_jw_uint(keys[c][0], p[c][0]);
+					ctl_jw_uint(keys[c][1], p[c][1]);
 				}
-				jw_close('}');
+				ctl_jw_close('}');
 				continue;
 			}
 			printf("%12s  %11s", queue, q->stormed ? "stormed" : "operational");
@@ -372,8 +372,8 @@ static int show_pfcwd_stats(const struct ctl_opts *o)
 			printf("\n");
 		}
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	return o->check_storm && stormed ? 1 : 0;
 }
 

@@ -12,11 +12,11 @@
 static int show_ports(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
-	size_t n = load_ports(ports);
+	size_t n = ctl_load_ports(ports);
 	char name[IF_NAMESIZE], mac[18];
 
-	if (json)
-		jw_open(NULL, '[');
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	else
 		printf("%-10s %7s %4s  %-17s  %-5s %-5s %5s  %s\n", "Port", "Ifindex", "Slot",
 		       "MAC", "Admin", "Oper", "MTU", "Datapath");
@@ -24,27 +24,27 @@ static int show_ports(void)
 		const struct xfab_port *p = &ports[i];
 		const char *dp = p->datapath == XFAB_DP_TC ? "tc" : "xdp";
 
-		port_name(p->ifindex, name);
+		ctl_port_name(p->ifindex, name);
 		xfab_format_mac(p->mac, mac, sizeof(mac));
-		if (json) {
-			jw_open(NULL, '{');
-			jw_string("port", name);
-			jw_uint("ifindex", p->ifindex);
-			jw_uint("slot", p->slot);
-			jw_string("mac", mac);
-			jw_string("admin", p->flags & XFAB_PORT_ADMIN_UP ? "up" : "down");
-			jw_string("oper", p->flags & XFAB_PORT_OPER_UP ? "up" : "down");
-			jw_uint("mtu", p->mtu);
-			jw_string("datapath", dp);
-			jw_close('}');
+		if (ctl_json) {
+			ctl_jw_open(NULL, '{');
+			ctl_jw_string("port", name);
+			ctl_jw_uint("ifindex", p->ifindex);
+			ctl_jw_uint("slot", p->slot);
+			ctl_jw_string("mac", mac);
+			ctl_jw_string("admin", p->flags & XFAB_PORT_ADMIN_UP ? "up" : "down");
+			ctl_jw_string("oper", p->flags & XFAB_PORT_OPER_UP ? "up" : "down");
+			ctl_jw_uint("mtu", p->mtu);
+			ctl_jw_string("datapath", dp);
+			ctl_jw_close('}');
 		} else {
 			printf("%-10s %7u %4u  %-17s  %-5s %-5s %5u  %s\n", name, p->ifindex,
 			       p->slot, mac, p->flags & XFAB_PORT_ADMIN_UP ? "up" : "down",
 			       p->flags & XFAB_PORT_OPER_UP ? "up" : "down", p->mtu, dp);
 		}
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	return 0;
 }
 

@@ -18,20 +18,20 @@
 static int queue_table(int profile)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
-	size_t n = load_ports(ports);
-	int st_fd = open_map(XFAB_MAP_QUEUE_STATS), cfg_fd = open_map(XFAB_MAP_QUEUE_CFG);
+	size_t n = ctl_load_ports(ports);
+	int st_fd = ctl_open_map(XFAB_MAP_QUEUE_STATS), cfg_fd = ctl_open_map(XFAB_MAP_QUEUE_CFG);
 	/* paused time: zero where the pins have no pfc_queue */
-	int pq_fd = xfab_open_pinned_map(pin_dir, XFAB_MAP_PFC_QUEUE);
+	int pq_fd = xfab_open_pinned_map(ctl_pin_dir, XFAB_MAP_PFC_QUEUE);
 	char name[IF_NAMESIZE];
 
-	if (json)
-		jw_open(NULL, '[');
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	else
 		printf("%-10s %4s %12s %14s %10s %12s %12s%s\n", "Port", "TxQ", "Counter/pkts",
 		       "Counter/bytes", "Drop/pkts", "ECN marked", "Paused(ms)",
 		       profile ? "  Profile (Kmin/Kmax/Pmax)" : "");
 	for (size_t i = 0; i < n; i++) {
-		port_name(ports[i].ifindex, name);
+		ctl_port_name(ports[i].ifindex, name);
 		for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
 			__u32 key = XFAB_QUEUE_KEY((__u32)ports[i].slot, tc);
 			struct xfab_queue_stats st;
@@ -48,21 +48,21 @@ static int queue_table(int profile)
 				snprintf(prof, sizeof(prof), "%u/%u/%.1f%%%s", qc.kmin_bytes,
 					 qc.kmax_bytes, qc.pmax / 42949672.96,
 					 qc.flags & XFAB_WRED_ECN ? " ecn" : "");
-			if (json) {
-				jw_open(NULL, '{');
-				jw_string("port", name);
-				jw_uint("tc", tc);
-				jw_uint("packets", st.packets);
-				jw_uint("bytes", st.bytes);
-				jw_uint("dropped", st.dropped);
-				jw_uint("ecn_marked", st.ecn_marked);
-				jw_uint("paused_ns", pq.paused_ns);
-				jw_uint("pauses", pq.pauses);
-				jw_bool("paused", pq.gated);
-				jw_uint("rate_kbps", qc.rate_kbps);
-				jw_uint("buffer_bytes", qc.buffer_bytes);
-				jw_bool("wred", qc.flags & XFAB_WRED_ENABLED);
-				jw_close('}');
+			if (ctl_json) {
+				ctl_jw_open(NULL, '{');
+				ctl_jw_string("port", name);
+				ctl_jw_uint("tc", tc);
+				ctl_jw_uint("packets", st.packets);
+				ctl_jw_uint("bytes", st.bytes);
+				ctl_jw_uint("dropped", st.dropped);
+				ctl_jw_uint("ecn_marked", st.ecn_marked);
+				ctl_jw_uint("paused_ns", pq.paused_ns);
+				ctl_jw_uint("pauses", pq.pauses);
+				ctl_jw_bool("paused", pq.gated);
+				ctl_jw_uint("rate_kbps", qc.rate_kbps);
+				ctl_jw_uint("buffer_bytes", qc.buffer_bytes);
+				ctl_jw_bool("wred", qc.flags & XFAB_WRED_ENABLED);
+				ctl_jw_close('}');
 			} else {
 				printf("%-10s  UC%u %12llu %14llu %10llu %12llu %12.3f%s%s\n", name,
 				       tc, (unsigned long long)st.packets,
@@ -72,8 +72,8 @@ static int queue_table(int profile)
 			}
 		}
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	return 0;
 }
 
@@ -90,28 +90,28 @@ static int show_queue_counters(void)
 static int show_watermark(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
-	size_t n = load_ports(ports);
-	int fd = open_map(XFAB_MAP_QUEUE_WATERMARK);
+	size_t n = ctl_load_ports(ports);
+	int fd = ctl_open_map(XFAB_MAP_QUEUE_WATERMARK);
 	char name[IF_NAMESIZE];
 
-	if (json)
-		jw_open(NULL, '[');
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	else
 		printf("%-10s %4s %14s %14s\n", "Port", "TxQ", "Current(B)", "Peak(B)");
 	for (size_t i = 0; i < n; i++) {
-		port_name(ports[i].ifindex, name);
+		ctl_port_name(ports[i].ifindex, name);
 		for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
 			__u32 key = XFAB_QUEUE_KEY((__u32)ports[i].slot, tc);
 			struct xfab_queue_watermark wm = {0};
 
 			bpf_map_lookup_elem(fd, &key, &wm);
-			if (json) {
-				jw_open(NULL, '{');
-				jw_string("port", name);
-				jw_uint("tc", tc);
-				jw_uint("current_bytes", wm.current_bytes);
-				jw_uint("peak_bytes", wm.peak_bytes);
-				jw_close('}');
+			if (ctl_json) {
+				ctl_jw_open(NULL, '{');
+				ctl_jw_string("port", name);
+				ctl_jw_uint("tc", tc);
+				ctl_jw_uint("current_bytes", wm.current_bytes);
+				ctl_jw_uint("peak_bytes", wm.peak_bytes);
+				ctl_jw_close('}');
 			} else {
 				printf("%-10s  UC%u %14llu %14llu\n", name, tc,
 				       (unsigned long long)wm.current_bytes,
@@ -119,8 +119,8 @@ static int show_watermark(void)
 			}
 		}
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	return 0;
 }
 

@@ -36,10 +36,10 @@ static int cmp_route(const void *a, const void *b)
 static unsigned long long fib_check(int v6, const __u32 *l1, const __u32 *l2, __u32 n_groups,
 				    unsigned long long *probes, char *first_bad, size_t len)
 {
-	int fd = open_map(v6 ? XFAB_MAP_ROUTES_V6 : XFAB_MAP_ROUTES_V4);
+	int fd = ctl_open_map(v6 ? XFAB_MAP_ROUTES_V6 : XFAB_MAP_ROUTES_V4);
 	size_t ksz = v6 ? sizeof(struct xfab_lpm_v6_key) : sizeof(struct xfab_lpm_v4_key), n;
 	int alen = v6 ? 16 : 4;
-	char *keys = map_keys(fd, ksz, &n);
+	char *keys = ctl_map_keys(fd, ksz, &n);
 	unsigned long long bad = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -67,7 +67,7 @@ static unsigned long long fib_check(int v6, const __u32 *l1, const __u32 *l2, __
 			if (!bad++) {
 				char a[INET6_ADDRSTRLEN];
 
-				addr_str(v6, probe.addr, a, sizeof(a));
+				ctl_addr_str(v6, probe.addr, a, sizeof(a));
 				snprintf(first_bad, len, "%s: FIB %s %u, route list %s %u", a,
 					 xfab_route_type_name(got >> XFAB_FIB4_TYPE_SHIFT),
 					 got & XFAB_FIB4_ID_MASK,
@@ -92,8 +92,8 @@ struct fib_view {
 
 static void fib_open(int v6, struct fib_view *f)
 {
-	int fd1 = open_map(v6 ? XFAB_MAP_FIB6_TBL16 : XFAB_MAP_FIB4_TBL16),
-	    fd2 = open_map(v6 ? XFAB_MAP_FIB6_TBL8 : XFAB_MAP_FIB4_TBL8);
+	int fd1 = ctl_open_map(v6 ? XFAB_MAP_FIB6_TBL16 : XFAB_MAP_FIB4_TBL16),
+	    fd2 = ctl_open_map(v6 ? XFAB_MAP_FIB6_TBL8 : XFAB_MAP_FIB4_TBL8);
 
 	memset(f, 0, sizeof(*f));
 	if (xfab_map_groups(fd2, &f->n_groups)) {
@@ -177,24 +177,24 @@ static int show_fib(void)
 	fib_walk(1, &f6);
 	bad4 = fib_check(0, f4.l1, f4.l2, f4.n_groups, &probes4, first4, sizeof(first4));
 	bad6 = fib_check(1, f6.l1, f6.l2, f6.n_groups, &probes6, first6, sizeof(first6));
-	if (json) {
-		jw_open(NULL, '{');
-		jw_uint("v4_probes", probes4);
-		jw_uint("v4_disagree", bad4);
-		jw_uint("v6_probes", probes6);
-		jw_uint("v6_disagree", bad6);
-		jw_uint("v4_tbl16_set", f4.l1_set);
-		jw_uint("v4_groups", f4.n_groups);
-		jw_uint("v4_groups_used", f4.groups_used);
-		jw_uint("v6_tbl16_set", f6.l1_set);
-		jw_uint("v6_groups", f6.n_groups);
-		jw_uint("v6_groups_used", f6.groups_used);
-		jw_open("addresses", '{');
+	if (ctl_json) {
+		ctl_jw_open(NULL, '{');
+		ctl_jw_uint("v4_probes", probes4);
+		ctl_jw_uint("v4_disagree", bad4);
+		ctl_jw_uint("v6_probes", probes6);
+		ctl_jw_uint("v6_disagree", bad6);
+		ctl_jw_uint("v4_tbl16_set", f4.l1_set);
+		ctl_jw_uint("v4_groups", f4.n_groups);
+		ctl_jw_uint("v4_groups_used", f4.groups_used);
+		ctl_jw_uint("v6_tbl16_set", f6.l1_set);
+		ctl_jw_uint("v6_groups", f6.n_groups);
+		ctl_jw_uint("v6_groups_used", f6.groups_used);
+		ctl_jw_open("addresses", '{');
 		for (int t = 1; t < 8; t++)
 			if (f4.by_type[t])
-				jw_uint(xfab_route_type_name((__u32)t), f4.by_type[t]);
-		jw_close('}');
-		jw_close('}');
+				ctl_jw_uint(xfab_route_type_name((__u32)t), f4.by_type[t]);
+		ctl_jw_close('}');
+		ctl_jw_close('}');
 	} else {
 		printf("IPv4 FIB (table 0: a 16-bit first level, then a byte per level)\n");
 		printf("  tbl16: %llu of %u entries set\n", f4.l1_set, XFAB_FIB4_TBL16_SIZE);
@@ -224,11 +224,11 @@ static int show_fib(void)
 
 static int show_routes(void)
 {
-	int v4_fd = open_map(XFAB_MAP_ROUTES_V4), v6_fd = open_map(XFAB_MAP_ROUTES_V6);
-	int nh_fd = open_map(XFAB_MAP_NEXTHOPS), grp_fd = open_map(XFAB_MAP_GROUPS);
+	int v4_fd = ctl_open_map(XFAB_MAP_ROUTES_V4), v6_fd = ctl_open_map(XFAB_MAP_ROUTES_V6);
+	int nh_fd = ctl_open_map(XFAB_MAP_NEXTHOPS), grp_fd = ctl_open_map(XFAB_MAP_GROUPS);
 	size_t n4, n6, n = 0;
-	struct xfab_lpm_v4_key *k4 = map_keys(v4_fd, sizeof(*k4), &n4);
-	struct xfab_lpm_v6_key *k6 = map_keys(v6_fd, sizeof(*k6), &n6);
+	struct xfab_lpm_v4_key *k4 = ctl_map_keys(v4_fd, sizeof(*k4), &n4);
+	struct xfab_lpm_v6_key *k6 = ctl_map_keys(v6_fd, sizeof(*k6), &n6);
 	struct route_row *rows = calloc(n4 + n6 + 1, sizeof(*rows));
 	char pfx[INET6_ADDRSTRLEN + 8], a[INET6_ADDRSTRLEN], name[IF_NAMESIZE], proto[16];
 	const char *origin;
@@ -251,69 +251,69 @@ static int show_routes(void)
 		n++;
 	}
 	qsort(rows, n, sizeof(*rows), cmp_route);
-	if (json)
-		jw_open(NULL, '[');
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	for (size_t i = 0; i < n; i++) {
 		const struct route_row *r = &rows[i];
 
-		addr_str(r->v6, r->addr, a, sizeof(a));
+		ctl_addr_str(r->v6, r->addr, a, sizeof(a));
 		snprintf(pfx, sizeof(pfx), "%s/%d", a, r->plen);
 		origin = xfab_route_origin_name(&r->rt, proto, sizeof(proto));
-		if (json) {
-			jw_open(NULL, '{');
-			jw_string("prefix", pfx);
-			jw_string("family", r->v6 ? "ipv6" : "ipv4");
-			jw_string("protocol", origin);
-			jw_string("type", xfab_route_type_name(r->rt.type));
+		if (ctl_json) {
+			ctl_jw_open(NULL, '{');
+			ctl_jw_string("prefix", pfx);
+			ctl_jw_string("family", r->v6 ? "ipv6" : "ipv4");
+			ctl_jw_string("protocol", origin);
+			ctl_jw_string("type", xfab_route_type_name(r->rt.type));
 		} else {
 			printf("%-24s %-9s %-9s", pfx, origin, xfab_route_type_name(r->rt.type));
 		}
 		switch (r->rt.type) {
 		case XFAB_RT_CONNECTED:
-			port_name(r->rt.id, name);
-			if (json)
-				jw_string("dev", name);
+			ctl_port_name(r->rt.id, name);
+			if (ctl_json)
+				ctl_jw_string("dev", name);
 			else
 				printf(" dev %s", name);
 			break;
 		case XFAB_RT_NEXTHOP:
-			if (json) {
-				jw_open("members", '[');
-				print_nexthop_json(nh_fd, r->rt.id);
-				jw_close(']');
+			if (ctl_json) {
+				ctl_jw_open("members", '[');
+				ctl_print_nexthop_json(nh_fd, r->rt.id);
+				ctl_jw_close(']');
 			} else {
-				print_nexthop_text(nh_fd, r->rt.id, " ");
+				ctl_print_nexthop_text(nh_fd, r->rt.id, " ");
 			}
 			break;
 		case XFAB_RT_GROUP:
 			if (bpf_map_lookup_elem(grp_fd, &r->rt.id, &grp))
 				memset(&grp, 0, sizeof(grp));
-			if (json) {
-				jw_uint("group", r->rt.id);
-				jw_uint("live_members", grp.live_members);
-				jw_open("members", '[');
+			if (ctl_json) {
+				ctl_jw_uint("group", r->rt.id);
+				ctl_jw_uint("live_members", grp.live_members);
+				ctl_jw_open("members", '[');
 				for (int m = 0; m < grp.num_members && m < XFAB_GROUP_MAX_MEMBERS;
 				     m++)
-					print_nexthop_json(nh_fd, grp.members[m]);
-				jw_close(']');
+					ctl_print_nexthop_json(nh_fd, grp.members[m]);
+				ctl_jw_close(']');
 			} else {
 				printf(" group %u (%u/%u live)", r->rt.id, grp.live_members,
 				       grp.num_members);
 				for (int m = 0; m < grp.num_members && m < XFAB_GROUP_MAX_MEMBERS;
 				     m++)
-					print_nexthop_text(nh_fd, grp.members[m], "\n    ");
+					ctl_print_nexthop_text(nh_fd, grp.members[m], "\n    ");
 			}
 			break;
 		default:
 			break;
 		}
-		if (json)
-			jw_close('}');
+		if (ctl_json)
+			ctl_jw_close('}');
 		else
 			putchar('\n');
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	free(rows);
 	free(k4);
 	free(k6);

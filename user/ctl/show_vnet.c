@@ -18,7 +18,7 @@
 
 static int read_vnet(__u32 id, struct xfab_vnet *v)
 {
-	return bpf_map_lookup_elem(open_map(XFAB_MAP_VNETS), &id, v) == 0 &&
+	return bpf_map_lookup_elem(ctl_open_map(XFAB_MAP_VNETS), &id, v) == 0 &&
 	       (v->flags & XFAB_VNET_VALID);
 }
 
@@ -27,25 +27,25 @@ static int show_vxlan_tunnel(void)
 	struct xfab_vtep vt;
 	char src[INET_ADDRSTRLEN], mac[18];
 	__u32 zero = 0;
-	int have = bpf_map_lookup_elem(open_map(XFAB_MAP_VTEP), &zero, &vt) == 0 &&
+	int have = bpf_map_lookup_elem(ctl_open_map(XFAB_MAP_VTEP), &zero, &vt) == 0 &&
 		   (vt.flags & XFAB_VTEP_ENABLED);
 
 	if (have) {
 		inet_ntop(AF_INET, &vt.src_v4, src, sizeof(src));
 		xfab_format_mac(vt.mac, mac, sizeof(mac));
 	}
-	if (json) {
-		jw_open(NULL, '[');
+	if (ctl_json) {
+		ctl_jw_open(NULL, '[');
 		if (have) {
-			jw_open(NULL, '{');
-			jw_string("name", vt.name);
-			jw_string("src_ip", src);
-			jw_string("dst_ip", "");
-			jw_uint("udp_port", vt.udp_port);
-			jw_string("mac", mac);
-			jw_close('}');
+			ctl_jw_open(NULL, '{');
+			ctl_jw_string("name", vt.name);
+			ctl_jw_string("src_ip", src);
+			ctl_jw_string("dst_ip", "");
+			ctl_jw_uint("udp_port", vt.udp_port);
+			ctl_jw_string("mac", mac);
+			ctl_jw_close('}');
 		}
-		jw_close(']');
+		ctl_jw_close(']');
 		return 0;
 	}
 	printf("%-16s %-15s %-6s %-5s %s\n", "vxlan tunnel name", "source ip", "dst ip", "port",
@@ -60,13 +60,13 @@ static int show_vxlan_tunnel(void)
 static int show_vnet(void)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS];
-	size_t n = load_ports(ports);
+	size_t n = ctl_load_ports(ports);
 	struct xfab_vtep vt = {.name = ""};
 	__u32 zero = 0;
 
-	bpf_map_lookup_elem(open_map(XFAB_MAP_VTEP), &zero, &vt);
-	if (json)
-		jw_open(NULL, '[');
+	bpf_map_lookup_elem(ctl_open_map(XFAB_MAP_VTEP), &zero, &vt);
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	else
 		printf("%-16s %-16s %-9s %s\n%-16s %-16s %-9s %s\n", "vnet name", "vxlan tunnel",
 		       "vni", "interfaces", "---------", "------------", "---", "----------");
@@ -77,32 +77,32 @@ static int show_vnet(void)
 
 		if (!read_vnet(id, &v))
 			continue;
-		if (json) {
-			jw_open(NULL, '{');
-			jw_string("name", v.name);
-			jw_uint("id", id);
-			jw_string("vxlan_tunnel", vt.name);
-			jw_uint("vni", v.vni);
-			jw_open("interfaces", '[');
+		if (ctl_json) {
+			ctl_jw_open(NULL, '{');
+			ctl_jw_string("name", v.name);
+			ctl_jw_uint("id", id);
+			ctl_jw_string("vxlan_tunnel", vt.name);
+			ctl_jw_uint("vni", v.vni);
+			ctl_jw_open("interfaces", '[');
 		}
 		for (size_t p = 0; p < n; p++) {
 			if (ports[p].vnet != id)
 				continue;
-			if (json)
-				jw_string(NULL, ports[p].name);
+			if (ctl_json)
+				ctl_jw_string(NULL, ports[p].name);
 			else if (used < sizeof(list))
 				used += (size_t)snprintf(list + used, sizeof(list) - used,
 							 "%s%.16s", used ? "," : "", ports[p].name);
 		}
-		if (json) {
-			jw_close(']');
-			jw_close('}');
+		if (ctl_json) {
+			ctl_jw_close(']');
+			ctl_jw_close('}');
 		} else {
 			printf("%-16s %-16s %-9u %s\n", v.name, vt.name, v.vni, used ? list : "-");
 		}
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	return 0;
 }
 
@@ -129,10 +129,10 @@ static int cmp_vroute(const void *a, const void *b)
 /* Every route of every VNET table, sorted by VNET and prefix. */
 static struct vroute *vnet_routes(size_t *count)
 {
-	int v4_fd = open_map(XFAB_MAP_ROUTES_V4), v6_fd = open_map(XFAB_MAP_ROUTES_V6);
+	int v4_fd = ctl_open_map(XFAB_MAP_ROUTES_V4), v6_fd = ctl_open_map(XFAB_MAP_ROUTES_V6);
 	size_t n4 = 0, n6 = 0, n = 0;
-	struct xfab_lpm_v4_key *k4 = map_keys(v4_fd, sizeof(*k4), &n4);
-	struct xfab_lpm_v6_key *k6 = map_keys(v6_fd, sizeof(*k6), &n6);
+	struct xfab_lpm_v4_key *k4 = ctl_map_keys(v4_fd, sizeof(*k4), &n4);
+	struct xfab_lpm_v6_key *k6 = ctl_map_keys(v6_fd, sizeof(*k6), &n6);
 	struct vroute *rows = calloc(n4 + n6 + 1, sizeof(*rows));
 
 	for (size_t i = 0; rows && i < n4; i++) {
@@ -168,18 +168,18 @@ static struct vroute *vnet_routes(size_t *count)
 
 static int show_vnet_routes(void)
 {
-	int tun_fd = open_map(XFAB_MAP_VNET_TUNNELS), nh_fd = open_map(XFAB_MAP_NEXTHOPS);
+	int tun_fd = ctl_open_map(XFAB_MAP_VNET_TUNNELS), nh_fd = ctl_open_map(XFAB_MAP_NEXTHOPS);
 	size_t n;
 	struct vroute *rows = vnet_routes(&n);
 
-	if (json)
-		jw_open(NULL, '[');
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	for (int pass = 0; pass < 2; pass++) { /* tunnel routes, then local ones */
-		if (!json && pass == 0)
+		if (!ctl_json && pass == 0)
 			printf("%-16s %-22s %-32s %-18s %s\n%-16s %-22s %-32s %-18s %s\n",
 			       "vnet name", "prefix", "endpoint", "mac address", "vni", "---------",
 			       "------", "--------", "-----------", "---");
-		if (!json && pass == 1)
+		if (!ctl_json && pass == 1)
 			printf("\n%-16s %-22s %-10s %-26s %s\n%-16s %-22s %-10s %-26s %s\n",
 			       "vnet name", "prefix", "type", "nexthop", "interface", "---------",
 			       "------", "----", "-------", "---------");
@@ -198,7 +198,7 @@ static int show_vnet_routes(void)
 				snprintf(vn, sizeof(vn), "%.15s", v.name);
 			else
 				snprintf(vn, sizeof(vn), "%u", r->vnet);
-			addr_str(r->v6, r->addr, a, sizeof(a));
+			ctl_addr_str(r->v6, r->addr, a, sizeof(a));
 			snprintf(pfx, sizeof(pfx), "%s/%d", a, r->plen);
 			if (tunnel) {
 				size_t used = 0;
@@ -219,26 +219,26 @@ static int show_vnet_routes(void)
 				if (t.mac[0] | t.mac[1] | t.mac[2] | t.mac[3] | t.mac[4] | t.mac[5])
 					xfab_format_mac(t.mac, mac, sizeof(mac));
 			} else if (r->rt.type == XFAB_RT_NEXTHOP &&
-				   load_nexthop(nh_fd, r->rt.id, &nh) == 0) {
-				addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
-				port_name(nh.ifindex, dev);
+				   ctl_load_nexthop(nh_fd, r->rt.id, &nh) == 0) {
+				ctl_addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
+				ctl_port_name(nh.ifindex, dev);
 			} else if (r->rt.type == XFAB_RT_CONNECTED) {
-				port_name(r->rt.id, dev);
+				ctl_port_name(r->rt.id, dev);
 			}
-			if (json) {
-				jw_open(NULL, '{');
-				jw_string("vnet", vn);
-				jw_string("prefix", pfx);
-				jw_string("type", xfab_route_type_name(r->rt.type));
+			if (ctl_json) {
+				ctl_jw_open(NULL, '{');
+				ctl_jw_string("vnet", vn);
+				ctl_jw_string("prefix", pfx);
+				ctl_jw_string("type", xfab_route_type_name(r->rt.type));
 				if (tunnel) {
-					jw_string("endpoints", eps);
-					jw_string("mac_address", mac);
-					jw_uint("vni", t.vni);
+					ctl_jw_string("endpoints", eps);
+					ctl_jw_string("mac_address", mac);
+					ctl_jw_uint("vni", t.vni);
 				} else {
-					jw_string("nexthop", gw);
-					jw_string("ifname", dev);
+					ctl_jw_string("nexthop", gw);
+					ctl_jw_string("ifname", dev);
 				}
-				jw_close('}');
+				ctl_jw_close('}');
 			} else if (tunnel) {
 				printf("%-16s %-22s %-32s %-18s %u\n", vn, pfx, eps,
 				       mac[0] ? mac : "-", t.vni);
@@ -249,18 +249,18 @@ static int show_vnet_routes(void)
 			}
 		}
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	free(rows);
 	return 0;
 }
 
 static int show_vnet_counters(void)
 {
-	int st_fd = open_map(XFAB_MAP_VNET_STATS), dr_fd = open_map(XFAB_MAP_VNET_DROPS);
+	int st_fd = ctl_open_map(XFAB_MAP_VNET_STATS), dr_fd = ctl_open_map(XFAB_MAP_VNET_DROPS);
 
-	if (json)
-		jw_open(NULL, '[');
+	if (ctl_json)
+		ctl_jw_open(NULL, '[');
 	else
 		printf("%-16s %-9s %12s %14s %12s %14s %9s %9s\n", "vnet name", "vni", "encap pkts",
 		       "encap bytes", "decap pkts", "decap bytes", "drops", "punts");
@@ -279,17 +279,17 @@ static int show_vnet_counters(void)
 			snprintf(vn, sizeof(vn), "%.15s", v.name);
 		else
 			snprintf(vn, sizeof(vn), "%s", id ? "?" : "(unknown VNI)");
-		if (json) {
-			jw_open(NULL, '{');
-			jw_string("vnet", vn);
-			jw_uint("vni", v.vni);
-			jw_uint("encap_packets", st[0]);
-			jw_uint("encap_bytes", st[1]);
-			jw_uint("decap_packets", st[2]);
-			jw_uint("decap_bytes", st[3]);
-			jw_uint("drops", st[4]);
-			jw_uint("punts", st[5]);
-			jw_open("drop_reasons", '{');
+		if (ctl_json) {
+			ctl_jw_open(NULL, '{');
+			ctl_jw_string("vnet", vn);
+			ctl_jw_uint("vni", v.vni);
+			ctl_jw_uint("encap_packets", st[0]);
+			ctl_jw_uint("encap_bytes", st[1]);
+			ctl_jw_uint("decap_packets", st[2]);
+			ctl_jw_uint("decap_bytes", st[3]);
+			ctl_jw_uint("drops", st[4]);
+			ctl_jw_uint("punts", st[5]);
+			ctl_jw_open("drop_reasons", '{');
 		} else {
 			printf("%-16s %-9u %12llu %14llu %12llu %14llu %9llu %9llu\n", vn, v.vni,
 			       (unsigned long long)st[0], (unsigned long long)st[1],
@@ -301,19 +301,19 @@ static int show_vnet_counters(void)
 
 			if (xfab_percpu_sum(dr_fd, XFAB_VNET_DROP_KEY(id, r), d, 2) || !d[0])
 				continue;
-			if (json)
-				jw_uint(xfab_drop_name(r), d[0]);
+			if (ctl_json)
+				ctl_jw_uint(xfab_drop_name(r), d[0]);
 			else
 				printf("%-16s   dropped %llu: %s\n", "", (unsigned long long)d[0],
 				       xfab_drop_name(r));
 		}
-		if (json) {
-			jw_close('}');
-			jw_close('}');
+		if (ctl_json) {
+			ctl_jw_close('}');
+			ctl_jw_close('}');
 		}
 	}
-	if (json)
-		jw_close(']');
+	if (ctl_json)
+		ctl_jw_close(']');
 	return 0;
 }
 

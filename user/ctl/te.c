@@ -2,7 +2,7 @@
 /*
  * te add|del|clear|sweep: runtime TE pins, kept and written by xfabd
  * (requests.c); --gen names the plan's generation (docs/CONTROL.md, "Plan
- * generations"). te_list_all reads the pins back for show te.
+ * generations"). ctl_te_list_all reads the pins back for show te.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,22 +48,22 @@ static int te_request(enum xfab_ctl_cmd cmd, const struct ctl_opts *o, const cha
 	return ctl_request(&r, what);
 }
 
-int te_add(const struct ctl_opts *o)
+int ctl_te_add(const struct ctl_opts *o)
 {
 	return te_request(XFAB_CTL_TE_ADD, o, "te add");
 }
 
-int te_del(const struct ctl_opts *o)
+int ctl_te_del(const struct ctl_opts *o)
 {
 	return te_request(XFAB_CTL_TE_DEL, o, "te del");
 }
 
-int te_clear(const struct ctl_opts *o)
+int ctl_te_clear(const struct ctl_opts *o)
 {
 	return te_request(XFAB_CTL_TE_CLEAR, o, "te clear");
 }
 
-int te_sweep(const struct ctl_opts *o)
+int ctl_te_sweep(const struct ctl_opts *o)
 {
 	return te_request(XFAB_CTL_TE_SWEEP, o, "te sweep");
 }
@@ -75,15 +75,15 @@ static long te_list_page(const char *resp, struct te_listed **pins, size_t *n,
 {
 	struct json_pos pos;
 	char err[128];
-	struct json_value *root = json_parse(resp, err, sizeof(err), &pos);
+	struct json_value *root = xfab_json_parse(resp, err, sizeof(err), &pos);
 	const struct json_value *list, *g, *next;
 	long ret = -1;
 
 	if (!root)
 		return -1;
-	list = json_get(root, "pins");
-	g = json_get(root, "generation");
-	next = json_get(root, "next");
+	list = xfab_json_get(root, "pins");
+	g = xfab_json_get(root, "generation");
+	next = xfab_json_get(root, "next");
 	if (!list || list->type != JSON_ARRAY || !g || g->type != JSON_NUMBER)
 		goto out;
 	*generation = strtoull(g->str, NULL, 10);
@@ -91,9 +91,9 @@ static long te_list_page(const char *resp, struct te_listed **pins, size_t *n,
 		const struct json_value *p = &list->children[i], *in, *pfx, *gen, *via;
 		struct te_listed *grown;
 
-		in = json_get(p, "in");
-		pfx = json_get(p, "prefix");
-		gen = json_get(p, "gen");
+		in = xfab_json_get(p, "in");
+		pfx = xfab_json_get(p, "prefix");
+		gen = xfab_json_get(p, "gen");
 		if (!in || !pfx || !gen || in->type != JSON_STRING || pfx->type != JSON_STRING ||
 		    gen->type != JSON_NUMBER)
 			goto out;
@@ -103,7 +103,7 @@ static long te_list_page(const char *resp, struct te_listed **pins, size_t *n,
 		*pins = grown;
 		snprintf(grown[*n].in, sizeof(grown[*n].in), "%s", in->str);
 		snprintf(grown[*n].prefix, sizeof(grown[*n].prefix), "%s", pfx->str);
-		via = json_get(p, "via");
+		via = xfab_json_get(p, "via");
 		snprintf(grown[*n].via, sizeof(grown[*n].via), "%s",
 			 via && via->type == JSON_STRING ? via->str : "");
 		grown[*n].gen = strtoull(gen->str, NULL, 10);
@@ -111,11 +111,11 @@ static long te_list_page(const char *resp, struct te_listed **pins, size_t *n,
 	}
 	ret = next && next->type == JSON_NUMBER ? strtol(next->str, NULL, 10) : 0;
 out:
-	json_free(root);
+	xfab_json_free(root);
 	return ret;
 }
 
-int te_list_all(struct te_listed **pins, size_t *n, unsigned long long *generation)
+int ctl_te_list_all(struct te_listed **pins, size_t *n, unsigned long long *generation)
 {
 	char resp[XFAB_CTL_MAX_LINE + 1];
 	long from = 0;
@@ -147,29 +147,29 @@ int te_list_all(struct te_listed **pins, size_t *n, unsigned long long *generati
 
 /* te list: the runtime pins as xfabd holds them (not the maps): each with
  * its gateways and generation, and the switch's generation. */
-int te_list(void)
+int ctl_te_list(void)
 {
 	struct te_listed *pins;
 	unsigned long long generation;
 	size_t n;
 
-	if (te_list_all(&pins, &n, &generation))
+	if (ctl_te_list_all(&pins, &n, &generation))
 		return 1; /* ctl_query said why */
-	if (json) {
-		jw_open(NULL, '{');
-		jw_uint("generation", generation);
-		jw_open("pins", '[');
+	if (ctl_json) {
+		ctl_jw_open(NULL, '{');
+		ctl_jw_uint("generation", generation);
+		ctl_jw_open("pins", '[');
 		for (size_t i = 0; i < n; i++) {
-			jw_open(NULL, '{');
-			jw_string("in", pins[i].in);
-			jw_string("prefix", pins[i].prefix);
-			jw_string("via", pins[i].via);
-			jw_uint("gen", pins[i].gen);
-			jw_close('}');
+			ctl_jw_open(NULL, '{');
+			ctl_jw_string("in", pins[i].in);
+			ctl_jw_string("prefix", pins[i].prefix);
+			ctl_jw_string("via", pins[i].via);
+			ctl_jw_uint("gen", pins[i].gen);
+			ctl_jw_close('}');
 		}
-		jw_close(']');
-		jw_close('}');
-		jw_end();
+		ctl_jw_close(']');
+		ctl_jw_close('}');
+		ctl_jw_end();
 	} else {
 		printf("TE plan generation %llu, %zu runtime pin(s)\n", generation, n);
 		printf("%-10s %-26s %-8s %s\n", "Ingress", "Prefix", "Gen", "Via");

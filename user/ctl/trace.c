@@ -65,7 +65,7 @@ static int build_frame(const struct ctl_opts *ta, const __u8 *port_mac, __u8 *b,
 		       size_t *len)
 {
 	struct xfab_frame f = {0};
-	int proto = parse_proto(ta->proto);
+	int proto = ctl_parse_proto(ta->proto);
 	__u8 tos = (__u8)((ta->dscp & 0x3f) << 2 | (ta->ecn & 3));
 	size_t payload = ta->len >= 0 ? (size_t)ta->len : 64;
 	long n;
@@ -110,7 +110,7 @@ static void vnet_name(__u32 id, char *buf, size_t len)
 {
 	struct xfab_vnet v;
 
-	if (id && bpf_map_lookup_elem(open_map(XFAB_MAP_VNETS), &id, &v) == 0 && v.name[0])
+	if (id && bpf_map_lookup_elem(ctl_open_map(XFAB_MAP_VNETS), &id, &v) == 0 && v.name[0])
 		snprintf(buf, len, "%.15s", v.name);
 	else
 		snprintf(buf, len, "%u", id);
@@ -177,10 +177,10 @@ static int trace_frame(const struct ctl_opts *ta, struct trace_run *tr)
 		return 2;
 	}
 	/* by the name xfabd recorded: valid from any namespace */
-	if (find_port(ta->in, &in_port)) {
+	if (ctl_find_port(ta->in, &in_port)) {
 		fprintf(stderr, "xfabctl trace: %s is not a port of switch %s (its ports: ", ta->in,
-			pin_dir);
-		print_port_names(stderr);
+			ctl_pin_dir);
+		ctl_print_port_names(stderr);
 		fprintf(stderr, ")\n");
 		return 2;
 	}
@@ -211,7 +211,7 @@ static int trace_run_prog(const struct ctl_opts *ta, struct trace_run *tr)
 	char pin[600];
 	int prog, err;
 
-	snprintf(pin, sizeof(pin), "%s/prog_trace", pin_dir);
+	snprintf(pin, sizeof(pin), "%s/prog_trace", ctl_pin_dir);
 	prog = bpf_obj_get(pin);
 	if (prog < 0) {
 		fprintf(stderr, "xfabctl trace: %s: %s (is xfabd running?)\n", pin,
@@ -219,7 +219,7 @@ static int trace_run_prog(const struct ctl_opts *ta, struct trace_run *tr)
 		return 1;
 	}
 	/* the test run finds the ingress port in the caller's namespace */
-	if (enter_port_netns(&tr->in_port)) {
+	if (ctl_enter_port_netns(&tr->in_port)) {
 		fprintf(stderr,
 			"xfabctl trace: port %s (ifindex %u) is neither in this network namespace "
 			"nor in one under /run/netns; run xfabctl in the switch's namespace\n",
@@ -258,7 +258,7 @@ static void trace_route_prefix(struct trace_run *tr)
 		memcpy(dst, &r->endpoint, 4);
 		fam6 = 0;
 	}
-	if (find_route(fam6, dst, table, &plen, &rt) == 0) {
+	if (ctl_find_route(fam6, dst, table, &plen, &rt) == 0) {
 		char net[INET6_ADDRSTRLEN];
 		struct xfab_prefix m = {.family = fam6 ? AF_INET6 : AF_INET, .plen = plen};
 
@@ -293,7 +293,7 @@ static void trace_describe(struct trace_run *tr)
 	if (tr->r->route_type && strcmp(tr->b, "-"))
 		trace_route_prefix(tr);
 	if (tr->r->egress_ifindex)
-		port_name(tr->r->egress_ifindex, tr->name);
+		ctl_port_name(tr->r->egress_ifindex, tr->name);
 	else
 		snprintf(tr->name, sizeof(tr->name), "-");
 }
@@ -309,13 +309,13 @@ static void trace_json_overlay(const struct trace_run *tr)
 	char vn[24], ep[INET_ADDRSTRLEN];
 
 	vnet_name(r->vnet, vn, sizeof(vn));
-	jw_string("vnet", vn);
-	jw_uint("vni", r->vni);
+	ctl_jw_string("vnet", vn);
+	ctl_jw_uint("vni", r->vni);
 	if (r->overlay == XFAB_OVERLAY_ENCAP) {
 		inet_ntop(AF_INET, &r->endpoint, ep, sizeof(ep));
-		jw_string("endpoint", ep);
+		ctl_jw_string("endpoint", ep);
 		if (r->action == XFAB_ACT_FORWARD && tr->out_len >= 50)
-			jw_uint("outer_sport", (__u32)(tr->out[34] << 8 | tr->out[35]));
+			ctl_jw_uint("outer_sport", (__u32)(tr->out[34] << 8 | tr->out[35]));
 	}
 }
 
@@ -324,46 +324,46 @@ static void trace_print_json(const struct ctl_opts *ta, const struct trace_run *
 	const struct xfab_trace *r = tr->r;
 	char smac[18], dmac[18];
 
-	jw_open(NULL, '{');
-	jw_string("ingress", ta->in);
-	jw_uint("frame_bytes", tr->len);
-	jw_string("src", tr->a);
-	jw_string("dst", tr->b);
-	jw_string("stage", trace_stage(r));
-	jw_string("action", r->action == XFAB_ACT_FORWARD ? "forward"
-			    : r->action == XFAB_ACT_PUNT  ? "punt"
-							  : "drop");
-	jw_string("reason", r->action == XFAB_ACT_PUNT	 ? xfab_punt_name(r->reason)
-			    : r->action == XFAB_ACT_DROP ? xfab_drop_name(r->reason)
-							 : "");
-	jw_string("route", tr->pfx);
-	jw_string("route_type", r->route_type ? xfab_route_type_name(r->route_type) : "");
-	jw_bool("te", r->flags & XFAB_TRACE_TE_HIT);
-	jw_bool("te_fallback", r->flags & XFAB_TRACE_TE_FALLBACK);
-	jw_bool("repaired", r->flags & XFAB_TRACE_REPAIRED);
-	jw_bool("split_horizon", r->flags & XFAB_TRACE_SPLIT_HORIZON);
-	jw_uint("group", r->group);
-	jw_uint("hash", r->hash);
-	jw_uint("bucket", r->bucket);
-	jw_uint("nexthop", r->nexthop);
-	jw_string("flowlet", r->flags & XFAB_TRACE_FLOWLET_CONT	 ? "continues"
-			     : r->flags & XFAB_TRACE_FLOWLET_NEW ? "new"
-								 : "");
-	jw_uint("qp", r->qp);
-	jw_uint("tc", r->tc);
-	jw_uint("queue_occupancy", r->occupancy);
-	jw_string("queue_verdict", queue_verdicts[r->queue_verdict & 3]);
-	jw_string("egress", tr->name);
-	jw_string("overlay", overlay_names[r->overlay & 3]);
+	ctl_jw_open(NULL, '{');
+	ctl_jw_string("ingress", ta->in);
+	ctl_jw_uint("frame_bytes", tr->len);
+	ctl_jw_string("src", tr->a);
+	ctl_jw_string("dst", tr->b);
+	ctl_jw_string("stage", trace_stage(r));
+	ctl_jw_string("action", r->action == XFAB_ACT_FORWARD ? "forward"
+				: r->action == XFAB_ACT_PUNT  ? "punt"
+							      : "drop");
+	ctl_jw_string("reason", r->action == XFAB_ACT_PUNT   ? xfab_punt_name(r->reason)
+				: r->action == XFAB_ACT_DROP ? xfab_drop_name(r->reason)
+							     : "");
+	ctl_jw_string("route", tr->pfx);
+	ctl_jw_string("route_type", r->route_type ? xfab_route_type_name(r->route_type) : "");
+	ctl_jw_bool("te", r->flags & XFAB_TRACE_TE_HIT);
+	ctl_jw_bool("te_fallback", r->flags & XFAB_TRACE_TE_FALLBACK);
+	ctl_jw_bool("repaired", r->flags & XFAB_TRACE_REPAIRED);
+	ctl_jw_bool("split_horizon", r->flags & XFAB_TRACE_SPLIT_HORIZON);
+	ctl_jw_uint("group", r->group);
+	ctl_jw_uint("hash", r->hash);
+	ctl_jw_uint("bucket", r->bucket);
+	ctl_jw_uint("nexthop", r->nexthop);
+	ctl_jw_string("flowlet", r->flags & XFAB_TRACE_FLOWLET_CONT  ? "continues"
+				 : r->flags & XFAB_TRACE_FLOWLET_NEW ? "new"
+								     : "");
+	ctl_jw_uint("qp", r->qp);
+	ctl_jw_uint("tc", r->tc);
+	ctl_jw_uint("queue_occupancy", r->occupancy);
+	ctl_jw_string("queue_verdict", queue_verdicts[r->queue_verdict & 3]);
+	ctl_jw_string("egress", tr->name);
+	ctl_jw_string("overlay", overlay_names[r->overlay & 3]);
 	if (r->overlay)
 		trace_json_overlay(tr);
 	if (r->action == XFAB_ACT_FORWARD && tr->out_len >= 14) {
 		xfab_format_mac(tr->out, dmac, sizeof(dmac));
 		xfab_format_mac(tr->out + 6, smac, sizeof(smac));
-		jw_string("out_dmac", dmac);
-		jw_string("out_smac", smac);
+		ctl_jw_string("out_dmac", dmac);
+		ctl_jw_string("out_smac", smac);
 	}
-	jw_close('}');
+	ctl_jw_close('}');
 }
 
 /* route, select, repair and nexthop lines: how the path was chosen */
@@ -398,7 +398,7 @@ static void trace_print_path(const struct ctl_opts *ta, const struct trace_run *
 	if (r->nexthop && !(r->flags & XFAB_TRACE_GROUP))
 		printf("select    nexthop %u\n", r->nexthop);
 	if (r->nexthop) {
-		print_nexthop_text(open_map(XFAB_MAP_NEXTHOPS), r->nexthop, "          ");
+		ctl_print_nexthop_text(ctl_open_map(XFAB_MAP_NEXTHOPS), r->nexthop, "          ");
 		putchar('\n');
 	}
 }
@@ -451,7 +451,7 @@ static void trace_print_text(const struct ctl_opts *ta, const struct trace_run *
 	printf("state     unchanged (a trace writes no counter, flowlet or queue)\n");
 }
 
-int cmd_trace(const struct ctl_opts *ta)
+int ctl_cmd_trace(const struct ctl_opts *ta)
 {
 	struct trace_run *tr = calloc(1, sizeof(*tr));
 	int rc;
@@ -469,7 +469,7 @@ int cmd_trace(const struct ctl_opts *ta)
 		rc = trace_run_prog(ta, tr);
 	if (!rc) {
 		trace_describe(tr);
-		if (json)
+		if (ctl_json)
 			trace_print_json(ta, tr);
 		else
 			trace_print_text(ta, tr);

@@ -20,12 +20,12 @@ struct watch_row {
 static size_t watch_read(int queues, struct watch_row *rows, size_t cap)
 {
 	struct xfab_port ports[XFAB_MAX_PORTS] = {0};
-	size_t n = load_ports(ports), out = 0;
-	int fd = open_map(queues ? XFAB_MAP_QUEUE_STATS : XFAB_MAP_PORT_STATS);
+	size_t n = ctl_load_ports(ports), out = 0;
+	int fd = ctl_open_map(queues ? XFAB_MAP_QUEUE_STATS : XFAB_MAP_PORT_STATS);
 	char name[IF_NAMESIZE];
 
 	for (size_t i = 0; i < n; i++) {
-		port_name(ports[i].ifindex, name);
+		ctl_port_name(ports[i].ifindex, name);
 		for (__u32 tc = 0; tc < (queues ? XFAB_NUM_TC : 1u) && out < cap; tc++) {
 			struct watch_row *r = &rows[out++];
 
@@ -62,10 +62,10 @@ static int cmd_watch(const char *what, double interval, long count)
 
 		nanosleep(&ts, NULL);
 		n = watch_read(queues, b, (size_t)XFAB_MAX_QUEUES);
-		if (tty && !json)
+		if (tty && !ctl_json)
 			printf("\033[H\033[2J");
-		if (json) {
-			jw_open(NULL, '[');
+		if (ctl_json) {
+			ctl_jw_open(NULL, '[');
 		} else if (queues) {
 			printf("%-14s %12s %14s %10s %10s   (per second, every %.1f s)\n", "Queue",
 			       "Pkts/s", "Bits/s", "Drops/s", "Marks/s", interval);
@@ -79,23 +79,23 @@ static int cmd_watch(const char *what, double interval, long count)
 
 			for (int k = 0; k < 6; k++)
 				d[k] = (double)(b[i].v[k] - a[i].v[k]) / interval;
-			if (json) {
-				jw_open(NULL, '{');
-				jw_string(queues ? "queue" : "port", b[i].name);
+			if (ctl_json) {
+				ctl_jw_open(NULL, '{');
+				ctl_jw_string(queues ? "queue" : "port", b[i].name);
 				if (queues) {
-					jw_uint("packets_per_s", (__u64)d[0]);
-					jw_uint("bits_per_s", (__u64)(d[1] * 8));
-					jw_uint("ecn_marked_per_s", (__u64)d[2]);
-					jw_uint("dropped_per_s", (__u64)d[3]);
+					ctl_jw_uint("packets_per_s", (__u64)d[0]);
+					ctl_jw_uint("bits_per_s", (__u64)(d[1] * 8));
+					ctl_jw_uint("ecn_marked_per_s", (__u64)d[2]);
+					ctl_jw_uint("dropped_per_s", (__u64)d[3]);
 				} else {
-					jw_uint("rx_pps", (__u64)d[0]);
-					jw_uint("rx_bps", (__u64)(d[1] * 8));
-					jw_uint("tx_pps", (__u64)d[2]);
-					jw_uint("tx_bps", (__u64)(d[3] * 8));
-					jw_uint("drops_per_s", (__u64)d[4]);
-					jw_uint("punts_per_s", (__u64)d[5]);
+					ctl_jw_uint("rx_pps", (__u64)d[0]);
+					ctl_jw_uint("rx_bps", (__u64)(d[1] * 8));
+					ctl_jw_uint("tx_pps", (__u64)d[2]);
+					ctl_jw_uint("tx_bps", (__u64)(d[3] * 8));
+					ctl_jw_uint("drops_per_s", (__u64)d[4]);
+					ctl_jw_uint("punts_per_s", (__u64)d[5]);
 				}
-				jw_close('}');
+				ctl_jw_close('}');
 			} else if (queues) {
 				printf("%-14s %12.0f %14.0f %10.0f %10.0f\n", b[i].name, d[0],
 				       d[1] * 8, d[3], d[2]);
@@ -104,9 +104,9 @@ static int cmd_watch(const char *what, double interval, long count)
 				       b[i].name, d[0], d[1] * 8, d[2], d[3] * 8, d[4], d[5]);
 			}
 		}
-		if (json) {
-			jw_close(']');
-			jw_end();
+		if (ctl_json) {
+			ctl_jw_close(']');
+			ctl_jw_end();
 		}
 		fflush(stdout);
 		memcpy(a, b, sizeof(a[0]) * n);
@@ -114,12 +114,12 @@ static int cmd_watch(const char *what, double interval, long count)
 	return 0;
 }
 
-int watch_counters(const struct ctl_opts *o)
+int ctl_watch_counters(const struct ctl_opts *o)
 {
 	return cmd_watch("counters", o->interval, o->count);
 }
 
-int watch_queues(const struct ctl_opts *o)
+int ctl_watch_queues(const struct ctl_opts *o)
 {
 	return cmd_watch("queues", o->interval, o->count);
 }

@@ -72,10 +72,4 @@ struct xfab_e_acl_info {
 typedef int (*xfab_acl_emit_fn)(void *arg, int t, const void *entry);
 int xfab_acl_build(const struct xfab_config *cfg, xfab_acl_emit_fn emit, void *arg);
 
-/* The registry's hooks (acl_feature.c): the parse step over the whole
- * document, and the build step into the base tables' image. */
-struct xfab_base_build;
-void cfg_read_acl(struct ctx *c, const struct json_value *root);
-int xfab_build_acl(struct xfab_base_build *b);
-
 #endif

@@ -16,9 +16,9 @@
 #include "json.h"
 #include "maps.h"
 
-void cfg_read_acl(struct ctx *c, const struct json_value *root)
+static void cfg_read_acl(struct ctx *c, const struct json_value *root)
 {
-	cfg_parse_acl(c, json_get(root, "ACL_TABLE"), json_get(root, "ACL_RULE"));
+	cfg_parse_acl(c, xfab_json_get(root, "ACL_TABLE"), xfab_json_get(root, "ACL_RULE"));
 }
 
 static int acl_push(void *arg, int t, const void *entry)
@@ -31,7 +31,7 @@ static int acl_push(void *arg, int t, const void *entry)
 	return 0;
 }
 
-int xfab_build_acl(struct xfab_base_build *b)
+static int xfab_build_acl(struct xfab_base_build *b)
 {
 	return xfab_acl_build(b->cfg, acl_push, b);
 }

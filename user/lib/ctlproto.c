@@ -163,7 +163,7 @@ static int check_pfcwd(const struct json_value *root, struct xfab_ctl_req *r,
 					    "poll_interval"};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const struct json_value *f = json_get(root, names[i]);
+		const struct json_value *f = xfab_json_get(root, names[i]);
 
 		if (!f)
 			continue;
@@ -171,7 +171,7 @@ static int check_pfcwd(const struct json_value *root, struct xfab_ctl_req *r,
 			return fail(err, names[i], "too long");
 		snprintf(field_of(r, names[i]), field_size(names[i]), "%s", f->str);
 	}
-	if (json_get(root, "ports")) {
+	if (xfab_json_get(root, "ports")) {
 		char copy[sizeof(r->ports)], *tok, *save = NULL;
 
 		snprintf(copy, sizeof(copy), "%s", r->ports);
@@ -215,7 +215,7 @@ static struct json_value *request_object(const char *line, size_t len, struct xf
 		fail(err, "", "out of memory");
 		return NULL;
 	}
-	root = json_parse(text, jerr, sizeof(jerr), &pos);
+	root = xfab_json_parse(text, jerr, sizeof(jerr), &pos);
 	free(text);
 	if (!root) {
 		fail(err, "", "bad JSON at column %d: %s", pos.col, jerr);
@@ -223,7 +223,7 @@ static struct json_value *request_object(const char *line, size_t len, struct xf
 	}
 	if (root->type != JSON_OBJECT) {
 		fail(err, "", "a request is one JSON object");
-		json_free(root);
+		xfab_json_free(root);
 		return NULL;
 	}
 	return root;
@@ -232,7 +232,7 @@ static struct json_value *request_object(const char *line, size_t len, struct xf
 /* The command root names; -1: none, or one not in cmds. */
 static int request_cmd(const struct json_value *root, struct xfab_ctl_err *err)
 {
-	const struct json_value *f = json_get(root, "cmd");
+	const struct json_value *f = xfab_json_get(root, "cmd");
 	int cmd = -1;
 
 	if (!f || f->type != JSON_STRING) {
@@ -274,7 +274,7 @@ static int check_shape(const struct json_value *root, int cmd, struct xfab_ctl_e
 	for (int k = 0; k < cmds[cmd].required; k++) {
 		const char *name = cmds[cmd].fields[k];
 
-		if (!json_get(root, name))
+		if (!xfab_json_get(root, name))
 			return fail(err, name, "missing field \"%s\"", name);
 	}
 	return 0;
@@ -287,12 +287,12 @@ static int read_pin(const struct json_value *root, struct xfab_ctl_req *r, struc
 	const struct json_value *f;
 	char why[128];
 
-	if ((f = json_get(root, "in"))) {
+	if ((f = xfab_json_get(root, "in"))) {
 		if (check_ifname(f->str, err))
 			return -1;
 		snprintf(r->in, sizeof(r->in), "%s", f->str);
 	}
-	if ((f = json_get(root, "prefix"))) {
+	if ((f = xfab_json_get(root, "prefix"))) {
 		if (strlen(f->str) >= sizeof(r->prefix) ||
 		    xfab_parse_prefix(f->str, &r->pfx, why, sizeof(why)))
 			return fail(err, "prefix", "%s",
@@ -301,7 +301,7 @@ static int read_pin(const struct json_value *root, struct xfab_ctl_req *r, struc
 			return fail(err, "prefix", "host bits set past /%d", r->pfx.plen);
 		snprintf(r->prefix, sizeof(r->prefix), "%s", f->str);
 	}
-	if ((f = json_get(root, "via"))) {
+	if ((f = xfab_json_get(root, "via"))) {
 		if (strlen(f->str) >= sizeof(r->via))
 			return fail(err, "via", "too long");
 		if (check_via(f->str, r->pfx.family, err))
@@ -317,13 +317,13 @@ static int read_plan(const struct json_value *root, struct xfab_ctl_req *r,
 {
 	const struct json_value *f;
 
-	if ((f = json_get(root, "gen"))) {
+	if ((f = xfab_json_get(root, "gen"))) {
 		if (strlen(f->str) >= sizeof(r->gen) || xfab_ctl_parse_gen(f->str, &r->generation))
 			return fail(err, "gen", "\"%.32s\" is not a generation (1..%llu)", f->str,
 				    (unsigned long long)UINT64_MAX);
 		snprintf(r->gen, sizeof(r->gen), "%s", f->str);
 	}
-	if ((f = json_get(root, "from"))) {
+	if ((f = xfab_json_get(root, "from"))) {
 		char *end;
 		unsigned long long v;
 
@@ -361,7 +361,7 @@ int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *re
 	*req = r;
 	ret = 0;
 out:
-	json_free(root);
+	xfab_json_free(root);
 	return ret;
 }
 
@@ -470,7 +470,7 @@ int xfab_ctl_parse_response(const char *line, int *ok, char *error, size_t errle
 {
 	struct json_pos pos;
 	char jerr[128];
-	struct json_value *root = json_parse(line, jerr, sizeof(jerr), &pos);
+	struct json_value *root = xfab_json_parse(line, jerr, sizeof(jerr), &pos);
 	const struct json_value *f;
 	int ret = -1;
 
@@ -480,16 +480,16 @@ int xfab_ctl_parse_response(const char *line, int *ok, char *error, size_t errle
 		field[0] = '\0';
 	if (!root)
 		return -1;
-	f = json_get(root, "ok");
+	f = xfab_json_get(root, "ok");
 	if (root->type == JSON_OBJECT && f && f->type == JSON_BOOL) {
 		*ok = f->boolean;
-		if ((f = json_get(root, "error")) && f->type == JSON_STRING)
+		if ((f = xfab_json_get(root, "error")) && f->type == JSON_STRING)
 			snprintf(error, errlen, "%s", f->str);
-		if ((f = json_get(root, "field")) && f->type == JSON_STRING)
+		if ((f = xfab_json_get(root, "field")) && f->type == JSON_STRING)
 			snprintf(field, fieldlen, "%s", f->str);
 		ret = 0;
 	}
-	json_free(root);
+	xfab_json_free(root);
 	return ret;
 }
 

@@ -18,18 +18,18 @@
 static int fab_string(const struct json_value *obj, const char *key, const char *where,
 		      int required, char *out, size_t len, char *err, size_t errlen)
 {
-	const struct json_value *v = json_get(obj, key);
+	const struct json_value *v = xfab_json_get(obj, key);
 	char field[160];
 
 	snprintf(field, sizeof(field), "%s.%s", where, key);
 	out[0] = '\0';
 	if (!v || v->type == JSON_NULL)
-		return required ? json_errf(err, errlen, obj->pos, field, "missing") : 0;
+		return required ? xfab_json_errf(err, errlen, obj->pos, field, "missing") : 0;
 	if (v->type != JSON_STRING)
-		return json_errf(err, errlen, v->pos, field, "a string is needed, not %s",
-				 json_type_name(v->type));
+		return xfab_json_errf(err, errlen, v->pos, field, "a string is needed, not %s",
+				      xfab_json_type_name(v->type));
 	if (!v->str[0] || strlen(v->str) >= len)
-		return json_errf(err, errlen, v->pos, field, "1..%zu characters", len - 1);
+		return xfab_json_errf(err, errlen, v->pos, field, "1..%zu characters", len - 1);
 	snprintf(out, len, "%s", v->str);
 	return 0;
 }
@@ -38,17 +38,18 @@ static const struct json_value *fab_member(const struct json_value *obj, const c
 					   enum json_type type, const char *where, char *err,
 					   size_t errlen)
 {
-	const struct json_value *v = json_get(obj, key);
+	const struct json_value *v = xfab_json_get(obj, key);
 	char field[160];
 
 	snprintf(field, sizeof(field), "%s%s%s", where, where[0] ? "." : "", key);
 	if (!v) {
-		json_errf(err, errlen, obj->pos, field, "missing");
+		xfab_json_errf(err, errlen, obj->pos, field, "missing");
 		return NULL;
 	}
 	if (v->type != type) {
-		json_errf(err, errlen, v->pos, field, "%s is needed, not %s",
-			  type == JSON_OBJECT ? "an object" : "an array", json_type_name(v->type));
+		xfab_json_errf(err, errlen, v->pos, field, "%s is needed, not %s",
+			       type == JSON_OBJECT ? "an object" : "an array",
+			       xfab_json_type_name(v->type));
 		return NULL;
 	}
 	return v;
@@ -58,7 +59,7 @@ static const struct json_value *fab_member(const struct json_value *obj, const c
 static int fab_uint(const struct json_value *obj, const char *key, const char *where,
 		    unsigned long max, uint32_t *out, char *err, size_t errlen)
 {
-	const struct json_value *v = json_get(obj, key);
+	const struct json_value *v = xfab_json_get(obj, key);
 	unsigned long x = 0;
 	char field[160], *end = NULL;
 
@@ -71,7 +72,7 @@ static int fab_uint(const struct json_value *obj, const char *key, const char *w
 		x = strtoul(v->str, &end, 10);
 	}
 	if (!end || *end || errno || x < 1 || x > max)
-		return json_errf(err, errlen, v->pos, field, "an integer 1..%lu", max);
+		return xfab_json_errf(err, errlen, v->pos, field, "an integer 1..%lu", max);
 	*out = (uint32_t)x;
 	return 0;
 }
@@ -116,12 +117,12 @@ static int parse_port(const struct json_value *p, const char *field, struct xfab
 	    fab_string(p, "peer_port", field, 1, port->peer_port, sizeof(port->peer_port), err,
 		       errlen))
 		return -1;
-	dir = json_get(p, "direction");
+	dir = xfab_json_get(p, "direction");
 	snprintf(where, sizeof(where), "%s.direction", field);
 	if (!dir)
-		return json_errf(err, errlen, p->pos, where, "missing");
+		return xfab_json_errf(err, errlen, p->pos, where, "missing");
 	if (dir->type != JSON_STRING || (strcmp(dir->str, "up") && strcmp(dir->str, "down")))
-		return json_errf(err, errlen, dir->pos, where, "\"up\" or \"down\"");
+		return xfab_json_errf(err, errlen, dir->pos, where, "\"up\" or \"down\"");
 	port->dir = dir->str[0] == 'u' ? XFAB_FAB_UP : XFAB_FAB_DOWN;
 	port->peer_sw = port->peer_sw_port = port->peer_host = port->link = -1;
 	if (fab_string(p, "ipv4", field, 0, v4, sizeof(v4), err, errlen) ||
@@ -129,8 +130,8 @@ static int parse_port(const struct json_value *p, const char *field, struct xfab
 		return -1;
 	snprintf(where, sizeof(where), "%s.ipv4", field);
 	if (v4[0] && fab_v4_prefix(v4, 0, &port->addr, &port->plen, &why))
-		return json_errf(err, errlen, json_get(p, "ipv4")->pos, where, "\"%s\" is %s", v4,
-				 why);
+		return xfab_json_errf(err, errlen, xfab_json_get(p, "ipv4")->pos, where,
+				      "\"%s\" is %s", v4, why);
 	return 0;
 }
 
@@ -145,21 +146,21 @@ static int parse_switch(const struct json_value *v, unsigned int checks, struct 
 
 	snprintf(where, sizeof(where), "switches.%s", v->key);
 	if (v->type != JSON_OBJECT)
-		return json_errf(err, errlen, v->pos, where, "an object is needed, not %s",
-				 json_type_name(v->type));
+		return xfab_json_errf(err, errlen, v->pos, where, "an object is needed, not %s",
+				      xfab_json_type_name(v->type));
 	if (strlen(v->key) >= sizeof(sw->name) || !v->key[0])
-		return json_errf(err, errlen, v->key_pos, where, "a name of 1..%zu characters",
-				 sizeof(sw->name) - 1);
+		return xfab_json_errf(err, errlen, v->key_pos, where, "a name of 1..%zu characters",
+				      sizeof(sw->name) - 1);
 	snprintf(sw->name, sizeof(sw->name), "%s", v->key);
-	tier = json_get(v, "tier");
+	tier = xfab_json_get(v, "tier");
 	snprintf(field, sizeof(field), "%s.tier", where);
 	if (!tier)
-		return json_errf(err, errlen, v->pos, field, "missing");
+		return xfab_json_errf(err, errlen, v->pos, field, "missing");
 	if (tier->type != JSON_NUMBER ||
 	    (strcmp(tier->str, "1") && strcmp(tier->str, "2") && strcmp(tier->str, "3")))
-		return json_errf(
+		return xfab_json_errf(
 		    err, errlen, tier->pos, field, "1 (leaf), 2 (spine) or 3 (super-spine), not %s",
-		    tier->type == JSON_NUMBER ? tier->str : json_type_name(tier->type));
+		    tier->type == JSON_NUMBER ? tier->str : xfab_json_type_name(tier->type));
 	sw->tier = tier->str[0] - '0';
 	if (fab_string(v, "role", where, 0, sw->role, sizeof(sw->role), err, errlen) ||
 	    fab_string(v, "netns", where, report, sw->netns, sizeof(sw->netns), err, errlen) ||
@@ -172,9 +173,9 @@ static int parse_switch(const struct json_value *v, unsigned int checks, struct 
 		return -1;
 	snprintf(field, sizeof(field), "%s.ports", where);
 	if (ports->count > XFAB_FAB_MAX_PORTS)
-		return json_errf(err, errlen, ports->pos, field,
-				 "%u ports; a switch has at most %d", ports->count,
-				 XFAB_FAB_MAX_PORTS);
+		return xfab_json_errf(err, errlen, ports->pos, field,
+				      "%u ports; a switch has at most %d", ports->count,
+				      XFAB_FAB_MAX_PORTS);
 	sw->n_ports = ports->count;
 	for (unsigned int i = 0; i < ports->count; i++) {
 		const struct json_value *p = &ports->children[i];
@@ -182,12 +183,13 @@ static int parse_switch(const struct json_value *v, unsigned int checks, struct 
 
 		snprintf(field, sizeof(field), "%s.ports.%s", where, p->key);
 		if (p->type != JSON_OBJECT)
-			return json_errf(err, errlen, p->pos, field, "an object is needed, not %s",
-					 json_type_name(p->type));
+			return xfab_json_errf(err, errlen, p->pos, field,
+					      "an object is needed, not %s",
+					      xfab_json_type_name(p->type));
 		if (!p->key[0] || strlen(p->key) >= sizeof(port->name))
-			return json_errf(err, errlen, p->key_pos, field,
-					 "a port name of 1..%zu characters",
-					 sizeof(port->name) - 1);
+			return xfab_json_errf(err, errlen, p->key_pos, field,
+					      "a port name of 1..%zu characters",
+					      sizeof(port->name) - 1);
 		snprintf(port->name, sizeof(port->name), "%s", p->key);
 		if (parse_port(p, field, port, err, errlen))
 			return -1;
@@ -205,11 +207,11 @@ static int parse_host(const struct json_value *v, const struct xfab_fabric *f,
 
 	snprintf(where, sizeof(where), "hosts.%s", v->key);
 	if (v->type != JSON_OBJECT)
-		return json_errf(err, errlen, v->pos, where, "an object is needed, not %s",
-				 json_type_name(v->type));
+		return xfab_json_errf(err, errlen, v->pos, where, "an object is needed, not %s",
+				      xfab_json_type_name(v->type));
 	if (!v->key[0] || strlen(v->key) >= sizeof(h->name))
-		return json_errf(err, errlen, v->key_pos, where, "a name of 1..%zu characters",
-				 sizeof(h->name) - 1);
+		return xfab_json_errf(err, errlen, v->key_pos, where, "a name of 1..%zu characters",
+				      sizeof(h->name) - 1);
 	snprintf(h->name, sizeof(h->name), "%s", v->key);
 	if (fab_string(v, "netns", where, 0, h->netns, sizeof(h->netns), err, errlen) ||
 	    fab_string(v, "leaf", where, 1, leaf, sizeof(leaf), err, errlen) ||
@@ -219,13 +221,13 @@ static int parse_host(const struct json_value *v, const struct xfab_fabric *f,
 	h->leaf = xfab_fab_switch_find(f, leaf);
 	snprintf(field, sizeof(field), "%s.leaf", where);
 	if (h->leaf < 0 || f->switches[h->leaf].tier != 1)
-		return json_errf(err, errlen, json_get(v, "leaf")->pos, field,
-				 "\"%s\" is no leaf (tier 1) of the fabric", leaf);
+		return xfab_json_errf(err, errlen, xfab_json_get(v, "leaf")->pos, field,
+				      "\"%s\" is no leaf (tier 1) of the fabric", leaf);
 	h->leaf_port = xfab_fab_port_find(&f->switches[h->leaf], port);
 	snprintf(field, sizeof(field), "%s.leaf_port", where);
 	if (h->leaf_port < 0)
-		return json_errf(err, errlen, json_get(v, "leaf_port")->pos, field,
-				 "%s has no port %s", leaf, port);
+		return xfab_json_errf(err, errlen, xfab_json_get(v, "leaf_port")->pos, field,
+				      "%s has no port %s", leaf, port);
 	snprintf(field, sizeof(field), "%s.ipv4", where);
 	if (fab_v4_prefix(addr, 1, &h->addr, &h->plen, &why)) {
 		/* the address alone named when it is the address that is bad */
@@ -233,8 +235,8 @@ static int parse_host(const struct json_value *v, const struct xfab_fabric *f,
 
 		if (slash && !strcmp(why, "not an IPv4 address"))
 			*slash = '\0';
-		return json_errf(err, errlen, json_get(v, "ipv4")->pos, field, "\"%s\" is %s", addr,
-				 why);
+		return xfab_json_errf(err, errlen, xfab_json_get(v, "ipv4")->pos, field,
+				      "\"%s\" is %s", addr, why);
 	}
 	return 0;
 }
@@ -251,7 +253,7 @@ static int check_host_addr(const struct json_value *hv, const struct xfab_fabric
 {
 	const struct xfab_fab_host *h = &f->hosts[i];
 	uint32_t net = ntohl(h->addr.s_addr) & fab_mask(h->plen);
-	const struct json_value *v4 = json_get(hv, "ipv4");
+	const struct json_value *v4 = xfab_json_get(hv, "ipv4");
 	char field[64];
 
 	snprintf(field, sizeof(field), "hosts.%s.ipv4", h->name);
@@ -259,12 +261,12 @@ static int check_host_addr(const struct json_value *hv, const struct xfab_fabric
 		const struct xfab_fab_host *o = &f->hosts[j];
 
 		if (o->addr.s_addr == h->addr.s_addr)
-			return json_errf(err, errlen, v4->pos, field, "%s has the same address",
-					 o->name);
+			return xfab_json_errf(err, errlen, v4->pos, field,
+					      "%s has the same address", o->name);
 		if (o->plen == h->plen && (ntohl(o->addr.s_addr) & fab_mask(o->plen)) == net &&
 		    o->leaf != h->leaf)
-			return json_errf(err, errlen, v4->pos, field,
-					 "its subnet is also %s's, on another leaf", o->name);
+			return xfab_json_errf(err, errlen, v4->pos, field,
+					      "its subnet is also %s's, on another leaf", o->name);
 	}
 	return 0;
 }
@@ -276,14 +278,14 @@ static int fab_resolve_ports(const struct json_value *switches, unsigned int che
 {
 	for (unsigned int s = 0; s < f->n_switches; s++) {
 		struct xfab_fab_switch *sw = &f->switches[s];
-		const struct json_value *ports = json_get(&switches->children[s], "ports");
+		const struct json_value *ports = xfab_json_get(&switches->children[s], "ports");
 
 		for (unsigned int i = 0; i < sw->n_ports; i++) {
 			struct xfab_fab_port *p = &sw->ports[i];
 			const struct json_value *pv = &ports->children[i];
-			const struct json_value *peer = json_get(pv, "peer");
-			const struct json_value *peer_port = json_get(pv, "peer_port");
-			const struct json_value *dir = json_get(pv, "direction");
+			const struct json_value *peer = xfab_json_get(pv, "peer");
+			const struct json_value *peer_port = xfab_json_get(pv, "peer_port");
+			const struct json_value *dir = xfab_json_get(pv, "direction");
 			char field[160];
 			int o;
 
@@ -291,19 +293,20 @@ static int fab_resolve_ports(const struct json_value *switches, unsigned int che
 			p->peer_sw = xfab_fab_switch_find(f, p->peer);
 			p->peer_host = p->peer_sw < 0 ? xfab_fab_host_find(f, p->peer) : -1;
 			if (p->peer_sw < 0 && p->peer_host < 0)
-				return json_errf(err, errlen, peer->pos, field,
-						 "peer \"%s\" is neither a switch nor a host",
-						 p->peer);
+				return xfab_json_errf(err, errlen, peer->pos, field,
+						      "peer \"%s\" is neither a switch nor a host",
+						      p->peer);
 			if (p->peer_host >= 0) {
 				struct xfab_fab_host *h = &f->hosts[p->peer_host];
 
 				if (sw->tier != 1 || p->dir != XFAB_FAB_DOWN)
-					return json_errf(err, errlen, peer->pos, field,
-							 "host %s: hosts hang off leaves (tier 1), "
-							 "by ports going down",
-							 h->name);
+					return xfab_json_errf(
+					    err, errlen, peer->pos, field,
+					    "host %s: hosts hang off leaves (tier 1), "
+					    "by ports going down",
+					    h->name);
 				if (h->leaf != (int)s || h->leaf_port != (int)i)
-					return json_errf(
+					return xfab_json_errf(
 					    err, errlen, peer->pos, field,
 					    "host %s is on %s %s (hosts.%s), not on this port",
 					    h->name, f->switches[h->leaf].name,
@@ -312,27 +315,28 @@ static int fab_resolve_ports(const struct json_value *switches, unsigned int che
 			}
 			o = xfab_fab_port_find(&f->switches[p->peer_sw], p->peer_port);
 			if (o < 0)
-				return json_errf(err, errlen, peer_port->pos, field,
-						 "%s has no port %s", p->peer, p->peer_port);
+				return xfab_json_errf(err, errlen, peer_port->pos, field,
+						      "%s has no port %s", p->peer, p->peer_port);
 			if (strcmp(f->switches[p->peer_sw].ports[o].peer, sw->name) ||
 			    strcmp(f->switches[p->peer_sw].ports[o].peer_port, p->name))
-				return json_errf(err, errlen, peer_port->pos, field,
-						 "%s %s names %s %s as its peer, not this port",
-						 p->peer, p->peer_port,
-						 f->switches[p->peer_sw].ports[o].peer,
-						 f->switches[p->peer_sw].ports[o].peer_port);
+				return xfab_json_errf(
+				    err, errlen, peer_port->pos, field,
+				    "%s %s names %s %s as its peer, not this port", p->peer,
+				    p->peer_port, f->switches[p->peer_sw].ports[o].peer,
+				    f->switches[p->peer_sw].ports[o].peer_port);
 			p->peer_sw_port = o;
 			if ((checks & XFAB_FAB_CHECK_GATEWAYS) && !p->addr.s_addr)
-				return json_errf(err, errlen, pv->pos, field,
-						 "a fabric link needs an ipv4 address (the pins' "
-						 "gateways)");
+				return xfab_json_errf(
+				    err, errlen, pv->pos, field,
+				    "a fabric link needs an ipv4 address (the pins' "
+				    "gateways)");
 			if (f->switches[p->peer_sw].tier ==
 			    sw->tier + (p->dir == XFAB_FAB_UP ? 1 : -1))
 				continue;
-			return json_errf(err, errlen, dir->pos, field,
-					 "\"%s\" to %s, a tier %d switch, from tier %d",
-					 p->dir == XFAB_FAB_UP ? "up" : "down", p->peer,
-					 f->switches[p->peer_sw].tier, sw->tier);
+			return xfab_json_errf(err, errlen, dir->pos, field,
+					      "\"%s\" to %s, a tier %d switch, from tier %d",
+					      p->dir == XFAB_FAB_UP ? "up" : "down", p->peer,
+					      f->switches[p->peer_sw].tier, sw->tier);
 		}
 	}
 	return 0;
@@ -357,17 +361,17 @@ static int link_end(const struct xfab_fabric *f, const struct json_value *ln, co
 		int h = host ? xfab_fab_host_find(f, name) : -1;
 
 		if (h < 0)
-			return json_errf(err, errlen, json_get(ln, node_key)->pos, field,
-					 "unknown %s \"%s\"", host ? "switch or host" : "switch",
-					 name);
+			return xfab_json_errf(err, errlen, xfab_json_get(ln, node_key)->pos, field,
+					      "unknown %s \"%s\"",
+					      host ? "switch or host" : "switch", name);
 		*host = h;
 		return 0;
 	}
 	*port = xfab_fab_port_find(&f->switches[*node], pname);
 	if (*port < 0) {
 		snprintf(field, sizeof(field), "%s.%s", where, port_key);
-		return json_errf(err, errlen, json_get(ln, port_key)->pos, field,
-				 "%s has no port %s", name, pname);
+		return xfab_json_errf(err, errlen, xfab_json_get(ln, port_key)->pos, field,
+				      "%s has no port %s", name, pname);
 	}
 	return 0;
 }
@@ -383,8 +387,9 @@ static int parse_links(const struct json_value *links, unsigned int checks, stru
 
 		snprintf(where, sizeof(where), "links[%u]", i);
 		if (ln->type != JSON_OBJECT)
-			return json_errf(err, errlen, ln->pos, where, "an object is needed, not %s",
-					 json_type_name(ln->type));
+			return xfab_json_errf(err, errlen, ln->pos, where,
+					      "an object is needed, not %s",
+					      xfab_json_type_name(ln->type));
 		if (fab_string(ln, "kind", where, 0, l->kind, sizeof(l->kind), err, errlen) ||
 		    link_end(f, ln, "upper", "upper_port", where, &l->upper, &l->upper_port, NULL,
 			     err, errlen) ||
@@ -395,23 +400,23 @@ static int parse_links(const struct json_value *links, unsigned int checks, stru
 		if (up->dir != XFAB_FAB_DOWN ||
 		    (l->lower >= 0 ? up->peer_sw != l->lower || up->peer_sw_port != l->lower_port
 				   : up->peer_host != l->lower_host))
-			return json_errf(err, errlen, ln->pos, where,
-					 "%s %s goes %s to %s %s, not to this link's lower end",
-					 f->switches[l->upper].name, up->name,
-					 up->dir == XFAB_FAB_DOWN ? "down" : "up", up->peer,
-					 up->peer_port);
+			return xfab_json_errf(
+			    err, errlen, ln->pos, where,
+			    "%s %s goes %s to %s %s, not to this link's lower end",
+			    f->switches[l->upper].name, up->name,
+			    up->dir == XFAB_FAB_DOWN ? "down" : "up", up->peer, up->peer_port);
 		if (up->link >= 0)
-			return json_errf(err, errlen, ln->pos, where,
-					 "%s %s is on links[%d] already",
-					 f->switches[l->upper].name, up->name, up->link);
+			return xfab_json_errf(err, errlen, ln->pos, where,
+					      "%s %s is on links[%d] already",
+					      f->switches[l->upper].name, up->name, up->link);
 		up->link = (int)i;
 		if (l->lower >= 0) {
 			struct xfab_fab_port *low = &f->switches[l->lower].ports[l->lower_port];
 
 			if (low->link >= 0)
-				return json_errf(err, errlen, ln->pos, where,
-						 "%s %s is on links[%d] already",
-						 f->switches[l->lower].name, low->name, low->link);
+				return xfab_json_errf(
+				    err, errlen, ln->pos, where, "%s %s is on links[%d] already",
+				    f->switches[l->lower].name, low->name, low->link);
 			low->link = (int)i;
 		}
 	}
@@ -419,10 +424,10 @@ static int parse_links(const struct json_value *links, unsigned int checks, stru
 	for (unsigned int s = 0; (checks & XFAB_FAB_CHECK_REPORT) && s < f->n_switches; s++)
 		for (unsigned int p = 0; p < f->switches[s].n_ports; p++)
 			if (f->switches[s].ports[p].link < 0)
-				return json_errf(err, errlen, links->pos, "links",
-						 "none holds %s %s (to %s)", f->switches[s].name,
-						 f->switches[s].ports[p].name,
-						 f->switches[s].ports[p].peer);
+				return xfab_json_errf(
+				    err, errlen, links->pos, "links", "none holds %s %s (to %s)",
+				    f->switches[s].name, f->switches[s].ports[p].name,
+				    f->switches[s].ports[p].peer);
 	return 0;
 }
 
@@ -441,24 +446,26 @@ static int doc_members(const struct json_value *doc, unsigned int checks,
 		       const struct json_value **links, char *err, size_t errlen)
 {
 	if (doc->type != JSON_OBJECT)
-		return json_errf(err, errlen, doc->pos, "fabric", "an object is needed, not %s",
-				 json_type_name(doc->type));
+		return xfab_json_errf(err, errlen, doc->pos, "fabric",
+				      "an object is needed, not %s",
+				      xfab_json_type_name(doc->type));
 	*switches = fab_member(doc, "switches", JSON_OBJECT, "", err, errlen);
 	if (!*switches)
 		return -1;
 	*hosts = fab_member(doc, "hosts", JSON_OBJECT, "", err, errlen);
 	if (!*hosts)
 		return -1;
-	*links = json_get(doc, "links");
+	*links = xfab_json_get(doc, "links");
 	if ((*links || (checks & XFAB_FAB_CHECK_REPORT)) &&
 	    !(*links = fab_member(doc, "links", JSON_ARRAY, "", err, errlen)))
 		return -1;
 	if (!(*switches)->count || (*switches)->count > XFAB_FAB_MAX_SWITCHES)
-		return json_errf(err, errlen, (*switches)->pos, "switches", "%u switches; 1..%d",
-				 (*switches)->count, XFAB_FAB_MAX_SWITCHES);
+		return xfab_json_errf(err, errlen, (*switches)->pos, "switches",
+				      "%u switches; 1..%d", (*switches)->count,
+				      XFAB_FAB_MAX_SWITCHES);
 	if ((*hosts)->count > XFAB_FAB_MAX_HOSTS)
-		return json_errf(err, errlen, (*hosts)->pos, "hosts", "%u hosts; at most %d",
-				 (*hosts)->count, XFAB_FAB_MAX_HOSTS);
+		return xfab_json_errf(err, errlen, (*hosts)->pos, "hosts", "%u hosts; at most %d",
+				      (*hosts)->count, XFAB_FAB_MAX_HOSTS);
 	return 0;
 }
 
@@ -471,8 +478,8 @@ static int parse_hosts(const struct json_value *hosts, struct xfab_fabric *f, ch
 		if (parse_host(hv, f, &f->hosts[i], err, errlen))
 			return -1;
 		if (xfab_fab_switch_find(f, f->hosts[i].name) >= 0)
-			return json_errf(err, errlen, hv->key_pos, "hosts",
-					 "%s is a switch's name too", f->hosts[i].name);
+			return xfab_json_errf(err, errlen, hv->key_pos, "hosts",
+					      "%s is a switch's name too", f->hosts[i].name);
 		if (check_host_addr(hv, f, i, err, errlen))
 			return -1;
 	}
@@ -486,10 +493,10 @@ static int parse_doc(const struct json_value *doc, unsigned int checks, struct x
 
 	if (doc_members(doc, checks, &switches, &hosts, &links, err, errlen) || !switches || !hosts)
 		return -1;
-	name = json_get(doc, "name");
+	name = xfab_json_get(doc, "name");
 	if (name && (name->type != JSON_STRING || strlen(name->str) >= sizeof(f->name)))
-		return json_errf(err, errlen, name->pos, "name", "a string of up to %zu characters",
-				 sizeof(f->name) - 1);
+		return xfab_json_errf(err, errlen, name->pos, "name",
+				      "a string of up to %zu characters", sizeof(f->name) - 1);
 	snprintf(f->name, sizeof(f->name), "%s", name ? name->str : "fabric");
 	f->n_switches = switches->count;
 	f->n_hosts = hosts->count;
@@ -498,7 +505,7 @@ static int parse_doc(const struct json_value *doc, unsigned int checks, struct x
 	f->hosts = calloc(f->n_hosts + 1, sizeof(*f->hosts));
 	f->links = calloc(f->n_links + 1, sizeof(*f->links));
 	if (!f->switches || !f->hosts || !f->links)
-		return json_errf(err, errlen, doc->pos, "fabric", "out of memory");
+		return xfab_json_errf(err, errlen, doc->pos, "fabric", "out of memory");
 	for (unsigned int i = 0; i < f->n_switches; i++)
 		if (parse_switch(&switches->children[i], checks, &f->switches[i], err, errlen))
 			return -1;
@@ -512,10 +519,10 @@ static int parse_doc(const struct json_value *doc, unsigned int checks, struct x
 
 		snprintf(field, sizeof(field), "hosts.%s.leaf_port", h->name);
 		if (p->peer_host != (int)i)
-			return json_errf(err, errlen,
-					 json_get(&hosts->children[i], "leaf_port")->pos, field,
-					 "%s %s leads to %s, not to this host",
-					 f->switches[h->leaf].name, p->name, p->peer);
+			return xfab_json_errf(err, errlen,
+					      xfab_json_get(&hosts->children[i], "leaf_port")->pos,
+					      field, "%s %s leads to %s, not to this host",
+					      f->switches[h->leaf].name, p->name, p->peer);
 	}
 	return links ? parse_links(links, checks, f, err, errlen) : 0;
 }
@@ -529,11 +536,11 @@ int xfab_fabric_parse_checked(const char *text, unsigned int checks, struct xfab
 	int rc;
 
 	memset(f, 0, sizeof(*f));
-	doc = json_parse(text, jerr, sizeof(jerr), &pos);
+	doc = xfab_json_parse(text, jerr, sizeof(jerr), &pos);
 	if (!doc)
-		return json_errf(err, errlen, pos, "fabric", "%s", jerr);
+		return xfab_json_errf(err, errlen, pos, "fabric", "%s", jerr);
 	rc = parse_doc(doc, checks, f, err, errlen);
-	json_free(doc);
+	xfab_json_free(doc);
 	if (rc)
 		xfab_fabric_free(f);
 	return rc;

@@ -168,12 +168,12 @@ static int snap_u64(const struct json_value *v, const char *where, uint64_t *out
 	char *end;
 
 	if (v->type != JSON_NUMBER)
-		return json_errf(err, errlen, v->pos, where, "a number is needed, not %s",
-				 json_type_name(v->type));
+		return xfab_json_errf(err, errlen, v->pos, where, "a number is needed, not %s",
+				      xfab_json_type_name(v->type));
 	errno = 0;
 	x = strtoull(v->str, &end, 10);
 	if (errno || *end || v->str[0] == '-')
-		return json_errf(err, errlen, v->pos, where, "%s is not a counter", v->str);
+		return xfab_json_errf(err, errlen, v->pos, where, "%s is not a counter", v->str);
 	*out = x;
 	return 0;
 }
@@ -184,7 +184,7 @@ static int load_port(const struct json_value *pv, const char *where, struct xfab
 	char field[160];
 
 	if (pv->type != JSON_OBJECT)
-		return json_errf(err, errlen, pv->pos, where, "an object is needed");
+		return xfab_json_errf(err, errlen, pv->pos, where, "an object is needed");
 	for (unsigned int m = 0; m < pv->count; m++) {
 		const struct json_value *v = &pv->children[m];
 		size_t i = 0;
@@ -193,15 +193,15 @@ static int load_port(const struct json_value *pv, const char *where, struct xfab
 			i++;
 		snprintf(field, sizeof(field), "%s.%s", where, v->key);
 		if (i == N_PORT_FIELDS)
-			return json_errf(err, errlen, v->key_pos, field, "not a port counter");
+			return xfab_json_errf(err, errlen, v->key_pos, field, "not a port counter");
 		if (port_fields[i].n == 1) {
 			if (snap_u64(v, field, port_field(c, i), err, errlen))
 				return -1;
 			continue;
 		}
 		if (v->type != JSON_ARRAY || v->count != port_fields[i].n)
-			return json_errf(err, errlen, v->pos, field, "an array of %u counters",
-					 port_fields[i].n);
+			return xfab_json_errf(err, errlen, v->pos, field, "an array of %u counters",
+					      port_fields[i].n);
 		for (unsigned int k = 0; k < v->count; k++)
 			if (snap_u64(&v->children[k], field, port_field(c, i) + k, err, errlen))
 				return -1;
@@ -212,20 +212,22 @@ static int load_port(const struct json_value *pv, const char *where, struct xfab
 static int load_switch(const struct json_value *sv, const struct xfab_fab_switch *sw,
 		       struct xfab_fab_sw_ctr *c, char *err, size_t errlen)
 {
-	const struct json_value *ports = json_get(sv, "ports"), *drops = json_get(sv, "drops");
+	const struct json_value *ports = xfab_json_get(sv, "ports"),
+				*drops = xfab_json_get(sv, "drops");
 	char where[160];
 
 	snprintf(where, sizeof(where), "switches.%s", sw->name);
 	if (sv->type != JSON_OBJECT || !ports || ports->type != JSON_OBJECT)
-		return json_errf(err, errlen, sv->pos, where, "an object with \"ports\" is needed");
+		return xfab_json_errf(err, errlen, sv->pos, where,
+				      "an object with \"ports\" is needed");
 	for (unsigned int i = 0; i < ports->count; i++) {
 		const struct json_value *pv = &ports->children[i];
 		int p = xfab_fab_port_find(sw, pv->key);
 
 		snprintf(where, sizeof(where), "switches.%s.ports.%s", sw->name, pv->key);
 		if (p < 0)
-			return json_errf(err, errlen, pv->key_pos, where, "%s has no such port",
-					 sw->name);
+			return xfab_json_errf(err, errlen, pv->key_pos, where,
+					      "%s has no such port", sw->name);
 		if (load_port(pv, where, &c->ports[p], err, errlen))
 			return -1;
 	}
@@ -233,7 +235,7 @@ static int load_switch(const struct json_value *sv, const struct xfab_fab_switch
 		return 0;
 	snprintf(where, sizeof(where), "switches.%s.drops", sw->name);
 	if (drops->type != JSON_OBJECT)
-		return json_errf(err, errlen, drops->pos, where, "an object is needed");
+		return xfab_json_errf(err, errlen, drops->pos, where, "an object is needed");
 	for (unsigned int i = 0; i < drops->count; i++) {
 		const struct json_value *d = &drops->children[i];
 		unsigned int r = 1;
@@ -242,9 +244,10 @@ static int load_switch(const struct json_value *sv, const struct xfab_fab_switch
 			r++;
 		snprintf(where, sizeof(where), "switches.%s.drops.%s", sw->name, d->key);
 		if (r == XFAB_DROP_MAX)
-			return json_errf(err, errlen, d->key_pos, where, "not a drop reason");
+			return xfab_json_errf(err, errlen, d->key_pos, where, "not a drop reason");
 		if (d->type != JSON_ARRAY || d->count != 2)
-			return json_errf(err, errlen, d->pos, where, "[packets, bytes] is needed");
+			return xfab_json_errf(err, errlen, d->pos, where,
+					      "[packets, bytes] is needed");
 		if (snap_u64(&d->children[0], where, &c->drop_packets[r], err, errlen) ||
 		    snap_u64(&d->children[1], where, &c->drop_bytes[r], err, errlen))
 			return -1;
@@ -257,25 +260,26 @@ static int load_doc(const struct json_value *doc, const struct xfab_fabric *f,
 {
 	const struct json_value *v, *switches;
 
-	if (doc->type != JSON_OBJECT || !(v = json_get(doc, "xfab_fabric_snapshot")))
-		return json_errf(err, errlen, doc->pos, "snapshot",
-				 "not a fabric snapshot (xfabctl fabric report --save)");
+	if (doc->type != JSON_OBJECT || !(v = xfab_json_get(doc, "xfab_fabric_snapshot")))
+		return xfab_json_errf(err, errlen, doc->pos, "snapshot",
+				      "not a fabric snapshot (xfabctl fabric report --save)");
 	if (v->type != JSON_NUMBER || strcmp(v->str, "1"))
-		return json_errf(err, errlen, v->pos, "xfab_fabric_snapshot",
-				 "version %s; this xfabctl reads version %d",
-				 v->type == JSON_NUMBER ? v->str : "?", SNAP_VERSION);
-	v = json_get(doc, "fabric");
+		return xfab_json_errf(err, errlen, v->pos, "xfab_fabric_snapshot",
+				      "version %s; this xfabctl reads version %d",
+				      v->type == JSON_NUMBER ? v->str : "?", SNAP_VERSION);
+	v = xfab_json_get(doc, "fabric");
 	if (!v || v->type != JSON_STRING || strcmp(v->str, f->name))
-		return json_errf(err, errlen, v ? v->pos : doc->pos, "fabric",
-				 "the snapshot is of fabric %s, this is %s",
-				 v && v->type == JSON_STRING ? v->str : "?", f->name);
-	v = json_get(doc, "time");
+		return xfab_json_errf(err, errlen, v ? v->pos : doc->pos, "fabric",
+				      "the snapshot is of fabric %s, this is %s",
+				      v && v->type == JSON_STRING ? v->str : "?", f->name);
+	v = xfab_json_get(doc, "time");
 	if (!v || v->type != JSON_NUMBER)
-		return json_errf(err, errlen, v ? v->pos : doc->pos, "time", "a number is needed");
+		return xfab_json_errf(err, errlen, v ? v->pos : doc->pos, "time",
+				      "a number is needed");
 	s->time = strtod(v->str, NULL);
-	switches = json_get(doc, "switches");
+	switches = xfab_json_get(doc, "switches");
 	if (!switches || switches->type != JSON_OBJECT)
-		return json_errf(err, errlen, doc->pos, "switches", "an object is needed");
+		return xfab_json_errf(err, errlen, doc->pos, "switches", "an object is needed");
 	for (unsigned int i = 0; i < switches->count; i++) {
 		const struct json_value *sv = &switches->children[i];
 		int sw = xfab_fab_switch_find(f, sv->key);
@@ -283,8 +287,8 @@ static int load_doc(const struct json_value *doc, const struct xfab_fabric *f,
 
 		snprintf(where, sizeof(where), "switches.%s", sv->key);
 		if (sw < 0)
-			return json_errf(err, errlen, sv->key_pos, where,
-					 "fabric %s has no such switch", f->name);
+			return xfab_json_errf(err, errlen, sv->key_pos, where,
+					      "fabric %s has no such switch", f->name);
 		if (load_switch(sv, &f->switches[sw], &s->sw[sw], err, errlen))
 			return -1;
 	}
@@ -308,7 +312,7 @@ int xfab_fab_snap_load(const char *path, const struct xfab_fabric *f, struct xfa
 		xfab_fab_snap_free(s);
 		return -1;
 	}
-	doc = json_parse(text, jerr, sizeof(jerr), &pos);
+	doc = xfab_json_parse(text, jerr, sizeof(jerr), &pos);
 	free(text);
 	if (!doc) {
 		snprintf(err, errlen, "%s:%d:%d: %s", path, pos.line, pos.col, jerr);
@@ -316,7 +320,7 @@ int xfab_fab_snap_load(const char *path, const struct xfab_fabric *f, struct xfa
 		return -1;
 	}
 	rc = load_doc(doc, f, s, inner, sizeof(inner));
-	json_free(doc);
+	xfab_json_free(doc);
 	if (rc) {
 		snprintf(err, errlen, "%s:%s", path, inner);
 		xfab_fab_snap_free(s);

@@ -58,24 +58,25 @@ int xfab_job_qp_mode_parse(const char *name)
 static int job_uint(const struct json_value *obj, const char *key, uint64_t lo, uint64_t hi,
 		    const uint64_t *dflt, uint64_t *out, char *err, size_t errlen)
 {
-	const struct json_value *v = json_get(obj, key);
+	const struct json_value *v = xfab_json_get(obj, key);
 	unsigned long long x;
 	char *end;
 
 	if (!v) {
 		if (!dflt)
-			return json_errf(err, errlen, obj->pos, key, "missing");
+			return xfab_json_errf(err, errlen, obj->pos, key, "missing");
 		*out = *dflt;
 		return 0;
 	}
 	if (v->type != JSON_NUMBER)
-		return json_errf(err, errlen, v->pos, key, "a number is needed, not %s",
-				 json_type_name(v->type));
+		return xfab_json_errf(err, errlen, v->pos, key, "a number is needed, not %s",
+				      xfab_json_type_name(v->type));
 	errno = 0;
 	x = strtoull(v->str, &end, 10);
 	if (errno || *end || v->str[0] == '-' || x < lo || x > hi)
-		return json_errf(err, errlen, v->pos, key, "%s is not an integer in %llu..%llu",
-				 v->str, (unsigned long long)lo, (unsigned long long)hi);
+		return xfab_json_errf(err, errlen, v->pos, key,
+				      "%s is not an integer in %llu..%llu", v->str,
+				      (unsigned long long)lo, (unsigned long long)hi);
 	*out = x;
 	return 0;
 }
@@ -85,16 +86,16 @@ static int job_uint(const struct json_value *obj, const char *key, uint64_t lo, 
 static int job_string(const struct json_value *obj, const char *key, const char *field,
 		      int required, const struct json_value **out, char *err, size_t errlen)
 {
-	const struct json_value *v = json_get(obj, key);
+	const struct json_value *v = xfab_json_get(obj, key);
 
 	*out = NULL;
 	if (!field)
 		field = key;
 	if (!v)
-		return required ? json_errf(err, errlen, obj->pos, field, "missing") : 0;
+		return required ? xfab_json_errf(err, errlen, obj->pos, field, "missing") : 0;
 	if (v->type != JSON_STRING)
-		return json_errf(err, errlen, v->pos, field, "a string is needed, not %s",
-				 json_type_name(v->type));
+		return xfab_json_errf(err, errlen, v->pos, field, "a string is needed, not %s",
+				      xfab_json_type_name(v->type));
 	*out = v;
 	return 0;
 }
@@ -104,11 +105,11 @@ static int job_ranks(const struct json_value *arr, struct xfab_job *job, char *e
 	char field[48];
 
 	if (arr->type != JSON_ARRAY)
-		return json_errf(err, errlen, arr->pos, "ranks", "an array is needed, not %s",
-				 json_type_name(arr->type));
+		return xfab_json_errf(err, errlen, arr->pos, "ranks", "an array is needed, not %s",
+				      xfab_json_type_name(arr->type));
 	if (arr->count < 2 || arr->count > XFAB_JOB_MAX_RANKS)
-		return json_errf(err, errlen, arr->pos, "ranks", "%u ranks; a job has 2..%d",
-				 arr->count, XFAB_JOB_MAX_RANKS);
+		return xfab_json_errf(err, errlen, arr->pos, "ranks", "%u ranks; a job has 2..%d",
+				      arr->count, XFAB_JOB_MAX_RANKS);
 	job->n = arr->count;
 	for (unsigned int i = 0; i < arr->count; i++) {
 		const struct json_value *r = &arr->children[i], *host, *addr;
@@ -116,32 +117,34 @@ static int job_ranks(const struct json_value *arr, struct xfab_job *job, char *e
 
 		snprintf(field, sizeof(field), "ranks[%u]", i);
 		if (r->type != JSON_OBJECT)
-			return json_errf(err, errlen, r->pos, field, "an object is needed, not %s",
-					 json_type_name(r->type));
+			return xfab_json_errf(err, errlen, r->pos, field,
+					      "an object is needed, not %s",
+					      xfab_json_type_name(r->type));
 		for (unsigned int k = 0; k < r->count; k++)
 			if (strcmp(r->children[k].key, "host") &&
 			    strcmp(r->children[k].key, "addr"))
-				return json_errf(err, errlen, r->children[k].key_pos, field,
-						 "unknown field \"%s\" (host, addr)",
-						 r->children[k].key);
+				return xfab_json_errf(err, errlen, r->children[k].key_pos, field,
+						      "unknown field \"%s\" (host, addr)",
+						      r->children[k].key);
 		snprintf(field, sizeof(field), "ranks[%u].addr", i);
 		if (job_string(r, "addr", field, 1, &addr, err, errlen) || !addr)
 			return -1;
 		if (inet_pton(AF_INET, addr->str, &rk->addr) != 1)
-			return json_errf(err, errlen, addr->pos, field,
-					 "\"%s\" is not an IPv4 address", addr->str);
+			return xfab_json_errf(err, errlen, addr->pos, field,
+					      "\"%s\" is not an IPv4 address", addr->str);
 		snprintf(field, sizeof(field), "ranks[%u].host", i);
 		if (job_string(r, "host", field, 0, &host, err, errlen))
 			return -1;
 		if (host && (!host->str[0] || strlen(host->str) >= sizeof(rk->host)))
-			return json_errf(err, errlen, host->pos, field, "1..%zu characters",
-					 sizeof(rk->host) - 1);
+			return xfab_json_errf(err, errlen, host->pos, field, "1..%zu characters",
+					      sizeof(rk->host) - 1);
 		snprintf(rk->host, sizeof(rk->host), "%s", host ? host->str : "");
 		for (unsigned int j = 0; j < i; j++)
 			if (job->ranks[j].addr.s_addr == rk->addr.s_addr)
-				return json_errf(err, errlen, addr->pos, "ranks",
-						 "%s is rank %u and rank %u: one rank per host",
-						 addr->str, j, i);
+				return xfab_json_errf(
+				    err, errlen, addr->pos, "ranks",
+				    "%s is rank %u and rank %u: one rank per host", addr->str, j,
+				    i);
 	}
 	return 0;
 }
@@ -160,12 +163,12 @@ int xfab_job_parse(const char *text, struct xfab_job *job, char *err, size_t err
 	int rc = -1;
 
 	memset(job, 0, sizeof(*job));
-	doc = json_parse(text, jerr, sizeof(jerr), &pos);
+	doc = xfab_json_parse(text, jerr, sizeof(jerr), &pos);
 	if (!doc)
-		return json_errf(err, errlen, pos, "job", "%s", jerr);
+		return xfab_json_errf(err, errlen, pos, "job", "%s", jerr);
 	if (doc->type != JSON_OBJECT) {
-		json_errf(err, errlen, doc->pos, "job", "an object is needed, not %s",
-			  json_type_name(doc->type));
+		xfab_json_errf(err, errlen, doc->pos, "job", "an object is needed, not %s",
+			       xfab_json_type_name(doc->type));
 		goto out;
 	}
 	for (unsigned int k = 0; k < doc->count; k++) {
@@ -175,7 +178,7 @@ int xfab_job_parse(const char *text, struct xfab_job *job, char *err, size_t err
 		       strcmp(doc->children[k].key, job_fields[f]))
 			f++;
 		if (f == sizeof(job_fields) / sizeof(job_fields[0])) {
-			json_errf(
+			xfab_json_errf(
 			    err, errlen, doc->children[k].key_pos, doc->children[k].key,
 			    "unknown field (name, op, ranks, channels, qps, qp_mode, qp_base, "
 			    "bytes)");
@@ -185,23 +188,23 @@ int xfab_job_parse(const char *text, struct xfab_job *job, char *err, size_t err
 	if (job_string(doc, "name", NULL, 0, &v, err, errlen))
 		goto out;
 	if (v && strlen(v->str) >= sizeof(job->name)) {
-		json_errf(err, errlen, v->pos, "name", "longer than %zu characters",
-			  sizeof(job->name) - 1);
+		xfab_json_errf(err, errlen, v->pos, "name", "longer than %zu characters",
+			       sizeof(job->name) - 1);
 		goto out;
 	}
 	snprintf(job->name, sizeof(job->name), "%s", v ? v->str : "job");
 	if (job_string(doc, "op", NULL, 1, &v, err, errlen) || !v)
 		goto out;
 	if (xfab_job_op_parse(v->str) < 0) {
-		json_errf(err, errlen, v->pos, "op",
-			  "\"%s\" is none of allreduce, allgather, reducescatter, alltoall",
-			  v->str);
+		xfab_json_errf(err, errlen, v->pos, "op",
+			       "\"%s\" is none of allreduce, allgather, reducescatter, alltoall",
+			       v->str);
 		goto out;
 	}
 	job->op = (enum xfab_job_op)xfab_job_op_parse(v->str);
-	v = json_get(doc, "ranks");
+	v = xfab_json_get(doc, "ranks");
 	if (!v) {
-		json_errf(err, errlen, doc->pos, "ranks", "missing");
+		xfab_json_errf(err, errlen, doc->pos, "ranks", "missing");
 		goto out;
 	}
 	if (job_ranks(v, job, err, errlen))
@@ -215,7 +218,8 @@ int xfab_job_parse(const char *text, struct xfab_job *job, char *err, size_t err
 	if (job_string(doc, "qp_mode", NULL, 0, &v, err, errlen))
 		goto out;
 	if (v && xfab_job_qp_mode_parse(v->str) < 0) {
-		json_errf(err, errlen, v->pos, "qp_mode", "\"%s\" is neither rr nor split", v->str);
+		xfab_json_errf(err, errlen, v->pos, "qp_mode", "\"%s\" is neither rr nor split",
+			       v->str);
 		goto out;
 	}
 	job->qp_mode = v ? (enum xfab_job_qp_mode)xfab_job_qp_mode_parse(v->str) : XFAB_JOB_QP_RR;
@@ -225,10 +229,10 @@ int xfab_job_parse(const char *text, struct xfab_job *job, char *err, size_t err
 	/* every QP number of the job fits the BTH's 24 bits */
 	if ((uint64_t)job->qp_base + (uint64_t)job->n * job->n * job->channels * job->qps - 1 >
 	    XFAB_JOB_QPN_MAX) {
-		v = json_get(doc, "qp_base");
-		json_errf(err, errlen, v ? v->pos : doc->pos, "qp_base",
-			  "%u + the job's %llu QP numbers pass 0xffffff", job->qp_base,
-			  (unsigned long long)job->n * job->n * job->channels * job->qps);
+		v = xfab_json_get(doc, "qp_base");
+		xfab_json_errf(err, errlen, v ? v->pos : doc->pos, "qp_base",
+			       "%u + the job's %llu QP numbers pass 0xffffff", job->qp_base,
+			       (unsigned long long)job->n * job->n * job->channels * job->qps);
 		goto out;
 	}
 	/* at least one byte per rank, channel and QP; at most 1 GiB */
@@ -237,7 +241,7 @@ int xfab_job_parse(const char *text, struct xfab_job *job, char *err, size_t err
 		goto out;
 	rc = 0;
 out:
-	json_free(doc);
+	xfab_json_free(doc);
 	return rc;
 }
 

@@ -367,13 +367,13 @@ static struct json_value *parse(struct parser *p)
 	xfab_json_mem_free(p->stack, p->stack_cap * sizeof(*p->stack));
 	free(p->scratch);
 	if (p->failed) {
-		json_free(&doc->root);
+		xfab_json_free(&doc->root);
 		return NULL;
 	}
 	return &doc->root;
 }
 
-struct json_value *json_parse(const char *text, char *err, size_t errlen, struct json_pos *pos)
+struct json_value *xfab_json_parse(const char *text, char *err, size_t errlen, struct json_pos *pos)
 {
 	struct parser *p = calloc(1, sizeof(*p));
 	struct json_value *root;
@@ -390,8 +390,8 @@ struct json_value *json_parse(const char *text, char *err, size_t errlen, struct
 	return root;
 }
 
-struct json_value *json_parse_stream(json_read_fn read, void *arg, char *err, size_t errlen,
-				     struct json_pos *pos)
+struct json_value *xfab_json_parse_stream(json_read_fn read, void *arg, char *err, size_t errlen,
+					  struct json_pos *pos)
 {
 	struct parser *p = calloc(1, sizeof(*p));
 	struct json_value *root = NULL;
@@ -416,7 +416,7 @@ struct json_value *json_parse_stream(json_read_fn read, void *arg, char *err, si
 	return root;
 }
 
-const struct json_value *json_get(const struct json_value *obj, const char *key)
+const struct json_value *xfab_json_get(const struct json_value *obj, const char *key)
 {
 	if (!obj || obj->type != JSON_OBJECT)
 		return NULL;
@@ -426,15 +426,15 @@ const struct json_value *json_get(const struct json_value *obj, const char *key)
 	return NULL;
 }
 
-const char *json_type_name(enum json_type t)
+const char *xfab_json_type_name(enum json_type t)
 {
 	static const char *const names[] = {"null",   "boolean", "number",
 					    "string", "array",	 "object"};
 	return names[t];
 }
 
-int json_errf(char *err, size_t errlen, struct json_pos pos, const char *where, const char *fmt,
-	      ...)
+int xfab_json_errf(char *err, size_t errlen, struct json_pos pos, const char *where,
+		   const char *fmt, ...)
 {
 	char what[200];
 	va_list ap;

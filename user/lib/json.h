@@ -33,22 +33,23 @@ struct json_value {
 };
 
 /* Parses text; on error returns NULL and fills err (message) and *pos. */
-struct json_value *json_parse(const char *text, char *err, size_t errlen, struct json_pos *pos);
+struct json_value *xfab_json_parse(const char *text, char *err, size_t errlen,
+				   struct json_pos *pos);
 
 /* Writes "LINE:COL: WHERE: <fmt...>" into err (a document's error at the
  * place it names) and returns -1. */
-int json_errf(char *err, size_t errlen, struct json_pos pos, const char *where, const char *fmt,
-	      ...) __attribute__((format(printf, 5, 6)));
+int xfab_json_errf(char *err, size_t errlen, struct json_pos pos, const char *where,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Fills buf with up to len bytes of input: the count, 0 at its end, or -1
  * when it cannot (the reader keeps why). */
 typedef ssize_t (*json_read_fn)(void *arg, char *buf, size_t len);
 /* Parses what read gives, chunk by chunk. A NUL byte in the input is an
  * error; a read error fails with "cannot read the input". */
-struct json_value *json_parse_stream(json_read_fn read, void *arg, char *err, size_t errlen,
-				     struct json_pos *pos);
-/* Frees a document (a value json_parse or json_parse_stream returned). */
-void json_free(struct json_value *v);
-const struct json_value *json_get(const struct json_value *obj, const char *key);
-const char *json_type_name(enum json_type t);
+struct json_value *xfab_json_parse_stream(json_read_fn read, void *arg, char *err, size_t errlen,
+					  struct json_pos *pos);
+/* Frees a document (a value xfab_json_parse or xfab_json_parse_stream returned). */
+void xfab_json_free(struct json_value *v);
+const struct json_value *xfab_json_get(const struct json_value *obj, const char *key);
+const char *xfab_json_type_name(enum json_type t);
 
 #endif

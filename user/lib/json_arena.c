@@ -107,7 +107,7 @@ char *xfab_json_intern(struct parser *p, const char *s, size_t len)
 	return copy;
 }
 
-void json_free(struct json_value *v)
+void xfab_json_free(struct json_value *v)
 {
 	struct json_doc *d = (struct json_doc *)v;
 

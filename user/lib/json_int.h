@@ -31,7 +31,7 @@
  * was built in instead of being copied out (no second copy of a routing
  * table's entries at the moment it closes). */
 #define STEAL_MIN 65536
-/* Input read per chunk by json_parse_stream. */
+/* Input read per chunk by xfab_json_parse_stream. */
 #define CHUNK (1u << 20)
 /* Objects of more members are checked for duplicate keys when they close,
  * through a hash table; smaller ones as each key is read. */
@@ -50,7 +50,7 @@ struct owned {
 };
 
 struct json_doc {
-	struct json_value root; /* first: json_free gets the document from it */
+	struct json_value root; /* first: xfab_json_free gets the document from it */
 	struct arena_block *blocks;
 	struct owned *owned;
 	char *next, *end;

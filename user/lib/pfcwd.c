@@ -60,9 +60,9 @@ static int pfcwd_restore(struct pfcwd_queue *q, struct xfab_pfc_queue *rec,
 	return 1;
 }
 
-struct pfcwd_verdict pfcwd_step(struct pfcwd_queue *q, struct xfab_pfc_queue *rec,
-				const struct pfcwd_settings *set, const struct pfcwd_sample *s,
-				__u64 elapsed_ns)
+struct pfcwd_verdict xfab_pfcwd_step(struct pfcwd_queue *q, struct xfab_pfc_queue *rec,
+				     const struct pfcwd_settings *set, const struct pfcwd_sample *s,
+				     __u64 elapsed_ns)
 {
 	struct pfcwd_verdict v = {PFCWD_STAY, 0, 0};
 
@@ -83,7 +83,7 @@ struct pfcwd_verdict pfcwd_step(struct pfcwd_queue *q, struct xfab_pfc_queue *re
 	return v;
 }
 
-void pfcwd_bits(__u8 stormed_mask, __u8 action, __u8 *ignore, __u8 *drop)
+void xfab_pfcwd_bits(__u8 stormed_mask, __u8 action, __u8 *ignore, __u8 *drop)
 {
 	int ignores = action == XFAB_PFCWD_DROP || action == XFAB_PFCWD_FORWARD;
 
@@ -91,7 +91,7 @@ void pfcwd_bits(__u8 stormed_mask, __u8 action, __u8 *ignore, __u8 *drop)
 	*drop = action == XFAB_PFCWD_DROP ? stormed_mask : 0;
 }
 
-const char *pfcwd_action_name(__u8 action)
+const char *xfab_pfcwd_action_name(__u8 action)
 {
 	switch (action) {
 	case XFAB_PFCWD_DROP:

@@ -75,17 +75,17 @@ struct pfcwd_verdict {
  * storms_restored, the wd_tx/rx_ok/drop counters and their _last); the
  * record's other fields are left alone. A queue whose action is
  * XFAB_PFCWD_OFF is not stepped by the driver. */
-struct pfcwd_verdict pfcwd_step(struct pfcwd_queue *q, struct xfab_pfc_queue *rec,
-				const struct pfcwd_settings *set, const struct pfcwd_sample *s,
-				__u64 elapsed_ns);
+struct pfcwd_verdict xfab_pfcwd_step(struct pfcwd_queue *q, struct xfab_pfc_queue *rec,
+				     const struct pfcwd_settings *set, const struct pfcwd_sample *s,
+				     __u64 elapsed_ns);
 
 /* The data plane's bits for a port (pfc_cfg's wd_ignore and wd_drop) from
  * its stormed priorities and its action: drop and forward ignore incoming
  * pause, drop also discards. */
-void pfcwd_bits(__u8 stormed_mask, __u8 action, __u8 *ignore, __u8 *drop);
+void xfab_pfcwd_bits(__u8 stormed_mask, __u8 action, __u8 *ignore, __u8 *drop);
 
 /* The action's name as SONiC prints it ("drop", "forward", "alert",
  * "off"). */
-const char *pfcwd_action_name(__u8 action);
+const char *xfab_pfcwd_action_name(__u8 action);
 
 #endif

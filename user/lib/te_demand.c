@@ -30,7 +30,7 @@ int xfab_te_err(char *err, size_t errlen, const struct json_pos *pos, const char
 static int get_str(const struct json_value *obj, const char *key, int required, char *buf,
 		   size_t len, const char *where, char *err, size_t errlen)
 {
-	const struct json_value *v = json_get(obj, key);
+	const struct json_value *v = xfab_json_get(obj, key);
 
 	buf[0] = '\0';
 	if (!v || v->type == JSON_NULL) {
@@ -53,7 +53,7 @@ static int get_str(const struct json_value *obj, const char *key, int required, 
 static int get_uint(const struct json_value *obj, const char *key, int required, uint64_t lo,
 		    uint64_t hi, uint64_t *out, const char *where, char *err, size_t errlen)
 {
-	const struct json_value *v = json_get(obj, key);
+	const struct json_value *v = xfab_json_get(obj, key);
 	unsigned long long x;
 	char *end;
 
@@ -199,7 +199,7 @@ int xfab_te_demand_matrix(struct xfab_te_demands *dm, const struct xfab_te_fabri
 {
 	struct json_pos pos = {1, 1};
 	char jerr[160];
-	struct json_value *root = json_parse(text, jerr, sizeof(jerr), &pos);
+	struct json_value *root = xfab_json_parse(text, jerr, sizeof(jerr), &pos);
 	struct xfab_te_demand *tmp = NULL;
 	int ret = -1;
 
@@ -244,13 +244,13 @@ int xfab_te_demand_matrix(struct xfab_te_demands *dm, const struct xfab_te_fabri
 		if (tmp[i].src < 0 || tmp[i].dst < 0) {
 			const char *k = tmp[i].src < 0 ? "src" : "dst";
 
-			xfab_te_err(err, errlen, &json_get(e, k)->pos,
+			xfab_te_err(err, errlen, &xfab_json_get(e, k)->pos,
 				    "%s.%s: no host \"%s\" in the fabric", where, k,
 				    tmp[i].src < 0 ? src : dst);
 			goto out;
 		}
 		if (tmp[i].src == tmp[i].dst) {
-			xfab_te_err(err, errlen, &json_get(e, "dst")->pos,
+			xfab_te_err(err, errlen, &xfab_json_get(e, "dst")->pos,
 				    "%s.dst: the same host as src", where);
 			goto out;
 		}
@@ -285,6 +285,6 @@ int xfab_te_demand_matrix(struct xfab_te_demands *dm, const struct xfab_te_fabri
 	}
 out:
 	free(tmp);
-	json_free(root);
+	xfab_json_free(root);
 	return ret;
 }

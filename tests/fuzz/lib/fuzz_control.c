@@ -7,14 +7,14 @@
  *   - through xfab_ctl_parse_request (user/lib/ctlproto.c): an accepted
  *     request formats back into a line (xfab_ctl_format_request) that parses
  *     into the same request;
- *   - through xfabd's ctl_handle (user/agent/requests.c) on a switch running
+ *   - through xfabd's agent_ctl_handle (user/agent/requests.c) on a switch running
  *     a fixed config with TE_PATH, its RIB and compiler real, the map writer
  *     a recorder (tests/unit/shadow.h) and no PFC part (its requests are
  *     refused, as requests.c refuses what nobody registered): every
  *     answer is one line that fits, ends in '\n' and parses as a response
  *     (xfab_ctl_parse_response), and a refusal writes no table entry.
- * Then the same config is reloaded as SIGHUP does it (pins_reload_check,
- * pins_reload_commit, compile), which the pins the requests set must pass.
+ * Then the same config is reloaded as SIGHUP does it (agent_pins_reload_check,
+ * agent_pins_reload_commit, compile), which the pins the requests set must pass.
  * Lines keep their state across one input (pins, the generation), never
  * across inputs: every input starts a fresh switch.
  */
@@ -61,7 +61,7 @@ struct fuzz_agent {
 
 static void agent_down(struct fuzz_agent *f)
 {
-	pins_free(f->a.pins, f->a.n_pins);
+	agent_pins_free(f->a.pins, f->a.n_pins);
 	xfab_compile_free(f->a.compile);
 	xfab_rib_free(f->a.rib);
 	xfab_config_free(&f->a.cfg);
@@ -148,7 +148,7 @@ static int one_line(struct fuzz_agent *f, const char *line, size_t len)
 		FUZZ_CHECK(memchr(err.msg, '\0', sizeof(err.msg)) && err.msg[0]);
 	}
 	memset(out, 0x5a, sizeof(out));
-	n = ctl_handle(&f->a, line, len, out, sizeof(out));
+	n = agent_ctl_handle(&f->a, line, len, out, sizeof(out));
 	FUZZ_CHECK(n > 0 && (size_t)n < sizeof(out));
 	FUZZ_CHECK(out[n] == '\0' && out[n - 1] == '\n' &&
 		   memchr(out, '\n', (size_t)n) == out + n - 1);
@@ -172,7 +172,7 @@ static int reload_same(struct fuzz_agent *f)
 
 	if (xfab_config_parse("sw.json", config_text, &next, &errs))
 		return 0;
-	if (pins_reload_check(&f->a, &next, "sw.json", &kept, &n_kept, &errs)) {
+	if (agent_pins_reload_check(&f->a, &next, "sw.json", &kept, &n_kept, &errs)) {
 		char line[1024] = "";
 
 		if (errs.count)
@@ -182,7 +182,7 @@ static int reload_same(struct fuzz_agent *f)
 		xfab_config_free(&next);
 		return -1;
 	}
-	pins_reload_commit(&f->a, kept, n_kept);
+	agent_pins_reload_commit(&f->a, kept, n_kept);
 	xfab_config_free(&f->a.cfg);
 	f->a.cfg = next;
 	/* the tables may be full (pins): said by the compile, not a crash */

@@ -233,7 +233,7 @@ static void parse_table(struct ctx *c, const struct json_value *e)
 	if (cfg_check_fields(c, e, key, fields))
 		return;
 	memset(t, 0, sizeof(*t));
-	f = json_get(e, "type");
+	f = xfab_json_get(e, "type");
 	cfg_field_key(fk, sizeof(fk), key, "type");
 	v = f ? cfg_field_text(c, f, fk, buf, sizeof(buf)) : NULL;
 	if (!f)
@@ -243,18 +243,18 @@ static void parse_table(struct ctx *c, const struct json_value *e)
 	else if (v && strcasecmp(v, "L3"))
 		cfg_add_error(c, f->pos, fk,
 			      "type '%s' is not supported: xfab has L3 and L3V6 tables", v);
-	f = json_get(e, "stage");
+	f = xfab_json_get(e, "stage");
 	cfg_field_key(fk, sizeof(fk), key, "stage");
 	v = f ? cfg_field_text(c, f, fk, buf, sizeof(buf)) : NULL;
 	if (v && !strcasecmp(v, "egress"))
 		cfg_add_error(c, f->pos, fk, "egress ACLs are not implemented (ingress only)");
 	else if (v && strcasecmp(v, "ingress"))
 		cfg_add_error(c, f->pos, fk, "stage '%s': ingress or egress", v);
-	f = json_get(e, "policy_desc");
+	f = xfab_json_get(e, "policy_desc");
 	cfg_field_key(fk, sizeof(fk), key, "policy_desc");
 	if (f)
 		cfg_parse_text(c, f, fk, NULL, 256);
-	f = json_get(e, "ports");
+	f = xfab_json_get(e, "ports");
 	cfg_field_key(fk, sizeof(fk), key, "ports");
 	if (f)
 		parse_table_ports(c, f, fk, t);
@@ -313,7 +313,8 @@ static void parse_rule_fields(struct ctx *c, const struct json_value *e, const c
 	char fk[160];
 	__u32 n;
 
-#define ACL_FIELD(name) ((f = json_get(e, name)) && (cfg_field_key(fk, sizeof(fk), key, name), 1))
+#define ACL_FIELD(name)                                                                            \
+	((f = xfab_json_get(e, name)) && (cfg_field_key(fk, sizeof(fk), key, name), 1))
 	if (ACL_FIELD(v6 ? "SRC_IPV6" : "SRC_IP") && !acl_prefix(c, f, fk, v6, r->src, r->src_mask))
 		r->fields |= XFAB_ACL_F_SRC;
 	if (ACL_FIELD(v6 ? "DST_IPV6" : "DST_IP") && !acl_prefix(c, f, fk, v6, r->dst, r->dst_mask))
@@ -374,16 +375,16 @@ static void check_rule_protocol(struct ctx *c, const struct json_value *e, const
 		return;
 	cfg_field_key(fk, sizeof(fk), key, "IP_PROTOCOL");
 	if ((r->fields & XFAB_ACL_F_TCP_FLAGS) && r->proto != IPPROTO_TCP)
-		cfg_add_error(c, json_get(e, "IP_PROTOCOL")->pos, fk,
+		cfg_add_error(c, xfab_json_get(e, "IP_PROTOCOL")->pos, fk,
 			      "TCP_FLAGS match TCP (6) only, not protocol %u", r->proto);
 	else if ((r->fields & (XFAB_ACL_F_BTH | XFAB_ACL_F_AETH)) && r->proto != IPPROTO_UDP)
-		cfg_add_error(c, json_get(e, "IP_PROTOCOL")->pos, fk,
+		cfg_add_error(c, xfab_json_get(e, "IP_PROTOCOL")->pos, fk,
 			      "BTH_OPCODE and AETH_SYNDROME match RoCEv2 (UDP, 17) only, not "
 			      "protocol %u",
 			      r->proto);
 	else if ((r->fields & (XFAB_ACL_F_SPORT | XFAB_ACL_F_DPORT)) && r->proto != IPPROTO_TCP &&
 		 r->proto != IPPROTO_UDP)
-		cfg_add_error(c, json_get(e, "IP_PROTOCOL")->pos, fk,
+		cfg_add_error(c, xfab_json_get(e, "IP_PROTOCOL")->pos, fk,
 			      "L4 ports match TCP (6) and UDP (17) only, not protocol %u",
 			      r->proto);
 }
@@ -391,7 +392,7 @@ static void check_rule_protocol(struct ctx *c, const struct json_value *e, const
 static void parse_action(struct ctx *c, const struct json_value *e, const char *key,
 			 struct xfab_acl_rule *r)
 {
-	const struct json_value *f = json_get(e, "PACKET_ACTION");
+	const struct json_value *f = xfab_json_get(e, "PACKET_ACTION");
 	char fk[160], buf[32];
 	const char *t;
 
@@ -459,7 +460,7 @@ static void parse_rule(struct ctx *c, const struct json_value *e)
 	if (cfg_check_fields(c, e, key, fields))
 		return;
 	memset(rule, 0, sizeof(*rule));
-	f = json_get(e, "PRIORITY");
+	f = xfab_json_get(e, "PRIORITY");
 	cfg_field_key(fk, sizeof(fk), key, "PRIORITY");
 	if (!f)
 		cfg_add_error(c, e->pos, key, "missing field \"PRIORITY\" (higher wins)");

@@ -68,7 +68,7 @@ static void parse_trap_ids(struct ctx *c, const struct json_value *f, const char
 static void parse_fixed(struct ctx *c, const struct json_value *e, const char *key,
 			const char *field, const char *only, const char *why)
 {
-	const struct json_value *f = json_get(e, field);
+	const struct json_value *f = xfab_json_get(e, field);
 	char buf[16], fk[160];
 	const char *t;
 
@@ -112,12 +112,12 @@ void cfg_parse_copp(struct ctx *c, const struct json_value *tbl)
 			    "buckets count packets, as SONiC's CPU traps");
 		parse_fixed(c, e, key, "mode", "sr_tcm", "a single-rate meter");
 		parse_fixed(c, e, key, "red_action", "drop", "a policed packet is dropped");
-		f = json_get(e, "trap_ids");
+		f = xfab_json_get(e, "trap_ids");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "trap_ids");
 			parse_trap_ids(c, f, fk, (__u32)g);
 		}
-		f = json_get(e, "cir");
+		f = xfab_json_get(e, "cir");
 		cfg_field_key(fk, sizeof(fk), key, "cir");
 		if (!f)
 			cfg_add_error(c, e->pos, key,
@@ -125,7 +125,7 @@ void cfg_parse_copp(struct ctx *c, const struct json_value *tbl)
 		else
 			cfg_parse_u32(c, f, fk, 0, XFAB_COPP_MAX_CIR, &cir);
 		cbs = cir;
-		f = json_get(e, "cbs");
+		f = xfab_json_get(e, "cbs");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "cbs");
 			if (cfg_parse_u32(c, f, fk, 0, XFAB_COPP_MAX_CBS, &cbs) == 0 && cir && !cbs)

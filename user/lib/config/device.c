@@ -30,7 +30,7 @@ void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 	    "hostname",	   "type", "datapath",	      "hash_seed",
 	    "description", "mac",  "fib_ipv4_groups", "fib_ipv6_groups",
 	    NULL};
-	const struct json_value *lh = json_get(tbl, "localhost"), *f;
+	const struct json_value *lh = xfab_json_get(tbl, "localhost"), *f;
 	char fk[160], buf[32];
 	const char *t;
 
@@ -45,7 +45,7 @@ void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 	}
 	if (cfg_check_fields(c, lh, "DEVICE_METADATA|localhost", fields))
 		return;
-	f = json_get(lh, "hostname");
+	f = xfab_json_get(lh, "hostname");
 	if (!f) {
 		cfg_add_error(c, lh->pos, "DEVICE_METADATA|localhost",
 			      "missing field \"hostname\"");
@@ -58,7 +58,7 @@ void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 	}
 	c->cfg->datapath = XFAB_DP_XDP;
 	c->cfg->datapath_pos = lh->pos;
-	f = json_get(lh, "datapath");
+	f = xfab_json_get(lh, "datapath");
 	if (f) {
 		c->cfg->datapath_pos = f->pos;
 		cfg_field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "datapath");
@@ -72,7 +72,7 @@ void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 				      t);
 	}
 	c->cfg->hash_seed = xfab_default_hash_seed(c->cfg->hostname);
-	f = json_get(lh, "hash_seed");
+	f = xfab_json_get(lh, "hash_seed");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "hash_seed");
 		cfg_parse_u32(c, f, fk, 0, 0xffffffffu, &c->cfg->hash_seed);
@@ -80,7 +80,7 @@ void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 	for (int v6 = 0; v6 < 2; v6++) {
 		const char *name = v6 ? "fib_ipv6_groups" : "fib_ipv4_groups";
 
-		f = json_get(lh, name);
+		f = xfab_json_get(lh, name);
 		if (!f)
 			continue;
 		cfg_field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", name);
@@ -88,14 +88,14 @@ void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 			      &c->cfg->fib_groups[v6]);
 		c->cfg->fib_groups_pos[v6] = f->pos;
 	}
-	f = json_get(lh, "description");
+	f = xfab_json_get(lh, "description");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "description");
 		cfg_parse_text(c, f, fk, NULL, 64);
 	}
 	/* SONiC's router MAC: the VTEP's (inner source MAC of what it
 	 * encapsulates); without it, the first port's */
-	f = json_get(lh, "mac");
+	f = xfab_json_get(lh, "mac");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "mac");
 		t = cfg_field_text(c, f, fk, buf, sizeof(buf));
@@ -107,7 +107,7 @@ void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 			memset(c->cfg->router_mac, 0, 6);
 		}
 	}
-	f = json_get(lh, "type");
+	f = xfab_json_get(lh, "type");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "DEVICE_METADATA|localhost", "type");
 		t = cfg_field_text(c, f, fk, buf, sizeof(buf));
@@ -160,7 +160,7 @@ void cfg_parse_ports(struct ctx *c, const struct json_value *tbl)
 		p->pos = e->key_pos;
 		p->admin_up = 1;
 		p->mtu = 1500;
-		f = json_get(e, "admin_status");
+		f = xfab_json_get(e, "admin_status");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "admin_status");
 			t = cfg_field_text(c, f, fk, buf, sizeof(buf));
@@ -172,34 +172,34 @@ void cfg_parse_ports(struct ctx *c, const struct json_value *tbl)
 				cfg_add_error(c, f->pos, fk,
 					      "admin_status must be up or down, not '%s'", t);
 		}
-		f = json_get(e, "mtu");
+		f = xfab_json_get(e, "mtu");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "mtu");
 			cfg_parse_u32(c, f, fk, 68, 9216, &p->mtu);
 		}
 		for (int tc = 0; tc < XFAB_NUM_TC; tc++)
 			p->wred[tc] = -1;
-		f = json_get(e, "rate");
+		f = xfab_json_get(e, "rate");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "rate");
 			cfg_parse_u32(c, f, fk, 1, 800000, &p->rate_mbps);
 		}
-		f = json_get(e, "buffer");
+		f = xfab_json_get(e, "buffer");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "buffer");
 			cfg_parse_u32(c, f, fk, 1500, 1u << 30, &p->buffer_bytes);
 		}
-		f = json_get(e, "speed");
+		f = xfab_json_get(e, "speed");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "speed");
 			cfg_parse_u32(c, f, fk, 1, 800000, &p->speed_mbps);
 		}
-		f = json_get(e, "description");
+		f = xfab_json_get(e, "description");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "description");
 			cfg_parse_text(c, f, fk, p->description, sizeof(p->description));
 		}
-		f = json_get(e, "alias");
+		f = xfab_json_get(e, "alias");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "alias");
 			cfg_parse_text(c, f, fk, NULL, sizeof(p->description));
@@ -210,13 +210,13 @@ void cfg_parse_ports(struct ctx *c, const struct json_value *tbl)
 /* The feature "device": both tables are required. */
 void cfg_read_device(struct ctx *c, const struct json_value *root)
 {
-	const struct json_value *tbl = json_get(root, "DEVICE_METADATA");
+	const struct json_value *tbl = xfab_json_get(root, "DEVICE_METADATA");
 
 	if (!tbl)
 		cfg_add_error(c, root->pos, "DEVICE_METADATA", "missing table");
 	else
 		cfg_parse_device_metadata(c, tbl);
-	tbl = json_get(root, "PORT");
+	tbl = xfab_json_get(root, "PORT");
 	if (!tbl || tbl->count == 0)
 		cfg_add_error(c, tbl ? tbl->pos : root->pos, "PORT", "at least one port is needed");
 	else

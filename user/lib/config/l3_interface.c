@@ -62,7 +62,7 @@ static void parse_port_entry(struct ctx *c, const struct json_value *e, const ch
 
 	if (cfg_check_fields(c, e, key, fields))
 		return;
-	f = json_get(e, "vnet_name");
+	f = xfab_json_get(e, "vnet_name");
 	if (!f)
 		return;
 	cfg_field_key(fk, sizeof(fk), key, "vnet_name");

@@ -49,7 +49,7 @@ static int neigh_fields(struct ctx *c, const struct json_value *e, const char *k
 			struct xfab_cfg_neigh *nb)
 {
 	static const __u8 zero[6];
-	const struct json_value *f = json_get(e, "neigh");
+	const struct json_value *f = xfab_json_get(e, "neigh");
 	char fk[160];
 
 	cfg_field_key(fk, sizeof(fk), key, "neigh");
@@ -69,7 +69,7 @@ static int neigh_fields(struct ctx *c, const struct json_value *e, const char *k
 		cfg_add_error(c, f->pos, fk, "a neighbour MAC cannot be all zeros");
 		return -1;
 	}
-	f = json_get(e, "family");
+	f = xfab_json_get(e, "family");
 	if (f) {
 		const char *want = nb->family == AF_INET ? "IPv4" : "IPv6";
 

@@ -163,15 +163,15 @@ int cfg_parse_path(struct ctx *c, const struct json_value *e, const char *key,
 	char fk[160];
 	int ret = -1;
 
-	fbh = json_get(e, "blackhole");
+	fbh = xfab_json_get(e, "blackhole");
 	if (fbh) {
 		cfg_field_key(fk, sizeof(fk), key, "blackhole");
 		if (cfg_parse_bool(c, fbh, fk, &rt->blackhole))
 			return -1;
 	}
-	fnh = json_get(e, "nexthop");
-	fif = json_get(e, "ifname");
-	fw = json_get(e, "weight");
+	fnh = xfab_json_get(e, "nexthop");
+	fif = xfab_json_get(e, "ifname");
+	fw = xfab_json_get(e, "weight");
 	if (rt->blackhole) {
 		if (fnh || fif || fw) {
 			cfg_add_error(c,
@@ -262,7 +262,8 @@ int cfg_prefix_is_own(struct ctx *c, const struct json_value *e, const char *key
 int cfg_parse_route_compat(struct ctx *c, const struct json_value *e, const char *key,
 			   const struct xfab_cfg_route *rt)
 {
-	const struct json_value *fd = json_get(e, "distance"), *fv = json_get(e, "nexthop-vrf");
+	const struct json_value *fd = xfab_json_get(e, "distance"),
+				*fv = xfab_json_get(e, "nexthop-vrf");
 	int n = rt->blackhole ? 1 : rt->n_nexthops, ret = -1;
 	struct list l = {0};
 	char fk[160], why[160];

@@ -72,7 +72,7 @@ void cfg_parse_route(struct ctx *c, const struct json_value *e)
 		c->routes_cap = cap;
 	}
 	routes = c->cfg->routes;
-	fnh = json_get(e, "nexthop");
+	fnh = xfab_json_get(e, "nexthop");
 	last = c->last_route >= 0 ? &routes[c->last_route] : NULL;
 	if (fnh && fnh->type == JSON_STRING && e->count == 1 && c->last_nh_text && last &&
 	    last->pfx.family == rt.pfx.family &&

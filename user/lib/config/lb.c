@@ -173,7 +173,7 @@ const struct json_value *cfg_global_entry(struct ctx *c, const struct json_value
 			cfg_add_error(c, tbl->children[i].key_pos, table,
 				      "unknown entry \"%s\" (only \"global\")",
 				      tbl->children[i].key);
-	return json_get(tbl, "global");
+	return xfab_json_get(tbl, "global");
 }
 
 static void hash_fields_error(struct ctx *c, const struct json_value *f, const char *fk,
@@ -200,7 +200,7 @@ void cfg_parse_ecmp(struct ctx *c, const struct json_value *tbl)
 
 	if (!g || cfg_check_fields(c, g, "ECMP|global", fields))
 		return;
-	f = json_get(g, "hash_fields");
+	f = xfab_json_get(g, "hash_fields");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "ECMP|global", "hash_fields");
 		if (f->type != JSON_STRING)
@@ -208,12 +208,12 @@ void cfg_parse_ecmp(struct ctx *c, const struct json_value *tbl)
 		else if (xfab_parse_hash_fields(f->str, &c->cfg->hash_fields, bad, sizeof(bad)))
 			hash_fields_error(c, f, fk, bad);
 	}
-	f = json_get(g, "symmetric");
+	f = xfab_json_get(g, "symmetric");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "ECMP|global", "symmetric");
 		cfg_parse_bool(c, f, fk, &c->cfg->symmetric);
 	}
-	f = json_get(g, "resilient");
+	f = xfab_json_get(g, "resilient");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "ECMP|global", "resilient");
 		cfg_parse_bool(c, f, fk, &c->cfg->resilient);
@@ -230,27 +230,27 @@ void cfg_parse_flowlet(struct ctx *c, const struct json_value *tbl)
 
 	if (!g || cfg_check_fields(c, g, "FLOWLET|global", fields))
 		return;
-	f = json_get(g, "enabled");
+	f = xfab_json_get(g, "enabled");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "FLOWLET|global", "enabled");
 		cfg_parse_bool(c, f, fk, &c->cfg->flowlet);
 	}
-	f = json_get(g, "gap_us");
+	f = xfab_json_get(g, "gap_us");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "FLOWLET|global", "gap_us");
 		cfg_parse_u32(c, f, fk, 1, 10000000, &c->cfg->flowlet_gap_us);
 	}
-	f = json_get(g, "load_window_us");
+	f = xfab_json_get(g, "load_window_us");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "FLOWLET|global", "load_window_us");
 		cfg_parse_u32(c, f, fk, 1, 10000000, &c->cfg->load_window_us);
 	}
-	f = json_get(g, "age_ms");
+	f = xfab_json_get(g, "age_ms");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "FLOWLET|global", "age_ms");
 		cfg_parse_u32(c, f, fk, 1, 3600000, &c->cfg->flowlet_age_ms);
 	}
-	f = json_get(g, "mode");
+	f = xfab_json_get(g, "mode");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "FLOWLET|global", "mode");
 		t = cfg_field_text(c, f, fk, buf, sizeof(buf));
@@ -287,7 +287,7 @@ void cfg_read_flowlet(struct ctx *c, const struct json_value *root)
  * it). */
 void cfg_read_te(struct ctx *c, const struct json_value *root)
 {
-	const struct json_value *tbl = json_get(root, "TE_PATH");
+	const struct json_value *tbl = xfab_json_get(root, "TE_PATH");
 
 	c->cfg->te_enabled = tbl != NULL;
 	if (tbl && !c->errs->total)

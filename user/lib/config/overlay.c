@@ -76,7 +76,7 @@ void cfg_parse_vxlan_tunnel(struct ctx *c, const struct json_value *tbl)
 				      tbl->children[0].key);
 			continue;
 		}
-		f = json_get(e, "src_ip");
+		f = xfab_json_get(e, "src_ip");
 		cfg_field_key(fk, sizeof(fk), key, "src_ip");
 		if (!f) {
 			cfg_add_error(c, e->pos, fk, "missing: the VTEP's IPv4 address");
@@ -119,7 +119,7 @@ void cfg_parse_vnets(struct ctx *c, const struct json_value *tbl)
 			continue;
 		}
 		snprintf(v.name, sizeof(v.name), "%s", e->key);
-		f = json_get(e, "vxlan_tunnel");
+		f = xfab_json_get(e, "vxlan_tunnel");
 		cfg_field_key(fk, sizeof(fk), key, "vxlan_tunnel");
 		t = f ? cfg_field_text(c, f, fk, buf, sizeof(buf)) : NULL;
 		if (!f) {
@@ -131,7 +131,7 @@ void cfg_parse_vnets(struct ctx *c, const struct json_value *tbl)
 		} else if (!t) {
 			bad = 1;
 		}
-		f = json_get(e, "vni");
+		f = xfab_json_get(e, "vni");
 		cfg_field_key(fk, sizeof(fk), key, "vni");
 		if (!f) {
 			cfg_add_error(c, e->pos, fk, "missing: 1-16777215");
@@ -146,7 +146,7 @@ void cfg_parse_vnets(struct ctx *c, const struct json_value *tbl)
 					bad = 1;
 				}
 		}
-		f = json_get(e, "scope");
+		f = xfab_json_get(e, "scope");
 		cfg_field_key(fk, sizeof(fk), key, "scope");
 		if (f) {
 			t = cfg_field_text(c, f, fk, buf, sizeof(buf));
@@ -225,7 +225,7 @@ static void parse_tunnel_route(struct ctx *c, const struct json_value *e)
 	if (cfg_check_fields(c, e, key, fields) || vnet_key(c, e, key, &t.vnet, &t.pfx))
 		return;
 	t.vni = cfg->vnets[t.vnet - 1].vni;
-	f = json_get(e, "endpoint");
+	f = xfab_json_get(e, "endpoint");
 	cfg_field_key(fk, sizeof(fk), key, "endpoint");
 	if (!f) {
 		cfg_add_error(c, e->pos, fk, "missing: the remote VTEP's IPv4 address(es)");
@@ -263,7 +263,7 @@ static void parse_tunnel_route(struct ctx *c, const struct json_value *e)
 		}
 	}
 	t.n_endpoints = n;
-	f = json_get(e, "mac_address");
+	f = xfab_json_get(e, "mac_address");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), key, "mac_address");
 		text = cfg_field_text(c, f, fk, buf, sizeof(buf));
@@ -275,7 +275,7 @@ static void parse_tunnel_route(struct ctx *c, const struct json_value *e)
 			return;
 		}
 	}
-	f = json_get(e, "vni");
+	f = xfab_json_get(e, "vni");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), key, "vni");
 		if (cfg_parse_u32(c, f, fk, 1, XFAB_MAX_VNI, &t.vni))
@@ -312,7 +312,7 @@ static void parse_vnet_route(struct ctx *c, const struct json_value *e)
 	snprintf(key, sizeof(key), "VNET_ROUTE|%s", e->key);
 	if (cfg_check_fields(c, e, key, fields) || vnet_key(c, e, key, &r.vnet, &r.rt.pfx))
 		return;
-	f = json_get(e, "ifname");
+	f = xfab_json_get(e, "ifname");
 	cfg_field_key(fk, sizeof(fk), key, "ifname");
 	if (!f) {
 		cfg_add_error(c, e->pos, fk, "missing: a port of the VNET");
@@ -332,7 +332,7 @@ static void parse_vnet_route(struct ctx *c, const struct json_value *e)
 			      cfg->vnets[r.vnet - 1].name, text);
 		return;
 	}
-	f = json_get(e, "nexthop");
+	f = xfab_json_get(e, "nexthop");
 	if (f) {
 		struct xfab_cfg_nexthop nh = {.port = r.port};
 		int found = 0;
@@ -409,5 +409,6 @@ void cfg_read_overlay(struct ctx *c, const struct json_value *root)
  * and the interfaces. */
 void cfg_read_vnet_routes(struct ctx *c, const struct json_value *root)
 {
-	cfg_parse_vnet_routes(c, json_get(root, "VNET_ROUTE_TUNNEL"), json_get(root, "VNET_ROUTE"));
+	cfg_parse_vnet_routes(c, xfab_json_get(root, "VNET_ROUTE_TUNNEL"),
+			      xfab_json_get(root, "VNET_ROUTE"));
 }

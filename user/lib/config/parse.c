@@ -25,7 +25,7 @@ static void check_tables(struct ctx *c, const struct json_value *root)
 			cfg_add_error(c, t->key_pos, t->key, "unknown table");
 		else if (t->type != JSON_OBJECT)
 			cfg_add_error(c, t->pos, t->key, "a table must be an object, got %s",
-				      json_type_name(t->type));
+				      xfab_json_type_name(t->type));
 	}
 }
 
@@ -55,7 +55,7 @@ static int config_from_json(const char *file, struct json_value *root, struct xf
 
 	if (!cfg) {
 		cfg_add_error(&c, (struct json_pos){0, 0}, NULL, "out of memory");
-		json_free(root);
+		xfab_json_free(root);
 		return -1;
 	}
 	if (root->type != JSON_OBJECT)
@@ -66,7 +66,7 @@ static int config_from_json(const char *file, struct json_value *root, struct xf
 		parse_features(&c, root);
 	if (!errs->total)
 		cfg_check_capacity(&c);
-	json_free(root);
+	xfab_json_free(root);
 	if (errs->total) {
 		xfab_config_free(cfg);
 		free(cfg);
@@ -87,7 +87,7 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 
 	errs->count = 0;
 	errs->total = 0;
-	root = json_parse(text, msg, sizeof(msg), &pos);
+	root = xfab_json_parse(text, msg, sizeof(msg), &pos);
 	if (!root) {
 		cfg_add_error(&c, pos, NULL, "%s", msg);
 		return -1;
@@ -182,7 +182,7 @@ int xfab_config_load(const char *path, struct xfab_config *cfg, struct xfab_cfg_
 		return -1;
 	}
 	r.left = (size_t)st.st_size;
-	root = json_parse_stream(file_read, &r, msg, sizeof(msg), &pos);
+	root = xfab_json_parse_stream(file_read, &r, msg, sizeof(msg), &pos);
 	if (!root) {
 		char rest[4096];
 
@@ -193,7 +193,7 @@ int xfab_config_load(const char *path, struct xfab_config *cfg, struct xfab_cfg_
 	}
 	close(r.fd);
 	if (r.nul || r.err) {
-		json_free(root);
+		xfab_json_free(root);
 		if (r.nul)
 			cfg_add_error(&c, nowhere, NULL, "the file holds a NUL byte");
 		else

@@ -118,7 +118,7 @@ void cfg_parse_port_qos_map(struct ctx *c, const struct json_value *tbl)
 			continue;
 		}
 		p = &c->cfg->ports[port];
-		f = json_get(e, "pfc_enable");
+		f = xfab_json_get(e, "pfc_enable");
 		if (!f)
 			continue;
 		cfg_field_key(fk, sizeof(fk), key, "pfc_enable");
@@ -237,7 +237,7 @@ static int parse_profiles(struct ctx *c, const struct json_value *tbl, struct pr
 		for (int k = 0; fields[k]; k++) {
 			__u32 *dst = k == 0 ? &p.xoff : k == 1 ? &p.xon : &p.headroom;
 
-			f = json_get(e, fields[k]);
+			f = xfab_json_get(e, fields[k]);
 			cfg_field_key(fk, sizeof(fk), key, fields[k]);
 			if (!f)
 				cfg_add_error(c, e->pos, key, "missing field \"%s\" (bytes)",
@@ -247,7 +247,7 @@ static int parse_profiles(struct ctx *c, const struct json_value *tbl, struct pr
 		}
 		cfg_field_key(fk, sizeof(fk), key, "xon");
 		if (c->errs->total == bad && p.xon >= p.xoff)
-			cfg_add_error(c, json_get(e, "xon")->pos, fk,
+			cfg_add_error(c, xfab_json_get(e, "xon")->pos, fk,
 				      "xon (%u) must be below xoff (%u)", p.xon, p.xoff);
 		if (c->errs->total == bad)
 			pr[n++] = p;
@@ -300,7 +300,7 @@ static void parse_pgs(struct ctx *c, const struct json_value *tbl, const struct 
 			}
 		if (clash >= 0)
 			continue;
-		f = json_get(e, "profile");
+		f = xfab_json_get(e, "profile");
 		if (!f) {
 			cfg_add_error(c, e->pos, key, "missing field \"profile\"");
 			continue;
@@ -363,12 +363,12 @@ void cfg_parse_pfc_wd(struct ctx *c, const struct json_value *tbl)
 	static const char *const fields[] = {"action", "detection_time", "restoration_time", NULL};
 	static const char *const gfields[] = {"POLL_INTERVAL", NULL};
 	char key[160], fk[160], buf[32];
-	const struct json_value *g = json_get(tbl, "GLOBAL");
+	const struct json_value *g = xfab_json_get(tbl, "GLOBAL");
 	int poll_line = 0;
 
 	c->cfg->pfcwd_poll_ms = 200;
 	if (g && !cfg_check_fields(c, g, "PFC_WD|GLOBAL", gfields)) {
-		const struct json_value *f = json_get(g, "POLL_INTERVAL");
+		const struct json_value *f = xfab_json_get(g, "POLL_INTERVAL");
 
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), "PFC_WD|GLOBAL", "POLL_INTERVAL");
@@ -404,7 +404,7 @@ void cfg_parse_pfc_wd(struct ctx *c, const struct json_value *tbl)
 				      c->cfg->ports[port].name);
 			continue;
 		}
-		f = json_get(e, "action");
+		f = xfab_json_get(e, "action");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "action");
 			t = cfg_field_text(c, f, fk, buf, sizeof(buf));
@@ -418,7 +418,7 @@ void cfg_parse_pfc_wd(struct ctx *c, const struct json_value *tbl)
 				cfg_add_error(c, f->pos, fk,
 					      "action must be drop, forward or alert, not '%s'", t);
 		}
-		f = json_get(e, "detection_time");
+		f = xfab_json_get(e, "detection_time");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "detection_time");
 			cfg_parse_u32(c, f, fk, 100, 5000, &det);
@@ -427,11 +427,11 @@ void cfg_parse_pfc_wd(struct ctx *c, const struct json_value *tbl)
 		 * detection time given (pfcwd start), 200 ms with neither
 		 * (pfcwd start_default). SONiC's orchagent ignores an entry
 		 * without both times; xfab fills them in (CONFIG.md#pfc_wd). */
-		f = json_get(e, "restoration_time");
+		f = xfab_json_get(e, "restoration_time");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "restoration_time");
 			cfg_parse_u32(c, f, fk, 100, 60000, &rest_ms);
-		} else if (json_get(e, "detection_time")) {
+		} else if (xfab_json_get(e, "detection_time")) {
 			rest_ms = 2 * det;
 		}
 		if (c->errs->total != bad)
@@ -463,7 +463,8 @@ void cfg_read_pfc(struct ctx *c, const struct json_value *root)
 		c->cfg->ports[p].pfc.cable_m = XFAB_PFC_CABLE_M;
 	cfg_read_table(c, root, "PORT_QOS_MAP", cfg_parse_port_qos_map);
 	cfg_read_table(c, root, "CABLE_LENGTH", cfg_parse_cable_length);
-	cfg_parse_buffers(c, json_get(root, "BUFFER_PROFILE"), json_get(root, "BUFFER_PG"));
+	cfg_parse_buffers(c, xfab_json_get(root, "BUFFER_PROFILE"),
+			  xfab_json_get(root, "BUFFER_PG"));
 }
 
 /* The feature "pfcwd": the PFC watchdog (after "pfc": it watches the

@@ -72,13 +72,13 @@ void cfg_parse_wred_profiles(struct ctx *c, const struct json_value *tbl)
 			return;
 		}
 		snprintf(w.name, sizeof(w.name), "%s", e->key);
-		f = json_get(e, "min_threshold");
+		f = xfab_json_get(e, "min_threshold");
 		cfg_field_key(fk, sizeof(fk), key, "min_threshold");
 		if (!f)
 			cfg_add_error(c, e->pos, key, "missing field \"min_threshold\" (bytes)");
 		else
 			cfg_parse_u32(c, f, fk, 0, 1u << 30, &w.kmin_bytes);
-		f = json_get(e, "max_threshold");
+		f = xfab_json_get(e, "max_threshold");
 		cfg_field_key(fk, sizeof(fk), key, "max_threshold");
 		if (!f)
 			cfg_add_error(c, e->pos, key, "missing field \"max_threshold\" (bytes)");
@@ -87,12 +87,12 @@ void cfg_parse_wred_profiles(struct ctx *c, const struct json_value *tbl)
 			cfg_add_error(c, f->pos, fk,
 				      "max_threshold must be above min_threshold (%u)",
 				      w.kmin_bytes);
-		f = json_get(e, "max_probability");
+		f = xfab_json_get(e, "max_probability");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "max_probability");
 			cfg_parse_u32(c, f, fk, 0, 100, &w.pmax_percent);
 		}
-		f = json_get(e, "ecn");
+		f = xfab_json_get(e, "ecn");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "ecn");
 			t = cfg_field_text(c, f, fk, buf, sizeof(buf));
@@ -105,7 +105,7 @@ void cfg_parse_wred_profiles(struct ctx *c, const struct json_value *tbl)
 				cfg_add_error(c, f->pos, fk,
 					      "ecn must be ecn_all or ecn_none, not '%s'", t);
 		}
-		f = json_get(e, "drop_nonect");
+		f = xfab_json_get(e, "drop_nonect");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "drop_nonect");
 			cfg_parse_bool(c, f, fk, &w.drop_nonect);
@@ -179,7 +179,7 @@ void cfg_parse_queues(struct ctx *c, const struct json_value *tbl)
 		}
 		for (int tc = lo; tc <= hi; tc++)
 			bound_line[port][tc] = e->key_pos.line;
-		f = json_get(e, "wred_profile");
+		f = xfab_json_get(e, "wred_profile");
 		if (!f) {
 			cfg_add_error(c, e->pos, key, "missing field \"wred_profile\"");
 			continue;

@@ -25,12 +25,12 @@ void cfg_parse_fib_sync(struct ctx *c, const struct json_value *tbl)
 	memcpy(c->cfg->fib_protocols, flt.protocol, sizeof(flt.protocol));
 	if (!g || cfg_check_fields(c, g, "FIB_SYNC|global", fields))
 		return;
-	f = json_get(g, "enabled");
+	f = xfab_json_get(g, "enabled");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "FIB_SYNC|global", "enabled");
 		cfg_parse_bool(c, f, fk, &c->cfg->fib_sync);
 	}
-	f = json_get(g, "table");
+	f = xfab_json_get(g, "table");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "FIB_SYNC|global", "table");
 		t = cfg_field_text(c, f, fk, buf, sizeof(buf));
@@ -45,7 +45,7 @@ void cfg_parse_fib_sync(struct ctx *c, const struct json_value *tbl)
 				      c->cfg->fib_table,
 				      c->cfg->fib_table == RT_TABLE_LOCAL ? "local" : "default");
 	}
-	f = json_get(g, "protocols");
+	f = xfab_json_get(g, "protocols");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "FIB_SYNC|global", "protocols");
 		if (f->type != JSON_STRING) {
@@ -90,23 +90,23 @@ void cfg_parse_local_repair(struct ctx *c, const struct json_value *tbl)
 
 	if (!g || cfg_check_fields(c, g, "LOCAL_REPAIR|global", fields))
 		return;
-	f = json_get(g, "split_horizon");
+	f = xfab_json_get(g, "split_horizon");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "LOCAL_REPAIR|global", "split_horizon");
 		cfg_parse_bool(c, f, fk, &cfg->split_horizon);
 	}
 	cfg->repair_hold_ms = 1000;
-	f = json_get(g, "hold_ms");
+	f = xfab_json_get(g, "hold_ms");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "LOCAL_REPAIR|global", "hold_ms");
 		cfg_parse_u32(c, f, fk, 0, 60000, &cfg->repair_hold_ms);
 	}
-	f = json_get(g, "bounce");
+	f = xfab_json_get(g, "bounce");
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "LOCAL_REPAIR|global", "bounce");
 		cfg_parse_bool(c, f, fk, &cfg->repair_bounce);
 	}
-	ports = json_get(g, "ports");
+	ports = xfab_json_get(g, "ports");
 	cfg_field_key(fk, sizeof(fk), "LOCAL_REPAIR|global", "ports");
 	if (!cfg->repair_bounce) {
 		if (ports)
@@ -179,7 +179,7 @@ void cfg_read_local_repair(struct ctx *c, const struct json_value *root)
  * million routes), then each route, then the duplicates. */
 void cfg_read_routes(struct ctx *c, const struct json_value *root)
 {
-	const struct json_value *tbl = json_get(root, "ROUTE");
+	const struct json_value *tbl = xfab_json_get(root, "ROUTE");
 
 	if (!tbl)
 		return;

@@ -297,7 +297,8 @@ const char *cfg_field_text(struct ctx *c, const struct json_value *f, const char
 		snprintf(buf, len, "%s", f->boolean ? "true" : "false");
 		return buf;
 	default:
-		cfg_add_error(c, f->pos, key, "expected a string, got %s", json_type_name(f->type));
+		cfg_add_error(c, f->pos, key, "expected a string, got %s",
+			      xfab_json_type_name(f->type));
 		return NULL;
 	}
 }
@@ -323,7 +324,8 @@ int cfg_parse_text(struct ctx *c, const struct json_value *f, const char *key, c
 		   size_t len)
 {
 	if (f->type != JSON_STRING) {
-		cfg_add_error(c, f->pos, key, "expected a string, got %s", json_type_name(f->type));
+		cfg_add_error(c, f->pos, key, "expected a string, got %s",
+			      xfab_json_type_name(f->type));
 		return -1;
 	}
 	if (strlen(f->str) >= len) {
@@ -368,7 +370,7 @@ int cfg_check_fields(struct ctx *c, const struct json_value *entry, const char *
 
 	if (entry->type != JSON_OBJECT) {
 		cfg_add_error(c, entry->pos, key, "expected an object of fields, got %s",
-			      json_type_name(entry->type));
+			      xfab_json_type_name(entry->type));
 		return -1;
 	}
 	for (size_t i = 0; i < entry->count; i++) {
@@ -454,7 +456,7 @@ int cfg_parse_key_prefix(struct ctx *c, const struct json_value *e, const char *
 void cfg_read_table(struct ctx *c, const struct json_value *root, const char *name,
 		    void (*parse)(struct ctx *c, const struct json_value *tbl))
 {
-	const struct json_value *tbl = json_get(root, name);
+	const struct json_value *tbl = xfab_json_get(root, name);
 
 	if (tbl)
 		parse(c, tbl);
