@@ -352,8 +352,8 @@ static __always_inline int xfab_pl_handoff(const struct xfab_ctx *c, struct xfab
 	if (!c->is_tc && !c->tracing && (in->flags & XFAB_PORT_LOSSLESS) &&
 	    xfab_pfc_is_lossless(in->slot, m) && xfab_pfc_handoff(c->ctx)) {
 		xfab_count_rx(s->slot, s->rx_len);
-		return xfab_pl_done(
-		    p, XFAB_ACT_PUNT); /* XDP_PASS, not counted as a punt: the tc path counts it */
+		/* XDP_PASS, not counted as a punt: the tc path counts it */
+		return xfab_pl_done(p, XFAB_ACT_PUNT);
 	}
 	if (xfab_bench_stops_after(bench, XFAB_BENCH_VALIDATE))
 		return xfab_pl_done(p, xfab_bench_out(s));
