@@ -177,18 +177,52 @@ static __always_inline int xfab_too_big(const struct xfab_scratch *s, struct xfa
 	return xfab_drop(res, XFAB_DROP_VNET_MTU);
 }
 
-static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch *s, int bench)
-{
-	struct xfab_meta *m = &s->m;
-	struct xfab_result *res = &s->res;
-	const struct xfab_port *in, *out;
-	const struct xfab_settings *cfg;
-	__u32 zero = 0, ifindex;
-	int act, err;
+/*
+ * The stages, in the order of the pipeline. Each returns XFAB_PL_NEXT when
+ * the packet goes on to the next stage, or XFAB_PL_DONE when it decided:
+ * the pipeline's verdict is then in the stage context, its end recorded
+ * already (xfab_end: counted, or traced).
+ */
+#define XFAB_PL_NEXT 0
+#define XFAB_PL_DONE 1
 
-	/* What every packet reads back; the rest of the L3 decision and the
-	 * queue's figures are read back only by a trace (group selection's
-	 * hash input is written whole). */
+/* What the stages hand on beside the scratch slot: pointers to map values
+ * stay in registers or on the stack, because a pointer stored in a map
+ * value is a plain number to the verifier. */
+struct xfab_pl {
+	const struct xfab_settings *cfg;
+	const struct xfab_port *in;  /* the ingress port's entry */
+	const struct xfab_port *out; /* the egress port's, from the egress checks on */
+	/* The lookups' keys, in the pipeline's frame (a helper takes their
+	 * address): settings_key is 0; port_key the ingress port's ifindex,
+	 * from the egress checks on the egress port's. Kept where the
+	 * one-function pipeline had them, the stages compile to its very
+	 * instructions and stack layout (the verifier's work depends on it). */
+	__u32 *settings_key;
+	__u32 *port_key;
+	int verdict; /* enum xfab_action, once a stage is XFAB_PL_DONE */
+};
+
+/* A stage decided: verdict is the pipeline's. */
+static __always_inline int xfab_pl_done(struct xfab_pl *p, int verdict)
+{
+	p->verdict = verdict;
+	return XFAB_PL_DONE;
+}
+
+/* A stage decided act: the pipeline ends (xfab_end) at that stage. */
+static __always_inline int xfab_pl_end(const struct xfab_ctx *c, struct xfab_scratch *s,
+				       struct xfab_pl *p, int act, __u8 stage)
+{
+	return xfab_pl_done(p, xfab_end(c, s, act, stage));
+}
+
+/* Start: clears what every packet reads back and finds the settings. The
+ * rest of the L3 decision and the queue's figures are read back only by a
+ * trace (group selection's hash input is written whole). */
+static __always_inline int xfab_pl_start(const struct xfab_ctx *c, struct xfab_scratch *s,
+					 struct xfab_pl *p)
+{
 	__builtin_memset(&s->m, 0, sizeof(s->m));
 	__builtin_memset(&s->res, 0, sizeof(s->res));
 	if (c->tracing) {
@@ -200,7 +234,7 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 		s->l3.pick.flags = 0;
 		s->l3.pick.live = 0;
 	}
-	res->tracing = c->tracing;
+	s->res.tracing = c->tracing;
 	s->l3.pick.tracing = c->tracing;
 	s->ov.mode = XFAB_OVERLAY_NONE;
 	s->ov.vnet = 0;
@@ -208,163 +242,277 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 		s->ov.vni = 0;
 		s->ov.endpoint = 0;
 	}
-	cfg = bpf_map_lookup_elem(&settings, &zero);
-	if (!cfg) /* an ARRAY always has index 0; this satisfies the verifier */
-		return XFAB_ACT_DROP;
+	p->cfg = bpf_map_lookup_elem(&settings, p->settings_key);
+	if (!p->cfg) /* an ARRAY always has index 0; this satisfies the verifier */
+		return xfab_pl_done(p, XFAB_ACT_DROP);
+	return XFAB_PL_NEXT;
+}
 
-	/* Port checks: only ports xfabd configured, and only while up. */
-	ifindex = c->ingress_ifindex;
-	in = bpf_map_lookup_elem(&ports, &ifindex);
-	if (!in || in->ifindex != ifindex) {
+/* Port checks: only ports xfabd configured, and only while up. A port it
+ * does not know has no slot: its packets are counted apart. */
+static __always_inline int xfab_pl_port(const struct xfab_ctx *c, struct xfab_scratch *s,
+					struct xfab_pl *p)
+{
+	struct xfab_result *res = &s->res;
+	const struct xfab_port *in;
+
+	*p->port_key = c->ingress_ifindex;
+	in = bpf_map_lookup_elem(&ports, p->port_key);
+	if (!in || in->ifindex != *p->port_key) {
 		if (c->tracing) {
 			xfab_drop(res, XFAB_DROP_PORT_UNKNOWN);
-			return xfab_end(c, s, XFAB_ACT_DROP, XFAB_STAGE_PORT);
+			return xfab_pl_end(c, s, p, XFAB_ACT_DROP, XFAB_STAGE_PORT);
 		}
-		return xfab_count_unknown_port(res, c->len);
+		return xfab_pl_done(p, xfab_count_unknown_port(res, c->len));
 	}
+	p->in = in;
 	s->slot = in->slot;
 	s->rx_len = c->len;
 	if ((in->flags & XFAB_PORT_ADMIN_UP) == 0)
-		return xfab_end(c, s, xfab_drop(res, XFAB_DROP_PORT_DOWN), XFAB_STAGE_PORT);
+		return xfab_pl_end(c, s, p, xfab_drop(res, XFAB_DROP_PORT_DOWN), XFAB_STAGE_PORT);
+	return XFAB_PL_NEXT;
+}
 
-	/* Parse: Ethernet, and the IP header's fields (parse.h: judged by
-	 * validation below, which reports what parsing met in order). */
+/* Pause frames (pfc.h): consumed, counted in pfc_state, never a drop (a
+ * bad one is); the port's rx counters count them. */
+static __always_inline int xfab_pl_mac_control(const struct xfab_ctx *c, struct xfab_scratch *s,
+					       struct xfab_pl *p)
+{
+	int err = xfab_pfc_rx(c, s, p->in);
+
+	if (err)
+		return xfab_pl_end(c, s, p, xfab_drop(&s->res, err), XFAB_STAGE_CLASSIFY);
+	if (c->tracing)
+		return xfab_pl_end(c, s, p, XFAB_ACT_DROP, XFAB_STAGE_CLASSIFY);
+	xfab_count_rx(s->slot, s->rx_len);
+	return xfab_pl_done(p, XFAB_ACT_DROP);
+}
+
+/* Parse: Ethernet, and the IP header's fields (parse.h: judged by the
+ * validation stage, which reports what parsing met in order). A pause
+ * frame ends here; every other frame pays one compare for it. */
+static __always_inline int xfab_pl_parse(struct xfab_ctx *c, struct xfab_scratch *s,
+					 struct xfab_pl *p, int bench)
+{
+	struct xfab_meta *m = &s->m;
+	int err;
+
 	err = xfab_parse_eth(c, m);
 	if (err)
-		return xfab_end(c, s, xfab_drop(res, -err), XFAB_STAGE_PARSE);
-	res->vlan_in_data = m->vlan_in_data;
-	/* Pause frames (pfc.h): consumed, counted in pfc_state, never a drop
-	 * (a bad one is). One compare for every other frame. */
-	if (m->eth_proto == XFAB_ETH_P_MAC_CONTROL) {
-		err = xfab_pfc_rx(c, s, in);
-		if (err)
-			return xfab_end(c, s, xfab_drop(res, err), XFAB_STAGE_CLASSIFY);
-		if (c->tracing)
-			return xfab_end(c, s, XFAB_ACT_DROP, XFAB_STAGE_CLASSIFY);
-		xfab_count_rx(s->slot, s->rx_len);
-		return XFAB_ACT_DROP;
-	}
+		return xfab_pl_end(c, s, p, xfab_drop(&s->res, -err), XFAB_STAGE_PARSE);
+	s->res.vlan_in_data = m->vlan_in_data;
+	if (m->eth_proto == XFAB_ETH_P_MAC_CONTROL)
+		return xfab_pl_mac_control(c, s, p);
 	if (m->eth_proto == ETH_P_IP)
 		xfab_parse_ipv4(c, m);
 	else if (m->eth_proto == ETH_P_IPV6)
 		xfab_parse_ipv6(c, m);
 	if (xfab_bench_stops_after(bench, XFAB_BENCH_PARSE))
-		return xfab_bench_out(s);
+		return xfab_pl_done(p, xfab_bench_out(s));
+	return XFAB_PL_NEXT;
+}
 
-	/* Validate: L2 rules, the IP header (RFC 1812), address classes. */
-	act = xfab_stage_l2(c, m, in, res);
+/* Validate: L2 rules, the IP header (RFC 1812), address classes; what
+ * fails is dropped or punted here, before any table is read. */
+static __always_inline int xfab_pl_validate(const struct xfab_ctx *c, struct xfab_scratch *s,
+					    struct xfab_pl *p)
+{
+	struct xfab_meta *m = &s->m;
+	struct xfab_result *res = &s->res;
+	int act, err;
+
+	act = xfab_stage_l2(c, m, p->in, res);
 	if (act != XFAB_ACT_FORWARD)
-		return xfab_end(c, s, act, XFAB_STAGE_CLASSIFY);
+		return xfab_pl_end(c, s, p, act, XFAB_STAGE_CLASSIFY);
 	if (m->eth_proto == ETH_P_IP) {
 		err = xfab_validate_ipv4(c, m);
 		if (err)
-			return xfab_end(c, s, xfab_drop(res, -err), XFAB_STAGE_PARSE);
+			return xfab_pl_end(c, s, p, xfab_drop(res, -err), XFAB_STAGE_PARSE);
 		act = xfab_stage_ipv4_class(m, res);
 	} else {
 		err = xfab_validate_ipv6(c, m);
 		if (err)
-			return xfab_end(c, s, xfab_drop(res, -err), XFAB_STAGE_PARSE);
+			return xfab_pl_end(c, s, p, xfab_drop(res, -err), XFAB_STAGE_PARSE);
 		act = xfab_stage_ipv6_class(m, res);
 	}
 	if (act != XFAB_ACT_FORWARD)
-		return xfab_end(c, s, act, XFAB_STAGE_CLASSIFY);
-	/* xdp datapath: a lossless class takes the tc path (pfc.h), which
-	 * has the real queues; XDP decided the punts and drops above. A trace
-	 * follows it on (the tc path's decision is the same). */
+		return xfab_pl_end(c, s, p, act, XFAB_STAGE_CLASSIFY);
+	return XFAB_PL_NEXT;
+}
+
+/* xdp datapath: a lossless class takes the tc path (pfc.h), which has the
+ * real queues; XDP decided the punts and drops above. A trace follows it
+ * on (the tc path's decision is the same). */
+static __always_inline int xfab_pl_handoff(const struct xfab_ctx *c, struct xfab_scratch *s,
+					   struct xfab_pl *p, int bench)
+{
+	const struct xfab_port *in = p->in;
+	const struct xfab_meta *m = &s->m;
+
 	if (!c->is_tc && !c->tracing && (in->flags & XFAB_PORT_LOSSLESS) &&
 	    xfab_pfc_is_lossless(in->slot, m) && xfab_pfc_handoff(c->ctx)) {
 		xfab_count_rx(s->slot, s->rx_len);
-		return XFAB_ACT_PUNT; /* XDP_PASS, not counted as a punt: the tc path counts it */
+		/* XDP_PASS, not counted as a punt: the tc path counts it */
+		return xfab_pl_done(p, XFAB_ACT_PUNT);
 	}
 	if (xfab_bench_stops_after(bench, XFAB_BENCH_VALIDATE))
-		return xfab_bench_out(s);
-	/* The ingress ACL (acl.h) judges transit packets; the punts
-	 * above are decided, packets to the switch's addresses pass it. */
-	act = xfab_stage_acl(c, s);
+		return xfab_pl_done(p, xfab_bench_out(s));
+	return XFAB_PL_NEXT;
+}
+
+/* The ingress ACL (acl.h) judges transit packets; the punts above are
+ * decided, packets to the switch's addresses pass it. */
+static __always_inline int xfab_pl_acl(const struct xfab_ctx *c, struct xfab_scratch *s,
+				       struct xfab_pl *p)
+{
+	int act = xfab_stage_acl(c, s);
+
 	if (act != XFAB_ACT_FORWARD)
-		return xfab_end(c, s, act, XFAB_STAGE_CLASSIFY);
-	/* Overlay (vxlan.h): a tenant port's packet is routed in its VNET's
-	 * table; a tunnel packet to this VTEP is decapsulated and its inner
-	 * packet routed in its VNI's. */
-	if (in->vnet) {
-		act = xfab_stage_vnet(c, s, cfg, in->vnet, 0);
+		return xfab_pl_end(c, s, p, act, XFAB_STAGE_CLASSIFY);
+	return XFAB_PL_NEXT;
+}
+
+/* Overlay (vxlan.h): a tenant port's packet is routed in its VNET's
+ * table; a tunnel packet to this VTEP is decapsulated, its inner packet
+ * judged by the address rules and routed in its VNI's. */
+static __always_inline int xfab_pl_overlay(struct xfab_ctx *c, struct xfab_scratch *s,
+					   struct xfab_pl *p)
+{
+	struct xfab_meta *m = &s->m;
+	struct xfab_result *res = &s->res;
+	int act;
+
+	if (p->in->vnet) {
+		act = xfab_stage_vnet(c, s, p->cfg, p->in->vnet, 0);
 		if (act != XFAB_ACT_FORWARD)
-			return xfab_end(c, s, act, XFAB_STAGE_L3);
+			return xfab_pl_end(c, s, p, act, XFAB_STAGE_L3);
 	} else if (xfab_is_vxlan_to_vtep(m)) {
 		act = xfab_stage_decap(c, s);
 		if (act != XFAB_ACT_FORWARD)
-			return xfab_end(c, s, act, XFAB_STAGE_PARSE);
+			return xfab_pl_end(c, s, p, act, XFAB_STAGE_PARSE);
 		act = m->is_v6 ? xfab_stage_ipv6_class(m, res) : xfab_stage_ipv4_class(m, res);
 		if (act == XFAB_ACT_FORWARD)
-			act = xfab_stage_vnet(c, s, cfg, s->ov.vnet, 1);
+			act = xfab_stage_vnet(c, s, p->cfg, s->ov.vnet, 1);
 		if (act != XFAB_ACT_FORWARD)
-			return xfab_end(c, s, act, XFAB_STAGE_L3);
+			return xfab_pl_end(c, s, p, act, XFAB_STAGE_L3);
 	}
+	return XFAB_PL_NEXT;
+}
 
-	/* TE override, route lookup, path selection, neighbour: the
-	 * underlay's, for its own packets and for the tunnel's outer one. */
+/* TE override, route lookup, path selection, neighbour (l3.h): the
+ * underlay's, for its own packets and for the tunnel's outer one (the
+ * overlay stage chose a decapsulated or local tenant packet's path). */
+static __always_inline int xfab_pl_route(struct xfab_ctx *c, struct xfab_scratch *s,
+					 struct xfab_pl *p, int bench)
+{
+	struct xfab_result *res = &s->res;
+	int act;
+
 	if (s->ov.mode == XFAB_OVERLAY_NONE || s->ov.mode == XFAB_OVERLAY_ENCAP) {
-		if (s->ov.mode == XFAB_OVERLAY_NONE && (cfg->hash_fields & XFAB_HASH_F_INNER))
-			xfab_parse_vxlan_inner(c, m);
-		act = xfab_stage_l3(s, cfg, ifindex, c->tracing, bench);
+		if (s->ov.mode == XFAB_OVERLAY_NONE && (p->cfg->hash_fields & XFAB_HASH_F_INNER))
+			xfab_parse_vxlan_inner(c, &s->m);
+		act = xfab_stage_l3(s, p->cfg, *p->port_key, c->tracing, bench);
 		if ((xfab_bench_stops_after(bench, XFAB_BENCH_FIB) ||
 		     xfab_bench_stops_after(bench, XFAB_BENCH_PICK)) &&
 		    act == XFAB_ACT_BENCH)
-			return xfab_bench_out(s);
+			return xfab_pl_done(p, xfab_bench_out(s));
 		/* the kernel never gets a tenant packet to send in the underlay */
 		if (act == XFAB_ACT_PUNT && s->ov.mode == XFAB_OVERLAY_ENCAP)
 			act = xfab_drop(res, XFAB_DROP_VNET_UNDERLAY_PUNT);
 		if (act != XFAB_ACT_FORWARD)
-			return xfab_end(c, s, act, XFAB_STAGE_L3);
+			return xfab_pl_end(c, s, p, act, XFAB_STAGE_L3);
 	}
-
 	if (xfab_bench_stops_after(bench, XFAB_BENCH_NEXTHOP))
-		return xfab_bench_out(s);
+		return xfab_pl_done(p, xfab_bench_out(s));
+	return XFAB_PL_NEXT;
+}
 
-	/* Egress checks. */
-	ifindex = s->l3.egress_ifindex;
-	out = bpf_map_lookup_elem(&ports, &ifindex);
-	if (!out || out->ifindex != ifindex ||
+/* Egress checks: the chosen port is ours and up (its device live, unless
+ * path selection saw it so), the packet's tenant's, and its MTU holds the
+ * packet; a tunnel's packet is encapsulated once its path is known. */
+static __always_inline int xfab_pl_egress(struct xfab_ctx *c, struct xfab_scratch *s,
+					  struct xfab_pl *p)
+{
+	const struct xfab_meta *m = &s->m;
+	struct xfab_result *res = &s->res;
+	const struct xfab_port *out;
+	int err;
+
+	*p->port_key = s->l3.egress_ifindex;
+	out = bpf_map_lookup_elem(&ports, p->port_key);
+	if (!out || out->ifindex != *p->port_key ||
 	    (!s->l3.egress_live &&
-	     ((out->flags & XFAB_PORT_UP) != XFAB_PORT_UP || !xfab_port_dev_live(ifindex))))
-		return xfab_end(c, s, xfab_drop(res, XFAB_DROP_EGRESS_DOWN), XFAB_STAGE_EGRESS);
+	     ((out->flags & XFAB_PORT_UP) != XFAB_PORT_UP || !xfab_port_dev_live(*p->port_key))))
+		return xfab_pl_end(c, s, p, xfab_drop(res, XFAB_DROP_EGRESS_DOWN),
+				   XFAB_STAGE_EGRESS);
 	/* Tenants stay apart: a tenant's packet leaves through a port of its
 	 * VNET or, encapsulated, the underlay; the underlay's never through
 	 * a tenant's port. */
 	if (out->vnet != (s->ov.mode == XFAB_OVERLAY_ENCAP ? 0 : s->ov.vnet))
-		return xfab_end(c, s, xfab_drop(res, XFAB_DROP_VNET_CROSS), XFAB_STAGE_EGRESS);
+		return xfab_pl_end(c, s, p, xfab_drop(res, XFAB_DROP_VNET_CROSS),
+				   XFAB_STAGE_EGRESS);
 	if (!c->is_gso && m->l3_len > out->mtu)
-		return xfab_end(c, s, xfab_too_big(s, res), XFAB_STAGE_EGRESS);
+		return xfab_pl_end(c, s, p, xfab_too_big(s, res), XFAB_STAGE_EGRESS);
 	if (s->ov.mode == XFAB_OVERLAY_ENCAP) {
 		err = xfab_encap(c, s);
 		if (err)
-			return xfab_end(c, s, xfab_drop(res, err), XFAB_STAGE_EGRESS);
+			return xfab_pl_end(c, s, p, xfab_drop(res, err), XFAB_STAGE_EGRESS);
 	}
+	p->out = out;
+	return XFAB_PL_NEXT;
+}
 
-	/* Queue: the egress (port, class) may mark CE or drop. In the tc
-	 * datapath the egress program does this against the real qdisc. */
+/* Queue: the egress (port, class) may mark CE or drop. In the tc datapath
+ * the egress program does this against the real qdisc. */
+static __always_inline int xfab_pl_queue(const struct xfab_ctx *c, struct xfab_scratch *s,
+					 struct xfab_pl *p, int bench)
+{
+	const struct xfab_port *out = p->out;
+	const struct xfab_meta *m = &s->m;
+	struct xfab_result *res = &s->res;
+	int act;
+
 	res->tc = c->is_tc || (out->flags & XFAB_PORT_QUEUED) ? (__u8)xfab_classify(m) : 1;
 	if (!c->is_tc && (out->flags & XFAB_PORT_QUEUED)) {
 		act =
 		    xfab_stage_queue_xdp(c, m, out->slot, res->tc, c->len, res, &s->qi, &s->clock);
 		if (act != XFAB_ACT_FORWARD)
-			return xfab_end(c, s, act, XFAB_STAGE_QUEUE);
+			return xfab_pl_end(c, s, p, act, XFAB_STAGE_QUEUE);
 	}
-
 	if (xfab_bench_stops_after(bench, XFAB_BENCH_QUEUE))
-		return xfab_bench_out(s);
+		return xfab_pl_done(p, xfab_bench_out(s));
+	return XFAB_PL_NEXT;
+}
 
-	/* Rewrite: MACs, TTL/hop limit, IPv4 checksum. */
+/* Rewrite: MACs, TTL/hop limit, IPv4 checksum; the result names the
+ * egress port. A trace ends here, having counted nothing. */
+static __always_inline int xfab_pl_rewrite(struct xfab_ctx *c, struct xfab_scratch *s,
+					   struct xfab_pl *p, int bench)
+{
+	const struct xfab_port *out = p->out;
+	struct xfab_meta *m = &s->m;
+	struct xfab_result *res = &s->res;
+
 	xfab_rewrite(c, m, s->l3.dmac, out->mac, s->ov.mode != XFAB_OVERLAY_ENCAP);
 	res->action = XFAB_ACT_FORWARD;
-	res->egress_ifindex = ifindex;
+	res->egress_ifindex = *p->port_key;
 	res->egress_slot = (__u8)out->slot;
 	if (c->tracing)
-		return xfab_end(c, s, XFAB_ACT_FORWARD, XFAB_STAGE_REWRITE);
+		return xfab_pl_end(c, s, p, XFAB_ACT_FORWARD, XFAB_STAGE_REWRITE);
 	if (xfab_bench_stops_after(bench, XFAB_BENCH_REWRITE))
-		return XFAB_ACT_FORWARD;
+		return xfab_pl_done(p, XFAB_ACT_FORWARD);
+	return XFAB_PL_NEXT;
+}
 
-	/* Counters. */
+/* Counters: the ports' (rx and tx), the tenant's, and the egress port's
+ * load when flowlets pick the least loaded member. */
+static __always_inline int xfab_pl_count(const struct xfab_ctx *c, struct xfab_scratch *s,
+					 const struct xfab_pl *p)
+{
+	const struct xfab_settings *cfg = p->cfg;
+	const struct xfab_port *out = p->out;
+	const struct xfab_meta *m = &s->m;
+
 	xfab_count_forward(s->slot, xfab_rx_bytes(c, s), out->slot,
 			   c->len - (m->vlan_in_data ? 4 : 0));
 	if (s->ov.mode == XFAB_OVERLAY_ENCAP || s->ov.mode == XFAB_OVERLAY_DECAP)
@@ -373,6 +521,27 @@ static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch
 		xfab_port_account_load(out->slot, c->len, xfab_clock_now(&s->clock),
 				       cfg->load_window_ns);
 	return XFAB_ACT_FORWARD;
+}
+
+/* The pipeline: the stages in order, each deciding or handing on. */
+static __always_inline int xfab_pipeline(struct xfab_ctx *c, struct xfab_scratch *s, int bench)
+{
+	__u32 settings_key = 0, port_key;
+	struct xfab_pl p = {.settings_key = &settings_key, .port_key = &port_key};
+
+	if (xfab_pl_start(c, s, &p) ||		/* scratch cleared, the settings */
+	    xfab_pl_port(c, s, &p) ||		/* ingress port known and up */
+	    xfab_pl_parse(c, s, &p, bench) ||	/* Ethernet, IP fields; pause frames */
+	    xfab_pl_validate(c, s, &p) ||	/* L2 rules, RFC 1812, address classes */
+	    xfab_pl_handoff(c, s, &p, bench) || /* xdp: lossless classes to tc */
+	    xfab_pl_acl(c, s, &p) ||		/* ingress ACL */
+	    xfab_pl_overlay(c, s, &p) ||	/* tenant table, VXLAN decap */
+	    xfab_pl_route(c, s, &p, bench) ||	/* TE, route, path, neighbour */
+	    xfab_pl_egress(c, s, &p) ||		/* egress port up, tenant, MTU; encap */
+	    xfab_pl_queue(c, s, &p, bench) ||	/* class, queue, ECN */
+	    xfab_pl_rewrite(c, s, &p, bench))	/* MACs, TTL, checksum */
+		return p.verdict;
+	return xfab_pl_count(c, s, &p); /* counters */
 }
 
 /* One packet through the pipeline; the hook's verdict. bench: the
