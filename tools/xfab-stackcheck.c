@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
+
 #define LOG_SIZE (1u << 20)
 #define MAX_PROGS 32
 #define MAX_SUBPROGS 64
@@ -167,32 +169,18 @@ static long processed(const char *log)
 	return p ? strtol(p + strlen("processed "), NULL, 10) : -1;
 }
 
-int main(int argc, char **argv)
+/* Opens path with every program's verifier log kept (statistics level);
+ * the programs and their logs in logs, their number returned, -1 on error
+ * (said on stderr). */
+static int load_with_logs(const char *path, struct bpf_object **objp, struct prog_log *logs)
 {
-	struct prog_log logs[MAX_PROGS];
-	struct bpf_object *obj;
+	struct bpf_object *obj = bpf_object__open_file(path, NULL);
 	struct bpf_program *prog;
-	long max = 384;
-	int n = 0, rc = 0, err;
-	const char *path = NULL;
+	int n = 0, err;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--max") && i + 1 < argc)
-			max = strtol(argv[++i], NULL, 10);
-		else if (argv[i][0] != '-' && !path)
-			path = argv[i];
-		else
-			path = NULL, i = argc;
-	}
-	if (!path || max <= 0) {
-		fprintf(stderr, "usage: xfab-stackcheck [--max BYTES] OBJECT\n");
-		return 2;
-	}
-	libbpf_set_print(quiet);
-	obj = bpf_object__open_file(path, NULL);
 	if (!obj) {
 		fprintf(stderr, "xfab-stackcheck: cannot open %s: %s\n", path, strerror(errno));
-		return 2;
+		return -1;
 	}
 	bpf_object__for_each_program(prog, obj)
 	{
@@ -201,7 +189,7 @@ int main(int argc, char **argv)
 		logs[n].prog = prog;
 		logs[n].buf = calloc(1, LOG_SIZE);
 		if (!logs[n].buf)
-			return 2;
+			return -1;
 		bpf_program__set_log_buf(prog, logs[n].buf, LOG_SIZE);
 		bpf_program__set_log_level(prog, 4); /* BPF_LOG_STATS */
 		n++;
@@ -213,8 +201,18 @@ int main(int argc, char **argv)
 			if (logs[i].buf[0])
 				fprintf(stderr, "--- %s ---\n%s\n", bpf_program__name(logs[i].prog),
 					logs[i].buf);
-		return 2;
+		return -1;
 	}
+	*objp = obj;
+	return n;
+}
+
+/* One line per program: its deepest call chain against max; 1 if any is
+ * above it (or its depth could not be read). */
+static int report(struct prog_log *logs, int n, long max)
+{
+	int rc = 0;
+
 	printf("%-16s %6s  %-22s %10s\n", "PROGRAM", "CHAIN", "STACK PER SUBPROGRAM", "INSNS");
 	for (int i = 0; i < n; i++) {
 		struct graph g = {0};
@@ -239,6 +237,32 @@ int main(int argc, char **argv)
 	}
 	printf("limit: a chain of %ld bytes (frames rounded to 16; the verifier allows 512)\n",
 	       max);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct prog_log logs[MAX_PROGS];
+	struct bpf_object *obj = NULL;
+	long max = 384;
+	const struct xfab_opt rows[] = {
+	    XFAB_OPT_INT("max", 0, max, 1, 512, "BYTES", "the deepest call chain allowed (384)"),
+	    XFAB_OPT_END,
+	};
+	const struct xfab_opts spec = {"xfab-stackcheck", "OBJECT", rows, NULL};
+	int first = xfab_opts_parse(&spec, argc, argv), n, rc;
+
+	if (first < 0)
+		return xfab_opts_exit(first);
+	if (first != argc - 1) {
+		xfab_opts_usage(&spec, stderr);
+		return 2;
+	}
+	libbpf_set_print(quiet);
+	n = load_with_logs(argv[first], &obj, logs);
+	if (n < 0)
+		return 2;
+	rc = report(logs, n, max);
 	bpf_object__close(obj);
 	return rc;
 }
