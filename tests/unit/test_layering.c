@@ -4,7 +4,8 @@
  * (its includes and its built objects' names) finds nothing, and, so that
  * its silence means something, it finds each kind of breach planted in a
  * small tree of its own: an include reaching up, a call reaching up, two
- * files of one part calling each other, a name without its part's prefix.
+ * files of one part calling each other, a name without its part's prefix,
+ * a function too long.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -89,11 +90,21 @@ static void planted_breaches_found(void **state)
 	/* the agent exports a name without its prefix */
 	put(dir, "user/agent/up.c",
 	    "int agent_up(void) { return 1; }\nint up2(void) { return 2; }\n");
+	/* a function of 125 lines */
+	{
+		char body[4096] = "int xfab_long(void)\n{\n\tint x = 0;\n";
+
+		for (int i = 0; i < 120; i++)
+			strcat(body, "\tx++;\n");
+		strcat(body, "\treturn x;\n}\n");
+		put(dir, "user/lib/long.c", body);
+	}
 	/* two ctl files call each other */
 	put(dir, "user/ctl/a.c", "int ctl_b(void);\nint ctl_a(void) { return ctl_b(); }\n");
 	put(dir, "user/ctl/b.c", "int ctl_a(void);\nint ctl_b(void) { return ctl_a(); }\n");
 	compile(dir, "user/lib/low", "lib/low");
 	compile(dir, "user/agent/up", "agent/up");
+	compile(dir, "user/lib/long", "lib/long");
 	compile(dir, "user/ctl/a", "ctl/a");
 	compile(dir, "user/ctl/b", "ctl/b");
 	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 %s/scripts/layer-check --root %s 2>&1",
@@ -104,7 +115,8 @@ static void planted_breaches_found(void **state)
 	assert_non_null(strstr(out, "lib/low (lib) calls agent_up, defined only in agent/up"));
 	assert_non_null(strstr(out, "cycle: ctl/a ctl/b"));
 	assert_non_null(strstr(out, "agent/up (agent) exports up2: its names begin agent_"));
-	assert_non_null(strstr(out, "4 breaches"));
+	assert_non_null(strstr(out, "user/lib/long.c:1: a function of 125 lines (at most 120)"));
+	assert_non_null(strstr(out, "5 breaches"));
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 }
