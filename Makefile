@@ -170,15 +170,11 @@ $(BUILD)/test_restart: $(BUILD)/xfabd $(BUILD)/xfabctl
 # test_feature checks the feature registry against the tree's own files
 # (bpf/, the ABI, the docs) and xfabd's metrics writers.
 $(eval $(call unit_agent,feature,$(METRICS_OBJ)))
-$(BUILD)/obj/tests/unit/test_feature.o $(BUILD)/obj-asan/tests/unit/test_feature.o: \
-	UNIT_INC := -Iuser/agent -DXFAB_SRCDIR='"$(CURDIR)"'
 # test_layering runs scripts/layer-check over the tree's sources and every
 # part's objects, so it is built after them; order-only, since a change in
 # them changes nothing the test binary holds (tests/mutate asks make -q
 # which suites a change can affect).
 $(BUILD)/test_layering $(BUILD)/test_layering_asan: | $(BUILD)/xfabd $(BUILD)/xfabctl $(TOOLS)
-$(BUILD)/obj/tests/unit/test_layering.o $(BUILD)/obj-asan/tests/unit/test_layering.o: \
-	UNIT_INC := -DXFAB_SRCDIR='"$(CURDIR)"'
 $(UNIT_PLAIN): $(BUILD)/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIB_A) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(addprefix $(BUILD)/obj/,$(UNIT_EXTRA)) $(LIB_A) -o $@ $(LDLIBS) -lcmocka
 

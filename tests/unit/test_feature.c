@@ -24,10 +24,7 @@
 #include "feature.h"
 #include "maps.h"
 #include "metrics.h"
-
-#ifndef XFAB_SRCDIR /* the Makefile names the tree; else run from its top */
-#define XFAB_SRCDIR "."
-#endif
+#include "srcdir.h"
 
 #define MAX_NAMES 128
 
@@ -58,7 +55,7 @@ static FILE *open_src(const char *rel)
 	char path[512];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", XFAB_SRCDIR, rel);
+	snprintf(path, sizeof(path), "%s/%s", test_srcdir(), rel);
 	f = fopen(path, "r");
 	if (!f)
 		fail_msg("cannot open %s", path);
@@ -89,7 +86,7 @@ static void bpf_maps(struct names *out)
 	struct dirent *de;
 	char dir[512], rel[300];
 
-	snprintf(dir, sizeof(dir), "%s/bpf", XFAB_SRCDIR);
+	snprintf(dir, sizeof(dir), "%s/bpf", test_srcdir());
 	d = opendir(dir);
 	assert_non_null(d);
 	while ((de = readdir(d))) {
@@ -130,7 +127,7 @@ static void abi_maps(struct names *out)
 	struct dirent *de;
 	char dir[512], rel[300];
 
-	snprintf(dir, sizeof(dir), "%s/include", XFAB_SRCDIR);
+	snprintf(dir, sizeof(dir), "%s/include", test_srcdir());
 	d = opendir(dir);
 	assert_non_null(d);
 	while ((de = readdir(d))) {
@@ -491,7 +488,7 @@ static void test_show_groups(void **state)
 
 	(void)state;
 	completion_show_objects(&completion);
-	snprintf(dir, sizeof(dir), "%s/user/ctl", XFAB_SRCDIR);
+	snprintf(dir, sizeof(dir), "%s/user/ctl", test_srcdir());
 	d = opendir(dir);
 	assert_non_null(d);
 	while ((de = readdir(d))) {

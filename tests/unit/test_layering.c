@@ -18,9 +18,7 @@
 
 #include <cmocka.h>
 
-#ifndef XFAB_SRCDIR /* the Makefile names the tree; else run from its top */
-#define XFAB_SRCDIR "."
-#endif
+#include "srcdir.h"
 
 /* Runs a shell command; its output in out, its exit status returned. */
 static int run(const char *cmd, char *out, size_t cap)
@@ -39,11 +37,12 @@ static int run(const char *cmd, char *out, size_t cap)
 
 static void tree_is_layered(void **state)
 {
-	char out[8192];
+	char cmd[4200], out[8192];
 	int rc;
 
 	(void)state;
-	rc = run("/usr/bin/python3 " XFAB_SRCDIR "/scripts/layer-check 2>&1", out, sizeof(out));
+	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 %s/scripts/layer-check 2>&1", test_srcdir());
+	rc = run(cmd, out, sizeof(out));
 	if (rc != 0)
 		fprintf(stderr, "%s", out);
 	assert_int_equal(rc, 0);
@@ -108,7 +107,7 @@ static void planted_breaches_found(void **state)
 	compile(dir, "user/ctl/a", "ctl/a");
 	compile(dir, "user/ctl/b", "ctl/b");
 	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 %s/scripts/layer-check --root %s 2>&1",
-		 XFAB_SRCDIR, dir);
+		 test_srcdir(), dir);
 	rc = run(cmd, out, sizeof(out));
 	assert_int_equal(rc, 1);
 	assert_non_null(strstr(out, "user/lib/low.c:1: includes user/agent/agent.h"));
