@@ -43,8 +43,8 @@ from .netns import teardown, topology
 from .report import report
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__,
+def parse_args():
+    ap = argparse.ArgumentParser(prog="bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=2.0)
@@ -70,31 +70,35 @@ def main():
     ap.add_argument("--compile-only", action="store_true",
                     help="run only the control-plane event benchmark and put its section "
                     "into the report")
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def one_section(args, key, value, splice):
+    """A run of one section: into an earlier run's JSON and the whole report
+    rewritten from it, or, without that JSON, spliced into the report."""
+    if os.path.exists(args.json):
+        with open(args.json) as f:
+            res = json.load(f)
+        res[key] = value
+        with open(args.json, "w") as f:
+            json.dump(res, f, indent=2)
+        report(res, args.report)
+    else:
+        splice()
+
+
+def run_sections(args):
+    """--sync-only, --compile-only, --multicore, --report-only: their exit
+    status, or None for a full (or --only, --smoke) run."""
     if args.sync_only:
         c = sync_bench(routes=args.sync_routes)
-        if os.path.exists(args.json):
-            with open(args.json) as f:
-                res = json.load(f)
-            res["sync"] = c
-            with open(args.json, "w") as f:
-                json.dump(res, f, indent=2)
-            report(res, args.report)
-        else:
-            splice_section(args.report, SYNC_HEAD, sync_section(c))
+        one_section(args, "sync", c,
+                    lambda: splice_section(args.report, SYNC_HEAD, sync_section(c)))
         print("wrote %s" % args.report)
         return 0
     if args.compile_only:
         c = compile_bench()
-        if os.path.exists(args.json):
-            with open(args.json) as f:
-                res = json.load(f)
-            res["compile"] = c
-            with open(args.json, "w") as f:
-                json.dump(res, f, indent=2)
-            report(res, args.report)
-        else:
-            splice_compile_section(args.report, c)
+        one_section(args, "compile", c, lambda: splice_compile_section(args.report, c))
         print("wrote %s" % args.report)
         return 0
     if args.multicore:
@@ -103,15 +107,8 @@ def main():
             mc = multicore(args.rounds, args.seconds)
         finally:
             teardown()
-        if os.path.exists(args.json):
-            with open(args.json) as f:
-                res = json.load(f)
-            res["multicore"] = mc
-            with open(args.json, "w") as f:
-                json.dump(res, f, indent=2)
-            report(res, args.report)
-        else:
-            splice_section(args.report, "## Multi-core", multicore_section(mc))
+        one_section(args, "multicore", mc,
+                    lambda: splice_section(args.report, "## Multi-core", multicore_section(mc)))
         print(json.dumps(mc, indent=2))
         return 0
     if args.report_only:
@@ -119,50 +116,35 @@ def main():
             report(json.load(f), args.report)
         print("wrote %s from %s" % (args.report, args.json))
         return 0
-    if args.smoke:
-        args.rounds, args.seconds = 1, 0.5
-        args.only = ",".join(SMOKE)
-        if args.json == os.path.join(ROOT, "bench-out", "bench.json"):
-            args.json = os.path.join(ROOT, "bench-out", "smoke.json")
-    if not (1 <= args.rounds <= 50 and 0.5 <= args.seconds <= 30):
-        print("bench: --rounds 1..50, --seconds 0.5..30", file=sys.stderr)
-        return 2
-    ms = [m for m in modes() if not args.only or m.name in args.only.split(",")]
-    if args.only and len(ms) != len(args.only.split(",")):
-        print("bench: no configuration %s" % ", ".join(
-            sorted(set(args.only.split(",")) - set(m.name for m in ms))), file=sys.stderr)
-        return 2
-    raw = {m.name: {"1": [], "1024": [], "ns": []} for m in ms}
-    mc = None
+    return None
+
+
+def run_mode(m, rnd, seconds, raw):
+    """One round of one configuration: its rates and its ns per packet."""
+    m.setup()
     try:
-        topology(big_table=any(m.name == "xdp_fwd_1m" for m in ms))
-        for rnd in range(args.rounds):
-            for m in ms:
-                m.setup()
-                try:
-                    for flows in m.flows:
-                        mpps, offered, got = measure(flows, m.vary_qp, args.seconds, m.v6,
-                                                     m.vxlan)
-                        if m.sink_len and abs(got - m.sink_len) > 0.5:
-                            raise RuntimeError("%s: the sink received %.1f-byte frames, not %d"
-                                               % (m.name, got, m.sink_len))
-                        raw[m.name][str(flows)].append(mpps)
-                    if m.prog:
-                        raw[m.name]["ns"].append(nsper(m.prog, m.v6, m.vxlan,
-                                                       m.restore_all))
-                finally:
-                    if m.teardown:
-                        m.teardown()
-                print("round %d %-10s %s1024 flows %.3f Mpps%s" % (
-                    rnd + 1, m.name,
-                    "1 flow %.3f Mpps, " % raw[m.name]["1"][-1] if raw[m.name]["1"] else "",
-                    raw[m.name]["1024"][-1],
-                    ", %d ns/packet" % raw[m.name]["ns"][-1] if raw[m.name]["ns"] else ""),
-                    flush=True)
-        if not args.only:
-            mc = multicore(args.rounds, args.seconds)
+        for flows in m.flows:
+            mpps, offered, got = measure(flows, m.vary_qp, seconds, m.v6, m.vxlan)
+            if m.sink_len and abs(got - m.sink_len) > 0.5:
+                raise RuntimeError("%s: the sink received %.1f-byte frames, not %d"
+                                   % (m.name, got, m.sink_len))
+            raw[m.name][str(flows)].append(mpps)
+        if m.prog:
+            raw[m.name]["ns"].append(nsper(m.prog, m.v6, m.vxlan, m.restore_all))
     finally:
-        teardown()
+        if m.teardown:
+            m.teardown()
+    print("round %d %-10s %s1024 flows %.3f Mpps%s" % (
+        rnd + 1, m.name,
+        "1 flow %.3f Mpps, " % raw[m.name]["1"][-1] if raw[m.name]["1"] else "",
+        raw[m.name]["1024"][-1],
+        ", %d ns/packet" % raw[m.name]["ns"][-1] if raw[m.name]["ns"] else ""),
+        flush=True)
+
+
+def results(args, ms, raw, mc):
+    """The run's JSON: the machine, every configuration's figures and, for a
+    full run, the multi-core, bring-up and control-plane benchmarks."""
     res = {"machine": machine(), "rounds": args.rounds, "seconds": args.seconds, "modes": {},
            "smoke": bool(args.smoke)}
     if mc:
@@ -185,6 +167,39 @@ def main():
             res["modes"][m.name]["stop"] = m.stop
         if r["ns"]:
             res["modes"][m.name]["ns_per_packet"] = stats(r["ns"])
+    return res
+
+
+def main():
+    args = parse_args()
+    rc = run_sections(args)
+    if rc is not None:
+        return rc
+    if args.smoke:
+        args.rounds, args.seconds = 1, 0.5
+        args.only = ",".join(SMOKE)
+        if args.json == os.path.join(ROOT, "bench-out", "bench.json"):
+            args.json = os.path.join(ROOT, "bench-out", "smoke.json")
+    if not (1 <= args.rounds <= 50 and 0.5 <= args.seconds <= 30):
+        print("bench: --rounds 1..50, --seconds 0.5..30", file=sys.stderr)
+        return 2
+    ms = [m for m in modes() if not args.only or m.name in args.only.split(",")]
+    if args.only and len(ms) != len(args.only.split(",")):
+        print("bench: no configuration %s" % ", ".join(
+            sorted(set(args.only.split(",")) - set(m.name for m in ms))), file=sys.stderr)
+        return 2
+    raw = {m.name: {"1": [], "1024": [], "ns": []} for m in ms}
+    mc = None
+    try:
+        topology(big_table=any(m.name == "xdp_fwd_1m" for m in ms))
+        for rnd in range(args.rounds):
+            for m in ms:
+                run_mode(m, rnd, args.seconds, raw)
+        if not args.only:
+            mc = multicore(args.rounds, args.seconds)
+    finally:
+        teardown()
+    res = results(args, ms, raw, mc)
     os.makedirs(os.path.dirname(args.json), exist_ok=True)
     with open(args.json, "w") as f:
         json.dump(res, f, indent=2)

@@ -157,9 +157,45 @@ def start_xfab(variant, stop=None):
     raise RuntimeError("xfabd did not start: " + open("/run/xfab-bench/xfabd.log").read()[-300:])
 
 
-def modes():
-    state = {}
+# the xfab variants: (name, label); each is a Mode xfab_<name>
+XFAB_VARIANTS = (("l3", "xfab xdp, L3, one nexthop"),
+                 ("ecmp16", "xfab xdp, 16-way ECMP"),
+                 ("eecmp", "xfab xdp, 16-way E-ECMP (QP hashed)"),
+                 ("flowlet", "xfab xdp, 16-way + flowlets"),
+                 ("ecn", "xfab xdp, ECN phantom queue"),
+                 ("tc", "xfab tc datapath"),
+                 ("pfc_lossy", "xfab xdp, L3, PFC port, lossy class"),
+                 ("pfc_handoff", "xfab xdp, L3, lossless class (handed to tc)"),
+                 ("tc_pfc", "xfab tc datapath, lossless class (PFC accounting)"),
+                 ("ecmp16_100k", "xfab xdp, 16-way ECMP, 100k routes"),
+                 ("ecmp16_1m", "xfab xdp, 16-way ECMP, 1M routes"),
+                 ("ecmp16_v6", "xfab xdp, 16-way ECMP, IPv6 (78-byte frames)"),
+                 ("ecmp16_v6_100k", "xfab xdp, 16-way ECMP, IPv6, 100k prefixes"),
+                 ("ecmp16_v6_1m", "xfab xdp, 16-way ECMP, IPv6, 1M prefixes"),
+                 ("vxlan_encap", "xfab xdp, VXLAN encap (tenant port into a tunnel)"),
+                 ("vxlan_decap", "xfab xdp, VXLAN decap (VTEP to a tenant port)"),
+                 ("tc_vxlan_encap", "xfab tc datapath, VXLAN encap"))
+# the xfabd a variant's set-up started, for its tear-down
+XFABD = {}
 
+
+def xfab(variant, stop=None):
+    """An xfab variant's set-up and tear-down (stop: a stage build)."""
+    def up():
+        xdp_off()
+        gro(variant.startswith("tc") or variant == "pfc_handoff")
+        XFABD["proc"] = start_xfab(variant, stop)
+
+    def down():
+        p = XFABD.pop("proc", None)
+        if p:
+            p.terminate()
+            p.wait(timeout=10)
+    return up, down
+
+
+def baseline_modes():
+    """The baselines: kernel forwarding, minimal redirects, xdp_fwd-style."""
     def kernel():
         xdp_off()
         gro(True)
@@ -196,20 +232,7 @@ def modes():
                        "--dev", "d1"])
         return up
 
-    def xfab(variant, stop=None):
-        def up():
-            xdp_off()
-            gro(variant.startswith("tc") or variant == "pfc_handoff")
-            state["xfabd"] = start_xfab(variant, stop)
-
-        def down():
-            p = state.pop("xfabd", None)
-            if p:
-                p.terminate()
-                p.wait(timeout=10)
-        return up, down
-
-    out = [Mode("kernel", "Linux kernel forwarding", kernel),
+    return [Mode("kernel", "Linux kernel forwarding", kernel),
            Mode("redirect", "minimal XDP DEVMAP redirect (ceiling)", redirect(), xdp_off,
                 prog=PIN + "/bench_redirect/bench_redirect"),
            Mode("redirect_read", "minimal redirect after reading the headers (a router's "
@@ -221,23 +244,11 @@ def modes():
                 tc_redirect_off),
            Mode("xdp_fwd_1m", "xdp_fwd-style, 1M routes (kernel FIB)", fwd("bench_fwd_big"),
                 xdp_off, prog=PIN + "/bench_fwd_big/bench_fwd_big")]
-    for variant, label in (("l3", "xfab xdp, L3, one nexthop"),
-                           ("ecmp16", "xfab xdp, 16-way ECMP"),
-                           ("eecmp", "xfab xdp, 16-way E-ECMP (QP hashed)"),
-                           ("flowlet", "xfab xdp, 16-way + flowlets"),
-                           ("ecn", "xfab xdp, ECN phantom queue"),
-                           ("tc", "xfab tc datapath"),
-                           ("pfc_lossy", "xfab xdp, L3, PFC port, lossy class"),
-                           ("pfc_handoff", "xfab xdp, L3, lossless class (handed to tc)"),
-                           ("tc_pfc", "xfab tc datapath, lossless class (PFC accounting)"),
-                           ("ecmp16_100k", "xfab xdp, 16-way ECMP, 100k routes"),
-                           ("ecmp16_1m", "xfab xdp, 16-way ECMP, 1M routes"),
-                           ("ecmp16_v6", "xfab xdp, 16-way ECMP, IPv6 (78-byte frames)"),
-                           ("ecmp16_v6_100k", "xfab xdp, 16-way ECMP, IPv6, 100k prefixes"),
-                           ("ecmp16_v6_1m", "xfab xdp, 16-way ECMP, IPv6, 1M prefixes"),
-                           ("vxlan_encap", "xfab xdp, VXLAN encap (tenant port into a tunnel)"),
-                           ("vxlan_decap", "xfab xdp, VXLAN decap (VTEP to a tenant port)"),
-                           ("tc_vxlan_encap", "xfab tc datapath, VXLAN encap")):
+
+
+def modes():
+    out = baseline_modes()
+    for variant, label in XFAB_VARIANTS:
         up, down = xfab(variant)
         # the hand-over's test run ends in XDP_PASS (tc forwards): no ns/packet;
         # nor for an encapsulation on tc: the test run's repeats share one
