@@ -22,6 +22,46 @@ STAGES = [
 ]
 
 
+def fmt(v, sign=False):
+    return "-" if v is None else ("%+.1f" if sign else "%.1f") % v
+
+
+def diff(a, b):
+    return None if a is None or b is None else a - b
+
+
+def build(variant, stop):
+    """A stage build's mode name (stop "full": the switch's own build)."""
+    return "xfab_%s" % variant if stop == "full" else "xfab_%s@%s" % (variant, stop)
+
+
+def other_stages(nsp, wall):
+    """The stages flowlets and the phantom queue add, beside 16-way ECMP's
+    same stage (nsp, wall: a build's program and wall-clock ns)."""
+    extra = []
+    for label, variant, a, b in (
+            ("flowlets (in place of the hash's bucket)", "flowlet", "fib", "pick"),
+            ("ECN phantom queue (a queued port, vs the egress checks alone)", "ecn",
+             "nexthop", "queue")):
+        mine = (diff(nsp(build(variant, b)), nsp(build(variant, a))),
+                diff(wall(build(variant, b)), wall(build(variant, a))))
+        base = (diff(nsp(build("ecmp16", b)), nsp(build("ecmp16", a))),
+                diff(wall(build("ecmp16", b)), wall(build("ecmp16", a))))
+        if mine[1] is None or base[1] is None:
+            continue
+        extra.append("| %s | %s -> %s | %s | %s | %s | %s |" % (
+            label, a, b, fmt(base[0]), fmt(mine[0]), fmt(base[1]), fmt(mine[1])))
+    if not extra:
+        return []
+    return ["", "Stages other configurations add, priced the same way (their %s build "
+            "against the one before; 16-way ECMP's same stage beside it):" % "stage",
+            "", "| stage | between | ECMP program ns | program ns | ECMP wall ns | "
+            "wall ns |", "|---|---|---|---|---|---|"] + extra + [
+            "", "The program column of flowlets and the phantom queue reads the clock "
+            "on every test run (no NAPI batch there: bpf/kern.h); forwarding reads it "
+            "once per receive batch, which the wall-clock column shows."]
+
+
 def stage_table(res):
     """Where 16-way ECMP's time goes: each stage's price is the difference
     to the build that stops before it (the first: to the minimal redirect),
@@ -41,14 +81,6 @@ def stage_table(res):
         r = md.get(name)
         return (r.get("ns_per_packet") or {}).get("median") if r else None
 
-    def fmt(v, sign=False):
-        return "-" if v is None else ("%+.1f" if sign else "%.1f") % v
-
-    def diff(a, b):
-        return None if a is None or b is None else a - b
-
-    def build(variant, stop):
-        return "xfab_%s" % variant if stop == "full" else "xfab_%s@%s" % (variant, stop)
     if "redirect" not in md or build("ecmp16", "parse") not in md:
         return []
     lines = ["## Where the time goes: 16-way ECMP, stage by stage", "",
@@ -86,27 +118,7 @@ def stage_table(res):
                       allowed, red, full - red,
                       "within" if full - red <= allowed else "over by %.1f ns" %
                       (full - red - allowed))]
-    extra = []
-    for label, variant, a, b in (
-            ("flowlets (in place of the hash's bucket)", "flowlet", "fib", "pick"),
-            ("ECN phantom queue (a queued port, vs the egress checks alone)", "ecn",
-             "nexthop", "queue")):
-        mine = (diff(nsp(build(variant, b)), nsp(build(variant, a))),
-                diff(wall(build(variant, b)), wall(build(variant, a))))
-        base = (diff(nsp(build("ecmp16", b)), nsp(build("ecmp16", a))),
-                diff(wall(build("ecmp16", b)), wall(build("ecmp16", a))))
-        if mine[1] is None or base[1] is None:
-            continue
-        extra.append("| %s | %s -> %s | %s | %s | %s | %s |" % (
-            label, a, b, fmt(base[0]), fmt(mine[0]), fmt(base[1]), fmt(mine[1])))
-    if extra:
-        lines += ["", "Stages other configurations add, priced the same way (their %s build "
-                  "against the one before; 16-way ECMP's same stage beside it):" % "stage",
-                  "", "| stage | between | ECMP program ns | program ns | ECMP wall ns | "
-                  "wall ns |", "|---|---|---|---|---|---|"] + extra + [
-                  "", "The program column of flowlets and the phantom queue reads the clock "
-                  "on every test run (no NAPI batch there: bpf/kern.h); forwarding reads it "
-                  "once per receive batch, which the wall-clock column shows."]
+    lines += other_stages(nsp, wall)
     return lines + [""]
 
 
