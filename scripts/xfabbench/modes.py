@@ -194,6 +194,17 @@ def xfab(variant, stop=None):
     return up, down
 
 
+def attach_d0(prog, pin, devmap, key):
+    """A baseline program on d0 (pinned in PIN/pin, anew) and its DEVMAP
+    devmap sending to d1 (key: ["--key", "0"] for a one-slot map, [] for
+    one indexed by ifindex)."""
+    shutil.rmtree(PIN + "/" + pin, ignore_errors=True)
+    sh("dut", [TOOL, "attach", "--obj", OBJ, "--prog", prog, "--dev", "d0",
+               "--pin", PIN + "/" + pin])
+    sh("dut", [TOOL, "devmap", "--pin", PIN + "/" + pin, "--map", devmap] + key +
+       ["--dev", "d1"])
+
+
 def baseline_modes():
     """The baselines: kernel forwarding, minimal redirects, xdp_fwd-style."""
     def kernel():
@@ -203,21 +214,13 @@ def baseline_modes():
     def redirect(prog="bench_redirect"):
         def up():
             gro(False)
-            shutil.rmtree(PIN + "/" + prog, ignore_errors=True)
-            sh("dut", [TOOL, "attach", "--obj", OBJ, "--prog", prog, "--dev", "d0",
-                       "--pin", PIN + "/" + prog])
-            sh("dut", [TOOL, "devmap", "--pin", PIN + "/" + prog, "--map", "out_port", "--key",
-                       "0", "--dev", "d1"])
+            attach_d0(prog, prog, "out_port", ["--key", "0"])
         return up
 
     def tc_redirect():
         xdp_off()
         gro(True)
-        shutil.rmtree(PIN + "/tcred", ignore_errors=True)
-        sh("dut", [TOOL, "attach", "--obj", OBJ, "--prog", "bench_tc_redirect", "--dev", "d0",
-                   "--pin", PIN + "/tcred"])
-        sh("dut", [TOOL, "devmap", "--pin", PIN + "/tcred", "--map", "tc_out", "--key", "0",
-                   "--dev", "d1"])
+        attach_d0("bench_tc_redirect", "tcred", "tc_out", ["--key", "0"])
 
     def tc_redirect_off():
         shutil.rmtree(PIN + "/tcred", ignore_errors=True)  # the link's pin: detaches
@@ -225,11 +228,7 @@ def baseline_modes():
     def fwd(prog="bench_fwd"):
         def up():
             gro(False)
-            shutil.rmtree(PIN + "/" + prog, ignore_errors=True)
-            sh("dut", [TOOL, "attach", "--obj", OBJ, "--prog", prog, "--dev", "d0",
-                       "--pin", PIN + "/" + prog])
-            sh("dut", [TOOL, "devmap", "--pin", PIN + "/" + prog, "--map", "fwd_ports",
-                       "--dev", "d1"])
+            attach_d0(prog, prog, "fwd_ports", [])
         return up
 
     return [Mode("kernel", "Linux kernel forwarding", kernel),
