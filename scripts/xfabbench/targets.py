@@ -1,6 +1,34 @@
 """Issue 15's targets against a run's medians (a report section)."""
 
 
+def control_targets(res, row):
+    """The control plane's targets: start to forwarding and memory, route
+    sync, the labs' bring-up (row: adds one)."""
+    ctl = res.get("control", {})
+    for v, fam in (("ecmp16_1m", "IPv4"), ("ecmp16_v6_1m", "IPv6")):
+        c = ctl.get(v)
+        if c:
+            st = c["start_s"]["median"]
+            row("1M %s routes: xfabd start to forwarding (peak RSS %d MB)" % (
+                fam, c["rss_mb"]["median"]), "<= 5 s", "%.1f s" % st, st <= 5)
+    sync = res.get("sync")
+    if sync and sync.get("drain_routes_per_s"):
+        r = sync["drain_routes_per_s"]
+        row("route sync from the kernel (xfabd's own rate, %s routes)" % "{:,}".format(
+            sync["routes"]), ">= 200,000 routes/s", "{:,}".format(r), r >= 200000)
+    for topo, limit in (("clos-2x4", 10), ("clos-4x8", 30)):
+        b = (res.get("bringup") or {}).get(topo)
+        if b:
+            row("lab bring-up, %s (BGP up, every route in every data plane)" % topo,
+                "<= %d s" % limit, "%.1f s" % b["median"], b["median"] <= limit)
+    small = ctl.get("l3")
+    if small and small.get("kernel_mb") is not None:
+        tot = small["rss_mb"]["median"] + small["kernel_mb"]
+        row("a switch with a small table: xfabd's peak RSS + its maps' kernel memory",
+            "<= 30 MB", "%d + %.1f = %.1f MB" % (small["rss_mb"]["median"], small["kernel_mb"],
+                                                tot), tot <= 30)
+
+
 def targets(res):
     """Issue 15's targets against this run's medians (1,024 flows): ratios to
     the baselines of the same run, stage prices, the control plane's
@@ -56,29 +84,7 @@ def targets(res):
         if b and sm:
             row("1M %s routes: rate against 10 routes" % fam, "within 10 %",
                 "%+.1f %%" % (100 * (b / sm - 1)), b / sm >= 0.9)
-    ctl = res.get("control", {})
-    for v, fam in (("ecmp16_1m", "IPv4"), ("ecmp16_v6_1m", "IPv6")):
-        c = ctl.get(v)
-        if c:
-            st = c["start_s"]["median"]
-            row("1M %s routes: xfabd start to forwarding (peak RSS %d MB)" % (
-                fam, c["rss_mb"]["median"]), "<= 5 s", "%.1f s" % st, st <= 5)
-    sync = res.get("sync")
-    if sync and sync.get("drain_routes_per_s"):
-        r = sync["drain_routes_per_s"]
-        row("route sync from the kernel (xfabd's own rate, %s routes)" % "{:,}".format(
-            sync["routes"]), ">= 200,000 routes/s", "{:,}".format(r), r >= 200000)
-    for topo, limit in (("clos-2x4", 10), ("clos-4x8", 30)):
-        b = (res.get("bringup") or {}).get(topo)
-        if b:
-            row("lab bring-up, %s (BGP up, every route in every data plane)" % topo,
-                "<= %d s" % limit, "%.1f s" % b["median"], b["median"] <= limit)
-    small = ctl.get("l3")
-    if small and small.get("kernel_mb") is not None:
-        tot = small["rss_mb"]["median"] + small["kernel_mb"]
-        row("a switch with a small table: xfabd's peak RSS + its maps' kernel memory",
-            "<= 30 MB", "%d + %.1f = %.1f MB" % (small["rss_mb"]["median"], small["kernel_mb"],
-                                                tot), tot <= 30)
+    control_targets(res, row)
     if not rows:
         return []
     return ["## Targets (issue 15)", "",
