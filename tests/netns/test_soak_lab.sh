@@ -23,7 +23,10 @@
 #     and every switch has kernel routes (the comparison saw something);
 #   - nothing of the lab is left (namespaces, pins, processes, state).
 # Then bad options are refused with the option named, before any lab exists.
-# mutate: scripts/soak; labs: xsk
+# mutate: scripts/soak scripts/xfabsoak/__init__.py scripts/xfabsoak/common.py; labs: xsk
+# mutate: scripts/xfabsoak/traffic.py scripts/xfabsoak/base.py scripts/xfabsoak/flows.py; labs: xsk
+# mutate: scripts/xfabsoak/faults.py scripts/xfabsoak/attribute.py scripts/xfabsoak/checks.py; labs: xsk
+# mutate: scripts/xfabsoak/run.py scripts/xfabsoak/cli.py; labs: xsk
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -43,10 +46,13 @@ q() { jq -e "$@" "$J" >/dev/null; }
 # times against two fault windows, memory samples with a known growth; the
 # expectations are worked out here
 check "planted losses go to their faults, the rest to none; memory judged by the rule" \
-	/usr/bin/python3 - "$ROOT/scripts/soak" <<'PY'
-import argparse, runpy, sys, types
-m = types.SimpleNamespace(**runpy.run_path(sys.argv[1], run_name="soak"))  # its classes, not main
-s = m.Soak(argparse.Namespace(topology=m.TOPO, name="xsk", datapath="xdp", seed=1, rate=200.0))
+	/usr/bin/python3 - "$ROOT/scripts" <<'PY'
+import argparse, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])  # the soak's package, xfabsoak: its classes, not main
+from lab_common import TOPO
+from xfabsoak.run import Soak
+s = Soak(argparse.Namespace(topology=TOPO, name="xsk", datapath="xdp", seed=1, rate=200.0))
 s.flows = {1: {"src": "h1", "dst": "h5"}, 2: {"src": "h1", "dst": "h5"}}
 s.faults = [{"kind": "link", "start": 10.0, "end": 12.0},
             {"kind": "reload", "start": 20.0, "end": 21.0}]

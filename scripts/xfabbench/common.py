@@ -1,0 +1,51 @@
+"""What every part of the bench shares: where the tools and the pins
+are, the three namespaces' names, MACs and addresses, a command in a
+namespace, the machine and min/median/max."""
+import os
+import platform
+import statistics
+import subprocess
+
+# the tree and its build: xfab-lab's (scripts/xfablab), which the entry
+# script puts beside this package on the path
+from xfablab.common import BUILD, ROOT
+
+TOOL = os.path.join(BUILD, "xfab-bench")
+COMPILE_BENCH = os.path.join(BUILD, "xfab-compile-bench")
+COMPILE_HEAD = "## Control plane: one event on a 1M-route switch"
+SYNC_BENCH = os.path.join(ROOT, "scripts", "sync-bench")
+SYNC_HEAD = "## Route sync: the kernel's routes into the data plane"
+OBJ = os.path.join(BUILD, "bench.bpf.o")
+PIN = "/sys/fs/bpf/xfab-bench"
+NS = {"gen": "xfb-gen", "dut": "xfb-dut", "sink": "xfb-sink"}
+MAC = {"g0": "02:00:00:00:0a:01", "d0": "02:00:00:00:0a:02", "d1": "02:00:00:00:0b:01",
+       "s0": "02:00:00:00:0b:02"}
+DST = "20.0.0.2" # with many flows, flow n goes to 20.(n >> 8).(n & 255).2
+SRC6, DST6 = "fd10::2", "2001:db8::2"  # IPv6: flow n goes to 2001:db8:0:n::2
+# VXLAN: the DUT's VTEP, the remote VTEP (the generator's for decap, the
+# tunnel's endpoint for encap, behind the sink), the VNI of the one VNET
+VTEP, PEER_VTEP, VNI = "10.255.0.1", "10.255.0.2", 1000
+
+
+def sh(ns, cmd, check=True, capture=False, timeout=60):
+    full = ["nsenter", "--net=/run/netns/" + NS[ns]] + cmd if ns else cmd
+    r = subprocess.run(full, capture_output=True, text=True, timeout=timeout)
+    if check and r.returncode:
+        raise RuntimeError("%s: %s" % (" ".join(cmd), r.stderr.strip()))
+    return r.stdout
+
+
+def machine():
+    cpu = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    return {"cpu": cpu, "cores": os.cpu_count(), "kernel": platform.release(),
+            "xdp_mode": "native (veth)", "frame_bytes": 64}
+
+
+def stats(v):
+    return {"min": round(min(v), 3), "median": round(statistics.median(v), 3),
+            "max": round(max(v), 3)}
