@@ -4,11 +4,10 @@ namespace, the machine and min/median/max."""
 import os
 import platform
 import statistics
-import subprocess
 
 # the tree and its build: xfab-lab's (scripts/xfablab), which the entry
 # script puts beside this package on the path
-from xfablab.common import BUILD, ROOT
+from xfablab.common import BUILD, ROOT, ns_output
 
 TOOL = os.path.join(BUILD, "xfab-bench")
 COMPILE_BENCH = os.path.join(BUILD, "xfab-compile-bench")
@@ -28,11 +27,7 @@ VTEP, PEER_VTEP, VNI = "10.255.0.1", "10.255.0.2", 1000
 
 
 def sh(ns, cmd, check=True, capture=False, timeout=60):
-    full = ["nsenter", "--net=/run/netns/" + NS[ns]] + cmd if ns else cmd
-    r = subprocess.run(full, capture_output=True, text=True, timeout=timeout)
-    if check and r.returncode:
-        raise RuntimeError("%s: %s" % (" ".join(cmd), r.stderr.strip()))
-    return r.stdout
+    return ns_output(NS[ns] if ns else None, cmd, check, timeout)
 
 
 def machine():

@@ -33,3 +33,16 @@ def run(cmd, check=True, capture=False, timeout=30):
     if check and res.returncode != 0:
         raise LabError("%s: %s" % (" ".join(cmd), res.stderr.strip()))
     return res
+
+
+def ns_output(netns, cmd, check=True, timeout=60, tail=None):
+    """Runs a command (list) in network namespace netns (None: here) and
+    returns its stdout; on failure raises LabError with its stderr (the
+    last tail characters of it, if tail is given). The benches' one way
+    into their namespaces."""
+    full = ["nsenter", "--net=/run/netns/" + netns] + cmd if netns else cmd
+    res = subprocess.run(full, capture_output=True, text=True, timeout=timeout)
+    if check and res.returncode != 0:
+        err = res.stderr.strip()
+        raise LabError("%s: %s" % (" ".join(cmd), err[-tail:] if tail else err))
+    return res.stdout

@@ -319,10 +319,11 @@ static void test_out_of_groups_writes_nothing(void **state)
 }
 
 /* The default route is a cover like any other: a prefix removed under it
- * hands its entries to 0.0.0.0/0 (top level and inside a group). */
+ * hands its entries to 0.0.0.0/0 (top level and inside a group that stays,
+ * because another prefix still uses it). */
 static void test_default_route_covers(void **state)
 {
-	struct xfab_e_route_v4 r[3];
+	struct xfab_e_route_v4 r[4];
 	struct xfab_fib_stats st;
 	__u8 a[4] = {10, 1, 3, 128};
 
@@ -330,7 +331,9 @@ static void test_default_route_covers(void **state)
 	set_route(&r[0], 0, 0, XFAB_RT_NEXTHOP, 9);		/* 0.0.0.0/0 */
 	set_route(&r[1], 0x0a010200, 24, XFAB_RT_NEXTHOP, 3);	/* 10.1.2.0/24 */
 	set_route(&r[2], 0x0a010380, 25, XFAB_RT_BLACKHOLE, 0); /* 10.1.3.128/25 */
-	assert_int_equal(xfab_fib_sync(&hw, r, 3, &st), 0);
+	/* a neighbour in the /25's group, so the group stays when the /25 goes */
+	set_route(&r[3], 0x0a010300, 26, XFAB_RT_NEXTHOP, 4); /* 10.1.3.0/26 */
+	assert_int_equal(xfab_fib_sync(&hw, r, 4, &st), 0);
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010207),
 			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 3));
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a0103c0),
@@ -341,6 +344,8 @@ static void test_default_route_covers(void **state)
 	assert_int_equal(xfab_fib_del(&hw, a, 25, NULL), 0);
 	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a0103c0),
 			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 9));
+	assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, 0x0a010305),
+			 XFAB_FIB4_ENTRY(XFAB_RT_NEXTHOP, 4));
 	assert_int_equal(xfab_fib_sync(&hw, r, 1, &st), 0);
 	for (__u32 x = 0x0a010200; x < 0x0a010400; x += 0x3f)
 		assert_int_equal(xfab_fib4_lookup(tbl16, tbl8, T_GROUPS, x),
