@@ -39,12 +39,14 @@ FLOWLET_ON='.FLOWLET = {"global": {"enabled": "true", "gap_us": "100"}}'
 ECN_ON='.WRED_PROFILE = {"ECN": {"min_threshold": "100000", "max_threshold": "400000",
 	"max_probability": "10", "ecn": "ecn_all"}}
 	| .QUEUE = ([.PORT | keys[] | {key: (. + "|0-7"), value: {wred_profile: "ECN"}}] | from_entries)'
-PFC_ON='.PORT_QOS_MAP = ([.PORT | keys[] | {key: ., value: {pfc_enable: "3"}}] | from_entries)
+# lossless priorities need the ports' real queues: a rate
+PFC_ON='.PORT |= map_values(. + {rate: "1000"})
+	| .PORT_QOS_MAP = ([.PORT | keys[] | {key: ., value: {pfc_enable: "3"}}] | from_entries)
 	| .BUFFER_PROFILE = {"LOSSLESS": {"xoff": "40000", "xon": "20000", "headroom": "250000"}}
 	| .BUFFER_PG = ([.PORT | keys[] | {key: (. + "|3"), value: {profile: "LOSSLESS"}}] | from_entries)'
 FLOWLET_OFF='del(.FLOWLET)'
 ECN_OFF='del(.WRED_PROFILE, .QUEUE)'
-PFC_OFF='del(.PORT_QOS_MAP, .BUFFER_PROFILE, .BUFFER_PG)'
+PFC_OFF='del(.PORT_QOS_MAP, .BUFFER_PROFILE, .BUFFER_PG) | .PORT |= map_values(del(.rate))'
 
 if ! timeout 200 "$ROOT/scripts/xfab-lab" up "$TOPO" --name "$NAME" --datapath xdp \
 	--routing static >"$tmp/up.log" 2>&1; then
@@ -69,8 +71,7 @@ prev=$size0
 step() { # NAME FILTER more|less CODE-WORD: reload both leaves, judge leaf1
 	local what=$1 filter=$2 way=$3 word=$4 id0 size
 	id0=$(prog_id leaf1 eth1)
-	reconf leaf1 "$filter"
-	reconf leaf4 "$filter"
+	check "$what: both leaves reloaded" eval 'reconf leaf1 "$filter" && reconf leaf4 "$filter"'
 	size=$(insns leaf1)
 	echo "# $what: xfab_xdp $prev -> $size instructions"
 	if [ "$way" = more ]; then
@@ -94,6 +95,7 @@ step "PFC off" "$PFC_OFF" less pfc
 step "ECN off" "$ECN_OFF" less queue
 step "flowlets off" "$FLOWLET_OFF" less flowlet
 check "back to the size it started with ($size0)" test "$prev" = "$size0"
+check "the reloads were done while the traffic still flowed" kill -0 "$tx"
 
 wait "$tx"
 wait "$rx"
