@@ -1,7 +1,7 @@
 #!/bin/bash
 # netns test of load-time specialisation (bpf/spec.h, user/agent/spec.c): a
 # clos-2x4 lab (static routes, xdp datapath), numbered traffic h1 -> h7 (16
-# QPs, 40,000 packets in 10 s) through leaf1 and leaf4, and under it six
+# QPs, 80,000 packets in 20 s) through leaf1 and leaf4, and under it six
 # reloads of both leaves: flowlets on, ECN (a WRED profile on every queue)
 # on, PFC on; then PFC, ECN and flowlets off again. After each reload:
 #   - the port's program is another one, and its size (the kernel's count
@@ -26,6 +26,9 @@ trap cleanup EXIT INT TERM
 L() { timeout 60 "$ROOT/scripts/xfab-lab" exec "$TOPO" --name "$NAME" "$@"; }
 # The size of the XDP program on a switch's port, in instructions.
 prog_id() { ip -n "$NAME-$1" -d link show "$2" | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p'; }
+ctl() { nsenter --net="/run/netns/$NAME-$1" "$ROOT/build/xfabctl" -P "/sys/fs/bpf/xfab/$NAME/$1" "${@:2}"; }
+# xfabctl's view of the XDP program: "INSTRUCTIONS CODE"
+shown() { ctl "$1" -j show datapath | jq -r '.[] | select(.program == "xfab_xdp") | "\(.instructions) \(.code)"'; }
 insns() { bpftool -j prog show id "$(prog_id "$1" eth1)" | jq '.bytes_xlated / 8'; }
 # Edits a switch's config with a jq filter and reloads it (SIGHUP).
 reconf() {
@@ -59,12 +62,13 @@ size0=$(insns leaf1)
 check "leaf1 runs specialised code: neither flowlets, queue nor pfc" eval \
 	'grep "data plane code:" "$STATE/leaf1.log" | tail -1 | grep -vqE "flowlet|queue|pfc"'
 
-L h7 "$ROOT/build/xfab-roce" recv --duration 40 --idle-ms 3000 -j >"$tmp/at_h7.json" 2>/dev/null &
+L h7 "$ROOT/build/xfab-roce" recv --duration 50 --idle-ms 3000 -j >"$tmp/at_h7.json" 2>/dev/null &
 rx=$!
 sleep 0.5
 L h1 "$ROOT/build/xfab-roce" send --dst 10.4.1.2 --qps 16 --sport-per-qp --rate 4000 \
-	--count 2500 --size 256 --duration 30 >"$tmp/sent" 2>&1 &
+	--count 5000 --size 256 --duration 40 >"$tmp/sent" 2>&1 &
 tx=$!
+t0=$(now_ms)
 sleep 1
 
 prev=$size0
@@ -85,6 +89,9 @@ step() { # NAME FILTER more|less CODE-WORD: reload both leaves, judge leaf1
 		check "$what: xfabd says its code has no $word" eval \
 			'grep "data plane code:" "$STATE/leaf1.log" | tail -1 | grep -vq "$word"'
 	fi
+	check "$what: xfabctl show datapath agrees ($(shown leaf1))" eval \
+		'set -- $(shown leaf1); has=less; [[ ",$2," == *",$word,"* ]] && has=more
+		 [ "$1" = "$size" ] && [ "$has" = "$way" ]'
 	prev=$size
 	sleep 0.5
 }
@@ -95,6 +102,7 @@ step "PFC off" "$PFC_OFF" less pfc
 step "ECN off" "$ECN_OFF" less queue
 step "flowlets off" "$FLOWLET_OFF" less flowlet
 check "back to the size it started with ($size0)" test "$prev" = "$size0"
+echo "# the reloads took $(($(now_ms) - t0)) ms of the traffic's 20 s"
 check "the reloads were done while the traffic still flowed" kill -0 "$tx"
 
 wait "$tx"
@@ -106,7 +114,7 @@ ooo=$(jq '.late' "$tmp/at_h7.json" 2>/dev/null)
 qps=$(jq '[.flows[] | select(.packets > 0)] | length' "$tmp/at_h7.json" 2>/dev/null)
 echo "# h1 -> h7: $got of $sent packets arrived on $qps QPs, $lost lost, $ooo out of order"
 check "six reloads under traffic: every packet of 16 QPs arrived, in order" \
-	eval '[ "$sent" = 40000 ] && [ "$got" = 40000 ] && [ "$lost" = 0 ] && [ "$ooo" = 0 ] && [ "$qps" = 16 ]'
+	eval '[ "$sent" = 80000 ] && [ "$got" = 80000 ] && [ "$lost" = 0 ] && [ "$ooo" = 0 ] && [ "$qps" = 16 ]'
 
 "$ROOT/scripts/xfab-lab" down "$TOPO" --name "$NAME" >/dev/null 2>&1
 check "nothing left: namespaces" eval '! ip netns list | grep -q "^$NAME-"'
