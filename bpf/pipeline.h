@@ -134,7 +134,9 @@ static __always_inline int xfab_end(const struct xfab_ctx *c, struct xfab_scratc
 		/* a punt passes its CoPP group's meter (copp.h) or is dropped */
 		if (xfab_code_on(XFAB_CODE_COPP) && act == XFAB_ACT_PUNT)
 			act = xfab_copp(c, s);
-		if (xfab_code_on(XFAB_CODE_OVERLAY) && (s->ov.mode | s->ov.vnet))
+		/* no overlay bit test here: without its code both are 0, and
+		 * one more test spills past the stack check's 384 bytes */
+		if (s->ov.mode | s->ov.vnet)
 			xfab_count_vnet_end(s->ov.vnet, act, s->res.reason, c->len);
 		return xfab_finish(&s->res, s->slot, c->len, act, xfab_rx_bytes(c, s));
 	}
