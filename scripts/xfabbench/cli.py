@@ -165,6 +165,8 @@ def results(args, ms, raw, mc):
                                 "mpps": {str(f): stats(r[str(f)]) for f in m.flows}}
         if m.stop:
             res["modes"][m.name]["stop"] = m.stop
+        if m.xfabd_args:
+            res["modes"][m.name]["xfabd_args"] = m.xfabd_args
         if r["ns"]:
             res["modes"][m.name]["ns_per_packet"] = stats(r["ns"])
     return res
