@@ -129,6 +129,8 @@ def run_mode(m, rnd, seconds, raw):
                 raise RuntimeError("%s: the sink received %.1f-byte frames, not %d"
                                    % (m.name, got, m.sink_len))
             raw[m.name][str(flows)].append(mpps)
+        if m.verify:
+            m.verify()
         if m.prog:
             raw[m.name]["ns"].append(nsper(m.prog, m.v6, m.vxlan, m.restore_all))
     finally:

@@ -2,6 +2,7 @@
 written with one bpftool batch: what xfab's 16-way ECMP configuration
 holds, as that program's maps lay it out."""
 import ipaddress
+import json
 import os
 
 from .common import MAC, sh
@@ -59,3 +60,15 @@ def fill(pin, workdir="/run/xfab-bench"):
     with open(path, "w") as f:
         f.write("\n".join(batch(pin)) + "\n")
     sh("dut", ["bpftool", "batch", "file", path])
+
+
+def forwarded(pin):
+    """Frames the program counted forwarded (lean_count, summed over the
+    CPUs): the rate the sink saw is its own, not the kernel's behind an
+    XDP_PASS."""
+    out = sh("dut", ["bpftool", "-j", "map", "dump", "pinned", pin + "/lean_count"])
+    total = 0
+    for e in json.loads(out):
+        for v in e.get("values", []):
+            total += int.from_bytes(bytes(int(b, 16) for b in v["value"][0:8]), "little")
+    return total

@@ -9,7 +9,8 @@ import time
 
 from .common import BUILD, LEAN_OBJ, MAC, NS, OBJ, PIN, TOOL, sh
 from .config import xfab_config
-from .lean import fill as lean_fill
+from .measure import count as sink_count
+from .lean import fill as lean_fill, forwarded as lean_forwarded
 
 
 # Stage builds (xfabd --bench-stop, bpf/bench.h): a pipeline that stops after
@@ -42,10 +43,14 @@ ONE_FLOW = ("kernel", "redirect", "xdp_fwd", "xdp_fwd_direct", "lean_ecmp", "xfa
 
 class Mode:
     def __init__(self, name, label, setup, teardown_fn=None, prog=None, vary_qp=False, v6=False,
-                 vxlan=False, restore_all=False, sink_len=None, stop=None, xfabd_args=()):
+                 vxlan=False, restore_all=False, sink_len=None, stop=None, xfabd_args=(),
+                 verify=None):
         self.name, self.label, self.setup, self.teardown = name, label, setup, teardown_fn
         # xfabd_args: what an xfab configuration adds to xfabd's command line
         self.xfabd_args = list(xfabd_args)
+        # verify: called after the rates (before the test runs), raises if
+        # what the sink counted was not the configuration's doing
+        self.verify = verify
         self.prog, self.vary_qp, self.v6 = prog, vary_qp, v6
         # stop: a stage build (xfabd --bench-stop): priced at 1,024 flows only
         self.stop = stop
@@ -190,6 +195,8 @@ XFAB_VARIANTS = (("l3", "xfab xdp, L3, one nexthop"),
 XFABD_ARGS = {"ecmp16_all": ["--code", "all"]}
 # the xfabd a variant's set-up started, for its tear-down
 XFABD = {}
+# the sink's count when lean_ecmp was set up (its verify)
+LEAN = {}
 
 
 def xfab(variant, stop=None):
@@ -249,6 +256,15 @@ def baseline_modes():
         gro(False)
         attach_d0("lean_ecmp", "lean_ecmp", "lean_tx", ["--key", "0"], obj=LEAN_OBJ)
         lean_fill(PIN + "/lean_ecmp")
+        LEAN["sink0"] = sink_count()[0]
+
+    def lean_verify():
+        """Every frame the sink got, the program forwarded (none went
+        through the kernel after an XDP_PASS)."""
+        got, fwd = sink_count()[0] - LEAN["sink0"], lean_forwarded(PIN + "/lean_ecmp")
+        if not got or fwd < 0.99 * got:
+            raise RuntimeError("lean_ecmp: the sink got %d frames, the program forwarded %d"
+                               % (got, fwd))
 
     return [Mode("kernel", "Linux kernel forwarding", kernel),
            Mode("redirect", "minimal XDP DEVMAP redirect (ceiling)", redirect(), xdp_off,
@@ -257,7 +273,7 @@ def baseline_modes():
                 "ceiling)", redirect("bench_redirect_read"), xdp_off,
                 prog=PIN + "/bench_redirect_read/bench_redirect_read"),
            Mode("lean_ecmp", "lean reference ECMP forwarder", lean, xdp_off,
-                prog=PIN + "/lean_ecmp/lean_ecmp"),
+                prog=PIN + "/lean_ecmp/lean_ecmp", verify=lean_verify),
            Mode("xdp_fwd", "xdp_fwd-style (bpf_fib_lookup flags 0 + rewrite)", fwd(), xdp_off,
                 prog=PIN + "/bench_fwd/bench_fwd"),
            Mode("xdp_fwd_direct", "xdp_fwd-style, BPF_FIB_LOOKUP_DIRECT (no FIB rules)",
