@@ -7,10 +7,14 @@
 # the 16-way pick over the bench's 1,024 flows (each member gets some).
 # Its own maps, filled here with bpftool (not by the bench's code), in a
 # private pin directory; no namespace needed (test runs send nothing).
+# The object is made first: a mutation of the source (tests/mutate) must be
+# what the test loads.
+# mutate: bench/lean_ecmp.bpf.c; labs:
 . "$(dirname "$0")/lib.sh"
 need_root
-OBJ=${XFAB_BUILD:-$ROOT/build}/lean_ecmp.bpf.o
-[ -f "$OBJ" ] || { echo "# skipped: $OBJ not built (make)"; exit 0; }
+build=${XFAB_BUILD:-$ROOT/build}
+OBJ=$build/lean_ecmp.bpf.o
+make -s -C "$ROOT" --no-print-directory BUILD="$build" "$OBJ" || exit 1
 pin=/sys/fs/bpf/xfab-test-lean-$$
 work=$(mktemp -d)
 trap 'rm -rf "$pin" "$work"' EXIT
