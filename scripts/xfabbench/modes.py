@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import time
 
-from .common import BUILD, LEAN_OBJ, MAC, NS, OBJ, PIN, TOOL, sh
+from .common import BUILD, LEAN_OBJ, NS, OBJ, PIN, TOOL, sh
 from .config import xfab_config
 from .measure import count as sink_count
 from .lean import fill as lean_fill, forwarded as lean_forwarded
