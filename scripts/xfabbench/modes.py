@@ -184,14 +184,17 @@ XFAB_VARIANTS = (("l3", "xfab xdp, L3, one nexthop"),
                  ("ecmp16_v6_1m", "xfab xdp, 16-way ECMP, IPv6, 1M prefixes"),
                  ("vxlan_encap", "xfab xdp, VXLAN encap (tenant port into a tunnel)"),
                  ("vxlan_decap", "xfab xdp, VXLAN decap (VTEP to a tenant port)"),
-                 ("tc_vxlan_encap", "xfab tc datapath, VXLAN encap"))
-# Variants whose xfabd takes more arguments (variant -> argument list); a
-# variant named here and not in XFAB_VARIANTS is not measured. The row of
-# issue 31's specialisation: the 16-way ECMP config (xfab_config reads the
-# name's "ecmp16" prefix) with every feature's code loaded, which xfabd
-# offers as --code all. Add ("ecmp16_all", "xfab xdp, 16-way ECMP, every
-# feature's code loaded (not specialised)") to XFAB_VARIANTS once xfabd
-# takes the option: until then it would refuse to start.
+                 ("tc_vxlan_encap", "xfab tc datapath, VXLAN encap"),
+                 # issue 31's feature-off row, what specialisation saves: the
+                 # 16-way ECMP config (xfab_config reads the "ecmp16" prefix)
+                 # with every feature's code loaded (XFABD_ARGS). Enable it
+                 # once xfabd takes --code all: until then xfabd refuses it.
+                 # ("ecmp16_all", "xfab xdp, 16-way ECMP, every feature's code "
+                 #  "loaded (not specialised)"),
+                 )
+# Variants whose xfabd takes more arguments than -c and --pin-root (variant
+# -> argument list; the JSON and the report say which they were); a variant
+# named here and not in XFAB_VARIANTS is not measured.
 XFABD_ARGS = {"ecmp16_all": ["--code", "all"]}
 # the xfabd a variant's set-up started, for its tear-down
 XFABD = {}
