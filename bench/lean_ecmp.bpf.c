@@ -47,7 +47,9 @@ struct lean_count {
 	__u64 bytes;
 };
 
-/* [0] -> the port the program is attached to (written by the bench) */
+/* [0] -> the port the program is attached to (written by the bench): the
+ * bench attaches it to one port; a router of many would index this array
+ * by ingress ifindex, the same one load. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
