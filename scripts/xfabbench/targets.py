@@ -95,7 +95,8 @@ def tc_retired(f):
     with this run's figures where it has them."""
     tc, red, ker = f.med("xfab_tc"), f.med("tc_redirect"), f.med("kernel")
     ceiling = ("%.2fx kernel forwarding in this run" % (red / ker) if red and ker else
-               "below 1.5x kernel forwarding (1.21x in the run issue 31 cites)")
+               "below 1.5x kernel forwarding (`scripts/bench --only kernel,tc_redirect` "
+               "measures it; this run did not)")
     return ("Retired (issue 31): *tc datapath >= 1.5x kernel forwarding*%s. No tc program "
             "can beat its own ceiling, the minimal tc redirect, which is %s; issue 31 asks "
             "the tc datapath for >= 0.95x that redirect instead (below)." % (
