@@ -37,7 +37,9 @@ TOOL_SRC   := $(wildcard tools/*.c tools/*/*.c)
 TOOL_DIRS  := $(sort $(patsubst tools/%/,%,$(dir $(wildcard tools/*/*.c))))
 TOOLS      := $(patsubst tools/%.c,$(BUILD)/%,$(wildcard tools/*.c)) \
 	      $(addprefix $(BUILD)/,$(TOOL_DIRS))
-PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(TOOLS) $(BUILD)/bench.bpf.o
+# the bench's own programs: bench/X.bpf.c -> $(BUILD)/X.bpf.o
+BENCH_OBJS := $(patsubst bench/%.bpf.c,$(BUILD)/%.bpf.o,$(wildcard bench/*.bpf.c))
+PROGS      := $(BUILD)/xfabd $(BUILD)/xfabctl $(TOOLS) $(BENCH_OBJS)
 # Every tests/unit/test_X.c is a unit suite (built plain and with ASan/UBSan);
 # every tests/bpf/test_X.c a BPF packet suite: adding a file adds the suite.
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
@@ -139,7 +141,7 @@ $(BUILD)/$(1): $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c)) $(LIB
 endef
 $(foreach t,$(TOOL_DIRS),$(eval $(call tool_dir,$(t))))
 
-$(BUILD)/bench.bpf.o: bench/bench.bpf.c | $(BUILD)
+$(BENCH_OBJS): $(BUILD)/%.bpf.o: bench/%.bpf.c | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 # Unit tests: pure userspace, also built with ASan/UBSan, linked with the

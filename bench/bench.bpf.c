@@ -15,7 +15,10 @@
  *                   packet to tc_out[0] (bpf_redirect), nothing else
  *   bench_fwd       an xdp_fwd-style router: bpf_fib_lookup, MAC rewrite,
  *                   TTL decrement, DEVMAP redirect
+ *   bench_fwd_direct  the same with BPF_FIB_LOOKUP_DIRECT: the main table
+ *                   looked up directly, without the FIB rules
  *   bench_fwd_big   the same, looking up routing table 100 only
+ * (bench/lean_ecmp.bpf.c: the lean reference ECMP forwarder, its own object)
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -252,7 +255,9 @@ int bench_redirect_read(struct xdp_md *ctx)
 	return bpf_redirect_map(&out_port, 0, x == 0x12345678 ? 1 : 0);
 }
 
-static __always_inline int fwd(struct xdp_md *ctx, __u32 table)
+/* flags: 0 (the FIB rules, then the table they pick) or
+ * BPF_FIB_LOOKUP_DIRECT (the main table, or with table, that one, alone) */
+static __always_inline int fwd(struct xdp_md *ctx, __u32 table, __u32 flags)
 {
 	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
 	struct bpf_fib_lookup fib = {};
@@ -271,9 +276,7 @@ static __always_inline int fwd(struct xdp_md *ctx, __u32 table)
 	fib.ifindex = ctx->ingress_ifindex;
 	if (table) /* that table only */
 		fib.tbid = table;
-	if (bpf_fib_lookup(ctx, &fib, sizeof(fib),
-			   table ? BPF_FIB_LOOKUP_DIRECT | BPF_FIB_LOOKUP_TBID : 0) !=
-	    BPF_FIB_LKUP_RET_SUCCESS)
+	if (bpf_fib_lookup(ctx, &fib, sizeof(fib), flags) != BPF_FIB_LKUP_RET_SUCCESS)
 		return XDP_PASS;
 	check = iph->check;
 	check += bpf_htons(0x0100);
@@ -287,14 +290,20 @@ static __always_inline int fwd(struct xdp_md *ctx, __u32 table)
 SEC("xdp")
 int bench_fwd(struct xdp_md *ctx)
 {
-	return fwd(ctx, 0);
+	return fwd(ctx, 0, 0);
+}
+
+SEC("xdp")
+int bench_fwd_direct(struct xdp_md *ctx)
+{
+	return fwd(ctx, 0, BPF_FIB_LOOKUP_DIRECT);
 }
 
 /* The same against routing table 100, where the bench puts 1M routes. */
 SEC("xdp")
 int bench_fwd_big(struct xdp_md *ctx)
 {
-	return fwd(ctx, 100);
+	return fwd(ctx, 100, BPF_FIB_LOOKUP_DIRECT | BPF_FIB_LOOKUP_TBID);
 }
 
 /* BPF_PROG_TEST_RUN repeats reuse one buffer: without this the first run's

@@ -129,6 +129,8 @@ def run_mode(m, rnd, seconds, raw):
                 raise RuntimeError("%s: the sink received %.1f-byte frames, not %d"
                                    % (m.name, got, m.sink_len))
             raw[m.name][str(flows)].append(mpps)
+        if m.verify:
+            m.verify()
         if m.prog:
             raw[m.name]["ns"].append(nsper(m.prog, m.v6, m.vxlan, m.restore_all))
     finally:
@@ -165,6 +167,8 @@ def results(args, ms, raw, mc):
                                 "mpps": {str(f): stats(r[str(f)]) for f in m.flows}}
         if m.stop:
             res["modes"][m.name]["stop"] = m.stop
+        if m.xfabd_args:
+            res["modes"][m.name]["xfabd_args"] = m.xfabd_args
         if r["ns"]:
             res["modes"][m.name]["ns_per_packet"] = stats(r["ns"])
     return res

@@ -15,6 +15,7 @@ COMPILE_HEAD = "## Control plane: one event on a 1M-route switch"
 SYNC_BENCH = os.path.join(ROOT, "scripts", "sync-bench")
 SYNC_HEAD = "## Route sync: the kernel's routes into the data plane"
 OBJ = os.path.join(BUILD, "bench.bpf.o")
+LEAN_OBJ = os.path.join(BUILD, "lean_ecmp.bpf.o")  # the lean reference ECMP forwarder
 PIN = "/sys/fs/bpf/xfab-bench"
 NS = {"gen": "xfb-gen", "dut": "xfb-dut", "sink": "xfb-sink"}
 MAC = {"g0": "02:00:00:00:0a:01", "d0": "02:00:00:00:0a:02", "d1": "02:00:00:00:0b:01",

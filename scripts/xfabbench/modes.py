@@ -7,8 +7,10 @@ import shutil
 import subprocess
 import time
 
-from .common import BUILD, NS, OBJ, PIN, TOOL, sh
+from .common import BUILD, LEAN_OBJ, NS, OBJ, PIN, TOOL, sh
 from .config import xfab_config
+from .measure import count as sink_count
+from .lean import fill as lean_fill, forwarded as lean_forwarded
 
 
 # Stage builds (xfabd --bench-stop, bpf/bench.h): a pipeline that stops after
@@ -28,19 +30,27 @@ STOP_WHAT = {
 STAGE_BUILDS = [("ecmp16", STOP_ORDER), ("flowlet", ["fib", "pick"]), ("ecn", ["nexthop", "queue"])]
 # make bench-smoke: every kind of configuration once, briefly (CI keeps the
 # bench from rotting; no figure from it is a result)
-SMOKE = ["kernel", "redirect", "tc_redirect", "xdp_fwd", "xfab_l3", "xfab_ecmp16",
-         "xfab_ecmp16@parse", "xfab_ecmp16@nexthop", "xfab_tc", "xfab_vxlan_encap"]
+SMOKE = ["kernel", "redirect", "tc_redirect", "xdp_fwd", "xdp_fwd_direct", "lean_ecmp",
+         "xfab_l3", "xfab_ecmp16", "xfab_ecmp16@parse", "xfab_ecmp16@nexthop", "xfab_tc",
+         "xfab_vxlan_encap"]
 
 
 # Measured with 1 flow too (the rest at 1,024 flows only: make bench stays
 # under 15 minutes on 2 cores): the baselines and xfab's headline paths.
-ONE_FLOW = ("kernel", "redirect", "xdp_fwd", "xfab_l3", "xfab_ecmp16", "xfab_eecmp")
+ONE_FLOW = ("kernel", "redirect", "xdp_fwd", "xdp_fwd_direct", "lean_ecmp", "xfab_l3",
+            "xfab_ecmp16", "xfab_eecmp")
 
 
 class Mode:
     def __init__(self, name, label, setup, teardown_fn=None, prog=None, vary_qp=False, v6=False,
-                 vxlan=False, restore_all=False, sink_len=None, stop=None):
+                 vxlan=False, restore_all=False, sink_len=None, stop=None, xfabd_args=(),
+                 verify=None):
         self.name, self.label, self.setup, self.teardown = name, label, setup, teardown_fn
+        # xfabd_args: what an xfab configuration adds to xfabd's command line
+        self.xfabd_args = list(xfabd_args)
+        # verify: called after the rates (before the test runs), raises if
+        # what the sink counted was not the configuration's doing
+        self.verify = verify
         self.prog, self.vary_qp, self.v6 = prog, vary_qp, v6
         # stop: a stage build (xfabd --bench-stop): priced at 1,024 flows only
         self.stop = stop
@@ -114,14 +124,14 @@ def egress_guard_off(dev="d1", timeout=5.0):
     raise RuntimeError("the egress guard stayed on %s (its device unseen)" % dev)
 
 
-def start_xfab(variant, stop=None):
+def start_xfab(variant, stop=None, args=()):
     path = "/run/xfab-bench/dut-%s.json" % variant
     if not os.path.exists(path):
         with open(path, "w") as f:
             json.dump(xfab_config(variant), f)
     t0 = time.time()
     log = open("/run/xfab-bench/xfabd.log", "w")
-    extra = ["--bench-stop", stop, "--bench-port", "d1"] if stop else []
+    extra = (["--bench-stop", stop, "--bench-port", "d1"] if stop else []) + list(args)
     proc = subprocess.Popen(["nsenter", "--net=/run/netns/" + NS["dut"],
                              os.path.join(BUILD, "xfabd"), "-c", path, "--pin-root",
                              PIN + "/xfab"] + extra, stdout=log, stderr=log,
@@ -174,9 +184,21 @@ XFAB_VARIANTS = (("l3", "xfab xdp, L3, one nexthop"),
                  ("ecmp16_v6_1m", "xfab xdp, 16-way ECMP, IPv6, 1M prefixes"),
                  ("vxlan_encap", "xfab xdp, VXLAN encap (tenant port into a tunnel)"),
                  ("vxlan_decap", "xfab xdp, VXLAN decap (VTEP to a tenant port)"),
-                 ("tc_vxlan_encap", "xfab tc datapath, VXLAN encap"))
+                 ("tc_vxlan_encap", "xfab tc datapath, VXLAN encap"),
+                 # what specialisation saves: the 16-way ECMP config
+                 # (xfab_config reads the "ecmp16" prefix) with every
+                 # feature's code loaded (XFABD_ARGS: xfabd --code all)
+                 ("ecmp16_all", "xfab xdp, 16-way ECMP, every feature's code "
+                  "loaded (not specialised)"),
+                 )
+# Variants whose xfabd takes more arguments than -c and --pin-root (variant
+# -> argument list; the JSON and the report say which they were); a variant
+# named here and not in XFAB_VARIANTS is not measured.
+XFABD_ARGS = {"ecmp16_all": ["--code", "all"]}
 # the xfabd a variant's set-up started, for its tear-down
 XFABD = {}
+# the sink's count when lean_ecmp was set up (its verify)
+LEAN = {}
 
 
 def xfab(variant, stop=None):
@@ -184,7 +206,7 @@ def xfab(variant, stop=None):
     def up():
         xdp_off()
         gro(variant.startswith("tc") or variant == "pfc_handoff")
-        XFABD["proc"] = start_xfab(variant, stop)
+        XFABD["proc"] = start_xfab(variant, stop, XFABD_ARGS.get(variant, ()))
 
     def down():
         p = XFABD.pop("proc", None)
@@ -194,19 +216,20 @@ def xfab(variant, stop=None):
     return up, down
 
 
-def attach_d0(prog, pin, devmap, key):
+def attach_d0(prog, pin, devmap, key, obj=OBJ):
     """A baseline program on d0 (pinned in PIN/pin, anew) and its DEVMAP
     devmap sending to d1 (key: ["--key", "0"] for a one-slot map, [] for
     one indexed by ifindex)."""
     shutil.rmtree(PIN + "/" + pin, ignore_errors=True)
-    sh("dut", [TOOL, "attach", "--obj", OBJ, "--prog", prog, "--dev", "d0",
+    sh("dut", [TOOL, "attach", "--obj", obj, "--prog", prog, "--dev", "d0",
                "--pin", PIN + "/" + pin])
     sh("dut", [TOOL, "devmap", "--pin", PIN + "/" + pin, "--map", devmap] + key +
        ["--dev", "d1"])
 
 
 def baseline_modes():
-    """The baselines: kernel forwarding, minimal redirects, xdp_fwd-style."""
+    """The baselines: kernel forwarding, minimal redirects, the lean
+    reference ECMP forwarder, xdp_fwd-style (flags 0 and DIRECT)."""
     def kernel():
         xdp_off()
         gro(True)
@@ -231,14 +254,33 @@ def baseline_modes():
             attach_d0(prog, prog, "fwd_ports", [])
         return up
 
+    def lean():
+        gro(False)
+        attach_d0("lean_ecmp", "lean_ecmp", "lean_tx", ["--key", "0"], obj=LEAN_OBJ)
+        lean_fill(PIN + "/lean_ecmp")
+        LEAN["sink0"] = sink_count()[0]
+
+    def lean_verify():
+        """Every frame the sink got, the program forwarded (none went
+        through the kernel after an XDP_PASS)."""
+        got, fwd = sink_count()[0] - LEAN["sink0"], lean_forwarded(PIN + "/lean_ecmp")
+        if not got or fwd < 0.99 * got:
+            raise RuntimeError("lean_ecmp: the sink got %d frames, the program forwarded %d"
+                               % (got, fwd))
+
     return [Mode("kernel", "Linux kernel forwarding", kernel),
            Mode("redirect", "minimal XDP DEVMAP redirect (ceiling)", redirect(), xdp_off,
                 prog=PIN + "/bench_redirect/bench_redirect"),
            Mode("redirect_read", "minimal redirect after reading the headers (a router's "
                 "ceiling)", redirect("bench_redirect_read"), xdp_off,
                 prog=PIN + "/bench_redirect_read/bench_redirect_read"),
-           Mode("xdp_fwd", "xdp_fwd-style (bpf_fib_lookup + rewrite)", fwd(), xdp_off,
+           Mode("lean_ecmp", "lean reference ECMP forwarder", lean, xdp_off,
+                prog=PIN + "/lean_ecmp/lean_ecmp", verify=lean_verify),
+           Mode("xdp_fwd", "xdp_fwd-style (bpf_fib_lookup flags 0 + rewrite)", fwd(), xdp_off,
                 prog=PIN + "/bench_fwd/bench_fwd"),
+           Mode("xdp_fwd_direct", "xdp_fwd-style, BPF_FIB_LOOKUP_DIRECT (no FIB rules)",
+                fwd("bench_fwd_direct"), xdp_off,
+                prog=PIN + "/bench_fwd_direct/bench_fwd_direct"),
            Mode("tc_redirect", "minimal tc redirect (the tc datapath's ceiling)", tc_redirect,
                 tc_redirect_off),
            Mode("xdp_fwd_1m", "xdp_fwd-style, 1M routes (kernel FIB)", fwd("bench_fwd_big"),
@@ -261,7 +303,8 @@ def modes():
                         vxlan=variant.endswith("vxlan_decap"),
                         restore_all="vxlan" in variant,
                         sink_len=110 if variant.endswith("vxlan_encap") else
-                        60 if variant.endswith("vxlan_decap") else None))
+                        60 if variant.endswith("vxlan_decap") else None,
+                        xfabd_args=XFABD_ARGS.get(variant, ())))
     # stage builds: where a configuration's time goes (stage_table)
     for variant, stops in STAGE_BUILDS:
         for stop in stops:

@@ -28,7 +28,17 @@ def rate_tables(res):
                 s["median"] / base_r if base_r else 0, s["median"] / base_k if base_k else 0,
                 "%d / %d / %d" % (ns["min"], ns["median"], ns["max"]) if ns else "-"))
         lines.append("")
-    return lines
+    return lines + xfabd_args_note(res)
+
+
+def xfabd_args_note(res):
+    """The configurations whose xfabd took more arguments than its config
+    (a row of the tables above says what they change)."""
+    extra = ["%s: `xfabd %s`" % (r["label"], " ".join(r["xfabd_args"]))
+             for r in res["modes"].values() if r.get("xfabd_args")]
+    if not extra:
+        return []
+    return ["Started with more xfabd arguments than the others: %s." % "; ".join(extra), ""]
 
 
 def control_section(control):
@@ -72,9 +82,25 @@ def bringup_section(bringup):
     return lines
 
 
+def baselines_note():
+    """What each baseline program does, so a ratio to it can be read."""
+    return ["Baselines (bench/): the *minimal redirect* sends every frame to one DEVMAP slot "
+            "untouched; the *lean reference ECMP forwarder* (bench/lean_ecmp.bpf.c, "
+            "tests/netns/test_bench_lean.sh) does the 16-way ECMP job with xfab's checks and "
+            "nothing more: Ethernet (source not multicast, not our own MAC, destination our "
+            "MAC), RFC 1812 (version, IHL 5, header checksum, total length, source and "
+            "destination classes, TTL), a route lookup in an array indexed by the "
+            "destination's top 16 bits (one load, as xfab's FIB pays for 20.0.0.0/8), a "
+            "multiply-xor hash of the 5-tuple picking one of 16 member records (MACs and "
+            "DEVMAP slot), TTL decrement with RFC 1624's incremental checksum, one per-CPU "
+            "counter, a DEVMAP redirect; the *xdp_fwd-style* forwarders are the kernel "
+            "sample's job (bpf_fib_lookup, TTL, MACs, DEVMAP) with flags 0 (the FIB rules, "
+            "then the main table) or BPF_FIB_LOOKUP_DIRECT (the main table, no rules).", ""]
+
+
 def notes():
     """How the figures were taken and what they mean."""
-    return ["ns/packet: BPF_PROG_TEST_RUN (1M repeats, best of 3, median over rounds) of the "
+    return baselines_note() + ["ns/packet: BPF_PROG_TEST_RUN (1M repeats, best of 3, median over rounds) of the "
             "dut's program (XDP, or tc for the tc datapath) on the bench frame, entered through "
             "a wrapper that restores the Ethernet and IP headers before every repeat (repeats "
             "share one buffer: without it every repeat after the first would see the "

@@ -1,11 +1,14 @@
 #!/bin/bash
 # make bench-smoke in CI, so the bench never rots: one short round of the
-# baselines, L3, 16-way ECMP, two stage builds (xfabd --bench-stop), the tc
+# baselines (kernel, the minimal XDP and tc redirects, the xdp_fwd-style
+# forwarder with flags 0 and with BPF_FIB_LOOKUP_DIRECT, the lean reference
+# ECMP forwarder), L3, 16-way ECMP, two stage builds (xfabd --bench-stop), the tc
 # datapath and a VXLAN encapsulation. Nothing here asserts a rate against a
 # target (rates are the machine's); what must hold is that every
 # configuration ran and forwarded (the sink counted frames), that each xfab
-# program forwarded in its test run (a ns/packet figure, the bench's own
-# check), that the build stopping after parsing costs less than the later
+# program and each baseline program forwarded in its test run (a ns/packet
+# figure, the bench's own check; the lean forwarder's run also fails unless
+# its own counter holds what the sink got), that the build stopping after parsing costs less than the later
 # ones in the test run, and that scripts/bench-compare flags a run slower by more than
 # 10 % (against a copy of this run with one configuration made slower) and
 # passes this run against itself.
@@ -22,8 +25,9 @@ check "every smoke configuration is in the JSON with a rate" py "
 import json, sys
 sys.path.insert(0, '$ROOT/scripts')
 r = json.load(open('$out/smoke.json'))['modes']
-want = ['kernel', 'redirect', 'xdp_fwd', 'xfab_l3', 'xfab_ecmp16', 'xfab_ecmp16@parse',
-        'xfab_ecmp16@nexthop', 'xfab_tc', 'xfab_vxlan_encap']
+want = ['kernel', 'redirect', 'tc_redirect', 'xdp_fwd', 'xdp_fwd_direct', 'lean_ecmp',
+        'xfab_l3', 'xfab_ecmp16', 'xfab_ecmp16@parse', 'xfab_ecmp16@nexthop', 'xfab_tc',
+        'xfab_vxlan_encap']
 missing = [w for w in want if w not in r or r[w]['mpps']['1024']['median'] <= 0]
 sys.exit('missing or 0: %s' % missing if missing else 0)"
 check "each xfab xdp program forwarded in its test run (ns/packet)" py "
@@ -33,6 +37,12 @@ bad = [n for n in ('xfab_l3', 'xfab_ecmp16', 'xfab_ecmp16@parse', 'xfab_ecmp16@n
        if not (r[n].get('ns_per_packet') or {}).get('median')]
 sys.exit('no ns/packet: %s' % bad if bad else 0)"
 # (a 2x margin: a busy host's run can take twice as long)
+check "each baseline program forwarded in its test run (ns/packet)" py "
+import json, sys
+r = json.load(open('$out/smoke.json'))['modes']
+bad = [n for n in ('redirect', 'xdp_fwd', 'xdp_fwd_direct', 'lean_ecmp')
+       if not (r[n].get('ns_per_packet') or {}).get('median')]
+sys.exit('no ns/packet: %s' % bad if bad else 0)"
 check "a build that stops after parsing costs less than the later ones (test run)" py "
 import json, sys
 r = json.load(open('$out/smoke.json'))['modes']
