@@ -47,10 +47,7 @@ static int build_ports(struct xfab_base_build *b)
 		e->val.ifindex = b->live[p].ifindex;
 		e->val.flags = (cfg->ports[p].admin_up ? XFAB_PORT_ADMIN_UP : 0) |
 			       (b->live[p].oper_up ? XFAB_PORT_OPER_UP : 0);
-		for (int tc = 0; tc < XFAB_NUM_TC; tc++)
-			if (cfg->ports[p].wred[tc] >= 0)
-				e->val.flags |= XFAB_PORT_QUEUED;
-		if (cfg->ports[p].rate_mbps || cfg->ports[p].buffer_bytes)
+		if (xfab_config_port_queued(&cfg->ports[p]))
 			e->val.flags |= XFAB_PORT_QUEUED;
 		if (cfg->ports[p].pfc.enabled)
 			e->val.flags |= XFAB_PORT_LOSSLESS;
