@@ -46,17 +46,34 @@ struct xfab_ctx {
 	__u8 handoff; /* tc: XDP handed it off (bpf/pfc.h), and counted its arrival */
 };
 
+/*
+ * tc: a field of the skb's context loaded by one instruction at a constant
+ * offset from the context pointer, as the verifier requires. Left to
+ * itself, clang may keep a field's address (ctx + 76) in a register where
+ * paths join and load through it, which the verifier refuses; the asm keeps
+ * every load whole (and, volatile, never moved across a helper that moves
+ * the packet, bpf_skb_pull_data or adjust_room).
+ */
+#define xfab_skb_load(skb, field)                                                                  \
+	({                                                                                         \
+		void *__v;                                                                         \
+		asm volatile("%0 = *(u32 *)(%1 + %2)"                                              \
+			     : "=r"(__v)                                                           \
+			     : "r"(skb), "i"(__builtin_offsetof(struct __sk_buff, field)));        \
+		__v;                                                                               \
+	})
+
 static __always_inline void *xfab_ctx_data(const struct xfab_ctx *c)
 {
 	if (c->is_tc)
-		return (void *)(long)((struct __sk_buff *)c->ctx)->data;
+		return xfab_skb_load(c->ctx, data);
 	return (void *)(long)((struct xdp_md *)c->ctx)->data;
 }
 
 static __always_inline void *xfab_ctx_data_end(const struct xfab_ctx *c)
 {
 	if (c->is_tc)
-		return (void *)(long)((struct __sk_buff *)c->ctx)->data_end;
+		return xfab_skb_load(c->ctx, data_end);
 	return (void *)(long)((struct xdp_md *)c->ctx)->data_end;
 }
 
@@ -128,9 +145,8 @@ static __always_inline void xfab_ctx_init_xdp(struct xfab_ctx *c, struct xdp_md 
 static __always_inline void xfab_ctx_tc_linear(struct __sk_buff *skb)
 {
 	__u32 need = skb->len < XFAB_TC_PULL_LEN ? skb->len : XFAB_TC_PULL_LEN;
-	void *data = (void *)(long)skb->data, *data_end = (void *)(long)skb->data_end;
 
-	if (data + need > data_end)
+	if (xfab_skb_load(skb, data) + need > xfab_skb_load(skb, data_end))
 		bpf_skb_pull_data(skb, need);
 }
 
