@@ -637,7 +637,7 @@ static __u32 wait_tcx_egress(const char *dev, __u32 n)
 	return tcx_egress_progs(dev);
 }
 
-/* SIGHUP with cfg written at path first; waits for the reload to finish. */
+/* SIGHUP: xfabd reloads its config; waits for the reload to finish. */
 static void reload(void)
 {
 	size_t off = log_size();
@@ -646,6 +646,17 @@ static void reload(void)
 	for (int i = 0; i < 1000 && !log_has(off, "reloaded:"); i++)
 		usleep(10000);
 	assert_true(log_has(off, "reloaded:"));
+}
+
+/* Reloads with write_qos_config's config; how many tc egress programs r1
+ * and r2 run right after, before any tick of xfabd's timer. */
+static void reload_expect(const char *datapath, const char *wred_port, const char *pfc_port,
+			  __u32 r1, __u32 r2)
+{
+	write_qos_config(cfg2, datapath, wred_port, pfc_port);
+	reload();
+	assert_int_equal(tcx_egress_progs("r1"), r1);
+	assert_int_equal(tcx_egress_progs("r2"), r2);
 }
 
 /*
@@ -681,22 +692,13 @@ static void test_tc_egress_where_needed(void **state)
 	assert_int_equal(tcx_egress_progs("r2"), 1);
 	assert_int_not_equal(pinned_id("link_tc_egress_r2"), 0);
 	/* a reload moves the queue to r1: r1's program comes back, r2's goes */
-	write_qos_config(cfg2, "tc", "r1", NULL);
-	reload();
-	assert_int_equal(tcx_egress_progs("r1"), 1);
-	assert_int_equal(tcx_egress_progs("r2"), 0);
+	reload_expect("tc", "r1", NULL, 1, 0);
 	/* a lossless port: every port charges lossless packets at egress */
-	write_qos_config(cfg2, "tc", NULL, "r2");
-	reload();
-	assert_int_equal(tcx_egress_progs("r1"), 1);
-	assert_int_equal(tcx_egress_progs("r2"), 1);
+	reload_expect("tc", NULL, "r2", 1, 1);
 	usleep(1500000);
 	assert_int_equal(tcx_egress_progs("r1"), 1);
 	/* no queue, nothing lossless: no egress program at all */
-	write_qos_config(cfg2, "tc", NULL, NULL);
-	reload();
-	assert_int_equal(tcx_egress_progs("r1"), 0);
-	assert_int_equal(tcx_egress_progs("r2"), 0);
+	reload_expect("tc", NULL, NULL, 0, 0);
 	/* a restart adopts none, and leaves no stray egress pin */
 	stop(SIGKILL);
 	off = start(cfg2, NULL);
@@ -713,13 +715,9 @@ static void test_tc_egress_where_needed(void **state)
 	wait_forwarding(off);
 	assert_int_equal(tcx_egress_progs("r1"), 0);
 	assert_int_equal(tcx_egress_progs("r2"), 1);
-	write_qos_config(cfg2, "xdp", NULL, NULL);
-	reload();
-	assert_int_equal(tcx_egress_progs("r2"), 0);
+	reload_expect("xdp", NULL, NULL, 0, 0);
 	assert_int_equal(pinned_id("link_tc_handoff_r2"), 0);
-	write_qos_config(cfg2, "xdp", NULL, "r2");
-	reload();
-	assert_int_equal(tcx_egress_progs("r2"), 1);
+	reload_expect("xdp", NULL, "r2", 0, 1);
 	assert_int_not_equal(pinned_id("link_tc_handoff_r2"), 0);
 	stop(SIGTERM);
 	assert_int_equal(sh("ip addr flush dev r1peer; ip addr flush dev r2peer; for d in r1peer "
