@@ -661,18 +661,19 @@ static void reload_expect(const char *datapath, const char *wred_port, const cha
 
 /*
  * tc datapath: the egress program where a queue, a lossless class or the
- * guard of an unseen device needs it, nowhere else. The peers send nothing
- * until told to (IPv6 off), so a port's device is unseen until then.
+ * guard of an unseen device needs it, nowhere else. Neither the ports nor
+ * their peers send anything until told to (IPv6 off: no ND, no MLD), so a
+ * port's device is unseen until then (its ingress program, or the egress
+ * program at the port's first packet out, notes it).
  */
 static void test_tc_egress_where_needed(void **state)
 {
 	size_t off;
 
 	(void)state;
-	assert_int_equal(
-	    sh("for d in r1peer r2peer; do echo 1 > /proc/sys/net/ipv6/conf/$d/disable_ipv6; "
-	       "done"),
-	    0);
+	assert_int_equal(sh("for d in r1 r2 r1peer r2peer; do echo 1 > "
+			    "/proc/sys/net/ipv6/conf/$d/disable_ipv6; done"),
+			 0);
 	/* r2 has a queue to judge, r1 none */
 	write_qos_config(cfg2, "tc", "r2", NULL);
 	off = start(cfg2, NULL);
@@ -720,9 +721,10 @@ static void test_tc_egress_where_needed(void **state)
 	reload_expect("xdp", NULL, "r2", 0, 1);
 	assert_int_not_equal(pinned_id("link_tc_handoff_r2"), 0);
 	stop(SIGTERM);
-	assert_int_equal(sh("ip addr flush dev r1peer; ip addr flush dev r2peer; for d in r1peer "
-			    "r2peer; do echo 0 > /proc/sys/net/ipv6/conf/$d/disable_ipv6; done"),
-			 0);
+	assert_int_equal(
+	    sh("ip addr flush dev r1peer; ip addr flush dev r2peer; for d in r1 r2 "
+	       "r1peer r2peer; do echo 0 > /proc/sys/net/ipv6/conf/$d/disable_ipv6; done"),
+	    0);
 	assert_true(dir_gone());
 }
 
