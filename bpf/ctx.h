@@ -25,7 +25,12 @@
 #include "maps.h"
 
 /* Headers the pipeline may touch: Ethernet + VLAN + IPv6 + extension
- * headers + L4; tc pulls this much into the linear area. */
+ * headers + L4, or a VXLAN frame's outer headers and the inner ones it
+ * hashes on or decapsulates to; tc makes this much linear. The common
+ * frames need less (Ethernet + IPv6 + UDP + BTH + AETH: 78 bytes; VXLAN
+ * over IPv4 to an inner IPv6 RoCE header: 128), but IPv4 options and IPv6
+ * extension headers are read wherever they end within it, so it stays the
+ * bound of what must be linear. */
 #define XFAB_TC_PULL_LEN 256
 /* Header offsets the parser records are below this (a bound the verifier
  * needs for a pointer at a variable offset). */
@@ -41,17 +46,34 @@ struct xfab_ctx {
 	__u8 handoff; /* tc: XDP handed it off (bpf/pfc.h), and counted its arrival */
 };
 
+/*
+ * tc: a field of the skb's context loaded by one instruction at a constant
+ * offset from the context pointer, as the verifier requires. Left to
+ * itself, clang may keep a field's address (ctx + 76) in a register where
+ * paths join and load through it, which the verifier refuses; the asm keeps
+ * every load whole (and, volatile, never moved across a helper that moves
+ * the packet, bpf_skb_pull_data or adjust_room).
+ */
+#define xfab_skb_load(skb, field)                                                                  \
+	({                                                                                         \
+		void *__v;                                                                         \
+		asm volatile("%0 = *(u32 *)(%1 + %2)"                                              \
+			     : "=r"(__v)                                                           \
+			     : "r"(skb), "i"(__builtin_offsetof(struct __sk_buff, field)));        \
+		__v;                                                                               \
+	})
+
 static __always_inline void *xfab_ctx_data(const struct xfab_ctx *c)
 {
 	if (c->is_tc)
-		return (void *)(long)((struct __sk_buff *)c->ctx)->data;
+		return xfab_skb_load(c->ctx, data);
 	return (void *)(long)((struct xdp_md *)c->ctx)->data;
 }
 
 static __always_inline void *xfab_ctx_data_end(const struct xfab_ctx *c)
 {
 	if (c->is_tc)
-		return (void *)(long)((struct __sk_buff *)c->ctx)->data_end;
+		return xfab_skb_load(c->ctx, data_end);
 	return (void *)(long)((struct xdp_md *)c->ctx)->data_end;
 }
 
@@ -110,13 +132,28 @@ static __always_inline void xfab_ctx_init_xdp(struct xfab_ctx *c, struct xdp_md 
 	c->ingress_ifindex = ctx->ingress_ifindex;
 }
 
-/* tc entry: headers may sit in fragments; pull what the pipeline reads (a
- * failed pull leaves what is linear, and the header checks see that). */
+/*
+ * tc: makes the first XFAB_TC_PULL_LEN bytes (or the whole of a shorter
+ * frame) linear, where the headers may sit in fragments (a GRO or GSO
+ * frame). Most frames hold that much linearly already, and for them the
+ * helper call (and its recomputing of the packet pointers) is saved: a
+ * frame is pulled only when its linear part is shorter. Not pulling leaves
+ * a cloned skb's head shared, which is no matter: a program that writes
+ * the packet has its head made private by the verifier's tc prologue. A
+ * failed pull leaves what is linear, and the header checks see that.
+ */
+static __always_inline void xfab_ctx_tc_linear(struct __sk_buff *skb)
+{
+	__u32 need = skb->len < XFAB_TC_PULL_LEN ? skb->len : XFAB_TC_PULL_LEN;
+
+	if (xfab_skb_load(skb, data) + need > xfab_skb_load(skb, data_end))
+		bpf_skb_pull_data(skb, need);
+}
+
+/* tc entry: the headers made linear, the rest from the skb. */
 static __always_inline void xfab_ctx_init_tc(struct xfab_ctx *c, struct __sk_buff *skb)
 {
-	__u32 pull = skb->len < XFAB_TC_PULL_LEN ? skb->len : XFAB_TC_PULL_LEN;
-
-	bpf_skb_pull_data(skb, pull);
+	xfab_ctx_tc_linear(skb);
 	c->ctx = skb;
 	c->is_tc = 1;
 	c->tracing = 0;
@@ -185,8 +222,8 @@ static __always_inline int xfab_ctx_decap(struct xfab_ctx *c, __u32 strip, int t
 			return -1;
 		if (bpf_skb_adjust_room(skb, -(__s32)strip, BPF_ADJ_ROOM_MAC, flags))
 			return -1;
-		/* the inner headers may sit past what was pulled */
-		bpf_skb_pull_data(skb, skb->len < XFAB_TC_PULL_LEN ? skb->len : XFAB_TC_PULL_LEN);
+		/* the inner headers may sit past what was linear */
+		xfab_ctx_tc_linear(skb);
 		c->len = skb->len;
 		return 0;
 	}

@@ -135,9 +135,13 @@ static __always_inline int xfab_tc_egress_down(struct __sk_buff *skb, struct xfa
 }
 
 /*
- * tc datapath, egress of every port: the queue decision against the real
- * queue. tcx egress runs before the qdisc enqueues the packet, so the root
- * qdisc's backlog is what this packet joins.
+ * tc datapath, egress of the ports that need it (xfabd decides:
+ * user/agent/ports.c's port_wants_egress): the queue decision against the
+ * real queue, the lossless charge, and the guard of a port whose device the
+ * data plane has not seen yet. tcx egress runs before the qdisc enqueues
+ * the packet, so the root qdisc's backlog is what this packet joins. A plain
+ * port whose device was seen has no egress program: the pipeline reads the
+ * device before it sends there (bpf/kern.h) and counts tx itself.
  */
 SEC("tc")
 int xfab_tc_egress(struct __sk_buff *skb)

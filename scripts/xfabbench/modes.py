@@ -90,10 +90,27 @@ def map_memory(pid):
 
 
 def guard_off(variant):
-    """The XDP variants transmit through DEVMAP entries: the egress guard
-    off d1 before measuring (tc variants transmit with bpf_redirect)."""
+    """The egress guard off d1 before measuring: the XDP variants' DEVMAP
+    program, the tc variants' egress program (which a lossless class keeps:
+    it charges the packets at egress)."""
     if not variant.startswith("tc"):
         egress_guard_off("d1")
+    elif variant != "tc_pfc":
+        tc_egress_guard_off("d1")
+
+
+def tc_egress_guard_off(dev="d1", timeout=5.0):
+    """tc datapath: as egress_guard_off, until xfabd has taken the tc egress
+    program off dev (its link's pin gone), which it does for a port without
+    a queue once the data plane has seen its device."""
+    pin = PIN + "/xfab/dut/link_tc_egress_" + dev
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        sh("sink", ["ping", "-c", "1", "-W", "0.2", "10.0.2.1"], check=False)
+        if not os.path.exists(pin):
+            return
+        time.sleep(0.2)
+    raise RuntimeError("the tc egress program stayed on %s (its device unseen)" % dev)
 
 
 def egress_guard_off(dev="d1", timeout=5.0):

@@ -19,7 +19,12 @@
  *     way (a port it cannot attach) puts the adopted ports back on their
  *     old program;
  *   - the xdp datapath's egress guard (the DEVMAP program) stays on a port
- *     only until the data plane has seen its device, across restarts too.
+ *     only until the data plane has seen its device, across restarts too;
+ *   - the tc egress program runs only where it is needed: on a port with a
+ *     queue (WRED), on every port while some port is lossless, on a plain
+ *     port only until the data plane has seen its device; a reload attaches
+ *     and detaches it as queues and lossless priorities come and go (the
+ *     kernel's tcx egress list is the oracle).
  * The end of every test leaves no pins, links, sockets or processes.
  */
 #define _GNU_SOURCE
@@ -513,7 +518,6 @@ static void test_stray_ports_and_rollback(void **state)
 	assert_true(log_has(off, "detaching link_xdp_r1"));
 	assert_int_equal(xdp_prog("r1"), 0);
 	assert_int_not_equal(pinned_id("link_tc_r1"), 0);
-	assert_int_not_equal(pinned_id("link_tc_egress_r1"), 0);
 	stop(SIGKILL);
 	off = start(cfg1, NULL);
 	wait_forwarding(off);
@@ -585,6 +589,145 @@ static void test_egress_guard(void **state)
 	assert_true(dir_gone());
 }
 
+/*
+ * A two-port config (r1, r2) on datapath; wred_port (or NULL) has a WRED
+ * profile on every class, pfc_port (or NULL) a rate and PFC on priority 3.
+ */
+static void write_qos_config(const char *path, const char *datapath, const char *wred_port,
+			     const char *pfc_port)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(
+	    f,
+	    "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"rs\", \"datapath\": "
+	    "\"%s\"}},\n \"PORT\": {\"r1\": {%s}, \"r2\": {%s}},\n"
+	    " \"INTERFACE\": {\"r1|10.0.1.0/31\": {}, \"r2|10.0.2.0/31\": {}},\n"
+	    " \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.1.1\"}},\n"
+	    " \"WRED_PROFILE\": {\"W\": {\"min_threshold\": \"1048576\", "
+	    "\"max_threshold\": \"2097152\", \"max_probability\": \"5\"}}",
+	    datapath,
+	    pfc_port && !strcmp(pfc_port, "r1") ? "\"rate\": \"1000\", \"speed\": \"1000\"" : "",
+	    pfc_port && !strcmp(pfc_port, "r2") ? "\"rate\": \"1000\", \"speed\": \"1000\"" : "");
+	if (wred_port)
+		fprintf(f, ",\n \"QUEUE\": {\"%s|0-7\": {\"wred_profile\": \"W\"}}", wred_port);
+	if (pfc_port)
+		fprintf(f, ",\n \"PORT_QOS_MAP\": {\"%s\": {\"pfc_enable\": \"3\"}}", pfc_port);
+	fprintf(f, "}\n");
+	fclose(f);
+}
+
+/* How many programs the kernel runs at dev's tcx egress. */
+static __u32 tcx_egress_progs(const char *dev)
+{
+	LIBBPF_OPTS(bpf_prog_query_opts, q);
+
+	/* BPF_TCX_EGRESS: Debian's UAPI headers predate tcx */
+	if (bpf_prog_query_opts((int)if_nametoindex(dev), 47, &q))
+		return 0;
+	return q.prog_cnt; /* the kernel's query.count (a union) */
+}
+
+/* Waits up to 3 s for dev's tcx egress to run n programs; what it runs. */
+static __u32 wait_tcx_egress(const char *dev, __u32 n)
+{
+	for (int i = 0; i < 300 && tcx_egress_progs(dev) != n; i++)
+		usleep(10000);
+	return tcx_egress_progs(dev);
+}
+
+/* SIGHUP: xfabd reloads its config; waits for the reload to finish. */
+static void reload(void)
+{
+	size_t off = log_size();
+
+	kill(agent, SIGHUP);
+	for (int i = 0; i < 1000 && !log_has(off, "reloaded:"); i++)
+		usleep(10000);
+	assert_true(log_has(off, "reloaded:"));
+}
+
+/* Reloads with write_qos_config's config; how many tc egress programs r1
+ * and r2 run right after, before any tick of xfabd's timer. */
+static void reload_expect(const char *datapath, const char *wred_port, const char *pfc_port,
+			  __u32 r1, __u32 r2)
+{
+	write_qos_config(cfg2, datapath, wred_port, pfc_port);
+	reload();
+	assert_int_equal(tcx_egress_progs("r1"), r1);
+	assert_int_equal(tcx_egress_progs("r2"), r2);
+}
+
+/*
+ * tc datapath: the egress program where a queue, a lossless class or the
+ * guard of an unseen device needs it, nowhere else. Neither the ports nor
+ * their peers send anything until told to (IPv6 off: no ND, no MLD), so a
+ * port's device is unseen until then (its ingress program, or the egress
+ * program at the port's first packet out, notes it).
+ */
+static void test_tc_egress_where_needed(void **state)
+{
+	size_t off;
+
+	(void)state;
+	assert_int_equal(sh("for d in r1 r2 r1peer r2peer; do echo 1 > "
+			    "/proc/sys/net/ipv6/conf/$d/disable_ipv6; done"),
+			 0);
+	/* r2 has a queue to judge, r1 none */
+	write_qos_config(cfg2, "tc", "r2", NULL);
+	off = start(cfg2, NULL);
+	wait_forwarding(off);
+	usleep(1500000); /* a tick at least: nothing was seen, nothing changes */
+	assert_int_equal(tcx_egress_progs("r1"), 1); /* the guard: device unseen */
+	assert_int_equal(tcx_egress_progs("r2"), 1);
+	/* a frame into each (an ARP request from its peer): r1's guard goes,
+	 * r2 keeps its program for the queue */
+	assert_int_equal(sh("ip addr add 10.0.1.1/31 dev r1peer && ip addr add 10.0.2.1/31 dev "
+			    "r2peer && ping -c1 -W1 -I r1peer 10.0.1.0 >/dev/null 2>&1; "
+			    "ping -c1 -W1 -I r2peer 10.0.2.0 >/dev/null 2>&1; true"),
+			 0);
+	assert_int_equal(wait_tcx_egress("r1", 0), 0);
+	assert_int_equal(pinned_id("link_tc_egress_r1"), 0);
+	usleep(1500000);
+	assert_int_equal(tcx_egress_progs("r2"), 1);
+	assert_int_not_equal(pinned_id("link_tc_egress_r2"), 0);
+	/* a reload moves the queue to r1: r1's program comes back, r2's goes */
+	reload_expect("tc", "r1", NULL, 1, 0);
+	/* a lossless port: every port charges lossless packets at egress */
+	reload_expect("tc", NULL, "r2", 1, 1);
+	usleep(1500000);
+	assert_int_equal(tcx_egress_progs("r1"), 1);
+	/* no queue, nothing lossless: no egress program at all */
+	reload_expect("tc", NULL, NULL, 0, 0);
+	/* a restart adopts none, and leaves no stray egress pin */
+	stop(SIGKILL);
+	off = start(cfg2, NULL);
+	wait_forwarding(off);
+	assert_int_equal(wait_tcx_egress("r1", 0), 0);
+	assert_int_equal(wait_tcx_egress("r2", 0), 0);
+	stop(SIGTERM);
+	assert_true(dir_gone());
+
+	/* xdp datapath: the tc programs on the lossless port only, and a
+	 * reload takes them off with PFC (and puts them back) at once */
+	write_qos_config(cfg2, "xdp", NULL, "r2");
+	off = start(cfg2, NULL);
+	wait_forwarding(off);
+	assert_int_equal(tcx_egress_progs("r1"), 0);
+	assert_int_equal(tcx_egress_progs("r2"), 1);
+	reload_expect("xdp", NULL, NULL, 0, 0);
+	assert_int_equal(pinned_id("link_tc_handoff_r2"), 0);
+	reload_expect("xdp", NULL, "r2", 0, 1);
+	assert_int_not_equal(pinned_id("link_tc_handoff_r2"), 0);
+	stop(SIGTERM);
+	assert_int_equal(
+	    sh("ip addr flush dev r1peer; ip addr flush dev r2peer; for d in r1 r2 "
+	       "r1peer r2peer; do echo 0 > /proc/sys/net/ipv6/conf/$d/disable_ipv6; done"),
+	    0);
+	assert_true(dir_gone());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -593,6 +736,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_other_abi_refused, cleanup),
 	    cmocka_unit_test_teardown(test_stray_ports_and_rollback, cleanup),
 	    cmocka_unit_test_teardown(test_egress_guard, cleanup),
+	    cmocka_unit_test_teardown(test_tc_egress_where_needed, cleanup),
 	};
 
 	if (geteuid() != 0) {

@@ -163,7 +163,8 @@ int agent_attach_all(struct agent *a);
 void agent_detach_port(struct agent *a, int p);
 /* Closes the links, which stay attached and pinned (exit with --keep). */
 void agent_keep_ports(struct agent *a);
-/* Reload: programs and queues that follow a port's lossless priorities. */
+/* Reload: programs and queues that follow a port's queues and lossless
+ * priorities. */
 int agent_ports_reload_attach(struct agent *a, const struct xfab_config *next);
 void agent_ports_reload_undo(struct agent *a, int n);
 void agent_ports_reload_finish(struct agent *a, const struct xfab_config *old);
@@ -177,6 +178,11 @@ int agent_code_switch(struct agent *a, unsigned int code);
  * after (a->cfg is the new config), they lose what it no longer does. */
 int agent_code_reload_begin(struct agent *a, const struct xfab_config *next);
 void agent_code_reload_end(struct agent *a);
+/* tc datapath: drops the tc egress guard of plain ports whose device the
+ * data plane has seen (each second). */
+void agent_ports_egress_refresh(struct agent *a);
+/* The data plane has seen the device of port ifindex (port_dev). */
+int agent_port_dev_noted(struct agent *a, __u32 ifindex);
 
 /* ---- qdisc.c ---- */
 int agent_shape_port(struct agent *a, int p);
@@ -188,8 +194,9 @@ void agent_compile_stop(struct agent *a);
 void agent_on_link(void *arg, const struct xfab_nl_link *l);
 void agent_on_neigh(void *arg, const struct xfab_nl_neigh *n);
 void agent_probe_unresolved(struct agent *a);
-/* xdp datapath: drops the egress guard of ports whose device the data
- * plane has seen (each second). */
+/* Drops the egress guard of ports whose device the data plane has seen
+ * (each second): xdp datapath, the DEVMAP program; tc datapath, the tc
+ * egress program of a port that needs nothing else of it (ports.c). */
 void agent_egress_guard_refresh(struct agent *a);
 
 /* ---- fibsync.c ---- */

@@ -228,6 +228,86 @@ static void unattach_port(struct agent *a, int p)
 	agent_unshape_port(a, p);
 }
 
+/* Whether the data plane has seen port ifindex's device: its programs
+ * note it in port_dev with the first frame they receive (or, tc egress,
+ * send). */
+int agent_port_dev_noted(struct agent *a, __u32 ifindex)
+{
+	__u64 dev = 0;
+
+	if (!a->skel)
+		return 0;
+	return bpf_map_lookup_elem(bpf_map__fd(a->skel->maps.port_dev), &ifindex, &dev) == 0 &&
+	       dev != 0;
+}
+
+/*
+ * Does port p need the tc egress program (xfab_tc_egress) under cfg?
+ *
+ * xdp datapath: a port with lossless priorities, whose packets XDP hands
+ * to tc (the egress charges them to their ingress PG).
+ *
+ * tc datapath: what the program does for a port, and when that matters:
+ *   - the queue decision against the real qdisc (WRED/ECN on the backlog,
+ *     a full buffer's drop): a port with a queue to judge (a WRED profile
+ *     on a class, a rate or a buffer; XFAB_PORT_QUEUED);
+ *   - PFC: a packet of a lossless class is charged to its ingress PG
+ *     wherever it is queued, so while any port has lossless priorities
+ *     every port needs it (and the watchdog's drop, and clearing a stale
+ *     PG tag, come with it);
+ *   - the egress guard: it notes the device of a port that only transmits
+ *     and sends back into the pipeline a packet whose device went down on
+ *     its way. Once the data plane has seen a port's device (port_dev) the
+ *     pipeline reads it before it sends there (bpf/kern.h), so the guard is
+ *     needed only until then, as the xdp datapath's DEVMAP guard (sync.c);
+ *     agent_ports_egress_refresh takes it off. Left to the kernel: a packet
+ *     whose device drops between that read and the qdisc (microseconds).
+ * It counts nothing every port needs: tx counters are the pipeline's, where
+ * it chooses the egress.
+ */
+static int port_wants_egress(struct agent *a, const struct xfab_config *cfg, int p)
+{
+	if (cfg->datapath == XFAB_DP_XDP)
+		return cfg->ports[p].pfc.enabled != 0;
+	return xfab_config_port_queued(&cfg->ports[p]) || xfab_config_has_lossless(cfg) ||
+	       !agent_port_dev_noted(a, a->live[p].ifindex);
+}
+
+/* The tc egress program on port p (and, xdp datapath, the lossless
+ * hand-over program): 0 or an error, with what it attached left for the
+ * caller to take back. */
+static int attach_egress(struct agent *a, int p, int datapath)
+{
+	int err =
+	    port_link(a, p, LINK_EGRESS, datapath, link_prog_fd(a, agent_progs(a), LINK_EGRESS),
+		      &a->egress_fd[p], &a->old_prog_fd[p][LINK_EGRESS]);
+
+	if (err) {
+		log_err("cannot attach the tc egress program to %s: %s", a->cfg.ports[p].name,
+			strerror(-err));
+		return err;
+	}
+	if (datapath != XFAB_DP_XDP)
+		return 0;
+	err = port_link(a, p, LINK_HANDOFF, datapath, link_prog_fd(a, agent_progs(a), LINK_HANDOFF),
+			&a->handoff_fd[p], &a->old_prog_fd[p][LINK_HANDOFF]);
+	if (err)
+		log_err("cannot attach the lossless hand-over program to %s: %s",
+			a->cfg.ports[p].name, strerror(-err));
+	return err;
+}
+
+/* Takes the tc egress (and hand-over) links off port p. */
+static void detach_egress(struct agent *a, int p)
+{
+	char pin[512];
+
+	for (int w = LINK_EGRESS; w < N_LINKS; w++) {
+		link_pin_path(a, p, w, a->cfg.datapath, pin, sizeof(pin));
+		drop_link(link_slot(a, p, w), pin);
+	}
+}
+
 static int attach_port(struct agent *a, int p, int datapath)
 {
 	const struct xfab *progs = agent_progs(a);
@@ -245,105 +325,95 @@ static int attach_port(struct agent *a, int p, int datapath)
 	}
 	if (a->old_prog_fd[p][LINK_IN] >= 0)
 		how = "took over";
-	/* tc queues: every port of the tc datapath; on the xdp datapath the
-	 * ports with lossless priorities, whose packets XDP hands to tc */
-	if (datapath == XFAB_DP_TC || a->cfg.ports[p].pfc.enabled) {
-		err = port_link(a, p, LINK_EGRESS, datapath, link_prog_fd(a, progs, LINK_EGRESS),
-				&a->egress_fd[p], &a->old_prog_fd[p][LINK_EGRESS]);
+	if (port_wants_egress(a, &a->cfg, p)) {
+		err = attach_egress(a, p, datapath);
 		if (err) {
-			log_err("cannot attach the tc egress program to %s: %s",
-				a->cfg.ports[p].name, strerror(-err));
 			unattach_port(a, p);
 			return err;
-		}
-		if (datapath == XFAB_DP_XDP &&
-		    (err = port_link(a, p, LINK_HANDOFF, datapath,
-				     link_prog_fd(a, progs, LINK_HANDOFF), &a->handoff_fd[p],
-				     &a->old_prog_fd[p][LINK_HANDOFF]))) {
-			log_err("cannot attach the lossless hand-over program to %s: %s",
-				a->cfg.ports[p].name, strerror(-err));
-			unattach_port(a, p);
-			return err;
-		}
-		if (a->cfg.ports[p].rate_mbps && agent_shape_port(a, p)) {
-			unattach_port(a, p);
-			return -EIO;
 		}
 	}
-	log_info("%s %s datapath %s %s (ifindex %u)", how, datapath == XFAB_DP_XDP ? "xdp" : "tc",
-		 a->old_prog_fd[p][LINK_IN] >= 0 ? "on" : "to", a->cfg.ports[p].name, ifindex);
+	/* HTB queues: a port with a rate, on the tc datapath or with lossless
+	 * priorities (which need a rate) */
+	if ((datapath == XFAB_DP_TC || a->cfg.ports[p].pfc.enabled) && a->cfg.ports[p].rate_mbps &&
+	    agent_shape_port(a, p)) {
+		unattach_port(a, p);
+		return -EIO;
+	}
+	log_info("%s %s datapath %s %s (ifindex %u)%s", how, datapath == XFAB_DP_XDP ? "xdp" : "tc",
+		 a->old_prog_fd[p][LINK_IN] >= 0 ? "on" : "to", a->cfg.ports[p].name, ifindex,
+		 a->egress_fd[p] >= 0 ? ", tc egress program on" : "");
 	return 0;
 }
 
 /*
- * Reload, xdp datapath, before the tables change: a port that gains
- * lossless priorities gets the tc egress and hand-over programs now, so
- * the packets XDP starts handing over once pfc_cfg says so find them.
- * Returns 0, or an error with nothing changed (the reload is refused).
+ * Reload, before the tables change: a port that the new config gives a
+ * queue or lossless priorities (or, tc datapath, every port once some port
+ * has lossless priorities) gets the tc egress program now, and on the xdp
+ * datapath the hand-over program, so the packets the new tables queue,
+ * charge or hand over find them. Returns 0, or an error with nothing
+ * changed (the reload is refused).
  */
 int agent_ports_reload_attach(struct agent *a, const struct xfab_config *next)
 {
 	int err = 0, p;
 
-	if (a->cfg.datapath != XFAB_DP_XDP)
-		return 0;
-	for (p = 0; p < next->n_ports && !err; p++) {
-		if (!next->ports[p].pfc.enabled || a->egress_fd[p] >= 0)
+	for (p = 0; p < next->n_ports && p < a->cfg.n_ports && !err; p++) {
+		if (!port_wants_egress(a, next, p) || a->egress_fd[p] >= 0)
 			continue;
-		err = port_link(a, p, LINK_EGRESS, XFAB_DP_XDP,
-				link_prog_fd(a, agent_progs(a), LINK_EGRESS), &a->egress_fd[p],
-				&a->old_prog_fd[p][LINK_EGRESS]);
-		if (!err)
-			err = port_link(a, p, LINK_HANDOFF, XFAB_DP_XDP,
-					link_prog_fd(a, agent_progs(a), LINK_HANDOFF),
-					&a->handoff_fd[p], &a->old_prog_fd[p][LINK_HANDOFF]);
-		if (err) {
-			log_err("cannot attach the lossless programs to %s: %s",
-				next->ports[p].name, strerror(-err));
+		err = attach_egress(a, p, a->cfg.datapath);
+		if (err)
 			agent_ports_reload_undo(a, p + 1);
-		}
+		else
+			log_info("%s: tc egress program attached", next->ports[p].name);
 	}
 	return err;
 }
 
-/* Takes back what agent_ports_reload_attach added to the first n ports (those
- * whose running config has no lossless priority). */
+/* Takes back what agent_ports_reload_attach added to the first n ports:
+ * the egress links the running config does not want. */
 void agent_ports_reload_undo(struct agent *a, int n)
 {
-	char pin[512];
+	for (int p = 0; p < n && p < a->cfg.n_ports; p++)
+		if (a->egress_fd[p] >= 0 && !port_wants_egress(a, &a->cfg, p))
+			detach_egress(a, p);
+}
 
-	for (int p = 0; p < n && p < a->cfg.n_ports; p++) {
-		if (a->cfg.ports[p].pfc.enabled)
+/* tc datapath (each second): drops the egress guard of the ports that need
+ * nothing else of the egress program once the data plane has seen their
+ * device (port_wants_egress). */
+void agent_ports_egress_refresh(struct agent *a)
+{
+	if (!a->skel || a->cfg.datapath != XFAB_DP_TC)
+		return;
+	for (int p = 0; p < a->cfg.n_ports; p++) {
+		if (a->egress_fd[p] < 0 || port_wants_egress(a, &a->cfg, p))
 			continue;
-		for (int w = LINK_EGRESS; w < N_LINKS; w++) {
-			link_pin_path(a, p, w, XFAB_DP_XDP, pin, sizeof(pin));
-			drop_link(link_slot(a, p, w), pin);
-		}
+		detach_egress(a, p);
+		log_dbg("port %s: device seen, no queue: its tc egress program is off",
+			a->cfg.ports[p].name);
 	}
 }
 
 /*
  * Reload, after the tables and a->cfg changed: queues follow the new
  * config. A port whose rate, buffer or lossless priorities changed gets its
- * queues (and PFC gates) rebuilt, or removed; on the xdp datapath a port
- * that lost its lossless priorities loses the tc programs too (XDP no
- * longer hands anything over).
+ * queues (and PFC gates) rebuilt, or removed; a port that no longer needs
+ * the tc egress program (no queue, no lossless priority left) loses it, and
+ * on the xdp datapath the hand-over program too (XDP no longer hands
+ * anything over).
  */
 void agent_ports_reload_finish(struct agent *a, const struct xfab_config *old)
 {
 	int xdp = a->cfg.datapath == XFAB_DP_XDP;
-	char pin[512];
 
 	for (int p = 0; p < a->cfg.n_ports && p < old->n_ports; p++) {
 		const struct xfab_cfg_port *n = &a->cfg.ports[p], *o = &old->ports[p];
 		int queued = !xdp || n->pfc.enabled, was = !xdp || o->pfc.enabled;
 
-		if (xdp && !n->pfc.enabled && a->egress_fd[p] >= 0) {
-			for (int w = LINK_EGRESS; w < N_LINKS; w++) {
-				link_pin_path(a, p, w, XFAB_DP_XDP, pin, sizeof(pin));
-				drop_link(link_slot(a, p, w), pin);
-			}
-			log_info("%s: no lossless priority left, tc programs detached", n->name);
+		if (a->egress_fd[p] >= 0 && !port_wants_egress(a, &a->cfg, p)) {
+			detach_egress(a, p);
+			log_info("%s: no queue or lossless priority left, tc programs detached",
+				 n->name);
 		}
 		if (queued == was && n->rate_mbps == o->rate_mbps &&
 		    n->buffer_bytes == o->buffer_bytes && n->pfc.enabled == o->pfc.enabled)

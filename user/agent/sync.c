@@ -124,21 +124,11 @@ static int batch_take(struct agent *a, enum xfab_table t, int del)
  * frame sent (a program run per frame: about 10 ns here), so a port has it
  * only while the data plane has not seen its device. */
 
-static int port_dev_noted(struct agent *a, __u32 ifindex)
-{
-	__u64 dev = 0;
-
-	if (!a->skel)
-		return 0;
-	return bpf_map_lookup_elem(bpf_map__fd(a->skel->maps.port_dev), &ifindex, &dev) == 0 &&
-	       dev != 0;
-}
-
 static int write_tx_port(struct agent *a, __u32 slot, const struct bpf_devmap_val *val)
 {
 	struct bpf_devmap_val v = *val;
 
-	v.bpf_prog.fd = v.ifindex && !port_dev_noted(a, v.ifindex)
+	v.bpf_prog.fd = v.ifindex && !agent_port_dev_noted(a, v.ifindex)
 			    ? bpf_program__fd(a->skel->progs.xfab_xdp_egress)
 			    : 0;
 	return write_one(a, XFAB_T_TX_PORTS, &slot, &v);
@@ -148,13 +138,14 @@ static int write_tx_port(struct agent *a, __u32 slot, const struct bpf_devmap_va
  * the entries themselves say which run the program (its id). */
 void agent_egress_guard_refresh(struct agent *a)
 {
+	agent_ports_egress_refresh(a);
 	if (!a->skel || a->cfg.datapath != XFAB_DP_XDP)
 		return;
 	for (__u32 p = 0; p < (__u32)a->cfg.n_ports; p++) {
 		struct bpf_devmap_val v;
 
 		if (bpf_map_lookup_elem(a->map_fd[XFAB_T_TX_PORTS], &p, &v) || !v.ifindex ||
-		    !v.bpf_prog.id || !port_dev_noted(a, v.ifindex))
+		    !v.bpf_prog.id || !agent_port_dev_noted(a, v.ifindex))
 			continue;
 		if (write_tx_port(a, p, &v) == 0)
 			log_dbg("port %s: device seen, its egress guard is off",

@@ -252,6 +252,11 @@ int xfab_config_check_change(const struct xfab_config *running, const struct xfa
 int xfab_config_check_capacity(const struct xfab_config *cfg, const char *file,
 			       struct xfab_cfg_errors *errs);
 int xfab_config_port_index(const struct xfab_config *cfg, const char *name);
+/* The port has a queue the data plane judges: a WRED profile on a class,
+ * a rate or a buffer (the ports table's XFAB_PORT_QUEUED). */
+int xfab_config_port_queued(const struct xfab_cfg_port *port);
+/* Some port has lossless priorities (PFC). */
+int xfab_config_has_lossless(const struct xfab_config *cfg);
 
 /* One TE_PATH entry given outside a file (xfabd's control requests: IN is
  * the ingress port, PREFIX the destination, NEXTHOP "GW[,GW...]"), checked

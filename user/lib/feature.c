@@ -39,17 +39,14 @@ static unsigned int flowlet_code(const struct xfab_config *cfg)
 static unsigned int qos_code(const struct xfab_config *cfg)
 {
 	for (int p = 0; p < cfg->n_ports; p++)
-		if (xfab_port_queued(cfg, p))
+		if (xfab_config_port_queued(&cfg->ports[p]))
 			return XFAB_CODE_QUEUE;
 	return 0;
 }
 
 static unsigned int pfc_code(const struct xfab_config *cfg)
 {
-	for (int p = 0; p < cfg->n_ports; p++)
-		if (cfg->ports[p].pfc.enabled)
-			return XFAB_CODE_PFC;
-	return 0;
+	return xfab_config_has_lossless(cfg) ? XFAB_CODE_PFC : 0;
 }
 
 /* every group polices by default (docs/COPP.md); a cir of 0 does not */

@@ -203,6 +203,22 @@ int xfab_config_port_index(const struct xfab_config *cfg, const char *name)
 	return -1;
 }
 
+int xfab_config_port_queued(const struct xfab_cfg_port *port)
+{
+	for (int tc = 0; tc < XFAB_NUM_TC; tc++)
+		if (port->wred[tc] >= 0)
+			return 1;
+	return port->rate_mbps || port->buffer_bytes;
+}
+
+int xfab_config_has_lossless(const struct xfab_config *cfg)
+{
+	for (int p = 0; p < cfg->n_ports; p++)
+		if (cfg->ports[p].pfc.enabled)
+			return 1;
+	return 0;
+}
+
 /* ---- what an address may be ---- */
 
 /* Why a is no unicast host address at all, or NULL. */
