@@ -20,8 +20,7 @@
  * so a port it takes down stops its nexthops at once, packet by packet). */
 static __always_inline int xfab_nh_up(const struct xfab_nexthop *nh)
 {
-	return nh && (nh->flags & XFAB_NH_VALID) &&
-	       (nh->port.flags & XFAB_PORT_UP) == XFAB_PORT_UP;
+	return nh && (nh->flags & XFAB_NH_VALID) && (nh->port.flags & XFAB_PORT_UP) == XFAB_PORT_UP;
 }
 
 /* A nexthop that can carry traffic now (xfab_nexthop_live), from its entry:

@@ -191,7 +191,7 @@ static __always_inline int xfab_too_big(const struct xfab_scratch *s, struct xfa
  * value is a plain number to the verifier. */
 struct xfab_pl {
 	const struct xfab_settings *cfg;
-	const struct xfab_port *in;  /* the ingress port's entry */
+	const struct xfab_port *in; /* the ingress port's entry */
 	/* the egress port's figures, from the egress checks on: the path's
 	 * nexthop's copy of them (scratch, struct xfab_l3_decision) */
 	const struct xfab_nh_port *out;

@@ -106,12 +106,11 @@ int xfab_tc_handoff(struct __sk_buff *skb)
  * Instead the data plane takes the port out of use itself (the egress
  * program noted the device in port_dev, which the pipeline's device check
  * reads, and the ports table's OPER_UP is cleared until xfabd writes it
- * again when it hears the event) and sends the packet back into the ingress of the port it came in on, its
- * destination MAC that port's again: the pipeline decides once more, with
- * the port down (another member of its group, or LOCAL_REPAIR's bounce).
- * The pass costs the packet one more hop of TTL, which bounds it. Only
- * packets the pipeline forwarded (skb->priority major 1, ctx.h) come here:
- * the kernel's own are the kernel's.
+ * again when it hears the event) and sends the packet back into the ingress of the port it came in
+ * on, its destination MAC that port's again: the pipeline decides once more, with the port down
+ * (another member of its group, or LOCAL_REPAIR's bounce). The pass costs the packet one more hop
+ * of TTL, which bounds it. Only packets the pipeline forwarded (skb->priority major 1, ctx.h) come
+ * here: the kernel's own are the kernel's.
  */
 static __always_inline int xfab_tc_egress_down(struct __sk_buff *skb, struct xfab_port *port)
 {
@@ -302,7 +301,7 @@ int xfab_xdp_egress(struct xdp_md *ctx)
 	if (xfab_dev_carries(dev))
 		return XDP_PASS;
 	key = ctx->egress_ifindex;
-	xfab_port_dev_note(key, dev);
+	xfab_port_dev_note(ctx->egress_ifindex, dev);
 	port = bpf_map_lookup_elem(&ports, &key);
 	if (port && port->ifindex == key && (port->flags & XFAB_PORT_OPER_UP))
 		__sync_fetch_and_and(&port->flags, ~XFAB_PORT_OPER_UP);

@@ -207,11 +207,11 @@ enum {
 	ADD_22 = 2,
 	MOVE_6 = 4,
 	TE = 8,
-	STATIC = 16,	/* a static neighbour for eth3's gateway 10.0.3.2 */
-	ETH4_DOWN = 32, /* eth4 admin down */
-	GROW_E = 64,	/* 21.0.0.1/32 over 10.0.1.2,10.0.3.2,10.0.4.2 */
-	SWAP_E = 128,	/* 21.0.0.1/32 over set A, 22.0.0.0/24 over E's set */
-	WEIGHTED = 256, /* 23.0.0.0/24 over A's gateways, weights 1 and 3 */
+	STATIC = 16,	   /* a static neighbour for eth3's gateway 10.0.3.2 */
+	ETH4_DOWN = 32,	   /* eth4 admin down */
+	GROW_E = 64,	   /* 21.0.0.1/32 over 10.0.1.2,10.0.3.2,10.0.4.2 */
+	SWAP_E = 128,	   /* 21.0.0.1/32 over set A, 22.0.0.0/24 over E's set */
+	WEIGHTED = 256,	   /* 23.0.0.0/24 over A's gateways, weights 1 and 3 */
 	ETH3_SHAPED = 512, /* eth3: MTU 9000, a 10 Gbit/s rate (a queued port) */
 };
 
