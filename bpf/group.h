@@ -17,6 +17,7 @@
 #include "bench.h"
 #include "nexthop.h"
 #include "flowlet.h"
+#include "spec.h"
 
 #define XFAB_PICK_INVALID 0	    /* no such group */
 #define XFAB_PICK_EMPTY 0xffffffffu /* every member down */
@@ -44,7 +45,8 @@ __attribute__((noinline)) __u32 xfab_group_pick(__u32 group_id, __u32 tracing)
 		return XFAB_PICK_EMPTY;
 	info = &s->l3.pick;
 	s->fk.group = group_id;
-	if (cfg->flags & XFAB_SET_SYMMETRIC) { /* both directions' ends in one order */
+	if (xfab_code_on(XFAB_CODE_SYMMETRIC) &&
+	    (cfg->flags & XFAB_SET_SYMMETRIC)) { /* both directions' ends in one order */
 		s->fk.flow = s->m.flow;
 		xfab_flow_select(&s->fk.flow, cfg->hash_fields, 1);
 		hash = xfab_flow_hash(&s->fk.flow, &cfg->ecmp_key);
@@ -54,7 +56,7 @@ __attribute__((noinline)) __u32 xfab_group_pick(__u32 group_id, __u32 tracing)
 	info->hash = hash;
 	info->bucket = (__u16)XFAB_HASH_BUCKET(hash);
 	info->flags |= XFAB_TRACE_GROUP;
-	if (cfg->flags & XFAB_SET_FLOWLET)
+	if (xfab_code_on(XFAB_CODE_FLOWLET) && (cfg->flags & XFAB_SET_FLOWLET))
 		return xfab_flowlet_select(cfg, grp, &s->fk, hash, info, xfab_clock_now(&s->clock));
 	return grp->buckets[XFAB_HASH_BUCKET(hash)];
 }
@@ -71,7 +73,7 @@ static __always_inline __u32 xfab_pick_member(struct xfab_scratch *s,
 	const struct xfab_group *grp;
 	__u32 hash;
 
-	if (tracing || (cfg->flags & XFAB_SET_SYMMETRIC))
+	if (tracing || (xfab_code_on(XFAB_CODE_SYMMETRIC) && (cfg->flags & XFAB_SET_SYMMETRIC)))
 		return xfab_group_pick(group_id, tracing);
 	grp = bpf_map_lookup_elem(&nh_groups, &group_id);
 	if (!grp || grp->num_members == 0)
@@ -80,7 +82,7 @@ static __always_inline __u32 xfab_pick_member(struct xfab_scratch *s,
 		return XFAB_PICK_EMPTY;
 	hash = xfab_flow_hash(&s->m.flow, &cfg->ecmp_key);
 	s->l3.pick.hash = hash;
-	if (cfg->flags & XFAB_SET_FLOWLET) {
+	if (xfab_code_on(XFAB_CODE_FLOWLET) && (cfg->flags & XFAB_SET_FLOWLET)) {
 		s->fk.group = group_id;
 		return xfab_flowlet_select(cfg, grp, &s->fk, hash, &s->l3.pick,
 					   xfab_clock_now(&s->clock));

@@ -26,6 +26,7 @@
 #include "repair.h"
 #include "te.h"
 #include "rewrite.h"
+#include "spec.h"
 
 static __always_inline int xfab_stage_l3(struct xfab_scratch *s, const struct xfab_settings *cfg,
 					 __u32 ingress_ifindex, int tracing, int bench)
@@ -42,7 +43,7 @@ static __always_inline int xfab_stage_l3(struct xfab_scratch *s, const struct xf
 		return xfab_punt(res, XFAB_PUNT_TO_SELF);
 	}
 	/* TE: exact <ingress port, destination prefix> entries override. */
-	if ((cfg->flags & XFAB_SET_TE) &&
+	if (xfab_code_on(XFAB_CODE_TE) && (cfg->flags & XFAB_SET_TE) &&
 	    xfab_lookup_route(m, XFAB_TABLE_TE | ingress_ifindex, &te)) {
 		/* The kernel owns ICMP time exceeded, so traceroute sees this hop. */
 		if (m->ttl <= 1)
@@ -72,7 +73,8 @@ static __always_inline int xfab_stage_l3(struct xfab_scratch *s, const struct xf
 	if (xfab_bench_stops_after(bench, XFAB_BENCH_FIB))
 		return XFAB_ACT_BENCH;
 	act = xfab_use_path(s, cfg, &rt, tracing, bench);
-	if (cfg->flags & (XFAB_SET_REPAIR | XFAB_SET_SPLIT_HORIZON))
+	if (xfab_code_on(XFAB_CODE_REPAIR) &&
+	    (cfg->flags & (XFAB_SET_REPAIR | XFAB_SET_SPLIT_HORIZON)))
 		act = xfab_local_repair(m, cfg, ingress_ifindex, &rt, act, l3, res);
 	return act;
 }

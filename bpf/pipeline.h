@@ -38,6 +38,7 @@
 #include "copp.h"
 #include "acl.h"
 #include "bench.h"
+#include "spec.h"
 
 static __always_inline int xfab_mac_is_multicast(const __u8 *mac)
 {
@@ -131,9 +132,9 @@ static __always_inline int xfab_end(const struct xfab_ctx *c, struct xfab_scratc
 
 	if (!c->tracing) {
 		/* a punt passes its CoPP group's meter (copp.h) or is dropped */
-		if (act == XFAB_ACT_PUNT)
+		if (xfab_code_on(XFAB_CODE_COPP) && act == XFAB_ACT_PUNT)
 			act = xfab_copp(c, s);
-		if (s->ov.mode | s->ov.vnet)
+		if (xfab_code_on(XFAB_CODE_OVERLAY) && (s->ov.mode | s->ov.vnet))
 			xfab_count_vnet_end(s->ov.vnet, act, s->res.reason, c->len);
 		return xfab_finish(&s->res, s->slot, c->len, act, xfab_rx_bytes(c, s));
 	}
@@ -351,8 +352,9 @@ static __always_inline int xfab_pl_handoff(const struct xfab_ctx *c, struct xfab
 	const struct xfab_port *in = p->in;
 	const struct xfab_meta *m = &s->m;
 
-	if (!c->is_tc && !c->tracing && (in->flags & XFAB_PORT_LOSSLESS) &&
-	    xfab_pfc_is_lossless(in->slot, m) && xfab_pfc_handoff(c->ctx)) {
+	if (xfab_code_on(XFAB_CODE_PFC) && !c->is_tc && !c->tracing &&
+	    (in->flags & XFAB_PORT_LOSSLESS) && xfab_pfc_is_lossless(in->slot, m) &&
+	    xfab_pfc_handoff(c->ctx)) {
 		xfab_count_rx(s->slot, s->rx_len);
 		/* XDP_PASS, not counted as a punt: the tc path counts it */
 		return xfab_pl_done(p, XFAB_ACT_PUNT);
@@ -367,8 +369,11 @@ static __always_inline int xfab_pl_handoff(const struct xfab_ctx *c, struct xfab
 static __always_inline int xfab_pl_acl(const struct xfab_ctx *c, struct xfab_scratch *s,
 				       struct xfab_pl *p)
 {
-	int act = xfab_stage_acl(c, s);
+	int act;
 
+	if (!xfab_code_on(XFAB_CODE_ACL))
+		return XFAB_PL_NEXT;
+	act = xfab_stage_acl(c, s);
 	if (act != XFAB_ACT_FORWARD)
 		return xfab_pl_end(c, s, p, act, XFAB_STAGE_CLASSIFY);
 	return XFAB_PL_NEXT;
@@ -384,6 +389,8 @@ static __always_inline int xfab_pl_overlay(struct xfab_ctx *c, struct xfab_scrat
 	struct xfab_result *res = &s->res;
 	int act;
 
+	if (!xfab_code_on(XFAB_CODE_OVERLAY))
+		return XFAB_PL_NEXT;
 	if (p->in->vnet) {
 		act = xfab_stage_vnet(c, s, p->cfg, p->in->vnet, 0);
 		if (act != XFAB_ACT_FORWARD)
@@ -411,7 +418,8 @@ static __always_inline int xfab_pl_route(struct xfab_ctx *c, struct xfab_scratch
 	int act;
 
 	if (s->ov.mode == XFAB_OVERLAY_NONE || s->ov.mode == XFAB_OVERLAY_ENCAP) {
-		if (s->ov.mode == XFAB_OVERLAY_NONE && (p->cfg->hash_fields & XFAB_HASH_F_INNER))
+		if (xfab_code_on(XFAB_CODE_INNER_HASH) && s->ov.mode == XFAB_OVERLAY_NONE &&
+		    (p->cfg->hash_fields & XFAB_HASH_F_INNER))
 			xfab_parse_vxlan_inner(c, &s->m);
 		act = xfab_stage_l3(s, p->cfg, *p->port_key, c->tracing, bench);
 		if ((xfab_bench_stops_after(bench, XFAB_BENCH_FIB) ||
@@ -450,12 +458,13 @@ static __always_inline int xfab_pl_egress(struct xfab_ctx *c, struct xfab_scratc
 	/* Tenants stay apart: a tenant's packet leaves through a port of its
 	 * VNET or, encapsulated, the underlay; the underlay's never through
 	 * a tenant's port. */
-	if (out->vnet != (s->ov.mode == XFAB_OVERLAY_ENCAP ? 0 : s->ov.vnet))
+	if (xfab_code_on(XFAB_CODE_OVERLAY) &&
+	    out->vnet != (s->ov.mode == XFAB_OVERLAY_ENCAP ? 0 : s->ov.vnet))
 		return xfab_pl_end(c, s, p, xfab_drop(res, XFAB_DROP_VNET_CROSS),
 				   XFAB_STAGE_EGRESS);
 	if (!c->is_gso && m->l3_len > out->mtu)
 		return xfab_pl_end(c, s, p, xfab_too_big(s, res), XFAB_STAGE_EGRESS);
-	if (s->ov.mode == XFAB_OVERLAY_ENCAP) {
+	if (xfab_code_on(XFAB_CODE_OVERLAY) && s->ov.mode == XFAB_OVERLAY_ENCAP) {
 		err = xfab_encap(c, s);
 		if (err)
 			return xfab_pl_end(c, s, p, xfab_drop(res, err), XFAB_STAGE_EGRESS);
@@ -472,10 +481,10 @@ static __always_inline int xfab_pl_queue(const struct xfab_ctx *c, struct xfab_s
 	const struct xfab_nh_port *out = p->out;
 	const struct xfab_meta *m = &s->m;
 	struct xfab_result *res = &s->res;
-	int act;
+	int queued = xfab_code_on(XFAB_CODE_QUEUE) && (out->flags & XFAB_PORT_QUEUED), act;
 
-	res->tc = c->is_tc || (out->flags & XFAB_PORT_QUEUED) ? (__u8)xfab_classify(m) : 1;
-	if (!c->is_tc && (out->flags & XFAB_PORT_QUEUED)) {
+	res->tc = c->is_tc || queued ? (__u8)xfab_classify(m) : 1;
+	if (!c->is_tc && queued) {
 		act =
 		    xfab_stage_queue_xdp(c, m, out->slot, res->tc, c->len, res, &s->qi, &s->clock);
 		if (act != XFAB_ACT_FORWARD)
@@ -517,9 +526,11 @@ static __always_inline int xfab_pl_count(const struct xfab_ctx *c, struct xfab_s
 
 	xfab_count_forward(s->slot, xfab_rx_bytes(c, s), out->slot,
 			   c->len - (m->vlan_in_data ? 4 : 0));
-	if (s->ov.mode == XFAB_OVERLAY_ENCAP || s->ov.mode == XFAB_OVERLAY_DECAP)
+	if (xfab_code_on(XFAB_CODE_OVERLAY) &&
+	    (s->ov.mode == XFAB_OVERLAY_ENCAP || s->ov.mode == XFAB_OVERLAY_DECAP))
 		xfab_count_vnet(s->ov.vnet, s->ov.mode == XFAB_OVERLAY_DECAP, s->ov.inner_len);
-	if ((cfg->flags & XFAB_SET_FLOWLET) && cfg->flowlet_mode == XFAB_FLOWLET_LEAST_LOADED)
+	if (xfab_code_on(XFAB_CODE_FLOWLET) && (cfg->flags & XFAB_SET_FLOWLET) &&
+	    cfg->flowlet_mode == XFAB_FLOWLET_LEAST_LOADED)
 		xfab_port_account_load(out->slot, c->len, xfab_clock_now(&s->clock),
 				       cfg->load_window_ns);
 	return XFAB_ACT_FORWARD;

@@ -44,6 +44,40 @@ enum xfab_action {
 };
 
 /*
+ * Load-time specialisation: the data plane's optional code, one bit each.
+ * xfabd loads the programs with the bits its config needs (bpf/spec.h: a
+ * frozen read-only value), and the verifier removes the code of every bit
+ * that is off, so a feature that is not configured costs its packets
+ * nothing. A program with a bit on still reads the feature's tables at run
+ * time: it is correct for any config, the bit only says the code is there.
+ * Each bit belongs to one feature of the registry (user/lib/feature.c);
+ * X(ID, "name", "what the code does"): the name is xfabd's and xfabctl's.
+ */
+#define XFAB_CODES(X)                                                                              \
+	X(FLOWLET, "flowlet", "flowlet switching, least-loaded members")                           \
+	X(SYMMETRIC, "symmetric", "symmetric hashing")                                             \
+	X(INNER_HASH, "inner-hash", "transit VXLAN hashed on its inner flow")                      \
+	X(TE, "te", "TE path pins")                                                                \
+	X(REPAIR, "repair", "local repair, split horizon")                                         \
+	X(QUEUE, "queue", "xdp: the phantom queue, ECN and WRED")                                  \
+	X(PFC, "pfc", "xdp: lossless classes handed to tc")                                        \
+	X(OVERLAY, "overlay", "VNETs, VXLAN encapsulation and decapsulation")                      \
+	X(ACL, "acl", "ingress ACLs")                                                              \
+	X(COPP, "copp", "punts policed per CoPP group")
+enum xfab_code_bit {
+#define XFAB_X_CODE_BIT(id, name, help) XFAB_CODE_BIT_##id,
+	XFAB_CODES(XFAB_X_CODE_BIT)
+#undef XFAB_X_CODE_BIT
+	    XFAB_CODE_BITS
+};
+enum xfab_code {
+#define XFAB_X_CODE(id, name, help) XFAB_CODE_##id = 1u << XFAB_CODE_BIT_##id,
+	XFAB_CODES(XFAB_X_CODE)
+#undef XFAB_X_CODE
+};
+#define XFAB_CODE_ALL ((1u << XFAB_CODE_BITS) - 1)
+
+/*
  * Drop and punt reasons: ONE list each. X(ID, "name", "help") becomes the
  * enum value XFAB_DROP_<ID> (or XFAB_PUNT_<ID>), the name `xfabctl show
  * drops`, traces and the Prometheus label use, and its help text (user/lib/

@@ -216,6 +216,13 @@ int h_map_fd(struct harness *h, const char *name)
 int h_run(struct harness *h, int tc, int in_port, const void *in, size_t in_len, void *out,
 	  size_t *out_len, __u32 *retval)
 {
+	return h_run_fd(h, bpf_program__fd(tc ? h->skel->progs.xfab_tc : h->skel->progs.xfab_xdp),
+			tc, in_port, in, in_len, out, out_len, retval);
+}
+
+int h_run_fd(struct harness *h, int prog_fd, int tc, int in_port, const void *in, size_t in_len,
+	     void *out, size_t *out_len, __u32 *retval)
+{
 	struct xdp_md xctx = {.data_end = (__u32)in_len, .ingress_ifindex = h->ifindex[in_port]};
 	struct __sk_buff sctx = {.ifindex = h->ifindex[in_port]};
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in, .data_size_in = (__u32)in_len,
@@ -229,8 +236,7 @@ int h_run(struct harness *h, int tc, int in_port, const void *in, size_t in_len,
 		opts.ctx_in = &xctx;
 		opts.ctx_size_in = sizeof(xctx);
 	}
-	err = bpf_prog_test_run_opts(
-	    bpf_program__fd(tc ? h->skel->progs.xfab_tc : h->skel->progs.xfab_xdp), &opts);
+	err = bpf_prog_test_run_opts(prog_fd, &opts);
 	*out_len = opts.data_size_out;
 	*retval = opts.retval;
 	return err;

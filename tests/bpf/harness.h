@@ -43,6 +43,9 @@ int h_reapply(struct harness *h, const char *config_text);
 /* Runs one frame through xfab_xdp (tc = 0) or xfab_tc (tc = 1). */
 int h_run(struct harness *h, int tc, int in_port, const void *in, size_t in_len, void *out,
 	  size_t *out_len, __u32 *retval);
+/* The same through another program: prog_fd (of xdp or tc type as tc says). */
+int h_run_fd(struct harness *h, int prog_fd, int tc, int in_port, const void *in, size_t in_len,
+	     void *out, size_t *out_len, __u32 *retval);
 int h_map_fd(struct harness *h, const char *name);
 /* The xdp phantom queue of (slot, tc) holds backlog bytes at time last_ns
  * (CLOCK_MONOTONIC ns). 0 or -1. */

@@ -416,6 +416,46 @@ static void test_defaults(void **state)
 	xfab_config_free(&cfg);
 }
 
+/* every CoPP group without a meter */
+#define COPP_OFF                                                                                   \
+	"\"bgp\": {\"cir\": \"0\"}, \"bfd\": {\"cir\": \"0\"}, \"arp\": {\"cir\": \"0\"}, "        \
+	"\"nd\": {\"cir\": \"0\"}, \"ttl_error\": {\"cir\": \"0\"}, \"ip2me\": {\"cir\": \"0\"}, " \
+	"\"default\": {\"cir\": \"0\"}"
+
+/* Each bit of optional code (XFAB_CODES) has one owner, which asks for
+ * no bit of another's; the defaults need only CoPP's (its groups police
+ * by default), a table of each feature its bit. */
+static void test_code_bits(void **state)
+{
+	struct xfab_config cfg;
+	char names[160];
+
+	(void)state;
+	for (int b = 0; b < XFAB_CODE_BITS; b++) {
+		int n = 0;
+
+		for (size_t f = 0; f < xfab_n_features; f++)
+			n += (xfab_features[f]->code >> b) & 1;
+		if (n != 1)
+			fail_msg("code bit %s: %d owners",
+				 xfab_feature_code_names(1u << b, names, sizeof(names)), n);
+	}
+	for (size_t f = 0; f < xfab_n_features; f++)
+		assert_true(!xfab_features[f]->code == !xfab_features[f]->code_for);
+	assert_int_equal(parse(HDR PORTS "\n}\n", &cfg, NULL), 0);
+	assert_int_equal(xfab_feature_code(&cfg), XFAB_CODE_COPP);
+	xfab_config_free(&cfg);
+	assert_int_equal(parse(HDR PORTS ",\n \"TE_PATH\": {}, \"FLOWLET\": {\"global\": "
+					 "{\"enabled\": \"true\"}},\n \"COPP_TABLE\": {" COPP_OFF
+					 "}\n}\n",
+			       &cfg, NULL),
+			 0);
+	assert_string_equal(xfab_feature_code_names(xfab_feature_code(&cfg), names, sizeof(names)),
+			    "flowlet,te");
+	xfab_config_free(&cfg);
+	assert_string_equal(xfab_feature_code_names(0, names, sizeof(names)), "none");
+}
+
 /* The words of the bash completion's `show) next="..."` line. */
 static void completion_show_objects(struct names *out)
 {
@@ -518,6 +558,7 @@ int main(void)
 	    cmocka_unit_test(test_show_groups),
 	    cmocka_unit_test(test_l3_gate),
 	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_code_bits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -113,7 +113,10 @@ struct agent {
 	int shaped[XFAB_MAX_PORTS];	    /* tc datapath: xfabd installed the port's HTB */
 	int admin_down[XFAB_MAX_PORTS];	    /* the kernel's IFF_UP is off (FIB_SYNC: handled) */
 	__u64 down_ns[XFAB_MAX_PORTS];	    /* when the port last went oper down */
-	struct xfab *skel;
+	struct xfab *skel;		    /* the maps, and the programs loaded with them */
+	struct xfab *spec;		    /* a reload's programs over skel's maps; NULL: none */
+	unsigned int code;		    /* the optional code the running programs carry */
+	int code_all;			    /* --code all: every bit, whatever the config */
 	int map_fd[XFAB_T_COUNT];
 	struct xfab_rib *rib;	      /* what xfabd was told (config, TE pins) */
 	struct xfab_compile *compile; /* RIB + live state -> the maps, incrementally */
@@ -137,11 +140,19 @@ struct agent {
 int agent_take_pin_dir(struct agent *a);
 void agent_release_pin_dir(struct agent *a);
 int agent_load_bpf(struct agent *a);
-/* The XDP program the ports run: xfab_xdp, or in a bench build
- * (--bench-stop) xfab_xdp_bench, the pipeline with the stage checks. */
-struct bpf_program *agent_xdp_prog(const struct agent *a);
+/* The skeleton whose programs the ports run: the last specialisation's
+ * (spec.c), else the one that loaded the maps. Its XDP program is xfab_xdp,
+ * or in a bench build (--bench-stop) xfab_xdp_bench, the pipeline with the
+ * stage checks. */
+struct xfab *agent_progs(const struct agent *a);
 /* Pins the new maps and programs over the old ones (after agent_attach_all). */
 int agent_publish_pins(struct agent *a);
+/* Pins the running programs (agent_progs) over the old ones. */
+int agent_publish_progs(struct agent *a);
+/* The optional code (enum xfab_code) the data plane needs for cfg. */
+unsigned int agent_code_for(const struct agent *a, const struct xfab_config *cfg);
+/* Logs the code s's programs carry and their sizes. */
+void agent_code_log(const struct agent *a, const struct xfab *s);
 void agent_unload_bpf(struct agent *a);
 
 /* ---- ports.c ---- */
@@ -156,6 +167,16 @@ void agent_keep_ports(struct agent *a);
 int agent_ports_reload_attach(struct agent *a, const struct xfab_config *next);
 void agent_ports_reload_undo(struct agent *a, int n);
 void agent_ports_reload_finish(struct agent *a, const struct xfab_config *old);
+/* Every port's links run to's programs instead (spec.c), or none does. */
+int agent_ports_repoint(struct agent *a, const struct xfab *to);
+
+/* ---- spec.c ---- */
+/* The ports run programs with exactly `code`, loaded over the same maps. */
+int agent_code_switch(struct agent *a, unsigned int code);
+/* Reload: before the tables change, the programs gain what next needs;
+ * after (a->cfg is the new config), they lose what it no longer does. */
+int agent_code_reload_begin(struct agent *a, const struct xfab_config *next);
+void agent_code_reload_end(struct agent *a);
 
 /* ---- qdisc.c ---- */
 int agent_shape_port(struct agent *a, int p);

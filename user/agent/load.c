@@ -145,9 +145,36 @@ void agent_release_pin_dir(struct agent *a)
 	a->lock_fd = -1;
 }
 
-struct bpf_program *agent_xdp_prog(const struct agent *a)
+struct xfab *agent_progs(const struct agent *a)
 {
-	return a->bench_stop ? a->skel->progs.xfab_xdp_bench : a->skel->progs.xfab_xdp;
+	return a->spec ? a->spec : a->skel;
+}
+
+unsigned int agent_code_for(const struct agent *a, const struct xfab_config *cfg)
+{
+	return a->code_all ? XFAB_CODE_ALL : xfab_feature_code(cfg);
+}
+
+/* A program's size after the verifier: what it kept of the code. */
+static unsigned int prog_insns(const struct bpf_program *prog)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+		return 0;
+	return info.xlated_prog_len / 8;
+}
+
+void agent_code_log(const struct agent *a, const struct xfab *s)
+{
+	char names[160];
+
+	log_info("data plane code: %s%s; xfab_xdp %u instructions, xfab_tc %u",
+		 xfab_feature_code_names(a->code, names, sizeof(names)),
+		 a->code_all ? " (--code all)" : "", prog_insns(s->progs.xfab_xdp),
+		 prog_insns(s->progs.xfab_tc));
 }
 
 int agent_load_bpf(struct agent *a)
@@ -177,6 +204,9 @@ int agent_load_bpf(struct agent *a)
 			 "not a switch",
 			 a->bench_stop, a->bench_port);
 	}
+	/* the optional code the config needs, and nothing else (spec.c) */
+	a->code = agent_code_for(a, &a->cfg);
+	a->skel->rodata->xfab_code = a->code;
 	/* The state maps are pinned (and, pinned already, reused) as they
 	 * load; the rest is published once the ports run on it. */
 	bpf_object__for_each_map(map, a->skel->obj)
@@ -233,6 +263,7 @@ int agent_load_bpf(struct agent *a)
 	a->cfg.fib_groups_loaded[1] = a->fib6.n_groups;
 	log_info("FIB: IPv4 %u groups, IPv6 %u groups (%u KiB with the first levels)",
 		 a->fib4.n_groups, a->fib6.n_groups, a->fib4.n_groups + a->fib6.n_groups + 512);
+	agent_code_log(a, a->skel);
 	return 0;
 }
 
@@ -255,7 +286,7 @@ static int pin_replace(const char *dir, const char *name, int fd)
 	return 0;
 }
 
-int agent_publish_pins(struct agent *a)
+int agent_publish_progs(struct agent *a)
 {
 	static const struct {
 		const char *name;
@@ -266,20 +297,31 @@ int agent_publish_pins(struct agent *a)
 	    {"prog_tc_egress", offsetof(struct xfab, progs.xfab_tc_egress)},
 	    {"prog_trace", offsetof(struct xfab, progs.xfab_xdp_trace)},
 	};
-	struct bpf_map *map;
+	struct xfab *s = agent_progs(a);
 	int err;
 
 	/* `xfabctl trace` runs frames through the pinned programs. */
 	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
-		struct bpf_program *prog = *(struct bpf_program **)((char *)a->skel + progs[i].off);
+		struct bpf_program *prog = *(struct bpf_program **)((char *)s + progs[i].off);
 
-		if (prog == a->skel->progs.xfab_xdp)
-			prog = agent_xdp_prog(a);
-
+		if (prog == s->progs.xfab_xdp && a->bench_stop)
+			prog = s->progs.xfab_xdp_bench;
 		err = pin_replace(a->pin_dir, progs[i].name, bpf_program__fd(prog));
-		if (err)
-			goto fail;
+		if (err) {
+			log_err("cannot pin the programs in %s: %s", a->pin_dir, strerror(-err));
+			return err;
+		}
 	}
+	return 0;
+}
+
+int agent_publish_pins(struct agent *a)
+{
+	struct bpf_map *map;
+	int err = agent_publish_progs(a);
+
+	if (err)
+		return err;
 	/* the ABI record last: a reader that sees it sees the maps it names */
 	bpf_object__for_each_map(map, a->skel->obj)
 	{
@@ -301,6 +343,8 @@ fail:
 
 void agent_unload_bpf(struct agent *a)
 {
+	xfab__destroy(a->spec);
+	a->spec = NULL;
 	xfab_fib_unmap(&a->fib4);
 	xfab_fib_unmap(&a->fib6);
 	xfab__destroy(a->skel);

@@ -110,6 +110,12 @@ static void reload_one(struct agent *a)
 		agent_pins_free(kept, n_kept);
 		goto reject;
 	}
+	/* the programs gain the code the new config adds before its tables */
+	if (agent_code_reload_begin(a, &cfg)) {
+		agent_pins_free(kept, n_kept);
+		log_err("reload rejected; running config unchanged");
+		goto reject;
+	}
 	memcpy(old_live, a->live, sizeof(old_live));
 	memcpy(a->live, live, sizeof(live));
 	if (agent_ports_reload_attach(a, &cfg)) {
@@ -131,6 +137,7 @@ static void reload_one(struct agent *a)
 		memcpy(cfg.fib_groups_loaded, old.fib_groups_loaded, sizeof(cfg.fib_groups_loaded));
 		a->cfg = cfg;
 		agent_ports_reload_finish(a, &old);
+		agent_code_reload_end(a); /* and lose what it dropped, after them */
 		if (agent_pfc_start(a))
 			log_err(
 			    "lossless priorities are not honoured: the PFC thread did not start");
@@ -263,6 +270,8 @@ static void restart_self(char **argv)
 		strerror(errno));
 }
 
+static const char *const code_modes[] = {"config", "all", NULL};
+
 static const char *const bench_stages[XFAB_BENCH_STOPS + 1] = {
     "full", "parse", "validate", "fib", "pick", "nexthop", "queue", "rewrite", "counters", NULL};
 
@@ -312,6 +321,10 @@ static int parse_options(struct agent *a, struct xfabd_flags *f, int argc, char 
 			  "start log lines with their sd-daemon priority\n"
 			  "(<3>..<7>), no time stamp (automatic when stderr\n"
 			  "is the journal)"),
+	    XFAB_OPT_ENUM("code", 0, a->code_all, code_modes, "WHAT",
+			  "the data plane's optional code: config (what\n"
+			  "the config needs, the default) or all (every\n"
+			  "feature's, as make bench's unspecialised row)"),
 	    XFAB_OPT_ENUM("bench-stop", 0, a->bench_stop, bench_stages, "STAGE",
 			  "make bench only: the pipeline stops after STAGE\n"
 			  "(parse, validate, fib, pick, nexthop, queue,\n"

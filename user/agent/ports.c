@@ -91,6 +91,19 @@ static int *link_slot(struct agent *a, int p, int which)
 				      : &a->handoff_fd[p];
 }
 
+/* The program a port's link `which` runs, from skeleton s: the running
+ * programs' (agent_progs) or a specialisation's on its way in (spec.c). */
+static int link_prog_fd(const struct agent *a, const struct xfab *s, int which)
+{
+	if (which == LINK_EGRESS)
+		return bpf_program__fd(s->progs.xfab_tc_egress);
+	if (which == LINK_HANDOFF)
+		return bpf_program__fd(s->progs.xfab_tc_handoff);
+	if (a->cfg.datapath == XFAB_DP_TC)
+		return bpf_program__fd(s->progs.xfab_tc);
+	return bpf_program__fd(a->bench_stop ? s->progs.xfab_xdp_bench : s->progs.xfab_xdp);
+}
+
 static void link_pin_path(const struct agent *a, int p, int which, int datapath, char *out,
 			  size_t len)
 {
@@ -217,13 +230,12 @@ static void unattach_port(struct agent *a, int p)
 
 static int attach_port(struct agent *a, int p, int datapath)
 {
-	struct bpf_program *prog =
-	    datapath == XFAB_DP_XDP ? agent_xdp_prog(a) : a->skel->progs.xfab_tc;
+	const struct xfab *progs = agent_progs(a);
 	__u32 ifindex = a->live[p].ifindex;
 	const char *how = "attached";
 	int err;
 
-	err = port_link(a, p, LINK_IN, datapath, bpf_program__fd(prog), &a->link_fd[p],
+	err = port_link(a, p, LINK_IN, datapath, link_prog_fd(a, progs, LINK_IN), &a->link_fd[p],
 			&a->old_prog_fd[p][LINK_IN]);
 	if (err) {
 		log_err("cannot attach %s datapath to %s (ifindex %u): %s",
@@ -236,9 +248,8 @@ static int attach_port(struct agent *a, int p, int datapath)
 	/* tc queues: every port of the tc datapath; on the xdp datapath the
 	 * ports with lossless priorities, whose packets XDP hands to tc */
 	if (datapath == XFAB_DP_TC || a->cfg.ports[p].pfc.enabled) {
-		err = port_link(a, p, LINK_EGRESS, datapath,
-				bpf_program__fd(a->skel->progs.xfab_tc_egress), &a->egress_fd[p],
-				&a->old_prog_fd[p][LINK_EGRESS]);
+		err = port_link(a, p, LINK_EGRESS, datapath, link_prog_fd(a, progs, LINK_EGRESS),
+				&a->egress_fd[p], &a->old_prog_fd[p][LINK_EGRESS]);
 		if (err) {
 			log_err("cannot attach the tc egress program to %s: %s",
 				a->cfg.ports[p].name, strerror(-err));
@@ -247,8 +258,8 @@ static int attach_port(struct agent *a, int p, int datapath)
 		}
 		if (datapath == XFAB_DP_XDP &&
 		    (err = port_link(a, p, LINK_HANDOFF, datapath,
-				     bpf_program__fd(a->skel->progs.xfab_tc_handoff),
-				     &a->handoff_fd[p], &a->old_prog_fd[p][LINK_HANDOFF]))) {
+				     link_prog_fd(a, progs, LINK_HANDOFF), &a->handoff_fd[p],
+				     &a->old_prog_fd[p][LINK_HANDOFF]))) {
 			log_err("cannot attach the lossless hand-over program to %s: %s",
 				a->cfg.ports[p].name, strerror(-err));
 			unattach_port(a, p);
@@ -280,11 +291,11 @@ int agent_ports_reload_attach(struct agent *a, const struct xfab_config *next)
 		if (!next->ports[p].pfc.enabled || a->egress_fd[p] >= 0)
 			continue;
 		err = port_link(a, p, LINK_EGRESS, XFAB_DP_XDP,
-				bpf_program__fd(a->skel->progs.xfab_tc_egress), &a->egress_fd[p],
+				link_prog_fd(a, agent_progs(a), LINK_EGRESS), &a->egress_fd[p],
 				&a->old_prog_fd[p][LINK_EGRESS]);
 		if (!err)
 			err = port_link(a, p, LINK_HANDOFF, XFAB_DP_XDP,
-					bpf_program__fd(a->skel->progs.xfab_tc_handoff),
+					link_prog_fd(a, agent_progs(a), LINK_HANDOFF),
 					&a->handoff_fd[p], &a->old_prog_fd[p][LINK_HANDOFF]);
 		if (err) {
 			log_err("cannot attach the lossless programs to %s: %s",
@@ -399,5 +410,32 @@ out:
 				close(a->old_prog_fd[p][w]);
 				a->old_prog_fd[p][w] = -1;
 			}
+	return err;
+}
+
+/* Every link of every port runs to's program instead, each switched in one
+ * step (bpf_link_update). On a failure every link runs the running
+ * programs' again and the error is returned. */
+int agent_ports_repoint(struct agent *a, const struct xfab *to)
+{
+	const struct xfab *from = agent_progs(a);
+	int err = 0;
+
+	for (int p = 0; p < XFAB_MAX_PORTS && !err; p++)
+		for (int w = LINK_IN; w < N_LINKS && !err; w++) {
+			int fd = *link_slot(a, p, w);
+
+			if (fd >= 0 && bpf_link_update(fd, link_prog_fd(a, to, w), NULL))
+				err = -errno;
+		}
+	if (!err)
+		return 0;
+	for (int p = 0; p < XFAB_MAX_PORTS; p++)
+		for (int w = LINK_IN; w < N_LINKS; w++) {
+			int fd = *link_slot(a, p, w);
+
+			if (fd >= 0)
+				bpf_link_update(fd, link_prog_fd(a, from, w), NULL);
+		}
 	return err;
 }

@@ -36,6 +36,11 @@ static int xfab_build_acl(struct xfab_base_build *b)
 	return xfab_acl_build(b->cfg, acl_push, b);
 }
 
+static unsigned int acl_code(const struct xfab_config *cfg)
+{
+	return cfg->acl.n_tables ? XFAB_CODE_ACL : 0;
+}
+
 /* Parsed over a clean L3 base: a table binds ports that must be valid. */
 const struct xfab_feature xfab_feature_acl = {
     .name = "acl",
@@ -46,4 +51,6 @@ const struct xfab_feature xfab_feature_acl = {
 			   XFAB_MAP_ACL_INFO),
     .state_maps = XFAB_FEAT_LIST(XFAB_MAP_ACL_STATS),
     .flags = XFAB_FEAT_NEEDS_L3,
+    .code = XFAB_CODE_ACL,
+    .code_for = acl_code,
 };

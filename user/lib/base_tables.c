@@ -11,6 +11,18 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A port whose egress the queue stage judges: a WRED/ECN profile on a
+ * class, or a rate or buffer (a queue of its own). */
+int xfab_port_queued(const struct xfab_config *cfg, int p)
+{
+	const struct xfab_cfg_port *port = &cfg->ports[p];
+
+	for (int tc = 0; tc < XFAB_NUM_TC; tc++)
+		if (port->wred[tc] >= 0)
+			return 1;
+	return port->rate_mbps || port->buffer_bytes;
+}
+
 static void build_settings(struct xfab_base_build *b, struct xfab_e_settings *s)
 {
 	const struct xfab_config *cfg = b->cfg;
@@ -47,10 +59,7 @@ static int build_ports(struct xfab_base_build *b)
 		e->val.ifindex = b->live[p].ifindex;
 		e->val.flags = (cfg->ports[p].admin_up ? XFAB_PORT_ADMIN_UP : 0) |
 			       (b->live[p].oper_up ? XFAB_PORT_OPER_UP : 0);
-		for (int tc = 0; tc < XFAB_NUM_TC; tc++)
-			if (cfg->ports[p].wred[tc] >= 0)
-				e->val.flags |= XFAB_PORT_QUEUED;
-		if (cfg->ports[p].rate_mbps || cfg->ports[p].buffer_bytes)
+		if (xfab_port_queued(cfg, p))
 			e->val.flags |= XFAB_PORT_QUEUED;
 		if (cfg->ports[p].pfc.enabled)
 			e->val.flags |= XFAB_PORT_LOSSLESS;

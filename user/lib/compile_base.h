@@ -44,6 +44,8 @@ int xfab_base_build(const struct xfab_config *cfg, const struct xfab_port_live *
 		    struct xfab_base *next);
 void xfab_base_free(struct xfab_base *t); /* base_image.c */
 /* The registered features' build steps (base_tables.c); 0 or -ENOMEM. */
+/* 1 if port p's egress has a queue the queue stage judges (XFAB_PORT_QUEUED) */
+int xfab_port_queued(const struct xfab_config *cfg, int p);
 int xfab_build_device(struct xfab_base_build *b);  /* settings, ports, tx ports */
 int xfab_build_neighs(struct xfab_base_build *b);  /* static neighbours */
 int xfab_build_qos(struct xfab_base_build *b);	   /* DSCP map, queues */

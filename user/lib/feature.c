@@ -11,9 +11,68 @@
 #include "compile_base.h"
 #include "config/internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define LIST XFAB_FEAT_LIST
+
+/* ---- what each feature's config needs of the data plane's code ---- */
+
+static unsigned int overlay_code(const struct xfab_config *cfg)
+{
+	return cfg->vtep || cfg->n_vnets ? XFAB_CODE_OVERLAY : 0;
+}
+
+static unsigned int ecmp_code(const struct xfab_config *cfg)
+{
+	return (cfg->symmetric ? XFAB_CODE_SYMMETRIC : 0) |
+	       (cfg->hash_fields & XFAB_HASH_F_INNER ? XFAB_CODE_INNER_HASH : 0);
+}
+
+static unsigned int flowlet_code(const struct xfab_config *cfg)
+{
+	return cfg->flowlet ? XFAB_CODE_FLOWLET : 0;
+}
+
+/* xdp's phantom queue judges the queued ports; the tc datapath's queues
+ * are the kernel's (its egress program), not this code's */
+static unsigned int qos_code(const struct xfab_config *cfg)
+{
+	for (int p = 0; p < cfg->n_ports; p++)
+		if (xfab_port_queued(cfg, p))
+			return XFAB_CODE_QUEUE;
+	return 0;
+}
+
+static unsigned int pfc_code(const struct xfab_config *cfg)
+{
+	for (int p = 0; p < cfg->n_ports; p++)
+		if (cfg->ports[p].pfc.enabled)
+			return XFAB_CODE_PFC;
+	return 0;
+}
+
+/* every group polices by default (docs/COPP.md); a cir of 0 does not */
+static unsigned int copp_code(const struct xfab_config *cfg)
+{
+	for (int g = 0; g < XFAB_COPP_GROUPS; g++)
+		if (cfg->copp[g].cir)
+			return XFAB_CODE_COPP;
+	return 0;
+}
+
+static unsigned int repair_code(const struct xfab_config *cfg)
+{
+	return cfg->repair_bounce || cfg->split_horizon ? XFAB_CODE_REPAIR : 0;
+}
+
+/* runtime pins need TE_PATH in the config (te-add refuses them without) */
+static unsigned int te_code(const struct xfab_config *cfg)
+{
+	return cfg->te_enabled ? XFAB_CODE_TE : 0;
+}
+
+/* ---- the features ---- */
 
 /* The switch: its metadata, its ports, the ABI stamp, the global settings
  * and the per-port and per-reason counters every stage adds to. */
@@ -37,6 +96,8 @@ static const struct xfab_feature overlay = {
     .tables = LIST("VXLAN_TUNNEL", "VNET"),
     .parse = cfg_read_overlay,
     .build = xfab_build_overlay,
+    .code = XFAB_CODE_OVERLAY,
+    .code_for = overlay_code,
     .maps = LIST(XFAB_MAP_VTEP, XFAB_MAP_VNETS, XFAB_MAP_VNI_TO_VNET, XFAB_MAP_VNET_TUNNELS,
 		 XFAB_MAP_VNET_STATS, XFAB_MAP_VNET_DROPS),
     /* no state_maps: its counters restart from 0 with xfabd, as they
@@ -84,6 +145,8 @@ static const struct xfab_feature ecmp = {
     .name = "ecmp",
     .tables = LIST("ECMP"),
     .parse = cfg_read_ecmp,
+    .code = XFAB_CODE_SYMMETRIC | XFAB_CODE_INNER_HASH,
+    .code_for = ecmp_code,
     .maps = LIST(XFAB_MAP_LB_STATS),
     .state_maps = LIST(XFAB_MAP_LB_STATS),
 };
@@ -92,6 +155,8 @@ static const struct xfab_feature flowlet = {
     .name = "flowlet",
     .tables = LIST("FLOWLET"),
     .parse = cfg_read_flowlet,
+    .code = XFAB_CODE_FLOWLET,
+    .code_for = flowlet_code,
     .maps = LIST(XFAB_MAP_FLOWLETS, XFAB_MAP_PORT_LOAD),
     .state_maps = LIST(XFAB_MAP_PORT_LOAD),
 };
@@ -101,6 +166,8 @@ static const struct xfab_feature qos = {
     .tables = LIST("DSCP_TO_TC_MAP", "WRED_PROFILE", "QUEUE"),
     .parse = cfg_read_qos,
     .build = xfab_build_qos,
+    .code = XFAB_CODE_QUEUE,
+    .code_for = qos_code,
     .maps = LIST(XFAB_MAP_DSCP_TO_TC, XFAB_MAP_QUEUE_CFG, XFAB_MAP_QUEUE_STATE,
 		 XFAB_MAP_QUEUE_STATS, XFAB_MAP_QUEUE_WATERMARK),
     .state_maps = LIST(XFAB_MAP_QUEUE_STATE, XFAB_MAP_QUEUE_STATS, XFAB_MAP_QUEUE_WATERMARK),
@@ -111,6 +178,8 @@ static const struct xfab_feature pfc = {
     .tables = LIST("PORT_QOS_MAP", "CABLE_LENGTH", "BUFFER_PROFILE", "BUFFER_PG"),
     .parse = cfg_read_pfc,
     .build = xfab_build_pfc,
+    .code = XFAB_CODE_PFC,
+    .code_for = pfc_code,
     .maps = LIST(XFAB_MAP_PFC_CFG, XFAB_MAP_PFC_STATE, XFAB_MAP_PFC_QUEUE, XFAB_MAP_PFC_EVENTS,
 		 XFAB_MAP_PFC_EGRESS),
     .state_maps = LIST(XFAB_MAP_PFC_STATE, XFAB_MAP_PFC_QUEUE, XFAB_MAP_PFC_EGRESS),
@@ -134,6 +203,8 @@ static const struct xfab_feature copp = {
     .tables = LIST("COPP_TABLE"),
     .parse = cfg_read_copp,
     .build = xfab_build_copp,
+    .code = XFAB_CODE_COPP,
+    .code_for = copp_code,
     .maps = LIST(XFAB_MAP_COPP_CFG, XFAB_MAP_COPP_STATE, XFAB_MAP_COPP_STATS),
     .state_maps = LIST(XFAB_MAP_COPP_STATE, XFAB_MAP_COPP_STATS),
 };
@@ -142,6 +213,8 @@ static const struct xfab_feature local_repair = {
     .name = "local-repair",
     .tables = LIST("LOCAL_REPAIR"),
     .parse = cfg_read_local_repair,
+    .code = XFAB_CODE_REPAIR,
+    .code_for = repair_code,
     .flags = XFAB_FEAT_NEEDS_L3,
 };
 
@@ -150,6 +223,8 @@ static const struct xfab_feature te = {
     .name = "te",
     .tables = LIST("TE_PATH"),
     .parse = cfg_read_te,
+    .code = XFAB_CODE_TE,
+    .code_for = te_code,
 };
 
 /* Features described in files of their own. */
@@ -200,4 +275,32 @@ int xfab_feature_is_state_map(const char *map)
 	const struct xfab_feature *f = xfab_feature_of_map(map);
 
 	return f && in_list(f->state_maps, map);
+}
+
+unsigned int xfab_feature_code(const struct xfab_config *cfg)
+{
+	unsigned int code = 0;
+
+	for (size_t f = 0; f < xfab_n_features; f++)
+		if (xfab_features[f]->code_for)
+			code |= xfab_features[f]->code_for(cfg) & xfab_features[f]->code;
+	return code;
+}
+
+const char *xfab_feature_code_names(unsigned int code, char *buf, size_t len)
+{
+	static const char *const names[] = {
+#define XFAB_X_CODE_NAME(id, name, help) name,
+	    XFAB_CODES(XFAB_X_CODE_NAME)
+#undef XFAB_X_CODE_NAME
+	};
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int b = 0; b < XFAB_CODE_BITS; b++)
+		if (code & (1u << b) && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "," : "", names[b]);
+	if (!o)
+		snprintf(buf, len, "none");
+	return buf;
 }

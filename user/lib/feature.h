@@ -20,6 +20,7 @@
 
 struct ctx;
 struct json_value;
+struct xfab_config;
 struct xfab_base_build;
 
 enum xfab_feature_flags {
@@ -52,6 +53,12 @@ struct xfab_feature {
 	 * none. */
 	const char *const *state_maps;
 	unsigned int flags; /* enum xfab_feature_flags */
+	/* The data plane's optional code the feature owns (enum xfab_code,
+	 * include/xfab_abi.h; each bit has one owner), and the bits of it a
+	 * config needs: xfabd loads the programs with those (load-time
+	 * specialisation, bpf/spec.h). 0 and NULL: no code of its own. */
+	unsigned int code;
+	unsigned int (*code_for)(const struct xfab_config *cfg);
 };
 
 /* A NULL-terminated list of names, for .tables, .maps and .state_maps. */
@@ -69,5 +76,9 @@ const struct xfab_feature *xfab_feature_of_map(const char *map);
 const struct xfab_feature *xfab_feature_of_table(const char *tbl);
 /* 1 if map is a state map of its feature (kept across a restart). */
 int xfab_feature_is_state_map(const char *map);
+/* The optional code (enum xfab_code) cfg needs: every feature's code_for. */
+unsigned int xfab_feature_code(const struct xfab_config *cfg);
+/* Its bits as words ("flowlet,te"; "none"), in buf. */
+const char *xfab_feature_code_names(unsigned int code, char *buf, size_t len);
 
 #endif
