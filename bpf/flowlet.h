@@ -67,7 +67,7 @@ static long xfab_ll_step(__u32 i, void *data)
 {
 	struct xfab_ll_scan *c = data;
 	struct xfab_group *grp = bpf_map_lookup_elem(&nh_groups, &c->group_id);
-	const struct xfab_port *port;
+	const struct xfab_nexthop *nh;
 	__u32 idx, nh_id;
 	__u64 load;
 
@@ -77,10 +77,10 @@ static long xfab_ll_step(__u32 i, void *data)
 	if (idx >= c->n)
 		idx -= c->n;
 	nh_id = grp->members[idx & (XFAB_GROUP_MAX_MEMBERS - 1)];
-	port = xfab_nexthop_port(nh_id);
-	if (!port)
+	nh = xfab_nexthop_live(nh_id);
+	if (!nh)
 		return 0;
-	load = xfab_port_recent_bytes(port->slot, c->now, c->window);
+	load = xfab_port_recent_bytes(nh->port.slot, c->now, c->window);
 	if (load < c->best_load) {
 		c->best_load = load;
 		c->best = nh_id;
@@ -133,7 +133,7 @@ static __always_inline __u32 xfab_flowlet_select(const struct xfab_settings *cfg
 	if (info->tracing) {
 		/* Read only: what the next packet would do. A new flowlet's
 		 * member is a random draw; the hash bucket stands in for it. */
-		if (live && info->idle_ns < cfg->flowlet_gap_ns && xfab_nexthop_port(fl->nh_id)) {
+		if (live && info->idle_ns < cfg->flowlet_gap_ns && xfab_nexthop_live(fl->nh_id)) {
 			info->flags |= XFAB_TRACE_FLOWLET_CONT;
 			return fl->nh_id;
 		}
@@ -142,7 +142,7 @@ static __always_inline __u32 xfab_flowlet_select(const struct xfab_settings *cfg
 	}
 
 	if (live && info->idle_ns < cfg->flowlet_gap_ns) {
-		if (xfab_nexthop_port(fl->nh_id)) {
+		if (xfab_nexthop_live(fl->nh_id)) {
 			if (now > fl->last_seen_ns)
 				fl->last_seen_ns = now;
 			info->live = 1;

@@ -115,7 +115,7 @@ __attribute__((noinline)) __u32 xfab_member_avoiding(__u32 group_id, __u32 avoid
 			break;
 		id = grp->members[((start % n) + i) % n & (XFAB_GROUP_MAX_MEMBERS - 1)];
 		nh = bpf_map_lookup_elem(&nexthops, &id);
-		if (nh && nh->ifindex != avoid && xfab_nexthop_port(id))
+		if (nh && nh->ifindex != avoid && xfab_nh_live(nh))
 			return id;
 	}
 	return 0;

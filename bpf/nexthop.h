@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Next hops: whether one can carry traffic now (configured, its port up,
  * its device live), and the path's end written into the L3 decision (the
- * neighbour's MAC and the egress port). */
+ * neighbour's MAC, the egress port and what the egress needs of it). */
 #ifndef XFAB_BPF_NEXTHOP_H
 #define XFAB_BPF_NEXTHOP_H
 
@@ -15,38 +15,37 @@
 #include "counters.h"
 #include "kern.h"
 
-/* A nexthop that can carry traffic now: configured, its port up in the
- * ports table and its device up with a carrier (kern.h). Returns its port
- * (for the load counters) or NULL. */
-static __always_inline const struct xfab_port *xfab_nexthop_port(__u32 nh_id)
+/* Configured, and its port up as xfabd last wrote it: the up bits of the
+ * nexthop's copy of its port's entry (xfabd writes them with the port's,
+ * so a port it takes down stops its nexthops at once, packet by packet). */
+static __always_inline int xfab_nh_up(const struct xfab_nexthop *nh)
 {
-	struct xfab_nexthop *nh = bpf_map_lookup_elem(&nexthops, &nh_id);
-	const struct xfab_port *port;
-
-	if (!nh || !(nh->flags & XFAB_NH_VALID))
-		return 0;
-	port = bpf_map_lookup_elem(&ports, &nh->ifindex);
-	if (!port || port->ifindex != nh->ifindex || (port->flags & XFAB_PORT_UP) != XFAB_PORT_UP ||
-	    !xfab_port_dev_live(nh->ifindex))
-		return 0;
-	return port;
+	return nh && (nh->flags & XFAB_NH_VALID) && (nh->port.flags & XFAB_PORT_UP) == XFAB_PORT_UP;
 }
 
-/* A nexthop that can carry traffic now (xfab_nexthop_port), from its entry. */
+/* A nexthop that can carry traffic now (xfab_nexthop_live), from its entry:
+ * up (xfab_nh_up) and its device live (kern.h). The device is read per
+ * packet, not cached per receive batch: the check is an array load and
+ * three loads of a net_device the redirect touches anyway, and a batch's
+ * identity would cost as much (kern.h's clock reads the task's redirect
+ * state for it); with the check taken out, BPF_PROG_TEST_RUN timed the
+ * 16-way ECMP path no faster (issue 31, on a device the port had noted). */
 static __always_inline int xfab_nh_live(const struct xfab_nexthop *nh)
 {
-	const struct xfab_port *port;
-	__u32 ifindex;
-
-	if (!nh || !(nh->flags & XFAB_NH_VALID))
-		return 0;
-	ifindex = nh->ifindex;
-	port = bpf_map_lookup_elem(&ports, &ifindex);
-	return port && port->ifindex == ifindex && (port->flags & XFAB_PORT_UP) == XFAB_PORT_UP &&
-	       xfab_port_dev_live(ifindex);
+	return xfab_nh_up(nh) && xfab_port_dev_live(nh->ifindex);
 }
 
-/* The path ends at nexthop nh: its neighbour MAC and egress port. */
+/* Nexthop nh_id if it can carry traffic now (xfab_nh_live), else NULL:
+ * its record holds its port's slot (the load counters) too. */
+static __always_inline const struct xfab_nexthop *xfab_nexthop_live(__u32 nh_id)
+{
+	const struct xfab_nexthop *nh = bpf_map_lookup_elem(&nexthops, &nh_id);
+
+	return xfab_nh_live(nh) ? nh : 0;
+}
+
+/* The path ends at nexthop nh: its neighbour MAC, its egress port and
+ * what the egress needs of that port, all from the one record. */
 static __always_inline int xfab_use_nh(const struct xfab_nexthop *nh, struct xfab_l3_decision *l3,
 				       struct xfab_result *res)
 {
@@ -57,6 +56,7 @@ static __always_inline int xfab_use_nh(const struct xfab_nexthop *nh, struct xfa
 		return xfab_punt(res, XFAB_PUNT_NEIGH_UNRESOLVED);
 	l3->egress_ifindex = nh->ifindex;
 	xfab_mac_copy(l3->dmac, nh->dmac);
+	l3->out = nh->port;
 	return XFAB_ACT_FORWARD;
 }
 
@@ -64,6 +64,24 @@ static __always_inline int xfab_use_nexthop(__u32 nh_id, struct xfab_l3_decision
 					    struct xfab_result *res)
 {
 	return xfab_use_nh(bpf_map_lookup_elem(&nexthops, &nh_id), l3, res);
+}
+
+/* A connected route's neighbour has no nexthop record: what the egress
+ * needs of its port comes from the ports table (one lookup, only on this
+ * path). A port xfabd does not know is down to the egress stage. */
+static __always_inline void xfab_port_egress(struct xfab_nh_port *out, __u32 ifindex)
+{
+	const struct xfab_port *port = bpf_map_lookup_elem(&ports, &ifindex);
+
+	if (!port || port->ifindex != ifindex) {
+		out->flags = 0;
+		return;
+	}
+	xfab_mac_copy(out->smac, port->mac);
+	out->slot = port->slot;
+	out->mtu = port->mtu;
+	out->vnet = port->vnet;
+	out->flags = port->flags;
 }
 
 static __always_inline int xfab_use_neighbor(const struct xfab_meta *m, __u32 ifindex,
@@ -84,6 +102,7 @@ static __always_inline int xfab_use_neighbor(const struct xfab_meta *m, __u32 if
 		return xfab_punt(res, XFAB_PUNT_NEIGH_UNRESOLVED);
 	l3->egress_ifindex = ifindex;
 	xfab_mac_copy(l3->dmac, nb->mac);
+	xfab_port_egress(&l3->out, ifindex);
 	return XFAB_ACT_FORWARD;
 }
 

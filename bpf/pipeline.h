@@ -194,8 +194,10 @@ static __always_inline int xfab_too_big(const struct xfab_scratch *s, struct xfa
  * value is a plain number to the verifier. */
 struct xfab_pl {
 	const struct xfab_settings *cfg;
-	const struct xfab_port *in;  /* the ingress port's entry */
-	const struct xfab_port *out; /* the egress port's, from the egress checks on */
+	const struct xfab_port *in; /* the ingress port's entry */
+	/* the egress port's figures, from the egress checks on: the path's
+	 * nexthop's copy of them (scratch, struct xfab_l3_decision) */
+	const struct xfab_nh_port *out;
 	/* The lookups' keys, in the pipeline's frame (a helper takes their
 	 * address): settings_key is 0; port_key the ingress port's ifindex,
 	 * from the egress checks on the egress port's. Kept where the
@@ -439,20 +441,20 @@ static __always_inline int xfab_pl_route(struct xfab_ctx *c, struct xfab_scratch
 
 /* Egress checks: the chosen port is ours and up (its device live, unless
  * path selection saw it so), the packet's tenant's, and its MTU holds the
- * packet; a tunnel's packet is encapsulated once its path is known. */
+ * packet; a tunnel's packet is encapsulated once its path is known. The
+ * port's figures come with the path (nexthop.h: the nexthop's record, or
+ * a connected neighbour's port entry): no ports lookup here. */
 static __always_inline int xfab_pl_egress(struct xfab_ctx *c, struct xfab_scratch *s,
 					  struct xfab_pl *p)
 {
 	const struct xfab_meta *m = &s->m;
 	struct xfab_result *res = &s->res;
-	const struct xfab_port *out;
+	const struct xfab_nh_port *out = &s->l3.out;
 	int err;
 
 	*p->port_key = s->l3.egress_ifindex;
-	out = bpf_map_lookup_elem(&ports, p->port_key);
-	if (!out || out->ifindex != *p->port_key ||
-	    (!s->l3.egress_live &&
-	     ((out->flags & XFAB_PORT_UP) != XFAB_PORT_UP || !xfab_port_dev_live(*p->port_key))))
+	if (!s->l3.egress_live &&
+	    ((out->flags & XFAB_PORT_UP) != XFAB_PORT_UP || !xfab_port_dev_live(*p->port_key)))
 		return xfab_pl_end(c, s, p, xfab_drop(res, XFAB_DROP_EGRESS_DOWN),
 				   XFAB_STAGE_EGRESS);
 	/* Tenants stay apart: a tenant's packet leaves through a port of its
@@ -478,7 +480,7 @@ static __always_inline int xfab_pl_egress(struct xfab_ctx *c, struct xfab_scratc
 static __always_inline int xfab_pl_queue(const struct xfab_ctx *c, struct xfab_scratch *s,
 					 struct xfab_pl *p, int bench)
 {
-	const struct xfab_port *out = p->out;
+	const struct xfab_nh_port *out = p->out;
 	const struct xfab_meta *m = &s->m;
 	struct xfab_result *res = &s->res;
 	int queued = xfab_code_on(XFAB_CODE_QUEUE) && (out->flags & XFAB_PORT_QUEUED), act;
@@ -500,11 +502,11 @@ static __always_inline int xfab_pl_queue(const struct xfab_ctx *c, struct xfab_s
 static __always_inline int xfab_pl_rewrite(struct xfab_ctx *c, struct xfab_scratch *s,
 					   struct xfab_pl *p, int bench)
 {
-	const struct xfab_port *out = p->out;
+	const struct xfab_nh_port *out = p->out;
 	struct xfab_meta *m = &s->m;
 	struct xfab_result *res = &s->res;
 
-	xfab_rewrite(c, m, s->l3.dmac, out->mac, s->ov.mode != XFAB_OVERLAY_ENCAP);
+	xfab_rewrite(c, m, s->l3.dmac, out->smac, s->ov.mode != XFAB_OVERLAY_ENCAP);
 	res->action = XFAB_ACT_FORWARD;
 	res->egress_ifindex = *p->port_key;
 	res->egress_slot = (__u8)out->slot;
@@ -521,7 +523,7 @@ static __always_inline int xfab_pl_count(const struct xfab_ctx *c, struct xfab_s
 					 const struct xfab_pl *p)
 {
 	const struct xfab_settings *cfg = p->cfg;
-	const struct xfab_port *out = p->out;
+	const struct xfab_nh_port *out = p->out;
 	const struct xfab_meta *m = &s->m;
 
 	xfab_count_forward(s->slot, xfab_rx_bytes(c, s), out->slot,

@@ -21,18 +21,16 @@
 static __always_inline int xfab_path_dead(int act, const struct xfab_result *res,
 					  const struct xfab_l3_decision *l3)
 {
-	const struct xfab_port *out;
-	__u32 ifindex = l3->egress_ifindex;
-
 	if (act == XFAB_ACT_DROP)
 		return res->reason == XFAB_DROP_GROUP_EMPTY;
 	/* a port that lost its carrier loses its neighbours too */
 	if (act == XFAB_ACT_PUNT && res->reason == XFAB_PUNT_NEIGH_UNRESOLVED)
-		return !xfab_nexthop_port(l3->nh_id);
+		return !xfab_nexthop_live(l3->nh_id);
 	if (act != XFAB_ACT_FORWARD || l3->egress_live)
 		return 0;
-	out = bpf_map_lookup_elem(&ports, &ifindex);
-	return !out || (out->flags & XFAB_PORT_UP) != XFAB_PORT_UP || !xfab_port_dev_live(ifindex);
+	/* the path's port as its nexthop (or neighbour's port) carries it */
+	return (l3->out.flags & XFAB_PORT_UP) != XFAB_PORT_UP ||
+	       !xfab_port_dev_live(l3->egress_ifindex);
 }
 
 /*
@@ -76,7 +74,7 @@ static __always_inline int xfab_local_repair(const struct xfab_meta *m,
 	{
 		struct xfab_nexthop *v = bpf_map_lookup_elem(&nexthops, &nh);
 
-		if (!v || v->ifindex == ingress || !xfab_nexthop_port(nh))
+		if (!v || v->ifindex == ingress || !xfab_nh_live(v))
 			nh = xfab_member_avoiding(rep.id, ingress, l3->pick.hash);
 	}
 	if (!nh)

@@ -77,7 +77,11 @@ struct xfab_l3_decision {
 	__u16 group;
 	__u16 nh_id;
 	__u8 egress_live; /* path selection found egress_ifindex's port up and its device live */
-	__u8 pad2;
+	__u8 pad2[5];
+	/* egress_ifindex's port as the path's nexthop carries it (or, for a
+	 * connected route's neighbour, as its ports entry says): the egress
+	 * stage reads it here, not in the ports table */
+	struct xfab_nh_port out;
 	struct xfab_pick pick;
 };
 

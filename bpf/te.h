@@ -15,7 +15,7 @@
 static __always_inline int xfab_te_usable(const struct xfab_route *te)
 {
 	if (te->type == XFAB_RT_NEXTHOP)
-		return xfab_nexthop_port(te->id) != 0;
+		return xfab_nexthop_live(te->id) != 0;
 	if (te->type == XFAB_RT_GROUP) {
 		struct xfab_group *grp = bpf_map_lookup_elem(&nh_groups, &te->id);
 

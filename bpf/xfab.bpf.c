@@ -103,14 +103,14 @@ int xfab_tc_handoff(struct __sk_buff *skb)
  * this port while the ports table said it was up: the device lost its
  * carrier or was taken down, and xfabd (which hears it over netlink, a
  * little later) has not yet said so. The kernel would drop the packet here.
- * Instead the data plane takes the port out of use itself (the ports
- * table's OPER_UP, which xfabd writes again when it hears the event) and
- * sends the packet back into the ingress of the port it came in on, its
- * destination MAC that port's again: the pipeline decides once more, with
- * the port down (another member of its group, or LOCAL_REPAIR's bounce).
- * The pass costs the packet one more hop of TTL, which bounds it. Only
- * packets the pipeline forwarded (skb->priority major 1, ctx.h) come here:
- * the kernel's own are the kernel's.
+ * Instead the data plane takes the port out of use itself (the egress
+ * program noted the device in port_dev, which the pipeline's device check
+ * reads, and the ports table's OPER_UP is cleared until xfabd writes it
+ * again when it hears the event) and sends the packet back into the ingress of the port it came in
+ * on, its destination MAC that port's again: the pipeline decides once more, with the port down
+ * (another member of its group, or LOCAL_REPAIR's bounce). The pass costs the packet one more hop
+ * of TTL, which bounds it. Only packets the pipeline forwarded (skb->priority major 1, ctx.h) come
+ * here: the kernel's own are the kernel's.
  */
 static __always_inline int xfab_tc_egress_down(struct __sk_buff *skb, struct xfab_port *port)
 {
@@ -286,10 +286,13 @@ int xfab_pfc_drop(struct bpf_raw_tracepoint_args *ctx)
  * XDP has no other place that sees the device: the pipeline chose this
  * port while the ports table said it was up, and the kernel would drop the
  * frame at the device. The frame is lost (a DEVMAP program cannot send it
- * elsewhere), but the port is taken out of use at once (the ports table's
- * OPER_UP, which xfabd writes again when it hears the event over netlink),
- * so the next packets pick another member or LOCAL_REPAIR's bounce instead
- * of waiting for xfabd. Counted as egress_down.
+ * elsewhere), but the port is taken out of use at once: its device noted
+ * in port_dev, so the pipeline's device check (kern.h) sees it dead from
+ * the next packet on (its nexthops' records say up until xfabd hears), and
+ * the ports table's OPER_UP cleared (xfabd writes it again when it hears
+ * the event over netlink); the next packets pick another member or
+ * LOCAL_REPAIR's bounce instead of waiting for xfabd. Counted as
+ * egress_down.
  */
 SEC("xdp/devmap")
 int xfab_xdp_egress(struct xdp_md *ctx)
@@ -302,6 +305,7 @@ int xfab_xdp_egress(struct xdp_md *ctx)
 	if (xfab_dev_carries(dev))
 		return XDP_PASS;
 	key = ctx->egress_ifindex;
+	xfab_port_dev_note(ctx->egress_ifindex, dev);
 	port = bpf_map_lookup_elem(&ports, &key);
 	if (port && port->ifindex == key && (port->flags & XFAB_PORT_OPER_UP))
 		__sync_fetch_and_and(&port->flags, ~XFAB_PORT_OPER_UP);

@@ -22,7 +22,7 @@
  * (xfab_abi_check, user/lib/abi.c) instead of misreading them. Pins without
  * an `abi` map come from before versions were recorded (v1).
  */
-#define XFAB_ABI_VERSION 11u	   /* 11: the ACL's maps and acl_drop */
+#define XFAB_ABI_VERSION 12u	   /* 12: nexthops carry their port (64 bytes) */
 #define XFAB_ABI_MAGIC 0x42414658u /* "XFAB" little-endian */
 
 /* abi: ARRAY[1] -> this; the layout of this struct never changes. */

@@ -105,19 +105,42 @@ _Static_assert(sizeof(struct xfab_route) == 8, "route");
 #define XFAB_FIB_GROUPS_DEFAULT 1024
 #define XFAB_FIB_GROUPS_MAX (1u << 20)
 
-/* ---- nexthops: ARRAY, id -> struct xfab_nexthop; written by xfabd ---- */
+/* ---- nexthops: ARRAY, id -> struct xfab_nexthop; written by xfabd ----
+ * A fat adjacency: a nexthop carries everything the egress needs of its
+ * port (struct xfab_nh_port, copied from the port's entry in the same
+ * update that writes the port), so a packet sent to a nexthop reads no
+ * ports entry. One record is one 64-byte cache line. */
 #define XFAB_NH_VALID (1u << 0)
 #define XFAB_NH_RESOLVED (1u << 1) /* dmac holds the neighbour's MAC */
 #define XFAB_NH_IPV6 (1u << 2)	   /* gateway is IPv6 */
+
+/* What the egress needs of a port: the nexthop's copy of its entry
+ * (struct xfab_port), and the egress stage's view of the port it sends to
+ * (bpf/scratch.h). 8-aligned: copied in two 8-byte moves. */
+struct xfab_nh_port {
+	__u8 smac[6]; /* the port's MAC: the frame's source MAC */
+	__u16 slot;   /* the port's counter slot (the xdp datapath's tx_ports index) */
+	__u16 mtu;    /* the port's L3 MTU */
+	__u8 vnet;    /* the port's tenant; 0: underlay */
+	__u8 pad;
+	/* The port's XFAB_PORT_* as xfabd last wrote its entry: its up bits
+	 * (admin and oper, XFAB_PORT_UP) are the nexthop's up bit, checked
+	 * per packet, so xfabd taking a port down stops its nexthops at once;
+	 * QUEUED and LOSSLESS choose the egress stages. */
+	__u32 flags;
+} __attribute__((aligned(8)));
+_Static_assert(sizeof(struct xfab_nh_port) == 16, "nexthop port");
 
 struct xfab_nexthop {
 	__u32 ifindex; /* egress port */
 	__u32 flags;   /* XFAB_NH_* */
 	__u8 dmac[6];  /* neighbour MAC, valid with XFAB_NH_RESOLVED */
 	__u16 pad;
-	__u8 gw[16]; /* gateway address (IPv4 in the first 4 bytes) */
+	struct xfab_nh_port port; /* the egress port's entry, as xfabd wrote it */
+	__u8 gw[16];		  /* gateway address (IPv4 in the first 4 bytes) */
+	__u8 reserved[16];
 };
-_Static_assert(sizeof(struct xfab_nexthop) == 32, "nexthop");
+_Static_assert(sizeof(struct xfab_nexthop) == 64, "nexthop");
 
 /* ---- groups: ARRAY, id -> struct xfab_group; written by xfabd ----
  * A flow hash picks one of XFAB_GROUP_BUCKETS buckets; each bucket names a

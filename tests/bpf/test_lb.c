@@ -977,6 +977,64 @@ static void test_port_down_under_its_packets(void **state)
 		assert_int_equal(send_flow(0, 0, &flows[i]), before[i]);
 }
 
+/* The nexthop through port's gateway 10.0.<port + 1>.1, read into nh. */
+static __u32 nexthop_on(int port, struct xfab_nexthop *nh)
+{
+	int fd = h_map_fd(&H, XFAB_MAP_NEXTHOPS);
+
+	for (__u32 id = 1; id < XFAB_MAX_NEXTHOPS; id++)
+		if (!bpf_map_lookup_elem(fd, &id, nh) && (nh->flags & XFAB_NH_VALID) &&
+		    nh->ifindex == H.ifindex[port])
+			return id;
+	fail_msg("no nexthop on p%d", port + 1);
+	return 0;
+}
+
+/*
+ * A nexthop's own up bit (its record's copy of its port's up bits, which
+ * xfabd writes in the link event's update): with only p5's nexthop record
+ * saying down (the ports table says up, the group's buckets still name it,
+ * its device carries), the flows on p5 take another live member from
+ * their next frame on, and no other flow moves; with the record up again
+ * every flow is back where it was.
+ */
+static void test_nexthop_up_bit(void **state)
+{
+	static struct flow flows[1000];
+	static int before[1000];
+	const int victim_port = 4, victim = 105; /* p5 */
+	int fd = h_map_fd(&H, XFAB_MAP_NEXTHOPS), on_victim = 0;
+	struct xfab_nexthop nh, down;
+	__u32 id;
+
+	(void)state;
+	seed(0x0b17u);
+	assert_int_equal(h_reapply(&H, make_config(NULL, NULL)), 0);
+	id = nexthop_on(victim_port, &nh);
+	for (int i = 0; i < 1000; i++) {
+		flows[i] = random_flow(0x0a3c0000u); /* 10.60.x.y: p3..p8 */
+		before[i] = send_flow(0, 0, &flows[i]);
+		on_victim += before[i] == victim;
+	}
+	assert_true(on_victim > 0);
+	down = nh;
+	down.port.flags &= ~XFAB_PORT_OPER_UP;
+	assert_int_equal(bpf_map_update_elem(fd, &id, &down, BPF_ANY), 0);
+	for (int i = 0; i < 1000; i++) {
+		int m = send_flow(i & 1, 0, &flows[i]);
+
+		assert_in_range(m, 103, 108);
+		if (before[i] == victim)
+			assert_int_not_equal(m, victim);
+		else
+			assert_int_equal(m, before[i]);
+	}
+	assert_true(port_flags(victim_port) & XFAB_PORT_OPER_UP);
+	assert_int_equal(bpf_map_update_elem(fd, &id, &nh, BPF_ANY), 0);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(send_flow(0, 0, &flows[i]), before[i]);
+}
+
 /* Frames port i sent (its tx_packets, summed over CPUs). */
 static __u64 port_tx(int port)
 {
@@ -1127,6 +1185,7 @@ int main(void)
 	    cmocka_unit_test(test_least_loaded),
 	    cmocka_unit_test(test_te),
 	    cmocka_unit_test(test_local_repair),
+	    cmocka_unit_test(test_nexthop_up_bit),
 	    cmocka_unit_test(test_port_down_under_its_packets),
 	    cmocka_unit_test(test_xdp_port_down_under_its_packets),
 	};

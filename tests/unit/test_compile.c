@@ -207,11 +207,12 @@ enum {
 	ADD_22 = 2,
 	MOVE_6 = 4,
 	TE = 8,
-	STATIC = 16,	/* a static neighbour for eth3's gateway 10.0.3.2 */
-	ETH4_DOWN = 32, /* eth4 admin down */
-	GROW_E = 64,	/* 21.0.0.1/32 over 10.0.1.2,10.0.3.2,10.0.4.2 */
-	SWAP_E = 128,	/* 21.0.0.1/32 over set A, 22.0.0.0/24 over E's set */
-	WEIGHTED = 256, /* 23.0.0.0/24 over A's gateways, weights 1 and 3 */
+	STATIC = 16,	   /* a static neighbour for eth3's gateway 10.0.3.2 */
+	ETH4_DOWN = 32,	   /* eth4 admin down */
+	GROW_E = 64,	   /* 21.0.0.1/32 over 10.0.1.2,10.0.3.2,10.0.4.2 */
+	SWAP_E = 128,	   /* 21.0.0.1/32 over set A, 22.0.0.0/24 over E's set */
+	WEIGHTED = 256,	   /* 23.0.0.0/24 over A's gateways, weights 1 and 3 */
+	ETH3_SHAPED = 512, /* eth3: MTU 9000, a 10 Gbit/s rate (a queued port) */
 };
 
 #define STATIC_MAC "02:00:00:00:aa:03"
@@ -228,7 +229,7 @@ static char *config_text(int flags)
 	n += (size_t)snprintf(
 	    t + n, cap - n,
 	    "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
-	    " \"PORT\": {\"eth1\": {}, \"eth2\": {}, \"eth3\": {}, \"eth4\": {%s}},\n"
+	    " \"PORT\": {\"eth1\": {}, \"eth2\": {}, \"eth3\": {%s}, \"eth4\": {%s}},\n"
 	    " \"INTERFACE\": {\"eth1|10.0.1.1/24\": {}, \"eth2|10.0.2.1/24\": {},\n"
 	    "   \"eth3|10.0.3.1/24\": {}, \"eth4|10.0.4.1/24\": {},\n"
 	    "   \"eth1|fd00:1::1/64\": {}, \"eth2|fd00:2::1/64\": {}, \"eth3|fd00:3::1/64\": {}},\n"
@@ -240,6 +241,7 @@ static char *config_text(int flags)
 	    "  \"21.0.0.1/32\": {\"nexthop\": \"%s\"},\n%s%s"
 	    "  \"fd10::/64\": {\"nexthop\": \"fd00:1::2,fd00:2::2\"},\n"
 	    "  \"fd10:0:0:1::/64\": {\"nexthop\": \"fd00:3::2\"},\n",
+	    flags & ETH3_SHAPED ? "\"mtu\": \"9000\", \"rate\": \"10000\"" : "",
 	    flags & ETH4_DOWN ? "\"admin_status\": \"down\"" : "",
 	    flags & TE ? " \"TE_PATH\": {\"eth1|20.0.9.0/24\": {\"nexthop\": \"10.0.3.2\"}},\n"
 		       : "",
@@ -372,6 +374,15 @@ static const struct xfab_route *route_v4(struct recorder *r, const char *addr, i
 	inet_pton(AF_INET, addr, key.addr);
 	e = rec_find(r, XFAB_T_ROUTES_V4, &key);
 	return e ? (const struct xfab_route *)e->val : NULL;
+}
+
+/* The nexthop record written for id. */
+static const struct xfab_nexthop *nexthop_of(struct recorder *r, __u32 id)
+{
+	const struct rec_entry *e = rec_find(r, XFAB_T_NEXTHOPS, &id);
+
+	assert_non_null(e);
+	return (const void *)e->val;
 }
 
 static size_t total_ops(const struct recorder *r)
@@ -539,8 +550,12 @@ static void test_link_down_rewrites_its_groups(void **state)
 		       sizeof(before[i]));
 
 	assert_int_equal(xfab_compile_link(s->c, 1, 0), 0); /* eth2 */
-	assert_int_equal(total_ops(&s->rec), 1 + n);
+	/* the port, its two nexthops (their up bits), its groups */
+	assert_int_equal(total_ops(&s->rec), 1 + 2 + n);
 	assert_int_equal(rec_ops(&s->rec, XFAB_T_PORTS, 0), 1);
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_NEXTHOPS, 0), 2);
+	assert_int_equal(nexthop_of(&s->rec, dead_v4)->port.flags, XFAB_PORT_ADMIN_UP);
+	assert_int_equal(nexthop_of(&s->rec, dead_v6)->port.flags, XFAB_PORT_ADMIN_UP);
 	assert_int_equal(rec_ops(&s->rec, XFAB_T_GROUPS, 0), n);
 	assert_int_equal(xfab_compile_last(s->c)->updates[XFAB_T_GROUPS], n);
 	assert_int_equal(xfab_compile_last(s->c)->updates[XFAB_T_PORTS], 1);
@@ -570,7 +585,8 @@ static void test_link_down_rewrites_its_groups(void **state)
 	 * that returns */
 	rec_clear_log(&s->rec);
 	assert_int_equal(xfab_compile_link(s->c, 1, 1), 0);
-	assert_int_equal(total_ops(&s->rec), 1 + n);
+	assert_int_equal(total_ops(&s->rec), 1 + 2 + n);
+	assert_int_equal(nexthop_of(&s->rec, dead_v4)->port.flags, XFAB_PORT_UP);
 	for (size_t i = 0; i < n; i++) {
 		const struct xfab_group *g =
 		    (const void *)rec_find(&s->rec, XFAB_T_GROUPS, &ids[i])->val;
@@ -833,6 +849,44 @@ static void test_static_neighbour(void **state)
 
 /* eth4 admin down: its port entry says so, and the groups with a member on
  * it (B, D) lose exactly that member's buckets; back up, they are whole. */
+/*
+ * A nexthop carries its port: the record xfabd writes for 10.0.3.2 on
+ * eth3, against one written out by hand (live_ports: eth3 is ifindex 12,
+ * slot 2, MAC 02:00:00:00:00:02; set_neighs: the gateway's MAC is
+ * 02:00:00:00:03:02). Shaped (MTU 9000, a rate: queued) by a reload, its
+ * record follows in that reload.
+ */
+static void test_nexthop_carries_its_port(void **state)
+{
+	struct sw *s = *state;
+	__u32 id = nexthop_id(&s->rec, 12, AF_INET, "10.0.3.2");
+	struct xfab_nexthop want = {
+	    .ifindex = 12,
+	    .flags = XFAB_NH_VALID | XFAB_NH_RESOLVED,
+	    .dmac = {0x02, 0, 0, 0, 0x03, 0x02},
+	    .port = {.smac = {0x02, 0, 0, 0, 0, 0x02},
+		     .slot = 2,
+		     .mtu = 1500,
+		     .vnet = 0,
+		     .flags = XFAB_PORT_ADMIN_UP | XFAB_PORT_OPER_UP},
+	    .gw = {10, 0, 3, 2},
+	};
+
+	assert_memory_equal(nexthop_of(&s->rec, id), &want, sizeof(want));
+	load(s, ETH3_SHAPED);
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_NEXTHOPS, 0), 2); /* v4 and v6 */
+	want.port.mtu = 9000;
+	want.port.flags |= XFAB_PORT_QUEUED;
+	assert_memory_equal(nexthop_of(&s->rec, id), &want, sizeof(want));
+	/* the other ports' nexthops were not written */
+	rec_clear_log(&s->rec);
+	load(s, 0);
+	assert_int_equal(rec_ops(&s->rec, XFAB_T_NEXTHOPS, 0), 2);
+	want.port.mtu = 1500;
+	want.port.flags &= ~XFAB_PORT_QUEUED;
+	assert_memory_equal(nexthop_of(&s->rec, id), &want, sizeof(want));
+}
+
 static void test_admin_down_port(void **state)
 {
 	struct sw *s = *state;
@@ -844,6 +898,8 @@ static void test_admin_down_port(void **state)
 	load(s, ETH4_DOWN);
 	port = (const void *)rec_find(&s->rec, XFAB_T_PORTS, &ifindex)->val;
 	assert_false(port->flags & XFAB_PORT_ADMIN_UP);
+	/* its nexthop's up bits with it, in the same reload */
+	assert_int_equal(nexthop_of(&s->rec, dead)->port.flags, XFAB_PORT_OPER_UP);
 	assert_int_equal(rec_ops(&s->rec, XFAB_T_GROUPS, 0), n);
 	for (size_t i = 0; i < n; i++) {
 		const struct xfab_group *g = group_of(&s->rec, ids[i]);
@@ -854,6 +910,7 @@ static void test_admin_down_port(void **state)
 	rec_clear_log(&s->rec);
 	load(s, 0);
 	assert_int_equal(rec_ops(&s->rec, XFAB_T_GROUPS, 0), n);
+	assert_int_equal(nexthop_of(&s->rec, dead)->port.flags, XFAB_PORT_UP);
 	for (size_t i = 0; i < n; i++) {
 		const struct xfab_group *g = group_of(&s->rec, ids[i]);
 
@@ -1121,6 +1178,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_te_entry, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_static_neighbour, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_admin_down_port, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_nexthop_carries_its_port, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_new_group_keeps_the_buckets_that_stay, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_group_left_and_taken_in_one_reload, setup,

@@ -646,19 +646,21 @@ static void test_link_down_leaves_groups(void **state)
 	assert_int_equal(g->live_members, 1);
 	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++)
 		assert_int_equal(nexthop(s, g->buckets[b])->ifindex, 11); /* all on eth2's */
-	/* only the port's state and the two groups (v4, v6) change */
+	/* only the port's state, its two nexthops' copies of it (v4, v6: their
+	 * up bits) and the two groups (v4, v6) change */
 	assert_int_equal(s->sh.updates[XFAB_T_PORTS], 1);
+	assert_int_equal(s->sh.updates[XFAB_T_NEXTHOPS], 2);
 	assert_int_equal(s->sh.updates[XFAB_T_GROUPS], 2);
-	assert_int_equal(total(s->sh.updates), 3);
+	assert_int_equal(total(s->sh.updates), 5);
 	assert_int_equal(total(s->sh.removes), 0);
 	assert_false(
 	    ((const struct xfab_port *)sh_get(&s->sh, XFAB_T_PORTS, &s->live[0].ifindex))->flags &
 	    XFAB_PORT_OPER_UP);
-	/* back up: the same three entries, both members live again */
+	/* back up: the same five entries, both members live again */
 	sh_reset_counts(&s->sh);
 	s->live[0].oper_up = 1;
 	assert_int_equal(xfab_compile_link(s->c, 0, 1), 0);
-	assert_int_equal(total(s->sh.updates), 3);
+	assert_int_equal(total(s->sh.updates), 5);
 	assert_int_equal(group(s, gid)->live_members, 2);
 	sw_free(s);
 }

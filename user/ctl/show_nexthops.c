@@ -20,8 +20,12 @@ static int show_nexthops(void)
 	else
 		printf("%5s  %-26s %-10s %-17s  %s\n", "Id", "Via", "Dev", "MAC", "State");
 	for (__u32 id = 1; id < XFAB_MAX_NEXTHOPS; id++) {
+		int up;
+
 		if (ctl_load_nexthop(fd, id, &nh))
 			continue;
+		/* the nexthop's up bit: its record's copy of its port's */
+		up = (nh.port.flags & XFAB_PORT_UP) == XFAB_PORT_UP;
 		ctl_addr_str(nh.flags & XFAB_NH_IPV6, nh.gw, gw, sizeof(gw));
 		ctl_port_name(nh.ifindex, name);
 		xfab_format_mac(nh.dmac, mac, sizeof(mac));
@@ -33,11 +37,14 @@ static int show_nexthops(void)
 			ctl_jw_bool("resolved", nh.flags & XFAB_NH_RESOLVED);
 			if (nh.flags & XFAB_NH_RESOLVED)
 				ctl_jw_string("mac", mac);
+			ctl_jw_bool("up", up);
+			ctl_jw_uint("mtu", nh.port.mtu);
 			ctl_jw_close('}');
 		} else {
-			printf("%5u  %-26s %-10s %-17s  %s\n", id, gw, name,
+			printf("%5u  %-26s %-10s %-17s  %s%s\n", id, gw, name,
 			       nh.flags & XFAB_NH_RESOLVED ? mac : "-",
-			       nh.flags & XFAB_NH_RESOLVED ? "resolved" : "unresolved");
+			       nh.flags & XFAB_NH_RESOLVED ? "resolved" : "unresolved",
+			       up ? "" : ", down");
 		}
 	}
 	if (ctl_json)
@@ -132,7 +139,7 @@ static int show_neighbors(void)
 }
 
 CTL_SHOW(show_nexthops_obj, "routes", 60, "nexthops", .view = show_nexthops,
-	 .help = "nexthops: gateway, port, neighbour MAC")
+	 .help = "nexthops: gateway, port, neighbour MAC, up (the port as the nexthop carries it)")
 CTL_SHOW(show_groups_obj, "ecmp", 70, "groups", .view = show_groups,
 	 .help = "ECMP groups: members and their share of buckets")
 CTL_SHOW(show_neighbors_obj, "neighbours", 90, "neighbors", .view = show_neighbors,

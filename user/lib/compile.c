@@ -215,6 +215,9 @@ int xfab_compile_link(struct xfab_compile *c, int port, int oper_up)
 			e->val.flags &= ~XFAB_PORT_OPER_UP;
 		err = w_update(c, XFAB_T_PORTS, &e->key, &e->val);
 	}
+	/* its nexthops' copies of the entry, their up bits with it */
+	if (!err)
+		err = xfab_nh_refresh_port(c, port);
 	/* back up: the routes lent its groups go to their own path first */
 	if (oper_up && !err)
 		err = unlend(c, port);

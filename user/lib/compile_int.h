@@ -100,6 +100,7 @@ static inline int port_up(const struct xfab_compile *c, int port)
  * release (onto the pending list at its last reference), free */
 struct nh *xfab_nh_find(const struct xfab_compile *c, int port, int family, const __u8 *gw);
 int xfab_nh_refresh(struct xfab_compile *c, struct nh *n);
+int xfab_nh_refresh_port(struct xfab_compile *c, int port);
 __u32 xfab_id_alloc(void **by_id, __u32 max, __u32 *next);
 struct nh *xfab_nh_get(struct xfab_compile *c, int port, int family, const __u8 *gw, int *err);
 void xfab_nh_put(struct xfab_compile *c, struct nh *n);

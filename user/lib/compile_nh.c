@@ -28,6 +28,28 @@ struct nh *xfab_nh_find(const struct xfab_compile *c, int port, int family, cons
 	return n;
 }
 
+/* What the egress needs of the nexthop's port: its entry in the ports
+ * table as this compile writes it (the base image, whose oper state
+ * xfab_compile_link keeps), so the nexthop's up bits and the port's change
+ * in the same update. A port with no entry stays down (flags 0). */
+static void nh_port(const struct xfab_compile *c, __u32 ifindex, struct xfab_nh_port *out)
+{
+	const struct xfab_table_image *img = &c->base.t[XFAB_T_PORTS];
+
+	for (size_t i = 0; i < img->count; i++) {
+		const struct xfab_e_port *e = &((const struct xfab_e_port *)img->entries)[i];
+
+		if (e->key != ifindex)
+			continue;
+		memcpy(out->smac, e->val.mac, 6);
+		out->slot = e->val.slot;
+		out->mtu = e->val.mtu;
+		out->vnet = e->val.vnet;
+		out->flags = e->val.flags;
+		return;
+	}
+}
+
 static void nh_value(const struct xfab_compile *c, const struct nh *n, struct xfab_nexthop *v)
 {
 	const struct xfab_port_live *pl = &c->live[n->port];
@@ -37,6 +59,7 @@ static void nh_value(const struct xfab_compile *c, const struct nh *n, struct xf
 	v->ifindex = pl->ifindex;
 	v->flags = XFAB_NH_VALID | (n->family == AF_INET6 ? XFAB_NH_IPV6 : 0);
 	memcpy(v->gw, n->gw, 16);
+	nh_port(c, pl->ifindex, &v->port);
 	/* configured neighbours resolve nexthops even before they reach the map */
 	for (int i = 0; i < c->n_neighs; i++) {
 		const struct xfab_cfg_neigh *s = &c->neighs[i];
@@ -65,6 +88,17 @@ int xfab_nh_refresh(struct xfab_compile *c, struct nh *n)
 	err = w_update(c, XFAB_T_NEXTHOPS, &n->id, &v);
 	if (!err)
 		n->val = v;
+	return err;
+}
+
+/* Port p's entry changed (its oper state): its nexthops carry the new
+ * copy, written in the same update as the entry. */
+int xfab_nh_refresh_port(struct xfab_compile *c, int port)
+{
+	int err = 0;
+
+	for (struct nh *n = c->port_nhs[port]; n && !err; n = n->port_next)
+		err = xfab_nh_refresh(c, n);
 	return err;
 }
 
