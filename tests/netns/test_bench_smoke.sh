@@ -40,8 +40,10 @@ sys.exit('no ns/packet: %s' % bad if bad else 0)"
 check "each baseline program forwarded in its test run (ns/packet)" py "
 import json, sys
 r = json.load(open('$out/smoke.json'))['modes']
+# the redirect's own time, the wrapper's taken off, may round to 0 ns: a
+# figure all the same (missing is what fails)
 bad = [n for n in ('redirect', 'xdp_fwd', 'xdp_fwd_direct', 'lean_ecmp')
-       if not (r[n].get('ns_per_packet') or {}).get('median')]
+       if (r[n].get('ns_per_packet') or {}).get('median') is None]
 sys.exit('no ns/packet: %s' % bad if bad else 0)"
 check "a build that stops after parsing costs less than the later ones (test run)" py "
 import json, sys
