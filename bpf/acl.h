@@ -180,6 +180,15 @@ static __always_inline int xfab_acl_has_aeth(__u8 opcode)
 
 /* The stage: XFAB_ACT_FORWARD (no rule, or a FORWARD rule) or a counted
  * drop. Counters are left alone by a trace. */
+/* 1 if the ingress port with counter slot `slot` has ACL rules to judge
+ * its packets by (the fast path, fast.h, leaves those to this stage). */
+static __always_inline int xfab_acl_port_active(__u32 slot)
+{
+	const struct xfab_acl_port *p = bpf_map_lookup_elem(&acl_ports, &slot);
+
+	return p && p->n_rules;
+}
+
 static __always_inline int xfab_stage_acl(const struct xfab_ctx *c, struct xfab_scratch *s)
 {
 	const struct xfab_meta *m = &s->m;

@@ -24,6 +24,7 @@
 #include "scratch.h"
 #include "kern.h"
 #include "pipeline.h"
+#include "fast.h"
 #include "pfc.h"
 #include "bench.h"
 
@@ -31,10 +32,14 @@ SEC("xdp")
 int xfab_xdp(struct xdp_md *ctx)
 {
 	struct xfab_ctx c;
+	int act;
 
 	xfab_ctx_init_xdp(&c, ctx, 0);
 	xfab_port_dev_note(c.ingress_ifindex,
 			   ((struct xdp_buff___xfab *)bpf_cast_to_kern_ctx(ctx))->rxq->dev);
+	act = xfab_fast_xdp(ctx); /* the common packet in one pass (fast.h) */
+	if (act != XFAB_FAST_MISS)
+		return act;
 	return xfab_run(&c, 0);
 }
 

@@ -141,13 +141,22 @@ XFAB_INLINE void xfab_flow_select(struct xfab_flow *f, __u32 fields, int symmetr
 }
 
 /* The flow's hash under key k (one of the settings' keys). */
+/* The sum over the words every flow has (an IPv4 flow's whole hash
+ * before the shift): the data plane's fast path (bpf/fast.h) calls it with
+ * the header's fields, xfab_flow_hash with a flow's. */
+XFAB_INLINE __u64 xfab_flow_hash_base(__u32 src, __u32 dst, __u32 ports, __u32 proto, __u32 qp,
+				      const struct xfab_hash_key *k)
+{
+	__u32 misc = (proto | qp << 8) & k->misc_mask;
+
+	return k->k0 + k->src[0] * src + k->dst[0] * dst + k->ports * (ports & k->ports_mask) +
+	       k->misc * misc;
+}
+
 XFAB_INLINE __u32 xfab_flow_hash(const struct xfab_flow *f, const struct xfab_hash_key *k)
 {
-	__u32 misc = (f->proto | f->qp << 8) & k->misc_mask;
-	__u64 h;
+	__u64 h = xfab_flow_hash_base(f->src[0], f->dst[0], f->ports, f->proto, f->qp, k);
 
-	h = k->k0 + k->src[0] * f->src[0] + k->dst[0] * f->dst[0] +
-	    k->ports * (f->ports & k->ports_mask) + k->misc * misc;
 	if (f->is_v6)
 		h += k->src[1] * f->src[1] + k->src[2] * f->src[2] + k->src[3] * f->src[3] +
 		     k->dst[1] * f->dst[1] + k->dst[2] * f->dst[2] + k->dst[3] * f->dst[3] +

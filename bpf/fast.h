@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The fast path (issue 31): the common packet in one pass. An untagged
+ * IPv4 TCP or UDP packet without options (RoCEv2 included), routed in table
+ * 0 to a nexthop or a group member that is live and resolved, between
+ * ports that need none of the per-packet features, is parsed, validated,
+ * routed, rewritten, counted and redirected here, its fields kept in
+ * registers, behind one bounds check.
+ *
+ * Everything else, and anything this path is not sure of, is a miss: it
+ * returns XFAB_FAST_MISS before it has written a byte or a counter, and the
+ * general pipeline (pipeline.h) decides the packet from the start. So the
+ * two cannot disagree on what they both do, and whatever the fast path
+ * leaves out (drops and punts with their reasons, VLAN tags, IPv6, options,
+ * fragments, connected routes, a dead member's replacement, TE, flowlets,
+ * repair, symmetric hashing, ACLs, tenants, queues, lossless ports) keeps
+ * one implementation. The packet fuzzer judges both paths against its
+ * model; tests/bpf/test_fast.c shows which frames take which.
+ */
+#ifndef XFAB_BPF_FAST_H
+#define XFAB_BPF_FAST_H
+
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#include "xfab_abi.h"
+#include "xfab_hash.h"
+#include "maps.h"
+#include "ctx.h"
+#include "csum.h"
+#include "counters.h"
+#include "fib.h"
+#include "nexthop.h"
+#include "parse.h"
+#include "acl.h"
+#include "spec.h"
+
+#define XFAB_FAST_MISS (-1)
+
+/* What the one bounds check covers: Ethernet, IPv4 without options, and a
+ * TCP header, or a UDP header and RoCEv2's BTH (54 bytes: every frame of
+ * 60 bytes or more has them; a shorter one is a miss). */
+#define XFAB_FAST_HDRS (ETH_HLEN + 20 + 20)
+
+/* The headers at their places in the frame (Ethernet's 14 bytes leave the
+ * others 2-byte aligned: no struct spans them). */
+struct xfab_fast_hdrs {
+	struct ethhdr *eth;
+	struct iphdr *ip;
+	void *l4;
+};
+/* The settings under which group selection is more than the hash's
+ * bucket, or a route may be overridden: the general pipeline's. */
+#define XFAB_FAST_SET_MISS                                                                         \
+	(XFAB_SET_SYMMETRIC | XFAB_SET_FLOWLET | XFAB_SET_TE | XFAB_SET_REPAIR |                   \
+	 XFAB_SET_SPLIT_HORIZON)
+
+/* Ethernet and the ingress port, as the L2 stage judges them: the port
+ * entry when the frame is an untagged IPv4 one to this port's MAC on a
+ * configured port that is up and needs no ingress feature, else NULL. */
+static __always_inline const struct xfab_port *xfab_fast_port(const struct ethhdr *eth,
+							    __u32 ifindex)
+{
+	const struct xfab_port *in;
+
+	if (eth->h_proto != bpf_htons(ETH_P_IP) || (eth->h_source[0] & 1) ||
+	    xfab_mac_equal(eth->h_source, eth->h_dest))
+		return 0;
+	in = bpf_map_lookup_elem(&ports, &ifindex);
+	if (!in || in->ifindex != ifindex || !(in->flags & XFAB_PORT_ADMIN_UP) ||
+	    !xfab_mac_equal(eth->h_dest, in->mac))
+		return 0;
+	if (xfab_code_on(XFAB_CODE_PFC) && (in->flags & XFAB_PORT_LOSSLESS))
+		return 0;
+	if (xfab_code_on(XFAB_CODE_OVERLAY) && in->vnet)
+		return 0;
+	if (xfab_code_on(XFAB_CODE_ACL) && xfab_acl_port_active(in->slot))
+		return 0;
+	return in;
+}
+
+/* RFC 1812 5.2.2 and 5.3.7 on a 20-byte header (xfab_validate_ipv4 and
+ * xfab_stage_ipv4_class pass it): 1 if the packet is forwarded. */
+static __always_inline int xfab_fast_ipv4_ok(const struct iphdr *iph, __u32 len,
+					     const void *data_end)
+{
+	__u32 saddr = bpf_ntohl(iph->saddr), daddr = bpf_ntohl(iph->daddr);
+	__u32 tot_len = bpf_ntohs(iph->tot_len);
+
+	if (*(const __u8 *)iph != 0x45 || (iph->frag_off & bpf_htons(IPV4_FRAG_MASK)) ||
+	    iph->ttl <= 1)
+		return 0;
+	if (tot_len < sizeof(*iph) || tot_len > len - ETH_HLEN ||
+	    !xfab_ipv4_csum_ok(iph, sizeof(*iph), data_end))
+		return 0;
+	if ((saddr >> 28) >= 0xe || (saddr >> 24) == 127 || (saddr >> 24) == 0 ||
+	    (daddr >> 28) == 0xe || daddr == 0xffffffff || (daddr >> 16) == 0xa9fe ||
+	    (saddr >> 16) == 0xa9fe)
+		return 0;
+	return 1;
+}
+
+/* The flow's hash as the pipeline's path selection computes it from the
+ * parsed flow (parse.h: TCP's and UDP's ports, RoCEv2's QP; no ports for
+ * other protocols). */
+static __always_inline __u32 xfab_fast_hash(const struct xfab_fast_hdrs *h,
+					    const struct xfab_settings *cfg)
+{
+	__u32 ports = 0, qp = 0;
+
+	const struct udphdr *uh = h->l4; /* TCP's ports lie where UDP's do */
+	const __u8 *bth = (const void *)(uh + 1);
+
+	if (h->ip->protocol == IPPROTO_TCP || h->ip->protocol == IPPROTO_UDP)
+		ports = (__u32)uh->source | (__u32)uh->dest << 16;
+	if (h->ip->protocol == IPPROTO_UDP && uh->dest == bpf_htons(XFAB_UDP_ROCEV2))
+		qp = (__u32)bth[5] << 16 | (__u32)bth[6] << 8 | bth[7];
+	return (__u32)(xfab_flow_hash_base(h->ip->saddr, h->ip->daddr, ports, h->ip->protocol, qp,
+					   &cfg->ecmp_key) >>
+		       32);
+}
+
+/* A VXLAN packet, which the overlay decapsulates when it is to this VTEP
+ * or hashes on its inner flow: the general pipeline's. */
+static __always_inline int xfab_fast_tunnel(const struct xfab_fast_hdrs *h)
+{
+	const struct udphdr *uh = h->l4;
+
+	return (xfab_code_on(XFAB_CODE_OVERLAY) || xfab_code_on(XFAB_CODE_INNER_HASH)) &&
+	       h->ip->protocol == IPPROTO_UDP && uh->dest == bpf_htons(XFAB_UDP_VXLAN);
+}
+
+/* The route's nexthop for the flow: a nexthop route's, or the member in
+ * the flow's bucket of a group with live members; NULL for anything else
+ * (no route, local, blackhole, connected: the general pipeline's). */
+static __always_inline const struct xfab_nexthop *
+xfab_fast_nexthop(const struct xfab_fast_hdrs *h, const struct xfab_settings *cfg)
+{
+	__u32 v = xfab_fib4_entry(h->ip->daddr), id = v & XFAB_FIB4_ID_MASK;
+	__u32 type = v >> XFAB_FIB4_TYPE_SHIFT, hash;
+	const struct xfab_group *grp;
+
+	if (type == XFAB_RT_GROUP) {
+		grp = bpf_map_lookup_elem(&nh_groups, &id);
+		if (!grp || grp->num_members == 0 || grp->live_members == 0)
+			return 0;
+		hash = xfab_fast_hash(h, cfg);
+		id = grp->buckets[XFAB_HASH_BUCKET(hash)];
+	} else if (!v || type != XFAB_RT_NEXTHOP) {
+		return 0;
+	}
+	return bpf_map_lookup_elem(&nexthops, &id);
+}
+
+/* The egress side: the nexthop live and resolved, its port the
+ * underlay's, unqueued, and its MTU holding the packet. */
+static __always_inline int xfab_fast_egress_ok(const struct xfab_nexthop *nh, __u32 tot_len)
+{
+	if (!xfab_nh_live(nh) || !(nh->flags & XFAB_NH_RESOLVED) || tot_len > nh->port.mtu)
+		return 0;
+	if (xfab_code_on(XFAB_CODE_OVERLAY) && nh->port.vnet)
+		return 0;
+	if (xfab_code_on(XFAB_CODE_QUEUE) && (nh->port.flags & XFAB_PORT_QUEUED))
+		return 0;
+	return 1;
+}
+
+/* The xdp datapath's packet: forwarded here (the hook's verdict), or
+ * XFAB_FAST_MISS untouched. */
+static __always_inline int xfab_fast_xdp(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data, *data_end = (void *)(long)ctx->data_end;
+	struct xfab_fast_hdrs h = {data, data + ETH_HLEN, data + ETH_HLEN + 20};
+	const struct xfab_settings *cfg;
+	const struct xfab_nexthop *nh;
+	const struct xfab_port *in;
+	__u32 zero = 0, len;
+
+	if (data + XFAB_FAST_HDRS > data_end)
+		return XFAB_FAST_MISS;
+	len = data_end - data;
+	in = xfab_fast_port(h.eth, ctx->ingress_ifindex);
+	if (!in || !xfab_fast_ipv4_ok(h.ip, len, data_end) || xfab_fast_tunnel(&h))
+		return XFAB_FAST_MISS;
+	cfg = bpf_map_lookup_elem(&settings, &zero);
+	if (!cfg || (cfg->flags & XFAB_FAST_SET_MISS))
+		return XFAB_FAST_MISS;
+	nh = xfab_fast_nexthop(&h, cfg);
+	if (!nh || !xfab_fast_egress_ok(nh, bpf_ntohs(h.ip->tot_len)))
+		return XFAB_FAST_MISS;
+	xfab_mac_copy(h.eth->h_dest, nh->dmac);
+	xfab_mac_copy(h.eth->h_source, nh->port.smac);
+	xfab_ipv4_decrement_ttl(h.ip);
+	xfab_count_forward(in->slot, len, nh->port.slot, len);
+	return bpf_redirect_map(&tx_ports, (__u8)nh->port.slot, 0);
+}
+
+#endif
