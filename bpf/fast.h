@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The fast path (issue 31): the common packet in one pass. An untagged
- * IPv4 TCP or UDP packet without options (RoCEv2 included), routed in table
- * 0 to a nexthop or a group member that is live and resolved, between
- * ports that need none of the per-packet features, is parsed, validated,
- * routed, rewritten, counted and redirected here, its fields kept in
- * registers, behind one bounds check.
+ * IPv4 packet without options (TCP, UDP, RoCEv2 or another protocol),
+ * routed in table 0 to a nexthop or a group member that is live and
+ * resolved, between ports that need none of the per-packet features, is
+ * parsed, validated, routed, rewritten, counted and redirected here, its
+ * fields kept in registers, behind one bounds check.
  *
- * Everything else, and anything this path is not sure of, is a miss: it
- * returns XFAB_FAST_MISS before it has written a byte or a counter, and the
- * general pipeline (pipeline.h) decides the packet from the start. So the
- * two cannot disagree on what they both do, and whatever the fast path
- * leaves out (drops and punts with their reasons, VLAN tags, IPv6, options,
+ * Everything else, and anything this path is not sure of, is a miss: it is
+ * counted by its reason (fast_stats, `xfabctl show datapath`) and handed
+ * on before a byte of it or another counter was written, and the general
+ * pipeline (pipeline.h) decides the packet from the start. So the two
+ * cannot disagree on what they both do, and whatever the fast path leaves
+ * out (drops and punts with their reasons, VLAN tags, IPv6, options,
  * fragments, connected routes, a dead member's replacement, TE, flowlets,
  * repair, symmetric hashing, ACLs, tenants, queues, lossless ports) keeps
  * one implementation. The packet fuzzer judges both paths against its
- * model; tests/bpf/test_fast.c shows which frames take which.
+ * model; tests/bpf/test_fast.c checks which frames take which.
  */
 #ifndef XFAB_BPF_FAST_H
 #define XFAB_BPF_FAST_H
@@ -41,7 +42,7 @@
 #include "acl.h"
 #include "spec.h"
 
-#define XFAB_FAST_MISS (-1)
+#define XFAB_FAST_PIPELINE (-1) /* not forwarded here: the pipeline's */
 
 /* What the one bounds check covers: Ethernet, IPv4 without options, and a
  * TCP header, or a UDP header and RoCEv2's BTH (54 bytes: every frame of
@@ -61,38 +62,20 @@ struct xfab_fast_hdrs {
 	(XFAB_SET_SYMMETRIC | XFAB_SET_FLOWLET | XFAB_SET_TE | XFAB_SET_REPAIR |                   \
 	 XFAB_SET_SPLIT_HORIZON)
 
-/* Ethernet and the ingress port, as the L2 stage judges them: the port
- * entry when the frame is an untagged IPv4 one to this port's MAC on a
- * configured port that is up and needs no ingress feature, else NULL. */
-static __always_inline const struct xfab_port *xfab_fast_port(const struct ethhdr *eth,
-							    __u32 ifindex)
+/* The frame as the L2 stage and IPv4 validation judge it (RFC 1812 5.2.2
+ * and 5.3.7 on a 20-byte header, xfab_validate_ipv4 and
+ * xfab_stage_ipv4_class): 1 for an untagged IPv4 packet the pipeline would
+ * route, its TTL left to forward with. */
+static __always_inline int xfab_fast_frame_ok(const struct xfab_fast_hdrs *h, __u32 len,
+					      const void *data_end)
 {
-	const struct xfab_port *in;
-
-	if (eth->h_proto != bpf_htons(ETH_P_IP) || (eth->h_source[0] & 1) ||
-	    xfab_mac_equal(eth->h_source, eth->h_dest))
-		return 0;
-	in = bpf_map_lookup_elem(&ports, &ifindex);
-	if (!in || in->ifindex != ifindex || !(in->flags & XFAB_PORT_ADMIN_UP) ||
-	    !xfab_mac_equal(eth->h_dest, in->mac))
-		return 0;
-	if (xfab_code_on(XFAB_CODE_PFC) && (in->flags & XFAB_PORT_LOSSLESS))
-		return 0;
-	if (xfab_code_on(XFAB_CODE_OVERLAY) && in->vnet)
-		return 0;
-	if (xfab_code_on(XFAB_CODE_ACL) && xfab_acl_port_active(in->slot))
-		return 0;
-	return in;
-}
-
-/* RFC 1812 5.2.2 and 5.3.7 on a 20-byte header (xfab_validate_ipv4 and
- * xfab_stage_ipv4_class pass it): 1 if the packet is forwarded. */
-static __always_inline int xfab_fast_ipv4_ok(const struct iphdr *iph, __u32 len,
-					     const void *data_end)
-{
+	const struct iphdr *iph = h->ip;
 	__u32 saddr = bpf_ntohl(iph->saddr), daddr = bpf_ntohl(iph->daddr);
 	__u32 tot_len = bpf_ntohs(iph->tot_len);
 
+	if (h->eth->h_proto != bpf_htons(ETH_P_IP) || (h->eth->h_source[0] & 1) ||
+	    (h->eth->h_dest[0] & 1) || xfab_mac_equal(h->eth->h_source, h->eth->h_dest))
+		return 0;
 	if (*(const __u8 *)iph != 0x45 || (iph->frag_off & bpf_htons(IPV4_FRAG_MASK)) ||
 	    iph->ttl <= 1)
 		return 0;
@@ -104,6 +87,25 @@ static __always_inline int xfab_fast_ipv4_ok(const struct iphdr *iph, __u32 len,
 	    (saddr >> 16) == 0xa9fe)
 		return 0;
 	return 1;
+}
+
+/* The ingress port's entry when it is configured, up, the frame's MAC is
+ * its own, and it needs no ingress feature; else NULL. */
+static __always_inline const struct xfab_port *xfab_fast_port(const struct ethhdr *eth,
+							      __u32 ifindex)
+{
+	const struct xfab_port *in = bpf_map_lookup_elem(&ports, &ifindex);
+
+	if (!in || in->ifindex != ifindex || !(in->flags & XFAB_PORT_ADMIN_UP) ||
+	    !xfab_mac_equal(eth->h_dest, in->mac))
+		return 0;
+	if (xfab_code_on(XFAB_CODE_PFC) && (in->flags & XFAB_PORT_LOSSLESS))
+		return 0;
+	if (xfab_code_on(XFAB_CODE_OVERLAY) && in->vnet)
+		return 0;
+	if (xfab_code_on(XFAB_CODE_ACL) && xfab_acl_port_active(in->slot))
+		return 0;
+	return in;
 }
 
 /* The flow's hash as the pipeline's path selection computes it from the
@@ -139,8 +141,8 @@ static __always_inline int xfab_fast_tunnel(const struct xfab_fast_hdrs *h)
 /* The route's nexthop for the flow: a nexthop route's, or the member in
  * the flow's bucket of a group with live members; NULL for anything else
  * (no route, local, blackhole, connected: the general pipeline's). */
-static __always_inline const struct xfab_nexthop *
-xfab_fast_nexthop(const struct xfab_fast_hdrs *h, const struct xfab_settings *cfg)
+static __always_inline const struct xfab_nexthop *xfab_fast_nexthop(const struct xfab_fast_hdrs *h,
+								    const struct xfab_settings *cfg)
 {
 	__u32 v = xfab_fib4_entry(h->ip->daddr), id = v & XFAB_FIB4_ID_MASK;
 	__u32 type = v >> XFAB_FIB4_TYPE_SHIFT, hash;
@@ -171,8 +173,20 @@ static __always_inline int xfab_fast_egress_ok(const struct xfab_nexthop *nh, __
 	return 1;
 }
 
-/* The xdp datapath's packet: forwarded here (the hook's verdict), or
- * XFAB_FAST_MISS untouched. */
+/* A packet for the general pipeline: counted by why (fast_stats). */
+static __always_inline int xfab_fast_miss(__u32 why, __u32 len)
+{
+	struct xfab_reason_stats *st = bpf_map_lookup_elem(&fast_stats, &why);
+
+	if (st) {
+		st->packets++;
+		st->bytes += len;
+	}
+	return XFAB_FAST_PIPELINE;
+}
+
+/* The xdp datapath's packet: forwarded here (the hook's verdict), or left
+ * untouched to the pipeline (XFAB_FAST_PIPELINE). */
 static __always_inline int xfab_fast_xdp(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data, *data_end = (void *)(long)ctx->data_end;
@@ -180,20 +194,23 @@ static __always_inline int xfab_fast_xdp(struct xdp_md *ctx)
 	const struct xfab_settings *cfg;
 	const struct xfab_nexthop *nh;
 	const struct xfab_port *in;
-	__u32 zero = 0, len;
+	__u32 zero = 0, len = data_end - data;
 
-	if (data + XFAB_FAST_HDRS > data_end)
-		return XFAB_FAST_MISS;
-	len = data_end - data;
+	if (data + XFAB_FAST_HDRS > data_end || !xfab_fast_frame_ok(&h, len, data_end))
+		return xfab_fast_miss(XFAB_FAST_MISS_FRAME, len);
 	in = xfab_fast_port(h.eth, ctx->ingress_ifindex);
-	if (!in || !xfab_fast_ipv4_ok(h.ip, len, data_end) || xfab_fast_tunnel(&h))
-		return XFAB_FAST_MISS;
+	if (!in)
+		return xfab_fast_miss(XFAB_FAST_MISS_PORT, len);
+	if (xfab_fast_tunnel(&h))
+		return xfab_fast_miss(XFAB_FAST_MISS_VXLAN, len);
 	cfg = bpf_map_lookup_elem(&settings, &zero);
 	if (!cfg || (cfg->flags & XFAB_FAST_SET_MISS))
-		return XFAB_FAST_MISS;
+		return xfab_fast_miss(XFAB_FAST_MISS_SETTINGS, len);
 	nh = xfab_fast_nexthop(&h, cfg);
-	if (!nh || !xfab_fast_egress_ok(nh, bpf_ntohs(h.ip->tot_len)))
-		return XFAB_FAST_MISS;
+	if (!nh)
+		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, len);
+	if (!xfab_fast_egress_ok(nh, bpf_ntohs(h.ip->tot_len)))
+		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, len);
 	xfab_mac_copy(h.eth->h_dest, nh->dmac);
 	xfab_mac_copy(h.eth->h_source, nh->port.smac);
 	xfab_ipv4_decrement_ttl(h.ip);

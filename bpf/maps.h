@@ -156,6 +156,13 @@ struct {
 	__type(value, struct xfab_reason_stats);
 } punt_stats SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XFAB_FAST_MISS_MAX);
+	__type(key, __u32);
+	__type(value, struct xfab_reason_stats);
+} fast_stats SEC(".maps");
+
 /* CoPP (copp.h): each group's meter (xfabd's), its bucket (the data
  * plane's, one for every CPU, under its lock) and its counters. */
 struct {

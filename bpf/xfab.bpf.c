@@ -38,7 +38,7 @@ int xfab_xdp(struct xdp_md *ctx)
 	xfab_port_dev_note(c.ingress_ifindex,
 			   ((struct xdp_buff___xfab *)bpf_cast_to_kern_ctx(ctx))->rxq->dev);
 	act = xfab_fast_xdp(ctx); /* the common packet in one pass (fast.h) */
-	if (act != XFAB_FAST_MISS)
+	if (act != XFAB_FAST_PIPELINE)
 		return act;
 	return xfab_run(&c, 0);
 }

@@ -22,7 +22,7 @@
  * (xfab_abi_check, user/lib/abi.c) instead of misreading them. Pins without
  * an `abi` map come from before versions were recorded (v1).
  */
-#define XFAB_ABI_VERSION 12u	   /* 12: nexthops carry their port (64 bytes) */
+#define XFAB_ABI_VERSION 13u	   /* 13: fast_stats, the fast path's misses */
 #define XFAB_ABI_MAGIC 0x42414658u /* "XFAB" little-endian */
 
 /* abi: ARRAY[1] -> this; the layout of this struct never changes. */
@@ -162,6 +162,22 @@ enum xfab_code {
 enum xfab_drop_reason { XFAB_DROP_REASONS(XFAB_REASON_ENUM_DROP) XFAB_DROP_MAX };
 enum xfab_punt_reason { XFAB_PUNT_REASONS(XFAB_REASON_ENUM_PUNT) XFAB_PUNT_MAX };
 
+/*
+ * The xdp datapath's fast path (bpf/fast.h) forwards the common packet in
+ * one pass; a packet it leaves to the general pipeline is counted here by
+ * the first reason it met (fast_stats, by reason, then judged by the
+ * pipeline as any other). X(ID, "name", "help") as the reasons above.
+ */
+#define XFAB_FAST_MISSES(X)                                                                        \
+	X(FRAME, "frame", "not plain IPv4 in 54 bytes, or its MACs, header or addresses fail")     \
+	X(PORT, "port", "ingress port unknown, down, not the MAC's; lossless, a tenant's, ACLs")   \
+	X(VXLAN, "vxlan", "VXLAN (UDP 4789) while the overlay or inner hashing is loaded")         \
+	X(SETTINGS, "settings", "flowlets, TE, local repair, split horizon or symmetric hashing")  \
+	X(ROUTE, "route", "no route, a local, connected or blackhole one, or a group all down")    \
+	X(EGRESS, "egress", "the nexthop down or unresolved; its port queued, a tenant's, MTU")
+#define XFAB_FAST_ENUM(id, name, help) XFAB_FAST_MISS_##id,
+enum xfab_fast_miss { XFAB_FAST_MISSES(XFAB_FAST_ENUM) XFAB_FAST_MISS_MAX };
+
 struct xfab_reason_stats {
 	__u64 packets;
 	__u64 bytes;
@@ -174,6 +190,7 @@ _Static_assert(sizeof(struct xfab_reason_stats) == 16, "reason stats");
 #define XFAB_MAP_SCRATCH "scratch" /* per-CPU per-packet state (bpf/scratch.h) */
 #define XFAB_MAP_DROP_STATS "drop_stats"
 #define XFAB_MAP_PUNT_STATS "punt_stats"
+#define XFAB_MAP_FAST_STATS "fast_stats" /* PERCPU_ARRAY[XFAB_FAST_MISS_MAX] of reason stats */
 
 /* Each feature's part of the ABI, in the order of the pipeline. */
 #include "xfab_port.h"	/* ports, their counters */

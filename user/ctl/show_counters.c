@@ -49,7 +49,10 @@ static int show_counters(void)
 	return 0;
 }
 
-static void reasons(const char *title, const char *map, __u32 max, const char *(*name)(__u32))
+/* A by-reason map's counters, from reason `first` (a list's "none" is
+ * skipped) to max. */
+static void reasons(const char *title, const char *map, __u32 first, __u32 max,
+		    const char *(*name)(__u32))
 {
 	int fd = ctl_open_map(map);
 
@@ -57,7 +60,7 @@ static void reasons(const char *title, const char *map, __u32 max, const char *(
 		ctl_jw_open(title, '[');
 	else
 		printf("%-20s %12s %14s\n", title, "PACKETS", "BYTES");
-	for (__u32 r = 1; r < max; r++) {
+	for (__u32 r = first; r < max; r++) {
 		struct xfab_reason_stats st;
 
 		if (xfab_percpu_sum(fd, r, (__u64 *)&st, 2))
@@ -81,10 +84,22 @@ static int show_drops(void)
 {
 	if (ctl_json)
 		ctl_jw_open(NULL, '{');
-	reasons("drops", XFAB_MAP_DROP_STATS, XFAB_DROP_MAX, xfab_drop_name);
+	reasons("drops", XFAB_MAP_DROP_STATS, 1, XFAB_DROP_MAX, xfab_drop_name);
 	if (!ctl_json)
 		putchar('\n');
-	reasons("punts", XFAB_MAP_PUNT_STATS, XFAB_PUNT_MAX, xfab_punt_name);
+	reasons("punts", XFAB_MAP_PUNT_STATS, 1, XFAB_PUNT_MAX, xfab_punt_name);
+	if (ctl_json)
+		ctl_jw_close('}');
+	return 0;
+}
+
+/* The xdp fast path's misses (bpf/fast.h): the packets it left to the
+ * general pipeline, by the first reason met. */
+static int show_fastpath(void)
+{
+	if (ctl_json)
+		ctl_jw_open(NULL, '{');
+	reasons("pipeline", XFAB_MAP_FAST_STATS, 0, XFAB_FAST_MISS_MAX, xfab_fast_miss_name);
 	if (ctl_json)
 		ctl_jw_close('}');
 	return 0;
@@ -94,3 +109,5 @@ CTL_SHOW(show_counters_obj, "device", 20, "counters", .view = show_counters,
 	 .help = "per-port packet and byte counters")
 CTL_SHOW(show_drops_obj, "device", 30, "drops", .view = show_drops,
 	 .help = "drop and punt counters by reason")
+CTL_SHOW(show_fastpath_obj, "device", 31, "fastpath", .view = show_fastpath,
+	 .help = "xdp packets the fast path left to the pipeline, by reason")

@@ -13,6 +13,8 @@ static const char *const drop_names[] = {XFAB_DROP_REASONS(NAME_ENTRY)};
 static const char *const drop_helps[] = {XFAB_DROP_REASONS(HELP_ENTRY)};
 static const char *const punt_names[] = {XFAB_PUNT_REASONS(NAME_ENTRY)};
 static const char *const punt_helps[] = {XFAB_PUNT_REASONS(HELP_ENTRY)};
+static const char *const fast_names[] = {XFAB_FAST_MISSES(NAME_ENTRY)};
+static const char *const fast_helps[] = {XFAB_FAST_MISSES(HELP_ENTRY)};
 
 const unsigned int xfab_drop_reason_count = 0 XFAB_DROP_REASONS(COUNT_ENTRY);
 const unsigned int xfab_punt_reason_count = 0 XFAB_PUNT_REASONS(COUNT_ENTRY);
@@ -20,6 +22,7 @@ const unsigned int xfab_punt_reason_count = 0 XFAB_PUNT_REASONS(COUNT_ENTRY);
 /* The enum is generated from the same list: it cannot disagree. */
 _Static_assert(sizeof(drop_names) / sizeof(drop_names[0]) == XFAB_DROP_MAX, "drop names");
 _Static_assert(sizeof(punt_names) / sizeof(punt_names[0]) == XFAB_PUNT_MAX, "punt names");
+_Static_assert(sizeof(fast_names) / sizeof(fast_names[0]) == XFAB_FAST_MISS_MAX, "fast names");
 
 #define COPP_NAME(id, name, traps, cir, cbs) name,
 #define COPP_TRAPS(id, name, traps, cir, cbs) traps,
@@ -77,6 +80,16 @@ const char *xfab_punt_name(__u32 reason)
 const char *xfab_punt_help(__u32 reason)
 {
 	return reason < XFAB_PUNT_MAX ? punt_helps[reason] : "unknown punt reason";
+}
+
+const char *xfab_fast_miss_name(__u32 why)
+{
+	return why < XFAB_FAST_MISS_MAX ? fast_names[why] : "unknown";
+}
+
+const char *xfab_fast_miss_help(__u32 why)
+{
+	return why < XFAB_FAST_MISS_MAX ? fast_helps[why] : "unknown reason";
 }
 
 static const char *const lb_names[XFAB_LB_MAX] = {

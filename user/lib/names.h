@@ -14,6 +14,9 @@ const char *xfab_drop_name(__u32 reason);
 const char *xfab_drop_help(__u32 reason);
 const char *xfab_punt_name(__u32 reason);
 const char *xfab_punt_help(__u32 reason);
+/* Why the fast path left a packet to the pipeline (XFAB_FAST_MISSES). */
+const char *xfab_fast_miss_name(__u32 why);
+const char *xfab_fast_miss_help(__u32 why);
 const char *xfab_route_type_name(__u32 type);
 /* Where a route came from, as `show routes` prints it: connected, local,
  * static (the config), te (a runtime pin), or a mirrored kernel route's
