@@ -39,21 +39,22 @@
  * gateways; 10.7/16 a blackhole; 10.6/16 by a gateway with no MAC; p4 down. */
 #define FAST_CONFIG(ECMP)                                                                          \
 	"{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"fast-test\"}},\n"                  \
-	" \"PORT\": {\"p1\": {}, \"p2\": {}, \"p3\": {}, \"p4\": {\"admin_status\": \"down\"}},\n"    \
-	" \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p2|10.0.2.0/31\": {}, \"p3|10.0.3.2/24\": {},\n" \
+	" \"PORT\": {\"p1\": {}, \"p2\": {}, \"p3\": {}, \"p4\": {\"admin_status\": \"down\"}},\n" \
+	" \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p2|10.0.2.0/31\": {}, \"p3|10.0.3.2/24\": "    \
+	"{},\n"                                                                                    \
 	"   \"p4|10.0.4.0/31\": {}},\n"                                                            \
 	" \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.1\"},\n"                             \
 	"   \"10.8.0.0/16\": {\"nexthop\": \"10.0.2.1,10.0.3.1\"},\n"                              \
 	"   \"10.7.0.0/16\": {\"blackhole\": \"true\"},\n"                                         \
 	"   \"10.6.0.0/16\": {\"nexthop\": \"10.0.3.9\"}},\n"                                      \
-	" \"NEIGH\": {\"p2|10.0.2.1\": {\"neigh\": \"02:00:00:00:02:01\"},\n"                       \
+	" \"NEIGH\": {\"p2|10.0.2.1\": {\"neigh\": \"02:00:00:00:02:01\"},\n"                      \
 	"   \"p3|10.0.3.1\": {\"neigh\": \"02:00:00:00:03:01\"}}" ECMP "\n"                        \
 	"}\n"
 
 static const char *config_text = FAST_CONFIG("");
-static const char *config_eecmp = FAST_CONFIG(
-    ",\n \"ECMP\": {\"global\": {\"hash_fields\": "
-    "\"SRC_IP,DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT,ROCE_DEST_QP\"}}");
+static const char *config_eecmp =
+    FAST_CONFIG(",\n \"ECMP\": {\"global\": {\"hash_fields\": "
+		"\"SRC_IP,DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT,ROCE_DEST_QP\"}}");
 static const char *config_symmetric =
     FAST_CONFIG(",\n \"ECMP\": {\"global\": {\"symmetric\": \"true\"}}");
 
