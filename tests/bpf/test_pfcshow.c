@@ -505,13 +505,14 @@ static void test_bad_words(void **state)
 
 /* xfabctl's tables: `show`'s objects in the order the show files rank
  * them (the oracle: the order xfabctl has always listed them in, and
- * datapath after ports), a verb's
+ * datapath after ports, fastpath after drops), a verb's
  * own --help from its option table, and an option or a value the command's
  * table does not take refused with exit status 2 before anything runs. */
 static void test_cli_tables(void **state)
 {
 	static const char want[] =
-	    "ports\ndatapath\ncounters\ndrops\nroutes\nfib\nnexthops\ngroups\nlb\nneighbors\ncopp\n"
+	    "ports\ndatapath\ncounters\ndrops\nfastpath\nroutes\nfib\nnexthops\ngroups\nlb\nneighbo"
+	    "rs\ncopp\n"
 	    "acl\n"
 	    "flowlets\nte\nqueues\nwatermark\nqueue counters\nfib-sync\npfc counters\n"
 	    "pfc status\npfcwd config\npfcwd stats\nvnet brief\nvnet routes\nvnet counters\n"

@@ -317,6 +317,7 @@ static void test_state_maps(void **state)
 	    "port_stats",  "drop_stats",      "punt_stats", "lb_stats",	  "queue_state",
 	    "queue_stats", "queue_watermark", "port_load",  "port_dev",	  "pfc_state",
 	    "pfc_queue",   "pfc_egress",      "copp_state", "copp_stats", "acl_stats",
+	    "fast_stats", /* since the fast path (issue 31) */
 	};
 	struct names bpf = {0};
 	int n_state = 0;
