@@ -25,6 +25,7 @@
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
 #include <bpf/bpf_helpers.h>
@@ -44,38 +45,46 @@
 
 #define XFAB_FAST_PIPELINE (-1) /* not forwarded here: the pipeline's */
 
-/* What the one bounds check covers: Ethernet, IPv4 without options, and a
- * TCP header, or a UDP header and RoCEv2's BTH (54 bytes: every frame of
- * 60 bytes or more has them; a shorter one is a miss). */
-#define XFAB_FAST_HDRS (ETH_HLEN + 20 + 20)
+/* What the one bounds check covers: Ethernet, the IP header (IPv4 without
+ * options, IPv6 without extension headers), and a TCP header, or a UDP
+ * header and RoCEv2's BTH: 54 bytes for IPv4, 74 for IPv6 (a shorter frame
+ * is a miss). */
+#define XFAB_FAST_L4_BYTES 20
+#define XFAB_FAST_HDRS4 (ETH_HLEN + 20 + XFAB_FAST_L4_BYTES)
+#define XFAB_FAST_HDRS6 (ETH_HLEN + 40 + XFAB_FAST_L4_BYTES)
 
 /* The headers at their places in the frame (Ethernet's 14 bytes leave the
  * others 2-byte aligned: no struct spans them). */
 struct xfab_fast_hdrs {
 	struct ethhdr *eth;
-	struct iphdr *ip;
+	void *ip; /* struct iphdr or struct ipv6hdr */
 	void *l4;
+	__u8 proto; /* the L4 protocol */
 };
+
 /* The settings under which group selection is more than the hash's
  * bucket, or a route may be overridden: the general pipeline's. */
 #define XFAB_FAST_SET_MISS                                                                         \
 	(XFAB_SET_SYMMETRIC | XFAB_SET_FLOWLET | XFAB_SET_TE | XFAB_SET_REPAIR |                   \
 	 XFAB_SET_SPLIT_HORIZON)
 
-/* The frame as the L2 stage and IPv4 validation judge it (RFC 1812 5.2.2
- * and 5.3.7 on a 20-byte header, xfab_validate_ipv4 and
- * xfab_stage_ipv4_class): 1 for an untagged IPv4 packet the pipeline would
- * route, its TTL left to forward with. */
-static __always_inline int xfab_fast_frame_ok(const struct xfab_fast_hdrs *h, __u32 len,
-					      const void *data_end)
+/* The L2 stage's rules the frame passes (xfab_stage_l2): a unicast source
+ * MAC other than the destination, which is unicast too. */
+static __always_inline int xfab_fast_l2_ok(const struct ethhdr *eth)
 {
-	const struct iphdr *iph = h->ip;
+	return !(eth->h_source[0] & 1) && !(eth->h_dest[0] & 1) &&
+	       !xfab_mac_equal(eth->h_source, eth->h_dest);
+}
+
+/* IPv4 as validation judges it (RFC 1812 5.2.2 and 5.3.7 on a 20-byte
+ * header, xfab_validate_ipv4 and xfab_stage_ipv4_class): 1 for a packet
+ * the pipeline would route, its TTL left to forward with. */
+static __always_inline int xfab_fast_ipv4_ok(const struct iphdr *iph, __u32 len,
+					     const void *data_end)
+{
 	__u32 saddr = bpf_ntohl(iph->saddr), daddr = bpf_ntohl(iph->daddr);
 	__u32 tot_len = bpf_ntohs(iph->tot_len);
 
-	if (h->eth->h_proto != bpf_htons(ETH_P_IP) || (h->eth->h_source[0] & 1) ||
-	    (h->eth->h_dest[0] & 1) || xfab_mac_equal(h->eth->h_source, h->eth->h_dest))
-		return 0;
 	if (*(const __u8 *)iph != 0x45 || (iph->frag_off & bpf_htons(IPV4_FRAG_MASK)) ||
 	    iph->ttl <= 1)
 		return 0;
@@ -85,6 +94,25 @@ static __always_inline int xfab_fast_frame_ok(const struct xfab_fast_hdrs *h, __
 	if ((saddr >> 28) >= 0xe || (saddr >> 24) == 127 || (saddr >> 24) == 0 ||
 	    (daddr >> 28) == 0xe || daddr == 0xffffffff || (daddr >> 16) == 0xa9fe ||
 	    (saddr >> 16) == 0xa9fe)
+		return 0;
+	return 1;
+}
+
+/* IPv6 likewise (xfab_validate_ipv6, xfab_stage_ipv6_class): TCP or UDP
+ * right after the fixed header, the payload in the frame, a hop left, and
+ * no multicast, link-local, unspecified or loopback address. */
+static __always_inline int xfab_fast_ipv6_ok(const struct ipv6hdr *ip6h, __u32 len)
+{
+	const __u32 *src = (const __u32 *)&ip6h->saddr;
+	const __u8 *s = (const __u8 *)&ip6h->saddr, *d = (const __u8 *)&ip6h->daddr;
+
+	if (ip6h->version != 6 || (ip6h->nexthdr != IPPROTO_TCP && ip6h->nexthdr != IPPROTO_UDP) ||
+	    ip6h->hop_limit <= 1 || sizeof(*ip6h) + bpf_ntohs(ip6h->payload_len) > len - ETH_HLEN)
+		return 0;
+	if (s[0] == 0xff || d[0] == 0xff || (s[0] == 0xfe && (s[1] & 0xc0) == 0x80) ||
+	    (d[0] == 0xfe && (d[1] & 0xc0) == 0x80))
+		return 0;
+	if (!(src[0] | src[1] | src[2]) && (src[3] == 0 || src[3] == bpf_htonl(1)))
 		return 0;
 	return 1;
 }
@@ -108,26 +136,6 @@ static __always_inline const struct xfab_port *xfab_fast_port(const struct ethhd
 	return in;
 }
 
-/* The flow's hash as the pipeline's path selection computes it from the
- * parsed flow (parse.h: TCP's and UDP's ports, RoCEv2's QP; no ports for
- * other protocols). */
-static __always_inline __u32 xfab_fast_hash(const struct xfab_fast_hdrs *h,
-					    const struct xfab_settings *cfg)
-{
-	__u32 ports = 0, qp = 0;
-
-	const struct udphdr *uh = h->l4; /* TCP's ports lie where UDP's do */
-	const __u8 *bth = (const void *)(uh + 1);
-
-	if (h->ip->protocol == IPPROTO_TCP || h->ip->protocol == IPPROTO_UDP)
-		ports = (__u32)uh->source | (__u32)uh->dest << 16;
-	if (h->ip->protocol == IPPROTO_UDP && uh->dest == bpf_htons(XFAB_UDP_ROCEV2))
-		qp = (__u32)bth[5] << 16 | (__u32)bth[6] << 8 | bth[7];
-	return (__u32)(xfab_flow_hash_base(h->ip->saddr, h->ip->daddr, ports, h->ip->protocol, qp,
-					   &cfg->ecmp_key) >>
-		       32);
-}
-
 /* A VXLAN packet, which the overlay decapsulates when it is to this VTEP
  * or hashes on its inner flow: the general pipeline's. */
 static __always_inline int xfab_fast_tunnel(const struct xfab_fast_hdrs *h)
@@ -135,25 +143,54 @@ static __always_inline int xfab_fast_tunnel(const struct xfab_fast_hdrs *h)
 	const struct udphdr *uh = h->l4;
 
 	return (xfab_code_on(XFAB_CODE_OVERLAY) || xfab_code_on(XFAB_CODE_INNER_HASH)) &&
-	       h->ip->protocol == IPPROTO_UDP && uh->dest == bpf_htons(XFAB_UDP_VXLAN);
+	       h->proto == IPPROTO_UDP && uh->dest == bpf_htons(XFAB_UDP_VXLAN);
 }
 
-/* The route's nexthop for the flow: a nexthop route's, or the member in
- * the flow's bucket of a group with live members; NULL for anything else
- * (no route, local, blackhole, connected: the general pipeline's). */
-static __always_inline const struct xfab_nexthop *xfab_fast_nexthop(const struct xfab_fast_hdrs *h,
-								    const struct xfab_settings *cfg)
+/* The flow's hash as path selection computes it from the parsed flow
+ * (parse.h: TCP's and UDP's ports, RoCEv2's QP, no ports for another
+ * protocol; IPv6's whole addresses and flow label). */
+static __always_inline __u32 xfab_fast_hash(const struct xfab_fast_hdrs *h,
+					    const struct xfab_settings *cfg, int v6)
 {
-	__u32 v = xfab_fib4_entry(h->ip->daddr), id = v & XFAB_FIB4_ID_MASK;
-	__u32 type = v >> XFAB_FIB4_TYPE_SHIFT, hash;
+	const struct udphdr *uh = h->l4; /* TCP's ports lie where UDP's do */
+	const __u8 *bth = (const void *)(uh + 1);
+	const struct ipv6hdr *ip6h = h->ip;
+	const struct iphdr *iph = h->ip;
+	const __u32 *src, *dst;
+	__u32 ports = 0, qp = 0, label;
+	__u64 sum;
+
+	if (h->proto == IPPROTO_TCP || h->proto == IPPROTO_UDP)
+		ports = (__u32)uh->source | (__u32)uh->dest << 16;
+	if (h->proto == IPPROTO_UDP && uh->dest == bpf_htons(XFAB_UDP_ROCEV2))
+		qp = (__u32)bth[5] << 16 | (__u32)bth[6] << 8 | bth[7];
+	if (!v6)
+		return (__u32)(xfab_flow_hash_base(iph->saddr, iph->daddr, ports, h->proto, qp,
+						   &cfg->ecmp_key) >>
+			       32);
+	src = (const __u32 *)&ip6h->saddr;
+	dst = (const __u32 *)&ip6h->daddr;
+	label = (__u32)(ip6h->flow_lbl[0] & 0x0f) << 16 | (__u32)ip6h->flow_lbl[1] << 8 |
+		ip6h->flow_lbl[2];
+	sum = xfab_flow_hash_base(src[0], dst[0], ports, h->proto, qp, &cfg->ecmp_key) +
+	      xfab_flow_hash_v6(src, dst, label, &cfg->ecmp_key);
+	return (__u32)(sum >> 32);
+}
+
+/* The FIB entry's nexthop for the flow: a nexthop route's, or the member
+ * in the flow's bucket of a group with live members; NULL for anything
+ * else (no route, local, blackhole, connected: the general pipeline's). */
+static __always_inline const struct xfab_nexthop *
+xfab_fast_nexthop(__u32 v, const struct xfab_fast_hdrs *h, const struct xfab_settings *cfg, int v6)
+{
+	__u32 id = v & XFAB_FIB4_ID_MASK, type = v >> XFAB_FIB4_TYPE_SHIFT;
 	const struct xfab_group *grp;
 
 	if (type == XFAB_RT_GROUP) {
 		grp = bpf_map_lookup_elem(&nh_groups, &id);
 		if (!grp || grp->num_members == 0 || grp->live_members == 0)
 			return 0;
-		hash = xfab_fast_hash(h, cfg);
-		id = grp->buckets[XFAB_HASH_BUCKET(hash)];
+		id = grp->buckets[XFAB_HASH_BUCKET(xfab_fast_hash(h, cfg, v6))];
 	} else if (!v || type != XFAB_RT_NEXTHOP) {
 		return 0;
 	}
@@ -162,9 +199,9 @@ static __always_inline const struct xfab_nexthop *xfab_fast_nexthop(const struct
 
 /* The egress side: the nexthop live and resolved, its port the
  * underlay's, unqueued, and its MTU holding the packet. */
-static __always_inline int xfab_fast_egress_ok(const struct xfab_nexthop *nh, __u32 tot_len)
+static __always_inline int xfab_fast_egress_ok(const struct xfab_nexthop *nh, __u32 l3_len)
 {
-	if (!xfab_nh_live(nh) || !(nh->flags & XFAB_NH_RESOLVED) || tot_len > nh->port.mtu)
+	if (!xfab_nh_live(nh) || !(nh->flags & XFAB_NH_RESOLVED) || l3_len > nh->port.mtu)
 		return 0;
 	if (xfab_code_on(XFAB_CODE_OVERLAY) && nh->port.vnet)
 		return 0;
@@ -185,37 +222,77 @@ static __always_inline int xfab_fast_miss(__u32 why, __u32 len)
 	return XFAB_FAST_PIPELINE;
 }
 
+/* Past the frame's checks: the port, the settings, the route (FIB entry
+ * v), the egress; then the rewrite (the TTL or hop limit, then the MACs),
+ * the counters and the redirect. */
+static __always_inline int xfab_fast_forward(const struct xdp_md *ctx,
+					     const struct xfab_fast_hdrs *h, __u32 len,
+					     __u32 l3_len, int v6)
+{
+	const struct xfab_settings *cfg;
+	const struct xfab_nexthop *nh;
+	const struct xfab_port *in;
+	__u32 zero = 0;
+
+	in = xfab_fast_port(h->eth, ctx->ingress_ifindex);
+	if (!in)
+		return xfab_fast_miss(XFAB_FAST_MISS_PORT, len);
+	if (xfab_fast_tunnel(h))
+		return xfab_fast_miss(XFAB_FAST_MISS_VXLAN, len);
+	cfg = bpf_map_lookup_elem(&settings, &zero);
+	if (!cfg || (cfg->flags & XFAB_FAST_SET_MISS))
+		return xfab_fast_miss(XFAB_FAST_MISS_SETTINGS, len);
+	if (v6) {
+		const __u32 *d = (const __u32 *)&((struct ipv6hdr *)h->ip)->daddr;
+
+		nh = xfab_fast_nexthop(xfab_fib6_walk(d[0], d[1], d[2], d[3]), h, cfg, 1);
+	} else {
+		nh = xfab_fast_nexthop(xfab_fib4_entry(((struct iphdr *)h->ip)->daddr), h, cfg, 0);
+	}
+	if (!nh)
+		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, len);
+	if (!xfab_fast_egress_ok(nh, l3_len))
+		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, len);
+	if (v6)
+		((struct ipv6hdr *)h->ip)->hop_limit--;
+	else
+		xfab_ipv4_decrement_ttl(h->ip);
+	xfab_mac_copy(h->eth->h_dest, nh->dmac);
+	xfab_mac_copy(h->eth->h_source, nh->port.smac);
+	xfab_count_forward(in->slot, len, nh->port.slot, len);
+	return bpf_redirect_map(&tx_ports, (__u8)nh->port.slot, 0);
+}
+
 /* The xdp datapath's packet: forwarded here (the hook's verdict), or left
  * untouched to the pipeline (XFAB_FAST_PIPELINE). */
 static __always_inline int xfab_fast_xdp(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data, *data_end = (void *)(long)ctx->data_end;
-	struct xfab_fast_hdrs h = {data, data + ETH_HLEN, data + ETH_HLEN + 20};
-	const struct xfab_settings *cfg;
-	const struct xfab_nexthop *nh;
-	const struct xfab_port *in;
-	__u32 zero = 0, len = data_end - data;
+	struct xfab_fast_hdrs h = {.eth = data, .ip = data + ETH_HLEN};
+	__u32 len = data_end - data;
 
-	if (data + XFAB_FAST_HDRS > data_end || !xfab_fast_frame_ok(&h, len, data_end))
+	if (data + XFAB_FAST_HDRS4 > data_end || !xfab_fast_l2_ok(h.eth))
 		return xfab_fast_miss(XFAB_FAST_MISS_FRAME, len);
-	in = xfab_fast_port(h.eth, ctx->ingress_ifindex);
-	if (!in)
-		return xfab_fast_miss(XFAB_FAST_MISS_PORT, len);
-	if (xfab_fast_tunnel(&h))
-		return xfab_fast_miss(XFAB_FAST_MISS_VXLAN, len);
-	cfg = bpf_map_lookup_elem(&settings, &zero);
-	if (!cfg || (cfg->flags & XFAB_FAST_SET_MISS))
-		return xfab_fast_miss(XFAB_FAST_MISS_SETTINGS, len);
-	nh = xfab_fast_nexthop(&h, cfg);
-	if (!nh)
-		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, len);
-	if (!xfab_fast_egress_ok(nh, bpf_ntohs(h.ip->tot_len)))
-		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, len);
-	xfab_mac_copy(h.eth->h_dest, nh->dmac);
-	xfab_mac_copy(h.eth->h_source, nh->port.smac);
-	xfab_ipv4_decrement_ttl(h.ip);
-	xfab_count_forward(in->slot, len, nh->port.slot, len);
-	return bpf_redirect_map(&tx_ports, (__u8)nh->port.slot, 0);
+	if (h.eth->h_proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr *iph = h.ip;
+
+		if (!xfab_fast_ipv4_ok(iph, len, data_end))
+			return xfab_fast_miss(XFAB_FAST_MISS_FRAME, len);
+		h.l4 = iph + 1;
+		h.proto = iph->protocol;
+		return xfab_fast_forward(ctx, &h, len, bpf_ntohs(iph->tot_len), 0);
+	}
+	if (h.eth->h_proto == bpf_htons(ETH_P_IPV6) && data + XFAB_FAST_HDRS6 <= data_end) {
+		struct ipv6hdr *ip6h = h.ip;
+
+		if (!xfab_fast_ipv6_ok(ip6h, len))
+			return xfab_fast_miss(XFAB_FAST_MISS_FRAME, len);
+		h.l4 = ip6h + 1;
+		h.proto = ip6h->nexthdr;
+		return xfab_fast_forward(ctx, &h, len, sizeof(*ip6h) + bpf_ntohs(ip6h->payload_len),
+					 1);
+	}
+	return xfab_fast_miss(XFAB_FAST_MISS_FRAME, len);
 }
 
 #endif

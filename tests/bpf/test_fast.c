@@ -35,26 +35,35 @@
 #include "harness.h"
 #include "oracle.h"
 
-/* p1 ingress; 10.9/16 by nexthop 10.0.2.1 on p2; 10.8/16 over both
- * gateways; 10.7/16 a blackhole; 10.6/16 by a gateway with no MAC; p4 down. */
+/* p1 ingress; 10.9/16 (fd09::/32) by the gateway on p2; 10.8/16 (fd08::/32)
+ * over both gateways; 10.7/16 a blackhole; 10.6/16 by a gateway with no
+ * MAC; p4 down. */
 #define FAST_CONFIG(ECMP)                                                                          \
 	"{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"fast-test\"}},\n"                  \
 	" \"PORT\": {\"p1\": {}, \"p2\": {}, \"p3\": {}, \"p4\": {\"admin_status\": \"down\"}},\n" \
 	" \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p2|10.0.2.0/31\": {}, \"p3|10.0.3.2/24\": "    \
 	"{},\n"                                                                                    \
-	"   \"p4|10.0.4.0/31\": {}},\n"                                                            \
+	"   \"p4|10.0.4.0/31\": {}, \"p1|fd01::1/64\": {}, \"p2|fd02::/127\": {},\n"               \
+	"   \"p3|fd03::/127\": {}},\n"                                                             \
 	" \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.1\"},\n"                             \
 	"   \"10.8.0.0/16\": {\"nexthop\": \"10.0.2.1,10.0.3.1\"},\n"                              \
 	"   \"10.7.0.0/16\": {\"blackhole\": \"true\"},\n"                                         \
-	"   \"10.6.0.0/16\": {\"nexthop\": \"10.0.3.9\"}},\n"                                      \
+	"   \"10.6.0.0/16\": {\"nexthop\": \"10.0.3.9\"},\n"                                       \
+	"   \"fd09::/32\": {\"nexthop\": \"fd02::1\"},\n"                                          \
+	"   \"fd08::/32\": {\"nexthop\": \"fd02::1,fd03::1\"}},\n"                                 \
 	" \"NEIGH\": {\"p2|10.0.2.1\": {\"neigh\": \"02:00:00:00:02:01\"},\n"                      \
-	"   \"p3|10.0.3.1\": {\"neigh\": \"02:00:00:00:03:01\"}}" ECMP "\n"                        \
+	"   \"p3|10.0.3.1\": {\"neigh\": \"02:00:00:00:03:01\"},\n"                                \
+	"   \"p2|fd02::1\": {\"neigh\": \"02:00:00:00:02:01\"},\n"                                 \
+	"   \"p3|fd03::1\": {\"neigh\": \"02:00:00:00:03:01\"}}" ECMP "\n"                         \
 	"}\n"
 
 static const char *config_text = FAST_CONFIG("");
 static const char *config_eecmp =
     FAST_CONFIG(",\n \"ECMP\": {\"global\": {\"hash_fields\": "
 		"\"SRC_IP,DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT,ROCE_DEST_QP\"}}");
+static const char *config_flow_label =
+    FAST_CONFIG(",\n \"ECMP\": {\"global\": {\"hash_fields\": "
+		"\"SRC_IP,DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT,IPV6_FLOW_LABEL\"}}");
 static const char *config_symmetric =
     FAST_CONFIG(",\n \"ECMP\": {\"global\": {\"symmetric\": \"true\"}}");
 
@@ -96,6 +105,30 @@ static void build(struct frame *f, const char *dst, uint16_t sport, uint16_t dpo
 	udp[8 + 6] = (uint8_t)(qp >> 8);
 	udp[8 + 7] = (uint8_t)qp;
 	f->len = L3 + 20 + 8 + 12 + 6;
+}
+
+/* Ethernet + IPv6 + UDP + 12 + 6 bytes, fd01::2 to dst, hop limit 64,
+ * flow label `label`. */
+static void build6(struct frame *f, const char *dst, uint16_t sport, uint32_t label)
+{
+	uint8_t *ip = f->b + L3, *udp = ip + 40;
+
+	memset(f, 0, sizeof(*f));
+	memcpy(f->b, H.mac[0], 6);
+	memcpy(f->b + 6, host_mac, 6);
+	put16(f->b + 12, ETH_P_IPV6);
+	ip[0] = 0x60;
+	ip[1] = (uint8_t)(label >> 16 & 0x0f);
+	put16(ip + 2, (uint16_t)label);
+	put16(ip + 4, 8 + 12 + 6);
+	ip[6] = IPPROTO_UDP;
+	ip[7] = 64;
+	inet_pton(AF_INET6, "fd01::2", ip + 8);
+	inet_pton(AF_INET6, dst, ip + 24);
+	put16(udp, sport);
+	put16(udp + 2, 5000);
+	put16(udp + 4, 8 + 12 + 6);
+	f->len = L3 + 40 + 8 + 12 + 6;
 }
 
 static void reseal(struct frame *f)
@@ -187,8 +220,12 @@ static void expect_fast(const char *what, const struct frame *f, const uint8_t *
 			fail_msg("%s: left to the pipeline (%u)", what, r);
 	memcpy(want.b, gw, 6);
 	memcpy(want.b + 6, H.mac[port], 6);
-	want.b[L3 + 8]--;
-	reseal(&want);
+	if (get16(f->b + 12) == ETH_P_IPV6) {
+		want.b[L3 + 7]--;
+	} else {
+		want.b[L3 + 8]--;
+		reseal(&want);
+	}
 	if (out.len != want.len || memcmp(out.b, want.b, want.len))
 		fail_msg("%s: bytes differ from the oracle's", what);
 	assert_int_equal(tx_packets(port) - tx, 1);
@@ -232,35 +269,52 @@ static void test_forwarded(void **state)
 	f.b[L3 + 8] = 2; /* the last TTL that forwards */
 	reseal(&f);
 	expect_fast("TTL 2", &f, gw2_mac, 1);
+	build6(&f, "fd09::1", 4000, 0);
+	expect_fast("IPv6 nexthop route", &f, gw2_mac, 1);
+	f.b[L3 + 6] = IPPROTO_TCP;
+	expect_fast("IPv6 nexthop route, TCP", &f, gw2_mac, 1);
+	f.b[L3 + 7] = 2;
+	expect_fast("hop limit 2", &f, gw2_mac, 1);
 }
 
 /* The multilinear hash (include/xfab_hash.h): k0 + sum of k_i * w_i mod
- * 2^64, its high 32 bits; IPv4's words are the addresses, sport | dport
- * << 16, and proto | qp << 8, as read from the frame. */
+ * 2^64, its high 32 bits; the words are the addresses (IPv4 one each, IPv6
+ * four), sport | dport << 16 and proto | qp << 8 as read from the frame,
+ * and IPv6's flow label as an integer. */
 static uint32_t oracle_hash(const struct xfab_hash_key *k, const struct frame *f, uint32_t qp)
 {
 	const uint8_t *ip = f->b + L3;
-	uint32_t src, dst, ports;
-	uint64_t h;
+	int v6 = get16(f->b + 12) == ETH_P_IPV6, words = v6 ? 4 : 1;
+	const uint8_t *sa = ip + (v6 ? 8 : 12), *da = ip + (v6 ? 24 : 16),
+		      *l4 = ip + (v6 ? 40 : 20);
+	uint32_t w, ports, proto = v6 ? ip[6] : ip[9];
+	uint64_t h = k->k0;
 
-	memcpy(&src, ip + 12, 4);
-	memcpy(&dst, ip + 16, 4);
-	memcpy(&ports, ip + 20, 4);
-	h = k->k0 + k->src[0] * src + k->dst[0] * dst + k->ports * (ports & k->ports_mask) +
-	    k->misc * ((ip[9] | qp << 8) & k->misc_mask);
+	for (int i = 0; i < words; i++) {
+		memcpy(&w, sa + 4 * i, 4);
+		h += k->src[i] * w;
+		memcpy(&w, da + 4 * i, 4);
+		h += k->dst[i] * w;
+	}
+	memcpy(&ports, l4, 4);
+	h += k->ports * (ports & k->ports_mask) + k->misc * ((proto | qp << 8) & k->misc_mask);
+	if (v6)
+		h += k->label * ((uint32_t)(ip[1] & 0x0f) << 16 | get16(ip + 2));
 	return (uint32_t)(h >> 32);
 }
 
-/* The port (1: p2, 2: p3) of the gateway the group's bucket for hash
- * names. */
-static int bucket_port(uint32_t hash)
+/* The port (1: p2, 2: p3) of the gateway the bucket for hash names in
+ * the two-member group of the family (v6). */
+static int bucket_port(uint32_t hash, int v6)
 {
 	struct xfab_group grp;
 	struct xfab_nexthop nh;
 	__u32 id, nh_id;
 
 	for (id = 0; id < XFAB_MAX_GROUPS; id++)
-		if (!bpf_map_lookup_elem(H.fd[XFAB_T_GROUPS], &id, &grp) && grp.num_members == 2)
+		if (!bpf_map_lookup_elem(H.fd[XFAB_T_GROUPS], &id, &grp) && grp.num_members == 2 &&
+		    !bpf_map_lookup_elem(H.fd[XFAB_T_NEXTHOPS], &grp.members[0], &nh) &&
+		    !(nh.flags & XFAB_NH_IPV6) == !v6)
 			break;
 	assert_true(id < XFAB_MAX_GROUPS);
 	nh_id = grp.buckets[hash & (XFAB_GROUP_BUCKETS - 1)];
@@ -271,8 +325,10 @@ static int bucket_port(uint32_t hash)
 	return 2;
 }
 
-/* 64 flows of a group: each to the member the hash picks; both used. */
-static void check_group(int by_qp)
+/* 64 flows of a group: each to the member the hash picks; both used.
+ * by_qp: RoCEv2 flows apart by their QP alone; v6: IPv6 flows apart by
+ * their port and flow label. */
+static void check_group(int by_qp, int v6)
 {
 	struct xfab_settings cfg;
 	int to[2] = {0, 0};
@@ -285,9 +341,12 @@ static void check_group(int by_qp)
 		char what[48];
 		int port;
 
-		build(&f, "10.8.0.1", (uint16_t)(by_qp ? 49152 : 1000 + i), 4791, qp);
-		port = bucket_port(oracle_hash(&cfg.ecmp_key, &f, qp));
-		snprintf(what, sizeof(what), "group flow %u", i);
+		if (v6)
+			build6(&f, "fd08::1", (uint16_t)(1000 + i), 0x12345 + i * 0x111);
+		else
+			build(&f, "10.8.0.1", (uint16_t)(by_qp ? 49152 : 1000 + i), 4791, qp);
+		port = bucket_port(oracle_hash(&cfg.ecmp_key, &f, qp), v6);
+		snprintf(what, sizeof(what), "group flow %u%s", i, v6 ? " (IPv6)" : "");
 		expect_fast(what, &f, port == 1 ? gw2_mac : gw3_mac, port);
 		to[port - 1]++;
 	}
@@ -299,9 +358,12 @@ static void test_group(void **state)
 {
 	(void)state;
 	assert_int_equal(h_reapply(&H, config_text), 0);
-	check_group(0);
+	check_group(0, 0);
+	check_group(0, 1);
 	assert_int_equal(h_reapply(&H, config_eecmp), 0);
-	check_group(1);
+	check_group(1, 0);
+	assert_int_equal(h_reapply(&H, config_flow_label), 0);
+	check_group(0, 1);
 	assert_int_equal(h_reapply(&H, config_text), 0);
 }
 
@@ -332,6 +394,21 @@ static void test_frame_misses(void **state)
 	build(&f, "10.9.1.1", 4000, 5000, 0);
 	f.b[6] = 0x03; /* a multicast source MAC */
 	expect_miss("multicast source MAC", &f, XFAB_FAST_MISS_FRAME, XDP_DROP);
+	build6(&f, "fd09::1", 4000, 0);
+	f.b[L3 + 7] = 1;
+	expect_miss("hop limit 1", &f, XFAB_FAST_MISS_FRAME, XDP_PASS);
+	build6(&f, "fd09::1", 4000, 0);
+	f.b[L3 + 6] = 0; /* a hop-by-hop header next */
+	expect_miss("IPv6 hop-by-hop", &f, XFAB_FAST_MISS_FRAME, XDP_PASS);
+	build6(&f, "fd09::1", 4000, 0);
+	put16(f.b + L3 + 4, 8 + 12 + 7); /* one byte past the frame */
+	expect_miss("IPv6 payload length", &f, XFAB_FAST_MISS_FRAME, XDP_DROP);
+	build6(&f, "fe80::1", 4000, 0);
+	expect_miss("IPv6 link-local", &f, XFAB_FAST_MISS_FRAME, XDP_PASS);
+	build6(&f, "fd09::1", 4000, 0);
+	f.len = L3 + 40 + 19; /* one byte short of the 74 read at once */
+	put16(f.b + L3 + 4, 19);
+	expect_miss("73 bytes", &f, XFAB_FAST_MISS_FRAME, XDP_REDIRECT);
 }
 
 static void test_other_misses(void **state)
