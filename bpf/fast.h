@@ -41,6 +41,7 @@
 #include "nexthop.h"
 #include "parse.h"
 #include "acl.h"
+#include "qos.h"
 #include "spec.h"
 
 #define XFAB_FAST_PIPELINE (-1) /* not forwarded here: the pipeline's */
@@ -118,16 +119,17 @@ static __always_inline int xfab_fast_ipv6_ok(const struct ipv6hdr *ip6h, __u32 l
 }
 
 /* The ingress port's entry when it is configured, up, the frame's MAC is
- * its own, and it needs no ingress feature; else NULL. */
+ * its own, and it needs no ingress feature; else NULL. A lossless port
+ * matters to xdp only, which hands its lossless classes to tc. */
 static __always_inline const struct xfab_port *xfab_fast_port(const struct ethhdr *eth,
-							      __u32 ifindex)
+							      __u32 ifindex, int is_tc)
 {
 	const struct xfab_port *in = bpf_map_lookup_elem(&ports, &ifindex);
 
 	if (!in || in->ifindex != ifindex || !(in->flags & XFAB_PORT_ADMIN_UP) ||
 	    !xfab_mac_equal(eth->h_dest, in->mac))
 		return 0;
-	if (xfab_code_on(XFAB_CODE_PFC) && (in->flags & XFAB_PORT_LOSSLESS))
+	if (!is_tc && xfab_code_on(XFAB_CODE_PFC) && (in->flags & XFAB_PORT_LOSSLESS))
 		return 0;
 	if (xfab_code_on(XFAB_CODE_OVERLAY) && in->vnet)
 		return 0;
@@ -198,14 +200,17 @@ xfab_fast_nexthop(__u32 v, const struct xfab_fast_hdrs *h, const struct xfab_set
 }
 
 /* The egress side: the nexthop live and resolved, its port the
- * underlay's, unqueued, and its MTU holding the packet. */
-static __always_inline int xfab_fast_egress_ok(const struct xfab_nexthop *nh, __u32 l3_len)
+ * underlay's, its MTU holding the packet (a GSO packet's segments do), and
+ * for xdp unqueued (tc's queue is the egress port's qdisc). */
+static __always_inline int xfab_fast_egress_ok(const struct xfab_ctx *c,
+					       const struct xfab_nexthop *nh, __u32 l3_len)
 {
-	if (!xfab_nh_live(nh) || !(nh->flags & XFAB_NH_RESOLVED) || l3_len > nh->port.mtu)
+	if (!xfab_nh_live(nh) || !(nh->flags & XFAB_NH_RESOLVED) ||
+	    (!c->is_gso && l3_len > nh->port.mtu))
 		return 0;
 	if (xfab_code_on(XFAB_CODE_OVERLAY) && nh->port.vnet)
 		return 0;
-	if (xfab_code_on(XFAB_CODE_QUEUE) && (nh->port.flags & XFAB_PORT_QUEUED))
+	if (!c->is_tc && xfab_code_on(XFAB_CODE_QUEUE) && (nh->port.flags & XFAB_PORT_QUEUED))
 		return 0;
 	return 1;
 }
@@ -222,26 +227,37 @@ static __always_inline int xfab_fast_miss(__u32 why, __u32 len)
 	return XFAB_FAST_PIPELINE;
 }
 
+/* Out of nexthop nh: xdp's DEVMAP slot, or tc's device with the class the
+ * egress qdisc queues it in (ctx.h's skb->priority, DSCP's class). */
+static __always_inline int xfab_fast_out(const struct xfab_ctx *c, const struct xfab_nexthop *nh,
+					 __u8 tos)
+{
+	if (!c->is_tc)
+		return bpf_redirect_map(&tx_ports, (__u8)nh->port.slot, 0);
+	((struct __sk_buff *)c->ctx)->priority = 0x10000 | (xfab_classify_tos(tos) + 1);
+	return bpf_redirect(nh->ifindex, 0);
+}
+
 /* Past the frame's checks: the port, the settings, the route (FIB entry
  * v), the egress; then the rewrite (the TTL or hop limit, then the MACs),
  * the counters and the redirect. */
-static __always_inline int xfab_fast_forward(const struct xdp_md *ctx,
-					     const struct xfab_fast_hdrs *h, __u32 len,
-					     __u32 l3_len, int v6)
+static __always_inline int xfab_fast_forward(const struct xfab_ctx *c,
+					     const struct xfab_fast_hdrs *h, __u32 l3_len, int v6)
 {
 	const struct xfab_settings *cfg;
 	const struct xfab_nexthop *nh;
 	const struct xfab_port *in;
 	__u32 zero = 0;
+	__u8 tos;
 
-	in = xfab_fast_port(h->eth, ctx->ingress_ifindex);
+	in = xfab_fast_port(h->eth, c->ingress_ifindex, c->is_tc);
 	if (!in)
-		return xfab_fast_miss(XFAB_FAST_MISS_PORT, len);
+		return xfab_fast_miss(XFAB_FAST_MISS_PORT, c->len);
 	if (xfab_fast_tunnel(h))
-		return xfab_fast_miss(XFAB_FAST_MISS_VXLAN, len);
+		return xfab_fast_miss(XFAB_FAST_MISS_VXLAN, c->len);
 	cfg = bpf_map_lookup_elem(&settings, &zero);
 	if (!cfg || (cfg->flags & XFAB_FAST_SET_MISS))
-		return xfab_fast_miss(XFAB_FAST_MISS_SETTINGS, len);
+		return xfab_fast_miss(XFAB_FAST_MISS_SETTINGS, c->len);
 	if (v6) {
 		const __u32 *d = (const __u32 *)&((struct ipv6hdr *)h->ip)->daddr;
 
@@ -250,49 +266,54 @@ static __always_inline int xfab_fast_forward(const struct xdp_md *ctx,
 		nh = xfab_fast_nexthop(xfab_fib4_entry(((struct iphdr *)h->ip)->daddr), h, cfg, 0);
 	}
 	if (!nh)
-		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, len);
-	if (!xfab_fast_egress_ok(nh, l3_len))
-		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, len);
-	if (v6)
-		((struct ipv6hdr *)h->ip)->hop_limit--;
-	else
+		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, c->len);
+	if (!xfab_fast_egress_ok(c, nh, l3_len))
+		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, c->len);
+	if (v6) {
+		struct ipv6hdr *ip6h = h->ip;
+
+		tos = (__u8)(ip6h->priority << 4 | ip6h->flow_lbl[0] >> 4);
+		ip6h->hop_limit--;
+	} else {
+		tos = ((struct iphdr *)h->ip)->tos;
 		xfab_ipv4_decrement_ttl(h->ip);
+	}
 	xfab_mac_copy(h->eth->h_dest, nh->dmac);
 	xfab_mac_copy(h->eth->h_source, nh->port.smac);
-	xfab_count_forward(in->slot, len, nh->port.slot, len);
-	return bpf_redirect_map(&tx_ports, (__u8)nh->port.slot, 0);
+	xfab_count_forward(in->slot, c->len, nh->port.slot, c->len);
+	return xfab_fast_out(c, nh, tos);
 }
 
-/* The xdp datapath's packet: forwarded here (the hook's verdict), or left
- * untouched to the pipeline (XFAB_FAST_PIPELINE). */
-static __always_inline int xfab_fast_xdp(struct xdp_md *ctx)
+/* The packet of an entry point (xfab_xdp, xfab_tc): forwarded here (the
+ * hook's verdict), or left untouched to the pipeline (XFAB_FAST_PIPELINE).
+ * On tc a frame whose VLAN tag the skb holds apart is the pipeline's. */
+static __always_inline int xfab_fast(const struct xfab_ctx *c)
 {
-	void *data = (void *)(long)ctx->data, *data_end = (void *)(long)ctx->data_end;
+	void *data = xfab_ctx_data(c), *data_end = xfab_ctx_data_end(c);
 	struct xfab_fast_hdrs h = {.eth = data, .ip = data + ETH_HLEN};
-	__u32 len = data_end - data;
 
-	if (data + XFAB_FAST_HDRS4 > data_end || !xfab_fast_l2_ok(h.eth))
-		return xfab_fast_miss(XFAB_FAST_MISS_FRAME, len);
+	if (data + XFAB_FAST_HDRS4 > data_end || !xfab_fast_l2_ok(h.eth) ||
+	    (c->is_tc && ((struct __sk_buff *)c->ctx)->vlan_present))
+		return xfab_fast_miss(XFAB_FAST_MISS_FRAME, c->len);
 	if (h.eth->h_proto == bpf_htons(ETH_P_IP)) {
 		struct iphdr *iph = h.ip;
 
-		if (!xfab_fast_ipv4_ok(iph, len, data_end))
-			return xfab_fast_miss(XFAB_FAST_MISS_FRAME, len);
+		if (!xfab_fast_ipv4_ok(iph, c->len, data_end))
+			return xfab_fast_miss(XFAB_FAST_MISS_FRAME, c->len);
 		h.l4 = iph + 1;
 		h.proto = iph->protocol;
-		return xfab_fast_forward(ctx, &h, len, bpf_ntohs(iph->tot_len), 0);
+		return xfab_fast_forward(c, &h, bpf_ntohs(iph->tot_len), 0);
 	}
 	if (h.eth->h_proto == bpf_htons(ETH_P_IPV6) && data + XFAB_FAST_HDRS6 <= data_end) {
 		struct ipv6hdr *ip6h = h.ip;
 
-		if (!xfab_fast_ipv6_ok(ip6h, len))
-			return xfab_fast_miss(XFAB_FAST_MISS_FRAME, len);
+		if (!xfab_fast_ipv6_ok(ip6h, c->len))
+			return xfab_fast_miss(XFAB_FAST_MISS_FRAME, c->len);
 		h.l4 = ip6h + 1;
 		h.proto = ip6h->nexthdr;
-		return xfab_fast_forward(ctx, &h, len, sizeof(*ip6h) + bpf_ntohs(ip6h->payload_len),
-					 1);
+		return xfab_fast_forward(c, &h, sizeof(*ip6h) + bpf_ntohs(ip6h->payload_len), 1);
 	}
-	return xfab_fast_miss(XFAB_FAST_MISS_FRAME, len);
+	return xfab_fast_miss(XFAB_FAST_MISS_FRAME, c->len);
 }
 
 #endif

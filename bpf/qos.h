@@ -33,12 +33,17 @@ static __always_inline void xfab_read_tos(const struct xfab_meta *m, __u8 *dscp,
 	*ecn = m->tos & XFAB_ECN_MASK;
 }
 
-static __always_inline __u32 xfab_classify(const struct xfab_meta *m)
+static __always_inline __u32 xfab_classify_tos(__u8 tos)
 {
-	__u32 key = m->tos >> 2, *tc;
+	__u32 key = tos >> 2, *tc;
 
 	tc = bpf_map_lookup_elem(&dscp_to_tc, &key);
 	return tc ? *tc & (XFAB_NUM_TC - 1) : 1;
+}
+
+static __always_inline __u32 xfab_classify(const struct xfab_meta *m)
+{
+	return xfab_classify_tos(m->tos);
 }
 
 /* Sets CE on an ECT packet; IPv4's checksum follows (RFC 1624). */

@@ -37,7 +37,7 @@ int xfab_xdp(struct xdp_md *ctx)
 	xfab_ctx_init_xdp(&c, ctx, 0);
 	xfab_port_dev_note(c.ingress_ifindex,
 			   ((struct xdp_buff___xfab *)bpf_cast_to_kern_ctx(ctx))->rxq->dev);
-	act = xfab_fast_xdp(ctx); /* the common packet in one pass (fast.h) */
+	act = xfab_fast(&c); /* the common packet in one pass (fast.h) */
 	if (act != XFAB_FAST_PIPELINE)
 		return act;
 	return xfab_run(&c, 0);
@@ -75,11 +75,19 @@ int xfab_xdp_trace(struct xdp_md *ctx)
 static __always_inline int xfab_tc_run(struct __sk_buff *skb, int handoff)
 {
 	struct xfab_ctx c;
+	int act;
 
 	xfab_ctx_init_tc(&c, skb);
 	c.handoff = (__u8)handoff;
 	xfab_port_dev_note(c.ingress_ifindex,
 			   ((struct sk_buff___xfab *)bpf_cast_to_kern_ctx(skb))->dev);
+	/* the common packet in one pass (fast.h); XDP counted a handoff's
+	 * arrival, and what it hands over is a lossless class: the pipeline's */
+	if (!handoff) {
+		act = xfab_fast(&c);
+		if (act != XFAB_FAST_PIPELINE)
+			return act;
+	}
 	return xfab_run(&c, 0);
 }
 

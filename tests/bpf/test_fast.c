@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
+#include <linux/pkt_cls.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -54,7 +55,8 @@
 	" \"NEIGH\": {\"p2|10.0.2.1\": {\"neigh\": \"02:00:00:00:02:01\"},\n"                      \
 	"   \"p3|10.0.3.1\": {\"neigh\": \"02:00:00:00:03:01\"},\n"                                \
 	"   \"p2|fd02::1\": {\"neigh\": \"02:00:00:00:02:01\"},\n"                                 \
-	"   \"p3|fd03::1\": {\"neigh\": \"02:00:00:00:03:01\"}}" ECMP "\n"                         \
+	"   \"p3|fd03::1\": {\"neigh\": \"02:00:00:00:03:01\"}},\n"                                \
+	" \"DSCP_TO_TC_MAP\": {\"M\": {\"10\": \"4\"}}" ECMP "\n"                                  \
 	"}\n"
 
 static const char *config_text = FAST_CONFIG("");
@@ -191,11 +193,28 @@ static int scratch_marked(void)
 	return 1;
 }
 
-/* Runs f through xfab_xdp: the verdict, the output in out. */
+/* The entry point run() takes: xfab_xdp, or xfab_tc (use_tc), which
+ * leaves the skb's priority (the egress qdisc's class) in tc_priority. */
+static int use_tc;
+static __u32 tc_priority;
+
+/* Runs f through the entry point: the verdict, the output in out. */
 static __u32 run(const struct frame *f, struct frame *out)
 {
+	struct __sk_buff sctx = {.ifindex = H.ifindex[0]}, sout;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = f->b, .data_size_in = (__u32)f->len,
+		    .data_out = out->b, .data_size_out = sizeof(out->b), .ctx_in = &sctx,
+		    .ctx_size_in = sizeof(sctx), .ctx_out = &sout, .ctx_size_out = sizeof(sout),
+		    .repeat = 1);
 	__u32 retval = 0;
 
+	if (use_tc) {
+		assert_int_equal(
+		    bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_tc), &opts), 0);
+		out->len = opts.data_size_out;
+		tc_priority = sout.priority;
+		return opts.retval;
+	}
 	out->len = sizeof(out->b);
 	assert_int_equal(h_run(&H, 0, 0, f->b, f->len, out->b, &out->len, &retval), 0);
 	return retval;
@@ -211,7 +230,7 @@ static void expect_fast(const char *what, const struct frame *f, const uint8_t *
 	for (__u32 r = 0; r < XFAB_FAST_MISS_MAX; r++)
 		before[r] = misses(r);
 	scratch_mark();
-	if (run(f, &out) != XDP_REDIRECT)
+	if (run(f, &out) != (use_tc ? TC_ACT_REDIRECT : XDP_REDIRECT))
 		fail_msg("%s: not redirected", what);
 	if (!scratch_marked())
 		fail_msg("%s: the general pipeline ran", what);
@@ -325,16 +344,23 @@ static int bucket_port(uint32_t hash, int v6)
 	return 2;
 }
 
+/* The port of the member the loaded hash keys pick for frame f. */
+static int group_port(const struct frame *f, uint32_t qp, int v6)
+{
+	struct xfab_settings cfg;
+	__u32 zero = 0;
+
+	assert_int_equal(bpf_map_lookup_elem(H.fd[XFAB_T_SETTINGS], &zero, &cfg), 0);
+	return bucket_port(oracle_hash(&cfg.ecmp_key, f, qp), v6);
+}
+
 /* 64 flows of a group: each to the member the hash picks; both used.
  * by_qp: RoCEv2 flows apart by their QP alone; v6: IPv6 flows apart by
  * their port and flow label. */
 static void check_group(int by_qp, int v6)
 {
-	struct xfab_settings cfg;
 	int to[2] = {0, 0};
-	__u32 zero = 0;
 
-	assert_int_equal(bpf_map_lookup_elem(H.fd[XFAB_T_SETTINGS], &zero, &cfg), 0);
 	for (uint32_t i = 0; i < 64; i++) {
 		uint32_t qp = by_qp ? 0x10000 + i * 7 : 0;
 		struct frame f;
@@ -345,7 +371,7 @@ static void check_group(int by_qp, int v6)
 			build6(&f, "fd08::1", (uint16_t)(1000 + i), 0x12345 + i * 0x111);
 		else
 			build(&f, "10.8.0.1", (uint16_t)(by_qp ? 49152 : 1000 + i), 4791, qp);
-		port = bucket_port(oracle_hash(&cfg.ecmp_key, &f, qp), v6);
+		port = group_port(&f, qp, v6);
 		snprintf(what, sizeof(what), "group flow %u%s", i, v6 ? " (IPv6)" : "");
 		expect_fast(what, &f, port == 1 ? gw2_mac : gw3_mac, port);
 		to[port - 1]++;
@@ -436,13 +462,46 @@ static void test_other_misses(void **state)
 	assert_int_equal(h_reapply(&H, config_text), 0);
 }
 
+/* The tc entry point's fast path: the same bytes, and the skb's priority
+ * the class of the packet's DSCP (DSCP_TO_TC_MAP: 10 -> 4, priority
+ * 1:(4 + 1), docs/QOS.md); a miss is the pipeline's there too. */
+static void test_tc(void **state)
+{
+	struct frame f;
+
+	(void)state;
+	assert_int_equal(h_reapply(&H, config_text), 0);
+	use_tc = 1;
+	build(&f, "10.9.1.1", 4000, 5000, 0);
+	f.b[L3 + 1] = 10 << 2;
+	reseal(&f);
+	expect_fast("tc, IPv4", &f, gw2_mac, 1);
+	assert_int_equal(tc_priority, 0x10000 | 5);
+	build6(&f, "fd09::1", 4000, 0);
+	f.b[L3] = 0x60 | (10 << 2) >> 4; /* traffic class 0x28 */
+	f.b[L3 + 1] = (uint8_t)((10 << 2) << 4);
+	expect_fast("tc, IPv6", &f, gw2_mac, 1);
+	assert_int_equal(tc_priority, 0x10000 | 5);
+	for (uint16_t sport = 4000; sport < 4016; sport++) {
+		int port;
+
+		build(&f, "10.8.0.1", sport, 5000, 0);
+		port = group_port(&f, 0, 0);
+		expect_fast("tc, group", &f, port == 1 ? gw2_mac : gw3_mac, port);
+	}
+	build(&f, "10.9.1.1", 4000, 5000, 0);
+	f.b[L3 + 8] = 1;
+	reseal(&f);
+	expect_miss("tc, TTL 1", &f, XFAB_FAST_MISS_FRAME, TC_ACT_OK);
+	use_tc = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_forwarded),
-	    cmocka_unit_test(test_group),
-	    cmocka_unit_test(test_frame_misses),
-	    cmocka_unit_test(test_other_misses),
+	    cmocka_unit_test(test_forwarded),	 cmocka_unit_test(test_group),
+	    cmocka_unit_test(test_frame_misses), cmocka_unit_test(test_other_misses),
+	    cmocka_unit_test(test_tc),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
