@@ -46,6 +46,10 @@
 
 #define XFAB_FAST_PIPELINE (-1) /* not forwarded here: the pipeline's */
 
+/* Frozen at load (spec.h's way): 0 takes the fast path out, every packet
+ * to the pipeline. The bpf suites run both ways (tests/bpf/harness.c). */
+const volatile __u32 xfab_fast_path = 1;
+
 /* What the one bounds check covers: Ethernet, the IP header (IPv4 without
  * options, IPv6 without extension headers), and a TCP header, or a UDP
  * header and RoCEv2's BTH: 54 bytes for IPv4, 74 for IPv6 (a shorter frame
@@ -292,6 +296,8 @@ static __always_inline int xfab_fast(const struct xfab_ctx *c)
 	void *data = xfab_ctx_data(c), *data_end = xfab_ctx_data_end(c);
 	struct xfab_fast_hdrs h = {.eth = data, .ip = data + ETH_HLEN};
 
+	if (!xfab_fast_path)
+		return XFAB_FAST_PIPELINE;
 	if (data + XFAB_FAST_HDRS4 > data_end || !xfab_fast_l2_ok(h.eth) ||
 	    (c->is_tc && ((struct __sk_buff *)c->ctx)->vlan_present))
 		return xfab_fast_miss(XFAB_FAST_MISS_FRAME, c->len);

@@ -173,6 +173,11 @@ int h_setup(struct harness *h, int n_ports, const char *config_text)
 		return -1;
 	/* as xfabd does: the stage builds' program only for make bench */
 	bpf_program__set_autoload(h->skel->progs.xfab_xdp_bench, false);
+	/* XFAB_TEST_PIPELINE=1: without the fast path (bpf/fast.h), so a
+	 * suite's plain frames judge the general pipeline too (run-all runs
+	 * every bpf suite both ways) */
+	if (getenv("XFAB_TEST_PIPELINE") && !strcmp(getenv("XFAB_TEST_PIPELINE"), "1"))
+		h->skel->rodata->xfab_fast_path = 0;
 	if (xfab__load(h->skel) || xfab_abi_write(bpf_map__fd(h->skel->maps.abi)))
 		return -1;
 	for (int t = 0; t < XFAB_T_COUNT; t++)
