@@ -415,6 +415,14 @@ static void test_frame_misses(void **state)
 	put16(f.b + L3 + 6, 0x2000); /* MF: a first fragment */
 	reseal(&f);
 	expect_miss("fragment", &f, XFAB_FAST_MISS_FRAME, XDP_REDIRECT);
+	build(&f, "10.8.0.1", 4000, 5000, 0); /* options: four EOL bytes */
+	memmove(f.b + L3 + 24, f.b + L3 + 20, f.len - L3 - 20);
+	memset(f.b + L3 + 20, 0, 4);
+	f.b[L3] = 0x46;
+	f.len += 4;
+	put16(f.b + L3 + 2, (uint16_t)(f.len - L3));
+	reseal(&f);
+	expect_miss("IPv4 options", &f, XFAB_FAST_MISS_FRAME, XDP_REDIRECT);
 	build(&f, "255.255.255.255", 4000, 5000, 0);
 	expect_miss("limited broadcast", &f, XFAB_FAST_MISS_FRAME, XDP_PASS);
 	build(&f, "10.9.1.1", 4000, 5000, 0);
