@@ -440,6 +440,9 @@ static void test_frame_misses(void **state)
 	build6(&f, "fe80::1", 4000, 0);
 	expect_miss("IPv6 link-local", &f, XFAB_FAST_MISS_FRAME, XDP_PASS);
 	build6(&f, "fd09::1", 4000, 0);
+	inet_pton(AF_INET6, "fe80::2", f.b + L3 + 8);
+	expect_miss("IPv6 link-local source", &f, XFAB_FAST_MISS_FRAME, XDP_PASS);
+	build6(&f, "fd09::1", 4000, 0);
 	f.len = L3 + 40 + 19; /* one byte short of the 74 read at once */
 	put16(f.b + L3 + 4, 19);
 	expect_miss("73 bytes", &f, XFAB_FAST_MISS_FRAME, XDP_REDIRECT);
@@ -464,6 +467,12 @@ static void test_other_misses(void **state)
 	expect_miss("no route", &f, XFAB_FAST_MISS_ROUTE, XDP_DROP);
 	build(&f, "10.6.1.1", 4000, 5000, 0);
 	expect_miss("unresolved gateway", &f, XFAB_FAST_MISS_EGRESS, XDP_PASS);
+	H.oper_up[1] = H.oper_up[2] = 0; /* both members' links down */
+	assert_int_equal(h_reapply(&H, NULL), 0);
+	build(&f, "10.8.0.1", 4000, 5000, 0);
+	expect_miss("group all down", &f, XFAB_FAST_MISS_ROUTE, XDP_DROP);
+	H.oper_up[1] = H.oper_up[2] = 1;
+	assert_int_equal(h_reapply(&H, NULL), 0);
 	assert_int_equal(h_reapply(&H, config_symmetric), 0);
 	build(&f, "10.8.0.1", 4000, 5000, 0);
 	expect_miss("symmetric hashing", &f, XFAB_FAST_MISS_SETTINGS, XDP_REDIRECT);
