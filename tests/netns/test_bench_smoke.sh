@@ -45,12 +45,14 @@ r = json.load(open('$out/smoke.json'))['modes']
 bad = [n for n in ('redirect', 'xdp_fwd', 'xdp_fwd_direct', 'lean_ecmp')
        if (r[n].get('ns_per_packet') or {}).get('median') is None]
 sys.exit('no ns/packet: %s' % bad if bad else 0)"
-check "a build that stops after parsing costs less than the later ones (test run)" py "
+# the stage builds are the general pipeline's; the switch's own build takes
+# the fast path (bpf/fast.h), which may cost less than parsing alone there
+check "a build that stops after parsing costs less than one after the nexthop (test run)" py "
 import json, sys
 r = json.load(open('$out/smoke.json'))['modes']
 ns = lambda n: r[n]['ns_per_packet']['min']
-p, n, f = ns('xfab_ecmp16@parse'), ns('xfab_ecmp16@nexthop'), ns('xfab_ecmp16')
-sys.exit(0 if p < min(n, f) else 'parse %d, nexthop %d, full %d' % (p, n, f))"
+p, n = ns('xfab_ecmp16@parse'), ns('xfab_ecmp16@nexthop')
+sys.exit(0 if p < n else 'parse %d, nexthop %d' % (p, n))"
 
 check "bench-compare: a run against itself flags nothing" \
 	"$ROOT/scripts/bench-compare" "$out/smoke.json" "$out/smoke.json"
