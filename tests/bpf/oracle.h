@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 static inline uint16_t rfc1071(const uint8_t *buf, size_t len)
 {
@@ -24,6 +25,14 @@ static inline void put16(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)(v >> 8);
 	p[1] = (uint8_t)v;
+}
+
+/* An Ethernet header: destination, source, ethertype. */
+static inline void put_eth(uint8_t *b, const uint8_t *dst, const uint8_t *src, uint16_t type)
+{
+	memcpy(b, dst, 6);
+	memcpy(b + 6, src, 6);
+	put16(b + 12, type);
 }
 
 static inline uint16_t get16(const uint8_t *p)

@@ -90,9 +90,7 @@ static void build(struct frame *f, const char *dst, uint16_t sport, uint16_t dpo
 	uint8_t *ip = f->b + L3, *udp = ip + 20;
 
 	memset(f, 0, sizeof(*f));
-	memcpy(f->b, H.mac[0], 6);
-	memcpy(f->b + 6, host_mac, 6);
-	put16(f->b + 12, ETH_P_IP);
+	put_eth(f->b, H.mac[0], host_mac, ETH_P_IP);
 	ip[0] = 0x45;
 	put16(ip + 2, 20 + 8 + 12 + 6);
 	ip[8] = 64;
@@ -116,9 +114,7 @@ static void build6(struct frame *f, const char *dst, uint16_t sport, uint32_t la
 	uint8_t *ip = f->b + L3, *udp = ip + 40;
 
 	memset(f, 0, sizeof(*f));
-	memcpy(f->b, H.mac[0], 6);
-	memcpy(f->b + 6, host_mac, 6);
-	put16(f->b + 12, ETH_P_IPV6);
+	put_eth(f->b, H.mac[0], host_mac, ETH_P_IPV6);
 	ip[0] = 0x60;
 	ip[1] = (uint8_t)(label >> 16 & 0x0f);
 	put16(ip + 2, (uint16_t)label);

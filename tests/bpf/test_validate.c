@@ -70,9 +70,7 @@ static void build4(struct frame *f, size_t opts, size_t payload)
 	size_t hl = 20 + opts;
 
 	memset(f, 0, sizeof(*f));
-	memcpy(f->b, H.mac[0], 6);
-	memcpy(f->b + 6, host_mac, 6);
-	put16(f->b + 12, ETH_P_IP);
+	put_eth(f->b, H.mac[0], host_mac, ETH_P_IP);
 	ip[0] = (uint8_t)(0x40 | hl / 4);
 	ip[1] = 0x28;
 	put16(ip + 2, (uint16_t)(hl + 8 + payload));
@@ -98,9 +96,7 @@ static void build6(struct frame *f, size_t payload)
 	uint8_t *ip = f->b + L3, *udp = ip + 40;
 
 	memset(f, 0, sizeof(*f));
-	memcpy(f->b, H.mac[0], 6);
-	memcpy(f->b + 6, host_mac, 6);
-	put16(f->b + 12, ETH_P_IPV6);
+	put_eth(f->b, H.mac[0], host_mac, ETH_P_IPV6);
 	ip[0] = 0x60;
 	put16(ip + 4, (uint16_t)(8 + payload));
 	ip[6] = IPPROTO_UDP;
