@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The fast path (issue 31): the common packet in one pass. An untagged
- * IPv4 packet without options (TCP, UDP, RoCEv2 or another protocol),
- * routed in table 0 to a nexthop or a group member that is live and
- * resolved, between ports that need none of the per-packet features, is
- * parsed, validated, routed, rewritten, counted and redirected here, its
- * fields kept in registers, behind one bounds check.
+ * IPv4 packet without options (TCP, UDP, RoCEv2 or another protocol) or
+ * IPv6 packet without extension headers, routed in table 0 to a nexthop or
+ * a group member that is live and resolved, or from a tenant's port into a
+ * VXLAN tunnel, between ports that need none of the per-packet features,
+ * is parsed, validated, routed, rewritten (or wrapped), counted and
+ * redirected here, its fields kept in registers, behind one bounds check.
  *
  * Everything else, and anything this path is not sure of, is a miss: it is
  * counted by its reason (fast_stats, `xfabctl show datapath`) and handed
@@ -14,7 +15,8 @@
  * cannot disagree on what they both do, and whatever the fast path leaves
  * out (drops and punts with their reasons, VLAN tags, IPv6, options,
  * fragments, connected routes, a dead member's replacement, TE, flowlets,
- * repair, symmetric hashing, ACLs, tenants, queues, lossless ports) keeps
+ * repair, symmetric hashing, ACLs, local tenant routes, decapsulation,
+ * queues, lossless ports) keeps
  * one implementation. The packet fuzzer judges both paths against its
  * model; tests/bpf/test_fast.c checks which frames take which.
  */
@@ -42,6 +44,7 @@
 #include "parse.h"
 #include "acl.h"
 #include "qos.h"
+#include "vxlan.h"
 #include "spec.h"
 
 #define XFAB_FAST_PIPELINE (-1) /* not forwarded here: the pipeline's */
@@ -135,8 +138,6 @@ static __always_inline const struct xfab_port *xfab_fast_port(const struct ethhd
 		return 0;
 	if (!is_tc && xfab_code_on(XFAB_CODE_PFC) && (in->flags & XFAB_PORT_LOSSLESS))
 		return 0;
-	if (xfab_code_on(XFAB_CODE_OVERLAY) && in->vnet)
-		return 0;
 	if (xfab_code_on(XFAB_CODE_ACL) && xfab_acl_port_active(in->slot))
 		return 0;
 	return in;
@@ -156,7 +157,7 @@ static __always_inline int xfab_fast_tunnel(const struct xfab_fast_hdrs *h)
  * (parse.h: TCP's and UDP's ports, RoCEv2's QP, no ports for another
  * protocol; IPv6's whole addresses and flow label). */
 static __always_inline __u32 xfab_fast_hash(const struct xfab_fast_hdrs *h,
-					    const struct xfab_settings *cfg, int v6)
+					    const struct xfab_hash_key *key, int v6)
 {
 	const struct udphdr *uh = h->l4; /* TCP's ports lie where UDP's do */
 	const __u8 *bth = (const void *)(uh + 1);
@@ -171,48 +172,63 @@ static __always_inline __u32 xfab_fast_hash(const struct xfab_fast_hdrs *h,
 	if (h->proto == IPPROTO_UDP && uh->dest == bpf_htons(XFAB_UDP_ROCEV2))
 		qp = (__u32)bth[5] << 16 | (__u32)bth[6] << 8 | bth[7];
 	if (!v6)
-		return (__u32)(xfab_flow_hash_base(iph->saddr, iph->daddr, ports, h->proto, qp,
-						   &cfg->ecmp_key) >>
-			       32);
+		return (
+		    __u32)(xfab_flow_hash_base(iph->saddr, iph->daddr, ports, h->proto, qp, key) >>
+			   32);
 	src = (const __u32 *)&ip6h->saddr;
 	dst = (const __u32 *)&ip6h->daddr;
 	label = (__u32)(ip6h->flow_lbl[0] & 0x0f) << 16 | (__u32)ip6h->flow_lbl[1] << 8 |
 		ip6h->flow_lbl[2];
-	sum = xfab_flow_hash_base(src[0], dst[0], ports, h->proto, qp, &cfg->ecmp_key) +
-	      xfab_flow_hash_v6(src, dst, label, &cfg->ecmp_key);
+	sum = xfab_flow_hash_base(src[0], dst[0], ports, h->proto, qp, key) +
+	      xfab_flow_hash_v6(src, dst, label, key);
 	return (__u32)(sum >> 32);
 }
 
-/* The FIB entry's nexthop for the flow: a nexthop route's, or the member
- * in the flow's bucket of a group with live members; NULL for anything
- * else (no route, local, blackhole, connected: the general pipeline's). */
-static __always_inline const struct xfab_nexthop *
-xfab_fast_nexthop(__u32 v, const struct xfab_fast_hdrs *h, const struct xfab_settings *cfg, int v6)
+/* A route's nexthop for the flow: a nexthop route's, or the member in the
+ * flow's bucket of a group with live members; NULL for any other type (no
+ * route, local, blackhole, connected: the general pipeline's). The flow is
+ * the packet's at h (its ECMP hash, computed only for a group) or, with
+ * outer_hash, a tunnel's outer one. */
+static __always_inline const struct xfab_nexthop *xfab_fast_nexthop(__u32 type, __u32 id,
+								    const struct xfab_fast_hdrs *h,
+								    const struct xfab_settings *cfg,
+								    int v6, const __u32 *outer_hash)
 {
-	__u32 id = v & XFAB_FIB4_ID_MASK, type = v >> XFAB_FIB4_TYPE_SHIFT;
 	const struct xfab_group *grp;
 
 	if (type == XFAB_RT_GROUP) {
 		grp = bpf_map_lookup_elem(&nh_groups, &id);
 		if (!grp || grp->num_members == 0 || grp->live_members == 0)
 			return 0;
-		id = grp->buckets[XFAB_HASH_BUCKET(xfab_fast_hash(h, cfg, v6))];
-	} else if (!v || type != XFAB_RT_NEXTHOP) {
+		id = grp->buckets[XFAB_HASH_BUCKET(
+		    outer_hash ? *outer_hash : xfab_fast_hash(h, &cfg->ecmp_key, v6))];
+	} else if (type != XFAB_RT_NEXTHOP) {
 		return 0;
 	}
 	return bpf_map_lookup_elem(&nexthops, &id);
 }
 
-/* The egress side: the nexthop live and resolved, its port the
- * underlay's, its MTU holding the packet (a GSO packet's segments do), and
- * for xdp unqueued (tc's queue is the egress port's qdisc). */
+/* The same for FIB entry v (fib.h: its type above its id; 0 for none). */
+static __always_inline const struct xfab_nexthop *
+xfab_fast_fib_nexthop(__u32 v, const struct xfab_fast_hdrs *h, const struct xfab_settings *cfg,
+		      int v6, const __u32 *outer_hash)
+{
+	return xfab_fast_nexthop(v >> XFAB_FIB4_TYPE_SHIFT, v & XFAB_FIB4_ID_MASK, h, cfg, v6,
+				 outer_hash);
+}
+
+/* The egress side: the nexthop live and resolved, its port the tenant's
+ * the packet belongs to (vnet; 0 the underlay's), its MTU holding the
+ * packet (a GSO packet's segments do), and for xdp unqueued (tc's queue is
+ * the egress port's qdisc). */
 static __always_inline int xfab_fast_egress_ok(const struct xfab_ctx *c,
-					       const struct xfab_nexthop *nh, __u32 l3_len)
+					       const struct xfab_nexthop *nh, __u32 l3_len,
+					       __u32 vnet)
 {
 	if (!xfab_nh_live(nh) || !(nh->flags & XFAB_NH_RESOLVED) ||
 	    (!c->is_gso && l3_len > nh->port.mtu))
 		return 0;
-	if (xfab_code_on(XFAB_CODE_OVERLAY) && nh->port.vnet)
+	if (xfab_code_on(XFAB_CODE_OVERLAY) && nh->port.vnet != vnet)
 		return 0;
 	if (!c->is_tc && xfab_code_on(XFAB_CODE_QUEUE) && (nh->port.flags & XFAB_PORT_QUEUED))
 		return 0;
@@ -242,11 +258,185 @@ static __always_inline int xfab_fast_out(const struct xfab_ctx *c, const struct 
 	return bpf_redirect(nh->ifindex, 0);
 }
 
-/* Past the frame's checks: the port, the settings, the route (FIB entry
- * v), the egress; then the rewrite (the TTL or hop limit, then the MACs),
- * the counters and the redirect. */
-static __always_inline int xfab_fast_forward(const struct xfab_ctx *c,
-					     const struct xfab_fast_hdrs *h, __u32 l3_len, int v6)
+/* The packet's TOS byte (IPv4) or traffic class (IPv6), read before its
+ * TTL or hop limit goes down by one (IPv4's checksum follows). */
+static __always_inline __u8 xfab_fast_hop(void *ip, int v6)
+{
+	__u8 tos;
+
+	if (v6) {
+		struct ipv6hdr *ip6h = ip;
+
+		tos = (__u8)(ip6h->priority << 4 | ip6h->flow_lbl[0] >> 4);
+		ip6h->hop_limit--;
+		return tos;
+	}
+	tos = ((struct iphdr *)ip)->tos;
+	xfab_ipv4_decrement_ttl(ip);
+	return tos;
+}
+
+/*
+ * A tenant port's packet into a tunnel, vxlan.h's encapsulation in one
+ * pass: its VNET's route a tunnel whose endpoint the inner flow's tunnel
+ * hash picks (xfab_vnet_tunnel), the underlay's path to that endpoint live
+ * by the outer flow's ECMP hash, within the MTU once wrapped. The room is
+ * made before a byte is written (a failure leaves the frame as it was, the
+ * pipeline's); then the inner TTL, the outer headers and MACs, the
+ * counters (the tenant's too) and the redirect. A local tenant route, a
+ * blackhole or none is the pipeline's.
+ */
+static __always_inline int xfab_fast_encap(struct xfab_ctx *c, const struct xfab_fast_hdrs *h,
+					   const struct xfab_port *in,
+					   const struct xfab_settings *cfg, int v6)
+{
+	const __u32 *daddr =
+	    v6 ? (const __u32 *)&((struct ipv6hdr *)h->ip)->daddr : &((struct iphdr *)h->ip)->daddr;
+	const struct xfab_route *rt = xfab_table_route(daddr, v6, XFAB_TABLE_VNET | in->vnet);
+	const struct xfab_nexthop *nh;
+	struct xfab_overlay ov;
+	__u32 len = c->len, outer;
+	__u8 *w, tos;
+
+	if (!rt || rt->type != XFAB_RT_TUNNEL ||
+	    xfab_vnet_tunnel(&ov, rt->id, xfab_fast_hash(h, &cfg->tunnel_key, v6)))
+		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, len);
+	outer = (__u32)(xfab_flow_hash_base(ov.src, ov.endpoint, xfab_vxlan_outer_ports(ov.sport),
+					    IPPROTO_UDP, 0, &cfg->ecmp_key) >>
+			32);
+	nh = xfab_fast_fib_nexthop(xfab_fib4_entry(ov.endpoint), h, cfg, 0, &outer);
+	if (!nh)
+		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, len);
+	if (!xfab_fast_egress_ok(c, nh, len - ETH_HLEN + XFAB_VXLAN_ENCAP_LEN, 0))
+		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, len);
+	ov.inner_proto = h->eth->h_proto;
+	if (xfab_ctx_encap(c, XFAB_VXLAN_ENCAP_LEN))
+		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, len);
+	/* the frame had XFAB_FAST_HDRS4 bytes at least: this always holds */
+	w = xfab_ctx_hdr(c, 0, XFAB_VXLAN_HDRS_LEN + sizeof(struct ipv6hdr));
+	if (!w)
+		return c->is_tc ? TC_ACT_SHOT : XDP_ABORTED;
+	tos = xfab_fast_hop(w + XFAB_VXLAN_HDRS_LEN, v6);
+	xfab_vxlan_write(w, &ov, tos, len);
+	xfab_mac_copy(((struct ethhdr *)w)->h_dest, nh->dmac);
+	xfab_mac_copy(((struct ethhdr *)w)->h_source, nh->port.smac);
+	xfab_count_forward(in->slot, len, nh->port.slot, c->len);
+	xfab_count_vnet(in->vnet, 0, len);
+	return xfab_fast_out(c, nh, tos);
+}
+
+/* To this switch's VTEP: an IPv4 UDP packet to port 4789 (xfab_fast_tunnel
+ * said so) whose destination is the VTEP's address. */
+static __always_inline int xfab_fast_to_vtep(const struct xfab_fast_hdrs *h)
+{
+	const struct xfab_vtep *vt;
+	__u32 zero = 0;
+
+	vt = bpf_map_lookup_elem(&vtep, &zero);
+	return vt && (vt->flags & XFAB_VTEP_ENABLED) &&
+	       vt->src_v4 == ((struct iphdr *)h->ip)->daddr;
+}
+
+/* The inner packet of a VXLAN frame at data (its outer headers IPv4
+ * without options, XFAB_VXLAN_OFF_INNER bytes) when the decapsulation keeps it
+ * as it is: the VXLAN header RFC 7348's (the I flag, reserved bits 0), the
+ * inner packet IPv4 or IPv6 passing the frame's checks of its own, and
+ * RFC 6040's merge leaving its ECN field alone (outer CE, or ECT(1) over
+ * ECT(0), is the pipeline's). 0 or -1; the VNI in *vni. */
+static __always_inline int xfab_fast_inner(const struct xfab_ctx *c, void *data, void *data_end,
+					   struct xfab_fast_hdrs *in, __u32 *vni, __u8 outer_tos)
+{
+	const __u8 *vx = data + XFAB_VXLAN_OFF_VX;
+	__u32 len = c->len - XFAB_VXLAN_OFF_INNER;
+	__u8 ecn, outer = outer_tos & XFAB_ECN_MASK;
+
+	in->eth = data + XFAB_VXLAN_OFF_INNER;
+	in->ip = data + XFAB_VXLAN_OFF_INNER + ETH_HLEN;
+	if (data + XFAB_VXLAN_OFF_INNER + XFAB_FAST_HDRS4 > data_end || vx[0] != XFAB_VXLAN_FLAGS ||
+	    vx[1] | vx[2] | vx[3] | vx[7])
+		return -1;
+	*vni = (__u32)vx[4] << 16 | (__u32)vx[5] << 8 | vx[6];
+	if (in->eth->h_proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr *iph = in->ip;
+
+		if (!xfab_fast_ipv4_ok(iph, len, data_end))
+			return -1;
+		in->l4 = iph + 1;
+		in->proto = iph->protocol;
+		ecn = iph->tos & XFAB_ECN_MASK;
+	} else if (in->eth->h_proto == bpf_htons(ETH_P_IPV6) &&
+		   data + XFAB_VXLAN_OFF_INNER + XFAB_FAST_HDRS6 <= data_end) {
+		struct ipv6hdr *ip6h = in->ip;
+
+		if (!xfab_fast_ipv6_ok(ip6h, len))
+			return -1;
+		in->l4 = ip6h + 1;
+		in->proto = ip6h->nexthdr;
+		ecn = (ip6h->flow_lbl[0] >> 4) & XFAB_ECN_MASK;
+	} else {
+		return -1;
+	}
+	if (outer == XFAB_ECN_CE ? ecn != XFAB_ECN_CE
+				 : outer == XFAB_ECN_ECT1 && ecn == XFAB_ECN_ECT0)
+		return -1;
+	return 0;
+}
+
+/*
+ * A tunnel packet to this switch's VTEP, vxlan.h's decapsulation in one
+ * pass: an inner packet xfab_fast_inner keeps, of a known VNI, routed in
+ * its VNET's table to a nexthop or a group member (by the inner flow's
+ * ECMP hash) on a port of that tenant, live and within its MTU. The outer
+ * headers go before a byte is written (a failure leaves the frame as it
+ * was, the pipeline's); then the inner TTL, the MACs, the counters (the
+ * tenant's too) and the redirect. Anything else is the pipeline's.
+ */
+static __always_inline int xfab_fast_decap(struct xfab_ctx *c, const struct xfab_fast_hdrs *h,
+					   const struct xfab_port *in,
+					   const struct xfab_settings *cfg)
+{
+	void *data = h->eth, *data_end = xfab_ctx_data_end(c);
+	const struct xfab_route *rt = 0;
+	const struct xfab_nexthop *nh = 0;
+	struct xfab_fast_hdrs inner;
+	__u32 vni, len = c->len, *vnet = 0;
+	int v6;
+	__u8 *w, tos;
+
+	if (!xfab_fast_inner(c, data, data_end, &inner, &vni, ((struct iphdr *)h->ip)->tos))
+		vnet = bpf_map_lookup_elem(&vni_to_vnet, &vni);
+	if (!vnet || *vnet == 0 || *vnet >= XFAB_MAX_VNETS)
+		return xfab_fast_miss(XFAB_FAST_MISS_VXLAN, len);
+	v6 = inner.eth->h_proto == bpf_htons(ETH_P_IPV6);
+	rt = xfab_table_route(v6 ? (const __u32 *)&((struct ipv6hdr *)inner.ip)->daddr
+				 : &((struct iphdr *)inner.ip)->daddr,
+			      v6, XFAB_TABLE_VNET | *vnet);
+	if (rt)
+		nh = xfab_fast_nexthop(rt->type, rt->id, &inner, cfg, v6, 0);
+	if (!nh)
+		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, len);
+	if (!xfab_fast_egress_ok(c, nh, len - XFAB_VXLAN_OFF_INNER - ETH_HLEN, *vnet))
+		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, len);
+	if (xfab_ctx_decap(c, XFAB_VXLAN_OFF_INNER, 0, v6))
+		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, len);
+	/* the inner frame had XFAB_FAST_HDRS4 bytes at least: this holds */
+	w = xfab_ctx_hdr(c, 0, ETH_HLEN + sizeof(struct ipv6hdr));
+	if (!w)
+		return c->is_tc ? TC_ACT_SHOT : XDP_ABORTED;
+	tos = xfab_fast_hop(w + ETH_HLEN, v6);
+	xfab_mac_copy(((struct ethhdr *)w)->h_dest, nh->dmac);
+	xfab_mac_copy(((struct ethhdr *)w)->h_source, nh->port.smac);
+	((struct ethhdr *)w)->h_proto = bpf_htons(v6 ? ETH_P_IPV6 : ETH_P_IP);
+	xfab_count_forward(in->slot, len, nh->port.slot, c->len);
+	xfab_count_vnet(*vnet, 1, c->len);
+	return xfab_fast_out(c, nh, tos);
+}
+
+/* Past the frame's checks: the port, the settings, VXLAN (to this VTEP:
+ * decapsulated), a tenant's port (encapsulated), the route (FIB entry v), the egress; then the
+ * rewrite (the TTL or hop limit, then the MACs), the counters and the redirect. */
+static __always_inline int xfab_fast_forward(struct xfab_ctx *c, const struct xfab_fast_hdrs *h,
+					     __u32 l3_len, int v6)
 {
 	const struct xfab_settings *cfg;
 	const struct xfab_nexthop *nh;
@@ -257,31 +447,29 @@ static __always_inline int xfab_fast_forward(const struct xfab_ctx *c,
 	in = xfab_fast_port(h->eth, c->ingress_ifindex, c->is_tc);
 	if (!in)
 		return xfab_fast_miss(XFAB_FAST_MISS_PORT, c->len);
-	if (xfab_fast_tunnel(h))
-		return xfab_fast_miss(XFAB_FAST_MISS_VXLAN, c->len);
 	cfg = bpf_map_lookup_elem(&settings, &zero);
 	if (!cfg || (cfg->flags & XFAB_FAST_SET_MISS))
 		return xfab_fast_miss(XFAB_FAST_MISS_SETTINGS, c->len);
+	if (xfab_fast_tunnel(h)) {
+		if (xfab_code_on(XFAB_CODE_OVERLAY) && !in->vnet && !v6 && xfab_fast_to_vtep(h))
+			return xfab_fast_decap(c, h, in, cfg);
+		return xfab_fast_miss(XFAB_FAST_MISS_VXLAN, c->len);
+	}
+	if (xfab_code_on(XFAB_CODE_OVERLAY) && in->vnet)
+		return xfab_fast_encap(c, h, in, cfg, v6);
 	if (v6) {
 		const __u32 *d = (const __u32 *)&((struct ipv6hdr *)h->ip)->daddr;
 
-		nh = xfab_fast_nexthop(xfab_fib6_walk(d[0], d[1], d[2], d[3]), h, cfg, 1);
+		nh = xfab_fast_fib_nexthop(xfab_fib6_walk(d[0], d[1], d[2], d[3]), h, cfg, 1, 0);
 	} else {
-		nh = xfab_fast_nexthop(xfab_fib4_entry(((struct iphdr *)h->ip)->daddr), h, cfg, 0);
+		nh = xfab_fast_fib_nexthop(xfab_fib4_entry(((struct iphdr *)h->ip)->daddr), h, cfg,
+					   0, 0);
 	}
 	if (!nh)
 		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, c->len);
-	if (!xfab_fast_egress_ok(c, nh, l3_len))
+	if (!xfab_fast_egress_ok(c, nh, l3_len, 0))
 		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, c->len);
-	if (v6) {
-		struct ipv6hdr *ip6h = h->ip;
-
-		tos = (__u8)(ip6h->priority << 4 | ip6h->flow_lbl[0] >> 4);
-		ip6h->hop_limit--;
-	} else {
-		tos = ((struct iphdr *)h->ip)->tos;
-		xfab_ipv4_decrement_ttl(h->ip);
-	}
+	tos = xfab_fast_hop(h->ip, v6);
 	xfab_mac_copy(h->eth->h_dest, nh->dmac);
 	xfab_mac_copy(h->eth->h_source, nh->port.smac);
 	xfab_count_forward(in->slot, c->len, nh->port.slot, c->len);
@@ -291,7 +479,7 @@ static __always_inline int xfab_fast_forward(const struct xfab_ctx *c,
 /* The packet of an entry point (xfab_xdp, xfab_tc): forwarded here (the
  * hook's verdict), or left untouched to the pipeline (XFAB_FAST_PIPELINE).
  * On tc a frame whose VLAN tag the skb holds apart is the pipeline's. */
-static __always_inline int xfab_fast(const struct xfab_ctx *c)
+static __always_inline int xfab_fast(struct xfab_ctx *c)
 {
 	void *data = xfab_ctx_data(c), *data_end = xfab_ctx_data_end(c);
 	struct xfab_fast_hdrs h = {.eth = data, .ip = data + ETH_HLEN};

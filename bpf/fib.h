@@ -62,36 +62,41 @@ __attribute__((noinline)) __u32 xfab_fib6_walk(__u32 w0, __u32 w1, __u32 w2, __u
 	return (v & XFAB_FIB6_EXT) ? 0 : v;
 }
 
+/* The route of daddr (network order: IPv4's one word, IPv6's four) in a
+ * tenant's table, an LPM trie's; NULL for none. */
+static __always_inline const struct xfab_route *xfab_table_route(const __u32 *daddr, int v6,
+								 __u32 table)
+{
+	if (v6) {
+		struct xfab_lpm_v6_key key = {.prefixlen = 32 + 128, .table = bpf_htonl(table)};
+
+		__builtin_memcpy(key.addr, daddr, 16);
+		return bpf_map_lookup_elem(&routes_v6, &key);
+	} else {
+		struct xfab_lpm_v4_key key = {.prefixlen = 32 + 32, .table = bpf_htonl(table)};
+
+		__builtin_memcpy(key.addr, daddr, 4);
+		return bpf_map_lookup_elem(&routes_v4, &key);
+	}
+}
+
 /* Looks the outer destination up in routing table `table`; 1 if a route
  * matched (copied to out). */
 static __always_inline int xfab_lookup_route(const struct xfab_meta *m, __u32 table,
 					     struct xfab_route *out)
 {
-	struct xfab_route *rt;
+	const struct xfab_route *rt;
 
-	if (m->is_v6 && table == XFAB_TABLE_DEFAULT) {
-		__u32 v = xfab_fib6_walk(m->daddr[0], m->daddr[1], m->daddr[2], m->daddr[3]);
-
-		out->type = v >> XFAB_FIB4_TYPE_SHIFT;
-		out->id = v & XFAB_FIB6_ID_MASK;
-		return v != 0;
-	} else if (m->is_v6) {
-		struct xfab_lpm_v6_key key = {.prefixlen = 32 + 128, .table = bpf_htonl(table)};
-
-		__builtin_memcpy(key.addr, m->daddr, 16);
-		rt = bpf_map_lookup_elem(&routes_v6, &key);
-	} else if (table == XFAB_TABLE_DEFAULT) {
-		__u32 v = xfab_fib4_entry(m->daddr[0]);
+	if (table == XFAB_TABLE_DEFAULT) {
+		__u32 v = m->is_v6
+			      ? xfab_fib6_walk(m->daddr[0], m->daddr[1], m->daddr[2], m->daddr[3])
+			      : xfab_fib4_entry(m->daddr[0]);
 
 		out->type = v >> XFAB_FIB4_TYPE_SHIFT;
-		out->id = v & XFAB_FIB4_ID_MASK;
+		out->id = v & (m->is_v6 ? XFAB_FIB6_ID_MASK : XFAB_FIB4_ID_MASK);
 		return v != 0;
-	} else {
-		struct xfab_lpm_v4_key key = {.prefixlen = 32 + 32, .table = bpf_htonl(table)};
-
-		__builtin_memcpy(key.addr, m->daddr, 4);
-		rt = bpf_map_lookup_elem(&routes_v4, &key);
 	}
+	rt = xfab_table_route(m->daddr, m->is_v6, table);
 	if (!rt)
 		return 0;
 	*out = *rt;

@@ -108,6 +108,47 @@ static __always_inline void xfab_set_ecn(const struct xfab_ctx *c, struct xfab_m
 	m->tos = (m->tos & ~XFAB_ECN_MASK) | ecn;
 }
 
+/* The outer flow's ports word (xfab_hash.h): its source port, to 4789. */
+static __always_inline __u32 xfab_vxlan_outer_ports(__be16 sport)
+{
+	return (__u32)sport | ((__u32)bpf_htons(XFAB_UDP_VXLAN) << 16);
+}
+
+/*
+ * Tunnel route tunnel_id's encapsulation for a tenant flow of hash h
+ * (xfab_hash.h: the endpoint it picks, the outer source port it becomes),
+ * into ov: the remote and local VTEPs, the VNI, the inner MACs (the
+ * route's, or the VTEP's own). 0, or why not (a drop reason).
+ */
+static __always_inline __u32 xfab_vnet_tunnel(struct xfab_overlay *ov, __u32 tunnel_id, __u32 h)
+{
+	const struct xfab_tunnel_route *tr = bpf_map_lookup_elem(&vnet_tunnels, &tunnel_id);
+	const struct xfab_vtep *vt;
+	__u32 zero = 0, id, n;
+
+	if (!tr || tr->num_endpoints == 0)
+		return XFAB_DROP_NEXTHOP_INVALID;
+	vt = bpf_map_lookup_elem(&vtep, &zero);
+	if (!vt || !(vt->flags & XFAB_VTEP_ENABLED))
+		return XFAB_DROP_VNET_NO_VTEP;
+	n = tr->num_endpoints;
+	if (n > XFAB_TUNNEL_MAX_ENDPOINTS)
+		n = XFAB_TUNNEL_MAX_ENDPOINTS;
+	id = xfab_tunnel_endpoint(h, n);
+	asm volatile("" : "+r"(id)); /* keep the mask: the verifier needs it */
+	ov->endpoint = tr->endpoints[id & (XFAB_TUNNEL_MAX_ENDPOINTS - 1)];
+	ov->sport = bpf_htons(xfab_vxlan_sport(h));
+	ov->vni = tr->vni & XFAB_MAX_VNI;
+	ov->src = vt->src_v4;
+	ov->mode = XFAB_OVERLAY_ENCAP;
+	__builtin_memcpy(ov->src_mac, vt->mac, 6);
+	if (tr->mac[0] | tr->mac[1] | tr->mac[2] | tr->mac[3] | tr->mac[4] | tr->mac[5])
+		__builtin_memcpy(ov->inner_dmac, tr->mac, 6);
+	else
+		__builtin_memcpy(ov->inner_dmac, vt->mac, 6);
+	return 0;
+}
+
 /*
  * Routing in a tenant's table: the packet came in on a port of VNET vnet,
  * or out of a tunnel of it (decap). A local route takes the usual path
@@ -120,10 +161,8 @@ static __always_inline int xfab_stage_vnet(const struct xfab_ctx *c, struct xfab
 {
 	struct xfab_meta *m = &s->m;
 	struct xfab_result *res = &s->res;
-	const struct xfab_tunnel_route *tr;
-	const struct xfab_vtep *vt;
 	struct xfab_route rt;
-	__u32 zero = 0, id, h, n;
+	__u32 err;
 
 	s->ov.vnet = (__u8)vnet;
 	if (!xfab_lookup_route(m, XFAB_TABLE_VNET | vnet, &rt))
@@ -143,30 +182,10 @@ static __always_inline int xfab_stage_vnet(const struct xfab_ctx *c, struct xfab
 	if (decap)
 		return xfab_drop(res, XFAB_DROP_VNET_TUNNEL_AGAIN);
 
-	id = rt.id;
-	tr = bpf_map_lookup_elem(&vnet_tunnels, &id);
-	if (!tr || tr->num_endpoints == 0)
-		return xfab_drop(res, XFAB_DROP_NEXTHOP_INVALID);
-	vt = bpf_map_lookup_elem(&vtep, &zero);
-	if (!vt || !(vt->flags & XFAB_VTEP_ENABLED))
-		return xfab_drop(res, XFAB_DROP_VNET_NO_VTEP);
 	/* The tunnel hash: the inner flow's (xfab_hash.h). */
-	h = xfab_flow_hash(&m->flow, &cfg->tunnel_key);
-	n = tr->num_endpoints;
-	if (n > XFAB_TUNNEL_MAX_ENDPOINTS)
-		n = XFAB_TUNNEL_MAX_ENDPOINTS;
-	id = xfab_tunnel_endpoint(h, n);
-	asm volatile("" : "+r"(id)); /* keep the mask: the verifier needs it */
-	s->ov.endpoint = tr->endpoints[id & (XFAB_TUNNEL_MAX_ENDPOINTS - 1)];
-	s->ov.sport = bpf_htons(xfab_vxlan_sport(h));
-	s->ov.vni = tr->vni & XFAB_MAX_VNI;
-	s->ov.src = vt->src_v4;
-	s->ov.mode = XFAB_OVERLAY_ENCAP;
-	__builtin_memcpy(s->ov.src_mac, vt->mac, 6);
-	if (tr->mac[0] | tr->mac[1] | tr->mac[2] | tr->mac[3] | tr->mac[4] | tr->mac[5])
-		__builtin_memcpy(s->ov.inner_dmac, tr->mac, 6);
-	else
-		__builtin_memcpy(s->ov.inner_dmac, vt->mac, 6);
+	err = xfab_vnet_tunnel(&s->ov, rt.id, xfab_flow_hash(&m->flow, &cfg->tunnel_key));
+	if (err)
+		return xfab_drop(res, err);
 	s->ov.inner_v6 = m->is_v6;
 	s->ov.inner_proto = bpf_htons(m->eth_proto);
 	s->ov.inner_df = 0;
@@ -185,12 +204,56 @@ static __always_inline int xfab_stage_vnet(const struct xfab_ctx *c, struct xfab
 	m->flow.src[0] = s->ov.src;
 	m->flow.dst[0] = s->ov.endpoint;
 	m->flow.proto = IPPROTO_UDP;
-	m->flow.ports = (__u32)s->ov.sport | ((__u32)bpf_htons(XFAB_UDP_VXLAN) << 16);
+	m->flow.ports = xfab_vxlan_outer_ports(s->ov.sport);
 	m->l4_proto = IPPROTO_UDP;
 	m->is_roce = 0;
 	m->ttl = XFAB_VXLAN_TTL;
 	m->l3_len = s->ov.inner_len + XFAB_VXLAN_ENCAP_LEN - ETH_HLEN;
 	return XFAB_ACT_FORWARD;
+}
+
+/*
+ * The headers an encapsulation puts in front of an inner frame of
+ * inner_len bytes, at h (XFAB_VXLAN_HDRS_LEN bytes, written whole but
+ * for the outer MACs, the rewrite's): outer Ethernet's type, IPv4 (the
+ * inner packet's DSCP and ECN, tos: RFC 6040's normal mode; ID 0, DF,
+ * TTL 64), UDP (checksum 0, RFC 7348), VXLAN (I flag, VNI) and the inner
+ * Ethernet header (the VTEP's MAC to the route's).
+ */
+static __always_inline void xfab_vxlan_write(__u8 *h, const struct xfab_overlay *ov, __u8 tos,
+					     __u32 inner_len)
+{
+	struct ethhdr *eth = (void *)h, *inner = (void *)(h + XFAB_VXLAN_OFF_INNER);
+	struct iphdr *ip = (void *)(h + XFAB_VXLAN_OFF_IP);
+	struct udphdr *udp = (void *)(h + XFAB_VXLAN_OFF_UDP);
+	struct xfab_vxlanhdr *vx = (void *)(h + XFAB_VXLAN_OFF_VX);
+
+	eth->h_proto = bpf_htons(ETH_P_IP);
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->tos = tos;
+	ip->tot_len = bpf_htons((__u16)(inner_len + XFAB_VXLAN_ENCAP_LEN - ETH_HLEN));
+	ip->id = 0;
+	ip->frag_off = bpf_htons(XFAB_IPV4_DF);
+	ip->ttl = XFAB_VXLAN_TTL;
+	ip->protocol = IPPROTO_UDP;
+	ip->check = 0;
+	ip->saddr = ov->src;
+	ip->daddr = ov->endpoint;
+	ip->check = xfab_ipv4_hdr_csum(ip);
+	udp->source = ov->sport;
+	udp->dest = bpf_htons(XFAB_UDP_VXLAN);
+	udp->len = bpf_htons((__u16)(inner_len + 2 * 8));
+	udp->check = 0;
+	vx->flags = XFAB_VXLAN_FLAGS;
+	vx->reserved1[0] = vx->reserved1[1] = vx->reserved1[2] = 0;
+	vx->vni[0] = (__u8)(ov->vni >> 16);
+	vx->vni[1] = (__u8)(ov->vni >> 8);
+	vx->vni[2] = (__u8)ov->vni;
+	vx->reserved2 = 0;
+	__builtin_memcpy(inner->h_dest, ov->inner_dmac, 6);
+	__builtin_memcpy(inner->h_source, ov->src_mac, 6);
+	inner->h_proto = ov->inner_proto;
 }
 
 /*
@@ -204,10 +267,6 @@ static __always_inline int xfab_stage_vnet(const struct xfab_ctx *c, struct xfab
 static __always_inline int xfab_encap(struct xfab_ctx *c, struct xfab_scratch *s)
 {
 	struct xfab_meta *m = &s->m;
-	struct xfab_vxlanhdr *vx;
-	struct ethhdr *eth, *inner;
-	struct udphdr *udp;
-	struct iphdr *ip;
 	__u32 inner_len;
 	__u8 *h;
 
@@ -232,37 +291,7 @@ static __always_inline int xfab_encap(struct xfab_ctx *c, struct xfab_scratch *s
 	h = xfab_ctx_hdr(c, 0, XFAB_VXLAN_HDRS_LEN);
 	if (!h)
 		return XFAB_DROP_VXLAN_ENCAP_FAILED;
-	eth = (void *)h;
-	ip = (void *)(h + XFAB_VXLAN_OFF_IP);
-	udp = (void *)(h + XFAB_VXLAN_OFF_UDP);
-	vx = (void *)(h + XFAB_VXLAN_OFF_VX);
-	inner = (void *)(h + XFAB_VXLAN_OFF_INNER);
-	eth->h_proto = bpf_htons(ETH_P_IP);
-	ip->version = 4;
-	ip->ihl = 5;
-	ip->tos = m->tos;
-	ip->tot_len = bpf_htons((__u16)(inner_len + XFAB_VXLAN_ENCAP_LEN - ETH_HLEN));
-	ip->id = 0;
-	ip->frag_off = bpf_htons(XFAB_IPV4_DF);
-	ip->ttl = XFAB_VXLAN_TTL;
-	ip->protocol = IPPROTO_UDP;
-	ip->check = 0;
-	ip->saddr = s->ov.src;
-	ip->daddr = s->ov.endpoint;
-	ip->check = xfab_ipv4_hdr_csum(ip);
-	udp->source = s->ov.sport;
-	udp->dest = bpf_htons(XFAB_UDP_VXLAN);
-	udp->len = bpf_htons((__u16)(inner_len + 2 * 8));
-	udp->check = 0;
-	vx->flags = XFAB_VXLAN_FLAGS;
-	vx->reserved1[0] = vx->reserved1[1] = vx->reserved1[2] = 0;
-	vx->vni[0] = (__u8)(s->ov.vni >> 16);
-	vx->vni[1] = (__u8)(s->ov.vni >> 8);
-	vx->vni[2] = (__u8)s->ov.vni;
-	vx->reserved2 = 0;
-	__builtin_memcpy(inner->h_dest, s->ov.inner_dmac, 6);
-	__builtin_memcpy(inner->h_source, s->ov.src_mac, 6);
-	inner->h_proto = s->ov.inner_proto;
+	xfab_vxlan_write(h, &s->ov, m->tos, inner_len);
 	/* the outer packet, for the queue and rewrite stages */
 	m->l3_off = ETH_HLEN;
 	m->l4_off = ETH_HLEN + sizeof(struct iphdr);

@@ -104,11 +104,27 @@ static int map_fd(const struct opts *o, const char *name)
 	return fd;
 }
 
+/* Every map of obj pinned under dir, where the bench's other commands find
+ * it (and a second load of the object reuses it); not .rodata, which is
+ * frozen at load and shared with nothing. */
+static void bench_pin_maps(struct bpf_object *obj, const char *dir)
+{
+	struct bpf_map *map;
+	char path[512];
+
+	bpf_object__for_each_map(map, obj)
+	{
+		if (bpf_map__is_internal(map))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, bpf_map__name(map));
+		bpf_map__set_pin_path(map, path);
+	}
+}
+
 static int do_attach(const struct opts *o)
 {
 	struct bpf_object *obj = bpf_object__open_file(o->obj, NULL);
 	struct bpf_program *prog;
-	struct bpf_map *map;
 	char path[512];
 	int ifindex = (int)if_nametoindex(o->dev), err;
 
@@ -116,11 +132,7 @@ static int do_attach(const struct opts *o)
 		fprintf(stderr, "xfab-bench attach: cannot open %s or find %s\n", o->obj, o->dev);
 		return 1;
 	}
-	bpf_object__for_each_map(map, obj)
-	{
-		snprintf(path, sizeof(path), "%s/%s", o->pin, bpf_map__name(map));
-		bpf_map__set_pin_path(map, path);
-	}
+	bench_pin_maps(obj, o->pin);
 	err = bpf_object__load(obj);
 	prog = bpf_object__find_program_by_name(obj, o->prog);
 	if (err || !prog) {
@@ -255,18 +267,13 @@ static int do_load(const struct opts *o)
 	static const char *const progs[] = {"bench_nsper", "bench_nop", "bench_nsper_tc",
 					    "bench_nop_tc"};
 	struct bpf_object *obj = bpf_object__open_file(o->obj, NULL);
-	struct bpf_map *map;
 	char path[512];
 
 	if (!obj) {
 		fprintf(stderr, "xfab-bench load: cannot open %s\n", o->obj);
 		return 1;
 	}
-	bpf_object__for_each_map(map, obj)
-	{
-		snprintf(path, sizeof(path), "%s/%s", o->pin, bpf_map__name(map));
-		bpf_map__set_pin_path(map, path);
-	}
+	bench_pin_maps(obj, o->pin);
 	if (bpf_object__load(obj)) {
 		fprintf(stderr, "xfab-bench load: %s\n", strerror(errno));
 		return 1;

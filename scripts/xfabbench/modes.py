@@ -32,7 +32,7 @@ STAGE_BUILDS = [("ecmp16", STOP_ORDER), ("flowlet", ["fib", "pick"]), ("ecn", ["
 # bench from rotting; no figure from it is a result)
 SMOKE = ["kernel", "redirect", "tc_redirect", "xdp_fwd", "xdp_fwd_direct", "lean_ecmp",
          "xfab_l3", "xfab_ecmp16", "xfab_ecmp16@parse", "xfab_ecmp16@nexthop", "xfab_tc",
-         "xfab_vxlan_encap"]
+         "xfab_vxlan_encap", "encap_min", "decap_min"]
 
 
 # Measured with 1 flow too (the rest at 1,024 flows only: make bench stays
@@ -298,6 +298,13 @@ def baseline_modes():
            Mode("xdp_fwd_direct", "xdp_fwd-style, BPF_FIB_LOOKUP_DIRECT (no FIB rules)",
                 fwd("bench_fwd_direct"), xdp_off,
                 prog=PIN + "/bench_fwd_direct/bench_fwd_direct"),
+           Mode("encap_min", "minimal VXLAN encapsulation (precomputed outer headers, "
+                "the encapsulation's ceiling)", redirect("bench_encap"), xdp_off,
+                prog=PIN + "/bench_encap/bench_encap", restore_all=True, sink_len=110),
+           Mode("decap_min", "minimal VXLAN decapsulation (outer headers checked and "
+                "dropped, the decapsulation's ceiling)", redirect("bench_decap"), xdp_off,
+                prog=PIN + "/bench_decap/bench_decap", vxlan=True, restore_all=True,
+                sink_len=60),
            Mode("tc_redirect", "minimal tc redirect (the tc datapath's ceiling)", tc_redirect,
                 tc_redirect_off),
            Mode("xdp_fwd_1m", "xdp_fwd-style, 1M routes (kernel FIB)", fwd("bench_fwd_big"),

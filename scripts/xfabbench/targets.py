@@ -116,6 +116,9 @@ def issue31_rows(f):
               ns <= 22)
     for name, what in (("xfab_vxlan_encap", "encap"), ("xfab_vxlan_decap", "decap")):
         f.ratio("VXLAN %s vs the minimal redirect" % what, name, "redirect", 0.65)
+    for name, what in (("encap_min", "encap"), ("decap_min", "decap")):
+        f.ratio("the minimal VXLAN %s (its ceiling) vs the minimal redirect: what the row "
+                "above can reach" % what, name, "redirect", 0.65)
     f.ratio("IPv6 16-way ECMP vs IPv4 16-way ECMP", "xfab_ecmp16_v6", "xfab_ecmp16", 0.95)
     for big, small, fam in (("xfab_ecmp16_1m", "xfab_ecmp16", "IPv4"),
                             ("xfab_ecmp16_v6_1m", "xfab_ecmp16_v6", "IPv6")):

@@ -256,6 +256,57 @@ __u64 h_percpu_u64(struct harness *h, const char *map, __u32 key, size_t field, 
 	return vals[field];
 }
 
+/* The pipeline's scratch slot 0 over every CPU: bytes, or 0 on an error. */
+static size_t h_scratch_bytes(int fd)
+{
+	struct bpf_map_info info = {0};
+	__u32 len = sizeof(info);
+	int cpus = libbpf_num_possible_cpus();
+
+	if (fd < 0 || cpus <= 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return (size_t)((info.value_size + 7) / 8 * 8) * (size_t)cpus;
+}
+
+int h_scratch_mark(struct harness *h)
+{
+	int fd = h_map_fd(h, XFAB_MAP_SCRATCH);
+	size_t n = h_scratch_bytes(fd);
+	__u32 zero = 0;
+	__u8 *buf = n ? malloc(n) : NULL;
+	int err;
+
+	if (!buf)
+		return -1;
+	memset(buf, H_SCRATCH_MARK, n);
+	err = bpf_map_update_elem(fd, &zero, buf, BPF_ANY) ? -1 : 0;
+	free(buf);
+	return err;
+}
+
+int h_scratch_marked(struct harness *h)
+{
+	int fd = h_map_fd(h, XFAB_MAP_SCRATCH);
+	size_t n = h_scratch_bytes(fd);
+	__u32 zero = 0;
+	__u8 *buf = n ? malloc(n) : NULL;
+	int marked = 1;
+
+	if (!buf || bpf_map_lookup_elem(fd, &zero, buf)) {
+		free(buf);
+		return -1;
+	}
+	for (size_t i = 0; i < n && marked; i++)
+		marked = buf[i] == H_SCRATCH_MARK;
+	free(buf);
+	return marked;
+}
+
+int h_fast_path(struct harness *h)
+{
+	return h->skel->rodata->xfab_fast_path != 0;
+}
+
 int h_set_queue(struct harness *h, __u32 slot, __u32 tc, __u64 backlog, __u64 last_ns)
 {
 	__u32 key = XFAB_QUEUE_KEY(slot, tc);

@@ -54,6 +54,16 @@ int h_set_queue(struct harness *h, __u32 slot, __u32 tc, __u64 backlog, __u64 la
  * caller's working directory. */
 const char *h_build_path(const char *name);
 __u64 h_percpu_u64(struct harness *h, const char *map, __u32 key, size_t field, size_t n_fields);
+/* Which path decided a run: the general pipeline works in its per-CPU
+ * scratch slot (bpf/scratch.h, slot 0), which the fast path (bpf/fast.h)
+ * never touches. h_scratch_mark fills the slot with H_SCRATCH_MARK before a
+ * run; h_scratch_marked is 1 when the run left it so on every CPU (it did
+ * not reach the pipeline), 0 when not, -1 on an error. */
+#define H_SCRATCH_MARK 0xa5
+int h_scratch_mark(struct harness *h);
+int h_scratch_marked(struct harness *h);
+/* 1 when the fast path is loaded, 0 under XFAB_TEST_PIPELINE=1. */
+int h_fast_path(struct harness *h);
 
 /* cmocka group fixtures for a suite with one harness H, N_PORTS ports and
  * tables from CONFIG (an expression evaluated at setup). */

@@ -14,7 +14,7 @@
  *   exactly once, and then decided by the pipeline (the drop or punt its
  *   own suites check).
  * Which of the two ran is seen in the pipeline's scratch slot, which only
- * the pipeline writes (scratch_marked).
+ * the pipeline writes (h_scratch_marked, harness.h).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -145,50 +145,6 @@ static uint64_t tx_packets(int port)
 	return h_percpu_u64(&H, XFAB_MAP_PORT_STATS, (__u32)port, 2, 6);
 }
 
-/*
- * Whether the general pipeline ran: it works in its per-CPU scratch slot
- * (bpf/scratch.h, slot 0), which the fast path never touches. The slot is
- * filled with a mark before a run; a run that left the mark on every CPU
- * did not reach the pipeline.
- */
-#define MARK 0xa5
-
-static size_t scratch_bytes(int fd)
-{
-	struct bpf_map_info info = {0};
-	__u32 len = sizeof(info);
-	int cpus = libbpf_num_possible_cpus();
-
-	assert_int_equal(bpf_obj_get_info_by_fd(fd, &info, &len), 0);
-	assert_true(cpus > 0);
-	return (size_t)((info.value_size + 7) / 8 * 8) * (size_t)cpus;
-}
-
-static void scratch_mark(void)
-{
-	int fd = h_map_fd(&H, XFAB_MAP_SCRATCH);
-	size_t n = scratch_bytes(fd);
-	uint8_t buf[n];
-	__u32 zero = 0;
-
-	memset(buf, MARK, n);
-	assert_int_equal(bpf_map_update_elem(fd, &zero, buf, BPF_ANY), 0);
-}
-
-static int scratch_marked(void)
-{
-	int fd = h_map_fd(&H, XFAB_MAP_SCRATCH);
-	size_t n = scratch_bytes(fd);
-	uint8_t buf[n];
-	__u32 zero = 0;
-
-	assert_int_equal(bpf_map_lookup_elem(fd, &zero, buf), 0);
-	for (size_t i = 0; i < n; i++)
-		if (buf[i] != MARK)
-			return 0;
-	return 1;
-}
-
 /* The entry point run() takes: xfab_xdp, or xfab_tc (use_tc), which
  * leaves the skb's priority (the egress qdisc's class) in tc_priority. */
 static int use_tc;
@@ -225,10 +181,10 @@ static void expect_fast(const char *what, const struct frame *f, const uint8_t *
 
 	for (__u32 r = 0; r < XFAB_FAST_MISS_MAX; r++)
 		before[r] = misses(r);
-	scratch_mark();
+	assert_int_equal(h_scratch_mark(&H), 0);
 	if (run(f, &out) != (use_tc ? TC_ACT_REDIRECT : XDP_REDIRECT))
 		fail_msg("%s: not redirected", what);
-	if (!scratch_marked())
+	if (h_scratch_marked(&H) != 1)
 		fail_msg("%s: the general pipeline ran", what);
 	for (__u32 r = 0; r < XFAB_FAST_MISS_MAX; r++)
 		if (misses(r) != before[r])
@@ -255,9 +211,9 @@ static void expect_miss(const char *what, const struct frame *f, __u32 why, __u3
 
 	for (__u32 r = 0; r < XFAB_FAST_MISS_MAX; r++)
 		before[r] = misses(r);
-	scratch_mark();
+	assert_int_equal(h_scratch_mark(&H), 0);
 	v = run(f, &out);
-	if (scratch_marked())
+	if (h_scratch_marked(&H) != 0)
 		fail_msg("%s: the general pipeline did not run", what);
 	for (__u32 r = 0; r < XFAB_FAST_MISS_MAX; r++)
 		if (misses(r) - before[r] != (r == why ? 1u : 0u))
@@ -292,32 +248,6 @@ static void test_forwarded(void **state)
 	expect_fast("hop limit 2", &f, gw2_mac, 1);
 }
 
-/* The multilinear hash (include/xfab_hash.h): k0 + sum of k_i * w_i mod
- * 2^64, its high 32 bits; the words are the addresses (IPv4 one each, IPv6
- * four), sport | dport << 16 and proto | qp << 8 as read from the frame,
- * and IPv6's flow label as an integer. */
-static uint32_t oracle_hash(const struct xfab_hash_key *k, const struct frame *f, uint32_t qp)
-{
-	const uint8_t *ip = f->b + L3;
-	int v6 = get16(f->b + 12) == ETH_P_IPV6, words = v6 ? 4 : 1;
-	const uint8_t *sa = ip + (v6 ? 8 : 12), *da = ip + (v6 ? 24 : 16),
-		      *l4 = ip + (v6 ? 40 : 20);
-	uint32_t w, ports, proto = v6 ? ip[6] : ip[9];
-	uint64_t h = k->k0;
-
-	for (int i = 0; i < words; i++) {
-		memcpy(&w, sa + 4 * i, 4);
-		h += k->src[i] * w;
-		memcpy(&w, da + 4 * i, 4);
-		h += k->dst[i] * w;
-	}
-	memcpy(&ports, l4, 4);
-	h += k->ports * (ports & k->ports_mask) + k->misc * ((proto | qp << 8) & k->misc_mask);
-	if (v6)
-		h += k->label * ((uint32_t)(ip[1] & 0x0f) << 16 | get16(ip + 2));
-	return (uint32_t)(h >> 32);
-}
-
 /* The port (1: p2, 2: p3) of the gateway the bucket for hash names in
  * the two-member group of the family (v6). */
 static int bucket_port(uint32_t hash, int v6)
@@ -341,13 +271,13 @@ static int bucket_port(uint32_t hash, int v6)
 }
 
 /* The port of the member the loaded hash keys pick for frame f. */
-static int group_port(const struct frame *f, uint32_t qp, int v6)
+static int group_port(const struct frame *f, int v6)
 {
 	struct xfab_settings cfg;
 	__u32 zero = 0;
 
 	assert_int_equal(bpf_map_lookup_elem(H.fd[XFAB_T_SETTINGS], &zero, &cfg), 0);
-	return bucket_port(oracle_hash(&cfg.ecmp_key, f, qp), v6);
+	return bucket_port(oracle_flow_hash(&cfg.ecmp_key, f->b + L3, f->len - L3), v6);
 }
 
 /* 64 flows of a group: each to the member the hash picks; both used.
@@ -367,7 +297,7 @@ static void check_group(int by_qp, int v6)
 			build6(&f, "fd08::1", (uint16_t)(1000 + i), 0x12345 + i * 0x111);
 		else
 			build(&f, "10.8.0.1", (uint16_t)(by_qp ? 49152 : 1000 + i), 4791, qp);
-		port = group_port(&f, qp, v6);
+		port = group_port(&f, v6);
 		snprintf(what, sizeof(what), "group flow %u%s", i, v6 ? " (IPv6)" : "");
 		expect_fast(what, &f, port == 1 ? gw2_mac : gw3_mac, port);
 		to[port - 1]++;
@@ -499,7 +429,7 @@ static void test_tc(void **state)
 		int port;
 
 		build(&f, "10.8.0.1", sport, 5000, 0);
-		port = group_port(&f, 0, 0);
+		port = group_port(&f, 0);
 		expect_fast("tc, group", &f, port == 1 ? gw2_mac : gw3_mac, port);
 	}
 	build(&f, "10.9.1.1", 4000, 5000, 0);

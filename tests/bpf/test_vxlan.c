@@ -3,7 +3,9 @@
  * The VXLAN overlay through both entry points (xfab_xdp and xfab_tc), byte
  * for byte: tenant routing, encapsulation, decapsulation, RFC 6040, the
  * MTU rule, isolation between tenants with the same addresses, and every
- * malformed case with its reason.
+ * malformed case with its reason. An encapsulation is the fast path's
+ * when it is loaded (bpf/fast.h; the pipeline's otherwise, run-all's
+ * "pipeline only" run): each case checks which path ran.
  *
  * The underlay comes from a config (the compiler xfabd uses); the overlay's
  * tables are written here directly, entry by entry, so these tests do not
@@ -48,6 +50,8 @@
 #define P5 4 /* Vnet_1: 10.100.2.0/24, host h5 */
 #define VNI1 1000
 #define VNI2 2000
+/* a nexthop id the config's compiler leaves free (it counts from 1) */
+#define TENANT_NH 4000
 
 static const __u8 host_mac[6] = {0x02, 0xaa, 0, 0, 0, 0x01};
 static const __u8 h1_mac[6] = {0x02, 0, 0, 0, 0x01, 0x02};
@@ -71,7 +75,11 @@ static const char *config_text =
     "   \"10.100.0.0/16\": {\"nexthop\": \"10.0.2.1\"},\n"
     "   \"10.200.0.0/16\": {\"nexthop\": \"10.0.2.1\"}},\n"
     " \"NEIGH\": {\"p2|10.0.2.1\": {\"neigh\": \"02:00:00:00:02:01\"},\n"
-    "   \"p3|10.0.3.1\": {\"neigh\": \"02:00:00:00:03:01\"}}\n"
+    "   \"p3|10.0.3.1\": {\"neigh\": \"02:00:00:00:03:01\"}},\n"
+    /* the underlay's ECMP leaves the source address out (the outer one is
+     * always this VTEP's), the tunnel's hash never does: their keys differ */
+    " \"ECMP\": {\"global\": {\"hash_fields\": "
+    "\"DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT\"}}\n"
     "}\n";
 
 static struct harness H;
@@ -130,6 +138,25 @@ static void tunnel(__u32 id, __u32 vni, const __u8 *mac, const char *ep1, const 
 	assert_int_equal(bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_VNET_TUNNELS), &id, &t, 0), 0);
 }
 
+/* Nexthop id, resolved to mac out of tenant port `port`: its record as
+ * the data plane reads it (the egress port's figures from its entry). */
+static void tenant_nexthop(__u32 id, int port, const __u8 *mac)
+{
+	struct xfab_nexthop nh = {.ifindex = H.ifindex[port],
+				  .flags = XFAB_NH_VALID | XFAB_NH_RESOLVED};
+	struct xfab_port pe;
+
+	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_PORTS), &H.ifindex[port], &pe),
+			 0);
+	memcpy(nh.dmac, mac, 6);
+	memcpy(nh.port.smac, pe.mac, 6);
+	nh.port.slot = pe.slot;
+	nh.port.mtu = pe.mtu;
+	nh.port.vnet = pe.vnet;
+	nh.port.flags = pe.flags;
+	assert_int_equal(bpf_map_update_elem(H.fd[XFAB_T_NEXTHOPS], &id, &nh, BPF_ANY), 0);
+}
+
 static void neigh(int port, const char *addr, const __u8 *mac)
 {
 	struct xfab_neigh_key k = {.ifindex = H.ifindex[port]};
@@ -186,6 +213,10 @@ static int setup(void **state)
 	route(1, "10.201.0.0/16", XFAB_RT_TUNNEL, 2);
 	route(1, "10.202.0.0/16", XFAB_RT_TUNNEL, 4);
 	route(1, "fd64:1::/64", XFAB_RT_CONNECTED, H.ifindex[P1]);
+	/* a tenant's routes by a nexthop (the fast path decapsulates to them) */
+	tenant_nexthop(TENANT_NH, P5, h5_mac);
+	route(1, "10.100.3.0/24", XFAB_RT_NEXTHOP, TENANT_NH);
+	route(1, "fd64:3::/64", XFAB_RT_NEXTHOP, TENANT_NH);
 	route(1, "fd64:200::/48", XFAB_RT_TUNNEL, 1);
 	route(2, "10.100.1.0/24", XFAB_RT_CONNECTED, H.ifindex[P4]);
 	route(2, "10.200.0.0/16", XFAB_RT_TUNNEL, 3);
@@ -383,6 +414,45 @@ static void assert_bytes(const struct pkt *got, const struct pkt *want)
  * outer headers from RFC 7348, the inner packet routed (TTL - 1, the
  * VTEP's MACs). The endpoint and source port are read from the frame and
  * checked against their rules; the rest must equal the expectation. */
+/* The uplink (P2 or P3) the underlay sends outer frame o to: the member
+ * in the bucket of the outer flow's hash (the oracle's, with the loaded
+ * ECMP key) of the one two-member group, the remote VTEPs' route's. */
+static int uplink_of(const struct pkt *o)
+{
+	struct xfab_settings cfg;
+	struct xfab_group grp;
+	struct xfab_nexthop nh;
+	__u32 zero = 0, id, nh_id;
+
+	assert_int_equal(bpf_map_lookup_elem(H.fd[XFAB_T_SETTINGS], &zero, &cfg), 0);
+	for (id = 0; id < XFAB_MAX_GROUPS; id++)
+		if (!bpf_map_lookup_elem(H.fd[XFAB_T_GROUPS], &id, &grp) && grp.num_members == 2)
+			break;
+	assert_true(id < XFAB_MAX_GROUPS);
+	nh_id = grp.buckets[oracle_flow_hash(&cfg.ecmp_key, o->b + 14, o->len - 14) &
+			    (XFAB_GROUP_BUCKETS - 1)];
+	assert_int_equal(bpf_map_lookup_elem(H.fd[XFAB_T_NEXTHOPS], &nh_id, &nh), 0);
+	for (int p = 0; p < N_PORTS; p++)
+		if (H.ifindex[p] == nh.ifindex)
+			return p;
+	fail_msg("the group's member %u is on no port", nh_id);
+	return -1;
+}
+
+/* What the tunnel hash of inner frame f (the oracle's, with the loaded
+ * tunnel key) makes of it: the outer source port (RFC 7348 5: 49152 +
+ * 14 bits of it) and which of n endpoints, as include/xfab_hash.h says. */
+static void tunnel_choice(const struct pkt *f, int n, __u16 *sport, int *endpoint)
+{
+	struct xfab_settings cfg;
+	__u32 zero = 0, h;
+
+	assert_int_equal(bpf_map_lookup_elem(H.fd[XFAB_T_SETTINGS], &zero, &cfg), 0);
+	h = oracle_flow_hash(&cfg.tunnel_key, f->b + 14, f->len - 14);
+	*sport = (__u16)(49152 | ((h ^ h >> 16) & 0x3fff));
+	*endpoint = (int)((h >> 8) % (__u32)n);
+}
+
 static void encap_case(int in_port, const struct inner *in, __u32 vni, const __u8 *inner_dmac,
 		       const char *const *endpoints, int n_endpoints, __u16 *sport_out,
 		       int *egress_out)
@@ -391,8 +461,8 @@ static void encap_case(int in_port, const struct inner *in, __u32 vni, const __u
 	struct pkt frame, got[2], want;
 	char ep[INET_ADDRSTRLEN];
 	__u32 vnet = in_port == P4 ? 2 : 1;
-	int egress[2];
-	__u16 sport;
+	int egress[2], want_ep;
+	__u16 sport, want_sport;
 
 	describe(in, &d, H.mac[in_port], host_mac);
 	emit(&d, &frame);
@@ -400,8 +470,12 @@ static void encap_case(int in_port, const struct inner *in, __u32 vni, const __u
 		__u64 p0 = vnet_stat(vnet, offsetof(struct xfab_vnet_stats, encap_packets));
 		__u64 b0 = vnet_stat(vnet, offsetof(struct xfab_vnet_stats, encap_bytes));
 
+		assert_int_equal(h_scratch_mark(&H), 0);
 		egress[tc] = run(tc, in_port, &frame, &got[tc], XFAB_ACT_FORWARD);
 		assert_true(egress[tc] == P2 || egress[tc] == P3);
+		/* wrapped by the fast path when it is loaded (bpf/fast.h), else
+		 * by the pipeline: the same bytes are judged either way */
+		assert_int_equal(h_scratch_marked(&H), h_fast_path(&H));
 		assert_int_equal(vnet_stat(vnet, offsetof(struct xfab_vnet_stats, encap_packets)),
 				 p0 + 1);
 		assert_int_equal(vnet_stat(vnet, offsetof(struct xfab_vnet_stats, encap_bytes)),
@@ -413,20 +487,15 @@ static void encap_case(int in_port, const struct inner *in, __u32 vni, const __u
 	assert_memory_equal(got[0].b, got[1].b, got[0].len);
 
 	assert_true(got[0].len == frame.len + XFAB_VXLAN_ENCAP_LEN);
-	/* the remote VTEP: one of the route's */
+	/* the remote VTEP and the source port the inner flow's hash picks,
+	 * and the uplink the outer flow's does */
+	tunnel_choice(&frame, n_endpoints, &want_sport, &want_ep);
 	inet_ntop(AF_INET, got[0].b + 14 + 16, ep, sizeof(ep));
-	{
-		int found = 0;
-
-		for (int i = 0; i < n_endpoints; i++)
-			found |= !strcmp(ep, endpoints[i]);
-		if (!found)
-			print_message("endpoint %s is not the route's\n", ep);
-		assert_true(found);
-	}
-	/* the source port: in 49152-65535 (RFC 7348 5) */
+	if (strcmp(ep, endpoints[want_ep]))
+		fail_msg("endpoint %s, the hash picks %s", ep, endpoints[want_ep]);
 	sport = get16(got[0].b + 34);
-	assert_true(sport >= 49152);
+	assert_int_equal(sport, want_sport);
+	assert_int_equal(egress[0], uplink_of(&got[0]));
 
 	exp_inner = d;
 	memcpy(exp_inner.dmac, inner_dmac, 6);
@@ -502,8 +571,8 @@ static void test_encap_tagged(void **state)
 	}
 }
 
-/* Flows spread: distinct source ports, both remote VTEPs, both uplinks;
- * a flow keeps its port. */
+/* Flows spread: distinct source ports, both remote VTEPs, both uplinks
+ * (each the one its outer flow's hash picks); a flow keeps its port. */
 static void test_encap_entropy(void **state)
 {
 	__u16 sports[64];
@@ -520,6 +589,7 @@ static void test_encap_entropy(void **state)
 		describe(&in, &d, H.mac[P1], host_mac);
 		emit(&d, &f);
 		e = run(0, P1, &f, &out, XFAB_ACT_FORWARD);
+		assert_int_equal(e, uplink_of(&out)); /* the outer flow's member */
 		used_port[e]++;
 		sports[i] = get16(out.b + 34);
 		assert_true(sports[i] >= 49152);
@@ -559,8 +629,11 @@ static void test_tenant_local(void **state)
 	e.ip4.ttl = 63;
 	emit(&e, &want);
 	for (int tc = 0; tc < 2; tc++) {
+		assert_int_equal(h_scratch_mark(&H), 0);
 		assert_int_equal(run(tc, P1, &f, &got, XFAB_ACT_FORWARD), P5);
 		assert_bytes(&got, &want);
+		/* a local tenant route is the pipeline's, fast path or not */
+		assert_int_equal(h_scratch_marked(&H), 0);
 	}
 }
 
@@ -617,7 +690,7 @@ static void tunnel_frame(struct pkt *p, const struct xfab_frame *inner, __u32 vn
 }
 
 static void decap_case(const struct inner *in, __u32 vni, __u8 outer_tos, int out_port,
-		       const __u8 *dmac, __u8 want_tos)
+		       const __u8 *dmac, __u8 want_tos, int fast)
 {
 	struct xfab_frame d, e;
 	struct pkt f, got, want;
@@ -635,8 +708,11 @@ static void decap_case(const struct inner *in, __u32 vni, __u8 outer_tos, int ou
 		__u64 p0 = vnet_stat(vnet, offsetof(struct xfab_vnet_stats, decap_packets));
 		__u64 b0 = vnet_stat(vnet, offsetof(struct xfab_vnet_stats, decap_bytes));
 
+		assert_int_equal(h_scratch_mark(&H), 0);
 		assert_int_equal(run(tc, P2, &f, &got, XFAB_ACT_FORWARD), out_port);
 		assert_bytes(&got, &want);
+		/* fast: the fast path's when it is loaded; else the pipeline's */
+		assert_int_equal(h_scratch_marked(&H), fast && h_fast_path(&H));
 		if (!strchr(in->src, ':'))
 			assert_int_equal(rfc1071(got.b + 14, 20), 0);
 		assert_int_equal(vnet_stat(vnet, offsetof(struct xfab_vnet_stats, decap_packets)),
@@ -652,10 +728,15 @@ static void test_decap(void **state)
 	struct inner in6 = {"fd64:200::5", "fd64:1::2", IPPROTO_TCP, 0xb8, 63, 443, 40000, 120, 0};
 
 	(void)state;
-	decap_case(&in, VNI1, 0x68, P1, h1_mac, 0x68);
+	decap_case(&in, VNI1, 0x68, P1, h1_mac, 0x68, 0);
 	/* the same inner packet in the other VNI reaches the other tenant */
-	decap_case(&in, VNI2, 0x68, P4, h4_mac, 0x68);
-	decap_case(&in6, VNI1, 0xb8, P1, h1_mac, 0xb8);
+	decap_case(&in, VNI2, 0x68, P4, h4_mac, 0x68, 0);
+	decap_case(&in6, VNI1, 0xb8, P1, h1_mac, 0xb8, 0);
+	/* to a route by a nexthop: the fast path's */
+	in.dst = "10.100.3.9";
+	decap_case(&in, VNI1, 0x68, P5, h5_mac, 0x68, 1);
+	in6.dst = "fd64:3::9";
+	decap_case(&in6, VNI1, 0xb8, P5, h5_mac, 0xb8, 1);
 }
 
 /* RFC 6040 4.2, Figure 4: the inner ECN field after decapsulation, by
@@ -668,36 +749,45 @@ static const int rfc6040[4][4] = {
     /* CE      */ {3, 3, 3, 3},
 };
 
+/* One cell of Figure 4, IPv4 or IPv6 inside, to p1's host (connected)
+ * or, by_nh, to p5's by a nexthop. */
+static void rfc6040_case(int v6, int inner, int outer, int by_nh)
+{
+	struct inner in = {v6 ? "fd64:200::5" : "10.200.5.5",
+			   by_nh ? (v6 ? "fd64:3::2" : "10.100.3.2")
+				 : (v6 ? "fd64:1::2" : "10.100.1.2"),
+			   IPPROTO_UDP,
+			   (__u8)(0x28 | inner),
+			   63,
+			   5678,
+			   1234,
+			   64,
+			   0};
+	int want = rfc6040[inner][outer];
+
+	if (want < 0) {
+		struct xfab_frame d;
+		struct pkt f;
+
+		describe(&in, &d, vtep_mac, vtep_mac);
+		tunnel_frame(&f, &d, VNI1, (__u8)(0x28 | outer));
+		expect_reason(P2, &f, XFAB_ACT_DROP, XFAB_DROP_VXLAN_CE_NOT_ECT);
+		return;
+	}
+	decap_case(&in, VNI1, (__u8)(0x28 | outer), by_nh ? P5 : P1, by_nh ? h5_mac : h1_mac,
+		   (__u8)(0x28 | want), by_nh && want == inner);
+}
+
 static void test_decap_rfc6040(void **state)
 {
 	(void)state;
-	for (int v6 = 0; v6 < 2; v6++)
-		for (int inner = 0; inner < 4; inner++)
-			for (int outer = 0; outer < 4; outer++) {
-				struct inner in = {v6 ? "fd64:200::5" : "10.200.5.5",
-						   v6 ? "fd64:1::2" : "10.100.1.2",
-						   IPPROTO_UDP,
-						   (__u8)(0x28 | inner),
-						   63,
-						   5678,
-						   1234,
-						   64,
-						   0};
-				int want = rfc6040[inner][outer];
-
-				if (want < 0) {
-					struct xfab_frame d;
-					struct pkt f;
-
-					describe(&in, &d, vtep_mac, vtep_mac);
-					tunnel_frame(&f, &d, VNI1, (__u8)(0x28 | outer));
-					expect_reason(P2, &f, XFAB_ACT_DROP,
-						      XFAB_DROP_VXLAN_CE_NOT_ECT);
-					continue;
-				}
-				decap_case(&in, VNI1, (__u8)(0x28 | outer), P1, h1_mac,
-					   (__u8)(0x28 | want));
-			}
+	/* to a connected route (the pipeline's) and to one by a nexthop (the
+	 * fast path's, when the merge leaves the inner field as it was) */
+	for (int by_nh = 0; by_nh < 2; by_nh++)
+		for (int v6 = 0; v6 < 2; v6++)
+			for (int inner = 0; inner < 4; inner++)
+				for (int outer = 0; outer < 4; outer++)
+					rfc6040_case(v6, inner, outer, by_nh);
 }
 
 /* Every malformed tunnel packet: dropped with its reason, on both hooks. */
