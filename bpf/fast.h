@@ -184,18 +184,43 @@ static __always_inline __u32 xfab_fast_hash(const struct xfab_fast_hdrs *h,
 	return (__u32)(sum >> 32);
 }
 
-/* A route's nexthop for the flow: a nexthop route's, or the member in the
- * flow's bucket of a group with live members; NULL for any other type (no
- * route, local, blackhole, connected: the general pipeline's). The flow is
- * the packet's at h (its ECMP hash, computed only for a group) or, with
+/* A connected route's end for daddr out of port ifindex, in the form the
+ * egress reads: the neighbour's MAC and the port's figures (nexthop.h, as
+ * xfab_use_neighbor has them) as a nexthop record, built in the fast
+ * path's scratch slot; NULL when the neighbour is unresolved (the pipeline
+ * punts it for the kernel). */
+static __always_inline const struct xfab_nexthop *xfab_fast_connected(__u32 ifindex,
+								      const __u32 *daddr, int v6)
+{
+	const struct xfab_neigh *nb = xfab_neigh_lookup(ifindex, daddr, v6);
+	struct xfab_scratch *room = xfab_scratch(XFAB_SCRATCH_FAST);
+
+	if (!nb || !room)
+		return 0;
+	room->nh.ifindex = ifindex;
+	room->nh.flags = XFAB_NH_VALID | XFAB_NH_RESOLVED;
+	xfab_mac_copy(room->nh.dmac, nb->mac);
+	xfab_port_egress(&room->nh.port, ifindex);
+	return &room->nh;
+}
+
+/* A route's nexthop for the flow to daddr: a nexthop route's, the member
+ * in the flow's bucket of a group with live members, or a connected
+ * route's neighbour; NULL for any other type (no
+ * route, local, blackhole: the general pipeline's). The flow is the
+ * packet's at h (its ECMP hash, computed only for a group) or, with
  * outer_hash, a tunnel's outer one. */
 static __always_inline const struct xfab_nexthop *xfab_fast_nexthop(__u32 type, __u32 id,
 								    const struct xfab_fast_hdrs *h,
 								    const struct xfab_settings *cfg,
-								    int v6, const __u32 *outer_hash)
+								    int v6, const __u32 *outer_hash,
+								    const __u32 *daddr)
 {
+	const struct xfab_nexthop *nh;
 	const struct xfab_group *grp;
 
+	if (type == XFAB_RT_CONNECTED)
+		return xfab_fast_connected(id, daddr, v6);
 	if (type == XFAB_RT_GROUP) {
 		grp = bpf_map_lookup_elem(&nh_groups, &id);
 		if (!grp || grp->num_members == 0 || grp->live_members == 0)
@@ -205,16 +230,21 @@ static __always_inline const struct xfab_nexthop *xfab_fast_nexthop(__u32 type, 
 	} else if (type != XFAB_RT_NEXTHOP) {
 		return 0;
 	}
-	return bpf_map_lookup_elem(&nexthops, &id);
+	nh = bpf_map_lookup_elem(&nexthops, &id);
+	/* one register, null-checked where it is read: without this the
+	 * compiler may offset the record's pointer before the caller's check,
+	 * which the verifier refuses */
+	asm volatile("" : "+r"(nh));
+	return nh;
 }
 
 /* The same for FIB entry v (fib.h: its type above its id; 0 for none). */
 static __always_inline const struct xfab_nexthop *
 xfab_fast_fib_nexthop(__u32 v, const struct xfab_fast_hdrs *h, const struct xfab_settings *cfg,
-		      int v6, const __u32 *outer_hash)
+		      int v6, const __u32 *outer_hash, const __u32 *daddr)
 {
 	return xfab_fast_nexthop(v >> XFAB_FIB4_TYPE_SHIFT, v & XFAB_FIB4_ID_MASK, h, cfg, v6,
-				 outer_hash);
+				 outer_hash, daddr);
 }
 
 /* The egress side: the nexthop live and resolved, its port the tenant's
@@ -278,38 +308,43 @@ static __always_inline __u8 xfab_fast_hop(void *ip, int v6)
 
 /*
  * A tenant port's packet into a tunnel, vxlan.h's encapsulation in one
- * pass: its VNET's route a tunnel whose endpoint the inner flow's tunnel
- * hash picks (xfab_vnet_tunnel), the underlay's path to that endpoint live
+ * pass: its VNET's route rt a tunnel whose endpoint the inner flow's
+ * tunnel hash picks (xfab_vnet_tunnel), the underlay's path to that endpoint live
  * by the outer flow's ECMP hash, within the MTU once wrapped. The room is
  * made before a byte is written (a failure leaves the frame as it was, the
  * pipeline's); then the inner TTL, the outer headers and MACs, the
- * counters (the tenant's too) and the redirect. A local tenant route, a
- * blackhole or none is the pipeline's.
+ * counters (the tenant's too) and the redirect.
  */
 static __always_inline int xfab_fast_encap(struct xfab_ctx *c, const struct xfab_fast_hdrs *h,
 					   const struct xfab_port *in,
-					   const struct xfab_settings *cfg, int v6)
+					   const struct xfab_settings *cfg, int v6,
+					   const struct xfab_route *rt)
 {
-	const __u32 *daddr =
-	    v6 ? (const __u32 *)&((struct ipv6hdr *)h->ip)->daddr : &((struct iphdr *)h->ip)->daddr;
-	const struct xfab_route *rt = xfab_table_route(daddr, v6, XFAB_TABLE_VNET | in->vnet);
+	struct xfab_scratch *room = xfab_scratch(XFAB_SCRATCH_FAST);
 	const struct xfab_nexthop *nh;
-	struct xfab_overlay ov;
-	__u32 len = c->len, outer;
+	struct xfab_overlay *ov;
+	__u32 len = c->len, tunnel_hash, outer;
 	__u8 *w, tos;
 
-	if (!rt || rt->type != XFAB_RT_TUNNEL ||
-	    xfab_vnet_tunnel(&ov, rt->id, xfab_fast_hash(h, &cfg->tunnel_key, v6)))
+	if (!room)
 		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, len);
-	outer = (__u32)(xfab_flow_hash_base(ov.src, ov.endpoint, xfab_vxlan_outer_ports(ov.sport),
-					    IPPROTO_UDP, 0, &cfg->ecmp_key) >>
-			32);
-	nh = xfab_fast_fib_nexthop(xfab_fib4_entry(ov.endpoint), h, cfg, 0, &outer);
+	/* the tunnel hash, whole before the tunnel's lookups: the compiler
+	 * would keep its twenty-odd words across those calls on the stack */
+	tunnel_hash = xfab_fast_hash(h, &cfg->tunnel_key, v6);
+	asm volatile("" : "+r"(tunnel_hash));
+	if (xfab_vnet_tunnel(&room->ov, rt->id, tunnel_hash))
+		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, len);
+	ov = &room->ov;
+	outer =
+	    (__u32)(xfab_flow_hash_base(ov->src, ov->endpoint, xfab_vxlan_outer_ports(ov->sport),
+					IPPROTO_UDP, 0, &cfg->ecmp_key) >>
+		    32);
+	nh = xfab_fast_fib_nexthop(xfab_fib4_entry(ov->endpoint), h, cfg, 0, &outer, &ov->endpoint);
 	if (!nh)
 		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, len);
 	if (!xfab_fast_egress_ok(c, nh, len - ETH_HLEN + XFAB_VXLAN_ENCAP_LEN, 0))
 		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, len);
-	ov.inner_proto = h->eth->h_proto;
+	ov->inner_proto = h->eth->h_proto;
 	if (xfab_ctx_encap(c, XFAB_VXLAN_ENCAP_LEN))
 		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, len);
 	/* the frame had XFAB_FAST_HDRS4 bytes at least: this always holds */
@@ -317,7 +352,7 @@ static __always_inline int xfab_fast_encap(struct xfab_ctx *c, const struct xfab
 	if (!w)
 		return c->is_tc ? TC_ACT_SHOT : XDP_ABORTED;
 	tos = xfab_fast_hop(w + XFAB_VXLAN_HDRS_LEN, v6);
-	xfab_vxlan_write(w, &ov, tos, len);
+	xfab_vxlan_write(w, ov, tos, len);
 	xfab_mac_copy(((struct ethhdr *)w)->h_dest, nh->dmac);
 	xfab_mac_copy(((struct ethhdr *)w)->h_source, nh->port.smac);
 	xfab_count_forward(in->slot, len, nh->port.slot, c->len);
@@ -385,8 +420,8 @@ static __always_inline int xfab_fast_inner(const struct xfab_ctx *c, void *data,
 /*
  * A tunnel packet to this switch's VTEP, vxlan.h's decapsulation in one
  * pass: an inner packet xfab_fast_inner keeps, of a known VNI, routed in
- * its VNET's table to a nexthop or a group member (by the inner flow's
- * ECMP hash) on a port of that tenant, live and within its MTU. The outer
+ * its VNET's table to a nexthop, a group member (by the inner flow's ECMP
+ * hash) or a connected neighbour on a port of that tenant, live and within its MTU. The outer
  * headers go before a byte is written (a failure leaves the frame as it
  * was, the pipeline's); then the inner TTL, the MACs, the counters (the
  * tenant's too) and the redirect. Anything else is the pipeline's.
@@ -400,6 +435,7 @@ static __always_inline int xfab_fast_decap(struct xfab_ctx *c, const struct xfab
 	const struct xfab_nexthop *nh = 0;
 	struct xfab_fast_hdrs inner;
 	__u32 vni, len = c->len, *vnet = 0;
+	const __u32 *daddr;
 	int v6;
 	__u8 *w, tos;
 
@@ -408,11 +444,11 @@ static __always_inline int xfab_fast_decap(struct xfab_ctx *c, const struct xfab
 	if (!vnet || *vnet == 0 || *vnet >= XFAB_MAX_VNETS)
 		return xfab_fast_miss(XFAB_FAST_MISS_VXLAN, len);
 	v6 = inner.eth->h_proto == bpf_htons(ETH_P_IPV6);
-	rt = xfab_table_route(v6 ? (const __u32 *)&((struct ipv6hdr *)inner.ip)->daddr
-				 : &((struct iphdr *)inner.ip)->daddr,
-			      v6, XFAB_TABLE_VNET | *vnet);
+	daddr = v6 ? (const __u32 *)&((struct ipv6hdr *)inner.ip)->daddr
+		   : &((struct iphdr *)inner.ip)->daddr;
+	rt = xfab_table_route(daddr, v6, XFAB_TABLE_VNET | *vnet);
 	if (rt)
-		nh = xfab_fast_nexthop(rt->type, rt->id, &inner, cfg, v6, 0);
+		nh = xfab_fast_nexthop(rt->type, rt->id, &inner, cfg, v6, 0, daddr);
 	if (!nh)
 		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, len);
 	if (!xfab_fast_egress_ok(c, nh, len - XFAB_VXLAN_OFF_INNER - ETH_HLEN, *vnet))
@@ -433,15 +469,19 @@ static __always_inline int xfab_fast_decap(struct xfab_ctx *c, const struct xfab
 }
 
 /* Past the frame's checks: the port, the settings, VXLAN (to this VTEP:
- * decapsulated), a tenant's port (encapsulated), the route (FIB entry v), the egress; then the
+ * decapsulated), a tenant's port (its VNET's table: encapsulated, or to
+ * another of its ports), the route (FIB entry v), the egress; then the
  * rewrite (the TTL or hop limit, then the MACs), the counters and the redirect. */
 static __always_inline int xfab_fast_forward(struct xfab_ctx *c, const struct xfab_fast_hdrs *h,
 					     __u32 l3_len, int v6)
 {
+	const __u32 *d =
+	    v6 ? (const __u32 *)&((struct ipv6hdr *)h->ip)->daddr : &((struct iphdr *)h->ip)->daddr;
 	const struct xfab_settings *cfg;
 	const struct xfab_nexthop *nh;
+	const struct xfab_route *rt;
 	const struct xfab_port *in;
-	__u32 zero = 0;
+	__u32 zero = 0, vnet = 0;
 	__u8 tos;
 
 	in = xfab_fast_port(h->eth, c->ingress_ifindex, c->is_tc);
@@ -455,19 +495,21 @@ static __always_inline int xfab_fast_forward(struct xfab_ctx *c, const struct xf
 			return xfab_fast_decap(c, h, in, cfg);
 		return xfab_fast_miss(XFAB_FAST_MISS_VXLAN, c->len);
 	}
-	if (xfab_code_on(XFAB_CODE_OVERLAY) && in->vnet)
-		return xfab_fast_encap(c, h, in, cfg, v6);
-	if (v6) {
-		const __u32 *d = (const __u32 *)&((struct ipv6hdr *)h->ip)->daddr;
-
-		nh = xfab_fast_fib_nexthop(xfab_fib6_walk(d[0], d[1], d[2], d[3]), h, cfg, 1, 0);
+	if (xfab_code_on(XFAB_CODE_OVERLAY) && in->vnet) {
+		/* a tenant's: into a tunnel, or routed among its own ports */
+		vnet = in->vnet;
+		rt = xfab_table_route(d, v6, XFAB_TABLE_VNET | vnet);
+		if (rt && rt->type == XFAB_RT_TUNNEL)
+			return xfab_fast_encap(c, h, in, cfg, v6, rt);
+		nh = rt ? xfab_fast_nexthop(rt->type, rt->id, h, cfg, v6, 0, d) : 0;
+	} else if (v6) {
+		nh = xfab_fast_fib_nexthop(xfab_fib6_walk(d[0], d[1], d[2], d[3]), h, cfg, 1, 0, d);
 	} else {
-		nh = xfab_fast_fib_nexthop(xfab_fib4_entry(((struct iphdr *)h->ip)->daddr), h, cfg,
-					   0, 0);
+		nh = xfab_fast_fib_nexthop(xfab_fib4_entry(*d), h, cfg, 0, 0, d);
 	}
 	if (!nh)
 		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, c->len);
-	if (!xfab_fast_egress_ok(c, nh, l3_len, 0))
+	if (!xfab_fast_egress_ok(c, nh, l3_len, vnet))
 		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, c->len);
 	tos = xfab_fast_hop(h->ip, v6);
 	xfab_mac_copy(h->eth->h_dest, nh->dmac);

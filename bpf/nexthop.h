@@ -84,20 +84,28 @@ static __always_inline void xfab_port_egress(struct xfab_nh_port *out, __u32 ifi
 	out->flags = port->flags;
 }
 
+/* The neighbour daddr (network order: IPv4's one word, IPv6's four) on
+ * port ifindex, as the kernel resolved it; NULL when it has not. */
+static __always_inline const struct xfab_neigh *xfab_neigh_lookup(__u32 ifindex, const __u32 *daddr,
+								  int v6)
+{
+	struct xfab_neigh_key key = {.ifindex = ifindex};
+
+	if (v6) {
+		key.family = 10; /* AF_INET6 */
+		__builtin_memcpy(key.addr, daddr, 16);
+	} else {
+		key.family = 2; /* AF_INET */
+		__builtin_memcpy(key.addr, daddr, 4);
+	}
+	return bpf_map_lookup_elem(&neighbors, &key);
+}
+
 static __always_inline int xfab_use_neighbor(const struct xfab_meta *m, __u32 ifindex,
 					     struct xfab_l3_decision *l3, struct xfab_result *res)
 {
-	struct xfab_neigh_key key = {.ifindex = ifindex};
-	struct xfab_neigh *nb;
+	const struct xfab_neigh *nb = xfab_neigh_lookup(ifindex, m->daddr, m->is_v6);
 
-	if (m->is_v6) {
-		key.family = 10; /* AF_INET6 */
-		__builtin_memcpy(key.addr, m->daddr, 16);
-	} else {
-		key.family = 2; /* AF_INET */
-		__builtin_memcpy(key.addr, m->daddr, 4);
-	}
-	nb = bpf_map_lookup_elem(&neighbors, &key);
 	if (!nb)
 		return xfab_punt(res, XFAB_PUNT_NEIGH_UNRESOLVED);
 	l3->egress_ifindex = ifindex;

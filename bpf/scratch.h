@@ -123,15 +123,22 @@ struct xfab_scratch {
 	__u32 pfc_changed;
 	__u32 pad2;
 	struct xfab_clock clock; /* the xdp datapath's per-batch time (kern.h) */
+	/* the fast path's slot only (fast.h): a connected route's neighbour
+	 * as a nexthop record, too big for its stack */
+	struct xfab_nexthop nh;
 };
 
 #define XFAB_SCRATCH_DATA 0   /* the pipeline: packets */
 #define XFAB_SCRATCH_TRACE 1  /* the pipeline: trace runs */
 #define XFAB_SCRATCH_EGRESS 2 /* tc egress */
+/* the fast path (fast.h): what its stack cannot hold (an encapsulation's
+ * ov, a connected route's nh); never the pipeline's slot, whose contents
+ * tell the tests which path ran */
+#define XFAB_SCRATCH_FAST 3
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 3);
+	__uint(max_entries, 4);
 	__type(key, __u32);
 	__type(value, struct xfab_scratch);
 } scratch SEC(".maps");

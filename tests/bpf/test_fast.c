@@ -3,9 +3,9 @@
  * The xdp fast path (bpf/fast.h): which frames it forwards itself and which
  * it leaves to the general pipeline, and that what it forwards is right.
  *
- * - A plain IPv4 frame to a nexthop route and to a group is forwarded with
- *   no miss counted (fast_stats): the bytes are the oracle's (MACs, TTL,
- *   the checksum by RFC 1071 written out), the ports' counters move by one.
+ * - A plain IPv4 frame to a nexthop route, to a group and to a connected
+ *   route's neighbour is forwarded with no miss counted (fast_stats): the bytes are the oracle's
+ * (MACs, TTL, the checksum by RFC 1071 written out), the ports' counters move by one.
  * - For 64 flows (UDP ports, and RoCEv2 QPs under E-ECMP), the member the
  *   fast path sends to is the one the multilinear hash (include/xfab_hash.h's
  *   comment, written out here from it) picks with the loaded keys: the
@@ -246,6 +246,8 @@ static void test_forwarded(void **state)
 	expect_fast("IPv6 nexthop route, TCP", &f, gw2_mac, 1);
 	f.b[L3 + 7] = 2;
 	expect_fast("hop limit 2", &f, gw2_mac, 1);
+	build(&f, "10.0.3.1", 4000, 5000, 0); /* p3's subnet: its neighbour */
+	expect_fast("connected route", &f, gw3_mac, 2);
 }
 
 /* The port (1: p2, 2: p3) of the gateway the bucket for hash names in
@@ -388,7 +390,7 @@ static void test_other_misses(void **state)
 	build(&f, "10.7.1.1", 4000, 5000, 0);
 	expect_miss("blackhole", &f, XFAB_FAST_MISS_ROUTE, XDP_DROP);
 	build(&f, "10.0.1.9", 4000, 5000, 0);
-	expect_miss("connected route", &f, XFAB_FAST_MISS_ROUTE, XDP_PASS);
+	expect_miss("connected route, no neighbour", &f, XFAB_FAST_MISS_ROUTE, XDP_PASS);
 	build(&f, "10.5.1.1", 4000, 5000, 0);
 	expect_miss("no route", &f, XFAB_FAST_MISS_ROUTE, XDP_DROP);
 	build(&f, "10.6.1.1", 4000, 5000, 0);
