@@ -174,6 +174,14 @@ static void neigh(int port, const char *addr, const __u8 *mac)
 	assert_int_equal(bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_NEIGHBORS), &k, &v, 0), 0);
 }
 
+static void neigh_delete(int port, const char *addr)
+{
+	struct xfab_neigh_key k = {.ifindex = H.ifindex[port], .family = AF_INET};
+
+	assert_int_equal(inet_pton(AF_INET, addr, k.addr), 1);
+	assert_int_equal(bpf_map_delete_elem(h_map_fd(&H, XFAB_MAP_NEIGHBORS), &k), 0);
+}
+
 static void set_vtep(__u32 flags)
 {
 	struct xfab_vtep v = {.flags = flags, .udp_port = XFAB_VXLAN_UDP_PORT, .name = "vtep1"};
@@ -822,6 +830,18 @@ static void test_decap_malformed(void **state)
 	assert_int_equal(h_percpu_u64(&H, XFAB_MAP_VNET_DROPS,
 				      XFAB_VNET_DROP_KEY(0, XFAB_DROP_VXLAN_UNKNOWN_VNI), 0, 2),
 			 n0 + 2);
+	/* a VNI the table maps to no tenant (0, the underlay; past the last
+	 * VNET): unknown too, though that tenant's table would route it */
+	neigh(P2, "10.100.1.2", spine_mac);
+	for (__u32 vni = 3001, bad[2] = {0, XFAB_MAX_VNETS}, i = 0; i < 2; i++, vni++) {
+		assert_int_equal(
+		    bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_VNI_TO_VNET), &vni, &bad[i], 0), 0);
+		route(bad[i], "10.100.1.0/24", XFAB_RT_CONNECTED, H.ifindex[P2]);
+		tunnel_frame(&f, &d, vni, 0);
+		expect_reason(P2, &f, XFAB_ACT_DROP, XFAB_DROP_VXLAN_UNKNOWN_VNI);
+		assert_int_equal(bpf_map_delete_elem(h_map_fd(&H, XFAB_MAP_VNI_TO_VNET), &vni), 0);
+	}
+	neigh_delete(P2, "10.100.1.2");
 	/* cut short: inside the VXLAN header, inside the inner Ethernet
 	 * header (the outer lengths say so: the IP layer is sane) */
 	for (int keep = 4; keep <= 20; keep += 16) {
