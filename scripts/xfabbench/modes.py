@@ -32,7 +32,7 @@ STAGE_BUILDS = [("ecmp16", STOP_ORDER), ("flowlet", ["fib", "pick"]), ("ecn", ["
 # bench from rotting; no figure from it is a result)
 SMOKE = ["kernel", "redirect", "tc_redirect", "xdp_fwd", "xdp_fwd_direct", "lean_ecmp",
          "xfab_l3", "xfab_ecmp16", "xfab_ecmp16@parse", "xfab_ecmp16@nexthop", "xfab_tc",
-         "xfab_vxlan_encap", "encap_min", "decap_min"]
+         "xfab_vxlan_encap", "encap_min", "decap_min", "tc_rewrite"]
 
 
 # Measured with 1 flow too (the rest at 1,024 flows only: make bench stays
@@ -257,13 +257,17 @@ def baseline_modes():
             attach_d0(prog, prog, "out_port", ["--key", "0"])
         return up
 
-    def tc_redirect():
-        xdp_off()
-        gro(True)
-        attach_d0("bench_tc_redirect", "tcred", "tc_out", ["--key", "0"])
+    def tc_redirect(prog="bench_tc_redirect", pin="tcred"):
+        def up():
+            xdp_off()
+            gro(True)
+            attach_d0(prog, pin, "tc_out", ["--key", "0"])
+        return up
 
-    def tc_redirect_off():
-        shutil.rmtree(PIN + "/tcred", ignore_errors=True)  # the link's pin: detaches
+    def tc_redirect_off(pin="tcred"):
+        def down():
+            shutil.rmtree(PIN + "/" + pin, ignore_errors=True)  # the link's pin: detaches
+        return down
 
     def fwd(prog="bench_fwd"):
         def up():
@@ -305,8 +309,11 @@ def baseline_modes():
                 "dropped, the decapsulation's ceiling)", redirect("bench_decap"), xdp_off,
                 prog=PIN + "/bench_decap/bench_decap", vxlan=True, restore_all=True,
                 sink_len=60),
-           Mode("tc_redirect", "minimal tc redirect (the tc datapath's ceiling)", tc_redirect,
-                tc_redirect_off),
+           Mode("tc_redirect", "minimal tc redirect (the tc datapath's ceiling)", tc_redirect(),
+                tc_redirect_off()),
+           Mode("tc_rewrite", "minimal tc router (headers read, TTL and MACs rewritten: a tc "
+                "router's ceiling)", tc_redirect("bench_tc_rewrite", "tcrw"),
+                tc_redirect_off("tcrw")),
            Mode("xdp_fwd_1m", "xdp_fwd-style, 1M routes (kernel FIB)", fwd("bench_fwd_big"),
                 xdp_off, prog=PIN + "/bench_fwd_big/bench_fwd_big")]
 

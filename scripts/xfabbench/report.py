@@ -99,7 +99,10 @@ def baselines_note():
             "*minimal VXLAN encapsulation and decapsulation* (bench/bench.bpf.c) are the "
             "ceilings of the overlay rows: 50 bytes of precomputed outer headers put in front "
             "(lengths, checksum and source port set per packet), or the outer headers checked "
-            "and taken off and the inner MACs set, then the redirect, with no table looked up.",
+            "and taken off and the inner MACs set, then the redirect, with no table looked up; "
+            "the *minimal tc router* (bench/bench.bpf.c) is the tc datapath's: the headers "
+            "read, the TTL (RFC 1624's checksum update) and the MACs rewritten, then the "
+            "minimal tc redirect's bpf_redirect.",
             ""]
 
 

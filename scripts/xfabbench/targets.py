@@ -124,6 +124,8 @@ def issue31_rows(f):
                             ("xfab_ecmp16_v6_1m", "xfab_ecmp16_v6", "IPv6")):
         f.within("1M %s routes: rate against 10 routes" % fam, big, small, 5)
     f.ratio("tc datapath vs the minimal tc redirect", "xfab_tc", "tc_redirect", 0.95)
+    f.ratio("the minimal tc router (its ceiling) vs the minimal tc redirect: what the row above "
+            "can reach", "tc_rewrite", "tc_redirect", 0.95)
     f.ratio("tc datapath, lossless class vs its lossy class (the tc datapath row)", "xfab_tc_pfc",
             "xfab_tc", 0.85)
 

@@ -2,7 +2,8 @@
 # make bench-smoke in CI, so the bench never rots: one short round of the
 # baselines (kernel, the minimal XDP and tc redirects, the xdp_fwd-style
 # forwarder with flags 0 and with BPF_FIB_LOOKUP_DIRECT, the lean reference
-# ECMP forwarder, the minimal VXLAN encapsulation and decapsulation), L3, 16-way ECMP, two stage builds (xfabd --bench-stop), the tc
+# ECMP forwarder, the minimal VXLAN encapsulation and decapsulation, the
+# minimal tc router), L3, 16-way ECMP, two stage builds (xfabd --bench-stop), the tc
 # datapath and a VXLAN encapsulation. Nothing here asserts a rate against a
 # target (rates are the machine's); what must hold is that every
 # configuration ran and forwarded (the sink counted frames), that each xfab
@@ -27,7 +28,7 @@ sys.path.insert(0, '$ROOT/scripts')
 r = json.load(open('$out/smoke.json'))['modes']
 want = ['kernel', 'redirect', 'tc_redirect', 'xdp_fwd', 'xdp_fwd_direct', 'lean_ecmp',
         'xfab_l3', 'xfab_ecmp16', 'xfab_ecmp16@parse', 'xfab_ecmp16@nexthop', 'xfab_tc',
-        'xfab_vxlan_encap', 'encap_min', 'decap_min']
+        'xfab_vxlan_encap', 'encap_min', 'decap_min', 'tc_rewrite']
 missing = [w for w in want if w not in r or r[w]['mpps']['1024']['median'] <= 0]
 sys.exit('missing or 0: %s' % missing if missing else 0)"
 check "each xfab xdp program forwarded in its test run (ns/packet)" py "
