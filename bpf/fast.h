@@ -42,6 +42,7 @@
 #include "fib.h"
 #include "nexthop.h"
 #include "parse.h"
+#include "pfc.h"
 #include "acl.h"
 #include "qos.h"
 #include "vxlan.h"
@@ -127,7 +128,8 @@ static __always_inline int xfab_fast_ipv6_ok(const struct ipv6hdr *ip6h, __u32 l
 
 /* The ingress port's entry when it is configured, up, the frame's MAC is
  * its own, and it needs no ingress feature; else NULL. A lossless port
- * matters to xdp only, which hands its lossless classes to tc. */
+ * matters to xdp only, which hands its lossless classes to tc (tc charges
+ * them as it sends them, xfab_fast_out). */
 static __always_inline const struct xfab_port *xfab_fast_port(const struct ethhdr *eth,
 							      __u32 ifindex, int is_tc)
 {
@@ -247,11 +249,33 @@ xfab_fast_fib_nexthop(__u32 v, const struct xfab_fast_hdrs *h, const struct xfab
 				 outer_hash, daddr);
 }
 
+/*
+ * tc, a lossless class's part (pfc.h), in subprograms of their own: their
+ * map keys, inlined, took xfab_tc's frame past the stack budget
+ * (xfab-stackcheck). Called only for a packet from or to a port with
+ * lossless priorities. No watchdog drop on its way from port in to nh's:
+ */
+static __attribute__((noinline)) int xfab_fast_pfc_calm(const struct xfab_port *in,
+							const struct xfab_nexthop *nh)
+{
+	return xfab_pfc_tc_calm(in, &nh->port);
+}
+
+/* and its charge as it leaves, of class tc, skb->len bytes. */
+static __attribute__((noinline)) int xfab_fast_pfc_charge(struct __sk_buff *skb,
+							  const struct xfab_port *in,
+							  const struct xfab_nexthop *nh, __u32 tc)
+{
+	return (int)xfab_pfc_tc_forward(skb, in->slot, in->ifindex, &nh->port, &nh->ifindex, tc,
+					skb->len);
+}
+
 /* The egress side: the nexthop live and resolved, its port the tenant's
  * the packet belongs to (vnet; 0 the underlay's), its MTU holding the
  * packet (a GSO packet's segments do), and for xdp unqueued (tc's queue is
- * the egress port's qdisc). */
-static __always_inline int xfab_fast_egress_ok(const struct xfab_ctx *c,
+ * the egress port's qdisc); for tc no PFC watchdog dropping on its way
+ * from port in (the pipeline drops and counts those, pfc.h). */
+static __always_inline int xfab_fast_egress_ok(const struct xfab_ctx *c, const struct xfab_port *in,
 					       const struct xfab_nexthop *nh, __u32 l3_len,
 					       __u32 vnet)
 {
@@ -261,6 +285,9 @@ static __always_inline int xfab_fast_egress_ok(const struct xfab_ctx *c,
 	if (xfab_code_on(XFAB_CODE_OVERLAY) && nh->port.vnet != vnet)
 		return 0;
 	if (!c->is_tc && xfab_code_on(XFAB_CODE_QUEUE) && (nh->port.flags & XFAB_PORT_QUEUED))
+		return 0;
+	if (c->is_tc && xfab_code_on(XFAB_CODE_PFC) &&
+	    ((in->flags | nh->port.flags) & XFAB_PORT_LOSSLESS) && !xfab_fast_pfc_calm(in, nh))
 		return 0;
 	return 1;
 }
@@ -278,13 +305,20 @@ static __always_inline int xfab_fast_miss(__u32 why, __u32 len)
 }
 
 /* Out of nexthop nh: xdp's DEVMAP slot, or tc's device with the class the
- * egress qdisc queues it in (ctx.h's skb->priority, DSCP's class). */
-static __always_inline int xfab_fast_out(const struct xfab_ctx *c, const struct xfab_nexthop *nh,
-					 __u8 tos)
+ * egress qdisc queues it in (ctx.h's skb->priority, DSCP's class), a
+ * lossless class charged to its PG on port in (egress_ok saw no watchdog
+ * drop on this way). */
+static __always_inline int xfab_fast_out(const struct xfab_ctx *c, const struct xfab_port *in,
+					 const struct xfab_nexthop *nh, __u8 tos)
 {
+	__u32 tc;
+
 	if (!c->is_tc)
 		return bpf_redirect_map(&tx_ports, (__u8)nh->port.slot, 0);
-	((struct __sk_buff *)c->ctx)->priority = 0x10000 | (xfab_classify_tos(tos) + 1);
+	tc = xfab_classify_tos(tos);
+	if (xfab_code_on(XFAB_CODE_PFC) && ((in->flags | nh->port.flags) & XFAB_PORT_LOSSLESS))
+		xfab_fast_pfc_charge(c->ctx, in, nh, tc);
+	((struct __sk_buff *)c->ctx)->priority = 0x10000 | (tc + 1);
 	return bpf_redirect(nh->ifindex, 0);
 }
 
@@ -342,7 +376,7 @@ static __always_inline int xfab_fast_encap(struct xfab_ctx *c, const struct xfab
 	nh = xfab_fast_fib_nexthop(xfab_fib4_entry(ov->endpoint), h, cfg, 0, &outer, &ov->endpoint);
 	if (!nh)
 		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, len);
-	if (!xfab_fast_egress_ok(c, nh, len - ETH_HLEN + XFAB_VXLAN_ENCAP_LEN, 0))
+	if (!xfab_fast_egress_ok(c, in, nh, len - ETH_HLEN + XFAB_VXLAN_ENCAP_LEN, 0))
 		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, len);
 	ov->inner_proto = h->eth->h_proto;
 	if (xfab_ctx_encap(c, XFAB_VXLAN_ENCAP_LEN))
@@ -357,7 +391,7 @@ static __always_inline int xfab_fast_encap(struct xfab_ctx *c, const struct xfab
 	xfab_mac_copy(((struct ethhdr *)w)->h_source, nh->port.smac);
 	xfab_count_forward(in->slot, len, nh->port.slot, c->len);
 	xfab_count_vnet(in->vnet, 0, len);
-	return xfab_fast_out(c, nh, tos);
+	return xfab_fast_out(c, in, nh, tos);
 }
 
 /* To this switch's VTEP: an IPv4 UDP packet to port 4789 (xfab_fast_tunnel
@@ -451,7 +485,7 @@ static __always_inline int xfab_fast_decap(struct xfab_ctx *c, const struct xfab
 		nh = xfab_fast_nexthop(rt->type, rt->id, &inner, cfg, v6, 0, daddr);
 	if (!nh)
 		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, len);
-	if (!xfab_fast_egress_ok(c, nh, len - XFAB_VXLAN_OFF_INNER - ETH_HLEN, *vnet))
+	if (!xfab_fast_egress_ok(c, in, nh, len - XFAB_VXLAN_OFF_INNER - ETH_HLEN, *vnet))
 		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, len);
 	if (xfab_ctx_decap(c, XFAB_VXLAN_OFF_INNER, 0, v6))
 		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, len);
@@ -465,7 +499,7 @@ static __always_inline int xfab_fast_decap(struct xfab_ctx *c, const struct xfab
 	((struct ethhdr *)w)->h_proto = bpf_htons(v6 ? ETH_P_IPV6 : ETH_P_IP);
 	xfab_count_forward(in->slot, len, nh->port.slot, c->len);
 	xfab_count_vnet(*vnet, 1, c->len);
-	return xfab_fast_out(c, nh, tos);
+	return xfab_fast_out(c, in, nh, tos);
 }
 
 /* Past the frame's checks: the port, the settings, VXLAN (to this VTEP:
@@ -509,13 +543,13 @@ static __always_inline int xfab_fast_forward(struct xfab_ctx *c, const struct xf
 	}
 	if (!nh)
 		return xfab_fast_miss(XFAB_FAST_MISS_ROUTE, c->len);
-	if (!xfab_fast_egress_ok(c, nh, l3_len, vnet))
+	if (!xfab_fast_egress_ok(c, in, nh, l3_len, vnet))
 		return xfab_fast_miss(XFAB_FAST_MISS_EGRESS, c->len);
 	tos = xfab_fast_hop(h->ip, v6);
 	xfab_mac_copy(h->eth->h_dest, nh->dmac);
 	xfab_mac_copy(h->eth->h_source, nh->port.smac);
 	xfab_count_forward(in->slot, c->len, nh->port.slot, c->len);
-	return xfab_fast_out(c, nh, tos);
+	return xfab_fast_out(c, in, nh, tos);
 }
 
 /* The packet of an entry point (xfab_xdp, xfab_tc): forwarded here (the

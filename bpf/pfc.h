@@ -6,13 +6,14 @@
  *             came in on a port pauses that port's egress queues of the
  *             priorities it names (pfc_state.paused_until_ns); xfabd closes
  *             the queues' gates on the XFAB_PFC_EV_RX event.
- *   charge    tc egress: a packet whose class is lossless on its ingress
- *             port is charged to that (port, priority group) and tagged
- *             with the PG (skb->mark); crossing XOFF asks xfabd to pause
- *             the peer (XFAB_PFC_EV_XOFF).
- *   credit    the raw tracepoint net_dev_start_xmit: a tagged packet
- *             leaving one of this switch's ports gives its bytes back;
- *             falling below XON asks xfabd to resume the peer (EV_XON).
+ *   charge    tc ingress, as the pipeline forwards it: a packet whose
+ *             class is lossless on its ingress port is charged to that
+ *             (port, priority group) and tagged with the PG (skb->mark);
+ *             crossing XOFF asks xfabd to pause the peer (EV_XOFF).
+ *   credit    the BTF tracepoints net_dev_start_xmit and kfree_skb: a
+ *             tagged packet leaving one of this switch's ports (or dropped
+ *             on one) gives its bytes back; falling below XON asks xfabd
+ *             to resume the peer (EV_XON).
  *   handoff   xdp datapath: a packet of a lossless class leaves XDP (a
  *             marker in the XDP metadata) for the tc ingress program, so
  *             it is queued, paused and accounted like on the tc datapath.
@@ -31,6 +32,7 @@
 #include "xfab_abi.h"
 #include "maps.h"
 #include "ctx.h"
+#include "kern.h"
 #include "scratch.h"
 #include "qos.h"
 
@@ -147,21 +149,19 @@ static __always_inline int xfab_pfc_rx(const struct xfab_ctx *c, struct xfab_scr
 	return 0;
 }
 
-/* What tc egress does with a packet of class tc leaving port out_slot. */
+/* What the tc datapath does with a packet of class tc leaving port out_slot. */
 #define XFAB_PFC_LOSSY (-1)   /* not lossless on its ingress port: not charged */
 #define XFAB_PFC_WD_DROP (-2) /* the watchdog's drop action discards it */
 
 /*
- * The ingress PG the packet is charged to (its key in pfc_state), or
- * XFAB_PFC_LOSSY, or XFAB_PFC_WD_DROP for a packet to a stormed queue or
- * from a stormed PG (drop action; counted here). *in_slot: the ingress
- * port's slot.
+ * The ingress PG the packet is charged to (its key in pfc_state,
+ * XFAB_QUEUE_KEY(in's slot, tc)), or XFAB_PFC_LOSSY, or XFAB_PFC_WD_DROP
+ * for a packet to a stormed queue or from a stormed PG (drop action;
+ * counted here).
  */
-static __always_inline int xfab_pfc_egress_pg(__u32 in_ifindex, __u32 out_slot, __u32 tc,
-					      __u32 *in_slot)
+static __always_inline int xfab_pfc_egress_pg(__u32 in_slot, __u32 out_slot, __u32 tc)
 {
 	const struct xfab_pfc_cfg *cfg;
-	const struct xfab_port *in;
 	struct xfab_pfc_state *st;
 	__u32 key;
 
@@ -173,15 +173,10 @@ static __always_inline int xfab_pfc_egress_pg(__u32 in_ifindex, __u32 out_slot, 
 			__sync_fetch_and_add(&st->wd_tx_dropped, 1);
 		return XFAB_PFC_WD_DROP;
 	}
-	in = bpf_map_lookup_elem(&ports, &in_ifindex);
-	if (!in || in->ifindex != in_ifindex || !in_ifindex)
-		return XFAB_PFC_LOSSY;
-	key = in->slot;
-	cfg = bpf_map_lookup_elem(&pfc_cfg, &key);
+	cfg = bpf_map_lookup_elem(&pfc_cfg, &in_slot);
 	if (!cfg || !(cfg->enabled & (1u << tc)))
 		return XFAB_PFC_LOSSY;
-	*in_slot = key;
-	key = XFAB_QUEUE_KEY(key, tc);
+	key = XFAB_QUEUE_KEY(in_slot, tc);
 	if (cfg->wd_drop & (1u << tc)) {
 		st = bpf_map_lookup_elem(&pfc_state, &key);
 		if (st)
@@ -269,6 +264,82 @@ static __always_inline void xfab_pfc_credit(__u32 mark, __u32 len, __u32 in_ifin
 	if ((new < xon || !new) && st->xoff && __sync_val_compare_and_swap(&st->xoff, 1, 0) == 1)
 		xfab_pfc_event(in_ifindex, slot, XFAB_PFC_EV_XON, (__u8)(1u << prio), 0,
 			       bpf_ktime_get_ns());
+}
+
+/*
+ * tc datapath: a packet of class tc forwarded from a port with lossless
+ * priorities (slot in_slot, device in_ifindex) or to one (out, device
+ * *out_ifindex: a key), len bytes as it will leave: 0 once charged to its
+ * ingress PG (or lossy there), or the watchdog's drop reason. Charged as
+ * the ingress program decides, rather than in an egress program: a port
+ * then needs one only for a queue. Nothing can drop the packet between
+ * here and the qdisc but the kernel, whose drop the kfree_skb tracepoint
+ * credits back. A device the data plane has not noted yet (port_dev) could
+ * not credit it: such a packet is not charged.
+ */
+static __always_inline __u32 xfab_pfc_tc_forward(struct __sk_buff *skb, __u32 in_slot,
+						 __u32 in_ifindex, const struct xfab_nh_port *out,
+						 const __u32 *out_ifindex, __u32 tc, __u32 len)
+{
+	__u64 *noted;
+	int pg;
+
+	pg = xfab_pfc_egress_pg(in_slot, out->slot, tc);
+	if (pg == XFAB_PFC_WD_DROP)
+		return XFAB_DROP_PFC_WATCHDOG;
+	noted = bpf_map_lookup_elem(&port_dev, out_ifindex);
+	if (pg >= 0 && noted && *noted)
+		xfab_pfc_charge(skb, in_ifindex, in_slot, tc, len, out->slot);
+	return 0;
+}
+
+/*
+ * tc fast path: no watchdog drop action on the way from port in to port
+ * out (any priority: a storm sends the ports' packets to the pipeline,
+ * which drops and counts them, for as long as it lasts). 1 for ports
+ * without lossless priorities.
+ */
+static __always_inline int xfab_pfc_tc_calm(const struct xfab_port *in,
+					    const struct xfab_nh_port *out)
+{
+	const struct xfab_pfc_cfg *cfg;
+	__u32 key;
+
+	if (!((in->flags | out->flags) & XFAB_PORT_LOSSLESS))
+		return 1;
+	key = out->slot;
+	cfg = bpf_map_lookup_elem(&pfc_cfg, &key);
+	if (cfg && cfg->wd_drop)
+		return 0;
+	key = in->slot;
+	cfg = bpf_map_lookup_elem(&pfc_cfg, &key);
+	return !cfg || !cfg->wd_drop;
+}
+
+/*
+ * A packet tagged with a PG (skb, its mark checked by the caller) handed to
+ * device dev's driver, or dropped there: its bytes go back when dev is one
+ * of this switch's ports. Tracepoints see every namespace, and ifindexes
+ * repeat across them: only the device a port's own programs noted
+ * (port_dev) counts.
+ */
+static __always_inline void xfab_pfc_dequeued(const struct sk_buff___xfab *skb,
+					      const struct net_device___xfab *dev)
+{
+	__u32 ifindex = (__u32)dev->ifindex, in = (__u32)skb->skb_iif, mark = skb->mark;
+	const struct xfab_port *port, *from;
+	__u64 *noted = bpf_map_lookup_elem(&port_dev, &ifindex);
+
+	if (!noted || *noted != (__u64)(unsigned long)dev)
+		return;
+	/* and it came in on the port its tag names: a tag the host's stack
+	 * set (SO_MARK) comes in on none */
+	from = bpf_map_lookup_elem(&ports, &in);
+	if (!in || !from || from->ifindex != in || from->slot != ((mark >> 3) & 0x1fff))
+		return;
+	port = bpf_map_lookup_elem(&ports, &ifindex);
+	if (port)
+		xfab_pfc_credit(mark, skb->len, in, port->slot);
 }
 
 /*

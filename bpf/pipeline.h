@@ -475,8 +475,32 @@ static __always_inline int xfab_pl_egress(struct xfab_ctx *c, struct xfab_scratc
 	return XFAB_PL_NEXT;
 }
 
+/* tc: a lossless class is charged to its ingress PG as it leaves (pfc.h),
+ * out of device *out_ifindex, at the length it will have (a tag in the
+ * data comes off): XFAB_ACT_FORWARD, or the watchdog's drop, counted here
+ * as xfab_end counts a drop (rx_bytes: the arrival's, unless counted).
+ * A subprogram: inlined, it (and a second xfab_end) took xfab_tc's frame
+ * past the stack budget (xfab-stackcheck). Scalars and map values only: the
+ * context struct passed by address would stop the compiler folding its
+ * constant fields (is_tc), which the verifier needs. */
+static __attribute__((noinline)) int xfab_pl_pfc(struct __sk_buff *skb, struct xfab_scratch *s,
+						 const struct xfab_nh_port *out,
+						 const __u32 *out_ifindex, __u32 rx_bytes)
+{
+	__u32 why = xfab_pfc_tc_forward(skb, s->slot, skb->ifindex, out, out_ifindex, s->res.tc,
+					skb->len - (s->m.vlan_in_data ? 4 : 0));
+
+	if (!why)
+		return XFAB_ACT_FORWARD;
+	xfab_drop(&s->res, why);
+	if (s->ov.mode | s->ov.vnet)
+		xfab_count_vnet_end(s->ov.vnet, XFAB_ACT_DROP, why, skb->len);
+	return xfab_finish(&s->res, s->slot, skb->len, XFAB_ACT_DROP, rx_bytes);
+}
+
 /* Queue: the egress (port, class) may mark CE or drop. In the tc datapath
- * the egress program does this against the real qdisc. */
+ * the egress program does this against the real qdisc, and a lossless
+ * class is charged here (pfc.h). */
 static __always_inline int xfab_pl_queue(const struct xfab_ctx *c, struct xfab_scratch *s,
 					 struct xfab_pl *p, int bench)
 {
@@ -492,6 +516,11 @@ static __always_inline int xfab_pl_queue(const struct xfab_ctx *c, struct xfab_s
 		if (act != XFAB_ACT_FORWARD)
 			return xfab_pl_end(c, s, p, act, XFAB_STAGE_QUEUE);
 	}
+	/* tc: a lossless class charged (or the watchdog's drop, counted) */
+	if (c->is_tc && xfab_code_on(XFAB_CODE_PFC) && !c->tracing &&
+	    ((p->in->flags | out->flags) & XFAB_PORT_LOSSLESS) &&
+	    xfab_pl_pfc(c->ctx, s, out, p->port_key, xfab_rx_bytes(c, s)) != XFAB_ACT_FORWARD)
+		return xfab_pl_done(p, XFAB_ACT_DROP);
 	if (xfab_bench_stops_after(bench, XFAB_BENCH_QUEUE))
 		return xfab_pl_done(p, xfab_bench_out(s));
 	return XFAB_PL_NEXT;

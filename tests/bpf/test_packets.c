@@ -695,26 +695,26 @@ static void test_every_reason(void **state)
 			assert_int_equal(reason_count(fd_drop_stats, mc[i].reason), n0 + 1);
 		}
 	}
-	/* the PFC watchdog's drop action: tc egress into a stormed queue */
+	/* the PFC watchdog's drop action: tc forwarding from a lossless port
+	 * (p1) into a stormed queue (p6's) */
 	{
 		struct spec sp = {"wd", 0,	     4, "10.0.1.2", "10.0.6.1",
 				  64,	IPPROTO_UDP, 1, 2,	    .payload = 100};
 		struct xfab_pfc_cfg pc = {.wd_drop = 0xff}, zero = {0};
-		struct __sk_buff ctx = {.ifindex = ifindex[5]};
-		struct frame in;
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in.b, .data_out = out.b,
-			    .data_size_out = sizeof(out.b), .ctx_in = &ctx,
-			    .ctx_size_in = sizeof(ctx), .repeat = 1);
 		__u64 n0 = reason_count(fd_drop_stats, XFAB_DROP_PFC_WATCHDOG);
-		int fd_pfc = h_map_fd(&H, XFAB_MAP_PFC_CFG);
+		int fd_pfc = h_map_fd(&H, XFAB_MAP_PFC_CFG), fd_ports = H.fd[XFAB_T_PORTS];
+		struct xfab_port p1;
+		struct frame in;
 
 		build(&sp, &in);
-		opts.data_size_in = (__u32)in.len;
+		assert_int_equal(bpf_map_lookup_elem(fd_ports, &ifindex[0], &p1), 0);
+		p1.flags |= XFAB_PORT_LOSSLESS;
+		assert_int_equal(bpf_map_update_elem(fd_ports, &ifindex[0], &p1, BPF_ANY), 0);
 		assert_int_equal(bpf_map_update_elem(fd_pfc, &p6_slot, &pc, BPF_ANY), 0);
-		assert_int_equal(
-		    bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_tc_egress), &opts),
-		    0);
-		assert_int_equal(opts.retval, 2); /* TC_ACT_SHOT */
+		assert_int_equal(run(1, 0, &in, &out, &ret), 0);
+		assert_int_equal(ret, 2); /* TC_ACT_SHOT */
+		p1.flags &= ~XFAB_PORT_LOSSLESS;
+		assert_int_equal(bpf_map_update_elem(fd_ports, &ifindex[0], &p1, BPF_ANY), 0);
 		assert_int_equal(bpf_map_update_elem(fd_pfc, &p6_slot, &zero, BPF_ANY), 0);
 		assert_int_equal(reason_count(fd_drop_stats, XFAB_DROP_PFC_WATCHDOG), n0 + 1);
 	}

@@ -8,8 +8,9 @@
  * frame format (802.1Qbb: vector bit n = priority n, 8 times in quanta of
  * 512 bit times; 802.3x: one time for all), not from the code.
  *
- * Generate: the tc egress program charges lossless packets to their
- * ingress PG, tags them and reports XOFF; the watchdog's drop action.
+ * Generate: the tc ingress program charges the lossless packets it
+ * forwards to their ingress PG, tags them and reports XOFF; the watchdog's
+ * drop action.
  * Live (real veths, an HTB queue): the dequeue program gives the bytes back
  * as packets leave, reports XON, credits only this switch's devices, and
  * skb->mark's fate across veth (same namespace: kept; another: cleared).
@@ -566,14 +567,15 @@ static void find_dscps(void)
 	assert_true(DSCP_LOSSLESS != 255 && DSCP_LOSSY != 255);
 }
 
-/* UDP over IPv4 from a host on p1 to dst, payload bytes of payload. */
-static size_t ip_frame(__u8 *b, const char *dst, __u8 dscp, size_t payload)
+/* UDP over IPv4 from a host on port in_port (0: p1) to dst, payload bytes
+ * of payload. */
+static size_t ip_frame_in(__u8 *b, int in_port, const char *dst, __u8 dscp, size_t payload)
 {
 	struct xfab_frame f = {.l4 = {.proto = IPPROTO_UDP, .sport = 4000, .dport = 4791},
 			       .payload_len = payload};
 	long len;
 
-	memcpy(f.dmac, H.mac[0], 6);
+	memcpy(f.dmac, H.mac[in_port], 6);
 	memcpy(f.smac, PEER_MAC, 6);
 	assert_int_equal(xfab_frame_addrs(&f, "10.0.1.2", dst), 0);
 	f.ip4.tos = (__u8)(dscp << 2);
@@ -583,47 +585,101 @@ static size_t ip_frame(__u8 *b, const char *dst, __u8 dscp, size_t payload)
 	return (size_t)len;
 }
 
+static size_t ip_frame(__u8 *b, const char *dst, __u8 dscp, size_t payload)
+{
+	return ip_frame_in(b, 0, dst, dscp, payload);
+}
+
+/* A tc program (prog) run on a frame with skb fields ctx (ifindex: the
+ * device the program sees, the ingress port or the egress port for
+ * xfab_tc_egress; ingress_ifindex: the port it came in on); its verdict,
+ * and the fields it left in ctx. */
+static __u32 tc_run(struct bpf_program *prog, struct __sk_buff *ctx, const __u8 *frame, size_t len)
+{
+	__u8 out[2048];
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = (__u32)len,
+		    .data_out = out, .data_size_out = sizeof(out), .ctx_in = ctx,
+		    .ctx_size_in = sizeof(*ctx), .ctx_out = ctx, .ctx_size_out = sizeof(*ctx),
+		    .repeat = 1);
+
+	assert_int_equal(bpf_prog_test_run_opts(bpf_program__fd(prog), &opts), 0);
+	return opts.retval;
+}
+
+/* xfab_tc on a frame that came in on port in_port; the mark it left. */
+static __u32 forward(int in_port, const __u8 *frame, size_t len, __u32 *mark_out)
+{
+	struct __sk_buff ctx = {.ifindex = H.ifindex[in_port],
+				.ingress_ifindex = H.ifindex[in_port]};
+	__u32 rc = tc_run(H.skel->progs.xfab_tc, &ctx, frame, len);
+
+	*mark_out = ctx.mark;
+	return rc;
+}
+
 /* The tc egress program of out_port on a packet that came in on
- * in_ifindex carrying mark; its verdict, and the mark it left. */
+ * in_ifindex carrying mark. */
 static __u32 egress(int out_port, __u32 in_ifindex, __u32 mark, const __u8 *frame, size_t len,
 		    __u32 *mark_out)
 {
 	struct __sk_buff ctx = {
 	    .ifindex = H.ifindex[out_port], .ingress_ifindex = in_ifindex, .mark = mark};
-	__u8 out[2048];
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = (__u32)len,
-		    .data_out = out, .data_size_out = sizeof(out), .ctx_in = &ctx,
-		    .ctx_size_in = sizeof(ctx), .ctx_out = &ctx, .ctx_size_out = sizeof(ctx),
-		    .repeat = 1);
+	__u32 rc = tc_run(H.skel->progs.xfab_tc_egress, &ctx, frame, len);
 
-	assert_int_equal(
-	    bpf_prog_test_run_opts(bpf_program__fd(H.skel->progs.xfab_tc_egress), &opts), 0);
 	*mark_out = ctx.mark;
-	return opts.retval;
+	return rc;
 }
 
 #define PG_MARK(slot, prio) (XFAB_PFC_MARK | (slot) << 3 | (prio))
+#define TC_REDIRECT_RC 7
 
-static void test_egress_accounting(void **state)
+/* Port out_port's device as the data plane notes it (port_dev): set by a
+ * run of its egress program (on), or forgotten (off). */
+static void note_device(int out_port, int on)
 {
-	__u8 frame[2048], lossy[2048];
-	size_t len = ip_frame(frame, "10.0.2.1", DSCP_LOSSLESS, 958), ll;
+	__u8 frame[2048];
+	size_t len = ip_frame(frame, "10.0.2.1", DSCP_LOSSY, 100);
+	__u32 key = H.ifindex[out_port], mark;
+	__u64 none = 0;
+
+	if (on) {
+		assert_int_equal(egress(out_port, H.ifindex[0], 0, frame, len, &mark), TC_OK_RC);
+		assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_PORT_DEV), &key, &none),
+				 0);
+		assert_true(none != 0);
+	} else {
+		assert_int_equal(
+		    bpf_map_update_elem(h_map_fd(&H, XFAB_MAP_PORT_DEV), &key, &none, BPF_ANY), 0);
+	}
+}
+
+/* tc datapath: the ingress program charges the lossless packets it
+ * forwards to their ingress PG and tags them; XOFF once. */
+static void test_forward_accounting(void **state)
+{
+	__u8 frame[2048], lossy[2048], from3[2048];
+	size_t len = ip_frame(frame, "10.0.2.1", DSCP_LOSSLESS, 958), ll, l3;
 	struct xfab_pfc_state st;
 	__u32 mark;
 
 	(void)state;
 	assert_int_equal(len, 1000);
 	ll = ip_frame(lossy, "10.0.2.1", DSCP_LOSSY, 958);
+	l3 = ip_frame_in(from3, 2, "10.0.2.1", DSCP_LOSSLESS, 958);
 	set_pfc(SLOT_P1, 0x08, 0, 0, 1000, 3000, 1000);
 	set_pfc(SLOT_P2, 0, 0, 0, 1000, 0, 0);
 	set_pfc(SLOT_P3, 0, 0, 0, 1000, 0, 0);
 	clear_states(SLOT_P1);
 	clear_states(SLOT_P2);
 	clear_states(SLOT_P3);
+	note_device(1, 1);
 	events();
-	/* charged to (p1, 3), tagged; the third reaches XOFF: one event */
+	/* charged to (p1, 3), tagged; the third reaches XOFF: one event. By
+	 * the fast path when it is loaded (the pipeline's scratch untouched) */
 	for (int k = 1; k <= 4; k++) {
-		assert_int_equal(egress(1, H.ifindex[0], 0, frame, len, &mark), TC_OK_RC);
+		assert_int_equal(h_scratch_mark(&H), 0);
+		assert_int_equal(forward(0, frame, len, &mark), TC_REDIRECT_RC);
+		assert_int_equal(h_scratch_marked(&H), h_fast_path(&H));
 		assert_int_equal(mark, PG_MARK(SLOT_P1, 3));
 		st = get_state(SLOT_P1, 3);
 		assert_int_equal(st.occupancy_bytes, 1000 * k);
@@ -646,26 +702,31 @@ static void test_egress_accounting(void **state)
 		if (p != 3)
 			assert_int_equal(get_state(SLOT_P1, p).occupancy_bytes, 0);
 	}
-	/* a lossy class: not charged; a stale tag of ours is cleared, a
-	 * foreign mark kept */
-	assert_int_equal(egress(1, H.ifindex[0], PG_MARK(SLOT_P1, 3), lossy, ll, &mark), TC_OK_RC);
+	/* a lossy class: not charged, not tagged */
+	assert_int_equal(forward(0, lossy, ll, &mark), TC_REDIRECT_RC);
 	assert_int_equal(mark, 0);
+	/* the egress program leaves a tag (this pass's) and a foreign mark be */
+	assert_int_equal(egress(1, H.ifindex[0], PG_MARK(SLOT_P1, 3), frame, len, &mark), TC_OK_RC);
+	assert_int_equal(mark, PG_MARK(SLOT_P1, 3));
 	assert_int_equal(egress(1, H.ifindex[0], 0x1234, lossy, ll, &mark), TC_OK_RC);
 	assert_int_equal(mark, 0x1234);
 	/* from another lossless port: its own PG, its slot in the tag */
 	set_pfc(SLOT_P3, 0x08, 0, 0, 1000, 0, 0);
-	assert_int_equal(egress(1, H.ifindex[2], 0, frame, len, &mark), TC_OK_RC);
+	assert_int_equal(forward(2, from3, l3, &mark), TC_REDIRECT_RC);
 	assert_int_equal(mark, PG_MARK(SLOT_P3, 3));
-	assert_int_equal(get_state(SLOT_P3, 3).occupancy_bytes, len);
-	assert_int_equal(get_eg(SLOT_P2, SLOT_P3, 3), len);
+	assert_int_equal(get_state(SLOT_P3, 3).occupancy_bytes, l3);
+	assert_int_equal(get_eg(SLOT_P2, SLOT_P3, 3), l3);
 	assert_int_equal(get_eg(SLOT_P2, SLOT_P1, 3), 4000); /* not p1's */
 	set_pfc(SLOT_P3, 0, 0, 0, 1000, 0, 0);
-	/* the lossless class from a port where it is not lossless, or from
-	 * the host itself (no ingress port): not charged */
-	assert_int_equal(egress(1, H.ifindex[2], PG_MARK(SLOT_P1, 3), frame, len, &mark), TC_OK_RC);
+	/* the lossless class from a port where it is not lossless: not charged */
+	assert_int_equal(forward(2, from3, l3, &mark), TC_REDIRECT_RC);
 	assert_int_equal(mark, 0);
-	assert_int_equal(egress(1, 0, 0, frame, len, &mark), TC_OK_RC);
+	/* to a device not noted yet, which could not give the bytes back:
+	 * forwarded, not charged */
+	note_device(1, 0);
+	assert_int_equal(forward(0, frame, len, &mark), TC_REDIRECT_RC);
 	assert_int_equal(mark, 0);
+	note_device(1, 1);
 	st = get_state(SLOT_P1, 3);
 	assert_int_equal(st.occupancy_bytes, 4000);
 	assert_int_equal(st.rx_packets, 4);
@@ -693,25 +754,57 @@ static void test_watchdog_drop(void **state)
 	set_pfc(SLOT_P1, 0x08, 0, 0, 1000, 100000, 50000);
 	clear_states(SLOT_P1);
 	clear_states(SLOT_P2);
+	note_device(1, 1);
 	/* egress queue (p2, 3) stormed */
 	set_pfc(SLOT_P2, 0x08, 0x08, 0x08, 1000, 0, 0);
-	assert_int_equal(egress(1, H.ifindex[0], 0, frame, len, &mark), TC_SHOT_RC);
+	assert_int_equal(forward(0, frame, len, &mark), TC_SHOT_RC);
 	assert_int_equal(get_state(SLOT_P2, 3).wd_tx_dropped, 1);
 	assert_int_equal(get_state(SLOT_P1, 3).occupancy_bytes, 0);
 	assert_int_equal(drops(XFAB_DROP_PFC_WATCHDOG) - wd0, 1);
 	/* another queue of p2 is not */
 	set_pfc(SLOT_P2, 0x10, 0x10, 0x10, 1000, 0, 0);
-	assert_int_equal(egress(1, H.ifindex[0], 0, frame, len, &mark), TC_OK_RC);
+	assert_int_equal(forward(0, frame, len, &mark), TC_REDIRECT_RC);
 	assert_int_equal(get_state(SLOT_P1, 3).occupancy_bytes, len);
 	set_pfc(SLOT_P2, 0, 0, 0, 1000, 0, 0);
 	/* ingress PG (p1, 3) stormed */
 	set_pfc(SLOT_P1, 0x08, 0x08, 0x08, 1000, 100000, 50000);
-	assert_int_equal(egress(1, H.ifindex[0], 0, frame, len, &mark), TC_SHOT_RC);
+	assert_int_equal(forward(0, frame, len, &mark), TC_SHOT_RC);
 	assert_int_equal(get_state(SLOT_P1, 3).wd_rx_dropped, 1);
 	assert_int_equal(get_state(SLOT_P1, 3).occupancy_bytes, len);
 	assert_int_equal(get_state(SLOT_P1, 3).rx_packets, 1);
 	assert_int_equal(drops(XFAB_DROP_PFC_WATCHDOG) - wd0, 2);
 	set_pfc(SLOT_P1, 0, 0, 0, 1000, 0, 0);
+	events();
+}
+
+/* tc: a charged packet whose egress device went down on its way goes
+ * back into the pipeline (xfab_tc_egress_down): its bytes come back
+ * first, and its tag comes off, so the next pass charges it once. */
+static void test_bounce_credit(void **state)
+{
+	__u8 frame[2048];
+	size_t len = ip_frame(frame, "10.0.2.1", DSCP_LOSSLESS, 958);
+	struct __sk_buff ctx = {.ifindex = H.ifindex[2],
+				.ingress_ifindex = H.ifindex[0],
+				.mark = PG_MARK(SLOT_P1, 3),
+				.priority = 0x10000 | 4};
+	struct xfab_pfc_state st = {.occupancy_bytes = 5000};
+	struct xfab_port p3;
+
+	(void)state;
+	set_pfc(SLOT_P1, 0x08, 0, 0, 1000, 100000, 50000);
+	clear_states(SLOT_P1);
+	put_state(SLOT_P1, 3, &st);
+	assert_int_equal(bpf_map_lookup_elem(H.fd[XFAB_T_PORTS], &H.ifindex[2], &p3), 0);
+	assert_int_equal(system("ip link set p3 down"), 0);
+	assert_int_equal(tc_run(H.skel->progs.xfab_tc_egress, &ctx, frame, len), TC_REDIRECT_RC);
+	assert_int_equal(system("ip link set p3 up"), 0);
+	/* the port's entry as xfabd wrote it (the bounce clears OPER_UP) */
+	assert_int_equal(bpf_map_update_elem(H.fd[XFAB_T_PORTS], &H.ifindex[2], &p3, BPF_ANY), 0);
+	assert_int_equal(ctx.mark, 0);
+	assert_int_equal(get_state(SLOT_P1, 3).occupancy_bytes, 5000 - len);
+	set_pfc(SLOT_P1, 0, 0, 0, 1000, 0, 0);
+	clear_states(SLOT_P1);
 	events();
 }
 
@@ -904,8 +997,7 @@ static void live_setup(int xdp)
 		       "burst 1600b cburst 1600b quantum 1514",
 		       p, p),
 		    0);
-	DEQ = bpf_program__attach_raw_tracepoint(H.skel->progs.xfab_pfc_dequeue,
-						 "net_dev_start_xmit");
+	DEQ = bpf_program__attach_trace(H.skel->progs.xfab_pfc_dequeue);
 	assert_non_null(DEQ);
 	if (xdp) {
 		LINK_XDP = link_prog(H.skel->progs.xfab_xdp, 0, BPF_XDP);
@@ -916,6 +1008,11 @@ static void live_setup(int xdp)
 	LINK_E4 = link_prog(H.skel->progs.xfab_tc_egress, 3, TCX_EGRESS);
 	if (!xdp)
 		LINK_E5 = link_prog(H.skel->progs.xfab_tc_egress, 4, TCX_EGRESS);
+	/* the egress devices noted, as a port's first frame notes it: a
+	 * packet to a device not noted yet is not charged */
+	note_device(3, 1);
+	if (!xdp)
+		note_device(4, 1);
 	set_pfc(SLOT_P1, 0x08, 0, 0, 1000, BASE + 5000, BASE + 2000);
 	clear_states(SLOT_P1);
 	put_state(SLOT_P1, 3, &st);
@@ -1047,8 +1144,8 @@ static void test_dequeue_live(void **state)
 	enter(NETNS);
 	send_from_peer("xd0", "10.0.4.1", DSCP_LOSSLESS, 10, 958, PG_MARK(SLOT_P1, 3));
 	enter(NULL);
-	/* A stale tag on a frame out of a port of ours: cleared at its egress,
-	 * uncredited. */
+	/* A tag of ours on a frame the host sends out of a port of ours
+	 * (SO_MARK): it came in on no port, uncredited. */
 	send_from_peer("p4", "10.0.4.1", DSCP_LOSSLESS, 10, 958, PG_MARK(SLOT_P1, 3));
 	usleep(300000); /* 10 frames at 1 Mbit/s: 80 ms */
 	assert_int_equal(get_state(SLOT_P1, 3).occupancy_bytes, BASE);
@@ -1122,7 +1219,7 @@ static void test_drop_credit_live(void **state)
 	live_setup(1); /* the xdp datapath: handed over, then queued at p4 */
 	assert_int_equal(sh("tc qdisc add dev p4 parent 1:4 handle 40: bfifo limit 3000"), 0);
 	rx4 = packet_socket("p4peer", -1);
-	drop = bpf_program__attach_raw_tracepoint(H.skel->progs.xfab_pfc_drop, "kfree_skb");
+	drop = bpf_program__attach_trace(H.skel->progs.xfab_pfc_drop);
 	assert_non_null(drop);
 
 	d0 = qdisc_drops("p4", "40:");
@@ -1299,7 +1396,8 @@ int main(void)
 	    cmocka_unit_test(test_ignored),
 	    cmocka_unit_test(test_bad_frames),
 	    cmocka_unit_test(test_no_drop_counted),
-	    cmocka_unit_test(test_egress_accounting),
+	    cmocka_unit_test(test_forward_accounting),
+	    cmocka_unit_test(test_bounce_credit),
 	    cmocka_unit_test(test_watchdog_drop),
 	    cmocka_unit_test(test_dequeue_live),
 	    cmocka_unit_test(test_drop_credit_live),

@@ -660,8 +660,9 @@ static void reload_expect(const char *datapath, const char *wred_port, const cha
 }
 
 /*
- * tc datapath: the egress program where a queue, a lossless class or the
- * guard of an unseen device needs it, nowhere else. Neither the ports nor
+ * tc datapath: the egress program where a queue or the guard of an unseen
+ * device needs it, nowhere else (not for a lossless class elsewhere: the
+ * ingress program charges it). Neither the ports nor
  * their peers send anything until told to (IPv6 off: no ND, no MLD), so a
  * port's device is unseen until then (its ingress program, or the egress
  * program at the port's first packet out, notes it).
@@ -694,10 +695,11 @@ static void test_tc_egress_where_needed(void **state)
 	assert_int_not_equal(pinned_id("link_tc_egress_r2"), 0);
 	/* a reload moves the queue to r1: r1's program comes back, r2's goes */
 	reload_expect("tc", "r1", NULL, 1, 0);
-	/* a lossless port: every port charges lossless packets at egress */
-	reload_expect("tc", NULL, "r2", 1, 1);
+	/* a lossless port: its rate makes it a queue to judge; the other
+	 * port needs nothing (lossless packets are charged at ingress) */
+	reload_expect("tc", NULL, "r2", 0, 1);
 	usleep(1500000);
-	assert_int_equal(tcx_egress_progs("r1"), 1);
+	assert_int_equal(tcx_egress_progs("r1"), 0);
 	/* no queue, nothing lossless: no egress program at all */
 	reload_expect("tc", NULL, NULL, 0, 0);
 	/* a restart adopts none, and leaves no stray egress pin */

@@ -241,12 +241,18 @@ struct pfc_rt *agent_pfc_running(void)
 	return the_pfc;
 }
 
-/* The ingress accounting gives queued bytes back from two raw tracepoint
+/* The ingress accounting gives queued bytes back from two BTF tracepoint
  * programs: net_dev_start_xmit (the packet leaves) and kfree_skb (it is
  * dropped instead). Pinned like the ports' links, as pfc_<program>, so the
  * accounting goes on while no xfabd runs; a new xfabd attaches its own,
- * then drops the old (a raw tracepoint link cannot swap programs). */
+ * then drops the old (a tracepoint link cannot swap programs). */
 #define N_TP 2
+
+static int tp_is_accounting(const struct bpf_program *p)
+{
+	return bpf_program__type(p) == BPF_PROG_TYPE_TRACING &&
+	       !strncmp(bpf_program__section_name(p), "tp_btf/", 7);
+}
 
 static int tp_attach(struct agent *a, struct pfc_rt *g)
 {
@@ -255,14 +261,12 @@ static int tp_attach(struct agent *a, struct pfc_rt *g)
 
 	bpf_object__for_each_program(p, a->skel->obj)
 	{
-		const char *sec = bpf_program__section_name(p);
 		char pin[512];
 		int fd;
 
-		if (bpf_program__type(p) != BPF_PROG_TYPE_RAW_TRACEPOINT ||
-		    strncmp(sec, "raw_tp/", 7) || n == N_TP)
+		if (!tp_is_accounting(p) || n == N_TP)
 			continue;
-		fd = bpf_raw_tracepoint_open(sec + 7, bpf_program__fd(p));
+		fd = bpf_raw_tracepoint_open(NULL, bpf_program__fd(p));
 		if (fd < 0)
 			return -errno;
 		g->tp_link[n++] = fd;
@@ -284,7 +288,7 @@ static void tp_detach(struct agent *a, struct pfc_rt *g)
 	{
 		char pin[512];
 
-		if (bpf_program__type(p) != BPF_PROG_TYPE_RAW_TRACEPOINT)
+		if (!tp_is_accounting(p))
 			continue;
 		/* --keep: the pins keep them attached for the next xfabd */
 		snprintf(pin, sizeof(pin), "%s/pfc_%s", a->pin_dir, bpf_program__name(p));

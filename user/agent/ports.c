@@ -245,16 +245,16 @@ int agent_port_dev_noted(struct agent *a, __u32 ifindex)
  * Does port p need the tc egress program (xfab_tc_egress) under cfg?
  *
  * xdp datapath: a port with lossless priorities, whose packets XDP hands
- * to tc (the egress charges them to their ingress PG).
+ * to tc: they take its qdisc, judged there as on the tc datapath, and the
+ * program notes its device, which the lossless credit needs (bpf/pfc.h).
  *
  * tc datapath: what the program does for a port, and when that matters:
  *   - the queue decision against the real qdisc (WRED/ECN on the backlog,
  *     a full buffer's drop): a port with a queue to judge (a WRED profile
  *     on a class, a rate or a buffer; XFAB_PORT_QUEUED);
- *   - PFC: a packet of a lossless class is charged to its ingress PG
- *     wherever it is queued, so while any port has lossless priorities
- *     every port needs it (and the watchdog's drop, and clearing a stale
- *     PG tag, come with it);
+ *   - not PFC: the ingress program charges a lossless packet to its
+ *     ingress PG as it forwards it (bpf/pfc.h's xfab_pfc_tc_forward), for
+ *     a device the data plane has noted;
  *   - the egress guard: it notes the device of a port that only transmits
  *     and sends back into the pipeline a packet whose device went down on
  *     its way. Once the data plane has seen a port's device (port_dev) the
@@ -269,7 +269,7 @@ static int port_wants_egress(struct agent *a, const struct xfab_config *cfg, int
 {
 	if (cfg->datapath == XFAB_DP_XDP)
 		return cfg->ports[p].pfc.enabled != 0;
-	return xfab_config_port_queued(&cfg->ports[p]) || xfab_config_has_lossless(cfg) ||
+	return xfab_config_port_queued(&cfg->ports[p]) ||
 	       !agent_port_dev_noted(a, a->live[p].ifindex);
 }
 
