@@ -1137,13 +1137,39 @@ static void test_dequeue_live(void **state)
 
 	/* Only this switch's devices give bytes back: a device of another
 	 * namespace with p4's ifindex sends tagged frames, uncredited. */
-	assert_int_equal(sh("ip -n %s link add xd0 index %u type veth peer xd1 && "
+	assert_int_equal(sh("ip -n %s link add xd0 index %u type veth peer xd1 index 4001 && "
 			    "ip -n %s link set xd0 up && ip -n %s link set xd1 up",
 			    NETNS, H.ifindex[3], NETNS, NETNS),
 			 0);
 	enter(NETNS);
 	send_from_peer("xd0", "10.0.4.1", DSCP_LOSSLESS, 10, 958, PG_MARK(SLOT_P1, 3));
 	enter(NULL);
+	/* ... and one that came in there on a device with p1's ifindex (its
+	 * tag kept: one namespace) and left by xd0, forwarded by that
+	 * namespace: only xd0's device pointer tells it from p4's own */
+	{
+		const __u8 *m = H.mac[0];
+		int fwd;
+
+		assert_int_equal(
+		    sh("ip -n %s link add ya index %u address %02x:%02x:%02x:%02x:%02x:%02x type "
+		       "veth peer yb index 4002 && ip -n %s link set ya up && ip -n %s link set yb "
+		       "up && "
+		       "ip netns exec %s sysctl -qw net.ipv4.ip_forward=1 && "
+		       "ip -n %s addr add 10.0.1.1/24 dev ya && ip -n %s addr add 10.0.4.0/31 dev "
+		       "xd0 "
+		       "&& ip -n %s neigh add 10.0.4.1 lladdr 02:00:00:00:04:01 dev xd0",
+		       NETNS, H.ifindex[0], m[0], m[1], m[2], m[3], m[4], m[5], NETNS, NETNS, NETNS,
+		       NETNS, NETNS, NETNS),
+		    0);
+		enter(NETNS);
+		fwd = packet_socket("xd1", -1);
+		send_from_peer("yb", "10.0.4.1", DSCP_LOSSLESS, 10, 958, PG_MARK(SLOT_P1, 3));
+		usleep(100000);
+		assert_int_equal(drain(fwd, "10.0.4.1"), 10); /* they did leave by xd0 */
+		close(fwd);
+		enter(NULL);
+	}
 	/* A tag of ours on a frame the host sends out of a port of ours
 	 * (SO_MARK): it came in on no port, uncredited. */
 	send_from_peer("p4", "10.0.4.1", DSCP_LOSSLESS, 10, 958, PG_MARK(SLOT_P1, 3));
