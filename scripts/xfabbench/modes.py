@@ -107,11 +107,11 @@ def poke_dut():
 
 def guard_off(variant):
     """The egress guard off d1 before measuring: the XDP variants' DEVMAP
-    program, the tc variants' egress program (which a lossless class keeps:
-    it charges the packets at egress)."""
+    program, the tc variants' egress program (a lossless class no longer
+    keeps it: the ingress program charges its packets)."""
     if not variant.startswith("tc"):
         egress_guard_off("d1")
-    elif variant != "tc_pfc":
+    else:
         tc_egress_guard_off("d1")
 
 
