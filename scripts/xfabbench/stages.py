@@ -14,7 +14,7 @@ STAGES = [
     ("xfab_l3", "xfab_ecn", "ECN phantom queue"),
     ("xfab_l3", "xfab_pfc_lossy", "PFC port, lossy class (the lossless check in XDP)"),
     ("xfab_tc", "xfab_pfc_handoff", "lossless class on xdp: handed to tc (vs tc datapath)"),
-    ("xfab_tc", "xfab_tc_pfc", "PFC accounting (charge at egress, credit at dequeue)"),
+    ("xfab_tc", "xfab_tc_pfc", "PFC accounting (charge at ingress, credit as it leaves)"),
     ("xfab_l3", "xfab_vxlan_encap", "VXLAN encapsulation (tenant table, tunnel, +50 bytes)"),
     ("xfab_l3", "xfab_vxlan_decap", "VXLAN decapsulation (VTEP checks, -50 bytes, tenant "
      "table)"),
