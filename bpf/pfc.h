@@ -243,7 +243,7 @@ static __always_inline __u64 xfab_pfc_sub(__u64 *c, __u32 len)
 
 static __always_inline void xfab_pfc_credit(__u32 mark, __u32 len, __u32 in_ifindex, __u32 out_slot)
 {
-	__u32 slot = (mark >> 3) & 0x1fff, prio = mark & (XFAB_NUM_PRIO - 1), key, xon;
+	__u32 slot = XFAB_PFC_MARK_SLOT(mark), prio = mark & (XFAB_NUM_PRIO - 1), key, xon;
 	const struct xfab_pfc_cfg *cfg;
 	struct xfab_pfc_state *st;
 	__u64 new, *eg;
@@ -287,17 +287,19 @@ static __always_inline __u32 xfab_pfc_tc_forward(struct __sk_buff *skb, __u32 in
 	pg = xfab_pfc_egress_pg(in_slot, out->slot, tc);
 	if (pg == XFAB_PFC_WD_DROP)
 		return XFAB_DROP_PFC_WATCHDOG;
+	if (pg < 0)
+		return 0;
 	noted = bpf_map_lookup_elem(&port_dev, out_ifindex);
-	if (pg >= 0 && noted && *noted)
+	if (noted && *noted)
 		xfab_pfc_charge(skb, in_ifindex, in_slot, tc, len, out->slot);
 	return 0;
 }
 
 /*
  * tc fast path: no watchdog drop action on the way from port in to port
- * out (any priority: a storm sends the ports' packets to the pipeline,
- * which drops and counts them, for as long as it lasts). 1 for ports
- * without lossless priorities.
+ * out, one of them with lossless priorities (any priority: a storm sends
+ * the ports' packets to the pipeline, which drops and counts them, for as
+ * long as it lasts).
  */
 static __always_inline int xfab_pfc_tc_calm(const struct xfab_port *in,
 					    const struct xfab_nh_port *out)
@@ -305,8 +307,6 @@ static __always_inline int xfab_pfc_tc_calm(const struct xfab_port *in,
 	const struct xfab_pfc_cfg *cfg;
 	__u32 key;
 
-	if (!((in->flags | out->flags) & XFAB_PORT_LOSSLESS))
-		return 1;
 	key = out->slot;
 	cfg = bpf_map_lookup_elem(&pfc_cfg, &key);
 	if (cfg && cfg->wd_drop)
@@ -335,7 +335,7 @@ static __always_inline void xfab_pfc_dequeued(const struct sk_buff___xfab *skb,
 	/* and it came in on the port its tag names: a tag the host's stack
 	 * set (SO_MARK) comes in on none */
 	from = bpf_map_lookup_elem(&ports, &in);
-	if (!in || !from || from->ifindex != in || from->slot != ((mark >> 3) & 0x1fff))
+	if (!in || !from || from->ifindex != in || from->slot != XFAB_PFC_MARK_SLOT(mark))
 		return;
 	port = bpf_map_lookup_elem(&ports, &ifindex);
 	if (port)

@@ -125,11 +125,13 @@ struct xfab_pfc_event {
 };
 _Static_assert(sizeof(struct xfab_pfc_event) == 24, "pfc event");
 
-/* The tc egress program tags a lossless packet it accounts with the PG it
- * was charged to, so the dequeue side (raw tracepoint net_dev_start_xmit)
+/* The tc ingress program tags a lossless packet it accounts with the PG it
+ * was charged to, so the dequeue side (tracepoint net_dev_start_xmit)
  * gives the bytes back: mark = XFAB_PFC_MARK | slot << 3 | prio. */
 #define XFAB_PFC_MARK 0x58460000u /* "XF" */
 #define XFAB_PFC_MARK_MASK 0xffff0000u
+/* the ingress port's slot a tag names */
+#define XFAB_PFC_MARK_SLOT(mark) (((mark) >> 3) & 0x1fffu)
 /* xdp datapath: a packet of a lossless class leaves XDP with this 32-bit
  * word in its XDP metadata; the tc ingress program runs the pipeline for
  * such packets only (on an xdp port, the rest is the kernel's). */
