@@ -43,5 +43,18 @@ def machine():
 
 
 def stats(v):
+    """min/median/max of a figure's rounds, and the rounds themselves (in
+    order: round i of every configuration ran in the same pass)."""
     return {"min": round(min(v), 3), "median": round(statistics.median(v), 3),
-            "max": round(max(v), 3)}
+            "max": round(max(v), 3), "rounds": [round(x, 3) for x in v]}
+
+
+def paired(a, b):
+    """Figure a as a share of figure b (stats): the median of the rounds'
+    own ratios when both kept as many rounds, each round's pair measured in
+    one pass (a slow spell of the host then slows both), else the ratio of
+    the medians (a JSON from before the rounds were kept). None without b."""
+    ra, rb = a.get("rounds"), b.get("rounds")
+    if ra and rb and len(ra) == len(rb) and all(rb):
+        return statistics.median(x / y for x, y in zip(ra, rb))
+    return a["median"] / b["median"] if b["median"] else None

@@ -358,4 +358,10 @@ def modes():
             out.append(Mode("xfab_%s@%s" % (variant, stop), "xfab xdp, %s, stopped after %s"
                             % (variant, stop), up, down, prog=PIN + "/xfab/dut/prog_xdp",
                             vary_qp=variant == "eecmp", stop=stop))
+    # last in every round, as far from the redirect as any row: the same
+    # program measured again, whose share of the first is this run's noise
+    # (targets.noise_note)
+    red = next(m for m in out if m.name == "redirect")
+    out.append(Mode("redirect_again", "minimal XDP DEVMAP redirect, measured again at the end of "
+                    "each round (this run's noise)", red.setup, red.teardown, prog=red.prog))
     return out

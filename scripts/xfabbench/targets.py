@@ -1,5 +1,6 @@
-"""Issue 15's and issue 31's targets against a run's medians (report
+"""Issue 15's and issue 31's targets against a run's figures (report
 sections)."""
+from .common import paired
 
 
 def control_targets(res, row):
@@ -38,9 +39,18 @@ class Figures:
         self.md = res["modes"]
         self.rows = []
 
-    def med(self, name):
+    def stat(self, name):
         r = self.md.get(name)
-        return r["mpps"]["1024"]["median"] if r and "1024" in r["mpps"] else None
+        return r["mpps"]["1024"] if r and "1024" in r["mpps"] else None
+
+    def med(self, name):
+        s = self.stat(name)
+        return s["median"] if s else None
+
+    def share(self, num, den):
+        """num's rate as a share of den's (common.paired), if both ran."""
+        x, y = self.stat(num), self.stat(den)
+        return paired(x, y) if x and y else None
 
     def ns(self, name):
         r = self.md.get(name)
@@ -55,16 +65,16 @@ class Figures:
 
     def ratio(self, what, num, den, least):
         """A row "num >= least x den" (figure names), if both ran."""
-        x, y = self.med(num), self.med(den)
-        if x and y:
-            self.row(what, ">= %.2fx" % least, "%.2fx" % (x / y), x / y >= least)
+        x = self.share(num, den)
+        if x:
+            self.row(what, ">= %.2fx" % least, "%.2fx" % x, x >= least)
 
     def within(self, what, num, den, pct):
         """A row "num within pct % of den" (slower by at most pct %)."""
-        x, y = self.med(num), self.med(den)
-        if x and y:
-            self.row(what, "within %d %%" % pct, "%+.1f %%" % (100 * (x / y - 1)),
-                     x / y >= 1 - pct / 100.0)
+        x = self.share(num, den)
+        if x:
+            self.row(what, "within %d %%" % pct, "%+.1f %%" % (100 * (x - 1)),
+                     x >= 1 - pct / 100.0)
 
 
 def issue15_rows(f):
@@ -137,13 +147,26 @@ def table(title, rounds, rows, after=None):
            "verdicts are indicative only." % (rounds, "" if rounds == 1 else "s")
            if rounds < 5 else "")
     return (["## %s" % title, "",
-             "Medians of %d interleaved rounds, 1,024 flows; ratios to baselines of the same "
-             "run.%s" % (rounds, few), "", "| target | wanted | this run | |",
+             "%d interleaved rounds, 1,024 flows; a ratio is the median of the rounds' own "
+             "ratios to a baseline of the same run.%s" % (rounds, few), "", "| target | wanted | this run | |",
              "|---|---|---|---|"] + rows + [""] + ([after, ""] if after else []))
 
 
+def noise_note(f):
+    """This run's noise: the redirect measured twice a round (redirect_again
+    last), the second as a share of the first, round by round."""
+    a, b = f.stat("redirect_again"), f.stat("redirect")
+    if not a or not b or not a.get("rounds") or len(a["rounds"]) != len(b.get("rounds", [])):
+        return None
+    r = sorted(x / y for x, y in zip(a["rounds"], b["rounds"]) if y)
+    return ("This run's noise: the minimal redirect, measured again at the end of each round, "
+            "ran at %.2fx to %.2fx its own first measurement of the round (median %.2fx). A "
+            "ratio of two configurations is as unsteady: a target it misses or meets by less "
+            "than that spread is not settled by this run." % (r[0], r[-1], paired(a, b)))
+
+
 def targets(res):
-    """Issue 15's and issue 31's targets against this run's medians (1,024
+    """Issue 15's and issue 31's targets against this run's figures (1,024
     flows): ratios to the baselines of the same run, stage prices, the
     control plane's figures. A target that this run has no figure for is
     left out."""
@@ -154,4 +177,4 @@ def targets(res):
     issue31_rows(f31)
     return (table("Targets (issue 15)", rounds, f15.rows, tc_retired(f15)) +
             table("Targets (issue 31: a fast path that pays only for what is configured)",
-                  rounds, f31.rows))
+                  rounds, f31.rows, noise_note(f31)))

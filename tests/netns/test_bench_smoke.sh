@@ -63,13 +63,31 @@ import json
 res = json.load(open('$out/smoke.json'))
 m = res['modes']['xfab_ecmp16']['mpps']['1024']
 for k in m:
-    m[k] *= 0.8
+    m[k] = [x * 0.8 for x in m[k]] if k == 'rounds' else m[k] * 0.8
 json.dump(res, open('$out/slower.json', 'w'))"
 "$ROOT/scripts/bench-compare" "$out/smoke.json" "$out/slower.json" >"$out/cmp.txt"
 rc=$?
 check "bench-compare: 20 % slower is flagged (exit 1)" test "$rc" -eq 1
 check "bench-compare: ... on that configuration only" \
 	bash -c "grep 'SLOWER' '$out/cmp.txt' | grep -c . | grep -qx 1 && grep -q '^xfab_ecmp16 .*SLOWER by 20 %' '$out/cmp.txt'"
+
+# the ratios the report and the targets print: each round's pair measured in
+# one pass, so a ratio is the median of the rounds' own ratios; worked by
+# hand: rounds 4, 6, 10 against 2, 6, 4 are 2.0, 1.0, 2.5 (median 2.0),
+# where the medians' ratio would be 6 / 4 = 1.5 (a JSON without its rounds)
+check "a ratio is the median of the rounds' ratios, the medians' without rounds" py "
+import json, sys
+sys.path.insert(0, '$ROOT/scripts')
+from xfabbench.common import paired
+a = {'median': 6, 'rounds': [4, 6, 10]}
+b = {'median': 4, 'rounds': [2, 6, 4]}
+got = (paired(a, b), paired({'median': 6}, {'median': 4}), paired(a, {'median': 4, 'rounds': [4]}))
+sys.exit(0 if got == (2.0, 1.5, 1.5) else 'got %s' % (got,))"
+check "the smoke JSON keeps each configuration's round" py "
+import json, sys
+r = json.load(open('$out/smoke.json'))['modes']
+bad = [n for n, v in r.items() if len(v['mpps']['1024'].get('rounds', [])) != 1]
+sys.exit('no rounds: %s' % bad if bad else 0)"
 
 echo "# $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
