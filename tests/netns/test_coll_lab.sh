@@ -31,12 +31,7 @@ if [ ! -x "$COLL" ]; then
 	echo "not ok - $COLL is not built (make all)"
 	exit 1
 fi
-for c in tshark tcpdump jq; do
-	if ! command -v "$c" >/dev/null; then
-		echo "# skipped: $(basename "$0") needs $c (scripts/install-deps)"
-		exit 0
-	fi
-done
+need_cmds tshark tcpdump jq
 TOPO=$ROOT/testbeds/clos-2x4.json
 NAME="xcol$$"
 NAME=${NAME:0:8}

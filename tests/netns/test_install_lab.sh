@@ -105,10 +105,6 @@ check "the unit runs the installed xfabd (ExecStartPre check, ExecStart, ExecRel
 	      grep -qxF "ExecReload=/bin/kill -HUP \$MAINPID" "$UNIT" &&
 	      grep -qxF "Type=notify" "$UNIT" && grep -qxF "RestartKillSignal=SIGUSR2" "$UNIT"'
 verify_unit() {
-	if ! command -v systemd-analyze >/dev/null; then
-		echo "    systemd-analyze is not installed: skipped"
-		return 0
-	fi
 	# an instance of the template, its binary where the unit says
 	mkdir -p "$tmp/unit"
 	sed "s|/usr/local/sbin/xfabd|$P/sbin/xfabd|" "$UNIT" >"$tmp/unit/xfabd@leaf1.service"
@@ -117,7 +113,7 @@ verify_unit() {
 	sed 's/^/    /' "$tmp/verify.log"
 	[ ! -s "$tmp/verify.log" ]
 }
-check "systemd-analyze verify: nothing to say about the unit" verify_unit
+check_needs systemd-analyze "systemd-analyze verify: nothing to say about the unit" verify_unit
 
 # ---- man pages and --help
 render() {
@@ -315,14 +311,10 @@ cp "$tmp/good.json" "$tmp/etc/leaf1.json"
 # ---- metrics
 in_ns leaf1 curl -s -m 5 http://127.0.0.1:9400/metrics >"$tmp/metrics.txt"
 promtool_check() {
-	if ! command -v promtool >/dev/null; then
-		echo "    promtool is not installed (scripts/install-deps installs prometheus): skipped"
-		return 0
-	fi
 	promtool check metrics <"$tmp/metrics.txt" 2>&1 | sed 's/^/    /'
 	[ "${PIPESTATUS[0]}" -eq 0 ]
 }
-check "promtool check metrics passes on the live endpoint" promtool_check
+check_needs promtool "promtool check metrics passes on the live endpoint" promtool_check
 strict_metrics() {
 	"$PY" - "$tmp/metrics.txt" <<-'EOF'
 		import re, sys

@@ -37,12 +37,7 @@ for t in "$GEN" "$ROCE"; do
 		exit 1
 	fi
 done
-for c in tshark tcpdump jq; do
-	if ! command -v "$c" >/dev/null; then
-		echo "# skipped: $(basename "$0") needs $c (scripts/install-deps)"
-		exit 0
-	fi
-done
+need_cmds tshark tcpdump jq
 NSA="xfab-pfa$$" # the RoCE sender (its port: pa)
 NSB="xfab-pfb$$" # the receiver, where pause frames come from (pb)
 tmp=$(mktemp -d)
