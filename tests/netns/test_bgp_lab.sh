@@ -14,7 +14,7 @@
 #     other leaves' routes to leaf1 to spine2 only; traffic flows; link up:
 #     the sessions come back and both members return;
 #   - show routes says protocol bgp; under traffic every QP arrives across
-#     the cut (how many packets spine1 bounced is reported);
+#     the cut, at most 1 ms of the traffic lost, spine1 bouncing some;
 #   - `xfab-lab status` and `xfab-lab exec ... vtysh`;
 #   - nothing left after the lab goes down, FRR's daemons included, nor after
 #     a bring-up that fails half way (bgpd refusing to start).
@@ -191,18 +191,26 @@ check "link cut: leaf4's routes to leaf1's hosts converge to spine2 (eth2) only"
 	eventually 10 to_leaf1_on 4 spine2_only
 wait "$send_pid"
 wait "$recv_pid"
-# How much spine1 bounces depends on when FRR's withdrawal reaches the other
-# leaves, and in the XDP datapath on when spine1's xfabd hears the carrier
-# loss (XDP has no egress hook to see it sooner: docs/CONFIG.md LOCAL_REPAIR);
-# test_lb and test_tc_failover_lab check the bounce itself: reported only.
-echo "# link cut: spine1 bounced $(($(L spine1 xfabctl -j show lb | jq .repaired) - rep0)) packets (LOCAL_REPAIR)"
+# At most 1 ms of the traffic is lost across the cut (16 of the 32,000
+# packets sent at 16,000/s), xfab's sub-millisecond failover: leaf1 stops
+# using eth1 at once, and spine1, whose routes to leaf1 keep their dead
+# member until FRR's withdrawal, bounces what it still gets for leaf1 to
+# spine2 (LOCAL_REPAIR: xfabd holds the routing daemon's withdrawals for
+# that, so spine1 bounces some packets on every cut). When it fails: when
+# spine1's xfabd heard the carrier loss and held the withdrawals.
+lost=$(jq .lost "$tmp/recv.json")
+bounced=$(($(L spine1 xfabctl -j show lb | jq .repaired) - rep0))
 after_cut() { if [ -n "$1" ]; then echo "$((${1/./} - t_cut)) ms"; else echo never; fi; }
-echo "# spine1's xfabd heard the carrier loss $(after_cut "$(grep -m1 'port eth1 is down' \
-	"$STATE/spine1.log" | cut -d' ' -f1)") after the cut; held the withdrawals from" \
-	"$(after_cut "$(grep -m1 'holding the routing daemon' "$STATE/spine1.log" | cut -d' ' -f1)")"
 check "link cut: all 16 QPs h7 -> h1 arrived across the cut" \
 	eval '[ "$(jq "[.flows[] | select(.packets > 0)] | length" "$tmp/recv.json")" = 16 ]'
-echo "# link cut under traffic: $(jq .lost "$tmp/recv.json") of 32000 packets h7 -> h1 lost"
+f0=$fail
+check "link cut: at most 1 ms of h7 -> h1 lost (16 of 32,000 packets; $lost lost), spine1 bounced ($bounced)" \
+	eval '[ "$lost" -le 16 ] && [ "$bounced" -gt 0 ]'
+if [ "$fail" -gt "$f0" ]; then
+	echo "# spine1's xfabd heard the carrier loss $(after_cut "$(grep -m1 'port eth1 is down' \
+		"$STATE/spine1.log" | cut -d' ' -f1)") after the cut; held the withdrawals from" \
+		"$(after_cut "$(grep -m1 'holding the routing daemon' "$STATE/spine1.log" | cut -d' ' -f1)")"
+fi
 check "link cut: leaf1's sessions with spine1 are down, spine2's up" eval \
 	'[ "$(sessions leaf1)" = 2/4 ]'
 check "link cut: traffic flows both ways (h1 -> h8, h7 -> h2), IPv4 and IPv6" eval \

@@ -45,6 +45,15 @@ check "lossless: PFC frames were sent and received" \
 	j '.lossless.pfc_tx_frames > 0 and .lossless.pfc_rx_frames > 0'
 check "lossless: the pause reached the spines, the sending leaves and the hosts" \
 	j '.propagation.hops_paused == 3'
+check "lossless: each of the 3 sending hosts was paused (host_paused_ms > 0)" \
+	j '[.lossless.host_paused_ms[] | select(. > 0)] | length == 3'
+# the deepest PG: past XOFF (it paused), and inside the gate that holds what
+# a slow reaction lets in (4 MiB at least, docs/PFC.md); within XOFF +
+# headroom on an idle box, not always on a loaded one (PFC.md's 816 KB run)
+check "lossless: the deepest PG crossed XOFF and stayed under the 4 MiB gate" \
+	j '.lossless.max_pg_occupancy_bytes >= .lossless.xoff_bytes and .lossless.max_pg_occupancy_bytes < 4194304'
+check "lossless: leaf4's queue to h8 filled (2.4x its rate) and the receiver counted no loss" \
+	j '.lossless.max_queue_bytes > 0 and .lossless.lost == 0'
 check "lossy: the same incast on priority 1 drops (delivered < sent, drops > 0)" \
 	j '.lossy.drops > 0 and .lossy.delivered < .lossy.sent'
 check "the frames leaf1 sent h1 decode as PFC: vector 0x08, XOFF 65535 and XON 0" \

@@ -10,8 +10,9 @@
 #   - each data plane reads its ports' devices before it sends there
 #     (bpf/kern.h): it sends nothing more into a dead device, leaf1's
 #     group takes eth2, spine1 bounces h1's traffic (LOCAL_REPAIR) down
-#     another leaf, which sends it up spine2 (the egress program's reroute,
-#     for packets already on their way to the device, is reported);
+#     another leaf, which sends it up spine2 (the egress program's reroute
+#     of packets already on their way to the device is tests/bpf/test_lb.c's:
+#     here it depends on the race with the cut, and is not printed);
 #   - no QP lost more than 2 packets (2 ms) either way while both xfabd
 #     were stopped for 1.5 s (before: every QP through spine1, all of it);
 #   - both xfabd, woken, agree (the ports say down), and the link back up
@@ -84,10 +85,8 @@ check "and spine1's nothing into eth1 (no carrier)" eval '[ "$(txp spine1 eth1)"
 kill -CONT $stopped
 stopped=""
 wait "$s1" "$s7" "$r1" "$r7"
-rr_leaf1=$(lb leaf1 rerouted)
-rr_spine1=$(lb spine1 rerouted)
 rep_spine1=$(lb spine1 repaired)
-echo "# rerouted at egress: leaf1 $rr_leaf1, spine1 $rr_spine1; spine1 bounced $rep_spine1"
+echo "# spine1 bounced $rep_spine1"
 check "spine1 bounced h1's traffic while its xfabd was stopped (LOCAL_REPAIR)" \
 	eval '[ "$rep_spine1" -ge 1000 ]'
 for dir in h1 h7; do

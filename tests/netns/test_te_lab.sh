@@ -21,7 +21,6 @@
 need_root
 need_frr
 t_start=$(now_ms)
-TOPO="$ROOT/testbeds/clos-2x4.json"
 NAME=xte
 STATE=/run/xfab-lab/$NAME
 FABRIC=$STATE/fabric.json
@@ -29,6 +28,13 @@ TE=$ROOT/build/xfab-te
 CTL=$ROOT/build/xfabctl
 ROCE=$ROOT/build/xfab-roce
 tmp=$(mktemp -d)
+# clos-2x4 with BFD at 300 ms (3 misses: 0.9 s) instead of 100: the cut
+# below is a carrier loss, which xfabd and zebra hear of at once, so BFD's
+# speed is not what this test measures; at 100 ms a 2-core box starved of
+# CPU for 0.3 s dropped sessions of other links under the moved pins (their
+# routes gone for a while), and the loss across the cut was then not judged
+TOPO="$tmp/clos-2x4.json"
+jq '.bfd_ms = 300' "$ROOT/testbeds/clos-2x4.json" >"$TOPO"
 run_pid=
 cleanup() {
 	if [ -n "$run_pid" ] && kill -0 "$run_pid" 2>/dev/null; then
@@ -326,8 +332,7 @@ got_out=$(jq .packets "$tmp/recv_out.json")
 got_in=$(jq .packets "$tmp/recv_in.json")
 sent=$((8 * COUNT))
 echo "# across the cut: h1 -> h3 $got_out of $sent, $src2 -> $dst2 $got_in of $sent" \
-	"(lost $((sent - got_out)) and $((sent - got_in)), $RATE packets/s per flow); longest silences" \
-	"$(jq .max_gap_ms "$tmp/recv_out.json") and $(jq .max_gap_ms "$tmp/recv_in.json") ms"
+	"(lost $((sent - got_out)) and $((sent - got_in)), $RATE packets/s per flow)"
 if [ $((sent - got_out)) -gt $((sent / 100)) ] || [ $((sent - got_in)) -gt $((sent / 100)) ]; then
 	for sw in leaf1 spine1 spine2 "$into_leaf"; do
 		echo "#   $sw drops $("$CTL" -s "$NAME/$sw" -j show drops | jq -c '[.[] | arrays | .[] |
@@ -349,12 +354,9 @@ if [ $((sent - got_out)) -gt $((sent / 100)) ] || [ $((sent - got_in)) -gt $((se
 	done
 fi
 # a packet in flight per flow, and what spine1 sends into the dead link
-# before its xfabd hears of it (LOAD_BALANCING.md, LAB.md): at most 1 %.
-# That bound is the pins' and the data plane's; a BGP session of another
-# link that went down since the lab came up (BFD misses 3 packets 100 ms
-# apart when the box is starved of CPU) takes the spines' routes away
-# under the moved pins for a while: then the bound is not judged, and the
-# test says so and why.
+# before its xfabd hears of it (LOAD_BALANCING.md, LAB.md): at most 1 %,
+# always judged. A BGP session of another link that went down since the lab
+# came up is printed beside it (BFD at 300 ms: TOPO above).
 other_downs() { # BGP sessions down since the lab came up, but the cut link's
 	local sw
 	for sw in leaf1 leaf2 leaf3 leaf4 spine1 spine2; do
@@ -364,14 +366,9 @@ other_downs() { # BGP sessions down since the lab came up, but the cut link's
 			else cat; fi | sed "s/^/$sw: /"
 	done
 }
-flaps=$(other_downs)
-if [ -n "$flaps" ] && { [ $((sent - got_out)) -gt $((sent / 100)) ] || [ $((sent - got_in)) -gt $((sent / 100)) ]; }; then
-	echo "$flaps" | sed 's/^/#   underlay: /'
-	ok "[te] run: traffic arrives across the cut # SKIP loss not judged: BGP sessions of other links went down meanwhile (above)"
-else
-	check "[te] run: traffic arrives across the cut (loss under 1 % each way)" eval \
-		'[ $((sent - got_out)) -le $((sent / 100)) ] && [ $((sent - got_in)) -le $((sent / 100)) ]'
-fi
+other_downs | sed 's/^/#   underlay: /'
+check "[te] run: traffic arrives across the cut (loss under 1 % each way)" eval \
+	'[ $((sent - got_out)) -le $((sent / 100)) ] && [ $((sent - got_in)) -le $((sent / 100)) ]'
 ip -n "$NAME-leaf1" link set "$up_port" up
 check "[te] run: the link back up is an event too" eventually 10 eval \
 	"jq -e '[.events[] | select(.what | contains(\"$spine:eth1 up\"))] | length == 1' '$tmp/status.json' >/dev/null"
