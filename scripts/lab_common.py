@@ -12,6 +12,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from xfablab import BUILD, PIN_BASE, ROOT, STATE_ROOT  # noqa: E402
+from xfablab.signals import Shielded, exit_on_signals, run_child  # noqa: E402
 
 LAB = os.path.join(ROOT, "scripts", "xfab-lab")
 TOPO = os.path.join(ROOT, "testbeds", "clos-2x4.json")
@@ -25,19 +26,22 @@ class Lab:
         self.state = os.path.join(STATE_ROOT, name)
 
     def __enter__(self):
+        # a signal ends the experiment through __exit__ (the lab down)
+        exit_on_signals(os.path.basename(sys.argv[0]))
         try:
-            subprocess.run([LAB, "up", self.topo, "--name", self.name, "--datapath",
-                            self.datapath] +
-                           (["--routing", self.routing] if self.routing else []),
-                           check=True, stdout=subprocess.DEVNULL, timeout=180)
+            cmd = [LAB, "up", self.topo, "--name", self.name, "--datapath", self.datapath] + \
+                (["--routing", self.routing] if self.routing else [])
+            if run_child(cmd, stdout=subprocess.DEVNULL, timeout=180).returncode:
+                raise RuntimeError("%s failed" % " ".join(cmd))
         except BaseException:
             self.__exit__()
             raise
         return self
 
     def __exit__(self, *exc):
-        subprocess.run([LAB, "down", self.topo, "--name", self.name],
-                       stdout=subprocess.DEVNULL, timeout=120)
+        with Shielded():
+            subprocess.run([LAB, "down", self.topo, "--name", self.name],
+                           stdout=subprocess.DEVNULL, timeout=120)
 
     def ns(self, node):
         return ["nsenter", "--net=/run/netns/%s-%s" % (self.name, node)]

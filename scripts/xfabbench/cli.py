@@ -33,6 +33,8 @@ import json
 import os
 import sys
 
+from xfablab.signals import Shielded, exit_on_signals
+
 from .common import ROOT, SYNC_HEAD, machine, stats
 from .events import (SYNC_ROUTES, compile_bench, splice_compile_section, splice_section,
                      sync_bench, sync_section)
@@ -106,7 +108,8 @@ def run_sections(args):
             topology(big_table=False)
             mc = multicore(args.rounds, args.seconds)
         finally:
-            teardown()
+            with Shielded():
+                teardown()
         one_section(args, "multicore", mc,
                     lambda: splice_section(args.report, "## Multi-core", multicore_section(mc)))
         print(json.dumps(mc, indent=2))
@@ -176,6 +179,7 @@ def results(args, ms, raw, mc):
 
 def main():
     args = parse_args()
+    exit_on_signals("bench")  # a signal ends it through the tear-downs below
     rc = run_sections(args)
     if rc is not None:
         return rc
@@ -202,7 +206,8 @@ def main():
         if not args.only:
             mc = multicore(args.rounds, args.seconds)
     finally:
-        teardown()
+        with Shielded():
+            teardown()
     res = results(args, ms, raw, mc)
     os.makedirs(os.path.dirname(args.json), exist_ok=True)
     with open(args.json, "w") as f:

@@ -6,6 +6,8 @@ import os
 import statistics
 import subprocess
 
+from xfablab.signals import run_child
+
 from .common import COMPILE_BENCH, COMPILE_HEAD, ROOT, SYNC_BENCH, SYNC_HEAD, machine
 
 
@@ -33,8 +35,9 @@ def sync_bench(routes=SYNC_ROUTES, rounds=SYNC_ROUNDS, burst=SYNC_BURST):
     out = os.path.join(ROOT, "bench-out", "sync.json")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     # exit status 1: a packet lost in the burst, which the report shows
-    r = subprocess.run([SYNC_BENCH, "--routes", str(routes), "--rounds", str(rounds), "--burst",
-                        str(burst), "--json", out], timeout=3600)
+    # run_child: interrupted, sync-bench is asked to clean up, not killed
+    r = run_child([SYNC_BENCH, "--routes", str(routes), "--rounds", str(rounds), "--burst",
+                   str(burst), "--json", out], timeout=3600)
     if r.returncode not in (0, 1):
         raise RuntimeError("sync-bench failed (exit status %d)" % r.returncode)
     with open(out) as f:

@@ -4,6 +4,8 @@ import os
 import subprocess
 import time
 
+from xfablab.signals import Shielded
+
 from .common import DST, DST6, MAC, PEER_VTEP, PIN, ROOT, SRC6, TOOL, VNI, VTEP, sh, stats
 
 
@@ -69,10 +71,13 @@ def bringup(rounds):
         times = []
         for _ in range(rounds):
             t0 = time.time()
-            subprocess.run([lab, "up", path, "--name", "xfbup"], check=True,
-                           capture_output=True, timeout=180)
-            times.append(time.time() - t0)
-            subprocess.run([lab, "down", path, "--name", "xfbup"], capture_output=True,
-                           timeout=180)
+            try:
+                subprocess.run([lab, "up", path, "--name", "xfbup"], check=True,
+                               capture_output=True, timeout=180)
+                times.append(time.time() - t0)
+            finally:  # also when a signal cut the up short (xfab-lab down then cleans)
+                with Shielded():
+                    subprocess.run([lab, "down", path, "--name", "xfbup"],
+                                   capture_output=True, timeout=180)
         out[topo] = stats(times)
     return out

@@ -2,6 +2,7 @@
 scripts that drive labs themselves (soak, the experiments, the tests):
 
   common    paths, defaults, LabError, run
+  signals   the scripts' signals into an exit through their clean-up
   model     roles, limits, Node, Link, Graph (names by role)
   topology  a topology file read into the graph (Topology), made of
             tenants, plan, swconfig, frrconf and describe
