@@ -3,7 +3,8 @@ themselves (bgpd's logs)."""
 import os
 import time
 
-from .common import ADJ, DROP_BEFORE_S, NOTIF, SoakError, WINDOW_AFTER_S, WINDOW_BEFORE_S, log
+from .common import (ADJ, BFD_MS, DROP_MARGIN_S, HITLESS, NOTIF, SoakError, WINDOW_AFTER_S,
+                     WINDOW_BEFORE_S, log)
 
 
 class Attribution:
@@ -48,25 +49,25 @@ class Attribution:
                 if 0 <= t <= end:
                     drops.append((t, sw, m.group(2), m.group(3), why))
         drops.sort()
+        before = 3 * getattr(self.a, "bfd_ms", BFD_MS) / 1000.0 + DROP_MARGIN_S
         events = []
         downs = {}
         for t, sw, peer, what, why in drops:
             key = (sw, peer)
             if what == "Down":
-                # a session of the cut link, or of the switch whose FRR
-                # restarted, is the fault's own
-                if any(f["start"] - WINDOW_BEFORE_S <= t <= f["end"] + WINDOW_AFTER_S and
-                       (sw in f.get("nodes", ()) and
-                        any("(%s)" % n in peer for n in f["nodes"] if n != sw) or
-                        f["kind"] == "frr-restart" and
-                        (sw in f["nodes"] or "(%s)" % f["nodes"][0] in peer))
-                       for f in self.faults):
+                f = self.drop_owner(t, sw, peer)
+                if f is not None:
+                    if f["kind"] in HITLESS:  # its failure: it must drop nothing
+                        f.setdefault("session_drops", []).append("%s %s: %s" % (sw, peer, why))
+                        if f["check"] == "ok":
+                            f["check"] = "a BGP session went down during it (%s %s: %s)" % (
+                                sw, peer, why)
                     continue
                 if events and t <= events[-1]["end"] + 2:
                     ev = events[-1]
                 else:
                     ev = {"kind": "session-down", "unplanned": True,
-                          "start": round(t - DROP_BEFORE_S, 3), "logged": t, "end": t,
+                          "start": round(t - before, 3), "logged": t, "end": t,
                           "sessions": [], "check": "ok", "converged_s": None}
                     events.append(ev)
                 ev["sessions"].append("%s %s: %s" % (sw, peer, why))
@@ -81,6 +82,25 @@ class Attribution:
             if ev["sessions"]:
                 ev["converged_s"] = round(ev["end"] - ev["logged"], 2)
         return events
+
+    def drop_owner(self, t, sw, peer):
+        """The fault a session drop at t (switch sw, neighbour peer) belongs
+        to, or None (an unplanned drop): a session of the cut link, or of the
+        switch whose FRR restarted, is that fault's; any session that drops
+        during a hitless fault (an xfabd kill, a reload, churn) is that
+        fault's too, as its failure: it was the fault's doing or at least
+        happened under it, and the fault's loss must be 0 either way."""
+        for f in self.faults:
+            if not f["start"] - WINDOW_BEFORE_S <= t <= f["end"] + WINDOW_AFTER_S:
+                continue
+            nodes = f.get("nodes", ())
+            if f["kind"] in HITLESS:
+                return f
+            if sw in nodes and any("(%s)" % n in peer for n in nodes if n != sw):
+                return f
+            if f["kind"] == "frr-restart" and (sw in nodes or "(%s)" % nodes[0] in peer):
+                return f
+        return None
 
     # -- the end: losses, memory, FIB
     def attribute(self, results):

@@ -3,6 +3,7 @@ xfabctl and vtysh, convergence, the host pairs and their addresses."""
 import json
 import os
 import random
+import re
 import subprocess
 import threading
 import time
@@ -33,6 +34,7 @@ class SoakBase:
         self.soak_routes = {}  # switch -> prefix of its ROUTE added by a reload
         self.flows = {}  # id -> {src, dst, addr, sport}
         self.up = False
+        self.bfd_ms_in_lab = None  # bring_up reads it
 
     # -- helpers
     def rel(self, ns):
@@ -90,6 +92,15 @@ class SoakBase:
         self.up = True  # from here on, down() runs whatever happens
         out = self.xlab("up", "--datapath", self.topo.datapath, "--routing", "bgp")
         log(out.strip().splitlines()[-1] if out.strip() else "up")
+        self.bfd_ms_in_lab = self.lab_bfd_ms()
+
+    def lab_bfd_ms(self):
+        """The BFD interval the lab's bfdd runs with, from what it reads (the
+        first switch's bfdd.conf): the report's check of --bfd-ms."""
+        path = os.path.join(self.lab.frr_dir(self.topo.switches()[0]), "bfdd.conf")
+        with open(path) as f:
+            m = re.search(r"receive-interval (\d+)", f.read())
+        return int(m.group(1)) if m else None
 
     def pairs(self):
         """(src host, dst host, family): hosts on leaves half the fabric apart,

@@ -47,7 +47,9 @@ class Soak(SoakBase, Flows, Faults, Attribution, Checks):
         mem = self.memory()
         return self.report(flows, unattributed, fib, mem, results)
 
-    def report(self, flows, unattributed, fib, mem, results):
+    def verdict(self, flows, unattributed, fib, mem):
+        """What failed (the judge, kept apart from the run: tests/netns/
+        test_soak_lab.sh plants its input)."""
         a = self.a
         fails = []
         for f in self.faults:
@@ -76,24 +78,30 @@ class Soak(SoakBase, Flows, Faults, Attribution, Checks):
             if fl["sent"] == 0 or fl["received"] == 0:
                 fails.append("flow %d (%s->%s) sent %d, received %d" % (
                     fl["id"], fl["src"], fl["dst"], fl["sent"], fl["received"]))
-        judged = 0
         for sw, procs in mem.items():
             for p in procs:
                 if p["flat"] is False:
                     fails.append("%s: xfabd pid %d grew from %d to %d kB RSS, %d to %d fds" % (
                         sw, p["pid"], p["rss_kb_first"], p["rss_kb_last"], p["fds_first"],
                         p["fds_last"]))
-                judged += p["flat"] is not None
-        if judged == 0:
-            fails.append("no xfabd ran long enough to judge its memory")
+            # no verdict is not a pass: every switch has an xfabd judged
+            if not any(p["flat"] is not None for p in procs):
+                fails.append("%s: no xfabd ran long enough to judge its memory" % sw)
         for sw, r in fib.items():
             for d in r["differences"]:
                 fails.append("%s: %s kernel %s, data plane %s" % (
                     sw, d["prefix"], d["kernel"], d["dataplane"]))
+        return fails
+
+    def report(self, flows, unattributed, fib, mem, results):
+        a = self.a
+        fails = self.verdict(flows, unattributed, fib, mem)
         sent = sum(f["sent"] for f in flows)
         received = sum(f["received"] for f in flows)
         out = {
-            "lab": self.topo.name, "topology": os.path.relpath(a.topology, ROOT),
+            "lab": self.topo.name, "bfd_ms": getattr(a, "bfd_ms", None),
+            "bfd_ms_in_lab": self.bfd_ms_in_lab,
+            "topology": os.path.relpath(getattr(a, "topology_file", a.topology), ROOT),
             "datapath": self.topo.datapath, "seed": a.seed, "minutes": a.minutes,
             "rate_pps": a.rate, "max_cut_ms": a.max_cut_ms, "judge_unplanned": a.judge_unplanned,
             "traffic": {"flows": flows, "sent": sent, "received": received,
