@@ -12,7 +12,9 @@
 # its own counter holds what the sink got), that the build stopping after parsing costs less than the later
 # ones in the test run, and that scripts/bench-compare flags a run slower by more than
 # 10 % (against a copy of this run with one configuration made slower) and
-# passes this run against itself.
+# passes this run against itself; and a ratio is the median of the rounds'
+# own ratios (a worked example), each configuration's round kept.
+# mutate: scripts/xfabbench/common.py; labs:
 . "$(dirname "$0")/lib.sh"
 need_root
 out=$(mktemp -d)

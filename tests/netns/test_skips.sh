@@ -10,6 +10,7 @@
 #     with FRR's daemons hidden (XFAB_FRR_DIR), are skips, not passes, and
 #     failures in CI (both stop before they build anything).
 # Each inner run-all is light (no lab comes up); the test takes seconds.
+# mutate: tests/run-all tests/netns/lib.sh; labs:
 # shellcheck disable=SC2016,SC2034 # the checks' eval strings expand when they run
 true
 # shellcheck source=tests/netns/lib.sh
