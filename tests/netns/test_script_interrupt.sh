@@ -79,8 +79,8 @@ interrupt() {
 		reached=0
 	fi
 	kill "-$sig" "$PID"
-	# its clean-up: a lab down takes seconds; killed if it hangs
-	timeout 150 tail --pid="$PID" -f /dev/null || kill -KILL "$PID"
+	# its clean-up: a lab down takes 5-10 s here; killed if it hangs past 60
+	timeout 60 tail --pid="$PID" -f /dev/null || kill -KILL "$PID"
 	wait "$PID"
 	rc=$?
 	PID=
@@ -91,40 +91,50 @@ interrupt() {
 	[ "$reached" -eq 1 ] && [ "$rc" -eq $((128 + $(kill -l "$sig"))) ] && [ ! -s "$tmp/left" ]
 }
 
+# once one fails the rest are not run: they share the handler (a broken
+# one costs each of them the 60 s wait above), and the first says why
+judge() { # judge DESC CMD...: lib.sh's check, until one has failed
+	if [ "$fail" -gt 0 ]; then
+		echo "# not run after the failure above: $1"
+	else
+		check "$@"
+	fi
+}
+
 S=$ROOT/scripts
-check "lb-experiments: SIGTERM while its lab comes up" \
+judge "lb-experiments: SIGTERM while its lab comes up" \
 	interrupt xq1 TERM "lab_coming xq1" -- "$S/lb-experiments" balance --name xq1
-check "lb-experiments: SIGINT once its traffic runs" \
+judge "lb-experiments: SIGINT once its traffic runs" \
 	interrupt xq1 INT "lab_traffic xq1" -- "$S/lb-experiments" balance --name xq1
-check "ecn-experiments: SIGTERM while its lab comes up" \
+judge "ecn-experiments: SIGTERM while its lab comes up" \
 	interrupt xq2 TERM "lab_coming xq2" -- "$S/ecn-experiments" incast --name xq2
-check "ecn-experiments: SIGINT once its traffic runs" \
+judge "ecn-experiments: SIGINT once its traffic runs" \
 	interrupt xq2 INT "lab_traffic xq2" -- "$S/ecn-experiments" incast --name xq2
-check "pfc-experiments: SIGTERM while its lab comes up" \
+judge "pfc-experiments: SIGTERM while its lab comes up" \
 	interrupt xq3 TERM "lab_coming xq3" -- "$S/pfc-experiments" --runs lossless --name xq3
-check "pfc-experiments: SIGINT once its traffic runs" \
+judge "pfc-experiments: SIGINT once its traffic runs" \
 	interrupt xq3 INT "lab_traffic xq3" -- "$S/pfc-experiments" --runs lossless --name xq3
 FAB=("$S/fabric-experiments" --name xq4 --modes ecmp_1qp --repeats 1 --sizes 256K --iters 1
 	--out "$tmp/fab.json" --plot "$tmp/fab.png" --doc "$tmp/fab.md")
-check "fabric-experiments: SIGTERM while its lab comes up" \
+judge "fabric-experiments: SIGTERM while its lab comes up" \
 	interrupt xq4 TERM "lab_coming xq4" -- "${FAB[@]}"
-check "fabric-experiments: SIGINT once its traffic runs" \
+judge "fabric-experiments: SIGINT once its traffic runs" \
 	interrupt xq4 INT "lab_traffic xq4" -- "${FAB[@]}"
 # failover-experiment names its lab fx<its pid>: found once it exists
 fx_coming() { FX=$(ip netns list | grep -om1 '^fx[0-9]*'); [ -n "$FX" ]; }
 fx_traffic() { fx_coming && lab_traffic "$FX"; }
-check "failover-experiment: SIGTERM while its lab comes up" \
+judge "failover-experiment: SIGTERM while its lab comes up" \
 	interrupt fx TERM fx_coming -- "$S/failover-experiment" --modes xdp --failures cut
-check "failover-experiment: SIGINT once its traffic runs" \
+judge "failover-experiment: SIGINT once its traffic runs" \
 	interrupt fx INT fx_traffic -- "$S/failover-experiment" --modes xdp --failures cut
-check "soak: SIGTERM while its lab comes up" \
+judge "soak: SIGTERM while its lab comes up" \
 	interrupt xq6 TERM "lab_coming xq6" -- "$S/soak" --minutes 1 --name xq6
-check "soak: SIGINT once its traffic runs" \
+judge "soak: SIGINT once its traffic runs" \
 	interrupt xq6 INT "lab_traffic xq6" -- "$S/soak" --minutes 1 --name xq6
 BENCH=("$S/bench" --only "redirect,xfab_l3,xfab_ecmp16" --rounds 2 --json "$tmp/b.json"
 	--report "$tmp/b.md")
-check "bench: SIGTERM at its first xfabd" interrupt bench TERM "bench_xfabd 1" -- "${BENCH[@]}"
-check "bench: SIGHUP at its second xfabd" interrupt bench HUP "bench_xfabd 2" -- "${BENCH[@]}"
+judge "bench: SIGTERM at its first xfabd" interrupt bench TERM "bench_xfabd 1" -- "${BENCH[@]}"
+judge "bench: SIGHUP at its second xfabd" interrupt bench HUP "bench_xfabd 2" -- "${BENCH[@]}"
 
 echo "# $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

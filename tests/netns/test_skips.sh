@@ -46,27 +46,27 @@ runall() { # runall OUT [ENV...] -- FILE: run-all's status, its output in OUT
 }
 last() { tail -1 "$1" | sed 's/ ([0-9]* s)$//'; }
 
-runall "$tmp/a" CI=false -- "$tmp/netns/test_needs.sh"
-rc=$?
-echo "    $(last "$tmp/a"); $(grep -m1 'skipped (' "$tmp/a")"
-check "a test without its tool: 1 skipped (the tool named), not a pass; exit 0 outside CI" \
-	eval '[ $rc -eq 0 ] && [ "$(last "$tmp/a")" = "1 passed, 0 failed, 1 skipped" ] &&
-	      grep -q "needs: 1 skipped (test_needs.sh needs xfab-no-such-tool" "$tmp/a"'
-runall "$tmp/b" CI=true -- "$tmp/netns/test_needs.sh"
-rc=$?
-echo "    $(last "$tmp/b")"
-check "... under CI=true: a failure, exit 1" \
-	eval '[ $rc -eq 1 ] && [ "$(last "$tmp/b")" = "1 passed, 1 failed, 0 skipped" ] &&
-	      grep -q "^not ok - netns: needs: skipped in CI" "$tmp/b"'
+# judge DESC RC LAST PATTERN [ENV...] -- FILE: run-all on FILE (with ENV)
+# exits RC, ends "LAST" and, unless PATTERN is empty, prints PATTERN
+judge() {
+	local desc=$1 want_rc=$2 want_last=$3 pat=$4 rc
+	shift 4
+	runall "$tmp/out" "$@"
+	rc=$?
+	echo "    exit $rc: $(last "$tmp/out")"
+	check "$desc" eval '[ $rc -eq $want_rc ] && [ "$(last "$tmp/out")" = "$want_last" ] &&
+		{ [ -z "$pat" ] || grep -q -- "$pat" "$tmp/out"; }'
+}
 
-runall "$tmp/c" CI=false -- "$tmp/netns/test_partly.sh"
-rc=$?
-echo "    $(last "$tmp/c")"
-check "a check without its tool: skipped, the test's other check passed" \
-	eval '[ $rc -eq 0 ] && [ "$(last "$tmp/c")" = "2 passed, 0 failed, 1 skipped" ]'
-runall "$tmp/d" CI=true -- "$tmp/netns/test_partly.sh"
-rc=$?
-check "... under CI=true: a failure" eval '[ $rc -eq 1 ] && [ "$(last "$tmp/d")" = "2 passed, 1 failed, 0 skipped" ]'
+judge "a test without its tool: 1 skipped (the tool named), not a pass; exit 0 outside CI" \
+	0 "1 passed, 0 failed, 1 skipped" "needs: 1 skipped (test_needs.sh needs xfab-no-such-tool" \
+	CI=false -- "$tmp/netns/test_needs.sh"
+judge "... under CI=true: a failure, exit 1" 1 "1 passed, 1 failed, 0 skipped" \
+	"^not ok - netns: needs: skipped in CI" CI=true -- "$tmp/netns/test_needs.sh"
+judge "a check without its tool: skipped, the test's other check passed" \
+	0 "2 passed, 0 failed, 1 skipped" "" CI=false -- "$tmp/netns/test_partly.sh"
+judge "... under CI=true: a failure" 1 "2 passed, 1 failed, 0 skipped" "" \
+	CI=true -- "$tmp/netns/test_partly.sh"
 
 # PATH without tshark: every other program of PATH linked into one directory
 mkdir "$tmp/bin"
@@ -77,21 +77,14 @@ for d in "${dirs[@]}"; do
 		[ -x "$f" ] && [ "$b" != tshark ] && [ ! -e "$tmp/bin/$b" ] && ln -s "$f" "$tmp/bin/$b"
 	done
 done
-runall "$tmp/e" CI=false PATH="$tmp/bin" -- "$ROOT/tests/netns/test_pfctools_lab.sh"
-rc=$?
-echo "    $(last "$tmp/e")"
-check "test_pfctools_lab.sh without tshark: skipped, saying so" \
-	eval '[ $rc -eq 0 ] && [ "$(last "$tmp/e")" = "1 passed, 0 failed, 1 skipped" ] &&
-	      grep -q "needs tshark" "$tmp/e"'
-runall "$tmp/f" CI=true PATH="$tmp/bin" -- "$ROOT/tests/netns/test_pfctools_lab.sh"
-rc=$?
-check "... under CI=true: a failure" eval '[ $rc -eq 1 ] && [ "$(last "$tmp/f")" = "1 passed, 1 failed, 0 skipped" ]'
-runall "$tmp/g" CI=true XFAB_FRR_DIR="$tmp/nofrr" -- "$ROOT/tests/netns/test_bgp_lab.sh"
-rc=$?
-echo "    $(last "$tmp/g")"
-check "test_bgp_lab.sh without FRR's daemons, under CI=true: a failure, saying why" \
-	eval '[ $rc -eq 1 ] && [ "$(last "$tmp/g")" = "1 passed, 1 failed, 0 skipped" ] &&
-	      grep -q "needs FRR" "$tmp/g"'
+LAB=$ROOT/tests/netns
+judge "test_pfctools_lab.sh without tshark: skipped, saying so" 0 "1 passed, 0 failed, 1 skipped" \
+	"needs tshark" CI=false PATH="$tmp/bin" -- "$LAB/test_pfctools_lab.sh"
+judge "... under CI=true: a failure" 1 "1 passed, 1 failed, 0 skipped" "needs tshark" \
+	CI=true PATH="$tmp/bin" -- "$LAB/test_pfctools_lab.sh"
+judge "test_bgp_lab.sh without FRR's daemons, under CI=true: a failure, saying why" \
+	1 "1 passed, 1 failed, 0 skipped" "needs FRR" CI=true XFAB_FRR_DIR="$tmp/nofrr" -- \
+	"$LAB/test_bgp_lab.sh"
 
 echo "# $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

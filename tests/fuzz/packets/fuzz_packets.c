@@ -5,7 +5,8 @@
  * model (model.c): the same verdict, the same output bytes, the same egress
  * port, and exactly the counters the outcome moves (one drop, punt or
  * forward; the ingress port's rx; nothing else). On a mismatch: the seed,
- * the frame's index, both results, the frame as a pcap, exit 1.
+ * the frame's index, both results, the frame as a pcap and as a line for
+ * the regression list, exit 1. The seed is new each run unless given.
  *
  *   fuzz_packets [--frames N] [--seed S] [--long] [-j] [--replay-only]
  *
@@ -33,7 +34,16 @@
 
 #define DEFAULT_FRAMES 100000ull
 #define LONG_FRAMES 5000000ull
-#define DEFAULT_SEED 0x5eed1234ull
+/* Without --seed each run draws its own (printed, and in the mismatch
+ * report): runs over time cover more frames than one fixed seed would. */
+static uint64_t fresh_seed(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec) ^
+	       ((uint64_t)getpid() << 32);
+}
 #define MAX_CPUS 256
 
 static struct harness H;
@@ -1057,6 +1067,12 @@ static void report(int tc, uint64_t index, const struct frame *f, const struct m
 	fprintf(stderr, "  counters that moved:\n");
 	print_delta(&d->delta);
 	write_pcap(fail_dir, seed, index, f);
+	/* the frame, as the regression list holds it: it runs first from then on */
+	fprintf(stderr, "  for tests/fuzz/packets/regressions.txt (reproduce: --seed %llu):\n  p%d ",
+		(unsigned long long)seed, f->port + 1);
+	for (size_t i = 0; i < f->len; i++)
+		fprintf(stderr, "%02x", f->b[i]);
+	fprintf(stderr, " # %s\n", why);
 }
 
 /* One frame through both datapaths; 0 or 1 (a mismatch). */
@@ -1256,7 +1272,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: fuzz_packets [--frames N] [--seed S] [--long] [-j] [--replay-only]\n"
 		     "  --frames N     generated frames (default 100000, 1..1000000000)\n"
-		     "  --seed S       the generator's seed (default 0x5eed1234)\n"
+		     "  --seed S       the generator's seed (default: a new one each run, printed)\n"
 		     "  --long         5,000,000 frames\n"
 		     "  -j             the counts as JSON\n"
 		     "  --replay-only  the regression list only\n"
@@ -1281,7 +1297,7 @@ int main(int argc, char **argv)
 	size_t n_regs = 0;
 	uint8_t macs[MODEL_N_PORTS][6];
 
-	seed = DEFAULT_SEED;
+	seed = fresh_seed();
 	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
@@ -1368,6 +1384,8 @@ int main(int argc, char **argv)
 	for (size_t r = 0; r < n_regs && !rc; r++)
 		rc = check_frame(r, &regs[r]);
 	rng_state = seed ? seed : 1;
+	if (!json) /* before the frames: a run that dies still names its seed */
+		printf("fuzz-packets: seed %llu\n", (unsigned long long)seed);
 	for (i = 0; i < frames && !replay_only && !rc; i++) {
 		int trunc_all;
 
