@@ -1068,7 +1068,8 @@ static void report(int tc, uint64_t index, const struct frame *f, const struct m
 	print_delta(&d->delta);
 	write_pcap(fail_dir, seed, index, f);
 	/* the frame, as the regression list holds it: it runs first from then on */
-	fprintf(stderr, "  for tests/fuzz/packets/regressions.txt (reproduce: --seed %llu):\n  p%d ",
+	fprintf(stderr,
+		"  for tests/fuzz/packets/regressions.txt (reproduce: --seed %llu):\n  p%d ",
 		(unsigned long long)seed, f->port + 1);
 	for (size_t i = 0; i < f->len; i++)
 		fprintf(stderr, "%02x", f->b[i]);
@@ -1270,14 +1271,15 @@ static int parse_u64(const char *opt, const char *s, uint64_t max, uint64_t *out
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: fuzz_packets [--frames N] [--seed S] [--long] [-j] [--replay-only]\n"
-		     "  --frames N     generated frames (default 100000, 1..1000000000)\n"
-		     "  --seed S       the generator's seed (default: a new one each run, printed)\n"
-		     "  --long         5,000,000 frames\n"
-		     "  -j             the counts as JSON\n"
-		     "  --replay-only  the regression list only\n"
-		     "  FUZZ_OUT=DIR   where failing frames are written (default "
-		     "tests/fuzz/packets/failures)\n");
+	fprintf(out,
+		"usage: fuzz_packets [--frames N] [--seed S] [--long] [-j] [--replay-only]\n"
+		"  --frames N     generated frames (default 100000, 1..1000000000)\n"
+		"  --seed S       the generator's seed (default: a new one each run, printed)\n"
+		"  --long         5,000,000 frames\n"
+		"  -j             the counts as JSON\n"
+		"  --replay-only  the regression list only\n"
+		"  FUZZ_OUT=DIR   where failing frames are written (default "
+		"tests/fuzz/packets/failures)\n");
 }
 
 int main(int argc, char **argv)
