@@ -148,8 +148,9 @@ def table(title, rounds, rows, after=None):
            if rounds < 5 else "")
     return (["## %s" % title, "",
              "%d interleaved rounds, 1,024 flows; a ratio is the median of the rounds' own "
-             "ratios to a baseline of the same run.%s" % (rounds, few), "", "| target | wanted | this run | |",
-             "|---|---|---|---|"] + rows + [""] + ([after, ""] if after else []))
+             "ratios to a baseline of the same run.%s" % (rounds, few), "",
+             "| target | wanted | this run | |", "|---|---|---|---|"] + rows + [""] +
+            ([after, ""] if after else []))
 
 
 def noise_note(f):

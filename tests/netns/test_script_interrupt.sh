@@ -12,8 +12,9 @@
 # the exit status is 128 + the signal, and nothing of the script is left:
 # no namespace, lab state, pin, control socket directory or process of
 # its lab (scripts/sync-bench has its own test, test_sync_bench_interrupt.sh).
-# About 4 minutes: 12 labs brought up part of the way, 2 bench set-ups.
-# mutate: scripts/lab_common.py scripts/xfablab/signals.py scripts/xfabbench/cli.py; labs: xq1 xq2 xq3 xq4 xq6
+# About 1-2 minutes: 12 labs brought up part of the way, 2 bench set-ups.
+# mutate: scripts/lab_common.py scripts/xfablab/signals.py; labs: xq1 xq2 xq3 xq4 xq6
+# mutate: scripts/xfabbench/cli.py; labs: xq1 xq2 xq3 xq4 xq6
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_root
