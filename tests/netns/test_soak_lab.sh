@@ -157,7 +157,8 @@ fi
 
 # ---- bad options: refused, nothing built
 for bad in "--minutes 0:--minutes" "--rate 5:--rate" "--max-cut-ms -1:--max-cut-ms" \
-	"--seed -3:--seed" "--name has/slash:--name" "--topology /nonexistent.json:--topology"; do
+	"--seed -3:--seed" "--name has/slash:--name" "--topology /nonexistent.json:--topology" \
+	"--bfd-ms 5:--bfd-ms"; do
 	opt=${bad%%:*}
 	# shellcheck disable=SC2086
 	"$ROOT/scripts/soak" $opt --json >"$tmp/bad.out" 2>"$tmp/bad.err"
