@@ -267,6 +267,7 @@ static void test_withdrawal_held(void **state)
 	a->down_ns[2] = now;
 	a->live[1].oper_up = 0;
 	a->down_ns[1] = now - 20000000000ull;
+	a->down_ns[0] = now; /* eth1 went down just now, and came back */
 	/* without the bounce nothing is held */
 	k_event(s, RTM_DELROUTE, &three[2]);
 	assert_int_equal(a->fs.n_held, 0);
@@ -278,7 +279,7 @@ static void test_withdrawal_held(void **state)
 	assert_int_equal(a->fs.n_held, 1);
 	assert_int_equal(a->fs.held_total, 1);
 	assert_int_equal(egress_of(s, "40.3.0.0"), 12); /* still there, to bounce */
-	/* through a live port, or one down for longer: withdrawn at once */
+	/* through a live port (back up), or one down for longer: withdrawn at once */
 	k_event(s, RTM_DELROUTE, &three[0]);
 	k_event(s, RTM_DELROUTE, &three[1]);
 	assert_null(route16(s, "40.1.0.0"));
