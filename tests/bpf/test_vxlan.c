@@ -927,6 +927,29 @@ static void test_decap_inner_checks(void **state)
 	o.payload_len = sizeof(short6);
 	emit(&o, &f);
 	expect_reason(P2, &f, XFAB_ACT_DROP, XFAB_DROP_VXLAN_INNER_MALFORMED);
+	/* the UDP length: past the outer datagram (which ends 30 bytes before
+	 * the frame, or the UDP length 30 past it), short of the inner
+	 * Ethernet header; the inner packet past it (the kernel's UDP trims
+	 * what follows, and the inner packet is then cut short) */
+	for (int i = 0; i < 4; i++) {
+		const int udp_len = 8 + 8 + 14 + 20 + 8 + 64;
+
+		describe(&in, &d, vtep_mac, vtep_mac);
+		describe_outer(&o, &d, H.mac[P2], spine_mac, "10.255.0.2", "10.255.0.1", 0, 50001,
+			       VNI1);
+		if (i == 0) {
+			o.ip4.set = XFAB_FRAME_SET_LEN;
+			o.ip4.tot_len = 20 + udp_len - 30;
+		} else {
+			static const int ulen[] = {0, udp_len + 30, 8 + 8 + 13, udp_len - 30};
+
+			o.l4.set |= XFAB_FRAME_SET_LEN;
+			o.l4.len = (__u16)ulen[i];
+		}
+		emit(&o, &f);
+		expect_reason(P2, &f, XFAB_ACT_DROP,
+			      i < 3 ? XFAB_DROP_VXLAN_TRUNCATED : XFAB_DROP_VXLAN_INNER_MALFORMED);
+	}
 	/* inner lengths 8 bytes past the inner frame (within the outer one) */
 	describe(&in, &d, vtep_mac, vtep_mac);
 	d.ip4.set = XFAB_FRAME_SET_LEN;
@@ -961,7 +984,10 @@ static void test_decap_inner_checks(void **state)
 		}
 	}
 	/* a tenant's host sending a tunnel packet to the VTEP: the tenant's
-	 * table routes it (none here), it never enters another VNI */
+	 * table routes it (none here), it never enters another VNI (Vnet_2
+	 * would send this inner packet to h4) */
+	in.proto = IPPROTO_UDP;
+	in.dst = "10.100.1.2";
 	describe(&in, &d, vtep_mac, vtep_mac);
 	describe_outer(&o, &d, H.mac[P1], h1_mac, "10.100.1.2", "10.255.0.1", 0, 50001, VNI2);
 	emit(&o, &f);
