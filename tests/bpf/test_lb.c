@@ -739,6 +739,41 @@ static void test_te(void **state)
 	assert_int_equal(h_reapply(&H, make_config(NULL, NULL)), 0);
 }
 
+/* A pin to a group (p4 and p5's gateways): steered while a member lives;
+ * with both ports down, the route's own group (p2's and p3's gateways). */
+static void test_te_group(void **state)
+{
+	const char *te = "\"ECMP\": {}, \"TE_PATH\": {\"p1|10.30.2.0/24\": {\"nexthop\": "
+			 "\"10.0.4.1,10.0.5.1\"}}";
+	__u64 fb0;
+
+	(void)state;
+	seed(0x7e7e02u);
+	assert_int_equal(h_reapply(&H, make_config(te, NULL)), 0);
+	for (int i = 0; i < 50; i++) {
+		struct flow f = random_flow(0x0a1e0200u);
+		int m;
+
+		f.dst = 0x0a1e0200u | (rnd() & 0xff); /* 10.30.2.x */
+		m = send_flow(i & 1, 0, &f);
+		assert_true(m == 104 || m == 105);
+	}
+	H.oper_up[3] = H.oper_up[4] = 0; /* p4, p5 down */
+	assert_int_equal(h_reapply(&H, NULL), 0);
+	fb0 = lb(XFAB_LB_TE_FALLBACK);
+	for (int i = 0; i < 50; i++) {
+		struct flow f = random_flow(0x0a1e0200u);
+		int m;
+
+		f.dst = 0x0a1e0200u | (rnd() & 0xff);
+		m = send_flow(i & 1, 0, &f);
+		assert_true(m == 1 || m == 103);
+	}
+	assert_int_equal(lb(XFAB_LB_TE_FALLBACK) - fb0, 50);
+	H.oper_up[3] = H.oper_up[4] = 1;
+	assert_int_equal(h_reapply(&H, make_config(NULL, NULL)), 0);
+}
+
 /*
  * LOCAL_REPAIR. Bounce: a route whose only port is down (10.70/16 via p6)
  * or whose group has no live member (10.30/16 over p2 and p3) sends its
@@ -1203,6 +1238,7 @@ int main(void)
 	    cmocka_unit_test(test_flowlet_slots),
 	    cmocka_unit_test(test_least_loaded),
 	    cmocka_unit_test(test_te),
+	    cmocka_unit_test(test_te_group),
 	    cmocka_unit_test(test_local_repair),
 	    cmocka_unit_test(test_nexthop_up_bit),
 	    cmocka_unit_test(test_port_down_under_its_packets),
