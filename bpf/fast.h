@@ -469,7 +469,7 @@ static __always_inline int xfab_fast_decap(struct xfab_ctx *c, const struct xfab
 	const struct xfab_route *rt = 0;
 	const struct xfab_nexthop *nh = 0;
 	struct xfab_fast_hdrs inner;
-	__u32 vni, len = c->len, *vnet = 0, room = len - XFAB_VXLAN_OFF_INNER,
+	__u32 vni, len = c->len, *vnet = 0, inner_len = len - XFAB_VXLAN_OFF_INNER,
 		   ulen = bpf_ntohs(((const struct udphdr *)h->l4)->len);
 	const __u32 *daddr;
 	int v6;
@@ -481,9 +481,9 @@ static __always_inline int xfab_fast_decap(struct xfab_ctx *c, const struct xfab
 		if (ulen < XFAB_VXLAN_ENCAP_LEN - XFAB_VXLAN_OFF_UDP + ETH_HLEN ||
 		    ulen > bpf_ntohs(((struct iphdr *)h->ip)->tot_len) - sizeof(struct iphdr))
 			return xfab_fast_miss(XFAB_FAST_MISS_VXLAN, len);
-		room = ulen - (XFAB_VXLAN_OFF_INNER - XFAB_VXLAN_OFF_UDP);
+		inner_len = ulen - (XFAB_VXLAN_OFF_INNER - XFAB_VXLAN_OFF_UDP);
 	}
-	if (!xfab_fast_inner(data, data_end, room, &inner, &vni, ((struct iphdr *)h->ip)->tos))
+	if (!xfab_fast_inner(data, data_end, inner_len, &inner, &vni, ((struct iphdr *)h->ip)->tos))
 		vnet = bpf_map_lookup_elem(&vni_to_vnet, &vni);
 	if (!vnet || *vnet == 0 || *vnet >= XFAB_MAX_VNETS)
 		return xfab_fast_miss(XFAB_FAST_MISS_VXLAN, len);
