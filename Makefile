@@ -165,6 +165,8 @@ $(eval $(call unit_agent,exposition,$(METRICS_OBJ)))
 $(eval $(call unit_agent,control,agent/requests.o))
 $(eval $(call unit_agent,control_socket,agent/control.o agent/requests.o))
 $(eval $(call unit_agent,netlink,agent/netlink.o))
+# test_fibsync plays the kernel's dump in place of netlink.c's.
+$(eval $(call unit_agent,fibsync,agent/fibsync.o))
 # test_abi runs xfabctl against pins of another ABI version.
 $(BUILD)/test_abi: $(BUILD)/xfabctl
 # test_restart runs xfabd itself (and xfabctl restart) on veth ports.

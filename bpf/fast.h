@@ -409,14 +409,14 @@ static __always_inline int xfab_fast_to_vtep(const struct xfab_fast_hdrs *h)
 /* The inner packet of a VXLAN frame at data (its outer headers IPv4
  * without options, XFAB_VXLAN_OFF_INNER bytes) when the decapsulation keeps it
  * as it is: the VXLAN header RFC 7348's (the I flag, reserved bits 0), the
- * inner packet IPv4 or IPv6 passing the frame's checks of its own, and
+ * inner packet IPv4 or IPv6 passing the frame's checks of its own within
+ * the len bytes of the inner frame (what the UDP length holds), and
  * RFC 6040's merge leaving its ECN field alone (outer CE, or ECT(1) over
  * ECT(0), is the pipeline's). 0 or -1; the VNI in *vni. */
-static __always_inline int xfab_fast_inner(const struct xfab_ctx *c, void *data, void *data_end,
+static __always_inline int xfab_fast_inner(void *data, void *data_end, __u32 len,
 					   struct xfab_fast_hdrs *in, __u32 *vni, __u8 outer_tos)
 {
 	const __u8 *vx = data + XFAB_VXLAN_OFF_VX;
-	__u32 len = c->len - XFAB_VXLAN_OFF_INNER;
 	__u8 ecn, outer = outer_tos & XFAB_ECN_MASK;
 
 	in->eth = data + XFAB_VXLAN_OFF_INNER;
@@ -453,12 +453,13 @@ static __always_inline int xfab_fast_inner(const struct xfab_ctx *c, void *data,
 
 /*
  * A tunnel packet to this switch's VTEP, vxlan.h's decapsulation in one
- * pass: an inner packet xfab_fast_inner keeps, of a known VNI, routed in
- * its VNET's table to a nexthop, a group member (by the inner flow's ECMP
- * hash) or a connected neighbour on a port of that tenant, live and within its MTU. The outer
- * headers go before a byte is written (a failure leaves the frame as it
- * was, the pipeline's); then the inner TTL, the MACs, the counters (the
- * tenant's too) and the redirect. Anything else is the pipeline's.
+ * pass: an inner packet xfab_fast_inner keeps within the UDP length, of
+ * a known VNI, routed in its VNET's table to a nexthop, a group member (by
+ * the inner flow's ECMP hash) or a connected neighbour on a port of that
+ * tenant, live and within its MTU. The outer headers go before a byte is
+ * written (a failure leaves the frame as it was, the pipeline's); then the
+ * inner TTL, the MACs, the counters (the tenant's too) and the redirect.
+ * Anything else is the pipeline's.
  */
 static __always_inline int xfab_fast_decap(struct xfab_ctx *c, const struct xfab_fast_hdrs *h,
 					   const struct xfab_port *in,
@@ -468,12 +469,21 @@ static __always_inline int xfab_fast_decap(struct xfab_ctx *c, const struct xfab
 	const struct xfab_route *rt = 0;
 	const struct xfab_nexthop *nh = 0;
 	struct xfab_fast_hdrs inner;
-	__u32 vni, len = c->len, *vnet = 0;
+	__u32 vni, len = c->len, *vnet = 0, inner_len = len - XFAB_VXLAN_OFF_INNER,
+		   ulen = bpf_ntohs(((const struct udphdr *)h->l4)->len);
 	const __u32 *daddr;
 	int v6;
 	__u8 *w, tos;
 
-	if (!xfab_fast_inner(c, data, data_end, &inner, &vni, ((struct iphdr *)h->ip)->tos))
+	/* the inner frame: what the UDP length holds (vxlan.h's rule: within
+	 * the outer datagram, else the pipeline's) */
+	if (!c->is_gso) {
+		if (ulen < XFAB_VXLAN_ENCAP_LEN - XFAB_VXLAN_OFF_UDP + ETH_HLEN ||
+		    ulen > bpf_ntohs(((struct iphdr *)h->ip)->tot_len) - sizeof(struct iphdr))
+			return xfab_fast_miss(XFAB_FAST_MISS_VXLAN, len);
+		inner_len = ulen - (XFAB_VXLAN_OFF_INNER - XFAB_VXLAN_OFF_UDP);
+	}
+	if (!xfab_fast_inner(data, data_end, inner_len, &inner, &vni, ((struct iphdr *)h->ip)->tos))
 		vnet = bpf_map_lookup_elem(&vni_to_vnet, &vni);
 	if (!vnet || *vnet == 0 || *vnet >= XFAB_MAX_VNETS)
 		return xfab_fast_miss(XFAB_FAST_MISS_VXLAN, len);

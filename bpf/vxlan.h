@@ -313,11 +313,11 @@ static __always_inline int xfab_is_vxlan_to_vtep(const struct xfab_meta *m)
 }
 
 /*
- * Decapsulation: VXLAN header, flags and VNI checked, the outer headers
- * removed, the inner packet parsed as if it had arrived (its frame keeps
- * the outer MACs, so a punt reaches the kernel addressed to this port),
- * and RFC 6040's ECN merge (section 4.2): an outer CE marks an ECT inner
- * packet CE and drops a Not-ECT one; an outer ECT(1) turns an inner ECT(0)
+ * Decapsulation: VXLAN header, UDP length, flags and VNI checked, the
+ * outer headers removed, the inner packet parsed as if it had arrived
+ * (its frame keeps the outer MACs, so a punt reaches the kernel addressed
+ * to this port) and ending within the UDP length, and RFC 6040's ECN merge (section 4.2): an outer
+ * CE marks an ECT inner packet CE and drops a Not-ECT one; an outer ECT(1) turns an inner ECT(0)
  * into ECT(1); anything else leaves the inner field alone. The inner
  * packet is then routed in its VNET's table (xfab_stage_vnet). An action.
  */
@@ -326,17 +326,31 @@ static __always_inline int xfab_stage_decap(struct xfab_ctx *c, struct xfab_scra
 	struct xfab_meta *m = &s->m;
 	struct xfab_result *res = &s->res;
 	struct xfab_vxlanhdr *vx;
+	struct udphdr *udp;
 	struct ethhdr *eth;
-	__u32 vni, strip, *vnet;
+	__u32 vni, strip, ulen, room, *vnet;
 	__u8 outer_ecn = m->tos & XFAB_ECN_MASK, ecn;
 	__be16 proto;
 	int err, tag = m->vlan_in_data;
 
 	s->ov.mode = XFAB_OVERLAY_DECAP;
-	vx =
-	    xfab_ctx_hdr(c, m->l4_off + sizeof(struct udphdr), sizeof(*vx) + sizeof(struct ethhdr));
-	if (!vx)
+	udp = xfab_ctx_hdr(c, m->l4_off, sizeof(*udp) + sizeof(*vx) + sizeof(struct ethhdr));
+	if (!udp)
 		return xfab_drop(res, XFAB_DROP_VXLAN_TRUNCATED);
+	vx = (void *)(udp + 1);
+	/* The UDP datagram holds the VXLAN and inner Ethernet headers and
+	 * lies within the outer one; the inner packet must end within it
+	 * (judged once parsed): bytes past it are no part of the tunnel
+	 * packet, as the kernel's UDP trims them. A GSO packet's lengths are
+	 * its segmentation's. */
+	ulen = bpf_ntohs(udp->len);
+	room = ~0u;
+	if (!c->is_gso) {
+		if (ulen < sizeof(*udp) + sizeof(*vx) + ETH_HLEN ||
+		    ulen > m->l3_off + m->l3_len - m->l4_off)
+			return xfab_drop(res, XFAB_DROP_VXLAN_TRUNCATED);
+		room = ulen - sizeof(*udp) - sizeof(*vx);
+	}
 	if (vx->flags != XFAB_VXLAN_FLAGS || vx->reserved1[0] || vx->reserved1[1] ||
 	    vx->reserved1[2] || vx->reserved2)
 		return xfab_drop(res, XFAB_DROP_VXLAN_BAD_FLAGS);
@@ -379,7 +393,7 @@ static __always_inline int xfab_stage_decap(struct xfab_ctx *c, struct xfab_scra
 	m->l3_off = ETH_HLEN;
 	m->eth_proto = bpf_ntohs(proto);
 	err = xfab_parse_ip(c, m);
-	if (err)
+	if (err || ETH_HLEN + m->l3_len > room) /* past the UDP datagram: cut short */
 		return xfab_drop(res, XFAB_DROP_VXLAN_INNER_MALFORMED);
 
 	/* RFC 6040 4.2 */

@@ -91,6 +91,7 @@ struct flow {
 	__u32 src, dst; /* host order */
 	__u16 sport, dport;
 	__u32 qp;
+	__u8 ttl; /* 0: 64 */
 };
 
 static __u32 rng_state = 12345;
@@ -116,7 +117,7 @@ static size_t build_udp(__u8 *b, int in_port, const struct flow *f)
 {
 	struct xfab_frame fr = {
 	    .l3 = XFAB_FRAME_IPV4,
-	    .ip4 = {.ttl = 64},
+	    .ip4 = {.ttl = f->ttl ? f->ttl : 64},
 	    .l4 = {.proto = IPPROTO_UDP, .sport = f->sport, .dport = f->dport},
 	    .bth = {.present = f->dport == 4791, .opcode = 0x04, .dest_qp = f->qp},
 	    .payload_len = f->dport == 4791 ? 32 - 12 : 32};
@@ -683,6 +684,23 @@ static void test_least_loaded(void **state)
 	}
 }
 
+/* A pinned flow's last hop (TTL 1) is the kernel's to answer, so traceroute
+ * sees this switch: punted on both hooks, never steered. */
+static void te_ttl_expired(void)
+{
+	struct flow f = random_flow(0x0a1e0100u);
+	__u64 hit0 = lb(XFAB_LB_TE_HIT),
+	      p0 = h_percpu_u64(&H, XFAB_MAP_PUNT_STATS, XFAB_PUNT_TTL_EXPIRED, 0, 2);
+
+	f.dst = 0x0a1e0107u; /* 10.30.1.7 */
+	f.ttl = 1;
+	for (int tc = 0; tc < 2; tc++)
+		assert_int_equal(send_flow(tc, 0, &f), -1);
+	assert_int_equal(h_percpu_u64(&H, XFAB_MAP_PUNT_STATS, XFAB_PUNT_TTL_EXPIRED, 0, 2),
+			 p0 + 2);
+	assert_int_equal(lb(XFAB_LB_TE_HIT), hit0);
+}
+
 /* TE: <p1, 10.30.1.0/24> pinned to p3's gateway; other ingress ports use
  * the route's group; with p3 down the pin falls back to the group. */
 static void test_te(void **state)
@@ -707,7 +725,8 @@ static void test_te(void **state)
 	}
 	assert_int_equal(lb(XFAB_LB_TE_HIT) - hit0, 100);
 	assert_true(binom_ok(via_p3, 100, 0.5, 1)); /* the group spreads p4's traffic */
-	H.oper_up[2] = 0;			    /* p3 down */
+	te_ttl_expired();
+	H.oper_up[2] = 0; /* p3 down */
 	assert_int_equal(h_reapply(&H, NULL), 0);
 	for (int i = 0; i < 50; i++) {
 		struct flow f = random_flow(0x0a1e0000u);
@@ -717,6 +736,41 @@ static void test_te(void **state)
 	}
 	assert_int_equal(lb(XFAB_LB_TE_FALLBACK) - fb0, 50);
 	H.oper_up[2] = 1;
+	assert_int_equal(h_reapply(&H, make_config(NULL, NULL)), 0);
+}
+
+/* A pin to a group (p4 and p5's gateways): steered while a member lives;
+ * with both ports down, the route's own group (p2's and p3's gateways). */
+static void test_te_group(void **state)
+{
+	const char *te = "\"ECMP\": {}, \"TE_PATH\": {\"p1|10.30.2.0/24\": {\"nexthop\": "
+			 "\"10.0.4.1,10.0.5.1\"}}";
+	__u64 fb0;
+
+	(void)state;
+	seed(0x7e7e02u);
+	assert_int_equal(h_reapply(&H, make_config(te, NULL)), 0);
+	for (int i = 0; i < 50; i++) {
+		struct flow f = random_flow(0x0a1e0200u);
+		int m;
+
+		f.dst = 0x0a1e0200u | (rnd() & 0xff); /* 10.30.2.x */
+		m = send_flow(i & 1, 0, &f);
+		assert_true(m == 104 || m == 105);
+	}
+	H.oper_up[3] = H.oper_up[4] = 0; /* p4, p5 down */
+	assert_int_equal(h_reapply(&H, NULL), 0);
+	fb0 = lb(XFAB_LB_TE_FALLBACK);
+	for (int i = 0; i < 50; i++) {
+		struct flow f = random_flow(0x0a1e0200u);
+		int m;
+
+		f.dst = 0x0a1e0200u | (rnd() & 0xff);
+		m = send_flow(i & 1, 0, &f);
+		assert_true(m == 1 || m == 103);
+	}
+	assert_int_equal(lb(XFAB_LB_TE_FALLBACK) - fb0, 50);
+	H.oper_up[3] = H.oper_up[4] = 1;
 	assert_int_equal(h_reapply(&H, make_config(NULL, NULL)), 0);
 }
 
@@ -1184,6 +1238,7 @@ int main(void)
 	    cmocka_unit_test(test_flowlet_slots),
 	    cmocka_unit_test(test_least_loaded),
 	    cmocka_unit_test(test_te),
+	    cmocka_unit_test(test_te_group),
 	    cmocka_unit_test(test_local_repair),
 	    cmocka_unit_test(test_nexthop_up_bit),
 	    cmocka_unit_test(test_port_down_under_its_packets),

@@ -898,6 +898,102 @@ static void test_decap_malformed(void **state)
 	}
 }
 
+/* The inner packet's own checks and the gate in front of decapsulation:
+ * each case is refused by the fast path (it must not decapsulate it) and
+ * the pipeline drops it with its reason, on both hooks. */
+static void test_decap_inner_checks(void **state)
+{
+	struct inner in = {"10.200.5.5", "10.100.1.2", IPPROTO_UDP, 0, 63, 5678, 1234, 64, 0};
+	struct inner in6 = {"fd64:200::5", "fd64:1::2", IPPROTO_UDP, 0, 63, 5678, 1234, 64, 0};
+	/* VXLAN (I flag, VNI 1000), inner MACs, IPv6, then 30 of its 40 bytes */
+	static const __u8 short6[8 + 14 + 30] = {0x08, 0, 0, 0,	   0,	 0x03, 0xe8, 0,
+						 0x02, 0, 0, 0,	   0xff, 0x01, 0x02, 0,
+						 0,    0, 0, 0x01, 0x86, 0xdd, 0x60};
+	struct xfab_frame d, o;
+	struct pkt f;
+
+	(void)state;
+	/* an IPv6 packet under another EtherType (MPLS): not IP, whatever it holds */
+	describe(&in6, &d, vtep_mac, vtep_mac);
+	tunnel_frame(&f, &d, VNI1, 0);
+	f.b[XFAB_VXLAN_ENCAP_LEN + 12] = 0x88;
+	f.b[XFAB_VXLAN_ENCAP_LEN + 13] = 0x47;
+	expect_reason(P2, &f, XFAB_ACT_DROP, XFAB_DROP_VXLAN_INNER_MALFORMED);
+	/* an inner IPv6 header cut short: judged before the outer headers go
+	 * (tc could not leave it behind), so both hooks give one reason */
+	describe_outer(&o, NULL, H.mac[P2], spine_mac, "10.255.0.2", "10.255.0.1", 0, 50001, VNI1);
+	o.vxlan.present = 0;
+	o.payload = short6;
+	o.payload_len = sizeof(short6);
+	emit(&o, &f);
+	expect_reason(P2, &f, XFAB_ACT_DROP, XFAB_DROP_VXLAN_INNER_MALFORMED);
+	/* the UDP length: past the outer datagram (which ends 30 bytes before
+	 * the frame, or the UDP length 30 past it), short of the inner
+	 * Ethernet header; the inner packet past it (the kernel's UDP trims
+	 * what follows, and the inner packet is then cut short) */
+	for (int i = 0; i < 4; i++) {
+		const int udp_len = 8 + 8 + 14 + 20 + 8 + 64;
+
+		describe(&in, &d, vtep_mac, vtep_mac);
+		describe_outer(&o, &d, H.mac[P2], spine_mac, "10.255.0.2", "10.255.0.1", 0, 50001,
+			       VNI1);
+		if (i == 0) {
+			o.ip4.set = XFAB_FRAME_SET_LEN;
+			o.ip4.tot_len = 20 + udp_len - 30;
+		} else {
+			static const int ulen[] = {0, udp_len + 30, 8 + 8 + 13, udp_len - 30};
+
+			o.l4.set |= XFAB_FRAME_SET_LEN;
+			o.l4.len = (__u16)ulen[i];
+		}
+		emit(&o, &f);
+		expect_reason(P2, &f, XFAB_ACT_DROP,
+			      i < 3 ? XFAB_DROP_VXLAN_TRUNCATED : XFAB_DROP_VXLAN_INNER_MALFORMED);
+	}
+	/* inner lengths 8 bytes past the inner frame (within the outer one) */
+	describe(&in, &d, vtep_mac, vtep_mac);
+	d.ip4.set = XFAB_FRAME_SET_LEN;
+	d.ip4.tot_len = 20 + 8 + 64 + 8;
+	tunnel_frame(&f, &d, VNI1, 0);
+	expect_reason(P2, &f, XFAB_ACT_DROP, XFAB_DROP_VXLAN_INNER_MALFORMED);
+	describe(&in6, &d, vtep_mac, vtep_mac);
+	d.ip6.set = XFAB_FRAME_SET_LEN;
+	d.ip6.payload_len = 8 + 64 + 8;
+	tunnel_frame(&f, &d, VNI1, 0);
+	expect_reason(P2, &f, XFAB_ACT_DROP, XFAB_DROP_VXLAN_INNER_MALFORMED);
+	/* the inner packet meets the address rules: a loopback source */
+	in.src = "127.0.0.9";
+	describe(&in, &d, vtep_mac, vtep_mac);
+	tunnel_frame(&f, &d, VNI1, 0);
+	expect_reason(P2, &f, XFAB_ACT_DROP, XFAB_DROP_BAD_SRC_ADDR);
+	in.src = "10.200.5.5";
+	/* TCP to the VTEP's port 4789: not VXLAN, routed as it is */
+	{
+		struct pkt got;
+
+		in.proto = IPPROTO_TCP;
+		in.dst = "10.255.0.1";
+		in.dport = 4789;
+		describe(&in, &d, H.mac[P2], spine_mac);
+		emit(&d, &f);
+		for (int tc = 0; tc < 2; tc++) {
+			int e = run(tc, P2, &f, &got, XFAB_ACT_FORWARD);
+
+			assert_true(e == P2 || e == P3);
+			assert_int_equal(got.len, f.len);
+		}
+	}
+	/* a tenant's host sending a tunnel packet to the VTEP: the tenant's
+	 * table routes it (none here), it never enters another VNI (Vnet_2
+	 * would send this inner packet to h4) */
+	in.proto = IPPROTO_UDP;
+	in.dst = "10.100.1.2";
+	describe(&in, &d, vtep_mac, vtep_mac);
+	describe_outer(&o, &d, H.mac[P1], h1_mac, "10.100.1.2", "10.255.0.1", 0, 50001, VNI2);
+	emit(&o, &f);
+	expect_reason(P1, &f, XFAB_ACT_DROP, XFAB_DROP_VNET_NO_ROUTE);
+}
+
 /* ---- the MTU rule: uplinks have MTU 1400, so 1350 bytes of inner IP fit ---- */
 static void test_mtu(void **state)
 {
@@ -1040,19 +1136,13 @@ static void test_every_reason(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_encap_v4),
-	    cmocka_unit_test(test_encap_v6),
-	    cmocka_unit_test(test_encap_route_mac),
-	    cmocka_unit_test(test_encap_tagged),
-	    cmocka_unit_test(test_encap_entropy),
-	    cmocka_unit_test(test_tenant_local),
-	    cmocka_unit_test(test_isolation),
-	    cmocka_unit_test(test_decap),
-	    cmocka_unit_test(test_decap_rfc6040),
-	    cmocka_unit_test(test_decap_malformed),
-	    cmocka_unit_test(test_mtu),
-	    cmocka_unit_test(test_encap_refused),
-	    cmocka_unit_test(test_trace),
+	    cmocka_unit_test(test_encap_v4),	       cmocka_unit_test(test_encap_v6),
+	    cmocka_unit_test(test_encap_route_mac),    cmocka_unit_test(test_encap_tagged),
+	    cmocka_unit_test(test_encap_entropy),      cmocka_unit_test(test_tenant_local),
+	    cmocka_unit_test(test_isolation),	       cmocka_unit_test(test_decap),
+	    cmocka_unit_test(test_decap_rfc6040),      cmocka_unit_test(test_decap_malformed),
+	    cmocka_unit_test(test_decap_inner_checks), cmocka_unit_test(test_mtu),
+	    cmocka_unit_test(test_encap_refused),      cmocka_unit_test(test_trace),
 	    cmocka_unit_test(test_every_reason),
 	};
 

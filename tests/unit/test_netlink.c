@@ -234,6 +234,31 @@ static void test_cut_short_is_lost(void **state)
 	free(s);
 }
 
+/* A datagram cut short as the last of n, for every n up to past twice any
+ * vector the reader takes per call (64): a loss in a call that fills its
+ * vector, the queue then empty, is reported too. */
+static void test_cut_short_last(void **state)
+{
+	struct pair *p = *state;
+	struct seen *s = calloc(1, sizeof(*s));
+	struct xfab_nl_handlers h = handlers(s);
+	size_t big = 96 * 1024, len;
+	char *buf = malloc(big + 256);
+
+	assert_non_null(s);
+	assert_non_null(buf);
+	len = put_route(buf, 99, big);
+	for (int n = 1; n <= 2 * 64 + 2; n++) {
+		s->n_routes = 0;
+		send_routes(p, 1, n - 1);
+		send_dgram(p, buf, len);
+		assert_int_equal(agent_nl_read_fd(p->rx, &h, 4096), -ENOBUFS);
+		assert_int_equal(s->n_routes, n - 1);
+	}
+	free(buf);
+	free(s);
+}
+
 /* A socket error (not EAGAIN) comes back as -errno. */
 static void test_error(void **state)
 {
@@ -253,6 +278,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_budget, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_messages_in_a_datagram, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cut_short_is_lost, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cut_short_last, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_error, setup, teardown),
 	};
 

@@ -1062,13 +1062,20 @@ static void decap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	size_t vx = k->l3 + (size_t)(f[k->l3] & 0x0f) * 4 + 8, strip = vx + 8, len;
 	uint8_t *o = r->out, outer_ecn = k->tos & 3, ecn;
 	uint8_t inner[MODEL_MAX_FRAME];
-	uint32_t vni;
+	uint32_t vni, ulen;
 	uint16_t proto;
 	struct m_pkt in;
 	int err;
 
 	r->decap = 1;
 	if (vx + 8 + 14 > k->len) {
+		drop(r, XFAB_DROP_VXLAN_TRUNCATED);
+		return;
+	}
+	/* the UDP length: the VXLAN and inner Ethernet headers, within the
+	 * outer datagram (no GSO here) */
+	ulen = be16(f + vx - 4);
+	if (ulen < 8 + 8 + 14 || ulen > k->l3 + k->l3_len - (vx - 8)) {
 		drop(r, XFAB_DROP_VXLAN_TRUNCATED);
 		return;
 	}
@@ -1111,7 +1118,8 @@ static void decap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 		parse_ipv6(o, &in);
 		err = validate_ipv6(o, &in);
 	}
-	if (err) {
+	/* the inner packet past the UDP datagram: cut short */
+	if (err || 14 + in.l3_len > ulen - 16) {
 		drop(r, XFAB_DROP_VXLAN_INNER_MALFORMED);
 		return;
 	}
