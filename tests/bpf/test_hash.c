@@ -9,8 +9,11 @@
  * read from its rewritten MAC.
  *
  * Also: each field in the configured hash set moves flows between members
- * when it alone varies, and each field outside it does not; and symmetric
- * hashing inside the data plane (a flow and its reverse take one member).
+ * when it alone varies, and each field outside it does not; symmetric
+ * hashing inside the data plane (a flow and its reverse take one member);
+ * and worked examples, each sum written out in
+ * tests/netns/flowhash_examples.py, against include/xfab_hash.h, this
+ * file's oracle and the member the data plane picks.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
