@@ -515,6 +515,8 @@ static const struct worked worked[] = {
      0x3e4e35c0, 192, 1, 52110},
     {"B: IPv6 TCP", "fd01::2", "fd09::1", DEFAULT_FIELDS, 1, 0, IPPROTO_TCP, 1234, 80, 0, 0x12345,
      0x8015eee5, 229, -1, 0},
+    {"B: IPv6 TCP, label hashed", "fd01::2", "fd09::1", DEFAULT_FIELDS ",IPV6_FLOW_LABEL", 1, 0,
+     IPPROTO_TCP, 1234, 80, 0, 0x12345, 0xc06f2167, 103, -1, 57608},
     {"C: symmetric", "10.9.1.2", "10.9.2.1", DEFAULT_FIELDS, 0, 1, IPPROTO_TCP, 50000, 443, 0, 0,
      0xc9eebcff, 255, -1, 0},
     {"C: symmetric, reverse", "10.9.2.1", "10.9.1.2", DEFAULT_FIELDS, 0, 1, IPPROTO_TCP, 443, 50000,
@@ -559,9 +561,18 @@ static __u32 header_hash(const struct worked *w, __u32 fields, int symmetric)
 
 static void worked_header(const struct worked *w)
 {
-	__u32 fields = strcmp(w->fields, QP_FIELDS) ? XFAB_HASH_F_DEFAULT
-						    : XFAB_HASH_F_DEFAULT | XFAB_HASH_F_ROCE_QP;
-	__u32 h = header_hash(w, fields, w->symmetric), th;
+	static const __u32 bit[F_COUNT] = {
+	    [F_SRC] = XFAB_HASH_F_SRC_IP,	 [F_DST] = XFAB_HASH_F_DST_IP,
+	    [F_PROTO] = XFAB_HASH_F_IP_PROTO,	 [F_SPORT] = XFAB_HASH_F_L4_SRC_PORT,
+	    [F_DPORT] = XFAB_HASH_F_L4_DST_PORT, [F_LABEL] = XFAB_HASH_F_FLOW_LABEL,
+	    [F_QP] = XFAB_HASH_F_ROCE_QP};
+	unsigned sel = sel_of(w->fields);
+	__u32 fields = 0, h, th;
+
+	for (int i = 0; i < F_COUNT; i++)
+		if (sel & 1u << i)
+			fields |= bit[i];
+	h = header_hash(w, fields, w->symmetric);
 
 	if (h != w->hash || XFAB_HASH_BUCKET(h) != (__u32)w->bucket)
 		fail_msg("%s: xfab_hash.h hashes %#010x (bucket %u), worked out %#010x (%d)",

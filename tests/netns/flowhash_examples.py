@@ -46,6 +46,11 @@ B. IPv6 TCP [fd01::2]:1234 -> [fd09::1]:80, flow label 0x12345, default
      ports  0xde15eab5ce53fecf * 0x5000d204    = 0x435b0db8d055c93c, sum 0x647ff76425deb38b
      misc   0x2f43a94042571d85 * 0x00000006    = 0x1b95f7818e0ab11e, sum 0x8015eee5b3e964a9
    hash 0x8015eee5, bucket 0xe5 = 229.
+   With IPV6_FLOW_LABEL hashed too, one more term:
+     label  0x61571b285c0b9816 * 0x00012345    = 0x40593281fd00ffee, sum 0xc06f2167b0ea6497
+   hash 0xc06f2167, bucket 0x67 = 103; the label is a tunnel field then
+   too: outer source port 0xc000 | ((0xc06f2167 ^ 0xc06f) & 0x3fff)
+   = 0xc000 | (0xc06fe108 & 0x3fff) = 0xe108 = 57608.
 C. Symmetric: TCP 10.9.1.2:50000 -> 10.9.2.1:443 and its reverse, default
    fields. The ends are ordered by their words as read: 10.9.1.2 ->
    0x0201090a, 10.9.2.1 -> 0x0102090a, so 10.9.2.1 is the lower end
@@ -91,6 +96,8 @@ EXAMPLES = [
      0x3E4E35C0, 192, 1, 52110),
     ("B: IPv6 TCP, label not hashed", None, False,
      F.words("fd01::2", "fd09::1", 6, 1234, 80, label=0x12345), 0x8015EEE5, 229, None, None),
+    ("B: IPv6 TCP, label hashed", F.DEFAULT_FIELDS + ",IPV6_FLOW_LABEL", False,
+     F.words("fd01::2", "fd09::1", 6, 1234, 80, label=0x12345), 0xC06F2167, 103, None, 57608),
     ("C: symmetric, one way", None, True, F.words("10.9.1.2", "10.9.2.1", 6, 50000, 443),
      0xC9EEBCFF, 255, None, None),
     ("C: symmetric, the reverse", None, True, F.words("10.9.2.1", "10.9.1.2", 6, 443, 50000),
