@@ -9,8 +9,11 @@
  * read from its rewritten MAC.
  *
  * Also: each field in the configured hash set moves flows between members
- * when it alone varies, and each field outside it does not; and symmetric
- * hashing inside the data plane (a flow and its reverse take one member).
+ * when it alone varies, and each field outside it does not; symmetric
+ * hashing inside the data plane (a flow and its reverse take one member);
+ * and worked examples, each sum written out in
+ * tests/netns/flowhash_examples.py, against include/xfab_hash.h, this
+ * file's oracle and the member the data plane picks.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -33,9 +36,13 @@
 #include "frame.h"
 #include "harness.h"
 #include "stats.h"
+#include "xfab_hash.h" /* judged against the worked examples only */
 
 #define SEED 2654435761u
 #define N_GW 16
+
+/* the seed the config and the oracle use (test_worked_examples: another) */
+static __u32 seed = SEED;
 
 static struct harness H;
 static __u32 rng = 2463534242u;
@@ -49,7 +56,8 @@ static __u32 rnd(void)
 }
 
 /* p1: ingress. p2: gateways 10.0.2.N and fd02::N (MAC 02:00:00:00:02:NN),
- * N = 1..16, all members of 10.16.0.0/16 and fd16::/16. */
+ * N = 1..16, all members of 10.16.0.0/16 and fd16::/16 (and of 10.9.0.0/16
+ * and fd09::/16, the worked examples' destinations). */
 static const char *make_config(const char *fields, int symmetric)
 {
 	static char buf[8192];
@@ -73,11 +81,12 @@ static const char *make_config(const char *fields, int symmetric)
 		 " \"INTERFACE\": {\"p1|10.0.1.1/24\": {}, \"p1|fd01::1/64\": {}, "
 		 "\"p2|10.0.2.254/24\": {}, \"p2|fd02::ff/64\": {}},\n"
 		 " \"ROUTE\": {\"10.16.0.0/16\": {\"nexthop\": \"%s\"}, "
-		 "\"fd16::/16\": {\"nexthop\": \"%s\"}},\n"
+		 "\"fd16::/16\": {\"nexthop\": \"%s\"}, \"10.9.0.0/16\": {\"nexthop\": \"%s\"}, "
+		 "\"fd09::/16\": {\"nexthop\": \"%s\"}},\n"
 		 " \"NEIGH\": {%s},\n"
 		 " \"ECMP\": {\"global\": {\"hash_fields\": \"%s\", \"symmetric\": \"%s\"}}\n"
 		 "}\n",
-		 SEED, gw4, gw6, neigh, fields, symmetric ? "true" : "false");
+		 seed, gw4, gw6, gw4, gw6, neigh, fields, symmetric ? "true" : "false");
 	return buf;
 }
 
@@ -124,7 +133,7 @@ static uint64_t word(const uint8_t *p)
  * (k0, src[0..3], dst[0..3], ports, misc, label), its high 32 bits. */
 static uint32_t oracle_hash(const struct tflow *f, unsigned sel)
 {
-	uint64_t st = SEED, k0, ks[4], kd[4], kp, km, kl, h;
+	uint64_t st = seed, k0, ks[4], kd[4], kp, km, kl, h;
 	int n = f->v6 ? 4 : 1, has_ports = f->proto == IPPROTO_TCP || f->proto == IPPROTO_UDP;
 	uint8_t ports[4] = {0};
 	uint64_t misc = 0;
@@ -208,8 +217,9 @@ static int member_taken(int tc, const struct tflow *f)
 	return out[5];
 }
 
-/* The gateway the oracle's hash picks in the group xfabd programmed. */
-static int member_expected(const struct tflow *f, unsigned sel)
+/* The gateway in bucket `bucket` of the group xfabd programmed for f's
+ * destination. */
+static int member_of_bucket(const struct tflow *f, unsigned bucket)
 {
 	struct xfab_group grp;
 	struct xfab_nexthop nh;
@@ -227,9 +237,15 @@ static int member_expected(const struct tflow *f, unsigned sel)
 	assert_int_equal(entry >> XFAB_FIB4_TYPE_SHIFT, XFAB_RT_GROUP);
 	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_GROUPS), &gid, &grp), 0);
 	assert_int_equal(grp.num_members, N_GW);
-	nh_id = grp.buckets[oracle_hash(f, sel) & 0xff];
+	nh_id = grp.buckets[bucket & 0xff];
 	assert_int_equal(bpf_map_lookup_elem(h_map_fd(&H, XFAB_MAP_NEXTHOPS), &nh_id, &nh), 0);
 	return nh.dmac[5];
+}
+
+/* The gateway the oracle's hash picks in the group xfabd programmed. */
+static int member_expected(const struct tflow *f, unsigned sel)
+{
+	return member_of_bucket(f, oracle_hash(f, sel) & 0xff);
 }
 
 static struct tflow random_flow(int v6, uint8_t proto)
@@ -468,6 +484,140 @@ static void test_symmetric_in_data_plane(void **state)
 	assert_true(same_off <= n / 16.0 + binom_tol(n, 1.0 / 16, 1));
 }
 
+/* ---- worked examples ----
+ * Numbers worked out step by step in tests/netns/flowhash_examples.py (the
+ * Python oracle of scripts/xfablab/flowhash.py, checked there against
+ * them): seed 12345's keys, then each flow's hash, bucket and tunnel
+ * choice. Here the same numbers judge include/xfab_hash.h (what xfabd,
+ * xfabctl hash and the data plane compile), this file's own oracle, and
+ * the data plane: the packet takes the member of the worked bucket. */
+#define WORKED_SEED 12345u
+#define QP_FIELDS DEFAULT_FIELDS ",ROCE_DEST_QP"
+
+static const __u64 worked_keys[12] = {
+    0x22118258a9d111a0ull, 0x346edce5f713f8edull, 0x1e9a57bc80e6721dull, 0x2d160e7e5c3f42caull,
+    0x81c2e6dc980d78ebull, 0x5647e55ad933f62eull, 0x1f6622b40cb38e42ull, 0x6e7411b06820371cull,
+    0x7ad34039583ab917ull, 0xde15eab5ce53fecfull, 0x2f43a94042571d85ull, 0x61571b285c0b9816ull};
+
+struct worked {
+	const char *name, *src, *dst, *fields;
+	int v6, symmetric;
+	uint8_t proto;
+	uint16_t sport, dport;
+	uint32_t qp, label;
+	uint32_t hash;
+	int bucket, endpoint_of_2; /* -1: not worked out */
+	int outer_sport;	   /* 0: not worked out */
+};
+
+static const struct worked worked[] = {
+    {"A: IPv4 UDP", "10.1.2.3", "10.9.0.1", DEFAULT_FIELDS, 0, 0, IPPROTO_UDP, 40000, 5000, 0, 0,
+     0x3e4e35c0, 192, 1, 52110},
+    {"B: IPv6 TCP", "fd01::2", "fd09::1", DEFAULT_FIELDS, 1, 0, IPPROTO_TCP, 1234, 80, 0, 0x12345,
+     0x8015eee5, 229, -1, 0},
+    {"B: IPv6 TCP, label hashed", "fd01::2", "fd09::1", DEFAULT_FIELDS ",IPV6_FLOW_LABEL", 1, 0,
+     IPPROTO_TCP, 1234, 80, 0, 0x12345, 0xc06f2167, 103, -1, 57608},
+    {"C: symmetric", "10.9.1.2", "10.9.2.1", DEFAULT_FIELDS, 0, 1, IPPROTO_TCP, 50000, 443, 0, 0,
+     0xc9eebcff, 255, -1, 0},
+    {"C: symmetric, reverse", "10.9.2.1", "10.9.1.2", DEFAULT_FIELDS, 0, 1, IPPROTO_TCP, 443, 50000,
+     0, 0, 0xc9eebcff, 255, -1, 0},
+    {"C: not symmetric", "10.9.1.2", "10.9.2.1", DEFAULT_FIELDS, 0, 0, IPPROTO_TCP, 50000, 443, 0,
+     0, 0xa07a1f84, 132, -1, 0},
+    {"D: E-ECMP QP 0x123", "10.1.2.3", "10.9.0.1", QP_FIELDS, 0, 0, IPPROTO_UDP, 49152, 4791, 0x123,
+     0, 0x5e456c99, 153, -1, 62172},
+    {"D: E-ECMP QP 0x456", "10.1.2.3", "10.9.0.1", QP_FIELDS, 0, 0, IPPROTO_UDP, 49152, 4791, 0x456,
+     0, 0xd4be00d6, 214, -1, 54376},
+};
+
+static struct tflow worked_tflow(const struct worked *w)
+{
+	struct tflow f = {.v6 = w->v6,
+			  .proto = w->proto,
+			  .sport = w->sport,
+			  .dport = w->dport,
+			  .qp = w->qp,
+			  .label = w->label};
+
+	assert_int_equal(inet_pton(w->v6 ? AF_INET6 : AF_INET, w->src, f.src), 1);
+	assert_int_equal(inet_pton(w->v6 ? AF_INET6 : AF_INET, w->dst, f.dst), 1);
+	return f;
+}
+
+/* The header's hash of w under `fields` (its own key, selection, order). */
+static __u32 header_hash(const struct worked *w, __u32 fields, int symmetric)
+{
+	struct tflow t = worked_tflow(w);
+	struct xfab_flow f = {.proto = w->proto, .is_v6 = (__u8)w->v6, .qp = w->qp};
+	struct xfab_hash_key k;
+
+	memcpy(f.src, t.src, w->v6 ? 16 : 4);
+	memcpy(f.dst, t.dst, w->v6 ? 16 : 4);
+	f.ports = htons(w->sport) | (__u32)htons(w->dport) << 16;
+	f.flow_label = w->v6 ? w->label : 0;
+	xfab_hash_key_derive(&k, WORKED_SEED, fields);
+	xfab_flow_select(&f, fields, symmetric);
+	return xfab_flow_hash(&f, &k);
+}
+
+static void worked_header(const struct worked *w)
+{
+	static const __u32 bit[F_COUNT] = {
+	    [F_SRC] = XFAB_HASH_F_SRC_IP,	 [F_DST] = XFAB_HASH_F_DST_IP,
+	    [F_PROTO] = XFAB_HASH_F_IP_PROTO,	 [F_SPORT] = XFAB_HASH_F_L4_SRC_PORT,
+	    [F_DPORT] = XFAB_HASH_F_L4_DST_PORT, [F_LABEL] = XFAB_HASH_F_FLOW_LABEL,
+	    [F_QP] = XFAB_HASH_F_ROCE_QP};
+	unsigned sel = sel_of(w->fields);
+	__u32 fields = 0, h, th;
+
+	for (int i = 0; i < F_COUNT; i++)
+		if (sel & 1u << i)
+			fields |= bit[i];
+	h = header_hash(w, fields, w->symmetric);
+
+	if (h != w->hash || XFAB_HASH_BUCKET(h) != (__u32)w->bucket)
+		fail_msg("%s: xfab_hash.h hashes %#010x (bucket %u), worked out %#010x (%d)",
+			 w->name, h, XFAB_HASH_BUCKET(h), w->hash, w->bucket);
+	th = header_hash(w, XFAB_TUNNEL_HASH_FIELDS(fields), 0);
+	if (w->endpoint_of_2 >= 0 && xfab_tunnel_endpoint(th, 2) != (__u32)w->endpoint_of_2)
+		fail_msg("%s: endpoint %u of 2, worked out %d", w->name,
+			 xfab_tunnel_endpoint(th, 2), w->endpoint_of_2);
+	if (w->outer_sport && xfab_vxlan_sport(th) != w->outer_sport)
+		fail_msg("%s: outer source port %u, worked out %d", w->name, xfab_vxlan_sport(th),
+			 w->outer_sport);
+}
+
+static void test_worked_examples(void **state)
+{
+	struct xfab_hash_key k;
+
+	(void)state;
+	xfab_hash_key_derive(&k, WORKED_SEED, 0xffffffffu);
+	assert_true(k.k0 == worked_keys[0] && k.ports == worked_keys[9] &&
+		    k.misc == worked_keys[10] && k.label == worked_keys[11]);
+	for (int i = 0; i < 4; i++)
+		assert_true(k.src[i] == worked_keys[1 + i] && k.dst[i] == worked_keys[5 + i]);
+	seed = WORKED_SEED;
+	for (size_t i = 0; i < sizeof(worked) / sizeof(worked[0]); i++) {
+		const struct worked *w = &worked[i];
+		struct tflow f = worked_tflow(w);
+		int want;
+
+		worked_header(w);
+		/* this file's oracle orders no ends: the unordered ones only */
+		if (!w->symmetric)
+			assert_int_equal(oracle_hash(&f, sel_of(w->fields)), w->hash);
+		assert_int_equal(h_reapply(&H, make_config(w->fields, w->symmetric)), 0);
+		want = member_of_bucket(&f, (unsigned)w->bucket);
+		for (int tc = 0; tc < 2; tc++)
+			if (member_taken(tc, &f) != want)
+				fail_msg("[%s] %s: gateway %d, the worked bucket %d holds %d",
+					 tc ? "tc" : "xdp", w->name, member_taken(tc, &f),
+					 w->bucket, want);
+	}
+	seed = SEED;
+	assert_int_equal(h_reapply(&H, make_config(DEFAULT_FIELDS, 0)), 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -489,6 +639,7 @@ int main(void)
 	    cmocka_unit_test(test_oracle_addresses_only),
 	    cmocka_unit_test(test_field_at_a_time),
 	    cmocka_unit_test(test_symmetric_in_data_plane),
+	    cmocka_unit_test(test_worked_examples),
 	};
 	return cmocka_run_group_tests_name("bpf_hash", tests, setup, teardown);
 }

@@ -23,7 +23,9 @@
 #     needed / packet too big with MTU 1450 from the leaf;
 #   - xfabctl trace shows the encapsulation (VNET, VNI, VTEP, outer port);
 #   - xfabctl hash predicts a tenant flow's outer source port and underlay
-#     member (checked on the wire and the spines' counters);
+#     member (checked on the wire and the spines' counters), and so does the
+#     Python oracle of the hash (scripts/xfablab/flowhash.py) from leaf1's
+#     config alone: the port on the wire, the bucket xfabctl looks up;
 #   - xfabctl show vnet / vnet routes / vxlan tunnel / vnet counters;
 #   - nothing left behind.
 # Runs on the datapath of $XFAB_DATAPATH (default: the topology's, xdp).
@@ -287,6 +289,34 @@ predicted_member() {
 	esac
 }
 check "hash: the predicted underlay member ($pdev) carried the flow" predicted_member
+# The same flow by the Python oracle (scripts/xfablab/flowhash.py, written
+# from the hash's specification: no code shared with xfabctl or the data
+# plane), from leaf1's config alone: its seed (hash_seed, or FNV-1a of its
+# hostname), its fields, the tunnel route's endpoints, its VTEP address.
+$PY - "$ROOT/scripts/xfablab" "/run/xfab-lab/$NAME/leaf1.json" >"$tmp/oracle.json" \
+	2>"$tmp/oracle.err" <<'PYEOF'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import flowhash as F
+with open(sys.argv[2]) as f:
+    cfg = json.load(f)
+seed, fields, sym = F.switch_hash_config(cfg)
+eps = cfg["VNET_ROUTE_TUNNEL"]["Vnet_red|10.100.9.0/24"]["endpoint"].split(",")
+inner = F.words("10.100.1.2", "10.100.9.2", 17, 40000, 4791)
+th = F.flow_hash(seed, F.tunnel_fields(fields), inner)
+sport, ep = F.vxlan_sport(th), eps[F.tunnel_endpoint(th, len(eps))]
+vtep = cfg["VXLAN_TUNNEL"]["vtep"]["src_ip"]
+h = F.flow_hash(seed, fields, F.words(vtep, ep, 17, sport, F.VXLAN_PORT), sym)
+print(json.dumps({"seed": seed, "endpoint": ep, "outer_sport": sport, "bucket": F.bucket(h)}))
+PYEOF
+echo "# oracle: $(cat "$tmp/oracle.json" "$tmp/oracle.err")"
+osport=$(jq -r '.outer_sport // empty' "$tmp/oracle.json" 2>/dev/null)
+check "oracle: the outer source port ($osport) is the one on the wire" \
+	test -n "$osport" -a "$seen" = "$osport"
+check "oracle: leaf1's seed (FNV-1a of its hostname), endpoint and underlay bucket are xfabctl's" \
+	jq -en --slurpfile o "$tmp/oracle.json" --slurpfile x "$tmp/hash.json" \
+	'$o[0].seed == $x[0].seed and $o[0].endpoint == $x[0].endpoint and
+	 $o[0].bucket == $x[0].bucket'
 
 # --- xfabctl trace shows the overlay stages: red h1 -> 10.100.2.2 on leaf1
 ctl leaf1 trace --in eth3 --src 10.100.1.2 --dst 10.100.2.2 --proto udp --sport 7 \

@@ -325,6 +325,8 @@ static void write_config(struct model *m)
 	       "", "");
 }
 
+static void number_nexthops(struct model *m);
+
 struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6])
 {
 	struct model *m = calloc(1, sizeof(*m));
@@ -454,6 +456,7 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6])
 		m->kdst[i] = splitmix64(&st);
 	m->kports = splitmix64(&st);
 	m->kmisc = splitmix64(&st);
+	number_nexthops(m);
 	write_config(m);
 	return m;
 fail:
@@ -490,16 +493,11 @@ int model_group_gateways(const struct model *m, int g, int *family, uint8_t gw[]
 	return n;
 }
 
-void model_group_set_first(struct model *m, int g, int first)
+int model_group_first(const struct model *m, int g)
 {
-	for (int i = 0; i < m->n_rt; i++) {
-		struct m_route *r = &m->rt[i];
-
-		if (r->type != RT_GROUP || r->group != g || r->n_gw != 2)
-			continue;
-		r->order[0] = first;
-		r->order[1] = 1 - first;
-	}
+	if (g < 0 || g >= m->n_groups)
+		return -1;
+	return m->rt[m->group_route[g]].order[0];
 }
 
 /* ---- checksums (RFC 1071, RFC 1624) ---- */
@@ -852,6 +850,91 @@ static int gw_port(const struct model *m, int vnet, int v6, const uint8_t *gw)
 			return r->port;
 	}
 	return -1;
+}
+
+/*
+ * Group member order, from the config by the compiler's numbering (not
+ * from the data plane's tables). xfabd loads the RIB in config order, VNET
+ * routes before ROUTE entries (user/lib/rib.c load_config), and compiles the
+ * prefixes in the order they were loaded (the RIB's dirty list); a route's
+ * nexthop takes the next free id, from 1, on its first use
+ * (user/lib/compile_nh.c xfab_nh_get, xfab_id_alloc), a group's gateways
+ * being taken in the RIB's member order, by (port, family, address)
+ * (rib.c cmp_member); a group lists its members by nexthop id
+ * (compile_group.c grp_value, cmp_member), and a fresh fill gives bucket b
+ * to member b % n (xfab_group_fill_buckets). So a group's order[] is its
+ * gateways by id.
+ */
+struct m_nh {
+	int port, family;
+	uint8_t gw[16];
+};
+
+/* RIB member order: a before b by (port, family, address). */
+static int member_before(const struct m_nh *a, const struct m_nh *b)
+{
+	if (a->port != b->port)
+		return a->port < b->port;
+	if (a->family != b->family)
+		return a->family < b->family;
+	return memcmp(a->gw, b->gw, 16) < 0;
+}
+
+/* The id of nexthop x, given one if new (ids: index + 1 in nh). */
+static int nexthop_id(struct m_nh *nh, int *n_nh, const struct m_nh *x)
+{
+	for (int i = 0; i < *n_nh; i++)
+		if (nh[i].port == x->port && nh[i].family == x->family &&
+		    !memcmp(nh[i].gw, x->gw, 16))
+			return i + 1;
+	nh[(*n_nh)++] = *x;
+	return *n_nh;
+}
+
+/* One route's gateways numbered; a group's order[] set by their ids. */
+static void number_route(const struct model *m, struct m_route *r, struct m_nh *nh, int *n_nh)
+{
+	struct m_nh mem[M_MAX_GW];
+	int idx[M_MAX_GW], id[M_MAX_GW];
+
+	for (int k = 0; k < r->n_gw; k++) {
+		mem[k].port = gw_port(m, r->vnet, r->family == 6, r->gw[k]);
+		mem[k].family = r->family;
+		memcpy(mem[k].gw, r->gw[k], 16);
+		idx[k] = k;
+	}
+	for (int k = 1; k < r->n_gw; k++) /* insertion sort: the RIB's order */
+		for (int j = k; j > 0 && member_before(&mem[idx[j]], &mem[idx[j - 1]]); j--) {
+			int t = idx[j];
+
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	for (int k = 0; k < r->n_gw; k++)
+		id[idx[k]] = nexthop_id(nh, n_nh, &mem[idx[k]]);
+	for (int k = 0; k < r->n_gw; k++) /* order[]: gateway indices by id */
+		r->order[k] = k;
+	for (int k = 1; k < r->n_gw; k++)
+		for (int j = k; j > 0 && id[r->order[j]] < id[r->order[j - 1]]; j--) {
+			int t = r->order[j];
+
+			r->order[j] = r->order[j - 1];
+			r->order[j - 1] = t;
+		}
+}
+
+static void number_nexthops(struct model *m)
+{
+	struct m_nh nh[M_MAX_ROUTES * M_MAX_GW];
+	int n_nh = 0;
+
+	for (int vnet = 1; vnet >= 0; vnet--) /* VNET routes first */
+		for (int i = 0; i < m->n_rt; i++) {
+			struct m_route *r = &m->rt[i];
+
+			if (r->vnet == vnet && (r->type == RT_NEXTHOP || r->type == RT_GROUP))
+				number_route(m, r, nh, &n_nh);
+		}
 }
 
 /* Stages 6-7: the egress port and neighbour MAC of route rt (connected,

@@ -56,13 +56,15 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6]);
 void model_free(struct model *m);
 /* The config text of the model's switch (xfabd's JSON), for the harness. */
 const char *model_config_text(const struct model *m);
-/* Group member order: the compiler numbers nexthops itself; the harness
- * tells the model which gateway of group g fills the even buckets (the
- * fresh fill interleaves the members, lowest nexthop id first). */
+/* Group member order, derived from the config by the compiler's rule
+ * (model.c number_nexthops: nexthop ids in first-use order, members by id,
+ * a fresh fill interleaving them); the harness checks the data plane's
+ * groups against it. */
 int model_n_groups(const struct model *m);
 /* The gateways of group g: family (4 or 6), addresses (16 bytes each). */
 int model_group_gateways(const struct model *m, int g, int *family, uint8_t gw[][16], int max);
-void model_group_set_first(struct model *m, int g, int first);
+/* The gateway (index into model_group_gateways) of group g's even buckets. */
+int model_group_first(const struct model *m, int g);
 
 /* One frame on harness port in_port (0..MODEL_N_PORTS-1) through the
  * datapath (tc 0: xfab_xdp, 1: xfab_tc). */
