@@ -316,10 +316,11 @@ static __always_inline int xfab_is_vxlan_to_vtep(const struct xfab_meta *m)
  * Decapsulation: VXLAN header, UDP length, flags and VNI checked, the
  * outer headers removed, the inner packet parsed as if it had arrived
  * (its frame keeps the outer MACs, so a punt reaches the kernel addressed
- * to this port) and ending within the UDP length, and RFC 6040's ECN merge (section 4.2): an outer
- * CE marks an ECT inner packet CE and drops a Not-ECT one; an outer ECT(1) turns an inner ECT(0)
- * into ECT(1); anything else leaves the inner field alone. The inner
- * packet is then routed in its VNET's table (xfab_stage_vnet). An action.
+ * to this port) and ending within the UDP length, and RFC 6040's ECN
+ * merge (section 4.2): an outer CE marks an ECT inner packet CE and drops
+ * a Not-ECT one; an outer ECT(1) turns an inner ECT(0) into ECT(1);
+ * anything else leaves the inner field alone. The inner packet is then
+ * routed in its VNET's table (xfab_stage_vnet). An action.
  */
 static __always_inline int xfab_stage_decap(struct xfab_ctx *c, struct xfab_scratch *s)
 {
