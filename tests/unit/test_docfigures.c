@@ -19,36 +19,8 @@
 
 #include <cmocka.h>
 
+#include "scripttree.h"
 #include "srcdir.h"
-
-/* Runs a shell command; its output in out, its exit status returned. */
-static int docfig_run(const char *cmd, char *out, size_t cap)
-{
-	FILE *p = popen(cmd, "r");
-	size_t n = 0;
-	int st;
-
-	assert_non_null(p);
-	while (n + 1 < cap && fgets(out + n, (int)(cap - n), p))
-		n += strlen(out + n);
-	out[n] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void docfig_put(const char *dir, const char *rel, const char *text)
-{
-	char path[512], cmd[600];
-	FILE *f;
-
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s/%s)\"", dir, rel);
-	assert_int_equal(system(cmd), 0);
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
 
 static void tree_figures_judged(void **state)
 {
@@ -57,7 +29,7 @@ static void tree_figures_judged(void **state)
 
 	(void)state;
 	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 %s/scripts/figure-check 2>&1", test_srcdir());
-	rc = docfig_run(cmd, out, sizeof(out));
+	rc = test_run_cmd(cmd, out, sizeof(out));
 	if (rc != 0)
 		fprintf(stderr, "%s", out);
 	assert_int_equal(rc, 0);
@@ -84,13 +56,13 @@ static void planted_faults_found(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	docfig_put(dir, "docs/TESTING.md", docfig_testing);
-	docfig_put(dir, "docs/X.md", "Measured on 2026-01-01: lost 0\nof 100.\n");
-	docfig_put(dir, "tests/netns/test_x.sh", "check \"no loss\" true\n");
-	docfig_put(dir, "scripts/exp", "ok = lost == 0\n");
+	test_put_file(dir, "docs/TESTING.md", docfig_testing);
+	test_put_file(dir, "docs/X.md", "Measured on 2026-01-01: lost 0\nof 100.\n");
+	test_put_file(dir, "tests/netns/test_x.sh", "check \"no loss\" true\n");
+	test_put_file(dir, "scripts/exp", "ok = lost == 0\n");
 	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 %s/scripts/figure-check --root %s 2>&1",
 		 test_srcdir(), dir);
-	rc = docfig_run(cmd, out, sizeof(out));
+	rc = test_run_cmd(cmd, out, sizeof(out));
 	assert_int_equal(rc, 1);
 	assert_non_null(strstr(out, "docs/TESTING.md:10: \"lost 1 of 100\" is not in docs/X.md"));
 	assert_non_null(strstr(out, "docs/TESTING.md:11: no such file tests/netns/test_y.sh"));
