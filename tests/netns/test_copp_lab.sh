@@ -28,6 +28,7 @@ true
 . "$(dirname "$0")/lib.sh"
 need_root
 need_frr
+need_cmds jq tcpdump tshark
 TOPO="$ROOT/testbeds/clos-2x4.json"
 NAME=xcp
 DP=${XFAB_COPP_DATAPATH:-xdp}
