@@ -148,6 +148,7 @@ q300=$(((300000 * 100 + 511) / 512))
 check "pfcgen: --time-us 300000 --speed 100 asks $q300 quanta for priority 3 (512 bit times each)" eval \
 	'[ "$(row 9)" == "60 0x0101 0x0008 0 0 0 $q300 0 0 " ]'
 check "pfcgen: ... and as PAUSE, one time of $q300 quanta" eval '[ "$(row 10)" == "60 0x0001        $q300" ]'
+# shellcheck disable=SC2034 # read by the check's eval string
 MACC_EXPERT="macc.dst_address_invalid || macc.opcode.unknown || macc.cbfc.enbv.not_zero"
 # every frame, as tshark reads its Ethernet header: the MAC Control
 # multicast address and EtherType, and no dissector complaint about either
@@ -159,6 +160,7 @@ check "pfcgen: every frame goes to 01:80:c2:00:00:01 with EtherType 0x8808, none
 # most (paced: frame n leaves at n / rate), and 4/5 of it at least
 storm=$(($(wc -l <"$tmp/gen.txt") - 10))
 storm_max=$((STORM_RATE * STORM_MS / 1000))
+# shellcheck disable=SC2034 # read by the check's eval string
 storm_rows=$(sed -n '11,$p' "$tmp/gen.txt" | cut -d' ' -f1,3- | sort | uniq -c | sed 's/^ *//')
 check "pfcgen: a storm at $STORM_RATE/s for $STORM_MS ms: pb captured $storm frames, $((storm_max * 4 / 5))..$storm_max, each XOFF 65535 for 3, as it says it sent" eval \
 	'[ "$storm" -ge $((storm_max * 4 / 5)) ] && [ "$storm" -le "$storm_max" ] &&
