@@ -7,6 +7,10 @@
 #     right on every rank (each checks every element against the closed
 #     form of the sum), rank 0 reports busbw and p99 > 0, and the per-QP
 #     counters name exactly the job's flows
+#   - every operation's result, as each rank dumps it (--dump), is what a
+#     Python oracle computes from the data's documented formula (each
+#     rank's values summed, gathered or exchanged here): the tool's own
+#     check shares that formula's code with its fill, this one does not
 #   - on the wire (captured at h1's end of its leaf1 cable, decoded by
 #     tshark): every data packet is one of the job's flows (addresses, UDP
 #     source port, BTH destination QP), ACKs travel their reverse, DSCP 3
@@ -97,17 +101,18 @@ job "$tmp/job.json" rr
 job "$tmp/split.json" split
 
 # ranks JOB TAG ARGS...: one rank per host, rank 0 writing $tmp/TAG.json;
-# every rank's exit code in $tmp/TAG.rc (rank order)
+# every rank's exit code in $tmp/TAG.rc (rank order), rank r's result after
+# the last iteration in $tmp/TAG.d(r+1)
 ranks() {
 	local jobf=$1 tag=$2 i pids=() rcs=""
 	shift 2
 	for i in 2 3 4 5 6 7 8; do
 		timeout 100 nsenter --net="/run/netns/$NAME-h$i" "$COLL" run --job "$jobf" \
-			--rank $((i - 1)) --timeout 90 "$@" >"$tmp/$tag.r$i" 2>&1 &
+			--rank $((i - 1)) --timeout 90 --dump "$tmp/$tag.d$i" "$@" >"$tmp/$tag.r$i" 2>&1 &
 		pids+=($!)
 	done
 	timeout 100 nsenter --net="/run/netns/$NAME-h1" "$COLL" run --job "$jobf" --rank 0 \
-		--timeout 90 --json "$tmp/$tag.json" "$@" >"$tmp/$tag.r1" 2>&1
+		--timeout 90 --json "$tmp/$tag.json" --dump "$tmp/$tag.d1" "$@" >"$tmp/$tag.r1" 2>&1
 	rcs=$?
 	for i in "${pids[@]}"; do
 		wait "$i"
@@ -239,6 +244,60 @@ check "reducescatter (qp_mode split): right on every rank" eval \
 ranks "$tmp/job.json" a2a --op alltoall --min-bytes 1M --iters 3 --warmup 0
 check "alltoall: right on every rank, 7 peers x 2 channels x 2 QPs each way per rank" eval \
 	'correct a2a && jq -e "[.per_rank[] | (.qps | length) == 56] | all" "$tmp/a2a.json" >/dev/null'
+
+# ---- the results, by an oracle that is not the tool's check
+# Every rank's dump of the last iteration (1 MiB: 262,144 elements, blocks
+# of m = 32,768) against values computed here from docs/TOOLS.md's
+# formula: rank r's element i starts as g(i) + (r + 1) h(i) mod 2^32; a
+# sum adds the 8 ranks' values one by one (not the tool's closed form), a
+# gather takes block p from rank p, alltoall's block q of rank r is rank
+# q's block r; reducescatter leaves only block r defined on rank r.
+/usr/bin/python3 - "$tmp" 8 1048576 ar:allreduce drop:allreduce ag:allgather \
+	rs:reducescatter a2a:alltoall >"$tmp/dumps.out" <<'EOF'
+import os, sys
+from array import array
+tmp, n, nbytes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+M = 0xFFFFFFFF
+E = nbytes // 4 // n * n
+m = E // n
+def value(r, i):
+    g = (i * 0x9E3779B1 & M) ^ (i >> 5)
+    h = (i * 0x85EBCA6B + 0x27D4EB2F) & M
+    return (g + (r + 1) * h) & M
+val = [array("I", (value(r, i) for i in range(E))) for r in range(n)]
+total = array("I", (sum(v[i] for v in val) & M for i in range(E)))
+def want(op, r):
+    """rank r's expected buffer and the element range that must match it"""
+    if op == "allreduce":
+        return total, 0, E
+    if op == "reducescatter":
+        return total, r * m, (r + 1) * m
+    if op == "allgather":
+        return array("I", (x for p in range(n) for x in val[p][p * m:(p + 1) * m])), 0, E
+    return array("I", (x for q in range(n) for x in val[q][r * m:(r + 1) * m])), 0, E
+for arg in sys.argv[4:]:
+    tag, op = arg.split(":")
+    bad = []
+    for r in range(n):
+        path = os.path.join(tmp, "%s.d%d" % (tag, r + 1))
+        got = array("I")
+        if os.path.exists(path):
+            got.frombytes(open(path, "rb").read())
+        w, lo, hi = want(op, r)
+        if len(got) != E:
+            bad.append("rank %d: %d elements, not %d" % (r, len(got), E))
+        elif got[lo:hi] != w[lo:hi]:
+            i = next(i for i in range(lo, hi) if got[i] != w[i])
+            bad.append("rank %d element %d: 0x%08x, not 0x%08x" % (r, i, got[i], w[i]))
+    print(tag, "OK" if not bad else "; ".join(bad[:3]))
+EOF
+sed 's/^/    /' "$tmp/dumps.out"
+dump_ok() { grep -qx "$1 OK" "$tmp/dumps.out"; }
+check "oracle: allreduce's result on every rank is the sum of the 8 ranks' values" dump_ok ar
+check "oracle: --drop-every 50's allreduce too" dump_ok drop
+check "oracle: allgather's result on every rank holds rank p's block p" dump_ok ag
+check "oracle: reducescatter leaves rank r's block r the sum" dump_ok rs
+check "oracle: alltoall leaves rank r's block q rank q's block r" dump_ok a2a
 
 # ---- the RTO's bounds (docs/TOOLS.md: min = max(10 ms, 2 x 512 packets of
 # 1,082 B at --rate), max = max(200 ms, 8 x min)) ----

@@ -13,6 +13,10 @@
 #     cir x t + cbs each (SONiC's 600/s and 600, computed here), the rest of
 #     what arrived (leaf1's port counter) is red, and show drops counts the
 #     red as copp_policed; bgp and bfd policed nothing;
+#   - what reached leaf1's control plane, counted outside xfab: its kernel
+#     answers each ARP request for its address and each TTL-1 packet (a
+#     Time Exceeded), and h1 captures the answers (tcpdump, decoded by
+#     tshark): as many as each group's green count, and cir x t + cbs;
 #   - every one of h2's pings across the fabric during the second flood is
 #     answered: at a tenth of the rate the box could send at, the switch has
 #     CPU to spare for transit traffic (at the full rate it has not: the
@@ -24,6 +28,7 @@ true
 . "$(dirname "$0")/lib.sh"
 need_root
 need_frr
+need_cmds jq tcpdump tshark
 TOPO="$ROOT/testbeds/clos-2x4.json"
 NAME=xcp
 DP=${XFAB_COPP_DATAPATH:-xdp}
@@ -109,6 +114,16 @@ check "leaf1's CoPP groups carry SONiC's defaults (arp, ttl_error $CIR/$CBS; bgp
 	 "[[\"bgp\",6000,6000],[\"bfd\",6000,6000],[\"arp\",600,600],[\"nd\",600,600],[\"ttl_error\",600,600],[\"ip2me\",6000,6000],[\"default\",600,600]]" ]'
 
 dmac=$(ip -n "$NAME-leaf1" -j link show eth3 | jq -r '.[0].address')
+# leaf1's kernel answers every punt it gets: ARP replies always, Time
+# Exceeded once its own ICMP limits are out of the way (xfab-lab lifts the
+# per-destination one; the global 1,000/s with a burst of 50 would clip
+# the cbs burst); h1 captures what comes back, its own flood left out (-Q in)
+L leaf1 sysctl -qw net.ipv4.icmp_msgs_per_sec=100000 net.ipv4.icmp_msgs_burst=100000
+ip netns exec "$NAME-h1" timeout $((SECS + 40)) tcpdump --immediate-mode -U -Q in -i eth0 -nn \
+	-s 96 -w "$tmp/answers.pcap" "arp or icmp" 2>"$tmp/answers.err" &
+answers_pid=$!
+bg+=("$answers_pid")
+eventually 10 grep -q "listening on" "$tmp/answers.err"
 copp "$tmp/c0"
 rx0=$(port_rx)
 pol0=$(policed)
@@ -120,6 +135,8 @@ sleep 1 # what the flood left in flight is counted
 copp "$tmp/c1"
 rx1=$(port_rx)
 pol1=$(policed)
+kill -INT "$answers_pid"
+wait "$answers_pid"
 sent=$(jq .sent "$tmp/flood.json")
 secs=$(jq .seconds "$tmp/flood.json")
 echo "# flood: $(cat "$tmp/flood.json")"
@@ -152,6 +169,24 @@ green_ok() {
 }
 check "arp: green is cir x t + cbs ($CIR/s x ${secs} s + $CBS)" green_ok arp
 check "ttl_error: green is cir x t + cbs" green_ok ttl_error
+# answered GROUP FILTER: the answers h1 captured (tshark's FILTER) are the
+# group's green count (within 1 %, at least 10) and cir x t + cbs (as
+# green_ok); the capture lost nothing
+answered() {
+	local g=$1 n green want slack
+	n=$(tshark -r "$tmp/answers.pcap" -Y "$2" 2>/dev/null | wc -l)
+	green=$(d "$g" green_packets)
+	want=$(jq -n "$CIR * $secs + $CBS | floor")
+	slack=$((green / 100 > 10 ? green / 100 : 10))
+	echo "# $g: leaf1's kernel answered $n (green $green +- $slack, cir x t + cbs $want +- $((CIR / 2)))"
+	grep -q "^0 packets dropped by kernel" "$tmp/answers.err" &&
+		[ $((n - green)) -le "$slack" ] && [ $((green - n)) -le "$slack" ] &&
+		[ "$n" -le $((want + CIR / 2)) ] && [ "$n" -ge $((want - CIR / 2)) ]
+}
+check "arp: leaf1's kernel replied to as many ARP requests as were green (h1's capture)" \
+	answered arp "arp.opcode == 2 && arp.src.proto_ipv4 == 10.1.1.1"
+check "ttl_error: leaf1's kernel sent as many Time Exceeded as were green (h1's capture)" \
+	answered ttl_error "icmp.type == 11 && icmp.code == 0"
 arrived() { echo $(($(d arp green_packets) + $(d arp red_packets) + $(d ttl_error green_packets) + $(d ttl_error red_packets))); }
 check "what arrived at leaf1's port is what the two groups counted (within 100: h1's own ARP and ND)" \
 	eval 'a=$(arrived); r=$((rx1 - rx0)); [ $((a - r)) -le 100 ] && [ $((r - a)) -le 100 ]'

@@ -9,7 +9,8 @@
 #     every tier (spines, sending leaves, hosts);
 #   the same on a lossy priority: drops;
 #   the frames leaf1 sent h1 decode as PFC, vector priority 3, XOFF at
-#     65,535 quanta and XON at 0;
+#     65,535 quanta and XON at 0, to the MAC Control address and
+#     EtherType, every other priority's time 0;
 #   one XOFF and no XON: the queue stops, resumes by itself after the time,
 #     nothing lost;
 #   a storm (continuous XOFF from h8): the watchdog declares it within
@@ -56,8 +57,9 @@ check "lossless: leaf4's queue to h8 filled (2.4x its rate) and the receiver cou
 	j '.lossless.max_queue_bytes > 0 and .lossless.lost == 0'
 check "lossy: the same incast on priority 1 drops (delivered < sent, drops > 0)" \
 	j '.lossy.drops > 0 and .lossy.delivered < .lossy.sent'
-check "the frames leaf1 sent h1 decode as PFC: vector 0x08, XOFF 65535 and XON 0" \
-	j '.lossless.decoded.frames > 0 and .lossless.decoded.vectors == [8] and .lossless.decoded.xoff > 0 and .lossless.decoded.xon > 0'
+check "the frames leaf1 sent h1 decode as PFC to 01:80:c2:00:00:01, EtherType 0x8808: vector 0x08, XOFF 65535 or XON 0 each, every other priority's time 0" \
+	j '.lossless.decoded.frames > 0 and .lossless.decoded.vectors == [8] and .lossless.decoded.xoff > 0 and .lossless.decoded.xon > 0 and .lossless.decoded.bad == 0 and
+	   .lossless.decoded.xoff + .lossless.decoded.xon == .lossless.decoded.frames'
 check "pause time: one XOFF stopped the queue once, for about its time (33.55 ms)" \
 	j '.pausetime.pauses == 1 and .pausetime.paused_ms >= 30 and .pausetime.paused_ms < 100'
 check "pause time: nothing lost" \

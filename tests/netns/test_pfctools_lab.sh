@@ -6,7 +6,10 @@
 #                asked, PAUSE (0x0001) with its time; short frames hold only
 #                their first times (read from the bytes: tshark calls them
 #                malformed, as it does any PFC frame without its 8 times);
-#                a storm is bounded by its rate and duration; a frame leaves
+#                a time asked in microseconds is the closed form's quanta
+#                (512 bit times at the speed given), every frame goes to
+#                01:80:c2:00:00:01 with EtherType 0x8808; a storm, counted
+#                in the capture, is bounded by rate x duration; a frame leaves
 #                at once past a shut qdisc full of data (PACKET_QDISC_BYPASS).
 #   xfab-roce    send honours PFC on its sending port: a numbered stream at
 #                2,000 packets/s stops while its priority is paused and
@@ -85,10 +88,13 @@ A "$GEN" --dev pa --pause --time 4660 -j >"$tmp/g4.json"               # PAUSE
 A "$GEN" --dev pa --vector 0x85 --time 4660 --timers 3 >/dev/null      # short: 24 bytes
 A "$GEN" --dev pa --prio 0-6 --time 513 --timers 7 >/dev/null          # SONiC's 7 times
 A "$GEN" --dev pa --prio 5 --time 1 --src-mac 02:00:00:00:00:aa >/dev/null
-A "$GEN" --dev pa --prio 3 --rate 1000 --duration 0.5 -j >"$tmp/storm.json"
+A "$GEN" --dev pa --prio 3 --time-us 300000 --speed 100 >/dev/null     # 300 ms at 100 Mbit/s
+A "$GEN" --dev pa --pause --time-us 300000 --speed 100 >/dev/null      # the same as PAUSE
+STORM_RATE=1000 STORM_MS=500
+A "$GEN" --dev pa --prio 3 --rate $STORM_RATE --duration 0.$STORM_MS -j >"$tmp/storm.json"
 # immediate mode: each frame is in the file once tcpdump saw it; wait for
-# them all (8 + the storm), then stop it
-want=$((8 + $(jq .sent "$tmp/storm.json")))
+# them all (10 + the storm), then stop it
+want=$((10 + $(jq .sent "$tmp/storm.json")))
 for _ in $(seq 100); do
 	[ "$(tcpdump -r "$tmp/gen.pcap" 2>/dev/null | wc -l)" -ge "$want" ] && break
 	sleep 0.1
@@ -135,10 +141,31 @@ check "pfcgen: --timers 7 is 32 bytes, 7 times of 513, nothing after" eval \
 	 [ "$(bytes 7 18 31)" == "0201020102010201020102010201" ]'
 check "pfcgen: --src-mac writes the source address" eval \
 	'[ "$(sed -n 8p "$tmp/gen.txt" | cut -d" " -f2)" == "02:00:00:00:00:aa" ]'
-storm=$(jq .sent "$tmp/storm.json")
-check "pfcgen: a storm at 1,000/s for 0.5 s sends 400..500 frames ($storm), all captured" eval \
-	'[ "$storm" -ge 400 ] && [ "$storm" -le 500 ] && [ "$(wc -l <"$tmp/gen.txt")" -eq $((8 + storm)) ] &&
-	 jq -e ".seconds < 0.6" "$tmp/storm.json" >/dev/null'
+# The closed form of a quantum (512 bit times): 300 ms at 100 Mbit/s is
+# 30,000,000 bits, 58,593.75 quanta, asked as the 58,594 that last at least
+# that long; written here, not by the code that converts (pfcframe.c).
+q300=$(((300000 * 100 + 511) / 512))
+check "pfcgen: --time-us 300000 --speed 100 asks $q300 quanta for priority 3 (512 bit times each)" eval \
+	'[ "$(row 9)" == "60 0x0101 0x0008 0 0 0 $q300 0 0 " ]'
+check "pfcgen: ... and as PAUSE, one time of $q300 quanta" eval '[ "$(row 10)" == "60 0x0001        $q300" ]'
+# shellcheck disable=SC2034 # read by the check's eval string
+MACC_EXPERT="macc.dst_address_invalid || macc.opcode.unknown || macc.cbfc.enbv.not_zero"
+# every frame, as tshark reads its Ethernet header: the MAC Control
+# multicast address and EtherType, and no dissector complaint about either
+check "pfcgen: every frame goes to 01:80:c2:00:00:01 with EtherType 0x8808, none malformed there" eval \
+	'[ "$(tshark -r "$tmp/gen.pcap" -T fields -e eth.dst -e eth.type 2>/dev/null | sort -u)" == \
+	   "$(printf "01:80:c2:00:00:01\t0x8808")" ] &&
+	 [ "$(tshark -r "$tmp/gen.pcap" -Y "$MACC_EXPERT" 2>/dev/null | wc -l)" -eq 0 ]'
+# the storm counted on the wire, not from its sender: rate x duration at
+# most (paced: frame n leaves at n / rate), and 4/5 of it at least
+storm=$(($(wc -l <"$tmp/gen.txt") - 10))
+storm_max=$((STORM_RATE * STORM_MS / 1000))
+# shellcheck disable=SC2034 # read by the check's eval string
+storm_rows=$(sed -n '11,$p' "$tmp/gen.txt" | cut -d' ' -f1,3- | sort | uniq -c | sed 's/^ *//')
+check "pfcgen: a storm at $STORM_RATE/s for $STORM_MS ms: pb captured $storm frames, $((storm_max * 4 / 5))..$storm_max, each XOFF 65535 for 3, as it says it sent" eval \
+	'[ "$storm" -ge $((storm_max * 4 / 5)) ] && [ "$storm" -le "$storm_max" ] &&
+	 [ "$storm_rows" == "$storm 60 0x0101 0x0008 0 0 0 65535 0 0 " ] &&
+	 jq -e --argjson n "$storm" ".sent == \$n and .seconds < $STORM_MS / 1000 + 0.1" "$tmp/storm.json" >/dev/null'
 check "pfcgen: bad input refused (priority 8, --xon with --time, --pause with --prio)" eval \
 	'! A "$GEN" --dev pa --prio 8 2>/dev/null && ! A "$GEN" --dev pa --prio 3 --xon --time 5 2>/dev/null &&
 	 ! A "$GEN" --dev pa --pause --prio 3 2>/dev/null && ! A "$GEN" --dev nosuch --prio 3 2>/dev/null'

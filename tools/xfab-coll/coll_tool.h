@@ -7,7 +7,7 @@
  *   xfab-coll run --job FILE [--rank R] [--op OP] [--min-bytes B --max-bytes B --factor F]
  *                 [--iters N] [--warmup N] [--mtu BYTES] [--rate MBPS] [--tos N] [--prio N]
  *                 [--no-pfc] [--no-dcqcn] [--ctrl-port P] [--timeout S] [--drop-every N]
- *                 [--rto-min MS] [--rto-max MS] [--json FILE | -j]
+ *                 [--rto-min MS] [--rto-max MS] [--json FILE | -j] [--dump FILE]
  *
  * The job file (user/lib/job.h) fixes the ranks, the connections, every QP
  * number and every flow; the schedule (which chunk at which step, messages,
@@ -130,6 +130,7 @@ struct opts {
 	uint64_t drop_every;
 	uint64_t rto_min_ms, rto_max_ms; /* 0: xfab_rto_bounds()'s */
 	const char *json_path;		 /* "-": stdout */
+	const char *dump_path;		 /* the last iteration's result, raw */
 };
 
 /* ---- the rank's state ---- */

@@ -117,6 +117,9 @@ int coll_parse_opts(int argc, char **argv, struct opts *o)
 	    XFAB_OPT_UINT("rto-max", 0, o->rto_max_ms, 1, 600000, "MS", "the largest RTO"),
 	    XFAB_OPT_FUNC("json", 0, &o->json_path, opt_path, "FILE", "the results as JSON"),
 	    XFAB_OPT_FLAG(NULL, 'j', json_stdout, "the results as JSON on stdout (--json -)"),
+	    XFAB_OPT_FUNC("dump", 0, &o->dump_path, opt_path, "FILE",
+			  "the last iteration's result, its uint32\nelements in host order (for "
+			  "an outside check)"),
 	    XFAB_OPT_END,
 	};
 	const struct xfab_opts spec = {"xfab-coll run", NULL, rows, coll_epilogue};

@@ -17,6 +17,25 @@ static int check_result(struct rank *r, uint32_t s)
 	return bad >= 0 ? (int)1 : 0;
 }
 
+/* --dump: the result of the run's last iteration (alltoall: the receive
+ * buffer), every element as the rank holds it, so that a test can check it
+ * against the closed form without this tool's own check (xfab_coll_check
+ * shares the data's formulas with the fill). 0, or -1 (failure recorded). */
+static int dump_result(struct rank *r)
+{
+	const uint32_t *res = r->op == XFAB_JOB_ALLTOALL ? r->recv : r->buf;
+	FILE *f = fopen(r->o.dump_path, "wb");
+
+	if (!f || fwrite(res, sizeof(*res), r->g.elems, f) != r->g.elems) {
+		if (f)
+			fclose(f);
+		return coll_fail(r, "--dump %s: %s", r->o.dump_path, strerror(errno));
+	}
+	if (fclose(f))
+		return coll_fail(r, "--dump %s: %s", r->o.dump_path, strerror(errno));
+	return 0;
+}
+
 /* Rank 0: the figures of (s, k) from every DONE (its own in peers[0]). */
 static void root_collect(struct rank *r, uint32_t s, uint32_t k)
 {
@@ -94,6 +113,8 @@ static int run_iteration(struct rank *r, uint32_t s, uint32_t k, uint32_t per)
 	r->running = 0;
 	r->iter_end = xfab_mono_ns();
 	bad = check_result(r, s);
+	if (r->o.dump_path && k + 1 == per && s + 1 == r->nsizes && dump_result(r))
+		return -1;
 	/* ready for what comes next before saying DONE: a faster
 	 * peer may send the next iteration's first packets at once */
 	if (k + 1 < per) {
