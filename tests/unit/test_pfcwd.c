@@ -324,6 +324,20 @@ static void test_carry_out(void **state)
 	}
 }
 
+/* A gate closes for a deadline ahead of now, not for one passed, and not
+ * for a queue whose pause the watchdog ignores (drop, forward), whatever
+ * the deadline; another priority's ignore bit does not count. */
+static void test_gate_closes(void **state)
+{
+	(void)state;
+	assert_true(xfab_pfcwd_gate_closes(2000, 1000, 0x00, 3));
+	assert_false(xfab_pfcwd_gate_closes(1000, 1000, 0x00, 3));
+	assert_false(xfab_pfcwd_gate_closes(0, 1000, 0x00, 3));
+	assert_false(xfab_pfcwd_gate_closes(2000, 1000, 0x08, 3));
+	assert_true(xfab_pfcwd_gate_closes(2000, 1000, 0x10, 3));
+	assert_false(xfab_pfcwd_gate_closes(2000, 1000, 0xff, 0));
+}
+
 static void test_action_name(void **state)
 {
 	(void)state;
@@ -336,9 +350,8 @@ static void test_action_name(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_scenarios),
-	    cmocka_unit_test(test_bits),
-	    cmocka_unit_test(test_carry_out),
+	    cmocka_unit_test(test_scenarios),	cmocka_unit_test(test_bits),
+	    cmocka_unit_test(test_carry_out),	cmocka_unit_test(test_gate_closes),
 	    cmocka_unit_test(test_action_name),
 	};
 

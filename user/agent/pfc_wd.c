@@ -46,6 +46,7 @@ static void pfc_wd_bits(struct pfc_rt *g, struct pfc_port_rt *pp)
 			stormed |= (__u8)(1u << prio);
 	}
 	xfab_pfcwd_bits(stormed, pp->wd.action, &ignore, &drop);
+	pp->wd_ignore = ignore; /* the gates' honour reads it (pfc_gate.c) */
 	if (bpf_map_lookup_elem(g->fd_cfg, &key, &c))
 		return;
 	if (c.wd_ignore == ignore && c.wd_drop == drop)

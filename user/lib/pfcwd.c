@@ -105,6 +105,11 @@ void xfab_pfcwd_bits(__u8 stormed_mask, __u8 action, __u8 *ignore, __u8 *drop)
 	*drop = action == XFAB_PFCWD_DROP ? stormed_mask : 0;
 }
 
+int xfab_pfcwd_gate_closes(__u64 paused_until_ns, __u64 now_ns, __u8 ignore_mask, int prio)
+{
+	return paused_until_ns > now_ns && !(ignore_mask & (1u << prio));
+}
+
 const char *xfab_pfcwd_action_name(__u8 action)
 {
 	switch (action) {

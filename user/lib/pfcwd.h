@@ -99,6 +99,15 @@ int xfab_pfcwd_carry_out(const struct pfcwd_verdict *v, const struct pfcwd_ops *
  * pause, drop also discards. */
 void xfab_pfcwd_bits(__u8 stormed_mask, __u8 action, __u8 *ignore, __u8 *drop);
 
+/* Whether a queue's gate is to be closed: the data plane's deadline
+ * (paused_until_ns) is ahead of now and the watchdog does not have the
+ * queue ignore pause (ignore_mask, wd_ignore's bits). The deadline stays
+ * where the last honoured frame put it once the data plane ignores the
+ * queue's pause, and an event read after the watchdog opened the gate
+ * would otherwise close it again for the rest of that pause (forward
+ * then held its queue up to one pause time: test_pfcwd_lab.sh). */
+int xfab_pfcwd_gate_closes(__u64 paused_until_ns, __u64 now_ns, __u8 ignore_mask, int prio);
+
 /* The action's name as SONiC prints it ("drop", "forward", "alert",
  * "off"). */
 const char *xfab_pfcwd_action_name(__u8 action);
