@@ -33,7 +33,7 @@
 # a loaded box, accumulated over the D / poll polls: one more), restored
 # no sooner than the restoration time R after the last frame and no later
 # than R + 2 polls (the same two). xfabd is built first: a mutation of its
-# source (tests/mutate) is what the lab runs. About 15-30 s.
+# source (tests/mutate) is what the lab runs. About 15 s.
 # mutate: user/agent/pfc_wd.c; labs:
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
