@@ -18,10 +18,14 @@
  * Bounded: without --duration one frame (or --count); with it, until the
  * duration or the count runs out, whichever first; at most 60 s and 10M
  * frames. --rate paces (packet n at start + n / rate; 0 = back to back).
- * It prints what it sent (-j: one JSON object).
+ * SIGINT or SIGTERM ends it early, as the count would (a storm a test
+ * stops when it is done with it). It prints what it sent (-j: one JSON
+ * object, with the wall-clock times of the first and last frame, to set
+ * beside a switch's log lines).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <linux/if_packet.h>
@@ -41,12 +45,30 @@
 #define MAX_SECONDS 60
 #define MAX_COUNT 10000000L
 
+static volatile sig_atomic_t pfcgen_stop;
+
+static void pfcgen_on_signal(int sig)
+{
+	(void)sig;
+	pfcgen_stop = 1;
+}
+
+/* Sleeps until t, or until a stop signal came. */
 static void sleep_until(uint64_t t)
 {
 	struct timespec ts = {(time_t)(t / 1000000000ull), (long)(t % 1000000000ull)};
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR && !pfcgen_stop)
 		;
+}
+
+/* CLOCK_REALTIME in seconds (xfabd stamps its log lines with it). */
+static double pfcgen_wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 struct pfcgen_args {
@@ -173,6 +195,7 @@ struct pfcgen_result {
 	uint64_t sent, errors;
 	int last_errno;
 	double secs;
+	double first_at, last_at; /* CLOCK_REALTIME of the first and last frame sent */
 };
 
 /* The frame, --count times or until --duration, paced at --rate. */
@@ -181,7 +204,7 @@ static void send_frames(const struct pfcgen_args *g, int fd, const __u8 *frame, 
 {
 	uint64_t start = xfab_mono_ns(), deadline = start + (uint64_t)(g->duration * 1e9);
 
-	while (res->sent < (uint64_t)g->count) {
+	while (res->sent < (uint64_t)g->count && !pfcgen_stop) {
 		uint64_t t = xfab_mono_ns();
 
 		if (t >= deadline)
@@ -193,6 +216,8 @@ static void send_frames(const struct pfcgen_args *g, int fd, const __u8 *frame, 
 				break;
 			if (due > t)
 				sleep_until(due);
+			if (pfcgen_stop)
+				break;
 		}
 		if (send(fd, frame, len, 0) < 0) {
 			res->errors++;
@@ -204,6 +229,9 @@ static void send_frames(const struct pfcgen_args *g, int fd, const __u8 *frame, 
 			}
 			continue;
 		}
+		res->last_at = pfcgen_wall();
+		if (!res->sent)
+			res->first_at = res->last_at;
 		res->sent++;
 	}
 	res->secs = (double)(xfab_mono_ns() - start) / 1e9;
@@ -223,12 +251,13 @@ static void report(const struct pfcgen_args *g, size_t len, const struct pfcgen_
 		    "{\"dev\":\"%s\",\"kind\":\"%s\",\"opcode\":%u,\"vector\":%u,"
 		    "\"priorities\":[%s],\"quanta\":%ld,\"timers\":%ld,\"frame_bytes\":%zu,"
 		    "\"src_mac\":\"%02x:%02x:%02x:%02x:%02x:%02x\",\"sent\":%llu,\"errors\":%llu,"
-		    "\"seconds\":%.6f",
+		    "\"seconds\":%.6f,\"first_at\":%.6f,\"last_at\":%.6f",
 		    g->dev, g->pause ? "pause" : "pfc",
 		    (unsigned int)(g->pause ? XFAB_MAC_CONTROL_PAUSE : XFAB_MAC_CONTROL_PFC),
 		    g->pause ? 0xffu : g->vector, prios, g->quanta, g->pause ? 1 : g->timers, len,
 		    g->mac[0], g->mac[1], g->mac[2], g->mac[3], g->mac[4], g->mac[5],
-		    (unsigned long long)res->sent, (unsigned long long)res->errors, res->secs);
+		    (unsigned long long)res->sent, (unsigned long long)res->errors, res->secs,
+		    res->first_at, res->last_at);
 		if (g->speed)
 			printf(",\"speed_mbps\":%ld,\"pause_ns\":%llu", g->speed,
 			       (unsigned long long)xfab_pfc_quanta_to_ns((__u32)g->quanta,
@@ -270,6 +299,9 @@ int main(int argc, char **argv)
 	fd = open_port(&g);
 	if (fd < 0)
 		return 1;
+	/* no SA_RESTART: a pacing sleep returns at once */
+	sigaction(SIGINT, &(struct sigaction){.sa_handler = pfcgen_on_signal}, NULL);
+	sigaction(SIGTERM, &(struct sigaction){.sa_handler = pfcgen_on_signal}, NULL);
 	for (int i = 0; i < XFAB_NUM_PRIO; i++)
 		q[i] = (__u16)(g.pause || (g.vector & (1u << i)) ? g.quanta : 0);
 	len = g.pause ? xfab_pause_build(frame, sizeof(frame), g.mac, (__u16)g.quanta)

@@ -261,6 +261,83 @@ static void test_bits(void **state)
 	}
 }
 
+/* The driver's calls for a verdict, in order: a string of b (bits), f
+ * (flush), o (open). */
+static char wd_calls[8];
+static int wd_flush_err;
+
+static void wd_call(char c)
+{
+	size_t n = strlen(wd_calls);
+
+	if (n + 1 < sizeof(wd_calls))
+		wd_calls[n] = c;
+}
+static void wd_bits(void *ctx)
+{
+	(void)ctx;
+	wd_call('b');
+}
+static int wd_flush(void *ctx)
+{
+	(void)ctx;
+	wd_call('f');
+	return wd_flush_err;
+}
+static void wd_open(void *ctx)
+{
+	(void)ctx;
+	wd_call('o');
+}
+
+/* What each action's detection and a restoration make the driver do, in
+ * order: the bits before anything (drop must discard what arrives while
+ * the queue empties); drop empties the queue before it opens the gate
+ * (opened first, the packets the gate held would leave, not be dropped:
+ * found by test_pfcwd_lab.sh); forward only opens; alert and a
+ * restoration only write the bits (alert's are none: the queue stays
+ * paused); nothing without a transition. A failed flush is reported and
+ * the gate still opens. */
+static void test_carry_out(void **state)
+{
+	static const struct {
+		struct pfcwd_verdict v;
+		int flush_err;
+		const char *calls;
+		int ret;
+	} rows[] = {
+	    {{PFCWD_DETECTED, 1, 1}, 0, "bfo", 0},   /* drop */
+	    {{PFCWD_DETECTED, 1, 0}, 0, "bo", 0},    /* forward */
+	    {{PFCWD_DETECTED, 0, 0}, 0, "b", 0},     /* alert */
+	    {{PFCWD_RESTORED, 0, 0}, 0, "b", 0},     /* any action */
+	    {{PFCWD_STAY, 0, 0}, 0, "", 0},	     /* nothing happened */
+	    {{PFCWD_DETECTED, 1, 1}, -5, "bfo", -5}, /* the flush failed */
+	};
+	const struct pfcwd_ops ops = {wd_bits, wd_flush, wd_open};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		memset(wd_calls, 0, sizeof(wd_calls));
+		wd_flush_err = rows[i].flush_err;
+		assert_int_equal(xfab_pfcwd_carry_out(&rows[i].v, &ops, NULL), rows[i].ret);
+		assert_string_equal(wd_calls, rows[i].calls);
+	}
+}
+
+/* A gate closes for a deadline ahead of now, not for one passed, and not
+ * for a queue whose pause the watchdog ignores (drop, forward), whatever
+ * the deadline; another priority's ignore bit does not count. */
+static void test_gate_closes(void **state)
+{
+	(void)state;
+	assert_true(xfab_pfcwd_gate_closes(2000, 1000, 0x00, 3));
+	assert_false(xfab_pfcwd_gate_closes(1000, 1000, 0x00, 3));
+	assert_false(xfab_pfcwd_gate_closes(0, 1000, 0x00, 3));
+	assert_false(xfab_pfcwd_gate_closes(2000, 1000, 0x08, 3));
+	assert_true(xfab_pfcwd_gate_closes(2000, 1000, 0x10, 3));
+	assert_false(xfab_pfcwd_gate_closes(2000, 1000, 0xff, 0));
+}
+
 static void test_action_name(void **state)
 {
 	(void)state;
@@ -273,8 +350,8 @@ static void test_action_name(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_scenarios),
-	    cmocka_unit_test(test_bits),
+	    cmocka_unit_test(test_scenarios),	cmocka_unit_test(test_bits),
+	    cmocka_unit_test(test_carry_out),	cmocka_unit_test(test_gate_closes),
 	    cmocka_unit_test(test_action_name),
 	};
 

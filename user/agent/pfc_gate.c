@@ -143,7 +143,8 @@ void agent_pfc_gate_open(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
 	agent_pfc_kick(pp);
 }
 
-/* What the data plane recorded for (port, prio): the pause it received. */
+/* What the data plane recorded for (port, prio): the pause it received,
+ * unless the watchdog has the queue ignore pause. */
 void agent_pfc_honour(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
 {
 	__u32 key = XFAB_QUEUE_KEY((__u32)pp->slot, (__u32)prio);
@@ -152,7 +153,7 @@ void agent_pfc_honour(struct pfc_rt *g, struct pfc_port_rt *pp, int prio)
 
 	if (bpf_map_lookup_elem(g->fd_state, &key, &st))
 		return;
-	if (st.paused_until_ns > now)
+	if (xfab_pfcwd_gate_closes(st.paused_until_ns, now, pp->wd_ignore, prio))
 		gate_close(g, pp, prio, st.paused_until_ns);
 	else
 		agent_pfc_gate_open(g, pp, prio);

@@ -37,6 +37,7 @@ struct pfc_port_rt {
 	__u8 mac[6];
 	__u8 enabled;
 	__u8 xoff_mask; /* PGs asking the peer to pause */
+	__u8 wd_ignore; /* the data plane's wd_ignore as the watchdog last wrote it */
 	__u32 speed_mbps, rate_mbps, limit_bytes;
 	__u64 refresh_at;	  /* next XOFF refresh */
 	int tx_fd;		  /* PFC frames, around the qdisc */

@@ -46,6 +46,7 @@ static void pfc_wd_bits(struct pfc_rt *g, struct pfc_port_rt *pp)
 			stormed |= (__u8)(1u << prio);
 	}
 	xfab_pfcwd_bits(stormed, pp->wd.action, &ignore, &drop);
+	pp->wd_ignore = ignore; /* the gates' honour reads it (pfc_gate.c) */
 	if (bpf_map_lookup_elem(g->fd_cfg, &key, &c))
 		return;
 	if (c.wd_ignore == ignore && c.wd_drop == drop)
@@ -73,9 +74,44 @@ static int pfc_wd_sample(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, str
 	return 0;
 }
 
+/* The queue a verdict is carried out on (xfab_pfcwd_carry_out's ctx). */
+struct pfc_wd_target {
+	struct pfc_rt *g;
+	struct pfc_port_rt *pp;
+	int prio;
+};
+
+static void pfc_wd_do_bits(void *ctx)
+{
+	struct pfc_wd_target *t = ctx;
+
+	pfc_wd_bits(t->g, t->pp);
+}
+
+static int pfc_wd_do_flush(void *ctx)
+{
+	struct pfc_wd_target *t = ctx;
+
+	return agent_pfc_gate_flush(t->g, t->pp, t->prio);
+}
+
+static void pfc_wd_do_open(void *ctx)
+{
+	struct pfc_wd_target *t = ctx;
+
+	agent_pfc_gate_open(t->g, t->pp, t->prio);
+}
+
+static const struct pfcwd_ops pfc_wd_ops = {
+    .bits = pfc_wd_do_bits,
+    .flush = pfc_wd_do_flush,
+    .open = pfc_wd_do_open,
+};
+
 static void pfc_wd_poll_queue(struct pfc_rt *g, struct pfc_port_rt *pp, int prio, __u64 elapsed_ns)
 {
 	__u32 key = XFAB_QUEUE_KEY((__u32)pp->slot, (__u32)prio);
+	struct pfc_wd_target t = {g, pp, prio};
 	struct pfcwd_verdict act;
 	struct pfcwd_sample s;
 	struct xfab_pfc_queue v;
@@ -94,12 +130,7 @@ static void pfc_wd_poll_queue(struct pfc_rt *g, struct pfc_port_rt *pp, int prio
 			 pp->name, prio, xfab_pfcwd_action_name(pp->wd.action));
 	else if (act.transition == PFCWD_RESTORED)
 		log_info("PFC Watchdog storm restored on port %s, priority %d", pp->name, prio);
-	if (act.transition == PFCWD_STAY)
-		return;
-	pfc_wd_bits(g, pp);
-	if (act.open_gate)
-		agent_pfc_gate_open(g, pp, prio);
-	if (act.flush && agent_pfc_gate_flush(g, pp, prio))
+	if (xfab_pfcwd_carry_out(&act, &pfc_wd_ops, &t))
 		log_warn("pfc: cannot empty the queue of %s priority %d", pp->name, prio);
 }
 

@@ -83,12 +83,31 @@ struct pfcwd_verdict xfab_pfcwd_step(struct pfcwd_queue *q, struct xfab_pfc_queu
 	return v;
 }
 
+int xfab_pfcwd_carry_out(const struct pfcwd_verdict *v, const struct pfcwd_ops *ops, void *ctx)
+{
+	int err = 0;
+
+	if (v->transition == PFCWD_STAY)
+		return 0;
+	ops->bits(ctx);
+	if (v->flush)
+		err = ops->flush(ctx);
+	if (v->open_gate)
+		ops->open(ctx);
+	return err;
+}
+
 void xfab_pfcwd_bits(__u8 stormed_mask, __u8 action, __u8 *ignore, __u8 *drop)
 {
 	int ignores = action == XFAB_PFCWD_DROP || action == XFAB_PFCWD_FORWARD;
 
 	*ignore = ignores ? stormed_mask : 0;
 	*drop = action == XFAB_PFCWD_DROP ? stormed_mask : 0;
+}
+
+int xfab_pfcwd_gate_closes(__u64 paused_until_ns, __u64 now_ns, __u8 ignore_mask, int prio)
+{
+	return paused_until_ns > now_ns && !(ignore_mask & (1u << prio));
 }
 
 const char *xfab_pfcwd_action_name(__u8 action)

@@ -79,10 +79,34 @@ struct pfcwd_verdict xfab_pfcwd_step(struct pfcwd_queue *q, struct xfab_pfc_queu
 				     const struct pfcwd_settings *set, const struct pfcwd_sample *s,
 				     __u64 elapsed_ns);
 
+/* What the driver does for a verdict, on its queue (ctx). */
+struct pfcwd_ops {
+	void (*bits)(void *ctx); /* the port's data plane bits, from the records */
+	int (*flush)(void *ctx); /* empty the queue (its packets dropped): 0 or -errno */
+	void (*open)(void *ctx); /* open the gate: the queue sends, pause or not */
+};
+
+/* Carries out a step's verdict in the order that keeps the action's
+ * promise: on a transition the data plane's bits first (drop discards
+ * what comes from then on, drop and forward ignore new pause); then the
+ * flush, before the gate opens (opened first, the packets it held would
+ * leave before the flush could drop them); then the gate. The flush's
+ * error, or 0. */
+int xfab_pfcwd_carry_out(const struct pfcwd_verdict *v, const struct pfcwd_ops *ops, void *ctx);
+
 /* The data plane's bits for a port (pfc_cfg's wd_ignore and wd_drop) from
  * its stormed priorities and its action: drop and forward ignore incoming
  * pause, drop also discards. */
 void xfab_pfcwd_bits(__u8 stormed_mask, __u8 action, __u8 *ignore, __u8 *drop);
+
+/* Whether a queue's gate is to be closed: the data plane's deadline
+ * (paused_until_ns) is ahead of now and the watchdog does not have the
+ * queue ignore pause (ignore_mask, wd_ignore's bits). The deadline stays
+ * where the last honoured frame put it once the data plane ignores the
+ * queue's pause, and an event read after the watchdog opened the gate
+ * would otherwise close it again for the rest of that pause (forward
+ * then held its queue up to one pause time: test_pfcwd_lab.sh). */
+int xfab_pfcwd_gate_closes(__u64 paused_until_ns, __u64 now_ns, __u8 ignore_mask, int prio);
 
 /* The action's name as SONiC prints it ("drop", "forward", "alert",
  * "off"). */
