@@ -120,8 +120,7 @@ enum xfab_code {
 	  "MAC control frame not to 01:80:C2:00:00:01 or the port's MAC")                          \
 	X(PFC_WATCHDOG, "pfc_watchdog", "PFC watchdog drop action: the queue or PG is stormed")    \
 	X(VXLAN_TRUNCATED, "vxlan_truncated",                                                      \
-	  "to the VTEP on UDP 4789: VXLAN or inner Ethernet header cut short, or the UDP "         \
-	  "length short of them or past the IPv4 datagram")                                        \
+	  "to the VTEP on UDP 4789: headers cut short, or UDP length short or past IPv4's")        \
 	X(VXLAN_BAD_FLAGS, "vxlan_bad_flags", "VXLAN flags not 0x08 (I) or reserved bits set")     \
 	X(VXLAN_UNKNOWN_VNI, "vxlan_unknown_vni", "VXLAN VNI of no VNET")                          \
 	X(VXLAN_INNER_MALFORMED, "vxlan_inner_malformed",                                          \
