@@ -50,6 +50,7 @@ static struct harness H;
 static struct model *M;
 static int n_cpus;
 static int fd_port_stats, fd_drop_stats, fd_punt_stats, fd_pfc_state;
+static int fd_vnet_stats, fd_vnet_drops, fd_copp_stats, fd_lb_stats, fd_queue_stats;
 
 /* ---- random numbers (xorshift64*: seeded, reproducible) ---- */
 
@@ -790,21 +791,36 @@ fail:
 
 /* ---- counters ---- */
 
+/* The per-priority PFC counters of pfc_state compared (its other fields
+ * are state: a pause's end time, the occupancy tc charges and the egress
+ * program gives back, which BPF_PROG_TEST_RUN never runs). */
+enum fz_pfc_field { FZ_PFC_RX_FRAMES, FZ_PFC_RX_XON, FZ_PFC_RX_IGNORED, FZ_PFC_RX_PACKETS,
+		    FZ_PFC_WD_RX_DROPPED, FZ_PFC_WD_TX_DROPPED, FZ_PFC_FIELDS };
+
+/* Every counter family the data plane keeps, all u64 (the delta is taken
+ * word by word). The VNETs are 0 (the underlay, and a tunnel packet with an
+ * unknown VNI) and the model's one tenant, 1. */
 struct counters {
 	uint64_t port[MODEL_N_SLOTS][6]; /* struct xfab_port_stats */
 	uint64_t drop[XFAB_DROP_MAX][2];
 	uint64_t punt[XFAB_PUNT_MAX][2];
+	uint64_t vnet[2][6];				    /* struct xfab_vnet_stats */
+	uint64_t vnet_drop[2][XFAB_VNET_DROP_REASONS][2];   /* vnet_drops */
+	uint64_t copp[XFAB_COPP_GROUPS][4];		    /* struct xfab_copp_stats */
+	uint64_t lb[XFAB_LB_MAX];			    /* lb_stats */
+	uint64_t queue[MODEL_N_SLOTS * XFAB_NUM_TC][4];	    /* struct xfab_queue_stats */
+	uint64_t pfc[MODEL_N_SLOTS * XFAB_NUM_PRIO][FZ_PFC_FIELDS]; /* pfc_state's counters */
 };
 
 /* A per-CPU array's entries summed over CPUs: n_keys x n_fields u64s. */
 static int percpu_read(int fd, __u32 n_keys, int n_fields, uint64_t *sum)
 {
-	static uint64_t vals[64 * MAX_CPUS * 6];
-	__u32 keys[64], count = n_keys, out_batch;
+	static uint64_t vals[128 * MAX_CPUS * 6];
+	__u32 keys[128], count = n_keys, out_batch;
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	int err;
 
-	if (n_keys > 64 || (size_t)n_cpus * (size_t)n_fields * n_keys > sizeof(vals) / 8)
+	if (n_keys > 128 || (size_t)n_cpus * (size_t)n_fields * n_keys > sizeof(vals) / 8)
 		return -1;
 	err = bpf_map_lookup_batch(fd, NULL, &out_batch, keys, vals, &count, &opts);
 	if (err && errno != ENOENT)
@@ -825,13 +841,44 @@ static int percpu_read(int fd, __u32 n_keys, int n_fields, uint64_t *sum)
 	return 0;
 }
 
+/* pfc_state (a plain array, atomics) of the switch's ports: its counters. */
+static int pfc_read(uint64_t out[][FZ_PFC_FIELDS])
+{
+	static struct xfab_pfc_state st[MODEL_N_SLOTS * XFAB_NUM_PRIO];
+	__u32 keys[MODEL_N_SLOTS * XFAB_NUM_PRIO], count = MODEL_N_SLOTS * XFAB_NUM_PRIO, out_batch;
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+
+	if (bpf_map_lookup_batch(fd_pfc_state, NULL, &out_batch, keys, st, &count, &opts) &&
+	    errno != ENOENT)
+		return -1;
+	if (count != MODEL_N_SLOTS * XFAB_NUM_PRIO)
+		return -1;
+	for (__u32 i = 0; i < count; i++) {
+		if (keys[i] != i)
+			return -1;
+		out[i][FZ_PFC_RX_FRAMES] = st[i].rx_frames;
+		out[i][FZ_PFC_RX_XON] = st[i].rx_xon;
+		out[i][FZ_PFC_RX_IGNORED] = st[i].rx_ignored;
+		out[i][FZ_PFC_RX_PACKETS] = st[i].rx_packets;
+		out[i][FZ_PFC_WD_RX_DROPPED] = st[i].wd_rx_dropped;
+		out[i][FZ_PFC_WD_TX_DROPPED] = st[i].wd_tx_dropped;
+	}
+	return 0;
+}
+
 static int read_counters(struct counters *c)
 {
 	static uint64_t ports[64 * 6];
 
 	if (percpu_read(fd_port_stats, 64, 6, ports) ||
 	    percpu_read(fd_drop_stats, XFAB_DROP_MAX, 2, &c->drop[0][0]) ||
-	    percpu_read(fd_punt_stats, XFAB_PUNT_MAX, 2, &c->punt[0][0]))
+	    percpu_read(fd_punt_stats, XFAB_PUNT_MAX, 2, &c->punt[0][0]) ||
+	    percpu_read(fd_vnet_stats, 2, 6, &c->vnet[0][0]) ||
+	    percpu_read(fd_vnet_drops, 2 * XFAB_VNET_DROP_REASONS, 2, &c->vnet_drop[0][0][0]) ||
+	    percpu_read(fd_copp_stats, XFAB_COPP_GROUPS, 4, &c->copp[0][0]) ||
+	    percpu_read(fd_lb_stats, XFAB_LB_MAX, 1, c->lb) ||
+	    percpu_read(fd_queue_stats, MODEL_N_SLOTS * XFAB_NUM_TC, 4, &c->queue[0][0]) ||
+	    pfc_read(c->pfc))
 		return -1;
 	memcpy(c->port, ports, sizeof(c->port));
 	return 0;
@@ -848,6 +895,49 @@ static uint64_t pfc_rx_frames_total(void)
 			total += st.rx_frames;
 	}
 	return total;
+}
+
+/* OVERLAY.md "Counters": a tenant's packet (or a tunnel packet, in VNET
+ * 0 until its VNI is known) moves its VNET's drops (and vnet_drops by
+ * reason), punts, or, forwarded through a tunnel, encap or decap. */
+static void expect_vnet(const struct model_result *r, struct counters *e)
+{
+	if (r->vnet < 0)
+		return;
+	switch (r->verdict) {
+	case MV_DROP:
+		e->vnet[r->vnet][4] = 1;
+		e->vnet_drop[r->vnet][r->reason][0] = 1;
+		e->vnet_drop[r->vnet][r->reason][1] = r->reason_bytes;
+		break;
+	case MV_PUNT:
+		e->vnet[r->vnet][5] = 1;
+		break;
+	case MV_FORWARD:
+		if (r->encap || r->decap) {
+			e->vnet[r->vnet][r->decap ? 2 : 0] = 1;
+			e->vnet[r->vnet][r->decap ? 3 : 1] = r->vnet_bytes;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* PFC.md: a pause frame's priorities in pfc_state (received, XON,
+ * ignored); a forwarded packet charged to its lossless ingress PG. The
+ * watchdog's drops stay put: no queue of the model's switch storms. */
+static void expect_pfc(const struct model_result *r, struct counters *e)
+{
+	for (int p = 0; p < 8 && r->verdict == MV_CONSUMED; p++) {
+		uint64_t *c = e->pfc[r->in_slot * 8 + p];
+
+		c[FZ_PFC_RX_FRAMES] = (uint64_t)(r->pfc_prio_mask >> p & 1);
+		c[FZ_PFC_RX_XON] = (uint64_t)(r->pfc_xon_mask >> p & 1);
+		c[FZ_PFC_RX_IGNORED] = (uint64_t)(r->pfc_ignored_mask >> p & 1);
+	}
+	if (r->pfc_pg >= 0)
+		e->pfc[r->pfc_pg][FZ_PFC_RX_PACKETS] = 1;
 }
 
 /*
@@ -881,6 +971,16 @@ static void expect_counters(const struct model_result *r, size_t len, struct cou
 	default: /* consumed, handed off: the arrival only */
 		break;
 	}
+	expect_vnet(r, e);
+	expect_pfc(r, e);
+	if (r->verdict == MV_PUNT) { /* cir 0: every punt green (COPP.md) */
+		e->copp[r->copp_group][0] = 1;
+		e->copp[r->copp_group][1] = r->reason_bytes;
+	}
+	/* lb_stats: the model's switch has no flowlets, TE, repair or split
+	 * horizon, and tc's reroute is the egress program's (never run):
+	 * nothing moves. queue_stats: only an egress port with a rate queues
+	 * (xdp), and no route leaves by p4, the one with a rate: nothing. */
 }
 
 /* ---- results ---- */
@@ -926,6 +1026,17 @@ static void print_hex(const char *what, const uint8_t *p, size_t n)
 	fprintf(stderr, "\n");
 }
 
+/* A family's moved counters: key k, field f (the ABI struct's order). */
+static void print_family(const char *what, const char *field, const uint64_t *v, int n_keys,
+			 int n_fields)
+{
+	for (int k = 0; k < n_keys; k++)
+		for (int f = 0; f < n_fields; f++)
+			if (v[k * n_fields + f])
+				fprintf(stderr, "    %s %d %s %d: +%llu\n", what, k, field, f,
+					(unsigned long long)v[k * n_fields + f]);
+}
+
 static void print_delta(const struct counters *d)
 {
 	for (int s = 0; s < MODEL_N_SLOTS; s++)
@@ -943,6 +1054,14 @@ static void print_delta(const struct counters *d)
 			fprintf(stderr, "    punt %s: +%llu packets +%llu bytes\n",
 				xfab_punt_name((__u32)i), (unsigned long long)d->punt[i][0],
 				(unsigned long long)d->punt[i][1]);
+	print_family("vnet", "field", &d->vnet[0][0], 2, 6);
+	print_family("vnet_drops key", "field", &d->vnet_drop[0][0][0],
+		     2 * XFAB_VNET_DROP_REASONS, 2);
+	print_family("copp group", "field", &d->copp[0][0], XFAB_COPP_GROUPS, 4);
+	print_family("lb event", "count", d->lb, XFAB_LB_MAX, 1);
+	print_family("queue (slot*8+tc)", "field", &d->queue[0][0], MODEL_N_SLOTS * XFAB_NUM_TC, 4);
+	print_family("pfc (slot*8+prio)", "field", &d->pfc[0][0], MODEL_N_SLOTS * XFAB_NUM_PRIO,
+		     FZ_PFC_FIELDS);
 }
 
 static void write_pcap(const char *dir, uint64_t seed, uint64_t index, const struct frame *f)
@@ -1479,6 +1598,11 @@ int main(int argc, char **argv)
 	fd_drop_stats = h_map_fd(&H, XFAB_MAP_DROP_STATS);
 	fd_punt_stats = h_map_fd(&H, XFAB_MAP_PUNT_STATS);
 	fd_pfc_state = h_map_fd(&H, XFAB_MAP_PFC_STATE);
+	fd_vnet_stats = h_map_fd(&H, XFAB_MAP_VNET_STATS);
+	fd_vnet_drops = h_map_fd(&H, XFAB_MAP_VNET_DROPS);
+	fd_copp_stats = h_map_fd(&H, XFAB_MAP_COPP_STATS);
+	fd_lb_stats = h_map_fd(&H, XFAB_MAP_LB_STATS);
+	fd_queue_stats = h_map_fd(&H, XFAB_MAP_QUEUE_STATS);
 	if (check_slots() || check_model_hash() || check_groups())
 		goto out_h;
 	queue = calloc(1, sizeof(*queue));
