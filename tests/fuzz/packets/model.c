@@ -1287,7 +1287,8 @@ static void pause_counts(const uint8_t *f, size_t len, size_t times, int pfc, in
 {
 	for (int p = 0; p < 8; p++) {
 		size_t at = times + (pfc ? 2 * (size_t)p : 0);
-		unsigned quanta = (at < len ? (unsigned)f[at] << 8 : 0) | (at + 1 < len ? f[at + 1] : 0);
+		unsigned quanta =
+		    (at < len ? (unsigned)f[at] << 8 : 0) | (at + 1 < len ? f[at + 1] : 0);
 
 		if (!(r->pfc_prio_mask & (1 << p)))
 			continue;

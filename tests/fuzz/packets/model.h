@@ -36,16 +36,16 @@ enum model_verdict {
 };
 
 struct model_result {
-	int verdict;	     /* enum model_verdict */
-	int reason;	     /* XFAB_DROP_* or XFAB_PUNT_* (the ABI's numbering) */
-	int in_slot;	     /* the ingress port's counter slot, -1: not a switch port */
-	int out_slot;	     /* MV_FORWARD: the egress slot */
-	size_t tx_bytes;     /* MV_FORWARD: bytes sent (the tag popped) */
-	size_t reason_bytes; /* MV_DROP, MV_PUNT: the bytes the reason counts (after a decap: the
-			      * inner frame's) */
-	int decap;	     /* the frame went to the VTEP and was decapsulated */
-	int pfc_prio_mask;   /* MV_CONSUMED: the priorities the pause frame names */
-	int pfc_xon_mask;    /* ... of which with time 0 (XON) */
+	int verdict;	      /* enum model_verdict */
+	int reason;	      /* XFAB_DROP_* or XFAB_PUNT_* (the ABI's numbering) */
+	int in_slot;	      /* the ingress port's counter slot, -1: not a switch port */
+	int out_slot;	      /* MV_FORWARD: the egress slot */
+	size_t tx_bytes;      /* MV_FORWARD: bytes sent (the tag popped) */
+	size_t reason_bytes;  /* MV_DROP, MV_PUNT: the bytes the reason counts (after a decap: the
+			       * inner frame's) */
+	int decap;	      /* the frame went to the VTEP and was decapsulated */
+	int pfc_prio_mask;    /* MV_CONSUMED: the priorities the pause frame names */
+	int pfc_xon_mask;     /* ... of which with time 0 (XON) */
 	int pfc_ignored_mask; /* ... of which the port has no PFC on */
 	int pfc_pg;	      /* tc, MV_FORWARD: the lossless ingress PG charged (PFC.md), its
 			       * key slot * 8 + priority; -1: none */
