@@ -1147,12 +1147,12 @@ static int run_one(int tc, const struct frame *f, int ext, struct dp_result *d)
 		d->err = -errno;
 	if (read_counters(&after, ext))
 		return -1;
-	for (size_t i = 0; i < sizeof(before) / sizeof(uint64_t); i++)
+	for (size_t i = 0; i < (ext ? sizeof(before) : FZ_CORE_SIZE) / sizeof(uint64_t); i++)
 		x[i] = a[i] - b[i];
 	if (!ext)
 		memset(&d->delta.x, 0, sizeof(d->delta.x));
 	d->ext = ext;
-	before = after;
+	memcpy(&before, &after, ext ? sizeof(before) : FZ_CORE_SIZE);
 	return 0;
 }
 
