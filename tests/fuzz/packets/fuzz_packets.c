@@ -4,7 +4,8 @@
  * datapaths (xfab_xdp and xfab_tc, BPF_PROG_TEST_RUN) against the reference
  * model (model.c): the same verdict, the same output bytes, the same egress
  * port, and exactly the counters the outcome moves (one drop, punt or
- * forward; the ingress port's rx; nothing else). On a mismatch: the seed,
+ * forward; the ingress port's rx; its VNET's, CoPP group's and PFC
+ * priorities'; nothing else, in any family). On a mismatch: the seed,
  * the frame's index, both results, the frame as a pcap and as a line for
  * the regression list, exit 1. The seed is new each run unless given.
  *
