@@ -261,16 +261,18 @@ static size_t build_inner(uint8_t *b, size_t off);
 static size_t build_l4(uint8_t *b, size_t off, uint8_t proto, int v6)
 {
 	switch (proto) {
-	case 6:
-		put16(b + off, (uint16_t)edge(16));
-		put16(b + off + 2, (uint16_t)edge(16));
+	case 6: /* BGP's port now and then: CoPP's bgp group (COPP.md) */
+		put16(b + off, chance(8) ? 179 : (uint16_t)edge(16));
+		put16(b + off + 2, chance(8) ? 179 : (uint16_t)edge(16));
 		rand_bytes(b + off + 4, 16);
 		b[off + 12] = 0x50;
 		return off + 20;
 	case 17: {
+		static const uint16_t bfd[3] = {3784, 3785, 4784}; /* CoPP's bfd group */
 		uint16_t dport = to_vtep      ? 4789
 				 : chance(25) ? 4791
 				 : chance(15) ? 4789
+				 : chance(10) ? bfd[rn(3)]
 					      : (uint16_t)edge(16);
 		size_t end = off + 8;
 
