@@ -1277,10 +1277,10 @@ static void decap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 
 /*
  * PFC.md: a pause frame counts, for every priority it names, a frame
- * received, an XON when the priority's time is 0 (a time the frame is too
- * short to hold reads 0, byte by byte), and an ignored one when the port has no PFC on
- * the priority. times: the offset of the first time; pfc: 802.1Qbb (a
- * time per priority), else 802.3x PAUSE (one for all).
+ * received, an XON when the priority's time is 0 (what the frame is too
+ * short to hold reads 0, byte by byte), and an ignored one when the port
+ * has no PFC on the priority. times: the offset of the first time; pfc:
+ * 802.1Qbb (a time per priority), else 802.3x PAUSE (one for all).
  */
 static void pause_counts(const uint8_t *f, size_t len, size_t times, int pfc, int slot,
 			 struct model_result *r)
