@@ -1124,7 +1124,6 @@ struct stats {
 	uint64_t frames, runs, tc_refused;
 	uint64_t verdict[2][MV_COUNT];
 	uint64_t drop[2][XFAB_DROP_MAX], punt[2][XFAB_PUNT_MAX];
-	uint64_t consumed_prios;
 	uint64_t decap[2][MV_COUNT]; /* frames to the VTEP, by outcome */
 };
 
@@ -1286,8 +1285,6 @@ static void count_run(int tc, const struct model_result *mr)
 		S.drop[tc][mr->reason]++;
 	else if (mr->verdict == MV_PUNT)
 		S.punt[tc][mr->reason]++;
-	else if (mr->verdict == MV_CONSUMED)
-		S.consumed_prios += (uint64_t)__builtin_popcount((unsigned int)mr->pfc_prio_mask);
 }
 
 /* One frame through both datapaths; 0 or 1 (a mismatch). ext: compare
