@@ -1499,6 +1499,35 @@ static int check_slots(void)
 	return 0;
 }
 
+/*
+ * PFC.md: tc charges a lossless packet only when its egress device has
+ * been noted (port_dev: the device the kernel hands a port's programs with
+ * a frame it receives), else nothing could credit it back. A live switch's
+ * ports have all received frames; here one frame on every port, before
+ * the counters are first read, notes them all, so the model's charge rule
+ * holds from the first frame (and a window's replay sees what it saw).
+ */
+static int note_ports(void)
+{
+	static const uint8_t frame[14] = {0x02, 0, 0, 0, 0, 0x11, 0x02,
+					  0xaa, 0, 0, 0, 1, 0x88, 0xb5};
+	int fd = h_map_fd(&H, XFAB_MAP_PORT_DEV);
+
+	for (int p = 0; p < MODEL_N_SLOTS; p++) {
+		uint8_t out[64];
+		size_t out_len = sizeof(out);
+		__u32 retval, key = H.ifindex[p];
+		__u64 dev = 0;
+
+		if (h_run(&H, 0, p, frame, sizeof(frame), out, &out_len, &retval) ||
+		    bpf_map_lookup_elem(fd, &key, &dev) || !dev) {
+			fprintf(stderr, "port p%d: its device not noted by a frame\n", p + 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static void print_json(FILE *out, uint64_t mismatches)
 {
 	fprintf(out,
@@ -1692,7 +1721,7 @@ int main(int argc, char **argv)
 	fd_copp_stats = h_map_fd(&H, XFAB_MAP_COPP_STATS);
 	fd_lb_stats = h_map_fd(&H, XFAB_MAP_LB_STATS);
 	fd_queue_stats = h_map_fd(&H, XFAB_MAP_QUEUE_STATS);
-	if (check_slots() || check_model_hash() || check_groups())
+	if (check_slots() || check_model_hash() || check_groups() || note_ports())
 		goto out_h;
 	queue = calloc(1, sizeof(*queue));
 	if (!queue)
