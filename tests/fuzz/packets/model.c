@@ -594,10 +594,14 @@ static int drop(struct model_result *r, int reason)
 	return 0;
 }
 
-static int punt(struct model_result *r, int reason)
+static int copp_group(const struct m_pkt *k, int reason);
+
+/* A punt, and the CoPP group it is metered and counted in. */
+static int punt(struct model_result *r, const struct m_pkt *k, int reason)
 {
 	r->verdict = MV_PUNT;
 	r->reason = reason;
+	r->copp_group = copp_group(k, reason);
 	return 0;
 }
 
@@ -754,9 +758,9 @@ static int class_ipv4(const struct m_pkt *k, struct model_result *r)
 	if ((s >> 28) >= 0xe || (s >> 24) == 127 || (s >> 24) == 0)
 		return drop(r, XFAB_DROP_BAD_SRC_ADDR);
 	if ((d >> 28) == 0xe || d == 0xffffffffu)
-		return punt(r, XFAB_PUNT_MULTICAST);
+		return punt(r, k, XFAB_PUNT_MULTICAST);
 	if ((d >> 16) == 0xa9fe || (s >> 16) == 0xa9fe)
-		return punt(r, XFAB_PUNT_LINK_LOCAL);
+		return punt(r, k, XFAB_PUNT_LINK_LOCAL);
 	return 1;
 }
 
@@ -777,15 +781,45 @@ static int class_ipv6(const struct m_pkt *k, struct model_result *r)
 	if (k->src[0] == 0xff || v6_unspec_or_loopback(k->src))
 		return drop(r, XFAB_DROP_BAD_SRC_ADDR);
 	if (k->dst[0] == 0xff)
-		return punt(r, XFAB_PUNT_MULTICAST);
+		return punt(r, k, XFAB_PUNT_MULTICAST);
 	if ((k->dst[0] == 0xfe && (k->dst[1] & 0xc0) == 0x80) ||
 	    (k->src[0] == 0xfe && (k->src[1] & 0xc0) == 0x80))
-		return punt(r, XFAB_PUNT_LINK_LOCAL);
+		return punt(r, k, XFAB_PUNT_LINK_LOCAL);
 	if (k->l4_proto == 58 && k->icmp_type >= 133 && k->icmp_type <= 137)
-		return punt(r, XFAB_PUNT_ND);
+		return punt(r, k, XFAB_PUNT_ND);
 	if (k->hop_by_hop)
-		return punt(r, XFAB_PUNT_IPV6_HOP_BY_HOP);
+		return punt(r, k, XFAB_PUNT_IPV6_HOP_BY_HOP);
 	return 1;
+}
+
+/*
+ * COPP.md "Groups": a punt's group, first match of the table. BGP and BFD
+ * only to the switch (to_self) or link-local, by their ports; ND the
+ * ICMPv6 types 133..137 to the switch, multicast or link-local (or the nd
+ * punt itself). The model's switch sets every cir to 0: every punt is
+ * admitted (green) and counted in its group.
+ */
+static int copp_group(const struct m_pkt *k, int reason)
+{
+	int mine = reason == XFAB_PUNT_TO_SELF || reason == XFAB_PUNT_LINK_LOCAL;
+
+	if (reason == XFAB_PUNT_ARP)
+		return XFAB_COPP_ARP;
+	if (k->proto != 0x0800 && k->proto != 0x86dd)
+		return XFAB_COPP_DEFAULT;
+	if (mine && k->have_ports && k->l4_proto == 6 && (k->sport == 179 || k->dport == 179))
+		return XFAB_COPP_BGP;
+	if (mine && k->have_ports && k->l4_proto == 17 &&
+	    (k->dport == 3784 || k->dport == 3785 || k->dport == 4784))
+		return XFAB_COPP_BFD;
+	if ((mine || reason == XFAB_PUNT_ND || reason == XFAB_PUNT_MULTICAST) && k->v6 &&
+	    k->l4_proto == 58 && k->icmp_type >= 133 && k->icmp_type <= 137)
+		return XFAB_COPP_ND;
+	if (reason == XFAB_PUNT_TTL_EXPIRED)
+		return XFAB_COPP_TTL_ERROR;
+	if (reason == XFAB_PUNT_TO_SELF)
+		return XFAB_COPP_IP2ME;
+	return XFAB_COPP_DEFAULT;
 }
 
 /* QOS.md / CONFIG.md DSCP_TO_TC_MAP: SONiC's default map. */
@@ -1034,7 +1068,7 @@ static void encap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	 * (ICMP), IPv4 without DF dropped */
 	if (inner_len + 50 - 14 > (size_t)m_ports[port].mtu) {
 		if (k->v6 || (f[k->l3 + 6] & 0x40))
-			punt(r, XFAB_PUNT_VNET_TOO_BIG);
+			punt(r, k, XFAB_PUNT_VNET_TOO_BIG);
 		else
 			drop(r, XFAB_DROP_VNET_MTU);
 		return;
@@ -1072,6 +1106,9 @@ static void encap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	r->reason = 0;
 	r->out_slot = port;
 	r->tx_bytes = r->out_len;
+	r->tclass = dscp_to_tc(k->tos >> 2);
+	r->encap = 1;
+	r->vnet_bytes = inner_len;
 }
 
 /* Stages 5-9 for a valid, classified IP packet, in the default table or
@@ -1084,16 +1121,18 @@ static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	uint8_t *o = r->out;
 	int port;
 
+	if (vnet) /* routed in the tenant's table: its counters from here on */
+		r->vnet = 1;
 	if (!rt) { /* a tenant's table never falls into the default one */
 		drop(r, vnet ? XFAB_DROP_VNET_NO_ROUTE : XFAB_DROP_NO_ROUTE);
 		return;
 	}
 	if (rt->type == RT_LOCAL) {
-		punt(r, XFAB_PUNT_TO_SELF);
+		punt(r, k, XFAB_PUNT_TO_SELF);
 		return;
 	}
 	if (k->ttl <= 1) { /* after the local check: the kernel answers */
-		punt(r, XFAB_PUNT_TTL_EXPIRED);
+		punt(r, k, XFAB_PUNT_TTL_EXPIRED);
 		return;
 	}
 	if (rt->type == RT_BLACKHOLE) {
@@ -1109,7 +1148,7 @@ static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	}
 	dmac = path(m, rt, k, vnet, &port);
 	if (!dmac) { /* stage 7: the kernel resolves and forwards */
-		punt(r, XFAB_PUNT_NEIGH_UNRESOLVED);
+		punt(r, k, XFAB_PUNT_NEIGH_UNRESOLVED);
 		return;
 	}
 	/* stage 8: every egress port here is up; tenants stay apart
@@ -1119,7 +1158,7 @@ static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k
 		return;
 	}
 	if (k->l3_len > (size_t)m_ports[port].mtu) {
-		punt(r, XFAB_PUNT_MTU_EXCEEDED);
+		punt(r, k, XFAB_PUNT_MTU_EXCEEDED);
 		return;
 	}
 	/* stage 9: the tag stripped, MACs, TTL/hop limit, checksum */
@@ -1133,6 +1172,8 @@ static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	r->reason = 0;
 	r->out_slot = port;
 	r->tx_bytes = r->out_len;
+	r->tclass = dscp_to_tc(k->tos >> 2);
+	r->vnet_bytes = decapped ? k->len : 0;
 }
 
 /*
@@ -1151,6 +1192,7 @@ static void decap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	int err;
 
 	r->decap = 1;
+	r->vnet = 0; /* the tenant's once the VNI names it */
 	if (vx + 8 + 14 > k->len) {
 		drop(r, XFAB_DROP_VXLAN_TRUNCATED);
 		return;
@@ -1171,6 +1213,7 @@ static void decap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 		drop(r, XFAB_DROP_VXLAN_UNKNOWN_VNI);
 		return;
 	}
+	r->vnet = 1;
 	proto = be16(f + strip + 12);
 	if (proto != 0x0800 && proto != 0x86dd) {
 		drop(r, XFAB_DROP_VXLAN_INNER_MALFORMED);
@@ -1232,6 +1275,30 @@ static void decap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	route(m, inner, &in, r, 1, 1);
 }
 
+/*
+ * PFC.md: a pause frame counts, for every priority it names, a frame
+ * received, an XON when the priority's time is 0 (what the frame is too
+ * short to hold reads 0, byte by byte), and an ignored one when the port
+ * has no PFC on the priority. times: the offset of the first time; pfc:
+ * 802.1Qbb (a time per priority), else 802.3x PAUSE (one for all).
+ */
+static void pause_counts(const uint8_t *f, size_t len, size_t times, int pfc, int slot,
+			 struct model_result *r)
+{
+	for (int p = 0; p < 8; p++) {
+		size_t at = times + (pfc ? 2 * (size_t)p : 0);
+		unsigned quanta =
+		    (at < len ? (unsigned)f[at] << 8 : 0) | (at + 1 < len ? f[at + 1] : 0);
+
+		if (!(r->pfc_prio_mask & (1 << p)))
+			continue;
+		if (!quanta)
+			r->pfc_xon_mask |= 1 << p;
+		if (!(m_ports[slot].pfc_enable & (1 << p)))
+			r->pfc_ignored_mask |= 1 << p;
+	}
+}
+
 static int mac_multicast(const uint8_t *mac)
 {
 	return mac[0] & 1;
@@ -1254,6 +1321,9 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 	r->reason_bytes = len;
 	r->in_slot = slot;
 	r->out_slot = -1;
+	r->vnet = -1;
+	r->pfc_pg = -1;
+	r->copp_group = -1;
 	k.len = len;
 	k.icmp_type = -1;
 	/* stage 1: port checks */
@@ -1310,6 +1380,7 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 			drop(r, XFAB_DROP_MAC_CONTROL_BAD_OPCODE);
 			return;
 		}
+		pause_counts(f, len, k.l3 + (op == 0x0101 ? 4 : 2), op == 0x0101, slot, r);
 		r->verdict = MV_CONSUMED;
 		return;
 	}
@@ -1327,15 +1398,15 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 		return;
 	}
 	if (k.proto == 0x0806) {
-		punt(r, XFAB_PUNT_ARP);
+		punt(r, &k, XFAB_PUNT_ARP);
 		return;
 	}
 	if (k.proto != 0x0800 && k.proto != 0x86dd) {
-		punt(r, XFAB_PUNT_NON_IP);
+		punt(r, &k, XFAB_PUNT_NON_IP);
 		return;
 	}
 	if (mac_multicast(f)) {
-		punt(r, XFAB_PUNT_MULTICAST);
+		punt(r, &k, XFAB_PUNT_MULTICAST);
 		return;
 	}
 	if (memcmp(f, pmac, 6)) {
@@ -1363,9 +1434,12 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 	} /* the overlay: a tenant port routes in its VNET's table; a tunnel
 	   * packet to this VTEP is decapsulated (OVERLAY.md) */
 	if (!k.v6 && k.l4_proto == 17 && k.have_ports && k.dport == 4789 &&
-	    !memcmp(k.dst, m->vtep, 4) && !m_ports[slot].vnet) {
+	    !memcmp(k.dst, m->vtep, 4) && !m_ports[slot].vnet)
 		decap(m, f, &k, r);
-		return;
-	}
-	route(m, f, &k, r, m_ports[slot].vnet, 0);
+	else
+		route(m, f, &k, r, m_ports[slot].vnet, 0);
+	/* PFC.md: tc charges a packet forwarded from a port with PFC on its
+	 * class to that ingress priority group */
+	if (tc && r->verdict == MV_FORWARD && (m_ports[slot].pfc_enable & (1 << r->tclass)))
+		r->pfc_pg = slot * 8 + r->tclass;
 }

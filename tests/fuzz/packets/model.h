@@ -36,15 +36,25 @@ enum model_verdict {
 };
 
 struct model_result {
-	int verdict;	     /* enum model_verdict */
-	int reason;	     /* XFAB_DROP_* or XFAB_PUNT_* (the ABI's numbering) */
-	int in_slot;	     /* the ingress port's counter slot, -1: not a switch port */
-	int out_slot;	     /* MV_FORWARD: the egress slot */
-	size_t tx_bytes;     /* MV_FORWARD: bytes sent (the tag popped) */
-	size_t reason_bytes; /* MV_DROP, MV_PUNT: the bytes the reason counts (after a decap: the
-			      * inner frame's) */
-	int decap;	     /* the frame went to the VTEP and was decapsulated */
-	int pfc_prio_mask;   /* MV_CONSUMED: the priorities the pause frame names */
+	int verdict;	      /* enum model_verdict */
+	int reason;	      /* XFAB_DROP_* or XFAB_PUNT_* (the ABI's numbering) */
+	int in_slot;	      /* the ingress port's counter slot, -1: not a switch port */
+	int out_slot;	      /* MV_FORWARD: the egress slot */
+	size_t tx_bytes;      /* MV_FORWARD: bytes sent (the tag popped) */
+	size_t reason_bytes;  /* MV_DROP, MV_PUNT: the bytes the reason counts (after a decap: the
+			       * inner frame's) */
+	int decap;	      /* the frame went to the VTEP and was decapsulated */
+	int pfc_prio_mask;    /* MV_CONSUMED: the priorities the pause frame names */
+	int pfc_xon_mask;     /* ... of which with time 0 (XON) */
+	int pfc_ignored_mask; /* ... of which the port has no PFC on */
+	int pfc_pg;	      /* tc, MV_FORWARD: the lossless ingress PG charged (PFC.md), its
+			       * key slot * 8 + priority; -1: none */
+	int copp_group;	      /* MV_PUNT: the CoPP group (COPP.md, XFAB_COPP_*) */
+	int vnet;	      /* the VNET whose counters the outcome moves (OVERLAY.md): 1 the
+			       * tenant's, 0 a tunnel packet whose VNI is not known yet; -1 none */
+	int encap;	      /* MV_FORWARD: into a tunnel */
+	int tclass;	      /* MV_FORWARD: the traffic class, QOS.md's map of the DSCP */
+	size_t vnet_bytes;    /* MV_FORWARD, encap or decap: the inner frame's bytes */
 	uint8_t out[MODEL_MAX_FRAME + 8];
 	size_t out_len; /* the frame the program leaves (xdp: with its metadata) */
 };
