@@ -1116,7 +1116,7 @@ static void sweep_judge(__u64 occ)
  *
  * The kernel now and then does not report a packet a veth sends: measured
  * 2026-11-29 (kernel 6.18, 2 cores; a debug build with atomic counters at
- * every step, docs/PFC.md): 5 of 272 runs of 20 packets (5 of 5,440
+ * every step, docs/PFC.md): 5 of 392 runs of 20 packets (5 of 7,840
  * packets) ended one credit short. In each, the ingress program charged
  * all 20, net_dev_queue saw all 20 tagged at the noted port, the peer got
  * all 20 in order, and neither net_dev_start_xmit nor net_dev_xmit (the
@@ -1124,7 +1124,7 @@ static void sweep_judge(__u64 occ)
  * looked at no tag) ran for the one packet; no early return of
  * xfab_pfc_dequeued was taken, xfab_pfc_sub's CAS never gave up and the
  * driver never answered busy. So the data plane may miss one credit here
- * (two in 20 would be a 1 in 6,000 chance at that rate); xfabd's sweep
+ * (two in 20 would be a 1 in 10,000 chance at that rate); xfabd's sweep
  * must take it back, which sweep_judge checks on every run.
  */
 static __u64 settle(__u64 rx0, __u64 n)
