@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,6 +48,7 @@
 #include "common.h"
 #include "frame.h"
 #include "harness.h"
+#include "pfcacct.h"
 
 #define TCX_INGRESS 46 /* enum bpf_attach_type; Debian's UAPI headers predate tcx */
 #define TCX_EGRESS 47
@@ -1040,6 +1042,65 @@ static void live_teardown(void)
 	set_pfc(SLOT_P1, 0, 0, 0, 1000, 0, 0);
 }
 
+/* A number tc prints for a qdisc or class (kind) of dev: the one after
+ * key ("(dropped ", "backlog ") on the lines of the one whose first line
+ * names handle; -1 when not found. */
+static long tc_stat(const char *kind, const char *dev, const char *handle, const char *key)
+{
+	char cmd[256], line[512];
+	long n = -1;
+	FILE *f;
+	int mine = 0;
+
+	snprintf(cmd, sizeof(cmd), "tc -s %s show dev %s", kind, dev);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		const char *d = strstr(line, key);
+
+		if (!strncmp(line, kind, strlen(kind)))
+			mine = strstr(line, handle) != NULL;
+		else if (mine && d && n < 0)
+			n = strtol(d + strlen(key), NULL, 10);
+	}
+	pclose(f);
+	return n;
+}
+
+/*
+ * xfabd's safety net (agent/pfc_resync.c, through user/lib/pfcacct.c's
+ * sweep and take) on the live maps, as a poll runs it: what pfc_egress
+ * still counts at a queue that holds nothing is taken back off its PG.
+ * BASE, in the PG (p1, 3) and in its share at p4 with nothing queued,
+ * stands for a give-back missed earlier; occ is what the PG counts now.
+ * The sweep must take back all of it, with any credit missed in this run,
+ * and leave the PG at what its queues hold: 0, by tc's backlog of p4's
+ * and p5's class (the oracle), and its flag down.
+ */
+static void sweep_judge(__u64 occ)
+{
+	static __u64 queued[XFAB_MAX_PORTS][XFAB_NUM_PRIO], leak[XFAB_MAX_PORTS][XFAB_NUM_PRIO];
+	size_t len = XFAB_PFC_EG_ENTRIES * sizeof(__u64);
+	__u32 slots[] = {SLOT_P1, SLOT_P4, SLOT_P5}, flag = 1;
+	struct xfab_pfc_state st = get_state(SLOT_P1, 3);
+	__u64 *eg;
+
+	assert_int_equal(tc_stat("class", "p4", "1:4", "backlog "), 0);
+	if (LINK_E5 >= 0) /* the tc datapath's setup: p5 has a queue too */
+		assert_int_equal(tc_stat("class", "p5", "1:4", "backlog "), 0);
+	memset(leak, 0, sizeof(leak));
+	eg = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, h_map_fd(&H, XFAB_MAP_PFC_EGRESS),
+		  0);
+	assert_true(eg != MAP_FAILED);
+	assert_int_equal(
+	    xfab_pg_sweep(eg, slots, 3, 0x08, (const __u64(*)[XFAB_NUM_PRIO])queued, leak), occ);
+	munmap(eg, len);
+	assert_int_equal(leak[SLOT_P1][3], occ);
+	assert_int_equal(xfab_pg_take(st.occupancy_bytes, leak[SLOT_P1][3], 1, BASE + 2000, &flag),
+			 0);
+	assert_int_equal(flag, 0);
+}
+
 /*
  * A lossless packet's whole life on the tc datapath: in at p1 (xfab_tc),
  * charged at p4's egress, held by p4's 1 Mbit/s HTB class, credited as the
@@ -1051,11 +1112,20 @@ static void live_teardown(void)
 /*
  * After n packets charged since rx0: waits for the PG to come back to
  * BASE, checks it stays there (no credit comes twice), and puts it back to
- * BASE exactly. On this kernel, now and then (a few runs in ten on a
- * loaded machine, recursion_misses 0) neither net_dev_start_xmit nor
- * net_dev_xmit reports one of the packets the veth sent (its TX counters
- * and HTB's count it): that packet's credit is missing. One such packet
- * is tolerated and reported; anything else fails.
+ * BASE exactly.
+ *
+ * The kernel now and then does not report a packet a veth sends: measured
+ * 2026-11-29 (kernel 6.18, 2 cores; a debug build with atomic counters at
+ * every step, docs/PFC.md): 5 of 392 runs of 20 packets (5 of 7,840
+ * packets) ended one credit short. In each, the ingress program charged
+ * all 20, net_dev_queue saw all 20 tagged at the noted port, the peer got
+ * all 20 in order, and neither net_dev_start_xmit nor net_dev_xmit (the
+ * two tracepoints of the same xmit_one call; a program on the second
+ * looked at no tag) ran for the one packet; no early return of
+ * xfab_pfc_dequeued was taken, xfab_pfc_sub's CAS never gave up and the
+ * driver never answered busy. So the data plane may miss one credit here
+ * (two in 20 would be a 1 in 10,000 chance at that rate); xfabd's sweep
+ * must take it back, which sweep_judge checks on every run.
  */
 static __u64 settle(__u64 rx0, __u64 n)
 {
@@ -1063,9 +1133,7 @@ static __u64 settle(__u64 rx0, __u64 n)
 	struct xfab_pfc_state st;
 
 	assert_int_equal(get_state(SLOT_P1, 3).rx_packets - rx0, n);
-	if (occ == BASE + 1000)
-		print_message("    one credit missing (a tracepoint miss of the kernel's)\n");
-	else
+	if (occ != BASE + 1000)
 		assert_int_equal(occ, BASE);
 	usleep(100000); /* and stays there: no credit comes twice */
 	st = get_state(SLOT_P1, 3);
@@ -1073,6 +1141,11 @@ static __u64 settle(__u64 rx0, __u64 n)
 	/* the PG's share at its egress (p4 or p5, started at BASE too) went
 	 * the same way: charged and given back packet for packet */
 	assert_int_equal(get_eg(SLOT_P4, SLOT_P1, 3) + get_eg(SLOT_P5, SLOT_P1, 3), occ);
+	sweep_judge(occ);
+	if (occ != BASE)
+		print_message("    one credit the kernel did not report: taken back by xfabd's "
+			      "sweep (%llu B), the PG at what its queues hold (0 B)\n",
+			      (unsigned long long)(occ - BASE));
 	st.occupancy_bytes = BASE;
 	put_state(SLOT_P1, 3, &st);
 	put_eg(SLOT_P4, SLOT_P1, 3, BASE);
@@ -1201,29 +1274,6 @@ static void test_dequeue_live(void **state)
 	live_teardown();
 }
 
-/* The packets a qdisc of dev dropped, as tc counts them ("dropped N"). */
-static long qdisc_drops(const char *dev, const char *handle)
-{
-	char cmd[256], line[512];
-	long n = -1;
-	FILE *f;
-	int mine = 0;
-
-	snprintf(cmd, sizeof(cmd), "tc -s qdisc show dev %s", dev);
-	f = popen(cmd, "r");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		const char *d = strstr(line, "(dropped ");
-
-		if (!strncmp(line, "qdisc ", 6))
-			mine = strstr(line, handle) != NULL;
-		else if (mine && d && n < 0)
-			n = strtol(d + 9, NULL, 10);
-	}
-	pclose(f);
-	return n;
-}
-
 /*
  * A lossless packet the kernel drops instead of sending gives its bytes
  * back too (xfab_pfc_drop on kfree_skb). In at p1 (XDP hands it to tc),
@@ -1248,11 +1298,11 @@ static void test_drop_credit_live(void **state)
 	drop = bpf_program__attach_trace(H.skel->progs.xfab_pfc_drop);
 	assert_non_null(drop);
 
-	d0 = qdisc_drops("p4", "40:");
+	d0 = tc_stat("qdisc", "p4", "40:", "(dropped ");
 	rx0 = get_state(SLOT_P1, 3).rx_packets;
 	send_from_peer("p1peer", "10.0.4.1", DSCP_LOSSLESS, LIVE_N, 958, 0);
 	occ = settle(rx0, LIVE_N);
-	d1 = qdisc_drops("p4", "40:");
+	d1 = tc_stat("qdisc", "p4", "40:", "(dropped ");
 	print_message("    20 x 1000 B into a 3000 B queue: %ld dropped by the qdisc, %d "
 		      "arrived, PG back to BASE + %llu\n",
 		      d1 - d0, drain(rx4, "10.0.4.1"), (unsigned long long)(occ - BASE));
@@ -1263,7 +1313,7 @@ static void test_drop_credit_live(void **state)
 	rx0 = get_state(SLOT_P1, 3).rx_packets;
 	send_from_peer("p1peer", "10.0.4.1", DSCP_LOSSLESS, LIVE_N, 958, 0);
 	usleep(400000); /* what was queued has left: 3 x 1000 B at 1 Mbit/s */
-	d2 = qdisc_drops("p4", "40:");
+	d2 = tc_stat("qdisc", "p4", "40:", "(dropped ");
 	occ = get_state(SLOT_P1, 3).occupancy_bytes;
 	assert_int_equal(get_state(SLOT_P1, 3).rx_packets - rx0, LIVE_N);
 	assert_true(d2 - d1 >= LIVE_N / 2);
