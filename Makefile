@@ -205,7 +205,7 @@ $(BUILD)/obj/tests/bpf/test_acl.o: UNIT_INC := -Iuser/agent
 
 # make fuzz-packets: structured and random frames through both datapaths
 # against the reference model (tests/fuzz/packets, docs/TESTING.md); root.
-FUZZ_PK_OBJ := $(BUILD)/obj/tests/fuzz/packets/fuzz_packets.o $(BUILD)/obj/tests/fuzz/packets/model.o
+FUZZ_PK_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/fuzz/packets/*.c))
 $(BUILD)/fuzz_packets: $(FUZZ_PK_OBJ) $(BUILD)/obj/tests/bpf/harness.o $(LIB_A) | $(BUILD)
 	$(CC) $(CFLAGS) $(filter %.o,$^) $(LIB_A) -o $@ $(LDLIBS)
 $(FUZZ_PK_OBJ): UNIT_INC := -Itests/bpf

@@ -10,9 +10,12 @@
  * the regression list, exit 1. The seed is new each run unless given.
  *
  *   fuzz_packets [--frames N] [--seed S] [--long] [-j] [--replay-only]
+ *                [--variant V]
  *
- * Frames of the regression list (regressions.txt beside this file) run
- * first, then N generated frames (default 100,000; --long: 5,000,000).
+ * The model plays a base switch and variants of it, one feature more each
+ * (model.h): the harness loads each in turn, and each gets its frames of
+ * the regression list (regressions.txt beside this file), then its share of
+ * N generated frames (default 100,000; --long: 5,000,000).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -107,7 +110,8 @@ static uint32_t edge(int bits)
 struct frame {
 	uint8_t b[MODEL_MAX_FRAME];
 	size_t len;
-	int port; /* harness port 0..MODEL_N_PORTS-1 */
+	int port;    /* harness port 0..MODEL_N_PORTS-1 */
+	int variant; /* the switch it runs through (enum model_variant) */
 };
 
 static void put16(uint8_t *p, uint16_t v)
@@ -726,6 +730,24 @@ static void gen_frame(struct frame *f, int *trunc_all)
 /* ---- the regression list ---- */
 
 /* Lines "PORT HEX # why": frames that once disagreed, replayed first. */
+/* A regression line's "VARIANT/" before its port (none: the base switch);
+ * *p moves past it. The variant, -1: not one of model.h's. */
+static int reg_variant(char **p)
+{
+	char *slash = strchr(*p, '/'), name[32];
+	size_t n;
+
+	if (!slash || slash > strchr(*p, ' '))
+		return MODEL_V_BASE;
+	n = (size_t)(slash - *p);
+	if (n >= sizeof(name))
+		return -1;
+	memcpy(name, *p, n);
+	name[n] = '\0';
+	*p = slash + 1;
+	return model_variant_by_name(name);
+}
+
 static int load_regressions(const char *path, struct frame **out, size_t *n_out)
 {
 	FILE *fp = fopen(path, "r");
@@ -740,7 +762,7 @@ static int load_regressions(const char *path, struct frame **out, size_t *n_out)
 	while (fgets(line, sizeof(line), fp)) {
 		char *p = line, *hash = strchr(line, '#');
 		struct frame *f, *nv;
-		int port;
+		int port, variant;
 
 		lineno++;
 		if (hash)
@@ -749,9 +771,11 @@ static int load_regressions(const char *path, struct frame **out, size_t *n_out)
 			p++;
 		if (*p == '\0' || *p == '\n')
 			continue;
-		if (sscanf(p, "p%d", &port) != 1 || port < 1 || port > MODEL_N_PORTS) {
-			fprintf(stderr, "%s:%zu: a port p1..p%d first\n", path, lineno,
-				MODEL_N_PORTS);
+		variant = reg_variant(&p);
+		if (variant < 0 || sscanf(p, "p%d", &port) != 1 || port < 1 ||
+		    port > MODEL_N_PORTS) {
+			fprintf(stderr, "%s:%zu: [VARIANT/]PORT first: a variant of model.h, p1..p%d\n",
+				path, lineno, MODEL_N_PORTS);
 			goto fail;
 		}
 		nv = realloc(v, (n + 1) * sizeof(*v));
@@ -761,6 +785,7 @@ static int load_regressions(const char *path, struct frame **out, size_t *n_out)
 		f = &v[n];
 		memset(f, 0, sizeof(*f));
 		f->port = port - 1;
+		f->variant = variant;
 		p = strchr(p, ' ');
 		while (p && *p) {
 			unsigned int byte;
@@ -1122,6 +1147,7 @@ static void write_pcap(const char *dir, uint64_t seed, uint64_t index, const str
 
 struct stats {
 	uint64_t frames, runs, tc_refused;
+	uint64_t switch_frames[MODEL_V_COUNT]; /* frames each switch ran */
 	uint64_t verdict[2][MV_COUNT];
 	uint64_t drop[2][XFAB_DROP_MAX], punt[2][XFAB_PUNT_MAX];
 	uint64_t decap[2][MV_COUNT]; /* frames to the VTEP, by outcome */
@@ -1195,9 +1221,10 @@ static void report(int tc, uint64_t index, const struct frame *f, const struct m
 	struct counters e;
 
 	fprintf(stderr,
-		"fuzz-packets: MISMATCH seed %llu frame %llu, %s datapath, ingress p%d: %s\n",
-		(unsigned long long)seed, (unsigned long long)index, tc ? "tc" : "xdp", f->port + 1,
-		why);
+		"fuzz-packets: MISMATCH seed %llu frame %llu, switch %s, %s datapath, ingress p%d: "
+		"%s\n",
+		(unsigned long long)seed, (unsigned long long)index, model_variant_name(f->variant),
+		tc ? "tc" : "xdp", f->port + 1, why);
 	fprintf(stderr, "  model: %s %s", verdict_names[mr->verdict],
 		reason_name(mr->verdict, mr->reason));
 	if (mr->verdict == MV_FORWARD)
@@ -1214,8 +1241,11 @@ static void report(int tc, uint64_t index, const struct frame *f, const struct m
 	write_pcap(fail_dir, seed, index, f);
 	/* the frame, as the regression list holds it: it runs first from then on */
 	fprintf(stderr,
-		"  for tests/fuzz/packets/regressions.txt (reproduce: --seed %llu):\n  p%d ",
-		(unsigned long long)seed, f->port + 1);
+		"  for tests/fuzz/packets/regressions.txt (reproduce: --seed %llu --variant %s):\n"
+		"  %s%sp%d ",
+		(unsigned long long)seed, model_variant_name(f->variant),
+		f->variant == MODEL_V_BASE ? "" : model_variant_name(f->variant),
+		f->variant == MODEL_V_BASE ? "" : "/", f->port + 1);
 	for (size_t i = 0; i < f->len; i++)
 		fprintf(stderr, "%02x", f->b[i]);
 	fprintf(stderr, " # %s\n", why);
@@ -1372,6 +1402,7 @@ static int fz_window_check(void)
 static int check_frame(uint64_t index, const struct frame *f)
 {
 	S.frames++;
+	S.switch_frames[f->variant]++;
 	if (!W.have_before && read_ext(&W.before))
 		return 1;
 	W.have_before = 1;
@@ -1536,6 +1567,11 @@ static void print_json(FILE *out, uint64_t mismatches)
 		(unsigned long long)S.frames, (unsigned long long)S.runs,
 		(unsigned long long)S.tc_refused, (unsigned long long)mismatches,
 		(unsigned long long)seed);
+	fprintf(out, ", \"switches\": {");
+	for (int v = 0; v < MODEL_V_COUNT; v++)
+		fprintf(out, "%s\"%s\": %llu", v ? ", " : "", model_variant_name(v),
+			(unsigned long long)S.switch_frames[v]);
+	fprintf(out, "}");
 	for (int tc = 0; tc < 2; tc++) {
 		int first = 1;
 
@@ -1571,6 +1607,10 @@ static void print_json(FILE *out, uint64_t mismatches)
 
 static void print_text(void)
 {
+	printf("  frames per switch:");
+	for (int v = 0; v < MODEL_V_COUNT; v++)
+		printf(" %s %llu", model_variant_name(v), (unsigned long long)S.switch_frames[v]);
+	printf("\n");
 	for (int tc = 0; tc < 2; tc++) {
 		printf("  %s:", tc ? "tc " : "xdp");
 		for (int v = 0; v < MV_COUNT; v++)
@@ -1613,14 +1653,75 @@ static int parse_u64(const char *opt, const char *s, uint64_t max, uint64_t *out
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: fuzz_packets [--frames N] [--seed S] [--long] [-j] [--replay-only]\n"
+		"usage: fuzz_packets [--frames N] [--seed S] [--long] [-j] [--replay-only] "
+		"[--variant V]\n"
 		"  --frames N     generated frames (default 100000, 1..1000000000)\n"
 		"  --seed S       the generator's seed (default: a new one each run, printed)\n"
 		"  --long         5,000,000 frames\n"
 		"  -j             the counts as JSON\n"
 		"  --replay-only  the regression list only\n"
+		"  --variant V    one switch of model.h's (base, ...) alone, all N frames\n"
 		"  FUZZ_OUT=DIR   where failing frames are written (default "
 		"tests/fuzz/packets/failures)\n");
+}
+
+/* The switch of variant v in place of the last: the model's, and its config
+ * and link state loaded as xfabd does on link events and a reload; then the
+ * checks every new switch gets. The last switch's open window is judged
+ * first, against the model that ran it. 0 or 1. */
+static int fz_enter(int v, const uint8_t macs[MODEL_N_PORTS][6])
+{
+	if (W.n && fz_window_check())
+		return 1;
+	W.have_before = 0;
+	model_free(M);
+	M = model_new(macs, v);
+	if (!M) {
+		fprintf(stderr, "fuzz_packets: the model of switch %s failed\n",
+			model_variant_name(v));
+		return 1;
+	}
+	for (int slot = 0; slot < MODEL_N_SLOTS; slot++)
+		H.oper_up[slot] = model_oper_up(M, slot);
+	if (h_reapply(&H, model_config_text(M))) {
+		fprintf(stderr, "fuzz_packets: switch %s's config refused:\n%s\n",
+			model_variant_name(v), model_config_text(M));
+		return 1;
+	}
+	return check_groups() ? 1 : 0;
+}
+
+/* Switch v's frames: its regressions, then n generated from its own
+ * stream (the seed's, mixed with v: --variant replays one switch alone);
+ * *index numbers frames across switches. 0 or 1. */
+static int fz_play(int v, const struct frame *regs, size_t n_regs, uint64_t n, uint64_t *index)
+{
+	static struct frame q;
+	int rc = 0;
+
+	for (size_t r = 0; r < n_regs && !rc; r++)
+		if (regs[r].variant == v)
+			rc = check_frame((*index)++, &regs[r]);
+	rng_state = (seed ^ ((uint64_t)v * 0x9e3779b97f4a7c15ull)) ?: 1;
+	for (uint64_t i = 0; i < n && !rc; i++) {
+		int trunc_all;
+
+		gen_frame(&q, &trunc_all);
+		q.variant = v;
+		rc = check_frame(*index, &q);
+		if (trunc_all && !rc) {
+			size_t full = q.len, max = full < 128 ? full : 128;
+
+			/* every truncation point of this frame's headers */
+			for (size_t cut = 14; cut < max && !rc; cut++) {
+				q.len = cut;
+				rc = check_frame(*index, &q);
+			}
+			q.len = full;
+		}
+		(*index)++;
+	}
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -1630,11 +1731,12 @@ int main(int argc, char **argv)
 					     {"long", no_argument, 0, 'l'},
 					     {"json", no_argument, 0, 'j'},
 					     {"replay-only", no_argument, 0, 'r'},
+					     {"variant", required_argument, 0, 'v'},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
-	uint64_t frames = DEFAULT_FRAMES, i;
-	int json = 0, replay_only = 0, frames_set = 0, opt, rc = 1;
-	struct frame *regs = NULL, *queue;
+	uint64_t frames = DEFAULT_FRAMES, index = 0;
+	int json = 0, replay_only = 0, frames_set = 0, opt, rc = 1, only = -1;
+	struct frame *regs = NULL;
 	char reg_path[4096], dir[4096];
 	struct timespec t0, t1;
 	size_t n_regs = 0;
@@ -1664,6 +1766,13 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			replay_only = 1;
+			break;
+		case 'v':
+			only = model_variant_by_name(optarg);
+			if (only < 0) {
+				fprintf(stderr, "--variant: no switch %s (model.h)\n", optarg);
+				return 2;
+			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -1700,7 +1809,7 @@ int main(int argc, char **argv)
 
 		memcpy(macs[p], mac, 6);
 	}
-	M = model_new(macs);
+	M = model_new(macs, MODEL_V_BASE);
 	if (!M)
 		return 2;
 	if (h_setup(&H, MODEL_N_PORTS, model_config_text(M))) {
@@ -1723,31 +1832,20 @@ int main(int argc, char **argv)
 	fd_queue_stats = h_map_fd(&H, XFAB_MAP_QUEUE_STATS);
 	if (check_slots() || check_model_hash() || check_groups() || note_ports())
 		goto out_h;
-	queue = calloc(1, sizeof(*queue));
-	if (!queue)
-		goto out_h;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = 0;
-	for (size_t r = 0; r < n_regs && !rc; r++)
-		rc = check_frame(r, &regs[r]);
-	rng_state = seed ? seed : 1;
 	if (!json) /* before the frames: a run that dies still names its seed */
 		printf("fuzz-packets: seed %llu\n", (unsigned long long)seed);
-	for (i = 0; i < frames && !replay_only && !rc; i++) {
-		int trunc_all;
+	/* the frames shared out over the switches, the base's first */
+	for (int v = 0; v < MODEL_V_COUNT && !rc; v++) {
+		uint64_t n = frames / MODEL_V_COUNT + ((uint64_t)v < frames % MODEL_V_COUNT);
 
-		gen_frame(queue, &trunc_all);
-		rc = check_frame(n_regs + i, queue);
-		if (trunc_all && !rc) {
-			size_t full = queue->len, max = full < 128 ? full : 128;
-
-			/* every truncation point of this frame's headers */
-			for (size_t cut = 14; cut < max && !rc; cut++) {
-				queue->len = cut;
-				rc = check_frame(n_regs + i, queue);
-			}
-			queue->len = full;
-		}
+		if (only >= 0 && v != only)
+			continue;
+		if (only >= 0)
+			n = frames;
+		rc = (v != MODEL_V_BASE && fz_enter(v, macs)) ||
+		     fz_play(v, regs, n_regs, replay_only ? 0 : n, &index);
 	}
 	if (!rc && W.n) /* the last window */
 		rc = fz_window_check();
@@ -1761,7 +1859,6 @@ int main(int argc, char **argv)
 		       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 		print_text();
 	}
-	free(queue);
 out_h:
 	h_teardown(&H);
 out:

@@ -126,6 +126,8 @@ struct m_route {
 };
 
 struct model {
+	int variant; /* enum model_variant */
+	int oper_up[MODEL_N_SLOTS];
 	uint8_t mac[MODEL_N_PORTS][6];
 	struct m_route rt[M_MAX_ROUTES];
 	int n_rt;
@@ -327,13 +329,45 @@ static void write_config(struct model *m)
 
 static void number_nexthops(struct model *m);
 
-struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6])
+static const char *const m_variant_names[MODEL_V_COUNT] = {
+    [MODEL_V_BASE] = "base",
+};
+
+const char *model_variant_name(int variant)
+{
+	return variant >= 0 && variant < MODEL_V_COUNT ? m_variant_names[variant] : "?";
+}
+
+int model_variant_by_name(const char *name)
+{
+	for (int v = 0; v < MODEL_V_COUNT; v++)
+		if (!strcmp(name, m_variant_names[v]))
+			return v;
+	return -1;
+}
+
+int model_variant_of(const struct model *m)
+{
+	return m->variant;
+}
+
+int model_oper_up(const struct model *m, int slot)
+{
+	return slot >= 0 && slot < MODEL_N_SLOTS ? m->oper_up[slot] : 0;
+}
+
+struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6], int variant)
 {
 	struct model *m = calloc(1, sizeof(*m));
 	uint64_t st = M_HASH_SEED;
 
 	if (!m)
 		return NULL;
+	if (variant < 0 || variant >= MODEL_V_COUNT)
+		goto fail;
+	m->variant = variant;
+	for (int p = 0; p < MODEL_N_SLOTS; p++)
+		m->oper_up[p] = 1; /* every veth is up, p5 too (its admin status is config) */
 	memcpy(m->mac, port_macs, sizeof(m->mac));
 	/* INTERFACE: the subnet is connected, the address local (CONFIG.md) */
 	for (int p = 0; p < MODEL_N_SLOTS; p++)

@@ -61,9 +61,30 @@ struct model_result {
 
 struct model;
 
-/* The model's switch; port_macs are the harness's (p1..p6). NULL on error. */
-struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6]);
+/*
+ * The switches the model plays, in the order fuzz_packets runs them: the
+ * base switch, then variants of it with one feature more each. A variant
+ * is a name here, its config lines and link state in model_new, and its
+ * rules in model_run; the harness loads its config and link state
+ * (model_oper_up) before its frames.
+ */
+enum model_variant {
+	MODEL_V_BASE,
+	MODEL_V_COUNT,
+};
+/* "base", ...: the name in reports and in the regression list. */
+const char *model_variant_name(int variant);
+/* The variant of that name, -1: none. */
+int model_variant_by_name(const char *name);
+
+/* The model's switch as variant plays it; port_macs are the harness's
+ * (p1..p6). NULL on error. */
+struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6], int variant);
 void model_free(struct model *m);
+int model_variant_of(const struct model *m);
+/* 1 when slot's carrier is up in this switch (the harness's veth state,
+ * which xfabd learns as a link event), 0 when down. */
+int model_oper_up(const struct model *m, int slot);
 /* The config text of the model's switch (xfabd's JSON), for the harness. */
 const char *model_config_text(const struct model *m);
 /* Group member order, derived from the config by the compiler's rule
