@@ -774,7 +774,8 @@ static int load_regressions(const char *path, struct frame **out, size_t *n_out)
 		variant = reg_variant(&p);
 		if (variant < 0 || sscanf(p, "p%d", &port) != 1 || port < 1 ||
 		    port > MODEL_N_PORTS) {
-			fprintf(stderr, "%s:%zu: [VARIANT/]PORT first: a variant of model.h, p1..p%d\n",
+			fprintf(stderr,
+				"%s:%zu: [VARIANT/]PORT first: a variant of model.h, p1..p%d\n",
 				path, lineno, MODEL_N_PORTS);
 			goto fail;
 		}
@@ -1726,14 +1727,11 @@ static int fz_play(int v, const struct frame *regs, size_t n_regs, uint64_t n, u
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {{"frames", required_argument, 0, 'n'},
-					     {"seed", required_argument, 0, 's'},
-					     {"long", no_argument, 0, 'l'},
-					     {"json", no_argument, 0, 'j'},
-					     {"replay-only", no_argument, 0, 'r'},
-					     {"variant", required_argument, 0, 'v'},
-					     {"help", no_argument, 0, 'h'},
-					     {0, 0, 0, 0}};
+	static const struct option opts[] = {
+	    {"frames", required_argument, 0, 'n'}, {"seed", required_argument, 0, 's'},
+	    {"long", no_argument, 0, 'l'},	   {"json", no_argument, 0, 'j'},
+	    {"replay-only", no_argument, 0, 'r'},  {"variant", required_argument, 0, 'v'},
+	    {"help", no_argument, 0, 'h'},	   {0, 0, 0, 0}};
 	uint64_t frames = DEFAULT_FRAMES, index = 0;
 	int json = 0, replay_only = 0, frames_set = 0, opt, rc = 1, only = -1;
 	struct frame *regs = NULL;
