@@ -23,6 +23,8 @@
 #     traffic to another port on the same priority loses nothing;
 #   the xdp datapath (XDP hands lossless classes to tc): the incast again,
 #     lossless and lossy.
+# xfabd builds its own PFC frames (the decode check above judges them):
+# mutate: user/agent/pfc_tx.c; labs:
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_root
