@@ -189,15 +189,22 @@ check "[te] TE_PATH on every leaf (reload)" enable_te
 t0=$(now_ms)
 "$TE" plan --fabric "$FABRIC" --job "$tmp/job.json" -j >"$tmp/plan.json"
 rc=$?
-echo "# xfab-te plan: rc $rc, $(($(now_ms) - t0)) ms wall, computed in $(jq .compute_ms "$tmp/plan.json") ms"
+wall=$(($(now_ms) - t0))
+echo "# xfab-te plan: rc $rc, $wall ms wall, computed in $(jq .compute_ms "$tmp/plan.json") ms"
+# the controller's own clock against the command's: its compute is part of it
+check "[te] plan: its compute time is measured and inside the command's wall time" \
+	jq -e --argjson w "$wall" '.compute_ms > 0 and .compute_ms <= $w' "$tmp/plan.json"
 check "[te] plan: 8 pairs placed, one pin each, the optimum's max link load" check_plan
 
 t0=$(now_ms)
 "$TE" apply --fabric "$FABRIC" --job "$tmp/job.json" -j >"$tmp/apply.json" 2>"$tmp/apply.err"
 rc=$?
 GEN=$(jq .generation "$tmp/apply.json")
-echo "# xfab-te apply: rc $rc, generation $GEN, $(($(now_ms) - t0)) ms wall, applied in" \
+wall=$(($(now_ms) - t0))
+echo "# xfab-te apply: rc $rc, generation $GEN, $wall ms wall, applied in" \
 	"$(jq .apply_ms "$tmp/apply.json") ms (8 pins on 4 leaves, sweeps on 6 switches)"
+check "[te] apply: its apply time is measured and inside the command's wall time" \
+	jq -e --argjson w "$wall" '.apply_ms > 0 and .apply_ms <= $w' "$tmp/apply.json"
 check "[te] apply: exit 0, every switch took it" eval \
 	'[ "$rc" -eq 0 ] && jq -e ".result == \"applied\" and all(.switches[]; .state == \"ok\")" "$tmp/apply.json" >/dev/null'
 check "[te] every leaf holds the planned pins with generation $GEN (show te)" leaves_hold "$GEN"
