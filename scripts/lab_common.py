@@ -12,6 +12,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from xfablab import BUILD, PIN_BASE, ROOT, STATE_ROOT  # noqa: E402
+from xfablab.ready import wait_ready  # noqa: E402
 from xfablab.signals import Shielded, exit_on_signals, run_child  # noqa: E402
 
 LAB = os.path.join(ROOT, "scripts", "xfab-lab")
@@ -62,6 +63,12 @@ class Lab:
         env = dict(os.environ, XFAB_PIN_DIR=self.pins(node))
         return subprocess.Popen(self.ns(node) + cmd, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, env=env)
+
+    def spawn_receiver(self, node, cmd):
+        """spawn, returning once the receiver says it is bound (xfab-roce
+        recv -j's "listening on UDP" on stderr): what is sent before then the
+        host refuses, and a fixed sleep is outlasted on a busy box."""
+        return wait_ready(self.spawn(node, cmd), "listening on UDP")
 
     def ctl(self, node, *args):
         return json.loads(self.run(node, [os.path.join(BUILD, "xfabctl"), "-j"] + list(args)))

@@ -465,9 +465,13 @@ static int do_recv(int port, double duration, int idle_ms, int json)
 		return 1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	/* the ready line (stderr beside JSON): a script starts its senders
+	 * after it, not after a sleep a busy box can outlast */
 	if (!json) {
 		printf("listening on UDP %d\n", port);
 		fflush(stdout);
+	} else {
+		fprintf(stderr, "listening on UDP %d\n", port);
 	}
 	for (;;) {
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};

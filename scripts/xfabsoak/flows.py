@@ -6,6 +6,8 @@ import signal
 import subprocess
 import time
 
+from xfablab.ready import wait_ready
+
 from .common import SOAK, SPORTS_PER_DIR, SPORT_BASE, SoakError, log, mono
 
 
@@ -32,7 +34,7 @@ class Flows:
                                  (["--v6"] if self.topo.ipv6 else []),
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             self.procs.append(("recv", dst, p))
-        time.sleep(0.5)
+            wait_ready(p, "ready")  # bound: nothing sent from here on is refused
         for src, addr, items in senders:
             p = subprocess.Popen(self.ns_cmd(src) + ["/usr/bin/python3", me, "_send", "--dst",
                                                      addr, "--flows", items, "--rate",

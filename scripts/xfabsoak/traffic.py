@@ -6,6 +6,7 @@ import json
 import select
 import signal
 import socket
+import sys
 import time
 
 from .common import HDR, MAGIC, MISSING_MAX, PORT, mono
@@ -73,6 +74,7 @@ def receiver(argv):
         s.bind((addr, PORT))
         s.setblocking(False)
         socks.append(s)
+    print("ready", file=sys.stderr, flush=True)  # bound: the soak starts its senders now
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     signal.signal(signal.SIGINT, lambda *_: stop.append(1))

@@ -71,6 +71,19 @@ check_needs() {
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
+# Receivers (xfab-roce recv -j, each one's stderr in a FILE) are bound: their
+# senders start after this, not after a sleep a busy box can outlast (what
+# arrives before the bind the host refuses, and no receiver counts it).
+receivers_ready() {
+	local f
+	for f in "$@"; do
+		eventually 30 grep -q "listening on UDP" "$f" || {
+			not_ok "a receiver bound its port ($f)"
+			return 1
+		}
+	done
+}
+
 # Labs converge asynchronously (BGP, the FIB mirror, events).
 eventually() {
 	local end=$(($(now_ms) + $1 * 1000))

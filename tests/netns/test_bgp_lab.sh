@@ -170,9 +170,9 @@ check "exec spine2 vtysh -c 'show ip route': spine2's zebra" eval \
 
 # ---- the leaf1-spine1 link cut, in leaf1, under traffic h7 -> h1 (16 QPs,
 # each its own source port: half of them through spine1)
-L h1 "$ROOT/build/xfab-roce" recv --duration 8 --idle-ms 1500 -j >"$tmp/recv.json" 2>/dev/null &
+L h1 "$ROOT/build/xfab-roce" recv --duration 8 --idle-ms 1500 -j >"$tmp/recv.json" 2>"$tmp/recv.err" &
 recv_pid=$!
-sleep 0.5
+receivers_ready "$tmp/recv.err"
 L h7 "$ROOT/build/xfab-roce" send --dst 10.1.1.2 --qps 16 --sport-per-qp --rate 16000 \
 	--count 32000 >/dev/null 2>&1 &
 send_pid=$!

@@ -62,9 +62,9 @@ size0=$(insns leaf1)
 check "leaf1 runs specialised code: neither flowlets, queue nor pfc" eval \
 	'grep "data plane code:" "$STATE/leaf1.log" | tail -1 | grep -vqE "flowlet|queue|pfc"'
 
-L h7 "$ROOT/build/xfab-roce" recv --duration 50 --idle-ms 3000 -j >"$tmp/at_h7.json" 2>/dev/null &
+L h7 "$ROOT/build/xfab-roce" recv --duration 50 --idle-ms 3000 -j >"$tmp/at_h7.json" 2>"$tmp/at_h7.err" &
 rx=$!
-sleep 0.5
+receivers_ready "$tmp/at_h7.err"
 L h1 "$ROOT/build/xfab-roce" send --dst 10.4.1.2 --qps 16 --sport-per-qp --rate 4000 \
 	--count 5000 --size 256 --duration 40 >"$tmp/sent" 2>&1 &
 tx=$!

@@ -55,11 +55,11 @@ fi
 ok "lab up (tc datapath, static routes)"
 
 # ---- traffic both ways; leaf1's and spine1's xfabd stopped; the cut
-L h1 "$ROOT/build/xfab-roce" recv --duration 6 --idle-ms 1500 -j >"$tmp/h1.json" 2>/dev/null &
+L h1 "$ROOT/build/xfab-roce" recv --duration 6 --idle-ms 1500 -j >"$tmp/h1.json" 2>"$tmp/h1.err" &
 r1=$!
-L h7 "$ROOT/build/xfab-roce" recv --duration 6 --idle-ms 1500 -j >"$tmp/h7.json" 2>/dev/null &
+L h7 "$ROOT/build/xfab-roce" recv --duration 6 --idle-ms 1500 -j >"$tmp/h7.json" 2>"$tmp/h7.err" &
 r7=$!
-sleep 0.5
+receivers_ready "$tmp/h1.err" "$tmp/h7.err"
 L h7 "$ROOT/build/xfab-roce" send --dst 10.1.1.2 --qps 16 --sport 41000 --sport-per-qp \
 	--rate 16000 --count 4000 >/dev/null 2>&1 &
 s7=$!

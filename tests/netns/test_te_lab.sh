@@ -145,9 +145,9 @@ check_traffic_on_pinned_spine() {
 	done < <(jq -r '.pairs[] | select(.src == "h1" and .dst == "h3") | .flows[] | "\(.sport) \(.dst_qp)"' "$tmp/plan.json")
 	before_p=$(rx "$pinned" eth1)
 	before_o=$(rx "$other" eth1)
-	in_ns h3 "$ROCE" recv --duration 8 --idle-ms 1000 -j >"$tmp/recv1.json" 2>/dev/null &
+	in_ns h3 "$ROCE" recv --duration 8 --idle-ms 1000 -j >"$tmp/recv1.json" 2>"$tmp/recv1.err" &
 	local rpid=$!
-	sleep 0.3
+	receivers_ready "$tmp/recv1.err"
 	jq -r '.pairs[] | select(.src == "h1" and .dst == "h3") | .flows[] | "\(.sport) \(.dst_qp)"' \
 		"$tmp/plan.json" >"$tmp/flows13"
 	while read -r s q; do
@@ -249,11 +249,11 @@ src2=${into_src% *}
 dst2=${into_src#* }
 addr() { jq -r --arg h "$1" '.hosts[$h].ipv4 | sub("/24$"; "")' "$FABRIC"; }
 echo "# cut: leaf1 $up_port (to $spine): h1 -> h3 leaves by it, $src2 -> $dst2 ($into_leaf) arrives by it"
-in_ns h3 "$ROCE" recv --duration 9 --idle-ms 1500 -j >"$tmp/recv_out.json" 2>/dev/null &
+in_ns h3 "$ROCE" recv --duration 9 --idle-ms 1500 -j >"$tmp/recv_out.json" 2>"$tmp/recv_out.err" &
 r1=$!
-in_ns "$dst2" "$ROCE" recv --duration 9 --idle-ms 1500 -j >"$tmp/recv_in.json" 2>/dev/null &
+in_ns "$dst2" "$ROCE" recv --duration 9 --idle-ms 1500 -j >"$tmp/recv_in.json" 2>"$tmp/recv_in.err" &
 r2=$!
-sleep 0.3
+receivers_ready "$tmp/recv_out.err" "$tmp/recv_in.err"
 RATE=1000
 COUNT=3000 # 3 s per flow
 senders=()
