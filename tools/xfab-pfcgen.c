@@ -195,7 +195,12 @@ struct pfcgen_result {
 	uint64_t sent, errors;
 	int last_errno;
 	double secs;
-	double first_at, last_at; /* CLOCK_REALTIME of the first and last frame sent */
+	/* CLOCK_REALTIME around the first and the last frame's send(): each
+	 * frame left between the stamp before and the one after (a process
+	 * descheduled in between, on a busy box, widens the interval, and a
+	 * bound judged on the wrong side of it fails a correct receiver) */
+	double first_at, first_sent_at; /* before and after the first */
+	double last_start_at, last_at;	/* before and after the last */
 };
 
 /* The frame, --count times or until --duration, paced at --rate. */
@@ -219,6 +224,8 @@ static void send_frames(const struct pfcgen_args *g, int fd, const __u8 *frame, 
 			if (pfcgen_stop)
 				break;
 		}
+		double before = pfcgen_wall();
+
 		if (send(fd, frame, len, 0) < 0) {
 			res->errors++;
 			res->last_errno = errno;
@@ -230,8 +237,11 @@ static void send_frames(const struct pfcgen_args *g, int fd, const __u8 *frame, 
 			continue;
 		}
 		res->last_at = pfcgen_wall();
-		if (!res->sent)
-			res->first_at = res->last_at;
+		res->last_start_at = before;
+		if (!res->sent) {
+			res->first_at = before;
+			res->first_sent_at = res->last_at;
+		}
 		res->sent++;
 	}
 	res->secs = (double)(xfab_mono_ns() - start) / 1e9;
@@ -251,13 +261,14 @@ static void report(const struct pfcgen_args *g, size_t len, const struct pfcgen_
 		    "{\"dev\":\"%s\",\"kind\":\"%s\",\"opcode\":%u,\"vector\":%u,"
 		    "\"priorities\":[%s],\"quanta\":%ld,\"timers\":%ld,\"frame_bytes\":%zu,"
 		    "\"src_mac\":\"%02x:%02x:%02x:%02x:%02x:%02x\",\"sent\":%llu,\"errors\":%llu,"
-		    "\"seconds\":%.6f,\"first_at\":%.6f,\"last_at\":%.6f",
+		    "\"seconds\":%.6f,\"first_at\":%.6f,\"first_sent_at\":%.6f,"
+		    "\"last_start_at\":%.6f,\"last_at\":%.6f",
 		    g->dev, g->pause ? "pause" : "pfc",
 		    (unsigned int)(g->pause ? XFAB_MAC_CONTROL_PAUSE : XFAB_MAC_CONTROL_PFC),
 		    g->pause ? 0xffu : g->vector, prios, g->quanta, g->pause ? 1 : g->timers, len,
 		    g->mac[0], g->mac[1], g->mac[2], g->mac[3], g->mac[4], g->mac[5],
 		    (unsigned long long)res->sent, (unsigned long long)res->errors, res->secs,
-		    res->first_at, res->last_at);
+		    res->first_at, res->first_sent_at, res->last_start_at, res->last_at);
 		if (g->speed)
 			printf(",\"speed_mbps\":%ld,\"pause_ns\":%llu", g->speed,
 			       (unsigned long long)xfab_pfc_quanta_to_ns((__u32)g->quanta,

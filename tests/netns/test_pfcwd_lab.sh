@@ -205,20 +205,24 @@ judge_stats() {
 # judge_times ACTION: xfabd's log lines, and their stamps against the
 # storm's first and last frame (bounds in the header)
 judge_times() {
-	local a=$1 line first last det rest
+	local a=$1 line first last first_min last_max det rest
 	line=$(cat "$tmp/$a.line")
 	det=$(log_at "detected PFC storm on port eth3, priority $PRIO, action $a" "$line")
 	rest=$(log_at "storm restored on port eth3, priority $PRIO" "$line")
 	check "$a: xfabd logged the storm (action $a) and its restoration" \
 		test -n "$det" -a -n "$rest"
 	[ -n "$det" ] && [ -n "$rest" ] || return
+	# each frame left between pfcgen's stamps around its send(): a lower
+	# bound is judged from the earlier stamp, an upper one from the later
 	first=$(ms_between "$(jq .first_at "$tmp/$a.storm")" "$det")
-	last=$(ms_between "$(jq .last_at "$tmp/$a.storm")" "$rest")
+	first_min=$(ms_between "$(jq .first_sent_at "$tmp/$a.storm")" "$det")
+	last=$(ms_between "$(jq .last_start_at "$tmp/$a.storm")" "$rest")
+	last_max=$(ms_between "$(jq .last_at "$tmp/$a.storm")" "$rest")
 	# the log's stamps are whole ms (truncated): 1 ms earlier at most
-	check "$a: detected $first ms after the storm's first frame: $((D - 1))..$((D + 2 * P))" \
-		test "$first" -ge $((D - 1)) -a "$first" -le $((D + 2 * P))
-	check "$a: restored $last ms after its last frame: $((R - 1))..$((R + 2 * P))" \
-		test "$last" -ge $((R - 1)) -a "$last" -le $((R + 2 * P))
+	check "$a: detected $first_min..$first ms after the storm's first frame: $((D - 1))..$((D + 2 * P))" \
+		test "$first" -ge $((D - 1)) -a "$first_min" -le $((D + 2 * P))
+	check "$a: restored $last_max..$last ms after its last frame: $((R - 1))..$((R + 2 * P))" \
+		test "$last" -ge $((R - 1)) -a "$last_max" -le $((R + 2 * P))
 }
 judge() {
 	local a=$1 s1 s2 sr s3 b1 b2 rb after b3 first last det rest held during
