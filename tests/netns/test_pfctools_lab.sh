@@ -200,9 +200,9 @@ run() {
 		shift
 	done
 	shift
-	B "$ROCE" recv --duration 8 --idle-ms 1500 -j >"$tmp/$name.recv" &
+	B "$ROCE" recv --duration 8 --idle-ms 1500 -j >"$tmp/$name.recv" 2>"$tmp/$name.rerr" &
 	r=$!
-	sleep 0.3
+	receivers_ready "$tmp/$name.rerr"
 	A "$ROCE" send --dst 10.99.0.2 --qps 1 --rate 2000 --count 3000 --duration 6 --tos 12 \
 		"${args[@]}" -j >"$tmp/$name.send" &
 	s=$!
@@ -255,11 +255,13 @@ check "roce: PAUSE 300 ms: paused 300 ms, a 200..1000 ms silence, everything del
 	'S pause ".xoff == 1 and .paused_ms >= 299.9 and .paused_ms <= 300.1 and .sent == 3000" &&
 	 R pause ".max_gap_ms >= 200 and .max_gap_ms <= 1000 and .packets == 3000"'
 
-# a second XOFF during the pause restarts its time: one pause, longer
-run extend --speed 100 -- eval 'gen --prio 3 --time-us 300000 --speed 100; sleep 0.15;
-	gen --prio 3 --time-us 300000 --speed 100'
+# a second XOFF during the pause restarts its time: one pause, longer. One
+# pfcgen paces both frames (7/s: 143 ms apart); a second process started by
+# the shell 0.15 s later came after the first pause had ended at a load
+# average of 8 (two pauses of 300 ms)
+run extend --speed 100 -- gen --prio 3 --time-us 300000 --speed 100 --count 2 --rate 7 --duration 1
 say extend
-check "roce: a second XOFF 0.15 s in extends the pause: 1 pause, 2 XOFF, 420..1000 ms" S extend \
+check "roce: a second XOFF 0.14 s in extends the pause: 1 pause, 2 XOFF, 420..1000 ms" S extend \
 	'.xoff == 2 and .pauses == 1 and .paused_ms >= 420 and .paused_ms <= 1000 and .sent == 3000'
 check "roce: ... the receiver's silence is over 350 ms" R extend '.max_gap_ms >= 350'
 
