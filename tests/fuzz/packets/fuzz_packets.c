@@ -1156,6 +1156,7 @@ struct stats {
 	uint64_t verdict[2][MV_COUNT];
 	uint64_t drop[2][XFAB_DROP_MAX], punt[2][XFAB_PUNT_MAX];
 	uint64_t decap[2][MV_COUNT]; /* frames to the VTEP, by outcome */
+	uint64_t lb[2][XFAB_LB_MAX]; /* runs that moved each lb event (model_lb.c) */
 };
 
 static struct stats S;
@@ -1316,6 +1317,8 @@ static void count_run(int tc, const struct model_result *mr)
 	S.verdict[tc][mr->verdict]++;
 	if (mr->decap)
 		S.decap[tc][mr->verdict]++;
+	for (int ev = 0; ev < XFAB_LB_MAX; ev++)
+		S.lb[tc][ev] += (uint64_t)(mr->lb_events >> ev & 1);
 	if (mr->verdict == MV_DROP)
 		S.drop[tc][mr->reason]++;
 	else if (mr->verdict == MV_PUNT)
@@ -1640,6 +1643,11 @@ static void print_text(void)
 			if (S.punt[tc][i])
 				printf(" %s %llu", xfab_punt_name((__u32)i),
 				       (unsigned long long)S.punt[tc][i]);
+		printf("\n    lb events:");
+		for (int i = 0; i < XFAB_LB_MAX; i++)
+			if (S.lb[tc][i])
+				printf(" %s %llu", xfab_lb_name((__u32)i),
+				       (unsigned long long)S.lb[tc][i]);
 		printf("\n");
 	}
 	printf("  tc: %llu frames refused by the kernel (-EINVAL, not run), each one "
