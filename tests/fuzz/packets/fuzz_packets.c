@@ -1493,37 +1493,77 @@ static int check_groups(void)
 }
 
 /* The model's hash against worked examples of the spec (seed 12345, the
- * model's; default fields), each sum written out step by step in
- * tests/netns/flowhash_examples.py (A, B, C unordered), which
- * tests/bpf/test_hash.c checks the data plane against too. */
+ * model's), each sum written out step by step in
+ * tests/netns/flowhash_examples.py (A to D: the default fields, the flow
+ * label, symmetric both ways, the QP), which tests/bpf/test_hash.c checks
+ * the data plane against too; then frames (E) through the model's parse
+ * on the inner switch: D's RoCE frame takes its QP from the BTH, and a
+ * VXLAN packet carrying A's flow hashes as A. */
 static int check_model_hash(void)
 {
+	static const char qp[] = "SRC_IP,DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT,ROCE_DEST_QP";
+	static const char label[] =
+	    "SRC_IP,DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT,IPV6_FLOW_LABEL";
 	static const struct {
-		int v6;
+		const char *fields;
+		int symmetric, v6;
 		const char *src, *dst;
 		uint8_t proto;
 		uint16_t sport, dport;
-		uint32_t hash;
+		uint32_t qp, label, hash;
 	} ex[] = {
-	    {0, "10.1.2.3", "10.9.0.1", 17, 40000, 5000, 0x3e4e35c0},
-	    {1, "fd01::2", "fd09::1", 6, 1234, 80, 0x8015eee5},
-	    {0, "10.9.1.2", "10.9.2.1", 6, 50000, 443, 0xa07a1f84},
+	    {NULL, 0, 0, "10.1.2.3", "10.9.0.1", 17, 40000, 5000, 0, 0, 0x3e4e35c0},   /* A */
+	    {NULL, 0, 1, "fd01::2", "fd09::1", 6, 1234, 80, 0, 0x12345, 0x8015eee5},   /* B */
+	    {label, 0, 1, "fd01::2", "fd09::1", 6, 1234, 80, 0, 0x12345, 0xc06f2167},  /* B */
+	    {NULL, 1, 0, "10.9.1.2", "10.9.2.1", 6, 50000, 443, 0, 0, 0xc9eebcff},     /* C */
+	    {NULL, 1, 0, "10.9.2.1", "10.9.1.2", 6, 443, 50000, 0, 0, 0xc9eebcff},     /* C */
+	    {NULL, 0, 0, "10.9.1.2", "10.9.2.1", 6, 50000, 443, 0, 0, 0xa07a1f84},     /* C */
+	    {qp, 0, 0, "10.1.2.3", "10.9.0.1", 17, 49152, 4791, 0x123, 0, 0x5e456c99}, /* D */
+	    {qp, 0, 0, "10.1.2.3", "10.9.0.1", 17, 49152, 4791, 0x456, 0, 0xd4be00d6}, /* D */
 	};
+	/* E: D's first flow as a RoCEv2 frame (BTH QP 0x000123), and A's flow
+	 * in VXLAN from 10.1.2.3:50000 */
+	static const uint8_t roce[] =
+	    "\x02\x00\x00\x00\x00\x11\x02\xaa\x00\x00\x00\x01\x08\x00\x45\x00\x00\x28\x00\x01"
+	    "\x40\x00\x40\x11\x24\xb7\x0a\x01\x02\x03\x0a\x09\x00\x01\xc0\x00\x12\xb7\x00\x14"
+	    "\x00\x00\x04\x00\xff\xff\x00\x00\x01\x23\x00\x00\x00\x01";
+	static const uint8_t vxlan[] =
+	    "\x02\x00\x00\x00\x00\x11\x02\xaa\x00\x00\x00\x01\x08\x00\x45\x00\x00\x52\x00\x01"
+	    "\x40\x00\x40\x11\x24\x8d\x0a\x01\x02\x03\x0a\x09\x00\x01\xc3\x50\x12\xb5\x00\x3e"
+	    "\x00\x00\x08\x00\x00\x00\x00\x03\xe8\x00\x02\x00\x00\x00\x00\x22\x02\x00\x00\x00"
+	    "\x00\x33\x08\x00\x45\x00\x00\x20\x00\x01\x40\x00\x40\x11\x24\xbf\x0a\x01\x02\x03"
+	    "\x0a\x09\x00\x01\x9c\x40\x13\x88\x00\x0c\x00\x00\x00\x00\x00\x00";
+	struct model *inner;
+	uint32_t h[2];
 
 	for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
 		uint8_t src[16] = {0}, dst[16] = {0};
-		uint32_t h;
 
 		inet_pton(ex[i].v6 ? AF_INET6 : AF_INET, ex[i].src, src);
 		inet_pton(ex[i].v6 ? AF_INET6 : AF_INET, ex[i].dst, dst);
-		h = model_flow_hash(M, ex[i].v6, src, dst, ex[i].proto, ex[i].sport, ex[i].dport);
-		if (h != ex[i].hash) {
+		h[0] = model_flow_hash_ex(M, ex[i].fields, ex[i].symmetric, ex[i].v6, src, dst,
+					  ex[i].proto, ex[i].sport, ex[i].dport, ex[i].qp,
+					  ex[i].label);
+		if (h[0] != ex[i].hash) {
 			fprintf(stderr,
 				"fuzz-packets: the model hashes %s -> %s to %#010x, the "
 				"worked example says %#010x\n",
-				ex[i].src, ex[i].dst, h, ex[i].hash);
+				ex[i].src, ex[i].dst, h[0], ex[i].hash);
 			return -1;
 		}
+	}
+	inner = model_new((const uint8_t(*)[6])H.mac, MODEL_V_INNER);
+	if (!inner)
+		return -1;
+	h[0] = model_frame_hash(inner, roce, sizeof(roce) - 1);
+	h[1] = model_frame_hash(inner, vxlan, sizeof(vxlan) - 1);
+	model_free(inner);
+	if (h[0] != 0x5e456c99 || h[1] != 0x3e4e35c0) {
+		fprintf(stderr,
+			"fuzz-packets: the model's inner switch hashes the RoCE frame to %#010x "
+			"(D: 0x5e456c99), the VXLAN one to %#010x (A: 0x3e4e35c0)\n",
+			h[0], h[1]);
+		return -1;
 	}
 	return 0;
 }

@@ -132,6 +132,11 @@ uint32_t model_flow_hash_ex(const struct model *m, const char *fields, int symme
 			    const uint8_t *src, const uint8_t *dst, uint8_t proto, uint16_t sport,
 			    uint16_t dport, uint32_t qp, uint32_t label);
 
+/* The group hash of an untagged IP frame routed in the default table, as
+ * the switch's fields and options take it (its QP, flow label, inner
+ * headers); 0 for another frame. For the self-test. */
+uint32_t model_frame_hash(const struct model *m, const uint8_t *f, size_t len);
+
 /* RFC 1071: the ones' complement of the ones' complement sum of len bytes. */
 uint16_t model_csum(const uint8_t *p, size_t len);
 

@@ -835,3 +835,25 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 	if (tc && r->verdict == MV_FORWARD && (m->port[slot].pfc_enable & (1 << r->tclass)))
 		r->pfc_pg = slot * 8 + r->tclass;
 }
+
+uint32_t model_frame_hash(const struct model *m, const uint8_t *f, size_t len)
+{
+	struct m_flow fl;
+	struct m_pkt k;
+
+	memset(&k, 0, sizeof(k));
+	if (len < 14 || len > MODEL_MAX_FRAME)
+		return 0;
+	k.len = len;
+	k.l3 = 14;
+	k.icmp_type = -1;
+	k.proto = be16(f + 12);
+	if (k.proto == 0x0800)
+		parse_ipv4(f, &k);
+	else if (k.proto == 0x86dd)
+		parse_ipv6(f, &k);
+	else
+		return 0;
+	m_flow_of(m, f, &k, 1, &fl);
+	return m_hash(m, &fl, m->hash_fields, m->symmetric);
+}
