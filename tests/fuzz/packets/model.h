@@ -77,9 +77,8 @@ enum model_variant {
 	MODEL_V_INNER,	       /* VXLAN hashed on its inner headers (and the QP field) */
 	MODEL_V_SPLIT_HORIZON, /* LOCAL_REPAIR split horizon and bounce, every port up */
 	MODEL_V_TE_PIN,	       /* TE pins (config and runtime), split horizon */
-	MODEL_V_DEAD_MEMBER,   /* p3's carrier down: dead members, the bounce, TE fallback;
-				* last of the lb variants: p3's return refills the groups
-				* resiliently, not freshly */
+	MODEL_V_DEAD_MEMBER,   /* p3's carrier down: dead members, the bounce, TE fallback
+				* (not resilient: p3's return gives a fresh fill) */
 	MODEL_V_COUNT,
 };
 /* "base", ...: the name in reports and in the regression list. */

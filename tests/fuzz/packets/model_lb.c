@@ -159,7 +159,11 @@ void m_lb_config(const struct model *m, char *c, size_t size)
 			add(c, size, names[b]);
 			first = 0;
 		}
-	add(c, size, m->symmetric ? "\", \"symmetric\": \"true\"}}" : "\"}}");
+	add(c, size, m->symmetric ? "\", \"symmetric\": \"true\"" : "\"");
+	/* a switch with a port down refills from scratch (CONFIG.md ECMP
+	 * resilient false), so the port's return, a link event under this
+	 * config, gives the next switch a fresh fill again */
+	add(c, size, m->variant == MODEL_V_DEAD_MEMBER ? ", \"resilient\": \"false\"}}" : "}}");
 	if (m->split_horizon || m->bounce) {
 		snprintf(line, sizeof(line),
 			 ",\n \"LOCAL_REPAIR\": {\"global\": {\"split_horizon\": \"%s\"%s}}",
