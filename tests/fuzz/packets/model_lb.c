@@ -17,6 +17,11 @@
 
 /* ---- the switches ---- */
 
+/* CONFIG.md ECMP hash_fields' names, bit n: enum m_hash_field's */
+static const char *const m_field_names[] = {"SRC_IP",	    "DST_IP",	   "IP_PROTOCOL",
+					    "L4_SRC_PORT",  "L4_DST_PORT", "IPV6_FLOW_LABEL",
+					    "ROCE_DEST_QP", "INNER"};
+
 /*
  * TE pins (CONFIG.md TE_PATH, CONTROL.md `te add`): ingress port, prefix,
  * gateway; runtime ones the harness installs as xfabd does for `xfabctl te
@@ -144,9 +149,6 @@ static void add(char *c, size_t size, const char *text)
 
 void m_lb_config(const struct model *m, char *c, size_t size)
 {
-	static const char *const names[] = {"SRC_IP",	    "DST_IP",	   "IP_PROTOCOL",
-					    "L4_SRC_PORT",  "L4_DST_PORT", "IPV6_FLOW_LABEL",
-					    "ROCE_DEST_QP", "INNER"};
 	char line[256];
 	int first = 1;
 
@@ -156,7 +158,7 @@ void m_lb_config(const struct model *m, char *c, size_t size)
 	for (int b = 0; b < 8; b++)
 		if (m->hash_fields & (1u << b)) {
 			add(c, size, first ? "" : ",");
-			add(c, size, names[b]);
+			add(c, size, m_field_names[b]);
 			first = 0;
 		}
 	add(c, size, m->symmetric ? "\", \"symmetric\": \"true\"" : "\"");
@@ -341,15 +343,12 @@ uint32_t model_flow_hash_ex(const struct model *m, const char *fields, int symme
 			    const uint8_t *src, const uint8_t *dst, uint8_t proto, uint16_t sport,
 			    uint16_t dport, uint32_t qp, uint32_t label)
 {
-	static const char *const names[] = {"SRC_IP",	    "DST_IP",	   "IP_PROTOCOL",
-					    "L4_SRC_PORT",  "L4_DST_PORT", "IPV6_FLOW_LABEL",
-					    "ROCE_DEST_QP", "INNER"};
 	unsigned set = fields ? 0 : M_HF_DEFAULT;
 	struct m_flow fl;
 
 	for (int b = 0; fields && b < 8; b++) {
-		const char *at = strstr(fields, names[b]);
-		size_t n = strlen(names[b]);
+		const char *at = strstr(fields, m_field_names[b]);
+		size_t n = strlen(m_field_names[b]);
 
 		if (at && (at == fields || at[-1] == ',') && (at[n] == ',' || !at[n]))
 			set |= 1u << b;
