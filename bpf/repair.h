@@ -25,8 +25,9 @@ static __always_inline int xfab_path_dead(int act, const struct xfab_result *res
 		return res->reason == XFAB_DROP_GROUP_EMPTY;
 	/* a port that lost its carrier loses its neighbours too; but a
 	 * connected host unresolved on a live port is the kernel's to
-	 * resolve, not a dead path (it has no nexthop: its port decides;
-	 * l3->out is free, the packet has no egress yet) */
+	 * resolve, not a dead path: a connected route has no nexthop (and
+	 * l3->nh_id, not cleared per packet, is the last packet's), its
+	 * port decides (l3->out is free: the packet has no egress yet) */
 	if (act == XFAB_ACT_PUNT && res->reason == XFAB_PUNT_NEIGH_UNRESOLVED) {
 		if (rt->type != XFAB_RT_CONNECTED)
 			return !xfab_nexthop_live(l3->nh_id);
