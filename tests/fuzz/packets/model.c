@@ -492,13 +492,6 @@ int model_group_gateways(const struct model *m, int g, int *family, uint8_t gw[]
 	return n;
 }
 
-int model_group_first(const struct model *m, int g)
-{
-	if (g < 0 || g >= m->n_groups)
-		return -1;
-	return m->rt[m->group_route[g]].order[0];
-}
-
 int model_group_live(const struct model *m, int g)
 {
 	int n = 0;

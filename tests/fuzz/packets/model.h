@@ -103,8 +103,6 @@ const char *model_config_text(const struct model *m);
 int model_n_groups(const struct model *m);
 /* The gateways of group g: family (4 or 6), addresses (16 bytes each). */
 int model_group_gateways(const struct model *m, int g, int *family, uint8_t gw[][16], int max);
-/* The gateway (index into model_group_gateways) of group g's even buckets. */
-int model_group_first(const struct model *m, int g);
 /* Group g's live members (their ports up), and the gateway bucket b names
  * (-1: none live): a fresh fill interleaves them; a dead member's buckets
  * are the live one's (LOAD_BALANCING.md "Groups"). */
