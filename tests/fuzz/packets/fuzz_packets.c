@@ -1655,6 +1655,10 @@ static void print_json(FILE *out, uint64_t mismatches)
 					(unsigned long long)S.punt[tc][i]);
 				first = 0;
 			}
+		fprintf(out, "}, \"lb\": {");
+		for (int i = 0; i < XFAB_LB_MAX; i++)
+			fprintf(out, "%s\"%s\": %llu", i ? ", " : "", xfab_lb_name((__u32)i),
+				(unsigned long long)S.lb[tc][i]);
 		fprintf(out, "}}");
 	}
 	fprintf(out, "}\n");
