@@ -17,15 +17,24 @@
 #include "group.h"
 
 /* The path chosen cannot carry the packet: every member of its group is
- * down, or its one nexthop's port is. */
+ * down, or its one nexthop's port is (or a connected route's port). */
 static __always_inline int xfab_path_dead(int act, const struct xfab_result *res,
-					  const struct xfab_l3_decision *l3)
+					  const struct xfab_route *rt, struct xfab_l3_decision *l3)
 {
 	if (act == XFAB_ACT_DROP)
 		return res->reason == XFAB_DROP_GROUP_EMPTY;
-	/* a port that lost its carrier loses its neighbours too */
-	if (act == XFAB_ACT_PUNT && res->reason == XFAB_PUNT_NEIGH_UNRESOLVED)
-		return !xfab_nexthop_live(l3->nh_id);
+	/* a port that lost its carrier loses its neighbours too; but a
+	 * connected host unresolved on a live port is the kernel's to
+	 * resolve, not a dead path: a connected route has no nexthop (and
+	 * l3->nh_id, not cleared per packet, is the last packet's), its
+	 * port decides (l3->out is free: the packet has no egress yet) */
+	if (act == XFAB_ACT_PUNT && res->reason == XFAB_PUNT_NEIGH_UNRESOLVED) {
+		if (rt->type != XFAB_RT_CONNECTED)
+			return !xfab_nexthop_live(l3->nh_id);
+		xfab_port_egress(&l3->out, rt->id);
+		return (l3->out.flags & XFAB_PORT_UP) != XFAB_PORT_UP ||
+		       !xfab_port_dev_live(rt->id);
+	}
 	if (act != XFAB_ACT_FORWARD || l3->egress_live)
 		return 0;
 	/* the path's port as its nexthop (or neighbour's port) carries it */
@@ -64,7 +73,7 @@ static __always_inline int xfab_local_repair(const struct xfab_meta *m,
 		l3->egress_live = 0;
 		return xfab_use_nexthop(nh, l3, res);
 	}
-	if (!(cfg->flags & XFAB_SET_REPAIR) || !xfab_path_dead(act, res, l3))
+	if (!(cfg->flags & XFAB_SET_REPAIR) || !xfab_path_dead(act, res, rt, l3))
 		return act;
 	if (!xfab_lookup_route(m, XFAB_TABLE_REPAIR, &rep) || rep.type != XFAB_RT_GROUP)
 		return act;

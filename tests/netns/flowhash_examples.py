@@ -80,6 +80,14 @@ D. E-ECMP: default fields + ROCE_DEST_QP, RoCEv2 UDP 10.1.2.3:49152 ->
    hashes (the QP is one of the switch's fields, so the tunnel's too):
    outer source ports 0xc000 | (0x5e4532dc & 0x3fff) = 0xf2dc = 62172 and
    0xc000 | (0xd4bed468 & 0x3fff) = 0xd468 = 54376.
+E. Frames, for the fuzz model's parse (tests/fuzz/packets/fuzz_packets.c
+   check_model_hash, on its switch with INNER and ROCE_DEST_QP): D's first
+   flow as a RoCEv2 frame, BTH 04 00 ff ff 00 00 01 23 ...: the QP is BTH
+   bytes 5-7, 0x000123, so the hash is D's 0x5e456c99. A's flow (UDP
+   10.1.2.3:40000 -> 10.9.0.1:5000) inside VXLAN from 10.1.2.3:50000 to
+   10.9.0.1:4789: with INNER the words are the inner packet's, A's, and
+   the misc word is 17 | 0 << 8 (no QP is taken from an inner packet), so
+   the hash is A's 0x3e4e35c0.
 """
 import os
 import sys

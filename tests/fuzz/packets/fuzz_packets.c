@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fz_lb.h"
 #include "harness.h"
 #include "model.h"
 #include "names.h"
@@ -1021,10 +1022,13 @@ static void expect_counters(const struct model_result *r, size_t len, struct cou
 		e->x.copp[r->copp_group][0] = 1;
 		e->x.copp[r->copp_group][1] = r->reason_bytes;
 	}
-	/* lb_stats: the model's switch has no flowlets, TE, repair or split
-	 * horizon, and tc's reroute is the egress program's (never run):
-	 * nothing moves. queue_stats: only an egress port with a rate queues
-	 * (xdp), and no route leaves by p4, the one with a rate: nothing. */
+	/* lb_stats: the model's TE, repair and split horizon events
+	 * (model_lb.c); no switch has flowlets, and tc's reroute is the
+	 * egress program's (never run). queue_stats: only an egress port
+	 * with a rate queues (xdp), and no route leaves by p4, the one with
+	 * a rate: nothing. */
+	for (int ev = 0; ev < XFAB_LB_MAX; ev++)
+		e->x.lb[ev] = (uint64_t)(r->lb_events >> ev & 1);
 }
 
 /* ---- results ---- */
@@ -1152,6 +1156,7 @@ struct stats {
 	uint64_t verdict[2][MV_COUNT];
 	uint64_t drop[2][XFAB_DROP_MAX], punt[2][XFAB_PUNT_MAX];
 	uint64_t decap[2][MV_COUNT]; /* frames to the VTEP, by outcome */
+	uint64_t lb[2][XFAB_LB_MAX]; /* runs that moved each lb event (model_lb.c) */
 };
 
 static struct stats S;
@@ -1312,6 +1317,8 @@ static void count_run(int tc, const struct model_result *mr)
 	S.verdict[tc][mr->verdict]++;
 	if (mr->decap)
 		S.decap[tc][mr->verdict]++;
+	for (int ev = 0; ev < XFAB_LB_MAX; ev++)
+		S.lb[tc][ev] += (uint64_t)(mr->lb_events >> ev & 1);
 	if (mr->verdict == MV_DROP)
 		S.drop[tc][mr->reason]++;
 	else if (mr->verdict == MV_PUNT)
@@ -1415,11 +1422,12 @@ static int check_frame(uint64_t index, const struct frame *f)
 }
 
 /* The data plane's groups against the model's, whose member order comes
- * from the config by the compiler's rule (model.c number_nexthops): each
- * has two live members, a fresh fill's interleaved buckets, and its first
- * member is the gateway the model puts first. A difference is a finding:
- * the run fails before any frame. */
-static int group_matches(int mg, const struct xfab_nexthop nh[2])
+ * from the config by the compiler's rule (model.c number_nexthops) and
+ * whose buckets from the model's link state (model_group_bucket: a fresh
+ * fill interleaves the members, a dead member's buckets are the live
+ * one's): the same gateways, live count and member in every bucket. A
+ * difference is a finding: the run fails before any frame. */
+static int group_matches(int mg, const struct xfab_group *g, const struct xfab_nexthop nh[2])
 {
 	uint8_t gw[4][16];
 	int fam, n = model_group_gateways(M, mg, &fam, gw, 4), first;
@@ -1432,11 +1440,22 @@ static int group_matches(int mg, const struct xfab_nexthop nh[2])
 			break;
 	if (first == 2) /* another group */
 		return 0;
-	if (first != model_group_first(M, mg)) {
+	if (g->live_members != model_group_live(M, mg)) {
 		fprintf(stderr,
-			"fuzz-packets: FINDING: group %d's first member is its gateway %d in the "
-			"data plane, %d by the compiler's numbering (model.c number_nexthops)\n",
-			mg, first, model_group_first(M, mg));
+			"fuzz-packets: FINDING: group %d has %u live members, the model %d\n", mg,
+			g->live_members, model_group_live(M, mg));
+		return -1;
+	}
+	for (int b = 0; b < XFAB_GROUP_BUCKETS; b++) {
+		int want = model_group_bucket(M, mg, b);
+
+		if (want >= 0 && g->buckets[b] == g->members[want == first ? 0 : 1])
+			continue;
+		fprintf(stderr,
+			"fuzz-packets: FINDING: group %d's bucket %d names its gateway %d in the "
+			"data plane, %d by the model (model.c number_nexthops, model_lb.c "
+			"m_bucket_gw)\n",
+			mg, b, g->buckets[b] == g->members[0] ? first : 1 - first, want);
 		return -1;
 	}
 	return 1;
@@ -1454,18 +1473,13 @@ static int check_groups(void)
 
 		if (bpf_map_lookup_elem(fd_groups, &id, &g) || g.num_members == 0)
 			continue;
-		if (g.num_members != 2 || g.live_members != 2)
+		if (g.num_members != 2)
 			return -1;
-		for (int b = 0; b < XFAB_GROUP_BUCKETS; b++)
-			if (g.buckets[b] != g.members[b % 2]) {
-				fprintf(stderr, "group %u: bucket %d is not interleaved\n", id, b);
-				return -1;
-			}
 		if (bpf_map_lookup_elem(fd_nh, &g.members[0], &nh[0]) ||
 		    bpf_map_lookup_elem(fd_nh, &g.members[1], &nh[1]))
 			return -1;
 		for (int mg = 0; mg < model_n_groups(M) && !match; mg++)
-			match = group_matches(mg, nh);
+			match = group_matches(mg, &g, nh);
 		if (match < 0)
 			return -1;
 		found += match;
@@ -1479,37 +1493,77 @@ static int check_groups(void)
 }
 
 /* The model's hash against worked examples of the spec (seed 12345, the
- * model's; default fields), each sum written out step by step in
- * tests/netns/flowhash_examples.py (A, B, C unordered), which
- * tests/bpf/test_hash.c checks the data plane against too. */
+ * model's), each sum written out step by step in
+ * tests/netns/flowhash_examples.py (A to D: the default fields, the flow
+ * label, symmetric both ways, the QP), which tests/bpf/test_hash.c checks
+ * the data plane against too; then frames (E) through the model's parse
+ * on the inner switch: D's RoCE frame takes its QP from the BTH, and a
+ * VXLAN packet carrying A's flow hashes as A. */
 static int check_model_hash(void)
 {
+	static const char qp[] = "SRC_IP,DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT,ROCE_DEST_QP";
+	static const char label[] =
+	    "SRC_IP,DST_IP,IP_PROTOCOL,L4_SRC_PORT,L4_DST_PORT,IPV6_FLOW_LABEL";
 	static const struct {
-		int v6;
+		const char *fields;
+		int symmetric, v6;
 		const char *src, *dst;
 		uint8_t proto;
 		uint16_t sport, dport;
-		uint32_t hash;
+		uint32_t qp, label, hash;
 	} ex[] = {
-	    {0, "10.1.2.3", "10.9.0.1", 17, 40000, 5000, 0x3e4e35c0},
-	    {1, "fd01::2", "fd09::1", 6, 1234, 80, 0x8015eee5},
-	    {0, "10.9.1.2", "10.9.2.1", 6, 50000, 443, 0xa07a1f84},
+	    {NULL, 0, 0, "10.1.2.3", "10.9.0.1", 17, 40000, 5000, 0, 0, 0x3e4e35c0},   /* A */
+	    {NULL, 0, 1, "fd01::2", "fd09::1", 6, 1234, 80, 0, 0x12345, 0x8015eee5},   /* B */
+	    {label, 0, 1, "fd01::2", "fd09::1", 6, 1234, 80, 0, 0x12345, 0xc06f2167},  /* B */
+	    {NULL, 1, 0, "10.9.1.2", "10.9.2.1", 6, 50000, 443, 0, 0, 0xc9eebcff},     /* C */
+	    {NULL, 1, 0, "10.9.2.1", "10.9.1.2", 6, 443, 50000, 0, 0, 0xc9eebcff},     /* C */
+	    {NULL, 0, 0, "10.9.1.2", "10.9.2.1", 6, 50000, 443, 0, 0, 0xa07a1f84},     /* C */
+	    {qp, 0, 0, "10.1.2.3", "10.9.0.1", 17, 49152, 4791, 0x123, 0, 0x5e456c99}, /* D */
+	    {qp, 0, 0, "10.1.2.3", "10.9.0.1", 17, 49152, 4791, 0x456, 0, 0xd4be00d6}, /* D */
 	};
+	/* E: D's first flow as a RoCEv2 frame (BTH QP 0x000123), and A's flow
+	 * in VXLAN from 10.1.2.3:50000 */
+	static const uint8_t roce[] =
+	    "\x02\x00\x00\x00\x00\x11\x02\xaa\x00\x00\x00\x01\x08\x00\x45\x00\x00\x28\x00\x01"
+	    "\x40\x00\x40\x11\x24\xb7\x0a\x01\x02\x03\x0a\x09\x00\x01\xc0\x00\x12\xb7\x00\x14"
+	    "\x00\x00\x04\x00\xff\xff\x00\x00\x01\x23\x00\x00\x00\x01";
+	static const uint8_t vxlan[] =
+	    "\x02\x00\x00\x00\x00\x11\x02\xaa\x00\x00\x00\x01\x08\x00\x45\x00\x00\x52\x00\x01"
+	    "\x40\x00\x40\x11\x24\x8d\x0a\x01\x02\x03\x0a\x09\x00\x01\xc3\x50\x12\xb5\x00\x3e"
+	    "\x00\x00\x08\x00\x00\x00\x00\x03\xe8\x00\x02\x00\x00\x00\x00\x22\x02\x00\x00\x00"
+	    "\x00\x33\x08\x00\x45\x00\x00\x20\x00\x01\x40\x00\x40\x11\x24\xbf\x0a\x01\x02\x03"
+	    "\x0a\x09\x00\x01\x9c\x40\x13\x88\x00\x0c\x00\x00\x00\x00\x00\x00";
+	struct model *inner;
+	uint32_t h[2];
 
 	for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
 		uint8_t src[16] = {0}, dst[16] = {0};
-		uint32_t h;
 
 		inet_pton(ex[i].v6 ? AF_INET6 : AF_INET, ex[i].src, src);
 		inet_pton(ex[i].v6 ? AF_INET6 : AF_INET, ex[i].dst, dst);
-		h = model_flow_hash(M, ex[i].v6, src, dst, ex[i].proto, ex[i].sport, ex[i].dport);
-		if (h != ex[i].hash) {
+		h[0] = model_flow_hash_ex(M, ex[i].fields, ex[i].symmetric, ex[i].v6, src, dst,
+					  ex[i].proto, ex[i].sport, ex[i].dport, ex[i].qp,
+					  ex[i].label);
+		if (h[0] != ex[i].hash) {
 			fprintf(stderr,
 				"fuzz-packets: the model hashes %s -> %s to %#010x, the "
 				"worked example says %#010x\n",
-				ex[i].src, ex[i].dst, h, ex[i].hash);
+				ex[i].src, ex[i].dst, h[0], ex[i].hash);
 			return -1;
 		}
+	}
+	inner = model_new((const uint8_t(*)[6])H.mac, MODEL_V_INNER);
+	if (!inner)
+		return -1;
+	h[0] = model_frame_hash(inner, roce, sizeof(roce) - 1);
+	h[1] = model_frame_hash(inner, vxlan, sizeof(vxlan) - 1);
+	model_free(inner);
+	if (h[0] != 0x5e456c99 || h[1] != 0x3e4e35c0) {
+		fprintf(stderr,
+			"fuzz-packets: the model's inner switch hashes the RoCE frame to %#010x "
+			"(D: 0x5e456c99), the VXLAN one to %#010x (A: 0x3e4e35c0)\n",
+			h[0], h[1]);
+		return -1;
 	}
 	return 0;
 }
@@ -1601,6 +1655,10 @@ static void print_json(FILE *out, uint64_t mismatches)
 					(unsigned long long)S.punt[tc][i]);
 				first = 0;
 			}
+		fprintf(out, "}, \"lb\": {");
+		for (int i = 0; i < XFAB_LB_MAX; i++)
+			fprintf(out, "%s\"%s\": %llu", i ? ", " : "", xfab_lb_name((__u32)i),
+				(unsigned long long)S.lb[tc][i]);
 		fprintf(out, "}}");
 	}
 	fprintf(out, "}\n");
@@ -1629,6 +1687,11 @@ static void print_text(void)
 			if (S.punt[tc][i])
 				printf(" %s %llu", xfab_punt_name((__u32)i),
 				       (unsigned long long)S.punt[tc][i]);
+		printf("\n    lb events:");
+		for (int i = 0; i < XFAB_LB_MAX; i++)
+			if (S.lb[tc][i])
+				printf(" %s %llu", xfab_lb_name((__u32)i),
+				       (unsigned long long)S.lb[tc][i]);
 		printf("\n");
 	}
 	printf("  tc: %llu frames refused by the kernel (-EINVAL, not run), each one "
@@ -1689,6 +1752,8 @@ static int fz_enter(int v, const uint8_t macs[MODEL_N_PORTS][6])
 			model_variant_name(v), model_config_text(M));
 		return 1;
 	}
+	if (fz_lb_enter(&H, M))
+		return 1;
 	return check_groups() ? 1 : 0;
 }
 

@@ -93,7 +93,7 @@ static const struct m_neigh_cfg m_neigh_cfg[] = {
 
 #define M_HASH_SEED 12345u
 
-static int parse_prefix(const char *s, int *family, uint8_t addr[16], int *plen)
+int m_parse_prefix(const char *s, int *family, uint8_t addr[16], int *plen)
 {
 	char buf[64];
 	const char *slash = strchr(s, '/');
@@ -113,7 +113,7 @@ static int parse_prefix(const char *s, int *family, uint8_t addr[16], int *plen)
 	return 0;
 }
 
-static int parse_addr(const char *s, int *family, uint8_t addr[16])
+int m_parse_addr(const char *s, int *family, uint8_t addr[16])
 {
 	memset(addr, 0, 16);
 	if (inet_pton(AF_INET, s, addr) == 1)
@@ -137,8 +137,7 @@ int m_in_prefix(const uint8_t *addr, const uint8_t *prefix, int plen)
 	return 1;
 }
 
-static struct m_route *add_route(struct model *m, int family, const uint8_t *addr, int plen,
-				 int type)
+struct m_route *m_add_route(struct model *m, int family, const uint8_t *addr, int plen, int type)
 {
 	struct m_route *r;
 
@@ -277,14 +276,22 @@ static void write_config(struct model *m)
 	append(c, sz,
 	       "},\n \"COPP_TABLE\": {\"bgp\": {\"cir\": \"0\"}, \"bfd\": {\"cir\": \"0\"}, "
 	       "\"arp\": {\"cir\": \"0\"}, \"nd\": {\"cir\": \"0\"}, \"ttl_error\": {\"cir\": "
-	       "\"0\"}, \"ip2me\": {\"cir\": \"0\"}, \"default\": {\"cir\": \"0\"}}\n}\n%s%s",
+	       "\"0\"}, \"ip2me\": {\"cir\": \"0\"}, \"default\": {\"cir\": \"0\"}}%s%s",
 	       "", "");
+	m_lb_config(m, c, sz); /* ECMP, LOCAL_REPAIR, TE_PATH */
+	append(c, sz, "\n}\n%s%s", "", "");
 }
 
 static void number_nexthops(struct model *m);
 
 static const char *const m_variant_names[MODEL_V_COUNT] = {
     [MODEL_V_BASE] = "base",
+    [MODEL_V_SYMMETRIC] = "symmetric",
+    [MODEL_V_ROCE_QP] = "roce-qp",
+    [MODEL_V_INNER] = "inner",
+    [MODEL_V_SPLIT_HORIZON] = "split-horizon",
+    [MODEL_V_TE_PIN] = "te-pin",
+    [MODEL_V_DEAD_MEMBER] = "dead-member",
 };
 
 const char *model_variant_name(int variant)
@@ -333,18 +340,18 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6], int variant)
 
 			if (!m->port[p].addrs[a])
 				continue;
-			if (parse_prefix(m->port[p].addrs[a], &fam, addr, &plen))
+			if (m_parse_prefix(m->port[p].addrs[a], &fam, addr, &plen))
 				goto fail;
 			width = fam == 4 ? 32 : 128;
 			memset(net, 0, sizeof(net));
 			for (int i = 0; i < plen; i++)
 				net[i >> 3] |= addr[i >> 3] & (0x80 >> (i & 7));
-			r = add_route(m, fam, net, plen, RT_CONNECTED);
+			r = m_add_route(m, fam, net, plen, RT_CONNECTED);
 			if (!r)
 				goto fail;
 			r->port = p;
 			r->vnet = m->port[p].vnet;
-			r = add_route(m, fam, addr, width, RT_LOCAL);
+			r = m_add_route(m, fam, addr, width, RT_LOCAL);
 			if (!r)
 				goto fail;
 			r->vnet = m->port[p].vnet;
@@ -355,9 +362,9 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6], int variant)
 		int fam, plen;
 		struct m_route *r;
 
-		if (parse_prefix(c->prefix, &fam, addr, &plen))
+		if (m_parse_prefix(c->prefix, &fam, addr, &plen))
 			goto fail;
-		r = add_route(m, fam, addr, plen, c->nexthops ? RT_NEXTHOP : RT_BLACKHOLE);
+		r = m_add_route(m, fam, addr, plen, c->nexthops ? RT_NEXTHOP : RT_BLACKHOLE);
 		if (!r)
 			goto fail;
 		if (c->nexthops) {
@@ -368,7 +375,7 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6], int variant)
 			     tok = strtok_r(NULL, ",", &save)) {
 				int gfam;
 
-				if (parse_addr(tok, &gfam, r->gw[r->n_gw]) || gfam != fam)
+				if (m_parse_addr(tok, &gfam, r->gw[r->n_gw]) || gfam != fam)
 					goto fail;
 				r->order[r->n_gw] = r->n_gw;
 				r->n_gw++;
@@ -397,10 +404,10 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6], int variant)
 		int fam, plen;
 		struct m_route *r;
 
-		if (parse_prefix(m_vnet_routes[i].prefix, &fam, addr, &plen))
+		if (m_parse_prefix(m_vnet_routes[i].prefix, &fam, addr, &plen))
 			goto fail;
-		r = add_route(m, fam, addr, plen,
-			      m_vnet_routes[i].nexthop ? RT_NEXTHOP : RT_CONNECTED);
+		r = m_add_route(m, fam, addr, plen,
+				m_vnet_routes[i].nexthop ? RT_NEXTHOP : RT_CONNECTED);
 		if (!r)
 			goto fail;
 		r->vnet = 1;
@@ -408,7 +415,7 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6], int variant)
 		if (m_vnet_routes[i].nexthop) {
 			int gfam;
 
-			if (parse_addr(m_vnet_routes[i].nexthop, &gfam, r->gw[0]) || gfam != fam)
+			if (m_parse_addr(m_vnet_routes[i].nexthop, &gfam, r->gw[0]) || gfam != fam)
 				goto fail;
 			r->n_gw = 1;
 		}
@@ -419,9 +426,9 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6], int variant)
 		int fam, plen;
 		struct m_route *r;
 
-		if (parse_prefix(m_tunnels[i].prefix, &fam, addr, &plen))
+		if (m_parse_prefix(m_tunnels[i].prefix, &fam, addr, &plen))
 			goto fail;
-		r = add_route(m, fam, addr, plen, RT_TUNNEL);
+		r = m_add_route(m, fam, addr, plen, RT_TUNNEL);
 		if (!r)
 			goto fail;
 		r->vnet = 1;
@@ -436,8 +443,8 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6], int variant)
 			goto fail;
 	}
 	inet_pton(AF_INET, M_VTEP_SRC, m->vtep);
-	/* the hash keys: k0, src[0..3], dst[0..3], ports, misc, label; the
-	 * default fields hash no flow label and no QP (LOAD_BALANCING.md) */
+	/* the hash keys: k0, src[0..3], dst[0..3], ports, misc, label
+	 * (LOAD_BALANCING.md); the fields are the variant's (model_lb.c) */
 	m->k0 = splitmix64(&st);
 	for (int i = 0; i < 4; i++)
 		m->ksrc[i] = splitmix64(&st);
@@ -445,6 +452,9 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6], int variant)
 		m->kdst[i] = splitmix64(&st);
 	m->kports = splitmix64(&st);
 	m->kmisc = splitmix64(&st);
+	m->klabel = splitmix64(&st);
+	if (m_lb_setup(m)) /* the variant's hash, repair, pins, link state */
+		goto fail;
 	number_nexthops(m);
 	write_config(m);
 	return m;
@@ -482,11 +492,22 @@ int model_group_gateways(const struct model *m, int g, int *family, uint8_t gw[]
 	return n;
 }
 
-int model_group_first(const struct model *m, int g)
+int model_group_live(const struct model *m, int g)
+{
+	int n = 0;
+
+	if (g < 0 || g >= m->n_groups)
+		return 0;
+	for (int k = 0; k < m->rt[m->group_route[g]].n_gw; k++)
+		n += m_gw_live(m, &m->rt[m->group_route[g]], k);
+	return n;
+}
+
+int model_group_bucket(const struct model *m, int g, int b)
 {
 	if (g < 0 || g >= m->n_groups)
 		return -1;
-	return m->rt[m->group_route[g]].order[0];
+	return m_bucket_gw(m, &m->rt[m->group_route[g]], b);
 }
 
 const uint8_t *m_neighbour(int slot, int v6, const uint8_t *addr)
@@ -495,7 +516,7 @@ const uint8_t *m_neighbour(int slot, int v6, const uint8_t *addr)
 		uint8_t a[16];
 		int fam;
 
-		if (m_neigh_cfg[i].slot != slot || parse_addr(m_neigh_cfg[i].addr, &fam, a) ||
+		if (m_neigh_cfg[i].slot != slot || m_parse_addr(m_neigh_cfg[i].addr, &fam, a) ||
 		    fam != (v6 ? 6 : 4) || memcmp(a, addr, v6 ? 16 : 4))
 			continue;
 		return m_neigh_cfg[i].mac;
@@ -562,7 +583,7 @@ static void number_route(const struct model *m, struct m_route *r, struct m_nh *
 	int idx[M_MAX_GW], id[M_MAX_GW];
 
 	for (int k = 0; k < r->n_gw; k++) {
-		mem[k].port = m_gw_port(m, r->vnet, r->family == 6, r->gw[k]);
+		mem[k].port = m_gw_port(m, r->vnet == 1, r->family == 6, r->gw[k]);
 		mem[k].family = r->family;
 		memcpy(mem[k].gw, r->gw[k], 16);
 		idx[k] = k;
@@ -592,11 +613,15 @@ static void number_nexthops(struct model *m)
 	struct m_nh nh[M_MAX_ROUTES * M_MAX_GW];
 	int n_nh = 0;
 
-	for (int vnet = 1; vnet >= 0; vnet--) /* VNET routes first */
+	/* VNET routes first, TE entries last (ARCHITECTURE.md's feature
+	 * order), the repair group of gateways numbered already */
+	static const int tables[] = {1, 0, M_VNET_TE, M_VNET_REPAIR};
+
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
 		for (int i = 0; i < m->n_rt; i++) {
 			struct m_route *r = &m->rt[i];
 
-			if (r->vnet == vnet && (r->type == RT_NEXTHOP || r->type == RT_GROUP))
+			if (r->vnet == tables[t] && (r->type == RT_NEXTHOP || r->type == RT_GROUP))
 				number_route(m, r, nh, &n_nh);
 		}
 }

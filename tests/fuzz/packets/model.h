@@ -55,6 +55,7 @@ struct model_result {
 	int encap;	      /* MV_FORWARD: into a tunnel */
 	int tclass;	      /* MV_FORWARD: the traffic class, QOS.md's map of the DSCP */
 	size_t vnet_bytes;    /* MV_FORWARD, encap or decap: the inner frame's bytes */
+	int lb_events;	      /* the lb_stats events it moves, bit n: XFAB_LB_n once */
 	uint8_t out[MODEL_MAX_FRAME + 8];
 	size_t out_len; /* the frame the program leaves (xdp: with its metadata) */
 };
@@ -70,6 +71,14 @@ struct model;
  */
 enum model_variant {
 	MODEL_V_BASE,
+	/* model_lb.c: hash modes, local repair, TE pins (LOAD_BALANCING.md) */
+	MODEL_V_SYMMETRIC,     /* symmetric hashing, the IPv6 flow label hashed */
+	MODEL_V_ROCE_QP,       /* E-ECMP: the BTH's QP, no source port, no protocol */
+	MODEL_V_INNER,	       /* VXLAN hashed on its inner headers (and the QP field) */
+	MODEL_V_SPLIT_HORIZON, /* LOCAL_REPAIR split horizon and bounce, every port up */
+	MODEL_V_TE_PIN,	       /* TE pins (config and runtime), split horizon */
+	MODEL_V_DEAD_MEMBER,   /* p3's carrier down: dead members, the bounce, TE fallback
+				* (not resilient: p3's return gives a fresh fill) */
 	MODEL_V_COUNT,
 };
 /* "base", ...: the name in reports and in the regression list. */
@@ -94,17 +103,36 @@ const char *model_config_text(const struct model *m);
 int model_n_groups(const struct model *m);
 /* The gateways of group g: family (4 or 6), addresses (16 bytes each). */
 int model_group_gateways(const struct model *m, int g, int *family, uint8_t gw[][16], int max);
-/* The gateway (index into model_group_gateways) of group g's even buckets. */
-int model_group_first(const struct model *m, int g);
+/* Group g's live members (their ports up), and the gateway bucket b names
+ * (-1: none live): a fresh fill interleaves them; a dead member's buckets
+ * are the live one's (LOAD_BALANCING.md "Groups"). */
+int model_group_live(const struct model *m, int g);
+int model_group_bucket(const struct model *m, int g, int b);
+
+/* Runtime TE pins the harness installs as `xfabctl te add` does
+ * (CONTROL.md): pin i's ingress port, prefix and gateway; 0, or -1 past the
+ * last. */
+int model_te_runtime_pin(const struct model *m, int i, const char **in, const char **prefix,
+			 const char **via);
 
 /* One frame on harness port in_port (0..MODEL_N_PORTS-1) through the
  * datapath (tc 0: xfab_xdp, 1: xfab_tc). */
 void model_run(const struct model *m, int tc, int in_port, const uint8_t *frame, size_t len,
 	       struct model_result *r);
 
-/* The flow hash of the docs (LOAD_BALANCING.md), exposed for a self-test. */
+/* The flow hash of the docs (LOAD_BALANCING.md), exposed for a self-test:
+ * the default fields, and fields (CONFIG.md's names, comma list; NULL: the
+ * default) with the QP, the flow label and symmetric ordering. */
 uint32_t model_flow_hash(const struct model *m, int v6, const uint8_t *src, const uint8_t *dst,
 			 uint8_t proto, uint16_t sport, uint16_t dport);
+uint32_t model_flow_hash_ex(const struct model *m, const char *fields, int symmetric, int v6,
+			    const uint8_t *src, const uint8_t *dst, uint8_t proto, uint16_t sport,
+			    uint16_t dport, uint32_t qp, uint32_t label);
+
+/* The group hash of an untagged IP frame routed in the default table, as
+ * the switch's fields and options take it (its QP, flow label, inner
+ * headers); 0 for another frame. For the self-test. */
+uint32_t model_frame_hash(const struct model *m, const uint8_t *f, size_t len);
 
 /* RFC 1071: the ones' complement of the ones' complement sum of len bytes. */
 uint16_t model_csum(const uint8_t *p, size_t len);

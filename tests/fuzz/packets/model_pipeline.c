@@ -43,33 +43,6 @@ static uint16_t csum_update(uint16_t hc, uint16_t old, uint16_t new)
 	return (uint16_t)~fold((uint32_t)(uint16_t)~hc + (uint16_t)~old + new);
 }
 
-/* ---- the flow hash (LOAD_BALANCING.md "How a member is chosen" 2) ---- */
-
-/* A 32-bit word of the flow: network-order bytes read as a little-endian
- * host integer (the data plane's hosts are little-endian). */
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-uint32_t model_flow_hash(const struct model *m, int v6, const uint8_t *src, const uint8_t *dst,
-			 uint8_t proto, uint16_t sport, uint16_t dport)
-{
-	/* the ports word: sport | dport << 16, each port's network-order
-	 * bytes read as a host integer */
-	uint32_t sp = (uint32_t)(sport >> 8) | (uint32_t)(sport & 0xff) << 8;
-	uint32_t dp = (uint32_t)(dport >> 8) | (uint32_t)(dport & 0xff) << 8;
-	uint64_t h = m->k0;
-	int words = v6 ? 4 : 1;
-
-	for (int i = 0; i < words; i++)
-		h +=
-		    m->ksrc[i] * le32(src + 4 * (size_t)i) + m->kdst[i] * le32(dst + 4 * (size_t)i);
-	h += m->kports * (uint64_t)(sp | dp << 16);
-	h += m->kmisc * (uint64_t)proto; /* proto | qp << 8, the QP not selected */
-	return (uint32_t)(h >> 32);
-}
-
 /* ---- the decision ---- */
 
 static uint16_t be16(const uint8_t *p)
@@ -82,22 +55,6 @@ static void put_be16(uint8_t *p, uint16_t v)
 	p[0] = (uint8_t)(v >> 8);
 	p[1] = (uint8_t)v;
 }
-
-struct m_pkt {
-	size_t len;
-	size_t l3;
-	int tagged;
-	uint16_t proto;
-	int perr; /* the first problem parsing met (a drop reason), judged in order */
-	int v6;
-	uint8_t src[16], dst[16];
-	uint8_t ttl, tos, l4_proto;
-	int have_ports;
-	uint16_t sport, dport;
-	int icmp_type; /* -1: none read */
-	int hop_by_hop;
-	size_t l3_len;
-};
 
 static int drop(struct model_result *r, int reason)
 {
@@ -132,6 +89,10 @@ static void parse_l4(const uint8_t *f, struct m_pkt *k, size_t l4)
 			k->perr = k->perr ? k->perr : XFAB_DROP_L4_TRUNCATED;
 			return;
 		}
+		/* LOAD_BALANCING.md 2: RoCEv2's destination QP, BTH bytes 5-7
+		 * (its 12 bytes in the frame, IBTA's BTH length) */
+		if (be16(f + l4 + 2) == 4791 && l4 + 8 + 12 <= k->len)
+			k->qp = (uint32_t)f[l4 + 13] << 16 | (uint32_t)f[l4 + 14] << 8 | f[l4 + 15];
 		break;
 	case 1:	 /* ICMP */
 	case 58: /* ICMPv6 */
@@ -145,6 +106,7 @@ static void parse_l4(const uint8_t *f, struct m_pkt *k, size_t l4)
 		return;
 	}
 	k->have_ports = 1;
+	k->l4 = l4;
 	k->sport = be16(f + l4);
 	k->dport = be16(f + l4 + 2);
 }
@@ -209,6 +171,7 @@ static void parse_ipv6(const uint8_t *f, struct m_pkt *k)
 	memcpy(k->dst, h + 24, 16);
 	k->ttl = h[7];
 	k->tos = (uint8_t)((h[0] & 0x0f) << 4 | h[1] >> 4);
+	k->label = (uint32_t)(h[1] & 0x0f) << 16 | (uint32_t)h[2] << 8 | h[3]; /* RFC 8200 */
 	nh = h[6];
 	cur = k->l3 + 40;
 	/* the extension header chain, at most 8 headers (stage 2) */
@@ -371,30 +334,6 @@ static const struct m_route *lpm(const struct model *m, const struct m_pkt *k, i
 	return best;
 }
 
-/* Stages 6-7: the egress port and neighbour MAC of route rt (connected,
- * nexthop or group) for packet k; NULL when the neighbour is unresolved. */
-static const uint8_t *path(const struct model *m, const struct m_route *rt, const struct m_pkt *k,
-			   int vnet, int *port)
-{
-	const uint8_t *gw;
-	int member = 0;
-
-	if (rt->type == RT_CONNECTED) {
-		*port = rt->port;
-		return m_neighbour(*port, k->v6, k->dst);
-	}
-	if (rt->type == RT_GROUP) {
-		uint32_t h =
-		    model_flow_hash(m, k->v6, k->src, k->dst, k->l4_proto,
-				    k->have_ports ? k->sport : 0, k->have_ports ? k->dport : 0);
-
-		member = rt->order[(h & 255) % (uint32_t)rt->n_gw];
-	}
-	gw = rt->gw[member];
-	*port = m_gw_port(m, vnet, k->v6, gw);
-	return *port < 0 ? NULL : m_neighbour(*port, k->v6, gw);
-}
-
 /* Stage 9 at l3: MACs, TTL or hop limit, the IPv4 checksum (RFC 1624). */
 static void rewrite(uint8_t *o, size_t l3, int v6, const uint8_t *dmac, const uint8_t *smac)
 {
@@ -422,17 +361,25 @@ static void rewrite(uint8_t *o, size_t l3, int v6, const uint8_t *dmac, const ui
 static void encap(const struct model *m, const uint8_t *f, const struct m_pkt *k,
 		  struct model_result *r, const struct m_route *rt)
 {
-	uint32_t h = model_flow_hash(m, k->v6, k->src, k->dst, k->l4_proto,
-				     k->have_ports ? k->sport : 0, k->have_ports ? k->dport : 0);
-	uint16_t sport = (uint16_t)(49152u | ((h ^ (h >> 16)) & 0x3fff));
-	const uint8_t *ep = rt->gw[(h >> 8) % (uint32_t)rt->n_gw], *dmac;
+	/* the tunnel hash (OVERLAY.md, xfab_hash.h's spec): the inner
+	 * flow's 5-tuple and the switch's QP and label fields, never INNER
+	 * nor symmetric */
+	struct m_flow fl;
+	uint32_t h;
+	uint16_t sport;
+	const uint8_t *ep, *dmac;
 	size_t inner_len = k->len - (k->tagged ? 4 : 0), plen = k->len - k->l3;
 	static const uint8_t zero[6];
 	const struct m_route *u;
 	struct m_pkt outer;
 	uint8_t *o = r->out;
+	struct m_hop hop;
 	int port;
 
+	m_flow_of(m, f, k, 0, &fl);
+	h = m_hash(m, &fl, (m->hash_fields | M_HF_DEFAULT) & ~(unsigned)M_HF_INNER, 0);
+	sport = (uint16_t)(49152u | ((h ^ (h >> 16)) & 0x3fff));
+	ep = rt->gw[(h >> 8) % (uint32_t)rt->n_gw];
 	memset(&outer, 0, sizeof(outer));
 	memcpy(outer.src, m->vtep, 4);
 	memcpy(outer.dst, ep, 4);
@@ -455,9 +402,22 @@ static void encap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 		drop(r, XFAB_DROP_BLACKHOLE);
 		return;
 	}
-	dmac = path(m, u, &outer, 0, &port);
+	/* the underlay's path, repaired as any of its routes' (ARCHITECTURE.md
+	 * 6; the tenant's port p6 has no TE pin) */
+	m_path(m, u, &outer, NULL, 0, &hop);
+	m_repair(m, u, &outer, NULL, r->in_slot, &hop, &r->lb_events);
+	dmac = hop.dmac;
+	port = hop.port;
+	if (hop.empty) {
+		drop(r, XFAB_DROP_GROUP_EMPTY);
+		return;
+	}
 	if (!dmac) {
 		drop(r, XFAB_DROP_VNET_UNDERLAY_PUNT);
+		return;
+	}
+	if (hop.dead) { /* stage 8 */
+		drop(r, XFAB_DROP_EGRESS_DOWN);
 		return;
 	}
 	if (m->port[port].vnet) {
@@ -516,19 +476,38 @@ static void encap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k,
 		  struct model_result *r, int vnet, int decapped)
 {
-	const struct m_route *rt = lpm(m, k, vnet);
+	const struct m_route *rt = lpm(m, k, vnet), *pin = NULL;
 	const uint8_t *dmac;
 	uint8_t *o = r->out;
+	struct m_hop hop;
 	int port;
 
 	if (vnet) /* routed in the tenant's table: its counters from here on */
 		r->vnet = 1;
-	if (!rt) { /* a tenant's table never falls into the default one */
-		drop(r, vnet ? XFAB_DROP_VNET_NO_ROUTE : XFAB_DROP_NO_ROUTE);
+	if (rt && rt->type == RT_LOCAL) {
+		punt(r, k, XFAB_PUNT_TO_SELF);
 		return;
 	}
-	if (rt->type == RT_LOCAL) {
-		punt(r, k, XFAB_PUNT_TO_SELF);
+	/* LOAD_BALANCING.md 1: a TE entry of the ingress port overrides the
+	 * route (even none) while its path is up; else the route, counted as
+	 * a fallback */
+	if (!vnet && !decapped)
+		pin = m_te_pin(m, r->in_slot, k);
+	if (pin && k->ttl <= 1) { /* the kernel answers: traceroute sees the hop */
+		punt(r, k, XFAB_PUNT_TTL_EXPIRED);
+		return;
+	}
+	if (pin && !m_te_usable(m, pin)) {
+		r->lb_events |= 1 << XFAB_LB_TE_FALLBACK;
+		pin = NULL;
+	}
+	if (pin) {
+		r->lb_events |= 1 << XFAB_LB_TE_HIT;
+		m_path(m, pin, k, f, 0, &hop); /* only the route's own path is repaired */
+		goto chosen;
+	}
+	if (!rt) { /* a tenant's table never falls into the default one */
+		drop(r, vnet ? XFAB_DROP_VNET_NO_ROUTE : XFAB_DROP_NO_ROUTE);
 		return;
 	}
 	if (k->ttl <= 1) { /* after the local check: the kernel answers */
@@ -546,13 +525,26 @@ static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k
 			encap(m, f, k, r, rt);
 		return;
 	}
-	dmac = path(m, rt, k, vnet, &port);
+	m_path(m, rt, k, vnet ? NULL : f, vnet, &hop);
+	if (!vnet) /* CONFIG.md LOCAL_REPAIR: the underlay's routes */
+		m_repair(m, rt, k, f, r->in_slot, &hop, &r->lb_events);
+chosen:
+	dmac = hop.dmac;
+	port = hop.port;
+	if (hop.empty) { /* every member down */
+		drop(r, XFAB_DROP_GROUP_EMPTY);
+		return;
+	}
 	if (!dmac) { /* stage 7: the kernel resolves and forwards */
 		punt(r, k, XFAB_PUNT_NEIGH_UNRESOLVED);
 		return;
 	}
-	/* stage 8: every egress port here is up; tenants stay apart
-	 * (OVERLAY.md "Isolation"); the MTU is the L3 length's */
+	/* stage 8: the egress port up; tenants stay apart (OVERLAY.md
+	 * "Isolation"); the MTU is the L3 length's */
+	if (hop.dead) {
+		drop(r, XFAB_DROP_EGRESS_DOWN);
+		return;
+	}
 	if (m->port[port].vnet != vnet) {
 		drop(r, XFAB_DROP_VNET_CROSS);
 		return;
@@ -842,4 +834,26 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 	 * class to that ingress priority group */
 	if (tc && r->verdict == MV_FORWARD && (m->port[slot].pfc_enable & (1 << r->tclass)))
 		r->pfc_pg = slot * 8 + r->tclass;
+}
+
+uint32_t model_frame_hash(const struct model *m, const uint8_t *f, size_t len)
+{
+	struct m_flow fl;
+	struct m_pkt k;
+
+	memset(&k, 0, sizeof(k));
+	if (len < 14 || len > MODEL_MAX_FRAME)
+		return 0;
+	k.len = len;
+	k.l3 = 14;
+	k.icmp_type = -1;
+	k.proto = be16(f + 12);
+	if (k.proto == 0x0800)
+		parse_ipv4(f, &k);
+	else if (k.proto == 0x86dd)
+		parse_ipv6(f, &k);
+	else
+		return 0;
+	m_flow_of(m, f, &k, 1, &fl);
+	return m_hash(m, &fl, m->hash_fields, m->symmetric);
 }
