@@ -273,18 +273,18 @@ static void write_config(struct model *m)
 		       m->port[p].name, list);
 		first = 0;
 	}
-	/* CoPP off (cir 0 in every group): the model decides punts, not rates */
-	append(c, sz,
-	       "},\n \"COPP_TABLE\": {\"bgp\": {\"cir\": \"0\"}, \"bfd\": {\"cir\": \"0\"}, "
-	       "\"arp\": {\"cir\": \"0\"}, \"nd\": {\"cir\": \"0\"}, \"ttl_error\": {\"cir\": "
-	       "\"0\"}, \"ip2me\": {\"cir\": \"0\"}, \"default\": {\"cir\": \"0\"}}\n}\n%s%s",
-	       "", "");
+	append(c, sz, "}%s%s", "", "");
+	m_acl_config(m, c, sz);	 /* model_acl.c */
+	m_copp_config(m, c, sz); /* model_copp.c */
+	append(c, sz, "\n}\n%s%s", "", "");
 }
 
 static void number_nexthops(struct model *m);
 
 static const char *const m_variant_names[MODEL_V_COUNT] = {
     [MODEL_V_BASE] = "base",
+    [MODEL_V_ACL] = "acl",
+    [MODEL_V_COPP_RATE] = "copp-rate",
 };
 
 const char *model_variant_name(int variant)

@@ -55,8 +55,37 @@ struct model {
 	int n_groups;
 	uint64_t k0, ksrc[4], kdst[4], kports, kmisc;
 	uint8_t vtep[4];
-	char config[8192];
+	char config[16384];
 };
+
+/* ---- one frame's fields (model_pipeline.c parses them) ---- */
+
+struct m_pkt {
+	size_t len;
+	size_t l3;
+	int tagged;
+	uint16_t proto;
+	int perr; /* the first problem parsing met (a drop reason), judged in order */
+	int v6;
+	uint8_t src[16], dst[16];
+	uint8_t ttl, tos, l4_proto;
+	int have_ports;
+	uint16_t sport, dport;
+	int icmp_type; /* -1: none read */
+	int hop_by_hop;
+	size_t l4; /* the L4 header's offset, 0: not read (a fragment, no ports) */
+	size_t l3_len;
+};
+
+/* ACL.md: the ingress ACL's verdict on k (frame f) from port slot: 1 when
+ * a rule dropped it (r says so), 0 when it goes on (r->acl_rule set when a
+ * rule decided). model_acl.c. */
+int m_acl(const struct model *m, const uint8_t *f, const struct m_pkt *k, int slot,
+	  struct model_result *r);
+/* The variant's ACL_TABLE and ACL_RULE (none: nothing), then its
+ * COPP_TABLE, appended to the config text c of size sz. */
+void m_acl_config(const struct model *m, char *c, size_t sz);
+void m_copp_config(const struct model *m, char *c, size_t sz);
 
 /* 1 when addr lies in prefix/plen. */
 int m_in_prefix(const uint8_t *addr, const uint8_t *prefix, int plen);

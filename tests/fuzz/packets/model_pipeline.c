@@ -83,22 +83,6 @@ static void put_be16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
-struct m_pkt {
-	size_t len;
-	size_t l3;
-	int tagged;
-	uint16_t proto;
-	int perr; /* the first problem parsing met (a drop reason), judged in order */
-	int v6;
-	uint8_t src[16], dst[16];
-	uint8_t ttl, tos, l4_proto;
-	int have_ports;
-	uint16_t sport, dport;
-	int icmp_type; /* -1: none read */
-	int hop_by_hop;
-	size_t l3_len;
-};
-
 static int drop(struct model_result *r, int reason)
 {
 	r->verdict = MV_DROP;
@@ -145,6 +129,7 @@ static void parse_l4(const uint8_t *f, struct m_pkt *k, size_t l4)
 		return;
 	}
 	k->have_ports = 1;
+	k->l4 = l4;
 	k->sport = be16(f + l4);
 	k->dport = be16(f + l4 + 2);
 }
@@ -831,8 +816,11 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 		r->out_len = len + 4;
 		r->verdict = MV_HANDOFF;
 		return;
-	} /* the overlay: a tenant port routes in its VNET's table; a tunnel
-	   * packet to this VTEP is decapsulated (OVERLAY.md) */
+	}
+	if (m_acl(m, f, &k, slot, r)) /* stage 4c: the ingress ACL (ACL.md) */
+		return;
+	/* the overlay: a tenant port routes in its VNET's table; a tunnel
+	 * packet to this VTEP is decapsulated (OVERLAY.md) */
 	if (!k.v6 && k.l4_proto == 17 && k.have_ports && k.dport == 4789 &&
 	    !memcmp(k.dst, m->vtep, 4) && !m->port[slot].vnet)
 		decap(m, f, &k, r);
