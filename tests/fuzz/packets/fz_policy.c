@@ -42,17 +42,17 @@ int fz_policy_init(struct harness *h)
 
 /* copp_state as the ABI says tests may set it: last_ns 0, never used (the
  * first punt fills the bucket); the model's buckets alike. */
-int fz_policy_enter(struct harness *h, const struct model *m)
+int fz_policy_enter(void)
 {
-	(void)h;
-	(void)m;
 	memset(bucket, 0, sizeof(bucket));
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++) {
 		struct xfab_copp_state st;
 
 		memset(&st, 0, sizeof(st));
-		if (bpf_map_update_elem(fd_copp_state, &g, &st, BPF_ANY))
+		if (bpf_map_update_elem(fd_copp_state, &g, &st, BPF_ANY)) {
+			fprintf(stderr, "fuzz_packets: copp_state[%u] not writable\n", g);
 			return -1;
+		}
 	}
 	return 0;
 }

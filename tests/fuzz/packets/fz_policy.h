@@ -20,7 +20,7 @@
 /* The maps (after h_setup). 0 or -1. */
 int fz_policy_init(struct harness *h);
 /* A switch loaded: its buckets as never used, on both sides. 0 or -1. */
-int fz_policy_enter(struct harness *h, const struct model *m);
+int fz_policy_enter(void);
 /* CLOCK_MONOTONIC just before (after 0) and after (1) a run. */
 void fz_copp_clock(int after);
 /* The run's punt through its group's meter: the model's bucket at the
