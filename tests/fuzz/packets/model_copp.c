@@ -15,10 +15,11 @@
 
 /*
  * The copp-rate switch's meters, picked so that over a run's share of
- * frames every policed group both admits and polices and refills in
- * between: arp, ttl_error and default drain within a few hundred frames
- * and then live on their cir; ip2me gives its cbs as its cir (CONFIG.md:
- * "default: cir"); bfd is not policed (cir 0); bgp and nd have no entry
+ * frames (a few seconds to a minute on a loaded box) every policed group
+ * both admits and polices and refills in between: arp, ttl_error, ip2me
+ * and default drain within a few hundred frames and then live on their
+ * cir; ip2me's cbs is its cir (CONFIG.md: "default: cir"); bfd is not
+ * policed (cir 0); bgp and nd have no entry
  * and keep SONiC's defaults (6000/6000, 600/600: CONFIG.md "COPP_TABLE"),
  * far above what they see, every packet green through a meter.
  */
@@ -34,8 +35,8 @@ static const struct {
      "\"arp_resp,arp_req\"}",
      20, 4},
     {XFAB_COPP_ND, NULL, 600, 600},
-    {XFAB_COPP_TTL_ERROR, "\"ttl_error\": {\"cir\": \"50\", \"cbs\": \"10\"}", 50, 10},
-    {XFAB_COPP_IP2ME, "\"ip2me\": {\"cir\": \"300\"}", 300, 300},
+    {XFAB_COPP_TTL_ERROR, "\"ttl_error\": {\"cir\": \"5\", \"cbs\": \"10\"}", 5, 10},
+    {XFAB_COPP_IP2ME, "\"ip2me\": {\"cir\": \"30\"}", 30, 30},
     {XFAB_COPP_DEFAULT, "\"default\": {\"cir\": \"200\", \"cbs\": \"30\", \"mode\": \"sr_tcm\"}",
      200, 30},
 };
