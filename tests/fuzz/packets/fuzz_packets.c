@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "fz_lb.h"
+#include "fz_policy.h"
 #include "harness.h"
 #include "model.h"
 #include "names.h"
@@ -56,6 +57,7 @@ static struct model *M;
 static int n_cpus;
 static int fd_port_stats, fd_drop_stats, fd_punt_stats, fd_pfc_state;
 static int fd_vnet_stats, fd_vnet_drops, fd_copp_stats, fd_lb_stats, fd_queue_stats;
+static int fd_acl_stats;
 
 /* ---- random numbers (xorshift64*: seeded, reproducible) ---- */
 
@@ -64,6 +66,8 @@ static uint64_t rng_state;
 static int clean;
 /* this frame goes to the VTEP (UDP 4789, OVERLAY.md), from harness port cur_port */
 static int to_vtep, cur_port, inner_depth;
+/* the switch the frames are generated for (enum model_variant) */
+static int gen_variant;
 
 static uint64_t rnd(void)
 {
@@ -159,6 +163,8 @@ static void pick_addr(int v6, int dst, uint8_t *out)
 		rand_bytes(out, v6 ? 16 : 4);
 		return;
 	}
+	if (gen_variant == MODEL_V_ACL && chance(25) && fz_acl_addr(v6, dst, cur_port, rnd(), out))
+		return;	     /* an ACL rule's edge */
 	if (cur_port == 5) { /* the tenant's port: its own address plan */
 		static const char *const t4[] = {"192.168.1.2",	  "192.168.1.1",   "192.168.1.50",
 						 "192.168.9.5",	  "192.168.8.8",   "10.9.0.1",
@@ -269,23 +275,29 @@ static size_t build_l4(uint8_t *b, size_t off, uint8_t proto, int v6)
 	case 6: /* BGP's port now and then: CoPP's bgp group (COPP.md) */
 		put16(b + off, chance(8) ? 179 : (uint16_t)edge(16));
 		put16(b + off + 2, chance(8) ? 179 : (uint16_t)edge(16));
+		if (gen_variant == MODEL_V_ACL && chance(50)) /* an ACL rule's port */
+			put16(b + off + 2 * rn(2), fz_acl_port(rnd()));
 		rand_bytes(b + off + 4, 16);
 		b[off + 12] = 0x50;
 		return off + 20;
 	case 17: {
 		static const uint16_t bfd[3] = {3784, 3785, 4784}; /* CoPP's bfd group */
-		uint16_t dport = to_vtep      ? 4789
-				 : chance(25) ? 4791
-				 : chance(15) ? 4789
-				 : chance(10) ? bfd[rn(3)]
-					      : (uint16_t)edge(16);
+		uint16_t dport = to_vtep				    ? 4789
+				 : gen_variant == MODEL_V_ACL && chance(30) ? fz_acl_port(rnd())
+				 : chance(25)				    ? 4791
+				 : chance(15)				    ? 4789
+				 : chance(10)				    ? bfd[rn(3)]
+									    : (uint16_t)edge(16);
 		size_t end = off + 8;
 
 		put16(b + off, chance(50) ? 49152 + (uint16_t)rn(16384) : (uint16_t)edge(16));
+		if (gen_variant == MODEL_V_ACL && chance(40))
+			put16(b + off, fz_acl_port(rnd()));
 		put16(b + off + 2, dport);
 		put16(b + off + 6, 0);
 		if (dport == 4791) { /* BTH: opcode, flags, P_Key, QP, PSN */
-			b[end] = 0x04;
+			b[end] =
+			    gen_variant == MODEL_V_ACL && chance(80) ? fz_acl_opcode(rnd()) : 0x04;
 			b[end + 1] = 0;
 			put16(b + end + 2, 0xffff);
 			b[end + 4] = 0;
@@ -467,6 +479,8 @@ static void build_ipv4(struct frame *f)
 	hl = 20 + (size_t)optw * 4;
 	h[0] = (uint8_t)(0x40 | (5 + optw));
 	h[1] = chance(30) ? (uint8_t)(rn(64) << 2 | rn(4)) : (uint8_t)(3 << 2); /* DSCP 3: PFC */
+	if (gen_variant == MODEL_V_ACL && chance(25)) /* an ACL rule's DSCP */
+		h[1] = (uint8_t)(fz_acl_dscp(rnd()) << 2 | (h[1] & 3));
 	put16(h + 4, (uint16_t)rnd());
 	put16(h + 6, chance(80) ? (chance(50) ? 0x4000 : 0) : (uint16_t)edge(16));
 	h[8] = chance(50) ? (uint8_t)edge(8) : 64;
@@ -552,6 +566,12 @@ static void build_ipv6(struct frame *f)
 		h[0] = chance(30) ? 0x60 : (uint8_t)(0x60 | (3 << 2) >> 4);
 	h[1] = (uint8_t)(((chance(70) && (h[0] & 0x0f) == 0 ? (3 << 2) : rn(16)) & 0x0f) << 4 |
 			 rn(16));
+	if (gen_variant == MODEL_V_ACL && chance(25)) { /* an ACL rule's DSCP, ECN kept */
+		uint8_t tc = (uint8_t)(fz_acl_dscp(rnd()) << 2 | (h[1] >> 4 & 3));
+
+		h[0] = (uint8_t)(0x60 | tc >> 4);
+		h[1] = (uint8_t)((tc & 0x0f) << 4 | (h[1] & 0x0f));
+	}
 	h[2] = (uint8_t)rnd();
 	h[3] = (uint8_t)rnd();
 	h[7] = chance(50) ? (uint8_t)edge(8) : 64;
@@ -852,6 +872,7 @@ struct fz_ext {
 	uint64_t lb[XFAB_LB_MAX];				    /* lb_stats */
 	uint64_t queue[MODEL_N_SLOTS * XFAB_NUM_TC][4];		    /* struct xfab_queue_stats */
 	uint64_t pfc[MODEL_N_SLOTS * XFAB_NUM_PRIO][FZ_PFC_FIELDS]; /* pfc_state's counters */
+	uint64_t acl[FZ_ACL_COUNTERS][2];			    /* acl_stats */
 };
 
 struct counters {
@@ -923,7 +944,7 @@ static int read_ext(struct fz_ext *x)
 	    percpu_read(fd_copp_stats, XFAB_COPP_GROUPS, 4, &x->copp[0][0]) ||
 	    percpu_read(fd_lb_stats, XFAB_LB_MAX, 1, x->lb) ||
 	    percpu_read(fd_queue_stats, MODEL_N_SLOTS * XFAB_NUM_TC, 4, &x->queue[0][0]) ||
-	    pfc_read(x->pfc))
+	    percpu_read(fd_acl_stats, FZ_ACL_COUNTERS, 2, &x->acl[0][0]) || pfc_read(x->pfc))
 		return -1;
 	return 0;
 }
@@ -1018,9 +1039,17 @@ static void expect_counters(const struct model_result *r, size_t len, struct cou
 	}
 	expect_vnet(r, &e->x);
 	expect_pfc(r, &e->x);
-	if (r->verdict == MV_PUNT) { /* cir 0: every punt green (COPP.md) */
+	if (r->verdict == MV_PUNT) { /* green: admitted (COPP.md) */
 		e->x.copp[r->copp_group][0] = 1;
 		e->x.copp[r->copp_group][1] = r->reason_bytes;
+	}
+	if (r->verdict == MV_DROP && r->reason == XFAB_DROP_COPP_POLICED) { /* red */
+		e->x.copp[r->copp_group][2] = 1;
+		e->x.copp[r->copp_group][3] = r->reason_bytes;
+	}
+	if (r->acl_rule) { /* ACL.md "Counters": the frame as received */
+		e->x.acl[r->acl_rule - 1][0] = 1;
+		e->x.acl[r->acl_rule - 1][1] = len;
 	}
 	/* lb_stats: the model's TE, repair and split horizon events
 	 * (model_lb.c); no switch has flowlets, and tc's reroute is the
@@ -1096,6 +1125,7 @@ static void print_ext(const struct fz_ext *x)
 	print_family("queue (slot*8+tc)", "field", &x->queue[0][0], MODEL_N_SLOTS * XFAB_NUM_TC, 4);
 	print_family("pfc (slot*8+prio)", "field", &x->pfc[0][0], MODEL_N_SLOTS * XFAB_NUM_PRIO,
 		     FZ_PFC_FIELDS);
+	print_family("acl rule (counter)", "field", &x->acl[0][0], FZ_ACL_COUNTERS, 2);
 }
 
 static void print_delta(const struct counters *d)
@@ -1176,7 +1206,9 @@ static int run_one(int tc, const struct frame *f, int ext, struct dp_result *d)
 		return -1;
 	have_before = 1;
 	d->out_len = sizeof(d->out);
+	fz_copp_clock(0);
 	d->err = h_run(&H, tc, f->port, f->b, f->len, d->out, &d->out_len, &d->retval);
+	fz_copp_clock(1);
 	if (d->err)
 		d->err = -errno;
 	if (read_counters(&after, ext))
@@ -1314,6 +1346,7 @@ static int tc_refusal(uint64_t index, const struct frame *f, const struct model_
 static void count_run(int tc, const struct model_result *mr)
 {
 	S.runs++;
+	fz_policy_count(mr);
 	S.verdict[tc][mr->verdict]++;
 	if (mr->decap)
 		S.decap[tc][mr->verdict]++;
@@ -1352,7 +1385,9 @@ static int run_frame(uint64_t index, const struct frame *f, int ext, struct fz_e
 			S.tc_refused += !ext;
 			continue;
 		}
-		if (compare(tc, f, &mr, &d, why, sizeof(why))) {
+		if (fz_copp_judge(M, &mr, !d.err && d.retval == expected_retval(tc, MV_PUNT), why,
+				  sizeof(why)) ||
+		    compare(tc, f, &mr, &d, why, sizeof(why))) {
 			report(tc, index, f, &mr, &d, why);
 			return 1;
 		}
@@ -1697,6 +1732,7 @@ static void print_text(void)
 	printf("  tc: %llu frames refused by the kernel (-EINVAL, not run), each one "
 	       "net/bpf/test_run.c's rule predicts\n",
 	       (unsigned long long)S.tc_refused);
+	fz_policy_print(stdout);
 }
 
 static int parse_u64(const char *opt, const char *s, uint64_t max, uint64_t *out)
@@ -1752,7 +1788,7 @@ static int fz_enter(int v, const uint8_t macs[MODEL_N_PORTS][6])
 			model_variant_name(v), model_config_text(M));
 		return 1;
 	}
-	if (fz_lb_enter(&H, M))
+	if (fz_lb_enter(&H, M) || fz_policy_enter()) /* pins; CoPP's buckets as never used */
 		return 1;
 	return check_groups() ? 1 : 0;
 }
@@ -1769,6 +1805,7 @@ static int fz_play(int v, const struct frame *regs, size_t n_regs, uint64_t n, u
 		if (regs[r].variant == v)
 			rc = check_frame((*index)++, &regs[r]);
 	rng_state = (seed ^ ((uint64_t)v * 0x9e3779b97f4a7c15ull)) ?: 1;
+	gen_variant = v;
 	for (uint64_t i = 0; i < n && !rc; i++) {
 		int trunc_all;
 
@@ -1893,7 +1930,9 @@ int main(int argc, char **argv)
 	fd_copp_stats = h_map_fd(&H, XFAB_MAP_COPP_STATS);
 	fd_lb_stats = h_map_fd(&H, XFAB_MAP_LB_STATS);
 	fd_queue_stats = h_map_fd(&H, XFAB_MAP_QUEUE_STATS);
-	if (check_slots() || check_model_hash() || check_groups() || note_ports())
+	fd_acl_stats = h_map_fd(&H, XFAB_MAP_ACL_STATS);
+	if (fz_policy_init(&H) || check_slots() || check_model_hash() || check_groups() ||
+	    note_ports())
 		goto out_h;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = 0;

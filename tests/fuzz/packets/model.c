@@ -171,6 +171,13 @@ static void append(char *buf, size_t size, const char *fmt, const char *a, const
 	snprintf(buf + n, size - n, fmt, a, b);
 }
 
+void m_add(char *c, size_t size, const char *text)
+{
+	size_t n = strlen(c);
+
+	snprintf(c + n, size - n, "%s", text);
+}
+
 static void write_config(struct model *m)
 {
 	char *c = m->config, line[160];
@@ -272,13 +279,10 @@ static void write_config(struct model *m)
 		       m->port[p].name, list);
 		first = 0;
 	}
-	/* CoPP off (cir 0 in every group): the model decides punts, not rates */
-	append(c, sz,
-	       "},\n \"COPP_TABLE\": {\"bgp\": {\"cir\": \"0\"}, \"bfd\": {\"cir\": \"0\"}, "
-	       "\"arp\": {\"cir\": \"0\"}, \"nd\": {\"cir\": \"0\"}, \"ttl_error\": {\"cir\": "
-	       "\"0\"}, \"ip2me\": {\"cir\": \"0\"}, \"default\": {\"cir\": \"0\"}}%s%s",
-	       "", "");
-	m_lb_config(m, c, sz); /* ECMP, LOCAL_REPAIR, TE_PATH */
+	append(c, sz, "}%s%s", "", "");
+	m_acl_config(m, c, sz);	 /* model_acl.c */
+	m_copp_config(m, c, sz); /* model_copp.c */
+	m_lb_config(m, c, sz);	 /* model_lb.c: ECMP, LOCAL_REPAIR, TE_PATH */
 	append(c, sz, "\n}\n%s%s", "", "");
 }
 
@@ -292,6 +296,8 @@ static const char *const m_variant_names[MODEL_V_COUNT] = {
     [MODEL_V_SPLIT_HORIZON] = "split-horizon",
     [MODEL_V_TE_PIN] = "te-pin",
     [MODEL_V_DEAD_MEMBER] = "dead-member",
+    [MODEL_V_ACL] = "acl",
+    [MODEL_V_COPP_RATE] = "copp-rate",
 };
 
 const char *model_variant_name(int variant)

@@ -49,7 +49,9 @@ struct model_result {
 	int pfc_ignored_mask; /* ... of which the port has no PFC on */
 	int pfc_pg;	      /* tc, MV_FORWARD: the lossless ingress PG charged (PFC.md), its
 			       * key slot * 8 + priority; -1: none */
-	int copp_group;	      /* MV_PUNT: the CoPP group (COPP.md, XFAB_COPP_*) */
+	int copp_group;	      /* MV_PUNT (or policed, copp_policed): the CoPP group (COPP.md) */
+	int acl_rule;	      /* the ACL rule that decided (ACL.md "Counters"): its counter + 1,
+			       * 0: none */
 	int vnet;	      /* the VNET whose counters the outcome moves (OVERLAY.md): 1 the
 			       * tenant's, 0 a tunnel packet whose VNI is not known yet; -1 none */
 	int encap;	      /* MV_FORWARD: into a tunnel */
@@ -79,6 +81,8 @@ enum model_variant {
 	MODEL_V_TE_PIN,	       /* TE pins (config and runtime), split horizon */
 	MODEL_V_DEAD_MEMBER,   /* p3's carrier down: dead members, the bounce, TE fallback
 				* (not resilient: p3's return gives a fresh fill) */
+	MODEL_V_ACL,	       /* ACL tables on p1, p3, p4, p6 (ACL.md; model_acl.c) */
+	MODEL_V_COPP_RATE,     /* CoPP groups with meters (COPP.md; model_copp.c) */
 	MODEL_V_COUNT,
 };
 /* "base", ...: the name in reports and in the regression list. */
@@ -133,6 +137,25 @@ uint32_t model_flow_hash_ex(const struct model *m, const char *fields, int symme
  * the switch's fields and options take it (its QP, flow label, inner
  * headers); 0 for another frame. For the self-test. */
 uint32_t model_frame_hash(const struct model *m, const uint8_t *f, size_t len);
+
+/* ACL.md "Counters": the counters of the variant's rules (0: no ACL). */
+int model_acl_n_rules(const struct model *m);
+
+/*
+ * COPP.md "The meter": a group's cir (packets/s, 0: no meter) and cbs in
+ * this switch, and its token bucket, in the doc's units (10^9 a packet):
+ * tokens at time last (ns), the bucket full before its first use.
+ */
+#define MODEL_COPP_TOKEN 1000000000ull
+struct model_copp_bucket {
+	uint64_t tokens, last;
+};
+void model_copp_rate(const struct model *m, int group, uint32_t *cir, uint32_t *cbs);
+/* The tokens group's bucket holds at time now (refilled, not taken). */
+uint64_t model_copp_tokens(const struct model *m, int group, const struct model_copp_bucket *b,
+			   uint64_t now);
+/* A punt of group at time now: 1 green (a token taken), 0 red; *b moves on. */
+int model_copp_meter(const struct model *m, int group, struct model_copp_bucket *b, uint64_t now);
 
 /* RFC 1071: the ones' complement of the ones' complement sum of len bytes. */
 uint16_t model_csum(const uint8_t *p, size_t len);

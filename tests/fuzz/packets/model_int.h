@@ -89,7 +89,7 @@ struct model {
 	int bounce;	      /* LOCAL_REPAIR|global bounce (ports p2, p3) */
 	int te;		      /* a TE_PATH table (TE on) */
 	uint8_t vtep[4];
-	char config[8192];
+	char config[16384];
 };
 
 /* One packet as the pipeline parsed it (model_pipeline.c). */
@@ -107,7 +107,7 @@ struct m_pkt {
 	int icmp_type; /* -1: none read */
 	int hop_by_hop;
 	size_t l3_len;
-	size_t l4;	/* have_ports: the L4 header's offset */
+	size_t l4;	/* have_ports: the L4 header's offset (0: not read: a fragment, no ports) */
 	uint32_t qp;	/* RoCEv2: the BTH's destination QP (0: none read) */
 	uint32_t label; /* IPv6: the flow label */
 };
@@ -156,6 +156,18 @@ int m_parse_addr(const char *s, int *family, uint8_t addr[16]);
 /* add_route of model.c, for the pins and the repair group. */
 struct m_route *m_add_route(struct model *m, int family, const uint8_t *addr, int plen, int type);
 
+/* ACL.md: the ingress ACL's verdict on k (frame f) from port slot: 1 when
+ * a rule dropped it (r says so), 0 when it goes on (r->acl_rule set when a
+ * rule decided). model_acl.c. */
+int m_acl(const struct model *m, const uint8_t *f, const struct m_pkt *k, int slot,
+	  struct model_result *r);
+/* The variant's ACL_TABLE and ACL_RULE (none: nothing), then its
+ * COPP_TABLE, appended to the config text c of size sz. */
+void m_acl_config(const struct model *m, char *c, size_t sz);
+void m_copp_config(const struct model *m, char *c, size_t sz);
+
+/* text appended to the config text c (size bytes in all). */
+void m_add(char *c, size_t size, const char *text);
 /* 1 when addr lies in prefix/plen. */
 int m_in_prefix(const uint8_t *addr, const uint8_t *prefix, int plen);
 /* The NEIGH entry's MAC of addr on slot, NULL: none. */

@@ -111,6 +111,12 @@ static int add_repair_group(struct model *m)
 	return 0;
 }
 
+/* 1 for the switches this file plays. */
+static int lb_switch(int variant)
+{
+	return variant >= MODEL_V_SYMMETRIC && variant <= MODEL_V_DEAD_MEMBER;
+}
+
 int m_lb_setup(struct model *m)
 {
 	m->hash_fields = M_HF_DEFAULT;
@@ -140,52 +146,45 @@ int m_lb_setup(struct model *m)
 	}
 }
 
-static void add(char *c, size_t size, const char *text)
-{
-	size_t n = strlen(c);
-
-	snprintf(c + n, size - n, "%s", text);
-}
-
 void m_lb_config(const struct model *m, char *c, size_t size)
 {
 	char line[256];
 	int first = 1;
 
-	if (m->variant == MODEL_V_BASE)
+	if (!lb_switch(m->variant)) /* the others keep the defaults */
 		return;
-	add(c, size, ",\n \"ECMP\": {\"global\": {\"hash_fields\": \"");
+	m_add(c, size, ",\n \"ECMP\": {\"global\": {\"hash_fields\": \"");
 	for (int b = 0; b < 8; b++)
 		if (m->hash_fields & (1u << b)) {
-			add(c, size, first ? "" : ",");
-			add(c, size, m_field_names[b]);
+			m_add(c, size, first ? "" : ",");
+			m_add(c, size, m_field_names[b]);
 			first = 0;
 		}
-	add(c, size, m->symmetric ? "\", \"symmetric\": \"true\"" : "\"");
+	m_add(c, size, m->symmetric ? "\", \"symmetric\": \"true\"" : "\"");
 	/* a switch with a port down refills from scratch (CONFIG.md ECMP
 	 * resilient false), so the port's return, a link event under this
 	 * config, gives the next switch a fresh fill again */
-	add(c, size, m->variant == MODEL_V_DEAD_MEMBER ? ", \"resilient\": \"false\"}}" : "}}");
+	m_add(c, size, m->variant == MODEL_V_DEAD_MEMBER ? ", \"resilient\": \"false\"}}" : "}}");
 	if (m->split_horizon || m->bounce) {
 		snprintf(line, sizeof(line),
 			 ",\n \"LOCAL_REPAIR\": {\"global\": {\"split_horizon\": \"%s\"%s}}",
 			 m->split_horizon ? "true" : "false",
 			 m->bounce ? ", \"bounce\": \"true\", \"ports\": \"p2,p3\"" : "");
-		add(c, size, line);
+		m_add(c, size, line);
 	}
 	if (!m->te)
 		return;
-	add(c, size, ",\n \"TE_PATH\": {");
+	m_add(c, size, ",\n \"TE_PATH\": {");
 	first = 1;
 	for (size_t i = 0; i < M_N_PINS; i++) {
 		if (m_pins[i].runtime)
 			continue;
 		snprintf(line, sizeof(line), "%s\"%s|%s\": {\"nexthop\": \"%s\"}",
 			 first ? "" : ", ", m_pins[i].in, m_pins[i].prefix, m_pins[i].via);
-		add(c, size, line);
+		m_add(c, size, line);
 		first = 0;
 	}
-	add(c, size, "}");
+	m_add(c, size, "}");
 }
 
 int model_te_runtime_pin(const struct model *m, int i, const char **in, const char **prefix,

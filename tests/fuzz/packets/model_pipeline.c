@@ -823,8 +823,11 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 		r->out_len = len + 4;
 		r->verdict = MV_HANDOFF;
 		return;
-	} /* the overlay: a tenant port routes in its VNET's table; a tunnel
-	   * packet to this VTEP is decapsulated (OVERLAY.md) */
+	}
+	if (m_acl(m, f, &k, slot, r)) /* stage 4c: the ingress ACL (ACL.md) */
+		return;
+	/* the overlay: a tenant port routes in its VNET's table; a tunnel
+	 * packet to this VTEP is decapsulated (OVERLAY.md) */
 	if (!k.v6 && k.l4_proto == 17 && k.have_ports && k.dport == 4789 &&
 	    !memcmp(k.dst, m->vtep, 4) && !m->port[slot].vnet)
 		decap(m, f, &k, r);
