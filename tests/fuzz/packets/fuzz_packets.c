@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fz_egress.h"
 #include "harness.h"
 #include "model.h"
 #include "names.h"
@@ -1021,10 +1022,28 @@ static void expect_counters(const struct model_result *r, size_t len, struct cou
 		e->x.copp[r->copp_group][0] = 1;
 		e->x.copp[r->copp_group][1] = r->reason_bytes;
 	}
+	/* QOS.md "Counters": the queue the packet met (xdp's phantom queue,
+	 * or tc's egress program) counts it, sent (and marked) or dropped; a
+	 * drop by the egress program counts its reason, nothing else (the
+	 * tx counters are the pipeline's: ARCHITECTURE.md) */
+	if (r->queue_key >= 0) {
+		uint64_t *q = e->x.queue[r->queue_key];
+
+		if (r->queue_verdict == MQ_DROP_TAIL || r->queue_verdict == MQ_DROP_WRED) {
+			q[3] = 1;
+		} else {
+			q[0] = 1;
+			q[1] = r->queue_bytes;
+			q[2] = r->queue_verdict == MQ_MARK;
+		}
+	}
+	if (r->eg_run && r->eg_verdict == MV_DROP) {
+		e->drop[r->eg_reason][0] += 1;
+		e->drop[r->eg_reason][1] += r->out_len;
+	}
 	/* lb_stats: the model's switch has no flowlets, TE, repair or split
-	 * horizon, and tc's reroute is the egress program's (never run):
-	 * nothing moves. queue_stats: only an egress port with a rate queues
-	 * (xdp), and no route leaves by p4, the one with a rate: nothing. */
+	 * horizon, and no egress port goes down under a packet (the egress
+	 * program's reroute): nothing moves. */
 }
 
 /* ---- results ---- */
@@ -1039,6 +1058,7 @@ struct dp_result {
 	size_t out_len;
 	int ext; /* delta.x read too (else 0) */
 	struct counters delta;
+	struct fz_after after; /* the program the output met next (fz_egress.c) */
 };
 
 static __u32 expected_retval(int tc, int verdict)
@@ -1160,7 +1180,8 @@ static uint64_t seed;
 
 /* One run; ext: every family's delta, else port, drop and punt's (the
  * window checks the rest). */
-static int run_one(int tc, const struct frame *f, int ext, struct dp_result *d)
+static int run_one(int tc, const struct frame *f, const struct model_result *mr, int ext,
+		   struct dp_result *d)
 {
 	static struct counters before, after;
 	static int have_before;
@@ -1170,10 +1191,14 @@ static int run_one(int tc, const struct frame *f, int ext, struct dp_result *d)
 	if ((!have_before || ext) && read_counters(&before, ext))
 		return -1;
 	have_before = 1;
+	if (fz_egress_before(&H, mr, tc))
+		return -1;
 	d->out_len = sizeof(d->out);
 	d->err = h_run(&H, tc, f->port, f->b, f->len, d->out, &d->out_len, &d->retval);
 	if (d->err)
 		d->err = -errno;
+	else /* its counters with the frame's */
+		fz_egress_after(&H, mr, f->port, d->retval, d->out, d->out_len, &d->after);
 	if (read_counters(&after, ext))
 		return -1;
 	for (size_t i = 0; i < (ext ? sizeof(before) : FZ_CORE_SIZE) / sizeof(uint64_t); i++)
@@ -1213,7 +1238,7 @@ static int compare(int tc, const struct frame *f, const struct model_result *mr,
 			 d->out_len, mr->out_len);
 		return 1;
 	}
-	return 0;
+	return fz_egress_compare(mr, &d->after, d->out, d->out_len, why, why_len);
 }
 
 static void report(int tc, uint64_t index, const struct frame *f, const struct model_result *mr,
@@ -1234,6 +1259,7 @@ static void report(int tc, uint64_t index, const struct frame *f, const struct m
 	print_hex("frame in", f->b, f->len);
 	print_hex("model out", mr->out, mr->out_len);
 	print_hex("datapath out", d->out, d->out_len);
+	fz_egress_report(&d->after);
 	expect_counters(mr, f->len, &e);
 	fprintf(stderr, "  counters the model expects:\n");
 	print_delta(&e);
@@ -1310,6 +1336,7 @@ static void count_run(int tc, const struct model_result *mr)
 {
 	S.runs++;
 	S.verdict[tc][mr->verdict]++;
+	fz_egress_count(tc, mr);
 	if (mr->decap)
 		S.decap[tc][mr->verdict]++;
 	if (mr->verdict == MV_DROP)
@@ -1328,11 +1355,12 @@ static int run_frame(uint64_t index, const struct frame *f, int ext, struct fz_e
 	struct counters e;
 	char why[256];
 
+	fz_egress_prepare(M, f->b, f->len, f->port);
 	for (int tc = 0; tc < 2; tc++) {
 		int refused = 0;
 
 		model_run(M, tc, f->port, f->b, f->len, &mr);
-		if (run_one(tc, f, ext, &d)) {
+		if (run_one(tc, f, &mr, ext, &d)) {
 			fprintf(stderr, "fuzz-packets: reading the counters failed: %s\n",
 				strerror(errno));
 			return 1;
@@ -1631,6 +1659,7 @@ static void print_text(void)
 				       (unsigned long long)S.punt[tc][i]);
 		printf("\n");
 	}
+	fz_egress_print();
 	printf("  tc: %llu frames refused by the kernel (-EINVAL, not run), each one "
 	       "net/bpf/test_run.c's rule predicts\n",
 	       (unsigned long long)S.tc_refused);

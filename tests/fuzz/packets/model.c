@@ -193,6 +193,10 @@ static void write_config(struct model *m)
 			snprintf(line, sizeof(line), ", \"rate\": \"%d\"", pp->rate);
 			append(c, sz, "%s%s", line, "");
 		}
+		if (pp->buffer) {
+			snprintf(line, sizeof(line), ", \"buffer\": \"%u\"", pp->buffer);
+			append(c, sz, "%s%s", line, "");
+		}
 		append(c, sz, "}%s%s", "", "");
 	}
 	append(c, sz, "},\n \"INTERFACE\": {%s%s", "", "");
@@ -273,6 +277,7 @@ static void write_config(struct model *m)
 		       m->port[p].name, list);
 		first = 0;
 	}
+	m_qos_config(m, c, sz); /* WRED_PROFILE, QUEUE */
 	/* CoPP off (cir 0 in every group): the model decides punts, not rates */
 	append(c, sz,
 	       "},\n \"COPP_TABLE\": {\"bgp\": {\"cir\": \"0\"}, \"bfd\": {\"cir\": \"0\"}, "
@@ -285,6 +290,7 @@ static void number_nexthops(struct model *m);
 
 static const char *const m_variant_names[MODEL_V_COUNT] = {
     [MODEL_V_BASE] = "base",
+    [MODEL_V_ECN] = "ecn",
 };
 
 const char *model_variant_name(int variant)
@@ -324,6 +330,7 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6], int variant)
 		m->oper_up[p] = 1; /* every veth is up, p5 too (its admin status is config) */
 	memcpy(m->mac, port_macs, sizeof(m->mac));
 	memcpy(m->port, m_ports, sizeof(m->port));
+	m_qos_variant(m);
 	/* INTERFACE: the subnet is connected, the address local (CONFIG.md) */
 	for (int p = 0; p < MODEL_N_SLOTS; p++)
 		for (int a = 0; a < 2; a++) {

@@ -35,6 +35,10 @@ enum model_verdict {
 	MV_COUNT,
 };
 
+/* A queue's decision (QOS.md "Pipeline" 2); MQ_UNCERTAIN: along the curve,
+ * a random draw (the harness sets no such occupancy). */
+enum model_queue_verdict { MQ_NONE, MQ_PASS, MQ_MARK, MQ_DROP_TAIL, MQ_DROP_WRED, MQ_UNCERTAIN };
+
 struct model_result {
 	int verdict;	      /* enum model_verdict */
 	int reason;	      /* XFAB_DROP_* or XFAB_PUNT_* (the ABI's numbering) */
@@ -55,8 +59,16 @@ struct model_result {
 	int encap;	      /* MV_FORWARD: into a tunnel */
 	int tclass;	      /* MV_FORWARD: the traffic class, QOS.md's map of the DSCP */
 	size_t vnet_bytes;    /* MV_FORWARD, encap or decap: the inner frame's bytes */
+	int queue_key;	      /* the queue (slot * 8 + class) whose counters move (QOS.md), -1 */
+	int queue_verdict;    /* its decision, enum model_queue_verdict */
+	size_t queue_bytes;   /* the length it counts */
+	int eg_run;	      /* tc, MV_FORWARD: the frame then runs the egress program */
+	int eg_verdict;	      /* ... which passes it (MV_FORWARD) or drops it (MV_DROP) */
+	int eg_reason;	      /* ... the drop's reason */
+	int handoff_run;      /* xdp, MV_HANDOFF: its output runs xfab_tc_handoff, unmarked */
 	uint8_t out[MODEL_MAX_FRAME + 8];
 	size_t out_len; /* the frame the program leaves (xdp: with its metadata) */
+	uint8_t eg_out[MODEL_MAX_FRAME + 8]; /* eg_run: the frame the egress program leaves */
 };
 
 struct model;
@@ -70,6 +82,7 @@ struct model;
  */
 enum model_variant {
 	MODEL_V_BASE,
+	MODEL_V_ECN, /* QOS.md: a WRED/ECN queue (p3), a small buffer (p1) */
 	MODEL_V_COUNT,
 };
 /* "base", ...: the name in reports and in the regression list. */
@@ -96,6 +109,12 @@ int model_n_groups(const struct model *m);
 int model_group_gateways(const struct model *m, int g, int *family, uint8_t gw[][16], int max);
 /* The gateway (index into model_group_gateways) of group g's even buckets. */
 int model_group_first(const struct model *m, int g);
+
+/* ecn (model_qos.c): the occupancy every queue of the WRED port holds
+ * when the next frame arrives (the harness sets the same); the port's
+ * slot (-1: none), its Kmax and buffer. */
+void model_set_occupancy(struct model *m, uint64_t bytes);
+int model_wred_port(const struct model *m, uint64_t *kmax, uint64_t *buffer);
 
 /* One frame on harness port in_port (0..MODEL_N_PORTS-1) through the
  * datapath (tc 0: xfab_xdp, 1: xfab_tc). */

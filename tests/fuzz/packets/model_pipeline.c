@@ -97,6 +97,7 @@ struct m_pkt {
 	int icmp_type; /* -1: none read */
 	int hop_by_hop;
 	size_t l3_len;
+	int tc; /* the datapath: 0 xdp, 1 tc */
 };
 
 static int drop(struct model_result *r, int reason)
@@ -355,6 +356,11 @@ static int dscp_to_tc(int dscp)
 	}
 }
 
+int m_dscp_to_tc(int dscp)
+{
+	return dscp_to_tc(dscp);
+}
+
 /* Longest-prefix match, a linear scan. */
 static const struct m_route *lpm(const struct model *m, const struct m_pkt *k, int vnet)
 {
@@ -431,7 +437,7 @@ static void encap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	const struct m_route *u;
 	struct m_pkt outer;
 	uint8_t *o = r->out;
-	int port;
+	int port, q;
 
 	memset(&outer, 0, sizeof(outer));
 	memcpy(outer.src, m->vtep, 4);
@@ -473,6 +479,9 @@ static void encap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 			drop(r, XFAB_DROP_VNET_MTU);
 		return;
 	}
+	/* stage 7b on the outer packet, which carries the inner DSCP and ECN
+	 * (QOS.md; the queue holds what leaves: 50 bytes more, no tag) */
+	q = k->tc ? MQ_NONE : m_qos_xdp(m, port, k->tos, inner_len + 50, r);
 	memcpy(o, dmac, 6);
 	memcpy(o + 6, m->mac[port], 6);
 	put_be16(o + 12, 0x0800);
@@ -487,6 +496,8 @@ static void encap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	memcpy(o + 26, m->vtep, 4);
 	memcpy(o + 30, ep, 4);
 	put_be16(o + 24, model_csum(o + 14, 20));
+	if (q == MQ_MARK) /* the outer header: RFC 6040 carries CE inward on decap */
+		m_qos_mark(o, 14, 0);
 	put_be16(o + 34, sport);
 	put_be16(o + 36, 4789);
 	put_be16(o + 38, (uint16_t)(inner_len + 16));
@@ -502,6 +513,14 @@ static void encap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	 * default the first port's) to the route's MAC or its own */
 	rewrite(o + 50, 14, k->v6, memcmp(rt->mac, zero, 6) ? rt->mac : m->mac[0], m->mac[0]);
 	r->out_len = 64 + plen;
+	if (q == MQ_DROP_TAIL || q == MQ_DROP_WRED) {
+		/* dropped encapsulated, before stage 9 writes the outer MACs
+		 * (the room made for them reads 0 under BPF_PROG_TEST_RUN) */
+		memset(o, 0, 12);
+		drop(r, q == MQ_DROP_TAIL ? XFAB_DROP_BUFFER_FULL : XFAB_DROP_WRED);
+		r->reason_bytes = r->out_len;
+		return;
+	}
 	r->verdict = MV_FORWARD;
 	r->reason = 0;
 	r->out_slot = port;
@@ -519,7 +538,7 @@ static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	const struct m_route *rt = lpm(m, k, vnet);
 	const uint8_t *dmac;
 	uint8_t *o = r->out;
-	int port;
+	int port, q;
 
 	if (vnet) /* routed in the tenant's table: its counters from here on */
 		r->vnet = 1;
@@ -561,12 +580,20 @@ static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k
 		punt(r, k, XFAB_PUNT_MTU_EXCEEDED);
 		return;
 	}
+	/* stage 7b: xdp's queue of (port, class) may drop or mark (QOS.md) */
+	q = k->tc ? MQ_NONE : m_qos_xdp(m, port, k->tos, k->len, r);
+	if (q == MQ_DROP_TAIL || q == MQ_DROP_WRED) {
+		drop(r, q == MQ_DROP_TAIL ? XFAB_DROP_BUFFER_FULL : XFAB_DROP_WRED);
+		return;
+	}
 	/* stage 9: the tag stripped, MACs, TTL/hop limit, checksum */
 	if (k->tagged) {
 		memcpy(o, f, 12);
 		memcpy(o + 12, f + 16, k->len - 16);
 		r->out_len = k->len - 4;
 	}
+	if (q == MQ_MARK) /* before the rewrite, as stage 7b comes before 9 */
+		m_qos_mark(o, k->l3 - (k->tagged ? 4 : 0), k->v6);
 	rewrite(o, k->l3 - (k->tagged ? 4 : 0), k->v6, dmac, m->mac[port]);
 	r->verdict = MV_FORWARD;
 	r->reason = 0;
@@ -633,6 +660,7 @@ static void decap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	r->out_len = len;
 	r->reason_bytes = len;
 	memset(&in, 0, sizeof(in));
+	in.tc = k->tc;
 	in.len = len;
 	in.l3 = 14;
 	in.proto = proto;
@@ -724,7 +752,9 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 	r->vnet = -1;
 	r->pfc_pg = -1;
 	r->copp_group = -1;
+	r->queue_key = -1;
 	k.len = len;
+	k.tc = tc;
 	k.icmp_type = -1;
 	/* stage 1: port checks */
 	if (slot < 0) {
@@ -830,6 +860,7 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 		memcpy(r->out + 4, f, len);
 		r->out_len = len + 4;
 		r->verdict = MV_HANDOFF;
+		r->handoff_run = 1;
 		return;
 	} /* the overlay: a tenant port routes in its VNET's table; a tunnel
 	   * packet to this VTEP is decapsulated (OVERLAY.md) */
@@ -842,4 +873,8 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 	 * class to that ingress priority group */
 	if (tc && r->verdict == MV_FORWARD && (m->port[slot].pfc_enable & (1 << r->tclass)))
 		r->pfc_pg = slot * 8 + r->tclass;
+	/* tc: the frame then meets its egress port's program; the harness's
+	 * veths have no qdisc (noqueue): it finds a backlog of 0 */
+	if (tc && r->verdict == MV_FORWARD)
+		m_qos_egress(m, r, 0);
 }
