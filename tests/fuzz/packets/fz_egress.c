@@ -22,12 +22,19 @@
 #define _GNU_SOURCE
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <linux/pkt_cls.h>
+#include <net/if.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fz_egress.h"
 #include "xfab_abi.h"
@@ -63,7 +70,7 @@ static uint64_t fz_occ, fz_last;
 
 /* What the after-runs did, for the summary. */
 static struct {
-	uint64_t egress, egress_drop, handoff, xdp_queue[MQ_UNCERTAIN + 1];
+	uint64_t egress, egress_drop, handoff, xdp_queue[MQ_UNCERTAIN + 1], live[MV_COUNT];
 } FS;
 
 void fz_egress_prepare(struct model *m, const uint8_t *b, size_t len, int port)
@@ -112,16 +119,139 @@ void fz_egress_count(int tc, const struct model_result *mr)
 	FS.egress += mr->eg_run && mr->verdict == MV_FORWARD;
 	FS.egress_drop += mr->eg_run && mr->eg_verdict == MV_DROP;
 	FS.handoff += mr->handoff_run;
+	if (mr->handoff_tc)
+		FS.live[mr->handoff_tc->verdict]++;
 }
 
 void fz_egress_print(void)
 {
 	printf("  xdp queues: pass %llu mark %llu buffer_full %llu wred %llu; after tc: egress "
-	       "%llu (dropped %llu); after xdp: handoff (unmarked) %llu\n",
+	       "%llu (dropped %llu); after xdp: handoff unmarked %llu, live: tc side forward "
+	       "%llu drop %llu punt %llu\n",
 	       (unsigned long long)FS.xdp_queue[MQ_PASS], (unsigned long long)FS.xdp_queue[MQ_MARK],
 	       (unsigned long long)FS.xdp_queue[MQ_DROP_TAIL],
 	       (unsigned long long)FS.xdp_queue[MQ_DROP_WRED], (unsigned long long)FS.egress,
-	       (unsigned long long)FS.egress_drop, (unsigned long long)FS.handoff);
+	       (unsigned long long)FS.egress_drop, (unsigned long long)FS.handoff,
+	       (unsigned long long)FS.live[MV_FORWARD], (unsigned long long)FS.live[MV_DROP],
+	       (unsigned long long)FS.live[MV_PUNT]);
+}
+
+/*
+ * The hand-over live. BPF_PROG_TEST_RUN cannot give an skb metadata, but
+ * its live-frames mode (BPF_F_TEST_XDP_LIVE_FRAMES) gives what XDP passes
+ * to the stack as the driver would: an skb with the metadata in front, on
+ * the ingress port, through its tcx ingress, where xfab_tc_handoff is
+ * attached as xfabd attaches it (PFC.md: on every port with PFC). What the
+ * tc side forwards leaves by the egress veth (no egress program attached)
+ * to its peer, where a packet socket per port reads it.
+ */
+static struct model_result fz_ho; /* the tc side the model predicts */
+static int fz_ho_port = -1, fz_ho_link = -1, fz_peer[MODEL_N_SLOTS];
+/* How long a forwarded frame may take to reach the peer: it is delivered
+ * in the softirq of the run's own CPU, before BPF_PROG_TEST_RUN returns in
+ * every run seen; the wait is only a bound for the failing case. */
+#define FZ_LIVE_WAIT_MS 2000
+/* The longest frame a veth passes to its peer: Linux's is_skb_forwardable,
+ * MTU (the harness's 1500) + Ethernet header + a VLAN tag. The pipeline
+ * judges the L3 length against the port's MTU and sends trailing bytes
+ * after the IP packet on as they came, so a frame with more may be
+ * forwarded and then dropped by the kernel at the veth. */
+#define FZ_VETH_MAX_FRAME (1500 + 14 + 4)
+#define FZ_TCX_INGRESS 46 /* enum bpf_attach_type; Debian's UAPI headers predate tcx */
+
+void fz_egress_model(const struct model *m, struct model_result *mr, const uint8_t *b, size_t len,
+		     int port)
+{
+	if (mr->verdict != MV_HANDOFF)
+		return;
+	model_handoff(m, port, b, len, &fz_ho);
+	mr->handoff_tc = &fz_ho;
+}
+
+/* xfab_tc_handoff at tcx ingress of port (moved there from another),
+ * and a packet socket on every port's peer. 0 or -1. */
+static int live_attach(struct harness *h, int port)
+{
+	char name[IF_NAMESIZE];
+
+	if (fz_ho_port != port) {
+		if (fz_ho_link >= 0)
+			close(fz_ho_link); /* the last fd of a tcx link: detached */
+		fz_ho_link = bpf_link_create(bpf_program__fd(h->skel->progs.xfab_tc_handoff),
+					     (int)h->ifindex[port],
+					     (enum bpf_attach_type)FZ_TCX_INGRESS, NULL);
+		if (fz_ho_link < 0)
+			return -1;
+		fz_ho_port = port;
+	}
+	for (int p = 0; p < MODEL_N_SLOTS; p++) {
+		struct sockaddr_ll sll = {.sll_family = AF_PACKET,
+					  .sll_protocol = htons(ETH_P_ALL)};
+
+		if (fz_peer[p] > 0)
+			continue;
+		snprintf(name, sizeof(name), "p%dpeer", p + 1);
+		sll.sll_ifindex = (int)if_nametoindex(name);
+		fz_peer[p] = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK, htons(ETH_P_ALL));
+		if (fz_peer[p] <= 0 || !sll.sll_ifindex ||
+		    bind(fz_peer[p], (struct sockaddr *)&sll, sizeof(sll)))
+			return -1;
+	}
+	return 0;
+}
+
+/* Does the frame want (len bytes) arrive at slot's peer? The last other
+ * frame read is left in a->out for the report. */
+static int live_capture(int slot, const uint8_t *want, size_t len, struct fz_after *a)
+{
+	struct pollfd pfd = {.fd = fz_peer[slot], .events = POLLIN};
+
+	for (;;) {
+		struct sockaddr_ll from;
+		socklen_t fl = sizeof(from);
+		ssize_t n = recvfrom(fz_peer[slot], a->out, sizeof(a->out), 0,
+				     (struct sockaddr *)&from, &fl);
+
+		if (n < 0) {
+			if (errno != EAGAIN || poll(&pfd, 1, FZ_LIVE_WAIT_MS) <= 0)
+				return 0;
+			continue;
+		}
+		a->out_len = (size_t)n;
+		if (from.sll_pkttype != PACKET_OUTGOING && (size_t)n == len &&
+		    !memcmp(a->out, want, len))
+			return 1;
+	}
+}
+
+/* Frame b (len) through xfab_xdp live on port: XDP hands it over again,
+ * and the tc side runs. */
+static void live_run(struct harness *h, const struct model_result *mr, const uint8_t *b, size_t len,
+		     int port, struct fz_after *a)
+{
+	struct xdp_md ctx = {.data_end = (__u32)len, .ingress_ifindex = h->ifindex[port]};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = b, .data_size_in = (__u32)len,
+		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .flags = BPF_F_TEST_XDP_LIVE_FRAMES,
+		    .repeat = 1);
+	const struct model_result *ho = mr->handoff_tc;
+	uint8_t junk[MODEL_MAX_FRAME + 256];
+
+	a->live = 1;
+	a->live_seen = 0;
+	if (live_attach(h, port)) {
+		a->live_err = -errno;
+		return;
+	}
+	for (int p = 0; p < MODEL_N_SLOTS; p++) /* what the peers got before */
+		while (recv(fz_peer[p], junk, sizeof(junk), 0) > 0)
+			;
+	a->live_err = bpf_prog_test_run_opts(bpf_program__fd(h->skel->progs.xfab_xdp), &opts);
+	if (a->live_err) {
+		a->live_err = -errno;
+		return;
+	}
+	if (ho->verdict == MV_FORWARD && ho->out_len <= FZ_VETH_MAX_FRAME)
+		a->live_seen = live_capture(ho->out_slot, ho->out, ho->out_len, a);
 }
 
 void fz_egress_after(struct harness *h, const struct model_result *mr, int in_port, __u32 retval,
@@ -130,6 +260,7 @@ void fz_egress_after(struct harness *h, const struct model_result *mr, int in_po
 	int prog, port;
 
 	a->ran = 0;
+	a->live = 0;
 	if (mr->eg_run && retval == TC_ACT_REDIRECT) {
 		a->ran = FZ_RAN_EGRESS;
 		prog = bpf_program__fd(h->skel->progs.xfab_tc_egress);
@@ -145,6 +276,27 @@ void fz_egress_after(struct harness *h, const struct model_result *mr, int in_po
 	a->err = h_run_fd(h, prog, 1, port, out, out_len, a->out, &a->out_len, &a->retval);
 	if (a->err)
 		a->err = -errno;
+	else if (mr->handoff_tc && !memcmp(a->out, out, out_len)) /* then marked, live */
+		live_run(h, mr, out + 4, out_len - 4, in_port, a);
+}
+
+/* The live hand-over: run, and what the tc side forwards arrived (its
+ * counters are compared with the frame's). */
+static int live_compare(const struct model_result *ho, const struct fz_after *a, char *why,
+			size_t why_len)
+{
+	if (a->live_err) {
+		snprintf(why, why_len, "live hand-over: failed: %s", strerror(-a->live_err));
+		return 1;
+	}
+	if (ho->verdict == MV_FORWARD && ho->out_len <= FZ_VETH_MAX_FRAME && !a->live_seen) {
+		snprintf(why, why_len,
+			 "live hand-over: the tc side's forward (the model's %zu bytes) did not "
+			 "arrive at p%d's peer",
+			 ho->out_len, ho->out_slot + 1);
+		return 1;
+	}
+	return 0;
 }
 
 int fz_egress_compare(const struct model_result *mr, const struct fz_after *a, const uint8_t *in,
@@ -174,6 +326,8 @@ int fz_egress_compare(const struct model_result *mr, const struct fz_after *a, c
 		snprintf(why, why_len, "%s: retval %u, the model's %u", prog, a->retval, rc);
 		return 1;
 	}
+	if (a->live) /* the live run's frame, not the unmarked run's, is in a->out */
+		return live_compare(mr->handoff_tc, a, why, why_len);
 	if (rc == TC_ACT_OK && (a->out_len != in_len || memcmp(a->out, expect, in_len))) {
 		snprintf(why, why_len, "%s: output bytes differ (%zu bytes, the model's %zu)", prog,
 			 a->out_len, in_len);

@@ -21,6 +21,9 @@ struct fz_after {
 	__u32 retval;
 	uint8_t out[MODEL_MAX_FRAME + 256];
 	size_t out_len;
+	int live;      /* the frame ran live too: xfab_xdp, then xfab_tc_handoff at tcx ingress */
+	int live_err;  /* -errno of that run, 0 */
+	int live_seen; /* the frame the model's tc side forwards arrived at its port's peer */
 };
 #define FZ_RAN_EGRESS 1
 #define FZ_RAN_HANDOFF 2
@@ -32,6 +35,10 @@ void fz_egress_prepare(struct model *m, const uint8_t *b, size_t len, int port);
 /* Before a run the model predicted (mr): the xdp queue it names set to
  * that occupancy. 0 or -1. */
 int fz_egress_before(struct harness *h, const struct model_result *mr, int tc);
+/* After model_run (mr): a hand-over is run live, its tc side's result
+ * (model_handoff) in mr->handoff_tc. */
+void fz_egress_model(const struct model *m, struct model_result *mr, const uint8_t *b, size_t len,
+		     int port);
 /* A compared run in the summary; the summary line. */
 void fz_egress_count(int tc, const struct model_result *mr);
 void fz_egress_print(void);

@@ -66,6 +66,8 @@ struct model_result {
 	int eg_verdict;	      /* ... which passes it (MV_FORWARD) or drops it (MV_DROP) */
 	int eg_reason;	      /* ... the drop's reason */
 	int handoff_run;      /* xdp, MV_HANDOFF: its output runs xfab_tc_handoff, unmarked */
+	int no_rx;	      /* its arrival is not counted (counted before it was handed over) */
+	const struct model_result *handoff_tc; /* MV_HANDOFF, run live: the tc side's result */
 	uint8_t out[MODEL_MAX_FRAME + 8];
 	size_t out_len; /* the frame the program leaves (xdp: with its metadata) */
 	uint8_t eg_out[MODEL_MAX_FRAME + 8]; /* eg_run: the frame the egress program leaves */
@@ -120,6 +122,10 @@ int model_wred_port(const struct model *m, uint64_t *kmax, uint64_t *buffer);
  * datapath (tc 0: xfab_xdp, 1: xfab_tc). */
 void model_run(const struct model *m, int tc, int in_port, const uint8_t *frame, size_t len,
 	       struct model_result *r);
+
+/* The tc side of a frame XDP handed off on in_port (model_qos.c). */
+void model_handoff(const struct model *m, int in_port, const uint8_t *frame, size_t len,
+		   struct model_result *r);
 
 /* The flow hash of the docs (LOAD_BALANCING.md), exposed for a self-test. */
 uint32_t model_flow_hash(const struct model *m, int v6, const uint8_t *src, const uint8_t *dst,

@@ -185,3 +185,31 @@ void m_qos_egress(const struct model *m, struct model_result *r, uint64_t backlo
 		r->eg_reason = v == MQ_DROP_TAIL ? XFAB_DROP_BUFFER_FULL : XFAB_DROP_WRED;
 	}
 }
+
+/*
+ * The tc side of a frame XDP handed off (ARCHITECTURE.md stage 4b, PFC.md
+ * "The xdp datapath"): xfab_tc_handoff runs the pipeline (tc flavour) on a
+ * marked packet "and does not count their arrival again (XDP did)"; drops
+ * and punts were XDP's already, so what it decides of a lossless packet is
+ * xfab_tc's decision without the arrival. The harness's live run sends it
+ * on without an egress program (fz_egress.c): that program's rules are
+ * judged on every tc forward instead.
+ */
+void model_handoff(const struct model *m, int in_port, const uint8_t *frame, size_t len,
+		   struct model_result *r)
+{
+	model_run(m, 1, in_port, frame, len, r);
+	r->no_rx = 1;
+	/* Linux's receive path takes a VLAN tag out of the frame into the skb
+	 * (skb_vlan_untag) before tc ingress: a drop or punt counts the frame
+	 * as the tc side holds it, 4 bytes shorter (a decapsulated one: its
+	 * inner frame, as before) */
+	if (len >= 14 &&
+	    ((frame[12] == 0x81 && frame[13] == 0x00) ||
+	     (frame[12] == 0x88 && frame[13] == 0xa8)) &&
+	    !r->decap)
+		r->reason_bytes -= 4;
+	r->eg_run = 0;
+	if (r->verdict == MV_FORWARD)
+		r->queue_key = -1;
+}
