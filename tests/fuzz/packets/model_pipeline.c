@@ -581,7 +581,7 @@ static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k
 		return;
 	}
 	/* stage 7b: xdp's queue of (port, class) may drop or mark (QOS.md) */
-	q = k->tc ? MQ_NONE : m_qos_xdp(m, port, k->tos, k->len, r);
+	q = k->tc ? MQ_NONE : m_qos_xdp(m, port, k->tos, k->len - (k->tagged ? 4 : 0), r);
 	if (q == MQ_DROP_TAIL || q == MQ_DROP_WRED) {
 		drop(r, q == MQ_DROP_TAIL ? XFAB_DROP_BUFFER_FULL : XFAB_DROP_WRED);
 		return;

@@ -118,8 +118,8 @@ static int account(struct model_result *r, int slot, int tclass, int verdict, si
 /*
  * xdp datapath (QOS.md's table: the phantom queue of each (port, class)
  * on a port with a rate, CONFIG.md PORT rate): the decision on the
- * occupancy the harness set. len: the frame as it came in (the length the
- * queue stage sees: QOS.md does not say which; before the rewrite).
+ * occupancy the harness set. len: the frame as it leaves the port (QOS.md
+ * "Pipeline" 2: a VLAN tag that comes off at the rewrite is not queued).
  */
 int m_qos_xdp(const struct model *m, int slot, uint8_t tos, size_t len, struct model_result *r)
 {
