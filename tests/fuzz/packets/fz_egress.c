@@ -14,10 +14,11 @@
  *     bpf_prog_test_run_skb: data_meta == data; a ctx naming data_meta is
  *     refused with -EINVAL), so the marker is not in front of the packet:
  *     the program must leave it to the kernel (TC_ACT_OK), untouched and
- *     uncounted (ARCHITECTURE.md stage 4b). The handed-over decision itself
- *     cannot run here (docs/TESTING.md).
- *   - ecn: before each frame every queue of the WRED port holds an
- *     occupancy where QOS.md's decision is certain (fz_egress_prepare).
+ *     uncounted (ARCHITECTURE.md stage 4b). Then the frame runs live
+ *     (live_run below), where the stack gives xfab_tc_handoff the marker.
+ *   - ecn: before each frame the xdp queue the model names holds an
+ *     occupancy where QOS.md's decision is certain (fz_egress_prepare,
+ *     fz_egress_before).
  */
 #define _GNU_SOURCE
 #include <bpf/bpf.h>
@@ -246,8 +247,8 @@ static void live_run(struct harness *h, const struct model_result *mr, const uin
 		a->live_err = -errno;
 		return;
 	}
-	for (int p = 0; p < MODEL_N_SLOTS; p++) /* what the peers got before */
-		while (recv(fz_peer[p], junk, sizeof(junk), 0) > 0)
+	if (ho->verdict == MV_FORWARD) /* what the peer got before (a replay's twin) */
+		while (recv(fz_peer[ho->out_slot], junk, sizeof(junk), 0) > 0)
 			;
 	a->live_err = bpf_prog_test_run_opts(bpf_program__fd(h->skel->progs.xfab_xdp), &opts);
 	if (a->live_err) {
