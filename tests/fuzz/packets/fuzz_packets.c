@@ -1207,6 +1207,7 @@ static int run_one(int tc, const struct frame *f, const struct model_result *mr,
 	have_before = 1;
 	if (fz_egress_before(&H, mr, tc))
 		return -1;
+	d->after.ran = d->after.live = 0;
 	d->out_len = sizeof(d->out);
 	d->err = h_run(&H, tc, f->port, f->b, f->len, d->out, &d->out_len, &d->retval);
 	if (d->err)
