@@ -72,7 +72,8 @@ static uint64_t fz_occ, fz_last;
 /* What the after-runs did, for the summary. */
 static struct {
 	uint64_t egress, egress_drop, handoff, xdp_queue[MQ_UNCERTAIN + 1], live[MV_COUNT];
-	uint64_t live_waits; /* reads of a peer that found nothing yet */
+	uint64_t live_waits;	   /* reads of a peer that found nothing yet */
+	uint64_t live_wait_max_ns; /* the longest wait that ended with a frame */
 } FS;
 
 void fz_egress_prepare(struct model *m, const uint8_t *b, size_t len, int port)
@@ -129,13 +130,14 @@ void fz_egress_print(void)
 {
 	printf("  xdp queues: pass %llu mark %llu buffer_full %llu wred %llu; after tc: egress "
 	       "%llu (dropped %llu); after xdp: handoff unmarked %llu, live: tc side forward "
-	       "%llu drop %llu punt %llu (peer reads that waited: %llu)\n",
+	       "%llu drop %llu punt %llu (peer reads that waited: %llu, the longest %.3f ms)\n",
 	       (unsigned long long)FS.xdp_queue[MQ_PASS], (unsigned long long)FS.xdp_queue[MQ_MARK],
 	       (unsigned long long)FS.xdp_queue[MQ_DROP_TAIL],
 	       (unsigned long long)FS.xdp_queue[MQ_DROP_WRED], (unsigned long long)FS.egress,
 	       (unsigned long long)FS.egress_drop, (unsigned long long)FS.handoff,
 	       (unsigned long long)FS.live[MV_FORWARD], (unsigned long long)FS.live[MV_DROP],
-	       (unsigned long long)FS.live[MV_PUNT], (unsigned long long)FS.live_waits);
+	       (unsigned long long)FS.live[MV_PUNT], (unsigned long long)FS.live_waits,
+	       (double)FS.live_wait_max_ns / 1e6);
 }
 
 /*
@@ -207,6 +209,7 @@ static int live_attach(struct harness *h, int port)
 static int live_capture(int slot, const uint8_t *want, size_t len, struct fz_after *a)
 {
 	struct pollfd pfd = {.fd = fz_peer[slot], .events = POLLIN};
+	uint64_t t0;
 
 	for (;;) {
 		struct sockaddr_ll from;
@@ -218,8 +221,11 @@ static int live_capture(int slot, const uint8_t *want, size_t len, struct fz_aft
 			if (errno != EAGAIN)
 				return 0;
 			FS.live_waits++;
+			t0 = mono_ns();
 			if (poll(&pfd, 1, FZ_LIVE_WAIT_MS) <= 0)
 				return 0;
+			if (mono_ns() - t0 > FS.live_wait_max_ns)
+				FS.live_wait_max_ns = mono_ns() - t0;
 			continue;
 		}
 		a->out_len = (size_t)n;
@@ -243,6 +249,7 @@ static void live_run(struct harness *h, const struct model_result *mr, const uin
 
 	a->live = 1;
 	a->live_seen = 0;
+	a->out_len = 0;
 	if (live_attach(h, port)) {
 		a->live_err = -errno;
 		return;
@@ -345,10 +352,14 @@ void fz_egress_report(const struct fz_after *a)
 {
 	if (!a->ran)
 		return;
-	fprintf(stderr, "  then %s: retval %u, err %d, %zu bytes out:",
-		a->ran == FZ_RAN_EGRESS ? "xfab_tc_egress" : "xfab_tc_handoff", a->retval, a->err,
-		a->out_len);
-	for (size_t i = 0; i < a->out_len && a->ran; i++)
+	if (a->live) /* a->out: the last other frame the peer read, if any */
+		fprintf(stderr, "  then live: err %d, the tc side's frame %s; last frame read:",
+			a->live_err, a->live_seen ? "arrived" : "did not arrive");
+	else
+		fprintf(stderr, "  then %s: retval %u, err %d, %zu bytes out:",
+			a->ran == FZ_RAN_EGRESS ? "xfab_tc_egress" : "xfab_tc_handoff", a->retval,
+			a->err, a->out_len);
+	for (size_t i = 0; i < a->out_len; i++)
 		fprintf(stderr, "%s%02x", i % 32 ? "" : "\n    ", a->out[i]);
 	fprintf(stderr, "\n");
 }
