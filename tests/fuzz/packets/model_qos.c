@@ -201,13 +201,13 @@ void model_handoff(const struct model *m, int in_port, const uint8_t *frame, siz
 	model_run(m, 1, in_port, frame, len, r);
 	r->no_rx = 1;
 	/* Linux's receive path takes a VLAN tag out of the frame into the skb
-	 * (skb_vlan_untag) before tc ingress: a drop or punt counts the frame
-	 * as the tc side holds it, 4 bytes shorter (a decapsulated one: its
-	 * inner frame, as before) */
+	 * (skb_vlan_untag) before tc ingress: a drop or punt that counts the
+	 * frame as it came counts it as the tc side holds it, 4 bytes shorter
+	 * (one that counts a decapsulated inner frame: that, as before) */
 	if (len >= 14 &&
 	    ((frame[12] == 0x81 && frame[13] == 0x00) ||
 	     (frame[12] == 0x88 && frame[13] == 0xa8)) &&
-	    !r->decap)
+	    r->reason_bytes == len)
 		r->reason_bytes -= 4;
 	r->eg_run = 0;
 	if (r->verdict == MV_FORWARD)
