@@ -510,9 +510,12 @@ static __always_inline int xfab_pl_queue(const struct xfab_ctx *c, struct xfab_s
 	int queued = xfab_code_on(XFAB_CODE_QUEUE) && (out->flags & XFAB_PORT_QUEUED), act;
 
 	res->tc = c->is_tc || queued ? (__u8)xfab_classify(m) : 1;
+	/* the queue holds the frame as it leaves: a tag in the data comes off
+	 * at the rewrite (as the tx counters and tc's egress count it) */
 	if (!c->is_tc && queued) {
-		act =
-		    xfab_stage_queue_xdp(c, m, out->slot, res->tc, c->len, res, &s->qi, &s->clock);
+		act = xfab_stage_queue_xdp(c, m, out->slot, res->tc,
+					   c->len - (m->vlan_in_data ? 4 : 0), res, &s->qi,
+					   &s->clock);
 		if (act != XFAB_ACT_FORWARD)
 			return xfab_pl_end(c, s, p, act, XFAB_STAGE_QUEUE);
 	}

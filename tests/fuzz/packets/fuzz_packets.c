@@ -34,6 +34,7 @@
 
 #include "fz_lb.h"
 #include "fz_policy.h"
+#include "fz_egress.h"
 #include "harness.h"
 #include "model.h"
 #include "names.h"
@@ -1010,10 +1011,10 @@ static void expect_pfc(const struct model_result *r, struct fz_ext *e)
  * The counters an outcome moves: the one place a new outcome (a policed
  * punt) adds its rule. Everything not named here must stay put.
  */
-static void expect_counters(const struct model_result *r, size_t len, struct counters *e)
+static void expect_one(const struct model_result *r, size_t len, struct counters *e)
 {
 	memset(e, 0, sizeof(*e));
-	if (r->in_slot >= 0) {
+	if (r->in_slot >= 0 && !r->no_rx) {
 		e->port[r->in_slot][0] = 1; /* rx_packets */
 		e->port[r->in_slot][1] = len;
 	}
@@ -1049,15 +1050,46 @@ static void expect_counters(const struct model_result *r, size_t len, struct cou
 	}
 	if (r->acl_rule) { /* ACL.md "Counters": the frame as received */
 		e->x.acl[r->acl_rule - 1][0] = 1;
-		e->x.acl[r->acl_rule - 1][1] = len;
+		e->x.acl[r->acl_rule - 1][1] = r->acl_bytes;
+	}
+	/* QOS.md "Counters": the queue the packet met (xdp's phantom queue,
+	 * or tc's egress program) counts it, sent (and marked) or dropped; a
+	 * drop by the egress program counts its reason, nothing else (the
+	 * tx counters are the pipeline's: ARCHITECTURE.md) */
+	if (r->queue_key >= 0) {
+		uint64_t *q = e->x.queue[r->queue_key];
+
+		if (r->queue_verdict == MQ_DROP_TAIL || r->queue_verdict == MQ_DROP_WRED) {
+			q[3] = 1;
+		} else {
+			q[0] = 1;
+			q[1] = r->queue_bytes;
+			q[2] = r->queue_verdict == MQ_MARK;
+		}
+	}
+	if (r->eg_run && r->eg_verdict == MV_DROP) {
+		e->drop[r->eg_reason][0] += 1;
+		e->drop[r->eg_reason][1] += r->out_len;
 	}
 	/* lb_stats: the model's TE, repair and split horizon events
-	 * (model_lb.c); no switch has flowlets, and tc's reroute is the
-	 * egress program's (never run). queue_stats: only an egress port
-	 * with a rate queues (xdp), and no route leaves by p4, the one with
-	 * a rate: nothing. */
+	 * (model_lb.c); no switch has flowlets, and no egress port goes
+	 * down under a packet (the egress program's reroute). */
 	for (int ev = 0; ev < XFAB_LB_MAX; ev++)
 		e->x.lb[ev] = (uint64_t)(r->lb_events >> ev & 1);
+}
+
+/* A run's outcome; a hand-over run live as well (fz_egress.c) adds XDP's
+ * part once more and the tc side's. */
+static void expect_counters(const struct model_result *r, size_t len, struct counters *e)
+{
+	static struct counters x;
+
+	expect_one(r, len, e);
+	for (int k = 0; r->handoff_tc && k < 2; k++) {
+		expect_one(k ? r->handoff_tc : r, len, &x);
+		for (size_t i = 0; i < sizeof(x) / sizeof(uint64_t); i++)
+			((uint64_t *)e)[i] += ((uint64_t *)&x)[i];
+	}
 }
 
 /* ---- results ---- */
@@ -1072,6 +1104,7 @@ struct dp_result {
 	size_t out_len;
 	int ext; /* delta.x read too (else 0) */
 	struct counters delta;
+	struct fz_after after; /* the program the output met next (fz_egress.c) */
 };
 
 static __u32 expected_retval(int tc, int verdict)
@@ -1195,7 +1228,8 @@ static uint64_t seed;
 
 /* One run; ext: every family's delta, else port, drop and punt's (the
  * window checks the rest). */
-static int run_one(int tc, const struct frame *f, int ext, struct dp_result *d)
+static int run_one(int tc, const struct frame *f, const struct model_result *mr, int ext,
+		   struct dp_result *d)
 {
 	static struct counters before, after;
 	static int have_before;
@@ -1205,12 +1239,17 @@ static int run_one(int tc, const struct frame *f, int ext, struct dp_result *d)
 	if ((!have_before || ext) && read_counters(&before, ext))
 		return -1;
 	have_before = 1;
+	if (fz_egress_before(&H, mr, tc))
+		return -1;
+	d->after.ran = d->after.live = 0;
 	d->out_len = sizeof(d->out);
 	fz_copp_clock(0);
 	d->err = h_run(&H, tc, f->port, f->b, f->len, d->out, &d->out_len, &d->retval);
 	fz_copp_clock(1);
 	if (d->err)
 		d->err = -errno;
+	else /* its counters with the frame's */
+		fz_egress_after(&H, mr, f->port, d->retval, d->out, d->out_len, &d->after);
 	if (read_counters(&after, ext))
 		return -1;
 	for (size_t i = 0; i < (ext ? sizeof(before) : FZ_CORE_SIZE) / sizeof(uint64_t); i++)
@@ -1250,7 +1289,7 @@ static int compare(int tc, const struct frame *f, const struct model_result *mr,
 			 d->out_len, mr->out_len);
 		return 1;
 	}
-	return 0;
+	return fz_egress_compare(mr, &d->after, d->out, d->out_len, why, why_len);
 }
 
 static void report(int tc, uint64_t index, const struct frame *f, const struct model_result *mr,
@@ -1271,6 +1310,7 @@ static void report(int tc, uint64_t index, const struct frame *f, const struct m
 	print_hex("frame in", f->b, f->len);
 	print_hex("model out", mr->out, mr->out_len);
 	print_hex("datapath out", d->out, d->out_len);
+	fz_egress_report(&d->after);
 	expect_counters(mr, f->len, &e);
 	fprintf(stderr, "  counters the model expects:\n");
 	print_delta(&e);
@@ -1348,6 +1388,7 @@ static void count_run(int tc, const struct model_result *mr)
 	S.runs++;
 	fz_policy_count(mr);
 	S.verdict[tc][mr->verdict]++;
+	fz_egress_count(tc, mr);
 	if (mr->decap)
 		S.decap[tc][mr->verdict]++;
 	for (int ev = 0; ev < XFAB_LB_MAX; ev++)
@@ -1368,11 +1409,13 @@ static int run_frame(uint64_t index, const struct frame *f, int ext, struct fz_e
 	struct counters e;
 	char why[256];
 
+	fz_egress_prepare(M, f->b, f->len, f->port);
 	for (int tc = 0; tc < 2; tc++) {
 		int refused = 0;
 
 		model_run(M, tc, f->port, f->b, f->len, &mr);
-		if (run_one(tc, f, ext, &d)) {
+		fz_egress_model(M, &mr, f->b, f->len, f->port);
+		if (run_one(tc, f, &mr, ext, &d)) {
 			fprintf(stderr, "fuzz-packets: reading the counters failed: %s\n",
 				strerror(errno));
 			return 1;
@@ -1729,6 +1772,7 @@ static void print_text(void)
 				       (unsigned long long)S.lb[tc][i]);
 		printf("\n");
 	}
+	fz_egress_print();
 	printf("  tc: %llu frames refused by the kernel (-EINVAL, not run), each one "
 	       "net/bpf/test_run.c's rule predicts\n",
 	       (unsigned long long)S.tc_refused);

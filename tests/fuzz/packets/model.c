@@ -199,6 +199,10 @@ static void write_config(struct model *m)
 			snprintf(line, sizeof(line), ", \"rate\": \"%d\"", pp->rate);
 			append(c, sz, "%s%s", line, "");
 		}
+		if (pp->buffer) {
+			snprintf(line, sizeof(line), ", \"buffer\": \"%u\"", pp->buffer);
+			append(c, sz, "%s%s", line, "");
+		}
 		append(c, sz, "}%s%s", "", "");
 	}
 	append(c, sz, "},\n \"INTERFACE\": {%s%s", "", "");
@@ -279,6 +283,7 @@ static void write_config(struct model *m)
 		       m->port[p].name, list);
 		first = 0;
 	}
+	m_qos_config(m, c, sz); /* model_qos.c: WRED_PROFILE, QUEUE */
 	append(c, sz, "}%s%s", "", "");
 	m_acl_config(m, c, sz);	 /* model_acl.c */
 	m_copp_config(m, c, sz); /* model_copp.c */
@@ -298,6 +303,7 @@ static const char *const m_variant_names[MODEL_V_COUNT] = {
     [MODEL_V_DEAD_MEMBER] = "dead-member",
     [MODEL_V_ACL] = "acl",
     [MODEL_V_COPP_RATE] = "copp-rate",
+    [MODEL_V_ECN] = "ecn",
 };
 
 const char *model_variant_name(int variant)
@@ -337,6 +343,13 @@ struct model *model_new(const uint8_t port_macs[MODEL_N_PORTS][6], int variant)
 		m->oper_up[p] = 1; /* every veth is up, p5 too (its admin status is config) */
 	memcpy(m->mac, port_macs, sizeof(m->mac));
 	memcpy(m->port, m_ports, sizeof(m->port));
+	/* copp-rate: p4 without PFC, so nothing is handed over: a live
+	 * hand-over's tc side (fz_egress.c) punts outside the run whose clock
+	 * window the meter's oracle brackets (fz_policy.c); the hand-over's
+	 * punts are judged in the other switches, unmetered */
+	if (variant == MODEL_V_COPP_RATE)
+		m->port[3].pfc_enable = 0;
+	m_qos_variant(m);
 	/* INTERFACE: the subnet is connected, the address local (CONFIG.md) */
 	for (int p = 0; p < MODEL_N_SLOTS; p++)
 		for (int a = 0; a < 2; a++) {

@@ -35,6 +35,10 @@ enum model_verdict {
 	MV_COUNT,
 };
 
+/* A queue's decision (QOS.md "Pipeline" 2); MQ_UNCERTAIN: along the curve,
+ * a random draw (the harness sets no such occupancy). */
+enum model_queue_verdict { MQ_NONE, MQ_PASS, MQ_MARK, MQ_DROP_TAIL, MQ_DROP_WRED, MQ_UNCERTAIN };
+
 struct model_result {
 	int verdict;	      /* enum model_verdict */
 	int reason;	      /* XFAB_DROP_* or XFAB_PUNT_* (the ABI's numbering) */
@@ -52,14 +56,25 @@ struct model_result {
 	int copp_group;	      /* MV_PUNT (or policed, copp_policed): the CoPP group (COPP.md) */
 	int acl_rule;	      /* the ACL rule that decided (ACL.md "Counters"): its counter + 1,
 			       * 0: none */
+	size_t acl_bytes;     /* ... the bytes it counts: the frame as the stage received it */
 	int vnet;	      /* the VNET whose counters the outcome moves (OVERLAY.md): 1 the
 			       * tenant's, 0 a tunnel packet whose VNI is not known yet; -1 none */
 	int encap;	      /* MV_FORWARD: into a tunnel */
 	int tclass;	      /* MV_FORWARD: the traffic class, QOS.md's map of the DSCP */
 	size_t vnet_bytes;    /* MV_FORWARD, encap or decap: the inner frame's bytes */
 	int lb_events;	      /* the lb_stats events it moves, bit n: XFAB_LB_n once */
+	int queue_key;	      /* the queue (slot * 8 + class) whose counters move (QOS.md), -1 */
+	int queue_verdict;    /* its decision, enum model_queue_verdict */
+	size_t queue_bytes;   /* the length it counts */
+	int eg_run;	      /* tc, MV_FORWARD: the frame then runs the egress program */
+	int eg_verdict;	      /* ... which passes it (MV_FORWARD) or drops it (MV_DROP) */
+	int eg_reason;	      /* ... the drop's reason */
+	int handoff_run;      /* xdp, MV_HANDOFF: its output runs xfab_tc_handoff, unmarked */
+	int no_rx;	      /* its arrival is not counted (counted before it was handed over) */
+	const struct model_result *handoff_tc; /* MV_HANDOFF, run live: the tc side's result */
 	uint8_t out[MODEL_MAX_FRAME + 8];
 	size_t out_len; /* the frame the program leaves (xdp: with its metadata) */
+	uint8_t eg_out[MODEL_MAX_FRAME + 8]; /* eg_run: the frame the egress program leaves */
 };
 
 struct model;
@@ -83,6 +98,7 @@ enum model_variant {
 				* (not resilient: p3's return gives a fresh fill) */
 	MODEL_V_ACL,	       /* ACL tables on p1, p3, p4, p6 (ACL.md; model_acl.c) */
 	MODEL_V_COPP_RATE,     /* CoPP groups with meters (COPP.md; model_copp.c) */
+	MODEL_V_ECN,	       /* QOS.md: a WRED/ECN queue (p3), a small buffer (p1) */
 	MODEL_V_COUNT,
 };
 /* "base", ...: the name in reports and in the regression list. */
@@ -119,10 +135,20 @@ int model_group_bucket(const struct model *m, int g, int b);
 int model_te_runtime_pin(const struct model *m, int i, const char **in, const char **prefix,
 			 const char **via);
 
+/* ecn (model_qos.c): the occupancy every queue of the WRED port holds
+ * when the next frame arrives (the harness sets the same); the port's
+ * slot (-1: none), its Kmax and buffer. */
+void model_set_occupancy(struct model *m, uint64_t bytes);
+int model_wred_port(const struct model *m, uint64_t *kmax, uint64_t *buffer);
+
 /* One frame on harness port in_port (0..MODEL_N_PORTS-1) through the
  * datapath (tc 0: xfab_xdp, 1: xfab_tc). */
 void model_run(const struct model *m, int tc, int in_port, const uint8_t *frame, size_t len,
 	       struct model_result *r);
+
+/* The tc side of a frame XDP handed off on in_port (model_qos.c). */
+void model_handoff(const struct model *m, int in_port, const uint8_t *frame, size_t len,
+		   struct model_result *r);
 
 /* The flow hash of the docs (LOAD_BALANCING.md), exposed for a self-test:
  * the default fields, and fields (CONFIG.md's names, comma list; NULL: the

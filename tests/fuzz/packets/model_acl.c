@@ -399,6 +399,7 @@ int m_acl(const struct model *m, const uint8_t *f, const struct m_pkt *k, int sl
 	if (best < 0)
 		return 0;
 	r->acl_rule = best + 1;
+	r->acl_bytes = k->len;
 	if (!m_acl_r[best].drop)
 		return 0;
 	r->verdict = MV_DROP;

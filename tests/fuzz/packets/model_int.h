@@ -18,6 +18,8 @@ struct m_port {
 	int pfc_enable;	      /* priorities with PFC (bit n) */
 	const char *addrs[2]; /* INTERFACE entries */
 	int vnet;	      /* 1: a port of the tenant Vnet_red */
+	unsigned buffer;      /* bytes, 0: CONFIG.md's default */
+	int wred;	      /* 1: model_qos.c's profile on every class */
 };
 
 #define M_VNI 1000u /* the tenant's VNI (OVERLAY.md) */
@@ -89,6 +91,7 @@ struct model {
 	int bounce;	      /* LOCAL_REPAIR|global bounce (ports p2, p3) */
 	int te;		      /* a TE_PATH table (TE on) */
 	uint8_t vtep[4];
+	uint64_t occupancy; /* ecn: what each queue of the WRED port holds (model_qos.c) */
 	char config[16384];
 };
 
@@ -110,6 +113,7 @@ struct m_pkt {
 	size_t l4;	/* have_ports: the L4 header's offset (0: not read: a fragment, no ports) */
 	uint32_t qp;	/* RoCEv2: the BTH's destination QP (0: none read) */
 	uint32_t label; /* IPv6: the flow label */
+	int tc;		/* the datapath: 0 xdp, 1 tc */
 };
 
 /* The path a route gives a packet (model_lb.c m_path). */
@@ -174,5 +178,14 @@ int m_in_prefix(const uint8_t *addr, const uint8_t *prefix, int plen);
 const uint8_t *m_neighbour(int slot, int v6, const uint8_t *addr);
 /* The port whose connected subnet (in vnet) holds gw, -1: none. */
 int m_gw_port(const struct model *m, int vnet, int v6, const uint8_t *gw);
+
+/* model_qos.c: the queues (QOS.md) */
+void m_qos_variant(struct model *m);
+void m_qos_config(const struct model *m, char *c, size_t sz);
+int m_qos_xdp(const struct model *m, int slot, uint8_t tos, size_t len, struct model_result *r);
+void m_qos_mark(uint8_t *o, size_t l3, int v6);
+void m_qos_egress(const struct model *m, struct model_result *r, uint64_t backlog);
+/* model_pipeline.c: QOS.md's DSCP -> traffic class */
+int m_dscp_to_tc(int dscp);
 
 #endif

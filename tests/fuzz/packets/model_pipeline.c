@@ -318,6 +318,11 @@ static int dscp_to_tc(int dscp)
 	}
 }
 
+int m_dscp_to_tc(int dscp)
+{
+	return dscp_to_tc(dscp);
+}
+
 /* Longest-prefix match, a linear scan. */
 static const struct m_route *lpm(const struct model *m, const struct m_pkt *k, int vnet)
 {
@@ -374,7 +379,7 @@ static void encap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	struct m_pkt outer;
 	uint8_t *o = r->out;
 	struct m_hop hop;
-	int port;
+	int port, q;
 
 	m_flow_of(m, f, k, 0, &fl);
 	h = m_hash(m, &fl, (m->hash_fields | M_HF_DEFAULT) & ~(unsigned)M_HF_INNER, 0);
@@ -433,6 +438,9 @@ static void encap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 			drop(r, XFAB_DROP_VNET_MTU);
 		return;
 	}
+	/* stage 7b on the outer packet, which carries the inner DSCP and ECN
+	 * (QOS.md; the queue holds what leaves: 50 bytes more, no tag) */
+	q = k->tc ? MQ_NONE : m_qos_xdp(m, port, k->tos, inner_len + 50, r);
 	memcpy(o, dmac, 6);
 	memcpy(o + 6, m->mac[port], 6);
 	put_be16(o + 12, 0x0800);
@@ -447,6 +455,8 @@ static void encap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	memcpy(o + 26, m->vtep, 4);
 	memcpy(o + 30, ep, 4);
 	put_be16(o + 24, model_csum(o + 14, 20));
+	if (q == MQ_MARK) /* the outer header: RFC 6040 carries CE inward on decap */
+		m_qos_mark(o, 14, 0);
 	put_be16(o + 34, sport);
 	put_be16(o + 36, 4789);
 	put_be16(o + 38, (uint16_t)(inner_len + 16));
@@ -462,6 +472,14 @@ static void encap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	 * default the first port's) to the route's MAC or its own */
 	rewrite(o + 50, 14, k->v6, memcmp(rt->mac, zero, 6) ? rt->mac : m->mac[0], m->mac[0]);
 	r->out_len = 64 + plen;
+	if (q == MQ_DROP_TAIL || q == MQ_DROP_WRED) {
+		/* dropped encapsulated, before stage 9 writes the outer MACs
+		 * (the room made for them reads 0 under BPF_PROG_TEST_RUN) */
+		memset(o, 0, 12);
+		drop(r, q == MQ_DROP_TAIL ? XFAB_DROP_BUFFER_FULL : XFAB_DROP_WRED);
+		r->reason_bytes = r->out_len;
+		return;
+	}
 	r->verdict = MV_FORWARD;
 	r->reason = 0;
 	r->out_slot = port;
@@ -480,7 +498,7 @@ static void route(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	const uint8_t *dmac;
 	uint8_t *o = r->out;
 	struct m_hop hop;
-	int port;
+	int port, q;
 
 	if (vnet) /* routed in the tenant's table: its counters from here on */
 		r->vnet = 1;
@@ -553,12 +571,20 @@ chosen:
 		punt(r, k, XFAB_PUNT_MTU_EXCEEDED);
 		return;
 	}
+	/* stage 7b: xdp's queue of (port, class) may drop or mark (QOS.md) */
+	q = k->tc ? MQ_NONE : m_qos_xdp(m, port, k->tos, k->len - (k->tagged ? 4 : 0), r);
+	if (q == MQ_DROP_TAIL || q == MQ_DROP_WRED) {
+		drop(r, q == MQ_DROP_TAIL ? XFAB_DROP_BUFFER_FULL : XFAB_DROP_WRED);
+		return;
+	}
 	/* stage 9: the tag stripped, MACs, TTL/hop limit, checksum */
 	if (k->tagged) {
 		memcpy(o, f, 12);
 		memcpy(o + 12, f + 16, k->len - 16);
 		r->out_len = k->len - 4;
 	}
+	if (q == MQ_MARK) /* before the rewrite, as stage 7b comes before 9 */
+		m_qos_mark(o, k->l3 - (k->tagged ? 4 : 0), k->v6);
 	rewrite(o, k->l3 - (k->tagged ? 4 : 0), k->v6, dmac, m->mac[port]);
 	r->verdict = MV_FORWARD;
 	r->reason = 0;
@@ -625,6 +651,7 @@ static void decap(const struct model *m, const uint8_t *f, const struct m_pkt *k
 	r->out_len = len;
 	r->reason_bytes = len;
 	memset(&in, 0, sizeof(in));
+	in.tc = k->tc;
 	in.len = len;
 	in.l3 = 14;
 	in.proto = proto;
@@ -716,7 +743,9 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 	r->vnet = -1;
 	r->pfc_pg = -1;
 	r->copp_group = -1;
+	r->queue_key = -1;
 	k.len = len;
+	k.tc = tc;
 	k.icmp_type = -1;
 	/* stage 1: port checks */
 	if (slot < 0) {
@@ -822,6 +851,7 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 		memcpy(r->out + 4, f, len);
 		r->out_len = len + 4;
 		r->verdict = MV_HANDOFF;
+		r->handoff_run = 1;
 		return;
 	}
 	if (m_acl(m, f, &k, slot, r)) /* stage 4c: the ingress ACL (ACL.md) */
@@ -837,6 +867,10 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 	 * class to that ingress priority group */
 	if (tc && r->verdict == MV_FORWARD && (m->port[slot].pfc_enable & (1 << r->tclass)))
 		r->pfc_pg = slot * 8 + r->tclass;
+	/* tc: the frame then meets its egress port's program; the harness's
+	 * veths have no qdisc (noqueue): it finds a backlog of 0 */
+	if (tc && r->verdict == MV_FORWARD)
+		m_qos_egress(m, r, 0);
 }
 
 uint32_t model_frame_hash(const struct model *m, const uint8_t *f, size_t len)
