@@ -239,6 +239,12 @@ static void test_rearm(void **state)
 			 (downs[3] +
 			  c.decay_half_life_ms * (double)MS * log2(p / c.reuse_threshold))) <= 1);
 	assert_true(xfab_damp_next_ns(&d) > before);
+	/* the kernel repeats a state (a message for another change): a
+	 * second DOWN report is no flap, it adds no penalty */
+	xfab_damp_event(&d, 0, downs[3] + 10 * MS);
+	assert_close(xfab_damp_penalty(&d, downs[3] + 10 * MS),
+		     want_penalty(&c, downs, 4, downs[3] + 10 * MS));
+	assert_int_equal(d.st.pre_down, 4);
 }
 
 /* 20 flaps in 4 s (down every 200 ms, up 100 ms later), the penalty
