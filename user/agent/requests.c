@@ -567,7 +567,7 @@ static int damping_status(struct agent *a, const struct xfab_ctl_req *r, char *o
 		int len =
 		    damping_json(a->cfg.ports[p].name, &a->damping.d[p], now, item, sizeof(item));
 
-		if (len < 0 || o + (size_t)len + 1 + tail >= outlen)
+		if (len < 0 || o + tail + (size_t)len + 1 >= outlen) /* item, comma, tail */
 			break;
 		o += (size_t)snprintf(out + o, outlen - o, "%s%s", out[o - 1] == '[' ? "" : ",",
 				      item);
