@@ -101,8 +101,8 @@ int agent_damping_link(struct agent *a, int p, const struct xfab_nl_link *l)
 		return l->deleted ? 0 : l->oper_up;
 	adv = xfab_damp_event(d, damping_raw(l), xfab_mono_ns());
 	if (d->suppressed && !was)
-		log_warn("port %s suppressed: penalty %.0f >= %u; back in %.1f s at the latest "
-			 "(link event damping)",
+		log_warn("port %s suppressed: penalty %.0f >= %u; reused in %.1f s unless it "
+			 "flaps again (link event damping)",
 			 a->cfg.ports[p].name, d->penalty, d->cfg.suppress_threshold,
 			 (double)(d->reuse_ns - d->last_ns) / 1e9);
 	damping_hold(a, p, d->suppressed);
