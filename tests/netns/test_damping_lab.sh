@@ -156,7 +156,7 @@ check "penalty = the ceiling decayed since the last down (bounds from the flap t
 
 # ---- reuse: when the formula says
 check "leaf1 reused eth1 (logged)" eventually 15 grep -q "port eth1 reused" "$STATE/leaf1.log"
-reused=$(grep "port eth1 reused" "$STATE/leaf1.log" | tail -1 | awk '{ printf "%d", $1 * 1000 }')
+reused=$(grep "port eth1 reused" "$STATE/leaf1.log" | tail -1 | awk '{ printf "%.0f", $1 * 1000 }')
 pred_lo=$((last_b + MAXS - 1))
 pred_hi=$((q_e + $(f reuse_in_ms) + (q_e - q_b) + 2))
 echo "# reused at $reused ms: $((reused - last_b)) ms after the last down's command began; allowed $pred_lo..$pred_hi"
