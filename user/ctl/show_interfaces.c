@@ -103,10 +103,10 @@ static int show_damping(void)
 		ctl_jw_open("ports", '[');
 	} else {
 		printf("%-12s %-9s %-7s %-8s %-7s %-11s %-13s %-9s %-5s %-10s %s\n", "Interface",
-		       "Algorithm", "Penalty", "Suppress", "Reuse", "Half-life", "Max suppress",
+		       "Algorithm", "Flap", "Suppress", "Reuse", "Half-life", "Max suppress",
 		       "Penalty", "Link", "State", "Suppressed for / reuse in");
 		printf("%-12s %-9s %-7s %-8s %-7s %-11s %-13s %-9s %-5s %-10s %s\n", "", "",
-		       "(flap)", "", "", "(ms)", "(ms)", "(now)", "", "", "");
+		       "penalty", "", "", "(ms)", "(ms)", "(now)", "", "", "");
 	}
 	/* a page holds at least one port: at most as many pages as ports */
 	for (int page = 0; page <= XFAB_MAX_PORTS; page++) {
