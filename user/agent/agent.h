@@ -91,7 +91,8 @@ struct fib_sync {
 /* Link event damping (damping.c): a damper per port index of cfg. */
 struct agent_damping {
 	struct xfab_damp d[XFAB_MAX_PORTS];
-	int held[XFAB_MAX_PORTS]; /* the device is held dormant (suppressed) */
+	int held[XFAB_MAX_PORTS];	 /* the device is held dormant (suppressed) */
+	long long downs[XFAB_MAX_PORTS]; /* the carrier losses counted so far; -1: unknown */
 };
 
 struct agent {

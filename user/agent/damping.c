@@ -25,6 +25,8 @@
 #include "agent.h"
 #include "clock.h"
 
+#define DAMPING_MAX_MISSED 1000 /* losses fed from one message, at most */
+
 /* A port's link as the damper takes it: up and carrying. */
 static int damping_raw(const struct xfab_nl_link *l)
 {
@@ -53,6 +55,7 @@ static void damping_hold(struct agent *a, int p, int on)
 struct damping_scan {
 	const struct xfab_config *cfg;
 	int raw[XFAB_MAX_PORTS], dormant[XFAB_MAX_PORTS];
+	long long downs[XFAB_MAX_PORTS];
 };
 
 static void damping_scan_link(void *arg, const struct xfab_nl_link *l)
@@ -64,6 +67,7 @@ static void damping_scan_link(void *arg, const struct xfab_nl_link *l)
 		return;
 	s->raw[p] = damping_raw(l);
 	s->dormant[p] = l->dormant;
+	s->downs[p] = l->carrier_downs;
 }
 
 static void damping_scan(const struct xfab_config *cfg, struct damping_scan *s)
@@ -72,6 +76,8 @@ static void damping_scan(const struct xfab_config *cfg, struct damping_scan *s)
 
 	memset(s, 0, sizeof(*s));
 	s->cfg = cfg;
+	for (int p = 0; p < XFAB_MAX_PORTS; p++)
+		s->downs[p] = -1;
 	if (agent_nl_dump_links(&h))
 		log_warn("damping: cannot list the links; every damper starts from down");
 }
@@ -85,6 +91,7 @@ void agent_damping_start(struct agent *a)
 	damping_scan(&a->cfg, &s);
 	for (int p = 0; p < a->cfg.n_ports; p++) {
 		xfab_damp_init(&dm->d[p], &a->cfg.ports[p].damping, s.raw[p], now);
+		dm->downs[p] = s.downs[p];
 		/* a hold a previous xfabd left (it died suppressing) */
 		dm->held[p] = s.dormant[p];
 		damping_hold(a, p, 0);
@@ -92,14 +99,53 @@ void agent_damping_start(struct agent *a)
 	agent_damping_publish(a);
 }
 
+/* The carrier losses since the last message (IFLA_CARRIER_DOWN_COUNT):
+ * the kernel reports a carrier change through its link watch, which runs
+ * late (a device that is not urgent: once a second at most) and then
+ * reports the state as it is, so a loss and its return in between are one
+ * message or none. Each loss is a down for the damper, at this message's
+ * time: the sequence that leads from the damper's state to raw with n
+ * losses. -1: the kernel does not count (the state alone is the event). */
+static long long damping_missed(struct agent_damping *dm, int p, const struct xfab_nl_link *l)
+{
+	long long n;
+
+	if (l->carrier_downs < 0 || dm->downs[p] < 0) {
+		dm->downs[p] = l->carrier_downs;
+		return -1;
+	}
+	n = (long long)(__u32)((__u32)l->carrier_downs - (__u32)dm->downs[p]);
+	dm->downs[p] = l->carrier_downs;
+	return n > DAMPING_MAX_MISSED ? DAMPING_MAX_MISSED : n;
+}
+
+/* The damper fed this message: n losses (-1: not counted) and the state
+ * raw now. */
+static int damping_feed(struct xfab_damp *d, long long n, int raw, __u64 now)
+{
+	if (n < 0)
+		return xfab_damp_event(d, raw, now);
+	/* up -> down: the last loss is the one this message shows */
+	if (d->actual && !raw && n > 0)
+		n--;
+	if (!d->actual && raw)
+		xfab_damp_event(d, 1, now);
+	for (long long k = 0; k < n; k++) {
+		xfab_damp_event(d, 0, now);
+		xfab_damp_event(d, 1, now);
+	}
+	return xfab_damp_event(d, raw, now);
+}
+
 int agent_damping_link(struct agent *a, int p, const struct xfab_nl_link *l)
 {
 	struct xfab_damp *d = &a->damping.d[p];
 	int was = d->suppressed, adv;
+	long long n = damping_missed(&a->damping, p, l);
 
 	if (!xfab_damp_enabled(&d->cfg))
 		return l->deleted ? 0 : l->oper_up;
-	adv = xfab_damp_event(d, damping_raw(l), xfab_mono_ns());
+	adv = damping_feed(d, n, damping_raw(l), xfab_mono_ns());
 	if (d->suppressed && !was)
 		log_warn("port %s suppressed: penalty %.0f >= %u; reused in %.1f s unless it "
 			 "flaps again (link event damping)",
@@ -174,6 +220,7 @@ void agent_damping_reload_commit(struct agent *a, const struct xfab_config *old)
 
 	memcpy(prev.d, dm->d, sizeof(prev.d));
 	memcpy(prev.held, dm->held, sizeof(prev.held));
+	memcpy(prev.downs, dm->downs, sizeof(prev.downs));
 	damping_scan(&a->cfg, &s);
 	for (int p = 0; p < a->cfg.n_ports; p++) {
 		int q = damping_kept(old, a->cfg.ports[p].name, &a->cfg.ports[p].damping);
@@ -181,9 +228,11 @@ void agent_damping_reload_commit(struct agent *a, const struct xfab_config *old)
 		if (q >= 0) {
 			dm->d[p] = prev.d[q];
 			dm->held[p] = prev.held[q];
+			dm->downs[p] = prev.downs[q];
 			continue;
 		}
 		xfab_damp_init(&dm->d[p], &a->cfg.ports[p].damping, s.raw[p], now);
+		dm->downs[p] = s.downs[p];
 		dm->held[p] = s.dormant[p];
 		damping_hold(a, p, 0);
 	}

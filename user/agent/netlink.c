@@ -54,6 +54,9 @@ static void handle_link(const struct nlmsghdr *nlh, const struct xfab_nl_handler
 	}
 	l.carrier = tb[IFLA_CARRIER] ? !!mnl_attr_get_u8(tb[IFLA_CARRIER]) : -1;
 	l.dormant = tb[IFLA_LINKMODE] && mnl_attr_get_u8(tb[IFLA_LINKMODE]) == IF_LINK_MODE_DORMANT;
+	l.carrier_downs = tb[IFLA_CARRIER_DOWN_COUNT]
+			      ? (long long)mnl_attr_get_u32(tb[IFLA_CARRIER_DOWN_COUNT])
+			      : -1;
 	if (tb[IFLA_IFNAME])
 		snprintf(l.name, sizeof(l.name), "%s", mnl_attr_get_str(tb[IFLA_IFNAME]));
 	if (tb[IFLA_ADDRESS] && mnl_attr_get_payload_len(tb[IFLA_ADDRESS]) == 6) {

@@ -12,10 +12,11 @@ struct xfab_nl_link {
 	char name[IF_NAMESIZE];
 	__u8 mac[6];
 	int has_mac;
-	int admin_up; /* IFF_UP */
-	int oper_up;  /* IFF_RUNNING / IF_OPER_UP */
-	int carrier;  /* IFLA_CARRIER: 1 on, 0 off, -1 not said */
-	int dormant;  /* IFLA_LINKMODE is dormant (link event damping holds it) */
+	int admin_up;		 /* IFF_UP */
+	int oper_up;		 /* IFF_RUNNING / IF_OPER_UP */
+	int carrier;		 /* IFLA_CARRIER: 1 on, 0 off, -1 not said */
+	int dormant;		 /* IFLA_LINKMODE is dormant (link event damping holds it) */
+	long long carrier_downs; /* IFLA_CARRIER_DOWN_COUNT (carrier losses); -1 not said */
 	int deleted;
 };
 
