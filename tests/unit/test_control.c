@@ -36,6 +36,7 @@
 #include <cmocka.h>
 
 #include "agent.h"
+#include "clock.h"
 #include "ctlproto.h"
 #include "json.h"
 
@@ -1083,6 +1084,60 @@ static void test_te_list_every_start(void **state)
 	}
 }
 
+/* damping-status (docs/CONTROL.md): every port, from "from" on, each as
+ * its damper has it: eth2 damped with the HLD example's config and
+ * suppressed by two flaps a ms apart (1000, then ~2000 >= 1600), its
+ * reuse no later than max_suppress_time; the others without damping. */
+static void test_damping_status(void **state)
+{
+	static const struct xfab_damp_cfg hld = {XFAB_DAMP_AIED, 30000, 15000, 1600, 1200, 1000};
+	const struct json_value *ports, *e2;
+	struct json_value *root;
+	struct json_pos pos;
+	char err[128];
+	struct answer a;
+	__u64 t = xfab_mono_ns();
+	double pen;
+
+	(void)state;
+	for (int p = 0; p < N_PORTS; p++)
+		xfab_damp_init(&A->damping.d[p], p == 1 ? &hld : &A->cfg.ports[p].damping, 1, t);
+	for (int i = 0; i < 2; i++) {
+		xfab_damp_event(&A->damping.d[1], 0, t + (__u64)i * 1000000);
+		xfab_damp_event(&A->damping.d[1], 1, t + (__u64)i * 1000000 + 500000);
+	}
+	a = ask("{\"cmd\":\"damping-status\"}");
+	assert_true(a.ok);
+	root = xfab_json_parse(a.line, err, sizeof(err), &pos);
+	assert_non_null(root);
+	ports = xfab_json_get(root, "ports");
+	assert_int_equal(ports->count, N_PORTS);
+	assert_null(xfab_json_get(root, "next"));
+	assert_string_equal(xfab_json_get(&ports->children[0], "algorithm")->str, "disabled");
+	assert_null(xfab_json_get(&ports->children[0], "penalty"));
+	e2 = &ports->children[1];
+	assert_string_equal(xfab_json_get(e2, "port")->str, "eth2");
+	assert_string_equal(xfab_json_get(e2, "algorithm")->str, "aied");
+	assert_true(xfab_json_get(e2, "suppressed")->boolean);
+	assert_string_equal(xfab_json_get(e2, "link")->str, "up");
+	assert_string_equal(xfab_json_get(e2, "state")->str, "down");
+	assert_string_equal(xfab_json_get(e2, "ceiling")->str, "4800");
+	assert_string_equal(xfab_json_get(e2, "pre_down")->str, "2");
+	assert_string_equal(xfab_json_get(e2, "post_down")->str, "2");
+	pen = strtod(xfab_json_get(e2, "penalty")->str, NULL);
+	assert_true(pen > 1900 && pen <= 2000);
+	assert_true(strtoul(xfab_json_get(e2, "reuse_in_ms")->str, NULL, 10) <= 30000);
+	xfab_json_free(root);
+	/* a page from the last port */
+	snprintf(req, sizeof(req), "{\"cmd\":\"damping-status\",\"from\":\"%d\"}", N_PORTS - 1);
+	a = ask(req);
+	root = xfab_json_parse(a.line, err, sizeof(err), &pos);
+	assert_non_null(root);
+	assert_int_equal(xfab_json_get(root, "ports")->count, 1);
+	xfab_json_free(root);
+	assert_int_equal(rec.ops, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1104,6 +1159,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_te_list_pages, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_te_list_every_start, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_damping_status, setup, teardown),
 	};
 
 	xfab_log_quiet = 1; /* xfabd's own lines: the answers are what is judged */

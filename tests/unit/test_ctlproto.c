@@ -155,6 +155,8 @@ static void test_good_and_round_trip(void **state)
 	    "48\",\"via\":\"fe80::1\"}",
 	    "{\"cmd\":\"te-del\",\"in\":\"eth3\",\"prefix\":\"0.0.0.0/0\"}",
 	    "{\"cmd\":\"fib-status\"}",
+	    "{\"cmd\":\"damping-status\"}",
+	    "{\"cmd\":\"damping-status\",\"from\":\"3\"}",
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {

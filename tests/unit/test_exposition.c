@@ -8,7 +8,8 @@
  * first in it, counters and only counters named *_total, values numbers,
  * the TYPE one of counter and gauge; and the series of a switch of 3 ports
  * with the kernel-FIB mirror on are all there (ports x classes,
- * ports x priorities), from no maps (every value 0).
+ * ports x priorities), from no maps (every value 0), and the damping
+ * series of its one damped port.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -143,7 +144,29 @@ static void parse(char *text)
 }
 
 static struct xfab_fib_status fib;
+static struct xfab_damping_pub damping;
 static struct xfab_metrics_src src;
+
+/* eth2 damped (SONiC's HLD example config) and suppressed by two flaps;
+ * eth1 and eth3 without damping: no series */
+static void damping_setup(void)
+{
+	static const struct xfab_damp_cfg on = {XFAB_DAMP_AIED, 30000, 15000, 1600, 1200, 1000};
+	static const struct xfab_damp_cfg off = {0};
+
+	memset(&damping, 0, sizeof(damping));
+	pthread_mutex_init(&damping.lock, NULL);
+	damping.n_ports = 3;
+	for (int p = 0; p < 3; p++) {
+		snprintf(damping.names[p], sizeof(damping.names[p]), "eth%d", p + 1);
+		xfab_damp_init(&damping.d[p], p == 1 ? &on : &off, 1, 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		xfab_damp_event(&damping.d[1], 0, (__u64)i * 1000);
+		xfab_damp_event(&damping.d[1], 1, (__u64)i * 1000 + 500);
+	}
+	assert_true(damping.d[1].suppressed);
+}
 
 static char *write_exposition(void)
 {
@@ -162,6 +185,8 @@ static char *write_exposition(void)
 	fib.enabled = 1;
 	fib.routes = 10;
 	src.fib = &fib;
+	damping_setup();
+	src.damping = &damping;
 	agent_metrics_write(&src, f);
 	fclose(f);
 	return buf;
@@ -203,6 +228,12 @@ static void test_series_present(void **state)
 	    {"xfab_fib_sync_routes", "switch,state", 3},
 	    {"xfab_fib_sync_messages_total", "switch,result", 4},
 	    {"xfab_fib_sync_lag_max_seconds", "switch", 1},
+	    {"xfab_port_damping_penalty", "switch,port", 1},
+	    {"xfab_port_damping_suppressed", "switch,port", 1},
+	    {"xfab_port_damping_reuse_seconds", "switch,port", 1},
+	    {"xfab_port_damping_suppressions_total", "switch,port", 1},
+	    {"xfab_port_link_events_total", "switch,port,event", 2},
+	    {"xfab_port_link_events_advertised_total", "switch,port,event", 2},
 	};
 	char *buf = write_exposition();
 

@@ -88,6 +88,13 @@ struct fib_sync {
 	size_t held_total; /* withdrawals held so far */
 };
 
+/* Link event damping (damping.c): a damper per port index of cfg. */
+struct agent_damping {
+	struct xfab_damp d[XFAB_MAX_PORTS];
+	int held[XFAB_MAX_PORTS];	 /* the device is held dormant (suppressed) */
+	long long downs[XFAB_MAX_PORTS]; /* the carrier losses counted so far; -1: unknown */
+};
+
 struct agent {
 	const char *cfg_path;
 	const char *pin_root;
@@ -126,7 +133,9 @@ struct agent {
 	struct mnl_socket *nl;
 	struct xfab_nlsync *nlsync; /* FIB_SYNC: the kernel's routes, in the RIB */
 	struct fib_sync fs;
-	struct xfab_fib_status fib_pub; /* fs and the mirror's figures, for metrics */
+	struct xfab_fib_status fib_pub;	     /* fs and the mirror's figures, for metrics */
+	struct agent_damping damping;	     /* link event damping, per port */
+	struct xfab_damping_pub damping_pub; /* its state, for metrics */
 	int dirty;	     /* an event could not be applied alone: recompile from the config */
 	struct te_pin *pins; /* runtime TE pins, in the RIB as XFAB_RIB_SRC_TE_PIN */
 	int n_pins;
@@ -198,6 +207,29 @@ void agent_probe_unresolved(struct agent *a);
  * (each second): xdp datapath, the DEVMAP program; tc datapath, the tc
  * egress program of a port that needs nothing else of it (ports.c). */
 void agent_egress_guard_refresh(struct agent *a);
+/* Ports whose damping suppression ended by now: back in use if up. */
+void agent_damping_expire(struct agent *a);
+
+/* ---- damping.c: link event damping (docs/OPERATIONS.md) ---- */
+/* Fresh dampers for every port (after the ports are resolved), and the
+ * holds a previous xfabd left released. */
+void agent_damping_start(struct agent *a);
+/* A link event of port p: the state xfabd acts on (the damper's; without
+ * damping, the event's). Holds or releases the device. */
+int agent_damping_link(struct agent *a, int p, const struct xfab_nl_link *l);
+/* Time passed for port p: the advertised state (a reuse ends a hold). */
+int agent_damping_tick(struct agent *a, int p, __u64 now_ns);
+/* How long poll may wait for the next reuse (ms, -1: none pending). */
+int agent_damping_timeout(const struct agent *a, __u64 now_ns);
+/* Reload: the ports next keeps suppressed read down in live (before the
+ * tables are built); then, once a->cfg is next, the dampers moved over. */
+void agent_damping_reload_mask(const struct agent *a, const struct xfab_config *next,
+			       struct xfab_port_live *live);
+void agent_damping_reload_commit(struct agent *a, const struct xfab_config *old);
+/* Exit: every hold released (no device stays dormant without xfabd). */
+void agent_damping_stop(struct agent *a);
+/* Copies the dampers to a->damping_pub (the metrics thread reads them). */
+void agent_damping_publish(struct agent *a);
 
 /* ---- fibsync.c ---- */
 /* Dumps and mirrors the kernel's routes (nothing without FIB_SYNC). */

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "clock.h"
 #include "pfc.h"
 #include "ctlproto.h"
 #include "metrics.h"
@@ -116,6 +117,8 @@ static void reload_one(struct agent *a)
 		log_err("reload rejected; running config unchanged");
 		goto reject;
 	}
+	/* a port the new config keeps suppressed stays out of the groups */
+	agent_damping_reload_mask(a, &cfg, live);
 	memcpy(old_live, a->live, sizeof(old_live));
 	memcpy(a->live, live, sizeof(live));
 	if (agent_ports_reload_attach(a, &cfg)) {
@@ -138,6 +141,7 @@ static void reload_one(struct agent *a)
 		a->cfg = cfg;
 		agent_ports_reload_finish(a, &old);
 		agent_code_reload_end(a); /* and lose what it dropped, after them */
+		agent_damping_reload_commit(a, &old);
 		if (agent_pfc_start(a))
 			log_err(
 			    "lossless priorities are not honoured: the PFC thread did not start");
@@ -179,9 +183,12 @@ static int event_loop(struct agent *a)
 	for (;;) {
 		int timeout, n_ctl = agent_ctl_pollfds(a, pfd + 3, 1 + CTL_MAX_CONN, &timeout);
 		int held = a->fs.n_held ? agent_fib_sync_expire(a) : -1;
+		int damped = agent_damping_timeout(a, xfab_mono_ns());
 
 		if (held >= 0 && (timeout < 0 || held < timeout))
 			timeout = held;
+		if (damped >= 0 && (timeout < 0 || damped < timeout))
+			timeout = damped;
 
 		if (poll(pfd, 3 + (nfds_t)n_ctl, timeout) < 0) {
 			if (errno == EINTR)
@@ -229,6 +236,7 @@ static int event_loop(struct agent *a)
 			if (a->fs.resync_due)
 				agent_fib_sync_resync(a);
 		}
+		agent_damping_expire(a); /* suppressions whose reuse time came */
 		agent_ctl_serve(a, pfd + 3, n_ctl);
 		if (a->restart_due) {
 			log_info("restart requested: the data plane keeps forwarding");
@@ -438,6 +446,7 @@ static void start_metrics(struct agent *a)
 	src.map_fd = agent_metrics_obj_map_fd;
 	src.map_arg = a->skel->obj;
 	src.fib = &a->fib_pub;
+	src.damping = &a->damping_pub;
 	if (agent_metrics_start(a->metrics, &src))
 		log_warn("cannot serve metrics on %s: %s", a->metrics, strerror(errno));
 	else
@@ -469,6 +478,7 @@ static int prepare(struct agent *a, struct xfabd_flags *flags, int argc, char **
 		xfab_log_set_journal(1);
 	libbpf_set_print(xfab_log_libbpf);
 	pthread_mutex_init(&a->fib_pub.lock, NULL);
+	pthread_mutex_init(&a->damping_pub.lock, NULL);
 
 	/* Everything is validated before anything touches the kernel. */
 	ret = check_config(a, flags);
@@ -517,6 +527,8 @@ int main(int argc, char **argv)
 	}
 	if (agent_nl_dump_neighs(&nh))
 		log_warn("cannot read the kernel's neighbour table; learning as it changes");
+	/* after the event socket: a link that moves from here on is an event */
+	agent_damping_start(&a);
 	if (agent_rebuild_and_apply(&a, &a.cfg))
 		goto out_nl;
 	if (agent_fib_sync_start(&a))
@@ -531,6 +543,7 @@ int main(int argc, char **argv)
 	start_services(&a);
 	agent_probe_unresolved(&a); /* now, not a second from now */
 	ret = event_loop(&a) ? 1 : 0;
+	agent_damping_stop(&a);
 	if (a.restart_due || a.keep_signal)
 		a.keep = 1;
 	if (!a.restart_due)

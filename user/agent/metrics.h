@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "damping.h"
 #include "xfab_abi.h"
 
 /* FIB_SYNC's figures, published by the agent after each batch of events
@@ -22,11 +23,21 @@ struct xfab_fib_status {
 	double lag_last_s, lag_max_s; /* event read to data plane written, per batch */
 };
 
+/* Link event damping's dampers, published by the agent after each change
+ * (under lock) for the metrics thread and the damping-status request. */
+struct xfab_damping_pub {
+	pthread_mutex_t lock;
+	int n_ports;
+	char names[XFAB_MAX_PORTS][16];
+	struct xfab_damp d[XFAB_MAX_PORTS];
+};
+
 struct xfab_metrics_src {
 	char hostname[64];
 	int n_ports;
 	char port_names[XFAB_MAX_PORTS][16]; /* by counter slot */
 	struct xfab_fib_status *fib;	     /* NULL or !enabled: no FIB_SYNC series */
+	struct xfab_damping_pub *damping;    /* NULL: no damping series */
 	/* The fd of the BPF map named map (XFAB_MAP_*), or < 0: none, and the
 	 * series it feeds read 0 (the overlay's are left out). NULL: no maps.
 	 * Asked on every scrape, from the metrics thread. */

@@ -52,6 +52,11 @@ static void handle_link(const struct nlmsghdr *nlh, const struct xfab_nl_handler
 
 		l.oper_up = l.admin_up && (st == IF_OPER_UP || st == IF_OPER_UNKNOWN);
 	}
+	l.carrier = tb[IFLA_CARRIER] ? !!mnl_attr_get_u8(tb[IFLA_CARRIER]) : -1;
+	l.dormant = tb[IFLA_LINKMODE] && mnl_attr_get_u8(tb[IFLA_LINKMODE]) == IF_LINK_MODE_DORMANT;
+	l.carrier_downs = tb[IFLA_CARRIER_DOWN_COUNT]
+			      ? (long long)mnl_attr_get_u32(tb[IFLA_CARRIER_DOWN_COUNT])
+			      : -1;
 	if (tb[IFLA_IFNAME])
 		snprintf(l.name, sizeof(l.name), "%s", mnl_attr_get_str(tb[IFLA_IFNAME]));
 	if (tb[IFLA_ADDRESS] && mnl_attr_get_payload_len(tb[IFLA_ADDRESS]) == 6) {
@@ -279,6 +284,49 @@ int agent_nl_read_fd(int fd, const struct xfab_nl_handlers *h, int budget)
 int agent_nl_read_events(struct mnl_socket *nl, const struct xfab_nl_handlers *h)
 {
 	return agent_nl_read_fd(mnl_socket_get_fd(nl), h, XFAB_NL_READ_BUDGET);
+}
+
+/* RTM_SETLINK with the link mode and, to leave dormancy, the operstate
+ * (the kernel's set_operstate moves dormant to up only when asked), and
+ * the kernel's acknowledgement. */
+int agent_nl_set_dormant(__u32 ifindex, int on)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	unsigned int seq = (unsigned int)time(NULL), portid;
+	struct mnl_socket *nl = mnl_socket_open(NETLINK_ROUTE);
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifm;
+	ssize_t len;
+	int ret = 0;
+
+	if (!nl)
+		return -errno;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	portid = mnl_socket_get_portid(nl);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_SETLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = seq;
+	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
+	ifm->ifi_family = AF_UNSPEC;
+	ifm->ifi_index = (int)ifindex;
+	mnl_attr_put_u8(nlh, IFLA_LINKMODE, on ? IF_LINK_MODE_DORMANT : IF_LINK_MODE_DEFAULT);
+	mnl_attr_put_u8(nlh, IFLA_OPERSTATE, on ? IF_OPER_DORMANT : IF_OPER_UP);
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+	if (len < 0)
+		ret = -errno;
+	else if (mnl_cb_run(buf, (size_t)len, seq, portid, NULL, NULL) < 0)
+		ret = -errno;
+out:
+	mnl_socket_close(nl);
+	return ret;
 }
 
 int agent_nl_fd(struct mnl_socket *nl)

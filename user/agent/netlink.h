@@ -12,8 +12,11 @@ struct xfab_nl_link {
 	char name[IF_NAMESIZE];
 	__u8 mac[6];
 	int has_mac;
-	int admin_up; /* IFF_UP */
-	int oper_up;  /* IFF_RUNNING / IF_OPER_UP */
+	int admin_up;		 /* IFF_UP */
+	int oper_up;		 /* IFF_RUNNING / IF_OPER_UP */
+	int carrier;		 /* IFLA_CARRIER: 1 on, 0 off, -1 not said */
+	int dormant;		 /* IFLA_LINKMODE is dormant (link event damping holds it) */
+	long long carrier_downs; /* IFLA_CARRIER_DOWN_COUNT (carrier losses); -1 not said */
 	int deleted;
 };
 
@@ -63,6 +66,12 @@ int agent_nl_read_events(struct mnl_socket *nl, const struct xfab_nl_handlers *h
 /* The same from any datagram socket (fd), at most budget datagrams. */
 int agent_nl_read_fd(int fd, const struct xfab_nl_handlers *h, int budget);
 int agent_nl_fd(struct mnl_socket *nl);
+/* Link event damping's hold (docs/OPERATIONS.md): on, the device's link
+ * mode becomes dormant, so the kernel keeps it out of operation (no
+ * IFF_RUNNING) whatever its carrier: the routing daemon sees it down and
+ * holds its sessions down. Off: the default mode again, and dormant ->
+ * up. 0 or -errno. */
+int agent_nl_set_dormant(__u32 ifindex, int on);
 void agent_nl_close(struct mnl_socket *nl);
 
 #endif

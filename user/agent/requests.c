@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "clock.h"
 #include "ctlproto.h"
 
 static int reply_ok(char *out, size_t outlen)
@@ -517,6 +518,67 @@ static int fib_status(struct agent *a, const struct xfab_ctl_req *r, char *out, 
 	    c.swept_routes, c.lag_last_s * 1e6, c.lag_max_s * 1e6);
 }
 
+/* One port's damper as JSON (docs/CONTROL.md, damping-status). */
+static int damping_json(const char *name, const struct xfab_damp *d, __u64 now, char *buf,
+			size_t len)
+{
+	const struct xfab_damp_cfg *c = &d->cfg;
+
+	if (!xfab_damp_enabled(c))
+		return snprintf(buf, len, "{\"port\":\"%s\",\"algorithm\":\"%s\"}", name,
+				xfab_damp_algo_name(c->algo));
+	return snprintf(
+	    buf, len,
+	    "{\"port\":\"%s\",\"algorithm\":\"aied\",\"flap_penalty\":%u,"
+	    "\"suppress_threshold\":%u,\"reuse_threshold\":%u,\"decay_half_life\":%u,"
+	    "\"max_suppress_time\":%u,\"ceiling\":%.0f,\"penalty\":%.1f,\"link\":\"%s\","
+	    "\"state\":\"%s\",\"suppressed\":%s,\"suppressed_ms\":%llu,\"reuse_in_ms\":%llu,"
+	    "\"suppressions\":%llu,\"pre_up\":%llu,\"pre_down\":%llu,\"post_up\":%llu,"
+	    "\"post_down\":%llu}",
+	    name, c->flap_penalty, c->suppress_threshold, c->reuse_threshold, c->decay_half_life_ms,
+	    c->max_suppress_time_ms, d->ceiling, xfab_damp_penalty(d, now),
+	    d->actual ? "up" : "down", d->advertised ? "up" : "down",
+	    d->suppressed ? "true" : "false",
+	    d->suppressed ? (unsigned long long)((now - d->suppressed_since_ns) / 1000000) : 0ull,
+	    d->suppressed && d->reuse_ns > now
+		? (unsigned long long)((d->reuse_ns - now + 999999) / 1000000)
+		: 0ull,
+	    (unsigned long long)d->st.suppressions, (unsigned long long)d->st.pre_up,
+	    (unsigned long long)d->st.pre_down, (unsigned long long)d->st.post_up,
+	    (unsigned long long)d->st.post_down);
+}
+
+/* Link event damping per port, a page from port "from" (docs/CONTROL.md):
+ * read, nothing changes. */
+static int damping_status(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
+{
+	char item[768];
+	size_t o, tail = 24; /* ],"next":NN}\n */
+	int n, p = (int)(r->from_index < (uint32_t)a->cfg.n_ports ? r->from_index
+								  : (uint32_t)a->cfg.n_ports);
+	__u64 now = xfab_mono_ns();
+
+	n = snprintf(out, outlen, "{\"ok\":true,\"total\":%d,\"from\":%u,\"ports\":[",
+		     a->cfg.n_ports, r->from_index);
+	if (n < 0 || (size_t)n + tail >= outlen)
+		return refuse(out, outlen, "", "response too long");
+	o = (size_t)n;
+	for (; p < a->cfg.n_ports; p++) {
+		int len =
+		    damping_json(a->cfg.ports[p].name, &a->damping.d[p], now, item, sizeof(item));
+
+		if (len < 0 || o + tail + (size_t)len + 1 >= outlen) /* item, comma, tail */
+			break;
+		o += (size_t)snprintf(out + o, outlen - o, "%s%s", out[o - 1] == '[' ? "" : ",",
+				      item);
+	}
+	if (p < a->cfg.n_ports)
+		o += (size_t)snprintf(out + o, outlen - o, "],\"next\":%d}\n", p);
+	else
+		o += (size_t)snprintf(out + o, outlen - o, "]}\n");
+	return (int)o;
+}
+
 static int ping(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
 	(void)a;
@@ -551,6 +613,7 @@ static struct ctl_handler {
     [XFAB_CTL_CLEAR_WATERMARK] = {.reply = ctl_clear_watermark},
     [XFAB_CTL_FIB_STATUS] = {.reply = fib_status},
     [XFAB_CTL_RESTART] = {.reply = restart},
+    [XFAB_CTL_DAMPING_STATUS] = {.reply = damping_status},
 };
 
 int agent_ctl_register_check(enum xfab_ctl_cmd cmd, ctl_check_fn fn)

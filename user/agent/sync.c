@@ -323,28 +323,49 @@ static void port_entry_check(struct agent *a, int p, int up)
 			 up ? "up" : "down", up ? "down" : "up");
 }
 
+/* Port p is up or down now: in or out of every group. */
+static void port_set_up(struct agent *a, int p, int up)
+{
+	a->live[p].oper_up = up;
+	if (!up)
+		a->down_ns[p] = xfab_mono_ns();
+	log_info("port %s is %s", a->cfg.ports[p].name, up ? "up" : "down");
+	if (!a->compile || xfab_compile_link(a->compile, p, up))
+		a->dirty = 1;
+	else
+		log_dbg("port %s: %zu entries written", a->cfg.ports[p].name,
+			writes(xfab_compile_last(a->compile)));
+}
+
+void agent_damping_expire(struct agent *a)
+{
+	__u64 now = xfab_mono_ns();
+
+	for (int p = 0; p < a->cfg.n_ports; p++) {
+		int up;
+
+		if (!a->damping.d[p].suppressed)
+			continue;
+		up = agent_damping_tick(a, p, now);
+		if (a->live[p].oper_up != up)
+			port_set_up(a, p, up);
+	}
+}
+
 void agent_on_link(void *arg, const struct xfab_nl_link *l)
 {
 	struct agent *a = arg;
 	int p = agent_port_of_ifindex(a, l->ifindex);
-	int up = l->deleted ? 0 : l->oper_up;
-	int admin_down = l->deleted || !l->admin_up;
+	int admin_down = l->deleted || !l->admin_up, up;
 
 	if (p < 0)
 		return;
-	if (a->live[p].oper_up != up) {
-		a->live[p].oper_up = up;
-		if (!up)
-			a->down_ns[p] = xfab_mono_ns();
-		log_info("port %s is %s", a->cfg.ports[p].name, up ? "up" : "down");
-		if (!a->compile || xfab_compile_link(a->compile, p, up))
-			a->dirty = 1;
-		else
-			log_dbg("port %s: %zu entries written", a->cfg.ports[p].name,
-				writes(xfab_compile_last(a->compile)));
-	} else if (a->map_fd[XFAB_T_PORTS] >= 0) {
+	/* the state to act on: the event's, or its damper's (damping.c) */
+	up = agent_damping_link(a, p, l);
+	if (a->live[p].oper_up != up)
+		port_set_up(a, p, up);
+	else if (a->map_fd[XFAB_T_PORTS] >= 0)
 		port_entry_check(a, p, up);
-	}
 	/* The data plane stopped using the port above. A port taken down
 	 * loses its IPv4 routes and nexthop objects in the kernel without a
 	 * message: the mirror drops them too. A port that only lost its

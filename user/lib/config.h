@@ -7,8 +7,9 @@
 #include <linux/types.h>
 #include <stddef.h>
 
-#include "dscp.h" /* xfab_default_dscp_to_tc */
-#include "acl.h"  /* struct xfab_cfg_acl */
+#include "dscp.h"    /* xfab_default_dscp_to_tc */
+#include "acl.h"     /* struct xfab_cfg_acl */
+#include "damping.h" /* struct xfab_damp_cfg */
 #include "json.h"
 #include "textparse.h" /* xfab_parse_mac */
 #include "xfab_abi.h"
@@ -64,6 +65,8 @@ struct xfab_cfg_port {
 	char description[64];
 	struct json_pos pos; /* of the PORT entry's key */
 	int vnet;	     /* INTERFACE|port vnet_name: VNET id (index + 1); 0: underlay */
+	/* link event damping (SONiC's PORT fields; config/damping.c) */
+	struct xfab_damp_cfg damping;
 };
 
 struct xfab_cfg_addr {

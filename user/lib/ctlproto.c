@@ -32,6 +32,7 @@ static const struct {
     [XFAB_CTL_PFCWD_INTERVAL] = {"pfcwd-interval", {"poll_interval", NULL}, 1},
     [XFAB_CTL_TE_SWEEP] = {"te-sweep", {"gen", NULL}, 1},
     [XFAB_CTL_TE_LIST] = {"te-list", {"from", NULL}, 0},
+    [XFAB_CTL_DAMPING_STATUS] = {"damping-status", {"from", NULL}, 0},
 };
 
 /* A request's string field by name (NULL: no such field). */
@@ -246,7 +247,7 @@ static int request_cmd(const struct json_value *root, struct xfab_ctl_err *err)
 		fail(err, "cmd",
 		     "unknown command \"%.64s\" (ping, te-add, te-del, te-clear, "
 		     "clear-watermark, clear-counters, fib-status, restart, pfcwd-start, "
-		     "pfcwd-stop, pfcwd-interval, te-sweep, te-list)",
+		     "pfcwd-stop, pfcwd-interval, te-sweep, te-list, damping-status)",
 		     f->str);
 	return cmd;
 }

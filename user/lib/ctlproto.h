@@ -32,6 +32,7 @@ enum xfab_ctl_cmd {
 	XFAB_CTL_PFCWD_INTERVAL, /* its poll interval */
 	XFAB_CTL_TE_SWEEP,	 /* removes the runtime pins of generations below gen */
 	XFAB_CTL_TE_LIST,	 /* answer: the runtime pins and generations, a page */
+	XFAB_CTL_DAMPING_STATUS, /* answer: link event damping per port, a page */
 	XFAB_CTL_N_CMDS,
 };
 

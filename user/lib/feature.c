@@ -86,6 +86,16 @@ static const struct xfab_feature device = {
     .flags = XFAB_FEAT_L3_BASE,
 };
 
+/* Link event damping: SONiC's PORT fields (config/damping.c). The device
+ * feature reads the PORT table; this one reads its damping fields, so it
+ * has no table of its own. xfabd carries it out (user/agent/damping.c):
+ * no map, no code of the data plane. */
+static const struct xfab_feature damping = {
+    .name = "damping",
+    .tables = (const char *const[]){NULL},
+    .parse = cfg_read_damping,
+};
+
 /* VXLAN: the VTEP, the VNETs and every tunnel route's encapsulation (the
  * routes themselves are "vnet-routes", parsed after the interfaces). */
 static const struct xfab_feature overlay = {
@@ -229,9 +239,9 @@ extern const struct xfab_feature xfab_feature_acl; /* acl_feature.c */
 
 /* The one list: a new feature is one line here (in parse order). */
 const struct xfab_feature *const xfab_features[] = {
-    &device, &overlay,		&interfaces,   &routes, &neighbours, &vnet_routes,
-    &ecmp,   &flowlet,		&qos,	       &pfc,	&pfcwd,	     &fib_sync,
-    &copp,   &xfab_feature_acl, &local_repair, &te,
+    &device,	  &damping, &overlay,	       &interfaces,   &routes, &neighbours,
+    &vnet_routes, &ecmp,    &flowlet,	       &qos,	      &pfc,    &pfcwd,
+    &fib_sync,	  &copp,    &xfab_feature_acl, &local_repair, &te,
 };
 const size_t xfab_n_features = sizeof(xfab_features) / sizeof(xfab_features[0]);
 

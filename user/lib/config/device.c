@@ -133,8 +133,22 @@ static int valid_ifname(const char *s)
 
 void cfg_parse_ports(struct ctx *c, const struct json_value *tbl)
 {
-	static const char *const fields[] = {"admin_status", "mtu",  "description", "alias",
-					     "speed",	     "rate", "buffer",	    NULL};
+	/* the last six are SONiC's link event damping fields: the damping
+	 * feature reads them (config/damping.c) */
+	static const char *const fields[] = {"admin_status",
+					     "mtu",
+					     "description",
+					     "alias",
+					     "speed",
+					     "rate",
+					     "buffer",
+					     "link_event_damping_algorithm",
+					     "max_suppress_time",
+					     "decay_half_life",
+					     "suppress_threshold",
+					     "reuse_threshold",
+					     "flap_penalty",
+					     NULL};
 	char key[160], fk[160], buf[32];
 
 	for (size_t i = 0; i < tbl->count; i++) {

@@ -80,6 +80,7 @@ void cfg_read_pfc_wd(struct ctx *c, const struct json_value *root);	  /* pfc.c *
 void cfg_read_fib_sync(struct ctx *c, const struct json_value *root);	  /* routing.c */
 void cfg_read_local_repair(struct ctx *c, const struct json_value *root); /* routing.c */
 void cfg_read_copp(struct ctx *c, const struct json_value *root);	  /* copp.c */
+void cfg_read_damping(struct ctx *c, const struct json_value *root);	  /* damping.c */
 
 /* ---- copp.c ---- */
 void cfg_copp_defaults(struct xfab_config *cfg);
