@@ -68,12 +68,12 @@ for dp in $DATAPATHS; do
 
 	# ---- traffic both ways h1 <-> h7: 10 s of 16 QPs x 500 packets/s each way
 	L h1 "$ROOT/build/xfab-roce" recv --duration 30 --idle-ms 2000 -j >"$tmp/at_h1.json" \
-		2>/dev/null &
+		2>"$tmp/at_h1.err" &
 	r1=$!
 	L h7 "$ROOT/build/xfab-roce" recv --duration 30 --idle-ms 2000 -j >"$tmp/at_h7.json" \
-		2>/dev/null &
+		2>"$tmp/at_h7.err" &
 	r7=$!
-	sleep 0.5
+	receivers_ready "$tmp/at_h1.err" "$tmp/at_h7.err"
 	L h7 "$ROOT/build/xfab-roce" send --dst 10.1.1.2 --qps 16 --sport-per-qp --rate 8000 \
 		--count 5000 --size 256 --duration 25 >"$tmp/sent_h7" 2>&1 &
 	s7=$!
@@ -104,8 +104,12 @@ for dp in $DATAPATHS; do
 		eval '[ -n "$prog1" ] && [ "$prog1" != "$prog0" ]'
 	rx2=$(rx_ok leaf1)
 	check "$dp: leaf1's counters carried over (RX_OK $rx1 -> $rx2)" test "$rx2" -ge "$rx1"
+	routes leaf1 >"$tmp/routes.after"
 	check "$dp: leaf1's routes after the restart are those before" \
-		eval 'routes leaf1 | cmp -s - "$tmp/routes.before"'
+		cmp -s "$tmp/routes.after" "$tmp/routes.before"
+	cmp -s "$tmp/routes.after" "$tmp/routes.before" ||
+		diff <(jq -c '.[]' "$tmp/routes.before") <(jq -c '.[]' "$tmp/routes.after") |
+		head -20 | sed 's/^/# /'
 	check "$dp: the old program is gone" eval '! bpftool prog show id "${prog0#* }" >/dev/null 2>&1'
 	sleep 1
 
