@@ -61,12 +61,12 @@ lost() { jq '.lost' "$tmp/$1.json"; }
 traffic() {
 	local n=$(($1 * 1000))
 	L h1 "$ROOT/build/xfab-roce" recv --duration $(($1 + 3)) --idle-ms 1500 -j \
-		>"$tmp/h1.json" 2>/dev/null &
+		>"$tmp/h1.json" 2>"$tmp/h1.err" &
 	r1=$!
 	L h7 "$ROOT/build/xfab-roce" recv --duration $(($1 + 3)) --idle-ms 1500 -j \
-		>"$tmp/h7.json" 2>/dev/null &
+		>"$tmp/h7.json" 2>"$tmp/h7.err" &
 	r7=$!
-	sleep 0.5
+	receivers_ready "$tmp/h1.err" "$tmp/h7.err"
 	L h7 "$ROOT/build/xfab-roce" send --dst 10.1.1.2 --qps 16 --sport 41000 --sport-per-qp \
 		--rate 16000 --count "$n" >/dev/null 2>&1 &
 	s7=$!

@@ -123,9 +123,10 @@ fi
 EOF
 for h in h1 h2; do
 	nsenter --net="/run/netns/$NAME-$h" "$BUILD/xfab-roce" recv --duration 60 \
-		--idle-ms 60000 -j >"$tmp/recv-$h.json" &
+		--idle-ms 60000 -j >"$tmp/recv-$h.json" 2>"$tmp/recv-$h.err" &
 	RECV+=($!)
 done
+receivers_ready "$tmp/recv-h1.err" "$tmp/recv-h2.err"
 # leaf1 learns both hosts' addresses first: a packet to an unresolved
 # neighbour waits in the kernel's ARP queue, outside the gates
 check "h1 and h2 reach each other (ping)" eval \
