@@ -514,7 +514,8 @@ static void test_cli_tables(void **state)
 	    "ports\ndatapath\ncounters\ndrops\nfastpath\nroutes\nfib\nnexthops\ngroups\nlb\nneighbo"
 	    "rs\ncopp\n"
 	    "acl\n"
-	    "flowlets\nte\nqueues\nwatermark\nqueue counters\nfib-sync\npfc counters\n"
+	    "flowlets\nte\nqueues\nwatermark\nqueue counters\nfib-sync\ninterfaces damping\n"
+	    "pfc counters\n"
 	    "pfc status\npfcwd config\npfcwd stats\nvnet brief\nvnet routes\nvnet counters\n"
 	    "vxlan tunnel\n";
 	static const char *const refused[] = {
@@ -524,7 +525,7 @@ static void test_cli_tables(void **state)
 
 	(void)state;
 	assert_int_equal(run(out, sizeof(out), "--help",
-			     "sed -n '/^objects:/,$p' | sed 1d | cut -c3-17 | sed 's/ *$//'"),
+			     "sed -n '/^objects:/,$p' | sed 1d | sed 's/^  //; s/  .*//'"),
 			 0);
 	assert_string_equal(out, want);
 	assert_int_equal(run(out, sizeof(out), "te add --help", NULL), 0);
