@@ -23,6 +23,7 @@
 #include "config.h"
 #include "rib.h"
 #include "shadow.h"
+#include "cfgbad.h"
 
 #define HDR                                                                                        \
 	"{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"                   \
@@ -168,14 +169,6 @@ static void test_compiled_and_reload(void **state)
 	xfab_config_free(&cfg);
 }
 
-struct bad_case {
-	const char *name;
-	const char *text;
-	const char *needle; /* the error points at this */
-	const char *key;
-	const char *msg;
-};
-
 static const struct bad_case bad[] = {
     {"unknown group", T(" \"COPP_TABLE\": {\"queue4_group1\": {\"cir\": \"600\"}}"),
      "\"queue4_group1\"", "COPP_TABLE|queue4_group1", "unknown CoPP group"},
@@ -221,46 +214,11 @@ static const struct bad_case bad[] = {
     {"table not an object", T(" \"COPP_TABLE\": [1]"), "[1]", "COPP_TABLE", "must be an object"},
 };
 
-static void locate(const char *text, const char *needle, int *line, int *col)
-{
-	const char *at = strstr(text, needle);
-
-	assert_non_null(at);
-	*line = 1;
-	*col = 1;
-	for (const char *p = text; p < at; p++) {
-		if (*p == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
 static void test_bad(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		const struct bad_case *c = &bad[i];
-		struct xfab_config cfg, sentinel;
-		struct xfab_cfg_errors errs;
-		char line_text[1024];
-		int line, col;
-
-		memset(&cfg, 0xa5, sizeof(cfg));
-		sentinel = cfg;
-		if (xfab_config_parse("bad.json", c->text, &cfg, &errs) != -1)
-			fail_msg("%s: accepted", c->name);
-		assert_memory_equal(&cfg, &sentinel, sizeof(cfg));
-		locate(c->text, c->needle, &line, &col);
-		xfab_cfg_error_format(&errs.e[0], line_text, sizeof(line_text));
-		print_message("    %s: %s\n", c->name, line_text);
-		if (errs.e[0].line != line || errs.e[0].col != col ||
-		    strcmp(errs.e[0].key, c->key) || !strstr(errs.e[0].msg, c->msg))
-			fail_msg("%s: got %s, expected %d:%d %s ... %s", c->name, line_text, line,
-				 col, c->key, c->msg);
-	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cfgbad_check(&bad[i]);
 }
 
 int main(void)

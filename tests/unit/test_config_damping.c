@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "cfgbad.h"
 
 #define HDR "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
 #define P(eth1) HDR " \"PORT\": {\"eth1\": {" eth1 "},\n  \"eth2\": {}}\n}\n"
@@ -105,14 +106,6 @@ static void test_defaults_and_edges(void **state)
 	xfab_config_free(&cfg);
 }
 
-struct bad_case {
-	const char *name;
-	const char *text;
-	const char *needle; /* the error points at this */
-	const char *key;
-	const char *msg;
-};
-
 static const struct bad_case bad[] = {
     {"unknown algorithm", P("\"link_event_damping_algorithm\": \"exp\""), "\"exp\"",
      "PORT|eth1.link_event_damping_algorithm", "must be \"disabled\" or \"aied\""},
@@ -145,46 +138,11 @@ static const struct bad_case bad[] = {
      "PORT|eth1.flap_penalties", "unknown field"},
 };
 
-static void locate(const char *text, const char *needle, int *line, int *col)
-{
-	const char *at = strstr(text, needle);
-
-	assert_non_null(at);
-	*line = 1;
-	*col = 1;
-	for (const char *p = text; p < at; p++) {
-		if (*p == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
 static void test_bad(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		const struct bad_case *c = &bad[i];
-		struct xfab_config cfg, sentinel;
-		struct xfab_cfg_errors errs;
-		char line_text[1024];
-		int line, col;
-
-		memset(&cfg, 0xa5, sizeof(cfg));
-		sentinel = cfg;
-		if (xfab_config_parse("bad.json", c->text, &cfg, &errs) != -1)
-			fail_msg("%s: accepted", c->name);
-		assert_memory_equal(&cfg, &sentinel, sizeof(cfg));
-		locate(c->text, c->needle, &line, &col);
-		xfab_cfg_error_format(&errs.e[0], line_text, sizeof(line_text));
-		print_message("    %s: %s\n", c->name, line_text);
-		if (errs.e[0].line != line || errs.e[0].col != col ||
-		    strcmp(errs.e[0].key, c->key) || !strstr(errs.e[0].msg, c->msg))
-			fail_msg("%s: got %s, expected %d:%d %s ... %s", c->name, line_text, line,
-				 col, c->key, c->msg);
-	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cfgbad_check(&bad[i]);
 }
 
 int main(void)

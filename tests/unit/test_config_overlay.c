@@ -23,6 +23,7 @@
 #include "config.h"
 #include "rib.h"
 #include "shadow.h"
+#include "cfgbad.h"
 
 #define HDR                                                                                        \
 	"{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\", \"mac\": "             \
@@ -290,14 +291,6 @@ static void test_vtep_mac_default(void **state)
 	xfab_config_free(&cfg);
 }
 
-struct bad_case {
-	const char *name;
-	const char *text;
-	const char *needle; /* the error points at this */
-	const char *key;
-	const char *msg;
-};
-
 #define T(x) HDR x "\n}\n"
 #define TO(x) HDR OVERLAY x "\n}\n"
 #define RED_PORTS                                                                                  \
@@ -419,44 +412,6 @@ static const struct bad_case bad[] = {
      "\"ff:ff:ff:ff:ff:ff\"", "DEVICE_METADATA|localhost.mac", "not a unicast MAC"},
 };
 
-static void locate(const char *text, const char *needle, int *line, int *col)
-{
-	const char *at = strstr(text, needle);
-
-	assert_non_null(at);
-	*line = 1;
-	*col = 1;
-	for (const char *p = text; p < at; p++) {
-		if (*p == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
-static void check_bad(const struct bad_case *c)
-{
-	struct xfab_config cfg, sentinel;
-	struct xfab_cfg_errors errs;
-	char line_text[1024];
-	int line, col;
-
-	memset(&cfg, 0xa5, sizeof(cfg));
-	sentinel = cfg;
-	if (xfab_config_parse("bad.json", c->text, &cfg, &errs) != -1)
-		fail_msg("%s: accepted", c->name);
-	assert_memory_equal(&cfg, &sentinel, sizeof(cfg));
-	locate(c->text, c->needle, &line, &col);
-	xfab_cfg_error_format(&errs.e[0], line_text, sizeof(line_text));
-	print_message("    %s: %s\n", c->name, line_text);
-	if (errs.e[0].line != line || errs.e[0].col != col || strcmp(errs.e[0].key, c->key) ||
-	    !strstr(errs.e[0].msg, c->msg))
-		fail_msg("%s: got %s, expected %d:%d %s ... %s", c->name, line_text, line, col,
-			 c->key, c->msg);
-}
-
 static void test_bad(void **state)
 {
 	static const struct bad_case vni_twice = {
@@ -468,8 +423,8 @@ static void test_bad(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		check_bad(&bad[i]);
-	check_bad(&vni_twice);
+		cfgbad_check(&bad[i]);
+	cfgbad_check(&vni_twice);
 }
 
 int main(void)
