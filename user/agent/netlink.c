@@ -320,10 +320,8 @@ int agent_nl_set_dormant(__u32 ifindex, int on)
 		goto out;
 	}
 	len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-	if (len < 0)
-		ret = -errno;
-	else if (mnl_cb_run(buf, (size_t)len, seq, portid, NULL, NULL) < 0)
-		ret = -errno;
+	if (len < 0 || mnl_cb_run(buf, (size_t)len, seq, portid, NULL, NULL) < 0)
+		ret = -errno; /* the kernel's answer: an error, or its NLMSG_ERROR */
 out:
 	mnl_socket_close(nl);
 	return ret;
