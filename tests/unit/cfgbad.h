@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * For the config suites' refusals: a bad config text is refused whole (the
- * config untouched) with its first error at the place the case names.
+ * For the config suites: a good config text accepted, and a bad one refused
+ * whole (the config untouched) with its first error at the place the case
+ * names.
  * Included after <cmocka.h> (its asserts) and config.h.
  */
 #ifndef XFAB_TEST_CFGBAD_H
@@ -16,6 +17,19 @@ struct bad_case {
 	const char *key;
 	const char *msg;
 };
+
+/* text accepted into cfg (a refusal fails the test, its first error said). */
+static inline void cfgbad_parse_ok(const char *text, struct xfab_config *cfg)
+{
+	struct xfab_cfg_errors errs;
+
+	if (xfab_config_parse("good.json", text, cfg, &errs)) {
+		char line[1024];
+
+		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
+		fail_msg("refused: %s", line);
+	}
+}
 
 /* The line and column (from 1) of needle's first occurrence in text. */
 static inline void cfgbad_locate(const char *text, const char *needle, int *line, int *col)

@@ -55,24 +55,12 @@ static const char *good_text =
       "   \"default\": {\"cir\": \"0\", \"cbs\": \"9\"},\n"
       "   \"bgp\": {\"cir\": 10000000, \"cbs\": \"10000000\", \"trap_ids\": \"bgp,bgpv6\"}}");
 
-static void parse_ok(const char *text, struct xfab_config *cfg)
-{
-	struct xfab_cfg_errors errs;
-
-	if (xfab_config_parse("good.json", text, cfg, &errs)) {
-		char line[1024];
-
-		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
-		fail_msg("refused: %s", line);
-	}
-}
-
 static void test_defaults(void **state)
 {
 	struct xfab_config cfg;
 
 	(void)state;
-	parse_ok(HDR "\n}\n", &cfg);
+	cfgbad_parse_ok(HDR "\n}\n", &cfg);
 	for (int g = 0; g < XFAB_COPP_GROUPS; g++) {
 		assert_int_equal(cfg.copp[g].cir, defaults[g].cir);
 		assert_int_equal(cfg.copp[g].cbs, defaults[g].cbs);
@@ -86,7 +74,7 @@ static void test_good(void **state)
 	struct xfab_config cfg;
 
 	(void)state;
-	parse_ok(good_text, &cfg);
+	cfgbad_parse_ok(good_text, &cfg);
 	assert_int_equal(cfg.copp[XFAB_COPP_ARP].cir, 100);
 	assert_int_equal(cfg.copp[XFAB_COPP_ARP].cbs, 200);
 	assert_int_equal(cfg.copp[XFAB_COPP_TTL_ERROR].cir, 50);
@@ -131,7 +119,7 @@ static void test_compiled_and_reload(void **state)
 	};
 
 	(void)state;
-	parse_ok(good_text, &cfg);
+	cfgbad_parse_ok(good_text, &cfg);
 	for (int p = 0; p < 2; p++) {
 		live[p].ifindex = (__u32)(10 + p);
 		live[p].mac[0] = 2;
@@ -150,7 +138,7 @@ static void test_compiled_and_reload(void **state)
 	}
 	assert_int_equal(sh.updates[XFAB_T_COPP_CFG], XFAB_COPP_GROUPS);
 	/* the reload: only ttl_error changed (50 -> 51) */
-	parse_ok(reload_text, &next);
+	cfgbad_parse_ok(reload_text, &next);
 	assert_int_equal(xfab_rib_load_config(rib, &next), 0);
 	assert_int_equal(xfab_compile_config(c, &next, live), 0);
 	assert_int_equal(sh.updates[XFAB_T_COPP_CFG], XFAB_COPP_GROUPS + 1);
