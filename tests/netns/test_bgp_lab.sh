@@ -20,6 +20,7 @@
 #   - `xfab-lab status` and `xfab-lab exec ... vtysh`;
 #   - nothing left after the lab goes down, FRR's daemons included, nor after
 #     a bring-up that fails half way (bgpd refusing to start).
+# mutate: user/agent/ports.c; labs:
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_root

@@ -107,18 +107,14 @@ static int held_add(struct fib_sync *fs, const struct xfab_nl_route *r, __u64 de
 static int hold_withdrawal(struct agent *a, const struct xfab_nl_route *r)
 {
 	struct fib_sync *fs = &a->fs;
-	const struct xfab_rib_entry *e = NULL;
-	struct xfab_rib_node *node;
+	const struct xfab_rib_entry *e;
 	struct xfab_rib_key k;
 	__u64 now = xfab_mono_ns(), hold = (__u64)a->cfg.repair_hold_ms * 1000000;
 
 	if (!a->cfg.repair_bounce || !hold || fs->n_held >= HELD_MAX)
 		return 0;
 	key_of(&k, r);
-	node = xfab_rib_find(a->rib, &k);
-	for (const struct xfab_rib_entry *x = node ? node->entries : NULL; x; x = x->next)
-		if (x->source == XFAB_RIB_SRC_NETLINK)
-			e = x;
+	e = xfab_rib_entry_of(a->rib, &k, XFAB_RIB_SRC_NETLINK);
 	if (!e || e->type != XFAB_RIB_PATH || e->protocol != r->protocol)
 		return 0;
 	for (int i = 0; i < e->path->n; i++)

@@ -629,25 +629,13 @@ int xfab_nlsync_apply(struct xfab_nlsync *s, const struct xfab_nl_change *ch)
 	}
 }
 
-/* The netlink RIB entry of route r, or NULL. */
-static const struct xfab_rib_entry *nlr_entry(const struct xfab_nlsync *s, const struct nlr *r)
-{
-	struct xfab_rib_node *node = xfab_rib_find(s->rib, &r->key);
-	const struct xfab_rib_entry *e = NULL;
-
-	for (const struct xfab_rib_entry *x = node ? node->entries : NULL; x; x = x->next)
-		if (x->source == XFAB_RIB_SRC_NETLINK)
-			e = x;
-	return e;
-}
-
 /* Route r loses its members on port, as the kernel's link down takes them.
  * One left with none goes, unless keep holds it (its caller withdraws it
  * later): the kernel says nothing, so no one else would. */
 static int link_down_route(struct xfab_nlsync *s, struct nlr *r, int port, xfab_nl_keep_fn keep,
 			   void *arg)
 {
-	const struct xfab_rib_entry *e = nlr_entry(s, r);
+	const struct xfab_rib_entry *e = xfab_rib_entry_of(s->rib, &r->key, XFAB_RIB_SRC_NETLINK);
 	struct xfab_rib_member m[XFAB_NL_MAX_HOPS];
 	int n = 0;
 

@@ -147,6 +147,17 @@ struct xfab_rib_node *xfab_rib_find(const struct xfab_rib *rib, const struct xfa
 	return n;
 }
 
+const struct xfab_rib_entry *xfab_rib_entry_of(const struct xfab_rib *rib,
+					       const struct xfab_rib_key *key, int source)
+{
+	const struct xfab_rib_node *n = xfab_rib_find(rib, key);
+
+	for (const struct xfab_rib_entry *e = n ? n->entries : NULL; e; e = e->next)
+		if (e->source == source)
+			return e;
+	return NULL;
+}
+
 /* Room for n prefixes without a longer chain than one per bucket: to
  * twice the buckets, or at once to what a config load will hold (a
  * million routes rehashed a dozen times cost as much as their load). */

@@ -142,6 +142,9 @@ int xfab_rib_load_config(struct xfab_rib *rib, const struct xfab_config *cfg);
 /* The best entry of a node, NULL if none. */
 const struct xfab_rib_entry *xfab_rib_best(const struct xfab_rib_node *node);
 struct xfab_rib_node *xfab_rib_find(const struct xfab_rib *rib, const struct xfab_rib_key *key);
+/* The entry source holds for key, NULL if none. */
+const struct xfab_rib_entry *xfab_rib_entry_of(const struct xfab_rib *rib,
+					       const struct xfab_rib_key *key, int source);
 
 /* Dirty prefixes, oldest first: take them all (the caller marks again what
  * it could not finish). */
