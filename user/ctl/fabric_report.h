@@ -11,6 +11,8 @@
 #ifndef XFAB_CTL_FABRIC_REPORT_H
 #define XFAB_CTL_FABRIC_REPORT_H
 
+#include <linux/types.h>
+
 #include "fabric.h"
 #include "fabsnap.h"
 #include "job.h"

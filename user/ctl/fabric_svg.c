@@ -481,7 +481,7 @@ static void svg_link(const struct svg_ctx *c, unsigned int l)
 	fputs("<g id=\"", c->o);
 	svg_link_id(c->o, c->r, l);
 	fputs("\" class=\"link ", c->o);
-	svg_id(c->o, ln->kind);
+	svg_esc(c->o, ln->kind); /* "spine-leaf": a class of its own */
 	fprintf(c->o, "%s%s\">", lossy ? " lossy" : "", marked ? " suspect" : "");
 	svg_link_title(c, l);
 	if (marked)
