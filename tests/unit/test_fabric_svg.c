@@ -44,47 +44,70 @@
 static const char fabric_text[] =
     "{\"name\": \"t\", \"datapath\": \"xdp\", \"switches\": {\n"
     " \"super1\": {\"role\": \"super\", \"tier\": 3, \"netns\": \"t-x\", \"pins\": \"/p/x\",\n"
-    "  \"ports\": {\"eth1\": {\"peer\": \"spine1\", \"peer_port\": \"eth3\", \"direction\": \"down\", \"speed_mbps\": 1000},\n"
-    "   \"eth2\": {\"peer\": \"spine2\", \"peer_port\": \"eth3\", \"direction\": \"down\", \"speed_mbps\": 1000}}},\n"
+    "  \"ports\": {\"eth1\": {\"peer\": \"spine1\", \"peer_port\": \"eth3\", \"direction\": "
+    "\"down\", \"speed_mbps\": 1000},\n"
+    "   \"eth2\": {\"peer\": \"spine2\", \"peer_port\": \"eth3\", \"direction\": \"down\", "
+    "\"speed_mbps\": 1000}}},\n"
     " \"spine1\": {\"role\": \"spine\", \"tier\": 2, \"netns\": \"t-x\", \"pins\": \"/p/x\",\n"
-    "  \"ports\": {\"eth1\": {\"peer\": \"leaf1\", \"peer_port\": \"eth1\", \"direction\": \"down\", \"speed_mbps\": 1000},\n"
-    "   \"eth2\": {\"peer\": \"" ODD_LEAF_JSON "\", \"peer_port\": \"eth1\", \"direction\": \"down\", \"speed_mbps\": 1000},\n"
-    "   \"eth3\": {\"peer\": \"super1\", \"peer_port\": \"eth1\", \"direction\": \"up\", \"speed_mbps\": 1000}}},\n"
+    "  \"ports\": {\"eth1\": {\"peer\": \"leaf1\", \"peer_port\": \"eth1\", \"direction\": "
+    "\"down\", \"speed_mbps\": 1000},\n"
+    "   \"eth2\": {\"peer\": \"" ODD_LEAF_JSON
+    "\", \"peer_port\": \"eth1\", \"direction\": \"down\", \"speed_mbps\": 1000},\n"
+    "   \"eth3\": {\"peer\": \"super1\", \"peer_port\": \"eth1\", \"direction\": \"up\", "
+    "\"speed_mbps\": 1000}}},\n"
     " \"spine2\": {\"role\": \"spine\", \"tier\": 2, \"netns\": \"t-x\", \"pins\": \"/p/x\",\n"
-    "  \"ports\": {\"eth1\": {\"peer\": \"leaf1\", \"peer_port\": \"eth2\", \"direction\": \"down\", \"speed_mbps\": 1000},\n"
-    "   \"eth2\": {\"peer\": \"" ODD_LEAF_JSON "\", \"peer_port\": \"eth2\", \"direction\": \"down\", \"speed_mbps\": 1000},\n"
-    "   \"eth3\": {\"peer\": \"super1\", \"peer_port\": \"eth2\", \"direction\": \"up\", \"speed_mbps\": 1000}}},\n"
+    "  \"ports\": {\"eth1\": {\"peer\": \"leaf1\", \"peer_port\": \"eth2\", \"direction\": "
+    "\"down\", \"speed_mbps\": 1000},\n"
+    "   \"eth2\": {\"peer\": \"" ODD_LEAF_JSON
+    "\", \"peer_port\": \"eth2\", \"direction\": \"down\", \"speed_mbps\": 1000},\n"
+    "   \"eth3\": {\"peer\": \"super1\", \"peer_port\": \"eth2\", \"direction\": \"up\", "
+    "\"speed_mbps\": 1000}}},\n"
     " \"leaf1\": {\"role\": \"leaf\", \"tier\": 1, \"netns\": \"t-x\", \"pins\": \"/p/x\",\n"
-    "  \"ports\": {\"eth1\": {\"peer\": \"spine1\", \"peer_port\": \"eth1\", \"direction\": \"up\", \"speed_mbps\": 1000},\n"
-    "   \"eth2\": {\"peer\": \"spine2\", \"peer_port\": \"eth1\", \"direction\": \"up\", \"speed_mbps\": 1000},\n"
-    "   \"eth3\": {\"peer\": \"h1\", \"peer_port\": \"eth0\", \"direction\": \"down\", \"speed_mbps\": 1000}}},\n"
-    " \"" ODD_LEAF_JSON "\": {\"role\": \"leaf\", \"tier\": 1, \"netns\": \"t-x\", \"pins\": \"/p/x\",\n"
-    "  \"ports\": {\"eth1\": {\"peer\": \"spine1\", \"peer_port\": \"eth2\", \"direction\": \"up\", \"speed_mbps\": 1000},\n"
-    "   \"eth2\": {\"peer\": \"spine2\", \"peer_port\": \"eth2\", \"direction\": \"up\", \"speed_mbps\": 1000},\n"
-    "   \"eth3\": {\"peer\": \"h&2\", \"peer_port\": \"eth0\", \"direction\": \"down\", \"speed_mbps\": 1000}}}},\n"
+    "  \"ports\": {\"eth1\": {\"peer\": \"spine1\", \"peer_port\": \"eth1\", \"direction\": "
+    "\"up\", \"speed_mbps\": 1000},\n"
+    "   \"eth2\": {\"peer\": \"spine2\", \"peer_port\": \"eth1\", \"direction\": \"up\", "
+    "\"speed_mbps\": 1000},\n"
+    "   \"eth3\": {\"peer\": \"h1\", \"peer_port\": \"eth0\", \"direction\": \"down\", "
+    "\"speed_mbps\": 1000}}},\n"
+    " \"" ODD_LEAF_JSON
+    "\": {\"role\": \"leaf\", \"tier\": 1, \"netns\": \"t-x\", \"pins\": \"/p/x\",\n"
+    "  \"ports\": {\"eth1\": {\"peer\": \"spine1\", \"peer_port\": \"eth2\", \"direction\": "
+    "\"up\", \"speed_mbps\": 1000},\n"
+    "   \"eth2\": {\"peer\": \"spine2\", \"peer_port\": \"eth2\", \"direction\": \"up\", "
+    "\"speed_mbps\": 1000},\n"
+    "   \"eth3\": {\"peer\": \"h&2\", \"peer_port\": \"eth0\", \"direction\": \"down\", "
+    "\"speed_mbps\": 1000}}}},\n"
     " \"hosts\": {\"h1\": {\"leaf\": \"leaf1\", \"leaf_port\": \"eth3\", \"port\": \"eth0\",\n"
     "   \"ipv4\": \"10.1.1.2/24\", \"netns\": \"t-h1\"},\n"
     "  \"h&2\": {\"leaf\": \"" ODD_LEAF_JSON "\", \"leaf_port\": \"eth3\", \"port\": \"eth0\",\n"
     "   \"ipv4\": \"10.2.1.2/24\", \"netns\": \"t-h2\"}},\n"
     " \"links\": [\n"
-    "  {\"upper\": \"spine1\", \"upper_port\": \"eth1\", \"lower\": \"leaf1\", \"lower_port\": \"eth1\", \"kind\": \"spine-leaf\"},\n"
-    "  {\"upper\": \"spine1\", \"upper_port\": \"eth2\", \"lower\": \"" ODD_LEAF_JSON "\", \"lower_port\": \"eth1\", \"kind\": \"spine-leaf\"},\n"
-    "  {\"upper\": \"spine2\", \"upper_port\": \"eth1\", \"lower\": \"leaf1\", \"lower_port\": \"eth2\", \"kind\": \"spine-leaf\"},\n"
-    "  {\"upper\": \"spine2\", \"upper_port\": \"eth2\", \"lower\": \"" ODD_LEAF_JSON "\", \"lower_port\": \"eth2\", \"kind\": \"spine-leaf\"},\n"
-    "  {\"upper\": \"super1\", \"upper_port\": \"eth1\", \"lower\": \"spine1\", \"lower_port\": \"eth3\", \"kind\": \"super-spine\"},\n"
-    "  {\"upper\": \"super1\", \"upper_port\": \"eth2\", \"lower\": \"spine2\", \"lower_port\": \"eth3\", \"kind\": \"super-spine\"},\n"
-    "  {\"upper\": \"leaf1\", \"upper_port\": \"eth3\", \"lower\": \"h1\", \"lower_port\": \"eth0\", \"kind\": \"leaf-host\"},\n"
-    "  {\"upper\": \"" ODD_LEAF_JSON "\", \"upper_port\": \"eth3\", \"lower\": \"h&2\", \"lower_port\": \"eth0\", \"kind\": \"leaf-host\"}]}\n";
+    "  {\"upper\": \"spine1\", \"upper_port\": \"eth1\", \"lower\": \"leaf1\", \"lower_port\": "
+    "\"eth1\", \"kind\": \"spine-leaf\"},\n"
+    "  {\"upper\": \"spine1\", \"upper_port\": \"eth2\", \"lower\": \"" ODD_LEAF_JSON
+    "\", \"lower_port\": \"eth1\", \"kind\": \"spine-leaf\"},\n"
+    "  {\"upper\": \"spine2\", \"upper_port\": \"eth1\", \"lower\": \"leaf1\", \"lower_port\": "
+    "\"eth2\", \"kind\": \"spine-leaf\"},\n"
+    "  {\"upper\": \"spine2\", \"upper_port\": \"eth2\", \"lower\": \"" ODD_LEAF_JSON
+    "\", \"lower_port\": \"eth2\", \"kind\": \"spine-leaf\"},\n"
+    "  {\"upper\": \"super1\", \"upper_port\": \"eth1\", \"lower\": \"spine1\", \"lower_port\": "
+    "\"eth3\", \"kind\": \"super-spine\"},\n"
+    "  {\"upper\": \"super1\", \"upper_port\": \"eth2\", \"lower\": \"spine2\", \"lower_port\": "
+    "\"eth3\", \"kind\": \"super-spine\"},\n"
+    "  {\"upper\": \"leaf1\", \"upper_port\": \"eth3\", \"lower\": \"h1\", \"lower_port\": "
+    "\"eth0\", \"kind\": \"leaf-host\"},\n"
+    "  {\"upper\": \"" ODD_LEAF_JSON "\", \"upper_port\": \"eth3\", \"lower\": \"h&2\", "
+				     "\"lower_port\": \"eth0\", \"kind\": \"leaf-host\"}]}\n";
 
 /* The ids the drawing promises, written out by hand. */
 static const char *const sw_ids[] = {"sw-super1", "sw-spine1", "sw-spine2", "sw-leaf1",
 				     "sw-" ODD_LEAF_ID};
 static const char *const host_ids[] = {"host-h1", "host-h_262"};
 static const char *const link_ids[] = {
-    "link-leaf1-eth1-spine1-eth1",	 "link-" ODD_LEAF_ID "-eth1-spine1-eth2",
-    "link-leaf1-eth2-spine2-eth1",	 "link-" ODD_LEAF_ID "-eth2-spine2-eth2",
-    "link-spine1-eth3-super1-eth1",	 "link-spine2-eth3-super1-eth2",
-    "link-h1-eth0-leaf1-eth3",		 "link-h_262-eth0-" ODD_LEAF_ID "-eth3",
+    "link-leaf1-eth1-spine1-eth1",  "link-" ODD_LEAF_ID "-eth1-spine1-eth2",
+    "link-leaf1-eth2-spine2-eth1",  "link-" ODD_LEAF_ID "-eth2-spine2-eth2",
+    "link-spine1-eth3-super1-eth1", "link-spine2-eth3-super1-eth2",
+    "link-h1-eth0-leaf1-eth3",	    "link-h_262-eth0-" ODD_LEAF_ID "-eth3",
 };
 #define N_LINKS 8
 
@@ -195,7 +218,8 @@ static void attr_of(const char *tag, const char *attr, char *val, size_t len)
 	val[0] = '\0';
 	at = strstr(tag, want);
 	if (at)
-		snprintf(val, len, "%.*s", (int)strcspn(at + strlen(want), "\""), at + strlen(want));
+		snprintf(val, len, "%.*s", (int)strcspn(at + strlen(want), "\""),
+			 at + strlen(want));
 }
 
 /* The legend's level whose colour a direction's line has; -1 for none. */
@@ -278,6 +302,17 @@ static void test_every_element_once(void **state)
 		tag_of(fx->svg, want, tag, sizeof(tag));
 		assert_non_null(strstr(tag, "class=\"dir down u"));
 	}
+	/* a switch's ports named in its box, a host's too */
+	{
+		const char *g = strstr(fx->svg, "id=\"sw-spine1\""), *end = strstr(g, "</g>");
+		const char *h = strstr(fx->svg, "id=\"host-h_262\""), *hend = strstr(h, "</g>");
+
+		for (int p = 1; p <= 3; p++) {
+			snprintf(want, sizeof(want), ">eth%d</text>", p);
+			assert_true(strstr(g, want) && strstr(g, want) < end);
+		}
+		assert_true(strstr(h, ">eth0</text>") && strstr(h, ">eth0</text>") < hend);
+	}
 	assert_int_equal(count(fx->svg, "class=\"switch "), 5);
 	assert_int_equal(count(fx->svg, "class=\"host\""), 2);
 	assert_int_equal(count(fx->svg, "class=\"link "), N_LINKS);
@@ -330,8 +365,8 @@ static void test_levels_relative(void **state)
 static void test_levels_line_rate(void **state)
 {
 	struct fixture *fx = *state;
-	static const uint64_t bytes[6] = {125000000, 375000000, 625000000, 1000000000,
-					  1250000000, 1};
+	static const uint64_t bytes[6] = {125000000,  375000000,  625000000,
+					  1000000000, 1250000000, 1};
 	static const int want[6] = {1, 2, 3, 4, 5, 1};
 	char id[160];
 
@@ -377,7 +412,7 @@ static void test_loss(void **state)
 	assert_non_null(strstr(fx->svg, ">up 1.0% lost</text>"));
 	/* the others: not lossy */
 	assert_int_equal(count(fx->svg, "class=\"link spine-leaf lossy\""), 1);
-	assert_int_equal(count(fx->svg, " lossy"), 2); /* the group and its line */
+	assert_int_equal(count(fx->svg, " lossy"), 2);		 /* the group and its line */
 	assert_int_equal(count(fx->svg, "stroke-dasharray"), 2); /* and the legend's */
 	assert_non_null(strstr(fx->svg, "down: 1000 bytes, 10000 packets, 9995 received, 5 lost"));
 	assert_non_null(strstr(fx->svg, "up: 1000 bytes, 100 packets, 150 received, 0 lost"));
@@ -400,8 +435,10 @@ static void test_marks(void **state)
 	assert_non_null(strstr(tag, "class=\"link spine-leaf suspect\""));
 	assert_int_equal(count(fx->svg, " suspect\""), 1);
 	assert_int_equal(count(fx->svg, "class=\"suspect-outline\""), 1);
-	assert_non_null(strstr(fx->svg, "\nsuspect: CRC &lt;rising&gt; &amp; &quot;flaps&quot;</title>"));
-	assert_non_null(strstr(fx->svg, "suspect: CRC &lt;rising&gt; &amp; &quot;flaps&quot;</text>"));
+	assert_non_null(
+	    strstr(fx->svg, "\nsuspect: CRC &lt;rising&gt; &amp; &quot;flaps&quot;</title>"));
+	assert_non_null(
+	    strstr(fx->svg, "suspect: CRC &lt;rising&gt; &amp; &quot;flaps&quot;</text>"));
 	/* the outline inside the marked link's group */
 	assert_true(strstr(fx->svg, "suspect-outline") > strstr(fx->svg, link_ids[3]));
 	assert_true(strstr(fx->svg, "suspect-outline") < strstr(fx->svg, link_ids[4]));

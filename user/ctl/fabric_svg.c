@@ -47,7 +47,7 @@ static const char *const svg_qp_colours[] = {"#4e79a7", "#f28e2b", "#e15759", "#
 #define SVG_HOST_H 28.0
 #define SVG_PORT_W 34.0 /* room per port on a box's edge */
 #define SVG_GAP 40.0	/* between boxes of a row */
-#define SVG_LEGEND_W 330.0
+#define SVG_LEGEND_W 350.0
 
 struct svg_box {
 	double x, y, w, h; /* top left corner, size */
@@ -311,6 +311,17 @@ static int svg_lossy(const struct fab_report *r, unsigned int l, int d, double *
 
 /* ---- elements ---- */
 
+/* The port's name by its end of the link, inside the box. */
+static void svg_port_label(FILE *o, double x, double y, int top, const char *name)
+{
+	fprintf(o,
+		"<text class=\"port\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+		"font-size=\"9\" fill=\"#333\">",
+		x, top ? y + 10 : y - 3);
+	svg_esc(o, name);
+	fputs("</text>\n", o);
+}
+
 static void svg_switch(const struct svg_ctx *c, unsigned int s)
 {
 	const struct xfab_fab_switch *sw = &c->r->f.switches[s];
@@ -333,7 +344,14 @@ static void svg_switch(const struct svg_ctx *c, unsigned int s)
 		"font-weight=\"bold\">",
 		b->x + b->w / 2, b->y + b->h / 2 + 4);
 	svg_esc(o, sw->name);
-	fputs("</text></g>\n", o);
+	fputs("</text>\n", o);
+	for (unsigned int p = 0; p < sw->n_ports; p++) {
+		double x, y;
+
+		svg_port_at(c, s, p, &x, &y);
+		svg_port_label(o, x, y, sw->ports[p].dir == XFAB_FAB_UP, sw->ports[p].name);
+	}
+	fputs("</g>\n", o);
 }
 
 static void svg_host(const struct svg_ctx *c, unsigned int h)
@@ -360,7 +378,10 @@ static void svg_host(const struct svg_ctx *c, unsigned int h)
 	fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">",
 		b->x + b->w / 2, b->y + b->h - 6);
 	svg_esc(o, host->name);
-	fputs("</text></g>\n", o);
+	fputs("</text>\n", o);
+	svg_port_label(o, b->x + b->w / 2, b->y, 1,
+		       c->r->f.switches[host->leaf].ports[host->leaf_port].peer_port);
+	fputs("</g>\n", o);
 }
 
 /* The link's ends: the lower (x0, y0) and the upper (x1, y1). */
@@ -411,23 +432,12 @@ static void svg_dir_line(const struct svg_ctx *c, unsigned int l, int d, const d
 		ctl_fab_dir_names[d], ctl_fab_dir_names[d], level, lossy ? " lossy" : "", e[0] + nx,
 		e[1] + ny, e[2] + nx, e[3] + ny, svg_colours[level],
 		lossy ? " stroke-dasharray=\"7 4\"" : "");
-	if (lossy)
+	if (lossy) /* beside its line, on its side, the up one higher */
 		fprintf(c->o,
-			"<text class=\"loss-label\" x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
-			"fill=\"%s\" font-weight=\"bold\">%s %.1f%% lost</text>\n",
-			(e[0] + e[2]) / 2 + nx * 4, (e[1] + e[3]) / 2 + ny * 4 + (d ? 10 : -4),
-			SVG_LOSS, ctl_fab_dir_names[d], frac * 100);
-}
-
-/* The port's name by its end of the link, inside the box. */
-static void svg_port_label(FILE *o, double x, double y, int top, const char *name)
-{
-	fprintf(o,
-		"<text class=\"port\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-		"font-size=\"9\" fill=\"#333\">",
-		x, top ? y + 10 : y - 3);
-	svg_esc(o, name);
-	fputs("</text>\n", o);
+			"<text class=\"loss-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" "
+			"font-size=\"10\" fill=\"%s\" font-weight=\"bold\">%s %.1f%% lost</text>\n",
+			(e[0] + e[2]) / 2 + nx * 3, (e[1] + e[3]) / 2 + (d ? 12 : -6),
+			nx < 0 ? "end" : "start", SVG_LOSS, ctl_fab_dir_names[d], frac * 100);
 }
 
 /* The marks on link l: the first, and how many. */
@@ -472,7 +482,6 @@ static void svg_link_title(const struct svg_ctx *c, unsigned int l)
 static void svg_link(const struct svg_ctx *c, unsigned int l)
 {
 	const struct xfab_fab_link *ln = &c->r->f.links[l];
-	const struct xfab_fab_port *up = &c->r->f.switches[ln->upper].ports[ln->upper_port];
 	unsigned int first = 0, marked = svg_marks_of(c, l, &first);
 	double e[4], frac;
 	int lossy = svg_lossy(c->r, l, 0, &frac) || svg_lossy(c->r, l, 1, &frac);
@@ -492,10 +501,6 @@ static void svg_link(const struct svg_ctx *c, unsigned int l)
 			e[0], e[1], e[2], e[3], SVG_SUSPECT);
 	for (int d = 0; d < 2; d++)
 		svg_dir_line(c, l, d, e);
-	svg_port_label(c->o, e[0], e[1], 1,
-		       ln->lower >= 0 ? ctl_fab_port_of(c->r, ln->lower, ln->lower_port)
-				      : up->peer_port);
-	svg_port_label(c->o, e[2], e[3], 0, up->name);
 	if (marked) {
 		fprintf(c->o,
 			"<text class=\"suspect-label\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
@@ -672,8 +677,8 @@ static void svg_legend_qps(const struct svg_ctx *c, double x, double *y)
 		*y += 14;
 		fprintf(c->o,
 			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">and %zu more (colours "
-			"repeat every %zu; each path's title names its QP)</text>\n",
-			x, *y, r->n_flows - n, SVG_QP_COLOURS);
+			"repeat; each path's title names it)</text>\n",
+			x, *y, r->n_flows - n);
 	}
 	fputs("</g>\n", c->o);
 }
@@ -693,14 +698,15 @@ static void svg_draw(struct svg_ctx *c)
 	svg_esc(c->o, r->f.name);
 	fprintf(c->o, "</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
 	svg_heading(c);
-	for (unsigned int s = 0; s < r->f.n_switches; s++)
-		svg_switch(c, s);
-	for (unsigned int h = 0; h < r->f.n_hosts; h++)
-		svg_host(c, h);
+	/* the boxes last: a QP's path crosses a switch under its name */
 	for (unsigned int l = 0; l < r->f.n_links; l++)
 		svg_link(c, l);
 	if (r->job_path)
 		svg_qps(c);
+	for (unsigned int s = 0; s < r->f.n_switches; s++)
+		svg_switch(c, s);
+	for (unsigned int h = 0; h < r->f.n_hosts; h++)
+		svg_host(c, h);
 	svg_legend_scale(c, c->legend_x, &y);
 	svg_legend_marks(c, c->legend_x, &y);
 	if (r->job_path)
