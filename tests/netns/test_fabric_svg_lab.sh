@@ -15,6 +15,7 @@
 #   - clos-3tier: every switch and link drawn, the tiers as rows (super
 #     above spine above leaf above host), the scale of the ports' speeds;
 #   - nothing left after each lab goes down.
+# mutate: user/ctl/fabric_report.c; labs: svg svg3
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_root
