@@ -735,7 +735,7 @@ int ctl_fab_svg_write(const struct fab_report *r, const struct fab_svg_mark *mar
 		      const char *path)
 {
 	struct svg_ctx c = {.r = r, .marks = marks, .n_marks = n};
-	int bad;
+	int bad = 1; /* nothing written */
 
 	if (svg_marks_ok(r, marks, n, path))
 		return -1;
