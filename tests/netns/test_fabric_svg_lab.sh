@@ -248,7 +248,7 @@ check_job() {
 check "--job: one path per QP, titled with its QP and hosts, a point at each port it crosses" check_job
 
 echo "# the drawing: $(wc -c <"$tmp/run.svg") bytes"
-# XFAB_SVG_KEEP=DIR keeps the drawings (docs/fabric-report.svg is job.svg)
+# XFAB_SVG_KEEP=DIR keeps the drawings and the text report (docs/DEBUGGING.md)
 if [ -n "${XFAB_SVG_KEEP:-}" ]; then cp "$tmp/run.svg" "$tmp/job.svg" "$tmp/run.txt" "$XFAB_SVG_KEEP/"; fi
 
 for pid in $recv_pids; do kill "$pid" 2>/dev/null; done
