@@ -147,13 +147,15 @@ $(BENCH_OBJS): $(BUILD)/%.bpf.o: bench/%.bpf.c | $(BUILD)
 # Unit tests: pure userspace, also built with ASan/UBSan, linked with the
 # library. A suite of an agent part (which needs nothing of main.c) links
 # that part's objects too, and sees user/agent's headers: one line each,
-# $(call unit_agent,SUITE,OBJECTS) (UNIT_EXTRA, UNIT_INC).
-define unit_agent
+# $(call unit_agent,SUITE,OBJECTS) (UNIT_EXTRA, UNIT_INC); a suite of
+# xfabctl's parts likewise, $(call unit_part,SUITE,OBJECTS,ctl).
+define unit_part
 $(BUILD)/test_$(1) $(BUILD)/test_$(1)_asan: UNIT_EXTRA := $(2)
-$(BUILD)/obj/tests/unit/test_$(1).o $(BUILD)/obj-asan/tests/unit/test_$(1).o: UNIT_INC := -Iuser/agent
+$(BUILD)/obj/tests/unit/test_$(1).o $(BUILD)/obj-asan/tests/unit/test_$(1).o: UNIT_INC := -Iuser/$(3)
 $(BUILD)/test_$(1): $(addprefix $(BUILD)/obj/,$(2))
 $(BUILD)/test_$(1)_asan: $(addprefix $(BUILD)/obj-asan/,$(2))
 endef
+unit_agent = $(call unit_part,$(1),$(2),agent)
 # xfabd's metrics writer: metrics.c and the writers of features that keep
 # their series beside their code (metrics_FEATURE.c). Linked as objects,
 # never through an archive: a metrics_FEATURE.c registers itself from a
@@ -167,6 +169,8 @@ $(eval $(call unit_agent,control_socket,agent/control.o agent/requests.o))
 $(eval $(call unit_agent,netlink,agent/netlink.o))
 # test_fibsync plays the kernel's dump in place of netlink.c's.
 $(eval $(call unit_agent,fibsync,agent/fibsync.o))
+# test_fabric_svg draws reports it builds with xfabctl's SVG writer.
+$(eval $(call unit_part,fabric_svg,ctl/fabric_svg.o ctl/fabric_view.o,ctl))
 # test_abi runs xfabctl against pins of another ABI version.
 $(BUILD)/test_abi: $(BUILD)/xfabctl
 # test_restart runs xfabd itself (and xfabctl restart) on veth ports.

@@ -119,6 +119,7 @@ static const struct xfab_opt fabric_report_opts[] = {
     CTL_OPT_STR("job", job, "FILE", "a job's QPs: their paths as each switch decides"),
     CTL_OPT_STR("since", since, "SNAP", "counters since this snapshot"),
     CTL_OPT_STR("save", save, "SNAP", "save a snapshot of the counters"),
+    CTL_OPT_STR("svg", svg, "FILE", "draw the fabric too: utilisation, loss, the job's paths"),
     XFAB_OPT_END,
 };
 
@@ -168,9 +169,10 @@ static const struct ctl_cmd fabric_cmds[] = {
     {"report", NULL, NULL, ctl_cmd_fabric_report,
      "every switch of a fabric (fabric.json of xfab-lab): bytes per link and direction, ECMP "
      "imbalance per tier, ECN, PFC, drops; a job's QP paths as each switch decides; "
-     "--save/--since: counters of one run",
+     "--save/--since: counters of one run; --svg: a drawing",
      1, .opts = fabric_report_opts,
-     .args = "(--fabric FILE | --lab NAME) [--job FILE] [--since SNAP] [--save SNAP]"},
+     .args = "(--fabric FILE | --lab NAME) [--job FILE] [--since SNAP] [--save SNAP] "
+	     "[--svg FILE]"},
     {NULL},
 };
 

@@ -30,7 +30,7 @@ struct ctl_opts {
 	long count;
 	const char *ports, *action, *detection, *restoration, *poll; /* pfcwd */
 	int check_storm, empty;					     /* show pfcwd stats */
-	const char *fabric, *lab, *job, *since, *save;		     /* fabric report */
+	const char *fabric, *lab, *job, *since, *save, *svg;	     /* fabric report */
 };
 
 /* The options every command was given (main.c): the option tables

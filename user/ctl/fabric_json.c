@@ -31,6 +31,21 @@ static void json_per_tc(const char *k, const uint64_t *v)
 	ctl_jw_close(']');
 }
 
+/* what the far end took in and the difference; null to a host */
+static void json_loss(const struct fab_report *r, unsigned int l, int d)
+{
+	uint64_t lost;
+	double frac;
+
+	if (!ctl_fab_link_loss(r, l, d, &lost, &frac)) {
+		ctl_jw_null("received_packets");
+		ctl_jw_null("lost_packets");
+		return;
+	}
+	ctl_jw_uint("received_packets", r->rx_pkts[d][l]);
+	ctl_jw_uint("lost_packets", lost);
+}
+
 static void json_links(const struct fab_report *r)
 {
 	ctl_jw_open("links", '[');
@@ -57,6 +72,7 @@ static void json_links(const struct fab_report *r)
 			ctl_jw_uint("bytes", r->bytes[d][l]);
 			ctl_jw_string("counted_at", at);
 			ctl_jw_string("counter", rx ? "rx" : "tx");
+			json_loss(r, l, d);
 			if (r->job_path) {
 				ctl_jw_uint("job_qps", r->qps[d][l]);
 				ctl_jw_uint("job_bytes", r->job_bytes[d][l]);

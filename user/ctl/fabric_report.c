@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * xfabctl fabric report (--fabric FILE | --lab NAME) [--job FILE]
- *                       [--since SNAP] [--save SNAP] [-j]
+ *                       [--since SNAP] [--save SNAP] [--svg FILE] [-j]
  *
  * One view of a fabric from every switch's pinned maps (docs/DEBUGGING.md
  * "Across the fabric"): per link and direction the bytes and packets (the
@@ -11,7 +11,8 @@
  * a job, the path each of its QPs takes as each switch's loaded program
  * decides (fabric_trace.c) and how many QPs each link carries. Counters are
  * cumulative: --save writes them to a file, --since reports what changed
- * since such a file, so an experiment can report one run.
+ * since such a file, so an experiment can report one run. --svg draws it
+ * too (fabric_svg.c).
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -111,6 +112,11 @@ static void link_figures(struct fab_report *r)
 			c = &r->cur.sw[sw].ports[port];
 			r->pkts[d][l] = rx ? c->rx_packets : c->tx_packets;
 			r->bytes[d][l] = rx ? c->rx_bytes : c->tx_bytes;
+			if (rx || r->f.switches[sw].ports[port].peer_sw < 0)
+				continue; /* a host at one end: it counts nothing */
+			c = &r->cur.sw[r->f.switches[sw].ports[port].peer_sw]
+				 .ports[r->f.switches[sw].ports[port].peer_sw_port];
+			r->rx_pkts[d][l] = c->rx_packets;
 		}
 	}
 }
@@ -224,6 +230,7 @@ static void report_free(struct fab_report *r)
 	for (int d = 0; d < 2; d++) {
 		free(r->pkts[d]);
 		free(r->bytes[d]);
+		free(r->rx_pkts[d]);
 		free(r->qps[d]);
 		free(r->job_bytes[d]);
 		for (int t = 0; t < N_TIERS; t++) {
@@ -260,9 +267,11 @@ static int report_run(const struct ctl_opts *o, struct fab_report *r)
 	for (int d = 0; d < 2; d++) {
 		r->pkts[d] = calloc(r->f.n_links + 1, sizeof(uint64_t));
 		r->bytes[d] = calloc(r->f.n_links + 1, sizeof(uint64_t));
+		r->rx_pkts[d] = calloc(r->f.n_links + 1, sizeof(uint64_t));
 		r->qps[d] = calloc(r->f.n_links + 1, sizeof(uint64_t));
 		r->job_bytes[d] = calloc(r->f.n_links + 1, sizeof(uint64_t));
-		oom |= !r->pkts[d] || !r->bytes[d] || !r->qps[d] || !r->job_bytes[d];
+		oom |=
+		    !r->pkts[d] || !r->bytes[d] || !r->rx_pkts[d] || !r->qps[d] || !r->job_bytes[d];
 	}
 	if (oom) {
 		fprintf(stderr, "xfabctl fabric report: out of memory\n");
@@ -288,7 +297,7 @@ static int report_run(const struct ctl_opts *o, struct fab_report *r)
 		ctl_fab_json_report(r);
 	else
 		ctl_fab_text_report(r);
-	return 0;
+	return o->svg && ctl_fab_svg_write(r, NULL, 0, o->svg) ? 1 : 0;
 }
 
 int ctl_cmd_fabric_report(const struct ctl_opts *o)

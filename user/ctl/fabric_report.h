@@ -4,12 +4,14 @@
  * pinned maps of every switch of a fabric (its pins directory from
  * fabric.json) into a snapshot; fabric_trace.c asks a switch's loaded
  * program where a flow goes; fabric_report.c is the command (what it
- * gathers), fabric_text.c and fabric_json.c its two outputs (fabric_view.c:
- * what both read). The arithmetic and the path walk are
+ * gathers), fabric_text.c, fabric_json.c and fabric_svg.c its outputs
+ * (fabric_view.c: what they read). The arithmetic and the path walk are
  * the library's (fabric.h, fabsnap.h).
  */
 #ifndef XFAB_CTL_FABRIC_REPORT_H
 #define XFAB_CTL_FABRIC_REPORT_H
+
+#include <linux/types.h>
 
 #include "fabric.h"
 #include "fabsnap.h"
@@ -31,6 +33,9 @@ struct fab_report {
 	unsigned int resets;
 	char reset_note[200];
 	uint64_t *pkts[2], *bytes[2]; /* per link, per direction */
+	/* what the far end of a switch-switch link took in (its rx): the
+	 * sender's pkts less these were lost on the way (ctl_fab_link_loss) */
+	uint64_t *rx_pkts[2];
 	/* a job */
 	const char *job_path;
 	struct xfab_job job;
@@ -50,6 +55,13 @@ extern const char *const ctl_fab_tier_names[3];
 const char *ctl_fab_sw_name(const struct fab_report *r, int s);
 const char *ctl_fab_port_of(const struct fab_report *r, int s, int p);
 
+/* Frames lost on link l in direction d: what the sending port counted
+ * out (tx) less what the receiving port counted in (rx), 0 when it took in
+ * more (its own kernel's chatter); frac: lost / sent. 1 when measured, 0
+ * for a link to a host (a host counts nothing). */
+int ctl_fab_link_loss(const struct fab_report *r, unsigned int l, int d, uint64_t *lost,
+		      double *frac);
+
 /* Sums of the per-class counters that tell of trouble. */
 struct fab_trouble {
 	uint64_t ecn, q_dropped, pfc_rx, pfc_tx, pauses, paused_ns, drops, drop_bytes;
@@ -59,6 +71,19 @@ void ctl_fab_trouble_sums(const struct fab_report *r, struct fab_trouble *t);
 /* The report as text (fabric_text.c) or JSON (fabric_json.c). */
 void ctl_fab_text_report(const struct fab_report *r);
 void ctl_fab_json_report(const struct fab_report *r);
+
+/* A suspect link, by the fabric's switch and port index of one end, and
+ * why it is suspected (shown on the drawing). */
+struct fab_svg_mark {
+	unsigned int sw, port;
+	const char *why;
+};
+/* The report drawn as a standalone SVG file at path (fabric_svg.c): tiers
+ * as rows, every link coloured by its utilisation each way, lossy links
+ * dashed, the n marks outlined, a job's QP paths overlaid. 0, or -1 with a
+ * message on stderr naming the path (and errno, or the bad mark). */
+int ctl_fab_svg_write(const struct fab_report *r, const struct fab_svg_mark *marks, unsigned int n,
+		      const char *path);
 
 /* A switch's port table (xfabd's `ports` map) by the fabric's port index. */
 struct fab_port_map {

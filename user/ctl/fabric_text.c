@@ -9,17 +9,29 @@
 #include "ctl.h"
 #include "fabric_report.h"
 
+static void lost_text(const struct fab_report *r, unsigned int l, int d, char *buf, size_t len)
+{
+	uint64_t lost;
+	double frac;
+
+	if (ctl_fab_link_loss(r, l, d, &lost, &frac))
+		snprintf(buf, len, "%llu", (unsigned long long)lost);
+	else
+		snprintf(buf, len, "-");
+}
+
 static void text_links(const struct fab_report *r)
 {
 	printf("Links: packets and bytes each way. Up: sent by the lower end, its tx (a host's: "
-	       "its leaf's rx);\ndown: sent by the upper end, its tx.\n");
-	printf("%-16s  %-16s  %-11s  %10s  %14s  %10s  %14s\n", "Upper", "Lower", "Kind", "Up/pkts",
-	       "Up/bytes", "Down/pkts", "Down/bytes");
+	       "its leaf's rx);\ndown: sent by the upper end, its tx. Lost: the sender's tx less "
+	       "the receiver's rx\n(packets; - to a host, which counts nothing).\n");
+	printf("%-16s  %-16s  %-11s  %10s  %14s  %10s  %14s  %8s  %9s\n", "Upper", "Lower", "Kind",
+	       "Up/pkts", "Up/bytes", "Down/pkts", "Down/bytes", "Up/lost", "Down/lost");
 	printf("----------------  ----------------  -----------  ----------  --------------  "
-	       "----------  --------------\n");
+	       "----------  --------------  --------  ---------\n");
 	for (unsigned int l = 0; l < r->f.n_links; l++) {
 		const struct xfab_fab_link *ln = &r->f.links[l];
-		char up[64], low[64];
+		char up[64], low[64], lost[24];
 
 		snprintf(up, sizeof(up), "%s:%s", ctl_fab_sw_name(r, ln->upper),
 			 ctl_fab_port_of(r, ln->upper, ln->upper_port));
@@ -28,9 +40,13 @@ static void text_links(const struct fab_report *r)
 				 ctl_fab_port_of(r, ln->lower, ln->lower_port));
 		else
 			snprintf(low, sizeof(low), "%s", r->f.hosts[ln->lower_host].name);
-		printf("%-16s  %-16s  %-11s  %10llu  %14llu  %10llu  %14llu\n", up, low, ln->kind,
+		printf("%-16s  %-16s  %-11s  %10llu  %14llu  %10llu  %14llu", up, low, ln->kind,
 		       (unsigned long long)r->pkts[0][l], (unsigned long long)r->bytes[0][l],
 		       (unsigned long long)r->pkts[1][l], (unsigned long long)r->bytes[1][l]);
+		lost_text(r, l, 0, lost, sizeof(lost));
+		printf("  %8s", lost);
+		lost_text(r, l, 1, lost, sizeof(lost));
+		printf("  %9s\n", lost);
 	}
 }
 

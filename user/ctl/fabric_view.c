@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * xfabctl fabric report: what its two outputs (fabric_text.c, fabric_json.c)
- * read of a report beside its fields: names and the sums of the counters
- * that tell of trouble. Apart from fabric_report.c, which calls the
+ * xfabctl fabric report: what its outputs (fabric_text.c, fabric_json.c,
+ * fabric_svg.c) read of a report beside its fields: names, a link's loss
+ * and the sums of the counters that tell of trouble. Apart from fabric_report.c, which calls the
  * outputs, so that neither output calls back into it.
  */
 #include <string.h>
@@ -21,6 +21,22 @@ const char *ctl_fab_sw_name(const struct fab_report *r, int s)
 const char *ctl_fab_port_of(const struct fab_report *r, int s, int p)
 {
 	return r->f.switches[s].ports[p].name;
+}
+
+int ctl_fab_link_loss(const struct fab_report *r, unsigned int l, int d, uint64_t *lost,
+		      double *frac)
+{
+	uint64_t sent = r->pkts[d][l], got = r->rx_pkts[d][l];
+
+	*lost = 0;
+	*frac = 0;
+	if (r->f.links[l].lower < 0)
+		return 0;
+	if (sent > got) {
+		*lost = sent - got;
+		*frac = (double)*lost / (double)sent;
+	}
+	return 1;
 }
 
 void ctl_fab_trouble_sums(const struct fab_report *r, struct fab_trouble *t)
