@@ -8,7 +8,7 @@ import shutil
 import time
 
 from .cleanup import step
-from .common import BGP_TIMEOUT, BUILD, FRR_BIN, FRR_DAEMONS, FRR_USER, LabError
+from .common import BGP_TIMEOUT, BUILD, FRR_BIN, FRR_DAEMONS, FRR_GR_S, FRR_USER, LabError
 
 
 class FrrDaemons:
@@ -95,6 +95,11 @@ class FrrDaemons:
             # a big netlink buffer; IPv6 route changes as one replace
             # (not a delete and an add: no gap in xfab's mirror)
             cmd += ["-s", "16777216", "--v6-rr-semantics"]
+            # graceful restart (docs/LAB.md): the routes stay in the kernel
+            # when zebra exits (-r), and a zebra that starts takes those it
+            # finds as its own, stale, until bgpd has sent them again; what
+            # it has not sent again by FRR_GR_S is swept then (-K)
+            cmd += ["-r", "-K", str(FRR_GR_S)]
         elif daemon == "bfdd":
             cmd += ["--bfdctl", os.path.join(d, "bfdd.sock")]
         self.nsexec(node, cmd, timeout=15)

@@ -3,7 +3,7 @@ themselves (bgpd's logs)."""
 import os
 import time
 
-from .common import (ADJ, BFD_MS, DROP_MARGIN_S, HITLESS, NOTIF, SoakError, WINDOW_AFTER_S,
+from .common import (ADJ, BFD_MS, DROP_MARGIN_S, GRACEFUL, HITLESS, NOTIF, SoakError, WINDOW_AFTER_S,
                      WINDOW_BEFORE_S, log)
 
 
@@ -86,7 +86,7 @@ class Attribution:
     def drop_owner(self, t, sw, peer):
         """The fault a session drop at t (switch sw, neighbour peer) belongs
         to, or None (an unplanned drop): a session of the cut link, or of the
-        switch whose FRR restarted, is that fault's; any session that drops
+        switch whose FRR (or bgpd) restarted, is that fault's; any session that drops
         during a hitless fault (an xfabd kill, a reload, churn) is that
         fault's too, as its failure: it was the fault's doing or at least
         happened under it, and the fault's loss must be 0 either way."""
@@ -98,7 +98,7 @@ class Attribution:
                 return f
             if sw in nodes and any("(%s)" % n in peer for n in nodes if n != sw):
                 return f
-            if f["kind"] == "frr-restart" and (sw in nodes or "(%s)" % nodes[0] in peer):
+            if f["kind"] in GRACEFUL and (sw in nodes or "(%s)" % nodes[0] in peer):
                 return f
         return None
 

@@ -1,5 +1,6 @@
 """The faults (link, churn, xfabd-kill, reload, reload-invalid,
-frr-restart), each with its own check, and their seeded schedule."""
+frr-restart, bgpd-restart), each with its own check, and their seeded
+schedule."""
 import ipaddress
 import json
 import os
@@ -180,18 +181,31 @@ class Faults:
             raise SoakError("%s: the refused reload changed its %s" % (sw, ", ".join(changed)))
 
     def fault_frr_restart(self, f):
+        """A spine's (or super-spine's) zebra, bfdd and bgpd stopped
+        (SIGTERM, as systemd and watchfrr stop them) and started again with
+        their own command lines: graceful restart loses nothing."""
         upper = self.topo.super_names() + self.topo.spine_names()
-        sw = self.rng.choice(upper)
-        f.update(target=sw, nodes=[sw])
+        self._restart_frr(f, self.rng.choice(upper), ("zebra", "bfdd", "bgpd"))
+
+    def fault_bgpd_restart(self, f):
+        """Any switch's bgpd alone stopped and started again: its zebra
+        keeps its routes (graceful restart), and so do its neighbours."""
+        self._restart_frr(f, self.rng.choice(self.topo.switches()), ("bgpd",))
+
+    def _restart_frr(self, f, sw, daemons):
+        """daemons of switch sw stopped (bgpd first), then started again in
+        the lab's order (zebra, bfdd, bgpd), each with its command line."""
+        f.update(target=sw, nodes=[sw], daemons=list(daemons))
         cmdlines = {}
-        for d in ("zebra", "bfdd", "bgpd"):
+        for d in daemons:
             pid = self.lab.frr_pid(sw, d)
             if not pid:
                 raise SoakError("%s: %s is not running" % (sw, d))
             with open("/proc/%d/cmdline" % pid, "rb") as fh:
                 cmdlines[d] = (pid, [x.decode() for x in fh.read().split(b"\0") if x])
         for d in ("bgpd", "bfdd", "zebra"):
-            os.kill(cmdlines[d][0], signal.SIGTERM)
+            if d in cmdlines:
+                os.kill(cmdlines[d][0], signal.SIGTERM)
         deadline = time.monotonic() + 10
         while any(os.path.exists("/proc/%d" % p) for p, _ in cmdlines.values()):
             if time.monotonic() > deadline:
@@ -207,6 +221,8 @@ class Faults:
         f["stopped_at"] = self.rel(mono())
         d = self.lab.frr_dir(sw)
         for daemon, wait_file in (("zebra", "zserv.api"), ("bfdd", None), ("bgpd", None)):
+            if daemon not in cmdlines:
+                continue
             if wait_file:
                 try:
                     os.unlink(os.path.join(d, wait_file))
