@@ -5,6 +5,7 @@ import concurrent.futures
 import json
 import os
 import shutil
+import signal
 import time
 
 from .cleanup import step
@@ -83,6 +84,47 @@ class FrrDaemons:
             # the daemons drop privileges to frr and write here
             for p in [d] + [os.path.join(d, n) for n in os.listdir(d)]:
                 shutil.chown(p, FRR_USER, FRR_USER)
+
+    def restart_frr(self, node, daemons=FRR_DAEMONS):
+        """Some of a switch's FRR daemons stopped the way systemd and watchfrr
+        stop them (SIGTERM, bgpd first; SIGKILL to any left after 10 s) and
+        started again in the lab's order, each as `up` started it. Graceful
+        restart (docs/LAB.md) keeps the switch's routes in its kernel and
+        data plane, and its neighbours' routes through it, all along.
+        True when one had to be killed."""
+        if node not in self.t.switches():
+            raise LabError("restart needs a switch name (%s)" % ", ".join(self.t.switches()))
+        pids = {}
+        for d in daemons:
+            pids[d] = self.frr_pid(node, d)
+            if not pids[d]:
+                raise LabError("%s on %s is not running" % (d, node))
+        for d in ("bgpd", "bfdd", "zebra"):
+            if d in pids:
+                os.kill(pids[d], signal.SIGTERM)
+        killed = False
+        deadline = time.time() + 10
+        while any(os.path.exists("/proc/%d" % p) for p in pids.values()):
+            if time.time() > deadline and not killed:
+                for p in pids.values():
+                    try:
+                        os.kill(p, signal.SIGKILL)
+                    except OSError:
+                        pass
+                killed = True
+            time.sleep(0.02)
+        zserv = os.path.join(self.frr_dir(node), "zserv.api")
+        if "zebra" in pids:
+            try:  # the new one's socket is what says it is up
+                os.unlink(zserv)
+            except OSError:
+                pass
+            self._frr_start(node, "zebra")
+            self._frr_wait_for("zebra", [zserv])
+        for d in ("bfdd", "bgpd"):
+            if d in pids:
+                self._frr_start(node, d)
+        return killed
 
     def _frr_start(self, node, daemon):
         """One daemon of a switch, daemonized in its namespace."""

@@ -3,8 +3,8 @@ themselves (bgpd's logs)."""
 import os
 import time
 
-from .common import (ADJ, BFD_MS, DROP_MARGIN_S, GRACEFUL, HITLESS, NOTIF, SoakError, WINDOW_AFTER_S,
-                     WINDOW_BEFORE_S, log)
+from .common import (ADJ, BFD_MS, DROP_MARGIN_S, GRACEFUL, HITLESS, NOTIF, SoakError,
+                     WINDOW_AFTER_S, WINDOW_BEFORE_S, log)
 
 
 class Attribution:
