@@ -31,7 +31,7 @@ need_cmds jq
 TOPO="$ROOT/testbeds/clos-2x4.json"
 DATAPATHS=${XFAB_FRR_RESTART_DATAPATHS:-xdp tc}
 # zebra's graceful restart time (-K): the lab's FRR_GR_S
-GR_S=$(cd "$ROOT/scripts" && python3 -c 'from xfablab.common import FRR_GR_S; print(FRR_GR_S)')
+GR_S=$(cd "$ROOT/scripts" && python3 -B -c 'from xfablab.common import FRR_GR_S; print(FRR_GR_S)')
 STALE=10.99.0.0/24 # the planted route (no lab subnet)
 tmp=$(mktemp -d)
 NAME=
@@ -130,7 +130,7 @@ for dp in $DATAPATHS; do
 			eval '[ "$sent" = 120000 ] && [ "$got" = 120000 ] && [ "$lost" = 0 ] && [ "$qps" = 16 ]'
 	done
 	for n in spine1 leaf1 leaf4; do
-		grep -E '^\[[^]]*\]Deleted (10\.[0-9]+\.[0-9]+\.0/24|fd00:)' "$tmp/mon.$n" |
+		grep -E '^\[[^]]*\] ?Deleted (10\.[0-9]+\.[0-9]+\.0/24|fd00:)' "$tmp/mon.$n" |
 			grep -v "$STALE" >"$tmp/del.$n"
 		check "$n: no route to a host subnet left its kernel FIB ($(wc -l <"$tmp/del.$n") deleted)" \
 			test ! -s "$tmp/del.$n"
