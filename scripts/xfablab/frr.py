@@ -86,8 +86,9 @@ class FrrDaemons:
                 shutil.chown(p, FRR_USER, FRR_USER)
 
     def restart_frr(self, node, daemons=FRR_DAEMONS):
-        """Some of a switch's FRR daemons stopped (SIGTERM, one after the other:
-        bfdd, bgpd, zebra; SIGKILL to one left after 10 s) and started again in the lab's order, each as `up` started it. Graceful
+        """Some of a switch's FRR daemons stopped (SIGTERM, one after the
+        other: bfdd, bgpd, zebra; SIGKILL to one left after 10 s) and
+        started again in the lab's order, each as `up` started it. Graceful
         restart (docs/LAB.md) keeps the switch's routes in its kernel and
         data plane, and its neighbours' routes through it, all along.
         True when one had to be killed."""

@@ -128,7 +128,8 @@ class FrrConfigs:
                 continue
             _, l4, l6 = ln.ends[node]
             _, p4, p6 = ln.ends[peer]
-            for g, addr, local in (("FABRIC4", p4, l4), ("FABRIC6", p6 if self.ipv6 else None, l6)):
+            fams = [("FABRIC4", p4, l4)] + ([("FABRIC6", p6, l6)] if self.ipv6 else [])
+            for g, addr, local in fams:
                 if addr is None:
                     continue
                 b.append(" neighbor %s remote-as %d" % (addr, self.asn(peer)))
