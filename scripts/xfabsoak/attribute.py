@@ -86,7 +86,7 @@ class Attribution:
     def drop_owner(self, t, sw, peer):
         """The fault a session drop at t (switch sw, neighbour peer) belongs
         to, or None (an unplanned drop): a session of the cut link, or of the
-        switch whose FRR (or bgpd) restarted, is that fault's; any session that drops
+        switch whose FRR restarted, is that fault's; any session that drops
         during a hitless fault (an xfabd kill, a reload, churn) is that
         fault's too, as its failure: it was the fault's doing or at least
         happened under it, and the fault's loss must be 0 either way."""

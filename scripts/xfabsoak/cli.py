@@ -29,21 +29,20 @@ drawn from --seed (every kind once per round, the rounds shuffled):
                   whole (the log says so, routes, nexthops and groups as before)
   frr-restart     a spine's FRR (zebra, bfdd, bgpd) stopped (SIGTERM) and
                   started again
-  bgpd-restart    a switch's bgpd alone stopped and started again
 
 The lab runs BFD at --bfd-ms (300 ms, x 3 to detect: at the shipped 100 ms a
 2-core box starved of CPU for 0.3 s drops sessions nothing else touched). A
 BGP session drop (found in bgpd's logs) belongs to the fault that caused it:
-the cut link's sessions to the link fault, the restarted FRR's (or bgpd's)
-to that fault; one that drops during a hitless fault (churn, an xfabd kill, a
+the cut link's sessions to the link fault, the restarted FRR's to that
+fault; one that drops during a hitless fault (churn, an xfabd kill, a
 reload) fails that fault, which must drop nothing. Any other is an unplanned
 session-down event with the loss it caused (from BFD's detection, 3 x
 --bfd-ms + 0.7 s, before FRR logged it), judged like a link cut
 (--max-cut-ms) unless --no-judge-unplanned.
 
 Judged (exit 1 when one fails): 0 packets lost to xfabd-kill, reload,
-reload-invalid, churn, frr-restart and bgpd-restart (the lab's FRR restarts
-gracefully: docs/LAB.md); a link cut loses at most --max-cut-ms of any
+reload-invalid, churn and frr-restart (the lab's FRR restarts gracefully:
+docs/LAB.md); a link cut loses at most --max-cut-ms of any
 flow's traffic; 0 lost outside every fault's window; each
 fault's own check (churn seen and gone, reload applied, invalid reload
 refused, convergence within 60 s); xfabd's RSS and open fds flat on every

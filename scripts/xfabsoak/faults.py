@@ -1,6 +1,5 @@
 """The faults (link, churn, xfabd-kill, reload, reload-invalid,
-frr-restart, bgpd-restart), each with its own check, and their seeded
-schedule."""
+frr-restart), each with its own check, and their seeded schedule."""
 import ipaddress
 import json
 import os
@@ -188,11 +187,6 @@ class Faults:
         their own command lines: graceful restart loses nothing."""
         upper = self.topo.super_names() + self.topo.spine_names()
         self._restart_frr(f, self.rng.choice(upper), ("zebra", "bfdd", "bgpd"))
-
-    def fault_bgpd_restart(self, f):
-        """Any switch's bgpd alone stopped and started again: its zebra
-        keeps its routes (graceful restart), and so do its neighbours."""
-        self._restart_frr(f, self.rng.choice(self.topo.switches()), ("bgpd",))
 
     def _restart_frr(self, f, sw, daemons):
         """daemons of switch sw stopped and started again (xfab-lab's

@@ -10,10 +10,10 @@
 # the rules, not taken on the soak's word:
 #   - it exits 0 and says ok, with no failure listed;
 #   - a fault of every kind happened (link, churn, xfabd-kill, reload,
-#     reload-invalid, frr-restart, bgpd-restart), each with its own check
-#     passed and the fabric converged after it;
-#   - 0 packets lost to every xfabd kill, reload (valid or not), churn, FRR
-#     restart and bgpd restart (graceful restart: docs/LAB.md);
+#     reload-invalid, frr-restart), each with its own check passed and the
+#     fabric converged after it;
+#   - 0 packets lost to every xfabd kill, reload (valid or not), churn and
+#     FRR restart (graceful restart: docs/LAB.md);
 #     each link cut lost at most --max-cut-ms of any flow's
 #     packets (the same loss as time at the rate), and so did every
 #     unplanned session drop (judged by default, the lab's BFD at 300 ms);
@@ -123,7 +123,7 @@ ok = (link["check"] == "ok" and "session_drops" not in link and
 print("    xfabd-kill: %s; events: %s" % (kill["check"], [(e["start"], e["end"]) for e in ev]))
 sys.exit(0 if ok else 1)
 PY
-check "planted verdicts: a hitless fault's drop or loss fails, an FRR or bgpd restart's loss fails, an unplanned drop over the bound fails (not with --no-judge-unplanned), a switch without a memory verdict fails" \
+check "planted verdicts: a hitless fault's drop or loss fails, an FRR restart's loss fails, an unplanned drop over the bound fails (not with --no-judge-unplanned), a switch without a memory verdict fails" \
 	/usr/bin/python3 - "$ROOT/scripts" <<'PY'
 import argparse, sys
 sys.dont_write_bytecode = True
@@ -133,15 +133,13 @@ from xfabsoak.run import Soak
 a = argparse.Namespace(topology=TOPO, name="xsk", datapath="xdp", seed=1, rate=200.0,
                        max_cut_ms=500.0, judge_unplanned=True, bfd_ms=300)
 s = Soak(a)
-kinds = ["link", "churn", "xfabd-kill", "reload", "reload-invalid", "frr-restart",
-         "bgpd-restart"]
+kinds = ["link", "churn", "xfabd-kill", "reload", "reload-invalid", "frr-restart"]
 s.faults = [{"kind": k, "start": 10.0 * i, "check": "ok", "lost": 0, "loss_ms": 0.0}
             for i, k in enumerate(kinds)]
 s.faults[0].update(lost=20, loss_ms=100.0)  # a link cut within the bound: no failure
 s.faults[2]["check"] = "a BGP session went down during it (leaf3 x: BFD down received)"
 s.faults[3]["lost"] = 2  # a reload that lost 2 packets
 s.faults[5].update(lost=3, loss_ms=15.0)  # an FRR restart that lost 3 (within max_cut_ms)
-s.faults[6].update(lost=1, loss_ms=5.0)  # a bgpd restart that lost 1
 s.faults.append({"kind": "session-down", "unplanned": True, "start": 70.0, "check": "ok",
                  "target": "leaf4 y", "lost": 120, "loss_ms": 600.0})  # 120 at 200/s
 flows = [{"id": 1, "src": "h1", "dst": "h5", "sent": 10, "received": 10}]
@@ -150,13 +148,12 @@ fails = s.verdict(flows, [], {}, mem)
 want = ["xfabd-kill at 20.0 s (None): a BGP session went down during it",
         "reload at 30.0 s (None) lost 2 packets (expected 0)",
         "frr-restart at 50.0 s (None) lost 3 packets (expected 0)",
-        "bgpd-restart at 60.0 s (None) lost 1 packets (expected 0)",
         "an unplanned session drop at 70.0 s (leaf4 y) lost 600.0 ms of a flow (bound 500 ms)",
         "leaf2: no xfabd ran long enough to judge its memory"]
-ok = all(any(f.startswith(w) for f in fails) for w in want) and len(fails) == 6
+ok = all(any(f.startswith(w) for f in fails) for w in want) and len(fails) == 5
 a.judge_unplanned = False
 fails2 = s.verdict(flows, [], {}, mem)
-ok &= len(fails2) == 5 and not any("unplanned" in f for f in fails2)
+ok &= len(fails2) == 4 and not any("unplanned" in f for f in fails2)
 print("    " + "; ".join(fails))
 sys.exit(0 if ok else 1)
 PY
@@ -192,7 +189,7 @@ jq -r '.failures[]? | "#   failure: " + .' "$J" 2>/dev/null
 check "soak exits 0" test "$rc" -eq 0
 check "... its JSON says ok with no failure" q '.ok == true and (.failures | length) == 0'
 
-for k in link churn xfabd-kill reload reload-invalid frr-restart bgpd-restart; do
+for k in link churn xfabd-kill reload reload-invalid frr-restart; do
 	n=$(jq --arg k "$k" '[.faults[] | select(.kind == $k)] | length' "$J" 2>/dev/null)
 	check "a $k fault happened (${n:-0} times)" eval '[ "${n:-0}" -ge 1 ]'
 done
@@ -201,10 +198,10 @@ check "every planned fault passed its own check and the fabric converged after i
 	 | length == 0'
 jq -r '.faults[] | "#   \(.start) s \(.kind) \(.target // "") lost \(.lost) (\(.loss_ms) ms)"' \
 	"$J" 2>/dev/null
-check "0 packets lost to xfabd kills, reloads, invalid reloads, churn, FRR and bgpd restarts" q \
+check "0 packets lost to xfabd kills, reloads, invalid reloads, churn and FRR restarts" q \
 	'[.faults[] | select(.kind | IN("xfabd-kill", "reload", "reload-invalid", "churn",
-	 "frr-restart", "bgpd-restart")) | .lost] | add == 0'
-jq -r '.faults[] | select(.kind | IN("frr-restart", "bgpd-restart")) |
+	 "frr-restart")) | .lost] | add == 0'
+jq -r '.faults[] | select(.kind == "frr-restart") |
 	"#   \(.kind) \(.target): \(.lost) lost"' "$J" 2>/dev/null
 check "link cuts lost at most max_cut_ms of a flow" q \
 	'.max_cut_ms as $b | .rate_pps as $r | [.faults[] | select(.kind == "link")
