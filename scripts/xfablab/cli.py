@@ -20,7 +20,7 @@
                                            (restart a switch's FRR, zebra, bfdd and
                                             bgpd, or bgpd alone: SIGTERM, started
                                             again, returns once BGP has converged;
-                                            graceful restart: nothing is lost)
+                                            graceful restart: a spine's loses nothing)
 
 TOPOLOGY is a JSON file: the generator form (spines, leaves, hosts_per_leaf,
 pods, superspines, planes, speeds) or nodes and links written out (role, ASN,
