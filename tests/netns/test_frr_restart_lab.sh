@@ -43,7 +43,10 @@ cleanup() {
 	[ -n "$NAME" ] && "$ROOT/scripts/xfab-lab" down "$TOPO" --name "$NAME" >/dev/null 2>&1
 	rm -rf "$tmp"
 }
-trap cleanup EXIT INT TERM
+# a signal ends the test (through cleanup), not just one of its commands
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 lab() { timeout 200 "$ROOT/scripts/xfab-lab" "$@" "$TOPO" --name "$NAME"; }
 L() { timeout 120 "$ROOT/scripts/xfab-lab" exec "$TOPO" --name "$NAME" "$@"; }
 ns() { nsenter --net="/run/netns/$NAME-$1" "${@:2}"; }
