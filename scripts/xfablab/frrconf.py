@@ -123,23 +123,13 @@ class FrrConfigs:
             b.append(" neighbor %s timers connect 5" % g)
             b.append(" neighbor %s bfd" % g)
             b.append(" neighbor %s bfd profile fast" % g)
-        for port, peer, ln in self.node[node].ports:
-            if self.role(peer) == "host":
-                continue
-            _, l4, l6 = ln.ends[node]
-            _, p4, p6 = ln.ends[peer]
-            fams = [("FABRIC4", p4, l4)] + ([("FABRIC6", p6, l6)] if self.ipv6 else [])
-            for g, addr, local in fams:
+        for peer, port, p4, p6 in self.bgp_peers(node):
+            for g, addr in (("FABRIC4", p4), ("FABRIC6", p6)):
                 if addr is None:
                     continue
                 b.append(" neighbor %s remote-as %d" % (addr, self.asn(peer)))
                 b.append(" neighbor %s peer-group %s" % (addr, g))
                 b.append(" neighbor %s description %s %s" % (addr, peer, port))
-                # the session's source from the start: bgpd then never moves
-                # its BFD session to another source when the session comes
-                # up (FRR 8.4 does, with a BFD Down that resets a session
-                # just restarted: docs/LAB.md, graceful restart)
-                b.append(" neighbor %s update-source %s" % (addr, local))
         return b
 
     def _bgpd_families(self, node):
