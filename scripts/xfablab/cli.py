@@ -16,6 +16,11 @@
                                            (restart a switch's xfabd: SIGKILL and a
                                             new one, or `xfabctl restart`; the data
                                             plane forwards throughout)
+  xfab-lab restart TOPOLOGY NODE --frr all|bgpd
+                                           (restart a switch's FRR, zebra, bfdd and
+                                            bgpd, or bgpd alone: SIGTERM, started
+                                            again, returns once BGP has converged;
+                                            graceful restart: a spine's loses nothing)
 
 TOPOLOGY is a JSON file: the generator form (spines, leaves, hosts_per_leaf,
 pods, superspines, planes, speeds) or nodes and links written out (role, ASN,
@@ -76,6 +81,8 @@ def parse_args(argv):
     ap.add_argument("--count", type=int, default=1, help="pings per pair")
     ap.add_argument("--how", choices=["kill", "request"], default="kill",
                     help="restart: SIGKILL and start anew, or xfabctl restart")
+    ap.add_argument("--frr", choices=["all", "bgpd"],
+                    help="restart: the switch's FRR daemons (all) or bgpd, not its xfabd")
     # exec: everything after NODE belongs to the command, options included.
     tail = []
     if argv[:1] == ["exec"]:
@@ -136,7 +143,10 @@ def command(args):
     if args.command == "restart":
         if len(args.rest) != 1:
             raise LabError("restart needs one switch name")
-        lab.restart(args.rest[0], args.how)
+        if args.frr:
+            lab.restart_routing(args.rest[0], args.frr)
+        else:
+            lab.restart(args.rest[0], args.how)
         return 0
     if args.command == "config":
         return config(topo, lab, args.rest)

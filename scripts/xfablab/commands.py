@@ -1,5 +1,5 @@
-"""The commands on a running lab: restart a switch's xfabd, status, exec in
-a node, all-pairs ping."""
+"""The commands on a running lab: restart a switch's xfabd or its FRR,
+status, exec in a node, all-pairs ping."""
 import concurrent.futures
 import json
 import os
@@ -39,6 +39,19 @@ class Commands:
                 raise LabError("xfabctl restart on %s failed" % node)
         self._wait_agent(node, offset)
         print("%s: xfabd restarted (%s), pid %d" % (node, how, self.agent_pid(node)))
+
+    def restart_routing(self, node, which):
+        """xfab-lab restart --frr all|bgpd: a switch's FRR daemons (or its
+        bgpd) restarted, then the wait for BGP to converge again."""
+        if self.stored("routing", self.t.routing) != "bgp":
+            raise LabError("lab %s does not run BGP: no FRR to restart" % self.t.name)
+        daemons = FRR_DAEMONS if which == "all" else ("bgpd",)
+        t0 = time.time()
+        killed = self.restart_frr(node, daemons)
+        self._wait_bgp()
+        print("%s: %s restarted%s, BGP converged again in %.1f s" % (
+            node, ", ".join(daemons), " (one killed after 10 s)" if killed else "",
+            time.time() - t0))
 
     # -- status
     def status(self):

@@ -18,6 +18,11 @@ FRR_USER = "frr"  # the daemons drop privileges to it
 SPINE_ASN = 65000  # RFC 7938 5.2.1: the spines of a plane share one ASN (pod p: 65000 + p - 1)
 SUPER_ASN = 64900  # the super-spines of a 3-tier Clos share one too
 LEAF_ASN_BASE = 65100  # leaf l: 65100 + l
+# s a restarting FRR has to come back in (docs/LAB.md, graceful restart):
+# zebra keeps the kernel's routes that long after it starts (-K), bgpd's
+# neighbours keep its routes that long after its session dropped
+# (restart-time) and as long again for its End-of-RIB (stalepath-time)
+FRR_GR_S = 30
 # s until every session is up and every data plane full
 BGP_TIMEOUT = float(os.environ.get("XFAB_LAB_BGP_TIMEOUT", "60"))
 

@@ -5,10 +5,11 @@ import concurrent.futures
 import json
 import os
 import shutil
+import signal
 import time
 
 from .cleanup import step
-from .common import BGP_TIMEOUT, BUILD, FRR_BIN, FRR_DAEMONS, FRR_USER, LabError
+from .common import BGP_TIMEOUT, BUILD, FRR_BIN, FRR_DAEMONS, FRR_GR_S, FRR_USER, LabError
 
 
 class FrrDaemons:
@@ -84,6 +85,51 @@ class FrrDaemons:
             for p in [d] + [os.path.join(d, n) for n in os.listdir(d)]:
                 shutil.chown(p, FRR_USER, FRR_USER)
 
+    def restart_frr(self, node, daemons=FRR_DAEMONS):
+        """Some of a switch's FRR daemons stopped (SIGTERM to all at once;
+        SIGKILL to any left after 10 s) and started again in the lab's
+        order, each as `up` started it. Graceful restart (docs/LAB.md)
+        keeps the switch's routes in its kernel and data plane all along
+        (all three restarted; bgpd alone loses routes with FRR 8.4).
+        True when one had to be killed."""
+        if node not in self.t.switches():
+            raise LabError("restart needs a switch name (%s)" % ", ".join(self.t.switches()))
+        pids = {}
+        for d in daemons:
+            pids[d] = self.frr_pid(node, d)
+            if not pids[d]:
+                raise LabError("%s on %s is not running" % (d, node))
+        # all at once: a zebra still running once a graceful bgpd has gone
+        # deletes that bgpd's stale routes from the kernel as it exits (FRR
+        # 8.4's zebra_gr_stale_client_cleanup; measured, docs/LAB.md), so
+        # zebra is not stopped last as FRR's own stop script does
+        for d in ("bgpd", "bfdd", "zebra"):
+            if d in pids:
+                os.kill(pids[d], signal.SIGTERM)
+        killed = False
+        deadline = time.time() + 10
+        while any(os.path.exists("/proc/%d" % p) for p in pids.values()):
+            if time.time() > deadline and not killed:
+                for p in pids.values():
+                    try:
+                        os.kill(p, signal.SIGKILL)
+                    except OSError:
+                        pass
+                killed = True
+            time.sleep(0.02)
+        zserv = os.path.join(self.frr_dir(node), "zserv.api")
+        if "zebra" in pids:
+            try:  # the new one's socket is what says it is up
+                os.unlink(zserv)
+            except OSError:
+                pass
+            self._frr_start(node, "zebra")
+            self._frr_wait_for("zebra", [zserv])
+        for d in ("bfdd", "bgpd"):
+            if d in pids:
+                self._frr_start(node, d)
+        return killed
+
     def _frr_start(self, node, daemon):
         """One daemon of a switch, daemonized in its namespace."""
         d = self.frr_dir(node)
@@ -95,6 +141,11 @@ class FrrDaemons:
             # a big netlink buffer; IPv6 route changes as one replace
             # (not a delete and an add: no gap in xfab's mirror)
             cmd += ["-s", "16777216", "--v6-rr-semantics"]
+            # graceful restart (docs/LAB.md): the routes stay in the kernel
+            # when zebra exits (-r), and a zebra that starts takes those it
+            # finds as its own, stale, until bgpd has sent them again; what
+            # it has not sent again by FRR_GR_S is swept then (-K)
+            cmd += ["-r", "-K", str(FRR_GR_S)]
         elif daemon == "bfdd":
             cmd += ["--bfdctl", os.path.join(d, "bfdd.sock")]
         self.nsexec(node, cmd, timeout=15)

@@ -1,6 +1,6 @@
 """FRR's configs for routing bgp: each switch's BGP peers, and its zebra,
 bgpd, bfdd and vtysh files."""
-from .common import SPINE_ASN, SUPER_ASN
+from .common import FRR_GR_S, SPINE_ASN, SUPER_ASN
 from .model import VTEP_V4
 
 # zebra.conf after its head
@@ -48,6 +48,22 @@ BGPD_GLOBALS = """ bgp log-neighbor-changes
  ! fast timers: keepalive 3 s, hold 9 s (BFD sees failures sooner)
  timers bgp 3 9
  !
+ ! graceful restart (RFC 4724) on every session: a bgpd that stops sends
+ ! no NOTIFICATION, its zebra keeps its routes in the kernel, its
+ ! neighbours keep the routes they had from it, stale, while it is away
+ ! (restart-time) and until its End-of-RIB (stalepath-time); its
+ ! forwarding state is preserved (the kernel's routes and the data plane
+ ! that mirrors them stay): a restart of FRR loses no packet
+ bgp graceful-restart
+ bgp graceful-restart preserve-fw-state
+ bgp graceful-restart restart-time %(gr)d
+ bgp graceful-restart stalepath-time %(gr)d
+ ! a restarted bgpd selects its paths once every neighbour sent its
+ ! End-of-RIB, at the latest after this
+ bgp graceful-restart select-defer-time %(gr)d
+ ! zebra keeps a stopped bgpd's routes this long
+ bgp graceful-restart rib-stale-time %(gr)d
+ !
  ! one session per link and address family, over the link's own
  ! addresses: IPv4 /31 (FABRIC4) and IPv6 /127 (FABRIC6)""".split("\n")
 
@@ -89,7 +105,7 @@ class FrrConfigs:
             b.append("! This switch's ASN, %d, is the topology file's." % asn)
         b.append("router bgp %d" % asn)
         b.append(" bgp router-id %s" % self.router_id(node))
-        b += BGPD_GLOBALS
+        b += [line % {"gr": FRR_GR_S} if "%(gr)" in line else line for line in BGPD_GLOBALS]
         b += self._bgpd_neighbors(node)
         b.append(" !")
         b += self._bgpd_families(node)

@@ -3,8 +3,8 @@ themselves (bgpd's logs)."""
 import os
 import time
 
-from .common import (ADJ, BFD_MS, DROP_MARGIN_S, HITLESS, NOTIF, SoakError, WINDOW_AFTER_S,
-                     WINDOW_BEFORE_S, log)
+from .common import (ADJ, BFD_MS, DROP_MARGIN_S, GRACEFUL, HITLESS, NOTIF, SoakError,
+                     WINDOW_AFTER_S, WINDOW_BEFORE_S, log)
 
 
 class Attribution:
@@ -98,7 +98,7 @@ class Attribution:
                 return f
             if sw in nodes and any("(%s)" % n in peer for n in nodes if n != sw):
                 return f
-            if f["kind"] == "frr-restart" and (sw in nodes or "(%s)" % nodes[0] in peer):
+            if f["kind"] in GRACEFUL and (sw in nodes or "(%s)" % nodes[0] in peer):
                 return f
         return None
 

@@ -27,7 +27,8 @@ drawn from --seed (every kind once per round, the rounds shuffled):
                   reloaded, the route in the data plane (or gone)
   reload-invalid  a config with a valid and an invalid ROUTE, SIGHUP: refused
                   whole (the log says so, routes, nexthops and groups as before)
-  frr-restart     a spine's FRR (zebra, bfdd, bgpd) stopped and started again
+  frr-restart     a spine's FRR (zebra, bfdd, bgpd) stopped (SIGTERM) and
+                  started again
 
 The lab runs BFD at --bfd-ms (300 ms, x 3 to detect: at the shipped 100 ms a
 2-core box starved of CPU for 0.3 s drops sessions nothing else touched). A
@@ -40,8 +41,9 @@ session-down event with the loss it caused (from BFD's detection, 3 x
 (--max-cut-ms) unless --no-judge-unplanned.
 
 Judged (exit 1 when one fails): 0 packets lost to xfabd-kill, reload,
-reload-invalid and churn; a link cut or an FRR restart loses at most
---max-cut-ms of any flow's traffic; 0 lost outside every fault's window; each
+reload-invalid, churn and frr-restart (the lab's FRR restarts gracefully:
+docs/LAB.md); a link cut loses at most --max-cut-ms of any
+flow's traffic; 0 lost outside every fault's window; each
 fault's own check (churn seen and gone, reload applied, invalid reload
 refused, convergence within 60 s); xfabd's RSS and open fds flat on every
 switch (sampled all along: the growth from the first sample of a process to

@@ -7,6 +7,8 @@ import signal
 import subprocess
 import time
 
+from xfablab import LabError
+
 from .common import CHURN_V4, CHURN_V6, KINDS, SOAK_ROUTE, SoakError, log, mono
 
 
@@ -180,45 +182,21 @@ class Faults:
             raise SoakError("%s: the refused reload changed its %s" % (sw, ", ".join(changed)))
 
     def fault_frr_restart(self, f):
+        """A spine's (or super-spine's) zebra, bfdd and bgpd stopped
+        (SIGTERM, as systemd and watchfrr stop them) and started again with
+        their own command lines: graceful restart loses nothing."""
         upper = self.topo.super_names() + self.topo.spine_names()
-        sw = self.rng.choice(upper)
-        f.update(target=sw, nodes=[sw])
-        cmdlines = {}
-        for d in ("zebra", "bfdd", "bgpd"):
-            pid = self.lab.frr_pid(sw, d)
-            if not pid:
-                raise SoakError("%s: %s is not running" % (sw, d))
-            with open("/proc/%d/cmdline" % pid, "rb") as fh:
-                cmdlines[d] = (pid, [x.decode() for x in fh.read().split(b"\0") if x])
-        for d in ("bgpd", "bfdd", "zebra"):
-            os.kill(cmdlines[d][0], signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        while any(os.path.exists("/proc/%d" % p) for p, _ in cmdlines.values()):
-            if time.monotonic() > deadline:
-                for p, _ in cmdlines.values():
-                    try:
-                        os.kill(p, signal.SIGKILL)
-                    except OSError:
-                        pass
-                f["killed"] = True
-                time.sleep(0.2)
-                break
-            time.sleep(0.05)
-        f["stopped_at"] = self.rel(mono())
-        d = self.lab.frr_dir(sw)
-        for daemon, wait_file in (("zebra", "zserv.api"), ("bfdd", None), ("bgpd", None)):
-            if wait_file:
-                try:
-                    os.unlink(os.path.join(d, wait_file))
-                except OSError:
-                    pass
-            self.run(sw, cmdlines[daemon][1], timeout=15)
-            if wait_file:
-                deadline = time.monotonic() + 15
-                while not os.path.exists(os.path.join(d, wait_file)):
-                    if time.monotonic() > deadline:
-                        raise SoakError("%s: zebra did not come back" % sw)
-                    time.sleep(0.02)
+        self._restart_frr(f, self.rng.choice(upper), ("zebra", "bfdd", "bgpd"))
+
+    def _restart_frr(self, f, sw, daemons):
+        """daemons of switch sw stopped and started again (xfab-lab's
+        restart --frr)."""
+        f.update(target=sw, nodes=[sw], daemons=list(daemons))
+        try:
+            f["killed"] = self.lab.restart_frr(sw, daemons)
+        except LabError as e:
+            raise SoakError("%s: %s" % (sw, e))
+        f["started_at"] = self.rel(mono())
         self.precise_logs([sw])
 
     def schedule(self, until):

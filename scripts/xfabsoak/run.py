@@ -7,7 +7,7 @@ import time
 
 from xfablab.common import ROOT
 
-from .common import BOUNDED, HITLESS, KINDS, mono
+from .common import BOUNDED, GRACEFUL, HITLESS, KINDS, mono
 from .base import SoakBase
 from .flows import Flows
 from .faults import Faults
@@ -62,7 +62,7 @@ class Soak(SoakBase, Flows, Faults, Attribution, Checks):
             if f["check"] != "ok":
                 fails.append("%s at %.1f s (%s): %s" % (f["kind"], f["start"], f.get("target"),
                                                       f["check"]))
-            if f["kind"] in HITLESS and f["lost"]:
+            if f["kind"] in HITLESS + GRACEFUL and f["lost"]:
                 fails.append("%s at %.1f s (%s) lost %d packets (expected 0)" % (
                     f["kind"], f["start"], f.get("target"), f["lost"]))
             if f["kind"] in BOUNDED and f["loss_ms"] > a.max_cut_ms:

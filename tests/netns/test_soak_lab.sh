@@ -12,8 +12,9 @@
 #   - a fault of every kind happened (link, churn, xfabd-kill, reload,
 #     reload-invalid, frr-restart), each with its own check passed and the
 #     fabric converged after it;
-#   - 0 packets lost to every xfabd kill, reload (valid or not) and churn;
-#     each link cut and FRR restart lost at most --max-cut-ms of any flow's
+#   - 0 packets lost to every xfabd kill, reload (valid or not), churn and
+#     FRR restart (graceful restart: docs/LAB.md);
+#     each link cut lost at most --max-cut-ms of any flow's
 #     packets (the same loss as time at the rate), and so did every
 #     unplanned session drop (judged by default, the lab's BFD at 300 ms);
 #   - the loss figures add up with the receivers' counts: each flow's lost =
@@ -82,7 +83,7 @@ PY
 
 # ---- the judge on planted input (no lab): who owns a session drop (bgpd's
 # log lines planted), and what fails the soak; expectations worked out here
-check "planted session drops: the cut link's its own, one under an xfabd kill fails that fault, another is unplanned" \
+check "planted session drops: the cut link's its own, the restarted FRR's its own, one under an xfabd kill fails that fault, another is unplanned" \
 	/usr/bin/python3 - "$ROOT/scripts" "$tmp" <<'PY'
 import argparse, os, sys, time
 sys.dont_write_bytecode = True
@@ -97,10 +98,15 @@ s.wall0 = time.mktime(time.strptime("2026/11/29 10:00:00", "%Y/%m/%d %H:%M:%S"))
 s.faults = [{"kind": "link", "start": 10.0, "end": 12.0, "nodes": ["leaf1", "spine1"],
              "check": "ok"},
             {"kind": "xfabd-kill", "start": 20.0, "end": 21.0, "nodes": ["leaf2"],
+             "check": "ok"},
+            {"kind": "frr-restart", "start": 30.0, "end": 34.0, "nodes": ["spine2"],
              "check": "ok"}]
 adj = "2026/11/29 10:00:%s BGP: [N3] %%ADJCHANGE: neighbor %s in vrf default %s %s"
 logs = {"leaf1": [adj % ("10.500", "10.254.1.1(spine1)", "Down", "Interface down")],
-        "leaf3": [adj % ("20.500", "10.254.2.5(spine2)", "Down", "BFD down received")],
+        "leaf3": [adj % ("20.500", "10.254.2.5(spine2)", "Down", "BFD down received"),
+                  adj % ("31.000", "10.254.2.5(spine2)", "Down", "Peer closed the session"),
+                  adj % ("33.000", "10.254.2.5(spine2)", "Up", "")],
+        "spine2": [adj % ("31.100", "10.254.2.4(leaf3)", "Down", "Waiting for peer OPEN")],
         "leaf4": [adj % ("40.000", "10.254.1.7(spine1)", "Down", "BFD down received"),
                   adj % ("43.000", "10.254.1.7(spine1)", "Up", "")]}
 for sw, lines in logs.items():
@@ -108,15 +114,16 @@ for sw, lines in logs.items():
     with open(os.path.join(s.lab.frr_dir(sw), "bgpd.log"), "w") as f:
         f.write("\n".join(lines) + "\n")
 ev = s.session_drops(60.0)
-link, kill = s.faults
+link, kill, frr = s.faults
 ok = (link["check"] == "ok" and "session_drops" not in link and
+      frr["check"] == "ok" and "session_drops" not in frr and
       kill["check"].startswith("a BGP session went down during it (leaf3 10.254.2.5(spine2)") and
       len(ev) == 1 and ev[0]["unplanned"] and ev[0]["start"] == 38.4 and  # BFD 3 x 0.3 + 0.7 s
       ev[0]["end"] == 43.0 and ev[0]["sessions"] == ["leaf4 10.254.1.7(spine1): BFD down received"])
 print("    xfabd-kill: %s; events: %s" % (kill["check"], [(e["start"], e["end"]) for e in ev]))
 sys.exit(0 if ok else 1)
 PY
-check "planted verdicts: a hitless fault's drop or loss fails, an unplanned drop over the bound fails (not with --no-judge-unplanned), a switch without a memory verdict fails" \
+check "planted verdicts: a hitless fault's drop or loss fails, an FRR restart's loss fails, an unplanned drop over the bound fails (not with --no-judge-unplanned), a switch without a memory verdict fails" \
 	/usr/bin/python3 - "$ROOT/scripts" <<'PY'
 import argparse, sys
 sys.dont_write_bytecode = True
@@ -129,8 +136,10 @@ s = Soak(a)
 kinds = ["link", "churn", "xfabd-kill", "reload", "reload-invalid", "frr-restart"]
 s.faults = [{"kind": k, "start": 10.0 * i, "check": "ok", "lost": 0, "loss_ms": 0.0}
             for i, k in enumerate(kinds)]
+s.faults[0].update(lost=20, loss_ms=100.0)  # a link cut within the bound: no failure
 s.faults[2]["check"] = "a BGP session went down during it (leaf3 x: BFD down received)"
 s.faults[3]["lost"] = 2  # a reload that lost 2 packets
+s.faults[5].update(lost=3, loss_ms=15.0)  # an FRR restart that lost 3 (within max_cut_ms)
 s.faults.append({"kind": "session-down", "unplanned": True, "start": 70.0, "check": "ok",
                  "target": "leaf4 y", "lost": 120, "loss_ms": 600.0})  # 120 at 200/s
 flows = [{"id": 1, "src": "h1", "dst": "h5", "sent": 10, "received": 10}]
@@ -138,12 +147,13 @@ mem = {"leaf1": [{"pid": 1, "flat": True}], "leaf2": [{"pid": 2, "flat": None}]}
 fails = s.verdict(flows, [], {}, mem)
 want = ["xfabd-kill at 20.0 s (None): a BGP session went down during it",
         "reload at 30.0 s (None) lost 2 packets (expected 0)",
+        "frr-restart at 50.0 s (None) lost 3 packets (expected 0)",
         "an unplanned session drop at 70.0 s (leaf4 y) lost 600.0 ms of a flow (bound 500 ms)",
         "leaf2: no xfabd ran long enough to judge its memory"]
-ok = all(any(f.startswith(w) for f in fails) for w in want) and len(fails) == 4
+ok = all(any(f.startswith(w) for f in fails) for w in want) and len(fails) == 5
 a.judge_unplanned = False
 fails2 = s.verdict(flows, [], {}, mem)
-ok &= len(fails2) == 3 and not any("unplanned" in f for f in fails2)
+ok &= len(fails2) == 4 and not any("unplanned" in f for f in fails2)
 print("    " + "; ".join(fails))
 sys.exit(0 if ok else 1)
 PY
@@ -188,11 +198,13 @@ check "every planned fault passed its own check and the fabric converged after i
 	 | length == 0'
 jq -r '.faults[] | "#   \(.start) s \(.kind) \(.target // "") lost \(.lost) (\(.loss_ms) ms)"' \
 	"$J" 2>/dev/null
-check "0 packets lost to xfabd kills, reloads, invalid reloads and churn" q \
-	'[.faults[] | select(.kind | IN("xfabd-kill", "reload", "reload-invalid", "churn"))
-	 | .lost] | add == 0'
-check "link cuts and FRR restarts lost at most max_cut_ms of a flow" q \
-	'.max_cut_ms as $b | .rate_pps as $r | [.faults[] | select(.kind | IN("link", "frr-restart"))
+check "0 packets lost to xfabd kills, reloads, invalid reloads, churn and FRR restarts" q \
+	'[.faults[] | select(.kind | IN("xfabd-kill", "reload", "reload-invalid", "churn",
+	 "frr-restart")) | .lost] | add == 0'
+jq -r '.faults[] | select(.kind == "frr-restart") |
+	"#   \(.kind) \(.target): \(.lost) lost"' "$J" 2>/dev/null
+check "link cuts lost at most max_cut_ms of a flow" q \
+	'.max_cut_ms as $b | .rate_pps as $r | [.faults[] | select(.kind == "link")
 	 | (.lost_by_flow | [.[]] | max // 0) * 1000 / $r <= $b] | all'
 check "each fault's loss in ms is its worst flow's packets at the rate" q \
 	'.rate_pps as $r | [.faults[] | ((.lost_by_flow | [.[]] | max // 0) * 1000 / $r * 10
