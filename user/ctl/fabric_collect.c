@@ -165,3 +165,95 @@ int ctl_fab_collect(const struct xfab_fabric *f, struct fab_port_map *pm, struct
 	}
 	return 0;
 }
+
+/* ---- a link's two ends, read in an order (ctl_fab_collect_links) ---- */
+
+/* One port's counters now; its copy in the snapshot keeps what the caller
+ * takes of them. */
+static void read_end(int fd, const struct fab_port_map *pm, int sw, int port,
+		     struct xfab_port_stats *ps)
+{
+	memset(ps, 0, sizeof(*ps));
+	xfab_percpu_sum(fd, pm[sw].port[port].slot, (__u64 *)ps, sizeof(*ps) / 8);
+}
+
+static void take_rx(struct xfab_fab_port_ctr *c, const struct xfab_port_stats *ps)
+{
+	c->rx_packets = ps->rx_packets;
+	c->rx_bytes = ps->rx_bytes;
+	c->drops = ps->drops;
+	c->punts = ps->punts;
+}
+
+static void take_tx(struct xfab_fab_port_ctr *c, const struct xfab_port_stats *ps)
+{
+	c->tx_packets = ps->tx_packets;
+	c->tx_bytes = ps->tx_bytes;
+}
+
+/*
+ * Three reads per link, ends a (lower) and b (upper). Opening: b (its rx),
+ * a (tx and rx), b (its tx): each end's rx before the other end's tx.
+ * Closing: a (tx), b (rx and tx), a (rx): each tx before the other's rx.
+ */
+static void read_link(const int *fds, const struct fab_port_map *pm, const struct xfab_fab_link *ln,
+		      struct xfab_fab_snap *s, int closing)
+{
+	struct xfab_fab_port_ctr *a = &s->sw[ln->lower].ports[ln->lower_port];
+	struct xfab_fab_port_ctr *b = &s->sw[ln->upper].ports[ln->upper_port];
+	int fa = fds[ln->lower], fb = fds[ln->upper];
+	struct xfab_port_stats ps;
+
+	if (!closing) {
+		read_end(fb, pm, ln->upper, ln->upper_port, &ps);
+		take_rx(b, &ps);
+		read_end(fa, pm, ln->lower, ln->lower_port, &ps);
+		take_tx(a, &ps);
+		take_rx(a, &ps);
+		read_end(fb, pm, ln->upper, ln->upper_port, &ps);
+		take_tx(b, &ps);
+		return;
+	}
+	read_end(fa, pm, ln->lower, ln->lower_port, &ps);
+	take_tx(a, &ps);
+	read_end(fb, pm, ln->upper, ln->upper_port, &ps);
+	take_rx(b, &ps);
+	take_tx(b, &ps);
+	read_end(fa, pm, ln->lower, ln->lower_port, &ps);
+	take_rx(a, &ps);
+}
+
+int ctl_fab_collect_links(const struct xfab_fabric *f, const struct fab_port_map *pm,
+			  struct xfab_fab_snap *s, int closing, char *err, size_t errlen)
+{
+	int *fds = calloc(f->n_switches ? f->n_switches : 1, sizeof(int));
+	int rc = 0;
+
+	if (!fds) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (unsigned int i = 0; i < f->n_switches; i++)
+		fds[i] = -1;
+	for (unsigned int i = 0; i < f->n_switches && !rc; i++) {
+		fds[i] = xfab_open_pinned_map(f->switches[i].pins, XFAB_MAP_PORT_STATS);
+		if (fds[i] < 0) {
+			snprintf(err, errlen, "switch %s: cannot open %s/%s: %s",
+				 f->switches[i].name, f->switches[i].pins, XFAB_MAP_PORT_STATS,
+				 strerror(-fds[i]));
+			rc = -1;
+		}
+	}
+	for (unsigned int l = 0; l < f->n_links && !rc; l++) {
+		const struct xfab_fab_link *ln = &f->links[l];
+
+		if (ln->lower >= 0 && pm[ln->lower].port[ln->lower_port].found &&
+		    pm[ln->upper].port[ln->upper_port].found)
+			read_link(fds, pm, ln, s, closing);
+	}
+	for (unsigned int i = 0; i < f->n_switches; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+	return rc;
+}
