@@ -76,6 +76,7 @@ static const char fabric_text[] =
     "\"eth0\", \"kind\": \"leaf-host\"}]}\n";
 
 struct fix {
+	uint64_t queued[4 * XFAB_FAB_MAX_PORTS]; /* at the window's close */
 	struct xfab_fabric f;
 	struct xfab_fab_snap before, after;
 	struct xfab_doc_opts o;
@@ -181,7 +182,8 @@ static void assert_near(double got, double want, double eps)
 static void analyse(struct fix *x)
 {
 	xfab_doc_result_free(&x->r);
-	assert_int_equal(xfab_doc_analyse(&x->f, &x->before, &x->after, &x->o, &x->r), 0);
+	assert_int_equal(xfab_doc_analyse(&x->f, &x->before, &x->after, x->queued, &x->o, &x->r),
+			 0);
 	assert_int_equal(x->r.resets, 0);
 }
 
@@ -334,6 +336,47 @@ static void test_noise_below_rule(void **state)
 	assert_int_equal(x->r.n_suspects, 0);
 }
 
+/* Frames still in the sender's egress queue when the window closes were
+ * counted as sent and will arrive: not lost. */
+static void test_queued_in_flight(void **state)
+{
+	struct fix *x = *state;
+	int l1 = xfab_fab_switch_find(&x->f, "leaf1");
+	struct xfab_fab_port_ctr *tx = port(x, &x->after, "leaf1", "eth1");
+
+	clean_traffic(x);
+	/* leaf1 eth1 -> spine1 eth1 (dirs[0]): 10,000 frames of 1,200 bytes
+	 * sent, 9,960 arrived (40 short: 0.40 %, above floor and threshold),
+	 * and leaf1 eth1's queues held 48,000 bytes at the close: 40 frames */
+	tx->tx_packets -= 90000;
+	tx->tx_bytes += 12000000;
+	port(x, &x->after, "spine1", "eth1")->rx_packets -= 90000 + 40;
+	XFAB_DOC_QUEUED(x->queued, l1, 0) = 48000;
+	analyse(x);
+	assert_int_equal(x->r.dirs[0].in_flight, 40);
+	assert_int_equal(x->r.dirs[0].lost, 0);
+	assert_int_equal(x->r.n_suspects, 0);
+	/* 47,999 bytes are still 40 frames (rounded up) */
+	XFAB_DOC_QUEUED(x->queued, l1, 0) = 47999;
+	analyse(x);
+	assert_int_equal(x->r.dirs[0].in_flight, 40);
+	assert_int_equal(x->r.n_suspects, 0);
+	/* 100 lost beside the 40 queued: 9,860 arrived; lost 100 (1.00 %) */
+	port(x, &x->after, "spine1", "eth1")->rx_packets -= 100;
+	analyse(x);
+	assert_int_equal(x->r.n_suspects, 1);
+	assert_int_equal(suspect(x, 0)->lost, 100);
+	assert_why(x, suspect(x, 0),
+		   "leaf1 eth1 -> spine1 eth1: sent 10,000, received 9,860, 40 in flight, lost 100 "
+		   "(1.00 %)");
+	/* what another port has queued is not this link's */
+	XFAB_DOC_QUEUED(x->queued, l1, 0) = 0;
+	XFAB_DOC_QUEUED(x->queued, l1, 1) = 48000;
+	analyse(x);
+	assert_int_equal(x->r.dirs[0].in_flight, 0);
+	assert_int_equal(x->r.dirs[0].lost, 140);
+}
+
 static void test_two_faults_ranked(void **state)
 {
 	struct fix *x = *state;
@@ -375,7 +418,7 @@ static void test_reset(void **state)
 	clean_traffic(x);
 	port(x, &x->after, "spine1", "eth1")->rx_packets = 100060;
 	xfab_doc_result_free(&x->r);
-	assert_int_equal(xfab_doc_analyse(&x->f, &x->before, &x->after, &x->o, &x->r), 0);
+	assert_int_equal(xfab_doc_analyse(&x->f, &x->before, &x->after, NULL, &x->o, &x->r), 0);
 	assert_int_equal(x->r.resets, 1);
 	assert_string_equal(x->r.reset_note, "spine1 eth1 rx_packets 100060 < 7000000");
 }
@@ -405,6 +448,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_damaged_frames, setup, teardown),
 	    cmocka_unit_test(test_damage_reasons),
 	    cmocka_unit_test_setup_teardown(test_noise_below_rule, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_queued_in_flight, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_two_faults_ranked, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reset, setup, teardown),
 	    cmocka_unit_test(test_count),

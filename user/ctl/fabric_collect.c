@@ -16,6 +16,7 @@
 
 #include "abi.h"
 #include "ctl.h"
+#include "fabdoctor.h"
 #include "fabric_report.h"
 
 /* The port table: which slot and ifindex each of the fabric's ports has. */
@@ -168,13 +169,35 @@ int ctl_fab_collect(const struct xfab_fabric *f, struct fab_port_map *pm, struct
 
 /* ---- a link's two ends, read in an order (ctl_fab_collect_links) ---- */
 
-/* One port's counters now; its copy in the snapshot keeps what the caller
- * takes of them. */
-static void read_end(int fd, const struct fab_port_map *pm, int sw, int port,
+struct link_fds {
+	int stats, watermark; /* watermark -1: none (a switch without queues) */
+};
+
+/* One port's counters now. */
+static void read_end(const struct link_fds *fd, const struct fab_port_map *pm, int sw, int port,
 		     struct xfab_port_stats *ps)
 {
 	memset(ps, 0, sizeof(*ps));
-	xfab_percpu_sum(fd, pm[sw].port[port].slot, (__u64 *)ps, sizeof(*ps) / 8);
+	xfab_percpu_sum(fd->stats, pm[sw].port[port].slot, (__u64 *)ps, sizeof(*ps) / 8);
+}
+
+/* The bytes queued at a port's egress now, every class (xfab's occupancy
+ * as the last packet saw it: bpf/qos.h). */
+static uint64_t read_queued(const struct link_fds *fd, const struct fab_port_map *pm, int sw,
+			    int port)
+{
+	uint64_t sum = 0;
+
+	if (fd->watermark < 0)
+		return 0;
+	for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
+		__u32 key = XFAB_QUEUE_KEY(pm[sw].port[port].slot, tc);
+		struct xfab_queue_watermark wm;
+
+		if (bpf_map_lookup_elem(fd->watermark, &key, &wm) == 0)
+			sum += wm.current_bytes;
+	}
+	return sum;
 }
 
 static void take_rx(struct xfab_fab_port_ctr *c, const struct xfab_port_stats *ps)
@@ -194,39 +217,41 @@ static void take_tx(struct xfab_fab_port_ctr *c, const struct xfab_port_stats *p
 /*
  * Three reads per link, ends a (lower) and b (upper). Opening: b (its rx),
  * a (tx and rx), b (its tx): each end's rx before the other end's tx.
- * Closing: a (tx), b (rx and tx), a (rx): each tx before the other's rx.
+ * Closing: a (tx), b (rx and tx), a (rx): each tx before the other's rx,
+ * and what each end has queued read right after its tx.
  */
-static void read_link(const int *fds, const struct fab_port_map *pm, const struct xfab_fab_link *ln,
-		      struct xfab_fab_snap *s, int closing)
+static void read_link(const struct link_fds *fds, const struct fab_port_map *pm,
+		      const struct xfab_fab_link *ln, struct xfab_fab_snap *s, uint64_t *queued)
 {
-	struct xfab_fab_port_ctr *a = &s->sw[ln->lower].ports[ln->lower_port];
-	struct xfab_fab_port_ctr *b = &s->sw[ln->upper].ports[ln->upper_port];
-	int fa = fds[ln->lower], fb = fds[ln->upper];
+	int la = ln->lower, pa = ln->lower_port, lb = ln->upper, pb = ln->upper_port;
+	struct xfab_fab_port_ctr *a = &s->sw[la].ports[pa], *b = &s->sw[lb].ports[pb];
 	struct xfab_port_stats ps;
 
-	if (!closing) {
-		read_end(fb, pm, ln->upper, ln->upper_port, &ps);
+	if (!queued) {
+		read_end(&fds[lb], pm, lb, pb, &ps);
 		take_rx(b, &ps);
-		read_end(fa, pm, ln->lower, ln->lower_port, &ps);
+		read_end(&fds[la], pm, la, pa, &ps);
 		take_tx(a, &ps);
 		take_rx(a, &ps);
-		read_end(fb, pm, ln->upper, ln->upper_port, &ps);
+		read_end(&fds[lb], pm, lb, pb, &ps);
 		take_tx(b, &ps);
 		return;
 	}
-	read_end(fa, pm, ln->lower, ln->lower_port, &ps);
+	read_end(&fds[la], pm, la, pa, &ps);
 	take_tx(a, &ps);
-	read_end(fb, pm, ln->upper, ln->upper_port, &ps);
+	XFAB_DOC_QUEUED(queued, la, pa) = read_queued(&fds[la], pm, la, pa);
+	read_end(&fds[lb], pm, lb, pb, &ps);
 	take_rx(b, &ps);
 	take_tx(b, &ps);
-	read_end(fa, pm, ln->lower, ln->lower_port, &ps);
+	XFAB_DOC_QUEUED(queued, lb, pb) = read_queued(&fds[lb], pm, lb, pb);
+	read_end(&fds[la], pm, la, pa, &ps);
 	take_rx(a, &ps);
 }
 
 int ctl_fab_collect_links(const struct xfab_fabric *f, const struct fab_port_map *pm,
-			  struct xfab_fab_snap *s, int closing, char *err, size_t errlen)
+			  struct xfab_fab_snap *s, uint64_t *queued, char *err, size_t errlen)
 {
-	int *fds = calloc(f->n_switches ? f->n_switches : 1, sizeof(int));
+	struct link_fds *fds = calloc(f->n_switches ? f->n_switches : 1, sizeof(*fds));
 	int rc = 0;
 
 	if (!fds) {
@@ -234,13 +259,16 @@ int ctl_fab_collect_links(const struct xfab_fabric *f, const struct fab_port_map
 		return -1;
 	}
 	for (unsigned int i = 0; i < f->n_switches; i++)
-		fds[i] = -1;
+		fds[i].stats = fds[i].watermark = -1;
 	for (unsigned int i = 0; i < f->n_switches && !rc; i++) {
-		fds[i] = xfab_open_pinned_map(f->switches[i].pins, XFAB_MAP_PORT_STATS);
-		if (fds[i] < 0) {
+		fds[i].stats = xfab_open_pinned_map(f->switches[i].pins, XFAB_MAP_PORT_STATS);
+		fds[i].watermark =
+		    xfab_open_pinned_map(f->switches[i].pins, XFAB_MAP_QUEUE_WATERMARK);
+		fds[i].watermark = fds[i].watermark < 0 ? -1 : fds[i].watermark;
+		if (fds[i].stats < 0) {
 			snprintf(err, errlen, "switch %s: cannot open %s/%s: %s",
 				 f->switches[i].name, f->switches[i].pins, XFAB_MAP_PORT_STATS,
-				 strerror(-fds[i]));
+				 strerror(-fds[i].stats));
 			rc = -1;
 		}
 	}
@@ -249,11 +277,14 @@ int ctl_fab_collect_links(const struct xfab_fabric *f, const struct fab_port_map
 
 		if (ln->lower >= 0 && pm[ln->lower].port[ln->lower_port].found &&
 		    pm[ln->upper].port[ln->upper_port].found)
-			read_link(fds, pm, ln, s, closing);
+			read_link(fds, pm, ln, s, queued);
 	}
-	for (unsigned int i = 0; i < f->n_switches; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
+	for (unsigned int i = 0; i < f->n_switches; i++) {
+		if (fds[i].stats >= 0)
+			close(fds[i].stats);
+		if (fds[i].watermark >= 0)
+			close(fds[i].watermark);
+	}
 	free(fds);
 	return rc;
 }

@@ -65,7 +65,8 @@ static int read_counters(struct fab_doctor *d, struct xfab_fab_snap *s, int clos
 	char err[512];
 
 	if (ctl_fab_collect(&d->r.f, d->r.pm, s, err, sizeof(err)) ||
-	    ctl_fab_collect_links(&d->r.f, d->r.pm, s, closing, err, sizeof(err))) {
+	    ctl_fab_collect_links(&d->r.f, d->r.pm, s, closing ? d->queued : NULL, err,
+				  sizeof(err))) {
 		fprintf(stderr, "xfabctl fabric doctor: %s\n", err);
 		return RC_UNREADABLE;
 	}
@@ -89,7 +90,7 @@ static int rounds(struct fab_doctor *d)
 		if (rc)
 			return rc;
 		xfab_doc_result_free(&d->res);
-		if (xfab_doc_analyse(&d->r.f, &d->before, &d->after, &d->o, &d->res)) {
+		if (xfab_doc_analyse(&d->r.f, &d->before, &d->after, d->queued, &d->o, &d->res)) {
 			fprintf(stderr, "xfabctl fabric doctor: out of memory\n");
 			return RC_UNREADABLE;
 		}
@@ -269,7 +270,8 @@ static int doctor_run(const struct ctl_opts *o, struct fab_doctor *d)
 	d->max_rounds = o->watch ? (unsigned int)o->watch : 1;
 	d->drain = o->drain;
 	d->r.pm = calloc(d->r.f.n_switches, sizeof(*d->r.pm));
-	if (!d->r.pm || xfab_fab_snap_init(&d->before, &d->r.f) ||
+	d->queued = calloc((size_t)d->r.f.n_switches * XFAB_FAB_MAX_PORTS, sizeof(uint64_t));
+	if (!d->r.pm || !d->queued || xfab_fab_snap_init(&d->before, &d->r.f) ||
 	    xfab_fab_snap_init(&d->after, &d->r.f)) {
 		fprintf(stderr, "xfabctl fabric doctor: out of memory\n");
 		return RC_UNREADABLE;
@@ -303,6 +305,7 @@ int ctl_cmd_fabric_doctor(const struct ctl_opts *o)
 	xfab_doc_result_free(&d->res);
 	xfab_fab_snap_free(&d->before);
 	xfab_fab_snap_free(&d->after);
+	free(d->queued);
 	ctl_fab_report_free(&d->r);
 	free(d);
 	return rc;

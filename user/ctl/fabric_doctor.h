@@ -23,6 +23,7 @@ struct doc_drain {
 struct fab_doctor {
 	struct fab_report r; /* the fabric, its port tables, a job's paths */
 	struct xfab_fab_snap before, after;
+	uint64_t *queued; /* at the last window's close (XFAB_DOC_QUEUED) */
 	struct xfab_doc_opts o;
 	struct xfab_doc_result res;
 	double window_s;

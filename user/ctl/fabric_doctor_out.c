@@ -79,17 +79,21 @@ void ctl_doc_text(const struct fab_doctor *d)
 	char why[512];
 	int w;
 
-	printf("Fabric %s: %u window%s of %.2f s (%.2f s in all); suspect: more than %.2f %% of a "
-	       "link's frames lost\nor damaged, and at least %llu frames. Sent: the sending "
-	       "port's tx; received: the other end's rx\nless its punts; damaged: dropped there as "
-	       "malformed (its share's low end). ECN: marks on the\nsending queue; PFC: pause "
-	       "frames the sender received / the receiver sent.\n\n",
-	       d->r.f.name, d->rounds, d->rounds == 1 ? "" : "s", d->window_s, res->window_s,
-	       100 * d->o.threshold, (unsigned long long)d->o.min_bad);
-	printf("%4s  %-16s  %-16s  %10s  %10s  %8s  %8s  %9s  %8s  %9s\n", "Rank", "From", "To",
-	       "Sent", "Received", "Lost", "Damaged", "Bad/sent", "ECN", "PFC rx/tx");
-	printf("----  ----------------  ----------------  ----------  ----------  --------  "
-	       "--------  ---------  --------  ---------\n");
+	printf(
+	    "Fabric %s: %u window%s of %.2f s (%.2f s in all); suspect: more than %.2f %% of a "
+	    "link's frames lost\nor damaged, and at least %llu frames. Sent: the sending "
+	    "port's tx; received: the other end's rx\nless its punts; in flight: still in the "
+	    "sender's\nqueue at the close; lost: the "
+	    "rest of the difference; damaged: dropped at the receiver as malformed (its\nshare's "
+	    "low end). ECN: marks on the sending queue; PFC: pause frames the sender received / "
+	    "the\nreceiver sent.\n\n",
+	    d->r.f.name, d->rounds, d->rounds == 1 ? "" : "s", d->window_s, res->window_s,
+	    100 * d->o.threshold, (unsigned long long)d->o.min_bad);
+	printf("%4s  %-16s  %-16s  %10s  %10s  %9s  %8s  %8s  %9s  %8s  %9s\n", "Rank", "From",
+	       "To", "Sent", "Received", "In flight", "Lost", "Damaged", "Bad/sent", "ECN",
+	       "PFC rx/tx");
+	printf("----  ----------------  ----------------  ----------  ----------  ---------  "
+	       "--------  --------  ---------  --------  ---------\n");
 	for (unsigned int i = 0; i < res->n_suspects; i++)
 		text_row(&d->r, i + 1, &res->dirs[res->ranked[i]]);
 	if (!res->n_suspects) {
@@ -137,6 +141,7 @@ static void json_dir(const struct fab_doctor *d, const struct xfab_doc_dir *x)
 	ctl_jw_string("dir", ctl_fab_dir_names[x->dir]);
 	ctl_jw_uint("sent", x->sent);
 	ctl_jw_uint("received", x->arrived);
+	ctl_jw_uint("in_flight", x->in_flight);
 	ctl_jw_uint("lost", x->lost);
 	ctl_jw_uint("damaged_min", x->damaged_lo);
 	ctl_jw_uint("damaged_max", x->damaged_hi);

@@ -98,10 +98,12 @@ int ctl_fab_collect(const struct xfab_fabric *f, struct fab_port_map *pm, struct
  * closing the sending end's tx before the receiving end's rx. A frame sent
  * in the window is then counted as received in it unless it is still on
  * its way, so the ends' reads at different instants never make a clean link
- * look lossy (fabdoctor.h). 0, or -1 with why in err.
+ * look lossy (fabdoctor.h). queued NULL: the opening; else the closing,
+ * with the bytes each link port had queued then (XFAB_DOC_QUEUED, n_switches
+ * rows of XFAB_FAB_MAX_PORTS). 0, or -1 with why in err.
  */
 int ctl_fab_collect_links(const struct xfab_fabric *f, const struct fab_port_map *pm,
-			  struct xfab_fab_snap *s, int closing, char *err, size_t errlen);
+			  struct xfab_fab_snap *s, uint64_t *queued, char *err, size_t errlen);
 
 /* Per-switch decisions from each switch's pinned trace program. */
 struct fab_tracer;

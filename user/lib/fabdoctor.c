@@ -71,8 +71,20 @@ static void port_damage(const struct xfab_fab_switch *sw, const struct xfab_fab_
 		*lo = *hi;
 }
 
+/* Frames still queued at the sender: its queued bytes over the window's
+ * mean frame size, rounded up (none sent: none queued of this window). */
+static uint64_t in_flight(const struct xfab_fab_port_ctr *tx, uint64_t queued_bytes)
+{
+	uint64_t mean;
+
+	if (!tx->tx_packets || !queued_bytes)
+		return 0;
+	mean = tx->tx_bytes / tx->tx_packets;
+	return mean ? (queued_bytes + mean - 1) / mean : 0;
+}
+
 static void measure(const struct xfab_fabric *f, const struct xfab_fab_snap *d,
-		    struct xfab_doc_dir *x)
+		    const uint64_t *queued, struct xfab_doc_dir *x)
 {
 	const struct xfab_fab_port_ctr *tx = &d->sw[x->tx_sw].ports[x->tx_port];
 	const struct xfab_fab_sw_ctr *rs = &d->sw[x->rx_sw];
@@ -81,7 +93,8 @@ static void measure(const struct xfab_fabric *f, const struct xfab_fab_snap *d,
 
 	x->sent = tx->tx_packets;
 	x->arrived = rx->rx_packets > rx->punts ? rx->rx_packets - rx->punts : 0;
-	x->lost = x->sent > x->arrived ? x->sent - x->arrived : 0;
+	x->in_flight = queued ? in_flight(tx, XFAB_DOC_QUEUED(queued, x->tx_sw, x->tx_port)) : 0;
+	x->lost = x->sent > x->arrived + x->in_flight ? x->sent - x->arrived - x->in_flight : 0;
 	port_damage(&f->switches[x->rx_sw], rs, x->rx_port, damage, &x->damaged_lo, &x->damaged_hi);
 	if (!x->damaged_hi)
 		x->damage_reasons = 0;
@@ -128,8 +141,8 @@ static int rule(const struct xfab_doc_dir *x, const struct xfab_doc_opts *o)
 }
 
 int xfab_doc_analyse(const struct xfab_fabric *f, const struct xfab_fab_snap *before,
-		     const struct xfab_fab_snap *after, const struct xfab_doc_opts *o,
-		     struct xfab_doc_result *out)
+		     const struct xfab_fab_snap *after, const uint64_t *queued,
+		     const struct xfab_doc_opts *o, struct xfab_doc_result *out)
 {
 	struct xfab_fab_snap d;
 	unsigned int n = 0;
@@ -162,7 +175,7 @@ int xfab_doc_analyse(const struct xfab_fabric *f, const struct xfab_fab_snap *be
 			x->tx_port = up ? ln->lower_port : ln->upper_port;
 			x->rx_sw = up ? ln->upper : ln->lower;
 			x->rx_port = up ? ln->upper_port : ln->lower_port;
-			measure(f, &d, x);
+			measure(f, &d, queued, x);
 			x->suspect = rule(x, o);
 			if (x->suspect)
 				out->ranked[out->n_suspects++] = n;
@@ -217,9 +230,11 @@ void xfab_doc_why(const struct xfab_fabric *f, const struct xfab_doc_dir *d, cha
 	xfab_doc_count(d->sent, sent, sizeof(sent));
 	xfab_doc_count(d->arrived, arr, sizeof(arr));
 	xfab_doc_count(d->lost, lost, sizeof(lost));
-	off = snprintf(buf, len, "%s %s -> %s %s: sent %s, received %s, lost %s (%.2f %%)",
+	xfab_doc_count(d->in_flight, lo, sizeof(lo));
+	off = snprintf(buf, len, "%s %s -> %s %s: sent %s, received %s, %s%slost %s (%.2f %%)",
 		       ts->name, ts->ports[d->tx_port].name, rs->name, rs->ports[d->rx_port].name,
-		       sent, arr, lost, d->sent ? 100.0 * (double)d->lost / (double)d->sent : 0.0);
+		       sent, arr, d->in_flight ? lo : "", d->in_flight ? " in flight, " : "", lost,
+		       d->sent ? 100.0 * (double)d->lost / (double)d->sent : 0.0);
 	if (!d->damaged_hi || off < 0 || (size_t)off >= len)
 		return;
 	xfab_doc_count(d->damaged_lo, lo, sizeof(lo));

@@ -11,8 +11,12 @@
  *  - arrived: the receiving port's rx_packets less its punts (frames for
  *    the switch's own kernel: BGP, BFD, ARP from the peer's kernel, which
  *    the sender's xfab did not count as sent);
- *  - lost = sent - arrived when positive: frames that left one end and
- *    never reached the other (the wire, the optics);
+ *  - in flight: frames the sender counted as sent that were still in its
+ *    egress queue when the window closed (its queues' occupancy in bytes
+ *    then, over the window's mean frame size, rounded up): they arrive in
+ *    the next window, not never;
+ *  - lost = sent - arrived - in flight when positive: frames that left one
+ *    end and never reached the other (the wire, the optics);
  *  - damaged: the receiving switch's drops by a reason that means a
  *    damaged frame (xfab_doc_damage_reason: bad checksum, bad length,
  *    truncated...). drop_stats counts reasons per switch, port_stats counts
@@ -51,7 +55,7 @@ struct xfab_doc_dir {
 	unsigned int link;
 	enum xfab_fab_dir dir;
 	int tx_sw, tx_port, rx_sw, rx_port;
-	uint64_t sent, arrived, lost;
+	uint64_t sent, arrived, in_flight, lost;
 	uint64_t damaged_lo, damaged_hi;
 	uint64_t bad;		 /* lost + damaged_lo */
 	double rate;		 /* bad / sent; 0 when nothing was sent */
@@ -77,11 +81,16 @@ struct xfab_doc_result {
 /* 1 when drop reason r means the frame arrived damaged. */
 int xfab_doc_damage_reason(unsigned int r);
 
-/* Compares after with before (snapshots of fabric f); 0, or -1 when out of
- * memory (out is then empty). xfab_doc_result_free() frees it. */
+/* Bytes queued at each port's egress when the window closed (every
+ * class), by switch and port: queued[sw * XFAB_FAB_MAX_PORTS + port]. */
+#define XFAB_DOC_QUEUED(queued, sw, port) ((queued)[(size_t)(sw)*XFAB_FAB_MAX_PORTS + (port)])
+
+/* Compares after with before (snapshots of fabric f; queued as above, or
+ * NULL: nothing queued); 0, or -1 when out of memory (out is then empty).
+ * xfab_doc_result_free() frees it. */
 int xfab_doc_analyse(const struct xfab_fabric *f, const struct xfab_fab_snap *before,
-		     const struct xfab_fab_snap *after, const struct xfab_doc_opts *o,
-		     struct xfab_doc_result *out);
+		     const struct xfab_fab_snap *after, const uint64_t *queued,
+		     const struct xfab_doc_opts *o, struct xfab_doc_result *out);
 void xfab_doc_result_free(struct xfab_doc_result *r);
 
 /* The evidence in words: "leaf2 eth1 -> spine1 eth2: sent 100,000, received
