@@ -9,7 +9,8 @@
  * (fabric_collect.c; each link's two ends in an order that keeps the skew
  * between them from looking like loss), the difference judged by the
  * library (fabdoctor.h: sent vs received, damage drops, the rule, the
- * ranking). --watch repeats windows back to back until one names a suspect.
+ * ranking). --watch N reads again every window, up to N times, judging
+ * everything since the first read, until a suspect is named.
  * --job names the job's QPs whose paths (as each switch's loaded program
  * decides, fabric_trace.c) leave by a suspect port. --drain sends
  * port-drain to both ends of each suspect link (the operator's move,
@@ -73,17 +74,16 @@ static int read_counters(struct fab_doctor *d, struct xfab_fab_snap *s, int clos
 	return 0;
 }
 
-/* Windows back to back until one has a suspect or max_rounds are done:
- * a window's closing read is the next one's opening (read again in the
- * opening order, right after). */
+/* One read at the start, then one every window_s: each round judges
+ * everything since the start (evidence accumulates: a link carrying little
+ * traffic reaches the floor in a longer window), until one names a suspect
+ * or max_rounds are done. */
 static int rounds(struct fab_doctor *d)
 {
-	double start;
 	int rc = read_counters(d, &d->before, 0);
 
 	if (rc)
 		return rc;
-	start = d->before.time;
 	for (d->rounds = 1;; d->rounds++) {
 		sleep_s(d->window_s);
 		rc = read_counters(d, &d->after, 1);
@@ -94,20 +94,16 @@ static int rounds(struct fab_doctor *d)
 			fprintf(stderr, "xfabctl fabric doctor: out of memory\n");
 			return RC_UNREADABLE;
 		}
-		d->elapsed_s = d->after.time - start;
-		if (d->res.resets)
-			fprintf(
-			    stderr,
-			    "xfabctl fabric doctor: %u counters went back in the window "
-			    "(cleared, or made anew): their whole value is counted; first: %s\n",
-			    d->res.resets, d->res.reset_note);
+		d->elapsed_s = d->res.window_s;
 		if (d->res.n_suspects || d->rounds >= d->max_rounds)
-			return 0;
-		memcpy(d->before.sw, d->after.sw, d->r.f.n_switches * sizeof(*d->before.sw));
-		d->before.time = d->after.time;
-		if ((rc = read_counters(d, &d->before, 0)))
-			return rc;
+			break;
 	}
+	if (d->res.resets)
+		fprintf(stderr,
+			"xfabctl fabric doctor: %u counters went back in the window (cleared, or made "
+			"anew): their whole value is counted; first: %s\n",
+			d->res.resets, d->res.reset_note);
+	return 0;
 }
 
 /* ---- the job ---- */
