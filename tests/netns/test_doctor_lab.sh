@@ -23,7 +23,8 @@
 #   - --undrain --link: both ends back; with the fault restored, traffic
 #     crosses the link again;
 #   - nothing left after the lab goes down.
-# mutate: rebuild build/xfabctl
+# The drain request and the exit status are xfabctl's own (no unit suite sees them):
+# mutate: user/ctl/fabric_doctor.c; labs: doc
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_root
