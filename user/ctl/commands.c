@@ -134,7 +134,9 @@ static const struct xfab_opt fabric_doctor_opts[] = {
 		 "and at least K frames (default 32: above what in-flight frames leave)",
 		 .base = 10, .seen = &ctl_given.min_frames_set),
     XFAB_OPT_INT("watch", 0, ctl_given.watch, 1, 100000, "N",
-		 "read again every window, up to N times, judging all since the first read;\nstop at the first suspect", .base = 10),
+		 "read again every window, up to N times, judging all since the first read;\nstop "
+		 "at the first suspect",
+		 .base = 10),
     CTL_OPT_STR("job", job, "FILE", "the job's QPs whose paths cross each suspect link"),
     XFAB_OPT_FLAG("drain", 0, ctl_given.drain,
 		  "drain each suspect link at both ends (port-drain to each end's xfabd)"),

@@ -99,10 +99,11 @@ static int rounds(struct fab_doctor *d)
 			break;
 	}
 	if (d->res.resets)
-		fprintf(stderr,
-			"xfabctl fabric doctor: %u counters went back in the window (cleared, or made "
-			"anew): their whole value is counted; first: %s\n",
-			d->res.resets, d->res.reset_note);
+		fprintf(
+		    stderr,
+		    "xfabctl fabric doctor: %u counters went back in the window (cleared, or made "
+		    "anew): their whole value is counted; first: %s\n",
+		    d->res.resets, d->res.reset_note);
 	return 0;
 }
 
@@ -126,16 +127,6 @@ static int trace_job(struct fab_doctor *d, const char *path)
 		}
 	}
 	return ctl_fab_job_paths(&d->r) == 2 ? RC_USAGE : 0;
-}
-
-int ctl_doc_qp_crosses(const struct fab_report *r, size_t qp, int sw, int port)
-{
-	const struct xfab_fab_path *p = &r->paths[qp];
-
-	for (unsigned int h = 0; h < p->n_hops && xfab_fab_hop_sent(p, h); h++)
-		if ((int)p->hops[h].sw == sw && (int)p->hops[h].out_port == port)
-			return 1;
-	return 0;
 }
 
 /* ---- drains: requests to each end's xfabd ---- */

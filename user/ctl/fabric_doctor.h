@@ -34,9 +34,6 @@ struct fab_doctor {
 	struct doc_drain drains[DOC_MAX_DRAINS];
 };
 
-/* The QPs of the job whose paths leave switch sw by port. */
-int ctl_doc_qp_crosses(const struct fab_report *r, size_t qp, int sw, int port);
-
 void ctl_doc_text(const struct fab_doctor *d);
 void ctl_doc_json(const struct fab_doctor *d);
 /* --undrain's answers. */

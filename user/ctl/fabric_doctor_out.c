@@ -14,6 +14,17 @@ static void end_name(const struct fab_report *r, int sw, int port, char *buf, si
 	snprintf(buf, len, "%s:%s", ctl_fab_sw_name(r, sw), ctl_fab_port_of(r, sw, port));
 }
 
+/* The job's QP qp leaves switch sw by port. */
+static int qp_crosses(const struct fab_report *r, size_t qp, int sw, int port)
+{
+	const struct xfab_fab_path *p = &r->paths[qp];
+
+	for (unsigned int h = 0; h < p->n_hops && xfab_fab_hop_sent(p, h); h++)
+		if ((int)p->hops[h].sw == sw && (int)p->hops[h].out_port == port)
+			return 1;
+	return 0;
+}
+
 /* The direction with the most bad frames, for a clean verdict's context. */
 static int worst_dir(const struct xfab_doc_result *res)
 {
@@ -45,11 +56,11 @@ static void text_qps(const struct fab_doctor *d, const struct xfab_doc_dir *x)
 	unsigned int n = 0;
 
 	for (size_t i = 0; i < r->n_flows; i++)
-		n += (unsigned int)ctl_doc_qp_crosses(r, i, x->tx_sw, x->tx_port);
+		n += (unsigned int)qp_crosses(r, i, x->tx_sw, x->tx_port);
 	printf("     job %s: %u of its %zu QPs cross it%s\n", r->job.name, n, r->n_flows,
 	       n ? ":" : "");
 	for (size_t i = 0; i < r->n_flows; i++) {
-		if (!ctl_doc_qp_crosses(r, i, x->tx_sw, x->tx_port))
+		if (!qp_crosses(r, i, x->tx_sw, x->tx_port))
 			continue;
 		printf("       QP 0x%x  %s > %s  sport %u  dest QP 0x%x\n", r->flows[i].src_qpn,
 		       r->f.hosts[r->src_host[i]].name, r->f.hosts[r->dst_host[i]].name,
@@ -158,7 +169,7 @@ static void json_dir(const struct fab_doctor *d, const struct xfab_doc_dir *x)
 	if (x->suspect && d->r.job_path) {
 		ctl_jw_open("job_qps", '[');
 		for (size_t i = 0; i < d->r.n_flows; i++) {
-			if (!ctl_doc_qp_crosses(&d->r, i, x->tx_sw, x->tx_port))
+			if (!qp_crosses(&d->r, i, x->tx_sw, x->tx_port))
 				continue;
 			ctl_jw_open(NULL, '{');
 			ctl_jw_uint("qp", d->r.flows[i].src_qpn);
