@@ -33,6 +33,7 @@
 #define RC_SUSPECTS 1
 #define RC_USAGE 2
 #define RC_UNREADABLE 3
+#define DOC_REASON_MAX 64 /* what xfabd takes of a drain's reason */
 
 static int usage(const char *msg)
 {
@@ -186,10 +187,15 @@ static int drain_suspects(struct fab_doctor *d)
 	for (unsigned int i = 0; i < d->res.n_suspects; i++) {
 		const struct xfab_doc_dir *x = &d->res.dirs[d->res.ranked[i]];
 		int ends[2][2] = {{x->tx_sw, x->tx_port}, {x->rx_sw, x->rx_port}};
-		char why[400], reason[480];
+		const struct xfab_fab_switch *ts = &d->r.f.switches[x->tx_sw];
+		const struct xfab_fab_switch *rs = &d->r.f.switches[x->rx_sw];
+		char reason[DOC_REASON_MAX + 1];
 
-		xfab_doc_why(&d->r.f, x, why, sizeof(why));
-		snprintf(reason, sizeof(reason), "fabric doctor: %s", why);
+		/* xfabd keeps a short reason (64 bytes): the rate and the
+		 * direction; the whole evidence is in this command's output */
+		snprintf(reason, sizeof(reason), "fabric doctor: %.2f %% bad %s:%s>%s:%s",
+			 100 * x->rate, ts->name, ts->ports[x->tx_port].name, rs->name,
+			 rs->ports[x->rx_port].name);
 		for (int e = 0; e < 2; e++) {
 			int k = add_drain(d, ends[e][0], ends[e][1]);
 
