@@ -169,6 +169,11 @@ int ctl_fab_collect(const struct xfab_fabric *f, struct fab_port_map *pm, struct
 
 /* ---- a link's two ends, read in an order (ctl_fab_collect_links) ---- */
 
+/* Between the closing's tx and rx reads: what was sent by then has landed
+ * (a veth's ring, the receiver's softirq on a busy box), the frames sent
+ * meanwhile can only hide loss, never make it. */
+#define DOC_SETTLE_NS (10 * 1000 * 1000)
+
 struct link_fds {
 	int stats, watermark; /* watermark -1: none (a switch without queues) */
 };
@@ -215,37 +220,59 @@ static void take_tx(struct xfab_fab_port_ctr *c, const struct xfab_port_stats *p
 }
 
 /*
- * Three reads per link, ends a (lower) and b (upper). Opening: b (its rx),
- * a (tx and rx), b (its tx): each end's rx before the other end's tx.
- * Closing: a (tx), b (rx and tx), a (rx): each tx before the other's rx,
- * and what each end has queued read right after its tx.
+ * The opening: three reads per link, ends a (lower) and b (upper): b (its
+ * rx), a (tx and rx), b (its tx): each end's rx before the other end's tx,
+ * microseconds apart.
  */
-static void read_link(const struct link_fds *fds, const struct fab_port_map *pm,
-		      const struct xfab_fab_link *ln, struct xfab_fab_snap *s, uint64_t *queued)
+static void open_link(const struct link_fds *fds, const struct fab_port_map *pm,
+		      const struct xfab_fab_link *ln, struct xfab_fab_snap *s)
 {
 	int la = ln->lower, pa = ln->lower_port, lb = ln->upper, pb = ln->upper_port;
 	struct xfab_fab_port_ctr *a = &s->sw[la].ports[pa], *b = &s->sw[lb].ports[pb];
 	struct xfab_port_stats ps;
 
-	if (!queued) {
-		read_end(&fds[lb], pm, lb, pb, &ps);
-		take_rx(b, &ps);
-		read_end(&fds[la], pm, la, pa, &ps);
-		take_tx(a, &ps);
-		take_rx(a, &ps);
-		read_end(&fds[lb], pm, lb, pb, &ps);
-		take_tx(b, &ps);
-		return;
-	}
-	read_end(&fds[la], pm, la, pa, &ps);
-	take_tx(a, &ps);
-	XFAB_DOC_QUEUED(queued, la, pa) = read_queued(&fds[la], pm, la, pa);
 	read_end(&fds[lb], pm, lb, pb, &ps);
 	take_rx(b, &ps);
-	take_tx(b, &ps);
-	XFAB_DOC_QUEUED(queued, lb, pb) = read_queued(&fds[lb], pm, lb, pb);
 	read_end(&fds[la], pm, la, pa, &ps);
+	take_tx(a, &ps);
 	take_rx(a, &ps);
+	read_end(&fds[lb], pm, lb, pb, &ps);
+	take_tx(b, &ps);
+}
+
+/* The closing, tx first: both ends' tx, and what each has queued right
+ * after; the rx pass comes DOC_SETTLE_NS later (ctl_fab_collect_links). */
+static void close_link_tx(const struct link_fds *fds, const struct fab_port_map *pm,
+			  const struct xfab_fab_link *ln, struct xfab_fab_snap *s, uint64_t *queued)
+{
+	int ends[2][2] = {{ln->lower, ln->lower_port}, {ln->upper, ln->upper_port}};
+	struct xfab_port_stats ps;
+
+	for (int e = 0; e < 2; e++) {
+		int sw = ends[e][0], p = ends[e][1];
+
+		read_end(&fds[sw], pm, sw, p, &ps);
+		take_tx(&s->sw[sw].ports[p], &ps);
+		XFAB_DOC_QUEUED(queued, sw, p) = read_queued(&fds[sw], pm, sw, p);
+	}
+}
+
+static void close_link_rx(const struct link_fds *fds, const struct fab_port_map *pm,
+			  const struct xfab_fab_link *ln, struct xfab_fab_snap *s)
+{
+	int ends[2][2] = {{ln->lower, ln->lower_port}, {ln->upper, ln->upper_port}};
+	struct xfab_port_stats ps;
+
+	for (int e = 0; e < 2; e++) {
+		read_end(&fds[ends[e][0]], pm, ends[e][0], ends[e][1], &ps);
+		take_rx(&s->sw[ends[e][0]].ports[ends[e][1]], &ps);
+	}
+}
+
+static int link_counted(const struct fab_port_map *pm, const struct xfab_fab_link *ln)
+{
+	return ln->lower >= 0 && pm[ln->lower].port[ln->lower_port].found &&
+	       pm[ln->upper].port[ln->upper_port].found;
 }
 
 int ctl_fab_collect_links(const struct xfab_fabric *f, const struct fab_port_map *pm,
@@ -272,12 +299,20 @@ int ctl_fab_collect_links(const struct xfab_fabric *f, const struct fab_port_map
 			rc = -1;
 		}
 	}
-	for (unsigned int l = 0; l < f->n_links && !rc; l++) {
-		const struct xfab_fab_link *ln = &f->links[l];
+	for (unsigned int l = 0; l < f->n_links && !rc; l++)
+		if (link_counted(pm, &f->links[l])) {
+			if (queued)
+				close_link_tx(fds, pm, &f->links[l], s, queued);
+			else
+				open_link(fds, pm, &f->links[l], s);
+		}
+	if (queued && !rc) {
+		struct timespec settle = {0, DOC_SETTLE_NS};
 
-		if (ln->lower >= 0 && pm[ln->lower].port[ln->lower_port].found &&
-		    pm[ln->upper].port[ln->upper_port].found)
-			read_link(fds, pm, ln, s, queued);
+		nanosleep(&settle, NULL);
+		for (unsigned int l = 0; l < f->n_links; l++)
+			if (link_counted(pm, &f->links[l]))
+				close_link_rx(fds, pm, &f->links[l], s);
 	}
 	for (unsigned int i = 0; i < f->n_switches; i++) {
 		if (fds[i].stats >= 0)

@@ -92,15 +92,16 @@ int ctl_fab_collect(const struct xfab_fabric *f, struct fab_port_map *pm, struct
 
 /*
  * Reads again the port counters of both ends of every switch-to-switch link
- * of s (read by ctl_fab_collect, pm from it), link by link, in an order that
- * keeps the skew between the two ends on the side of arrival: at a window's
- * opening the receiving end's rx before the sending end's tx, at its
- * closing the sending end's tx before the receiving end's rx. A frame sent
- * in the window is then counted as received in it unless it is still on
- * its way, so the ends' reads at different instants never make a clean link
- * look lossy (fabdoctor.h). queued NULL: the opening; else the closing,
- * with the bytes each link port had queued then (XFAB_DOC_QUEUED, n_switches
- * rows of XFAB_FAB_MAX_PORTS). 0, or -1 with why in err.
+ * of s (read by ctl_fab_collect, pm from it) in an order that keeps the skew
+ * between the two ends on the side of arrival. The opening (queued NULL):
+ * link by link, the receiving end's rx before the sending end's tx. The
+ * closing: every link's tx (and the bytes each link port has queued then,
+ * into queued: XFAB_DOC_QUEUED, n_switches rows of XFAB_FAB_MAX_PORTS),
+ * 10 ms for what was sent to land, then every rx. A frame sent in the
+ * window is then counted as received in it unless it was lost, so reading
+ * the ends at different instants never makes a clean link look lossy
+ * (fabdoctor.h); it can hide what arrived meanwhile. 0, or -1 with why in
+ * err.
  */
 int ctl_fab_collect_links(const struct xfab_fabric *f, const struct fab_port_map *pm,
 			  struct xfab_fab_snap *s, uint64_t *queued, char *err, size_t errlen);

@@ -30,7 +30,8 @@ static int exchange(const char *path, const char *line, size_t len, char *resp, 
 		if (ctl_quiet)
 			; /* the caller does without xfabd */
 		else if (e == ENOENT || e == ECONNREFUSED)
-			fprintf(stderr, "xfabctl: xfabd is not running%s%s (nothing answers on %s)\n",
+			fprintf(stderr,
+				"xfabctl: xfabd is not running%s%s (nothing answers on %s)\n",
 				ctl_pin_dir[0] ? " for " : "", ctl_pin_dir, path);
 		else
 			fprintf(stderr, "xfabctl: cannot reach xfabd on %s: %s%s\n", path,
