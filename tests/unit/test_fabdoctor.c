@@ -305,11 +305,11 @@ static void test_noise_below_rule(void **state)
 	struct fix *x = *state;
 
 	clean_traffic(x);
-	/* 31 frames short (the floor is 32) on a 10,000-frame direction:
-	 * 0.31 %, above the threshold, below the floor */
-	port(x, &x->after, "leaf1", "eth1")->tx_packets -= 90000;
-	port(x, &x->after, "spine1", "eth1")->rx_packets -= 90000 + 31;
-	/* 99 short of 100,000: 0.099 %, at or above the floor, below 0.1 % */
+	/* 9 frames short (the floor is 10) on a 5,000-frame direction:
+	 * 0.18 %, above the threshold, below the floor */
+	port(x, &x->after, "leaf1", "eth1")->tx_packets -= 95000;
+	port(x, &x->after, "spine1", "eth1")->rx_packets -= 95000 + 9;
+	/* 99 short of 100,000: 0.099 %, above the floor, below 0.1 % */
 	port(x, &x->after, "leaf2", "eth2")->rx_packets -= 99;
 	/* 100 short of 100,000: exactly 0.1 %, not above it */
 	port(x, &x->after, "leaf1", "eth2")->rx_packets -= 100;
@@ -317,12 +317,12 @@ static void test_noise_below_rule(void **state)
 	port(x, &x->after, "leaf2", "eth1")->rx_packets += 500;
 	analyse(x);
 	assert_int_equal(x->r.n_suspects, 0);
-	assert_int_equal(x->r.dirs[0].lost, 31);
+	assert_int_equal(x->r.dirs[0].lost, 9);
 	assert_int_equal(x->r.dirs[7].lost, 99);
 	assert_int_equal(x->r.dirs[5].lost, 100);
 	assert_int_equal(x->r.dirs[3].lost, 0);
 
-	/* one frame more each: 32 frames (0.32 %) and 101 (0.101 %) are suspect */
+	/* one frame more each: 10 frames (0.20 %) and 101 (0.101 %) are suspect */
 	port(x, &x->after, "spine1", "eth1")->rx_packets -= 1;
 	port(x, &x->after, "leaf2", "eth2")->rx_packets -= 2;
 	analyse(x);

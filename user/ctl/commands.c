@@ -131,7 +131,7 @@ static const struct xfab_opt fabric_doctor_opts[] = {
 		    "a link losing or damaging more than this share is suspect (default 0.1)",
 		    .seen = &ctl_given.threshold_set),
     XFAB_OPT_INT("min-frames", 0, ctl_given.min_frames, 1, 1000000000, "K",
-		 "and at least K frames (default 32: above what in-flight frames leave)",
+		 "and at least K frames (default 10: above what in-flight frames leave)",
 		 .base = 10, .seen = &ctl_given.min_frames_set),
     XFAB_OPT_INT("watch", 0, ctl_given.watch, 1, 100000, "N",
 		 "read again every window, up to N times, judging all since the first read;\nstop "

@@ -43,7 +43,7 @@
 #include "fabsnap.h"
 
 #define XFAB_DOC_THRESHOLD_DEFAULT 0.001 /* 0.1 % */
-#define XFAB_DOC_MIN_BAD_DEFAULT 32	 /* frames; see the rule above */
+#define XFAB_DOC_MIN_BAD_DEFAULT 10	 /* frames; see the rule above */
 
 struct xfab_doc_opts {
 	double threshold; /* a fraction: 0.001 is 0.1 % */
