@@ -147,7 +147,7 @@ fi
 echo "# seed $seed: 2 % loss on frames arriving at $FSW $FDEV (from $PEER)"
 LFN() { nsenter --net="/run/netns/$NAME-$FSW" "$LF" "$@"; }
 check "xfab-linkfault loss $FDEV 2 on $FSW" LFN loss "$FDEV" 2
-traffic 6
+traffic 8
 sleep 1
 d0=$(LFN status "$FDEV" -j | jq .dropped)
 doctor --window 2 -j >"$tmp/fault.json"
@@ -199,6 +199,9 @@ jq -c . "$tmp/undrain.json" | sed 's/^/# /'
 check "--undrain --link: both ends answered, neither drained now" \
 	eval '[ "$(jq "[.undrained[] | select(.answered and (.drained | not))] | length" \
 		"$tmp/undrain.json")" = 2 ]'
+LEAF=$FSW
+[[ $LEAF == leaf* ]] || LEAF=${PEER%:*}
+check "undrained: $LEAF's BGP sessions back (4/4)" eventually 120 eval '[ "$(sessions $LEAF)" = 4/4 ]'
 sleep 1
 ta0=$(txp "$FSW" "$FDEV_DONE") tb0=$(txp "${PEER%:*}" "${PEER#*:}")
 traffic 3
