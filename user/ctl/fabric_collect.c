@@ -172,7 +172,7 @@ int ctl_fab_collect(const struct xfab_fabric *f, struct fab_port_map *pm, struct
 /* Between the closing's tx and rx reads: what was sent by then has landed
  * (a veth's ring, the receiver's softirq on a busy box), the frames sent
  * meanwhile can only hide loss, never make it. */
-#define DOC_SETTLE_NS (10 * 1000 * 1000)
+#define DOC_SETTLE_NS 10000000L
 
 struct link_fds {
 	int stats, watermark; /* watermark -1: none (a switch without queues) */
