@@ -811,7 +811,7 @@ static void test_group_change_rewrites_group_only(void **state)
 	/* a link down removes object 3 (eth3): the group keeps member 2 only,
 	 * still one group write, routes untouched */
 	sh_reset_counts(&s->sh);
-	assert_int_equal(xfab_nlsync_link_down(s->nl, 12), 0);
+	assert_int_equal(xfab_nlsync_link_down(s->nl, 12, NULL, NULL), 0);
 	assert_int_equal(xfab_compile_routes(s->c), 0);
 	assert_int_equal(s->sh.updates[XFAB_T_GROUPS], 1);
 	assert_int_equal(s->sh.updates[XFAB_T_ROUTES_V4], 0);
@@ -1095,7 +1095,7 @@ static void test_link_down_expanded(void **state)
 	mnl_attr_put_u32(m.nlh, RTA_OIF, 11);
 	feed(s, &m, 1, NULL);
 	/* eth2 goes down: the kernel says nothing */
-	assert_int_equal(xfab_nlsync_link_down(s->nl, 11), 0);
+	assert_int_equal(xfab_nlsync_link_down(s->nl, 11, NULL, NULL), 0);
 	assert_int_equal(xfab_compile_routes(s->c), 0);
 	rt = route4(s, "60.0.0.0", 24);
 	assert_non_null(rt);

@@ -49,6 +49,54 @@ static size_t held_find(const struct fib_sync *fs, const struct xfab_nl_route *r
 }
 
 /*
+ * Port p went down within hold ns of now. Or it is down now by the kernel
+ * while xfabd has not read the message that says so: a device taken down
+ * has its IPv6 routes deleted, each with a message, before that one.
+ */
+static int port_just_down(struct agent *a, int p, __u64 now, __u64 hold)
+{
+	struct fib_sync *fs = &a->fs;
+
+	if (p >= a->cfg.n_ports)
+		return 0;
+	if (!a->live[p].oper_up)
+		return now - a->down_ns[p] <= hold;
+	/* asked once per batch and port: a withdrawal storm through live
+	 * ports must not cost a system call per route */
+	if (fs->devq_batch[p] != fs->batch_ns || !fs->batch_ns) {
+		fs->devq_batch[p] = fs->batch_ns;
+		fs->devq_down[p] = agent_port_dev_down(a, p);
+	}
+	return fs->devq_down[p];
+}
+
+/* Withdrawal r held until deadline: 1, or 0 out of memory. */
+static int held_add(struct fib_sync *fs, const struct xfab_nl_route *r, __u64 deadline)
+{
+	struct held_del *h;
+
+	if (fs->n_held == fs->cap_held) {
+		size_t cap = fs->cap_held ? fs->cap_held * 2 : 64;
+		struct held_del *n = realloc(fs->held, cap * sizeof(*n));
+
+		if (!n)
+			return 0;
+		fs->held = n;
+		fs->cap_held = cap;
+	}
+	h = &fs->held[fs->n_held++];
+	h->deadline_ns = deadline;
+	h->table = r->table;
+	h->priority = r->priority;
+	h->family = r->family;
+	h->plen = r->plen;
+	h->protocol = r->protocol;
+	memcpy(h->dst, r->dst, 16);
+	fs->held_total++;
+	return 1;
+}
+
+/*
  * LOCAL_REPAIR bounce: when a port loses its carrier, the routing daemon
  * withdraws the routes through it within milliseconds (its nexthop is gone),
  * while the other switches keep sending this way until the withdrawal
@@ -63,7 +111,6 @@ static int hold_withdrawal(struct agent *a, const struct xfab_nl_route *r)
 	struct xfab_rib_node *node;
 	struct xfab_rib_key k;
 	__u64 now = xfab_mono_ns(), hold = (__u64)a->cfg.repair_hold_ms * 1000000;
-	struct held_del *h;
 
 	if (!a->cfg.repair_bounce || !hold || fs->n_held >= HELD_MAX)
 		return 0;
@@ -74,38 +121,20 @@ static int hold_withdrawal(struct agent *a, const struct xfab_nl_route *r)
 			e = x;
 	if (!e || e->type != XFAB_RIB_PATH || e->protocol != r->protocol)
 		return 0;
-	for (int i = 0; i < e->path->n; i++) {
-		int p = e->path->m[i].port;
-
-		if (p >= a->cfg.n_ports || a->live[p].oper_up || now - a->down_ns[p] > hold)
+	for (int i = 0; i < e->path->n; i++)
+		if (!port_just_down(a, e->path->m[i].port, now, hold))
 			return 0;
-	}
 	if (held_find(fs, r) < fs->n_held)
 		return 1;
-	if (fs->n_held == fs->cap_held) {
-		size_t cap = fs->cap_held ? fs->cap_held * 2 : 64;
-		struct held_del *n = realloc(fs->held, cap * sizeof(*n));
+	if (!fs->n_held) {
+		int p = e->path->m[0].port;
 
-		if (!n)
-			return 0;
-		fs->held = n;
-		fs->cap_held = cap;
-	}
-	if (!fs->n_held)
 		log_info("holding the routing daemon's withdrawals through port %s for %u ms: it "
-			 "lost its carrier %.1f ms ago (LOCAL_REPAIR)",
-			 a->cfg.ports[e->path->m[0].port].name, a->cfg.repair_hold_ms,
-			 (double)(now - a->down_ns[e->path->m[0].port]) / 1e6);
-	h = &fs->held[fs->n_held++];
-	h->deadline_ns = now + hold;
-	h->table = r->table;
-	h->priority = r->priority;
-	h->family = r->family;
-	h->plen = r->plen;
-	h->protocol = r->protocol;
-	memcpy(h->dst, r->dst, 16);
-	fs->held_total++;
-	return 1;
+			 "went down %.1f ms ago (LOCAL_REPAIR)",
+			 a->cfg.ports[p].name, a->cfg.repair_hold_ms,
+			 a->live[p].oper_up ? 0.0 : (double)(now - a->down_ns[p]) / 1e6);
+	}
+	return held_add(fs, r, now + hold);
 }
 
 int agent_fib_sync_expire(struct agent *a)
@@ -295,11 +324,25 @@ int agent_fib_sync_resync(struct agent *a)
 	return err;
 }
 
+/* The mirror's keep (xfab_nlsync_link_down): a route whose every path was
+ * through the port taken down is held as a withdrawal through a port that
+ * lost its carrier would be. The kernel removed it without a message, and
+ * the routing daemon's withdrawal takes as long to reach the other switches
+ * as after a carrier loss: meanwhile its packets bounce. */
+static int keep_dead_route(void *arg, const struct xfab_nl_route *r)
+{
+	struct agent *a = arg;
+	struct xfab_nl_route k = *r;
+
+	k.table = a->fs.filter.table;
+	return hold_withdrawal(a, &k);
+}
+
 void agent_fib_sync_link_down(struct agent *a, __u32 ifindex)
 {
 	if (!a->nlsync)
 		return;
-	if (xfab_nlsync_link_down(a->nlsync, ifindex))
+	if (xfab_nlsync_link_down(a->nlsync, ifindex, keep_dead_route, a))
 		a->dirty = 1;
 	a->fs.pending++;
 	if (!a->fs.batch_ns)

@@ -154,6 +154,7 @@ struct xfab_nlsync_stats {
 	size_t hops_dropped;   /* nexthops left out: not on a switch port, no gateway
 				* in a multipath set */
 	size_t link_withdrawn; /* nexthops withdrawn by xfab_nlsync_link_down */
+	size_t link_kept;      /* routes it left dead for the caller's keep */
 	size_t stale_deletes;  /* RTM_DELROUTE for another protocol/metric or unknown */
 	size_t resyncs;	       /* xfab_nlsync_mark calls */
 	size_t swept_routes;   /* routes a resync found gone */
@@ -173,10 +174,17 @@ void xfab_nlsync_free(struct xfab_nlsync *s);
  * xfab_compile_routes writes what it implies. */
 int xfab_nlsync_apply(struct xfab_nlsync *s, const struct xfab_nl_change *ch);
 
+/* A route (family, plen, dst, priority, protocol set) that a link down
+ * leaves with no nexthop: 1 keeps it in the RIB as it is, its members dead,
+ * and the caller withdraws it later with an XFAB_NL_ROUTE_DEL (LOCAL_REPAIR
+ * bounces its packets meanwhile); 0 lets it go. */
+typedef int (*xfab_nl_keep_fn)(void *arg, const struct xfab_nl_route *r);
+
 /* The link ifindex went down: as the kernel does without telling, its
  * nexthop objects go (and leave their groups), and every route's nexthops on
- * it go; a route left with none is withdrawn. */
-int xfab_nlsync_link_down(struct xfab_nlsync *s, __u32 ifindex);
+ * it go; a route left with none is withdrawn, unless keep (may be NULL)
+ * keeps it. Routes through nexthop objects are never kept. */
+int xfab_nlsync_link_down(struct xfab_nlsync *s, __u32 ifindex, xfab_nl_keep_fn keep, void *arg);
 
 /* A resync after lost events (ENOBUFS), mark and sweep: mark, apply a
  * fresh dump (nexthops, then routes), sweep. What the dump repeats changes

@@ -629,7 +629,62 @@ int xfab_nlsync_apply(struct xfab_nlsync *s, const struct xfab_nl_change *ch)
 	}
 }
 
-int xfab_nlsync_link_down(struct xfab_nlsync *s, __u32 ifindex)
+/* The netlink RIB entry of route r, or NULL. */
+static const struct xfab_rib_entry *nlr_entry(const struct xfab_nlsync *s, const struct nlr *r)
+{
+	struct xfab_rib_node *node = xfab_rib_find(s->rib, &r->key);
+	const struct xfab_rib_entry *e = NULL;
+
+	for (const struct xfab_rib_entry *x = node ? node->entries : NULL; x; x = x->next)
+		if (x->source == XFAB_RIB_SRC_NETLINK)
+			e = x;
+	return e;
+}
+
+/* Route r loses its members on port, as the kernel's link down takes them.
+ * One left with none goes, unless keep holds it (its caller withdraws it
+ * later): the kernel says nothing, so no one else would. */
+static int link_down_route(struct xfab_nlsync *s, struct nlr *r, int port, xfab_nl_keep_fn keep,
+			   void *arg)
+{
+	const struct xfab_rib_entry *e = nlr_entry(s, r);
+	struct xfab_rib_member m[XFAB_NL_MAX_HOPS];
+	int n = 0;
+
+	if (!e)
+		return 0;
+	if (e->type == XFAB_RIB_CONNECTED && e->port == port) {
+		s->st.link_withdrawn++;
+		nlr_drop(s, r);
+		return 0;
+	}
+	if (e->type != XFAB_RIB_PATH)
+		return 0;
+	for (int i = 0; i < e->path->n; i++)
+		if (e->path->m[i].port != port)
+			m[n++] = e->path->m[i];
+	if (n == e->path->n)
+		return 0;
+	if (!n && keep) {
+		struct xfab_nl_route k = {.priority = r->priority, .protocol = r->protocol};
+
+		k.family = r->key.family;
+		k.plen = r->key.plen;
+		memcpy(k.dst, r->key.addr, sizeof(k.dst));
+		if (keep(arg, &k)) {
+			s->st.link_kept++;
+			return 0;
+		}
+	}
+	s->st.link_withdrawn += (size_t)(e->path->n - n);
+	if (!n) {
+		nlr_drop(s, r);
+		return 0;
+	}
+	return xfab_rib_add(s->rib, &r->key, XFAB_RIB_SRC_NETLINK, XFAB_RIB_PATH, 0, m, n);
+}
+
+int xfab_nlsync_link_down(struct xfab_nlsync *s, __u32 ifindex, xfab_nl_keep_fn keep, void *arg)
 {
 	int port = s->port_of(s->arg, ifindex), err = 0, e;
 
@@ -656,39 +711,10 @@ int xfab_nlsync_link_down(struct xfab_nlsync *s, __u32 ifindex)
 
 		while (r) {
 			struct nlr *next = r->hnext;
-			struct xfab_rib_node *node;
-			const struct xfab_rib_entry *e_ = NULL;
 
-			if (r->nh_id || r->state != R_RIB)
-				goto next;
-			node = xfab_rib_find(s->rib, &r->key);
-			for (const struct xfab_rib_entry *x = node ? node->entries : NULL; x;
-			     x = x->next)
-				if (x->source == XFAB_RIB_SRC_NETLINK)
-					e_ = x;
-			if (!e_)
-				goto next;
-			if (e_->type == XFAB_RIB_CONNECTED && e_->port == port) {
-				s->st.link_withdrawn++;
-				nlr_drop(s, r);
-			} else if (e_->type == XFAB_RIB_PATH) {
-				struct xfab_rib_member m[XFAB_NL_MAX_HOPS];
-				int n = 0;
-
-				for (int i = 0; i < e_->path->n; i++)
-					if (e_->path->m[i].port != port)
-						m[n++] = e_->path->m[i];
-				if (n == e_->path->n)
-					goto next;
-				s->st.link_withdrawn += (size_t)(e_->path->n - n);
-				if (!n)
-					nlr_drop(s, r);
-				else if ((e = xfab_rib_add(s->rib, &r->key, XFAB_RIB_SRC_NETLINK,
-							   XFAB_RIB_PATH, 0, m, n)) &&
-					 !err)
-					err = e;
-			}
-		next:
+			if (!r->nh_id && r->state == R_RIB &&
+			    (e = link_down_route(s, r, port, keep, arg)) && !err)
+				err = e;
 			r = next;
 		}
 	}
