@@ -73,17 +73,17 @@ struct held_del {
 /* FIB_SYNC's counters and state */
 struct fib_sync {
 	struct xfab_nl_filter filter;
-	size_t events;		       /* route and nexthop messages read */
-	size_t skipped;		       /* not mirrored: other table, protocol, type */
-	size_t refused;		       /* malformed */
-	size_t failed;		       /* the RIB refused (memory) */
-	size_t resyncs;		       /* full dumps after lost events */
-	size_t batches;		       /* writes of what a batch of events changed */
-	size_t pending;		       /* changes applied since the last write */
-	__u64 batch_ns;		       /* when the first of them was read; 0: none */
-	__u64 lag_last_ns, lag_max_ns; /* read to written, per batch */
-	int resync_due;		       /* a resync failed part way: again on the next tick */
-	struct held_del *held;	       /* LOCAL_REPAIR: withdrawals held back */
+	size_t events;			  /* route and nexthop messages read */
+	size_t skipped;			  /* not mirrored: other table, protocol, type */
+	size_t refused;			  /* malformed */
+	size_t failed;			  /* the RIB refused (memory) */
+	size_t resyncs;			  /* full dumps after lost events */
+	size_t batches;			  /* writes of what a batch of events changed */
+	size_t pending;			  /* changes applied since the last write */
+	__u64 batch_ns;			  /* when the first of them was read; 0: none */
+	__u64 lag_last_ns, lag_max_ns;	  /* read to written, per batch */
+	int resync_due;			  /* a resync failed part way: again on the next tick */
+	struct held_del *held;		  /* LOCAL_REPAIR: withdrawals held back */
 	__u64 devq_batch[XFAB_MAX_PORTS]; /* the batch (batch_ns) that asked the port's device */
 	int devq_down[XFAB_MAX_PORTS];	  /* its answer: down now */
 	size_t n_held, cap_held;

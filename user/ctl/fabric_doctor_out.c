@@ -92,31 +92,30 @@ void ctl_doc_text(const struct fab_doctor *d)
 
 	printf(
 	    "Fabric %s: %u window%s of %.2f s (%.2f s in all); suspect: more than %.2f %% of a "
-	    "link's frames lost\nor damaged, and at least %llu frames. Sent: the sending "
-	    "port's tx; received: the other end's rx\nless its punts; in flight: still in the "
-	    "sender's\nqueue at the close; lost: the "
-	    "rest of the difference; damaged: dropped at the receiver as malformed (its\nshare's "
-	    "low end). ECN: marks on the sending queue; PFC: pause frames the sender received / "
-	    "the\nreceiver sent.\n\n",
+	    "link's frames\nlost or damaged, and at least %llu frames. Sent: the sending port's "
+	    "tx; received: the other end's\nrx less its punts; in flight: still in the sender's "
+	    "queue at the close; lost: the rest of the\ndifference; damaged: dropped at the "
+	    "receiver as malformed (its share's low end). ECN: marks\non the sending queue; PFC: "
+	    "pause frames the sender received / the receiver sent.\n",
 	    d->r.f.name, d->rounds, d->rounds == 1 ? "" : "s", d->window_s, res->window_s,
 	    100 * d->o.threshold, (unsigned long long)d->o.min_bad);
-	printf("%4s  %-16s  %-16s  %10s  %10s  %9s  %8s  %8s  %9s  %8s  %9s\n", "Rank", "From",
-	       "To", "Sent", "Received", "In flight", "Lost", "Damaged", "Bad/sent", "ECN",
-	       "PFC rx/tx");
-	printf("----  ----------------  ----------------  ----------  ----------  ---------  "
-	       "--------  --------  ---------  --------  ---------\n");
-	for (unsigned int i = 0; i < res->n_suspects; i++)
-		text_row(&d->r, i + 1, &res->dirs[res->ranked[i]]);
 	if (!res->n_suspects) {
 		w = worst_dir(res);
 		printf("\nNo suspect link in %u window%s.", d->rounds, d->rounds == 1 ? "" : "s");
-		if (w >= 0) {
+		if (w >= 0 && res->dirs[w].sent) {
 			xfab_doc_why(&d->r.f, &res->dirs[w], why, sizeof(why));
 			printf(" The worst: %s.", why);
 		}
 		putchar('\n');
 		return;
 	}
+	printf("\n%4s  %-16s  %-16s  %10s  %10s  %9s  %8s  %8s  %9s  %8s  %9s\n", "Rank", "From",
+	       "To", "Sent", "Received", "In flight", "Lost", "Damaged", "Bad/sent", "ECN",
+	       "PFC rx/tx");
+	printf("----  ----------------  ----------------  ----------  ----------  ---------  "
+	       "--------  --------  ---------  --------  ---------\n");
+	for (unsigned int i = 0; i < res->n_suspects; i++)
+		text_row(&d->r, i + 1, &res->dirs[res->ranked[i]]);
 	printf("\n%u suspect%s, most evident first:\n", res->n_suspects,
 	       res->n_suspects == 1 ? "" : "s");
 	for (unsigned int i = 0; i < res->n_suspects; i++) {
