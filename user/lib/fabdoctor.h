@@ -26,9 +26,10 @@
  *    damage another port may have seen.
  *
  * The rule: a direction is suspect when bad = lost + damaged (lower bound)
- * is at least min_bad frames (enough to tell it from zero: counters read at
- * different instants leave a few frames in flight; docs/DEBUGGING.md "fabric
- * doctor" has the measurement) and bad / sent is above the threshold.
+ * is at least min_bad frames (enough to tell it from zero: the reader keeps
+ * the skew between two ends' reads from making loss, and a clean lab left
+ * none; docs/DEBUGGING.md "fabric doctor" has the reasoning and the
+ * measurement) and bad / sent is above the threshold.
  * Suspects rank by the lower end of their rate's interval,
  * (bad - 3 sqrt(bad)) / sent (a Poisson count's 3-sigma low end), so a few
  * frames lost out of few sent do not outrank a steady loss on a busy link.
