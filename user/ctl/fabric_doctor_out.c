@@ -44,10 +44,11 @@ static void text_row(const struct fab_report *r, unsigned int rank, const struct
 	end_name(r, x->rx_sw, x->rx_port, to, sizeof(to));
 	snprintf(pfc, sizeof(pfc), "%llu/%llu", (unsigned long long)x->pfc_rx,
 		 (unsigned long long)x->pfc_tx);
-	printf("%4u  %-16s  %-16s  %10llu  %10llu  %8llu  %8llu  %7.2f %%  %8llu  %9s\n", rank,
-	       from, to, (unsigned long long)x->sent, (unsigned long long)x->arrived,
-	       (unsigned long long)x->lost, (unsigned long long)x->damaged_lo, 100 * x->rate,
-	       (unsigned long long)x->ecn_marked, pfc);
+	printf("%4u  %-16s  %-16s  %10llu  %10llu  %9llu  %8llu  %8llu  %7.2f %%  %8llu  %9s\n",
+	       rank, from, to, (unsigned long long)x->sent, (unsigned long long)x->arrived,
+	       (unsigned long long)x->in_flight, (unsigned long long)x->lost,
+	       (unsigned long long)x->damaged_lo, 100 * x->rate, (unsigned long long)x->ecn_marked,
+	       pfc);
 }
 
 static void text_qps(const struct fab_doctor *d, const struct xfab_doc_dir *x)
