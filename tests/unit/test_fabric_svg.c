@@ -97,7 +97,7 @@ static const char fabric_text[] =
     "  {\"upper\": \"leaf1\", \"upper_port\": \"eth3\", \"lower\": \"h1\", \"lower_port\": "
     "\"eth0\", \"kind\": \"leaf-host\"},\n"
     "  {\"upper\": \"" ODD_LEAF_JSON "\", \"upper_port\": \"eth3\", \"lower\": \"h&2\", "
-				     "\"lower_port\": \"eth0\", \"kind\": \"leaf-host\"}]}\n";
+    "\"lower_port\": \"eth0\", \"kind\": \"leaf-host\"}]}\n";
 
 /* The ids the drawing promises, written out by hand. */
 static const char *const sw_ids[] = {"sw-super1", "sw-spine1", "sw-spine2", "sw-leaf1",

@@ -123,6 +123,30 @@ static const struct xfab_opt fabric_report_opts[] = {
     XFAB_OPT_END,
 };
 
+static const struct xfab_opt fabric_doctor_opts[] = {
+    CTL_OPT_STR("fabric", fabric, "FILE", "the fabric's description (xfab-lab's fabric.json)"),
+    CTL_OPT_STR("lab", lab, "NAME", "the fabric of a running xfab-lab lab"),
+    XFAB_OPT_DOUBLE("window", 0, ctl_given.window, 0.1, 3600, "S",
+		    "seconds between the two reads of the counters (default 2)"),
+    XFAB_OPT_DOUBLE("threshold", 0, ctl_given.threshold, 0, 100, "PCT",
+		    "a link losing or damaging more than this share is suspect (default 0.1)",
+		    .seen = &ctl_given.threshold_set),
+    XFAB_OPT_INT("min-frames", 0, ctl_given.min_frames, 1, 1000000000, "K",
+		 "and at least K frames (default 10: above what in-flight frames leave)",
+		 .base = 10, .seen = &ctl_given.min_frames_set),
+    XFAB_OPT_INT("watch", 0, ctl_given.watch, 1, 100000, "N",
+		 "read again every window, up to N times, judging all since the first read;\nstop "
+		 "at the first suspect",
+		 .base = 10),
+    CTL_OPT_STR("job", job, "FILE", "the job's QPs whose paths cross each suspect link"),
+    XFAB_OPT_FLAG("drain", 0, ctl_given.drain,
+		  "drain each suspect link at both ends (port-drain to each end's xfabd)"),
+    XFAB_OPT_FLAG("undrain", 0, ctl_given.undrain,
+		  "instead: return drained links (every switch-to-switch port, or --link's)"),
+    CTL_OPT_STR("link", link, "SW:PORT", "with --undrain: the link with this end only"),
+    XFAB_OPT_END,
+};
+
 static const struct ctl_cmd te_cmds[] = {
     {"add", NULL, NULL, ctl_te_add, "pin a path (runtime, through xfabd)", .opts = te_add_opts,
      .args = "--in PORT --prefix P --via GW[,GW...] [--gen N]"},
@@ -173,6 +197,14 @@ static const struct ctl_cmd fabric_cmds[] = {
      1, .opts = fabric_report_opts,
      .args = "(--fabric FILE | --lab NAME) [--job FILE] [--since SNAP] [--save SNAP] "
 	     "[--svg FILE]"},
+    {"doctor", NULL, NULL, ctl_cmd_fabric_doctor,
+     "the links that lose or damage frames: every switch's counters read twice a window apart, "
+     "each link's sent vs received and damaged, ranked with the evidence; a job's QPs over "
+     "them; --drain takes them out. Exit 0: none suspect, 1: suspects found, 2: usage, "
+     "3: the fabric could not be read",
+     1, .opts = fabric_doctor_opts,
+     .args = "(--fabric FILE | --lab NAME) [--window S] [--threshold PCT] [--min-frames K] "
+	     "[--watch N] [--job FILE] [--drain] | --undrain [--link SW:PORT]"},
     {NULL},
 };
 

@@ -31,6 +31,10 @@ struct ctl_opts {
 	const char *ports, *action, *detection, *restoration, *poll; /* pfcwd */
 	int check_storm, empty;					     /* show pfcwd stats */
 	const char *fabric, *lab, *job, *since, *save, *svg;	     /* fabric report */
+	double window, threshold;				     /* fabric doctor */
+	long min_frames, watch;
+	int drain, undrain, threshold_set, min_frames_set;
+	const char *link;
 };
 
 /* The options every command was given (main.c): the option tables
@@ -152,6 +156,8 @@ int ctl_pfcwd_stop(const struct ctl_opts *o);
 int ctl_pfcwd_interval(const struct ctl_opts *o);
 /* fabric_report.c: every switch of a fabric (no -s) */
 int ctl_cmd_fabric_report(const struct ctl_opts *o);
+/* fabric_doctor.c: the links that lose or damage frames (0 none, 1 some) */
+int ctl_cmd_fabric_doctor(const struct ctl_opts *o);
 
 /* request.c: one request to xfabd, its answer printed (-j: as sent);
  * 0, 1 when refused or xfabd is not there, 2 for a request too long */
@@ -160,6 +166,10 @@ int ctl_request(const struct xfab_ctl_req *req, const char *what);
 /* The same, the answer line left in resp: 0 done, 1 refused (said why),
  * < 0 no answer (said why; -2 the request does not fit). */
 int ctl_query(const struct xfab_ctl_req *req, const char *what, char *resp, size_t rlen);
+/* The same for a request line already made (newline included), to the
+ * control socket at sock (a fabric's switch: fabric.json's "ctl"). */
+int ctl_query_line(const char *sock, const char *line, size_t len, const char *what, char *resp,
+		   size_t rlen);
 /* Set: ctl_query says nothing when no xfabd answers (a view that can do
  * without it). */
 extern int ctl_quiet;

@@ -16,6 +16,7 @@
 
 #include "abi.h"
 #include "ctl.h"
+#include "fabdoctor.h"
 #include "fabric_report.h"
 
 /* The port table: which slot and ifindex each of the fabric's ports has. */
@@ -164,4 +165,161 @@ int ctl_fab_collect(const struct xfab_fabric *f, struct fab_port_map *pm, struct
 		close_maps(&m);
 	}
 	return 0;
+}
+
+/* ---- a link's two ends, read in an order (ctl_fab_collect_links) ---- */
+
+/* Between the closing's tx and rx reads: what was sent by then has landed
+ * (a veth's ring, the receiver's softirq on a busy box), the frames sent
+ * meanwhile can only hide loss, never make it. */
+#define DOC_SETTLE_NS 10000000L
+
+struct link_fds {
+	int stats, watermark; /* watermark -1: none (a switch without queues) */
+};
+
+/* One port's counters now. */
+static void read_end(const struct link_fds *fd, const struct fab_port_map *pm, int sw, int port,
+		     struct xfab_port_stats *ps)
+{
+	memset(ps, 0, sizeof(*ps));
+	xfab_percpu_sum(fd->stats, pm[sw].port[port].slot, (__u64 *)ps, sizeof(*ps) / 8);
+}
+
+/* The bytes queued at a port's egress now, every class (xfab's occupancy
+ * as the last packet saw it: bpf/qos.h). */
+static uint64_t read_queued(const struct link_fds *fd, const struct fab_port_map *pm, int sw,
+			    int port)
+{
+	uint64_t sum = 0;
+
+	if (fd->watermark < 0)
+		return 0;
+	for (__u32 tc = 0; tc < XFAB_NUM_TC; tc++) {
+		__u32 key = XFAB_QUEUE_KEY(pm[sw].port[port].slot, tc);
+		struct xfab_queue_watermark wm;
+
+		if (bpf_map_lookup_elem(fd->watermark, &key, &wm) == 0)
+			sum += wm.current_bytes;
+	}
+	return sum;
+}
+
+static void take_rx(struct xfab_fab_port_ctr *c, const struct xfab_port_stats *ps)
+{
+	c->rx_packets = ps->rx_packets;
+	c->rx_bytes = ps->rx_bytes;
+	c->drops = ps->drops;
+	c->punts = ps->punts;
+}
+
+static void take_tx(struct xfab_fab_port_ctr *c, const struct xfab_port_stats *ps)
+{
+	c->tx_packets = ps->tx_packets;
+	c->tx_bytes = ps->tx_bytes;
+}
+
+/*
+ * The opening: three reads per link, ends a (lower) and b (upper): b (its
+ * rx), a (tx and rx), b (its tx): each end's rx before the other end's tx,
+ * microseconds apart.
+ */
+static void open_link(const struct link_fds *fds, const struct fab_port_map *pm,
+		      const struct xfab_fab_link *ln, struct xfab_fab_snap *s)
+{
+	int la = ln->lower, pa = ln->lower_port, lb = ln->upper, pb = ln->upper_port;
+	struct xfab_fab_port_ctr *a = &s->sw[la].ports[pa], *b = &s->sw[lb].ports[pb];
+	struct xfab_port_stats ps;
+
+	read_end(&fds[lb], pm, lb, pb, &ps);
+	take_rx(b, &ps);
+	read_end(&fds[la], pm, la, pa, &ps);
+	take_tx(a, &ps);
+	take_rx(a, &ps);
+	read_end(&fds[lb], pm, lb, pb, &ps);
+	take_tx(b, &ps);
+}
+
+/* The closing, tx first: both ends' tx, and what each has queued right
+ * after; the rx pass comes DOC_SETTLE_NS later (ctl_fab_collect_links). */
+static void close_link_tx(const struct link_fds *fds, const struct fab_port_map *pm,
+			  const struct xfab_fab_link *ln, struct xfab_fab_snap *s, uint64_t *queued)
+{
+	int ends[2][2] = {{ln->lower, ln->lower_port}, {ln->upper, ln->upper_port}};
+	struct xfab_port_stats ps;
+
+	for (int e = 0; e < 2; e++) {
+		int sw = ends[e][0], p = ends[e][1];
+
+		read_end(&fds[sw], pm, sw, p, &ps);
+		take_tx(&s->sw[sw].ports[p], &ps);
+		XFAB_DOC_QUEUED(queued, sw, p) = read_queued(&fds[sw], pm, sw, p);
+	}
+}
+
+static void close_link_rx(const struct link_fds *fds, const struct fab_port_map *pm,
+			  const struct xfab_fab_link *ln, struct xfab_fab_snap *s)
+{
+	int ends[2][2] = {{ln->lower, ln->lower_port}, {ln->upper, ln->upper_port}};
+	struct xfab_port_stats ps;
+
+	for (int e = 0; e < 2; e++) {
+		read_end(&fds[ends[e][0]], pm, ends[e][0], ends[e][1], &ps);
+		take_rx(&s->sw[ends[e][0]].ports[ends[e][1]], &ps);
+	}
+}
+
+static int link_counted(const struct fab_port_map *pm, const struct xfab_fab_link *ln)
+{
+	return ln->lower >= 0 && pm[ln->lower].port[ln->lower_port].found &&
+	       pm[ln->upper].port[ln->upper_port].found;
+}
+
+int ctl_fab_collect_links(const struct xfab_fabric *f, const struct fab_port_map *pm,
+			  struct xfab_fab_snap *s, uint64_t *queued, char *err, size_t errlen)
+{
+	struct link_fds *fds = calloc(f->n_switches ? f->n_switches : 1, sizeof(*fds));
+	int rc = 0;
+
+	if (!fds) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (unsigned int i = 0; i < f->n_switches; i++)
+		fds[i].stats = fds[i].watermark = -1;
+	for (unsigned int i = 0; i < f->n_switches && !rc; i++) {
+		fds[i].stats = xfab_open_pinned_map(f->switches[i].pins, XFAB_MAP_PORT_STATS);
+		fds[i].watermark =
+		    xfab_open_pinned_map(f->switches[i].pins, XFAB_MAP_QUEUE_WATERMARK);
+		fds[i].watermark = fds[i].watermark < 0 ? -1 : fds[i].watermark;
+		if (fds[i].stats < 0) {
+			snprintf(err, errlen, "switch %s: cannot open %s/%s: %s",
+				 f->switches[i].name, f->switches[i].pins, XFAB_MAP_PORT_STATS,
+				 strerror(-fds[i].stats));
+			rc = -1;
+		}
+	}
+	for (unsigned int l = 0; l < f->n_links && !rc; l++)
+		if (link_counted(pm, &f->links[l])) {
+			if (queued)
+				close_link_tx(fds, pm, &f->links[l], s, queued);
+			else
+				open_link(fds, pm, &f->links[l], s);
+		}
+	if (queued && !rc) {
+		struct timespec settle = {0, DOC_SETTLE_NS};
+
+		nanosleep(&settle, NULL);
+		for (unsigned int l = 0; l < f->n_links; l++)
+			if (link_counted(pm, &f->links[l]))
+				close_link_rx(fds, pm, &f->links[l], s);
+	}
+	for (unsigned int i = 0; i < f->n_switches; i++) {
+		if (fds[i].stats >= 0)
+			close(fds[i].stats);
+		if (fds[i].watermark >= 0)
+			close(fds[i].watermark);
+	}
+	free(fds);
+	return rc;
 }

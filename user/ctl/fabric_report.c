@@ -27,36 +27,37 @@
 
 /* ---- gathering ---- */
 
-static int load_fabric(const struct ctl_opts *o, struct xfab_fabric *f)
+int ctl_fab_load(const struct ctl_opts *o, struct xfab_fabric *f, const char *what)
 {
 	char path[512], err[512];
 	struct stat st;
 
 	if (!o->fabric == !o->lab) {
-		fprintf(stderr, "xfabctl fabric report: name the fabric: --fabric FILE (as "
-				"`xfab-lab config TOPO fabric` prints it) or --lab NAME (a lab "
-				"that is up)\n");
+		fprintf(stderr,
+			"xfabctl %s: name the fabric: --fabric FILE (as `xfab-lab config TOPO "
+			"fabric` prints it) or --lab NAME (a lab that is up)\n",
+			what);
 		return 2;
 	}
 	if (o->lab) {
 		if (!o->lab[0] || strchr(o->lab, '/') || strlen(o->lab) > 64) {
-			fprintf(stderr, "xfabctl fabric report: --lab: \"%s\" is not a lab name\n",
+			fprintf(stderr, "xfabctl %s: --lab: \"%s\" is not a lab name\n", what,
 				o->lab);
 			return 2;
 		}
 		snprintf(path, sizeof(path), "%s/%s/fabric.json", XFAB_FAB_STATE_ROOT, o->lab);
 		if (stat(path, &st)) {
 			fprintf(stderr,
-				"xfabctl fabric report: lab %s is not up (no %s; `xfab-lab up "
-				"... --name %s` writes it)\n",
-				o->lab, path, o->lab);
+				"xfabctl %s: lab %s is not up (no %s; `xfab-lab up ... --name %s` "
+				"writes it)\n",
+				what, o->lab, path, o->lab);
 			return 1;
 		}
 	} else {
 		snprintf(path, sizeof(path), "%s", o->fabric);
 	}
 	if (xfab_fabric_load(path, f, err, sizeof(err))) {
-		fprintf(stderr, "xfabctl fabric report: %s\n", err);
+		fprintf(stderr, "xfabctl %s: %s\n", what, err);
 		return 2;
 	}
 	return 0;
@@ -135,9 +136,10 @@ static int job_hosts(struct fab_report *r, int *rank_host)
 				: xfab_fab_host_by_addr(&r->f, rk->addr);
 		if (h < 0) {
 			fprintf(stderr,
-				"xfabctl fabric report: --job %s: ranks[%u] (%s%s%s) is no "
-				"host of fabric %s\n",
-				r->job_path, i, rk->host, rk->host[0] ? " " : "", a, r->f.name);
+				"xfabctl %s: --job %s: ranks[%u] (%s%s%s) is no host of fabric "
+				"%s\n",
+				r->what, r->job_path, i, rk->host, rk->host[0] ? " " : "", a,
+				r->f.name);
 			return 2;
 		}
 		if (r->f.hosts[h].addr.s_addr != rk->addr.s_addr) {
@@ -146,9 +148,8 @@ static int job_hosts(struct fab_report *r, int *rank_host)
 			inet_ntop(AF_INET, &r->f.hosts[h].addr, b, sizeof(b));
 			fprintf(
 			    stderr,
-			    "xfabctl fabric report: --job %s: ranks[%u]: host %s is %s in fabric "
-			    "%s, not %s\n",
-			    r->job_path, i, rk->host, b, r->f.name, a);
+			    "xfabctl %s: --job %s: ranks[%u]: host %s is %s in fabric %s, not %s\n",
+			    r->what, r->job_path, i, rk->host, b, r->f.name, a);
 			return 2;
 		}
 		rank_host[i] = h;
@@ -156,8 +157,7 @@ static int job_hosts(struct fab_report *r, int *rank_host)
 	return 0;
 }
 
-/* Every QP's path, and what each link carries of the job. */
-static int job_paths(struct fab_report *r)
+int ctl_fab_job_paths(struct fab_report *r)
 {
 	int rank_host[XFAB_JOB_MAX_RANKS];
 	struct fab_tracer *t;
@@ -169,8 +169,7 @@ static int job_paths(struct fab_report *r)
 		return rc;
 	max = xfab_job_conns(&r->job, NULL, 0) * r->job.qps;
 	if (max > MAX_JOB_QPS) {
-		fprintf(stderr,
-			"xfabctl fabric report: --job %s: %zu QPs; the report traces at most %d\n",
+		fprintf(stderr, "xfabctl %s: --job %s: %zu QPs; it traces at most %d\n", r->what,
 			r->job_path, max, MAX_JOB_QPS);
 		return 2;
 	}
@@ -180,7 +179,7 @@ static int job_paths(struct fab_report *r)
 	r->dst_host = calloc(max, sizeof(int));
 	t = ctl_fab_tracer_new(&r->f, r->pm);
 	if (!r->flows || !r->paths || !r->src_host || !r->dst_host || !t) {
-		fprintf(stderr, "xfabctl fabric report: out of memory\n");
+		fprintf(stderr, "xfabctl %s: out of memory\n", r->what);
 		ctl_fab_tracer_free(t);
 		return 1;
 	}
@@ -225,7 +224,7 @@ static int balance(struct fab_report *r)
 
 /* ---- the command ---- */
 
-static void report_free(struct fab_report *r)
+void ctl_fab_report_free(struct fab_report *r)
 {
 	for (int d = 0; d < 2; d++) {
 		free(r->pkts[d]);
@@ -250,8 +249,9 @@ static void report_free(struct fab_report *r)
 static int report_run(const struct ctl_opts *o, struct fab_report *r)
 {
 	char err[512];
-	int rc = load_fabric(o, &r->f), oom;
+	int rc = ctl_fab_load(o, &r->f, "fabric report"), oom;
 
+	r->what = "fabric report";
 	if (rc)
 		return rc;
 	if (o->job) {
@@ -287,7 +287,7 @@ static int report_run(const struct ctl_opts *o, struct fab_report *r)
 	if (o->since && (rc = apply_since(r)))
 		return rc;
 	link_figures(r);
-	if (r->job_path && (rc = job_paths(r)))
+	if (r->job_path && (rc = ctl_fab_job_paths(r)))
 		return rc;
 	if (balance(r)) {
 		fprintf(stderr, "xfabctl fabric report: out of memory\n");
@@ -307,6 +307,6 @@ int ctl_cmd_fabric_report(const struct ctl_opts *o)
 
 	memset(&r, 0, sizeof(r));
 	rc = report_run(o, &r);
-	report_free(&r);
+	ctl_fab_report_free(&r);
 	return rc;
 }

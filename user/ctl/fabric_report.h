@@ -25,6 +25,7 @@
  * job's paths; fabric_report.c fills it, fabric_text.c and fabric_json.c
  * print it. */
 struct fab_report {
+	const char *what; /* the command, for its messages: "fabric report" */
 	struct xfab_fabric f;
 	struct fab_port_map *pm;
 	struct xfab_fab_snap cur;
@@ -95,11 +96,40 @@ struct fab_port_map {
 	} port[XFAB_FAB_MAX_PORTS];
 };
 
+/* The fabric named by --fabric FILE or --lab NAME into f: 0, or after
+ * saying why (what: the command) 2 for a usage error or a bad file, 1 for a
+ * lab that is not up. */
+struct ctl_opts;
+int ctl_fab_load(const struct ctl_opts *o, struct xfab_fabric *f, const char *what);
+/* Every QP of r->job (loaded, with r->f, r->pm, r->qps and r->job_bytes
+ * filled or allocated): its path as each switch decides, and what each link
+ * carries of the job. 0, 1 (out of memory, said), 2 (a job not of this
+ * fabric, said). */
+int ctl_fab_job_paths(struct fab_report *r);
+/* Frees what a report holds (fields NULL or allocated). */
+void ctl_fab_report_free(struct fab_report *r);
+
 /* Reads every switch's port table and counters into s (initialised by the
  * caller) and pm (one per switch); -1 with why in err (a switch not
  * pinned, pins of another ABI, a map missing). */
 int ctl_fab_collect(const struct xfab_fabric *f, struct fab_port_map *pm, struct xfab_fab_snap *s,
 		    char *err, size_t errlen);
+
+/*
+ * Reads again the port counters of both ends of every switch-to-switch link
+ * of s (read by ctl_fab_collect, pm from it) in an order that keeps the skew
+ * between the two ends on the side of arrival. The opening (queued NULL):
+ * link by link, the receiving end's rx before the sending end's tx. The
+ * closing: every link's tx (and the bytes each link port has queued then,
+ * into queued: XFAB_DOC_QUEUED, n_switches rows of XFAB_FAB_MAX_PORTS),
+ * 10 ms for what was sent to land, then every rx. A frame sent in the
+ * window is then counted as received in it unless it was lost, so reading
+ * the ends at different instants never makes a clean link look lossy
+ * (fabdoctor.h); it can hide what arrived meanwhile. 0, or -1 with why in
+ * err.
+ */
+int ctl_fab_collect_links(const struct xfab_fabric *f, const struct fab_port_map *pm,
+			  struct xfab_fab_snap *s, uint64_t *queued, char *err, size_t errlen);
 
 /* Per-switch decisions from each switch's pinned trace program. */
 struct fab_tracer;

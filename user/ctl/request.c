@@ -31,8 +31,8 @@ static int exchange(const char *path, const char *line, size_t len, char *resp, 
 			; /* the caller does without xfabd */
 		else if (e == ENOENT || e == ECONNREFUSED)
 			fprintf(stderr,
-				"xfabctl: xfabd is not running for %s (nothing answers on %s)\n",
-				ctl_pin_dir, path);
+				"xfabctl: xfabd is not running%s%s (nothing answers on %s)\n",
+				ctl_pin_dir[0] ? " for " : "", ctl_pin_dir, path);
 		else
 			fprintf(stderr, "xfabctl: cannot reach xfabd on %s: %s%s\n", path,
 				strerror(e), e == EACCES ? " (the socket is root's)" : "");
@@ -65,8 +65,7 @@ int ctl_request(const struct xfab_ctl_req *req, const char *what)
 int ctl_query(const struct xfab_ctl_req *req, const char *what, char *resp, size_t rlen)
 {
 	char path[108], line[XFAB_CTL_MAX_LINE + 1];
-	char error[512], field[32];
-	int len, ok;
+	int len;
 
 	if (xfab_ctl_socket_path(ctl_pin_dir, path, sizeof(path))) {
 		fprintf(stderr, "xfabctl: no control socket path for %s (too long)\n", ctl_pin_dir);
@@ -78,7 +77,16 @@ int ctl_query(const struct xfab_ctl_req *req, const char *what, char *resp, size
 			XFAB_CTL_MAX_LINE - 1);
 		return -2;
 	}
-	if (exchange(path, line, (size_t)len, resp, rlen))
+	return ctl_query_line(path, line, (size_t)len, what, resp, rlen);
+}
+
+int ctl_query_line(const char *sock, const char *line, size_t len, const char *what, char *resp,
+		   size_t rlen)
+{
+	char error[512], field[32];
+	int ok;
+
+	if (exchange(sock, line, len, resp, rlen))
 		return -1;
 	if (xfab_ctl_parse_response(resp, &ok, error, sizeof(error), field, sizeof(field))) {
 		fprintf(stderr, "xfabctl %s: xfabd's answer is not a response: %s", what, resp);
