@@ -65,6 +65,16 @@ $(BUILD)/xfab.bpf.o: $(BPF_SRC) $(BPF_HDRS) | $(BUILD)
 $(BUILD)/xfab.skel.h: $(BUILD)/xfab.bpf.o
 	$(BPFTOOL) gen skeleton $< name xfab > $@
 
+# xfab-linkfault's fault program (not the switch's): its own object and
+# skeleton, which the tool's object includes.
+$(BUILD)/linkfault.bpf.o: bpf/linkfault.bpf.c include/xfab_linkfault.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/linkfault.skel.h: $(BUILD)/linkfault.bpf.o
+	$(BPFTOOL) gen skeleton $< name linkfault > $@
+
+$(BUILD)/obj/tools/xfab-linkfault.o: | $(BUILD)/linkfault.skel.h
+
 # Objects: the library, the agent, the CLI and every test file are compiled
 # once plain (build/obj/...) and once more with ASan/UBSan (build/obj-asan/...,
 # only what the _asan unit suites link), and every program links the objects.
