@@ -173,6 +173,8 @@ METRICS_OBJ := $(patsubst user/%.c,%.o,$(wildcard user/agent/metrics*.c))
 $(eval $(call unit_agent,names,$(METRICS_OBJ)))
 $(eval $(call unit_agent,exposition,$(METRICS_OBJ)))
 $(eval $(call unit_agent,control,agent/requests.o))
+# test_drain serves port-drain through requests.c with drain.c (the groups, holds: recorded)
+$(eval $(call unit_agent,drain,agent/drain.o agent/requests.o))
 $(eval $(call unit_agent,control_socket,agent/control.o agent/requests.o))
 $(eval $(call unit_agent,netlink,agent/netlink.o))
 # test_fibsync plays the kernel's dump in place of netlink.c's.

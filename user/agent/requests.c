@@ -646,8 +646,7 @@ static int restart(struct agent *a, const struct xfab_ctl_req *r, char *out, siz
 /* Who serves each command: the socket knows the table, never a part by
  * name. A part that lives outside this file (pfc.c's watchdog, drain.c)
  * registers its handlers with agent_ctl_register_check or _reply; a command
- * nobody registered (a
- * test that links no PFC part) is refused. */
+ * nobody registered (a test that links no PFC part) is refused. */
 static struct ctl_handler {
 	ctl_reply_fn reply; /* writes the whole answer */
 	ctl_check_fn check; /* or: 0 is ok, -1 a refusal with its field */
