@@ -664,20 +664,22 @@ static struct ctl_handler {
     [XFAB_CTL_DAMPING_STATUS] = {.reply = damping_status},
 };
 
-int agent_ctl_register_reply(enum xfab_ctl_cmd cmd, ctl_reply_fn fn)
+static int ctl_register(enum xfab_ctl_cmd cmd, struct ctl_handler h)
 {
 	if ((unsigned int)cmd >= XFAB_CTL_N_CMDS)
 		return -1;
-	ctl_handlers[cmd] = (struct ctl_handler){.reply = fn};
+	ctl_handlers[cmd] = h;
 	return 0;
+}
+
+int agent_ctl_register_reply(enum xfab_ctl_cmd cmd, ctl_reply_fn fn)
+{
+	return ctl_register(cmd, (struct ctl_handler){.reply = fn});
 }
 
 int agent_ctl_register_check(enum xfab_ctl_cmd cmd, ctl_check_fn fn)
 {
-	if ((unsigned int)cmd >= XFAB_CTL_N_CMDS)
-		return -1;
-	ctl_handlers[cmd] = (struct ctl_handler){.check = fn};
-	return 0;
+	return ctl_register(cmd, (struct ctl_handler){.check = fn});
 }
 
 int agent_ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t outlen)
