@@ -33,9 +33,12 @@ LIB_A_ASAN := $(BUILD)/libxfab_asan.a
 
 # Every tools/X.c is a program build/X, and so is every folder tools/X/ (a
 # tool split into files: its .c files and its private header).
-TOOL_SRC   := $(wildcard tools/*.c tools/*/*.c)
+# A tool's own BPF program (tools/X.bpf.c) is no program of its own: see
+# xfab-linkfault's rules below.
+TOOL_BPF   := $(wildcard tools/*.bpf.c)
+TOOL_SRC   := $(filter-out $(TOOL_BPF),$(wildcard tools/*.c tools/*/*.c))
 TOOL_DIRS  := $(sort $(patsubst tools/%/,%,$(dir $(wildcard tools/*/*.c))))
-TOOLS      := $(patsubst tools/%.c,$(BUILD)/%,$(wildcard tools/*.c)) \
+TOOLS      := $(patsubst tools/%.c,$(BUILD)/%,$(filter-out $(TOOL_BPF),$(wildcard tools/*.c))) \
 	      $(addprefix $(BUILD)/,$(TOOL_DIRS))
 # the bench's own programs: bench/X.bpf.c -> $(BUILD)/X.bpf.o
 BENCH_OBJS := $(patsubst bench/%.bpf.c,$(BUILD)/%.bpf.o,$(wildcard bench/*.bpf.c))
@@ -65,9 +68,9 @@ $(BUILD)/xfab.bpf.o: $(BPF_SRC) $(BPF_HDRS) | $(BUILD)
 $(BUILD)/xfab.skel.h: $(BUILD)/xfab.bpf.o
 	$(BPFTOOL) gen skeleton $< name xfab > $@
 
-# xfab-linkfault's fault program (not the switch's): its own object and
-# skeleton, which the tool's object includes.
-$(BUILD)/linkfault.bpf.o: bpf/linkfault.bpf.c include/xfab_linkfault.h | $(BUILD)
+# xfab-linkfault's fault program (not the switch's, so not in bpf/): its own
+# object and skeleton, which the tool's object includes.
+$(BUILD)/linkfault.bpf.o: tools/xfab-linkfault.bpf.c include/xfab_linkfault.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/linkfault.skel.h: $(BUILD)/linkfault.bpf.o

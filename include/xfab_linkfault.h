@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * xfab-linkfault's fault program (bpf/linkfault.bpf.c) and the tool
+ * xfab-linkfault's fault program (tools/xfab-linkfault.bpf.c) and the tool
  * (tools/xfab-linkfault.c) share these: the fault's settings and what it
  * counts. Not part of xfab's data plane: the tool puts the program in front
  * of xfab's (or the kernel's) receive path on one device.

@@ -14,7 +14,7 @@
  * 0.01..100 with at most two decimals; each frame is hit independently
  * (bpf_get_prandom_u32() below PERCENT/100 * 2^32).
  *
- * The fault is an XDP program, xfab_lf_fault (bpf/linkfault.bpf.c: what a
+ * The fault is an XDP program, xfab_lf_fault (tools/xfab-linkfault.bpf.c: what a
  * damaged frame looks like and how xfab counts it). XDP runs first on a
  * veth's receive path, before tc and the stack, also for frames another
  * device's XDP redirected into the peer. What is not dropped goes on to
