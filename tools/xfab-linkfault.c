@@ -249,7 +249,7 @@ static int lf_read(int prog_fd, struct xfab_lf_conf *conf, struct xfab_lf_stats 
 /* An XDP program already there that is ours: refused, and says which. */
 static int lf_refuse_faulty(int prog_fd)
 {
-	struct xfab_lf_conf conf;
+	struct xfab_lf_conf conf = {0};
 	char what[32] = "?";
 
 	if (!lf_read(prog_fd, &conf, NULL))
@@ -385,8 +385,8 @@ static int do_fault(int ifindex, enum xfab_lf_mode mode, int centi)
 	    .percent_centi = (__u32)centi,
 	    .threshold = ((__u64)centi << 32) / 10000,
 	};
-	__u32 id, xdp_mode;
-	int err, is_fault, fd;
+	__u32 id = 0, xdp_mode = 0;
+	int err, is_fault, fd = -1;
 
 	err = xdp_prog_id(ifindex, &id, &xdp_mode);
 	if (err)
@@ -424,7 +424,7 @@ static int restore_not_faulty(__u32 id, const char *pin, const char *npin)
 static int do_restore(int ifindex)
 {
 	char pin[128], npin[136];
-	__u32 id, mode;
+	__u32 id = 0, mode = 0;
 	int err, link, orig, fault = -1, is_fault;
 
 	err = xdp_prog_id(ifindex, &id, &mode);
@@ -512,7 +512,7 @@ static int do_status(int ifindex, int json)
 {
 	struct xfab_lf_conf conf = {};
 	struct xfab_lf_stats st = {};
-	__u32 id, mode;
+	__u32 id = 0, mode = 0;
 	int err, is_fault = 0, fd = -1;
 
 	err = xdp_prog_id(ifindex, &id, &mode);
