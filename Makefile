@@ -76,7 +76,8 @@ $(BUILD)/linkfault.bpf.o: tools/xfab-linkfault.bpf.c include/xfab_linkfault.h | 
 $(BUILD)/linkfault.skel.h: $(BUILD)/linkfault.bpf.o
 	$(BPFTOOL) gen skeleton $< name linkfault > $@
 
-$(BUILD)/obj/tools/xfab-linkfault.o: | $(BUILD)/linkfault.skel.h
+$(BUILD)/obj/tools/xfab-linkfault.o $(BUILD)/obj/tests/bpf/test_linkfault.o: \
+	| $(BUILD)/linkfault.skel.h
 
 # Objects: the library, the agent, the CLI and every test file are compiled
 # once plain (build/obj/...) and once more with ASan/UBSan (build/obj-asan/...,
