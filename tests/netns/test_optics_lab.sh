@@ -32,7 +32,7 @@
 # an unknown port change nothing; `xfabctl restart` keeps the drain (still
 # 1/2, eth1 still silent); undrain brings the session back (2/2) and eth1
 # carries traffic again.
-# mutate: tools/xfab-linkfault.bpf.c tools/xfab-linkfault.c user/agent/drain.c user/agent/main.c; labs:
+# mutate: tools/xfab-linkfault.c; labs:
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_root
