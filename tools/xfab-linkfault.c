@@ -25,9 +25,9 @@
  *     program is then loaded to match), the link is updated to the fault
  *     program, and the original is pinned while it is out of the link, at
  *     /sys/fs/bpf/xfab-linkfault/NETNS-IFINDEX (NETNS: the namespace's
- *     inode), the array beside it (NETNS-IFINDEX.next: a PROG_ARRAY that no
- *     file or pin holds is emptied). restore updates the link back and
- *     removes both pins.
+ *     inode), the array beside it (NETNS-IFINDEX-next, no dot: bpffs
+ *     refuses one in a name; a PROG_ARRAY that no file or pin holds is
+ *     emptied). restore updates the link back and removes both pins.
  *   - DEV has no XDP program (the kernel alone, xfab's tc datapath): the
  *     fault program is attached in driver mode (netlink, no bpf_link: it
  *     stays when this tool exits) and passes what it does not drop to the
@@ -344,7 +344,7 @@ static int fault_chained(int ifindex, __u32 id, struct xfab_lf_conf *conf)
 	err = orig < 0 ? errno : 0;
 	what = "cannot open its XDP program";
 	if (!err && (pin_path(ifindex, "", pin, sizeof(pin)) ||
-		     pin_path(ifindex, ".next", npin, sizeof(npin)))) {
+		     pin_path(ifindex, "-next", npin, sizeof(npin)))) {
 		err = errno;
 		what = "cannot name the pin";
 	}
@@ -431,7 +431,7 @@ static int do_restore(int ifindex)
 	if (err)
 		return fail("cannot read its XDP program", -err);
 	if (pin_path(ifindex, "", pin, sizeof(pin)) ||
-	    pin_path(ifindex, ".next", npin, sizeof(npin)))
+	    pin_path(ifindex, "-next", npin, sizeof(npin)))
 		return fail("cannot name the pin", errno);
 	is_fault = id ? prog_is_fault(id, &fault) : 0;
 	if (is_fault < 0)

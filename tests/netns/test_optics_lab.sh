@@ -80,15 +80,17 @@ quiet_counts() {
 	done
 	return 1
 }
-# stream N packets h1 -> h2 (10,000/s, one QP): h2's received count
+# stream COUNT packets h1 -> h2 (one QP, 10,000/s): "SENT GOT", what the
+# sender sent and what h2 received
 stream() {
-	L h2 "$BUILD/xfab-roce" recv --duration 15 --idle-ms 1500 -j >"$tmp/recv.json" \
+	L h2 "$BUILD/xfab-roce" recv --duration 20 --idle-ms 1500 -j >"$tmp/recv.json" \
 		2>"$tmp/recv.err" &
 	local r=$!
 	receivers_ready "$tmp/recv.err" || return 1
-	L h1 "$BUILD/xfab-roce" send --dst 10.2.1.2 --count $COUNT --rate 10000 >/dev/null 2>&1
+	L h1 "$BUILD/xfab-roce" send --dst 10.2.1.2 --qps 1 --count $COUNT --rate 10000 \
+		--duration 15 -j >"$tmp/send.json" 2>/dev/null
 	wait $r
-	jq -r .packets "$tmp/recv.json"
+	echo "$(jq -r .sent "$tmp/send.json") $(jq -r .packets "$tmp/recv.json")"
 }
 # within 5 standard deviations of PCT % of n (awk: the binomial's mean and sd)
 binomial_ok() { # binomial_ok HITS N
@@ -98,32 +100,33 @@ binomial_ok() { # binomial_ok HITS N
 
 # One fault MODE on spine1's eth1 under the stream; judged as the header says.
 run_fault() {
-	local dp=$1 mode=$2 b a got line
-	check "[$dp] $mode $PCT on spine1 eth1" N spine1 "$LF" "$mode" eth1 $PCT
+	local dp=$1 mode=$2 b a got sent line
+	check "[$dp] $mode $PCT on spine1 eth1" eval \
+		'N spine1 "$LF" "$mode" eth1 $PCT 2>"$tmp/err" || { cat "$tmp/err"; false; }'
 	check "[$dp] status -j: mode $mode, percent $PCT" eval \
 		'N spine1 "$LF" status eth1 -j | jq -e --arg m "$mode" --argjson p $PCT \
 			".mode == \$m and .percent == \$p and .dev == \"eth1\""'
 	line=$(quiet_counts) || { not_ok "[$dp] quiet counters before the stream"; return; }
 	read -ra b <<<"$line"
-	got=$(stream)
+	read -r sent got <<<"$(stream)"
 	line=$(quiet_counts) || { not_ok "[$dp] quiet counters after the stream"; return; }
 	read -ra a <<<"$line"
 	# fields: 0 rx, 1 bad_checksum, 2 ipv6_bad_version, 3 smac_multicast,
 	# 4 seen, 5 dropped, 6 c_ipv4, 7 c_ipv6, 8 c_other, 9 unchained
 	local rx=$((a[0] - b[0])) seen=$((a[4] - b[4])) drop=$((a[5] - b[5]))
 	local c4=$((a[6] - b[6])) c6=$((a[7] - b[7])) co=$((a[8] - b[8])) other
-	other=$((seen - COUNT))
-	echo "    [$dp] $mode: sent $COUNT, seen $seen (other $other), dropped $drop," \
+	other=$((seen - sent))
+	echo "    [$dp] $mode: sent $sent, seen $seen (other $other), dropped $drop," \
 		"corrupted $c4/$c6/$co, xfab rx $rx, bad_checksum $((a[1] - b[1])), h2 got $got"
-	check "[$dp] $mode: the fault saw the stream ($seen >= $COUNT), no survivor unchained" eval \
-		'[ "$other" -ge 0 ] && [ "${a[9]}" == 0 ]'
+	check "[$dp] $mode: the sender sent $COUNT, the fault saw them ($seen), none unchained" eval \
+		'[ "$sent" == $COUNT ] && [ "$other" -ge 0 ] && [ "${a[9]}" == 0 ]'
 	check "[$dp] $mode: xfab received exactly seen - dropped ($rx == $seen - $drop)" \
 		[ "$rx" == $((seen - drop)) ]
 	if [ "$mode" == loss ]; then
 		check "[$dp] loss: dropped $drop of $seen within 5 sd of $PCT %" binomial_ok "$drop" "$seen"
 		check "[$dp] loss: nothing corrupted" [ $((c4 + c6 + co)) == 0 ]
-		check "[$dp] loss: h2 got sent - dropped ($got; $((COUNT - drop)) + up to $other)" eval \
-			'[ "$got" -ge $((COUNT - drop)) ] && [ "$got" -le $((COUNT - drop + other)) ]'
+		check "[$dp] loss: h2 got sent - dropped ($got; $((sent - drop)) + up to $other)" eval \
+			'[ "$got" -ge $((sent - drop)) ] && [ "$got" -le $((sent - drop + other)) ]'
 	else
 		check "[$dp] corrupt: corrupted $c4 of $seen within 5 sd of $PCT %" \
 			binomial_ok $((c4 + c6 + co)) "$seen"
@@ -132,8 +135,8 @@ run_fault() {
 			[ $((a[1] - b[1])) == "$c4" ]
 		check "[$dp] corrupt: ipv6_bad_version, smac_multicast == the other kinds ($c6, $co)" \
 			eval '[ $((a[2] - b[2])) == "$c6" ] && [ $((a[3] - b[3])) == "$co" ]'
-		check "[$dp] corrupt: h2 got none of them ($got; $((COUNT - c4)) + up to $other)" eval \
-			'[ "$got" -ge $((COUNT - c4)) ] && [ "$got" -le $((COUNT - c4 + other)) ]'
+		check "[$dp] corrupt: h2 got none of them ($got; $((sent - c4)) + up to $other)" eval \
+			'[ "$got" -ge $((sent - c4)) ] && [ "$got" -le $((sent - c4 + other)) ]'
 	fi
 	check "[$dp] restore spine1 eth1" N spine1 "$LF" restore eth1
 }
@@ -200,14 +203,16 @@ tx_still() {
 eth1_status() { # jq FILTER on leaf1's eth1 in show interfaces status
 	L2 leaf1 xfabctl -j show interfaces status | jq -e ".ports[] | select(.port == \"eth1\") | $1"
 }
-# 16 QPs h1 -> h2 for $1 s, 1,000 packets/s each, in the background
+# 16 QPs h1 -> h2 for $1 s, 1,000 packets/s each (16,000 x $1 in all), in
+# the background
 drain_traffic() {
 	L2 h2 "$BUILD/xfab-roce" recv --duration $(($1 + 4)) --idle-ms 2000 -j >"$tmp/d.json" \
 		2>"$tmp/d.err" &
 	dr=$!
 	receivers_ready "$tmp/d.err" || return 1
 	L2 h1 "$BUILD/xfab-roce" send --dst 10.2.1.2 --qps 16 --sport 43000 --sport-per-qp \
-		--rate 16000 --count $(($1 * 16000)) -j >"$tmp/s.json" 2>/dev/null &
+		--rate 16000 --count $(($1 * 1000)) --duration $(($1 + 2)) -j >"$tmp/s.json" \
+		2>/dev/null &
 	ds=$!
 }
 
@@ -233,7 +238,8 @@ run_drain() {
 	echo "    [drain] sent $(jq .sent "$tmp/s.json"), h2 got $(jq .packets "$tmp/d.json")," \
 		"lost $(jq .lost "$tmp/d.json"), QPs $(jq .qps "$tmp/d.json")"
 	check "[drain] every packet reached h2 (via spine2), all 16 QPs" eval \
-		'[ "$(jq .packets "$tmp/d.json")" == "$(jq .sent "$tmp/s.json")" ] &&
+		'[ "$(jq .sent "$tmp/s.json")" == 96000 ] &&
+		 [ "$(jq .packets "$tmp/d.json")" == "$(jq .sent "$tmp/s.json")" ] &&
 		 [ "$(jq .lost "$tmp/d.json")" == 0 ] && [ "$(jq .qps "$tmp/d.json")" == 16 ]'
 	st=$(L2 leaf1 xfabctl -j show interfaces status | jq -c '.ports[] | select(.port == "eth1")')
 	echo "    [drain] show interfaces status: $st"
