@@ -42,6 +42,8 @@ replies() {
 	N h1 ping -n -q -c 5 -i 0.1 -W 1 10.2.1.2 2>/dev/null |
 		sed -n 's/.* \([0-9]*\) received.*/\1/p'
 }
+# the fault on SWITCH's eth1 as status -j says it: "MODE PERCENT"
+fault() { N "$1" "$LF" status eth1 -j | jq -r '"\(.mode) \(.percent)"'; }
 carrier_up() { N "$1" ip link show "$2" | grep -q 'LOWER_UP'; }
 
 # xfabd restarts while its link drops: the new one takes the link over with
@@ -85,8 +87,7 @@ run_datapath() {
 	s1=$(xdp_id spine1 eth1)
 	echo "    dropping: leaf1 eth1 xdp prog '$l1', spine1 eth1 '$s1'"
 	check "[$dp] status: loss 100 % on both ends" eval \
-		'[ "$(N leaf1 "$LF" status eth1 -j | jq -r "\(.mode) \(.percent)")" == "loss 100" ] &&
-		 [ "$(N spine1 "$LF" status eth1 -j | jq -r "\(.mode) \(.percent)")" == "loss 100" ]'
+		'[ "$(fault leaf1)" == "loss 100" ] && [ "$(fault spine1)" == "loss 100" ]'
 	check "[$dp] both ends keep their carrier" eval 'carrier_up leaf1 eth1 && carrier_up spine1 eth1'
 	r=$(replies)
 	check "[$dp] dropping: h1 -> h2 gets no answer ($r of 5)" [ "$r" == 0 ]
