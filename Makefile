@@ -33,9 +33,12 @@ LIB_A_ASAN := $(BUILD)/libxfab_asan.a
 
 # Every tools/X.c is a program build/X, and so is every folder tools/X/ (a
 # tool split into files: its .c files and its private header).
-TOOL_SRC   := $(wildcard tools/*.c tools/*/*.c)
+# A tool's own BPF program (tools/X.bpf.c) is no program of its own: see
+# xfab-linkfault's rules below.
+TOOL_BPF   := $(wildcard tools/*.bpf.c)
+TOOL_SRC   := $(filter-out $(TOOL_BPF),$(wildcard tools/*.c tools/*/*.c))
 TOOL_DIRS  := $(sort $(patsubst tools/%/,%,$(dir $(wildcard tools/*/*.c))))
-TOOLS      := $(patsubst tools/%.c,$(BUILD)/%,$(wildcard tools/*.c)) \
+TOOLS      := $(patsubst tools/%.c,$(BUILD)/%,$(filter-out $(TOOL_BPF),$(wildcard tools/*.c))) \
 	      $(addprefix $(BUILD)/,$(TOOL_DIRS))
 # the bench's own programs: bench/X.bpf.c -> $(BUILD)/X.bpf.o
 BENCH_OBJS := $(patsubst bench/%.bpf.c,$(BUILD)/%.bpf.o,$(wildcard bench/*.bpf.c))
@@ -64,6 +67,17 @@ $(BUILD)/xfab.bpf.o: $(BPF_SRC) $(BPF_HDRS) | $(BUILD)
 
 $(BUILD)/xfab.skel.h: $(BUILD)/xfab.bpf.o
 	$(BPFTOOL) gen skeleton $< name xfab > $@
+
+# xfab-linkfault's fault program (not the switch's, so not in bpf/): its own
+# object and skeleton, which the tool's object includes.
+$(BUILD)/linkfault.bpf.o: tools/xfab-linkfault.bpf.c include/xfab_linkfault.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/linkfault.skel.h: $(BUILD)/linkfault.bpf.o
+	$(BPFTOOL) gen skeleton $< name linkfault > $@
+
+$(BUILD)/obj/tools/xfab-linkfault.o $(BUILD)/obj/tests/bpf/test_linkfault.o: \
+	| $(BUILD)/linkfault.skel.h
 
 # Objects: the library, the agent, the CLI and every test file are compiled
 # once plain (build/obj/...) and once more with ASan/UBSan (build/obj-asan/...,
@@ -165,6 +179,8 @@ METRICS_OBJ := $(patsubst user/%.c,%.o,$(wildcard user/agent/metrics*.c))
 $(eval $(call unit_agent,names,$(METRICS_OBJ)))
 $(eval $(call unit_agent,exposition,$(METRICS_OBJ)))
 $(eval $(call unit_agent,control,agent/requests.o))
+# test_drain serves port-drain through requests.c with drain.c (the groups, holds: recorded)
+$(eval $(call unit_agent,drain,agent/drain.o agent/requests.o))
 $(eval $(call unit_agent,control_socket,agent/control.o agent/requests.o))
 $(eval $(call unit_agent,netlink,agent/netlink.o))
 # test_fibsync plays the kernel's dump in place of netlink.c's.

@@ -514,7 +514,8 @@ static void test_cli_tables(void **state)
 	    "ports\ndatapath\ncounters\ndrops\nfastpath\nroutes\nfib\nnexthops\ngroups\nlb\nneighbo"
 	    "rs\ncopp\n"
 	    "acl\n"
-	    "flowlets\nte\nqueues\nwatermark\nqueue counters\nfib-sync\ninterfaces damping\n"
+	    "flowlets\nte\nqueues\nwatermark\nqueue counters\nfib-sync\ninterfaces "
+	    "status\ninterfaces damping\n"
 	    "pfc counters\n"
 	    "pfc status\npfcwd config\npfcwd stats\nvnet brief\nvnet routes\nvnet counters\n"
 	    "vxlan tunnel\n";

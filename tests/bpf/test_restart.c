@@ -15,6 +15,8 @@
  *     data plane attached for the next one;
  *   - pins of another ABI are refused and left forwarding; --force
  *     replaces them;
+ *   - a drained port stays drained (its device dormant) across `xfabctl
+ *     restart`, and is forgotten by a TERM without --keep;
  *   - a port that left the config loses its link; a start that fails half
  *     way (a port it cannot attach) puts the adopted ports back on their
  *     old program;
@@ -435,6 +437,62 @@ static void test_restart_request_and_keep(void **state)
 	assert_true(dir_gone());
 }
 
+/* xfabctl -P dir ARGS: its exit status. */
+static int ctl(const char *args)
+{
+	return sh("'%s/xfabctl' -P '%s' %s >/dev/null 2>&1", build, dir, args);
+}
+
+/* r2 in show interfaces status as drained, with the test's reason (1), or
+ * not drained (0). */
+static int r2_drained(void)
+{
+	return sh("'%s/xfabctl' -P '%s' -j show interfaces status | grep -q "
+		  "'\"port\":\"r2\",[^}]*\"drained\":true,\"drain_reason\":\"test: restart\"'",
+		  build, dir) == 0;
+}
+
+static int r2_dormant(void)
+{
+	return sh("ip -d link show r2 | grep -q 'mode DORMANT'") == 0;
+}
+
+/* A drain (docs/OPERATIONS.md, "Draining a port") outlives `xfabctl
+ * restart`: the device stays dormant (the kernel's link mode) and the new
+ * process reports it drained with its reason; undrain releases it; a drain
+ * is forgotten by a TERM without --keep, which releases the hold and
+ * removes the drains file. */
+static void test_drain_kept_across_restart(void **state)
+{
+	char drains[256];
+	size_t off;
+
+	(void)state;
+	snprintf(drains, sizeof(drains), "/run/xfab/xfab-test-restart-%d/rs.drains", (int)getpid());
+	write_config(cfg2, "xdp", 2);
+	wait_forwarding(start(cfg2, NULL));
+	assert_false(r2_dormant());
+	assert_int_equal(ctl("interface drain r2 --reason 'test: restart'"), 0);
+	assert_true(r2_dormant());
+	assert_true(r2_drained());
+	off = log_size();
+	assert_int_equal(ctl("restart"), 0);
+	wait_forwarding(off);
+	assert_true(r2_dormant());
+	assert_true(r2_drained());
+	assert_int_equal(ctl("interface undrain r2"), 0);
+	assert_false(r2_dormant());
+	assert_false(r2_drained());
+	assert_int_equal(ctl("interface drain r2 --reason 'test: restart'"), 0);
+	assert_int_equal(access(drains, F_OK), 0);
+	stop(SIGTERM);
+	assert_false(r2_dormant());
+	assert_int_not_equal(access(drains, F_OK), 0);
+	wait_forwarding(start(cfg2, NULL));
+	assert_false(r2_drained());
+	stop(SIGTERM);
+}
+
 static void test_other_abi_refused(void **state)
 {
 	struct xfab_abi_info info;
@@ -735,6 +793,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_teardown(test_kill_and_adopt, cleanup),
 	    cmocka_unit_test_teardown(test_restart_request_and_keep, cleanup),
+	    cmocka_unit_test_teardown(test_drain_kept_across_restart, cleanup),
 	    cmocka_unit_test_teardown(test_other_abi_refused, cleanup),
 	    cmocka_unit_test_teardown(test_stray_ports_and_rollback, cleanup),
 	    cmocka_unit_test_teardown(test_egress_guard, cleanup),

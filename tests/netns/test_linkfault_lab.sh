@@ -15,6 +15,7 @@
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_root
+need_cmds jq
 BUILD=${BUILD:-$ROOT/build}
 NAME="lf$$"
 NAME=${NAME:0:8}
@@ -41,6 +42,8 @@ replies() {
 	N h1 ping -n -q -c 5 -i 0.1 -W 1 10.2.1.2 2>/dev/null |
 		sed -n 's/.* \([0-9]*\) received.*/\1/p'
 }
+# the fault on SWITCH's eth1 as status -j says it: "MODE PERCENT"
+fault() { N "$1" "$LF" status eth1 -j | jq -r '"\(.mode) \(.percent)"'; }
 carrier_up() { N "$1" ip link show "$2" | grep -q 'LOWER_UP'; }
 
 # xfabd restarts while its link drops: the new one takes the link over with
@@ -53,7 +56,7 @@ check_restart_meanwhile() {
 		 timeout 60 "$ROOT/scripts/xfab-lab" restart "$TOPO" leaf1 --name "$NAME" >/dev/null'
 	r=$(replies)
 	check "[xdp] the new xfabd's program forwards on eth1 ($r of 5)" eval \
-		'[ "$r" == 5 ] && [ "$(N leaf1 "$LF" status eth1)" == forwarding ]'
+		'[ "$r" == 5 ] && [ "$(N leaf1 "$LF" status eth1)" == "eth1: forwarding" ]'
 	check "[xdp] restore then says the drop was replaced, and leaves no pin" eval \
 		'! N leaf1 "$LF" restore eth1 2>"$tmp/err" && grep -q "replaced meanwhile" "$tmp/err" &&
 		 [ ! -e /sys/fs/bpf/xfab-linkfault ]'
@@ -83,16 +86,15 @@ run_datapath() {
 	l1=$(xdp_id leaf1 eth1)
 	s1=$(xdp_id spine1 eth1)
 	echo "    dropping: leaf1 eth1 xdp prog '$l1', spine1 eth1 '$s1'"
-	check "[$dp] status: dropping on both ends" eval \
-		'[ "$(N leaf1 "$LF" status eth1)" == dropping ] &&
-		 [ "$(N spine1 "$LF" status eth1)" == dropping ]'
+	check "[$dp] status: loss 100 % on both ends" eval \
+		'[ "$(fault leaf1)" == "loss 100" ] && [ "$(fault spine1)" == "loss 100" ]'
 	check "[$dp] both ends keep their carrier" eval 'carrier_up leaf1 eth1 && carrier_up spine1 eth1'
 	r=$(replies)
 	check "[$dp] dropping: h1 -> h2 gets no answer ($r of 5)" [ "$r" == 0 ]
 	check "[$dp] dropping: leaf1 -> spine1 link address gets no answer" eval \
 		'! N leaf1 ping -n -q -c 2 -i 0.1 -W 1 10.254.1.0 >/dev/null'
 	check "[$dp] a second drop is refused and changes nothing" eval \
-		'! N leaf1 "$LF" drop eth1 2>"$tmp/err" && grep -q "already dropping" "$tmp/err" &&
+		'! N leaf1 "$LF" drop eth1 2>"$tmp/err" && grep -q "already faulty (loss 100.00 %)" "$tmp/err" &&
 		 [ "$(xdp_id leaf1 eth1)" == "$l1" ]'
 
 	check "[$dp] restore leaf1 eth1" N leaf1 "$LF" restore eth1
@@ -100,7 +102,7 @@ run_datapath() {
 	check "[$dp] restored: the same XDP program as before on both ends ('$l0', '$s0')" eval \
 		'[ "$(xdp_id leaf1 eth1)" == "$l0" ] && [ "$(xdp_id spine1 eth1)" == "$s0" ]'
 	check "[$dp] restored: status forwarding" eval \
-		'[ "$(N leaf1 "$LF" status eth1)" == forwarding ]'
+		'[ "$(N leaf1 "$LF" status eth1)" == "eth1: forwarding" ]'
 	check "[$dp] restored: nothing pinned for it" [ ! -e /sys/fs/bpf/xfab-linkfault ]
 	r=$(replies)
 	check "[$dp] restored: h1 -> h2 answers again ($r of 5)" [ "$r" == 5 ]

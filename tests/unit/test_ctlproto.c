@@ -492,6 +492,59 @@ static void test_pfcwd(void **state)
 	assert_string_equal(req.ports, "");
 }
 
+/* port-drain and port-undrain (docs/CONTROL.md): the port required and a
+ * port name, the reason optional, printable and at most 64 characters
+ * (both sides of the limit); a round trip keeps both. */
+static void test_drain(void **state)
+{
+	char line[256], reason[XFAB_CTL_REASON_MAX + 2];
+	struct xfab_ctl_req req, again;
+	struct xfab_ctl_err err;
+	char buf[XFAB_CTL_MAX_LINE];
+	int n;
+
+	(void)state;
+	refused("{\"cmd\":\"port-drain\"}", "port", "missing field \"port\"");
+	refused("{\"cmd\":\"port-undrain\"}", "port", "missing field \"port\"");
+	refused("{\"cmd\":\"port-drain\",\"port\":\"\"}", "port", "1 to 15");
+	refused("{\"cmd\":\"port-drain\",\"port\":\"eth1234567890abcd\"}", "port", "1 to 15");
+	refused("{\"cmd\":\"port-drain\",\"port\":\"eth 2\"}", "port", "not a port name");
+	refused("{\"cmd\":\"port-drain\",\"port\":2}", "port", "must be a string");
+	refused("{\"cmd\":\"port-undrain\",\"port\":\"eth2\",\"reason\":\"x\"}", "reason",
+		"unknown field");
+	refused("{\"cmd\":\"port-drain\",\"port\":\"eth2\",\"reason\":\"a\\nb\"}", "reason",
+		"printable ASCII only");
+	refused("{\"cmd\":\"port-drain\",\"port\":\"eth2\",\"reason\":\"\\u00e9\"}", "reason",
+		"printable ASCII only");
+	memset(reason, 'r', sizeof(reason) - 1);
+	reason[sizeof(reason) - 1] = '\0'; /* 65 characters */
+	snprintf(line, sizeof(line), "{\"cmd\":\"port-drain\",\"port\":\"eth2\",\"reason\":\"%s\"}",
+		 reason);
+	refused(line, "reason", "at most 64 characters (65 given)");
+	reason[XFAB_CTL_REASON_MAX] = '\0'; /* 64 */
+	snprintf(line, sizeof(line), "{\"cmd\":\"port-drain\",\"port\":\"eth2\",\"reason\":\"%s\"}",
+		 reason);
+	accepted(line, &req);
+	assert_string_equal(req.reason, reason);
+
+	accepted("{\"cmd\":\"port-drain\",\"port\":\"eth2\",\"reason\":\"doctor: 1.0 % loss\"}",
+		 &req);
+	assert_int_equal(req.cmd, XFAB_CTL_PORT_DRAIN);
+	assert_string_equal(req.port, "eth2");
+	assert_string_equal(req.reason, "doctor: 1.0 % loss");
+	n = xfab_ctl_format_request(&req, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(xfab_ctl_parse_request(buf, (size_t)n - 1, &again, &err), 0);
+	assert_string_equal(again.port, "eth2");
+	assert_string_equal(again.reason, "doctor: 1.0 % loss");
+	accepted("{\"cmd\":\"port-undrain\",\"port\":\"eth2\"}", &req);
+	assert_int_equal(req.cmd, XFAB_CTL_PORT_UNDRAIN);
+	assert_string_equal(req.port, "eth2");
+	n = xfab_ctl_format_request(&req, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_null(strstr(buf, "reason"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -500,6 +553,7 @@ int main(void)
 	    cmocka_unit_test(test_responses), cmocka_unit_test(test_socket_path),
 	    cmocka_unit_test(test_limits),    cmocka_unit_test(test_escapes),
 	    cmocka_unit_test(test_pfcwd),     cmocka_unit_test(test_generations),
+	    cmocka_unit_test(test_drain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -166,6 +166,9 @@ static void damping_setup(void)
 		xfab_damp_event(&damping.d[1], 1, (__u64)i * 1000 + 500);
 	}
 	assert_true(damping.d[1].suppressed);
+	/* eth3 drained, twice so far (drain.c) */
+	damping.drained[2] = 1;
+	damping.drains_total[2] = 2;
 }
 
 static char *write_exposition(void)
@@ -234,6 +237,8 @@ static void test_series_present(void **state)
 	    {"xfab_port_damping_suppressions_total", "switch,port", 1},
 	    {"xfab_port_link_events_total", "switch,port,event", 2},
 	    {"xfab_port_link_events_advertised_total", "switch,port,event", 2},
+	    {"xfab_port_drained", "switch,port", 3},
+	    {"xfab_port_drains_total", "switch,port", 3},
 	};
 	char *buf = write_exposition();
 
@@ -247,6 +252,14 @@ static void test_series_present(void **state)
 		assert_string_equal(f->labels, want[i].labels);
 		assert_int_equal(f->samples, want[i].samples);
 	}
+	/* the drains: every port, eth3 drained twice (a fresh text: parse
+	 * cuts the one it read) */
+	free(buf);
+	buf = write_exposition();
+	assert_non_null(strstr(buf, "\nxfab_port_drained{switch=\"leaf1\",port=\"eth3\"} 1\n"));
+	assert_non_null(strstr(buf, "\nxfab_port_drained{switch=\"leaf1\",port=\"eth1\"} 0\n"));
+	assert_non_null(
+	    strstr(buf, "\nxfab_port_drains_total{switch=\"leaf1\",port=\"eth3\"} 2\n"));
 	/* reasons and events: one series each, a label of their own */
 	assert_string_equal(fam_get("xfab_drops_total", 0)->labels, "switch,reason");
 	assert_string_equal(fam_get("xfab_lb_events_total", 0)->labels, "switch,event");

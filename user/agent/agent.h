@@ -97,6 +97,16 @@ struct agent_damping {
 	long long downs[XFAB_MAX_PORTS]; /* the carrier losses counted so far; -1: unknown */
 };
 
+/* Drained ports (drain.c): out of every group and held dormant on request,
+ * by port index of cfg. */
+struct agent_drain {
+	int on[XFAB_MAX_PORTS];
+	char reason[XFAB_MAX_PORTS][XFAB_CTL_REASON_MAX + 1];
+	long long since[XFAB_MAX_PORTS]; /* when drained, Unix seconds */
+	__u64 total[XFAB_MAX_PORTS];	 /* drains so far (kept across restarts) */
+	char path[300];			 /* the drains file; "": none */
+};
+
 struct agent {
 	const char *cfg_path;
 	const char *pin_root;
@@ -138,6 +148,7 @@ struct agent {
 	struct xfab_fib_status fib_pub;	     /* fs and the mirror's figures, for metrics */
 	struct agent_damping damping;	     /* link event damping, per port */
 	struct xfab_damping_pub damping_pub; /* its state, for metrics */
+	struct agent_drain drain;	     /* drained ports */
 	int dirty;	     /* an event could not be applied alone: recompile from the config */
 	struct te_pin *pins; /* runtime TE pins, in the RIB as XFAB_RIB_SRC_TE_PIN */
 	int n_pins;
@@ -215,6 +226,8 @@ void agent_probe_unresolved(struct agent *a);
 void agent_egress_guard_refresh(struct agent *a);
 /* Ports whose damping suppression ended by now: back in use if up. */
 void agent_damping_expire(struct agent *a);
+/* Port p is up or down now: in or out of every group. */
+void agent_port_set_up(struct agent *a, int p, int up);
 
 /* ---- damping.c: link event damping (docs/OPERATIONS.md) ---- */
 /* Fresh dampers for every port (after the ports are resolved), and the
@@ -236,6 +249,25 @@ void agent_damping_reload_commit(struct agent *a, const struct xfab_config *old)
 void agent_damping_stop(struct agent *a);
 /* Copies the dampers to a->damping_pub (the metrics thread reads them). */
 void agent_damping_publish(struct agent *a);
+/* Holds port p's device dormant while it is suppressed or drained, and
+ * releases it when neither. */
+void agent_damping_hold(struct agent *a, int p);
+/* The state xfabd acts on for port p, drain aside: its damper's, or
+ * (damping off) the kernel's carrier and IFF_UP now. */
+int agent_damping_state(struct agent *a, int p);
+
+/* ---- drain.c: drained ports (docs/OPERATIONS.md, "Draining a port") ---- */
+/* The drains a previous xfabd kept (its drains file), before the dampers
+ * start and the tables are built: those ports start out of every group. */
+void agent_drain_start(struct agent *a);
+/* A stop that takes the data plane down forgets the drains (the file
+ * goes); a restart that keeps it keeps them. */
+void agent_drain_stop(struct agent *a);
+/* Reload: the drains of ports next keeps (by name) read down in live; then,
+ * once a->cfg is next, moved over (a port next drops loses its drain). */
+void agent_drain_reload_mask(const struct agent *a, const struct xfab_config *next,
+			     struct xfab_port_live *live);
+void agent_drain_reload_commit(struct agent *a, const struct xfab_config *old);
 
 /* ---- fibsync.c ---- */
 /* Dumps and mirrors the kernel's routes (nothing without FIB_SYNC). */
@@ -276,9 +308,18 @@ typedef int (*ctl_reply_fn)(struct agent *a, const struct xfab_ctl_req *r, char 
 			    size_t outlen);
 typedef int (*ctl_check_fn)(struct agent *a, const struct xfab_ctl_req *r, char *field, size_t flen,
 			    char *msg, size_t mlen);
+/* The port of cfg a request names in field, or a refusal in out (the
+ * PORT table's names listed): 0 and *port, or the refusal's length. */
+int agent_ctl_port(const struct agent *a, const char *name, const char *field, char *out,
+		   size_t outlen, int *port);
+/* A refusal in out: field at fault (or "") and why. */
+int agent_ctl_refuse(char *out, size_t outlen, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Serves cmd with fn from now on (a part outside requests.c). 0, or -1 on
  * a command out of range. */
 int agent_ctl_register_check(enum xfab_ctl_cmd cmd, ctl_check_fn fn);
+/* The same for a handler that writes its own answer. */
+int agent_ctl_register_reply(enum xfab_ctl_cmd cmd, ctl_reply_fn fn);
 /* One request line (no newline) -> one response line in out (newline
  * included). Returns the response's length. Nothing changes on a refusal. */
 int agent_ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t outlen);

@@ -35,11 +35,13 @@ static int damping_raw(const struct xfab_nl_link *l)
 	return l->carrier >= 0 ? l->carrier : l->oper_up;
 }
 
+/* on: the damper suppresses port p; a drained port (drain.c) is held too. */
 static void damping_hold(struct agent *a, int p, int on)
 {
 	struct agent_damping *dm = &a->damping;
 	int err;
 
+	on = on || a->drain.on[p];
 	if (dm->held[p] == on)
 		return;
 	err = agent_nl_set_dormant(a->live[p].ifindex, on);
@@ -80,6 +82,22 @@ static void damping_scan(const struct xfab_config *cfg, struct damping_scan *s)
 		s->downs[p] = -1;
 	if (agent_nl_dump_links(&h))
 		log_warn("damping: cannot list the links; every damper starts from down");
+}
+
+void agent_damping_hold(struct agent *a, int p)
+{
+	damping_hold(a, p, a->damping.d[p].suppressed);
+}
+
+int agent_damping_state(struct agent *a, int p)
+{
+	const struct xfab_damp *d = &a->damping.d[p];
+	struct damping_scan s;
+
+	if (xfab_damp_enabled(&d->cfg))
+		return d->advertised;
+	damping_scan(&a->cfg, &s);
+	return s.raw[p];
 }
 
 void agent_damping_start(struct agent *a)
@@ -239,6 +257,7 @@ void agent_damping_reload_commit(struct agent *a, const struct xfab_config *old)
 	agent_damping_publish(a);
 }
 
+/* A drained port stays held unless agent_drain_stop ended its drain. */
 void agent_damping_stop(struct agent *a)
 {
 	for (int p = 0; p < a->cfg.n_ports; p++)
@@ -254,6 +273,8 @@ void agent_damping_publish(struct agent *a)
 	for (int p = 0; p < a->cfg.n_ports; p++) {
 		snprintf(pub->names[p], sizeof(pub->names[p]), "%s", a->cfg.ports[p].name);
 		pub->d[p] = a->damping.d[p];
+		pub->drained[p] = a->drain.on[p];
+		pub->drains_total[p] = a->drain.total[p];
 	}
 	pthread_mutex_unlock(&pub->lock);
 }

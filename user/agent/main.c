@@ -117,8 +117,9 @@ static void reload_one(struct agent *a)
 		log_err("reload rejected; running config unchanged");
 		goto reject;
 	}
-	/* a port the new config keeps suppressed stays out of the groups */
+	/* a port the new config keeps suppressed or drained stays out of the groups */
 	agent_damping_reload_mask(a, &cfg, live);
+	agent_drain_reload_mask(a, &cfg, live);
 	memcpy(old_live, a->live, sizeof(old_live));
 	memcpy(a->live, live, sizeof(live));
 	if (agent_ports_reload_attach(a, &cfg)) {
@@ -140,7 +141,8 @@ static void reload_one(struct agent *a)
 		memcpy(cfg.fib_groups_loaded, old.fib_groups_loaded, sizeof(cfg.fib_groups_loaded));
 		a->cfg = cfg;
 		agent_ports_reload_finish(a, &old);
-		agent_code_reload_end(a); /* and lose what it dropped, after them */
+		agent_code_reload_end(a);	    /* and lose what it dropped, after them */
+		agent_drain_reload_commit(a, &old); /* before the dampers: their holds read it */
 		agent_damping_reload_commit(a, &old);
 		if (agent_pfc_start(a))
 			log_err(
@@ -527,7 +529,9 @@ int main(int argc, char **argv)
 	}
 	if (agent_nl_dump_neighs(&nh))
 		log_warn("cannot read the kernel's neighbour table; learning as it changes");
-	/* after the event socket: a link that moves from here on is an event */
+	/* after the event socket: a link that moves from here on is an event;
+	 * the drains first, which the dampers' holds include */
+	agent_drain_start(&a);
 	agent_damping_start(&a);
 	if (agent_rebuild_and_apply(&a, &a.cfg))
 		goto out_nl;
@@ -543,9 +547,12 @@ int main(int argc, char **argv)
 	start_services(&a);
 	agent_probe_unresolved(&a); /* now, not a second from now */
 	ret = event_loop(&a) ? 1 : 0;
-	agent_damping_stop(&a);
 	if (a.restart_due || a.keep_signal)
 		a.keep = 1;
+	/* drains outlive a restart that keeps the data plane, not a stop */
+	if (!a.keep)
+		agent_drain_stop(&a);
+	agent_damping_stop(&a);
 	if (!a.restart_due)
 		notify(a.keep ? "STOPPING=1\nSTATUS=stopping; the data plane keeps forwarding"
 			      : "STOPPING=1\nSTATUS=stopping: detaching the ports");

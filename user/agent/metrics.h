@@ -30,6 +30,8 @@ struct xfab_damping_pub {
 	int n_ports;
 	char names[XFAB_MAX_PORTS][16];
 	struct xfab_damp d[XFAB_MAX_PORTS];
+	int drained[XFAB_MAX_PORTS];	    /* drain.c: the port is drained */
+	__u64 drains_total[XFAB_MAX_PORTS]; /* and how often it was */
 };
 
 struct xfab_metrics_src {

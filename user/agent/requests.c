@@ -64,6 +64,17 @@ static int refuse(char *out, size_t outlen, const char *field, const char *fmt, 
 	return n;
 }
 
+int agent_ctl_refuse(char *out, size_t outlen, const char *field, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return refuse(out, outlen, field, "%s", msg);
+}
+
 void agent_pins_free(struct te_pin *pins, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -139,20 +150,26 @@ static void rib_unset(struct agent *a, const struct xfab_cfg_te *te)
 	xfab_rib_del(a->rib, &key, XFAB_RIB_SRC_TE_PIN);
 }
 
-/* The port a te-add or te-del names, or a refusal. */
-static int in_port(const struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen,
-		   int *port)
+int agent_ctl_port(const struct agent *a, const char *name, const char *field, char *out,
+		   size_t outlen, int *port)
 {
 	char names[256] = "";
 	size_t o = 0;
 
-	*port = xfab_config_port_index(&a->cfg, r->in);
+	*port = xfab_config_port_index(&a->cfg, name);
 	if (*port >= 0)
 		return 0;
 	for (int p = 0; p < a->cfg.n_ports && o < sizeof(names); p++)
 		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", p ? ", " : "",
 				      a->cfg.ports[p].name);
-	return refuse(out, outlen, "in", "port \"%s\" is not in the PORT table (%s)", r->in, names);
+	return refuse(out, outlen, field, "port \"%s\" is not in the PORT table (%s)", name, names);
+}
+
+/* The port a te-add or te-del names, or a refusal. */
+static int in_port(const struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen,
+		   int *port)
+{
+	return agent_ctl_port(a, r->in, "in", out, outlen, port);
 }
 
 /* The generation fence: a request of an older plan than the switch holds
@@ -518,15 +535,28 @@ static int fib_status(struct agent *a, const struct xfab_ctl_req *r, char *out, 
 	    c.swept_routes, c.lag_last_s * 1e6, c.lag_max_s * 1e6);
 }
 
-/* One port's damper as JSON (docs/CONTROL.md, damping-status). */
-static int damping_json(const char *name, const struct xfab_damp *d, __u64 now, char *buf,
-			size_t len)
+/* Port p's state and drain as JSON members: ,"oper":"up","drained":true,
+ * "drain_reason":"...","drained_since":SECONDS,"drains":N (docs/CONTROL.md). */
+static int drain_members(const struct agent *a, int p, char *buf, size_t len)
+{
+	char reason[6 * XFAB_CTL_REASON_MAX + 3];
+
+	if (xfab_ctl_json_string(reason, sizeof(reason), a->drain.reason[p]) < 0)
+		snprintf(reason, sizeof(reason), "\"\"");
+	return snprintf(
+	    buf, len,
+	    ",\"oper\":\"%s\",\"drained\":%s,\"drain_reason\":%s,\"drained_since\":%lld,"
+	    "\"drains\":%llu}",
+	    a->live[p].oper_up ? "up" : "down", a->drain.on[p] ? "true" : "false", reason,
+	    a->drain.since[p], (unsigned long long)a->drain.total[p]);
+}
+
+/* An aied damper's members, the object left open. */
+static int damping_aied_json(const char *name, const struct xfab_damp *d, __u64 now, char *buf,
+			     size_t len)
 {
 	const struct xfab_damp_cfg *c = &d->cfg;
 
-	if (!xfab_damp_enabled(c))
-		return snprintf(buf, len, "{\"port\":\"%s\",\"algorithm\":\"%s\"}", name,
-				xfab_damp_algo_name(c->algo));
 	return snprintf(
 	    buf, len,
 	    "{\"port\":\"%s\",\"algorithm\":\"aied\",\"flap_penalty\":%u,"
@@ -534,7 +564,7 @@ static int damping_json(const char *name, const struct xfab_damp *d, __u64 now, 
 	    "\"max_suppress_time\":%u,\"ceiling\":%.0f,\"penalty\":%.1f,\"link\":\"%s\","
 	    "\"state\":\"%s\",\"suppressed\":%s,\"suppressed_ms\":%llu,\"reuse_in_ms\":%llu,"
 	    "\"suppressions\":%llu,\"pre_up\":%llu,\"pre_down\":%llu,\"post_up\":%llu,"
-	    "\"post_down\":%llu}",
+	    "\"post_down\":%llu",
 	    name, c->flap_penalty, c->suppress_threshold, c->reuse_threshold, c->decay_half_life_ms,
 	    c->max_suppress_time_ms, d->ceiling, xfab_damp_penalty(d, now),
 	    d->actual ? "up" : "down", d->advertised ? "up" : "down",
@@ -548,11 +578,30 @@ static int damping_json(const char *name, const struct xfab_damp *d, __u64 now, 
 	    (unsigned long long)d->st.post_down);
 }
 
+/* One port's damper as JSON, its drain after it (docs/CONTROL.md,
+ * damping-status). */
+static int damping_json(const struct agent *a, int p, __u64 now, char *buf, size_t len)
+{
+	const char *name = a->cfg.ports[p].name;
+	const struct xfab_damp *d = &a->damping.d[p];
+	const struct xfab_damp_cfg *c = &d->cfg;
+	int n;
+
+	if (!xfab_damp_enabled(c))
+		n = snprintf(buf, len, "{\"port\":\"%s\",\"algorithm\":\"%s\"", name,
+			     xfab_damp_algo_name(c->algo));
+	else
+		n = damping_aied_json(name, d, now, buf, len);
+	if (n < 0 || (size_t)n >= len)
+		return -1;
+	return n + drain_members(a, p, buf + n, len - (size_t)n);
+}
+
 /* Link event damping per port, a page from port "from" (docs/CONTROL.md):
  * read, nothing changes. */
 static int damping_status(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
-	char item[768];
+	char item[1280];
 	size_t o, tail = 24; /* ],"next":NN}\n */
 	int n, p = (int)(r->from_index < (uint32_t)a->cfg.n_ports ? r->from_index
 								  : (uint32_t)a->cfg.n_ports);
@@ -564,8 +613,7 @@ static int damping_status(struct agent *a, const struct xfab_ctl_req *r, char *o
 		return refuse(out, outlen, "", "response too long");
 	o = (size_t)n;
 	for (; p < a->cfg.n_ports; p++) {
-		int len =
-		    damping_json(a->cfg.ports[p].name, &a->damping.d[p], now, item, sizeof(item));
+		int len = damping_json(a, p, now, item, sizeof(item));
 
 		if (len < 0 || o + tail + (size_t)len + 1 >= outlen) /* item, comma, tail */
 			break;
@@ -596,9 +644,9 @@ static int restart(struct agent *a, const struct xfab_ctl_req *r, char *out, siz
 }
 
 /* Who serves each command: the socket knows the table, never a part by
- * name. A part that lives outside this file (pfc.c's watchdog) registers
- * its handlers with agent_ctl_register_check; a command nobody registered (a
- * test that links no PFC part) is refused. */
+ * name. A part that lives outside this file (pfc.c's watchdog, drain.c)
+ * registers its handlers with agent_ctl_register_check or _reply; a command
+ * nobody registered (a test that links no PFC part) is refused. */
 static struct ctl_handler {
 	ctl_reply_fn reply; /* writes the whole answer */
 	ctl_check_fn check; /* or: 0 is ok, -1 a refusal with its field */
@@ -616,12 +664,22 @@ static struct ctl_handler {
     [XFAB_CTL_DAMPING_STATUS] = {.reply = damping_status},
 };
 
-int agent_ctl_register_check(enum xfab_ctl_cmd cmd, ctl_check_fn fn)
+static int ctl_register(enum xfab_ctl_cmd cmd, struct ctl_handler h)
 {
 	if ((unsigned int)cmd >= XFAB_CTL_N_CMDS)
 		return -1;
-	ctl_handlers[cmd] = (struct ctl_handler){.check = fn};
+	ctl_handlers[cmd] = h;
 	return 0;
+}
+
+int agent_ctl_register_reply(enum xfab_ctl_cmd cmd, ctl_reply_fn fn)
+{
+	return ctl_register(cmd, (struct ctl_handler){.reply = fn});
+}
+
+int agent_ctl_register_check(enum xfab_ctl_cmd cmd, ctl_check_fn fn)
+{
+	return ctl_register(cmd, (struct ctl_handler){.check = fn});
 }
 
 int agent_ctl_handle(struct agent *a, const char *line, size_t len, char *out, size_t outlen)

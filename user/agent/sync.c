@@ -323,8 +323,7 @@ static void port_entry_check(struct agent *a, int p, int up)
 			 up ? "up" : "down", up ? "down" : "up");
 }
 
-/* Port p is up or down now: in or out of every group. */
-static void port_set_up(struct agent *a, int p, int up)
+void agent_port_set_up(struct agent *a, int p, int up)
 {
 	a->live[p].oper_up = up;
 	if (!up)
@@ -346,9 +345,9 @@ void agent_damping_expire(struct agent *a)
 
 		if (!a->damping.d[p].suppressed)
 			continue;
-		up = agent_damping_tick(a, p, now);
+		up = agent_damping_tick(a, p, now) && !a->drain.on[p];
 		if (a->live[p].oper_up != up)
-			port_set_up(a, p, up);
+			agent_port_set_up(a, p, up);
 	}
 }
 
@@ -360,10 +359,11 @@ void agent_on_link(void *arg, const struct xfab_nl_link *l)
 
 	if (p < 0)
 		return;
-	/* the state to act on: the event's, or its damper's (damping.c) */
-	up = agent_damping_link(a, p, l);
+	/* the state to act on: the event's, or its damper's (damping.c);
+	 * a drained port stays down (drain.c) */
+	up = agent_damping_link(a, p, l) && !a->drain.on[p];
 	if (a->live[p].oper_up != up)
-		port_set_up(a, p, up);
+		agent_port_set_up(a, p, up);
 	else if (a->map_fd[XFAB_T_PORTS] >= 0)
 		port_entry_check(a, p, up);
 	/* The data plane stopped using the port above. A port taken down

@@ -189,6 +189,21 @@ static const struct ctl_cmd pfcwd_cmds[] = {
     {NULL},
 };
 
+static const struct xfab_opt drain_opts[] = {
+    CTL_OPT_STR("reason", reason, "TEXT", "why (kept and shown; 64 characters at most)"),
+    XFAB_OPT_END,
+};
+
+static const struct ctl_cmd interface_cmds[] = {
+    {"drain", NULL, NULL, ctl_interface_drain,
+     "out of every group, its BGP held down, until undrain (through xfabd)", .opts = drain_opts,
+     .args = "PORT [--reason TEXT]", .operand = 1},
+    {"undrain", NULL, NULL, ctl_interface_undrain,
+     "back in use if its link is up and damping does not suppress it (through xfabd)",
+     .args = "PORT", .operand = 1},
+    {NULL},
+};
+
 static const struct ctl_cmd fabric_cmds[] = {
     {"report", NULL, NULL, ctl_cmd_fabric_report,
      "every switch of a fabric (fabric.json of xfab-lab): bytes per link and direction, ECMP "
@@ -223,6 +238,7 @@ const struct ctl_cmd ctl_top_cmds[] = {
     {"restart", NULL, ctl_restart, NULL,
      "xfabd runs again (an upgraded binary, say); the data plane keeps forwarding meanwhile"},
     {"pfcwd", pfcwd_cmds, NULL, NULL, "the PFC watchdog (SONiC's pfcwd)"},
+    {"interface", interface_cmds, NULL, NULL, "a port drained and returned"},
     {"fabric", fabric_cmds, NULL, NULL, "across every switch of a fabric"},
     {NULL},
 };
@@ -321,7 +337,8 @@ void ctl_usage(FILE *out)
 	ctl_list_cmds(out, ctl_top_cmds, "");
 	fputs("     (--gen N: the plan's generation; an older one than the switch holds is\n"
 	      "      refused, a newer one becomes the switch's)\n"
-	      "     (te add/del/clear/sweep/list, clear, pfcwd and restart are requests to the\n"
+	      "     (te add/del/clear/sweep/list, clear, pfcwd, interface and restart are requests "
+	      "to the\n"
 	      "      switch's xfabd over " XFAB_CTL_RUN_ROOT "/<lab>/<switch>.sock; "
 	      "docs/CONTROL.md)\n"
 	      "objects:\n",

@@ -35,6 +35,7 @@ struct ctl_opts {
 	long min_frames, watch;
 	int drain, undrain, threshold_set, min_frames_set;
 	const char *link;
+	const char *operand, *reason; /* interface drain PORT [--reason TEXT] */
 };
 
 /* The options every command was given (main.c): the option tables
@@ -56,6 +57,7 @@ struct ctl_cmd {
 	int fabric;		     /* works across a fabric: no one switch to find */
 	const struct xfab_opt *opts; /* the verb's options (NULL: none) */
 	const char *args;	     /* its synopsis after the words, for --help */
+	int operand;		     /* a verb taking one word after it (a PORT): o->operand */
 };
 
 /*
@@ -154,6 +156,9 @@ int ctl_restart(void);
 int ctl_pfcwd_start(const struct ctl_opts *o);
 int ctl_pfcwd_stop(const struct ctl_opts *o);
 int ctl_pfcwd_interval(const struct ctl_opts *o);
+/* interface.c: interface drain|undrain PORT (through xfabd) */
+int ctl_interface_drain(const struct ctl_opts *o);
+int ctl_interface_undrain(const struct ctl_opts *o);
 /* fabric_report.c: every switch of a fabric (no -s) */
 int ctl_cmd_fabric_report(const struct ctl_opts *o);
 /* fabric_doctor.c: the links that lose or damage frames (0 none, 1 some) */

@@ -164,8 +164,17 @@ static const struct ctl_cmd *ctl_find_cmd(int first, int argc, char **argv, char
 		}
 		snprintf(words + strlen(words), len - strlen(words), "%s%s", *words ? " " : "",
 			 argv[i]);
-		if (!next->sub)
-			return i + 1 == argc ? next : NULL;
+		if (!next->sub) {
+			if (next->operand && i + 2 == argc) {
+				ctl_given.operand = argv[i + 1];
+				return next;
+			}
+			if (i + 1 == argc && !next->operand)
+				return next;
+			fprintf(stderr, "usage: xfabctl %s %s\n", words,
+				next->args ? next->args : "");
+			return NULL;
+		}
 		if (next->sub == ctl_show_cmds)
 			under_show = 1;
 		parent = next;

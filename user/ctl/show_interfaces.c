@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* show interfaces damping: link event damping per port (docs/OPERATIONS.md,
- * "Flapping links"), asked of xfabd page by page (damping-status: the
- * dampers live in the agent, not in a map). */
+ * "Flapping links"), and show interfaces status: each port's state and
+ * drain ("Draining a port"), asked of xfabd page by page (damping-status:
+ * the dampers and drains live in the agent, not in a map). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ctl.h"
 #include "ctlproto.h"
@@ -65,9 +67,9 @@ static void damping_row(const struct json_value *o)
 	       strcmp(dfield(o, "suppressed"), "true") ? dfield(o, "state") : "suppressed", when);
 }
 
-/* One page: its rows printed; the next page's start, 0 at the end, -1 on
- * an answer without ports. */
-static long damping_page(const char *resp)
+/* One page: each port's row printed by row; the next page's start, 0 at
+ * the end, -1 on an answer without ports. */
+static long damping_page(const char *resp, void (*row)(const struct json_value *o))
 {
 	char err[128];
 	struct json_pos pos;
@@ -76,16 +78,12 @@ static long damping_page(const char *resp)
 	long n = 0;
 
 	if (!ports || ports->type != JSON_ARRAY) {
-		fprintf(stderr, "xfabctl show interfaces damping: xfabd's answer has no ports: %s",
-			resp);
+		fprintf(stderr, "xfabctl show interfaces: xfabd's answer has no ports: %s", resp);
 		xfab_json_free(root);
 		return -1;
 	}
 	for (size_t i = 0; i < ports->count; i++)
-		if (ctl_json)
-			damping_row_json(&ports->children[i]);
-		else
-			damping_row(&ports->children[i]);
+		row(&ports->children[i]);
 	next = xfab_json_get(root, "next");
 	if (next && next->str)
 		n = strtol(next->str, NULL, 10);
@@ -93,7 +91,9 @@ static long damping_page(const char *resp)
 	return n;
 }
 
-static int show_damping(void)
+/* Every port's damping-status object through row (JSON: through
+ * damping_row_json, in {"ports":[...]}). */
+static int interfaces_each(void (*row)(const struct json_value *o), const char *what)
 {
 	char resp[XFAB_CTL_MAX_LINE + 1];
 	long from = 0;
@@ -101,12 +101,7 @@ static int show_damping(void)
 	if (ctl_json) {
 		ctl_jw_open(NULL, '{');
 		ctl_jw_open("ports", '[');
-	} else {
-		printf("%-12s %-9s %-7s %-8s %-7s %-11s %-13s %-9s %-5s %-10s %s\n", "Interface",
-		       "Algorithm", "Flap", "Suppress", "Reuse", "Half-life", "Max suppress",
-		       "Penalty", "Link", "State", "Suppressed for / reuse in");
-		printf("%-12s %-9s %-7s %-8s %-7s %-11s %-13s %-9s %-5s %-10s %s\n", "", "",
-		       "penalty", "", "", "(ms)", "(ms)", "(now)", "", "", "");
+		row = damping_row_json;
 	}
 	/* a page holds at least one port: at most as many pages as ports */
 	for (int page = 0; page <= XFAB_MAX_PORTS; page++) {
@@ -115,9 +110,9 @@ static int show_damping(void)
 
 		r.from_index = (uint32_t)from;
 		snprintf(r.from, sizeof(r.from), "%ld", from);
-		if (ctl_query(&r, "show interfaces damping", resp, sizeof(resp)))
+		if (ctl_query(&r, what, resp, sizeof(resp)))
 			return 1; /* ctl_query said why */
-		next = damping_page(resp);
+		next = damping_page(resp, row);
 		if (next < 0 || (next && next <= from))
 			return 1;
 		if (!next)
@@ -132,11 +127,52 @@ static int show_damping(void)
 	return 0;
 }
 
+static int show_damping(void)
+{
+	if (!ctl_json) {
+		printf("%-12s %-9s %-7s %-8s %-7s %-11s %-13s %-9s %-5s %-10s %s\n", "Interface",
+		       "Algorithm", "Flap", "Suppress", "Reuse", "Half-life", "Max suppress",
+		       "Penalty", "Link", "State", "Suppressed for / reuse in");
+		printf("%-12s %-9s %-7s %-8s %-7s %-11s %-13s %-9s %-5s %-10s %s\n", "", "",
+		       "penalty", "", "", "(ms)", "(ms)", "(now)", "", "", "");
+	}
+	return interfaces_each(damping_row, "show interfaces damping");
+}
+
+/* show interfaces status: a port's state as xfabd acts on it, and its drain. */
+static void status_row(const struct json_value *o)
+{
+	int drained = !strcmp(dfield(o, "drained"), "true");
+	char since[32] = "-";
+
+	if (drained) {
+		time_t t = (time_t)strtoll(dfield(o, "drained_since"), NULL, 10);
+		struct tm tm;
+
+		if (gmtime_r(&t, &tm))
+			strftime(since, sizeof(since), "%Y-%m-%d %H:%M:%S", &tm);
+	}
+	printf("%-12s %-5s %-10s %-7s %-19s %-6s %s\n", dfield(o, "port"), dfield(o, "oper"),
+	       !strcmp(dfield(o, "suppressed"), "true") ? "suppressed" : "-",
+	       drained ? "drained" : "-", since, dfield(o, "drains"),
+	       drained && *dfield(o, "drain_reason") ? dfield(o, "drain_reason") : "-");
+}
+
+static int show_status(void)
+{
+	if (!ctl_json)
+		printf("%-12s %-5s %-10s %-7s %-19s %-6s %s\n", "Interface", "Oper", "Damping",
+		       "Drain", "Drained since (UTC)", "Drains", "Reason");
+	return interfaces_each(status_row, "show interfaces status");
+}
+
 static const struct ctl_cmd show_interfaces_cmds[] = {
+    {"status", NULL, show_status, NULL,
+     "per port: state as xfabd acts on it, damping, drained (since, why, how often) (xfabd)"},
     {"damping", NULL, show_damping, NULL,
      "link event damping per port: parameters, penalty now, state, reuse time (xfabd)"},
     {NULL},
 };
 
 CTL_SHOW(show_interfaces_obj, "damping", 175, "interfaces", .sub = show_interfaces_cmds,
-	 .help = "interfaces: damping (link event damping, SONiC's PORT fields)")
+	 .help = "interfaces: status (drains), damping (link event damping, SONiC's PORT fields)")

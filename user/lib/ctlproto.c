@@ -33,6 +33,8 @@ static const struct {
     [XFAB_CTL_TE_SWEEP] = {"te-sweep", {"gen", NULL}, 1},
     [XFAB_CTL_TE_LIST] = {"te-list", {"from", NULL}, 0},
     [XFAB_CTL_DAMPING_STATUS] = {"damping-status", {"from", NULL}, 0},
+    [XFAB_CTL_PORT_DRAIN] = {"port-drain", {"port", "reason", NULL}, 1},
+    [XFAB_CTL_PORT_UNDRAIN] = {"port-undrain", {"port", NULL}, 1},
 };
 
 /* A request's string field by name (NULL: no such field). */
@@ -58,6 +60,10 @@ static char *field_of(struct xfab_ctl_req *r, const char *name)
 		return r->gen;
 	if (!strcmp(name, "from"))
 		return r->from;
+	if (!strcmp(name, "port"))
+		return r->port;
+	if (!strcmp(name, "reason"))
+		return r->reason;
 	return NULL;
 }
 
@@ -74,6 +80,8 @@ static size_t field_size(const char *name)
 	       : !strcmp(name, "restoration_time") ? sizeof(r.restoration)
 	       : !strcmp(name, "gen")		   ? sizeof(r.gen)
 	       : !strcmp(name, "from")		   ? sizeof(r.from)
+	       : !strcmp(name, "port")		   ? sizeof(r.port)
+	       : !strcmp(name, "reason")	   ? sizeof(r.reason)
 						   : sizeof(r.poll);
 }
 
@@ -110,16 +118,22 @@ static int host_bits_set(const struct xfab_prefix *p)
 	return 0;
 }
 
-static int check_ifname(const char *s, struct xfab_ctl_err *err)
+/* A port name in field (in, port): a Linux interface name. */
+static int check_ifname_in(const char *s, const char *field, struct xfab_ctl_err *err)
 {
 	size_t n = strlen(s);
 
 	if (n == 0 || n >= XFAB_IFNAMSIZ)
-		return fail(err, "in", "a port name is 1 to %d characters", XFAB_IFNAMSIZ - 1);
+		return fail(err, field, "a port name is 1 to %d characters", XFAB_IFNAMSIZ - 1);
 	for (const char *c = s; *c; c++)
 		if (*c <= ' ' || *c == '/' || *c == ':' || *c == 0x7f)
-			return fail(err, "in", "\"%s\" is not a port name", s);
+			return fail(err, field, "\"%s\" is not a port name", s);
 	return 0;
+}
+
+static int check_ifname(const char *s, struct xfab_ctl_err *err)
+{
+	return check_ifname_in(s, "in", err);
 }
 
 static int check_via(const char *s, int family, struct xfab_ctl_err *err)
@@ -247,7 +261,8 @@ static int request_cmd(const struct json_value *root, struct xfab_ctl_err *err)
 		fail(err, "cmd",
 		     "unknown command \"%.64s\" (ping, te-add, te-del, te-clear, "
 		     "clear-watermark, clear-counters, fib-status, restart, pfcwd-start, "
-		     "pfcwd-stop, pfcwd-interval, te-sweep, te-list, damping-status)",
+		     "pfcwd-stop, pfcwd-interval, te-sweep, te-list, damping-status, "
+		     "port-drain, port-undrain)",
 		     f->str);
 	return cmd;
 }
@@ -339,6 +354,34 @@ static int read_plan(const struct json_value *root, struct xfab_ctl_req *r,
 	return 0;
 }
 
+/* port-drain's fields: "port" (a port name) and "reason" (printable ASCII,
+ * at most XFAB_CTL_REASON_MAX bytes: a column of show interfaces status and
+ * a line of xfabd's drains file). */
+static int read_drain(const struct json_value *root, struct xfab_ctl_req *r,
+		      struct xfab_ctl_err *err)
+{
+	const struct json_value *f;
+
+	if ((f = xfab_json_get(root, "port"))) {
+		if (check_ifname_in(f->str, "port", err))
+			return -1;
+		snprintf(r->port, sizeof(r->port), "%s", f->str);
+	}
+	if ((f = xfab_json_get(root, "reason"))) {
+		if (strlen(f->str) > XFAB_CTL_REASON_MAX)
+			return fail(err, "reason", "at most %d characters (%zu given)",
+				    XFAB_CTL_REASON_MAX, strlen(f->str));
+		for (const char *c = f->str; *c; c++)
+			if ((unsigned char)*c < ' ' || (unsigned char)*c >= 0x7f)
+				return fail(err, "reason",
+					    "printable ASCII only (a control or non-ASCII byte "
+					    "at %zu)",
+					    (size_t)(c - f->str));
+		snprintf(r->reason, sizeof(r->reason), "%s", f->str);
+	}
+	return 0;
+}
+
 int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *req,
 			   struct xfab_ctl_err *err)
 {
@@ -357,7 +400,7 @@ int xfab_ctl_parse_request(const char *line, size_t len, struct xfab_ctl_req *re
 	r.cmd = (enum xfab_ctl_cmd)cmd;
 	/* the fields in the order a client's mistakes are reported */
 	if (check_shape(root, cmd, err) || read_pin(root, &r, err) || check_pfcwd(root, &r, err) ||
-	    read_plan(root, &r, err))
+	    read_plan(root, &r, err) || read_drain(root, &r, err))
 		goto out;
 	*req = r;
 	ret = 0;

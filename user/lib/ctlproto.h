@@ -17,6 +17,7 @@
 
 #define XFAB_CTL_MAX_LINE 4096 /* a request or response, newline included */
 #define XFAB_CTL_RUN_ROOT "/run/xfab"
+#define XFAB_CTL_REASON_MAX 64 /* port-drain's reason, bytes */
 
 enum xfab_ctl_cmd {
 	XFAB_CTL_PING,
@@ -33,6 +34,8 @@ enum xfab_ctl_cmd {
 	XFAB_CTL_TE_SWEEP,	 /* removes the runtime pins of generations below gen */
 	XFAB_CTL_TE_LIST,	 /* answer: the runtime pins and generations, a page */
 	XFAB_CTL_DAMPING_STATUS, /* answer: link event damping per port, a page */
+	XFAB_CTL_PORT_DRAIN,	 /* a port out of every group, held (docs/OPERATIONS.md) */
+	XFAB_CTL_PORT_UNDRAIN,	 /* ... back */
 	XFAB_CTL_N_CMDS,
 };
 
@@ -55,6 +58,10 @@ struct xfab_ctl_req {
 	/* te-list: the first pin of the page, as sent and parsed (0 if absent) */
 	char from[16];
 	uint32_t from_index;
+	/* port-drain, port-undrain: the port; port-drain: why (optional,
+	 * printable, at most XFAB_CTL_REASON_MAX bytes) */
+	char port[XFAB_IFNAMSIZ];
+	char reason[XFAB_CTL_REASON_MAX + 1];
 };
 
 struct xfab_ctl_err {
