@@ -24,7 +24,7 @@
 #     data plane then agree on every route.
 # The oracle is the packets' own numbering, the kernel's own route events and
 # tables, and bgpd's view of its sessions.
-# mutate: scripts/xfablab/frr.py scripts/xfablab/frrconf.py; labs: gr gr2
+# (by hand) mutate: scripts/xfablab/frr.py scripts/xfablab/frrconf.py; labs: gr gr2
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_root
