@@ -20,7 +20,6 @@
 #   - `xfab-lab status` and `xfab-lab exec ... vtysh`;
 #   - nothing left after the lab goes down, FRR's daemons included, nor after
 #     a bring-up that fails half way (bgpd refusing to start).
-# mutate: user/agent/ports.c; labs:
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -237,8 +236,8 @@ fi
 
 # ---- the same link taken down at spine1's end (spine1's eth1, admin), under
 # traffic h7 -> h1 over IPv4 and IPv6 at once. spine1's kernel drops its
-# routes through the port without a message (IPv4) or before the message that
-# the port went down (IPv6); xfabd keeps them, dead, as after a carrier loss,
+# routes through the port without a message (IPv4) or with one per route
+# (IPv6, after the link message); xfabd keeps them, dead, as after a carrier loss,
 # so spine1 bounces what the leaves still send it until FRR's withdrawal
 # reaches them. Without that, each family lost ~120 ms (issue 33).
 L h1 "$ROOT/build/xfab-roce" recv --duration 8 --idle-ms 1500 -j >"$tmp/recv2.json" 2>"$tmp/recv2.err" &

@@ -18,10 +18,7 @@
  *     that ran out deletes the route;
  *   - a port taken down (admin): the kernel drops its IPv4 routes without a
  *     message; the mirror keeps a route whose one path it was, held, as
- *     after a carrier loss (without the bounce it goes at once);
- *   - a withdrawal read before the message that says its port went down
- *     (the kernel deletes IPv6 routes first): held when the device is down
- *     by the kernel, the device asked once per batch.
+ *     after a carrier loss (without the bounce it goes at once).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -88,17 +85,6 @@ int agent_nl_dump_routes(const struct xfab_nl_handlers *h)
 	return 0;
 }
 
-/* Whether each port's device is down by the kernel (agent_port_dev_down,
- * defined here in place of ports.c's), and how often it was asked. */
-static int k_dev_down[4], k_dev_asked;
-
-int agent_port_dev_down(const struct agent *a, int p)
-{
-	(void)a;
-	k_dev_asked++;
-	return k_dev_down[p];
-}
-
 /* eth1..eth4 are ifindex 10..13 */
 int agent_port_of_ifindex(const struct agent *a, __u32 ifindex)
 {
@@ -152,8 +138,6 @@ static int setup(void **state)
 	k_table = three;
 	k_n = 3;
 	k_fail_after = -1;
-	memset(k_dev_down, 0, sizeof(k_dev_down));
-	k_dev_asked = 0;
 	if (agent_fib_sync_start(a))
 		return -1;
 	*state = s;
@@ -363,52 +347,6 @@ static void test_admin_down_unheld(void **state)
 	assert_non_null(route16(s, "40.3.0.0"));
 }
 
-/* The withdrawal comes before the port's link message: held if the kernel
- * has the device down, not if it has it up; asked once in one batch. */
-static void test_withdrawal_before_link_message(void **state)
-{
-	static char buf[2][1024];
-	struct sw *s = *state;
-	struct agent *a = s->a;
-
-	a->cfg.repair_hold_ms = 10000;
-	a->cfg.repair_bounce = 1;
-	k_event(s, RTM_DELROUTE, &three[0]); /* eth1 up by the kernel too */
-	assert_int_equal(a->fs.n_held, 0);
-	assert_null(route16(s, "40.1.0.0"));
-	assert_int_equal(k_dev_asked, 1);
-
-	k_dev_down[2] = 1;
-	k_dev_asked = 0;
-	k_event(s, RTM_DELROUTE, &three[2]);
-	assert_int_equal(a->fs.n_held, 1);
-	assert_int_equal(egress_of(s, "40.3.0.0"), 12);
-	assert_int_equal(k_dev_asked, 1);
-
-	/* two withdrawals through eth2 in one batch: one question */
-	k_dev_asked = 0;
-	k_dev_down[1] = 1;
-	k_event(s, RTM_NEWROUTE, &three[0]);
-	for (int i = 0; i < 2; i++) {
-		struct kroute r = three[1];
-
-		if (i)
-			r.dst = "40.9.0.0";
-		memset(buf[i], 0, sizeof(buf[i]));
-		k_msg(buf[i], RTM_NEWROUTE, &r);
-		agent_on_route(a, (struct nlmsghdr *)buf[i]);
-	}
-	agent_fib_sync_flush(a);
-	for (int i = 0; i < 2; i++) {
-		((struct nlmsghdr *)buf[i])->nlmsg_type = RTM_DELROUTE;
-		agent_on_route(a, (struct nlmsghdr *)buf[i]);
-	}
-	agent_fib_sync_flush(a);
-	assert_int_equal(k_dev_asked, 1);
-	assert_int_equal(a->fs.n_held, 3);
-	assert_non_null(route16(s, "40.9.0.0"));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,7 +355,6 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_withdrawal_held, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_admin_down_held, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_admin_down_unheld, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_withdrawal_before_link_message, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("fibsync", tests, NULL, NULL);

@@ -73,19 +73,17 @@ struct held_del {
 /* FIB_SYNC's counters and state */
 struct fib_sync {
 	struct xfab_nl_filter filter;
-	size_t events;			  /* route and nexthop messages read */
-	size_t skipped;			  /* not mirrored: other table, protocol, type */
-	size_t refused;			  /* malformed */
-	size_t failed;			  /* the RIB refused (memory) */
-	size_t resyncs;			  /* full dumps after lost events */
-	size_t batches;			  /* writes of what a batch of events changed */
-	size_t pending;			  /* changes applied since the last write */
-	__u64 batch_ns;			  /* when the first of them was read; 0: none */
-	__u64 lag_last_ns, lag_max_ns;	  /* read to written, per batch */
-	int resync_due;			  /* a resync failed part way: again on the next tick */
-	struct held_del *held;		  /* LOCAL_REPAIR: withdrawals held back */
-	__u64 devq_batch[XFAB_MAX_PORTS]; /* the batch (batch_ns) that asked the port's device */
-	int devq_down[XFAB_MAX_PORTS];	  /* its answer: down now */
+	size_t events;		       /* route and nexthop messages read */
+	size_t skipped;		       /* not mirrored: other table, protocol, type */
+	size_t refused;		       /* malformed */
+	size_t failed;		       /* the RIB refused (memory) */
+	size_t resyncs;		       /* full dumps after lost events */
+	size_t batches;		       /* writes of what a batch of events changed */
+	size_t pending;		       /* changes applied since the last write */
+	__u64 batch_ns;		       /* when the first of them was read; 0: none */
+	__u64 lag_last_ns, lag_max_ns; /* read to written, per batch */
+	int resync_due;		       /* a resync failed part way: again on the next tick */
+	struct held_del *held;	       /* LOCAL_REPAIR: withdrawals held back */
 	size_t n_held, cap_held;
 	size_t held_total; /* withdrawals held so far */
 };
@@ -181,10 +179,6 @@ void agent_unload_bpf(struct agent *a);
 int agent_resolve_ports(const struct xfab_config *cfg, struct xfab_port_live *live,
 			const char *cfg_path);
 int agent_port_of_ifindex(const struct agent *a, __u32 ifindex);
-/* Port p's device is down now (not IFF_UP or not IFF_RUNNING), as the
- * kernel has it, whatever xfabd has read of its link messages; 0 if up or
- * it cannot be asked. */
-int agent_port_dev_down(const struct agent *a, int p);
 int agent_attach_all(struct agent *a);
 void agent_detach_port(struct agent *a, int p);
 /* Closes the links, which stay attached and pinned (exit with --keep). */

@@ -48,26 +48,14 @@ static size_t held_find(const struct fib_sync *fs, const struct xfab_nl_route *r
 	return fs->n_held;
 }
 
-/*
- * Port p went down within hold ns of now. Or it is down now by the kernel
- * while xfabd has not read the message that says so: a device taken down
- * has its IPv6 routes deleted, each with a message, before that one.
- */
-static int port_just_down(struct agent *a, int p, __u64 now, __u64 hold)
+/* Port p went down within hold ns of now (and is still down). */
+static int port_just_down(const struct agent *a, int p, __u64 now, __u64 hold)
 {
-	struct fib_sync *fs = &a->fs;
-
 	if (p >= a->cfg.n_ports)
 		return 0;
 	if (!a->live[p].oper_up)
 		return now - a->down_ns[p] <= hold;
-	/* asked once per batch and port: a withdrawal storm through live
-	 * ports must not cost a system call per route */
-	if (fs->devq_batch[p] != fs->batch_ns || !fs->batch_ns) {
-		fs->devq_batch[p] = fs->batch_ns;
-		fs->devq_down[p] = agent_port_dev_down(a, p);
-	}
-	return fs->devq_down[p];
+	return 0;
 }
 
 /* Withdrawal r held until deadline: 1, or 0 out of memory. */

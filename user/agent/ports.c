@@ -5,11 +5,8 @@
 #include <bpf/libbpf.h>
 #include <dirent.h>
 #include <errno.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -86,20 +83,6 @@ int agent_port_of_ifindex(const struct agent *a, __u32 ifindex)
  * (queues), and on an xdp-datapath port with lossless priorities the tc
  * ingress program that takes what XDP hands over (docs/PFC.md). */
 enum { LINK_IN, LINK_EGRESS, LINK_HANDOFF, N_LINKS };
-
-int agent_port_dev_down(const struct agent *a, int p)
-{
-	static int fd = -1;
-	struct ifreq ifr;
-
-	if (fd < 0 && (fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
-		return 0;
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", a->cfg.ports[p].name);
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr))
-		return 0;
-	return !(ifr.ifr_flags & IFF_UP) || !(ifr.ifr_flags & IFF_RUNNING);
-}
 
 static int *link_slot(struct agent *a, int p, int which)
 {
