@@ -16,6 +16,7 @@
 #     that link, in the direction into the faulty port, first (exit 1); its
 #     lost frames are no more than xfab-linkfault dropped over the run and
 #     its rate within 1..4 %; the text output says the same;
+#     --svg draws it with that link, and no other, marked suspect;
 #   - --drain: both ends of that link drained (their xfabd says so); a new
 #     burst then leaves neither end by that link (their xfab tx counters do
 #     not move) and the receivers lose nothing although the fault is still
@@ -150,7 +151,7 @@ check "xfab-linkfault loss $FDEV 2 on $FSW" LFN loss "$FDEV" 2
 traffic 8
 sleep 1
 d0=$(LFN status "$FDEV" -j | jq .dropped)
-doctor --window 2 -j >"$tmp/fault.json"
+doctor --window 2 -j --svg "$tmp/fault.svg" >"$tmp/fault.json"
 rc=$?
 d1=$(LFN status "$FDEV" -j | jq .dropped)
 doctor --window 2 >"$tmp/fault.txt"
@@ -166,6 +167,23 @@ check "fault: no other link is suspect" \
 check "fault: lost <= what xfab-linkfault dropped meanwhile; the rate within 1..4 %" \
 	eval '[ "$(first lost)" -le $((d1 - d0)) ] &&
 	      awk -v r="$(first rate)" "BEGIN { exit !(r >= 0.01 && r <= 0.04) }"'
+# the drawing (read with python's xml.etree): that link's group, and no
+# other, is marked suspect, its title giving the direction into the fault
+marked() {
+	/usr/bin/python3 - "$tmp/fault.svg" <<-'EOF'
+		import sys
+		import xml.etree.ElementTree as ET
+		ns = "{http://www.w3.org/2000/svg}"
+		groups = ET.parse(sys.argv[1]).getroot().iter(ns + "g")
+		for g in groups:
+		    if "suspect" in g.get("class", "").split():
+		        print(g.get("id"), g.find(ns + "title").text.replace("\n", " "))
+	EOF
+}
+marked | sed 's/^/# svg: /'
+check "fault: --svg marks that link alone, with the doctor's reason" \
+	eval '[ "$(marked | wc -l)" = 1 ] &&
+	      marked | grep -q "^link-leaf$leaf-eth$spine-spine$spine-eth$leaf .*${PEER%:*} ${PEER#*:} -> $FSW $FDEV: sent"'
 check "fault: the text output names it first, with its evidence" \
 	eval 'grep -A1 "most evident first" "$tmp/fault.txt" |
 	      grep -q "1\. ${PEER%:*} ${PEER#*:} -> $FSW $FDEV: sent .*, lost .* (.*%)"'

@@ -141,6 +141,8 @@ static const struct xfab_opt fabric_doctor_opts[] = {
     CTL_OPT_STR("job", job, "FILE", "the job's QPs whose paths cross each suspect link"),
     XFAB_OPT_FLAG("drain", 0, ctl_given.drain,
 		  "drain each suspect link at both ends (port-drain to each end's xfabd)"),
+    CTL_OPT_STR("svg", svg, "FILE",
+		"draw the fabric too: the window's utilisation and loss, the suspects marked"),
     XFAB_OPT_FLAG("undrain", 0, ctl_given.undrain,
 		  "instead: return drained links (every switch-to-switch port, or --link's)"),
     CTL_OPT_STR("link", link, "SW:PORT", "with --undrain: the link with this end only"),
@@ -216,10 +218,10 @@ static const struct ctl_cmd fabric_cmds[] = {
      "the links that lose or damage frames: every switch's counters read twice a window apart, "
      "each link's sent vs received and damaged, ranked with the evidence; a job's QPs over "
      "them; --drain takes them out. Exit 0: none suspect, 1: suspects found, 2: usage, "
-     "3: the fabric could not be read",
+     "3: the fabric could not be read; --svg: a drawing",
      1, .opts = fabric_doctor_opts,
      .args = "(--fabric FILE | --lab NAME) [--window S] [--threshold PCT] [--min-frames K] "
-	     "[--watch N] [--job FILE] [--drain] | --undrain [--link SW:PORT]"},
+	     "[--watch N] [--job FILE] [--drain] [--svg FILE] | --undrain [--link SW:PORT]"},
     {NULL},
 };
 

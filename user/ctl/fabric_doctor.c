@@ -2,6 +2,7 @@
 /*
  * xfabctl fabric doctor (--fabric FILE | --lab NAME) [--window S]
  *     [--threshold PCT] [--min-frames K] [--watch N] [--job FILE] [--drain]
+ *     [--svg FILE]
  * xfabctl fabric doctor (--fabric FILE | --lab NAME) --undrain [--link SW:PORT]
  *
  * Which links lose or damage frames (docs/DEBUGGING.md "fabric doctor"):
@@ -15,8 +16,9 @@
  * decides, fabric_trace.c) leave by a suspect port. --drain sends
  * port-drain to both ends of each suspect link (the operator's move,
  * automated: the link leaves every group, xfabd counts it); --undrain
- * returns them. Exit: 0 no suspect, 1 suspects, 2 usage, 3 the fabric
- * could not be read or an end could not be drained.
+ * returns them. --svg draws the window with the suspects marked. Exit: 0
+ * no suspect, 1 suspects, 2 usage, 3 the fabric could not be read, an end
+ * could not be drained or the drawing could not be written.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -43,10 +45,11 @@ static int usage(const char *msg)
 
 static int check_opts(const struct ctl_opts *o)
 {
-	if (o->undrain &&
-	    (o->drain || o->job || o->watch || o->window || o->threshold_set || o->min_frames_set))
+	if (o->undrain && (o->drain || o->job || o->watch || o->window || o->threshold_set ||
+			   o->min_frames_set || o->svg))
 		return usage("--undrain returns drained links and takes only --link: no "
-			     "--drain, --job, --watch, --window, --threshold or --min-frames");
+			     "--drain, --job, --watch, --window, --threshold, --min-frames or "
+			     "--svg");
 	if (o->link && !o->undrain)
 		return usage("--link names the link --undrain returns; the doctor itself looks "
 			     "at every link");
@@ -119,13 +122,9 @@ static int trace_job(struct fab_doctor *d, const char *path)
 		fprintf(stderr, "xfabctl fabric doctor: --job %s\n", err);
 		return RC_USAGE;
 	}
-	for (int k = 0; k < 2; k++) {
-		d->r.qps[k] = calloc(d->r.f.n_links + 1, sizeof(uint64_t));
-		d->r.job_bytes[k] = calloc(d->r.f.n_links + 1, sizeof(uint64_t));
-		if (!d->r.qps[k] || !d->r.job_bytes[k]) {
-			fprintf(stderr, "xfabctl fabric doctor: out of memory\n");
-			return RC_UNREADABLE;
-		}
+	if (ctl_fab_report_arrays(&d->r)) {
+		fprintf(stderr, "xfabctl fabric doctor: out of memory\n");
+		return RC_UNREADABLE;
 	}
 	return ctl_fab_job_paths(&d->r) == 2 ? RC_USAGE : 0;
 }
@@ -246,6 +245,39 @@ static int undrain(struct fab_doctor *d, const char *link)
 	return rc;
 }
 
+/* ---- --svg ---- */
+
+/* The window's counters drawn (fabric_svg.c), each suspect link marked at
+ * its receiving end with the doctor's reason, the job's paths overlaid
+ * when --job traced them. */
+static int draw(struct fab_doctor *d, const char *path)
+{
+	static char why[DOC_MAX_DRAINS][512];
+	struct fab_svg_mark marks[DOC_MAX_DRAINS];
+	unsigned int n = 0;
+	char note[200];
+
+	if ((!d->r.cur.sw && xfab_fab_snap_init(&d->r.cur, &d->r.f)) ||
+	    ctl_fab_report_arrays(&d->r)) {
+		fprintf(stderr, "xfabctl fabric doctor: out of memory\n");
+		return RC_UNREADABLE;
+	}
+	memcpy(d->r.cur.sw, d->after.sw, d->r.f.n_switches * sizeof(*d->r.cur.sw));
+	d->r.cur.time = d->after.time;
+	xfab_fab_snap_delta(&d->r.cur, &d->before, &d->r.f, note, sizeof(note));
+	d->r.since = "the doctor's first read";
+	d->r.since_s = d->elapsed_s;
+	ctl_fab_link_figures(&d->r);
+	for (unsigned int i = 0; i < d->res.n_suspects && n < DOC_MAX_DRAINS; i++, n++) {
+		const struct xfab_doc_dir *x = &d->res.dirs[d->res.ranked[i]];
+
+		xfab_doc_why(&d->r.f, x, why[n], sizeof(why[n]));
+		marks[n] =
+		    (struct fab_svg_mark){(unsigned int)x->rx_sw, (unsigned int)x->rx_port, why[n]};
+	}
+	return ctl_fab_svg_write(&d->r, marks, n, path) ? RC_UNREADABLE : 0;
+}
+
 /* ---- the command ---- */
 
 static int doctor_run(const struct ctl_opts *o, struct fab_doctor *d)
@@ -274,6 +306,8 @@ static int doctor_run(const struct ctl_opts *o, struct fab_doctor *d)
 	if (o->job && (rc = trace_job(d, o->job)))
 		return rc;
 	if (d->drain && (rc = drain_suspects(d)))
+		return rc;
+	if (o->svg && (rc = draw(d, o->svg)))
 		return rc;
 	if (ctl_json)
 		ctl_doc_json(d);

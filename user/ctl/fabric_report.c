@@ -102,7 +102,7 @@ static int save_snapshot(const struct fab_report *r, const char *path)
 	return 0;
 }
 
-static void link_figures(struct fab_report *r)
+void ctl_fab_link_figures(struct fab_report *r)
 {
 	for (unsigned int l = 0; l < r->f.n_links; l++) {
 		for (int d = 0; d < 2; d++) {
@@ -224,6 +224,23 @@ static int balance(struct fab_report *r)
 
 /* ---- the command ---- */
 
+int ctl_fab_report_arrays(struct fab_report *r)
+{
+	int oom = 0;
+
+	for (int d = 0; d < 2; d++) {
+		uint64_t **a[] = {&r->pkts[d], &r->bytes[d], &r->rx_pkts[d], &r->qps[d],
+				  &r->job_bytes[d]};
+
+		for (unsigned int i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+			if (!*a[i])
+				*a[i] = calloc(r->f.n_links + 1, sizeof(uint64_t));
+			oom |= !*a[i];
+		}
+	}
+	return oom ? -1 : 0;
+}
+
 void ctl_fab_report_free(struct fab_report *r)
 {
 	for (int d = 0; d < 2; d++) {
@@ -249,7 +266,7 @@ void ctl_fab_report_free(struct fab_report *r)
 static int report_run(const struct ctl_opts *o, struct fab_report *r)
 {
 	char err[512];
-	int rc = ctl_fab_load(o, &r->f, "fabric report"), oom;
+	int rc = ctl_fab_load(o, &r->f, "fabric report");
 
 	r->what = "fabric report";
 	if (rc)
@@ -263,17 +280,7 @@ static int report_run(const struct ctl_opts *o, struct fab_report *r)
 	}
 	r->since = o->since;
 	r->pm = calloc(r->f.n_switches, sizeof(*r->pm));
-	oom = !r->pm || xfab_fab_snap_init(&r->cur, &r->f);
-	for (int d = 0; d < 2; d++) {
-		r->pkts[d] = calloc(r->f.n_links + 1, sizeof(uint64_t));
-		r->bytes[d] = calloc(r->f.n_links + 1, sizeof(uint64_t));
-		r->rx_pkts[d] = calloc(r->f.n_links + 1, sizeof(uint64_t));
-		r->qps[d] = calloc(r->f.n_links + 1, sizeof(uint64_t));
-		r->job_bytes[d] = calloc(r->f.n_links + 1, sizeof(uint64_t));
-		oom |=
-		    !r->pkts[d] || !r->bytes[d] || !r->rx_pkts[d] || !r->qps[d] || !r->job_bytes[d];
-	}
-	if (oom) {
+	if (!r->pm || xfab_fab_snap_init(&r->cur, &r->f) || ctl_fab_report_arrays(r)) {
 		fprintf(stderr, "xfabctl fabric report: out of memory\n");
 		return 1;
 	}
@@ -286,7 +293,7 @@ static int report_run(const struct ctl_opts *o, struct fab_report *r)
 		return 1;
 	if (o->since && (rc = apply_since(r)))
 		return rc;
-	link_figures(r);
+	ctl_fab_link_figures(r);
 	if (r->job_path && (rc = ctl_fab_job_paths(r)))
 		return rc;
 	if (balance(r)) {

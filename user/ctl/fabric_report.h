@@ -106,6 +106,12 @@ int ctl_fab_load(const struct ctl_opts *o, struct xfab_fabric *f, const char *wh
  * carries of the job. 0, 1 (out of memory, said), 2 (a job not of this
  * fabric, said). */
 int ctl_fab_job_paths(struct fab_report *r);
+/* The per-link arrays (pkts, bytes, rx_pkts, qps, job_bytes; those still
+ * NULL) for r->f's links: 0, or -1 out of memory. */
+int ctl_fab_report_arrays(struct fab_report *r);
+/* Each link's packets and bytes each way, and what the far end took in,
+ * from r->cur (the counters, or what changed since a snapshot). */
+void ctl_fab_link_figures(struct fab_report *r);
 /* Frees what a report holds (fields NULL or allocated). */
 void ctl_fab_report_free(struct fab_report *r);
 

@@ -723,9 +723,9 @@ static int svg_marks_ok(const struct fab_report *r, const struct fab_svg_mark *m
 		    r->f.switches[m[i].sw].ports[m[i].port].link >= 0)
 			continue;
 		fprintf(stderr,
-			"xfabctl fabric report: --svg %s: mark %u (switch %u, port %u) is no "
+			"xfabctl %s: --svg %s: mark %u (switch %u, port %u) is no "
 			"link's end in fabric %s\n",
-			path, i, m[i].sw, m[i].port, r->f.name);
+			r->what, path, i, m[i].sw, m[i].port, r->f.name);
 		return -1;
 	}
 	return 0;
@@ -744,7 +744,7 @@ int ctl_fab_svg_write(const struct fab_report *r, const struct fab_svg_mark *mar
 	if (!c.sw || !c.host) {
 		free(c.sw);
 		free(c.host);
-		fprintf(stderr, "xfabctl fabric report: --svg %s: out of memory\n", path);
+		fprintf(stderr, "xfabctl %s: --svg %s: out of memory\n", r->what, path);
 		return -1;
 	}
 	svg_layout(&c);
@@ -759,7 +759,7 @@ int ctl_fab_svg_write(const struct fab_report *r, const struct fab_svg_mark *mar
 	free(c.sw);
 	free(c.host);
 	if (!c.o || bad) {
-		fprintf(stderr, "xfabctl fabric report: --svg %s: %s\n", path,
+		fprintf(stderr, "xfabctl %s: --svg %s: %s\n", r->what, path,
 			strerror(errno ? errno : EIO));
 		return -1;
 	}
