@@ -8,9 +8,9 @@
  * and order below is worked out by hand in the comment beside it, not by
  * the code under test: a clean fabric names nothing; a lossy link is named
  * with its evidence; damaged frames are found by drop reason and bounded
- * per port; counts just under the floor or the threshold (frames in
- * flight between two reads) name nothing, just over do; two faults rank by
- * the low end of their rates.
+ * per port; counts whose low end is just under the threshold (frames in
+ * flight between two reads) name nothing, just over do, and so does the
+ * floor; two faults rank by the low end of their rates.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -298,42 +298,74 @@ static void test_damage_reasons(void **state)
 	assert_false(xfab_doc_damage_reason(XFAB_DROP_NONE));
 }
 
-/* Frames in flight between two reads: a few frames short on a clean link,
- * or a share just under the threshold, must name nothing. */
+/* Frames in flight between two reads (or counted late on a loaded box), a
+ * few frames short on a clean link, or a share not clearly above the
+ * threshold, must name nothing. The rule: bad >= 10 and the low end
+ * (bad - 3 sqrt(bad)) / sent above 0.1 %. */
 static void test_noise_below_rule(void **state)
 {
 	struct fix *x = *state;
 
 	clean_traffic(x);
-	/* 9 frames short (the floor is 10) on a 5,000-frame direction:
-	 * 0.18 %, above the threshold, below the floor */
+	/* 17 frames short on a 5,000-frame direction: 0.34 %, but its low end
+	 * (17 - 3 x 4.1231) / 5,000 = 4.631 / 5,000 = 0.0926 % is not above */
 	port(x, &x->after, "leaf1", "eth1")->tx_packets -= 95000;
-	port(x, &x->after, "spine1", "eth1")->rx_packets -= 95000 + 9;
-	/* 99 short of 100,000: 0.099 %, above the floor, below 0.1 % */
-	port(x, &x->after, "leaf2", "eth2")->rx_packets -= 99;
-	/* 100 short of 100,000: exactly 0.1 %, not above it */
+	port(x, &x->after, "spine1", "eth1")->rx_packets -= 95000 + 17;
+	/* 134 short of 100,000: (134 - 3 x 11.5758) / 100,000 = 0.0993 % */
+	port(x, &x->after, "leaf2", "eth2")->rx_packets -= 134;
+	/* 100 short of 100,000: exactly 0.1 %, its low end (100 - 30) 0.07 % */
 	port(x, &x->after, "leaf1", "eth2")->rx_packets -= 100;
 	/* received more than sent (the sender's kernel forwarded some): no loss */
 	port(x, &x->after, "leaf2", "eth1")->rx_packets += 500;
 	analyse(x);
 	assert_int_equal(x->r.n_suspects, 0);
-	assert_int_equal(x->r.dirs[0].lost, 9);
-	assert_int_equal(x->r.dirs[7].lost, 99);
+	assert_int_equal(x->r.dirs[0].lost, 17);
+	assert_int_equal(x->r.dirs[7].lost, 134);
 	assert_int_equal(x->r.dirs[5].lost, 100);
 	assert_int_equal(x->r.dirs[3].lost, 0);
 
-	/* one frame more each: 10 frames (0.20 %) and 101 (0.101 %) are suspect */
+	/* one frame more each: 18 of 5,000, (18 - 12.728) / 5,000 = 0.1054 %,
+	 * and 135 of 100,000, (135 - 34.857) / 100,000 = 0.1001 %: suspect */
 	port(x, &x->after, "spine1", "eth1")->rx_packets -= 1;
-	port(x, &x->after, "leaf2", "eth2")->rx_packets -= 2;
+	port(x, &x->after, "leaf2", "eth2")->rx_packets -= 1;
 	analyse(x);
 	assert_int_equal(x->r.n_suspects, 2);
 	assert_true(x->r.dirs[0].suspect);
 	assert_true(x->r.dirs[7].suspect);
 	assert_false(x->r.dirs[5].suspect);
+	/* a floor of 20 frames (--min-frames) keeps the 18 out */
+	x->o.min_bad = 20;
+	analyse(x);
+	assert_int_equal(x->r.n_suspects, 1);
+	assert_true(x->r.dirs[7].suspect);
+	/* ... and 135 frames is the floor itself: still named */
+	x->o.min_bad = 135;
+	analyse(x);
+	assert_int_equal(x->r.n_suspects, 1);
 	/* a higher threshold (0.5 %) names neither */
+	x->o.min_bad = XFAB_DOC_MIN_BAD_DEFAULT;
 	x->o.threshold = 0.005;
 	analyse(x);
 	assert_int_equal(x->r.n_suspects, 0);
+}
+
+/* --threshold 0 --min-frames 1: any loss beyond the noise. 9 frames short
+ * of 100,000 have a low end of 0 (9 - 3 x 3): none; 10 have 10 - 9.487 > 0:
+ * suspect. */
+static void test_threshold_zero(void **state)
+{
+	struct fix *x = *state;
+
+	clean_traffic(x);
+	x->o.threshold = 0;
+	x->o.min_bad = 1;
+	port(x, &x->after, "spine1", "eth1")->rx_packets -= 9;
+	analyse(x);
+	assert_int_equal(x->r.n_suspects, 0);
+	port(x, &x->after, "spine1", "eth1")->rx_packets -= 1;
+	analyse(x);
+	assert_int_equal(x->r.n_suspects, 1);
+	assert_true(x->r.dirs[0].suspect);
 }
 
 /* Frames still in the sender's egress queue when the window closes were
@@ -448,6 +480,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_damaged_frames, setup, teardown),
 	    cmocka_unit_test(test_damage_reasons),
 	    cmocka_unit_test_setup_teardown(test_noise_below_rule, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_threshold_zero, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_queued_in_flight, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_two_faults_ranked, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reset, setup, teardown),

@@ -93,11 +93,12 @@ void ctl_doc_text(const struct fab_doctor *d)
 
 	printf(
 	    "Fabric %s: %u window%s of %.2f s (%.2f s in all); suspect: more than %.2f %% of a "
-	    "link's frames\nlost or damaged, and at least %llu frames. Sent: the sending port's "
-	    "tx; received: the other end's\nrx less its punts; in flight: still in the sender's "
-	    "queue at the close; lost: the rest of the\ndifference; damaged: dropped at the "
-	    "receiver as malformed (its share's low end). ECN: marks\non the sending queue; PFC: "
-	    "pause frames the sender received / the receiver sent.\n",
+	    "link's frames\nlost or damaged beyond the count's noise (bad - 3 sqrt(bad) of them), "
+	    "and at least %llu frames.\nSent: the sending port's tx; received: the other end's rx "
+	    "less its punts; in flight: still in\nthe sender's queue at the close; lost: the rest "
+	    "of the difference; damaged: dropped at the\nreceiver as malformed (its share's low "
+	    "end). ECN: marks on the sending queue; PFC: pause frames\nthe sender received / the "
+	    "receiver sent.\n",
 	    d->r.f.name, d->rounds, d->rounds == 1 ? "" : "s", d->window_s, res->window_s,
 	    100 * d->o.threshold, (unsigned long long)d->o.min_bad);
 	if (!res->n_suspects) {

@@ -26,13 +26,16 @@
  *    damage another port may have seen.
  *
  * The rule: a direction is suspect when bad = lost + damaged (lower bound)
- * is at least min_bad frames (enough to tell it from zero: the reader keeps
- * the skew between two ends' reads from making loss, and a clean lab left
- * none; docs/DEBUGGING.md "fabric doctor" has the reasoning and the
- * measurement) and bad / sent is above the threshold.
- * Suspects rank by the lower end of their rate's interval,
- * (bad - 3 sqrt(bad)) / sent (a Poisson count's 3-sigma low end), so a few
- * frames lost out of few sent do not outrank a steady loss on a busy link.
+ * is at least min_bad frames and the lower end of its rate's interval,
+ * rank = (bad - 3 sqrt(bad)) / sent (a Poisson count's 3-sigma low end),
+ * is above the threshold: the loss is then above the threshold beyond the
+ * count's noise, and beyond a few frames counted late (the reader keeps
+ * the skew between two ends' reads on the side of hiding loss, but a frame
+ * slower than its settle time looks lost; docs/DEBUGGING.md "fabric
+ * doctor" has the reasoning and the measurements). The low end is 0 up to
+ * 9 frames, so the default floor of 10 adds nothing to it; a higher
+ * --min-frames does. Suspects rank by the same low end, so a few frames
+ * lost out of few sent do not outrank a steady loss on a busy link.
  */
 #ifndef XFAB_FABDOCTOR_H
 #define XFAB_FABDOCTOR_H
