@@ -6,7 +6,7 @@ import subprocess
 
 from lab_common import LAB
 
-from .common import FD_TOL, RSS_TOL_FRAC, RSS_TOL_KB, hop
+from .common import FD_TOL, MEM_JUDGE_S, RSS_TOL_FRAC, RSS_TOL_KB, hop
 
 
 class Checks:
@@ -33,7 +33,7 @@ class Checks:
                      "rss_kb_last": rss1, "rss_kb_max": max(x[2] for x in mine),
                      "rss_kb_per_min": round(slope, 1), "fds_first": fd0, "fds_last": fd1,
                      "fds_max": max(x[3] for x in mine)}
-                long_enough = span > 0 and (t1 - t0) >= span / 3 and n >= 3
+                long_enough = span > 0 and (t1 - t0) >= min(span / 3, MEM_JUDGE_S) and n >= 3
                 if long_enough:
                     tol = max(RSS_TOL_KB, RSS_TOL_FRAC * rss0)
                     p["flat"] = rss1 - rss0 <= tol and fd1 - fd0 <= FD_TOL

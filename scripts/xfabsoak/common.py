@@ -61,6 +61,10 @@ def log(msg):
 
 
 RSS_TOL_KB, RSS_TOL_FRAC, FD_TOL = 4096, 0.10, 4
+# an xfabd's memory is judged over a life of a third of the soak, or of this
+# long if shorter: in a long soak every switch's xfabd is killed again and
+# again (a 10-minute one killed leaf1's 4 times: no life reached 200 s)
+MEM_JUDGE_S = 120.0
 
 CHURN_V4 = "10.%d.%d.0/24"  # 10.(200 + leaf index).i.0/24
 CHURN_V6 = "fd00:c8:%x:%x::/64"

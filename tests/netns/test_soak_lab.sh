@@ -78,6 +78,13 @@ s.samples = {"leaf1": [(i * 10.0, 7, 9000 + 600 * i, 60) for i in range(10)],  #
              "leaf3": [(0.0, 9, 9000, 60), (5.0, 9, 99000, 90), (90.0, 10, 9000, 60)]}
 mem = s.memory()
 want &= [p["flat"] for p in mem["leaf1"] + mem["leaf2"] + mem["leaf3"]] == [False, True, None, None]
+# a long soak (900 s): a life of 150 s is judged though a third of the soak
+# (300 s) is longer; one of 100 s is not (under 120 s)
+s.samples = {"leaf1": [(i * 15.0, 11, 9000, 60) for i in range(11)],
+             "leaf2": [(i * 90.0, 12, 9000 + 10 * i, 60) for i in range(11)],
+             "leaf3": [(200 + i * 10.0, 13, 9000, 60) for i in range(11)]}
+mem = s.memory()
+want &= [p["flat"] for p in mem["leaf1"] + mem["leaf2"] + mem["leaf3"]] == [True, True, None]
 sys.exit(0 if want else 1)
 PY
 
