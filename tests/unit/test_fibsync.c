@@ -103,7 +103,6 @@ int agent_port_of_ifindex(const struct agent *a, __u32 ifindex)
 struct sw {
 	struct shadow sh;
 	struct agent *a;
-	size_t batches_at_start; /* the mirror's writes before agent_fib_sync_start */
 };
 
 static const struct kroute three[] = {
@@ -133,16 +132,12 @@ static int setup(void **state)
 	a->cfg.fib_protocols[RTPROT_BGP / 8] |= 1u << (RTPROT_BGP % 8);
 	a->rib = xfab_rib_new();
 	a->compile = xfab_compile_new(a->rib, &ops, NULL, NULL);
-	if (!a->rib || !a->compile || xfab_rib_load_config(a->rib, &a->cfg))
+	if (!a->rib || !a->compile || xfab_rib_load_config(a->rib, &a->cfg) ||
+	    xfab_compile_config(a->compile, &a->cfg, a->live))
 		return -1;
-	/* xfabd's order (main.c): the kernel's routes read, then one
-	 * programming of the config and them, then the mirror goes on */
 	k_table = three;
 	k_n = 3;
 	k_fail_after = -1;
-	if (agent_fib_sync_read(a) || xfab_compile_config(a->compile, &a->cfg, a->live))
-		return -1;
-	s->batches_at_start = a->fs.batches;
 	if (agent_fib_sync_start(a))
 		return -1;
 	*state = s;
@@ -195,23 +190,6 @@ static void k_event(struct sw *s, int type, const struct kroute *r)
 	k_msg(buf, type, r);
 	agent_on_route(s->a, (struct nlmsghdr *)buf);
 	agent_fib_sync_flush(s->a);
-}
-
-/* ---- the start ---- */
-
-/* The kernel's routes are in the first programming, with the config's:
- * the start's own write (a batch) finds nothing left to write. Written
- * apart, an xfabd adopting a running data plane left the live tables with
- * the config's routes alone in between. */
-static void test_start_one_pass(void **state)
-{
-	struct sw *s = *state;
-
-	assert_int_equal(egress_of(s, "40.1.0.0"), 10);
-	assert_int_equal(egress_of(s, "40.2.0.0"), 11);
-	assert_int_equal(egress_of(s, "40.3.0.0"), 12);
-	assert_int_equal(s->a->fs.batches, s->batches_at_start + 1);
-	assert_int_equal(xfab_compile_last(s->a->compile)->updates[XFAB_T_ROUTES_V4], 0);
 }
 
 /* ---- the resync after lost events ---- */
@@ -372,7 +350,6 @@ static void test_admin_down_unheld(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup_teardown(test_start_one_pass, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_resync, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_resync_partial, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_withdrawal_held, setup, teardown),

@@ -86,7 +86,6 @@ struct fib_sync {
 	struct held_del *held;	       /* LOCAL_REPAIR: withdrawals held back */
 	size_t n_held, cap_held;
 	size_t held_total; /* withdrawals held so far */
-	__u64 read_ns;	   /* when agent_fib_sync_read began */
 };
 
 /* Link event damping (damping.c): a damper per port index of cfg. */
@@ -210,8 +209,6 @@ int agent_shape_port(struct agent *a, int p);
 int agent_unshape_port(struct agent *a, int p);
 
 /* ---- sync.c ---- */
-/* The compiler and its RIB, made once: 0 or -errno (said). */
-int agent_compile_begin(struct agent *a);
 int agent_rebuild_and_apply(struct agent *a, const struct xfab_config *cfg);
 void agent_compile_stop(struct agent *a);
 void agent_on_link(void *arg, const struct xfab_nl_link *l);
@@ -267,11 +264,7 @@ void agent_drain_reload_mask(const struct agent *a, const struct xfab_config *ne
 void agent_drain_reload_commit(struct agent *a, const struct xfab_config *old);
 
 /* ---- fibsync.c ---- */
-/* Reads the kernel's routes into the RIB (agent_compile_begin made it),
- * before the first programming (nothing without FIB_SYNC);
- * agent_fib_sync_start then writes what that programming left and goes on
- * mirroring. */
-int agent_fib_sync_read(struct agent *a);
+/* Dumps and mirrors the kernel's routes (nothing without FIB_SYNC). */
 int agent_fib_sync_start(struct agent *a);
 void agent_on_route(void *arg, const struct nlmsghdr *nlh);
 void agent_fib_sync_flush(struct agent *a);

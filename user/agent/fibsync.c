@@ -253,37 +253,24 @@ static int dump(struct agent *a)
 	return agent_nl_dump_routes(&h);
 }
 
-/* Before the first programming: an xfabd that adopts a running data plane
- * then writes the config's routes and the kernel's in one pass. Read after
- * it, the kernel's routes were missing from the live tables between the two
- * writes: 80 ms of traffic lost under a CPU hog (test_restart_lab, tc). */
-int agent_fib_sync_read(struct agent *a)
+int agent_fib_sync_start(struct agent *a)
 {
+	struct xfab_nlsync_stats st;
+	__u64 t0 = xfab_mono_ns();
 	int err;
 
 	if (!a->cfg.fib_sync)
 		return 0;
-	a->fs.read_ns = xfab_mono_ns();
-	if (!a->rib) /* agent_compile_begin first */
-		return -EINVAL;
 	a->fs.filter.table = a->cfg.fib_table;
 	memcpy(a->fs.filter.protocol, a->cfg.fib_protocols, sizeof(a->fs.filter.protocol));
 	a->nlsync = xfab_nlsync_new(a->rib, port_of, a);
 	if (!a->nlsync)
 		return -ENOMEM;
 	err = dump(a);
-	if (err)
+	if (err) {
 		log_err("cannot read the kernel's routes: %s", strerror(-err));
-	return err;
-}
-
-int agent_fib_sync_start(struct agent *a)
-{
-	struct xfab_nlsync_stats st;
-	__u64 t0 = a->fs.read_ns;
-
-	if (!a->cfg.fib_sync)
-		return 0;
+		return err;
+	}
 	agent_fib_sync_flush(a);
 	agent_fib_sync_publish(a);
 	xfab_nlsync_stats(a->nlsync, &st);

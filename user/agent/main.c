@@ -533,8 +533,7 @@ int main(int argc, char **argv)
 	 * the drains first, which the dampers' holds include */
 	agent_drain_start(&a);
 	agent_damping_start(&a);
-	if (agent_compile_begin(&a) || agent_fib_sync_read(&a) ||
-	    agent_rebuild_and_apply(&a, &a.cfg))
+	if (agent_rebuild_and_apply(&a, &a.cfg))
 		goto out_nl;
 	if (agent_fib_sync_start(&a))
 		goto out_nl;

@@ -259,15 +259,6 @@ static size_t writes(const struct xfab_compile_stats *st)
 	return n;
 }
 
-int agent_compile_begin(struct agent *a)
-{
-	int err = a->compile ? 0 : compile_start(a);
-
-	if (err)
-		log_err("cannot compile tables: %s", strerror(-err));
-	return err;
-}
-
 int agent_rebuild_and_apply(struct agent *a, const struct xfab_config *cfg)
 {
 	const struct xfab_compile_stats *st;
@@ -275,8 +266,10 @@ int agent_rebuild_and_apply(struct agent *a, const struct xfab_config *cfg)
 	double t0 = xfab_mono_ns() / 1e6, t1;
 	int err;
 
-	if ((err = agent_compile_begin(a)))
+	if (!a->compile && (err = compile_start(a))) {
+		log_err("cannot compile tables: %s", strerror(-err));
 		return err;
+	}
 	err = xfab_rib_load_config(a->rib, cfg);
 	if (err) {
 		log_err("cannot compile tables: %s", strerror(-err));
