@@ -100,38 +100,13 @@ for dp in $DATAPATHS; do
 		eventually 10 dp_has spine1 "$STALE"
 
 	# ---- traffic both ways h1 <-> h7: 16 QPs x 125 packets/s each way, 48 s
-	L h1 "$ROOT/build/xfab-roce" recv --duration 60 --idle-ms 5000 -j >"$tmp/at_h1.json" \
-		2>"$tmp/at_h1.err" &
-	r1=$!
-	L h7 "$ROOT/build/xfab-roce" recv --duration 60 --idle-ms 5000 -j >"$tmp/at_h7.json" \
-		2>"$tmp/at_h7.err" &
-	r7=$!
-	receivers_ready "$tmp/at_h1.err" "$tmp/at_h7.err"
-	L h7 "$ROOT/build/xfab-roce" send --dst 10.1.1.2 --qps 16 --sport-per-qp --rate 2000 \
-		--count 6000 --size 256 --duration 55 >"$tmp/sent_h7" 2>&1 &
-	s7=$!
-	L h1 "$ROOT/build/xfab-roce" send --dst 10.4.1.2 --qps 16 --sport-per-qp --rate 2000 \
-		--count 6000 --size 256 --duration 55 >"$tmp/sent_h1" 2>&1 &
-	s1=$!
+	h1_h7_traffic 60 5000 2000 6000 55
 	sleep 2
 	t_restart=$(now_ms)
 	frr_restart spine1 all
 	check "$dp: right after, zebra keeps the planted route as stale: kernel and data plane hold it" \
 		eval 'kernel_has spine1 "$STALE" && dp_has spine1 "$STALE"'
-	wait "$s1" "$s7"
-	wait "$r1" "$r7"
-	for way in "h7 -> h1:at_h1:sent_h7" "h1 -> h7:at_h7:sent_h1"; do
-		f=${way#*:}
-		sent=$(awk '/^sent/ {print $2}' "$tmp/${f#*:}")
-		f="$tmp/${f%:*}.json"
-		got=$(jq '[.flows[].packets] | add' "$f" 2>/dev/null)
-		lost=$(jq '.lost' "$f" 2>/dev/null)
-		qps=$(jq '[.flows[] | select(.packets > 0)] | length' "$f" 2>/dev/null)
-		way=${way%%:*}
-		echo "# $way: $got of $sent packets sent arrived on $qps QPs, $lost lost (longest gap $(jq .max_gap_ms "$f") ms)"
-		check "$dp: spine1's FRR restarted under traffic $way: every packet of 16 QPs arrived" \
-			eval '[ "$sent" = 96000 ] && [ "$got" = 96000 ] && [ "$lost" = 0 ] && [ "$qps" = 16 ]'
-	done
+	h1_h7_judge 96000 "spine1's FRR restarted under traffic"
 	for n in spine1 leaf1 leaf4; do
 		grep -E '^\[[^]]*\] ?Deleted (10\.[0-9]+\.[0-9]+\.0/24|fd00:)' "$tmp/mon.$n" |
 			grep -v "$STALE" >"$tmp/del.$n"
@@ -167,10 +142,7 @@ for dp in $DATAPATHS; do
 	kill "${mons[@]}" 2>/dev/null
 	wait "${mons[@]}" 2>/dev/null
 	mons=()
-	lab down >/dev/null 2>&1
-	check "$dp: nothing left after the lab goes down (namespaces, pins, sockets, agents)" eval \
-		'! ip netns list | grep -q "^$NAME-" && [ ! -e "/sys/fs/bpf/xfab/$NAME" ] &&
-		 [ ! -e "/run/xfab/$NAME" ] && ! pgrep -f "/run/xfab-lab/$NAME/" >/dev/null'
+	lab_down_checked
 	NAME=
 done
 echo "# $pass passed, $fail failed"

@@ -84,6 +84,61 @@ receivers_ready() {
 	done
 }
 
+# Numbered RoCE traffic both ways between h1 (10.1.1.2) and h7 (10.4.1.2),
+# 16 QPs each way, through the caller's L (xfab-lab exec): the receivers
+# first (JSON in $tmp/at_h1.json and at_h7.json), then the senders (their
+# reports in $tmp/sent_h1 and sent_h7). Sets r1 r7 s1 s7, the pids.
+# h1_h7_traffic RECV_S IDLE_MS RATE COUNT SEND_S (RATE: packets/s a way;
+# COUNT: per QP)
+# shellcheck disable=SC2154,SC2034 # tmp and L are the caller's; the pids are for it
+h1_h7_traffic() {
+	L h1 "$ROOT/build/xfab-roce" recv --duration "$1" --idle-ms "$2" -j >"$tmp/at_h1.json" \
+		2>"$tmp/at_h1.err" &
+	r1=$!
+	L h7 "$ROOT/build/xfab-roce" recv --duration "$1" --idle-ms "$2" -j >"$tmp/at_h7.json" \
+		2>"$tmp/at_h7.err" &
+	r7=$!
+	receivers_ready "$tmp/at_h1.err" "$tmp/at_h7.err"
+	L h7 "$ROOT/build/xfab-roce" send --dst 10.1.1.2 --qps 16 --sport-per-qp --rate "$3" \
+		--count "$4" --size 256 --duration "$5" >"$tmp/sent_h7" 2>&1 &
+	s7=$!
+	L h1 "$ROOT/build/xfab-roce" send --dst 10.4.1.2 --qps 16 --sport-per-qp --rate "$3" \
+		--count "$4" --size 256 --duration "$5" >"$tmp/sent_h1" 2>&1 &
+	s1=$!
+}
+
+# Waits for h1_h7_traffic's senders and receivers, then checks each way:
+# all SENT packets sent and arrived, none lost (the packets' own
+# numbering), on 16 QPs. h1_h7_judge SENT WHAT ("$dp: WHAT h7 -> h1: ...")
+# shellcheck disable=SC2154 # tmp, dp and the pids are the caller's
+h1_h7_judge() {
+	local way f sent got lost qps want=$1
+	wait "$s1" "$s7"
+	wait "$r1" "$r7"
+	for way in "h7 -> h1:at_h1:sent_h7" "h1 -> h7:at_h7:sent_h1"; do
+		f=${way#*:}
+		sent=$(awk '/^sent/ {print $2}' "$tmp/${f#*:}")
+		f="$tmp/${f%:*}.json"
+		got=$(jq '[.flows[].packets] | add' "$f" 2>/dev/null)
+		lost=$(jq '.lost' "$f" 2>/dev/null)
+		qps=$(jq '[.flows[] | select(.packets > 0)] | length' "$f" 2>/dev/null)
+		way=${way%%:*}
+		echo "# $way: $got of $sent packets sent arrived on $qps QPs, $lost lost (longest gap $(jq .max_gap_ms "$f" 2>/dev/null) ms)"
+		check "$dp: $2 $way: every packet of 16 QPs arrived" \
+			eval '[ "$sent" = "$want" ] && [ "$got" = "$want" ] && [ "$lost" = 0 ] && [ "$qps" = 16 ]'
+	done
+}
+
+# The caller's lab (its `lab` function) down, and nothing of lab $NAME
+# left: namespaces, pins, control sockets, agents.
+# shellcheck disable=SC2154 # dp is the caller's
+lab_down_checked() {
+	lab down >/dev/null 2>&1
+	check "$dp: nothing left after the lab goes down (namespaces, pins, sockets, agents)" eval \
+		'! ip netns list | grep -q "^$NAME-" && [ ! -e "/sys/fs/bpf/xfab/$NAME" ] &&
+		 [ ! -e "/run/xfab/$NAME" ] && ! pgrep -f "/run/xfab-lab/$NAME/" >/dev/null'
+}
+
 # Labs converge asynchronously (BGP, the FIB mirror, events).
 eventually() {
 	local end=$(($(now_ms) + $1 * 1000))

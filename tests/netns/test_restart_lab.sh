@@ -67,19 +67,7 @@ for dp in $DATAPATHS; do
 		grep -q '10.4.1.0/24' "$tmp/routes.before"
 
 	# ---- traffic both ways h1 <-> h7: 10 s of 16 QPs x 500 packets/s each way
-	L h1 "$ROOT/build/xfab-roce" recv --duration 30 --idle-ms 2000 -j >"$tmp/at_h1.json" \
-		2>"$tmp/at_h1.err" &
-	r1=$!
-	L h7 "$ROOT/build/xfab-roce" recv --duration 30 --idle-ms 2000 -j >"$tmp/at_h7.json" \
-		2>"$tmp/at_h7.err" &
-	r7=$!
-	receivers_ready "$tmp/at_h1.err" "$tmp/at_h7.err"
-	L h7 "$ROOT/build/xfab-roce" send --dst 10.1.1.2 --qps 16 --sport-per-qp --rate 8000 \
-		--count 5000 --size 256 --duration 25 >"$tmp/sent_h7" 2>&1 &
-	s7=$!
-	L h1 "$ROOT/build/xfab-roce" send --dst 10.4.1.2 --qps 16 --sport-per-qp --rate 8000 \
-		--count 5000 --size 256 --duration 25 >"$tmp/sent_h1" 2>&1 &
-	s1=$!
+	h1_h7_traffic 30 2000 8000 5000 25
 	sleep 1
 
 	# leaf1: SIGKILL, and a second with no xfabd at all
@@ -135,20 +123,7 @@ for dp in $DATAPATHS; do
 		'[ "$(agent_pid leaf4)" = "$pid4" ] &&
 		 grep -q "took over $dp datapath on eth1" "/run/xfab-lab/$NAME/leaf4.log"'
 
-	wait "$s1" "$s7"
-	wait "$r1" "$r7"
-	for way in "h7 -> h1:at_h1:sent_h7" "h1 -> h7:at_h7:sent_h1"; do
-		f=${way#*:}
-		sent=$(awk '/^sent/ {print $2}' "$tmp/${f#*:}")
-		f="$tmp/${f%:*}.json"
-		got=$(jq '[.flows[].packets] | add' "$f" 2>/dev/null)
-		lost=$(jq '.lost' "$f" 2>/dev/null)
-		qps=$(jq '[.flows[] | select(.packets > 0)] | length' "$f" 2>/dev/null)
-		way=${way%%:*}
-		echo "# $way: $got of $sent packets sent arrived on $qps QPs, $lost lost"
-		check "$dp: three restarts under traffic $way: every packet of 16 QPs arrived" \
-			eval '[ "$sent" = 80000 ] && [ "$got" = 80000 ] && [ "$lost" = 0 ] && [ "$qps" = 16 ]'
-	done
+	h1_h7_judge 80000 "three restarts under traffic"
 
 	# ---- another ABI in the pins: refused, and the data plane runs on
 	if [ "$dp" = xdp ]; then
@@ -183,10 +158,7 @@ for dp in $DATAPATHS; do
 			 L h1 ping -n -q -c 2 -i 0.2 -W 2 10.3.2.2 >/dev/null'
 	fi
 
-	lab down >/dev/null 2>&1
-	check "$dp: nothing left after the lab goes down (namespaces, pins, sockets, agents)" eval \
-		'! ip netns list | grep -q "^$NAME-" && [ ! -e "/sys/fs/bpf/xfab/$NAME" ] &&
-		 [ ! -e "/run/xfab/$NAME" ] && ! pgrep -f "/run/xfab-lab/$NAME/" >/dev/null'
+	lab_down_checked
 	NAME=
 done
 echo "# $pass passed, $fail failed"
