@@ -23,6 +23,10 @@ LEAF_ASN_BASE = 65100  # leaf l: 65100 + l
 # neighbours keep its routes that long after its session dropped
 # (restart-time) and as long again for its End-of-RIB (stalepath-time)
 FRR_GR_S = 30
+# bfdd's real-time priority (SCHED_RR): on a busy box a bfdd at normal
+# priority waited on the run queue past 3 x 100 ms and took down every
+# session of its switch (docs/LAB.md, "BFD on a loaded CPU")
+BFDD_RT_PRIO = 50
 # s until every session is up and every data plane full
 BGP_TIMEOUT = float(os.environ.get("XFAB_LAB_BGP_TIMEOUT", "60"))
 

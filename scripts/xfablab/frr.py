@@ -6,10 +6,12 @@ import json
 import os
 import shutil
 import signal
+import sys
 import time
 
 from .cleanup import step
-from .common import BGP_TIMEOUT, BUILD, FRR_BIN, FRR_DAEMONS, FRR_GR_S, FRR_USER, LabError
+from .common import (BFDD_RT_PRIO, BGP_TIMEOUT, BUILD, FRR_BIN, FRR_DAEMONS, FRR_GR_S, FRR_USER,
+                     LabError)
 
 
 class FrrDaemons:
@@ -149,6 +151,28 @@ class FrrDaemons:
         elif daemon == "bfdd":
             cmd += ["--bfdctl", os.path.join(d, "bfdd.sock")]
         self.nsexec(node, cmd, timeout=15)
+        if daemon == "bfdd":
+            self._frr_realtime(node, daemon)
+
+    def _frr_realtime(self, node, daemon):
+        """The daemon's every thread at SCHED_RR BFDD_RT_PRIO: its timers
+        then run on time beside a busy data plane and CPU (docs/LAB.md).
+        Refused (no CAP_SYS_NICE, an RT-limited cgroup): said, not fatal;
+        test_bgp_lab.sh checks it took in CI."""
+        deadline = time.time() + 5
+        pid = self.frr_pid(node, daemon)
+        while not pid and time.time() < deadline:
+            time.sleep(0.01)
+            pid = self.frr_pid(node, daemon)
+        try:
+            if not pid:
+                raise OSError("no pid file")
+            for tid in os.listdir("/proc/%d/task" % pid):
+                os.sched_setscheduler(int(tid), os.SCHED_RR, os.sched_param(BFDD_RT_PRIO))
+        except OSError as e:
+            print("xfab-lab: %s's %s stays at normal priority (SCHED_RR %d refused: %s); "
+                  "its BFD sessions may drop on a busy box" % (node, daemon, BFDD_RT_PRIO, e),
+                  file=sys.stderr)
 
     def _frr_start_all(self, daemon, nodes):
         with concurrent.futures.ThreadPoolExecutor(8) as pool:

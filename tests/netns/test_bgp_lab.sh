@@ -20,6 +20,8 @@
 #   - `xfab-lab status` and `xfab-lab exec ... vtysh`;
 #   - nothing left after the lab goes down, FRR's daemons included, nor after
 #     a bring-up that fails half way (bgpd refusing to start).
+#   - every bfdd runs at SCHED_RR 50 (xfab-lab sets it).
+# mutate: scripts/xfablab/frr.py; labs:
 # shellcheck source=tests/netns/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -113,6 +115,18 @@ daemons_in_ns() {
 	done
 }
 check "zebra, bgpd and bfdd run in every switch's namespace (pid files, exe, netns)" daemons_in_ns
+# bfdd real-time (xfab-lab's BFDD_RT_PRIO): beside a busy CPU its timers
+# otherwise slip past 3 x 100 ms (docs/LAB.md, "BFD on a loaded CPU")
+bfdd_rt() {
+	local sw t
+	for sw in spine1 spine2 leaf1 leaf2 leaf3 leaf4; do
+		for t in /proc/"$(cat "$STATE/$sw/bfdd.pid")"/task/*; do
+			chrt -p "${t##*/}" | tr '\n' ' ' |
+				grep -q "policy: SCHED_RR .*priority: 50" || return 1
+		done
+	done
+}
+check "every switch's bfdd runs at SCHED_RR 50, each of its threads" bfdd_rt
 check "nothing in /etc/frr names the lab" eval '! grep -rqs "$NAME" /etc/frr'
 check "xfab-lab installed no kernel route: every remote prefix on leaf1 is zebra's (proto bgp)" eval \
 	'[ -z "$(ip -n "$NAME-leaf1" route show proto boot)$(ip -n "$NAME-leaf1" route show proto static)" ] &&
