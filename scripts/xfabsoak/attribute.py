@@ -3,7 +3,7 @@ themselves (bgpd's logs)."""
 import os
 import time
 
-from .common import (ADJ, BFD_MS, DROP_MARGIN_S, GRACEFUL, HITLESS, NOTIF, SoakError,
+from .common import (ADJ, DROP_MARGIN_S, GRACEFUL, HITLESS, NOTIF, SoakError,
                      WINDOW_AFTER_S, WINDOW_BEFORE_S, log)
 
 
@@ -49,7 +49,7 @@ class Attribution:
                 if 0 <= t <= end:
                     drops.append((t, sw, m.group(2), m.group(3), why))
         drops.sort()
-        before = 3 * getattr(self.a, "bfd_ms", BFD_MS) / 1000.0 + DROP_MARGIN_S
+        before = 3 * self.a.bfd_ms / 1000.0 + DROP_MARGIN_S
         events = []
         downs = {}
         for t, sw, peer, what, why in drops:

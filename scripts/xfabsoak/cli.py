@@ -30,8 +30,8 @@ drawn from --seed (every kind once per round, the rounds shuffled):
   frr-restart     a spine's FRR (zebra, bfdd, bgpd) stopped (SIGTERM) and
                   started again
 
-The lab runs BFD at --bfd-ms (300 ms, x 3 to detect: at the shipped 100 ms a
-2-core box starved of CPU for 0.3 s drops sessions nothing else touched). A
+The lab runs BFD at the topology's timers (100 ms x 3 unless it says
+otherwise; its bfdd real-time, docs/LAB.md), or at --bfd-ms. A
 BGP session drop (found in bgpd's logs) belongs to the fault that caused it:
 the cut link's sessions to the link fault, the restarted FRR's to that
 fault; one that drops during a hitless fault (churn, an xfabd kill, a
@@ -65,9 +65,10 @@ import sys
 import tempfile
 
 from lab_common import TOPO
+import xfablab
 from xfablab.signals import Shielded, exit_on_signals
 
-from .common import BFD_MS, SoakError, log
+from .common import SoakError, log
 from .run import Soak
 from .traffic import receiver, sender
 
@@ -87,9 +88,9 @@ def main():
     ap.add_argument("--rate", type=float, default=200.0, help="packets/s per flow")
     ap.add_argument("--max-cut-ms", type=float, default=500.0)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--bfd-ms", type=int, default=BFD_MS,
-                    help="the lab's BFD interval (detection: 3 of them; default %d: a 2-core "
-                    "box starved of CPU for 0.3 s misses 3 packets at 100 ms)" % BFD_MS)
+    ap.add_argument("--bfd-ms", type=int, default=None,
+                    help="the lab's BFD interval (detection: 3 of them; default: the "
+                    "topology's, as any lab of it runs)")
     ap.add_argument("--judge-unplanned", action="store_true", default=True,
                     help="bound the loss of unplanned session drops by --max-cut-ms too "
                     "(the default)")
@@ -111,7 +112,7 @@ def main():
         errs.append("--name: must be 1..8 letters, digits or '-'")
     if not os.path.isfile(a.topology):
         errs.append("--topology: %s: no such file" % a.topology)
-    if not 10 <= a.bfd_ms <= 10000:
+    if a.bfd_ms is not None and not 10 <= a.bfd_ms <= 10000:
         errs.append("--bfd-ms: must be 10..10000")
     if errs:
         for e in errs:
@@ -124,10 +125,13 @@ def main():
     exit_on_signals("soak")  # SIGTERM, SIGINT, SIGHUP: the finally below, then 128 + it
     tmp = tempfile.mkdtemp(prefix="xfab-soak-")
     try:
-        a.topology_file, a.topology = a.topology, with_bfd(a.topology, a.bfd_ms, tmp)
+        if a.bfd_ms is None:  # the topology's own timers
+            a.bfd_ms = xfablab.Topology(a.topology).bfd_ms
+        else:
+            a.topology_file, a.topology = a.topology, with_bfd(a.topology, a.bfd_ms, tmp)
         s = Soak(a)
         return s.soak()
-    except (SoakError, OSError, subprocess.TimeoutExpired, ValueError) as e:
+    except (SoakError, xfablab.LabError, OSError, subprocess.TimeoutExpired, ValueError) as e:
         log("error: %s" % e)
         return 1
     finally:

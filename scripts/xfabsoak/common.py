@@ -27,9 +27,6 @@ HITLESS = ("churn", "xfabd-kill", "reload", "reload-invalid")
 GRACEFUL = ("frr-restart",)
 # at most --max-cut-ms of a flow lost
 BOUNDED = ("link",)
-# the lab's BFD interval (x 3 to detect): at the shipped 100 ms a 2-core box
-# starved of CPU for 0.3 s drops sessions that nothing else touched
-BFD_MS = 300
 # a session drop's loss begins before FRR logs it: BFD's detection (3
 # intervals) and this much more
 DROP_MARGIN_S = 0.7

@@ -48,6 +48,18 @@ trap cleanup EXIT INT TERM
 J="$tmp/soak.json"
 q() { jq -e "$@" "$J" >/dev/null; }
 
+# ---- --bfd-ms: the lab's topology rewritten with it (no lab: the file)
+check "--bfd-ms 150 writes bfd_ms 150 into the lab's copy of the topology" \
+	/usr/bin/python3 - "$ROOT/scripts" "$tmp" <<'PY'
+import json, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+from lab_common import TOPO
+from xfabsoak.cli import with_bfd
+t = json.load(open(with_bfd(TOPO, 150, sys.argv[2])))
+sys.exit(0 if t["bfd_ms"] == 150 and t["spines"] == json.load(open(TOPO))["spines"] else 1)
+PY
+
 # ---- the soak's bookkeeping on planted input (no lab): losses at known send
 # times against two fault windows, memory samples with a known growth; the
 # expectations are worked out here
@@ -218,9 +230,9 @@ check "each fault's loss in ms is its worst flow's packets at the rate" q \
 	 | round / 10) == .loss_ms] | all'
 check "0 packets lost outside every fault's window" q '.traffic.unattributed == 0'
 # BGP sessions that dropped by themselves: judged like a link cut (the
-# soak's default; its lab's BFD at 300 ms, --bfd-ms)
-check "unplanned session drops (judged: $(jq -r '"\(.unplanned_drops), \(.unplanned_lost) packets lost in them"' "$J")) lost at most max_cut_ms each, BFD at 300 ms" q \
-	'.judge_unplanned == true and .bfd_ms == 300 and .bfd_ms_in_lab == 300 and .max_cut_ms as $b |
+# soak's default), the lab at its topology's own BFD timers (100 ms x 3)
+check "unplanned session drops (judged: $(jq -r '"\(.unplanned_drops), \(.unplanned_lost) packets lost in them"' "$J")) lost at most max_cut_ms each, BFD at the lab's 100 ms" q \
+	'.judge_unplanned == true and .bfd_ms == 100 and .bfd_ms_in_lab == 100 and .max_cut_ms as $b |
 	 [.faults[] | select(.unplanned == true) | .loss_ms <= $b] | all'
 check "unplanned session drops are counted as their events say" q \
 	'.unplanned_drops == ([.faults[] | select(.unplanned == true)] | length) and
