@@ -117,7 +117,8 @@ static void port(void **state)
 	assert_true(xfab_json_get(lanes, "mandatory")->boolean);
 	check("PORT", "lanes", "0,1,2,3", NULL);
 	check("PORT", "lanes", "", "has 0 characters, not 1..128");
-	for (const char *const *v = (const char *const[]){"rs", "fc", "none", "auto", NULL}; *v; v++)
+	for (const char *const *v = (const char *const[]){"rs", "fc", "none", "auto", NULL}; *v;
+	     v++)
 		check("PORT", "fec", *v, NULL);
 	check("PORT", "fec", "fast", "\"fast\" is not one of rs, fc, none, auto");
 	check("PORT", "fec", "RS", "not one of");
@@ -135,7 +136,8 @@ static void port(void **state)
 	check("PORT", "tx_power", "-10.5", NULL);
 	check("PORT", "tx_power", "-10.55", "at most 1 fraction digits");
 	/* adv_speeds: a leaf-list of uint32 1..1600000 or "all" */
-	assert_true(xfab_json_get(xfab_sonic_field(cat, "PORT", "adv_speeds"), "leaf_list")->boolean);
+	assert_true(
+	    xfab_json_get(xfab_sonic_field(cat, "PORT", "adv_speeds"), "leaf_list")->boolean);
 	check("PORT", "adv_speeds", "all", NULL);
 	check("PORT", "adv_speeds", "100000", NULL);
 	check("PORT", "adv_speeds", "any", "nor any other type of the union");
@@ -171,9 +173,8 @@ static void bgp_neighbor(void **state)
 	const struct json_value *t = xfab_sonic_table(cat, "BGP_NEIGHBOR");
 	const struct json_value *tmpl = xfab_sonic_list_for_key(t, "10.0.0.57");
 	const struct json_value *vrf = xfab_sonic_list_for_key(t, "default|10.0.0.57");
-	static const char *const fields[] = {"asn",	 "name",	 "local_addr",
-					     "holdtime", "keepalive",	 "admin_status",
-					     "nhopself", "rrclient"};
+	static const char *const fields[] = {"asn",	  "name",	  "local_addr", "holdtime",
+					     "keepalive", "admin_status", "nhopself",	"rrclient"};
 
 	(void)state;
 	assert_string_equal(xfab_json_get(tmpl, "name")->str, "BGP_NEIGHBOR_TEMPLATE_LIST");
@@ -396,7 +397,8 @@ static void scan_db(struct scan *s, const struct json_value *db)
 		}
 		for (unsigned int e = 0; e < tab->count; e++) {
 			const struct json_value *entry = &tab->children[e];
-			const struct json_value *list = xfab_sonic_list_for_key(cat_tab, entry->key);
+			const struct json_value *list =
+			    xfab_sonic_list_for_key(cat_tab, entry->key);
 
 			s->entries++;
 			if (!list)
@@ -477,10 +479,11 @@ static void catalogue_regenerates(void **state)
 	int rc;
 
 	(void)state;
-	snprintf(cmd, sizeof(cmd),
-		 "/usr/bin/python3 %s/scripts/sonic-catalogue --yang %s/third_party/sonic-yang-models "
-		 "--check %s/config/sonic/catalogue.json 2>&1",
-		 root, root, root);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "/usr/bin/python3 %s/scripts/sonic-catalogue --yang %s/third_party/sonic-yang-models "
+	    "--check %s/config/sonic/catalogue.json 2>&1",
+	    root, root, root);
 	rc = test_run_cmd(cmd, out, sizeof(out));
 	if (rc)
 		fail_msg("%s", out);

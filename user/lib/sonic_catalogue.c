@@ -74,8 +74,7 @@ unsigned int xfab_sonic_table_count(const struct xfab_sonic_catalogue *cat)
 	return cat->tables->count;
 }
 
-const struct json_value *xfab_sonic_table(const struct xfab_sonic_catalogue *cat,
-					  const char *table)
+const struct json_value *xfab_sonic_table(const struct xfab_sonic_catalogue *cat, const char *table)
 {
 	return xfab_json_get(cat->tables, table);
 }
@@ -127,8 +126,8 @@ const struct json_value *xfab_sonic_list_field(const struct json_value *list, co
 	return xfab_json_get(map, "value_type");
 }
 
-const struct json_value *xfab_sonic_field(const struct xfab_sonic_catalogue *cat,
-					  const char *table, const char *field)
+const struct json_value *xfab_sonic_field(const struct xfab_sonic_catalogue *cat, const char *table,
+					  const char *field)
 {
 	const struct json_value *t = xfab_sonic_table(cat, table);
 	const struct json_value *type = xfab_json_get(xfab_json_get(t, "fields"), field);
@@ -167,7 +166,8 @@ static const char *word_list(const struct json_value *arr, char *buf, size_t len
 static bool in_list(const struct json_value *arr, const char *value)
 {
 	for (unsigned int i = 0; arr && i < arr->count; i++)
-		if (arr->children[i].type == JSON_STRING && strcmp(arr->children[i].str, value) == 0)
+		if (arr->children[i].type == JSON_STRING &&
+		    strcmp(arr->children[i].str, value) == 0)
 			return true;
 	return false;
 }
@@ -229,7 +229,8 @@ static bool in_ranges(const struct json_value *range, bool is_signed, long long 
 		long long slo, shi;
 		unsigned long long ulo, uhi;
 
-		if (pair->count != 2 || parse_int(pair->children[0].str, is_signed, &slo, &ulo) != 1 ||
+		if (pair->count != 2 ||
+		    parse_int(pair->children[0].str, is_signed, &slo, &ulo) != 1 ||
 		    parse_int(pair->children[1].str, is_signed, &shi, &uhi) != 1)
 			continue;
 		if (is_signed ? (sv >= slo && sv <= shi) : (uv >= ulo && uv <= uhi))
@@ -250,7 +251,8 @@ static const char *range_text(const struct json_value *range, char *buf, size_t 
 		if (p->count != 2)
 			continue;
 		if (strcmp(p->children[0].str, p->children[1].str) == 0)
-			at += snprintf(buf + at, len - at, "%s%s", i ? ", " : "", p->children[0].str);
+			at +=
+			    snprintf(buf + at, len - at, "%s%s", i ? ", " : "", p->children[0].str);
 		else
 			at += snprintf(buf + at, len - at, "%s%s..%s", i ? ", " : "",
 				       p->children[0].str, p->children[1].str);
@@ -258,8 +260,8 @@ static const char *range_text(const struct json_value *range, char *buf, size_t 
 	return buf;
 }
 
-static int check_int(const struct json_value *type, const char *base, const char *value,
-		     char *err, size_t errlen)
+static int check_int(const struct json_value *type, const char *base, const char *value, char *err,
+		     size_t errlen)
 {
 	const struct json_value *range = xfab_json_get(type, "range");
 	struct int_limits lim;
@@ -289,8 +291,7 @@ static int check_int(const struct json_value *type, const char *base, const char
 }
 
 /* decimal64: digits with at most fraction_digits after the point, in range. */
-static int check_decimal(const struct json_value *type, const char *value, char *err,
-			 size_t errlen)
+static int check_decimal(const struct json_value *type, const char *value, char *err, size_t errlen)
 {
 	const struct json_value *fd = xfab_json_get(type, "fraction_digits");
 	const struct json_value *range = xfab_json_get(type, "range");
@@ -335,8 +336,7 @@ static unsigned long long utf8_chars(const char *s)
 	return n;
 }
 
-static int check_string(const struct json_value *type, const char *value, char *err,
-			size_t errlen)
+static int check_string(const struct json_value *type, const char *value, char *err, size_t errlen)
 {
 	const struct json_value *length = xfab_json_get(type, "length");
 	const struct json_value *values = xfab_json_get(type, "values");
@@ -358,8 +358,7 @@ static int check_string(const struct json_value *type, const char *value, char *
 }
 
 /* A union admits what one of its members admits. */
-static int check_union(const struct json_value *type, const char *value, char *err,
-		       size_t errlen)
+static int check_union(const struct json_value *type, const char *value, char *err, size_t errlen)
 {
 	const struct json_value *types = xfab_json_get(type, "types");
 	char first[200] = "";
@@ -423,8 +422,8 @@ static const char *a_type(enum json_type t, char *buf, size_t len)
 
 /* A leaf-list CONFIG_DB holds as one string ("100000,50000"): each item,
  * spaces around it dropped, as SONiC's YANG loader splits it. */
-static int check_separated(const struct json_value *type, const char *value, char sep,
-			   char *err, size_t errlen)
+static int check_separated(const struct json_value *type, const char *value, char sep, char *err,
+			   size_t errlen)
 {
 	char item[256], why[400];
 	unsigned int n = 1;
@@ -448,8 +447,8 @@ static int check_separated(const struct json_value *type, const char *value, cha
 	}
 }
 
-int xfab_sonic_check_json(const struct json_value *type, const struct json_value *value,
-			  char *err, size_t errlen)
+int xfab_sonic_check_json(const struct json_value *type, const struct json_value *value, char *err,
+			  size_t errlen)
 {
 	const struct json_value *leaf_list = xfab_json_get(type, "leaf_list");
 	const struct json_value *sep = xfab_json_get(type, "separator");

@@ -53,8 +53,8 @@ const struct json_value *xfab_sonic_list_field(const struct json_value *list, co
 
 /* The type of field in any of table's lists (a field whose type differs
  * between lists is a union of them); NULL when no list has it. */
-const struct json_value *xfab_sonic_field(const struct xfab_sonic_catalogue *cat,
-					  const char *table, const char *field);
+const struct json_value *xfab_sonic_field(const struct xfab_sonic_catalogue *cat, const char *table,
+					  const char *field);
 
 /* Checks a string against a type: integer ranges, decimal64, boolean,
  * enumeration, string length and the patterns that are lists of words,
@@ -66,7 +66,7 @@ int xfab_sonic_check_value(const struct json_value *type, const char *value, cha
 
 /* Checks a config_db.json value: a string, or for a leaf-list an array of
  * strings (each checked). 0, or -1 with a message in err. */
-int xfab_sonic_check_json(const struct json_value *type, const struct json_value *value,
-			  char *err, size_t errlen);
+int xfab_sonic_check_json(const struct json_value *type, const struct json_value *value, char *err,
+			  size_t errlen);
 
 #endif
