@@ -57,26 +57,6 @@ static const char *type_of(const char *table, const char *field)
 	return name->str;
 }
 
-/* The value passes (want 0) or fails with a message holding msg. */
-static void check(const char *table, const char *field, const char *value, const char *msg)
-{
-	const struct json_value *type = xfab_sonic_field(cat, table, field);
-	char err[400] = "";
-	int rc;
-
-	assert_non_null(type);
-	rc = xfab_sonic_check_value(type, value, err, sizeof(err));
-	if (!msg) {
-		if (rc)
-			fail_msg("%s.%s = \"%s\": %s", table, field, value, err);
-		return;
-	}
-	if (rc == 0)
-		fail_msg("%s.%s = \"%s\" passed", table, field, value);
-	if (!strstr(err, msg))
-		fail_msg("%s.%s = \"%s\": \"%s\" lacks \"%s\"", table, field, value, err, msg);
-}
-
 static void keys_are(const struct json_value *list, const char *k1, const char *k2)
 {
 	const struct json_value *keys = xfab_json_get(list, "keys");
@@ -86,6 +66,16 @@ static void keys_are(const struct json_value *list, const char *k1, const char *
 	assert_string_equal(keys->children[0].str, k1);
 	if (k2)
 		assert_string_equal(keys->children[1].str, k2);
+}
+
+/* Each of the space-separated names is a field of list. */
+static void has_fields(const struct json_value *list, const char *names)
+{
+	char name[64];
+
+	for (int n = 0; sscanf(names, "%63s%n", name, &n) == 1; names += n)
+		if (!xfab_sonic_list_field(list, name))
+			fail_msg("%s has no field %s", xfab_json_get(list, "name")->str, name);
 }
 
 static void source_named(void **state)
@@ -102,79 +92,41 @@ static void source_named(void **state)
 	assert_in_range(xfab_sonic_table_count(cat), 180, 260);
 }
 
-/* sonic-port.yang: PORT_LIST key "name"; lanes a mandatory string of
- * 1..128; fec the pattern "rs|fc|none|auto"; mtu uint16 68..9216; speed
- * uint32 1..1600000; admin_status stypes:admin_status (up, down). */
-static void port(void **state)
+/* ---- tables, lists, keys, fields, base types ---- */
+
+/* sonic-port.yang: PORT_LIST key "name"; lanes a mandatory string;
+ * adv_speeds a leaf-list. sonic-device_metadata.yang: container localhost
+ * (a fixed key), bgp_asn inet:as-number (RFC 6991: uint32). */
+static void port_and_device(void **state)
 {
-	const struct json_value *lanes;
+	const struct json_value *dm = xfab_sonic_table(cat, "DEVICE_METADATA");
 
 	(void)state;
 	assert_true(xfab_sonic_is_table(cat, "PORT"));
 	keys_are(xfab_sonic_list_for_key(xfab_sonic_table(cat, "PORT"), "Ethernet0"), "name", NULL);
-	lanes = xfab_sonic_field(cat, "PORT", "lanes");
 	assert_string_equal(type_of("PORT", "lanes"), "string");
-	assert_true(xfab_json_get(lanes, "mandatory")->boolean);
-	check("PORT", "lanes", "0,1,2,3", NULL);
-	check("PORT", "lanes", "", "has 0 characters, not 1..128");
-	for (const char *const *v = (const char *const[]){"rs", "fc", "none", "auto", NULL}; *v;
-	     v++)
-		check("PORT", "fec", *v, NULL);
-	check("PORT", "fec", "fast", "\"fast\" is not one of rs, fc, none, auto");
-	check("PORT", "fec", "RS", "not one of");
-	check("PORT", "mtu", "9100", NULL);
-	check("PORT", "mtu", "9217", "\"9217\" is out of range 68..9216");
-	check("PORT", "mtu", "70000", "out of uint16's range");
-	check("PORT", "mtu", "9k", "is not an unsigned integer (uint16)");
-	check("PORT", "speed", "400000", NULL);
-	check("PORT", "speed", "0", "out of range 1..1600000");
-	check("PORT", "admin_status", "up", NULL);
-	check("PORT", "admin_status", "enabled", "\"enabled\" is not one of up, down");
-	check("PORT", "mux_cable", "true", NULL);
-	check("PORT", "mux_cable", "True", "\"True\" is not a boolean (true or false)");
-	/* tx_power: decimal64, fraction-digits 1 */
-	check("PORT", "tx_power", "-10.5", NULL);
-	check("PORT", "tx_power", "-10.55", "at most 1 fraction digits");
-	/* adv_speeds: a leaf-list of uint32 1..1600000 or "all" */
+	assert_true(xfab_json_get(xfab_sonic_field(cat, "PORT", "lanes"), "mandatory")->boolean);
 	assert_true(
 	    xfab_json_get(xfab_sonic_field(cat, "PORT", "adv_speeds"), "leaf_list")->boolean);
-	check("PORT", "adv_speeds", "all", NULL);
-	check("PORT", "adv_speeds", "100000", NULL);
-	check("PORT", "adv_speeds", "any", "nor any other type of the union");
-}
-
-/* sonic-device_metadata.yang: container localhost (a fixed key);
- * bgp_asn inet:as-number (RFC 6991: uint32); type a pattern of roles. */
-static void device_metadata(void **state)
-{
-	const struct json_value *t = xfab_sonic_table(cat, "DEVICE_METADATA");
-
-	(void)state;
-	assert_non_null(xfab_sonic_list_for_key(t, "localhost"));
-	assert_null(xfab_sonic_list_for_key(t, "remotehost"));
+	has_fields(xfab_sonic_list_for_key(xfab_sonic_table(cat, "PORT"), "Ethernet0"),
+		   "lanes index alias fec autoneg tpid pfc_asym description mtu speed");
+	assert_non_null(xfab_sonic_list_for_key(dm, "localhost"));
+	assert_null(xfab_sonic_list_for_key(dm, "remotehost"));
 	assert_string_equal(type_of("DEVICE_METADATA", "bgp_asn"), "uint32");
-	check("DEVICE_METADATA", "bgp_asn", "65100", NULL);
-	check("DEVICE_METADATA", "bgp_asn", "4294967295", NULL);
-	check("DEVICE_METADATA", "bgp_asn", "4294967296", "out of uint32's range");
-	check("DEVICE_METADATA", "bgp_asn", "-1", "not an unsigned integer");
-	check("DEVICE_METADATA", "type", "LeafRouter", NULL);
-	check("DEVICE_METADATA", "type", "Leaf", "is not one of ToRRouter, LeafRouter");
-	assert_non_null(xfab_sonic_field(cat, "DEVICE_METADATA", "hwsku"));
-	assert_non_null(xfab_sonic_field(cat, "DEVICE_METADATA", "buffer_model"));
+	has_fields(xfab_sonic_list_for_key(dm, "localhost"),
+		   "hostname hwsku platform mac bgp_asn type buffer_model");
 }
 
 /* sonic-bgp-neighbor.yang: BGP_NEIGHBOR_TEMPLATE_LIST key "neighbor" with
  * grouping sonic-bgp-cmn-neigh (sonic-bgp-common.yang: asn uint32
  * 0..4294967295, holdtime and keepalive uint16, local_addr, name,
  * nhopself and rrclient uint8 0..1, admin_status); BGP_NEIGHBOR_LIST key
- * "vrf_name neighbor" with grouping sonic-bgp-cmn. */
+ * "vrf_name neighbor" with grouping sonic-bgp-cmn (peer_group_name). */
 static void bgp_neighbor(void **state)
 {
 	const struct json_value *t = xfab_sonic_table(cat, "BGP_NEIGHBOR");
 	const struct json_value *tmpl = xfab_sonic_list_for_key(t, "10.0.0.57");
 	const struct json_value *vrf = xfab_sonic_list_for_key(t, "default|10.0.0.57");
-	static const char *const fields[] = {"asn",	  "name",	  "local_addr", "holdtime",
-					     "keepalive", "admin_status", "nhopself",	"rrclient"};
 
 	(void)state;
 	assert_string_equal(xfab_json_get(tmpl, "name")->str, "BGP_NEIGHBOR_TEMPLATE_LIST");
@@ -182,107 +134,56 @@ static void bgp_neighbor(void **state)
 	assert_string_equal(xfab_json_get(vrf, "name")->str, "BGP_NEIGHBOR_LIST");
 	keys_are(vrf, "vrf_name", "neighbor");
 	assert_null(xfab_sonic_list_for_key(t, "a|b|c"));
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-		assert_non_null(xfab_sonic_list_field(tmpl, fields[i]));
-	/* only the generic (frrcfgd) list has these */
+	has_fields(tmpl, "asn name local_addr holdtime keepalive admin_status nhopself rrclient");
 	assert_null(xfab_sonic_list_field(tmpl, "peer_group_name"));
 	assert_non_null(xfab_sonic_list_field(vrf, "peer_group_name"));
 	assert_string_equal(xfab_json_get(xfab_sonic_list_field(tmpl, "asn"), "type")->str,
 			    "uint32");
-	check("BGP_NEIGHBOR", "holdtime", "180", NULL);
-	check("BGP_NEIGHBOR", "holdtime", "65536", "out of uint16's range");
-	check("BGP_NEIGHBOR", "nhopself", "1", NULL);
-	check("BGP_NEIGHBOR", "nhopself", "2", "out of range 0..1");
-	check("BGP_NEIGHBOR", "admin_status", "down", NULL);
-}
-
-/* sonic-copp.yang: COPP_GROUP_LIST key name; cir and cbs uint64; mode an
- * enumeration sr_tcm, tr_tcm, storm; meter_type stypes:meter_type
- * (packets, bytes); trap_action stypes:policer_packet_action; COPP_TRAP:
- * trap_ids, trap_group, always_enabled. */
-static void copp(void **state)
-{
-	(void)state;
-	assert_true(xfab_sonic_is_table(cat, "COPP_GROUP"));
-	assert_string_equal(type_of("COPP_GROUP", "cir"), "uint64");
-	check("COPP_GROUP", "cir", "600", NULL);
-	check("COPP_GROUP", "cir", "18446744073709551615", NULL);
-	check("COPP_GROUP", "cir", "18446744073709551616", "out of uint64's range");
-	check("COPP_GROUP", "mode", "sr_tcm", NULL);
-	check("COPP_GROUP", "mode", "srtcm", "\"srtcm\" is not one of sr_tcm, tr_tcm, storm");
-	check("COPP_GROUP", "meter_type", "packets", NULL);
-	check("COPP_GROUP", "meter_type", "pps", "is not one of packets, bytes");
-	check("COPP_GROUP", "trap_action", "trap", NULL);
-	check("COPP_GROUP", "trap_action", "punt", "is not one of drop, forward, copy");
-	assert_non_null(xfab_sonic_field(cat, "COPP_TRAP", "trap_ids"));
-	assert_non_null(xfab_sonic_field(cat, "COPP_TRAP", "trap_group"));
-	assert_non_null(xfab_sonic_field(cat, "COPP_TRAP", "always_enabled"));
-}
-
-/* sonic-wred-profile.yang: green_min_threshold uint64 (bytes);
- * wred_green_enable boolean; ecn an enumeration from ecn_none.
- * sonic-buffer-profile.yang: dynamic_th int32 -8..7, size uint64. */
-static void wred_and_buffers(void **state)
-{
-	(void)state;
-	assert_string_equal(type_of("WRED_PROFILE", "green_min_threshold"), "uint64");
-	check("WRED_PROFILE", "green_min_threshold", "1048576", NULL);
-	check("WRED_PROFILE", "green_min_threshold", "-1", "not an unsigned integer");
-	check("WRED_PROFILE", "wred_green_enable", "true", NULL);
-	check("WRED_PROFILE", "wred_green_enable", "yes", "not a boolean");
-	check("WRED_PROFILE", "ecn", "ecn_all", NULL);
-	check("WRED_PROFILE", "ecn", "ecn_green", NULL);
-	check("WRED_PROFILE", "ecn", "ecn_blue", "\"ecn_blue\" is not one of ecn_none, ecn_green");
-	assert_string_equal(type_of("BUFFER_PROFILE", "dynamic_th"), "int32");
-	check("BUFFER_PROFILE", "dynamic_th", "-8", NULL);
-	check("BUFFER_PROFILE", "dynamic_th", "7", NULL);
-	check("BUFFER_PROFILE", "dynamic_th", "0", NULL);
-	check("BUFFER_PROFILE", "dynamic_th", "8", "\"8\" is out of range -8..7");
-	check("BUFFER_PROFILE", "dynamic_th", "-9", "out of range -8..7");
-	assert_non_null(xfab_sonic_field(cat, "BUFFER_PROFILE", "xoff"));
-	assert_non_null(xfab_sonic_field(cat, "BUFFER_PROFILE", "xon_offset"));
 }
 
 /* sonic-static-route.yang: STATIC_ROUTE_LIST key "vrf_name prefix" with
  * nexthop, ifname, advertise, distance, nexthop-vrf, blackhole;
  * STATIC_ROUTE_TEMPLATE_LIST key "prefix" with nexthop, ifname,
- * advertise, bfd (no distance, no blackhole). */
-static void static_route(void **state)
+ * advertise, bfd (no distance, no blackhole). sonic-syslog.yang:
+ * SYSLOG_SERVER_LIST key server_address. */
+static void static_route_and_syslog(void **state)
 {
 	const struct json_value *t = xfab_sonic_table(cat, "STATIC_ROUTE");
 	const struct json_value *vrf = xfab_sonic_list_for_key(t, "default|10.1.0.0/24");
 	const struct json_value *tmpl = xfab_sonic_list_for_key(t, "10.1.0.0/24");
-	static const char *const fields[] = {"nexthop",	 "ifname",	"advertise",
-					     "distance", "nexthop-vrf", "blackhole"};
+	const struct json_value *syslog = xfab_sonic_table(cat, "SYSLOG_SERVER");
 
 	(void)state;
 	keys_are(vrf, "vrf_name", "prefix");
 	keys_are(tmpl, "prefix", NULL);
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-		assert_non_null(xfab_sonic_list_field(vrf, fields[i]));
-	assert_non_null(xfab_sonic_list_field(tmpl, "bfd"));
+	has_fields(vrf, "nexthop ifname advertise distance nexthop-vrf blackhole");
+	has_fields(tmpl, "nexthop ifname advertise bfd");
 	assert_null(xfab_sonic_list_field(tmpl, "distance"));
 	assert_null(xfab_sonic_list_field(tmpl, "blackhole"));
 	assert_null(xfab_sonic_list_field(vrf, "metric"));
+	keys_are(xfab_sonic_list_for_key(syslog, "10.0.0.5"), "server_address", NULL);
+	has_fields(xfab_sonic_list_for_key(syslog, "10.0.0.5"),
+		   "source port vrf filter filter_regex protocol severity");
 }
 
-/* sonic-syslog.yang: SYSLOG_SERVER_LIST key server_address; port
- * inet:port-number; filter include/exclude; protocol tcp/udp; severity
- * none..crit; vrf a union of a VRF name (leafref) and default/mgmt. */
-static void syslog_server(void **state)
+/* sonic-copp.yang: COPP_GROUP (cir, cbs, meter_type, mode, red_action,
+ * trap_action, trap_priority, queue), COPP_TRAP (trap_ids, trap_group,
+ * always_enabled); sonic-wred-profile.yang; sonic-buffer-profile.yang. */
+static void qos_tables(void **state)
 {
 	(void)state;
-	keys_are(xfab_sonic_list_for_key(xfab_sonic_table(cat, "SYSLOG_SERVER"), "10.0.0.5"),
-		 "server_address", NULL);
-	check("SYSLOG_SERVER", "port", "514", NULL);
-	check("SYSLOG_SERVER", "port", "65536", "out of uint16's range");
-	check("SYSLOG_SERVER", "protocol", "udp", NULL);
-	check("SYSLOG_SERVER", "protocol", "quic", "is not one of tcp, udp");
-	check("SYSLOG_SERVER", "filter", "exclude", NULL);
-	check("SYSLOG_SERVER", "severity", "crit", NULL);
-	check("SYSLOG_SERVER", "severity", "critical", "is not one of none, debug, info");
-	check("SYSLOG_SERVER", "vrf", "mgmt", NULL);
-	check("SYSLOG_SERVER", "vrf", "Vrf_red", NULL); /* a reference: not followed here */
+	has_fields(xfab_sonic_list_for_key(xfab_sonic_table(cat, "COPP_GROUP"), "queue4_group1"),
+		   "cir cbs meter_type mode red_action trap_action trap_priority queue");
+	has_fields(xfab_sonic_list_for_key(xfab_sonic_table(cat, "COPP_TRAP"), "bgp"),
+		   "trap_ids trap_group always_enabled");
+	assert_string_equal(type_of("COPP_GROUP", "cir"), "uint64");
+	has_fields(xfab_sonic_list_for_key(xfab_sonic_table(cat, "WRED_PROFILE"), "AZURE_LOSSLESS"),
+		   "green_min_threshold green_max_threshold green_drop_probability "
+		   "wred_green_enable yellow_min_threshold red_max_threshold ecn");
+	assert_string_equal(type_of("WRED_PROFILE", "green_min_threshold"), "uint64");
+	has_fields(xfab_sonic_list_for_key(xfab_sonic_table(cat, "BUFFER_PROFILE"), "lossless"),
+		   "pool size xon xoff xon_offset dynamic_th static_th");
+	assert_string_equal(type_of("BUFFER_PROFILE", "dynamic_th"), "int32");
 }
 
 /* sonic-dscp-tc-map.yang: a list in a list, DSCP_TO_TC_MAP|AZURE's fields
@@ -312,6 +213,118 @@ static void unknown(void **state)
 	assert_null(xfab_sonic_field(cat, "PORT", ""));
 	assert_null(xfab_sonic_field(cat, "NO_SUCH_TABLE", "lanes"));
 	assert_null(xfab_sonic_field(cat, "WRED_PROFILE", "green_min"));
+}
+
+/* ---- values ---- */
+
+/* A value and what the check says: NULL when it passes, else a part of
+ * the message. Each group's types as the YANG file named writes them. */
+static const struct value_case {
+	const char *table, *field, *value, *msg;
+} value_cases[] = {
+    /* sonic-port.yang: lanes a string of 1..128; fec the pattern
+     * "rs|fc|none|auto"; mtu uint16 68..9216; speed uint32 1..1600000;
+     * admin_status stypes:admin_status (up, down); mux_cable boolean;
+     * tx_power decimal64, fraction-digits 1; adv_speeds a union of uint32
+     * 1..1600000 and the pattern "all". */
+    {"PORT", "lanes", "0,1,2,3", NULL},
+    {"PORT", "lanes", "", "has 0 characters, not 1..128"},
+    {"PORT", "fec", "rs", NULL},
+    {"PORT", "fec", "fc", NULL},
+    {"PORT", "fec", "none", NULL},
+    {"PORT", "fec", "auto", NULL},
+    {"PORT", "fec", "fast", "\"fast\" is not one of rs, fc, none, auto"},
+    {"PORT", "fec", "RS", "not one of"},
+    {"PORT", "mtu", "9100", NULL},
+    {"PORT", "mtu", "9217", "\"9217\" is out of range 68..9216"},
+    {"PORT", "mtu", "70000", "out of uint16's range"},
+    {"PORT", "mtu", "9k", "is not an unsigned integer (uint16)"},
+    {"PORT", "speed", "400000", NULL},
+    {"PORT", "speed", "0", "out of range 1..1600000"},
+    {"PORT", "admin_status", "up", NULL},
+    {"PORT", "admin_status", "enabled", "\"enabled\" is not one of up, down"},
+    {"PORT", "mux_cable", "true", NULL},
+    {"PORT", "mux_cable", "True", "\"True\" is not a boolean (true or false)"},
+    {"PORT", "tx_power", "-10.5", NULL},
+    {"PORT", "tx_power", "-10.55", "at most 1 fraction digits"},
+    {"PORT", "adv_speeds", "all", NULL},
+    {"PORT", "adv_speeds", "100000", NULL},
+    {"PORT", "adv_speeds", "any", "nor any other type of the union"},
+    /* sonic-device_metadata.yang: bgp_asn uint32; type a pattern of roles */
+    {"DEVICE_METADATA", "bgp_asn", "65100", NULL},
+    {"DEVICE_METADATA", "bgp_asn", "4294967295", NULL},
+    {"DEVICE_METADATA", "bgp_asn", "4294967296", "out of uint32's range"},
+    {"DEVICE_METADATA", "bgp_asn", "-1", "not an unsigned integer"},
+    {"DEVICE_METADATA", "type", "LeafRouter", NULL},
+    {"DEVICE_METADATA", "type", "Leaf", "is not one of ToRRouter, LeafRouter"},
+    /* sonic-bgp-common.yang (both BGP_NEIGHBOR lists): holdtime uint16,
+     * nhopself uint8 0..1, admin_status up/down */
+    {"BGP_NEIGHBOR", "holdtime", "180", NULL},
+    {"BGP_NEIGHBOR", "holdtime", "65536", "out of uint16's range"},
+    {"BGP_NEIGHBOR", "nhopself", "1", NULL},
+    {"BGP_NEIGHBOR", "nhopself", "2", "out of range 0..1"},
+    {"BGP_NEIGHBOR", "admin_status", "down", NULL},
+    /* sonic-copp.yang: cir uint64; mode sr_tcm, tr_tcm, storm; meter_type
+     * stypes:meter_type (packets, bytes); trap_action
+     * stypes:policer_packet_action (drop, forward, copy, ...) */
+    {"COPP_GROUP", "cir", "600", NULL},
+    {"COPP_GROUP", "cir", "18446744073709551615", NULL},
+    {"COPP_GROUP", "cir", "18446744073709551616", "out of uint64's range"},
+    {"COPP_GROUP", "mode", "sr_tcm", NULL},
+    {"COPP_GROUP", "mode", "srtcm", "\"srtcm\" is not one of sr_tcm, tr_tcm, storm"},
+    {"COPP_GROUP", "meter_type", "packets", NULL},
+    {"COPP_GROUP", "meter_type", "pps", "is not one of packets, bytes"},
+    {"COPP_GROUP", "trap_action", "trap", NULL},
+    {"COPP_GROUP", "trap_action", "punt", "is not one of drop, forward, copy"},
+    /* sonic-wred-profile.yang: green_min_threshold uint64; wred_green_enable
+     * boolean; ecn an enumeration ecn_none, ecn_green, ..., ecn_all.
+     * sonic-buffer-profile.yang: dynamic_th int32 -8..7 */
+    {"WRED_PROFILE", "green_min_threshold", "1048576", NULL},
+    {"WRED_PROFILE", "green_min_threshold", "-1", "not an unsigned integer"},
+    {"WRED_PROFILE", "wred_green_enable", "true", NULL},
+    {"WRED_PROFILE", "wred_green_enable", "yes", "not a boolean"},
+    {"WRED_PROFILE", "ecn", "ecn_all", NULL},
+    {"WRED_PROFILE", "ecn", "ecn_green", NULL},
+    {"WRED_PROFILE", "ecn", "ecn_blue", "\"ecn_blue\" is not one of ecn_none, ecn_green"},
+    {"BUFFER_PROFILE", "dynamic_th", "-8", NULL},
+    {"BUFFER_PROFILE", "dynamic_th", "7", NULL},
+    {"BUFFER_PROFILE", "dynamic_th", "0", NULL},
+    {"BUFFER_PROFILE", "dynamic_th", "8", "\"8\" is out of range -8..7"},
+    {"BUFFER_PROFILE", "dynamic_th", "-9", "out of range -8..7"},
+    /* sonic-syslog.yang: port inet:port-number (uint16); protocol tcp/udp;
+     * filter include/exclude; severity none..crit; vrf a union of a VRF
+     * (leafref: a reference, not followed here) and default/mgmt */
+    {"SYSLOG_SERVER", "port", "514", NULL},
+    {"SYSLOG_SERVER", "port", "65536", "out of uint16's range"},
+    {"SYSLOG_SERVER", "protocol", "udp", NULL},
+    {"SYSLOG_SERVER", "protocol", "quic", "is not one of tcp, udp"},
+    {"SYSLOG_SERVER", "filter", "exclude", NULL},
+    {"SYSLOG_SERVER", "severity", "crit", NULL},
+    {"SYSLOG_SERVER", "severity", "critical", "is not one of none, debug, info"},
+    {"SYSLOG_SERVER", "vrf", "mgmt", NULL},
+    {"SYSLOG_SERVER", "vrf", "Vrf_red", NULL},
+};
+
+static void values(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(value_cases) / sizeof(value_cases[0]); i++) {
+		const struct value_case *c = &value_cases[i];
+		const struct json_value *type = xfab_sonic_field(cat, c->table, c->field);
+		char err[400] = "";
+		int rc;
+
+		if (!type)
+			fail_msg("%s.%s: no such field", c->table, c->field);
+		rc = xfab_sonic_check_value(type, c->value, err, sizeof(err));
+		if (!c->msg && rc)
+			fail_msg("%s.%s = \"%s\": %s", c->table, c->field, c->value, err);
+		if (c->msg && rc == 0)
+			fail_msg("%s.%s = \"%s\" passed", c->table, c->field, c->value);
+		if (c->msg && !strstr(err, c->msg))
+			fail_msg("%s.%s = \"%s\": \"%s\" lacks \"%s\"", c->table, c->field,
+				 c->value, err, c->msg);
+	}
 }
 
 /* config_db.json values: strings; a leaf-list an array of strings, or for
@@ -493,15 +506,13 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(source_named),
-	    cmocka_unit_test(port),
-	    cmocka_unit_test(device_metadata),
+	    cmocka_unit_test(port_and_device),
 	    cmocka_unit_test(bgp_neighbor),
-	    cmocka_unit_test(copp),
-	    cmocka_unit_test(wred_and_buffers),
-	    cmocka_unit_test(static_route),
-	    cmocka_unit_test(syslog_server),
+	    cmocka_unit_test(static_route_and_syslog),
+	    cmocka_unit_test(qos_tables),
 	    cmocka_unit_test(maps),
 	    cmocka_unit_test(unknown),
+	    cmocka_unit_test(values),
 	    cmocka_unit_test(json_values),
 	    cmocka_unit_test(sonic_files),
 	    cmocka_unit_test(catalogue_regenerates),

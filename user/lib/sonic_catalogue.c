@@ -260,6 +260,15 @@ static const char *range_text(const struct json_value *range, char *buf, size_t 
 	return buf;
 }
 
+static int out_of_range(const struct json_value *range, const char *value, char *err, size_t errlen)
+{
+	char text[160];
+
+	snprintf(err, errlen, "\"%s\" is out of range %s", value,
+		 range_text(range, text, sizeof(text)));
+	return -1;
+}
+
 static int check_int(const struct json_value *type, const char *base, const char *value, char *err,
 		     size_t errlen)
 {
@@ -268,7 +277,6 @@ static int check_int(const struct json_value *type, const char *base, const char
 	unsigned long long uv = 0;
 	long long sv = 0;
 	bool is_signed;
-	char text[160];
 	int read;
 
 	int_base(base, &is_signed, &lim);
@@ -282,11 +290,8 @@ static int check_int(const struct json_value *type, const char *base, const char
 		snprintf(err, errlen, "\"%s\" is out of %s's range", value, base);
 		return -1;
 	}
-	if (range && range->type == JSON_ARRAY && !in_ranges(range, is_signed, sv, uv)) {
-		snprintf(err, errlen, "\"%s\" is out of range %s", value,
-			 range_text(range, text, sizeof(text)));
-		return -1;
-	}
+	if (range && range->type == JSON_ARRAY && !in_ranges(range, is_signed, sv, uv))
+		return out_of_range(range, value, err, errlen);
 	return 0;
 }
 
@@ -316,14 +321,7 @@ static int check_decimal(const struct json_value *type, const char *value, char 
 		    v <= strtod(p->children[1].str, NULL))
 			return 0;
 	}
-	if (range && range->count) {
-		char text[160];
-
-		snprintf(err, errlen, "\"%s\" is out of range %s", value,
-			 range_text(range, text, sizeof(text)));
-		return -1;
-	}
-	return 0;
+	return range && range->count ? out_of_range(range, value, err, errlen) : 0;
 }
 
 /* The number of characters (UTF-8 code points) YANG's length counts. */
