@@ -200,6 +200,18 @@ static void maps(void **state)
 	assert_int_equal(xfab_sonic_check_value(tc, "5", err, sizeof(err)), 0);
 	assert_int_equal(xfab_sonic_check_value(tc, "16", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "out of range 0..15"));
+	/* a DSCP is a name of the map's fields: its key's pattern,
+	 * "6[0-3]|[1-5][0-9]?|[0-9]?", says which */
+	assert_non_null(xfab_sonic_list_field(l, "63"));
+	assert_null(xfab_sonic_list_field(l, "64"));
+	assert_null(xfab_sonic_list_field(l, "x"));
+	/* sonic-cable-length.yang: CABLE_LENGTH|AZURE maps ports to lengths,
+	 * the pattern "[0-9]+m" */
+	l = xfab_sonic_list_for_key(xfab_sonic_table(cat, "CABLE_LENGTH"), "AZURE");
+	tc = xfab_sonic_list_field(l, "Ethernet0");
+	assert_non_null(tc);
+	assert_int_equal(xfab_sonic_check_value(tc, "5m", err, sizeof(err)), 0);
+	assert_int_equal(xfab_sonic_check_value(tc, "5", err, sizeof(err)), -1);
 }
 
 /* Not SONiC's: APPL_DB's COPP_TABLE, xfab's ROUTE, misspellings. */
@@ -303,6 +315,20 @@ static const struct value_case {
     {"SYSLOG_SERVER", "severity", "critical", "is not one of none, debug, info"},
     {"SYSLOG_SERVER", "vrf", "mgmt", NULL},
     {"SYSLOG_SERVER", "vrf", "Vrf_red", NULL},
+    {"SYSLOG_SERVER", "source", "10.1.0.32", NULL},
+    {"SYSLOG_SERVER", "source", "fc00::1", NULL},
+    {"SYSLOG_SERVER", "source", "10.1.0.320", "\"10.1.0.320\" is not an IP address"},
+    /* sonic-static-route.yang: patterns, "((true|false),)*(true|false)"
+     * and distances 0..255 in a comma-separated list */
+    {"STATIC_ROUTE", "blackhole", "true", NULL},
+    {"STATIC_ROUTE", "blackhole", "false,true", NULL},
+    {"STATIC_ROUTE", "blackhole", "yes",
+     "\"yes\" does not match the pattern \"((true|false),)*(true|false)\""},
+    {"STATIC_ROUTE", "blackhole", "true,", "does not match the pattern"},
+    {"STATIC_ROUTE", "distance", "0,20,255", NULL},
+    {"STATIC_ROUTE", "distance", "256", "does not match the pattern"},
+    {"STATIC_ROUTE", "nexthop-vrf", "Vrf-blue,default", NULL},
+    {"STATIC_ROUTE", "nexthop-vrf", "blue", "does not match the pattern"},
 };
 
 static void values(void **state)

@@ -2,8 +2,10 @@
 /* SONiC's CONFIG_DB catalogue (config/sonic/catalogue.json): lookups and
  * value checks. The catalogue is generated from SONiC's YANG models by
  * scripts/sonic-catalogue; this file only reads what it wrote. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,8 +336,101 @@ static unsigned long long utf8_chars(const char *s)
 	return n;
 }
 
+/* A pattern (its ERE from the generator: XSD's, anchored) matched; 1 when
+ * it does, 0 when not, -1 when the regex does not compile here. Compiled
+ * per call: a cache is for when whole configs are checked. */
+static int ere_match(const char *ere, const char *value)
+{
+	regex_t re;
+	int rc;
+
+	if (regcomp(&re, ere, REG_EXTENDED | REG_NOSUB))
+		return -1;
+	rc = regexec(&re, value, 0, NULL, 0) == 0;
+	regfree(&re);
+	return rc;
+}
+
+static int check_patterns(const struct json_value *type, const char *value, char *err,
+			  size_t errlen)
+{
+	const struct json_value *eres = xfab_json_get(type, "ere");
+	const struct json_value *pats = xfab_json_get(type, "pattern");
+
+	/* YANG: a value matches each of its type's patterns */
+	for (unsigned int i = 0; eres && pats && i < eres->count && i < pats->count; i++) {
+		if (ere_match(eres->children[i].str, value) == 0) {
+			snprintf(err, errlen, "\"%s\" does not match the pattern \"%s\"", value,
+				 pats->children[i].str);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The ietf-inet-types (RFC 6991) SONiC names most, which its models do not
+ * ship: addresses and prefixes, read by inet_pton; a v6 zone (%eth0) is
+ * allowed where the type allows it. Other formats pass. */
+static bool inet_address(const char *s, bool v4, bool v6)
+{
+	unsigned char buf[16];
+	char addr[64];
+
+	snprintf(addr, sizeof(addr), "%.*s", (int)strcspn(s, "%"), s);
+	return (v4 && inet_pton(AF_INET, addr, buf) == 1) ||
+	       (v6 && inet_pton(AF_INET6, addr, buf) == 1);
+}
+
+static bool inet_prefix(const char *s, bool v4, bool v6)
+{
+	const char *slash = strchr(s, '/');
+	char addr[64], *end;
+	long len;
+
+	if (!slash || slash - s >= (long)sizeof(addr) || strchr(s, '%'))
+		return false;
+	snprintf(addr, sizeof(addr), "%.*s", (int)(slash - s), s);
+	errno = 0;
+	len = strtol(slash + 1, &end, 10);
+	if (slash[1] < '0' || slash[1] > '9' || *end || errno || len < 0)
+		return false;
+	if (inet_address(addr, v4, false))
+		return len <= 32;
+	return inet_address(addr, false, v6) && len <= 128;
+}
+
+static int check_format(const char *format, const char *value, char *err, size_t errlen)
+{
+	static const struct {
+		const char *format, *what;
+		bool prefix, v4, v6;
+	} formats[] = {
+	    {"inet:ip-address", "an IP address", false, true, true},
+	    {"inet:ipv4-address", "an IPv4 address", false, true, false},
+	    {"inet:ipv6-address", "an IPv6 address", false, false, true},
+	    {"inet:ip-prefix", "an IP prefix", true, true, true},
+	    {"inet:ipv4-prefix", "an IPv4 prefix", true, true, false},
+	    {"inet:ipv6-prefix", "an IPv6 prefix", true, false, true},
+	};
+
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		bool ok;
+
+		if (strcmp(format, formats[i].format))
+			continue;
+		ok = formats[i].prefix ? inet_prefix(value, formats[i].v4, formats[i].v6)
+				       : inet_address(value, formats[i].v4, formats[i].v6);
+		if (ok)
+			return 0;
+		snprintf(err, errlen, "\"%s\" is not %s", value, formats[i].what);
+		return -1;
+	}
+	return 0;
+}
+
 static int check_string(const struct json_value *type, const char *value, char *err, size_t errlen)
 {
+	const struct json_value *format = xfab_json_get(type, "format");
 	const struct json_value *length = xfab_json_get(type, "length");
 	const struct json_value *values = xfab_json_get(type, "values");
 	char text[400];
@@ -345,14 +440,16 @@ static int check_string(const struct json_value *type, const char *value, char *
 			 utf8_chars(value), range_text(length, text, sizeof(text)));
 		return -1;
 	}
-	/* a pattern that is words joined by "|" (PORT.fec "rs|fc|none|auto");
-	 * other patterns are not checked yet */
+	/* a pattern that is words joined by "|" (PORT.fec "rs|fc|none|auto"),
+	 * said as the words */
 	if (values && !in_list(values, value)) {
 		snprintf(err, errlen, "\"%s\" is not one of %s", value,
 			 word_list(values, text, sizeof(text)));
 		return -1;
 	}
-	return 0;
+	if (check_patterns(type, value, err, errlen))
+		return -1;
+	return format ? check_format(format->str, value, err, errlen) : 0;
 }
 
 /* A union admits what one of its members admits. */
