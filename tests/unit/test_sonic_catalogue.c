@@ -528,6 +528,153 @@ static void catalogue_regenerates(void **state)
 		fail_msg("%s", out);
 }
 
+/* ---- the generator on a planted tree ---- */
+
+static const char planted_types[] =
+    "{% if yang_model_type == \"cvl\" %}\n/* cvl */\n{% else %}\n/* py */\n{% endif %}\n"
+    "module sonic-mini-types {\n"
+    "  namespace \"urn:mini-types\"; prefix mt;\n"
+    "  typedef speed { type uint32 { range \"1..100 | 200\"; } }\n"
+    "  typedef mode { type enumeration { enum a; enum b; } }\n"
+    "  grouping common {\n"
+    "    leaf shared { type mode; }\n"
+    "    leaf-list tags { type string; }\n"
+    "  }\n"
+    "}\n";
+
+static const char planted_mini[] =
+    "module sonic-mini {\n"
+    "  namespace \"urn:mini\"; prefix mini;\n"
+    "  import sonic-mini-types { prefix mt; }\n"
+    "  import ietf-inet-types { prefix inet; }\n"
+    "  /* a comment { with braces } */\n"
+    "  container sonic-mini {\n"
+    "    container MINI {\n"
+    "      list MINI_LIST {\n"
+    "        key \"name\";\n"
+    "        leaf name { type string; }\n"
+    "        leaf speed { type mt:speed { range \"1..50\"; } } // narrowed\n"
+    "        leaf addr { type inet:ip-address; }\n"
+    "        leaf asn { type inet:as-number; }\n"
+    "        leaf word { type string { pattern 'on|off'; } }\n"
+    "        leaf joined { type string { pattern \"a\" + 'b+'; } }\n"
+    "        choice c {\n"
+    "          case x { leaf cx { type boolean; } }\n"
+    "          case y { leaf cy { type int8; } }\n"
+    "        }\n"
+    "        uses mt:common { refine shared { mandatory true; } }\n"
+    "      }\n"
+    "    }\n"
+    "    container MINI_GLOBAL {\n"
+    "      container global { leaf on { type boolean; default \"true\"; } }\n"
+    "    }\n"
+    "    container MINI_MAP {\n"
+    "      list MINI_MAP_LIST {\n"
+    "        key name;\n"
+    "        leaf name { type string; }\n"
+    "        list MINI_MAP { key k; leaf k { type string { pattern \"[0-9]+\"; } }\n"
+    "                        leaf v { type uint8; } }\n"
+    "      }\n"
+    "    }\n"
+    "  }\n"
+    "}\n";
+
+/* sonic-events-* declare events, not tables */
+static const char planted_events[] = "module sonic-events-mini {\n"
+				     "  namespace \"urn:ev\"; prefix ev;\n"
+				     "  container sonic-events-mini {\n"
+				     "    container EVENT_T { leaf x { type string; } }\n"
+				     "  }\n"
+				     "}\n";
+
+/* Generates dir's catalogue into dir/cat.json; the generator's status. */
+static int generate(const char *dir, char *out, size_t cap)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd),
+		 "/usr/bin/python3 %s/scripts/sonic-catalogue --yang %s --out %s/cat.json 2>&1",
+		 test_srcdir(), dir, dir);
+	return test_run_cmd(cmd, out, cap);
+}
+
+static void planted_constructs(struct xfab_sonic_catalogue *mini)
+{
+	const struct json_value *l;
+	char err[300];
+
+	assert_true(xfab_sonic_is_table(mini, "MINI"));
+	assert_false(xfab_sonic_is_table(mini, "EVENT_T"));
+	assert_int_equal(xfab_sonic_table_count(mini), 3);
+	l = xfab_sonic_list_for_key(xfab_sonic_table(mini, "MINI"), "x");
+	/* an imported typedef, narrowed: 1..50 of 1..100 | 200 */
+	assert_int_equal(xfab_sonic_check_value(xfab_sonic_list_field(l, "speed"), "50", err, 300),
+			 0);
+	assert_int_equal(xfab_sonic_check_value(xfab_sonic_list_field(l, "speed"), "200", err, 300),
+			 -1);
+	assert_string_equal(err, "\"200\" is out of range 1..50");
+	assert_string_equal(xfab_json_get(xfab_sonic_list_field(l, "asn"), "type")->str, "uint32");
+	assert_int_equal(
+	    xfab_sonic_check_value(xfab_sonic_list_field(l, "addr"), "1.2.3", err, 300), -1);
+	assert_int_equal(xfab_sonic_check_value(xfab_sonic_list_field(l, "word"), "of", err, 300),
+			 -1);
+	assert_string_equal(err, "\"of\" is not one of on, off");
+	/* "a" + 'b+' is one pattern, ab+ */
+	assert_int_equal(
+	    xfab_sonic_check_value(xfab_sonic_list_field(l, "joined"), "abb", err, 300), 0);
+	assert_int_equal(xfab_sonic_check_value(xfab_sonic_list_field(l, "joined"), "a", err, 300),
+			 -1);
+	/* choice and case, a grouping with its refine */
+	assert_string_equal(xfab_json_get(xfab_sonic_list_field(l, "cx"), "type")->str, "boolean");
+	assert_string_equal(xfab_json_get(xfab_sonic_list_field(l, "cy"), "type")->str, "int8");
+	assert_true(xfab_json_get(xfab_sonic_list_field(l, "shared"), "mandatory")->boolean);
+	assert_true(xfab_json_get(xfab_sonic_list_field(l, "tags"), "leaf_list")->boolean);
+	l = xfab_sonic_list_for_key(xfab_sonic_table(mini, "MINI_GLOBAL"), "global");
+	assert_string_equal(xfab_json_get(xfab_sonic_list_field(l, "on"), "default")->str, "true");
+	l = xfab_sonic_list_for_key(xfab_sonic_table(mini, "MINI_MAP"), "m1");
+	assert_string_equal(xfab_json_get(xfab_sonic_list_field(l, "12"), "type")->str, "uint8");
+	assert_null(xfab_sonic_list_field(l, "ab"));
+}
+
+/* What the generator reads, planted: a template, an imported typedef
+ * narrowed, an ietf type, patterns (one joined with +), choice, a grouping
+ * refined, a fixed-key container, a map, an events module. Then a broken
+ * file is refused with its line, and --check finds an edit. */
+static void generator_planted(void **state)
+{
+	char dir[] = "/tmp/xfab-soncat-XXXXXX", path[512], cmd[1200], out[4096], err[300];
+	struct xfab_sonic_catalogue *mini;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	test_put_file(dir, "SOURCE.json", "{\"repo\": \"planted\", \"licence\": \"none\"}\n");
+	test_put_file(dir, "yang-templates/sonic-mini-types.yang.j2", planted_types);
+	test_put_file(dir, "yang-models/sonic-mini.yang", planted_mini);
+	test_put_file(dir, "yang-models/sonic-events-mini.yang", planted_events);
+	if (generate(dir, out, sizeof(out)))
+		fail_msg("%s", out);
+	snprintf(path, sizeof(path), "%s/cat.json", dir);
+	mini = xfab_sonic_load(path, err, sizeof(err));
+	assert_non_null(mini);
+	assert_string_equal(xfab_sonic_source(mini, "repo"), "planted");
+	planted_constructs(mini);
+	xfab_sonic_free(mini);
+	/* --check: an edit of the catalogue is found */
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "sed -i 's/\"uint8\"/\"uint16\"/' %s && /usr/bin/python3 %s/scripts/sonic-catalogue "
+	    "--yang %s --check %s 2>&1",
+	    path, test_srcdir(), dir, path);
+	assert_int_equal(test_run_cmd(cmd, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "differs from what"));
+	/* a statement left open: the file and line named, status 2 */
+	test_put_file(dir, "yang-models/sonic-broken.yang", "module sonic-broken {\n  leaf x {\n");
+	assert_int_equal(generate(dir, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "sonic-broken.yang"));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -542,6 +689,7 @@ int main(void)
 	    cmocka_unit_test(json_values),
 	    cmocka_unit_test(sonic_files),
 	    cmocka_unit_test(catalogue_regenerates),
+	    cmocka_unit_test(generator_planted),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);
