@@ -675,6 +675,57 @@ static void generator_planted(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A catalogue edited by hand (wrong kinds where numbers, strings or arrays
+ * belong) gives answers, never a crash; what is not a catalogue is
+ * refused with its path. */
+static void hand_edited(void **state)
+{
+	char dir[] = "/tmp/xfab-soncat-XXXXXX", path[512], err[300];
+	struct xfab_sonic_catalogue *odd;
+	const struct json_value *l;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	test_put_file(
+	    dir, "odd.json",
+	    "{\"source\": {\"repo\": 1}, \"tables\": {\"T\": {\"fields\": {\n"
+	    " \"f\": {\"type\": \"uint8\", \"range\": [[\"1\", \"2\"], 3]},\n"
+	    " \"g\": {\"type\": \"decimal64\", \"fraction_digits\": true, \"range\": {}},\n"
+	    " \"h\": {\"type\": \"enumeration\", \"enum\": [1, \"b\"]},\n"
+	    " \"i\": {\"type\": 5, \"ere\": [2], \"pattern\": [null], \"format\": 7}},\n"
+	    " \"lists\": [{\"fixed_key\": 3, \"keys\": []}, {\"map\": 1}]}}}\n");
+	snprintf(path, sizeof(path), "%s/odd.json", dir);
+	odd = xfab_sonic_load(path, err, sizeof(err));
+	assert_non_null(odd);
+	assert_null(xfab_sonic_source(odd, "repo"));
+	/* a range of strings is no range: nothing is in it */
+	assert_int_equal(xfab_sonic_check_value(xfab_sonic_field(odd, "T", "f"), "1", err, 300),
+			 -1);
+	/* no fraction digits, no range: a decimal passes, a word does not */
+	assert_int_equal(xfab_sonic_check_value(xfab_sonic_field(odd, "T", "g"), "1.5", err, 300),
+			 0);
+	assert_int_equal(xfab_sonic_check_value(xfab_sonic_field(odd, "T", "g"), "x", err, 300),
+			 -1);
+	assert_int_equal(xfab_sonic_check_value(xfab_sonic_field(odd, "T", "h"), "b", err, 300), 0);
+	assert_int_equal(xfab_sonic_check_value(xfab_sonic_field(odd, "T", "h"), "c", err, 300),
+			 -1);
+	assert_string_equal(err, "\"c\" is not one of , b");
+	xfab_sonic_check_value(xfab_sonic_field(odd, "T", "i"), "x", err, 300);
+	l = xfab_sonic_list_for_key(xfab_sonic_table(odd, "T"), "3");
+	assert_null(l);
+	assert_null(xfab_sonic_field(odd, "T", "nothing"));
+	xfab_sonic_free(odd);
+	test_put_file(dir, "not.json", "{\"tables\": []}\n");
+	snprintf(path, sizeof(path), "%s/not.json", dir);
+	assert_null(xfab_sonic_load(path, err, sizeof(err)));
+	assert_non_null(strstr(err, "not.json: not a SONiC catalogue"));
+	snprintf(path, sizeof(path), "%s/none.json", dir);
+	assert_null(xfab_sonic_load(path, err, sizeof(err)));
+	assert_non_null(strstr(err, "none.json"));
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -690,6 +741,7 @@ int main(void)
 	    cmocka_unit_test(sonic_files),
 	    cmocka_unit_test(catalogue_regenerates),
 	    cmocka_unit_test(generator_planted),
+	    cmocka_unit_test(hand_edited),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);

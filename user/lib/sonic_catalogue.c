@@ -64,11 +64,23 @@ void xfab_sonic_free(struct xfab_sonic_catalogue *cat)
 	free(cat);
 }
 
-const char *xfab_sonic_source(const struct xfab_sonic_catalogue *cat, const char *what)
+/* The catalogue is generated, but a hand-edited one must not crash a
+ * reader: strings are taken only where they are strings. */
+static const char *str_member(const struct json_value *obj, const char *key)
 {
-	const struct json_value *v = xfab_json_get(cat->source, what);
+	const struct json_value *v = xfab_json_get(obj, key);
 
 	return v && v->type == JSON_STRING ? v->str : NULL;
+}
+
+static const char *str_at(const struct json_value *arr, unsigned int i)
+{
+	return arr->children[i].type == JSON_STRING ? arr->children[i].str : "";
+}
+
+const char *xfab_sonic_source(const struct xfab_sonic_catalogue *cat, const char *what)
+{
+	return str_member(cat->source, what);
 }
 
 unsigned int xfab_sonic_table_count(const struct xfab_sonic_catalogue *cat)
@@ -99,11 +111,11 @@ const struct json_value *xfab_sonic_list_for_key(const struct json_value *table,
 		return NULL;
 	for (unsigned int i = 0; i < lists->count; i++) {
 		const struct json_value *l = &lists->children[i];
-		const struct json_value *fixed = xfab_json_get(l, "fixed_key");
+		const char *fixed = str_member(l, "fixed_key");
 		const struct json_value *keys = xfab_json_get(l, "keys");
 
 		if (fixed) {
-			if (strcmp(fixed->str, key) == 0)
+			if (strcmp(fixed, key) == 0)
 				return l;
 			continue;
 		}
@@ -149,9 +161,9 @@ const struct json_value *xfab_sonic_field(const struct xfab_sonic_catalogue *cat
 
 static const char *type_name(const struct json_value *type)
 {
-	const struct json_value *t = xfab_json_get(type, "type");
+	const char *t = str_member(type, "type");
 
-	return t && t->type == JSON_STRING ? t->str : "string";
+	return t ? t : "string";
 }
 
 /* Writes "a, b, c" (the strings of an array) into buf. */
@@ -161,7 +173,7 @@ static const char *word_list(const struct json_value *arr, char *buf, size_t len
 
 	buf[0] = '\0';
 	for (unsigned int i = 0; arr && i < arr->count && at < len; i++)
-		at += snprintf(buf + at, len - at, "%s%s", i ? ", " : "", arr->children[i].str);
+		at += snprintf(buf + at, len - at, "%s%s", i ? ", " : "", str_at(arr, i));
 	return buf;
 }
 
@@ -222,6 +234,13 @@ static bool int_base(const char *name, bool *is_signed, struct int_limits *lim)
 	return false;
 }
 
+/* A range's [lo, hi] pair, as the generator writes it: two numbers. */
+static bool is_pair(const struct json_value *pair)
+{
+	return pair->type == JSON_ARRAY && pair->count == 2 &&
+	       pair->children[0].type == JSON_NUMBER && pair->children[1].type == JSON_NUMBER;
+}
+
 /* Whether v (signed or not) lies in one of range's [lo, hi] pairs. */
 static bool in_ranges(const struct json_value *range, bool is_signed, long long sv,
 		      unsigned long long uv)
@@ -231,7 +250,7 @@ static bool in_ranges(const struct json_value *range, bool is_signed, long long 
 		long long slo, shi;
 		unsigned long long ulo, uhi;
 
-		if (pair->count != 2 ||
+		if (!is_pair(pair) ||
 		    parse_int(pair->children[0].str, is_signed, &slo, &ulo) != 1 ||
 		    parse_int(pair->children[1].str, is_signed, &shi, &uhi) != 1)
 			continue;
@@ -250,7 +269,7 @@ static const char *range_text(const struct json_value *range, char *buf, size_t 
 	for (unsigned int i = 0; range && i < range->count && at < len; i++) {
 		const struct json_value *p = &range->children[i];
 
-		if (p->count != 2)
+		if (!is_pair(p))
 			continue;
 		if (strcmp(p->children[0].str, p->children[1].str) == 0)
 			at +=
@@ -308,6 +327,8 @@ static int check_decimal(const struct json_value *type, const char *value, char 
 	char *end;
 	double v;
 
+	if (fd && fd->type != JSON_NUMBER)
+		fd = NULL;
 	errno = 0;
 	v = strtod(value, &end);
 	if (*d < '0' || *d > '9' || *end || errno || strpbrk(value, "eEnNxX") ||
@@ -319,7 +340,7 @@ static int check_decimal(const struct json_value *type, const char *value, char 
 	for (unsigned int i = 0; range && i < range->count; i++) {
 		const struct json_value *p = &range->children[i];
 
-		if (p->count == 2 && v >= strtod(p->children[0].str, NULL) &&
+		if (is_pair(p) && v >= strtod(p->children[0].str, NULL) &&
 		    v <= strtod(p->children[1].str, NULL))
 			return 0;
 	}
@@ -359,9 +380,9 @@ static int check_patterns(const struct json_value *type, const char *value, char
 
 	/* YANG: a value matches each of its type's patterns */
 	for (unsigned int i = 0; eres && pats && i < eres->count && i < pats->count; i++) {
-		if (ere_match(eres->children[i].str, value) == 0) {
+		if (ere_match(str_at(eres, i), value) == 0) {
 			snprintf(err, errlen, "\"%s\" does not match the pattern \"%s\"", value,
-				 pats->children[i].str);
+				 str_at(pats, i));
 			return -1;
 		}
 	}
@@ -430,7 +451,7 @@ static int check_format(const char *format, const char *value, char *err, size_t
 
 static int check_string(const struct json_value *type, const char *value, char *err, size_t errlen)
 {
-	const struct json_value *format = xfab_json_get(type, "format");
+	const char *format = str_member(type, "format");
 	const struct json_value *length = xfab_json_get(type, "length");
 	const struct json_value *values = xfab_json_get(type, "values");
 	char text[400];
@@ -449,7 +470,7 @@ static int check_string(const struct json_value *type, const char *value, char *
 	}
 	if (check_patterns(type, value, err, errlen))
 		return -1;
-	return format ? check_format(format->str, value, err, errlen) : 0;
+	return format ? check_format(format, value, err, errlen) : 0;
 }
 
 /* A union admits what one of its members admits. */
@@ -546,11 +567,11 @@ int xfab_sonic_check_json(const struct json_value *type, const struct json_value
 			  size_t errlen)
 {
 	const struct json_value *leaf_list = xfab_json_get(type, "leaf_list");
-	const struct json_value *sep = xfab_json_get(type, "separator");
+	const char *sep = str_member(type, "separator");
 	char why[400];
 
-	if (value->type == JSON_STRING && sep && sep->str[0])
-		return check_separated(type, value->str, sep->str[0], err, errlen);
+	if (value->type == JSON_STRING && sep && sep[0])
+		return check_separated(type, value->str, sep[0], err, errlen);
 	if (value->type == JSON_STRING)
 		return xfab_sonic_check_value(type, value->str, err, errlen);
 	if (value->type != JSON_ARRAY || !leaf_list) {
