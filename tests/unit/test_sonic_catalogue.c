@@ -152,6 +152,7 @@ static void static_route_and_syslog(void **state)
 	const struct json_value *vrf = xfab_sonic_list_for_key(t, "default|10.1.0.0/24");
 	const struct json_value *tmpl = xfab_sonic_list_for_key(t, "10.1.0.0/24");
 	const struct json_value *syslog = xfab_sonic_table(cat, "SYSLOG_SERVER");
+	char err[400];
 
 	(void)state;
 	keys_are(vrf, "vrf_name", "prefix");
@@ -161,6 +162,14 @@ static void static_route_and_syslog(void **state)
 	assert_null(xfab_sonic_list_field(tmpl, "distance"));
 	assert_null(xfab_sonic_list_field(tmpl, "blackhole"));
 	assert_null(xfab_sonic_list_field(vrf, "metric"));
+	/* each part of a key against its key leaf: vrf_name is "default",
+	 * "mgmt" or Vrf..., prefix an inet:ip-prefix */
+	assert_int_equal(xfab_sonic_check_key(vrf, "default|10.1.0.0/24", err, sizeof(err)), 0);
+	assert_int_equal(xfab_sonic_check_key(vrf, "Vrf-blue|fc00::/7", err, sizeof(err)), 0);
+	assert_int_equal(xfab_sonic_check_key(vrf, "blue|10.1.0.0/24", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "vrf_name \"blue\" is not one of default (nor any other"));
+	assert_int_equal(xfab_sonic_check_key(vrf, "default|10.1.0.0/33", err, sizeof(err)), -1);
+	assert_string_equal(err, "prefix \"10.1.0.0/33\" is not an IP prefix");
 	keys_are(xfab_sonic_list_for_key(syslog, "10.0.0.5"), "server_address", NULL);
 	has_fields(xfab_sonic_list_for_key(syslog, "10.0.0.5"),
 		   "source port vrf filter filter_regex protocol severity");
@@ -425,6 +434,8 @@ static void scan_entry(struct scan *s, const char *table, const struct json_valu
 /* Every table, key and field of a config_db.json object checked. */
 static void scan_db(struct scan *s, const struct json_value *db)
 {
+	char err[400];
+
 	for (unsigned int t = 0; t < db->count; t++) {
 		const struct json_value *tab = &db->children[t];
 		const struct json_value *cat_tab = xfab_sonic_table(cat, tab->key);
@@ -443,6 +454,8 @@ static void scan_db(struct scan *s, const struct json_value *db)
 			if (!list)
 				problem(s, "%s|%s: no list of the table has such a key\n", tab->key,
 					entry->key);
+			else if (xfab_sonic_check_key(list, entry->key, err, sizeof(err)))
+				problem(s, "%s|%s: %s\n", tab->key, entry->key, err);
 			else
 				scan_entry(s, tab->key, list, entry);
 		}
@@ -505,7 +518,15 @@ static void sonic_files(void **state)
 	(void)state;
 	sample_repeats_refused();
 	scan_file("yang_sample_config_db.merged.json", NULL, "", 1000);
-	scan_file("rsyslog_config_db.json", NULL, "", 300);
+	/* "2404:::2" (three colons) is no IPv6 address: SONiC's sonic-ip6-prefix
+	 * patterns refuse it too (the file feeds a template test, not the YANG) */
+	scan_file(
+	    "rsyslog_config_db.json", NULL,
+	    "MGMT_INTERFACE|eth0|2404:::2/64: ip_prefix \"2404:::2/64\" does not match the "
+	    "pattern \"(([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])\\.){3}([0-9]|[1-9]["
+	    "0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])/(([0-9])|([1-2][0-9])|(3[0-2]))\" (nor any "
+	    "other type of the union)\n",
+	    300);
 	scan_file("qos-arista7050.json", NULL, "", 300);
 	scan_file("buffers-mellanox4600c-t0-dynamic.json", NULL, "", 300);
 }

@@ -563,6 +563,27 @@ static int check_separated(const struct json_value *type, const char *value, cha
 	}
 }
 
+int xfab_sonic_check_key(const struct json_value *list, const char *key, char *err, size_t errlen)
+{
+	const struct json_value *keys = xfab_json_get(list, "keys");
+	const struct json_value *types = xfab_json_get(list, "key_types");
+	const char *at = key;
+	char part[256], why[400];
+
+	for (unsigned int i = 0; keys && i < keys->count; i++) {
+		size_t len = strcspn(at, "|");
+
+		snprintf(part, sizeof(part), "%.*s", (int)len, at);
+		if (xfab_sonic_check_value(xfab_json_get(types, str_at(keys, i)), part, why,
+					   sizeof(why))) {
+			snprintf(err, errlen, "%s %s", str_at(keys, i), why);
+			return -1;
+		}
+		at += len + (at[len] == '|');
+	}
+	return 0;
+}
+
 int xfab_sonic_check_json(const struct json_value *type, const struct json_value *value, char *err,
 			  size_t errlen)
 {

@@ -46,6 +46,11 @@ static inline bool xfab_sonic_is_table(const struct xfab_sonic_catalogue *cat, c
  * none has. */
 const struct json_value *xfab_sonic_list_for_key(const struct json_value *table, const char *key);
 
+/* Checks each "|"-separated part of key against its key leaf's type in
+ * list (from xfab_sonic_list_for_key). 0, or -1 with a message naming the
+ * part ("vrf_name \"blue\": ...") in err. */
+int xfab_sonic_check_key(const struct json_value *list, const char *key, char *err, size_t errlen);
+
 /* The type of field in a list (from xfab_sonic_list_for_key), a map's value
  * type for any name its key type admits; NULL when the list has no such
  * field. */
