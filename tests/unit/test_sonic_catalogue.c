@@ -551,6 +551,29 @@ static void catalogue_regenerates(void **state)
 
 /* ---- the generator on a planted tree ---- */
 
+/* The planted tree's directory, made by a test and removed after it even
+ * when it fails. */
+static char tmp_dir[64];
+
+static const char *make_tmp(void)
+{
+	snprintf(tmp_dir, sizeof(tmp_dir), "/tmp/xfab-soncat-XXXXXX");
+	assert_non_null(mkdtemp(tmp_dir));
+	return tmp_dir;
+}
+
+static int remove_tmp(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	if (!tmp_dir[0])
+		return 0;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp_dir);
+	tmp_dir[0] = '\0';
+	return system(cmd) == 0 ? 0 : -1;
+}
+
 static const char planted_types[] =
     "{% if yang_model_type == \"cvl\" %}\n/* cvl */\n{% else %}\n/* py */\n{% endif %}\n"
     "module sonic-mini-types {\n"
@@ -575,6 +598,7 @@ static const char planted_mini[] =
     "        key \"name\";\n"
     "        leaf name { type string; }\n"
     "        leaf speed { type mt:speed { range \"1..50\"; } } // narrowed\n"
+    "        leaf low { type mt:speed { range \"min..10\"; } } // min: the typedef's\n"
     "        leaf addr { type inet:ip-address; }\n"
     "        leaf asn { type inet:as-number; }\n"
     "        leaf word { type string { pattern 'on|off'; } }\n"
@@ -634,6 +658,9 @@ static void planted_constructs(struct xfab_sonic_catalogue *mini)
 	assert_int_equal(xfab_sonic_check_value(xfab_sonic_list_field(l, "speed"), "200", err, 300),
 			 -1);
 	assert_string_equal(err, "\"200\" is out of range 1..50");
+	assert_int_equal(xfab_sonic_check_value(xfab_sonic_list_field(l, "low"), "0", err, 300),
+			 -1);
+	assert_string_equal(err, "\"0\" is out of range 1..10");
 	assert_string_equal(xfab_json_get(xfab_sonic_list_field(l, "asn"), "type")->str, "uint32");
 	assert_int_equal(
 	    xfab_sonic_check_value(xfab_sonic_list_field(l, "addr"), "1.2.3", err, 300), -1);
@@ -663,11 +690,11 @@ static void planted_constructs(struct xfab_sonic_catalogue *mini)
  * file is refused with its line, and --check finds an edit. */
 static void generator_planted(void **state)
 {
-	char dir[] = "/tmp/xfab-soncat-XXXXXX", path[512], cmd[1200], out[4096], err[300];
+	const char *dir = make_tmp();
+	char path[512], cmd[1200], out[4096], err[300];
 	struct xfab_sonic_catalogue *mini;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
 	test_put_file(dir, "SOURCE.json", "{\"repo\": \"planted\", \"licence\": \"none\"}\n");
 	test_put_file(dir, "yang-templates/sonic-mini-types.yang.j2", planted_types);
 	test_put_file(dir, "yang-models/sonic-mini.yang", planted_mini);
@@ -692,8 +719,6 @@ static void generator_planted(void **state)
 	test_put_file(dir, "yang-models/sonic-broken.yang", "module sonic-broken {\n  leaf x {\n");
 	assert_int_equal(generate(dir, out, sizeof(out)), 2);
 	assert_non_null(strstr(out, "sonic-broken.yang"));
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
 }
 
 /* A catalogue edited by hand (wrong kinds where numbers, strings or arrays
@@ -701,12 +726,12 @@ static void generator_planted(void **state)
  * refused with its path. */
 static void hand_edited(void **state)
 {
-	char dir[] = "/tmp/xfab-soncat-XXXXXX", path[512], err[300];
+	const char *dir = make_tmp();
+	char path[512], err[300];
 	struct xfab_sonic_catalogue *odd;
 	const struct json_value *l;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
 	test_put_file(
 	    dir, "odd.json",
 	    "{\"source\": {\"repo\": 1}, \"tables\": {\"T\": {\"fields\": {\n"
@@ -743,8 +768,6 @@ static void hand_edited(void **state)
 	snprintf(path, sizeof(path), "%s/none.json", dir);
 	assert_null(xfab_sonic_load(path, err, sizeof(err)));
 	assert_non_null(strstr(err, "none.json"));
-	snprintf(path, sizeof(path), "rm -rf %s", dir);
-	assert_int_equal(system(path), 0);
 }
 
 int main(void)
@@ -761,8 +784,8 @@ int main(void)
 	    cmocka_unit_test(json_values),
 	    cmocka_unit_test(sonic_files),
 	    cmocka_unit_test(catalogue_regenerates),
-	    cmocka_unit_test(generator_planted),
-	    cmocka_unit_test(hand_edited),
+	    cmocka_unit_test_teardown(generator_planted, remove_tmp),
+	    cmocka_unit_test_teardown(hand_edited, remove_tmp),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);
