@@ -473,21 +473,24 @@ static int check_string(const struct json_value *type, const char *value, char *
 	return format ? check_format(format, value, err, errlen) : 0;
 }
 
-/* A union admits what one of its members admits. */
+/* A union admits what one of its members admits; a refusal gives each
+ * member's reason, without the value it repeats ("\"x\" is not one of
+ * default; ...does not match ..."). */
 static int check_union(const struct json_value *type, const char *value, char *err, size_t errlen)
 {
 	const struct json_value *types = xfab_json_get(type, "types");
-	char first[200] = "";
+	size_t at, skip = strlen(value) + 3; /* the reason's "\"VALUE\" " */
 
+	at = (size_t)snprintf(err, errlen, "\"%s\" fits none of the union's types:", value);
 	for (unsigned int i = 0; types && i < types->count; i++) {
-		char why[200];
+		char why[400];
 
 		if (xfab_sonic_check_value(&types->children[i], value, why, sizeof(why)) == 0)
 			return 0;
-		if (!first[0])
-			snprintf(first, sizeof(first), "%s", why);
+		if (at < errlen)
+			at += snprintf(err + at, errlen - at, "%s %s", i ? ";" : "",
+				       strlen(why) > skip ? why + skip : why);
 	}
-	snprintf(err, errlen, "%s (nor any other type of the union)", first);
 	return -1;
 }
 
