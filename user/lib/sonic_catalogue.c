@@ -26,7 +26,7 @@ struct xfab_sonic_catalogue *xfab_sonic_load(const char *path, char *err, size_t
 	char jerr[200];
 	char *text;
 
-	/* the catalogue is about 0.5 MiB; 16 leaves room for later releases */
+	/* the catalogue is under 1 MiB; 16 leave room for later releases */
 	text = xfab_read_text(path, 16, err, errlen);
 	if (!text)
 		return NULL;

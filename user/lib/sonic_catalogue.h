@@ -48,7 +48,7 @@ const struct json_value *xfab_sonic_list_for_key(const struct json_value *table,
 
 /* Checks each "|"-separated part of key against its key leaf's type in
  * list (from xfab_sonic_list_for_key). 0, or -1 with a message naming the
- * part ("vrf_name \"blue\": ...") in err. */
+ * part ("prefix \"10.1.0.0/33\" is not an IP prefix") in err. */
 int xfab_sonic_check_key(const struct json_value *list, const char *key, char *err, size_t errlen);
 
 /* The type of field in a list (from xfab_sonic_list_for_key), a map's value
@@ -61,16 +61,20 @@ const struct json_value *xfab_sonic_list_field(const struct json_value *list, co
 const struct json_value *xfab_sonic_field(const struct xfab_sonic_catalogue *cat, const char *table,
 					  const char *field);
 
-/* Checks a string against a type: integer ranges, decimal64, boolean,
- * enumeration, string length and the patterns that are lists of words,
- * unions. Names and references (leafref) are not followed: their values
- * pass as strings. 0, or -1 with a message ("\"fast\" is not one of rs, fc,
- * none, auto") in err. */
+/* Checks a string against a type: integer ranges and base-type bounds,
+ * decimal64, boolean, enumeration, string length and patterns (a pattern of
+ * words said as the words; one ERE cannot express passes), IP addresses and
+ * prefixes (ietf-inet-types), unions. References (leafref) are not
+ * followed, must and when rules not evaluated: such values pass as strings.
+ * 0, or -1 with a message ("\"fast\" is not one of rs, fc, none, auto") in
+ * err. */
 int xfab_sonic_check_value(const struct json_value *type, const char *value, char *err,
 			   size_t errlen);
 
 /* Checks a config_db.json value: a string, or for a leaf-list an array of
- * strings (each checked). 0, or -1 with a message in err. */
+ * strings, or for the few leaf-lists SONiC keeps as one string (PORT's
+ * adv_speeds "100000,50000") the string's items; each checked. 0, or -1
+ * with a message in err. */
 int xfab_sonic_check_json(const struct json_value *type, const struct json_value *value, char *err,
 			  size_t errlen);
 
