@@ -396,17 +396,18 @@ INST_FILES := $(SBINDIR)/xfabd $(BINDIR)/xfabctl $(addprefix $(BINDIR)/,$(INST_T
 	      $(addprefix $(MANDIR)/man5/,$(addsuffix .5,$(INST_MAN5))) \
 	      $(BASHCOMPDIR)/xfabctl $(UNITDIR)/xfabd@.service \
 	      $(addprefix $(DATADIR)/xfab/testbeds/,$(notdir $(wildcard testbeds/*.json))) \
+	      $(DATADIR)/xfab/sonic/catalogue.json \
 	      $(addprefix $(DOCDIR)/examples/,$(notdir $(wildcard contrib/examples/*))) \
 	      $(addprefix $(DOCDIR)/grafana/,xfab-fabric.json xfab-switch.json)
 INST_DIRS  := $(XFAB_LIBDIR)/bin $(LAB_PYDIR) $(XFAB_LIBDIR)/python $(XFAB_LIBDIR) \
-	      $(DATADIR)/xfab/testbeds $(DATADIR)/xfab \
+	      $(DATADIR)/xfab/testbeds $(DATADIR)/xfab/sonic $(DATADIR)/xfab \
 	      $(DOCDIR)/examples $(DOCDIR)/grafana $(DOCDIR)
 
 .PHONY: install uninstall deb
 install: $(BUILD)/xfabd $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(BUILD)/xfab.bpf.o
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(XFAB_LIBDIR)/bin \
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DATADIR)/xfab/testbeds \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DATADIR)/xfab/testbeds $(DESTDIR)$(DATADIR)/xfab/sonic \
 		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR)/grafana $(DESTDIR)$(LAB_PYDIR)
 	install -m 755 $(BUILD)/xfabd $(DESTDIR)$(SBINDIR)/xfabd
 	install -m 755 $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(DESTDIR)$(BINDIR)/
@@ -430,6 +431,7 @@ install: $(BUILD)/xfabd $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(
 		>$(DESTDIR)$(UNITDIR)/xfabd@.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/xfabd@.service
 	install -m 644 testbeds/*.json $(DESTDIR)$(DATADIR)/xfab/testbeds/
+	install -m 644 config/sonic/catalogue.json $(DESTDIR)$(DATADIR)/xfab/sonic/
 	install -m 644 contrib/examples/* $(DESTDIR)$(DOCDIR)/examples/
 	install -m 644 docs/grafana/xfab-fabric.json contrib/grafana/xfab-switch.json \
 		$(DESTDIR)$(DOCDIR)/grafana/

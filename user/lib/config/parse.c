@@ -2,7 +2,6 @@
 /* The whole config: tables in order, then load and free. */
 #include "internal.h"
 #include "feature.h"
-#include "sonic_catalogue.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -33,28 +32,20 @@ static void check_tables(struct ctx *c, const struct json_value *root)
 }
 
 /* Whether the document is SONiC's CONFIG_DB (sonic.c): asked, or, left to
- * the tables, one of them is SONiC's and not xfab's. An xfab file with a
- * mistyped table stays xfab's: the typo is no SONiC table either, and the
- * file's fields are held to xfab's own. c->sonic holds SONiC's catalogue
- * when it is. */
+ * the tables, one of them is not xfab's. Only SONiC's catalogue can tell
+ * such a table from a typo, so it is loaded into c->sonic: an xfab file
+ * with a mistyped table is refused all the same (the typo is no SONiC
+ * table), and a file whose tables are all xfab's is held to xfab's fields. */
 static void read_as(struct ctx *c, const struct json_value *root, const struct xfab_cfg_source *src)
 {
 	enum xfab_cfg_format fmt = src ? src->format : XFAB_CFG_AUTO;
-	int foreign = 0, sonic = fmt == XFAB_CFG_SONIC;
+	int foreign = 0;
 
 	for (size_t i = 0; i < root->count; i++)
 		foreign |= !xfab_feature_of_table(root->children[i].key);
-	/* only SONiC's catalogue tells a table xfab lacks from a typo */
 	if (fmt == XFAB_CFG_XFAB || (fmt == XFAB_CFG_AUTO && !foreign))
 		return;
-	if (cfg_sonic_open(c, src))
-		return;
-	for (size_t i = 0; i < root->count && !sonic; i++)
-		sonic = !xfab_feature_of_table(root->children[i].key) &&
-			xfab_sonic_is_table(c->sonic, root->children[i].key);
-	if (!sonic)
-		cfg_sonic_close(c);
-	c->cfg->sonic = sonic;
+	c->cfg->sonic = !cfg_sonic_open(c, src);
 }
 
 /* Each feature in registry order. Routes and neighbours resolve against
