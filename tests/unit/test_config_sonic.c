@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * A SONiC CONFIG_DB file read by xfab's config (user/lib/config/sonic.c,
- * docs/SONIC.md): told apart by its tables (one SONiC defines and xfab does
+ * docs/CONFIG.md): told apart by its tables (one SONiC defines and xfab does
  * not) or by asking; the tables and fields xfab implements read as in an
  * xfab file; those only SONiC defines accepted, each value checked against
  * SONiC's type, and listed once by name; a table, field or key SONiC does

@@ -48,7 +48,7 @@ static void print_errors(const struct xfab_cfg_errors *errs)
 }
 
 /* A SONiC file's tables and fields xfab does not implement, once each, so
- * an operator sees what of the file has no effect (docs/SONIC.md). */
+ * an operator sees what of the file has no effect (docs/CONFIG.md). */
 static void print_ignored(const struct xfab_config *cfg, const char *path)
 {
 	if (!cfg->sonic)

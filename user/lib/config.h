@@ -216,7 +216,7 @@ struct xfab_config {
 	/* control-plane policing: per CoPP group (enum xfab_copp_group) */
 	struct xfab_cfg_copp copp[XFAB_COPP_GROUPS];
 	struct xfab_cfg_acl acl; /* ACL_TABLE, ACL_RULE (acl.h) */
-	/* read as SONiC's CONFIG_DB (docs/SONIC.md): the tables ("NTP") and
+	/* read as SONiC's CONFIG_DB (docs/CONFIG.md): the tables ("NTP") and
 	 * fields ("PORT.fec") SONiC defines and xfab does not implement,
 	 * accepted, each once: the tables, then the fields, in the file's order */
 	int sonic;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* A SONiC CONFIG_DB file (docs/SONIC.md): the tables and fields xfab
- * implements are read as in an xfab file; those SONiC defines and xfab does
- * not are accepted, each value still checked against the type SONiC's YANG
- * gives it (config/sonic/catalogue.json), and listed once by name as
- * ignored; what SONiC does not define either is refused, so a typo never
- * passes for a SONiC table. */
+/* A SONiC CONFIG_DB file (docs/CONFIG.md, "SONiC CONFIG_DB files"): the
+ * tables and fields xfab implements are read as in an xfab file; those
+ * SONiC defines and xfab does not are accepted, each value still checked
+ * against the type SONiC's YANG gives it (config/sonic/catalogue.json), and
+ * listed once by name as ignored; what SONiC does not define either is
+ * refused, so a typo never passes for a SONiC table. */
 #include "internal.h"
 #include "sonic_catalogue.h"
 
