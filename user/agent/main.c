@@ -26,6 +26,7 @@
 
 #include "agent.h"
 #include "clock.h"
+#include "common.h"
 #include "pfc.h"
 #include "ctlproto.h"
 #include "metrics.h"
@@ -67,22 +68,10 @@ static const char *default_catalogue(void)
 	static const char *const rel[] = {"../config/sonic/catalogue.json",
 					  "../share/xfab/sonic/catalogue.json"};
 	static char path[4096];
-	char exe[3800];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
 
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", exe, rel[i]);
-		if (!access(path, R_OK))
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++)
+		if (xfab_beside_exe(path, sizeof(path), rel[i]) == path && !access(path, R_OK))
 			return path;
-	}
 	return NULL;
 }
 
