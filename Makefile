@@ -191,6 +191,10 @@ $(eval $(call unit_part,fabric_svg,ctl/fabric_svg.o ctl/fabric_view.o,ctl))
 $(BUILD)/test_abi: $(BUILD)/xfabctl
 # test_restart runs xfabd itself (and xfabctl restart) on veth ports.
 $(BUILD)/test_restart: $(BUILD)/xfabd $(BUILD)/xfabctl
+# test_sonic_catalogue runs scripts/sonic-catalogue (the committed catalogue
+# regenerated, a planted YANG tree): a prerequisite, so that tests/mutate
+# (make -q) sees a mutant of the script reach the suite.
+$(BUILD)/test_sonic_catalogue $(BUILD)/test_sonic_catalogue_asan: scripts/sonic-catalogue
 # test_feature checks the feature registry against the tree's own files
 # (bpf/, the ABI, the docs) and xfabd's metrics writers.
 $(eval $(call unit_agent,feature,$(METRICS_OBJ)))
@@ -392,17 +396,18 @@ INST_FILES := $(SBINDIR)/xfabd $(BINDIR)/xfabctl $(addprefix $(BINDIR)/,$(INST_T
 	      $(addprefix $(MANDIR)/man5/,$(addsuffix .5,$(INST_MAN5))) \
 	      $(BASHCOMPDIR)/xfabctl $(UNITDIR)/xfabd@.service \
 	      $(addprefix $(DATADIR)/xfab/testbeds/,$(notdir $(wildcard testbeds/*.json))) \
+	      $(DATADIR)/xfab/sonic/catalogue.json \
 	      $(addprefix $(DOCDIR)/examples/,$(notdir $(wildcard contrib/examples/*))) \
 	      $(addprefix $(DOCDIR)/grafana/,xfab-fabric.json xfab-switch.json)
 INST_DIRS  := $(XFAB_LIBDIR)/bin $(LAB_PYDIR) $(XFAB_LIBDIR)/python $(XFAB_LIBDIR) \
-	      $(DATADIR)/xfab/testbeds $(DATADIR)/xfab \
+	      $(DATADIR)/xfab/testbeds $(DATADIR)/xfab/sonic $(DATADIR)/xfab \
 	      $(DOCDIR)/examples $(DOCDIR)/grafana $(DOCDIR)
 
 .PHONY: install uninstall deb
 install: $(BUILD)/xfabd $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(BUILD)/xfab.bpf.o
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(XFAB_LIBDIR)/bin \
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DATADIR)/xfab/testbeds \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DATADIR)/xfab/testbeds $(DESTDIR)$(DATADIR)/xfab/sonic \
 		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR)/grafana $(DESTDIR)$(LAB_PYDIR)
 	install -m 755 $(BUILD)/xfabd $(DESTDIR)$(SBINDIR)/xfabd
 	install -m 755 $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(DESTDIR)$(BINDIR)/
@@ -426,6 +431,7 @@ install: $(BUILD)/xfabd $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(
 		>$(DESTDIR)$(UNITDIR)/xfabd@.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/xfabd@.service
 	install -m 644 testbeds/*.json $(DESTDIR)$(DATADIR)/xfab/testbeds/
+	install -m 644 config/sonic/catalogue.json $(DESTDIR)$(DATADIR)/xfab/sonic/
 	install -m 644 contrib/examples/* $(DESTDIR)$(DOCDIR)/examples/
 	install -m 644 docs/grafana/xfab-fabric.json contrib/grafana/xfab-switch.json \
 		$(DESTDIR)$(DOCDIR)/grafana/

@@ -32,18 +32,8 @@ static int sh(const char *fmt, ...)
 const char *h_build_path(const char *name)
 {
 	static char path[4096];
-	char exe[4000];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
 
-	if (n <= 0)
-		return name;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
-	snprintf(path, sizeof(path), "%s/%s", exe, name);
-	return path;
+	return xfab_beside_exe(path, sizeof(path), name);
 }
 
 /* As xfabd's: the neighbour map (static and learnt neighbours). */

@@ -49,9 +49,10 @@ static inline void cfgbad_locate(const char *text, const char *needle, int *line
 	}
 }
 
-/* c's text refused, nothing of the config written, the first error at
- * c's needle with its key and (part of) its message. */
-static inline void cfgbad_check(const struct bad_case *c)
+/* c's text refused, read as src says (NULL: told by its tables), nothing
+ * of the config written, the first error at c's needle with its key and
+ * (part of) its message. */
+static inline void cfgbad_check_as(const struct bad_case *c, const struct xfab_cfg_source *src)
 {
 	struct xfab_config cfg, sentinel;
 	struct xfab_cfg_errors errs;
@@ -60,7 +61,7 @@ static inline void cfgbad_check(const struct bad_case *c)
 
 	memset(&cfg, 0xa5, sizeof(cfg));
 	sentinel = cfg;
-	if (xfab_config_parse("bad.json", c->text, &cfg, &errs) != -1)
+	if (xfab_config_parse_as("bad.json", c->text, src, &cfg, &errs) != -1)
 		fail_msg("%s: accepted", c->name);
 	assert_memory_equal(&cfg, &sentinel, sizeof(cfg));
 	cfgbad_locate(c->text, c->needle, &line, &col);
@@ -70,6 +71,11 @@ static inline void cfgbad_check(const struct bad_case *c)
 	    !strstr(errs.e[0].msg, c->msg))
 		fail_msg("%s: got %s, expected %d:%d %s ... %s", c->name, line_text, line, col,
 			 c->key, c->msg);
+}
+
+static inline void cfgbad_check(const struct bad_case *c)
+{
+	cfgbad_check_as(c, NULL);
 }
 
 #endif

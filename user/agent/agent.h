@@ -107,6 +107,7 @@ struct agent_drain {
 
 struct agent {
 	const char *cfg_path;
+	struct xfab_cfg_source cfg_source; /* --format, --sonic-catalogue */
 	const char *pin_root;
 	const char *pidfile;
 	const char *metrics;

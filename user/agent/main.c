@@ -26,6 +26,7 @@
 
 #include "agent.h"
 #include "clock.h"
+#include "common.h"
 #include "pfc.h"
 #include "ctlproto.h"
 #include "metrics.h"
@@ -45,6 +46,33 @@ static void print_errors(const struct xfab_cfg_errors *errs)
 	if (errs->total > errs->count)
 		fprintf(stderr, "%s(%d more error(s) not shown)\n", xfab_log_err_tag(),
 			errs->total - errs->count);
+}
+
+/* A SONiC file's tables and fields xfab does not implement, once each, so
+ * an operator sees what of the file has no effect (docs/CONFIG.md). */
+static void print_ignored(const struct xfab_config *cfg, const char *path)
+{
+	if (!cfg->sonic)
+		return;
+	printf("%s: SONiC CONFIG_DB; ignored:%s", path, cfg->n_ignored ? "" : " nothing");
+	for (int i = 0; i < cfg->n_ignored; i++)
+		printf("%s %s", i ? "," : "", cfg->ignored[i]);
+	printf("\n");
+}
+
+/* SONiC's catalogue beside this xfabd: the build tree's (build/xfabd,
+ * config/sonic/) or the installed one (PREFIX/sbin/xfabd,
+ * PREFIX/share/xfab/sonic/); NULL: the library's default. */
+static const char *default_catalogue(void)
+{
+	static const char *const rel[] = {"../config/sonic/catalogue.json",
+					  "../share/xfab/sonic/catalogue.json"};
+	static char path[4096];
+
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++)
+		if (xfab_beside_exe(path, sizeof(path), rel[i]) == path && !access(path, R_OK))
+			return path;
+	return NULL;
 }
 
 /* The service manager's view (Type=notify): READY=1 once the ports
@@ -92,7 +120,7 @@ static void reload_one(struct agent *a)
 	int n_kept = 0;
 
 	log_info("reloading %s", a->cfg_path);
-	if (xfab_config_load(a->cfg_path, &cfg, &errs)) {
+	if (xfab_config_load_as(a->cfg_path, &a->cfg_source, &cfg, &errs)) {
 		print_errors(&errs);
 		log_err("reload rejected: %s has %d error(s); running config unchanged",
 			a->cfg_path, errs.total);
@@ -281,6 +309,8 @@ static void restart_self(char **argv)
 }
 
 static const char *const code_modes[] = {"config", "all", NULL};
+/* enum xfab_cfg_format's order */
+static const char *const cfg_formats[] = {"auto", "xfab", "sonic", NULL};
 
 static const char *const bench_stages[XFAB_BENCH_STOPS + 1] = {
     "full", "parse", "validate", "fib", "pick", "nexthop", "queue", "rewrite", "counters", NULL};
@@ -310,6 +340,13 @@ static int parse_options(struct agent *a, struct xfabd_flags *f, int argc, char 
 			 "switch config (JSON, docs/CONFIG.md)"),
 	    XFAB_OPT_FLAG("check", 0, f->check_only,
 			  "validate the config (and its ports) and exit"),
+	    XFAB_OPT_ENUM("format", 0, a->cfg_source.format, cfg_formats, "FORMAT",
+			  "what CONFIG is written as: auto (the default:\n"
+			  "SONiC's when one of its tables is SONiC's and\n"
+			  "not xfab's), xfab, or sonic (a CONFIG_DB file)"),
+	    XFAB_OPT_STR("sonic-catalogue", 0, a->cfg_source.catalogue, "FILE",
+			 "SONiC's tables and fields (default: the\n"
+			 "build's or the installed catalogue.json)"),
 	    XFAB_OPT_STR("pin-root", 0, a->pin_root, "DIR",
 			 "pin maps under DIR/<hostname>\n(default " XFAB_PIN_ROOT ")"),
 	    XFAB_OPT_STR("pidfile", 0, a->pidfile, "FILE", "write the agent's pid to FILE"),
@@ -364,6 +401,8 @@ static int parse_options(struct agent *a, struct xfabd_flags *f, int argc, char 
 		xfab_opts_usage(&spec, stderr);
 		return 2;
 	}
+	if (!a->cfg_source.catalogue)
+		a->cfg_source.catalogue = default_catalogue();
 	return -1;
 }
 
@@ -373,7 +412,7 @@ static int check_config(struct agent *a, const struct xfabd_flags *flags)
 {
 	struct xfab_cfg_errors errs;
 
-	if (xfab_config_load(a->cfg_path, &a->cfg, &errs)) {
+	if (xfab_config_load_as(a->cfg_path, &a->cfg_source, &a->cfg, &errs)) {
 		print_errors(&errs);
 		fprintf(stderr, "%s%s: %d error(s); nothing was changed\n", xfab_log_err_tag(),
 			a->cfg_path, errs.total);
@@ -398,6 +437,7 @@ static int check_config(struct agent *a, const struct xfabd_flags *flags)
 	if (flags->check_only) {
 		printf("%s: OK (%s, %d ports, %d addresses, %d routes)\n", a->cfg_path,
 		       a->cfg.hostname, a->cfg.n_ports, a->cfg.n_addrs, a->cfg.n_routes);
+		print_ignored(&a->cfg, a->cfg_path);
 		xfab_config_free(&a->cfg);
 		return 0;
 	}

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
+#include <unistd.h>
 
 int xfab_pin_dir(char *out, size_t len, const char *root, const char *hostname)
 {
@@ -112,4 +113,20 @@ int xfab_mmap_pair(int fd_a, size_t len_a, void **a, int fd_b, size_t len_b, voi
 	err = -errno;
 	munmap(*a, len_a);
 	return err;
+}
+
+const char *xfab_beside_exe(char *buf, size_t len, const char *name)
+{
+	char exe[4000];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return name;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(buf, len, "%s/%s", exe, name);
+	return buf;
 }

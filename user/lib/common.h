@@ -28,6 +28,11 @@ int xfab_map_groups(int fd, __u32 *n_groups);
 
 void xfab_format_mac(const __u8 *mac, char *buf, size_t len);
 
+/* name beside the running program ("<its directory>/name", in buf): a file
+ * of the build tree for a program run from build/. name itself when the
+ * program's path cannot be read. */
+const char *xfab_beside_exe(char *buf, size_t len, const char *name);
+
 /* The Internet checksum (RFC 1071) of len bytes, as it goes in a header:
  * over a header that holds its checksum, 0 means valid. */
 __u16 xfab_csum16(const void *data, size_t len);

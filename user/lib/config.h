@@ -216,6 +216,12 @@ struct xfab_config {
 	/* control-plane policing: per CoPP group (enum xfab_copp_group) */
 	struct xfab_cfg_copp copp[XFAB_COPP_GROUPS];
 	struct xfab_cfg_acl acl; /* ACL_TABLE, ACL_RULE (acl.h) */
+	/* read as SONiC's CONFIG_DB (docs/CONFIG.md): the tables ("NTP") and
+	 * fields ("PORT.fec") SONiC defines and xfab does not implement,
+	 * accepted, each once: the tables, then the fields, in the file's order */
+	int sonic;
+	int n_ignored;
+	char **ignored;
 };
 
 /* The groups xfabd loads a FIB with (v6: 0 IPv4, 1 IPv6): the configured
@@ -237,12 +243,29 @@ __u32 xfab_pfc_headroom(__u32 speed_mbps, __u32 cable_m, __u32 mtu);
  * XOFF + headroom of every port that can feed it (its own buffer at least). */
 __u32 xfab_pfc_queue_limit(const struct xfab_config *cfg, int p, int prio);
 
+/* What a config file is written as. AUTO: SONiC's CONFIG_DB when one of
+ * its tables is SONiC's and not xfab's (a mistyped table is neither), else
+ * xfab's. In a SONiC file what SONiC defines and xfab does not implement is
+ * checked against SONiC's catalogue and listed in cfg->ignored. */
+enum xfab_cfg_format { XFAB_CFG_AUTO, XFAB_CFG_XFAB, XFAB_CFG_SONIC };
+/* Where the build's and the package's catalogue is (make install). */
+#define XFAB_SONIC_CATALOGUE "/usr/share/xfab/sonic/catalogue.json"
+struct xfab_cfg_source {
+	enum xfab_cfg_format format;
+	const char *catalogue; /* SONiC's (config/sonic/catalogue.json); NULL: the default */
+};
+
 /* Parses and validates text (named file in errors). Returns 0 and fills cfg,
  * or -1 with errs filled and cfg untouched. */
 int xfab_config_parse(const char *file, const char *text, struct xfab_config *cfg,
 		      struct xfab_cfg_errors *errs);
 /* Reads and parses a file. */
 int xfab_config_load(const char *path, struct xfab_config *cfg, struct xfab_cfg_errors *errs);
+/* The same, as src says (NULL: AUTO with the default catalogue). */
+int xfab_config_parse_as(const char *file, const char *text, const struct xfab_cfg_source *src,
+			 struct xfab_config *cfg, struct xfab_cfg_errors *errs);
+int xfab_config_load_as(const char *path, const struct xfab_cfg_source *src,
+			struct xfab_config *cfg, struct xfab_cfg_errors *errs);
 void xfab_config_free(struct xfab_config *cfg);
 /* A reload from running to next (both parsed): refuses what needs a
  * restart (hostname, datapath, port list) and a switch-over the tables

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+struct xfab_sonic_catalogue;
+
 #define XFAB_CONFIG_MAX_BYTES (1u << 30) /* a full table: ~190 B a route */
 
 /* One parse: where errors go and what is being filled. */
@@ -17,6 +19,9 @@ struct ctx {
 	const char *last_nh_text;
 	int last_route;	   /* its index (the array moves as it grows); -1: none */
 	size_t routes_cap; /* of cfg->routes */
+	/* SONiC's catalogue when the file is read as SONiC's CONFIG_DB
+	 * (sonic.c); NULL: an xfab file */
+	struct xfab_sonic_catalogue *sonic;
 };
 
 /* ---- validate.c: errors, typed fields, numbers, lists, prefixes ---- */
@@ -32,6 +37,15 @@ int cfg_parse_bool(struct ctx *c, const struct json_value *f, const char *key, i
 int cfg_check_fields(struct ctx *c, const struct json_value *entry, const char *key,
 		     const char *const *allowed);
 void cfg_field_key(char *out, size_t len, const char *key, const char *field);
+/* In a SONiC file (c->sonic, sonic.c), a field xfab does not implement is
+ * checked by these and listed as ignored. name ("NTP", "PORT.fec") on
+ * cfg->ignored, once. */
+void cfg_sonic_ignore(struct ctx *c, const char *name);
+/* Field f of the entry key in SONiC's list (NULL: none): 0 with its value
+ * checked against the field's type (an error when it does not fit), or -1
+ * when the list has no such field (the caller's refusal). */
+int cfg_sonic_check_field(struct ctx *c, const struct json_value *list, const char *key,
+			  const struct json_value *f);
 void *cfg_grow(void *arr, int count, size_t elem);
 #define CFG_LIST_TOO_MANY (-1)
 #define CFG_LIST_EMPTY_ITEM (-2)
@@ -82,6 +96,14 @@ void cfg_read_local_repair(struct ctx *c, const struct json_value *root); /* rou
 void cfg_read_copp(struct ctx *c, const struct json_value *root);	  /* copp.c */
 void cfg_read_damping(struct ctx *c, const struct json_value *root);	  /* damping.c */
 
+/* ---- sonic.c: a SONiC CONFIG_DB file ---- */
+/* Loads SONiC's catalogue (src's, or the default) into c->sonic: 0, or -1
+ * (an error when src asks for a SONiC file). */
+int cfg_sonic_open(struct ctx *c, const struct xfab_cfg_source *src);
+void cfg_sonic_close(struct ctx *c);
+/* Table t, not xfab's, checked against SONiC's and listed as ignored: 0,
+ * or -1 when SONiC does not define it either (the caller refuses it). */
+int cfg_sonic_table(struct ctx *c, const struct json_value *t);
 /* ---- copp.c ---- */
 void cfg_copp_defaults(struct xfab_config *cfg);
 void cfg_parse_copp(struct ctx *c, const struct json_value *tbl);

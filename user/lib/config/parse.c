@@ -15,18 +15,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every table must be one a feature reads, and an object. */
+/* Every table must be one a feature reads, and an object; in a SONiC file,
+ * or one SONiC defines (checked against SONiC's catalogue). */
 static void check_tables(struct ctx *c, const struct json_value *root)
 {
 	for (size_t i = 0; i < root->count; i++) {
 		const struct json_value *t = &root->children[i];
 
-		if (!xfab_feature_of_table(t->key))
-			cfg_add_error(c, t->key_pos, t->key, "unknown table");
-		else if (t->type != JSON_OBJECT)
+		if (!xfab_feature_of_table(t->key)) {
+			if (cfg_sonic_table(c, t))
+				cfg_add_error(c, t->key_pos, t->key, "unknown table");
+		} else if (t->type != JSON_OBJECT)
 			cfg_add_error(c, t->pos, t->key, "a table must be an object, got %s",
 				      xfab_json_type_name(t->type));
 	}
+}
+
+/* Whether the document is SONiC's CONFIG_DB (sonic.c): asked, or, left to
+ * the tables, one of them is not xfab's. Only SONiC's catalogue can tell
+ * such a table from a typo, so it is loaded into c->sonic: an xfab file
+ * with a mistyped table is refused all the same (the typo is no SONiC
+ * table), and a file whose tables are all xfab's is held to xfab's fields. */
+static void read_as(struct ctx *c, const struct json_value *root, const struct xfab_cfg_source *src)
+{
+	enum xfab_cfg_format fmt = src ? src->format : XFAB_CFG_AUTO;
+	int foreign = 0;
+
+	for (size_t i = 0; i < root->count; i++)
+		foreign |= !xfab_feature_of_table(root->children[i].key);
+	if (fmt == XFAB_CFG_XFAB || (fmt == XFAB_CFG_AUTO && !foreign))
+		return;
+	c->cfg->sonic = !cfg_sonic_open(c, src);
 }
 
 /* Each feature in registry order. Routes and neighbours resolve against
@@ -47,7 +66,8 @@ static void parse_features(struct ctx *c, const struct json_value *root)
 }
 
 /* Validates a parsed document into out (parse errors are the caller's). */
-static int config_from_json(const char *file, struct json_value *root, struct xfab_config *out,
+static int config_from_json(const char *file, struct json_value *root,
+			    const struct xfab_cfg_source *src, struct xfab_config *out,
 			    struct xfab_cfg_errors *errs)
 {
 	struct xfab_config *cfg = calloc(1, sizeof(*cfg));
@@ -61,11 +81,14 @@ static int config_from_json(const char *file, struct json_value *root, struct xf
 	if (root->type != JSON_OBJECT)
 		cfg_add_error(&c, root->pos, NULL, "the config must be a JSON object of tables");
 	else
+		read_as(&c, root, src);
+	if (root->type == JSON_OBJECT && !errs->total)
 		check_tables(&c, root);
 	if (!errs->total)
 		parse_features(&c, root);
 	if (!errs->total)
 		cfg_check_capacity(&c);
+	cfg_sonic_close(&c);
 	xfab_json_free(root);
 	if (errs->total) {
 		xfab_config_free(cfg);
@@ -80,6 +103,12 @@ static int config_from_json(const char *file, struct json_value *root, struct xf
 int xfab_config_parse(const char *file, const char *text, struct xfab_config *out,
 		      struct xfab_cfg_errors *errs)
 {
+	return xfab_config_parse_as(file, text, NULL, out, errs);
+}
+
+int xfab_config_parse_as(const char *file, const char *text, const struct xfab_cfg_source *src,
+			 struct xfab_config *out, struct xfab_cfg_errors *errs)
+{
 	struct ctx c = {.file = file, .errs = errs};
 	struct json_pos pos = {0, 0};
 	struct json_value *root;
@@ -92,7 +121,7 @@ int xfab_config_parse(const char *file, const char *text, struct xfab_config *ou
 		cfg_add_error(&c, pos, NULL, "%s", msg);
 		return -1;
 	}
-	return config_from_json(file, root, out, errs);
+	return config_from_json(file, root, src, out, errs);
 }
 
 static const char *file_kind(mode_t m)
@@ -150,6 +179,12 @@ static ssize_t file_read(void *arg, char *buf, size_t len)
  * FIFO is refused before reading, so nothing blocks or reads forever. */
 int xfab_config_load(const char *path, struct xfab_config *cfg, struct xfab_cfg_errors *errs)
 {
+	return xfab_config_load_as(path, NULL, cfg, errs);
+}
+
+int xfab_config_load_as(const char *path, const struct xfab_cfg_source *src,
+			struct xfab_config *cfg, struct xfab_cfg_errors *errs)
+{
 	struct json_pos nowhere = {0, 0}, pos = {0, 0};
 	struct ctx c = {.file = path, .errs = errs};
 	struct file_reader r = {.fd = -1};
@@ -205,7 +240,7 @@ int xfab_config_load(const char *path, struct xfab_config *cfg, struct xfab_cfg_
 		cfg_add_error(&c, pos, NULL, "%s", msg);
 		return -1;
 	}
-	ret = config_from_json(path, root, cfg, errs);
+	ret = config_from_json(path, root, src, cfg, errs);
 	/* Reading a full table freed a hundred MB in blocks of every size;
 	 * what the heap keeps of it free goes back now, before the tables
 	 * are built (xfabd's peak: ~40 MB less with a million routes). */
@@ -237,6 +272,11 @@ void xfab_config_free(struct xfab_config *cfg)
 	cfg->vnet_routes = NULL;
 	cfg->tunnels = NULL;
 	cfg->n_vnet_routes = cfg->n_tunnels = 0;
+	for (int i = 0; i < cfg->n_ignored; i++)
+		free(cfg->ignored[i]);
+	free(cfg->ignored);
+	cfg->ignored = NULL;
+	cfg->n_ignored = 0;
 	free(cfg->addrs);
 	free(cfg->routes);
 	free(cfg->neighs);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Validation helpers shared by every table: positioned errors, typed field
- * access, numbers, lists, addresses, prefixes and MACs. */
+ * access, numbers, lists, addresses, prefixes and MACs; in a SONiC file, the
+ * fields only SONiC defines. */
 #include "internal.h"
+#include "sonic_catalogue.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -378,6 +380,71 @@ int cfg_parse_bool(struct ctx *c, const struct json_value *f, const char *key, i
 	return -1;
 }
 
+/* ---- a SONiC file's fields (sonic.c: its tables) ---- */
+
+/* name ("SNMP", "PORT.fec") on the ignored list, once: a table's field is
+ * named by every entry that carries it. */
+void cfg_sonic_ignore(struct ctx *c, const char *name)
+{
+	struct xfab_config *cfg = c->cfg;
+	char **grown, *copy;
+
+	for (int i = 0; i < cfg->n_ignored; i++)
+		if (!strcmp(cfg->ignored[i], name))
+			return;
+	grown = cfg_grow(cfg->ignored, cfg->n_ignored, sizeof(*cfg->ignored));
+	copy = strdup(name);
+	if (!grown || !copy) {
+		free(copy);
+		if (grown)
+			cfg->ignored = grown;
+		cfg_add_error(c, (struct json_pos){0, 0}, NULL, "out of memory");
+		return;
+	}
+	cfg->ignored = grown;
+	cfg->ignored[cfg->n_ignored++] = copy;
+}
+
+/* Field f of the entry key (TABLE|...) in SONiC's list: its value against
+ * the field's type. 0, or -1 when SONiC's list has no such field (the
+ * caller's refusal) or the value does not fit (refused here). */
+int cfg_sonic_check_field(struct ctx *c, const struct json_value *list, const char *key,
+			  const struct json_value *f)
+{
+	const struct json_value *type = list ? xfab_sonic_list_field(list, f->key) : NULL;
+	char full[160], why[256];
+
+	if (!type)
+		return -1;
+	if (xfab_sonic_check_json(type, f, why, sizeof(why))) {
+		snprintf(full, sizeof(full), "%s.%s", key, f->key);
+		cfg_add_error(c, f->pos, full, "%s (SONiC's type)", why);
+	}
+	return 0;
+}
+
+/* Field f of the entry key ("TABLE|entry"), not one of xfab's, checked
+ * against SONiC's type and listed as ignored: 0, or -1 when the file is no
+ * SONiC file or SONiC does not define the field either (the caller refuses
+ * it). */
+static int sonic_field(struct ctx *c, const char *key, const struct json_value *f)
+{
+	const char *bar = strchr(key, '|');
+	const struct json_value *def, *list;
+	char table[80], name[160];
+
+	if (!c->sonic || !bar || (size_t)(bar - key) >= sizeof(table))
+		return -1;
+	snprintf(table, sizeof(table), "%.*s", (int)(bar - key), key);
+	def = xfab_sonic_table(c->sonic, table);
+	list = def ? xfab_sonic_list_for_key(def, bar + 1) : NULL;
+	if (cfg_sonic_check_field(c, list, key, f))
+		return -1;
+	snprintf(name, sizeof(name), "%s.%s", table, f->key);
+	cfg_sonic_ignore(c, name);
+	return 0;
+}
+
 /* Checks that entry has only the allowed fields. */
 int cfg_check_fields(struct ctx *c, const struct json_value *entry, const char *key,
 		     const char *const *allowed)
@@ -396,7 +463,8 @@ int cfg_check_fields(struct ctx *c, const struct json_value *entry, const char *
 		for (const char *const *a = allowed; *a; a++)
 			if (!strcmp(*a, name))
 				ok = 1;
-		if (!ok) {
+		/* in a SONiC file, a field SONiC defines is checked and ignored */
+		if (!ok && sonic_field(c, key, &entry->children[i])) {
 			char full[160];
 
 			snprintf(full, sizeof(full), "%s.%s", key, name);

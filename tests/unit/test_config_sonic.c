@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * A SONiC CONFIG_DB file read by xfab's config (user/lib/config/sonic.c,
+ * docs/CONFIG.md): told apart by its tables (one SONiC defines and xfab does
+ * not) or by asking; the tables and fields xfab implements read as in an
+ * xfab file; those only SONiC defines accepted, each value checked against
+ * SONiC's type, and listed once by name; a table, field or key SONiC does
+ * not define refused with its file:line:col. The catalogue is the tree's
+ * (config/sonic/catalogue.json); the real files are tests/data/sonic's.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "cfgbad.h"
+#include "scripttree.h"
+#include "srcdir.h"
+
+static char catalogue[4096];
+
+static const struct xfab_cfg_source *source(enum xfab_cfg_format format)
+{
+	static struct xfab_cfg_source src;
+
+	snprintf(catalogue, sizeof(catalogue), "%s/config/sonic/catalogue.json", test_srcdir());
+	src.format = format;
+	src.catalogue = catalogue;
+	return &src;
+}
+
+#define HDR                                                                                        \
+	"{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"                   \
+	" \"PORT\": {\"Ethernet0\": {\"lanes\": \"0,1,2,3\", \"fec\": \"rs\", \"mtu\": "           \
+	"\"9100\"},\n"                                                                             \
+	"          \"Ethernet4\": {\"lanes\": \"4,5,6,7\", \"fec\": \"none\"}}"
+#define T(x) HDR ",\n" x "\n}\n"
+
+/* sonic-ntp.yang: NTP|global admin_state, stypes:admin_mode (enabled,
+ * disabled); sonic-snmp.yang: SNMP|LOCATION Location, a string.
+ * sonic-port.yang: lanes a string, fec rs, fc, none, auto. */
+static const char *sonic_text =
+    T(" \"NTP\": {\"global\": {\"admin_state\": \"enabled\", \"src_intf\": \"Loopback0\"}},\n"
+      " \"SNMP\": {\"LOCATION\": {\"Location\": \"rack 4\"}}");
+
+static void parse_as(const char *text, enum xfab_cfg_format format, struct xfab_config *cfg)
+{
+	struct xfab_cfg_errors errs;
+	char line[1024];
+
+	if (xfab_config_parse_as("good.json", text, source(format), cfg, &errs)) {
+		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
+		fail_msg("refused: %s", line);
+	}
+}
+
+static void ignored_are(const struct xfab_config *cfg, const char *const *names)
+{
+	int n = 0;
+
+	for (; names[n]; n++) {
+		assert_true(n < cfg->n_ignored);
+		assert_string_equal(cfg->ignored[n], names[n]);
+	}
+	assert_int_equal(cfg->n_ignored, n);
+}
+
+/* Told by its tables: NTP and SNMP are SONiC's and not xfab's. PORT's
+ * lanes and fec are SONiC's, named once though both ports carry them; mtu
+ * is xfab's and read. */
+static void detected(void **state)
+{
+	static const char *const want[] = {"NTP", "SNMP", "PORT.lanes", "PORT.fec", NULL};
+	struct xfab_config cfg;
+
+	(void)state;
+	parse_as(sonic_text, XFAB_CFG_AUTO, &cfg);
+	assert_int_equal(cfg.sonic, 1);
+	ignored_are(&cfg, want);
+	assert_int_equal(cfg.n_ports, 2);
+	assert_int_equal(cfg.ports[0].mtu, 9100);
+	assert_string_equal(cfg.hostname, "leaf1");
+	xfab_config_free(&cfg);
+}
+
+/* An xfab file names no SONiC-only table: read as today, nothing ignored;
+ * asked to be SONiC's, the same tables pass with PORT's SONiC fields. */
+static void asked(void **state)
+{
+	static const char *const want[] = {"PORT.lanes", "PORT.fec", NULL};
+	struct xfab_config cfg;
+
+	(void)state;
+	parse_as("{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"a\"}},"
+		 " \"PORT\": {\"eth1\": {\"mtu\": \"1500\"}}}",
+		 XFAB_CFG_AUTO, &cfg);
+	assert_int_equal(cfg.sonic, 0);
+	assert_int_equal(cfg.n_ignored, 0);
+	xfab_config_free(&cfg);
+	parse_as(HDR "}", XFAB_CFG_SONIC, &cfg);
+	assert_int_equal(cfg.sonic, 1);
+	ignored_are(&cfg, want);
+	xfab_config_free(&cfg);
+}
+
+static void check_as(const struct bad_case *cases, size_t n, enum xfab_cfg_format format)
+{
+	for (size_t i = 0; i < n; i++)
+		cfgbad_check_as(&cases[i], source(format));
+}
+
+/* What SONiC does not define is refused in a SONiC file as in an xfab
+ * one; what it defines is held to its type. */
+static const struct bad_case sonic_bad[] = {
+    {"a table neither xfab's nor SONiC's",
+     T(" \"NTP\": {\"global\": {\"admin_state\": \"enabled\"}},\n \"NTPP\": {}"), "\"NTPP\"",
+     "NTPP", "unknown table"},
+    {"a field of an ignored table SONiC does not define",
+     T(" \"NTP\": {\"global\": {\"admin_stat\": \"enabled\"}}"), "\"admin_stat\"",
+     "NTP|global.admin_stat", "unknown field \"admin_stat\""},
+    {"a bad value of an ignored table's field",
+     T(" \"NTP\": {\"global\": {\"admin_state\": \"on\"}}"), "\"on\"", "NTP|global.admin_state",
+     "is not one of enabled, disabled"},
+    {"a key of no list of an ignored table",
+     T(" \"NTP\": {\"global|x\": {\"admin_state\": \"enabled\"}}"), "\"global|x\"", "NTP|global|x",
+     "no list of SONiC's table"},
+    {"a bad key part of an ignored table",
+     T(" \"STATIC_ROUTE\": {\"default|10.1.0.0/33\": {\"nexthop\": \"10.0.0.1\"}}"),
+     "\"default|10.1.0.0/33\"", "STATIC_ROUTE|default|10.1.0.0/33", "\"10.1.0.0/33\""},
+    {"an ignored table that is no object", T(" \"NTP\": [1]"), "[1]", "NTP",
+     "a table must be an object"},
+    {"an entry of an ignored table that is no object", T(" \"NTP\": {\"global\": \"x\"}"), "\"x\"",
+     "NTP|global", "expected an object of fields"},
+    {"a field of an xfab table SONiC does not define",
+     "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
+     " \"PORT\": {\"Ethernet0\": {\"fecc\": \"rs\"}},\n \"NTP\": {}\n}\n",
+     "\"fecc\"", "PORT|Ethernet0.fecc", "unknown field \"fecc\""},
+    {"a bad value of an ignored field of an xfab table",
+     "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
+     " \"PORT\": {\"Ethernet0\": {\"fec\": \"fast\"}},\n \"NTP\": {}\n}\n",
+     "\"fast\"", "PORT|Ethernet0.fec", "\"fast\" is not one of"},
+};
+
+/* Not a SONiC file (no SONiC-only table, or asked for xfab's): PORT's
+ * SONiC fields are no xfab fields, NTP no xfab table. */
+static const struct bad_case xfab_bad[] = {
+    {"a SONiC field in an xfab file", HDR "}", "\"lanes\"", "PORT|Ethernet0.lanes",
+     "unknown field \"lanes\""},
+};
+static const struct bad_case forced_bad[] = {
+    {"a SONiC table in a file asked to be xfab's",
+     T(" \"NTP\": {\"global\": {\"admin_state\": \"enabled\"}}"), "\"NTP\"", "NTP",
+     "unknown table"},
+};
+
+static void refused(void **state)
+{
+	(void)state;
+	check_as(sonic_bad, sizeof(sonic_bad) / sizeof(sonic_bad[0]), XFAB_CFG_AUTO);
+	check_as(xfab_bad, sizeof(xfab_bad) / sizeof(xfab_bad[0]), XFAB_CFG_AUTO);
+	check_as(forced_bad, sizeof(forced_bad) / sizeof(forced_bad[0]), XFAB_CFG_XFAB);
+}
+
+/* Asked to be SONiC's without a catalogue: refused, the file named. */
+static void no_catalogue(void **state)
+{
+	struct xfab_cfg_source src = {XFAB_CFG_SONIC, "/nonexistent/catalogue.json"};
+	struct xfab_config cfg;
+	struct xfab_cfg_errors errs;
+
+	(void)state;
+	assert_int_equal(xfab_config_parse_as("a.json", sonic_text, &src, &cfg, &errs), -1);
+	assert_non_null(strstr(errs.e[0].msg, "/nonexistent/catalogue.json"));
+	/* left to the tables, the file is xfab's: NTP an unknown table */
+	src.format = XFAB_CFG_AUTO;
+	assert_int_equal(xfab_config_parse_as("a.json", sonic_text, &src, &cfg, &errs), -1);
+	assert_string_equal(errs.e[0].key, "NTP");
+	assert_string_equal(errs.e[0].msg, "unknown table");
+}
+
+/* sonic-buildimage's rsyslog test config (tests/data/sonic/README.md): a
+ * T0's PORT, BGP_NEIGHBOR, VLAN, LOOPBACK_INTERFACE, ... As it is, refused
+ * once: MGMT_INTERFACE's 2404:::2, which SONiC's YANG refuses too. With
+ * that address mended, accepted, told by its tables, and everything xfab
+ * does not implement named: its tables, then its fields. */
+static void real_file(void **state)
+{
+	static const char *const want[] = {"AUTO_TECHSUPPORT_FEATURE",
+					   "BGP_NEIGHBOR",
+					   "CONSOLE_SWITCH",
+					   "DEVICE_NEIGHBOR",
+					   "DEVICE_NEIGHBOR_METADATA",
+					   "DHCP_RELAY",
+					   "DHCP_SERVER",
+					   "FEATURE",
+					   "FLEX_COUNTER_TABLE",
+					   "KDUMP",
+					   "LOOPBACK_INTERFACE",
+					   "MGMT_INTERFACE",
+					   "MGMT_PORT",
+					   "PORTCHANNEL",
+					   "PORTCHANNEL_INTERFACE",
+					   "PORTCHANNEL_MEMBER",
+					   "SNMP",
+					   "SNMP_COMMUNITY",
+					   "SYSLOG_SERVER",
+					   "VERSIONS",
+					   "VLAN",
+					   "VLAN_INTERFACE",
+					   "VLAN_MEMBER",
+					   "DEVICE_METADATA.bgp_asn",
+					   "DEVICE_METADATA.buffer_model",
+					   "DEVICE_METADATA.cloudtype",
+					   "DEVICE_METADATA.default_bgp_status",
+					   "DEVICE_METADATA.default_pfcwd_status",
+					   "DEVICE_METADATA.deployment_id",
+					   "DEVICE_METADATA.docker_routing_config_mode",
+					   "DEVICE_METADATA.hwsku",
+					   "DEVICE_METADATA.platform",
+					   "DEVICE_METADATA.region",
+					   "DEVICE_METADATA.synchronous_mode",
+					   "PORT.fec",
+					   "PORT.index",
+					   "PORT.lanes",
+					   "PORT.pfc_asym",
+					   "PORT.tpid",
+					   NULL};
+	static char text[1 << 16];
+	struct xfab_cfg_errors errs;
+	struct xfab_config cfg;
+	char path[4096], cmd[4200];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/data/sonic/rsyslog_config_db.json", test_srcdir());
+	assert_int_equal(xfab_config_load_as(path, source(XFAB_CFG_AUTO), &cfg, &errs), -1);
+	assert_int_equal(errs.total, 1);
+	assert_int_equal(errs.e[0].line, 416);
+	assert_int_equal(errs.e[0].col, 9);
+	assert_string_equal(errs.e[0].key, "MGMT_INTERFACE|eth0|2404:::2/64");
+	snprintf(cmd, sizeof(cmd), "sed 's/2404:::2/2404::2/' %s", path);
+	assert_int_equal(test_run_cmd(cmd, text, sizeof(text)), 0);
+	assert_true(strlen(text) + 1 < sizeof(text));
+	parse_as(text, XFAB_CFG_AUTO, &cfg);
+	assert_int_equal(cfg.sonic, 1);
+	ignored_are(&cfg, want);
+	assert_string_equal(cfg.hostname, "kvm-host");
+	xfab_config_free(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(detected),	    cmocka_unit_test(asked),	 cmocka_unit_test(refused),
+	    cmocka_unit_test(no_catalogue), cmocka_unit_test(real_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
