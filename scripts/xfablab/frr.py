@@ -105,6 +105,15 @@ class FrrDaemons:
         # deletes that bgpd's stale routes from the kernel as it exits (FRR
         # 8.4's zebra_gr_stale_client_cleanup; measured, docs/LAB.md), so
         # zebra is not stopped last as FRR's own stop script does
+        # bfdd killed first, with bgpd's: a bfdd whose bgpd deregisters (or
+        # that exits) tells each neighbour its session is down, and a
+        # neighbour that hears it before the closed TCP session resets the
+        # session ("Cease/BFD Down") instead of keeping its routes for the
+        # graceful restart: both spines of a leaf did, and the leaf's subnets
+        # left the fabric (docs/LAB.md). A killed bfdd says nothing; its
+        # neighbours' BFD times out after the sessions closed, and ignores it.
+        if "bfdd" in pids and "bgpd" in pids:
+            os.kill(pids["bfdd"], signal.SIGKILL)
         for d in ("bgpd", "bfdd", "zebra"):
             if d in pids:
                 os.kill(pids[d], signal.SIGTERM)
@@ -127,10 +136,32 @@ class FrrDaemons:
                 pass
             self._frr_start(node, "zebra")
             self._frr_wait_for("zebra", [zserv])
-        for d in ("bfdd", "bgpd"):
-            if d in pids:
-                self._frr_start(node, d)
+        # bfdd after bgpd's sessions are up: a bgpd registers a session's BFD
+        # before it knows its source and port, and again once the session is
+        # up, and bfdd's swap of the two is a Down that resets the new session
+        # at the neighbour; registered once, from the start, it is not
+        if "bgpd" in pids:
+            self._frr_start(node, "bgpd")
+            if "bfdd" in pids:
+                self._frr_sessions_up(node)
+        if "bfdd" in pids:
+            self._frr_start(node, "bfdd")
         return killed
+
+    def _sessions_wanted(self, node):
+        """How many BGP sessions node has: one per link and address family."""
+        return len(self.t.bgp_peers(node)) * (2 if self.t.ipv6 else 1)
+
+    def _frr_sessions_up(self, node, timeout=30):
+        """Until every BGP session of node is Established (or timeout)."""
+        want = self._sessions_wanted(node)
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            rows = self.bgp_sessions(node)
+            if rows and len(rows) == want and all(r[3] == "Established" for r in rows):
+                return True
+            time.sleep(0.05)
+        return False
 
     def _frr_start(self, node, daemon):
         """One daemon of a switch, daemonized in its namespace."""
@@ -194,8 +225,7 @@ class FrrDaemons:
         switch's data plane holds every remote host prefix over all its paths."""
         t = self.t
         deadline = time.time() + timeout
-        want = {n: 2 * len(t.bgp_peers(n)) if t.ipv6 else len(t.bgp_peers(n))
-                for n in t.switches()}
+        want = {n: self._sessions_wanted(n) for n in t.switches()}
         pending_bgp = list(t.switches())
         pending_fib = list(t.switches())
         why = {}
