@@ -129,6 +129,19 @@ h1_h7_judge() {
 	done
 }
 
+# The caller's lab (its `lab` function) up on datapath $dp with BGP: ok, or
+# not ok with up's last lines (the caller then goes on to its next datapath).
+# shellcheck disable=SC2154 # tmp and dp are the caller's
+lab_up_bgp() {
+	echo "# ---- $dp datapath, lab $NAME"
+	if ! lab up --datapath "$dp" --routing bgp >"$tmp/up.log" 2>&1; then
+		tail -20 "$tmp/up.log" | sed 's/^/# /'
+		not_ok "$dp: the lab comes up"
+		return 1
+	fi
+	ok "$dp: the lab comes up"
+}
+
 # The caller's lab (its `lab` function) down, and nothing of lab $NAME
 # left: namespaces, pins, control sockets, agents.
 # shellcheck disable=SC2154 # dp is the caller's

@@ -80,13 +80,7 @@ kernel_vs_dp() {
 for dp in $DATAPATHS; do
 	NAME=gr
 	[ "$dp" = tc ] && NAME=gr2
-	echo "# ---- $dp datapath, lab $NAME"
-	if ! lab up --datapath "$dp" --routing bgp >"$tmp/up.log" 2>&1; then
-		tail -20 "$tmp/up.log" | sed 's/^/# /'
-		not_ok "$dp: the lab comes up"
-		continue
-	fi
-	ok "$dp: the lab comes up"
+	lab_up_bgp || continue
 	for n in spine1 spine2 leaf1 leaf4; do
 		ns "$n" ip -ts monitor route >"$tmp/mon.$n" 2>&1 &
 		mons+=($!)

@@ -53,13 +53,7 @@ agent_pid() { cat "/run/xfab-lab/$NAME/$1.pid"; }
 for dp in $DATAPATHS; do
 	NAME="r$$$dp"
 	NAME=${NAME:0:10}
-	echo "# ---- $dp datapath, lab $NAME"
-	if ! lab up --datapath "$dp" --routing bgp >"$tmp/up.log" 2>&1; then
-		tail -20 "$tmp/up.log" | sed 's/^/# /'
-		not_ok "$dp: the lab comes up"
-		continue
-	fi
-	ok "$dp: the lab comes up"
+	lab_up_bgp || continue
 	check "$dp: leaf1's port links are pinned" \
 		test -e "$(pins leaf1)/link_${dp}_eth1" -a -e "$(pins leaf1)/link_${dp}_eth2"
 	routes leaf1 >"$tmp/routes.before"
