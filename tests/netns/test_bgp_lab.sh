@@ -289,6 +289,14 @@ if [ "$fail" -gt "$f0" ]; then
 		tail -1 | cut -d' ' -f1)") after the cut; held withdrawals from" \
 		"$(after_cut "$(grep 'holding the routing daemon' "$STATE/spine1.log" | tail -1 |
 			cut -d' ' -f1)")"
+	# where the packets went: each family's longest silence at h1 (and
+	# when, from the receiver's start), and every switch's drops by reason
+	# since bring-up
+	echo "# h1's longest gap: $(jq -c '[.max_gap_ms, .max_gap_at_ms]' "$tmp/recv2.json") ms"
+	for sw in spine1 spine2 leaf1 leaf4; do
+		echo "# $sw drops: $(L "$sw" xfabctl -j show drops |
+			jq -c '[.drops[] | select(.packets > 0) | {(.reason): .packets}] | add')"
+	done
 fi
 ip -n "$NAME-spine1" link set eth1 up
 check "spine-end link up: every session Established again" eventually 60 all_established
