@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * SONiC's QoS and buffer tables read with SONiC's meaning
+ * (user/lib/config/sonic_qos.c, sonic_buffer.c; docs/CONFIG.md "QoS and
+ * buffers"): sonic-cfggen's real renderings in tests/data/sonic accepted
+ * onto xfab's WRED curve, classes and PG thresholds, and hostile variants
+ * refused at their file:line:col. Expected values are worked by hand from
+ * SONiC's YANG (third_party/sonic-yang-models), SAI's saibuffer.h and the
+ * formulas CONFIG.md writes down, never by calling the code under test.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "cfgbad.h"
+#include "srcdir.h"
+
+static const struct xfab_cfg_source *source(void)
+{
+	static char catalogue[4096];
+	static struct xfab_cfg_source src;
+
+	snprintf(catalogue, sizeof(catalogue), "%s/config/sonic/catalogue.json", test_srcdir());
+	src.format = XFAB_CFG_AUTO; /* told by its tables */
+	src.catalogue = catalogue;
+	return &src;
+}
+
+static char *read_data(const char *name)
+{
+	char path[4096];
+	FILE *f;
+	char *text = calloc(1, 1 << 17);
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/tests/data/sonic/%s", test_srcdir(), name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(text);
+	n = fread(text, 1, (1 << 17) - 1, f);
+	assert_true(n > 0 && n < (1 << 17) - 1);
+	fclose(f);
+	return text;
+}
+
+static void parse_ok(const char *text, struct xfab_config *cfg)
+{
+	struct xfab_cfg_errors errs;
+	char line[1024];
+
+	if (xfab_config_parse_as("good.json", text, source(), cfg, &errs)) {
+		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
+		fail_msg("refused: %s", line);
+	}
+	assert_int_equal(cfg->sonic, 1);
+}
+
+static void ignored_are(const struct xfab_config *cfg, const char *const *names)
+{
+	int n = 0;
+
+	for (; names[n]; n++) {
+		assert_true(n < cfg->n_ignored);
+		assert_string_equal(cfg->ignored[n], names[n]);
+	}
+	assert_int_equal(cfg->n_ignored, n);
+}
+
+/* text with `from` (its first occurrence at or after `after`) replaced by
+ * `to`; a buffer of the caller's to free. */
+static char *edit(const char *text, const char *after, const char *from, const char *to)
+{
+	const char *start = after ? strstr(text, after) : text;
+	const char *at = start ? strstr(start, from) : NULL;
+	char *out;
+
+	assert_non_null(at);
+	out = malloc(strlen(text) + strlen(to) + 1);
+	assert_non_null(out);
+	memcpy(out, text, (size_t)(at - text));
+	strcpy(out + (at - text), to);
+	strcat(out, at + strlen(from));
+	return out;
+}
+
+/* ---- qos-arista7050.json ---- */
+
+/* The Arista 7050-QX32's 40G ports the file names (4 to 96, 112 to 124,
+ * by 4), the minimum PORT a switch has, at the end so that the file's
+ * lines keep their numbers; rate: xfab's queues for the lossless ones. */
+static char *arista_text(void)
+{
+	char *text = read_data("qos-arista7050.json"), *end = strrchr(text, '}');
+	size_t n;
+
+	assert_non_null(end);
+	n = (size_t)(end - text);
+	n += (size_t)sprintf(text + n,
+			     ",\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": "
+			     "\"a7050\", \"hwsku\": \"Arista-7050-QX32\"}},\n \"PORT\": {");
+	for (int p = 4; p <= 124; p += 4) {
+		if (p > 96 && p < 112)
+			continue;
+		n +=
+		    (size_t)sprintf(text + n,
+				    "%s\n  \"Ethernet%d\": {\"lanes\": \"%d,%d,%d,%d\", \"speed\": "
+				    "\"40000\", \"rate\": \"40000\"}",
+				    p == 4 ? "" : ",", p, p, p + 1, p + 2, p + 3);
+	}
+	strcpy(text + n, "\n }\n}\n");
+	return text;
+}
+
+/* sonic-wred-profile.yang's green fields onto xfab's curve: 1,048,576 and
+ * 2,097,152 bytes, 5 %, ecn_all marks ECT, wred_green_enable drops
+ * Not-ECT; QUEUE 3 and 4 of each port bound to it; DSCP_TO_TC_MAP read;
+ * pfc_enable 3,4 with thresholds derived (no BUFFER_PG): 1500 MTU frames
+ * of 1,514 bytes, 40 Gbit/s, 5 m: XOFF 8 x 1,514 = 12,112, XON 9,084,
+ * headroom 2 x 1,514 + (2,000,000 + 2 x 5 x 5) ns x 40,000 / 8,000 =
+ * 3,028 + 10,000,250 = 10,003,278. The maps are the identity where xfab
+ * needs it, so only colours, the weight and SONiC's own fields are left. */
+static void arista(void **state)
+{
+	static const char *const want[] = {"DEVICE_METADATA.hwsku",
+					   "PORT.lanes",
+					   "WRED_PROFILE.wred_yellow_enable",
+					   "WRED_PROFILE.wred_red_enable",
+					   "WRED_PROFILE.yellow_max_threshold",
+					   "WRED_PROFILE.yellow_min_threshold",
+					   "WRED_PROFILE.red_max_threshold",
+					   "WRED_PROFILE.red_min_threshold",
+					   "WRED_PROFILE.yellow_drop_probability",
+					   "WRED_PROFILE.red_drop_probability",
+					   "SCHEDULER.weight",
+					   NULL};
+	char *text = arista_text();
+	struct xfab_config cfg;
+	const struct xfab_cfg_wred *w;
+
+	(void)state;
+	parse_ok(text, &cfg);
+	ignored_are(&cfg, want);
+	assert_int_equal(cfg.n_wred, 1);
+	w = &cfg.wred[0];
+	assert_string_equal(w->name, "AZURE_LOSSLESS");
+	assert_int_equal(w->kmin_bytes, 1048576);
+	assert_int_equal(w->kmax_bytes, 2097152);
+	assert_int_equal(w->pmax_percent, 5);
+	assert_int_equal(w->ecn, 1);
+	assert_int_equal(w->drop_nonect, 1);
+	assert_int_equal(cfg.n_ports, 28);
+	for (int p = 0; p < cfg.n_ports; p++) {
+		const struct xfab_cfg_port *pt = &cfg.ports[p];
+
+		for (int tc = 0; tc < 8; tc++)
+			assert_int_equal(pt->wred[tc], tc == 3 || tc == 4 ? 0 : -1);
+		assert_int_equal(pt->pfc.enabled, 0x18);
+		assert_int_equal(pt->pfc.xoff[3], 12112);
+		assert_int_equal(pt->pfc.xon[4], 9084);
+		assert_int_equal(pt->pfc.headroom[3], 10003278);
+	}
+	assert_int_equal(cfg.dscp_to_tc[0], 1);
+	assert_int_equal(cfg.dscp_to_tc[5], 2);
+	assert_int_equal(cfg.dscp_to_tc[8], 0);
+	assert_int_equal(cfg.dscp_to_tc[46], 5);
+	assert_int_equal(cfg.dscp_to_tc[48], 6);
+	xfab_config_free(&cfg);
+	free(text);
+}
+
+struct variant {
+	const char *name, *after, *from, *to;
+	const char *needle; /* in the edited text: where the error points */
+	const char *key, *msg;
+};
+
+/* Each variant of base() refused whole, its first error at its needle,
+ * the needle's first occurrence at or after the variant's anchor. */
+static void check_variants(char *(*base)(void), const struct variant *v, size_t n)
+{
+	char *text = base();
+
+	for (size_t i = 0; i < n; i++) {
+		char *bad = edit(text, v[i].after, v[i].from, v[i].to);
+		const char *at = v[i].after ? strstr(bad, v[i].after) : bad;
+		struct bad_case c = {v[i].name, bad, NULL, v[i].key, v[i].msg};
+
+		assert_non_null(at);
+		/* cfgbad locates a needle's first occurrence: the text from
+		 * the wanted one on occurs nowhere earlier */
+		c.needle = strstr(at, v[i].needle);
+		assert_non_null(c.needle);
+		cfgbad_check_as(&c, source());
+		free(bad);
+	}
+	free(text);
+}
+
+static const struct variant arista_bad[] = {
+    {"a drop probability above 100 %", NULL, "\"green_drop_probability\" : \"5\"",
+     "\"green_drop_probability\" : \"105\"", "\"105\"",
+     "WRED_PROFILE|AZURE_LOSSLESS.green_drop_probability", "out of range 0..100"},
+    {"an ecn mode SONiC does not have", NULL, "\"ecn_all\"", "\"ecn_blue\"", "\"ecn_blue\"",
+     "WRED_PROFILE|AZURE_LOSSLESS.ecn", "ecn must be one of SONiC's"},
+    {"WRED drops of ECN-capable packets", NULL, "\"ecn_all\"", "\"ecn_none\"",
+     "\"AZURE_LOSSLESS\" :", "WRED_PROFILE|AZURE_LOSSLESS",
+     "wred_green_enable without ECN for green"},
+    {"a profile for yellow and red only", NULL,
+     "\"wred_green_enable\"      : \"true\",\n            \"wred_yellow_enable\"     : "
+     "\"true\",\n            \"wred_red_enable\"        : \"true\",\n            \"ecn\"       "
+     "             : \"ecn_all\"",
+     "\"wred_green_enable\": \"false\", \"wred_yellow_enable\": \"true\", \"ecn\": "
+     "\"ecn_yellow_red\"",
+     "\"AZURE_LOSSLESS\" :", "WRED_PROFILE|AZURE_LOSSLESS", "acts on yellow or red packets only"},
+    {"green's max under its min", NULL, "\"green_max_threshold\"    : \"2097152\"",
+     "\"green_max_threshold\"    : \"1000000\"", "\"1000000\"",
+     "WRED_PROFILE|AZURE_LOSSLESS.green_max_threshold", "must be above green_min_threshold"},
+    {"a non-identity class to queue map", "\"TC_TO_QUEUE_MAP\"", "\"5\": \"5\"", "\"5\": \"6\"",
+     "\"6\",", "TC_TO_QUEUE_MAP|AZURE.5", "class 5 to queue 6"},
+    {"a non-identity PFC priority to queue map", "\"MAP_PFC_PRIORITY_TO_QUEUE\"", "\"3\": \"3\"",
+     "\"3\": \"4\"", "\"4\",", "MAP_PFC_PRIORITY_TO_QUEUE|AZURE.3", "PFC priority 3 to queue 4"},
+    {"a lossless class in another PG", "\"TC_TO_PRIORITY_GROUP_MAP\"", "\"3\": \"3\"",
+     "\"3\": \"0\"", "\"0\",\n            \"4\"", "TC_TO_PRIORITY_GROUP_MAP|AZURE.3",
+     "class 3 is lossless on Ethernet4"},
+    {"a lossy class in a lossless PG", "\"TC_TO_PRIORITY_GROUP_MAP\"", "\"1\": \"0\"",
+     "\"1\": \"4\"", "\"4\",\n            \"2\"", "TC_TO_PRIORITY_GROUP_MAP|AZURE.1",
+     "class 1 goes to PG 4, lossless on Ethernet4"},
+    {"a map naming a missing entry", "\"Ethernet4\": {", "\"tc_to_queue_map\" : \"AZURE\"",
+     "\"tc_to_queue_map\" : \"AZURE2\"", "\"AZURE2\"", "PORT_QOS_MAP|Ethernet4.tc_to_queue_map",
+     "no TC_TO_QUEUE_MAP named AZURE2"},
+    {"a DSCP map naming a missing entry", "\"global\"", "\"AZURE\"", "\"AZ\"", "\"AZ\"",
+     "PORT_QOS_MAP|global.dscp_to_tc_map", "no DSCP_TO_TC_MAP named AZ"},
+    {"a watchdog list that is not pfc_enable's", "\"Ethernet8\": {",
+     "\"pfcwd_sw_enable\" : \"3,4\"", "\"pfcwd_sw_enable\" : \"3\"", "\"3\"\n",
+     "PORT_QOS_MAP|Ethernet8.pfcwd_sw_enable", "must be pfc_enable's"},
+    {"a strict priority scheduler", NULL, "\"DWRR\"", "\"STRICT\"", "\"STRICT\"",
+     "SCHEDULER|scheduler.0.type", "xfab has no strict priority"},
+    {"a shaped scheduler", NULL, "\"weight\": \"14\"", "\"weight\": \"14\", \"pir\": \"9\"",
+     "\"pir\"", "SCHEDULER|scheduler.0.pir", "neither shaped nor prioritised"},
+    {"a queue naming a missing scheduler", "\"QUEUE\"", "\"scheduler.1\"", "\"scheduler.7\"",
+     "\"scheduler.7\"", "QUEUE|Ethernet4|3.scheduler", "no SCHEDULER named scheduler.7"},
+};
+
+static void arista_refused(void **state)
+{
+	(void)state;
+	check_variants(arista_text, arista_bad, sizeof(arista_bad) / sizeof(arista_bad[0]));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(arista),
+	    cmocka_unit_test(arista_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
