@@ -187,6 +187,7 @@ int cfg_sonic_buffer_profile(struct ctx *c, const struct json_value *pools,
 	struct sonic_profile s = {0};
 	const struct json_value *type;
 	__u64 shared, xoff;
+	char fk[200];
 
 	if (cfg_check_fields(c, e, key, fields) || sonic_profile_read(c, pools, e, key, &s))
 		return -1;
@@ -197,7 +198,8 @@ int cfg_sonic_buffer_profile(struct ctx *c, const struct json_value *pools,
 	}
 	type = xfab_json_get(s.pool, "type");
 	if (type && type->type == JSON_STRING && !strcmp(type->str, "egress")) {
-		cfg_add_error(c, xfab_json_get(e, "xoff")->pos, key,
+		cfg_field_key(fk, sizeof(fk), key, "xoff");
+		cfg_add_error(c, xfab_json_get(e, "xoff")->pos, fk,
 			      "xoff (headroom) on a profile of egress pool %s: a lossless "
 			      "PG's pool is ingress",
 			      s.pool->key);
