@@ -172,8 +172,6 @@ void cfg_parse_cable_length(struct ctx *c, const struct json_value *tbl);
 /* pools: BUFFER_POOL in a SONiC file (sonic_buffer.c), else NULL */
 void cfg_parse_buffers(struct ctx *c, const struct json_value *profiles,
 		       const struct json_value *pgs, const struct json_value *pools);
-/* "3,4": priorities 0..7, each once, as a mask; "" none. 0 or -1 (why). */
-int cfg_prio_list(const char *t, __u8 *mask, char *why, size_t len);
 
 /* A BUFFER_PROFILE as xfab uses it: a lossless PG's thresholds. */
 struct cfg_buffer_profile {
@@ -189,7 +187,7 @@ int cfg_sonic_wred(struct ctx *c, const struct json_value *e, const char *key,
 /* TC_TO_QUEUE_MAP and MAP_PFC_PRIORITY_TO_QUEUE (identity), SCHEDULER and
  * QUEUE's scheduler (after QUEUE). */
 void cfg_read_sonic_qos(struct ctx *c, const struct json_value *root);
-/* PORT_QOS_MAP's map fields and pfcwd_sw_enable, TC_TO_PRIORITY_GROUP_MAP
+/* PORT_QOS_MAP's map fields, TC_TO_PRIORITY_GROUP_MAP
  * (after pfc_enable is read). */
 void cfg_sonic_port_qos_maps(struct ctx *c, const struct json_value *root);
 /* table, which no feature lists (so an xfab file refuses it), read in a

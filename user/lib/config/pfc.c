@@ -59,7 +59,7 @@ static int key_port(struct ctx *c, const struct json_value *e, const char *key, 
 }
 
 /* "3,4": priorities 0..7, each once; "" none. */
-int cfg_prio_list(const char *t, __u8 *mask, char *why, size_t len)
+static int parse_prio_list(const char *t, __u8 *mask, char *why, size_t len)
 {
 	char copy[64], *items[XFAB_NUM_PRIO];
 	int n;
@@ -97,6 +97,58 @@ int cfg_prio_list(const char *t, __u8 *mask, char *why, size_t len)
 	return 0;
 }
 
+/* SONiC's pfcwd_sw_enable (the priorities its software watchdog watches)
+ * of entry e: xfab's watches every lossless priority of a port with a
+ * PFC_WD entry, so the list must be pfc_enable's. */
+static void sonic_pfcwd_list(struct ctx *c, const struct json_value *e, const char *key,
+			     const struct xfab_cfg_port *p)
+{
+	const struct json_value *f = xfab_json_get(e, "pfcwd_sw_enable");
+	char fk[160], buf[64], why[96];
+	const char *t;
+	__u8 mask;
+
+	if (!f)
+		return;
+	cfg_field_key(fk, sizeof(fk), key, "pfcwd_sw_enable");
+	t = cfg_field_text(c, f, fk, buf, sizeof(buf));
+	if (!t)
+		return;
+	if (parse_prio_list(t, &mask, why, sizeof(why)))
+		cfg_add_error(c, f->pos, fk, "%s (a list such as \"3,4\")", why);
+	else if (mask != p->pfc.enabled)
+		cfg_add_error(c, f->pos, fk,
+			      "xfab's watchdog watches every lossless priority of %s: the list "
+			      "must be pfc_enable's",
+			      p->name);
+}
+
+/* PORT_QOS_MAP entry e's pfc_enable into port p. */
+static void read_pfc_enable(struct ctx *c, const struct json_value *e, const char *key,
+			    struct xfab_cfg_port *p)
+{
+	const struct json_value *f = xfab_json_get(e, "pfc_enable");
+	char fk[160], buf[64], why[96];
+	const char *t;
+
+	if (!f)
+		return;
+	cfg_field_key(fk, sizeof(fk), key, "pfc_enable");
+	t = cfg_field_text(c, f, fk, buf, sizeof(buf));
+	if (!t)
+		return;
+	if (parse_prio_list(t, &p->pfc.enabled, why, sizeof(why))) {
+		cfg_add_error(c, f->pos, fk, "%s (a list such as \"3,4\")", why);
+		return;
+	}
+	p->pfc.pos = e->key_pos;
+	if (p->pfc.enabled && !p->rate_mbps)
+		cfg_add_error(c, f->pos, fk,
+			      "lossless priorities need the port's real queues: set PORT|%s "
+			      "rate (Mbit/s)",
+			      p->name);
+}
+
 /* PORT_QOS_MAP|PORT: {"pfc_enable": "3,4"}; in a SONiC file also the maps
  * and the watchdog's list (sonic_qos.c) and SONiC's "global" entry. */
 void cfg_parse_port_qos_map(struct ctx *c, const struct json_value *tbl)
@@ -110,11 +162,11 @@ void cfg_parse_port_qos_map(struct ctx *c, const struct json_value *tbl)
 						   "pfcwd_sw_enable",
 						   NULL};
 	static const char *const sonic_global[] = {"dscp_to_tc_map", NULL};
-	char key[160], fk[160], buf[64], why[96];
+	char key[160];
 
 	for (size_t i = 0; i < tbl->count; i++) {
-		const struct json_value *e = &tbl->children[i], *f;
-		const char *rest, *t;
+		const struct json_value *e = &tbl->children[i];
+		const char *rest;
 		struct xfab_cfg_port *p;
 		int port;
 
@@ -133,24 +185,9 @@ void cfg_parse_port_qos_map(struct ctx *c, const struct json_value *tbl)
 			continue;
 		}
 		p = &c->cfg->ports[port];
-		f = xfab_json_get(e, "pfc_enable");
-		if (!f)
-			continue;
-		cfg_field_key(fk, sizeof(fk), key, "pfc_enable");
-		t = cfg_field_text(c, f, fk, buf, sizeof(buf));
-		if (!t)
-			continue;
-		if (cfg_prio_list(t, &p->pfc.enabled, why, sizeof(why))) {
-			cfg_add_error(c, f->pos, fk, "%s (a list such as \"3,4\")", why);
-			continue;
-		}
-		p->pfc.pos = e->key_pos;
-		if (p->pfc.enabled && !p->rate_mbps)
-			cfg_add_error(
-			    c, f->pos, fk,
-			    "lossless priorities need the port's real queues: set PORT|%s "
-			    "rate (Mbit/s)",
-			    p->name);
+		read_pfc_enable(c, e, key, p);
+		if (c->sonic)
+			sonic_pfcwd_list(c, e, key, p);
 	}
 }
 

@@ -359,32 +359,6 @@ static void sonic_port_maps(struct ctx *c, const struct json_value *root,
 	}
 }
 
-/* pfcwd_sw_enable: the priorities SONiC's software watchdog watches.
- * xfab's watches every lossless priority of a port with a PFC_WD entry,
- * so the list must be pfc_enable's. */
-static void sonic_pfcwd_list(struct ctx *c, const struct json_value *e, int p)
-{
-	const struct json_value *f = xfab_json_get(e, "pfcwd_sw_enable");
-	const struct xfab_cfg_port *port = &c->cfg->ports[p];
-	char fk[200], buf[64], why[96];
-	const char *t;
-	__u8 mask;
-
-	if (!f)
-		return;
-	snprintf(fk, sizeof(fk), "PORT_QOS_MAP|%s.pfcwd_sw_enable", e->key);
-	t = cfg_field_text(c, f, fk, buf, sizeof(buf));
-	if (!t)
-		return;
-	if (cfg_prio_list(t, &mask, why, sizeof(why)))
-		cfg_add_error(c, f->pos, fk, "%s (a list such as \"3,4\")", why);
-	else if (mask != port->pfc.enabled)
-		cfg_add_error(c, f->pos, fk,
-			      "xfab's watchdog watches every lossless priority of %s: the list "
-			      "must be pfc_enable's",
-			      port->name);
-}
-
 void cfg_sonic_port_qos_maps(struct ctx *c, const struct json_value *root)
 {
 	const struct json_value *tbl = xfab_json_get(root, "PORT_QOS_MAP");
@@ -396,8 +370,6 @@ void cfg_sonic_port_qos_maps(struct ctx *c, const struct json_value *root)
 		if (e->type != JSON_OBJECT || (p < 0 && strcmp(e->key, "global")))
 			continue; /* pfc.c refused it */
 		sonic_port_maps(c, root, e, p);
-		if (p >= 0)
-			sonic_pfcwd_list(c, e, p);
 	}
 	/* the maps no port names: each entry a class 0..7 to a PG 0..7 */
 	tbl = xfab_json_get(root, "TC_TO_PRIORITY_GROUP_MAP");
