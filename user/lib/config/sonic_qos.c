@@ -209,7 +209,8 @@ static void sonic_map_identity(struct ctx *c, const struct json_value *tbl, cons
 
 /* SCHEDULER|NAME: DWRR or WRR (sonic-scheduler.yang's default WRR); the
  * weight is checked (1..100) and listed as ignored: xfab's classes share
- * a port equally (docs/QOS.md). Strict priority and shaping are refused. */
+ * a port equally (docs/QOS.md; CONFIG.md#qos-and-buffers says why). Strict
+ * priority and shaping are refused. */
 static void sonic_schedulers(struct ctx *c, const struct json_value *tbl)
 {
 	char key[160], fk[200], buf[16];
@@ -238,8 +239,8 @@ static void sonic_schedulers(struct ctx *c, const struct json_value *tbl)
 		t = f ? cfg_field_text(c, f, fk, buf, sizeof(buf)) : "WRR";
 		if (t && strcmp(t, "DWRR") && strcmp(t, "WRR"))
 			cfg_add_error(c, f->pos, fk,
-				      "%s: xfab has no strict priority; its classes are "
-				      "weighted round robin (DWRR or WRR)",
+				      "%s: xfab has no strict priority; its classes share a port "
+				      "round robin (DWRR or WRR)",
 				      t);
 		f = xfab_json_get(e, "weight");
 		cfg_field_key(fk, sizeof(fk), key, "weight");
