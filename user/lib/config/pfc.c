@@ -295,14 +295,14 @@ static int parse_profiles(struct ctx *c, const struct json_value *tbl,
 		struct cfg_buffer_profile p = {{0}};
 
 		snprintf(key, sizeof(key), "BUFFER_PROFILE|%s", e->key);
+		if (c->sonic ? cfg_sonic_buffer_profile(c, pools, e, key, &p)
+			     : xfab_profile(c, e, key, &p))
+			continue;
 		if (strlen(e->key) >= sizeof(p.name)) {
 			cfg_add_error(c, e->key_pos, key,
 				      "profile names are at most 63 characters");
 			continue;
 		}
-		if (c->sonic ? cfg_sonic_buffer_profile(c, pools, e, key, &p)
-			     : xfab_profile(c, e, key, &p))
-			continue;
 		snprintf(p.name, sizeof(p.name), "%s", e->key);
 		pr[n++] = p;
 	}
@@ -411,11 +411,15 @@ static void parse_pgs(struct ctx *c, const struct json_value *tbl,
 		if (cfg_check_fields(c, e, key, fields))
 			continue;
 		port = pg_key(c, e, key, &lo, &hi);
-		prof = port < 0 ? -1 : pg_profile(c, e, key, pr, n_pr);
+		/* an xfab file's PGs are all lossless: PFC is checked first, as
+		 * before SONiC's lossy profiles */
+		if (port < 0 || (!c->sonic && pg_lossless_match(c, e, key, port, lo, hi, NULL)))
+			continue;
+		prof = pg_profile(c, e, key, pr, n_pr);
 		if (prof == -1)
 			continue;
 		p = prof >= 0 ? &pr[prof] : NULL;
-		if (pg_lossless_match(c, e, key, port, lo, hi, p))
+		if (c->sonic && pg_lossless_match(c, e, key, port, lo, hi, p))
 			continue;
 		if (p && p->lossy) {
 			cfg_sonic_ignore(c, "BUFFER_PG (lossy PGs)");
