@@ -169,8 +169,42 @@ void cfg_parse_vnet_routes(struct ctx *c, const struct json_value *tunnels,
 /* pfc.c */
 void cfg_parse_port_qos_map(struct ctx *c, const struct json_value *tbl);
 void cfg_parse_cable_length(struct ctx *c, const struct json_value *tbl);
+/* pools: BUFFER_POOL in a SONiC file (sonic_buffer.c), else NULL */
 void cfg_parse_buffers(struct ctx *c, const struct json_value *profiles,
-		       const struct json_value *pgs);
+		       const struct json_value *pgs, const struct json_value *pools);
+
+/* A BUFFER_PROFILE as xfab uses it: a lossless PG's thresholds. */
+struct cfg_buffer_profile {
+	char name[64];
+	__u32 xoff, xon, headroom; /* bytes (xfab's BUFFER_PROFILE fields) */
+	int lossy;		   /* SONiC's, without xoff: no PFC PG's */
+};
+
+/* ---- sonic_qos.c: SONiC's meaning of the QoS tables (a SONiC file) ---- */
+/* WRED_PROFILE entry e, SONiC's fields: green onto w; 0 or -1. */
+int cfg_sonic_wred(struct ctx *c, const struct json_value *e, const char *key,
+		   struct xfab_cfg_wred *w);
+/* TC_TO_QUEUE_MAP and MAP_PFC_PRIORITY_TO_QUEUE (identity), SCHEDULER and
+ * QUEUE's scheduler (after QUEUE). */
+void cfg_read_sonic_qos(struct ctx *c, const struct json_value *root);
+/* PORT_QOS_MAP's map fields, TC_TO_PRIORITY_GROUP_MAP
+ * (after pfc_enable is read). */
+void cfg_sonic_port_qos_maps(struct ctx *c, const struct json_value *root);
+/* table, which no feature lists (so an xfab file refuses it), read in a
+ * SONiC file: off the ignored list parse.c put it on. */
+void cfg_sonic_honour(struct ctx *c, const char *table);
+
+/* ---- sonic_buffer.c: SONiC's BUFFER_POOL, BUFFER_PROFILE, BUFFER_QUEUE ---- */
+void cfg_sonic_buffer_pools(struct ctx *c, const struct json_value *pools);
+/* BUFFER_PROFILE entry e over pools (BUFFER_POOL, may be NULL): 0 or -1. */
+int cfg_sonic_buffer_profile(struct ctx *c, const struct json_value *pools,
+			     const struct json_value *e, const char *key,
+			     struct cfg_buffer_profile *p);
+/* BUFFER_QUEUE's ports and profiles (after BUFFER_PROFILE). */
+void cfg_sonic_buffer_queues(struct ctx *c, const struct json_value *root);
+/* What one PG takes of a pool of pool_bytes it has alone, dynamic_th
+ * being alpha = 2^dynamic_th of the pool's free space: alpha/(1 + alpha). */
+__u64 cfg_sonic_dynamic_share(int dynamic_th, __u64 pool_bytes);
 void cfg_parse_pfc_wd(struct ctx *c, const struct json_value *tbl);
 
 #endif

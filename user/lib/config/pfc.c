@@ -2,7 +2,9 @@
 /*
  * Lossless classes (docs/PFC.md): PORT_QOS_MAP, CABLE_LENGTH,
  * BUFFER_PROFILE, BUFFER_PG and PFC_WD. A PG with PFC but no BUFFER_PG gets
- * thresholds derived from the port's MTU, speed and cable (CONFIG.md).
+ * thresholds derived from the port's MTU, speed and cable (CONFIG.md). In a
+ * SONiC file the profiles are SONiC's, over its BUFFER_POOL
+ * (sonic_buffer.c), and PORT_QOS_MAP's maps are checked (sonic_qos.c).
  */
 #include "internal.h"
 
@@ -95,20 +97,85 @@ static int parse_prio_list(const char *t, __u8 *mask, char *why, size_t len)
 	return 0;
 }
 
-/* PORT_QOS_MAP|PORT: {"pfc_enable": "3,4"} */
+/* SONiC's pfcwd_sw_enable (the priorities its software watchdog watches)
+ * of entry e: xfab's watches every lossless priority of a port with a
+ * PFC_WD entry, so the list must be pfc_enable's. */
+static void sonic_pfcwd_list(struct ctx *c, const struct json_value *e, const char *key,
+			     const struct xfab_cfg_port *p)
+{
+	const struct json_value *f = xfab_json_get(e, "pfcwd_sw_enable");
+	char fk[160], buf[64], why[96];
+	const char *t;
+	__u8 mask;
+
+	if (!f)
+		return;
+	cfg_field_key(fk, sizeof(fk), key, "pfcwd_sw_enable");
+	t = cfg_field_text(c, f, fk, buf, sizeof(buf));
+	if (!t)
+		return;
+	if (parse_prio_list(t, &mask, why, sizeof(why)))
+		cfg_add_error(c, f->pos, fk, "%s (a list such as \"3,4\")", why);
+	else if (mask != p->pfc.enabled)
+		cfg_add_error(c, f->pos, fk,
+			      "xfab's watchdog watches every lossless priority of %s: the list "
+			      "must be pfc_enable's",
+			      p->name);
+}
+
+/* PORT_QOS_MAP entry e's pfc_enable into port p. */
+static void read_pfc_enable(struct ctx *c, const struct json_value *e, const char *key,
+			    struct xfab_cfg_port *p)
+{
+	const struct json_value *f = xfab_json_get(e, "pfc_enable");
+	char fk[160], buf[64], why[96];
+	const char *t;
+
+	if (!f)
+		return;
+	cfg_field_key(fk, sizeof(fk), key, "pfc_enable");
+	t = cfg_field_text(c, f, fk, buf, sizeof(buf));
+	if (!t)
+		return;
+	if (parse_prio_list(t, &p->pfc.enabled, why, sizeof(why))) {
+		cfg_add_error(c, f->pos, fk, "%s (a list such as \"3,4\")", why);
+		return;
+	}
+	p->pfc.pos = e->key_pos;
+	if (p->pfc.enabled && !p->rate_mbps)
+		cfg_add_error(c, f->pos, fk,
+			      "lossless priorities need the port's real queues: set PORT|%s "
+			      "rate (Mbit/s)",
+			      p->name);
+}
+
+/* PORT_QOS_MAP|PORT: {"pfc_enable": "3,4"}; in a SONiC file also the maps
+ * and the watchdog's list (sonic_qos.c) and SONiC's "global" entry. */
 void cfg_parse_port_qos_map(struct ctx *c, const struct json_value *tbl)
 {
 	static const char *const fields[] = {"pfc_enable", NULL};
-	char key[160], fk[160], buf[64], why[96];
+	static const char *const sonic_fields[] = {"pfc_enable",
+						   "dscp_to_tc_map",
+						   "tc_to_queue_map",
+						   "tc_to_pg_map",
+						   "pfc_to_queue_map",
+						   "pfcwd_sw_enable",
+						   NULL};
+	static const char *const sonic_global[] = {"dscp_to_tc_map", NULL};
+	char key[160];
 
 	for (size_t i = 0; i < tbl->count; i++) {
-		const struct json_value *e = &tbl->children[i], *f;
-		const char *rest, *t;
+		const struct json_value *e = &tbl->children[i];
+		const char *rest;
 		struct xfab_cfg_port *p;
 		int port;
 
 		snprintf(key, sizeof(key), "PORT_QOS_MAP|%s", e->key);
-		if (cfg_check_fields(c, e, key, fields))
+		if (c->sonic && !strcmp(e->key, "global")) {
+			cfg_check_fields(c, e, key, sonic_global);
+			continue;
+		}
+		if (cfg_check_fields(c, e, key, c->sonic ? sonic_fields : fields))
 			continue;
 		port = key_port(c, e, key, &rest);
 		if (port < 0)
@@ -118,24 +185,9 @@ void cfg_parse_port_qos_map(struct ctx *c, const struct json_value *tbl)
 			continue;
 		}
 		p = &c->cfg->ports[port];
-		f = xfab_json_get(e, "pfc_enable");
-		if (!f)
-			continue;
-		cfg_field_key(fk, sizeof(fk), key, "pfc_enable");
-		t = cfg_field_text(c, f, fk, buf, sizeof(buf));
-		if (!t)
-			continue;
-		if (parse_prio_list(t, &p->pfc.enabled, why, sizeof(why))) {
-			cfg_add_error(c, f->pos, fk, "%s (a list such as \"3,4\")", why);
-			continue;
-		}
-		p->pfc.pos = e->key_pos;
-		if (p->pfc.enabled && !p->rate_mbps)
-			cfg_add_error(
-			    c, f->pos, fk,
-			    "lossless priorities need the port's real queues: set PORT|%s "
-			    "rate (Mbit/s)",
-			    p->name);
+		read_pfc_enable(c, e, key, p);
+		if (c->sonic)
+			sonic_pfcwd_list(c, e, key, p);
 	}
 }
 
@@ -188,45 +240,63 @@ void cfg_parse_cable_length(struct ctx *c, const struct json_value *tbl)
 	}
 }
 
-struct profile {
-	char name[64];
-	__u32 xoff, xon, headroom;
-};
-
-/* BUFFER_PROFILE|NAME: {"xoff", "xon", "headroom"} in bytes. */
-static int parse_profiles(struct ctx *c, const struct json_value *tbl, struct profile **out)
+/* xfab's BUFFER_PROFILE|NAME: {"xoff", "xon", "headroom"} in bytes; 0 or
+ * -1. SONiC's shared-pool fields are refused rather than read as
+ * something else (a SONiC file's profile is sonic_buffer.c's). */
+static int xfab_profile(struct ctx *c, const struct json_value *e, const char *key,
+			struct cfg_buffer_profile *p)
 {
 	static const char *const fields[] = {"xoff", "xon", "headroom", NULL};
-	struct profile *pr = calloc(tbl->count + 1, sizeof(*pr));
-	char key[160], fk[160];
+	static const char *const sonic_only[] = {"pool", "size", "dynamic_th", "static_th",
+						 "xon_offset"};
+	const struct json_value *f;
+	char fk[160];
+	int bad = c->errs->total;
+
+	for (size_t k = 0; e->type == JSON_OBJECT && k < e->count; k++)
+		for (size_t s = 0; s < sizeof(sonic_only) / sizeof(sonic_only[0]); s++)
+			if (!strcmp(e->children[k].key, sonic_only[s])) {
+				cfg_field_key(fk, sizeof(fk), key, sonic_only[s]);
+				cfg_add_error(c, e->children[k].key_pos, fk,
+					      "xfab has no shared buffer pools: a profile "
+					      "is xoff, xon and headroom in bytes (CONFIG.md)");
+			}
+	if (c->errs->total != bad || cfg_check_fields(c, e, key, fields))
+		return -1;
+	for (int k = 0; fields[k]; k++) {
+		__u32 *dst = k == 0 ? &p->xoff : k == 1 ? &p->xon : &p->headroom;
+
+		f = xfab_json_get(e, fields[k]);
+		cfg_field_key(fk, sizeof(fk), key, fields[k]);
+		if (!f)
+			cfg_add_error(c, e->pos, key, "missing field \"%s\" (bytes)", fields[k]);
+		else
+			cfg_parse_u32(c, f, fk, k == 1 ? 0 : 1, 1u << 30, dst);
+	}
+	cfg_field_key(fk, sizeof(fk), key, "xon");
+	if (c->errs->total == bad && p->xon >= p->xoff)
+		cfg_add_error(c, xfab_json_get(e, "xon")->pos, fk,
+			      "xon (%u) must be below xoff (%u)", p->xon, p->xoff);
+	return c->errs->total == bad ? 0 : -1;
+}
+
+/* BUFFER_PROFILE: xfab's, or in a SONiC file SONiC's over BUFFER_POOL. */
+static int parse_profiles(struct ctx *c, const struct json_value *tbl,
+			  const struct json_value *pools, struct cfg_buffer_profile **out)
+{
+	struct cfg_buffer_profile *pr = calloc(tbl->count + 1, sizeof(*pr));
+	char key[160];
 	int n = 0;
 
 	if (!pr)
 		return -1;
 	for (size_t i = 0; i < tbl->count; i++) {
-		const struct json_value *e = &tbl->children[i], *f;
-		struct profile p = {{0}};
-		int bad = c->errs->total;
+		const struct json_value *e = &tbl->children[i];
+		struct cfg_buffer_profile p = {{0}};
 
 		snprintf(key, sizeof(key), "BUFFER_PROFILE|%s", e->key);
-		if (e->type == JSON_OBJECT) {
-			for (size_t k = 0; k < e->count; k++) {
-				const char *fn = e->children[k].key;
-
-				if (!strcmp(fn, "pool") || !strcmp(fn, "size") ||
-				    !strcmp(fn, "dynamic_th") || !strcmp(fn, "static_th") ||
-				    !strcmp(fn, "xon_offset")) {
-					cfg_field_key(fk, sizeof(fk), key, fn);
-					cfg_add_error(
-					    c, e->children[k].key_pos, fk,
-					    "xfab has no shared buffer pools: a profile "
-					    "is xoff, xon and headroom in bytes (CONFIG.md)");
-				}
-			}
-			if (c->errs->total != bad)
-				continue;
-		}
-		if (cfg_check_fields(c, e, key, fields))
+		if (c->sonic ? cfg_sonic_buffer_profile(c, pools, e, key, &p)
+			     : xfab_profile(c, e, key, &p))
 			continue;
 		if (strlen(e->key) >= sizeof(p.name)) {
 			cfg_add_error(c, e->key_pos, key,
@@ -234,103 +304,146 @@ static int parse_profiles(struct ctx *c, const struct json_value *tbl, struct pr
 			continue;
 		}
 		snprintf(p.name, sizeof(p.name), "%s", e->key);
-		for (int k = 0; fields[k]; k++) {
-			__u32 *dst = k == 0 ? &p.xoff : k == 1 ? &p.xon : &p.headroom;
-
-			f = xfab_json_get(e, fields[k]);
-			cfg_field_key(fk, sizeof(fk), key, fields[k]);
-			if (!f)
-				cfg_add_error(c, e->pos, key, "missing field \"%s\" (bytes)",
-					      fields[k]);
-			else
-				cfg_parse_u32(c, f, fk, k == 1 ? 0 : 1, 1u << 30, dst);
-		}
-		cfg_field_key(fk, sizeof(fk), key, "xon");
-		if (c->errs->total == bad && p.xon >= p.xoff)
-			cfg_add_error(c, xfab_json_get(e, "xon")->pos, fk,
-				      "xon (%u) must be below xoff (%u)", p.xon, p.xoff);
-		if (c->errs->total == bad)
-			pr[n++] = p;
+		pr[n++] = p;
 	}
 	*out = pr;
 	return n;
 }
 
-/* BUFFER_PG|PORT|PG or PORT|PG-PG: {"profile": NAME}, PGs with PFC on. */
-static void parse_pgs(struct ctx *c, const struct json_value *tbl, const struct profile *pr,
-		      int n_pr)
+#define PG_DERIVED (-2) /* SONiC's profile "NULL": the headroom is derived */
+
+/* The profile BUFFER_PG entry e names: its index, PG_DERIVED, or -1 (an
+ * error added). */
+static int pg_profile(struct ctx *c, const struct json_value *e, const char *key,
+		      const struct cfg_buffer_profile *pr, int n_pr)
+{
+	const struct json_value *f = xfab_json_get(e, "profile");
+	char fk[160];
+
+	if (!f) {
+		cfg_add_error(c, e->pos, key, "missing field \"profile\"");
+		return -1;
+	}
+	/* sonic-buffer-pg.yang: "NULL", SONiC's dynamic buffer model's
+	 * lossless PG whose headroom buffermgrd computes from the port's
+	 * speed and cable; xfab derives it the same way (CONFIG.md#buffer_pg) */
+	if (c->sonic && f->type == JSON_STRING && !strcmp(f->str, "NULL"))
+		return PG_DERIVED;
+	for (int k = 0; k < n_pr; k++)
+		if (f->type == JSON_STRING && !strcmp(pr[k].name, f->str))
+			return k;
+	cfg_field_key(fk, sizeof(fk), key, "profile");
+	cfg_add_error(c, f->pos, fk, "no BUFFER_PROFILE named %s",
+		      f->type == JSON_STRING ? f->str : "(not a string)");
+	return -1;
+}
+
+/* PGs lo..hi of port with or without PFC, as the profile needs: 0, or -1
+ * (an error at e's key). */
+static int pg_lossless_match(struct ctx *c, const struct json_value *e, const char *key, int port,
+			     int lo, int hi, const struct cfg_buffer_profile *p)
+{
+	const struct xfab_cfg_port *pt = &c->cfg->ports[port];
+
+	for (int pg = lo; pg <= hi; pg++) {
+		int pfc = !!(pt->pfc.enabled & (1u << pg));
+
+		if (p && p->lossy && pfc) {
+			cfg_add_error(c, e->key_pos, key,
+				      "PG %d of %s has PFC (pfc_enable) but BUFFER_PROFILE %s is "
+				      "lossy (no xoff)",
+				      pg, pt->name, p->name);
+			return -1;
+		}
+		if ((!p || !p->lossy) && !pfc) {
+			cfg_add_error(c, e->key_pos, key,
+				      "PG %d of %s has no PFC (PORT_QOS_MAP pfc_enable): "
+				      "xfab sizes lossless PGs only",
+				      pg, pt->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* "PORT|PG" or "PORT|PG-PG" of e, not set before: the port, or -1. */
+static int pg_key(struct ctx *c, const struct json_value *e, const char *key, int *lo, int *hi)
+{
+	const char *rest;
+	int port = key_port(c, e, key, &rest), clash = -1;
+	const struct xfab_cfg_pfc *pfc;
+
+	if (port < 0)
+		return -1;
+	if (!rest || cfg_parse_tc_range(rest, lo, hi)) {
+		cfg_add_error(c, e->key_pos, key,
+			      "expected PORT|PG or PORT|PG-PG (0..7, low first, decimal)");
+		return -1;
+	}
+	pfc = &c->cfg->ports[port].pfc;
+	for (int pg = *lo; pg <= *hi; pg++)
+		if (pfc->pg_line[pg] && clash < 0)
+			clash = pg;
+	if (clash >= 0) {
+		cfg_add_error(c, e->key_pos, key, "PG %d of %s is already set (line %d)", clash,
+			      c->cfg->ports[port].name, pfc->pg_line[clash]);
+		return -1;
+	}
+	return port;
+}
+
+/* BUFFER_PG|PORT|PG or PORT|PG-PG: {"profile": NAME}, PGs with PFC on; in
+ * a SONiC file also "NULL" (derived) and lossy profiles on PGs without
+ * PFC (accepted and listed: xfab's lossy drops are its egress queues'). */
+static void parse_pgs(struct ctx *c, const struct json_value *tbl,
+		      const struct cfg_buffer_profile *pr, int n_pr)
 {
 	static const char *const fields[] = {"profile", NULL};
-	char key[160], fk[160];
+	char key[160];
 
 	for (size_t i = 0; i < tbl->count; i++) {
-		const struct json_value *e = &tbl->children[i], *f;
-		const char *rest;
-		int port, lo, hi, prof = -1, clash = -1;
+		const struct json_value *e = &tbl->children[i];
+		const struct cfg_buffer_profile *p;
+		int port, lo, hi, prof;
 		struct xfab_cfg_pfc *pfc;
 
 		snprintf(key, sizeof(key), "BUFFER_PG|%s", e->key);
 		if (cfg_check_fields(c, e, key, fields))
 			continue;
-		port = key_port(c, e, key, &rest);
-		if (port < 0)
+		port = pg_key(c, e, key, &lo, &hi);
+		/* an xfab file's PGs are all lossless: PFC is checked first, as
+		 * before SONiC's lossy profiles */
+		if (port < 0 || (!c->sonic && pg_lossless_match(c, e, key, port, lo, hi, NULL)))
 			continue;
-		if (!rest || cfg_parse_tc_range(rest, &lo, &hi)) {
-			cfg_add_error(c, e->key_pos, key,
-				      "expected PORT|PG or PORT|PG-PG (0..7, low first, decimal)");
+		prof = pg_profile(c, e, key, pr, n_pr);
+		if (prof == -1)
+			continue;
+		p = prof >= 0 ? &pr[prof] : NULL;
+		if (c->sonic && pg_lossless_match(c, e, key, port, lo, hi, p))
+			continue;
+		if (p && p->lossy) {
+			cfg_sonic_ignore(c, "BUFFER_PG (lossy PGs)");
 			continue;
 		}
 		pfc = &c->cfg->ports[port].pfc;
-		for (int pg = lo; pg <= hi; pg++)
-			if (pfc->pg_line[pg] && clash < 0)
-				clash = pg;
-		if (clash >= 0) {
-			cfg_add_error(c, e->key_pos, key, "PG %d of %s is already set (line %d)",
-				      clash, c->cfg->ports[port].name, pfc->pg_line[clash]);
-			continue;
-		}
-		for (int pg = lo; pg <= hi; pg++)
-			if (!(pfc->enabled & (1u << pg))) {
-				cfg_add_error(c, e->key_pos, key,
-					      "PG %d of %s has no PFC (PORT_QOS_MAP pfc_enable): "
-					      "xfab sizes lossless PGs only",
-					      pg, c->cfg->ports[port].name);
-				clash = pg;
-				break;
-			}
-		if (clash >= 0)
-			continue;
-		f = xfab_json_get(e, "profile");
-		if (!f) {
-			cfg_add_error(c, e->pos, key, "missing field \"profile\"");
-			continue;
-		}
-		cfg_field_key(fk, sizeof(fk), key, "profile");
-		for (int k = 0; k < n_pr; k++)
-			if (f->type == JSON_STRING && !strcmp(pr[k].name, f->str))
-				prof = k;
-		if (prof < 0) {
-			cfg_add_error(c, f->pos, fk, "no BUFFER_PROFILE named %s",
-				      f->type == JSON_STRING ? f->str : "(not a string)");
-			continue;
-		}
 		for (int pg = lo; pg <= hi; pg++) {
-			pfc->xoff[pg] = pr[prof].xoff;
-			pfc->xon[pg] = pr[prof].xon;
-			pfc->headroom[pg] = pr[prof].headroom;
+			/* xoff 0 (never a profile's): derived below */
+			pfc->xoff[pg] = p ? p->xoff : 0;
+			pfc->xon[pg] = p ? p->xon : 0;
+			pfc->headroom[pg] = p ? p->headroom : 0;
 			pfc->pg_line[pg] = e->key_pos.line;
 		}
 	}
 }
 
 void cfg_parse_buffers(struct ctx *c, const struct json_value *profiles,
-		       const struct json_value *pgs)
+		       const struct json_value *pgs, const struct json_value *pools)
 {
-	struct profile *pr = NULL;
+	struct cfg_buffer_profile *pr = NULL;
 	int n = 0;
 
 	if (profiles) {
-		n = parse_profiles(c, profiles, &pr);
+		n = parse_profiles(c, profiles, pools, &pr);
 		if (n < 0) {
 			cfg_add_error(c, profiles->pos, "BUFFER_PROFILE", "out of memory");
 			return;
@@ -347,7 +460,7 @@ void cfg_parse_buffers(struct ctx *c, const struct json_value *profiles,
 
 		f->speed_mbps = port->speed_mbps ? port->speed_mbps : port->rate_mbps;
 		for (int pg = 0; pg < XFAB_NUM_PRIO; pg++) {
-			if (!(f->enabled & (1u << pg)) || f->pg_line[pg])
+			if (!(f->enabled & (1u << pg)) || (f->pg_line[pg] && f->xoff[pg]))
 				continue;
 			f->xoff[pg] = XFAB_PFC_XOFF_MTUS * (mtu + 14);
 			f->xon[pg] = XFAB_PFC_XON_MTUS * (mtu + 14);
@@ -463,8 +576,15 @@ void cfg_read_pfc(struct ctx *c, const struct json_value *root)
 		c->cfg->ports[p].pfc.cable_m = XFAB_PFC_CABLE_M;
 	cfg_read_table(c, root, "PORT_QOS_MAP", cfg_parse_port_qos_map);
 	cfg_read_table(c, root, "CABLE_LENGTH", cfg_parse_cable_length);
+	if (c->sonic) {
+		cfg_sonic_port_qos_maps(c, root);
+		cfg_sonic_buffer_pools(c, xfab_json_get(root, "BUFFER_POOL"));
+	}
 	cfg_parse_buffers(c, xfab_json_get(root, "BUFFER_PROFILE"),
-			  xfab_json_get(root, "BUFFER_PG"));
+			  xfab_json_get(root, "BUFFER_PG"),
+			  c->sonic ? xfab_json_get(root, "BUFFER_POOL") : NULL);
+	if (c->sonic)
+		cfg_sonic_buffer_queues(c, root);
 }
 
 /* The feature "pfcwd": the PFC watchdog (after "pfc": it watches the

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* QoS: DSCP_TO_TC_MAP, WRED_PROFILE and QUEUE. */
+/* QoS: DSCP_TO_TC_MAP, WRED_PROFILE and QUEUE (SONiC's meaning of them and
+ * of its fixed maps in a SONiC file: sonic_qos.c). */
 #include "internal.h"
 
 #include <arpa/inet.h>
@@ -46,20 +47,70 @@ void cfg_parse_dscp_map(struct ctx *c, const struct json_value *tbl)
 	}
 }
 
-void cfg_parse_wred_profiles(struct ctx *c, const struct json_value *tbl)
+/* xfab's own fields of WRED_PROFILE entry e (an xfab file): 0 or -1. */
+static int wred_fields(struct ctx *c, const struct json_value *e, const char *key,
+		       struct xfab_cfg_wred *w)
 {
 	static const char *const fields[] = {"min_threshold", "max_threshold", "max_probability",
 					     "ecn",	      "drop_nonect",   NULL};
-	char key[160], fk[160], buf[32];
+	const struct json_value *f;
+	char fk[160], buf[32];
+	const char *t;
+	int bad = c->errs->total;
+
+	if (cfg_check_fields(c, e, key, fields))
+		return -1;
+	f = xfab_json_get(e, "min_threshold");
+	cfg_field_key(fk, sizeof(fk), key, "min_threshold");
+	if (!f)
+		cfg_add_error(c, e->pos, key, "missing field \"min_threshold\" (bytes)");
+	else
+		cfg_parse_u32(c, f, fk, 0, 1u << 30, &w->kmin_bytes);
+	f = xfab_json_get(e, "max_threshold");
+	cfg_field_key(fk, sizeof(fk), key, "max_threshold");
+	if (!f)
+		cfg_add_error(c, e->pos, key, "missing field \"max_threshold\" (bytes)");
+	else if (cfg_parse_u32(c, f, fk, 1, 1u << 30, &w->kmax_bytes) == 0 &&
+		 w->kmax_bytes <= w->kmin_bytes)
+		cfg_add_error(c, f->pos, fk, "max_threshold must be above min_threshold (%u)",
+			      w->kmin_bytes);
+	f = xfab_json_get(e, "max_probability");
+	if (f) {
+		cfg_field_key(fk, sizeof(fk), key, "max_probability");
+		cfg_parse_u32(c, f, fk, 0, 100, &w->pmax_percent);
+	}
+	f = xfab_json_get(e, "ecn");
+	if (f) {
+		cfg_field_key(fk, sizeof(fk), key, "ecn");
+		t = cfg_field_text(c, f, fk, buf, sizeof(buf));
+		if (t && (!strcmp(t, "ecn_all") || !strcmp(t, "true") || !strcmp(t, "on")))
+			w->ecn = 1;
+		else if (t && (!strcmp(t, "ecn_none") || !strcmp(t, "false") || !strcmp(t, "off")))
+			w->ecn = 0;
+		else if (t)
+			cfg_add_error(c, f->pos, fk, "ecn must be ecn_all or ecn_none, not '%s'",
+				      t);
+	}
+	f = xfab_json_get(e, "drop_nonect");
+	if (f) {
+		cfg_field_key(fk, sizeof(fk), key, "drop_nonect");
+		cfg_parse_bool(c, f, fk, &w->drop_nonect);
+	}
+	return c->errs->total == bad ? 0 : -1;
+}
+
+/* WRED_PROFILE|NAME: xfab's fields, or in a SONiC file SONiC's (green onto
+ * xfab's curve: sonic_qos.c). */
+void cfg_parse_wred_profiles(struct ctx *c, const struct json_value *tbl)
+{
+	char key[160];
 
 	for (size_t i = 0; i < tbl->count; i++) {
-		const struct json_value *e = &tbl->children[i], *f;
+		const struct json_value *e = &tbl->children[i];
 		struct xfab_cfg_wred w = {.pmax_percent = 100, .ecn = 1, .drop_nonect = 1};
-		const char *t;
-		int bad = c->errs->total;
 
 		snprintf(key, sizeof(key), "WRED_PROFILE|%s", e->key);
-		if (cfg_check_fields(c, e, key, fields))
+		if (c->sonic ? cfg_sonic_wred(c, e, key, &w) : wred_fields(c, e, key, &w))
 			continue;
 		if (strlen(e->key) >= sizeof(w.name)) {
 			cfg_add_error(c, e->key_pos, key,
@@ -72,46 +123,7 @@ void cfg_parse_wred_profiles(struct ctx *c, const struct json_value *tbl)
 			return;
 		}
 		snprintf(w.name, sizeof(w.name), "%s", e->key);
-		f = xfab_json_get(e, "min_threshold");
-		cfg_field_key(fk, sizeof(fk), key, "min_threshold");
-		if (!f)
-			cfg_add_error(c, e->pos, key, "missing field \"min_threshold\" (bytes)");
-		else
-			cfg_parse_u32(c, f, fk, 0, 1u << 30, &w.kmin_bytes);
-		f = xfab_json_get(e, "max_threshold");
-		cfg_field_key(fk, sizeof(fk), key, "max_threshold");
-		if (!f)
-			cfg_add_error(c, e->pos, key, "missing field \"max_threshold\" (bytes)");
-		else if (cfg_parse_u32(c, f, fk, 1, 1u << 30, &w.kmax_bytes) == 0 &&
-			 w.kmax_bytes <= w.kmin_bytes)
-			cfg_add_error(c, f->pos, fk,
-				      "max_threshold must be above min_threshold (%u)",
-				      w.kmin_bytes);
-		f = xfab_json_get(e, "max_probability");
-		if (f) {
-			cfg_field_key(fk, sizeof(fk), key, "max_probability");
-			cfg_parse_u32(c, f, fk, 0, 100, &w.pmax_percent);
-		}
-		f = xfab_json_get(e, "ecn");
-		if (f) {
-			cfg_field_key(fk, sizeof(fk), key, "ecn");
-			t = cfg_field_text(c, f, fk, buf, sizeof(buf));
-			if (t && (!strcmp(t, "ecn_all") || !strcmp(t, "true") || !strcmp(t, "on")))
-				w.ecn = 1;
-			else if (t && (!strcmp(t, "ecn_none") || !strcmp(t, "false") ||
-				       !strcmp(t, "off")))
-				w.ecn = 0;
-			else if (t)
-				cfg_add_error(c, f->pos, fk,
-					      "ecn must be ecn_all or ecn_none, not '%s'", t);
-		}
-		f = xfab_json_get(e, "drop_nonect");
-		if (f) {
-			cfg_field_key(fk, sizeof(fk), key, "drop_nonect");
-			cfg_parse_bool(c, f, fk, &w.drop_nonect);
-		}
-		if (c->errs->total == bad)
-			c->cfg->wred[c->cfg->n_wred++] = w;
+		c->cfg->wred[c->cfg->n_wred++] = w;
 	}
 }
 
@@ -139,6 +151,8 @@ int cfg_parse_tc_range(const char *t, int *lo, int *hi)
 void cfg_parse_queues(struct ctx *c, const struct json_value *tbl)
 {
 	static const char *const fields[] = {"wred_profile", NULL};
+	/* SONiC's scheduler: sonic_qos.c */
+	static const char *const sonic_fields[] = {"wred_profile", "scheduler", NULL};
 	char key[160], fk[160], ifname[XFAB_IFNAMSIZ + 1];
 	int bound_line[XFAB_MAX_PORTS][XFAB_NUM_TC] = {{0}};
 
@@ -148,7 +162,7 @@ void cfg_parse_queues(struct ctx *c, const struct json_value *tbl)
 		int port, lo, hi, prof = -1, n, clash = -1;
 
 		snprintf(key, sizeof(key), "QUEUE|%s", e->key);
-		if (cfg_check_fields(c, e, key, fields))
+		if (cfg_check_fields(c, e, key, c->sonic ? sonic_fields : fields))
 			continue;
 		n = bar ? (int)(bar - e->key) : 0;
 		if (!bar || n == 0 || n >= (int)sizeof(ifname)) {
@@ -180,6 +194,8 @@ void cfg_parse_queues(struct ctx *c, const struct json_value *tbl)
 		for (int tc = lo; tc <= hi; tc++)
 			bound_line[port][tc] = e->key_pos.line;
 		f = xfab_json_get(e, "wred_profile");
+		if (!f && c->sonic)
+			continue; /* a queue without WRED, SONiC's default */
 		if (!f) {
 			cfg_add_error(c, e->pos, key, "missing field \"wred_profile\"");
 			continue;
@@ -205,4 +221,6 @@ void cfg_read_qos(struct ctx *c, const struct json_value *root)
 	cfg_read_table(c, root, "DSCP_TO_TC_MAP", cfg_parse_dscp_map);
 	cfg_read_table(c, root, "WRED_PROFILE", cfg_parse_wred_profiles);
 	cfg_read_table(c, root, "QUEUE", cfg_parse_queues);
+	if (c->sonic)
+		cfg_read_sonic_qos(c, root);
 }
