@@ -121,6 +121,8 @@ const struct json_value *cfg_sonic_read(struct ctx *c, const struct json_value *
 /* ---- copp.c ---- */
 void cfg_copp_defaults(struct xfab_config *cfg);
 void cfg_parse_copp(struct ctx *c, const struct json_value *tbl);
+/* sonic_copp.c: a SONiC file's COPP_GROUP and COPP_TRAP onto the groups */
+void cfg_read_sonic_copp(struct ctx *c, const struct json_value *root);
 
 /* ---- device.c ---- */
 void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl);
