@@ -117,6 +117,15 @@ int cfg_sonic_table(struct ctx *c, const struct json_value *t);
  * as before). */
 const struct json_value *cfg_sonic_read(struct ctx *c, const struct json_value *root,
 					const char *name);
+/* name ("TABLE", "TABLE.field") off cfg->ignored: xfab reads it. */
+void cfg_sonic_claim(struct ctx *c, const char *name);
+
+/* ---- sonic_loopback.c ---- */
+/* LOOPBACK_INTERFACE: Loopback0's IPv4 address, the router id. */
+void cfg_read_sonic_loopback(struct ctx *c, const struct json_value *root);
+/* An address entry's SONiC "family" (IPv4, IPv6), if given, is family's:
+ * 0, or -1 (refused). */
+int cfg_sonic_addr_family(struct ctx *c, const struct json_value *e, const char *key, int family);
 
 /* ---- copp.c ---- */
 void cfg_copp_defaults(struct xfab_config *cfg);

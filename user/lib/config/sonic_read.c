@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* name off cfg->ignored (the list keeps its order). */
-static void sonic_claim(struct ctx *c, const char *name)
+void cfg_sonic_claim(struct ctx *c, const char *name)
 {
 	struct xfab_config *cfg = c->cfg;
 
@@ -33,6 +32,6 @@ const struct json_value *cfg_sonic_read(struct ctx *c, const struct json_value *
 
 	if (!tbl || tbl->type != JSON_OBJECT)
 		return NULL;
-	sonic_claim(c, name);
+	cfg_sonic_claim(c, name);
 	return tbl;
 }
