@@ -173,6 +173,8 @@ const struct json_value *cfg_global_entry(struct ctx *c, const struct json_value
 void cfg_parse_te(struct ctx *c, const struct json_value *e);
 void cfg_parse_ecmp(struct ctx *c, const struct json_value *tbl);
 void cfg_parse_flowlet(struct ctx *c, const struct json_value *tbl);
+/* sonic_fgnhg.c: a SONiC file's FG_NHG, FG_NHG_MEMBER, FG_NHG_PREFIX */
+void cfg_read_sonic_fgnhg(struct ctx *c, const struct json_value *root);
 
 /* ---- routing.c ---- */
 void cfg_parse_fib_sync(struct ctx *c, const struct json_value *tbl);
