@@ -440,6 +440,7 @@ static void sample_file(void **state)
 	assert_true(strlen(text) + 1 < sizeof(text));
 	parse_ok(text, &cfg);
 	assert_string_equal(cfg.hostname, "asw.dc");
+	assert_int_equal(cfg.n_ports, 41);
 	/* "default|20.20.20.0/24": 10.184.229.212 on Ethernet14 */
 	assert_int_equal(cfg.n_routes, 1);
 	assert_memory_equal(cfg.routes[0].pfx.addr, ((__u8[]){20, 20, 20, 0}), 4);
