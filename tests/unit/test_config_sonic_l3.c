@@ -209,6 +209,10 @@ static const struct bad_case copp_bad[] = {
      T("\"COPP_GROUP\": {\"g1\": {\"trap_action\": \"trap\", \"meter_type\": \"bytes\", "
        "\"mode\": \"sr_tcm\", \"cir\": \"600\"}}"),
      "\"bytes\"", "COPP_GROUP|g1.meter_type", "count packets"},
+    {"a group without its mode",
+     T("\"COPP_GROUP\": {\"g1\": {\"trap_action\": \"trap\", \"meter_type\": \"packets\", "
+       "\"cir\": \"600\"}}"),
+     "{\"trap_action", "COPP_GROUP|g1", "missing field \"mode\""},
     {"a two-rate meter",
      T("\"COPP_GROUP\": {\"g1\": {\"trap_action\": \"trap\", \"meter_type\": \"packets\", "
        "\"mode\": \"tr_tcm\", \"cir\": \"600\"}}"),

@@ -121,13 +121,18 @@ static int copp_choice(struct ctx *c, const struct json_value *e, const char *ke
 	const char *t = def;
 
 	cfg_field_key(fk, sizeof(fk), key, field);
+	if (!f && !def) {
+		cfg_add_error(c, e->pos, key, "missing field \"%s\" (mandatory in SONiC's YANG)",
+			      field);
+		return -1;
+	}
 	if (f && !(t = cfg_field_text(c, f, fk, buf, sizeof(buf))))
 		return -1;
 	if (t && !strcmp(t, a))
 		return 0;
 	if (t && b && !strcmp(t, b))
 		return 1;
-	cfg_add_error(c, f ? f->pos : e->pos, fk, "'%s': %s", t ? t : "", why);
+	cfg_add_error(c, f ? f->pos : e->pos, fk, "'%s': %s", t, why);
 	return -1;
 }
 
