@@ -189,7 +189,8 @@ static void no_catalogue(void **state)
  * T0's PORT, BGP_NEIGHBOR, VLAN, LOOPBACK_INTERFACE, ... As it is, refused
  * once: MGMT_INTERFACE's 2404:::2, which SONiC's YANG refuses too. With
  * that address mended, accepted, told by its tables, and everything xfab
- * does not implement named: its tables, then its fields. */
+ * does not implement named: its tables, then its fields (LOOPBACK_INTERFACE
+ * is not: xfab reads it). */
 static void real_file(void **state)
 {
 	static const char *const want[] = {"AUTO_TECHSUPPORT_FEATURE",
@@ -202,7 +203,6 @@ static void real_file(void **state)
 					   "FEATURE",
 					   "FLEX_COUNTER_TABLE",
 					   "KDUMP",
-					   "LOOPBACK_INTERFACE",
 					   "MGMT_INTERFACE",
 					   "MGMT_PORT",
 					   "PORTCHANNEL",
@@ -251,6 +251,10 @@ static void real_file(void **state)
 	assert_int_equal(cfg.sonic, 1);
 	ignored_are(&cfg, want);
 	assert_string_equal(cfg.hostname, "kvm-host");
+	/* LOOPBACK_INTERFACE is read (test_config_sonic_l3.c): Loopback0's
+	 * 10.1.0.32/32 is the router id */
+	assert_int_equal(cfg.has_router_id, 1);
+	assert_memory_equal(cfg.router_id, ((__u8[]){10, 1, 0, 32}), 4);
 	xfab_config_free(&cfg);
 }
 

@@ -197,6 +197,13 @@ struct xfab_config {
 	__u8 vtep_src[4];
 	int n_vnets;
 	struct xfab_cfg_vnet vnets[XFAB_MAX_VNETS - 1];
+	/* a SONiC file's LOOPBACK_INTERFACE (config/sonic_loopback.c):
+	 * Loopback0's IPv4 address (the VTEP's when VXLAN_TUNNEL names none),
+	 * and the BGP router id: DEVICE_METADATA bgp_router_id, else it */
+	int has_loopback4;
+	__u8 loopback4[4];
+	int has_router_id;
+	__u8 router_id[4];
 	int n_tunnels;
 	struct xfab_cfg_tunnel *tunnels;
 	int n_vnet_routes;

@@ -142,9 +142,11 @@ void cfg_parse_copp(struct ctx *c, const struct json_value *tbl)
 	}
 }
 
-/* The feature "copp": every group's default meter, then COPP_TABLE. */
+/* The feature "copp": every group's default meter, then COPP_TABLE, or a
+ * SONiC file's COPP_GROUP and COPP_TRAP (sonic_copp.c). */
 void cfg_read_copp(struct ctx *c, const struct json_value *root)
 {
 	cfg_copp_defaults(c->cfg);
 	cfg_read_table(c, root, "COPP_TABLE", cfg_parse_copp);
+	cfg_read_sonic_copp(c, root);
 }

@@ -235,4 +235,5 @@ void cfg_read_device(struct ctx *c, const struct json_value *root)
 		cfg_add_error(c, tbl ? tbl->pos : root->pos, "PORT", "at least one port is needed");
 	else
 		cfg_parse_ports(c, tbl);
+	cfg_read_sonic_loopback(c, root);
 }

@@ -19,6 +19,9 @@ struct ctx {
 	const char *last_nh_text;
 	int last_route;	   /* its index (the array moves as it grows); -1: none */
 	size_t routes_cap; /* of cfg->routes */
+	/* the table the routes are read from, for their errors' keys:
+	 * "ROUTE", or SONiC's "STATIC_ROUTE" (one or the other in a file) */
+	const char *route_table;
 	/* SONiC's catalogue when the file is read as SONiC's CONFIG_DB
 	 * (sonic.c); NULL: an xfab file */
 	struct xfab_sonic_catalogue *sonic;
@@ -79,11 +82,14 @@ void cfg_read_table(struct ctx *c, const struct json_value *root, const char *na
 
 /* ---- each feature's parse step (struct xfab_feature, user/lib/feature.c):
  * its defaults and its tables, read from the whole document ---- */
-void cfg_read_device(struct ctx *c, const struct json_value *root);	  /* device.c */
-void cfg_read_overlay(struct ctx *c, const struct json_value *root);	  /* overlay.c */
-void cfg_read_vnet_routes(struct ctx *c, const struct json_value *root);  /* overlay.c */
-void cfg_read_interfaces(struct ctx *c, const struct json_value *root);	  /* l3_interface.c */
-void cfg_read_routes(struct ctx *c, const struct json_value *root);	  /* routing.c */
+void cfg_read_device(struct ctx *c, const struct json_value *root);	 /* device.c */
+void cfg_read_overlay(struct ctx *c, const struct json_value *root);	 /* overlay.c */
+void cfg_read_vnet_routes(struct ctx *c, const struct json_value *root); /* overlay.c */
+void cfg_read_interfaces(struct ctx *c, const struct json_value *root);	 /* l3_interface.c */
+void cfg_read_routes(struct ctx *c, const struct json_value *root);	 /* routing.c */
+/* SONiC's STATIC_ROUTE (sonic_route.c), for "routes": 1 when the file has
+ * one (read, ROUTE refused beside it), else 0. */
+int cfg_read_static_routes(struct ctx *c, const struct json_value *root);
 void cfg_read_neighs(struct ctx *c, const struct json_value *root);	  /* l3_neigh.c */
 void cfg_read_ecmp(struct ctx *c, const struct json_value *root);	  /* lb.c */
 void cfg_read_flowlet(struct ctx *c, const struct json_value *root);	  /* lb.c */
@@ -104,9 +110,28 @@ void cfg_sonic_close(struct ctx *c);
 /* Table t, not xfab's, checked against SONiC's and listed as ignored: 0,
  * or -1 when SONiC does not define it either (the caller refuses it). */
 int cfg_sonic_table(struct ctx *c, const struct json_value *t);
+/* ---- sonic_read.c ---- */
+/* SONiC's table name of root, in a SONiC file, for the feature that gives
+ * it a meaning: taken off cfg->ignored (sonic.c checked its types); NULL
+ * when absent or not a SONiC file (the table is then refused or ignored
+ * as before). */
+const struct json_value *cfg_sonic_read(struct ctx *c, const struct json_value *root,
+					const char *name);
+/* name ("TABLE", "TABLE.field") off cfg->ignored: xfab reads it. */
+void cfg_sonic_claim(struct ctx *c, const char *name);
+
+/* ---- sonic_loopback.c ---- */
+/* LOOPBACK_INTERFACE: Loopback0's IPv4 address, the router id. */
+void cfg_read_sonic_loopback(struct ctx *c, const struct json_value *root);
+/* An address entry's SONiC "family" (IPv4, IPv6), if given, is family's:
+ * 0, or -1 (refused). */
+int cfg_sonic_addr_family(struct ctx *c, const struct json_value *e, const char *key, int family);
+
 /* ---- copp.c ---- */
 void cfg_copp_defaults(struct xfab_config *cfg);
 void cfg_parse_copp(struct ctx *c, const struct json_value *tbl);
+/* sonic_copp.c: a SONiC file's COPP_GROUP and COPP_TRAP onto the groups */
+void cfg_read_sonic_copp(struct ctx *c, const struct json_value *root);
 
 /* ---- device.c ---- */
 void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl);
@@ -130,7 +155,9 @@ int cfg_prefix_is_own(struct ctx *c, const struct json_value *e, const char *key
 /* ---- l3_route.c ---- */
 /* Room for n routes (the ROUTE table's size) before they are read. */
 int cfg_reserve_routes(struct ctx *c, size_t n);
-void cfg_parse_route(struct ctx *c, const struct json_value *e);
+/* Entry e of c->route_table, its prefix the text prefix (the key, or the
+ * key's part after a SONiC VRF). */
+void cfg_parse_route(struct ctx *c, const struct json_value *e, const char *prefix);
 void cfg_check_duplicate_routes(struct ctx *c);
 
 /* ---- l3_neigh.c ---- */
@@ -146,6 +173,8 @@ const struct json_value *cfg_global_entry(struct ctx *c, const struct json_value
 void cfg_parse_te(struct ctx *c, const struct json_value *e);
 void cfg_parse_ecmp(struct ctx *c, const struct json_value *tbl);
 void cfg_parse_flowlet(struct ctx *c, const struct json_value *tbl);
+/* sonic_fgnhg.c: a SONiC file's FG_NHG, FG_NHG_MEMBER, FG_NHG_PREFIX */
+void cfg_read_sonic_fgnhg(struct ctx *c, const struct json_value *root);
 
 /* ---- routing.c ---- */
 void cfg_parse_fib_sync(struct ctx *c, const struct json_value *tbl);

@@ -130,7 +130,8 @@ void cfg_parse_interfaces(struct ctx *c, const struct json_value *tbl)
 				      "an interface address needs a prefix length > 0");
 			continue;
 		}
-		if (port_addr_bad(c, e, key, &addr.pfx))
+		if (port_addr_bad(c, e, key, &addr.pfx) ||
+		    (c->sonic && cfg_sonic_addr_family(c, e, key, addr.pfx.family)))
 			continue;
 		for (int k = 0; k < c->cfg->n_addrs; k++) {
 			const struct xfab_cfg_addr *o = &c->cfg->addrs[k];

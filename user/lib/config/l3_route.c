@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* ROUTE: the entries (their path is l3_path.c), read into one array sized
- * ahead, and their duplicates found once all are read. */
+/* ROUTE (or SONiC's STATIC_ROUTE, sonic_route.c): the entries (their path
+ * is l3_path.c), read into one array sized ahead, and their duplicates found
+ * once all are read. */
 #include "internal.h"
 
 #include <stdint.h>
@@ -9,15 +10,16 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* "ROUTE|" and the entry's key, cut as snprintf would: a million routes
+/* "TABLE|" and the entry's key, cut as snprintf would: a million routes
  * each format their key for errors they almost never have. */
-static void route_key(char *key, size_t len, const char *name)
+static void route_key(char *key, size_t len, const char *table, const char *name)
 {
-	size_t n = strnlen(name, len - sizeof("ROUTE|"));
+	size_t t = strlen(table), n = strnlen(name, len - t - 2);
 
-	memcpy(key, "ROUTE|", sizeof("ROUTE|") - 1);
-	memcpy(key + sizeof("ROUTE|") - 1, name, n);
-	key[sizeof("ROUTE|") - 1 + n] = '\0';
+	memcpy(key, table, t);
+	key[t] = '|';
+	memcpy(key + t + 1, name, n);
+	key[t + 1 + n] = '\0';
 }
 
 int cfg_reserve_routes(struct ctx *c, size_t n)
@@ -41,7 +43,7 @@ int cfg_reserve_routes(struct ctx *c, size_t n)
 	return 0;
 }
 
-void cfg_parse_route(struct ctx *c, const struct json_value *e)
+void cfg_parse_route(struct ctx *c, const struct json_value *e, const char *prefix)
 {
 	static const char *const fields[] = {"nexthop",	 "ifname",	"blackhole", "weight",
 					     "distance", "nexthop-vrf", NULL};
@@ -51,10 +53,10 @@ void cfg_parse_route(struct ctx *c, const struct json_value *e)
 	char key[160];
 
 	memset(&rt, 0, sizeof(rt));
-	route_key(key, sizeof(key), e->key);
+	route_key(key, sizeof(key), c->route_table, e->key);
 	if (cfg_check_fields(c, e, key, fields))
 		return;
-	if (cfg_parse_key_prefix(c, e, key, e->key, &rt.pfx))
+	if (cfg_parse_key_prefix(c, e, key, prefix, &rt.pfx))
 		return;
 	rt.pos = e->key_pos;
 	rt.key = e->key; /* duplicates are found once all routes are read */
@@ -190,7 +192,7 @@ void cfg_check_duplicate_routes(struct ctx *c)
 		const struct xfab_cfg_route *a = &routes[dups[k].first],
 					    *b = &routes[dups[k].again];
 
-		snprintf(key, sizeof(key), "ROUTE|%s", b->key);
+		route_key(key, sizeof(key), c->route_table, b->key);
 		cfg_add_error(c, b->pos, key, "the same prefix is already routed (line %d)",
 			      a->pos.line);
 	}
@@ -199,7 +201,7 @@ void cfg_check_duplicate_routes(struct ctx *c)
 	free(dups);
 	return;
 oom:
-	cfg_add_error(c, (struct json_pos){0, 0}, "ROUTE", "out of memory");
+	cfg_add_error(c, (struct json_pos){0, 0}, c->route_table, "out of memory");
 	free(slots);
 	free(hashes);
 	free(dups);

@@ -264,12 +264,14 @@ void cfg_parse_flowlet(struct ctx *c, const struct json_value *tbl)
 	}
 }
 
-/* The feature "ecmp": its defaults, then ECMP|global. */
+/* The feature "ecmp": its defaults, then ECMP|global, then a SONiC file's
+ * FG_NHG (sonic_fgnhg.c). */
 void cfg_read_ecmp(struct ctx *c, const struct json_value *root)
 {
 	c->cfg->hash_fields = XFAB_HASH_F_DEFAULT;
 	c->cfg->resilient = 1;
 	cfg_read_table(c, root, "ECMP", cfg_parse_ecmp);
+	cfg_read_sonic_fgnhg(c, root);
 }
 
 /* The feature "flowlet": its defaults, then FLOWLET|global. */

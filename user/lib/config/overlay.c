@@ -78,13 +78,17 @@ void cfg_parse_vxlan_tunnel(struct ctx *c, const struct json_value *tbl)
 		}
 		f = xfab_json_get(e, "src_ip");
 		cfg_field_key(fk, sizeof(fk), key, "src_ip");
-		if (!f) {
+		if (!f && c->cfg->has_loopback4) {
+			/* a SONiC file's Loopback0 (sonic_loopback.c) */
+			memcpy(c->cfg->vtep_src, c->cfg->loopback4, 4);
+		} else if (!f) {
 			cfg_add_error(c, e->pos, fk, "missing: the VTEP's IPv4 address");
 			continue;
+		} else {
+			t = cfg_field_text(c, f, fk, buf, sizeof(buf));
+			if (!t || vtep_addr(c, f, fk, t, c->cfg->vtep_src))
+				continue;
 		}
-		t = cfg_field_text(c, f, fk, buf, sizeof(buf));
-		if (!t || vtep_addr(c, f, fk, t, c->cfg->vtep_src))
-			continue;
 		c->cfg->vtep = 1;
 		snprintf(c->cfg->vtep_name, sizeof(c->cfg->vtep_name), "%s", e->key);
 	}

@@ -176,18 +176,20 @@ void cfg_read_local_repair(struct ctx *c, const struct json_value *root)
 }
 
 /* The feature "routes": room for the whole table first (a full table is a
- * million routes), then each route, then the duplicates. */
+ * million routes), then each route, then the duplicates. A SONiC file's
+ * STATIC_ROUTE instead (sonic_route.c). */
 void cfg_read_routes(struct ctx *c, const struct json_value *root)
 {
 	const struct json_value *tbl = xfab_json_get(root, "ROUTE");
 
-	if (!tbl)
+	c->route_table = "ROUTE";
+	if (cfg_read_static_routes(c, root) || !tbl)
 		return;
 	if (cfg_reserve_routes(c, tbl->count)) {
 		cfg_add_error(c, tbl->pos, "ROUTE", "out of memory");
 		return;
 	}
 	for (size_t i = 0; i < tbl->count; i++)
-		cfg_parse_route(c, &tbl->children[i]);
+		cfg_parse_route(c, &tbl->children[i], tbl->children[i].key);
 	cfg_check_duplicate_routes(c);
 }
