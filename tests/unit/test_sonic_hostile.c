@@ -333,13 +333,118 @@ static void within_rules(void **state)
 	free(text);
 }
 
+/* text without its top-level member table (the file's layout: a table
+ * opens at 4 spaces of indent and closes at the next "    }"), in place;
+ * it must not be the last. */
+static void drop_table(char *text, const char *table)
+{
+	char open[96], *from, *to;
+
+	snprintf(open, sizeof(open), "\n    \"%s\": {\n", table);
+	from = strstr(text, open);
+	assert_non_null(from);
+	to = strstr(from + 1, "\n    },\n");
+	assert_non_null(to);
+	memmove(from, to + strlen("\n    },"), strlen(to + strlen("\n    },")) + 1);
+}
+
+static int load_text(const char *text, struct xfab_config *cfg, struct xfab_cfg_errors *errs)
+{
+	return xfab_config_parse_as("sample.json", text, source(), cfg, errs);
+}
+
+/* sonic-yang-models' own sample (yang_sample_config_db.merged.json, 192
+ * tables, valid by SONiC's YANG), less the tables xfab refuses in it:
+ * WRED_PROFILE, BUFFER_PROFILE, BUFFER_PG, QUEUE, PORT_QOS_MAP and
+ * DSCP_TO_TC_MAP written SONiC's way (until sqos merges), NEIGH on a VLAN
+ * interface and VNET_ROUTE(_TUNNEL)'s lists of ports and MACs (xfab's own
+ * limits). Every reference and rule of the 183 tables left holds but the
+ * four references into the BUFFER_PROFILE removed (sonic-buffer-queue.yang,
+ * sonic-buffer-port-*-profile-list.yang: profile and profile_list name
+ * BUFFER_PROFILE entries); without the tables that hold those (and those
+ * xfab refuses once its features read the rest), the file is accepted. */
+static void sonic_sample(void **state)
+{
+	static const char *const drop[] = {"WRED_PROFILE", "BUFFER_PROFILE", "BUFFER_PG",
+					   "QUEUE",	   "PORT_QOS_MAP",   "DSCP_TO_TC_MAP",
+					   "NEIGH",	   "VNET_ROUTE",     "VNET_ROUTE_TUNNEL"};
+	static const char *const dangling[][2] = {
+	    {"BUFFER_QUEUE|Ethernet10|4.profile", "no BUFFER_PROFILE|egress_lossy_profile "
+						  "(sonic-buffer-queue.yang leafref)"},
+	    {"BUFFER_PORT_INGRESS_PROFILE_LIST|Ethernet9.profile_list",
+	     "no BUFFER_PROFILE|ingress_lossy_profile "
+	     "(sonic-buffer-port-ingress-profile-list.yang leafref)"},
+	    {"BUFFER_PORT_EGRESS_PROFILE_LIST|Ethernet9.profile_list",
+	     "no BUFFER_PROFILE|egress_lossless_profile "
+	     "(sonic-buffer-port-egress-profile-list.yang leafref)"},
+	    {"BUFFER_PORT_EGRESS_PROFILE_LIST|Ethernet9.profile_list",
+	     "no BUFFER_PROFILE|egress_lossy_profile "
+	     "(sonic-buffer-port-egress-profile-list.yang leafref)"},
+	};
+	/* and those that hold them; PFC_WD (its ports lose their lossless
+	 * priorities with PORT_QOS_MAP) and the ACL tables, xfab's, of types
+	 * and stages xfab does not implement */
+	static const char *const then[] = {"BUFFER_QUEUE",
+					   "BUFFER_PORT_INGRESS_PROFILE_LIST",
+					   "BUFFER_PORT_EGRESS_PROFILE_LIST",
+					   "PFC_WD",
+					   "ACL_TABLE",
+					   "ACL_RULE"};
+	char *text = read_data("yang_sample_config_db.merged.json");
+	struct xfab_cfg_errors errs;
+	struct xfab_config cfg;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(drop) / sizeof(drop[0]); i++)
+		drop_table(text, drop[i]);
+	assert_int_equal(load_text(text, &cfg, &errs), -1);
+	assert_int_equal(errs.total, 4);
+	for (int i = 0; i < 4; i++) {
+		assert_string_equal(errs.e[i].key, dangling[i][0]);
+		assert_string_equal(errs.e[i].msg, dangling[i][1]);
+	}
+	for (size_t i = 0; i < sizeof(then) / sizeof(then[0]); i++)
+		drop_table(text, then[i]);
+	if (load_text(text, &cfg, &errs)) {
+		char got[1024];
+
+		xfab_cfg_error_format(&errs.e[0], got, sizeof(got));
+		fail_msg("refused: %s", got);
+	}
+	assert_int_equal(cfg.sonic, 1);
+	xfab_config_free(&cfg);
+	free(text);
+}
+
+/* sonic-config-engine's buffer template output for a Mellanox 4600c T0
+ * (buffers-mellanox4600c-t0-dynamic.json) is a fragment: BUFFER_* tables
+ * naming ports of a PORT table it does not carry, which SONiC's YANG
+ * (sonic-buffer-port-ingress-profile-list.yang: port, a leafref to PORT)
+ * refuses as well: refused at its first such reference, whatever sqos
+ * makes of BUFFER_*. */
+static void buffer_fragment(void **state)
+{
+	char *text = read_data("buffers-mellanox4600c-t0-dynamic.json");
+	struct xfab_cfg_errors errs;
+	struct xfab_config cfg;
+
+	(void)state;
+	assert_null(strstr(text, "\"PORT\""));
+	assert_int_equal(load_text(text, &cfg, &errs), -1);
+	assert_int_equal(errs.e[0].line, 138);
+	assert_int_equal(errs.e[0].col, 9);
+	assert_string_equal(errs.e[0].key, "BUFFER_PORT_INGRESS_PROFILE_LIST|Ethernet248");
+	assert_string_equal(errs.e[0].msg, "no PORT|Ethernet248 "
+					   "(sonic-buffer-port-ingress-profile-list.yang leafref)");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(shapes),
-	    cmocka_unit_test(references),
-	    cmocka_unit_test(rules),
-	    cmocka_unit_test(within_rules),
+	    cmocka_unit_test(shapes),	    cmocka_unit_test(references),
+	    cmocka_unit_test(rules),	    cmocka_unit_test(within_rules),
+	    cmocka_unit_test(sonic_sample), cmocka_unit_test(buffer_fragment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
