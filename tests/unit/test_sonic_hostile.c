@@ -283,6 +283,13 @@ static const struct hostile rule_cases[] = {
      "{ \"TUNNEL\": {\"t1\": {\"tunnel_type\": \"IPINIP\", \"src_ip\": \"10.1.0.32\", "
      "\"dst_ip\": \"fc00::1\"}},",
      1, 14, "TUNNEL|t1", "(sonic-tunnel.yang must)"},
+    /* sonic-vlan-sub-interface.yang name: its parent, before the ".",
+     * a PORT or PORTCHANNEL name or their short forms "Eth" and "Po" */
+    {"a sub-interface of no port", 1, "{", "{ \"VLAN_SUB_INTERFACE\": {\"Eth9.10\": {}},", 1, 26,
+     "VLAN_SUB_INTERFACE|Eth9.10", "please follow vlan sub interface naming convention"},
+    {"a short sub-interface name without its VLAN", 1, "{",
+     "{ \"VLAN_SUB_INTERFACE\": {\"Eth0.10\": {}},", 1, 26, "VLAN_SUB_INTERFACE|Eth0.10",
+     "no encap vlan provided for short-name format"},
 };
 
 static void rules(void **state)
@@ -309,6 +316,11 @@ static const struct hostile fine_cases[] = {
      "\"dst_ip\": \"fc00::1\"}},"},
     {"a SPAN session's port", 1, "{",
      "{ \"MIRROR_SESSION\": {\"m1\": {\"type\": \"SPAN\", \"dst_port\": \"Ethernet0\"}},"},
+    /* short names carry their VLAN (sonic-vlan-sub-interface.yang's list
+     * must) */
+    {"sub-interfaces of a port and a portchannel, short", 1, "{",
+     "{ \"VLAN_SUB_INTERFACE\": {\"Eth0.10\": {\"vlan\": \"10\"}, \"Po101.20\": {\"vlan\": "
+     "\"20\"}, \"Ethernet4.30\": {}},"},
     {"a gateway of the prefix's family", 414, "\"1.1.1.10\"", "\"1.1.1.11\""},
 };
 
