@@ -263,6 +263,11 @@ static const struct hostile rule_cases[] = {
      "\"acl_counter_low_threshold\": \"85\"}},",
      1, 52, "CRM|Config.acl_counter_high_threshold",
      "high_threshold should be more than low_threshold (sonic-crm.yang must)"},
+    {"equal thresholds", 1, "{",
+     "{ \"CRM\": {\"Config\": {\"acl_counter_high_threshold\": \"80\", "
+     "\"acl_counter_low_threshold\": \"80\"}},",
+     1, 52, "CRM|Config.acl_counter_high_threshold",
+     "high_threshold should be more than low_threshold (sonic-crm.yang must)"},
     /* sonic-syslog.yang source: must the family of server_address */
     {"a syslog source of the other family", 869, "{}", "{\"source\": \"fc00::1\"}", 869, 31,
      "SYSLOG_SERVER|3.3.3.3.source", "(sonic-syslog.yang must)"},
