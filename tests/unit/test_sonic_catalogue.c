@@ -553,6 +553,9 @@ static void catalogue_regenerates(void **state)
 	rc = test_run_cmd(cmd, out, sizeof(out));
 	if (rc)
 		fail_msg("%s", out);
+	/* the six rules outside the subset are rules_counted's */
+	assert_non_null(strstr(out, "must/when rules: 254 compiled, 6 skipped"));
+	assert_non_null(strstr(out, "leafrefs: 202 compiled, 0 skipped"));
 }
 
 /* ---- the generator on a planted tree ---- */
