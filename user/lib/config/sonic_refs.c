@@ -388,30 +388,41 @@ static int refs_fn(const struct refs_ctx *rc, const struct json_value *t, struct
 	return r;
 }
 
-/* and, or (short-circuit), comparisons, + - *. */
+/* a op b for op one of the comparisons or + - *; -1 for another op. */
+static int refs_apply(const char *op, const struct refs_val *a, const struct refs_val *b,
+		      struct refs_val *out)
+{
+	static const char *const cmp[] = {"=", "!=", "<", "<=", ">", ">="};
+
+	if (strchr("+-*", op[0]) && !op[1])
+		return refs_set_num(out, REFS_NUM,
+				    op[0] == '+'   ? refs_number(a) + refs_number(b)
+				    : op[0] == '-' ? refs_number(a) - refs_number(b)
+						   : refs_number(a) * refs_number(b));
+	for (size_t i = 0; i < sizeof(cmp) / sizeof(cmp[0]); i++)
+		if (!strcmp(op, cmp[i]))
+			return refs_set_num(out, REFS_BOOL, refs_compare(op, a, b));
+	return -1;
+}
+
+/* and, or (short-circuit: the right side only when the left does not
+ * decide), and the others of refs_apply. */
 static int refs_binary(const struct refs_ctx *rc, const char *op, const struct json_value *t,
 		       struct refs_val *out)
 {
+	int logic = !strcmp(op, "and") || !strcmp(op, "or");
 	struct refs_val a = {0}, b = {0};
 	int r = refs_eval(rc, &t->children[1], &a);
 
-	if (!r && (!strcmp(op, "and") || !strcmp(op, "or")) && refs_true(&a) == !strcmp(op, "or")) {
+	if (!r && logic && refs_true(&a) == !strcmp(op, "or")) {
 		refs_free(&a);
 		return refs_set_num(out, REFS_BOOL, op[0] == 'o');
 	}
 	if (!r)
 		r = refs_eval(rc, &t->children[2], &b);
-	if (r)
-		;
-	else if (!strcmp(op, "and") || !strcmp(op, "or"))
-		refs_set_num(out, REFS_BOOL, refs_true(&b));
-	else if (strchr("+-*", op[0]) && !op[1])
-		refs_set_num(out, REFS_NUM,
-			     op[0] == '+'   ? refs_number(&a) + refs_number(&b)
-			     : op[0] == '-' ? refs_number(&a) - refs_number(&b)
-					    : refs_number(&a) * refs_number(&b));
-	else
-		refs_set_num(out, REFS_BOOL, refs_compare(op, &a, &b));
+	if (!r)
+		r = logic ? refs_set_num(out, REFS_BOOL, refs_true(&b))
+			  : refs_apply(op, &a, &b, out);
 	refs_free(&a);
 	refs_free(&b);
 	return r;
