@@ -47,7 +47,7 @@ static const struct xfab_cfg_source *source(enum xfab_cfg_format format)
  * disabled); sonic-snmp.yang: SNMP|LOCATION Location, a string.
  * sonic-port.yang: lanes a string, fec rs, fc, none, auto. */
 static const char *sonic_text =
-    T(" \"NTP\": {\"global\": {\"admin_state\": \"enabled\", \"src_intf\": \"Loopback0\"}},\n"
+    T(" \"NTP\": {\"global\": {\"admin_state\": \"enabled\", \"src_intf\": \"Ethernet0\"}},\n"
       " \"SNMP\": {\"LOCATION\": {\"Location\": \"rack 4\"}}");
 
 static void parse_as(const char *text, enum xfab_cfg_format format, struct xfab_config *cfg)

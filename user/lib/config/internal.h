@@ -25,6 +25,9 @@ struct ctx {
 	/* SONiC's catalogue when the file is read as SONiC's CONFIG_DB
 	 * (sonic.c); NULL: an xfab file */
 	struct xfab_sonic_catalogue *sonic;
+	/* the whole document, where SONiC's references are looked up
+	 * (sonic_refs.c) */
+	const struct json_value *root;
 };
 
 /* ---- validate.c: errors, typed fields, numbers, lists, prefixes ---- */
@@ -127,6 +130,16 @@ void cfg_read_sonic_loopback(struct ctx *c, const struct json_value *root);
  * 0, or -1 (refused). */
 int cfg_sonic_addr_family(struct ctx *c, const struct json_value *e, const char *key, int family);
 
+
+/* ---- sonic_refs.c: SONiC's rules between entries ---- */
+/* Entry e of table ("BUFFER_PG", e's key "Ethernet0|3") in a SONiC file:
+ * each leafref of its key parts and fields found in the document (c->root:
+ * "BUFFER_PG|Ethernet0|3.profile: no BUFFER_PROFILE|x (sonic-buffer-pg.yang
+ * leafref)"), and the must and when rules the catalogue compiled for its
+ * list and fields holding; each failure refused at the key or the field's
+ * value. Nothing for an xfab file, or a key that fits none of the table's
+ * lists. Any table's parser may call it for its SONiC entries. */
+void cfg_sonic_refs(struct ctx *c, const char *table, const struct json_value *e);
 /* ---- copp.c ---- */
 void cfg_copp_defaults(struct xfab_config *cfg);
 void cfg_parse_copp(struct ctx *c, const struct json_value *tbl);

@@ -71,7 +71,7 @@ static int config_from_json(const char *file, struct json_value *root,
 			    struct xfab_cfg_errors *errs)
 {
 	struct xfab_config *cfg = calloc(1, sizeof(*cfg));
-	struct ctx c = {.file = file, .errs = errs, .cfg = cfg, .last_route = -1};
+	struct ctx c = {.file = file, .errs = errs, .cfg = cfg, .last_route = -1, .root = root};
 
 	if (!cfg) {
 		cfg_add_error(&c, (struct json_pos){0, 0}, NULL, "out of memory");

@@ -41,6 +41,7 @@ static void sonic_check_table(struct ctx *c, const struct json_value *t,
 
 	for (unsigned int i = 0; i < t->count; i++) {
 		const struct json_value *e = &t->children[i], *list;
+		int before = c->errs->total;
 
 		snprintf(key, sizeof(key), "%s|%s", t->key, e->key);
 		list = sonic_entry_list(c, def, e, key);
@@ -60,6 +61,10 @@ static void sonic_check_table(struct ctx *c, const struct json_value *t,
 			cfg_add_error(c, f->key_pos, full,
 				      "unknown field \"%s\" (neither xfab's nor SONiC's)", f->key);
 		}
+		/* references and rules only between entries whose own values
+		 * fit their types */
+		if (c->errs->total == before)
+			cfg_sonic_refs(c, t->key, e);
 	}
 	cfg_sonic_ignore(c, t->key);
 }
