@@ -187,8 +187,6 @@ class SonicBgp:
                  "keepalive": self._number(e, where, "keepalive", 0, 65535),
                  "nhopself": self._number(e, where, "nhopself", 0, 1),
                  "rrclient": self._number(e, where, "rrclient", 0, 1)}
-            if f["name"] and " " in f["name"]:
-                self._fail(where + ".name", "%s: no spaces" % json.dumps(f["name"]))
             st = self._text(e, where, "admin_status")
             if st not in (None, "up", "down"):
                 self._fail(where + ".admin_status", "%s: up or down" % json.dumps(st))
