@@ -8,7 +8,7 @@
 # under test; bad files are refused whole, TABLE|KEY.field named, nothing
 # written; FRR's own parser (vtysh -C) accepts what is rendered. No root, no
 # namespace; a few seconds.
-# mutate: scripts/xfablab/sonicfrr.py scripts/xfablab/topology.py; labs:
+# mutate: scripts/xfablab/sonicfrr.py scripts/xfablab/topology.py scripts/xfablab/swconfig.py; labs:
 . "$(dirname "$0")/lib.sh"
 TOOL=$ROOT/scripts/xfab-frr-config
 LAB=$ROOT/scripts/xfab-lab
@@ -85,10 +85,14 @@ check "ipv4: Loopback0 /32, the VLAN's and the host port's subnets, not the /31s
 	" exit-address-family"
 check "no /31 with a neighbour on it is announced" lacks "$main" "network 10.0.0."
 check "10.0.0.0 (rrclient 0, nhopself 0) is neither client nor next-hop-self" \
-	lacks "$main" "neighbor 10.0.0.0 next-hop-self"
+	eval 'lacks "$main" "neighbor 10.0.0.0 next-hop-self" &&
+	      lacks "$main" "neighbor 10.0.0.0 route-reflector-client"'
+check "fc00::1 (rrclient 1, no nhopself) is a client, not next-hop-self" \
+	lacks "$main" "neighbor fc00::1 next-hop-self"
 check "ipv6: Loopback0 as /64, the host port's /64; fc00::1 activated; ranges too" has "$main" \
 	" address-family ipv6 unicast" "  network fc00:1::/64" "  network fc02:10::/64" \
-	"  neighbor PEER_V6 allowas-in 1" "  neighbor fc00::1 activate" \
+	"  neighbor PEER_V6 allowas-in 1" "  neighbor fc00::1 route-reflector-client" \
+	"  neighbor fc00::1 activate" \
 	"  neighbor BGPSLBPassive activate" "  maximum-paths 64"
 # the lab's habits where the templates are silent
 check "the lab's habits: timers 3 9, graceful restart, BFD on both peer groups" has "$main" \
@@ -124,10 +128,11 @@ check "the sample: a description with spaces, timers 60 180 as given" has "$samp
 
 # ---- bad files: refused, TABLE|KEY.field named, nothing written
 said() { # said STATUS MESSAGE [DIR]: exit 1, MESSAGE on stderr, DIR empty
-	[ "$1" -eq 1 ] && grep -qF -- "$2" "$T/err" && { [ -z "${3:-}" ] || [ -z "$(ls "$3")" ]; } || {
-		echo "# status $1: $(cat "$T/err")"
-		return 1
-	}
+	if [ "$1" -eq 1 ] && grep -qF -- "$2" "$T/err" && { [ -z "${3:-}" ] || [ -z "$(ls "$3")" ]; }; then
+		return 0
+	fi
+	echo "# status $1: $(cat "$T/err")"
+	return 1
 }
 refused() { # refused DESC PYTHON-EDIT-OF-c EXPECTED-MESSAGE
 	python3 -c "import json,sys; c=json.load(open(sys.argv[1])); $2; json.dump(c, open(sys.argv[2], 'w'))" \
@@ -138,6 +143,8 @@ refused() { # refused DESC PYTHON-EDIT-OF-c EXPECTED-MESSAGE
 }
 refused "no bgp_asn" 'del c["DEVICE_METADATA"]["localhost"]["bgp_asn"]' \
 	"bad.json: DEVICE_METADATA|localhost.bgp_asn: missing"
+refused "bgp_asn with a leading zero" 'c["DEVICE_METADATA"]["localhost"]["bgp_asn"] = "065100"' \
+	"DEVICE_METADATA|localhost.bgp_asn: \"065100\": a number"
 refused "bgp_asn 0" 'c["DEVICE_METADATA"]["localhost"]["bgp_asn"] = "0"' \
 	"DEVICE_METADATA|localhost.bgp_asn: \"0\": a number"
 refused "a neighbour without asn" 'del c["BGP_NEIGHBOR"]["10.0.0.0"]["asn"]' \
@@ -215,8 +222,8 @@ badtopo "an unknown port" 't["links"][0][0] = "spine1:Ethernet99"' \
 	"links[0] (spine1:Ethernet99-leaf1:Ethernet0): spine1 has no port Ethernet99"
 badtopo "a CONFIG_DB switch's port unnamed" 't["links"][0][0] = "spine1"' \
 	"name spine1's port"
-badtopo "a port wired twice" 't["links"][1][0] = "spine1:Ethernet0"' \
-	"spine1's port Ethernet0 is wired twice"
+badtopo "a port wired twice (by its name, then its alias)" 't["links"][5][1] = "leaf2:etp1"' \
+	"leaf2's port Ethernet0 is wired twice"
 badtopo "a port wired to nothing" 'c=f("leaf1"); c["PORT"]["Ethernet16"]=dict(c["PORT"]["Ethernet0"], alias="etp5"); w("leaf1", c)' \
 	"PORT|Ethernet16 is wired to no link"
 badtopo "an address not the plan's" 'c=f("leaf3"); c["INTERFACE"]["Ethernet8|10.3.1.9/24"]=c["INTERFACE"].pop("Ethernet8|10.3.1.1/24"); w("leaf3", c)' \
