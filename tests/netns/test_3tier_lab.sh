@@ -42,17 +42,8 @@ else
 fi
 # Polls until "$@" holds, at most $1 seconds (BFD at 100 ms may drop a young
 # session once on a busy machine; it comes back).
-established() { # sessions Established, summed over every switch (each counted at both ends)
-	local n sum=0 c
-	for n in super1 super2 spine1 spine2 spine3 spine4 leaf1 leaf2 leaf3 leaf4 leaf5 leaf6 leaf7 leaf8; do
-		c=$(L "$n" vtysh -c "show bgp summary json" |
-			jq "[.ipv4Unicast.peers[], .ipv6Unicast.peers[] | select(.state == \"Established\")] | length")
-		sum=$((sum + ${c:-0}))
-	done
-	echo "$sum" >"$tmp/established"
-	[ "$sum" = 96 ]
-}
-if eventually 20 established; then
+if eventually 20 bgp_ends_established 96 super1 super2 spine1 spine2 spine3 spine4 leaf1 leaf2 \
+	leaf3 leaf4 leaf5 leaf6 leaf7 leaf8; then
 	ok "48 BGP sessions (24 links, IPv4 and IPv6) Established, seen from both ends"
 else
 	not_ok "48 BGP sessions (24 links, IPv4 and IPv6) Established, seen from both ends (have $(cat "$tmp/established") of 96 ends)"

@@ -43,17 +43,7 @@ else
 fi
 SWITCHES="spine1 spine2 leaf1 leaf2 leaf3 leaf4"
 summary() { L "$1" vtysh -c "show bgp summary json"; }
-established() { # Established session ends: 8 links x 2 families x 2 ends
-	local n sum=0 c
-	for n in $SWITCHES; do
-		c=$(summary "$n" | jq '[.ipv4Unicast.peers[], .ipv6Unicast.peers[] |
-			select(.state == "Established")] | length')
-		sum=$((sum + ${c:-0}))
-	done
-	echo "$sum" >"$tmp/established"
-	[ "$sum" = 32 ]
-}
-if eventually 20 established; then
+if eventually 20 bgp_ends_established 32 $SWITCHES; then
 	ok "16 BGP sessions (8 links, IPv4 and IPv6) Established, seen from both ends"
 else
 	not_ok "16 BGP sessions Established (have $(cat "$tmp/established") of 32 ends)"

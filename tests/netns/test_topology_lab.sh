@@ -229,17 +229,7 @@ else
 	exit 1
 fi
 summary() { L "$1" vtysh -c "show bgp summary json"; }
-established() { # Established session ends over every switch: 6 links x 2 families x 2 ends
-	local n sum=0 c
-	for n in spine1 spine2 leaf1 leaf2 gpu-leaf; do
-		c=$(summary "$n" | jq '[.ipv4Unicast.peers[], .ipv6Unicast.peers[] |
-			select(.state == "Established")] | length')
-		sum=$((sum + ${c:-0}))
-	done
-	echo "$sum" >"$tmp/established"
-	[ "$sum" = 24 ]
-}
-if eventually 20 established; then
+if eventually 20 bgp_ends_established 24 spine1 spine2 leaf1 leaf2 gpu-leaf; then
 	ok "12 BGP sessions (6 links, IPv4 and IPv6) Established, seen from both ends"
 else
 	not_ok "12 BGP sessions Established (have $(cat "$tmp/established") of 24 ends)"
