@@ -169,6 +169,13 @@ bgp_ends_established() {
 	[ "$sum" = "$want" ]
 }
 
+# route_members NODE PREFIX: "PORT,PORT PROTOCOL" of PREFIX's route in the
+# node's data plane (its members' ports, sorted), by the caller's L.
+route_members() {
+	L "$1" xfabctl -j show routes | jq -r --arg p "$2" \
+		'.[] | select(.prefix == $p) | ([.members[].dev] | sort | join(",")) + " " + .protocol'
+}
+
 # Labs converge asynchronously (BGP, the FIB mirror, events).
 eventually() {
 	local end=$(($(now_ms) + $1 * 1000))

@@ -68,14 +68,13 @@ check "xfabd on leaf1 runs its file's ports (Ethernet0-12), read as SONiC's" \
 		"Ethernet0,Ethernet12,Ethernet4,Ethernet8" ] &&
 	      grep -q "forwarding on" "/run/xfab-lab/$NAME/leaf1.log" &&
 	      pgrep -af "xfabd.*$NAME/leaf1.json" | grep -q -- "--format sonic"'
-members() {
-	L "$1" xfabctl -j show routes | jq -r --arg p "$2" \
-		'.[] | select(.prefix == $p) | ([.members[].dev] | sort | join(",")) + " " + .protocol'
+# leaf1's routes from BGP: h3's subnet, and leaf2's Loopback0 (announced from
+# its file), each over both uplinks
+routes_ok() {
+	[ "$(route_members leaf1 10.2.1.0/24)" = "Ethernet0,Ethernet4 bgp" ] &&
+		[ "$(route_members leaf1 10.255.1.2/32)" = "Ethernet0,Ethernet4 bgp" ]
 }
-check "leaf1 reaches h3's subnet (10.2.1.0/24) over both uplinks, from BGP" \
-	eval '[ "$(members leaf1 10.2.1.0/24)" = "Ethernet0,Ethernet4 bgp" ]'
-check "leaf1 reaches leaf2's Loopback0 (10.255.1.2/32, announced from its file)" \
-	eval '[ "$(members leaf1 10.255.1.2/32)" = "Ethernet0,Ethernet4 bgp" ]'
+check "leaf1 reaches h3's subnet and leaf2's Loopback0 over both uplinks, from BGP" routes_ok
 
 "$XL" down "$TOPO" --name "$NAME" >/dev/null 2>&1
 check "nothing left: namespaces, pins, state, FRR and xfabd" nothing_left

@@ -256,14 +256,10 @@ check "xfabd on gpu-leaf runs with the speeds the file says (400G up, 200G down)
 	      grep -q "forwarding on" "/run/xfab-lab/$NAME/gpu-leaf.log"'
 check "xfabd on spine2 runs with 100G to leaf1/leaf2 and the link's 400G to gpu-leaf" \
 	eval '[ "$(running spine2)" = "eth1=100000,eth2=100000,eth3=400000" ]'
-members() {
-	L "$1" xfabctl -j show routes | jq -r --arg p "$2" \
-		'.[] | select(.prefix == $p) | ([.members[].dev] | sort | join(",")) + " " + .protocol'
-}
 check "gpu-leaf reaches h3 over both spines, from BGP" \
-	eval '[ "$(members gpu-leaf 10.2.1.0/24)" = "eth1,eth2 bgp" ]'
+	eval '[ "$(route_members gpu-leaf 10.2.1.0/24)" = "eth1,eth2 bgp" ]'
 check "spine2 reaches gpu2 through gpu-leaf (eth3) only" \
-	eval '[ "$(members spine2 fd00:3:2::/64)" = "eth3 bgp" ]'
+	eval '[ "$(route_members spine2 fd00:3:2::/64)" = "eth3 bgp" ]'
 
 "$XL" down "$TOPO" --name "$NAME" >/dev/null 2>&1
 check "nothing left: namespaces, pins, state, FRR and xfabd" nothing_left
