@@ -389,31 +389,34 @@ INST_MAN5  := xfab.json
 LAB_PY     := $(wildcard scripts/xfablab/*.py)
 LAB_PYDIR  := $(XFAB_LIBDIR)/python/xfablab
 INST_FILES := $(SBINDIR)/xfabd $(BINDIR)/xfabctl $(addprefix $(BINDIR)/,$(INST_TOOLS)) \
-	      $(BINDIR)/xfab-lab $(addprefix $(LAB_PYDIR)/,$(notdir $(LAB_PY))) \
+	      $(BINDIR)/xfab-lab $(BINDIR)/xfab-frr-config \
+	      $(addprefix $(LAB_PYDIR)/,$(notdir $(LAB_PY))) \
 	      $(BINDIR)/xfab-metrics-proxy $(XFAB_LIBDIR)/xfab.bpf.o \
 	      $(addprefix $(XFAB_LIBDIR)/bin/,xfabd xfabctl $(INST_TOOLS)) \
 	      $(addprefix $(MANDIR)/man8/,$(addsuffix .8,$(INST_MAN8))) \
 	      $(addprefix $(MANDIR)/man5/,$(addsuffix .5,$(INST_MAN5))) \
 	      $(BASHCOMPDIR)/xfabctl $(UNITDIR)/xfabd@.service \
 	      $(addprefix $(DATADIR)/xfab/testbeds/,$(notdir $(wildcard testbeds/*.json))) \
+	      $(addprefix $(DATADIR)/xfab/testbeds/sonic/,$(notdir $(wildcard testbeds/sonic/*.json))) \
 	      $(DATADIR)/xfab/sonic/catalogue.json \
 	      $(addprefix $(DOCDIR)/examples/,$(notdir $(wildcard contrib/examples/*))) \
 	      $(addprefix $(DOCDIR)/grafana/,xfab-fabric.json xfab-switch.json)
 INST_DIRS  := $(XFAB_LIBDIR)/bin $(LAB_PYDIR) $(XFAB_LIBDIR)/python $(XFAB_LIBDIR) \
-	      $(DATADIR)/xfab/testbeds $(DATADIR)/xfab/sonic $(DATADIR)/xfab \
+	      $(DATADIR)/xfab/testbeds/sonic $(DATADIR)/xfab/testbeds $(DATADIR)/xfab/sonic \
+	      $(DATADIR)/xfab \
 	      $(DOCDIR)/examples $(DOCDIR)/grafana $(DOCDIR)
 
 .PHONY: install uninstall deb
 install: $(BUILD)/xfabd $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(BUILD)/xfab.bpf.o
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(XFAB_LIBDIR)/bin \
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DATADIR)/xfab/testbeds $(DESTDIR)$(DATADIR)/xfab/sonic \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DATADIR)/xfab/testbeds/sonic $(DESTDIR)$(DATADIR)/xfab/sonic \
 		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR)/grafana $(DESTDIR)$(LAB_PYDIR)
 	install -m 755 $(BUILD)/xfabd $(DESTDIR)$(SBINDIR)/xfabd
 	install -m 755 $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(DESTDIR)$(BINDIR)/
-	sed 's|^PKG_DIR = ".*"|PKG_DIR = "$(shell realpath -m --relative-to=$(BINDIR) $(XFAB_LIBDIR)/python)"|' \
-		scripts/xfab-lab >$(DESTDIR)$(BINDIR)/xfab-lab
-	chmod 755 $(DESTDIR)$(BINDIR)/xfab-lab
+	for s in xfab-lab xfab-frr-config; do \
+		sed 's|^PKG_DIR = ".*"|PKG_DIR = "$(shell realpath -m --relative-to=$(BINDIR) $(XFAB_LIBDIR)/python)"|' \
+			scripts/$$s >$(DESTDIR)$(BINDIR)/$$s && chmod 755 $(DESTDIR)$(BINDIR)/$$s || exit 1; done
 	install -m 644 $(LAB_PY) $(DESTDIR)$(LAB_PYDIR)/
 	sed 's|os.path.join(ROOT, "build")|"$(XFAB_LIBDIR)/bin"|' scripts/xfablab/common.py \
 		>$(DESTDIR)$(LAB_PYDIR)/common.py
@@ -431,6 +434,7 @@ install: $(BUILD)/xfabd $(BUILD)/xfabctl $(addprefix $(BUILD)/,$(INST_TOOLS)) $(
 		>$(DESTDIR)$(UNITDIR)/xfabd@.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/xfabd@.service
 	install -m 644 testbeds/*.json $(DESTDIR)$(DATADIR)/xfab/testbeds/
+	install -m 644 testbeds/sonic/*.json $(DESTDIR)$(DATADIR)/xfab/testbeds/sonic/
 	install -m 644 config/sonic/catalogue.json $(DESTDIR)$(DATADIR)/xfab/sonic/
 	install -m 644 contrib/examples/* $(DESTDIR)$(DOCDIR)/examples/
 	install -m 644 docs/grafana/xfab-fabric.json contrib/grafana/xfab-switch.json \

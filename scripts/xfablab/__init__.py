@@ -5,7 +5,7 @@ scripts that drive labs themselves (soak, the experiments, the tests):
   signals   the scripts' signals into an exit through their clean-up
   model     roles, limits, Node, Link, Graph (names by role)
   topology  a topology file read into the graph (Topology), made of
-            tenants, plan, swconfig, frrconf and describe
+            tenants, plan, swconfig, frrconf, sonicfrr and describe
   lab       a Topology in network namespaces (Lab), made of base (where
             its parts are), cleanup (down, up's named steps), frr (FRR's
             daemons), build (up) and commands (restart, status, exec, ping)

@@ -165,8 +165,8 @@ class Builder:
             self._wait_bgp()
             step("bgp-converged")
             print("BGP: %d sessions Established, every data plane full %.1f s after FRR "
-                  "started" % (sum(len(t.bgp_peers(n)) for n in t.switches()) *
-                               (2 if t.ipv6 else 1) // 2, time.time() - frr_started))
+                  "started" % (sum(t.bgp_session_count(n) for n in t.switches()) // 2,
+                               time.time() - frr_started))
         if xfab:
             self._wait_converged()
 
@@ -211,12 +211,14 @@ class Builder:
         if self.t.vtep_leaf(node):  # the VTEP's address, advertised in the underlay
             self.nsexec(node, ["ip", "addr", "add", VTEP_V4 % self.t.index(node) + "/32",
                                "dev", "lo"])
-        for key in cfg["INTERFACE"]:
-            if "|" not in key:  # a port's own entry (vnet_name)
-                continue
-            port, pfx = key.split("|")
-            self.nsexec(node, ["ip", "addr", "add", pfx, "dev", port] +
-                        (["nodad"] if ":" in pfx else []))
+        # a CONFIG_DB switch's loopback addresses (LOOPBACK_INTERFACE) on lo
+        for table, dev in (("INTERFACE", None), ("LOOPBACK_INTERFACE", "lo")):
+            for key in cfg.get(table, {}):
+                if "|" not in key:  # a port's own entry (vnet_name)
+                    continue
+                port, pfx = key.split("|")
+                self.nsexec(node, ["ip", "addr", "add", pfx, "dev", dev or port] +
+                            (["nodad"] if ":" in pfx else []))
         for port in cfg["PORT"]:
             self.nsexec(node, ["ip", "link", "set", port, "up"])
         # The kernel keeps the same routes, for what xfab punts to it.
@@ -299,6 +301,8 @@ class Builder:
                "--pidfile", os.path.join(self.state, node + ".pid"),
                # each switch's own loopback: every namespace can use the port
                "--metrics", "127.0.0.1:%d" % METRICS_PORT]
+        if self.t.node[node].cfg is not None:  # a SONiC CONFIG_DB file, the lab's additions in
+            cmd += ["--format", "sonic"]
         subprocess.Popen(cmd, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
                          start_new_session=True)
         log.close()

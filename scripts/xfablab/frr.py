@@ -149,8 +149,8 @@ class FrrDaemons:
         return killed
 
     def _sessions_wanted(self, node):
-        """How many BGP sessions node has: one per link and address family."""
-        return len(self.t.bgp_peers(node)) * (2 if self.t.ipv6 else 1)
+        """How many BGP sessions node has (the topology's count)."""
+        return self.t.bgp_session_count(node)
 
     def _frr_sessions_up(self, node, timeout=30):
         """Until every BGP session of node is Established (or timeout)."""

@@ -35,6 +35,9 @@ class Node:
         self.speeds = speeds or {}  # "up", "down": Mb/s of its ports by direction
         self.ports = []  # (port, peer, Link) in port order: eth1, eth2, ... (a host: eth0)
         self.pod = None  # spines and leaves: their pod (a connected spine-leaf group)
+        self.config_db = None  # a switch given as a SONiC CONFIG_DB file: its path,
+        self.cfg = None  # its tables,
+        self.sonic = None  # and its BGP (sonicfrr.SonicBgp)
 
 
 class Link:
@@ -43,6 +46,7 @@ class Link:
     def __init__(self, upper, lower, speed, where):
         self.upper, self.lower, self.speed, self.where = upper, lower, speed, where
         self.ends = {}  # node -> (port, IPv4 address, IPv6 address)
+        self.port_names = {}  # node -> its port named in the file (a CONFIG_DB switch's)
         self.plen = (31, 127)  # host links: (24, 64)
 
     def peer(self, node):

@@ -26,7 +26,8 @@ class AddressPlan:
         for ln in self.link_list:
             for n in (ln.upper, ln.lower):
                 node = self.node[n]
-                port = "eth0" if node.role == "host" else "eth%d" % (len(node.ports) + 1)
+                port = ln.port_names.get(n) or (
+                    "eth0" if node.role == "host" else "eth%d" % (len(node.ports) + 1))
                 node.ports.append((port, ln.peer(n), ln))
         self._check_links()
         self._addresses()
@@ -173,7 +174,9 @@ class AddressPlan:
 
     def router_id(self, node):
         """An ID only (no address has it): 10.255.0.s for spine s, 10.255.1.l for
-        leaf l, 10.255.2.x for super-spine x."""
+        leaf l, 10.255.2.x for super-spine x; a CONFIG_DB switch's own."""
+        if self.node[node].sonic is not None:
+            return self.node[node].sonic.router_id
         return "10.255.%d.%d" % ({"spine": 0, "leaf": 1, "super": 2}[self.role(node)],
                                  self.index(node))
 

@@ -1,5 +1,7 @@
 """Each switch's xfabd config (config_db-style tables) and kernel routes,
 and the routes `up` expects in its data plane."""
+import copy
+
 from .model import VTEP_MAC, VTEP_V4
 
 
@@ -33,6 +35,8 @@ class SwitchConfigs:
     def switch_config(self, node):
         """The xfabd config (config_db-style tables) and kernel routes of a switch."""
         n = self.node[node]
+        if n.cfg is not None:
+            return self._config_db_config(n), []
         role = {"super": "SpineRouter", "spine": "SpineRouter", "leaf": "LeafRouter"}[n.role]
         ports, ifaces, down = self._ports(node)
         routes, kroutes = self._underlay_routes(node)
@@ -114,3 +118,12 @@ class SwitchConfigs:
             if p6:
                 out[p6] = list(devs)
         return out
+
+    def _config_db_config(self, n):
+        """A CONFIG_DB switch's xfabd config: its file's tables, and what the
+        lab adds (xfab's own, which a SONiC file lacks): the topology's
+        datapath, and FIB_SYNC of what FRR's zebra installs."""
+        cfg = copy.deepcopy(n.cfg)
+        cfg["DEVICE_METADATA"]["localhost"]["datapath"] = self.datapath
+        cfg["FIB_SYNC"] = {"global": {"protocols": "bgp"}}
+        return cfg

@@ -7,20 +7,23 @@ those before it:
   plan      ports, addresses, pods, ASNs and router IDs, paths
   swconfig  each switch's xfabd config and kernel routes
   frrconf   each switch's FRR files
+  sonicfrr  a CONFIG_DB switch's bgpd.conf, from its file
   describe  the fabric as text and JSON (config, fabric.json)"""
+import ipaddress
 import json
+import os
 
 from .common import LabError
 from .describe import FabricViews
-from .frrconf import FrrConfigs
 from .model import (COMMON_KEYS, EXPLICIT_KEYS, GENERATOR_KEYS, LINK_ROLES, NODE_NAME_MAX,
                     ROLES, SPEED_MAX, ASN_MAX, TIER, Graph, Link, Node, unique_keys)
 from .plan import AddressPlan
+from .sonicfrr import SonicBgp, SonicFrrConfigs, load_config_db
 from .swconfig import SwitchConfigs
 from .tenants import Tenants
 
 
-class Topology(SwitchConfigs, FrrConfigs, FabricViews, AddressPlan, Tenants, Graph):
+class Topology(SwitchConfigs, SonicFrrConfigs, FabricViews, AddressPlan, Tenants, Graph):
     """A Clos fabric as a graph of nodes (leaves, spines, super-spines, hosts)
     and links, with its address plan. Two ways to write one (docs/LAB.md):
 
@@ -31,8 +34,9 @@ class Topology(SwitchConfigs, FrrConfigs, FabricViews, AddressPlan, Tenants, Gra
     p has spines (p-1)*spines+1.. and leaves (p-1)*leaves+1..), hosts h1..
     leaf by leaf.
     Explicit form: `nodes` (name -> role leaf|spine|super|host, optional asn
-    and speeds {"up", "down"}) and `links` ([A, B] or {"ends": [A, B],
-    "speed": Mb/s}).
+    and speeds {"up", "down"}, a switch's optional config_db) and `links`
+    ([A, B] or {"ends": [A, B], "speed": Mb/s}; an end "NODE:PORT" names a
+    CONFIG_DB switch's port, by its PORT key or alias).
 
     Both become the same graph; everything else (ports, addresses, routes,
     FRR configs, the routes `up` expects) is derived from it:
@@ -100,6 +104,9 @@ class Topology(SwitchConfigs, FrrConfigs, FabricViews, AddressPlan, Tenants, Gra
                 raise LabError("%s: the generator's sizes and speeds are numbers (%s)" % (path, e))
         self._parse_vnets(t.get("vnets", {}))
         self._wire()
+        for n in self.node.values():
+            if n.cfg is not None:
+                self._check_config_db(n)
 
     # -- the two forms
     def _add_node(self, name, role, asn=None, speeds=None):
@@ -187,9 +194,9 @@ class Topology(SwitchConfigs, FrrConfigs, FabricViews, AddressPlan, Tenants, Gra
                            "letter" % (where, NODE_NAME_MAX))
         if not isinstance(spec, dict):
             raise LabError("%s: give an object, e.g. {\"role\": \"leaf\"}" % where)
-        bad = sorted(set(spec) - {"role", "asn", "speeds", "description"})
+        bad = sorted(set(spec) - {"role", "asn", "speeds", "description", "config_db"})
         if bad:
-            raise LabError("%s: unknown key %s (role, asn, speeds, description)" % (
+            raise LabError("%s: unknown key %s (role, asn, speeds, description, config_db)" % (
                 where, ", ".join('"%s"' % k for k in bad)))
         role = spec.get("role")
         if role not in ROLES:
@@ -209,6 +216,25 @@ class Topology(SwitchConfigs, FrrConfigs, FabricViews, AddressPlan, Tenants, Gra
                 raise LabError("%s: speeds.%s: \"up\" or \"down\", 1-%d Mb/s" % (
                     where, k, SPEED_MAX))
         self._add_node(name, role, asn, speeds)
+        if "config_db" in spec:
+            self._load_config_db(self.node[name], spec["config_db"], where)
+
+    def _load_config_db(self, n, path, where):
+        """nodes.NAME.config_db: a SONiC CONFIG_DB file (relative to the
+        topology's folder), its BGP checked (sonicfrr), its hostname the
+        node's, its bgp_asn the node's ASN."""
+        if n.role == "host" or not isinstance(path, str) or not path:
+            raise LabError("%s: config_db: a switch's SONiC config_db.json (a path)" % where)
+        n.config_db = os.path.join(os.path.dirname(os.path.abspath(self.path)), path)
+        n.cfg = load_config_db(n.config_db)
+        n.sonic = SonicBgp(n.cfg, n.config_db)
+        if n.sonic.hostname != n.name:
+            raise LabError("%s: DEVICE_METADATA|localhost.hostname %s is not the node's name" %
+                           (n.config_db, json.dumps(n.sonic.hostname)))
+        if n.asn is not None and n.asn != n.sonic.asn:
+            raise LabError("%s: asn %d, but its config_db's bgp_asn is %d" % (
+                where, n.asn, n.sonic.asn))
+        n.asn = n.sonic.asn
 
     def _explicit_link(self, i, ln, seen):
         """links[i]: [A, B] or {"ends": [A, B], "speed": Mb/s}, checked (a
@@ -227,11 +253,13 @@ class Topology(SwitchConfigs, FrrConfigs, FabricViews, AddressPlan, Tenants, Gra
                 not all(isinstance(e, str) for e in ln)):
             raise LabError("%s: a link is [A, B] or {\"ends\": [A, B], \"speed\": Mb/s}" %
                            where)
-        a, b = ln
-        where += " (%s-%s)" % (a, b)
+        where += " (%s-%s)" % tuple(ln)
+        (a, pa), (b, pb) = [e.partition(":")[::2] for e in ln]
         for e in (a, b):
             if e not in self.node:
                 raise LabError("%s: unknown node %s" % (where, e))
+        ports = {e: self._port_name(e, p, where) for e, p in ((a, pa), (b, pb))
+                 if self.node[e].cfg is not None or p}
         if a == b:
             raise LabError("%s: a link joins two different nodes" % where)
         roles = {self.node[a].role, self.node[b].role}
@@ -254,3 +282,46 @@ class Topology(SwitchConfigs, FrrConfigs, FabricViews, AddressPlan, Tenants, Gra
                                "(give the link a speed)" % (where, up, s_up, low, s_low))
             speed = s_up or s_low
         self._add_link(a, b, speed, where)
+        self.link_list[-1].port_names = ports
+
+    def _port_name(self, node, port, where):
+        """The PORT key a link's end "NODE:PORT" names (PORT's key or alias)."""
+        n = self.node[node]
+        if n.cfg is None:
+            raise LabError("%s: only a switch given by its config_db names its ports" % where)
+        if not port:
+            raise LabError("%s: name %s's port: \"%s:PORT\" (its PORT key or alias)" % (
+                where, node, node))
+        table = n.cfg.get("PORT", {})
+        name = port if port in table else next(
+            (k for k, v in table.items() if isinstance(v, dict) and v.get("alias") == port), None)
+        if name is None:
+            raise LabError("%s: %s has no port %s (%s's PORT, by name or alias)" % (
+                where, node, port, n.config_db))
+        if any(ln.port_names.get(node) == name for ln in self.link_list):
+            raise LabError("%s: %s's port %s is wired twice" % (where, node, name))
+        return name
+
+    def _check_config_db(self, n):
+        """A CONFIG_DB switch fits the lab: BGP routing, no VTEP, every PORT
+        wired, and the plan's addresses in INTERFACE (the lab's hosts and
+        generated neighbours are addressed by the plan)."""
+        where = "%s: nodes.%s (%s)" % (self.path, n.name, n.config_db)
+        if self.routing != "bgp":
+            raise LabError("%s: a CONFIG_DB switch routes with BGP (routing bgp, not %s)" % (
+                where, self.routing))
+        if self.vtep_leaf(n.name):
+            raise LabError("%s: a CONFIG_DB leaf cannot have tenant hosts (vnets)" % where)
+        unwired = sorted(set(n.cfg.get("PORT", {})) - {p for p, _, _ in n.ports})
+        if unwired:
+            raise LabError("%s: PORT|%s is wired to no link (xfabd needs every port)" % (
+                where, unwired[0]))
+        have = {tuple(k.split("|", 1)) for k in n.cfg.get("INTERFACE", {}) if "|" in k}
+        have = {(p, ipaddress.ip_interface(a)) for p, a in have}
+        for port, peer, ln in n.ports:
+            _, a4, a6 = ln.ends[n.name]
+            for a, plen in ((a4, ln.plen[0]), (a6, ln.plen[1]) if self.ipv6 else (None, 0)):
+                if a and (port, ipaddress.ip_interface("%s/%d" % (a, plen))) not in have:
+                    raise LabError("%s: INTERFACE|%s|%s/%d is missing: the plan addresses "
+                                   "the link to %s so (docs/LAB.md)" % (where, port, a, plen,
+                                                                       peer))

@@ -152,6 +152,30 @@ lab_down_checked() {
 		 [ ! -e "/run/xfab/$NAME" ] && ! pgrep -f "/run/xfab-lab/$NAME/" >/dev/null'
 }
 
+# bgp_ends_established WANT NODE...: the Established sessions of the nodes'
+# bgpd, IPv4 and IPv6, summed (a session counted at both its ends), are
+# WANT; the sum is left in $tmp/established. The caller's L runs a command
+# in a node (xfab-lab exec).
+# shellcheck disable=SC2154 # tmp is the caller's
+bgp_ends_established() {
+	local want=$1 n sum=0 c
+	shift
+	for n in "$@"; do
+		c=$(L "$n" vtysh -c "show bgp summary json" |
+			jq '[.ipv4Unicast.peers[], .ipv6Unicast.peers[] | select(.state == "Established")] | length')
+		sum=$((sum + ${c:-0}))
+	done
+	echo "$sum" >"$tmp/established"
+	[ "$sum" = "$want" ]
+}
+
+# route_members NODE PREFIX: "PORT,PORT PROTOCOL" of PREFIX's route in the
+# node's data plane (its members' ports, sorted), by the caller's L.
+route_members() {
+	L "$1" xfabctl -j show routes | jq -r --arg p "$2" \
+		'.[] | select(.prefix == $p) | ([.members[].dev] | sort | join(",")) + " " + .protocol'
+}
+
 # Labs converge asynchronously (BGP, the FIB mirror, events).
 eventually() {
 	local end=$(($(now_ms) + $1 * 1000))

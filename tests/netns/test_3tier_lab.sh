@@ -26,10 +26,6 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 # the member ports of a prefix in a switch's data plane, sorted, and its protocol
-members() {
-	L "$1" xfabctl -j show routes | jq -r --arg p "$2" \
-		'.[] | select(.prefix == $p) | ([.members[].dev] | sort | join(",")) + " " + .protocol'
-}
 
 if timeout 300 "$ROOT/scripts/xfab-lab" up "$TOPO" --name "$NAME" >"$tmp/up.log" 2>&1; then
 	ok "clos-3tier up: every session Established, every data plane full"
@@ -42,17 +38,8 @@ else
 fi
 # Polls until "$@" holds, at most $1 seconds (BFD at 100 ms may drop a young
 # session once on a busy machine; it comes back).
-established() { # sessions Established, summed over every switch (each counted at both ends)
-	local n sum=0 c
-	for n in super1 super2 spine1 spine2 spine3 spine4 leaf1 leaf2 leaf3 leaf4 leaf5 leaf6 leaf7 leaf8; do
-		c=$(L "$n" vtysh -c "show bgp summary json" |
-			jq "[.ipv4Unicast.peers[], .ipv6Unicast.peers[] | select(.state == \"Established\")] | length")
-		sum=$((sum + ${c:-0}))
-	done
-	echo "$sum" >"$tmp/established"
-	[ "$sum" = 96 ]
-}
-if eventually 20 established; then
+if eventually 20 bgp_ends_established 96 super1 super2 spine1 spine2 spine3 spine4 leaf1 leaf2 \
+	leaf3 leaf4 leaf5 leaf6 leaf7 leaf8; then
 	ok "48 BGP sessions (24 links, IPv4 and IPv6) Established, seen from both ends"
 else
 	not_ok "48 BGP sessions (24 links, IPv4 and IPv6) Established, seen from both ends (have $(cat "$tmp/established") of 96 ends)"
@@ -69,10 +56,10 @@ check "traceroute h1 -> h16 crosses leaf1, spine1/2, a super-spine, spine3/4, le
 	'[ "$(awk "NR > 1 { print \$2 }" "$tmp/tr" | paste -sd" ")" != "" ] &&
 	 awk "NR > 1 { print \$2 }" "$tmp/tr" | paste -sd" " |
 		grep -Eq "^10\.1\.1\.1 10\.254\.[12]\.0 10\.253\.[12]\.[0-9]+ 10\.253\.[12]\.[0-9]+ 10\.254\.[34]\.[0-9]+ 10\.8\.2\.2$"'
-check "leaf1 reaches h16 over both its spines, from BGP" eval '[ "$(members leaf1 10.8.2.0/24)" = "eth1,eth2 bgp" ]'
-check "super1 reaches h16 over both pod-2 spines (eth3, eth4)" eval '[ "$(members super1 10.8.2.0/24)" = "eth3,eth4 bgp" ]'
-check "spine1 reaches pod 2 over both super-spines (eth5, eth6)" eval '[ "$(members spine1 fd00:8:2::/64)" = "eth5,eth6 bgp" ]'
-check "spine1 reaches its own pod's h1 through leaf1 only" eval '[ "$(members spine1 10.1.1.0/24)" = "eth1 bgp" ]'
+check "leaf1 reaches h16 over both its spines, from BGP" eval '[ "$(route_members leaf1 10.8.2.0/24)" = "eth1,eth2 bgp" ]'
+check "super1 reaches h16 over both pod-2 spines (eth3, eth4)" eval '[ "$(route_members super1 10.8.2.0/24)" = "eth3,eth4 bgp" ]'
+check "spine1 reaches pod 2 over both super-spines (eth5, eth6)" eval '[ "$(route_members spine1 fd00:8:2::/64)" = "eth5,eth6 bgp" ]'
+check "spine1 reaches its own pod's h1 through leaf1 only" eval '[ "$(route_members spine1 10.1.1.0/24)" = "eth1 bgp" ]'
 check "ASNs: pod-1 spines 65000, pod-2 spines 65001, super-spines 64900, leaf8 65108" eval \
 	'[ "$(for n in spine1 spine3 super2 leaf8; do L "$n" vtysh -c "show bgp summary json" | jq .ipv4Unicast.as; done | paste -sd" ")" = "65000 65001 64900 65108" ]'
 

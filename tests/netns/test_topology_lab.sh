@@ -229,17 +229,7 @@ else
 	exit 1
 fi
 summary() { L "$1" vtysh -c "show bgp summary json"; }
-established() { # Established session ends over every switch: 6 links x 2 families x 2 ends
-	local n sum=0 c
-	for n in spine1 spine2 leaf1 leaf2 gpu-leaf; do
-		c=$(summary "$n" | jq '[.ipv4Unicast.peers[], .ipv6Unicast.peers[] |
-			select(.state == "Established")] | length')
-		sum=$((sum + ${c:-0}))
-	done
-	echo "$sum" >"$tmp/established"
-	[ "$sum" = 24 ]
-}
-if eventually 20 established; then
+if eventually 20 bgp_ends_established 24 spine1 spine2 leaf1 leaf2 gpu-leaf; then
 	ok "12 BGP sessions (6 links, IPv4 and IPv6) Established, seen from both ends"
 else
 	not_ok "12 BGP sessions Established (have $(cat "$tmp/established") of 24 ends)"
@@ -266,14 +256,10 @@ check "xfabd on gpu-leaf runs with the speeds the file says (400G up, 200G down)
 	      grep -q "forwarding on" "/run/xfab-lab/$NAME/gpu-leaf.log"'
 check "xfabd on spine2 runs with 100G to leaf1/leaf2 and the link's 400G to gpu-leaf" \
 	eval '[ "$(running spine2)" = "eth1=100000,eth2=100000,eth3=400000" ]'
-members() {
-	L "$1" xfabctl -j show routes | jq -r --arg p "$2" \
-		'.[] | select(.prefix == $p) | ([.members[].dev] | sort | join(",")) + " " + .protocol'
-}
 check "gpu-leaf reaches h3 over both spines, from BGP" \
-	eval '[ "$(members gpu-leaf 10.2.1.0/24)" = "eth1,eth2 bgp" ]'
+	eval '[ "$(route_members gpu-leaf 10.2.1.0/24)" = "eth1,eth2 bgp" ]'
 check "spine2 reaches gpu2 through gpu-leaf (eth3) only" \
-	eval '[ "$(members spine2 fd00:3:2::/64)" = "eth3 bgp" ]'
+	eval '[ "$(route_members spine2 fd00:3:2::/64)" = "eth3 bgp" ]'
 
 "$XL" down "$TOPO" --name "$NAME" >/dev/null 2>&1
 check "nothing left: namespaces, pins, state, FRR and xfabd" nothing_left
