@@ -281,6 +281,27 @@ __u64 xfab_config_digest(__u64 h, const void *buf, size_t len);
  * reading it back (format sonic) compiles the same tables. 0, or -1 with
  * errno (ENOMEM, or the write's). */
 int xfab_config_export(const struct xfab_config *cfg, FILE *out);
+
+/* What of a config file xfab carries out (config/coverage.c): used (xfab's,
+ * or SONiC's with SONiC's meaning), mapped (SONiC's spelling onto xfab's
+ * own mechanism, note says how) or ignored (SONiC's, not implemented: on
+ * cfg->ignored). */
+enum xfab_cov_status { XFAB_COV_USED, XFAB_COV_MAPPED, XFAB_COV_IGNORED };
+struct xfab_cov_item {
+	const char *table;    /* as the file spells it (valid while root is) */
+	const char *field;    /* NULL: the table itself */
+	unsigned int entries; /* the table's entries; a field's: those that set it */
+	enum xfab_cov_status status;
+	const char *note; /* mapped: onto what; else NULL */
+};
+typedef void (*xfab_cov_fn)(void *arg, const struct xfab_cov_item *item);
+/* fn for each table of root (the document cfg was parsed from), in the
+ * file's order, each followed by its fields (not for an ignored table, nor
+ * for a table whose fields are data: DSCP_TO_TC_MAP, CABLE_LENGTH). */
+struct json_value;
+void xfab_config_coverage(const struct xfab_config *cfg, const struct json_value *root,
+			  xfab_cov_fn fn, void *arg);
+const char *xfab_cov_status_name(enum xfab_cov_status s);
 /* A reload from running to next (both parsed): refuses what needs a
  * restart (hostname, datapath, port list) and a switch-over the tables
  * cannot hold while old and new entries are both live (make before break).
