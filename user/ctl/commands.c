@@ -219,7 +219,8 @@ static const struct ctl_cmd config_cmds[] = {
     {"export", NULL, NULL, ctl_config_export,
      "the running config (what xfabd loaded last) or FILE's as SONiC CONFIG_DB JSON",
      .opts = config_export_opts,
-     .args = "[--format sonic] [-o FILE] [-c FILE] [--sonic-catalogue FILE]", .config_file = 1},
+     .args = "[--format sonic] [-o|--output FILE] [-c|--config FILE] [--sonic-catalogue FILE]",
+     .config_file = 1},
     {NULL},
 };
 

@@ -145,6 +145,7 @@ static const struct xfab_opt show_coverage_opts[] = {
 };
 
 CTL_SHOW(show_coverage_obj, "device", 220, "config-coverage", .verb = show_coverage,
-	 .opts = show_coverage_opts, .args = "[-c FILE] [--sonic-catalogue FILE]", .config_file = 1,
+	 .opts = show_coverage_opts, .args = "[-c|--config FILE] [--sonic-catalogue FILE]",
+	 .config_file = 1,
 	 .help = "each table and field of the config file: used, mapped onto xfab's mechanism, "
 		 "or ignored (SONiC's, not implemented)")
