@@ -17,7 +17,8 @@
  *     order (Ethernet4 before Ethernet12), PORT in the config's order;
  *   - the export is held to the parser's rules: a value made bad in it is
  *     refused at its line and column;
- *   - the digest is FNV-1a 64 (the FNV spec's test vectors) of the text.
+ *   - the digest is FNV-1a 64 (the FNV spec's test vectors) of the text,
+ *     of a file's bytes too.
  */
 #include <arpa/inet.h>
 #include <setjmp.h>
@@ -397,6 +398,33 @@ static void digest(void **state)
 	xfab_config_free(&cfg);
 }
 
+/* A file's digest (read in chunks) is that of its bytes, read here whole. */
+static void digest_of_file(void **state)
+{
+	struct xfab_cfg_errors errs;
+	struct xfab_config cfg;
+	char path[4096], *bytes;
+	long len;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/data/export/full.json", test_srcdir());
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	bytes = malloc((size_t)len);
+	assert_int_equal(fread(bytes, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	if (xfab_config_load_as(path, source(XFAB_CFG_AUTO), &cfg, &errs))
+		fail_errors(path, &errs);
+	assert_true(cfg.digest == xfab_config_digest(XFAB_CFG_DIGEST_INIT, bytes, (size_t)len));
+	assert_true(cfg.digest != XFAB_CFG_DIGEST_INIT);
+	free(bytes);
+	xfab_config_free(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +436,7 @@ int main(void)
 	    cmocka_unit_test(port_order_kept),
 	    cmocka_unit_test(bad_value_in_export_refused),
 	    cmocka_unit_test(digest),
+	    cmocka_unit_test(digest_of_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

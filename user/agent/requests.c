@@ -31,7 +31,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -628,32 +627,6 @@ static int damping_status(struct agent *a, const struct xfab_ctl_req *r, char *o
 	return (int)o;
 }
 
-/* The config xfabd runs (docs/CONTROL.md, config-info): the file, made
- * absolute here (xfabctl's directory is not xfabd's), the digest of the
- * text last loaded from it (at start or SIGHUP) and how it was read, so
- * xfabctl can tell whether the file still holds it (config export). */
-static int config_info(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
-{
-	char abs[PATH_MAX], abs_cat[PATH_MAX], path[2 * PATH_MAX], cat[2 * PATH_MAX] = "null";
-	const char *p = realpath(a->cfg_path, abs) ? abs : a->cfg_path;
-	const char *c = a->cfg_source.catalogue;
-	int n;
-
-	(void)r;
-	if (c && realpath(c, abs_cat))
-		c = abs_cat;
-	if (xfab_ctl_json_string(path, sizeof(path), p) < 0 ||
-	    (c && xfab_ctl_json_string(cat, sizeof(cat), c) < 0))
-		return refuse(out, outlen, "", "path too long");
-	n = snprintf(out, outlen,
-		     "{\"ok\":true,\"path\":%s,\"digest\":\"%016llx\",\"format\":\"%s\","
-		     "\"catalogue\":%s}\n",
-		     path, (unsigned long long)a->cfg.digest, a->cfg.sonic ? "sonic" : "xfab", cat);
-	if (n < 0 || (size_t)n >= outlen)
-		return refuse(out, outlen, "", "response too long");
-	return n;
-}
-
 static int ping(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
 {
 	(void)a;
@@ -689,7 +662,6 @@ static struct ctl_handler {
     [XFAB_CTL_FIB_STATUS] = {.reply = fib_status},
     [XFAB_CTL_RESTART] = {.reply = restart},
     [XFAB_CTL_DAMPING_STATUS] = {.reply = damping_status},
-    [XFAB_CTL_CONFIG_INFO] = {.reply = config_info},
 };
 
 static int ctl_register(enum xfab_ctl_cmd cmd, struct ctl_handler h)

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static void exp_acl_table(struct exp *x, const struct xfab_config *cfg,
-			  const struct xfab_cfg_acl_table *t)
+static void cfg_exp_acl_table(struct cfg_exp *x, const struct xfab_config *cfg,
+			      const struct xfab_cfg_acl_table *t)
 {
 	char ports[XFAB_MAX_PORTS * XFAB_IFNAMSIZ + 1];
 	size_t o = 0;
@@ -20,78 +20,79 @@ static void exp_acl_table(struct exp *x, const struct xfab_config *cfg,
 		if (t->ports & (1ull << p))
 			o += (size_t)snprintf(ports + o, sizeof(ports) - o, "%s%s", o ? "," : "",
 					      cfg->ports[p].name);
-	exp_add(x, "ACL_TABLE", t->name, "type", "%s", t->is_v6 ? "L3V6" : "L3");
-	exp_add(x, "ACL_TABLE", t->name, "stage", "ingress");
-	exp_add_list(x, "ACL_TABLE", t->name, "ports", ports);
+	cfg_exp_add(x, "ACL_TABLE", t->name, "type", "%s", t->is_v6 ? "L3V6" : "L3");
+	cfg_exp_add(x, "ACL_TABLE", t->name, "stage", "ingress");
+	cfg_exp_add_list(x, "ACL_TABLE", t->name, "ports", ports);
 }
 
 /* addr/mask (network order) as a prefix: the mask is contiguous (the
  * parser made it from a length). */
-static void exp_acl_prefix(struct exp *x, const char *key, const char *field, int v6,
-			   const __be32 *addr, const __be32 *mask)
+static void cfg_exp_acl_prefix(struct cfg_exp *x, const char *key, const char *field, int v6,
+			       const __be32 *addr, const __be32 *mask)
 {
 	char a[INET6_ADDRSTRLEN];
 	int plen = 0;
 
 	for (int w = 0; w < 4; w++)
 		plen += __builtin_popcount(ntohl(mask[w]));
-	exp_add(x, "ACL_RULE", key, field, "%s/%d",
-		exp_addr(v6 ? AF_INET6 : AF_INET, (const __u8 *)addr, a, sizeof(a)), plen);
+	cfg_exp_add(x, "ACL_RULE", key, field, "%s/%d",
+		    cfg_exp_addr(v6 ? AF_INET6 : AF_INET, (const __u8 *)addr, a, sizeof(a)), plen);
 }
 
-static void exp_acl_ports(struct exp *x, const char *key, const char *field, __u16 lo, __u16 hi)
+static void cfg_exp_acl_ports(struct cfg_exp *x, const char *key, const char *field, __u16 lo,
+			      __u16 hi)
 {
 	if (lo == hi)
-		exp_add(x, "ACL_RULE", key, field, "%u", lo);
+		cfg_exp_add(x, "ACL_RULE", key, field, "%u", lo);
 	else
-		exp_add(x, "ACL_RULE", key, field, "%u-%u", lo, hi);
+		cfg_exp_add(x, "ACL_RULE", key, field, "%u-%u", lo, hi);
 }
 
-static void exp_acl_match(struct exp *x, const char *key, const struct xfab_acl_rule *m)
+static void cfg_exp_acl_match(struct cfg_exp *x, const char *key, const struct xfab_acl_rule *m)
 {
 	const char *r = "ACL_RULE";
 	int v6 = m->is_v6;
 
 	if (m->fields & XFAB_ACL_F_SRC)
-		exp_acl_prefix(x, key, v6 ? "SRC_IPV6" : "SRC_IP", v6, m->src, m->src_mask);
+		cfg_exp_acl_prefix(x, key, v6 ? "SRC_IPV6" : "SRC_IP", v6, m->src, m->src_mask);
 	if (m->fields & XFAB_ACL_F_DST)
-		exp_acl_prefix(x, key, v6 ? "DST_IPV6" : "DST_IP", v6, m->dst, m->dst_mask);
+		cfg_exp_acl_prefix(x, key, v6 ? "DST_IPV6" : "DST_IP", v6, m->dst, m->dst_mask);
 	if (m->fields & XFAB_ACL_F_PROTO)
-		exp_add(x, r, key, "IP_PROTOCOL", "%u", m->proto);
+		cfg_exp_add(x, r, key, "IP_PROTOCOL", "%u", m->proto);
 	if (m->fields & XFAB_ACL_F_SPORT)
-		exp_acl_ports(x, key,
-			      m->sport_lo == m->sport_hi ? "L4_SRC_PORT" : "L4_SRC_PORT_RANGE",
-			      m->sport_lo, m->sport_hi);
+		cfg_exp_acl_ports(x, key,
+				  m->sport_lo == m->sport_hi ? "L4_SRC_PORT" : "L4_SRC_PORT_RANGE",
+				  m->sport_lo, m->sport_hi);
 	if (m->fields & XFAB_ACL_F_DPORT)
-		exp_acl_ports(x, key,
-			      m->dport_lo == m->dport_hi ? "L4_DST_PORT" : "L4_DST_PORT_RANGE",
-			      m->dport_lo, m->dport_hi);
+		cfg_exp_acl_ports(x, key,
+				  m->dport_lo == m->dport_hi ? "L4_DST_PORT" : "L4_DST_PORT_RANGE",
+				  m->dport_lo, m->dport_hi);
 	if (m->fields & XFAB_ACL_F_DSCP)
-		exp_add(x, r, key, "DSCP", "%u", m->dscp);
+		cfg_exp_add(x, r, key, "DSCP", "%u", m->dscp);
 	if (m->fields & XFAB_ACL_F_TCP_FLAGS)
-		exp_add(x, r, key, "TCP_FLAGS", "0x%02x/0x%02x", m->tcp_flags, m->tcp_mask);
+		cfg_exp_add(x, r, key, "TCP_FLAGS", "0x%02x/0x%02x", m->tcp_flags, m->tcp_mask);
 	if (m->fields & XFAB_ACL_F_BTH)
-		exp_add(x, r, key, "BTH_OPCODE", "0x%02x/0x%02x", m->bth_opcode, m->bth_mask);
+		cfg_exp_add(x, r, key, "BTH_OPCODE", "0x%02x/0x%02x", m->bth_opcode, m->bth_mask);
 	if (m->fields & XFAB_ACL_F_AETH)
-		exp_add(x, r, key, "AETH_SYNDROME", "0x%02x/0x%02x", m->aeth, m->aeth_mask);
+		cfg_exp_add(x, r, key, "AETH_SYNDROME", "0x%02x/0x%02x", m->aeth, m->aeth_mask);
 }
 
-void exp_acl(struct exp *x, const struct xfab_config *cfg)
+void cfg_exp_acl(struct cfg_exp *x, const struct xfab_config *cfg)
 {
 	const struct xfab_cfg_acl *acl = &cfg->acl;
 	char key[2 * XFAB_ACL_NAME_MAX + 2];
 
 	for (int t = 0; t < acl->n_tables; t++)
-		exp_acl_table(x, cfg, &acl->tables[t]);
+		cfg_exp_acl_table(x, cfg, &acl->tables[t]);
 	for (int i = 0; i < acl->n_rules; i++) {
 		const struct xfab_cfg_acl_rule *rule = &acl->rules[i];
 
 		snprintf(key, sizeof(key), "%s|%s", acl->tables[rule->table].name, rule->name);
-		exp_keep_order(x, i);
-		exp_add_u32(x, "ACL_RULE", key, "PRIORITY", rule->priority);
-		exp_add(x, "ACL_RULE", key, "PACKET_ACTION", "%s",
-			rule->match.action == XFAB_ACL_DROP ? "DROP" : "FORWARD");
-		exp_acl_match(x, key, &rule->match);
+		cfg_exp_keep_order(x, i);
+		cfg_exp_add_u32(x, "ACL_RULE", key, "PRIORITY", rule->priority);
+		cfg_exp_add(x, "ACL_RULE", key, "PACKET_ACTION", "%s",
+			    rule->match.action == XFAB_ACL_DROP ? "DROP" : "FORWARD");
+		cfg_exp_acl_match(x, key, &rule->match);
 	}
-	exp_keep_order(x, -1);
+	cfg_exp_keep_order(x, -1);
 }

@@ -9,57 +9,59 @@
 
 /* One value of the export: TABLE|key.field = value. A row with no field is
  * an entry without fields ({}); with no key, a table without entries. */
-struct exp_row {
+struct cfg_exp_row {
 	char *table, *key, *field, *value;
 	int order; /* the key's place when its table keeps the config's order */
 	int list;  /* value is a comma list written as a JSON array (a leaf-list) */
 };
 
-struct exp {
-	struct exp_row *rows;
+struct cfg_exp {
+	struct cfg_exp_row *rows;
 	size_t n, cap;
 	int failed; /* out of memory: the export fails as a whole */
-	int order;  /* stamped on the rows added (exp_keep_order) */
+	int order;  /* stamped on the rows added (cfg_exp_keep_order) */
 };
 
 /* value printf-style; table or key NULL as above. */
-void exp_add(struct exp *x, const char *table, const char *key, const char *field, const char *fmt,
-	     ...) __attribute__((format(printf, 5, 6)));
-void exp_add_u32(struct exp *x, const char *table, const char *key, const char *field, __u32 v);
+void cfg_exp_add(struct cfg_exp *x, const char *table, const char *key, const char *field,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void cfg_exp_add_u32(struct cfg_exp *x, const char *table, const char *key, const char *field,
+		     __u32 v);
 /* A leaf-list (ACL_TABLE ports): value, a comma list, as an array. */
-void exp_add_list(struct exp *x, const char *table, const char *key, const char *field,
-		  const char *value);
+void cfg_exp_add_list(struct cfg_exp *x, const char *table, const char *key, const char *field,
+		      const char *value);
 /* An entry with no fields, and a table with no entries. */
-void exp_entry(struct exp *x, const char *table, const char *key);
-void exp_table(struct exp *x, const char *table);
+void cfg_exp_entry(struct cfg_exp *x, const char *table, const char *key);
+void cfg_exp_table(struct cfg_exp *x, const char *table);
 /* The rows added from now on keep place order in their table, before the
  * sorted ones: a table whose order means something to xfab (PORT, VNET,
  * VNET_ROUTE_TUNNEL: the index compiled; ACL_RULE: a tie in PRIORITY).
  * -1: sorted again. */
-void exp_keep_order(struct exp *x, int order);
+void cfg_exp_keep_order(struct cfg_exp *x, int order);
 
 /* "10.0.0.0/24", "fd00::/64" */
-const char *exp_prefix(const struct xfab_prefix *p, char *buf, size_t len);
-const char *exp_addr(int family, const __u8 *a, char *buf, size_t len);
-const char *exp_mac(const __u8 mac[6], char *buf, size_t len);
-/* A path's "nexthop", "ifname" and (when not all 1) "weight" fields. */
-void exp_path(struct exp *x, const struct xfab_config *cfg, const char *table, const char *key,
-	      const struct xfab_cfg_route *rt);
+const char *cfg_exp_prefix(const struct xfab_prefix *p, char *buf, size_t len);
+const char *cfg_exp_addr(int family, const __u8 *a, char *buf, size_t len);
+const char *cfg_exp_mac(const __u8 mac[6], char *buf, size_t len);
+
+/* Sorts the rows and writes them (export_rows.c); frees them. */
+void cfg_exp_write(struct cfg_exp *x, FILE *out);
+void cfg_exp_free(struct cfg_exp *x);
 
 /* Each table group's writer (one table-driven list: export.c). */
-void exp_device(struct exp *x, const struct xfab_config *cfg);	/* export_tables.c */
-void exp_ports(struct exp *x, const struct xfab_config *cfg);	/* export_tables.c */
-void exp_l3(struct exp *x, const struct xfab_config *cfg);	/* export_tables.c */
-void exp_routes(struct exp *x, const struct xfab_config *cfg);	/* export_tables.c */
-void exp_overlay(struct exp *x, const struct xfab_config *cfg); /* export_tables.c */
-void exp_lb(struct exp *x, const struct xfab_config *cfg);	/* export_tables.c */
-void exp_dscp(struct exp *x, const struct xfab_config *cfg);	/* export_qos.c */
-void exp_wred(struct exp *x, const struct xfab_config *cfg);	/* export_qos.c */
-void exp_queues(struct exp *x, const struct xfab_config *cfg);	/* export_qos.c */
-void exp_pfc(struct exp *x, const struct xfab_config *cfg);	/* export_qos.c */
-void exp_buffers(struct exp *x, const struct xfab_config *cfg); /* export_qos.c */
-void exp_pfc_wd(struct exp *x, const struct xfab_config *cfg);	/* export_qos.c */
-void exp_copp(struct exp *x, const struct xfab_config *cfg);	/* export_qos.c */
-void exp_acl(struct exp *x, const struct xfab_config *cfg);	/* export_acl.c */
+void cfg_exp_device(struct cfg_exp *x, const struct xfab_config *cfg);	/* export_tables.c */
+void cfg_exp_ports(struct cfg_exp *x, const struct xfab_config *cfg);	/* export_tables.c */
+void cfg_exp_l3(struct cfg_exp *x, const struct xfab_config *cfg);	/* export_tables.c */
+void cfg_exp_routes(struct cfg_exp *x, const struct xfab_config *cfg);	/* export_tables.c */
+void cfg_exp_overlay(struct cfg_exp *x, const struct xfab_config *cfg); /* export_tables.c */
+void cfg_exp_lb(struct cfg_exp *x, const struct xfab_config *cfg);	/* export_tables.c */
+void cfg_exp_dscp(struct cfg_exp *x, const struct xfab_config *cfg);	/* export_qos.c */
+void cfg_exp_wred(struct cfg_exp *x, const struct xfab_config *cfg);	/* export_qos.c */
+void cfg_exp_queues(struct cfg_exp *x, const struct xfab_config *cfg);	/* export_qos.c */
+void cfg_exp_pfc(struct cfg_exp *x, const struct xfab_config *cfg);	/* export_qos.c */
+void cfg_exp_buffers(struct cfg_exp *x, const struct xfab_config *cfg); /* export_qos.c */
+void cfg_exp_pfc_wd(struct cfg_exp *x, const struct xfab_config *cfg);	/* export_qos.c */
+void cfg_exp_copp(struct cfg_exp *x, const struct xfab_config *cfg);	/* export_qos.c */
+void cfg_exp_acl(struct cfg_exp *x, const struct xfab_config *cfg);	/* export_acl.c */
 
 #endif

@@ -13,13 +13,13 @@
 
 /* One map, SONiC's usual name; every DSCP spelt out (SONiC's defaults are
  * xfab's for those a file leaves out, docs/CONFIG.md). */
-void exp_dscp(struct exp *x, const struct xfab_config *cfg)
+void cfg_exp_dscp(struct cfg_exp *x, const struct xfab_config *cfg)
 {
 	char dscp[4];
 
 	for (int d = 0; d < XFAB_NUM_DSCP; d++) {
 		snprintf(dscp, sizeof(dscp), "%d", d);
-		exp_add_u32(x, "DSCP_TO_TC_MAP", "AZURE", dscp, cfg->dscp_to_tc[d]);
+		cfg_exp_add_u32(x, "DSCP_TO_TC_MAP", "AZURE", dscp, cfg->dscp_to_tc[d]);
 	}
 }
 
@@ -28,25 +28,26 @@ void exp_dscp(struct exp *x, const struct xfab_config *cfg)
  * (sonic-wred-profile.yang) once the parser reads them. */
 static const struct {
 	const char *min, *max, *probability, *ecn, *drop_nonect;
-} exp_wred_names = {"min_threshold", "max_threshold", "max_probability", "ecn", "drop_nonect"};
+} cfg_exp_wred_names = {"min_threshold", "max_threshold", "max_probability", "ecn", "drop_nonect"};
 
-void exp_wred(struct exp *x, const struct xfab_config *cfg)
+void cfg_exp_wred(struct cfg_exp *x, const struct xfab_config *cfg)
 {
 	for (int i = 0; i < cfg->n_wred; i++) {
 		const struct xfab_cfg_wred *w = &cfg->wred[i];
 		const char *t = "WRED_PROFILE";
 
-		exp_add_u32(x, t, w->name, exp_wred_names.min, w->kmin_bytes);
-		exp_add_u32(x, t, w->name, exp_wred_names.max, w->kmax_bytes);
-		exp_add_u32(x, t, w->name, exp_wred_names.probability, w->pmax_percent);
-		exp_add(x, t, w->name, exp_wred_names.ecn, "%s", w->ecn ? "ecn_all" : "ecn_none");
-		exp_add(x, t, w->name, exp_wred_names.drop_nonect, "%s",
-			w->drop_nonect ? "true" : "false");
+		cfg_exp_add_u32(x, t, w->name, cfg_exp_wred_names.min, w->kmin_bytes);
+		cfg_exp_add_u32(x, t, w->name, cfg_exp_wred_names.max, w->kmax_bytes);
+		cfg_exp_add_u32(x, t, w->name, cfg_exp_wred_names.probability, w->pmax_percent);
+		cfg_exp_add(x, t, w->name, cfg_exp_wred_names.ecn, "%s",
+			    w->ecn ? "ecn_all" : "ecn_none");
+		cfg_exp_add(x, t, w->name, cfg_exp_wred_names.drop_nonect, "%s",
+			    w->drop_nonect ? "true" : "false");
 	}
 }
 
 /* QUEUE|PORT|TC, one class an entry. */
-void exp_queues(struct exp *x, const struct xfab_config *cfg)
+void cfg_exp_queues(struct cfg_exp *x, const struct xfab_config *cfg)
 {
 	char key[64];
 
@@ -57,13 +58,13 @@ void exp_queues(struct exp *x, const struct xfab_config *cfg)
 			if (w < 0)
 				continue;
 			snprintf(key, sizeof(key), "%s|%d", cfg->ports[p].name, tc);
-			exp_add(x, "QUEUE", key, "wred_profile", "%s", cfg->wred[w].name);
+			cfg_exp_add(x, "QUEUE", key, "wred_profile", "%s", cfg->wred[w].name);
 		}
 }
 
 /* PORT_QOS_MAP's pfc_enable for the ports with PFC; CABLE_LENGTH for every
  * port (the derived headroom reads it; 5m unless set). */
-void exp_pfc(struct exp *x, const struct xfab_config *cfg)
+void cfg_exp_pfc(struct cfg_exp *x, const struct xfab_config *cfg)
 {
 	char list[2 * XFAB_NUM_PRIO + 1], m[16];
 
@@ -72,7 +73,7 @@ void exp_pfc(struct exp *x, const struct xfab_config *cfg)
 		size_t o = 0;
 
 		snprintf(m, sizeof(m), "%um", port->pfc.cable_m);
-		exp_add(x, "CABLE_LENGTH", "AZURE", port->name, "%s", m);
+		cfg_exp_add(x, "CABLE_LENGTH", "AZURE", port->name, "%s", m);
 		if (!port->pfc.enabled)
 			continue;
 		list[0] = '\0';
@@ -80,7 +81,7 @@ void exp_pfc(struct exp *x, const struct xfab_config *cfg)
 			if (port->pfc.enabled & (1u << prio))
 				o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%d",
 						      o ? "," : "", prio);
-		exp_add(x, "PORT_QOS_MAP", port->name, "pfc_enable", "%s", list);
+		cfg_exp_add(x, "PORT_QOS_MAP", port->name, "pfc_enable", "%s", list);
 	}
 }
 
@@ -89,7 +90,7 @@ void exp_pfc(struct exp *x, const struct xfab_config *cfg)
  * BUFFER_PG entry gave, named after them. A derived PG (no entry) is left
  * to be derived again. SONiC's spelling (pool, size, xoff as the headroom,
  * dynamic_th) replaces this writer once the parser reads it. */
-void exp_buffers(struct exp *x, const struct xfab_config *cfg)
+void cfg_exp_buffers(struct cfg_exp *x, const struct xfab_config *cfg)
 {
 	char key[64], name[64];
 
@@ -101,16 +102,16 @@ void exp_buffers(struct exp *x, const struct xfab_config *cfg)
 				continue;
 			snprintf(name, sizeof(name), "pg_lossless_%u_%u_%u", pfc->xoff[prio],
 				 pfc->xon[prio], pfc->headroom[prio]);
-			exp_add_u32(x, "BUFFER_PROFILE", name, "xoff", pfc->xoff[prio]);
-			exp_add_u32(x, "BUFFER_PROFILE", name, "xon", pfc->xon[prio]);
-			exp_add_u32(x, "BUFFER_PROFILE", name, "headroom", pfc->headroom[prio]);
+			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "xoff", pfc->xoff[prio]);
+			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "xon", pfc->xon[prio]);
+			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "headroom", pfc->headroom[prio]);
 			snprintf(key, sizeof(key), "%s|%d", cfg->ports[p].name, prio);
-			exp_add(x, "BUFFER_PG", key, "profile", "%s", name);
+			cfg_exp_add(x, "BUFFER_PG", key, "profile", "%s", name);
 		}
 	}
 }
 
-void exp_pfc_wd(struct exp *x, const struct xfab_config *cfg)
+void cfg_exp_pfc_wd(struct cfg_exp *x, const struct xfab_config *cfg)
 {
 	for (int p = 0; p < cfg->n_ports; p++) {
 		const struct xfab_cfg_pfc *pfc = &cfg->ports[p].pfc;
@@ -118,26 +119,26 @@ void exp_pfc_wd(struct exp *x, const struct xfab_config *cfg)
 
 		if (pfc->wd_action == XFAB_PFCWD_OFF)
 			continue;
-		exp_add(x, "PFC_WD", k, "action", "%s", xfab_pfcwd_action_name(pfc->wd_action));
-		exp_add_u32(x, "PFC_WD", k, "detection_time", pfc->wd_detection_ms);
-		exp_add_u32(x, "PFC_WD", k, "restoration_time", pfc->wd_restoration_ms);
+		cfg_exp_add(x, "PFC_WD", k, "action", "%s", xfab_pfcwd_action_name(pfc->wd_action));
+		cfg_exp_add_u32(x, "PFC_WD", k, "detection_time", pfc->wd_detection_ms);
+		cfg_exp_add_u32(x, "PFC_WD", k, "restoration_time", pfc->wd_restoration_ms);
 	}
 	if (cfg->pfcwd_poll_ms != 200)
-		exp_add_u32(x, "PFC_WD", "GLOBAL", "POLL_INTERVAL", cfg->pfcwd_poll_ms);
+		cfg_exp_add_u32(x, "PFC_WD", "GLOBAL", "POLL_INTERVAL", cfg->pfcwd_poll_ms);
 }
 
 /* COPP_TABLE, the groups the config set (the others keep SONiC's default).
  * SONiC's COPP_GROUP/COPP_TRAP (sonic-copp.yang) replace it here once the
  * parser reads them. */
-void exp_copp(struct exp *x, const struct xfab_config *cfg)
+void cfg_exp_copp(struct cfg_exp *x, const struct xfab_config *cfg)
 {
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++) {
 		const struct xfab_cfg_copp *cp = &cfg->copp[g];
 
 		if (!cp->configured)
 			continue;
-		exp_add_u32(x, "COPP_TABLE", xfab_copp_group_name(g), "cir", cp->cir);
+		cfg_exp_add_u32(x, "COPP_TABLE", xfab_copp_group_name(g), "cir", cp->cir);
 		if (cp->cir)
-			exp_add_u32(x, "COPP_TABLE", xfab_copp_group_name(g), "cbs", cp->cbs);
+			cfg_exp_add_u32(x, "COPP_TABLE", xfab_copp_group_name(g), "cbs", cp->cbs);
 	}
 }
