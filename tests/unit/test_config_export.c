@@ -16,7 +16,8 @@
  *     every value a string, indent 4, tables in byte order, keys in natural
  *     order (Ethernet4 before Ethernet12), PORT in the config's order;
  *   - the export is held to the parser's rules: a value made bad in it is
- *     refused at its line and column;
+ *     refused at its line and column, and xfabd --check --format sonic
+ *     (the daemon itself, ports resolved) passes an export;
  *   - the digest is FNV-1a 64 (the FNV spec's test vectors) of the text,
  *     of a file's bytes too.
  */
@@ -28,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -381,6 +383,47 @@ static void bad_value_in_export_refused(void **state)
 	free(text);
 }
 
+/* xfabd --check --format sonic passes the export of a config whose one
+ * port is lo (every namespace has it): the daemon's own reading, ports
+ * resolved, nothing ignored. Skipped when xfabd is not built. */
+static void xfabd_checks_the_export(void **state)
+{
+	char xfabd[4096], file[] = "/tmp/xfab-export-XXXXXX", cmd[8300], out[1024] = "";
+	struct xfab_config cfg;
+	size_t n = 0;
+	FILE *f, *p;
+	int fd;
+
+	(void)state;
+	snprintf(xfabd, sizeof(xfabd), "%s/build/xfabd", test_srcdir());
+	if (access(xfabd, X_OK))
+		skip();
+	parse_sonic("lo.json",
+		    "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"lo1\"}},\n"
+		    " \"PORT\": {\"lo\": {\"mtu\": \"9000\"}},\n"
+		    " \"INTERFACE\": {\"lo|10.9.9.1/24\": {}},\n"
+		    " \"ROUTE\": {\"10.8.0.0/16\": {\"nexthop\": \"10.9.9.2\"}}}\n",
+		    &cfg);
+	fd = mkstemp(file);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_int_equal(xfab_config_export(&cfg, f), 0);
+	fclose(f);
+	xfab_config_free(&cfg);
+	snprintf(cmd, sizeof(cmd), "'%s' -c '%s' --format sonic --check 2>&1", xfabd, file);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	assert_int_equal(pclose(p), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "%s: OK (lo1, 1 ports, 1 addresses, 1 routes)\n"
+		 "%s: SONiC CONFIG_DB; ignored: nothing\n",
+		 file, file);
+	assert_string_equal(out, cmd);
+	unlink(file);
+}
+
 /* FNV-1a 64's test vectors (Fowler, Noll, Vo: "" and "a", "foobar"), and
  * a parse's digest is its text's. */
 static void digest(void **state)
@@ -435,6 +478,7 @@ int main(void)
 	    cmocka_unit_test(text_shape),
 	    cmocka_unit_test(port_order_kept),
 	    cmocka_unit_test(bad_value_in_export_refused),
+	    cmocka_unit_test(xfabd_checks_the_export),
 	    cmocka_unit_test(digest),
 	    cmocka_unit_test(digest_of_file),
 	};
