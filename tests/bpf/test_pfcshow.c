@@ -518,7 +518,7 @@ static void test_cli_tables(void **state)
 	    "status\ninterfaces damping\n"
 	    "pfc counters\n"
 	    "pfc status\npfcwd config\npfcwd stats\nvnet brief\nvnet routes\nvnet counters\n"
-	    "vxlan tunnel\n";
+	    "vxlan tunnel\nconfig-coverage\n";
 	static const char *const refused[] = {
 	    "show routes --in eth1", "trace --in eth1 --src 10.0.0.1 --dst 10.0.0.2 --sport 7x",
 	    "te del --via 10.0.0.1", "watch counters --interval soon", "hash --bogus"};

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -773,6 +774,34 @@ static void test_handler_table(void **state)
 	assert_int_equal(rec.ops, 0);
 }
 
+/* config-info (docs/CONTROL.md): the file xfabd runs, made absolute, the
+ * FNV-1a 64 of the text it parsed (as xfab_config_digest computes it, whose
+ * vectors test_config_export checks), the format, no catalogue. */
+static void test_config_info(void **state)
+{
+	char tmpl[] = "/tmp/xfab-config-info-XXXXXX", path[64], want[256];
+	char *text = config_text(TE_ON);
+	int fd = mkstemp(tmpl);
+	struct answer a;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	/* a path with a detour: the answer is the file's real path */
+	snprintf(path, sizeof(path), "/tmp/../%s", tmpl + 1);
+	A->cfg_path = path;
+	a = ask("{\"cmd\":\"config-info\"}");
+	assert_true(a.ok);
+	snprintf(want, sizeof(want),
+		 "{\"ok\":true,\"path\":\"%s\",\"digest\":\"%016llx\",\"format\":\"xfab\","
+		 "\"catalogue\":null}\n",
+		 tmpl,
+		 (unsigned long long)xfab_config_digest(XFAB_CFG_DIGEST_INIT, text, strlen(text)));
+	assert_string_equal(a.line, want);
+	unlink(tmpl);
+	free(text);
+}
+
 /* The generation fence, rule by rule. A refused request writes nothing
  * and leaves every pin and the switch's generation as they were. */
 static void test_generations(void **state)
@@ -1160,6 +1189,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_te_list_pages, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_te_list_every_start, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_damping_status, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_config_info, setup, teardown),
 	};
 
 	xfab_log_quiet = 1; /* xfabd's own lines: the answers are what is judged */

@@ -206,6 +206,24 @@ static const struct ctl_cmd interface_cmds[] = {
     {NULL},
 };
 
+static const struct xfab_opt config_export_opts[] = {
+    CTL_OPT_STR("format", format, "sonic", "the format written: SONiC's CONFIG_DB (the one)"),
+    XFAB_OPT_STR("output", 'o', ctl_given.output, "FILE", "write FILE (whole, or not at all)"),
+    XFAB_OPT_STR("config", 'c', ctl_given.config, "FILE",
+		 "export FILE, not the switch's running config"),
+    CTL_OPT_STR("sonic-catalogue", catalogue, "FILE", "SONiC's catalogue, to read a SONiC FILE"),
+    XFAB_OPT_END,
+};
+
+static const struct ctl_cmd config_cmds[] = {
+    {"export", NULL, NULL, ctl_config_export,
+     "the running config (what xfabd loaded last) or FILE's as SONiC CONFIG_DB JSON",
+     .opts = config_export_opts,
+     .args = "[--format sonic] [-o|--output FILE] [-c|--config FILE] [--sonic-catalogue FILE]",
+     .config_file = 1},
+    {NULL},
+};
+
 static const struct ctl_cmd fabric_cmds[] = {
     {"report", NULL, NULL, ctl_cmd_fabric_report,
      "every switch of a fabric (fabric.json of xfab-lab): bytes per link and direction, ECMP "
@@ -242,6 +260,7 @@ const struct ctl_cmd ctl_top_cmds[] = {
     {"pfcwd", pfcwd_cmds, NULL, NULL, "the PFC watchdog (SONiC's pfcwd)"},
     {"interface", interface_cmds, NULL, NULL, "a port drained and returned"},
     {"fabric", fabric_cmds, NULL, NULL, "across every switch of a fabric"},
+    {"config", config_cmds, NULL, NULL, "the switch's config file"},
     {NULL},
 };
 

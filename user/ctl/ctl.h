@@ -36,6 +36,8 @@ struct ctl_opts {
 	int drain, undrain, threshold_set, min_frames_set;
 	const char *link;
 	const char *operand, *reason; /* interface drain PORT [--reason TEXT] */
+	/* config export, show config-coverage: -c FILE instead of the switch's */
+	const char *config, *output, *format, *catalogue;
 };
 
 /* The options every command was given (main.c): the option tables
@@ -58,6 +60,7 @@ struct ctl_cmd {
 	const struct xfab_opt *opts; /* the verb's options (NULL: none) */
 	const char *args;	     /* its synopsis after the words, for --help */
 	int operand;		     /* a verb taking one word after it (a PORT): o->operand */
+	int config_file;	     /* with -c FILE it reads the file: no switch to find */
 };
 
 /*
@@ -163,6 +166,14 @@ int ctl_interface_undrain(const struct ctl_opts *o);
 int ctl_cmd_fabric_report(const struct ctl_opts *o);
 /* fabric_doctor.c: the links that lose or damage frames (0 none, 1 some) */
 int ctl_cmd_fabric_doctor(const struct ctl_opts *o);
+
+/* config_source.c: the config a command reads, parsed into cfg: the file
+ * -c names, or the one the switch's xfabd runs, refused when it no longer
+ * holds the text xfabd loaded. 0, or the exit status (said why). */
+int ctl_config_read(const struct ctl_opts *o, const char *what, struct xfab_config *cfg, char *path,
+		    size_t path_len);
+/* config_export.c: config export [--format sonic] [-o FILE] [-c FILE] */
+int ctl_config_export(const struct ctl_opts *o);
 
 /* request.c: one request to xfabd, its answer printed (-j: as sent);
  * 0, 1 when refused or xfabd is not there, 2 for a request too long */

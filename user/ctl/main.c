@@ -237,8 +237,9 @@ int main(int argc, char **argv)
 	ret = xfab_opts_parse(&(const struct xfab_opts){prog, c->args, rows, NULL}, argc, argv);
 	if (ret < 0)
 		return xfab_opts_exit(ret);
-	/* fabric commands find every switch's pins in the fabric's description */
-	if (!c->fabric && ctl_resolve_switch())
+	/* fabric commands find every switch's pins in the fabric's description;
+	 * a command given a config file reads that, not a switch */
+	if (!c->fabric && !(c->config_file && ctl_given.config) && ctl_resolve_switch())
 		return 1;
 	ret = c->view ? c->view() : c->verb(&ctl_given);
 	if (ctl_json)

@@ -6,6 +6,7 @@
 
 #include <linux/types.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "dscp.h"    /* xfab_default_dscp_to_tc */
 #include "acl.h"     /* struct xfab_cfg_acl */
@@ -229,6 +230,9 @@ struct xfab_config {
 	int sonic;
 	int n_ignored;
 	char **ignored;
+	/* xfab_config_digest of the bytes parsed: whether a file still holds
+	 * the text a running xfabd loaded (xfabctl config export) */
+	__u64 digest;
 };
 
 /* The groups xfabd loads a FIB with (v6: 0 IPv4, 1 IPv6): the configured
@@ -274,6 +278,37 @@ int xfab_config_parse_as(const char *file, const char *text, const struct xfab_c
 int xfab_config_load_as(const char *path, const struct xfab_cfg_source *src,
 			struct xfab_config *cfg, struct xfab_cfg_errors *errs);
 void xfab_config_free(struct xfab_config *cfg);
+/* FNV-1a, 64 bits, of len bytes of buf, continuing from h (start from
+ * XFAB_CFG_DIGEST_INIT): tells an edited file from the one loaded; not a
+ * defence against a forger. */
+#define XFAB_CFG_DIGEST_INIT 0xcbf29ce484222325ull
+__u64 xfab_config_digest(__u64 h, const void *buf, size_t len);
+/* cfg as a SONiC CONFIG_DB document on out (docs/SONIC.md, "Export and
+ * coverage"): every table and field that sets what xfab compiles, so that
+ * reading it back (format sonic) compiles the same tables. 0, or -1 with
+ * errno (ENOMEM, or the write's). */
+int xfab_config_export(const struct xfab_config *cfg, FILE *out);
+
+/* What of a config file xfab carries out (config/coverage.c): used (xfab's,
+ * or SONiC's with SONiC's meaning), mapped (SONiC's spelling onto xfab's
+ * own mechanism, note says how) or ignored (SONiC's, not implemented: on
+ * cfg->ignored). */
+enum xfab_cov_status { XFAB_COV_USED, XFAB_COV_MAPPED, XFAB_COV_IGNORED };
+struct xfab_cov_item {
+	const char *table;    /* as the file spells it (valid while root is) */
+	const char *field;    /* NULL: the table itself */
+	unsigned int entries; /* the table's entries; a field's: those that set it */
+	enum xfab_cov_status status;
+	const char *note; /* mapped: onto what; else NULL */
+};
+typedef void (*xfab_cov_fn)(void *arg, const struct xfab_cov_item *item);
+/* fn for each table of root (the document cfg was parsed from), in the
+ * file's order, each followed by its fields (not for an ignored table, nor
+ * for a table whose fields are data: DSCP_TO_TC_MAP, CABLE_LENGTH). */
+struct json_value;
+void xfab_config_coverage(const struct xfab_config *cfg, const struct json_value *root,
+			  xfab_cov_fn fn, void *arg);
+const char *xfab_cov_status_name(enum xfab_cov_status s);
 /* A reload from running to next (both parsed): refuses what needs a
  * restart (hostname, datapath, port list) and a switch-over the tables
  * cannot hold while old and new entries are both live (make before break).

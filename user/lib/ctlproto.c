@@ -35,6 +35,7 @@ static const struct {
     [XFAB_CTL_DAMPING_STATUS] = {"damping-status", {"from", NULL}, 0},
     [XFAB_CTL_PORT_DRAIN] = {"port-drain", {"port", "reason", NULL}, 1},
     [XFAB_CTL_PORT_UNDRAIN] = {"port-undrain", {"port", NULL}, 1},
+    [XFAB_CTL_CONFIG_INFO] = {"config-info", {NULL}, 0},
 };
 
 /* A request's string field by name (NULL: no such field). */
@@ -262,7 +263,7 @@ static int request_cmd(const struct json_value *root, struct xfab_ctl_err *err)
 		     "unknown command \"%.64s\" (ping, te-add, te-del, te-clear, "
 		     "clear-watermark, clear-counters, fib-status, restart, pfcwd-start, "
 		     "pfcwd-stop, pfcwd-interval, te-sweep, te-list, damping-status, "
-		     "port-drain, port-undrain)",
+		     "port-drain, port-undrain, config-info)",
 		     f->str);
 	return cmd;
 }

@@ -36,6 +36,7 @@ enum xfab_ctl_cmd {
 	XFAB_CTL_DAMPING_STATUS, /* answer: link event damping per port, a page */
 	XFAB_CTL_PORT_DRAIN,	 /* a port out of every group, held (docs/OPERATIONS.md) */
 	XFAB_CTL_PORT_UNDRAIN,	 /* ... back */
+	XFAB_CTL_CONFIG_INFO,	 /* answer: the config file xfabd runs, its digest and format */
 	XFAB_CTL_N_CMDS,
 };
 

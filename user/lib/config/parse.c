@@ -121,7 +121,10 @@ int xfab_config_parse_as(const char *file, const char *text, const struct xfab_c
 		cfg_add_error(&c, pos, NULL, "%s", msg);
 		return -1;
 	}
-	return config_from_json(file, root, src, out, errs);
+	if (config_from_json(file, root, src, out, errs))
+		return -1;
+	out->digest = xfab_config_digest(XFAB_CFG_DIGEST_INIT, text, strlen(text));
+	return 0;
 }
 
 static const char *file_kind(mode_t m)
@@ -147,7 +150,17 @@ struct file_reader {
 	int fd;
 	size_t left;
 	int nul, err; /* err: errno, or -1: the file shrank */
+	__u64 digest; /* of what was read */
 };
+
+__u64 xfab_config_digest(__u64 h, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
 
 static ssize_t file_read(void *arg, char *buf, size_t len)
 {
@@ -168,6 +181,7 @@ static ssize_t file_read(void *arg, char *buf, size_t len)
 		return -1;
 	}
 	r->left -= (size_t)n;
+	r->digest = xfab_config_digest(r->digest, buf, (size_t)n);
 	if (memchr(buf, '\0', (size_t)n)) {
 		r->nul = 1;
 		return -1;
@@ -187,7 +201,7 @@ int xfab_config_load_as(const char *path, const struct xfab_cfg_source *src,
 {
 	struct json_pos nowhere = {0, 0}, pos = {0, 0};
 	struct ctx c = {.file = path, .errs = errs};
-	struct file_reader r = {.fd = -1};
+	struct file_reader r = {.fd = -1, .digest = XFAB_CFG_DIGEST_INIT};
 	struct json_value *root;
 	struct stat st;
 	char msg[256];
@@ -241,6 +255,8 @@ int xfab_config_load_as(const char *path, const struct xfab_cfg_source *src,
 		return -1;
 	}
 	ret = config_from_json(path, root, src, cfg, errs);
+	if (!ret)
+		cfg->digest = r.digest;
 	/* Reading a full table freed a hundred MB in blocks of every size;
 	 * what the heap keeps of it free goes back now, before the tables
 	 * are built (xfabd's peak: ~40 MB less with a million routes). */

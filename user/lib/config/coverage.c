@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * What of a config file xfab carries out (xfabctl show config-coverage;
+ * docs/SONIC.md, "Export and coverage"): each table and field of the file,
+ * as the parser left it in cfg:
+ *   ignored  SONiC defines it, xfab does not implement it: on cfg->ignored,
+ *            the list xfabd --check prints (config/sonic.c);
+ *   mapped   SONiC's spelling, carried out by xfab's own mechanism, with
+ *            limits (the list below: what it maps onto);
+ *   used     xfab's table or field, or SONiC's with SONiC's meaning.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+/* SONiC's spellings xfab reads onto its own mechanism. A table of its own
+ * (field NULL) is mapped whole. */
+static const struct {
+	const char *table, *field, *note;
+} cov_mapped[] = {
+    {"PORT", "speed", "converts PFC pause quanta to time"},
+    {"ROUTE", "distance", "all equal: one path set, no backup paths"},
+    {"ROUTE", "nexthop-vrf", "default only: one VRF"},
+    {"NEIGH", "family", "checked against the address"},
+    {"VNET", "scope", "default only"},
+    {"COPP_TABLE", "trap_ids", "the group's own traps only: xfab's trap groups are fixed"},
+    {"COPP_TABLE", "meter_type", "packets only"},
+    {"COPP_TABLE", "mode", "sr_tcm only: one token bucket"},
+    {"COPP_TABLE", "red_action", "drop only"},
+    /* SONiC's tables of issue 34 read onto xfab's mechanisms: mapped once
+     * the parser reads them (until then SONiC files list them as ignored,
+     * which wins) */
+    {"COPP_GROUP", NULL, "onto xfab's CoPP groups"},
+    {"COPP_TRAP", NULL, "onto xfab's fixed trap groups"},
+    {"STATIC_ROUTE", NULL, "onto ROUTE: the default VRF"},
+    {"LOOPBACK_INTERFACE", NULL, "the VTEP and router-id source"},
+    {"FG_NHG", NULL, "onto resilient/weighted groups"},
+    {"FG_NHG_MEMBER", NULL, "onto resilient/weighted groups"},
+    {"FG_NHG_PREFIX", NULL, "onto resilient/weighted groups"},
+    {"BUFFER_POOL", NULL, "onto XOFF/XON/headroom (docs/PFC.md)"},
+};
+
+/* Tables whose fields are data (a DSCP, a port), not names: one row. */
+static const char *const cov_map_tables[] = {"DSCP_TO_TC_MAP", "CABLE_LENGTH", NULL};
+
+static int cov_ignored(const struct xfab_config *cfg, const char *table, const char *field)
+{
+	size_t tl = strlen(table);
+
+	for (int i = 0; i < cfg->n_ignored; i++) {
+		const char *n = cfg->ignored[i];
+
+		if (strncmp(n, table, tl))
+			continue;
+		if (!field ? !n[tl] : n[tl] == '.' && !strcmp(n + tl + 1, field))
+			return 1;
+	}
+	return 0;
+}
+
+static void cov_classify(const struct xfab_config *cfg, struct xfab_cov_item *it)
+{
+	it->status = XFAB_COV_USED;
+	it->note = NULL;
+	if (cov_ignored(cfg, it->table, it->field)) {
+		it->status = XFAB_COV_IGNORED;
+		return;
+	}
+	for (size_t i = 0; i < sizeof(cov_mapped) / sizeof(cov_mapped[0]); i++)
+		if (!strcmp(cov_mapped[i].table, it->table) &&
+		    (cov_mapped[i].field ? it->field && !strcmp(cov_mapped[i].field, it->field)
+					 : !it->field)) {
+			it->status = XFAB_COV_MAPPED;
+			it->note = cov_mapped[i].note;
+		}
+}
+
+#define COV_MAX_FIELDS 128
+
+/* Table t's distinct fields, in the order they first appear, each with
+ * the number of entries that set it. */
+static void cov_fields(const struct xfab_config *cfg, const struct json_value *t, xfab_cov_fn fn,
+		       void *arg)
+{
+	struct xfab_cov_item f[COV_MAX_FIELDS];
+	int n = 0;
+
+	for (unsigned int e = 0; e < t->count; e++) {
+		const struct json_value *entry = &t->children[e];
+
+		for (unsigned int k = 0; entry->type == JSON_OBJECT && k < entry->count; k++) {
+			const char *name = entry->children[k].key;
+			int i = 0;
+
+			while (i < n && strcmp(f[i].field, name))
+				i++;
+			if (i == n && n < COV_MAX_FIELDS)
+				f[n++] = (struct xfab_cov_item){.table = t->key, .field = name};
+			if (i < n)
+				f[i].entries++;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		cov_classify(cfg, &f[i]);
+		fn(arg, &f[i]);
+	}
+}
+
+static int cov_is_map_table(const char *table)
+{
+	for (const char *const *m = cov_map_tables; *m; m++)
+		if (!strcmp(*m, table))
+			return 1;
+	return 0;
+}
+
+void xfab_config_coverage(const struct xfab_config *cfg, const struct json_value *root,
+			  xfab_cov_fn fn, void *arg)
+{
+	for (unsigned int i = 0; root->type == JSON_OBJECT && i < root->count; i++) {
+		const struct json_value *t = &root->children[i];
+		struct xfab_cov_item it = {.table = t->key, .entries = t->count};
+
+		cov_classify(cfg, &it);
+		fn(arg, &it);
+		if (it.status != XFAB_COV_IGNORED && !cov_is_map_table(t->key))
+			cov_fields(cfg, t, fn, arg);
+	}
+}
+
+const char *xfab_cov_status_name(enum xfab_cov_status s)
+{
+	return s == XFAB_COV_IGNORED ? "ignored" : s == XFAB_COV_MAPPED ? "mapped" : "used";
+}

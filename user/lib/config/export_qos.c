@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The export's QoS, PFC and CoPP tables (export.c). WRED_PROFILE,
+ * BUFFER_PROFILE/BUFFER_PG and COPP_TABLE are written in xfab's spelling,
+ * which a SONiC-format file accepts today; each has its own writer below,
+ * to be switched to SONiC's spelling (green_*, pool/size/dynamic_th,
+ * COPP_GROUP/COPP_TRAP) once the parser reads it. */
+#include "export_int.h"
+#include "names.h" /* xfab_copp_group_name */
+#include "pfcwd.h" /* xfab_pfcwd_action_name */
+
+#include <stdio.h>
+#include <string.h>
+
+/* One map, SONiC's usual name; every DSCP spelt out (SONiC's defaults are
+ * xfab's for those a file leaves out, docs/CONFIG.md). */
+void cfg_exp_dscp(struct cfg_exp *x, const struct xfab_config *cfg)
+{
+	char dscp[4];
+
+	for (int d = 0; d < XFAB_NUM_DSCP; d++) {
+		snprintf(dscp, sizeof(dscp), "%d", d);
+		cfg_exp_add_u32(x, "DSCP_TO_TC_MAP", "AZURE", dscp, cfg->dscp_to_tc[d]);
+	}
+}
+
+/* WRED_PROFILE's field names: xfab's today; SONiC's green_min_threshold,
+ * green_max_threshold, green_drop_probability, wred_green_enable and ecn
+ * (sonic-wred-profile.yang) once the parser reads them. */
+static const struct {
+	const char *min, *max, *probability, *ecn, *drop_nonect;
+} cfg_exp_wred_names = {"min_threshold", "max_threshold", "max_probability", "ecn", "drop_nonect"};
+
+void cfg_exp_wred(struct cfg_exp *x, const struct xfab_config *cfg)
+{
+	for (int i = 0; i < cfg->n_wred; i++) {
+		const struct xfab_cfg_wred *w = &cfg->wred[i];
+		const char *t = "WRED_PROFILE";
+
+		cfg_exp_add_u32(x, t, w->name, cfg_exp_wred_names.min, w->kmin_bytes);
+		cfg_exp_add_u32(x, t, w->name, cfg_exp_wred_names.max, w->kmax_bytes);
+		cfg_exp_add_u32(x, t, w->name, cfg_exp_wred_names.probability, w->pmax_percent);
+		cfg_exp_add(x, t, w->name, cfg_exp_wred_names.ecn, "%s",
+			    w->ecn ? "ecn_all" : "ecn_none");
+		cfg_exp_add(x, t, w->name, cfg_exp_wred_names.drop_nonect, "%s",
+			    w->drop_nonect ? "true" : "false");
+	}
+}
+
+/* QUEUE|PORT|TC, one class an entry. */
+void cfg_exp_queues(struct cfg_exp *x, const struct xfab_config *cfg)
+{
+	char key[64];
+
+	for (int p = 0; p < cfg->n_ports; p++)
+		for (int tc = 0; tc < XFAB_NUM_TC; tc++) {
+			int w = cfg->ports[p].wred[tc];
+
+			if (w < 0)
+				continue;
+			snprintf(key, sizeof(key), "%s|%d", cfg->ports[p].name, tc);
+			cfg_exp_add(x, "QUEUE", key, "wred_profile", "%s", cfg->wred[w].name);
+		}
+}
+
+/* PORT_QOS_MAP's pfc_enable for the ports with PFC; CABLE_LENGTH for every
+ * port (the derived headroom reads it; 5m unless set). */
+void cfg_exp_pfc(struct cfg_exp *x, const struct xfab_config *cfg)
+{
+	char list[2 * XFAB_NUM_PRIO + 1], m[16];
+
+	for (int p = 0; p < cfg->n_ports; p++) {
+		const struct xfab_cfg_port *port = &cfg->ports[p];
+		size_t o = 0;
+
+		snprintf(m, sizeof(m), "%um", port->pfc.cable_m);
+		cfg_exp_add(x, "CABLE_LENGTH", "AZURE", port->name, "%s", m);
+		if (!port->pfc.enabled)
+			continue;
+		list[0] = '\0';
+		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++)
+			if (port->pfc.enabled & (1u << prio))
+				o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%d",
+						      o ? "," : "", prio);
+		cfg_exp_add(x, "PORT_QOS_MAP", port->name, "pfc_enable", "%s", list);
+	}
+}
+
+/* BUFFER_PROFILE and BUFFER_PG in xfab's meaning (xoff: the threshold,
+ * headroom above it; docs/CONFIG.md): one profile per set of thresholds a
+ * BUFFER_PG entry gave, named after them. A derived PG (no entry) is left
+ * to be derived again. SONiC's spelling (pool, size, xoff as the headroom,
+ * dynamic_th) replaces this writer once the parser reads it. */
+void cfg_exp_buffers(struct cfg_exp *x, const struct xfab_config *cfg)
+{
+	char key[64], name[64];
+
+	for (int p = 0; p < cfg->n_ports; p++) {
+		const struct xfab_cfg_pfc *pfc = &cfg->ports[p].pfc;
+
+		for (int prio = 0; prio < XFAB_NUM_PRIO; prio++) {
+			if (!(pfc->enabled & (1u << prio)) || !pfc->pg_line[prio])
+				continue;
+			snprintf(name, sizeof(name), "pg_lossless_%u_%u_%u", pfc->xoff[prio],
+				 pfc->xon[prio], pfc->headroom[prio]);
+			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "xoff", pfc->xoff[prio]);
+			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "xon", pfc->xon[prio]);
+			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "headroom", pfc->headroom[prio]);
+			snprintf(key, sizeof(key), "%s|%d", cfg->ports[p].name, prio);
+			cfg_exp_add(x, "BUFFER_PG", key, "profile", "%s", name);
+		}
+	}
+}
+
+void cfg_exp_pfc_wd(struct cfg_exp *x, const struct xfab_config *cfg)
+{
+	for (int p = 0; p < cfg->n_ports; p++) {
+		const struct xfab_cfg_pfc *pfc = &cfg->ports[p].pfc;
+		const char *k = cfg->ports[p].name;
+
+		if (pfc->wd_action == XFAB_PFCWD_OFF)
+			continue;
+		cfg_exp_add(x, "PFC_WD", k, "action", "%s", xfab_pfcwd_action_name(pfc->wd_action));
+		cfg_exp_add_u32(x, "PFC_WD", k, "detection_time", pfc->wd_detection_ms);
+		cfg_exp_add_u32(x, "PFC_WD", k, "restoration_time", pfc->wd_restoration_ms);
+	}
+	if (cfg->pfcwd_poll_ms != 200)
+		cfg_exp_add_u32(x, "PFC_WD", "GLOBAL", "POLL_INTERVAL", cfg->pfcwd_poll_ms);
+}
+
+/* COPP_TABLE, the groups the config set (the others keep SONiC's default).
+ * SONiC's COPP_GROUP/COPP_TRAP (sonic-copp.yang) replace it here once the
+ * parser reads them. */
+void cfg_exp_copp(struct cfg_exp *x, const struct xfab_config *cfg)
+{
+	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++) {
+		const struct xfab_cfg_copp *cp = &cfg->copp[g];
+
+		if (!cp->configured)
+			continue;
+		cfg_exp_add_u32(x, "COPP_TABLE", xfab_copp_group_name(g), "cir", cp->cir);
+		if (cp->cir)
+			cfg_exp_add_u32(x, "COPP_TABLE", xfab_copp_group_name(g), "cbs", cp->cbs);
+	}
+}
