@@ -2,10 +2,12 @@
 /*
  * SONiC's QoS and buffer tables read with SONiC's meaning
  * (user/lib/config/sonic_qos.c, sonic_buffer.c; docs/CONFIG.md "QoS and
- * buffers"): sonic-cfggen's real renderings in tests/data/sonic accepted
- * onto xfab's WRED curve, classes and PG thresholds, and hostile variants
- * refused at their file:line:col. Expected values are worked by hand from
- * SONiC's YANG (third_party/sonic-yang-models), SAI's saibuffer.h and the
+ * buffers"): our own files in SONiC's shape (tests/data/sonic, README
+ * there: a QoS fragment as sonic-cfggen renders one, a T0's buffer tables)
+ * accepted onto xfab's WRED curve, classes and PG thresholds, and hostile
+ * variants refused at their file:line:col. Expected values are worked by
+ * hand from SONiC's YANG (sonic-buildimage src/sonic-yang-models, at the
+ * commit config/sonic/README.md names), SAI's saibuffer.h and the
  * formulas CONFIG.md writes down, never by calling the code under test.
  */
 #include <errno.h>
@@ -91,14 +93,15 @@ static char *edit(const char *text, const char *after, const char *from, const c
 	return out;
 }
 
-/* ---- qos-arista7050.json ---- */
+/* ---- qos-t0.json ---- */
 
-/* The Arista 7050-QX32's 40G ports the file names (4 to 96, 112 to 124,
- * by 4), the minimum PORT a switch has, at the end so that the file's
- * lines keep their numbers; rate: xfab's queues for the lossless ones. */
+/* The 40G ports the fragment names (4 to 96, 112 to 124, by 4, as on an
+ * Arista 7050-QX32), the minimum PORT a switch has, at the end so that the
+ * file's lines keep their numbers; rate: xfab's queues for the lossless
+ * ones. */
 static char *arista_text(void)
 {
-	char *text = read_data("qos-arista7050.json"), *end = strrchr(text, '}');
+	char *text = read_data("qos-t0.json"), *end = strrchr(text, '}');
 	size_t n;
 
 	assert_non_null(end);
@@ -205,23 +208,22 @@ static void check_variants(char *(*base)(void), const struct variant *v, size_t 
 }
 
 static const struct variant arista_bad[] = {
-    {"a drop probability above 100 %", NULL, "\"green_drop_probability\" : \"5\"",
-     "\"green_drop_probability\" : \"105\"", "\"105\"",
+    {"a drop probability above 100 %", NULL, "\"green_drop_probability\": \"5\"",
+     "\"green_drop_probability\": \"105\"", "\"105\"",
      "WRED_PROFILE|AZURE_LOSSLESS.green_drop_probability", "out of range 0..100"},
     {"an ecn mode SONiC does not have", NULL, "\"ecn_all\"", "\"ecn_blue\"", "\"ecn_blue\"",
      "WRED_PROFILE|AZURE_LOSSLESS.ecn", "ecn must be one of SONiC's"},
     {"WRED drops of ECN-capable packets", NULL, "\"ecn_all\"", "\"ecn_none\"",
-     "\"AZURE_LOSSLESS\" :", "WRED_PROFILE|AZURE_LOSSLESS",
+     "\"AZURE_LOSSLESS\": {", "WRED_PROFILE|AZURE_LOSSLESS",
      "wred_green_enable without ECN for green"},
     {"a profile for yellow and red only", NULL,
-     "\"wred_green_enable\"      : \"true\",\n            \"wred_yellow_enable\"     : "
-     "\"true\",\n            \"wred_red_enable\"        : \"true\",\n            \"ecn\"       "
-     "             : \"ecn_all\"",
+     "\"wred_green_enable\": \"true\",\n            \"wred_yellow_enable\": "
+     "\"true\",\n            \"wred_red_enable\": \"true\",\n            \"ecn\": \"ecn_all\"",
      "\"wred_green_enable\": \"false\", \"wred_yellow_enable\": \"true\", \"ecn\": "
      "\"ecn_yellow_red\"",
-     "\"AZURE_LOSSLESS\" :", "WRED_PROFILE|AZURE_LOSSLESS", "acts on yellow or red packets only"},
-    {"green's max under its min", NULL, "\"green_max_threshold\"    : \"2097152\"",
-     "\"green_max_threshold\"    : \"1000000\"", "\"1000000\"",
+     "\"AZURE_LOSSLESS\": {", "WRED_PROFILE|AZURE_LOSSLESS", "acts on yellow or red packets only"},
+    {"green's max under its min", NULL, "\"green_max_threshold\": \"2097152\"",
+     "\"green_max_threshold\": \"1000000\"", "\"1000000\"",
      "WRED_PROFILE|AZURE_LOSSLESS.green_max_threshold", "must be above green_min_threshold"},
     {"a non-identity class to queue map", "\"TC_TO_QUEUE_MAP\"", "\"5\": \"5\"", "\"5\": \"6\"",
      "\"6\",", "TC_TO_QUEUE_MAP|AZURE.5", "class 5 to queue 6"},
@@ -233,14 +235,14 @@ static const struct variant arista_bad[] = {
     {"a lossy class in a lossless PG", "\"TC_TO_PRIORITY_GROUP_MAP\"", "\"1\": \"0\"",
      "\"1\": \"4\"", "\"4\",\n            \"2\"", "TC_TO_PRIORITY_GROUP_MAP|AZURE.1",
      "class 1 goes to PG 4, lossless on Ethernet4"},
-    {"a map naming a missing entry", "\"Ethernet4\": {", "\"tc_to_queue_map\" : \"AZURE\"",
-     "\"tc_to_queue_map\" : \"AZURE2\"", "\"AZURE2\"", "PORT_QOS_MAP|Ethernet4.tc_to_queue_map",
+    {"a map naming a missing entry", "\"Ethernet4\": {", "\"tc_to_queue_map\": \"AZURE\"",
+     "\"tc_to_queue_map\": \"AZURE2\"", "\"AZURE2\"", "PORT_QOS_MAP|Ethernet4.tc_to_queue_map",
      "no TC_TO_QUEUE_MAP named AZURE2"},
     {"a DSCP map naming a missing entry", "\"global\"", "\"AZURE\"", "\"AZ\"", "\"AZ\"",
      "PORT_QOS_MAP|global.dscp_to_tc_map", "no DSCP_TO_TC_MAP named AZ"},
-    {"a watchdog list that is not pfc_enable's", "\"Ethernet8\": {",
-     "\"pfcwd_sw_enable\" : \"3,4\"", "\"pfcwd_sw_enable\" : \"3\"", "\"3\"\n",
-     "PORT_QOS_MAP|Ethernet8.pfcwd_sw_enable", "must be pfc_enable's"},
+    {"a watchdog list that is not pfc_enable's", "\"Ethernet8\": {", "\"pfcwd_sw_enable\": \"3,4\"",
+     "\"pfcwd_sw_enable\": \"3\"", "\"3\"\n", "PORT_QOS_MAP|Ethernet8.pfcwd_sw_enable",
+     "must be pfc_enable's"},
     {"a strict priority scheduler", NULL, "\"DWRR\"", "\"STRICT\"", "\"STRICT\"",
      "SCHEDULER|scheduler.0.type", "xfab has no strict priority"},
     {"a shaped scheduler", NULL, "\"weight\": \"14\"", "\"weight\": \"14\", \"pir\": \"9\"",
@@ -255,12 +257,14 @@ static void arista_refused(void **state)
 	check_variants(arista_text, arista_bad, sizeof(arista_bad) / sizeof(arista_bad[0]));
 }
 
-/* ---- buffers-mellanox4600c-t0-dynamic.json ---- */
+/* ---- buffers-t0.json ---- */
 
-/* The file names 88 ports, more than xfab's 64 slots, so it is read as an
- * excerpt: its pools and profiles whole, and everything it says of
- * Ethernet0 (5 m, lossless PGs 3-4) and Ethernet248 (40 m, 2-4 and 6).
- * Each piece is checked to be the file's (spacing aside). */
+/* Our fragment of a 64-port switch's buffer tables in SONiC's dynamic
+ * model (pool sizes and profiles as a Mellanox SN4600C T0 renders them;
+ * sonic-buildimage's buffers_defaults_t0.j2 for that SKU): its pools and
+ * profiles, and what it says of Ethernet0 (5 m, lossless PGs 3-4) and
+ * Ethernet248 (40 m, 2-4 and 6). Each piece is checked to be the file's
+ * (spacing aside), so the file and the text built here agree. */
 static const char *const mlx_pieces[] = {
     /* CABLE_LENGTH|AZURE */
     "\"Ethernet0\": \"5m\"",
@@ -271,35 +275,36 @@ static const char *const mlx_pieces[] = {
     "\"dynamic\"}",
     "\"egress_lossy_pool\": {\"type\": \"egress\", \"mode\": \"dynamic\"}",
     /* BUFFER_PROFILE */
-    "\"ingress_lossless_profile\": {\"pool\":\"ingress_lossless_pool\", \"size\":\"0\", "
-    "\"dynamic_th\":\"7\"}",
-    "\"ingress_lossy_profile\": {\"pool\":\"ingress_lossless_pool\", \"size\":\"0\", "
-    "\"dynamic_th\":\"3\"}",
-    "\"egress_lossless_profile\": {\"pool\":\"egress_lossless_pool\", \"size\":\"0\", "
-    "\"dynamic_th\":\"7\"}",
-    "\"egress_lossy_profile\": {\"pool\":\"egress_lossy_pool\", \"size\":\"9216\", "
-    "\"dynamic_th\":\"7\"}",
-    "\"q_lossy_profile\": {\"pool\":\"egress_lossy_pool\", \"size\":\"0\", \"dynamic_th\":\"3\"}",
+    "\"ingress_lossless_profile\": {\"pool\": \"ingress_lossless_pool\", \"size\": \"0\", "
+    "\"dynamic_th\": \"7\"}",
+    "\"ingress_lossy_profile\": {\"pool\": \"ingress_lossless_pool\", \"size\": \"0\", "
+    "\"dynamic_th\": \"3\"}",
+    "\"egress_lossless_profile\": {\"pool\": \"egress_lossless_pool\", \"size\": \"0\", "
+    "\"dynamic_th\": \"7\"}",
+    "\"egress_lossy_profile\": {\"pool\": \"egress_lossy_pool\", \"size\": \"9216\", "
+    "\"dynamic_th\": \"7\"}",
+    "\"q_lossy_profile\": {\"pool\": \"egress_lossy_pool\", \"size\": \"0\", \"dynamic_th\": "
+    "\"3\"}",
     /* BUFFER_PORT_INGRESS_PROFILE_LIST, BUFFER_PORT_EGRESS_PROFILE_LIST */
-    "\"Ethernet0\": {\"profile_list\" : \"ingress_lossless_profile\"}",
-    "\"Ethernet248\": {\"profile_list\" : \"ingress_lossless_profile\"}",
-    "\"Ethernet0\": {\"profile_list\" : \"egress_lossless_profile,egress_lossy_profile\"}",
-    "\"Ethernet248\": {\"profile_list\" : \"egress_lossless_profile,egress_lossy_profile\"}",
+    "\"Ethernet0\": {\"profile_list\": \"ingress_lossless_profile\"}",
+    "\"Ethernet248\": {\"profile_list\": \"ingress_lossless_profile\"}",
+    "\"Ethernet0\": {\"profile_list\": \"egress_lossless_profile,egress_lossy_profile\"}",
+    "\"Ethernet248\": {\"profile_list\": \"egress_lossless_profile,egress_lossy_profile\"}",
     /* BUFFER_PG */
-    "\"Ethernet0|3-4\": {\"profile\" : \"NULL\"}",
-    "\"Ethernet0|0\": {\"profile\" : \"ingress_lossy_profile\"}",
-    "\"Ethernet248|2-4\": {\"profile\" : \"NULL\"}",
-    "\"Ethernet248|6\": {\"profile\" : \"NULL\"}",
-    "\"Ethernet248|0\": {\"profile\" : \"ingress_lossy_profile\"}",
+    "\"Ethernet0|3-4\": {\"profile\": \"NULL\"}",
+    "\"Ethernet0|0\": {\"profile\": \"ingress_lossy_profile\"}",
+    "\"Ethernet248|2-4\": {\"profile\": \"NULL\"}",
+    "\"Ethernet248|6\": {\"profile\": \"NULL\"}",
+    "\"Ethernet248|0\": {\"profile\": \"ingress_lossy_profile\"}",
     /* BUFFER_QUEUE */
-    "\"Ethernet0|3-4\": {\"profile\" : \"egress_lossless_profile\"}",
-    "\"Ethernet0|0-2\": {\"profile\" : \"q_lossy_profile\"}",
-    "\"Ethernet0|5-7\": {\"profile\" : \"q_lossy_profile\"}",
-    "\"Ethernet248|0-1\": {\"profile\" : \"q_lossy_profile\"}",
-    "\"Ethernet248|2-4\": {\"profile\" : \"egress_lossless_profile\"}",
-    "\"Ethernet248|5\": {\"profile\" : \"q_lossy_profile\"}",
-    "\"Ethernet248|6\": {\"profile\" : \"egress_lossless_profile\"}",
-    "\"Ethernet248|7\": {\"profile\" : \"q_lossy_profile\"}",
+    "\"Ethernet0|3-4\": {\"profile\": \"egress_lossless_profile\"}",
+    "\"Ethernet0|0-2\": {\"profile\": \"q_lossy_profile\"}",
+    "\"Ethernet0|5-7\": {\"profile\": \"q_lossy_profile\"}",
+    "\"Ethernet248|0-1\": {\"profile\": \"q_lossy_profile\"}",
+    "\"Ethernet248|2-4\": {\"profile\": \"egress_lossless_profile\"}",
+    "\"Ethernet248|5\": {\"profile\": \"q_lossy_profile\"}",
+    "\"Ethernet248|6\": {\"profile\": \"egress_lossless_profile\"}",
+    "\"Ethernet248|7\": {\"profile\": \"q_lossy_profile\"}",
     /* DEFAULT_LOSSLESS_BUFFER_PARAMETER, LOSSLESS_TRAFFIC_PATTERN */
     "\"AZURE\": {\"default_dynamic_th\": \"0\"}",
     "\"AZURE\": {\"mtu\": \"1024\", \"small_packet_percentage\": \"50\"}",
@@ -348,10 +353,10 @@ static char *mlx_text(void)
 	return text;
 }
 
-/* Every piece of the excerpt is the real file's. */
+/* Every piece of the text is the fragment file's. */
 static void mlx_excerpt(void **state)
 {
-	char *file = read_data("buffers-mellanox4600c-t0-dynamic.json");
+	char *file = read_data("buffers-t0.json");
 	char *flat = malloc(strlen(file) + 1), piece[512];
 
 	(void)state;
@@ -461,11 +466,11 @@ static void mlx_formula(void **state)
 }
 
 static const struct variant mlx_bad[] = {
-    {"dynamic_th out of SONiC's range", "\"ingress_lossy_profile\"", "\"dynamic_th\":\"3\"",
-     "\"dynamic_th\":\"8\"", "\"8\"", "BUFFER_PROFILE|ingress_lossy_profile.dynamic_th",
+    {"dynamic_th out of SONiC's range", "\"ingress_lossy_profile\"", "\"dynamic_th\": \"3\"",
+     "\"dynamic_th\": \"8\"", "\"8\"", "BUFFER_PROFILE|ingress_lossy_profile.dynamic_th",
      "dynamic_th must be -8..7"},
-    {"dynamic_th below SONiC's range", "\"ingress_lossy_profile\"", "\"dynamic_th\":\"3\"",
-     "\"dynamic_th\":\"-9\"", "\"-9\"", "BUFFER_PROFILE|ingress_lossy_profile.dynamic_th",
+    {"dynamic_th below SONiC's range", "\"ingress_lossy_profile\"", "\"dynamic_th\": \"3\"",
+     "\"dynamic_th\": \"-9\"", "\"-9\"", "BUFFER_PROFILE|ingress_lossy_profile.dynamic_th",
      "dynamic_th must be -8..7"},
     {"a profile naming a missing pool", "\"ingress_lossy_profile\"", "\"ingress_lossless_pool\"",
      "\"ingress_pool\"", "\"ingress_pool\"", "BUFFER_PROFILE|ingress_lossy_profile.pool",
@@ -479,16 +484,17 @@ static const struct variant mlx_bad[] = {
      "\"Ethernet0|0\"", "BUFFER_PG|Ethernet0|0",
      "but BUFFER_PROFILE ingress_lossy_profile is lossy"},
     {"a lossless profile on a pool SONiC sizes at run time", "\"ingress_lossless_profile\"",
-     "\"dynamic_th\":\"7\"", "\"dynamic_th\":\"7\", \"xoff\": \"50000\"",
+     "\"dynamic_th\": \"7\"", "\"dynamic_th\": \"7\", \"xoff\": \"50000\"",
      "\"ingress_lossless_profile\"", "BUFFER_PROFILE|ingress_lossless_profile",
      "BUFFER_POOL ingress_lossless_pool has no size"},
-    {"headroom on an egress pool's profile", "\"egress_lossy_profile\"", "\"size\":\"9216\"",
-     "\"size\":\"9216\", \"xoff\": \"1\"", "\"1\",", "BUFFER_PROFILE|egress_lossy_profile.xoff",
+    {"headroom on an egress pool's profile", "\"egress_lossy_profile\"", "\"size\": \"9216\"",
+     "\"size\": \"9216\", \"xoff\": \"1\"", "\"1\",", "BUFFER_PROFILE|egress_lossy_profile.xoff",
      "on a profile of egress pool egress_lossy_pool"},
     {"XON at the XOFF threshold", "\"egress_lossy_profile\"",
-     "\"pool\":\"egress_lossy_pool\", \"size\":\"9216\", \"dynamic_th\":\"7\"",
-     "\"pool\":\"ingress_lossless_pool\", \"size\":\"9216\", \"static_th\":\"0\", \"xoff\":\"1\", "
-     "\"xon\":\"9216\"",
+     "\"pool\": \"egress_lossy_pool\", \"size\": \"9216\", \"dynamic_th\": \"7\"",
+     "\"pool\": \"ingress_lossless_pool\", \"size\": \"9216\", \"static_th\": \"0\", \"xoff\": "
+     "\"1\", "
+     "\"xon\": \"9216\"",
      "\"egress_lossy_profile\"", "BUFFER_PROFILE|egress_lossy_profile",
      "XON threshold 9216 must be below the XOFF threshold 9216"},
     {"a shared headroom pool", "\"egress_lossy_pool\"", "\"type\"", "\"xoff\": \"1000\", \"type\"",

@@ -596,19 +596,18 @@ static void refs_rules(struct ctx *c, const struct refs_ctx *rc, const struct js
 	for (unsigned int i = 0; must && i < must->count; i++) {
 		const struct json_value *rule = &must->children[i];
 		const struct json_value *tree = xfab_json_get(rule, "tree");
-		const struct json_value *why = xfab_json_get(rule, "error");
+		/* the rule's own text: SONiC's error-message prose is not in
+		 * the catalogue (config/sonic/README.md) */
+		const struct json_value *expr = xfab_json_get(rule, "expr");
 
 		if (!tree)
 			continue; /* outside the subset: counted by the generator */
-		if (!why)
-			why = xfab_json_get(rule, "expr");
 		r = refs_holds(rc, tree);
 		if (r < 0)
 			cfg_add_error(c, at->pos, at->where, "cannot evaluate SONiC's rule");
 		else if (!r)
-			cfg_add_error(c, at->pos, at->where,
-				      "SONiC's rule fails: %s (%s.yang must)",
-				      why && why->str ? why->str : "?", at->module);
+			cfg_add_error(c, at->pos, at->where, "violates %s.yang's must rule: %s",
+				      at->module, expr && expr->str ? expr->str : "?");
 	}
 	r = when ? refs_holds(rc, when) : 1;
 	if (!r)
