@@ -112,19 +112,24 @@ check "bfdd.conf: profile fast at --bfd-ms, multiplier 3" has "$(cat "$T/bfdd.co
 	"  transmit-interval 250"
 check_needs vtysh "FRR's parser (vtysh -C) accepts t0.json's bgpd.conf" vtysh -C -f "$T/t0.conf"
 
-# ---- SONiC's own sample (sonic-yang-models' sample_config_db.json)
-S=$ROOT/tests/data/sonic/yang_sample_config_db.merged.json
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d=d.get("SAMPLE_CONFIG_DB_JSON", d)
+# ---- our own T0 in SONiC's layout (tests/data/sonic/README.md), with a
+# peer range, Loopback0's IPv6 advertised as a /128 and a neighbour name
+# with a space planted
+S=$ROOT/tests/data/sonic/t0-config_db.json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+d["DEVICE_METADATA"]["localhost"]["bgp_adv_lo_prefix_as_128"] = "true"
+d["BGP_NEIGHBOR"]["10.0.0.57"]["name"] = "T1-01 uplink"
+d["BGP_PEER_RANGE"] = {"BGPSLBPassive": {"ip_range": ["10.255.0.0/25"], "name": "BGPSLBPassive"}}
 json.dump(d, open(sys.argv[2], "w")); d.pop("BGP_PEER_RANGE"); json.dump(d, open(sys.argv[3], "w"))' \
 	"$S" "$T/sample.json" "$T/sample-noranges.json"
 "$TOOL" "$T/sample.json" >/dev/null 2>"$T/err"
-check "SONiC's sample: its peer ranges without peer_asn refused (no deployment_id map)" \
+check "the T0: its peer range without peer_asn refused (no deployment_id map)" \
 	grep -qF "sample.json: BGP_PEER_RANGE|BGPSLBPassive.peer_asn: missing" "$T/err"
-sample=$(block <("$TOOL" "$T/sample-noranges.json") "router bgp 64850")
-check "the sample: bgp_router_id, Loopback0 IPv6 as /128 (bgp_adv_lo_prefix_as_128)" has "$sample" \
-	" bgp router-id 8.8.8.8" "  network 10.184.8.233/32" "  network 2a04:5555:40:4::4e9/128"
-check "the sample: a description with spaces, timers 60 180 as given" has "$sample" \
-	" neighbor 10.0.0.1 timers 60 180" " neighbor 192.168.1.1 description bgp peer 65100"
+sample=$(block <("$TOOL" "$T/sample-noranges.json") "router bgp 65100")
+check "the T0: bgp_router_id, Loopback0 IPv6 as /128 (bgp_adv_lo_prefix_as_128)" has "$sample" \
+	" bgp router-id 10.1.0.132" "  network 10.1.0.32/32" "  network fc00:1::32/128"
+check "the T0: a description with spaces, timers keepalive 3 hold 10 as given" has "$sample" \
+	" neighbor 10.0.0.57 timers 3 10" " neighbor 10.0.0.57 description T1-01 uplink"
 
 # ---- bad files: refused, TABLE|KEY.field named, nothing written
 said() { # said STATUS MESSAGE [DIR]: exit 1, MESSAGE on stderr, DIR empty

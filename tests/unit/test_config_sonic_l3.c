@@ -6,8 +6,9 @@
  * (sonic_route.c), LOOPBACK_INTERFACE as the router id and the VTEP's
  * source (sonic_loopback.c), FG_NHG and its members and prefixes onto the
  * resilient groups (sonic_fgnhg.c). Expected values are written by hand
- * from SONiC's files: sonic-buildimage's copp_cfg.j2 and the YANG models'
- * sample config (tests/data/sonic/), sonic-swss's copporch.cpp trap ids.
+ * from SONiC's files: sonic-buildimage's copp_cfg.j2 (its facts, written
+ * here in our own text), our own T0 (tests/data/sonic/), sonic-swss's
+ * copporch.cpp trap ids.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -61,53 +62,70 @@ static int ignored_has(const struct xfab_config *cfg, const char *name)
 	"   \"Ethernet4\": {}, \"Ethernet4|10.0.0.2/31\": {}}"
 #define T(x) HDR ",\n" x "\n}\n"
 
-/* sonic-buildimage files/image_config/copp/copp_cfg.j2 (commit d282602e),
- * its non-Mgmt branch, as a switch gets it; queue2_group1's genetlink_name
- * and genetlink_mcgrp_name left out: sonic-copp.yang (202511) does not
- * define them, so the catalogue refuses them (sonic.c's part). */
+/* A switch's default CoPP tables, built here from the facts of
+ * sonic-buildimage's files/image_config/copp/copp_cfg.j2 (commit d282602e,
+ * its non-Mgmt branch): each group's queue, trap priority, action and
+ * packets-per-second meter, each trap's ids, group and always_enabled.
+ * queue2_group1's genetlink names are left out: sonic-copp.yang (202511)
+ * does not define them, so the catalogue refuses them (sonic.c's part).
+ * "default" has no trap_action nor trap_priority, as there. */
+#define COPP_GROUP(name, queue, prio, action, pps)                                                 \
+	"\"" name "\": {\"cbs\": \"" pps "\", \"cir\": \"" pps "\", \"meter_type\": \"packets\", " \
+	"\"mode\": \"sr_tcm\", \"queue\": \"" queue "\", \"red_action\": \"drop\", "               \
+	"\"trap_action\": \"" action "\", \"trap_priority\": \"" prio "\"}"
+#define COPP_TRAP(name, ids, group, always)                                                        \
+	"\"" name "\": {\"trap_group\": \"" group "\", \"trap_ids\": \"" ids "\"" always "}"
+#define ALWAYS ", \"always_enabled\": \"true\""
+
 static const char *copp_cfg =
-    T("\"COPP_GROUP\": {\n"
-      " \"default\": {\"queue\": \"0\", \"meter_type\": \"packets\", \"mode\": \"sr_tcm\",\n"
-      "  \"cir\": \"600\", \"cbs\": \"600\", \"red_action\": \"drop\"},\n"
-      " \"queue4_group1\": {\"trap_action\": \"trap\", \"trap_priority\": \"4\", \"queue\": "
-      "\"4\",\n  \"meter_type\": \"packets\", \"mode\": \"sr_tcm\", \"cir\": \"6000\", \"cbs\": "
-      "\"6000\",\n  \"red_action\": \"drop\"},\n"
-      " \"queue4_group2\": {\"trap_action\": \"copy\", \"trap_priority\": \"4\", \"queue\": "
-      "\"4\",\n  \"meter_type\": \"packets\", \"mode\": \"sr_tcm\", \"cir\": \"600\", \"cbs\": "
-      "\"600\",\n  \"red_action\": \"drop\"},\n"
-      " \"queue4_group3\": {\"trap_action\": \"trap\", \"trap_priority\": \"4\", \"queue\": "
-      "\"4\",\n  \"meter_type\": \"packets\", \"mode\": \"sr_tcm\", \"cir\": \"100\", \"cbs\": "
-      "\"100\",\n  \"red_action\": \"drop\"},\n"
-      " \"queue1_group1\": {\"trap_action\": \"trap\", \"trap_priority\": \"1\", \"queue\": "
-      "\"1\",\n  \"meter_type\": \"packets\", \"mode\": \"sr_tcm\", \"cir\": \"6000\", \"cbs\": "
-      "\"6000\",\n  \"red_action\": \"drop\"},\n"
-      " \"queue1_group2\": {\"trap_action\": \"trap\", \"trap_priority\": \"1\", \"queue\": "
-      "\"1\",\n  \"meter_type\": \"packets\", \"mode\": \"sr_tcm\", \"cir\": \"600\", \"cbs\": "
-      "\"600\",\n  \"red_action\": \"drop\"},\n"
-      " \"queue1_group3\": {\"trap_action\": \"trap\", \"trap_priority\": \"1\", \"queue\": "
-      "\"1\",\n  \"meter_type\": \"packets\", \"mode\": \"sr_tcm\", \"cir\": \"200\", \"cbs\": "
-      "\"200\",\n  \"red_action\": \"drop\"},\n"
-      " \"queue2_group1\": {\"cbs\": \"1000\", \"cir\": \"1000\", \"meter_type\": \"packets\",\n"
-      "  \"mode\": \"sr_tcm\", \"queue\": \"2\", \"red_action\": \"drop\", \"trap_action\": "
-      "\"trap\",\n  \"trap_priority\": \"1\"}},\n"
-      "\"COPP_TRAP\": {\n"
-      " \"bgp\": {\"trap_ids\": \"bgp,bgpv6\", \"trap_group\": \"queue4_group1\"},\n"
-      " \"lacp\": {\"trap_ids\": \"lacp\", \"trap_group\": \"queue4_group1\", "
-      "\"always_enabled\": \"true\"},\n"
-      " \"arp\": {\"trap_ids\": \"arp_req,arp_resp,neigh_discovery\", \"trap_group\": "
-      "\"queue4_group2\",\n  \"always_enabled\": \"true\"},\n"
-      " \"lldp\": {\"trap_ids\": \"lldp\", \"trap_group\": \"queue4_group3\"},\n"
-      " \"dhcp_relay\": {\"trap_ids\": \"dhcp,dhcpv6\", \"trap_group\": \"queue4_group3\"},\n"
-      " \"udld\": {\"trap_ids\": \"udld\", \"trap_group\": \"queue4_group3\", "
-      "\"always_enabled\": \"true\"},\n"
-      " \"ip2me\": {\"trap_ids\": \"ip2me\", \"trap_group\": \"queue1_group1\", "
-      "\"always_enabled\": \"true\"},\n"
-      " \"macsec\": {\"trap_ids\": \"eapol\", \"trap_group\": \"queue4_group1\"},\n"
-      " \"nat\": {\"trap_ids\": \"src_nat_miss,dest_nat_miss\", \"trap_group\": "
-      "\"queue1_group2\"},\n"
-      " \"sflow\": {\"trap_group\": \"queue2_group1\", \"trap_ids\": \"sample_packet\"},\n"
-      " \"neighbor_miss\": {\"trap_ids\": \"neighbor_miss\", \"trap_group\": "
-      "\"queue1_group3\",\n  \"always_enabled\": \"true\"}}");
+    T(
+	"\"COPP_GROUP\": {\n"
+	" \"default\": {\"cbs\": \"600\", \"cir\": \"600\", \"meter_type\": \"packets\", \"mode\": "
+	"\"sr_tcm\", \"queue\": \"0\", \"red_action\": \"drop\"},\n"
+	" " COPP_GROUP("queue1_group1", "1", "1", "trap",
+		       "6000") ",\n"
+			       " " COPP_GROUP(
+				   "queue1_group2", "1", "1", "trap",
+				   "600") ",\n"
+					  " " COPP_GROUP(
+					      "queue1_group3", "1", "1", "trap",
+					      "200") ",\n"
+						     " " COPP_GROUP(
+							 "queue2_group1", "2", "1", "trap",
+							 "1000") ",\n"
+								 " " COPP_GROUP("queue4_group1", "4", "4", "trap", "6000") ",\n"
+															   " " COPP_GROUP("queue4_group2", "4", "4", "copy", "600") ",\n"
+																						    " " COPP_GROUP("queue4_group3", "4", "4", "trap", "100") "},\n"
+																													     "\"COPP_TRAP\": {\n"
+																													     " " COPP_TRAP("arp", "arp_req,arp_resp,neigh_discovery", "queue4_group2", ALWAYS) ",\n"
+																																							       " " COPP_TRAP(
+																																								   "bgp",
+																																								   "bgp,bgpv6", "queue4_group1", "") ",\n"
+																																												     " " COPP_TRAP("dhcp_relay",
+																																														   "dhcp,dhcpv6", "queue4_group3", "") ",\n"
+																																																		       " " COPP_TRAP("ip2me", "ip2me", "queue1_group1", ALWAYS) ",\n"
+																																																										" " COPP_TRAP(
+																																																										    "lacp",
+																																																										    "lacp",
+																																																										    "queue4_group1", ALWAYS) ",\n"
+																																																													     " " COPP_TRAP(
+																																																														 "lldp",
+																																																														 "lldp", "queue4_group3", "") ",\n"
+																																																																	      " " COPP_TRAP(
+																																																																		  "macsec",
+																																																																		  "eapol",
+																																																																		  "queue4_group1", "") ",\n"
+																																																																				       " " COPP_TRAP(
+																																																																					   "nat",
+																																																																					   "src_nat_miss,dest_nat_miss",
+																																																																					   "queue1_group2",
+																																																																					   "") ",\n"
+																																																																					       " " COPP_TRAP("neighbor_miss",
+																																																																							     "neighbor_miss",
+																																																																							     "queue1_group3",
+																																																																							     ALWAYS) ",\n"
+																																																																								     " " COPP_TRAP("sflow", "sample_packet", "queue2_group1", "") ",\n"
+																																																																																  " " COPP_TRAP("udld", "udld", "queue4_group3", ALWAYS) "}");
 
 static void copp_is(const struct xfab_config *cfg, int g, __u32 cir, __u32 cbs, int configured)
 {
@@ -424,9 +442,9 @@ static void xfab_file_unchanged(void **state)
 	xfab_config_free(&cfg);
 }
 
-/* sonic-yang-models' sample config (tests/data/sonic/README.md), its
- * tables of these kinds: accepted, and read as its text says. */
-static void sample_file(void **state)
+/* Our own T0 (tests/data/sonic/README.md), its tables of these kinds:
+ * accepted, and read as its text says. */
+static void t0_file(void **state)
 {
 	static char text[1 << 17];
 	struct xfab_config cfg;
@@ -436,29 +454,29 @@ static void sample_file(void **state)
 	snprintf(cmd, sizeof(cmd),
 		 "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
 		 "print(json.dumps({t: d[t] for t in sys.argv[2:]}, indent=1))' "
-		 "%s/tests/data/sonic/yang_sample_config_db.merged.json DEVICE_METADATA PORT "
-		 "INTERFACE LOOPBACK_INTERFACE STATIC_ROUTE COPP_GROUP COPP_TRAP FG_NHG "
-		 "FG_NHG_MEMBER FG_NHG_PREFIX PORTCHANNEL",
+		 "%s/tests/data/sonic/t0-config_db.json DEVICE_METADATA PORT "
+		 "INTERFACE LOOPBACK_INTERFACE STATIC_ROUTE COPP_GROUP COPP_TRAP PORTCHANNEL",
 		 test_srcdir());
 	assert_int_equal(test_run_cmd(cmd, text, sizeof(text)), 0);
 	assert_true(strlen(text) + 1 < sizeof(text));
 	parse_ok(text, &cfg);
-	assert_string_equal(cfg.hostname, "asw.dc");
-	assert_int_equal(cfg.n_ports, 41);
-	/* "default|20.20.20.0/24": 10.184.229.212 on Ethernet14 */
+	assert_string_equal(cfg.hostname, "t0-lab-01");
+	assert_int_equal(cfg.n_ports, 32);
+	/* "10.100.0.0/16": 10.0.1.1 on Ethernet100 */
 	assert_int_equal(cfg.n_routes, 1);
-	assert_memory_equal(cfg.routes[0].pfx.addr, ((__u8[]){20, 20, 20, 0}), 4);
-	assert_string_equal(cfg.ports[cfg.routes[0].nexthops[0].port].name, "Ethernet14");
-	/* bgp_router_id 8.8.8.8 before Loopback0's 10.184.8.233 */
-	assert_memory_equal(cfg.router_id, ((__u8[]){8, 8, 8, 8}), 4);
-	assert_memory_equal(cfg.loopback4, ((__u8[]){10, 184, 8, 233}), 4);
-	/* ip2me's queue1_group1 (6000): ip2me, and BGP and BFD to the switch;
-	 * no default group: the rest keep xfab's own */
-	copp_is(&cfg, XFAB_COPP_IP2ME, 6000, 6000, 1);
+	assert_memory_equal(cfg.routes[0].pfx.addr, ((__u8[]){10, 100, 0, 0}), 4);
+	assert_string_equal(cfg.ports[cfg.routes[0].nexthops[0].port].name, "Ethernet100");
+	/* bgp_router_id 10.1.0.132 before Loopback0's 10.1.0.32 */
+	assert_memory_equal(cfg.router_id, ((__u8[]){10, 1, 0, 132}), 4);
+	assert_memory_equal(cfg.loopback4, ((__u8[]){10, 1, 0, 32}), 4);
+	/* queue4_group1 (6000): bgp; queue4_group2 (600): arp and
+	 * neigh_discovery; no ip2me trap, so BFD and ip2me take the default
+	 * group's (600; sonic_copp.c's header) */
 	copp_is(&cfg, XFAB_COPP_BGP, 6000, 6000, 1);
-	copp_is(&cfg, XFAB_COPP_ARP, 600, 600, 0);
-	for (int i = 0; i < cfg.n_ignored; i++)
-		assert_null(strstr(cfg.ignored[i], "FG_NHG"));
+	copp_is(&cfg, XFAB_COPP_BFD, 600, 600, 1);
+	copp_is(&cfg, XFAB_COPP_ARP, 600, 600, 1);
+	copp_is(&cfg, XFAB_COPP_ND, 600, 600, 1);
+	copp_is(&cfg, XFAB_COPP_IP2ME, 600, 600, 1);
 	xfab_config_free(&cfg);
 }
 
@@ -469,7 +487,7 @@ int main(void)
 	    cmocka_unit_test(copp_refused),	   cmocka_unit_test(static_route),
 	    cmocka_unit_test(route_refused),	   cmocka_unit_test(loopback),
 	    cmocka_unit_test(loopback_refused),	   cmocka_unit_test(fgnhg_refused),
-	    cmocka_unit_test(xfab_file_unchanged), cmocka_unit_test(sample_file),
+	    cmocka_unit_test(xfab_file_unchanged), cmocka_unit_test(t0_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
