@@ -191,8 +191,8 @@ $(eval $(call unit_part,fabric_svg,ctl/fabric_svg.o ctl/fabric_view.o,ctl))
 $(BUILD)/test_abi: $(BUILD)/xfabctl
 # test_restart runs xfabd itself (and xfabctl restart) on veth ports.
 $(BUILD)/test_restart: $(BUILD)/xfabd $(BUILD)/xfabctl
-# test_sonic_catalogue runs scripts/sonic-catalogue and its sonic_xpath.py (the committed catalogue
-# regenerated, a planted YANG tree): a prerequisite, so that tests/mutate
+# test_sonic_catalogue runs scripts/sonic-catalogue and its sonic_xpath.py (small YANG modules
+# of its own, planted in a tmp dir): a prerequisite, so that tests/mutate
 # (make -q) sees a mutant of the script reach the suite.
 $(BUILD)/test_sonic_catalogue $(BUILD)/test_sonic_catalogue_asan: scripts/sonic-catalogue scripts/sonic_xpath.py
 # test_feature checks the feature registry against the tree's own files

@@ -222,7 +222,7 @@ static const struct bad_case copp_bad[] = {
     {"cbs below cir (sonic-copp.yang's must)",
      T("\"COPP_GROUP\": {\"g1\": {\"trap_action\": \"trap\", \"meter_type\": \"packets\", "
        "\"mode\": \"sr_tcm\", \"cir\": \"600\", \"cbs\": \"500\"}}"),
-     "\"500\"", "COPP_GROUP|g1.cbs", "cbs must be greater than or equal to cir"},
+     "\"500\"", "COPP_GROUP|g1.cbs", "cbs is below cir"},
     {"a meter in bytes",
      T("\"COPP_GROUP\": {\"g1\": {\"trap_action\": \"trap\", \"meter_type\": \"bytes\", "
        "\"mode\": \"sr_tcm\", \"cir\": \"600\"}}"),

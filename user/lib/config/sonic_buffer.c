@@ -3,7 +3,7 @@
  * SONiC's buffer tables in a SONiC file (docs/CONFIG.md, "QoS and
  * buffers"): a lossless BUFFER_PROFILE over its BUFFER_POOL becomes xfab's
  * XOFF threshold, XON threshold and headroom of the PGs that name it.
- * Fields: third_party/sonic-yang-models/yang-models/sonic-buffer-pool.yang,
+ * Fields: sonic-buildimage src/sonic-yang-models/yang-models: sonic-buffer-pool.yang,
  * sonic-buffer-profile.yang, sonic-buffer-queue.yang; their meaning: SAI's
  * saibuffer.h (SHARED_DYNAMIC_TH: the PG may take 2^n of the pool's free
  * buffer; XON_OFFSET_TH: XON when usage <= max(XON_TH, limit - offset)),

@@ -155,12 +155,12 @@ static int copp_rates(struct ctx *c, const struct json_value *e, const char *key
 	if (cfg_parse_u32(c, fb, fk, 0, XFAB_COPP_MAX_CBS, &m->cbs))
 		return -1;
 	if (!m->cir) {
-		cfg_add_error(c, fb->pos, fk, "cbs can't be configured without cir (SONiC's rule)");
+		cfg_add_error(c, fb->pos, fk, "cbs needs a cir (sonic-copp.yang's must rule)");
 		return -1;
 	}
 	if (m->cbs < m->cir) {
 		cfg_add_error(c, fb->pos, fk,
-			      "cbs must be greater than or equal to cir (%u; SONiC's rule)",
+			      "cbs is below cir (%u; sonic-copp.yang's must rule)",
 			      m->cir);
 		return -1;
 	}

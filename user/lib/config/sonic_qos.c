@@ -4,7 +4,7 @@
  * and buffers"): WRED_PROFILE's green curve onto xfab's one curve, and the
  * maps xfab keeps fixed (class n is queue n, PG n and PFC priority n)
  * honoured when they are the identity and refused, naming the entry, when
- * not. Fields and ranges: third_party/sonic-yang-models/yang-models
+ * not. Fields and ranges: sonic-buildimage src/sonic-yang-models/yang-models
  * (sonic-wred-profile.yang, sonic-tc-queue-map.yang,
  * sonic-tc-priority-group-map.yang, sonic-pfc-priority-queue-map.yang,
  * sonic-port-qos-map.yang, sonic-scheduler.yang, sonic-queue.yang).
