@@ -690,6 +690,9 @@ static void planted_constructs(struct xfab_sonic_catalogue *mini)
 	    xfab_sonic_check_value(xfab_sonic_list_field(l, "joined"), "abb", err, 300), 0);
 	assert_int_equal(xfab_sonic_check_value(xfab_sonic_list_field(l, "joined"), "a", err, 300),
 			 -1);
+	/* XSD patterns match the whole value: ab+ inside "xabb" is no match */
+	assert_int_equal(
+	    xfab_sonic_check_value(xfab_sonic_list_field(l, "joined"), "xabb", err, 300), -1);
 	/* choice and case, a grouping with its refine */
 	assert_string_equal(xfab_json_get(xfab_sonic_list_field(l, "cx"), "type")->str, "boolean");
 	assert_string_equal(xfab_json_get(xfab_sonic_list_field(l, "cy"), "type")->str, "int8");
