@@ -232,9 +232,6 @@ void cfg_read_sonic_qos(struct ctx *c, const struct json_value *root);
 /* PORT_QOS_MAP's map fields, TC_TO_PRIORITY_GROUP_MAP
  * (after pfc_enable is read). */
 void cfg_sonic_port_qos_maps(struct ctx *c, const struct json_value *root);
-/* table, which no feature lists (so an xfab file refuses it), read in a
- * SONiC file: off the ignored list parse.c put it on. */
-void cfg_sonic_honour(struct ctx *c, const char *table);
 
 /* ---- sonic_buffer.c: SONiC's BUFFER_POOL, BUFFER_PROFILE, BUFFER_QUEUE ---- */
 void cfg_sonic_buffer_pools(struct ctx *c, const struct json_value *pools);

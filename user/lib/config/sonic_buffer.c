@@ -44,7 +44,7 @@ void cfg_sonic_buffer_pools(struct ctx *c, const struct json_value *pools)
 				      "xfab has no shared headroom pool: each lossless PG has "
 				      "its own headroom (its profile's xoff)");
 	}
-	cfg_sonic_honour(c, "BUFFER_POOL");
+	cfg_sonic_claim(c, "BUFFER_POOL");
 }
 
 /* dynamic_th's text: -8..7 (sonic-buffer-profile.yang); 0 or -1. */

@@ -149,23 +149,6 @@ int cfg_sonic_wred(struct ctx *c, const struct json_value *e, const char *key,
 
 /* ---- the fixed maps ---- */
 
-void cfg_sonic_honour(struct ctx *c, const char *table)
-{
-	struct xfab_config *cfg = c->cfg;
-
-	/* parse.c lists every table no feature reads as ignored, after
-	 * checking it against SONiC's types; these are read here (in a SONiC
-	 * file only: an xfab file still refuses them as unknown) */
-	for (int i = 0; i < cfg->n_ignored; i++)
-		if (!strcmp(cfg->ignored[i], table)) {
-			free(cfg->ignored[i]);
-			memmove(&cfg->ignored[i], &cfg->ignored[i + 1],
-				(size_t)(cfg->n_ignored - i - 1) * sizeof(cfg->ignored[0]));
-			cfg->n_ignored--;
-			return;
-		}
-}
-
 /* A map's "N": "M" as numbers (SONiC writes both as strings): 0, or -1
  * with an error at the field. */
 static int sonic_map_pair(struct ctx *c, const struct json_value *f, const char *fk, __u32 max_key,
@@ -297,9 +280,9 @@ void cfg_read_sonic_qos(struct ctx *c, const struct json_value *root)
 	if (t && t->type == JSON_OBJECT)
 		sonic_schedulers(c, t);
 	sonic_queue_schedulers(c, root);
-	cfg_sonic_honour(c, "TC_TO_QUEUE_MAP");
-	cfg_sonic_honour(c, "MAP_PFC_PRIORITY_TO_QUEUE");
-	cfg_sonic_honour(c, "SCHEDULER");
+	cfg_sonic_claim(c, "TC_TO_QUEUE_MAP");
+	cfg_sonic_claim(c, "MAP_PFC_PRIORITY_TO_QUEUE");
+	cfg_sonic_claim(c, "SCHEDULER");
 }
 
 /* ---- PORT_QOS_MAP's references (after pfc_enable is read) ---- */
@@ -385,5 +368,5 @@ void cfg_sonic_port_qos_maps(struct ctx *c, const struct json_value *root)
 			sonic_map_pair(c, &map->children[k], fk, XFAB_NUM_TC - 1, &tc, &pg);
 		}
 	}
-	cfg_sonic_honour(c, "TC_TO_PRIORITY_GROUP_MAP");
+	cfg_sonic_claim(c, "TC_TO_PRIORITY_GROUP_MAP");
 }
