@@ -192,7 +192,7 @@ static const struct bad_case copp_bad[] = {
      "\"bgp,bgpp\"", "COPP_TRAP|bgp.trap_ids", "'bgpp' is not one of SONiC's trap ids"},
     {"a trap group that is no COPP_GROUP",
      T(G1 ",\n\"COPP_TRAP\": {\"bgp\": {\"trap_ids\": \"bgp\", \"trap_group\": \"g9\"}}"), "\"g9\"",
-     "COPP_TRAP|bgp.trap_group", "no COPP_GROUP named g9"},
+     "COPP_TRAP|bgp.trap_group", "no COPP_GROUP|g9 (sonic-copp.yang leafref)"},
     {"a cir that is no number (SONiC's uint64)",
      T("\"COPP_GROUP\": {\"g1\": {\"trap_action\": \"trap\", \"meter_type\": \"packets\", "
        "\"mode\": \"sr_tcm\", \"cir\": \"fast\"}}"),
@@ -315,6 +315,7 @@ static void loopback(void **state)
 	static const char *lo =
 	    "\"LOOPBACK_INTERFACE\": {\"Loopback0\": {\"admin_status\": \"up\"},\n"
 	    " \"Loopback0|fc00:1::32/128\": {\"family\": \"IPv6\", \"scope\": \"global\"},\n"
+	    " \"Loopback1\": {},\n"
 	    " \"Loopback1|10.9.9.9/32\": {},\n"
 	    " \"Loopback0|10.1.0.32/32\": {\"family\": \"IPv4\"}}";
 	char text[4096];
@@ -342,18 +343,26 @@ static void loopback(void **state)
 
 static const struct bad_case loopback_bad[] = {
     {"a loopback address of the other family",
-     T("\"LOOPBACK_INTERFACE\": {\"Loopback0|10.1.0.1/32\": {\"family\": \"IPv6\"}}"), "\"IPv6\"",
-     "LOOPBACK_INTERFACE|Loopback0|10.1.0.1/32.family", "the address is IPv4"},
-    {"a multicast loopback address", T("\"LOOPBACK_INTERFACE\": {\"Loopback0|224.0.0.1/32\": {}}"),
+     T("\"LOOPBACK_INTERFACE\": {\"Loopback0\": {},\n"
+       "\"Loopback0|10.1.0.1/32\": {\"family\": \"IPv6\"}}"),
+     "\"IPv6\"", "LOOPBACK_INTERFACE|Loopback0|10.1.0.1/32.family",
+     "SONiC's rule fails: (contains(../ip-prefix, ':') and current()='IPv6') or "
+     "(contains(../ip-prefix, '.') and current()='IPv4') (sonic-loopback-interface.yang must)"},
+    {"a multicast loopback address",
+     T("\"LOOPBACK_INTERFACE\": {\"Loopback0\": {}, \"Loopback0|224.0.0.1/32\": {}}"),
      "\"Loopback0|224", "LOOPBACK_INTERFACE|Loopback0|224.0.0.1/32", "multicast"},
     {"a loopback in a VRF of its own",
-     T("\"LOOPBACK_INTERFACE\": {\"Loopback0\": {\"vrf_name\": \"Vrf1\"}}"), "\"Vrf1\"",
-     "LOOPBACK_INTERFACE|Loopback0.vrf_name", "xfab has one VRF"},
+     T("\"VRF\": {\"Vrf1\": {}},\n"
+       "\"LOOPBACK_INTERFACE\": {\"Loopback0\": {\"vrf_name\": \"Vrf1\"}}"),
+     "\"Vrf1\"}}", "LOOPBACK_INTERFACE|Loopback0.vrf_name", "xfab has one VRF"},
     {"an interface address of the other family",
      "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
      " \"PORT\": {\"Ethernet0\": {\"lanes\": \"0\"}},\n"
-     " \"INTERFACE\": {\"Ethernet0|fc00::1/64\": {\"family\": \"IPv4\"}}\n}\n",
-     "\"IPv4\"", "INTERFACE|Ethernet0|fc00::1/64.family", "the address is IPv6"},
+     " \"INTERFACE\": {\"Ethernet0\": {},\n"
+     "  \"Ethernet0|fc00::1/64\": {\"family\": \"IPv4\"}}\n}\n",
+     "\"IPv4\"", "INTERFACE|Ethernet0|fc00::1/64.family",
+     "SONiC's rule fails: (contains(../ip-prefix, ':') and current()='IPv6') or "
+     "(contains(../ip-prefix, '.') and current()='IPv4') (sonic-interface.yang must)"},
 };
 
 static void loopback_refused(void **state)
@@ -367,10 +376,11 @@ static void loopback_refused(void **state)
 static const struct bad_case fgnhg_bad[] = {
     {"a prefix naming a missing FG_NHG",
      T(NHG ",\n\"FG_NHG_PREFIX\": {\"10.1.0.0/16\": {\"FG_NHG\": \"nhg9\"}}"), "\"nhg9\"",
-     "FG_NHG_PREFIX|10.1.0.0/16.FG_NHG", "no FG_NHG named nhg9"},
+     "FG_NHG_PREFIX|10.1.0.0/16.FG_NHG", "no FG_NHG|nhg9 (sonic-fine-grained-ecmp.yang leafref)"},
     {"a member naming a missing FG_NHG",
      T(NHG ",\n\"FG_NHG_MEMBER\": {\"10.0.0.1\": {\"FG_NHG\": \"nhg9\", \"bank\": \"0\"}}"),
-     "\"nhg9\"", "FG_NHG_MEMBER|10.0.0.1.FG_NHG", "no FG_NHG named nhg9"},
+     "\"nhg9\"", "FG_NHG_MEMBER|10.0.0.1.FG_NHG",
+     "no FG_NHG|nhg9 (sonic-fine-grained-ecmp.yang leafref)"},
     {"a group's members in two banks",
      T(NHG ",\n\"FG_NHG_MEMBER\": {\"10.0.0.1\": {\"FG_NHG\": \"nhg1\", \"bank\": \"0\"},\n"
 	   " \"10.0.0.3\": {\"FG_NHG\": \"nhg1\", \"bank\": \"1\"}}"),
@@ -385,7 +395,8 @@ static const struct bad_case fgnhg_bad[] = {
     {"a member's link in neither PORT nor PORTCHANNEL",
      T(NHG ",\n\"FG_NHG_MEMBER\": {\"10.0.0.1\": {\"FG_NHG\": \"nhg1\", \"bank\": \"0\", "
 	   "\"link\": \"Ethernet8\"}}"),
-     "\"Ethernet8\"", "FG_NHG_MEMBER|10.0.0.1.link", "neither PORT nor PORTCHANNEL"},
+     "\"Ethernet8\"", "FG_NHG_MEMBER|10.0.0.1.link",
+     "no PORT|Ethernet8, no PORTCHANNEL|Ethernet8 (sonic-fine-grained-ecmp.yang leafref)"},
     {"groups that do not keep their buckets",
      T("\"ECMP\": {\"global\": {\"resilient\": \"false\"}},\n" NHG), "\"FG_NHG\"", "FG_NHG",
      "resilient must be true"},

@@ -232,40 +232,6 @@ static void sonic_schedulers(struct ctx *c, const struct json_value *tbl)
 	}
 }
 
-/* The entry of root's table that field f names (a SONiC leafref); NULL
- * with an error at f when there is none. */
-static const struct json_value *sonic_named(struct ctx *c, const struct json_value *root,
-					    const char *table, const struct json_value *f,
-					    const char *fk)
-{
-	const struct json_value *tbl = xfab_json_get(root, table);
-	const struct json_value *e =
-	    tbl && f->type == JSON_STRING ? xfab_json_get(tbl, f->str) : NULL;
-
-	if (!e)
-		cfg_add_error(c, f->pos, fk, "no %s named %s", table,
-			      f->type == JSON_STRING ? f->str : "(not a string)");
-	return e;
-}
-
-/* QUEUE|PORT|Q's scheduler names a SCHEDULER (QUEUE's own fields are
- * qos.c's). */
-static void sonic_queue_schedulers(struct ctx *c, const struct json_value *root)
-{
-	const struct json_value *queues = xfab_json_get(root, "QUEUE");
-	char fk[200];
-
-	for (size_t i = 0; queues && i < queues->count; i++) {
-		const struct json_value *e = &queues->children[i];
-		const struct json_value *f = xfab_json_get(e, "scheduler");
-
-		if (!f)
-			continue;
-		snprintf(fk, sizeof(fk), "QUEUE|%s.scheduler", e->key);
-		sonic_named(c, root, "SCHEDULER", f, fk);
-	}
-}
-
 void cfg_read_sonic_qos(struct ctx *c, const struct json_value *root)
 {
 	const struct json_value *t;
@@ -279,7 +245,8 @@ void cfg_read_sonic_qos(struct ctx *c, const struct json_value *root)
 	t = xfab_json_get(root, "SCHEDULER");
 	if (t && t->type == JSON_OBJECT)
 		sonic_schedulers(c, t);
-	sonic_queue_schedulers(c, root);
+	/* QUEUE's scheduler, a SCHEDULER, is sonic_refs.c's (qos.c reads
+	 * QUEUE; sonic-queue.yang: a leafref) */
 	cfg_sonic_claim(c, "TC_TO_QUEUE_MAP");
 	cfg_sonic_claim(c, "MAP_PFC_PRIORITY_TO_QUEUE");
 	cfg_sonic_claim(c, "SCHEDULER");
@@ -318,29 +285,18 @@ static void sonic_pg_map(struct ctx *c, const struct json_value *map, const char
 	}
 }
 
-/* Each map field of PORT_QOS_MAP entry e (port p; -1: "global") names an
- * entry of its table, checked as xfab uses it. */
+/* PORT_QOS_MAP entry e's tc_to_pg_map (port p; -1: "global"), checked as
+ * xfab uses it; that each map it names is there is sonic_refs.c's. */
 static void sonic_port_maps(struct ctx *c, const struct json_value *root,
 			    const struct json_value *e, int p)
 {
-	static const char *const refs[][2] = {
-	    {"dscp_to_tc_map", "DSCP_TO_TC_MAP"},
-	    {"tc_to_queue_map", "TC_TO_QUEUE_MAP"},
-	    {"pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE"},
-	    {"tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP"},
-	};
-	char fk[200];
+	const struct json_value *f = xfab_json_get(e, "tc_to_pg_map"), *map;
 
-	for (size_t r = 0; r < sizeof(refs) / sizeof(refs[0]); r++) {
-		const struct json_value *f = xfab_json_get(e, refs[r][0]), *map;
-
-		if (!f)
-			continue;
-		snprintf(fk, sizeof(fk), "PORT_QOS_MAP|%s.%s", e->key, refs[r][0]);
-		map = sonic_named(c, root, refs[r][1], f, fk);
-		if (map && map->type == JSON_OBJECT && p >= 0 && r == 3)
-			sonic_pg_map(c, map, refs[r][1], p);
-	}
+	if (!f || f->type != JSON_STRING || p < 0)
+		return;
+	map = xfab_json_get(xfab_json_get(root, "TC_TO_PRIORITY_GROUP_MAP"), f->str);
+	if (map && map->type == JSON_OBJECT)
+		sonic_pg_map(c, map, "TC_TO_PRIORITY_GROUP_MAP", p);
 }
 
 void cfg_sonic_port_qos_maps(struct ctx *c, const struct json_value *root)
@@ -353,6 +309,10 @@ void cfg_sonic_port_qos_maps(struct ctx *c, const struct json_value *root)
 
 		if (e->type != JSON_OBJECT || (p < 0 && strcmp(e->key, "global")))
 			continue; /* pfc.c refused it */
+		/* each map it names is an entry of its table
+		 * (sonic-port-qos-map.yang: leafrefs) */
+		if (cfg_sonic_entry_refused(c, "PORT_QOS_MAP", e))
+			continue;
 		sonic_port_maps(c, root, e, p);
 	}
 	/* the maps no port names: each entry a class 0..7 to a PG 0..7 */
