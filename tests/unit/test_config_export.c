@@ -258,7 +258,8 @@ static const char *small_config =
     "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"sw1\"}},\n"
     " \"PORT\": {\"Ethernet4\": {\"mtu\": 9100, \"speed\": \"100000\"},\n"
     "          \"Ethernet12\": {\"admin_status\": \"down\"}},\n"
-    " \"INTERFACE\": {\"Ethernet12|10.0.12.1/24\": {}, \"Ethernet4|10.0.4.1/24\": {}},\n"
+    " \"INTERFACE\": {\"Ethernet12|10.0.12.1/24\": {}, \"Ethernet4|10.0.4.1/24\": {},\n"
+    "               \"Ethernet12\": {}, \"Ethernet4\": {}},\n"
     " \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.4.2,10.0.12.2\"}}}\n";
 
 static void text_shape(void **state)
@@ -401,7 +402,7 @@ static void xfabd_checks_the_export(void **state)
 	parse_sonic("lo.json",
 		    "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"lo1\"}},\n"
 		    " \"PORT\": {\"lo\": {\"mtu\": \"9000\"}},\n"
-		    " \"INTERFACE\": {\"lo|10.9.9.1/24\": {}},\n"
+		    " \"INTERFACE\": {\"lo\": {}, \"lo|10.9.9.1/24\": {}},\n"
 		    " \"ROUTE\": {\"10.8.0.0/16\": {\"nexthop\": \"10.9.9.2\"}}}\n",
 		    &cfg);
 	fd = mkstemp(file);

@@ -23,25 +23,24 @@ void cfg_exp_dscp(struct cfg_exp *x, const struct xfab_config *cfg)
 	}
 }
 
-/* WRED_PROFILE's field names: xfab's today; SONiC's green_min_threshold,
- * green_max_threshold, green_drop_probability, wred_green_enable and ecn
- * (sonic-wred-profile.yang) once the parser reads them. */
-static const struct {
-	const char *min, *max, *probability, *ecn, *drop_nonect;
-} cfg_exp_wred_names = {"min_threshold", "max_threshold", "max_probability", "ecn", "drop_nonect"};
-
+/* WRED_PROFILE in SONiC's spelling (sonic-wred-profile.yang; sonic_qos.c
+ * reads it back): green's curve is xfab's curve (xfab colours every packet
+ * green), ecn_green marks ECT packets on it, wred_green_enable drops the
+ * Not-ECT ones (drop_nonect). A profile with ECN off has no SONiC spelling
+ * (SAI's WRED without ECN drops ECT packets too; xfab's passes them): it is
+ * written as ecn_none, which the SONiC reading refuses at the profile
+ * (docs/SONIC.md, "Export and coverage"). */
 void cfg_exp_wred(struct cfg_exp *x, const struct xfab_config *cfg)
 {
 	for (int i = 0; i < cfg->n_wred; i++) {
 		const struct xfab_cfg_wred *w = &cfg->wred[i];
 		const char *t = "WRED_PROFILE";
 
-		cfg_exp_add_u32(x, t, w->name, cfg_exp_wred_names.min, w->kmin_bytes);
-		cfg_exp_add_u32(x, t, w->name, cfg_exp_wred_names.max, w->kmax_bytes);
-		cfg_exp_add_u32(x, t, w->name, cfg_exp_wred_names.probability, w->pmax_percent);
-		cfg_exp_add(x, t, w->name, cfg_exp_wred_names.ecn, "%s",
-			    w->ecn ? "ecn_all" : "ecn_none");
-		cfg_exp_add(x, t, w->name, cfg_exp_wred_names.drop_nonect, "%s",
+		cfg_exp_add_u32(x, t, w->name, "green_min_threshold", w->kmin_bytes);
+		cfg_exp_add_u32(x, t, w->name, "green_max_threshold", w->kmax_bytes);
+		cfg_exp_add_u32(x, t, w->name, "green_drop_probability", w->pmax_percent);
+		cfg_exp_add(x, t, w->name, "ecn", "%s", w->ecn ? "ecn_green" : "ecn_none");
+		cfg_exp_add(x, t, w->name, "wred_green_enable", "%s",
 			    w->drop_nonect ? "true" : "false");
 	}
 }
@@ -85,14 +84,20 @@ void cfg_exp_pfc(struct cfg_exp *x, const struct xfab_config *cfg)
 	}
 }
 
-/* BUFFER_PROFILE and BUFFER_PG in xfab's meaning (xoff: the threshold,
- * headroom above it; docs/CONFIG.md): one profile per set of thresholds a
- * BUFFER_PG entry gave, named after them. A derived PG (no entry) is left
- * to be derived again. SONiC's spelling (pool, size, xoff as the headroom,
- * dynamic_th) replaces this writer once the parser reads it. */
+/* BUFFER_POOL, BUFFER_PROFILE and BUFFER_PG in SONiC's spelling
+ * (sonic-buffer-profile.yang; sonic_buffer.c reads it back): one profile
+ * per set of thresholds a BUFFER_PG entry gave, named after them, in one
+ * static ingress pool. xfab's XOFF threshold X is SONiC's size plus the
+ * shared part: size X with static_th 0 gives back X exactly (a
+ * dynamic_th share would round); SONiC's xoff is xfab's headroom, xon is
+ * xon. The pool's size is the sum of what the PGs reserve (X plus the
+ * headroom each): xfab reads no pool size when static_th is set. A
+ * derived PG (no entry) is left to be derived again. */
 void cfg_exp_buffers(struct cfg_exp *x, const struct xfab_config *cfg)
 {
+	static const char *const pool = "ingress_lossless_pool";
 	char key[64], name[64];
+	__u64 reserved = 0;
 
 	for (int p = 0; p < cfg->n_ports; p++) {
 		const struct xfab_cfg_pfc *pfc = &cfg->ports[p].pfc;
@@ -102,13 +107,21 @@ void cfg_exp_buffers(struct cfg_exp *x, const struct xfab_config *cfg)
 				continue;
 			snprintf(name, sizeof(name), "pg_lossless_%u_%u_%u", pfc->xoff[prio],
 				 pfc->xon[prio], pfc->headroom[prio]);
-			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "xoff", pfc->xoff[prio]);
+			cfg_exp_add(x, "BUFFER_PROFILE", name, "pool", "%s", pool);
+			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "size", pfc->xoff[prio]);
+			cfg_exp_add(x, "BUFFER_PROFILE", name, "static_th", "0");
+			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "xoff", pfc->headroom[prio]);
 			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "xon", pfc->xon[prio]);
-			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "headroom", pfc->headroom[prio]);
 			snprintf(key, sizeof(key), "%s|%d", cfg->ports[p].name, prio);
 			cfg_exp_add(x, "BUFFER_PG", key, "profile", "%s", name);
+			reserved += (__u64)pfc->xoff[prio] + pfc->headroom[prio];
 		}
 	}
+	if (!reserved)
+		return;
+	cfg_exp_add(x, "BUFFER_POOL", pool, "mode", "static");
+	cfg_exp_add(x, "BUFFER_POOL", pool, "size", "%llu", (unsigned long long)reserved);
+	cfg_exp_add(x, "BUFFER_POOL", pool, "type", "ingress");
 }
 
 void cfg_exp_pfc_wd(struct cfg_exp *x, const struct xfab_config *cfg)
