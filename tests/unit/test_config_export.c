@@ -5,7 +5,8 @@
  * (issue 34: "export -> check -> load round-trips a lab switch's config
  * with no change in the compiled tables"):
  *   - for the hand-written tests/data/export/full.json (every table xfab
- *     reads) and three configs scripts/xfab-lab generates (a leaf and a
+ *     reads), sonic.json (the tables xfab reads in SONiC's spelling only,
+ *     its loopback and router id kept) and three configs scripts/xfab-lab generates (a leaf and a
  *     spine of testbeds/clos-2x4.json, a leaf of clos-2x4-vnet.json), the
  *     base tables (xfab_base_build: settings, ports, DSCP, queues, PFC,
  *     CoPP, ACL, overlay, neighbours) are byte for byte the same, and the
@@ -252,6 +253,35 @@ static void round_trip_lab_vnet_leaf(void **state)
 	round_trip("clos-2x4-vnet-leaf1.json");
 }
 
+/* A SONiC file of the tables xfab reads in SONiC's spelling only
+ * (LOOPBACK_INTERFACE, STATIC_ROUTE, COPP_GROUP/COPP_TRAP, WRED_PROFILE's
+ * green_*): the same tables back, and Loopback0's address and the router
+ * id of DEVICE_METADATA (10.1.0.9, not Loopback0's 10.1.0.1) kept. */
+static void round_trip_sonic(void **state)
+{
+	struct xfab_config cfg, back;
+	struct xfab_cfg_errors errs;
+	char path[4096], *text;
+
+	(void)state;
+	round_trip("sonic.json");
+	snprintf(path, sizeof(path), "%s/tests/data/export/sonic.json", test_srcdir());
+	if (xfab_config_load_as(path, source(XFAB_CFG_AUTO), &cfg, &errs))
+		fail_errors("sonic.json", &errs);
+	text = export_text(&cfg);
+	assert_non_null(strstr(text, "    \"LOOPBACK_INTERFACE\": {\n"
+				     "        \"Loopback0\": {},\n"
+				     "        \"Loopback0|10.1.0.1/32\": {}\n"));
+	parse_sonic("export.json", text, &back);
+	assert_int_equal(back.has_loopback4, 1);
+	assert_memory_equal(back.loopback4, ((__u8[]){10, 1, 0, 1}), 4);
+	assert_int_equal(back.has_router_id, 1);
+	assert_memory_equal(back.router_id, ((__u8[]){10, 1, 0, 9}), 4);
+	free(text);
+	xfab_config_free(&back);
+	xfab_config_free(&cfg);
+}
+
 /* ---- the text's shape, written by hand from SONiC's conventions ---- */
 
 static const char *small_config =
@@ -288,8 +318,8 @@ static void text_shape(void **state)
 	    "            \"mtu\": \"1500\"\n"
 	    "        }\n"
 	    "    },\n",
-	    "    \"ROUTE\": {\n"
-	    "        \"10.9.0.0/16\": {\n"
+	    "    \"STATIC_ROUTE\": {\n"
+	    "        \"default|10.9.0.0/16\": {\n"
 	    "            \"ifname\": \"Ethernet4,Ethernet12\",\n"
 	    "            \"nexthop\": \"10.0.4.2,10.0.12.2\"\n"
 	    "        }\n"
@@ -303,7 +333,7 @@ static void text_shape(void **state)
 					    "\"FLOWLET\"",
 					    "\"INTERFACE\"",
 					    "\"PORT\"",
-					    "\"ROUTE\""};
+					    "\"STATIC_ROUTE\""};
 	struct xfab_config cfg;
 	const char *at = NULL;
 	char *text;
@@ -472,6 +502,7 @@ static void digest_of_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(round_trip_sonic),
 	    cmocka_unit_test(round_trip_full),
 	    cmocka_unit_test(round_trip_lab_leaf),
 	    cmocka_unit_test(round_trip_lab_spine),

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The export's QoS, PFC and CoPP tables (export.c). WRED_PROFILE,
- * BUFFER_PROFILE/BUFFER_PG and COPP_TABLE are written in xfab's spelling,
- * which a SONiC-format file accepts today; each has its own writer below,
- * to be switched to SONiC's spelling (green_*, pool/size/dynamic_th,
- * COPP_GROUP/COPP_TRAP) once the parser reads it. */
+/* The export's QoS, PFC and CoPP tables (export.c), in SONiC's spelling:
+ * WRED_PROFILE's green_*, BUFFER_POOL/BUFFER_PROFILE/BUFFER_PG,
+ * COPP_GROUP/COPP_TRAP, as sonic_qos.c, sonic_buffer.c and sonic_copp.c
+ * read them back. */
 #include "export_int.h"
 #include "names.h" /* xfab_copp_group_name */
 #include "pfcwd.h" /* xfab_pfcwd_action_name */
@@ -140,18 +139,36 @@ void cfg_exp_pfc_wd(struct cfg_exp *x, const struct xfab_config *cfg)
 		cfg_exp_add_u32(x, "PFC_WD", "GLOBAL", "POLL_INTERVAL", cfg->pfcwd_poll_ms);
 }
 
-/* COPP_TABLE, the groups the config set (the others keep SONiC's default).
- * SONiC's COPP_GROUP/COPP_TRAP (sonic-copp.yang) replace it here once the
- * parser reads them. */
+/* COPP_GROUP and COPP_TRAP (sonic-copp.yang; sonic_copp.c reads them
+ * back): once the config sets a group, every xfab group is written, a
+ * COPP_GROUP each and a COPP_TRAP naming its trap ids (the default group
+ * has none: SONiC's default trap group takes what no trap names), so that
+ * no group falls back to another's meter on the way back. cir 0 (not
+ * policed) is red_action forward without a meter. A cbs below cir has no
+ * SONiC spelling (sonic-copp.yang: cbs >= cir): written as it is, the
+ * SONiC reading refuses it (docs/SONIC.md, "Export and coverage"). */
 void cfg_exp_copp(struct cfg_exp *x, const struct xfab_config *cfg)
 {
-	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++) {
-		const struct xfab_cfg_copp *cp = &cfg->copp[g];
+	int any = 0;
 
-		if (!cp->configured)
+	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
+		any |= cfg->copp[g].configured;
+	for (__u32 g = 0; any && g < XFAB_COPP_GROUPS; g++) {
+		const struct xfab_cfg_copp *cp = &cfg->copp[g];
+		const char *name = xfab_copp_group_name(g);
+
+		cfg_exp_add(x, "COPP_GROUP", name, "meter_type", "packets");
+		cfg_exp_add(x, "COPP_GROUP", name, "mode", "sr_tcm");
+		cfg_exp_add(x, "COPP_GROUP", name, "trap_action", "trap");
+		cfg_exp_add(x, "COPP_GROUP", name, "red_action", "%s",
+			    cp->cir ? "drop" : "forward");
+		if (cp->cir) {
+			cfg_exp_add_u32(x, "COPP_GROUP", name, "cir", cp->cir);
+			cfg_exp_add_u32(x, "COPP_GROUP", name, "cbs", cp->cbs);
+		}
+		if (g == XFAB_COPP_DEFAULT)
 			continue;
-		cfg_exp_add_u32(x, "COPP_TABLE", xfab_copp_group_name(g), "cir", cp->cir);
-		if (cp->cir)
-			cfg_exp_add_u32(x, "COPP_TABLE", xfab_copp_group_name(g), "cbs", cp->cbs);
+		cfg_exp_add(x, "COPP_TRAP", name, "trap_ids", "%s", xfab_copp_group_traps(g));
+		cfg_exp_add(x, "COPP_TRAP", name, "trap_group", "%s", name);
 	}
 }
