@@ -37,17 +37,7 @@
 #include "compile_base.h"
 #include "config.h"
 #include "srcdir.h"
-
-static const struct xfab_cfg_source *source(enum xfab_cfg_format format)
-{
-	static char catalogue[4096];
-	static struct xfab_cfg_source src;
-
-	snprintf(catalogue, sizeof(catalogue), "%s/config/sonic/catalogue.json", test_srcdir());
-	src.format = format;
-	src.catalogue = catalogue;
-	return &src;
-}
+#include "cfgsonic.h"
 
 static void fail_errors(const char *what, const struct xfab_cfg_errors *errs)
 {
@@ -74,7 +64,7 @@ static void parse_sonic(const char *name, const char *text, struct xfab_config *
 {
 	struct xfab_cfg_errors errs;
 
-	if (xfab_config_parse_as(name, text, source(XFAB_CFG_SONIC), cfg, &errs))
+	if (xfab_config_parse_as(name, text, cfgsonic_source(XFAB_CFG_SONIC), cfg, &errs))
 		fail_errors(name, &errs);
 }
 
@@ -213,7 +203,7 @@ static void round_trip(const char *file)
 	char path[4096], *text, *again;
 
 	snprintf(path, sizeof(path), "%s/tests/data/export/%s", test_srcdir(), file);
-	if (xfab_config_load_as(path, source(XFAB_CFG_AUTO), &orig, &errs))
+	if (xfab_config_load_as(path, cfgsonic_source(XFAB_CFG_AUTO), &orig, &errs))
 		fail_errors(file, &errs);
 	text = export_text(&orig);
 	parse_sonic("export.json", text, &back);
@@ -266,7 +256,7 @@ static void round_trip_sonic(void **state)
 	(void)state;
 	round_trip("sonic.json");
 	snprintf(path, sizeof(path), "%s/tests/data/export/sonic.json", test_srcdir());
-	if (xfab_config_load_as(path, source(XFAB_CFG_AUTO), &cfg, &errs))
+	if (xfab_config_load_as(path, cfgsonic_source(XFAB_CFG_AUTO), &cfg, &errs))
 		fail_errors("sonic.json", &errs);
 	text = export_text(&cfg);
 	assert_non_null(strstr(text, "    \"LOOPBACK_INTERFACE\": {\n"
@@ -390,7 +380,7 @@ static void bad_value_in_export_refused(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/tests/data/export/full.json", test_srcdir());
-	if (xfab_config_load_as(path, source(XFAB_CFG_AUTO), &cfg, &errs))
+	if (xfab_config_load_as(path, cfgsonic_source(XFAB_CFG_AUTO), &cfg, &errs))
 		fail_errors("full.json", &errs);
 	text = export_text(&cfg);
 	xfab_config_free(&cfg);
@@ -406,7 +396,8 @@ static void bad_value_in_export_refused(void **state)
 			col = 0;
 		}
 	assert_int_equal(
-	    xfab_config_parse_as("bad.json", text, source(XFAB_CFG_SONIC), &cfg, &errs), -1);
+	    xfab_config_parse_as("bad.json", text, cfgsonic_source(XFAB_CFG_SONIC), &cfg, &errs),
+	    -1);
 	assert_int_equal(errs.total, 1);
 	assert_int_equal(errs.e[0].line, line);
 	assert_int_equal(errs.e[0].col, col - 1);
@@ -491,7 +482,7 @@ static void digest_of_file(void **state)
 	bytes = malloc((size_t)len);
 	assert_int_equal(fread(bytes, 1, (size_t)len, f), (size_t)len);
 	fclose(f);
-	if (xfab_config_load_as(path, source(XFAB_CFG_AUTO), &cfg, &errs))
+	if (xfab_config_load_as(path, cfgsonic_source(XFAB_CFG_AUTO), &cfg, &errs))
 		fail_errors(path, &errs);
 	assert_true(cfg.digest == xfab_config_digest(XFAB_CFG_DIGEST_INIT, bytes, (size_t)len));
 	assert_true(cfg.digest != XFAB_CFG_DIGEST_INIT);

@@ -23,28 +23,7 @@
 #include "cfgbad.h"
 #include "scripttree.h"
 #include "srcdir.h"
-
-static const struct xfab_cfg_source *source(void)
-{
-	static char catalogue[4096];
-	static struct xfab_cfg_source src;
-
-	snprintf(catalogue, sizeof(catalogue), "%s/config/sonic/catalogue.json", test_srcdir());
-	src.format = XFAB_CFG_SONIC;
-	src.catalogue = catalogue;
-	return &src;
-}
-
-static void parse_ok(const char *text, struct xfab_config *cfg)
-{
-	struct xfab_cfg_errors errs;
-	char line[1024];
-
-	if (xfab_config_parse_as("good.json", text, source(), cfg, &errs)) {
-		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
-		fail_msg("refused: %s", line);
-	}
-}
+#include "cfgsonic.h"
 
 static int ignored_has(const struct xfab_config *cfg, const char *name)
 {
@@ -135,7 +114,7 @@ static void copp_default_file(void **state)
 	struct xfab_config cfg;
 
 	(void)state;
-	parse_ok(copp_cfg, &cfg);
+	cfgsonic_parse_ok(copp_cfg, XFAB_CFG_SONIC, &cfg);
 	copp_is(&cfg, XFAB_COPP_BGP, 6000, 6000, 1);
 	copp_is(&cfg, XFAB_COPP_BFD, 6000, 6000, 1);
 	copp_is(&cfg, XFAB_COPP_ARP, 600, 600, 1);
@@ -160,18 +139,19 @@ static void copp_custom(void **state)
 	struct xfab_config cfg;
 
 	(void)state;
-	parse_ok(T("\"COPP_GROUP\": {\n"
-		   " \"default\": {\"meter_type\": \"packets\", \"mode\": \"sr_tcm\", \"cir\": "
-		   "\"500\",\n  \"cbs\": \"700\", \"red_action\": \"drop\"},\n"
-		   " \"g1\": {\"trap_action\": \"trap\", \"meter_type\": \"packets\", \"mode\": "
-		   "\"sr_tcm\",\n  \"cir\": \"7000\", \"red_action\": \"drop\"},\n"
-		   " \"g2\": {\"trap_action\": \"copy\", \"meter_type\": \"packets\", \"mode\": "
-		   "\"sr_tcm\",\n  \"cir\": \"300\", \"cbs\": \"300\"}},\n"
-		   "\"COPP_TRAP\": {\n"
-		   " \"bgp\": {\"trap_ids\": \"bgp, bgpv6\", \"trap_group\": \"g1\"},\n"
-		   " \"bfd\": {\"trap_ids\": \"bfd,bfdv6\", \"trap_group\": \"g1\"},\n"
-		   " \"arp\": {\"trap_ids\": \"arp_req,arp_resp\", \"trap_group\": \"g2\"}}"),
-		 &cfg);
+	cfgsonic_parse_ok(
+	    T("\"COPP_GROUP\": {\n"
+	      " \"default\": {\"meter_type\": \"packets\", \"mode\": \"sr_tcm\", \"cir\": "
+	      "\"500\",\n  \"cbs\": \"700\", \"red_action\": \"drop\"},\n"
+	      " \"g1\": {\"trap_action\": \"trap\", \"meter_type\": \"packets\", \"mode\": "
+	      "\"sr_tcm\",\n  \"cir\": \"7000\", \"red_action\": \"drop\"},\n"
+	      " \"g2\": {\"trap_action\": \"copy\", \"meter_type\": \"packets\", \"mode\": "
+	      "\"sr_tcm\",\n  \"cir\": \"300\", \"cbs\": \"300\"}},\n"
+	      "\"COPP_TRAP\": {\n"
+	      " \"bgp\": {\"trap_ids\": \"bgp, bgpv6\", \"trap_group\": \"g1\"},\n"
+	      " \"bfd\": {\"trap_ids\": \"bfd,bfdv6\", \"trap_group\": \"g1\"},\n"
+	      " \"arp\": {\"trap_ids\": \"arp_req,arp_resp\", \"trap_group\": \"g2\"}}"),
+	    XFAB_CFG_SONIC, &cfg);
 	copp_is(&cfg, XFAB_COPP_BGP, 7000, 7000, 1);
 	copp_is(&cfg, XFAB_COPP_BFD, 7000, 7000, 1);
 	copp_is(&cfg, XFAB_COPP_ARP, 0, 0, 1);
@@ -235,7 +215,7 @@ static const struct bad_case copp_bad[] = {
 static void check_all(const struct bad_case *cases, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		cfgbad_check_as(&cases[i], source());
+		cfgbad_check_as(&cases[i], cfgsonic_source(XFAB_CFG_SONIC));
 }
 
 static void copp_refused(void **state)
@@ -252,13 +232,14 @@ static void static_route(void **state)
 	const struct xfab_cfg_route *r;
 
 	(void)state;
-	parse_ok(T("\"STATIC_ROUTE\": {\n"
-		   " \"default|20.20.20.0/24\": {\"nexthop\": \"10.0.0.1,10.0.0.3\",\n"
-		   "  \"ifname\": \"Ethernet0,Ethernet4\", \"distance\": \"1,1\", \"nexthop-vrf\": "
-		   "\"default,default\"},\n"
-		   " \"30.0.0.0/8\": {\"nexthop\": \"10.0.0.3\", \"bfd\": \"false\"},\n"
-		   " \"default|40.0.0.0/8\": {\"blackhole\": \"true\"}}"),
-		 &cfg);
+	cfgsonic_parse_ok(
+	    T("\"STATIC_ROUTE\": {\n"
+	      " \"default|20.20.20.0/24\": {\"nexthop\": \"10.0.0.1,10.0.0.3\",\n"
+	      "  \"ifname\": \"Ethernet0,Ethernet4\", \"distance\": \"1,1\", \"nexthop-vrf\": "
+	      "\"default,default\"},\n"
+	      " \"30.0.0.0/8\": {\"nexthop\": \"10.0.0.3\", \"bfd\": \"false\"},\n"
+	      " \"default|40.0.0.0/8\": {\"blackhole\": \"true\"}}"),
+	    XFAB_CFG_SONIC, &cfg);
 	assert_int_equal(cfg.n_routes, 3);
 	r = &cfg.routes[0];
 	assert_int_equal(r->pfx.plen, 24);
@@ -323,7 +304,7 @@ static void loopback(void **state)
 
 	(void)state;
 	snprintf(text, sizeof(text), T("%s,\n\"VXLAN_TUNNEL\": {\"vtep\": {}}"), lo);
-	parse_ok(text, &cfg);
+	cfgsonic_parse_ok(text, XFAB_CFG_SONIC, &cfg);
 	assert_int_equal(cfg.has_router_id, 1);
 	assert_memory_equal(cfg.router_id, ((__u8[]){10, 1, 0, 32}), 4);
 	assert_int_equal(cfg.vtep, 1);
@@ -335,7 +316,7 @@ static void loopback(void **state)
 		 "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"a\", \"bgp_router_id\": "
 		 "\"8.8.8.8\"}},\n \"PORT\": {\"Ethernet0\": {}},\n %s}",
 		 lo);
-	parse_ok(text, &cfg);
+	cfgsonic_parse_ok(text, XFAB_CFG_SONIC, &cfg);
 	assert_memory_equal(cfg.router_id, ((__u8[]){8, 8, 8, 8}), 4);
 	assert_false(ignored_has(&cfg, "DEVICE_METADATA.bgp_router_id"));
 	xfab_config_free(&cfg);
@@ -417,7 +398,7 @@ static void xfab_file_unchanged(void **state)
 	    "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"a\"}},\n"
 	    " \"PORT\": {\"eth0\": {}},\n \"STATIC_ROUTE\": {}}",
 	    "\"STATIC_ROUTE\"", "STATIC_ROUTE", "unknown table"};
-	struct xfab_cfg_source src = *source();
+	struct xfab_cfg_source src = *cfgsonic_source(XFAB_CFG_SONIC);
 	struct xfab_config cfg;
 	struct xfab_cfg_errors errs;
 
@@ -453,7 +434,7 @@ static void sample_file(void **state)
 		 test_srcdir());
 	assert_int_equal(test_run_cmd(cmd, text, sizeof(text)), 0);
 	assert_true(strlen(text) + 1 < sizeof(text));
-	parse_ok(text, &cfg);
+	cfgsonic_parse_ok(text, XFAB_CFG_SONIC, &cfg);
 	assert_string_equal(cfg.hostname, "asw.dc");
 	assert_int_equal(cfg.n_ports, 41);
 	/* "default|20.20.20.0/24": 10.184.229.212 on Ethernet14 */

@@ -22,17 +22,7 @@
 #include "config.h"
 #include "cfgbad.h"
 #include "srcdir.h"
-
-static const struct xfab_cfg_source *source(void)
-{
-	static char catalogue[4096];
-	static struct xfab_cfg_source src;
-
-	snprintf(catalogue, sizeof(catalogue), "%s/config/sonic/catalogue.json", test_srcdir());
-	src.format = XFAB_CFG_AUTO; /* told by its tables */
-	src.catalogue = catalogue;
-	return &src;
-}
+#include "cfgsonic.h"
 
 static char *read_data(const char *name)
 {
@@ -53,25 +43,8 @@ static char *read_data(const char *name)
 
 static void parse_ok(const char *text, struct xfab_config *cfg)
 {
-	struct xfab_cfg_errors errs;
-	char line[1024];
-
-	if (xfab_config_parse_as("good.json", text, source(), cfg, &errs)) {
-		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
-		fail_msg("refused: %s", line);
-	}
+	cfgsonic_parse_ok(text, XFAB_CFG_AUTO, cfg); /* told by its tables */
 	assert_int_equal(cfg->sonic, 1);
-}
-
-static void ignored_are(const struct xfab_config *cfg, const char *const *names)
-{
-	int n = 0;
-
-	for (; names[n]; n++) {
-		assert_true(n < cfg->n_ignored);
-		assert_string_equal(cfg->ignored[n], names[n]);
-	}
-	assert_int_equal(cfg->n_ignored, n);
 }
 
 /* text with `from` (its first occurrence at or after `after`) replaced by
@@ -147,7 +120,7 @@ static void arista(void **state)
 
 	(void)state;
 	parse_ok(text, &cfg);
-	ignored_are(&cfg, want);
+	cfgsonic_ignored_are(&cfg, want);
 	assert_int_equal(cfg.n_wred, 1);
 	w = &cfg.wred[0];
 	assert_string_equal(w->name, "AZURE_LOSSLESS");
@@ -198,7 +171,7 @@ static void check_variants(char *(*base)(void), const struct variant *v, size_t 
 		 * the wanted one on occurs nowhere earlier */
 		c.needle = strstr(at, v[i].needle);
 		assert_non_null(c.needle);
-		cfgbad_check_as(&c, source());
+		cfgbad_check_as(&c, cfgsonic_source(XFAB_CFG_AUTO));
 		free(bad);
 	}
 	free(text);
@@ -395,7 +368,7 @@ static void mlx(void **state)
 
 	(void)state;
 	parse_ok(text, &cfg);
-	ignored_are(&cfg, want);
+	cfgsonic_ignored_are(&cfg, want);
 	for (size_t i = 0; i < 2; i++) {
 		const struct xfab_cfg_pfc *f = &cfg.ports[want_pg[i].port].pfc;
 
