@@ -4,7 +4,8 @@
  * config-coverage: a SONiC file's tables and fields, each used, mapped or
  * ignored, in the file's order, the rows written by hand from SONiC's YANG
  * (sonic-device_metadata.yang: hwsku; sonic-port.yang: lanes, fec, speed;
- * sonic-ntp.yang: NTP) and docs/CONFIG.md (what xfab implements).
+ * sonic-ntp.yang: NTP; sonic-wred-profile.yang, sonic-loopback-interface.yang,
+ * sonic-static-route.yang) and docs/CONFIG.md (what xfab implements).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,7 +27,12 @@ static const char *text =
     "                          \"speed\": \"100000\"},\n"
     "          \"Ethernet4\": {\"lanes\": \"4,5,6,7\"}},\n"
     " \"NTP\": {\"global\": {\"admin_state\": \"enabled\"}},\n"
-    " \"DSCP_TO_TC_MAP\": {\"AZURE\": {\"46\": \"5\"}}}\n";
+    " \"DSCP_TO_TC_MAP\": {\"AZURE\": {\"46\": \"5\"}},\n"
+    " \"WRED_PROFILE\": {\"W\": {\"green_min_threshold\": \"1000\", \"green_max_threshold\": "
+    "\"2000\",\n"
+    "                       \"ecn\": \"ecn_all\", \"wred_green_enable\": \"true\"}},\n"
+    " \"LOOPBACK_INTERFACE\": {\"Loopback0\": {}, \"Loopback0|10.1.0.1/32\": {}},\n"
+    " \"STATIC_ROUTE\": {\"default|10.8.0.0/16\": {\"blackhole\": \"true\"}}}\n";
 
 static char got[4096];
 
@@ -42,16 +48,28 @@ static void row(void *arg, const struct xfab_cov_item *it)
 
 static void sonic_file(void **state)
 {
-	static const char *want = "DEVICE_METADATA - 1 used\n"
-				  "DEVICE_METADATA hostname 1 used\n"
-				  "DEVICE_METADATA hwsku 1 ignored\n"
-				  "PORT - 2 used\n"
-				  "PORT lanes 2 ignored\n"
-				  "PORT fec 1 ignored\n"
-				  "PORT mtu 1 used\n"
-				  "PORT speed 1 mapped: converts PFC pause quanta to time\n"
-				  "NTP - 1 ignored\n"
-				  "DSCP_TO_TC_MAP - 1 used\n";
+	static const char *want =
+	    "DEVICE_METADATA - 1 used\n"
+	    "DEVICE_METADATA hostname 1 used\n"
+	    "DEVICE_METADATA hwsku 1 ignored\n"
+	    "PORT - 2 used\n"
+	    "PORT lanes 2 ignored\n"
+	    "PORT fec 1 ignored\n"
+	    "PORT mtu 1 used\n"
+	    "PORT speed 1 mapped: converts PFC pause quanta to time\n"
+	    "NTP - 1 ignored\n"
+	    "DSCP_TO_TC_MAP - 1 used\n"
+	    "WRED_PROFILE - 1 mapped: green's curve onto xfab's one curve: "
+	    "every packet is green\n"
+	    "WRED_PROFILE green_min_threshold 1 used\n"
+	    "WRED_PROFILE green_max_threshold 1 used\n"
+	    "WRED_PROFILE ecn 1 mapped: green among its colours: ECT packets "
+	    "marked\n"
+	    "WRED_PROFILE wred_green_enable 1 mapped: onto drop_nonect: Not-ECT "
+	    "packets dropped\n"
+	    "LOOPBACK_INTERFACE - 2 mapped: the VTEP and router-id source\n"
+	    "STATIC_ROUTE - 1 mapped: onto ROUTE: the default VRF\n"
+	    "STATIC_ROUTE blackhole 1 used\n";
 	struct xfab_cfg_source src = {XFAB_CFG_SONIC, NULL};
 	struct xfab_cfg_errors errs;
 	struct xfab_config cfg;

@@ -5,7 +5,8 @@
  * (issue 34: "export -> check -> load round-trips a lab switch's config
  * with no change in the compiled tables"):
  *   - for the hand-written tests/data/export/full.json (every table xfab
- *     reads) and three configs scripts/xfab-lab generates (a leaf and a
+ *     reads), sonic.json (the tables xfab reads in SONiC's spelling only,
+ *     its loopback and router id kept) and three configs scripts/xfab-lab generates (a leaf and a
  *     spine of testbeds/clos-2x4.json, a leaf of clos-2x4-vnet.json), the
  *     base tables (xfab_base_build: settings, ports, DSCP, queues, PFC,
  *     CoPP, ACL, overlay, neighbours) are byte for byte the same, and the
@@ -36,17 +37,7 @@
 #include "compile_base.h"
 #include "config.h"
 #include "srcdir.h"
-
-static const struct xfab_cfg_source *source(enum xfab_cfg_format format)
-{
-	static char catalogue[4096];
-	static struct xfab_cfg_source src;
-
-	snprintf(catalogue, sizeof(catalogue), "%s/config/sonic/catalogue.json", test_srcdir());
-	src.format = format;
-	src.catalogue = catalogue;
-	return &src;
-}
+#include "cfgsonic.h"
 
 static void fail_errors(const char *what, const struct xfab_cfg_errors *errs)
 {
@@ -73,7 +64,7 @@ static void parse_sonic(const char *name, const char *text, struct xfab_config *
 {
 	struct xfab_cfg_errors errs;
 
-	if (xfab_config_parse_as(name, text, source(XFAB_CFG_SONIC), cfg, &errs))
+	if (xfab_config_parse_as(name, text, cfgsonic_source(XFAB_CFG_SONIC), cfg, &errs))
 		fail_errors(name, &errs);
 }
 
@@ -212,7 +203,7 @@ static void round_trip(const char *file)
 	char path[4096], *text, *again;
 
 	snprintf(path, sizeof(path), "%s/tests/data/export/%s", test_srcdir(), file);
-	if (xfab_config_load_as(path, source(XFAB_CFG_AUTO), &orig, &errs))
+	if (xfab_config_load_as(path, cfgsonic_source(XFAB_CFG_AUTO), &orig, &errs))
 		fail_errors(file, &errs);
 	text = export_text(&orig);
 	parse_sonic("export.json", text, &back);
@@ -252,13 +243,43 @@ static void round_trip_lab_vnet_leaf(void **state)
 	round_trip("clos-2x4-vnet-leaf1.json");
 }
 
+/* A SONiC file of the tables xfab reads in SONiC's spelling only
+ * (LOOPBACK_INTERFACE, STATIC_ROUTE, COPP_GROUP/COPP_TRAP, WRED_PROFILE's
+ * green_*): the same tables back, and Loopback0's address and the router
+ * id of DEVICE_METADATA (10.1.0.9, not Loopback0's 10.1.0.1) kept. */
+static void round_trip_sonic(void **state)
+{
+	struct xfab_config cfg, back;
+	struct xfab_cfg_errors errs;
+	char path[4096], *text;
+
+	(void)state;
+	round_trip("sonic.json");
+	snprintf(path, sizeof(path), "%s/tests/data/export/sonic.json", test_srcdir());
+	if (xfab_config_load_as(path, cfgsonic_source(XFAB_CFG_AUTO), &cfg, &errs))
+		fail_errors("sonic.json", &errs);
+	text = export_text(&cfg);
+	assert_non_null(strstr(text, "    \"LOOPBACK_INTERFACE\": {\n"
+				     "        \"Loopback0\": {},\n"
+				     "        \"Loopback0|10.1.0.1/32\": {}\n"));
+	parse_sonic("export.json", text, &back);
+	assert_int_equal(back.has_loopback4, 1);
+	assert_memory_equal(back.loopback4, ((__u8[]){10, 1, 0, 1}), 4);
+	assert_int_equal(back.has_router_id, 1);
+	assert_memory_equal(back.router_id, ((__u8[]){10, 1, 0, 9}), 4);
+	free(text);
+	xfab_config_free(&back);
+	xfab_config_free(&cfg);
+}
+
 /* ---- the text's shape, written by hand from SONiC's conventions ---- */
 
 static const char *small_config =
     "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"sw1\"}},\n"
     " \"PORT\": {\"Ethernet4\": {\"mtu\": 9100, \"speed\": \"100000\"},\n"
     "          \"Ethernet12\": {\"admin_status\": \"down\"}},\n"
-    " \"INTERFACE\": {\"Ethernet12|10.0.12.1/24\": {}, \"Ethernet4|10.0.4.1/24\": {}},\n"
+    " \"INTERFACE\": {\"Ethernet12|10.0.12.1/24\": {}, \"Ethernet4|10.0.4.1/24\": {},\n"
+    "               \"Ethernet12\": {}, \"Ethernet4\": {}},\n"
     " \"ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.4.2,10.0.12.2\"}}}\n";
 
 static void text_shape(void **state)
@@ -287,8 +308,8 @@ static void text_shape(void **state)
 	    "            \"mtu\": \"1500\"\n"
 	    "        }\n"
 	    "    },\n",
-	    "    \"ROUTE\": {\n"
-	    "        \"10.9.0.0/16\": {\n"
+	    "    \"STATIC_ROUTE\": {\n"
+	    "        \"default|10.9.0.0/16\": {\n"
 	    "            \"ifname\": \"Ethernet4,Ethernet12\",\n"
 	    "            \"nexthop\": \"10.0.4.2,10.0.12.2\"\n"
 	    "        }\n"
@@ -302,7 +323,7 @@ static void text_shape(void **state)
 					    "\"FLOWLET\"",
 					    "\"INTERFACE\"",
 					    "\"PORT\"",
-					    "\"ROUTE\""};
+					    "\"STATIC_ROUTE\""};
 	struct xfab_config cfg;
 	const char *at = NULL;
 	char *text;
@@ -359,7 +380,7 @@ static void bad_value_in_export_refused(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/tests/data/export/full.json", test_srcdir());
-	if (xfab_config_load_as(path, source(XFAB_CFG_AUTO), &cfg, &errs))
+	if (xfab_config_load_as(path, cfgsonic_source(XFAB_CFG_AUTO), &cfg, &errs))
 		fail_errors("full.json", &errs);
 	text = export_text(&cfg);
 	xfab_config_free(&cfg);
@@ -375,7 +396,8 @@ static void bad_value_in_export_refused(void **state)
 			col = 0;
 		}
 	assert_int_equal(
-	    xfab_config_parse_as("bad.json", text, source(XFAB_CFG_SONIC), &cfg, &errs), -1);
+	    xfab_config_parse_as("bad.json", text, cfgsonic_source(XFAB_CFG_SONIC), &cfg, &errs),
+	    -1);
 	assert_int_equal(errs.total, 1);
 	assert_int_equal(errs.e[0].line, line);
 	assert_int_equal(errs.e[0].col, col - 1);
@@ -401,7 +423,7 @@ static void xfabd_checks_the_export(void **state)
 	parse_sonic("lo.json",
 		    "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"lo1\"}},\n"
 		    " \"PORT\": {\"lo\": {\"mtu\": \"9000\"}},\n"
-		    " \"INTERFACE\": {\"lo|10.9.9.1/24\": {}},\n"
+		    " \"INTERFACE\": {\"lo\": {}, \"lo|10.9.9.1/24\": {}},\n"
 		    " \"ROUTE\": {\"10.8.0.0/16\": {\"nexthop\": \"10.9.9.2\"}}}\n",
 		    &cfg);
 	fd = mkstemp(file);
@@ -460,7 +482,7 @@ static void digest_of_file(void **state)
 	bytes = malloc((size_t)len);
 	assert_int_equal(fread(bytes, 1, (size_t)len, f), (size_t)len);
 	fclose(f);
-	if (xfab_config_load_as(path, source(XFAB_CFG_AUTO), &cfg, &errs))
+	if (xfab_config_load_as(path, cfgsonic_source(XFAB_CFG_AUTO), &cfg, &errs))
 		fail_errors(path, &errs);
 	assert_true(cfg.digest == xfab_config_digest(XFAB_CFG_DIGEST_INIT, bytes, (size_t)len));
 	assert_true(cfg.digest != XFAB_CFG_DIGEST_INIT);
@@ -471,6 +493,7 @@ static void digest_of_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(round_trip_sonic),
 	    cmocka_unit_test(round_trip_full),
 	    cmocka_unit_test(round_trip_lab_leaf),
 	    cmocka_unit_test(round_trip_lab_spine),

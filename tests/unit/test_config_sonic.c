@@ -23,18 +23,7 @@
 #include "cfgbad.h"
 #include "scripttree.h"
 #include "srcdir.h"
-
-static char catalogue[4096];
-
-static const struct xfab_cfg_source *source(enum xfab_cfg_format format)
-{
-	static struct xfab_cfg_source src;
-
-	snprintf(catalogue, sizeof(catalogue), "%s/config/sonic/catalogue.json", test_srcdir());
-	src.format = format;
-	src.catalogue = catalogue;
-	return &src;
-}
+#include "cfgsonic.h"
 
 #define HDR                                                                                        \
 	"{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"                   \
@@ -50,28 +39,6 @@ static const char *sonic_text =
     T(" \"NTP\": {\"global\": {\"admin_state\": \"enabled\", \"src_intf\": \"Ethernet0\"}},\n"
       " \"SNMP\": {\"LOCATION\": {\"Location\": \"rack 4\"}}");
 
-static void parse_as(const char *text, enum xfab_cfg_format format, struct xfab_config *cfg)
-{
-	struct xfab_cfg_errors errs;
-	char line[1024];
-
-	if (xfab_config_parse_as("good.json", text, source(format), cfg, &errs)) {
-		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
-		fail_msg("refused: %s", line);
-	}
-}
-
-static void ignored_are(const struct xfab_config *cfg, const char *const *names)
-{
-	int n = 0;
-
-	for (; names[n]; n++) {
-		assert_true(n < cfg->n_ignored);
-		assert_string_equal(cfg->ignored[n], names[n]);
-	}
-	assert_int_equal(cfg->n_ignored, n);
-}
-
 /* Told by its tables: NTP and SNMP are SONiC's and not xfab's. PORT's
  * lanes and fec are SONiC's, named once though both ports carry them; mtu
  * is xfab's and read. */
@@ -81,9 +48,9 @@ static void detected(void **state)
 	struct xfab_config cfg;
 
 	(void)state;
-	parse_as(sonic_text, XFAB_CFG_AUTO, &cfg);
+	cfgsonic_parse_ok(sonic_text, XFAB_CFG_AUTO, &cfg);
 	assert_int_equal(cfg.sonic, 1);
-	ignored_are(&cfg, want);
+	cfgsonic_ignored_are(&cfg, want);
 	assert_int_equal(cfg.n_ports, 2);
 	assert_int_equal(cfg.ports[0].mtu, 9100);
 	assert_string_equal(cfg.hostname, "leaf1");
@@ -98,22 +65,22 @@ static void asked(void **state)
 	struct xfab_config cfg;
 
 	(void)state;
-	parse_as("{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"a\"}},"
-		 " \"PORT\": {\"eth1\": {\"mtu\": \"1500\"}}}",
-		 XFAB_CFG_AUTO, &cfg);
+	cfgsonic_parse_ok("{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"a\"}},"
+			  " \"PORT\": {\"eth1\": {\"mtu\": \"1500\"}}}",
+			  XFAB_CFG_AUTO, &cfg);
 	assert_int_equal(cfg.sonic, 0);
 	assert_int_equal(cfg.n_ignored, 0);
 	xfab_config_free(&cfg);
-	parse_as(HDR "}", XFAB_CFG_SONIC, &cfg);
+	cfgsonic_parse_ok(HDR "}", XFAB_CFG_SONIC, &cfg);
 	assert_int_equal(cfg.sonic, 1);
-	ignored_are(&cfg, want);
+	cfgsonic_ignored_are(&cfg, want);
 	xfab_config_free(&cfg);
 }
 
 static void check_as(const struct bad_case *cases, size_t n, enum xfab_cfg_format format)
 {
 	for (size_t i = 0; i < n; i++)
-		cfgbad_check_as(&cases[i], source(format));
+		cfgbad_check_as(&cases[i], cfgsonic_source(format));
 }
 
 /* What SONiC does not define is refused in a SONiC file as in an xfab
@@ -245,7 +212,8 @@ static void t0_file(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/tests/data/sonic/t0-config_db.json", test_srcdir());
-	assert_int_equal(xfab_config_load_as(path, source(XFAB_CFG_AUTO), &cfg, &errs), -1);
+	assert_int_equal(xfab_config_load_as(path, cfgsonic_source(XFAB_CFG_AUTO), &cfg, &errs),
+			 -1);
 	assert_int_equal(errs.total, 4);
 	for (int i = 0; i < 4; i++) {
 		char key[64];
@@ -261,9 +229,9 @@ static void t0_file(void **state)
 		 path);
 	assert_int_equal(test_run_cmd(cmd, text, sizeof(text)), 0);
 	assert_true(strlen(text) + 1 < sizeof(text));
-	parse_as(text, XFAB_CFG_AUTO, &cfg);
+	cfgsonic_parse_ok(text, XFAB_CFG_AUTO, &cfg);
 	assert_int_equal(cfg.sonic, 1);
-	ignored_are(&cfg, want);
+	cfgsonic_ignored_are(&cfg, want);
 	assert_string_equal(cfg.hostname, "t0-lab-01");
 	assert_int_equal(cfg.n_ports, 32);
 	/* DEVICE_METADATA's bgp_router_id before Loopback0's 10.1.0.32 */

@@ -24,28 +24,7 @@
 #include "cfgbad.h"
 #include "scripttree.h"
 #include "srcdir.h"
-
-static const struct xfab_cfg_source *source(void)
-{
-	static char catalogue[4096];
-	static struct xfab_cfg_source src;
-
-	snprintf(catalogue, sizeof(catalogue), "%s/config/sonic/catalogue.json", test_srcdir());
-	src.format = XFAB_CFG_SONIC;
-	src.catalogue = catalogue;
-	return &src;
-}
-
-static void parse_ok(const char *text, struct xfab_config *cfg)
-{
-	struct xfab_cfg_errors errs;
-	char line[1024];
-
-	if (xfab_config_parse_as("good.json", text, source(), cfg, &errs)) {
-		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
-		fail_msg("refused: %s", line);
-	}
-}
+#include "cfgsonic.h"
 
 static int ignored_has(const struct xfab_config *cfg, const char *name)
 {
@@ -153,7 +132,7 @@ static void copp_default_file(void **state)
 	struct xfab_config cfg;
 
 	(void)state;
-	parse_ok(copp_cfg, &cfg);
+	cfgsonic_parse_ok(copp_cfg, XFAB_CFG_SONIC, &cfg);
 	copp_is(&cfg, XFAB_COPP_BGP, 6000, 6000, 1);
 	copp_is(&cfg, XFAB_COPP_BFD, 6000, 6000, 1);
 	copp_is(&cfg, XFAB_COPP_ARP, 600, 600, 1);
@@ -178,18 +157,19 @@ static void copp_custom(void **state)
 	struct xfab_config cfg;
 
 	(void)state;
-	parse_ok(T("\"COPP_GROUP\": {\n"
-		   " \"default\": {\"meter_type\": \"packets\", \"mode\": \"sr_tcm\", \"cir\": "
-		   "\"500\",\n  \"cbs\": \"700\", \"red_action\": \"drop\"},\n"
-		   " \"g1\": {\"trap_action\": \"trap\", \"meter_type\": \"packets\", \"mode\": "
-		   "\"sr_tcm\",\n  \"cir\": \"7000\", \"red_action\": \"drop\"},\n"
-		   " \"g2\": {\"trap_action\": \"copy\", \"meter_type\": \"packets\", \"mode\": "
-		   "\"sr_tcm\",\n  \"cir\": \"300\", \"cbs\": \"300\"}},\n"
-		   "\"COPP_TRAP\": {\n"
-		   " \"bgp\": {\"trap_ids\": \"bgp, bgpv6\", \"trap_group\": \"g1\"},\n"
-		   " \"bfd\": {\"trap_ids\": \"bfd,bfdv6\", \"trap_group\": \"g1\"},\n"
-		   " \"arp\": {\"trap_ids\": \"arp_req,arp_resp\", \"trap_group\": \"g2\"}}"),
-		 &cfg);
+	cfgsonic_parse_ok(
+	    T("\"COPP_GROUP\": {\n"
+	      " \"default\": {\"meter_type\": \"packets\", \"mode\": \"sr_tcm\", \"cir\": "
+	      "\"500\",\n  \"cbs\": \"700\", \"red_action\": \"drop\"},\n"
+	      " \"g1\": {\"trap_action\": \"trap\", \"meter_type\": \"packets\", \"mode\": "
+	      "\"sr_tcm\",\n  \"cir\": \"7000\", \"red_action\": \"drop\"},\n"
+	      " \"g2\": {\"trap_action\": \"copy\", \"meter_type\": \"packets\", \"mode\": "
+	      "\"sr_tcm\",\n  \"cir\": \"300\", \"cbs\": \"300\"}},\n"
+	      "\"COPP_TRAP\": {\n"
+	      " \"bgp\": {\"trap_ids\": \"bgp, bgpv6\", \"trap_group\": \"g1\"},\n"
+	      " \"bfd\": {\"trap_ids\": \"bfd,bfdv6\", \"trap_group\": \"g1\"},\n"
+	      " \"arp\": {\"trap_ids\": \"arp_req,arp_resp\", \"trap_group\": \"g2\"}}"),
+	    XFAB_CFG_SONIC, &cfg);
 	copp_is(&cfg, XFAB_COPP_BGP, 7000, 7000, 1);
 	copp_is(&cfg, XFAB_COPP_BFD, 7000, 7000, 1);
 	copp_is(&cfg, XFAB_COPP_ARP, 0, 0, 1);
@@ -210,7 +190,7 @@ static const struct bad_case copp_bad[] = {
      "\"bgp,bgpp\"", "COPP_TRAP|bgp.trap_ids", "'bgpp' is not one of SONiC's trap ids"},
     {"a trap group that is no COPP_GROUP",
      T(G1 ",\n\"COPP_TRAP\": {\"bgp\": {\"trap_ids\": \"bgp\", \"trap_group\": \"g9\"}}"), "\"g9\"",
-     "COPP_TRAP|bgp.trap_group", "no COPP_GROUP named g9"},
+     "COPP_TRAP|bgp.trap_group", "no COPP_GROUP|g9 (sonic-copp.yang leafref)"},
     {"a cir that is no number (SONiC's uint64)",
      T("\"COPP_GROUP\": {\"g1\": {\"trap_action\": \"trap\", \"meter_type\": \"packets\", "
        "\"mode\": \"sr_tcm\", \"cir\": \"fast\"}}"),
@@ -222,7 +202,8 @@ static const struct bad_case copp_bad[] = {
     {"cbs below cir (sonic-copp.yang's must)",
      T("\"COPP_GROUP\": {\"g1\": {\"trap_action\": \"trap\", \"meter_type\": \"packets\", "
        "\"mode\": \"sr_tcm\", \"cir\": \"600\", \"cbs\": \"500\"}}"),
-     "\"500\"", "COPP_GROUP|g1.cbs", "cbs is below cir"},
+     "\"500\"", "COPP_GROUP|g1.cbs",
+     "violates sonic-copp.yang's must rule: (current() >= current()/../cir)"},
     {"a meter in bytes",
      T("\"COPP_GROUP\": {\"g1\": {\"trap_action\": \"trap\", \"meter_type\": \"bytes\", "
        "\"mode\": \"sr_tcm\", \"cir\": \"600\"}}"),
@@ -253,7 +234,7 @@ static const struct bad_case copp_bad[] = {
 static void check_all(const struct bad_case *cases, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		cfgbad_check_as(&cases[i], source());
+		cfgbad_check_as(&cases[i], cfgsonic_source(XFAB_CFG_SONIC));
 }
 
 static void copp_refused(void **state)
@@ -270,13 +251,14 @@ static void static_route(void **state)
 	const struct xfab_cfg_route *r;
 
 	(void)state;
-	parse_ok(T("\"STATIC_ROUTE\": {\n"
-		   " \"default|20.20.20.0/24\": {\"nexthop\": \"10.0.0.1,10.0.0.3\",\n"
-		   "  \"ifname\": \"Ethernet0,Ethernet4\", \"distance\": \"1,1\", \"nexthop-vrf\": "
-		   "\"default,default\"},\n"
-		   " \"30.0.0.0/8\": {\"nexthop\": \"10.0.0.3\", \"bfd\": \"false\"},\n"
-		   " \"default|40.0.0.0/8\": {\"blackhole\": \"true\"}}"),
-		 &cfg);
+	cfgsonic_parse_ok(
+	    T("\"STATIC_ROUTE\": {\n"
+	      " \"default|20.20.20.0/24\": {\"nexthop\": \"10.0.0.1,10.0.0.3\",\n"
+	      "  \"ifname\": \"Ethernet0,Ethernet4\", \"distance\": \"1,1\", \"nexthop-vrf\": "
+	      "\"default,default\"},\n"
+	      " \"30.0.0.0/8\": {\"nexthop\": \"10.0.0.3\", \"bfd\": \"false\"},\n"
+	      " \"default|40.0.0.0/8\": {\"blackhole\": \"true\"}}"),
+	    XFAB_CFG_SONIC, &cfg);
 	assert_int_equal(cfg.n_routes, 3);
 	r = &cfg.routes[0];
 	assert_int_equal(r->pfx.plen, 24);
@@ -333,6 +315,7 @@ static void loopback(void **state)
 	static const char *lo =
 	    "\"LOOPBACK_INTERFACE\": {\"Loopback0\": {\"admin_status\": \"up\"},\n"
 	    " \"Loopback0|fc00:1::32/128\": {\"family\": \"IPv6\", \"scope\": \"global\"},\n"
+	    " \"Loopback1\": {},\n"
 	    " \"Loopback1|10.9.9.9/32\": {},\n"
 	    " \"Loopback0|10.1.0.32/32\": {\"family\": \"IPv4\"}}";
 	char text[4096];
@@ -340,7 +323,7 @@ static void loopback(void **state)
 
 	(void)state;
 	snprintf(text, sizeof(text), T("%s,\n\"VXLAN_TUNNEL\": {\"vtep\": {}}"), lo);
-	parse_ok(text, &cfg);
+	cfgsonic_parse_ok(text, XFAB_CFG_SONIC, &cfg);
 	assert_int_equal(cfg.has_router_id, 1);
 	assert_memory_equal(cfg.router_id, ((__u8[]){10, 1, 0, 32}), 4);
 	assert_int_equal(cfg.vtep, 1);
@@ -352,7 +335,7 @@ static void loopback(void **state)
 		 "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"a\", \"bgp_router_id\": "
 		 "\"8.8.8.8\"}},\n \"PORT\": {\"Ethernet0\": {}},\n %s}",
 		 lo);
-	parse_ok(text, &cfg);
+	cfgsonic_parse_ok(text, XFAB_CFG_SONIC, &cfg);
 	assert_memory_equal(cfg.router_id, ((__u8[]){8, 8, 8, 8}), 4);
 	assert_false(ignored_has(&cfg, "DEVICE_METADATA.bgp_router_id"));
 	xfab_config_free(&cfg);
@@ -360,18 +343,26 @@ static void loopback(void **state)
 
 static const struct bad_case loopback_bad[] = {
     {"a loopback address of the other family",
-     T("\"LOOPBACK_INTERFACE\": {\"Loopback0|10.1.0.1/32\": {\"family\": \"IPv6\"}}"), "\"IPv6\"",
-     "LOOPBACK_INTERFACE|Loopback0|10.1.0.1/32.family", "the address is IPv4"},
-    {"a multicast loopback address", T("\"LOOPBACK_INTERFACE\": {\"Loopback0|224.0.0.1/32\": {}}"),
+     T("\"LOOPBACK_INTERFACE\": {\"Loopback0\": {},\n"
+       "\"Loopback0|10.1.0.1/32\": {\"family\": \"IPv6\"}}"),
+     "\"IPv6\"", "LOOPBACK_INTERFACE|Loopback0|10.1.0.1/32.family",
+     "violates sonic-loopback-interface.yang's must rule: (contains(../ip-prefix, ':') and "
+     "current()='IPv6') or (contains(../ip-prefix, '.') and current()='IPv4')"},
+    {"a multicast loopback address",
+     T("\"LOOPBACK_INTERFACE\": {\"Loopback0\": {}, \"Loopback0|224.0.0.1/32\": {}}"),
      "\"Loopback0|224", "LOOPBACK_INTERFACE|Loopback0|224.0.0.1/32", "multicast"},
     {"a loopback in a VRF of its own",
-     T("\"LOOPBACK_INTERFACE\": {\"Loopback0\": {\"vrf_name\": \"Vrf1\"}}"), "\"Vrf1\"",
-     "LOOPBACK_INTERFACE|Loopback0.vrf_name", "xfab has one VRF"},
+     T("\"VRF\": {\"Vrf1\": {}},\n"
+       "\"LOOPBACK_INTERFACE\": {\"Loopback0\": {\"vrf_name\": \"Vrf1\"}}"),
+     "\"Vrf1\"}}", "LOOPBACK_INTERFACE|Loopback0.vrf_name", "xfab has one VRF"},
     {"an interface address of the other family",
      "{\n \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\"}},\n"
      " \"PORT\": {\"Ethernet0\": {\"lanes\": \"0\"}},\n"
-     " \"INTERFACE\": {\"Ethernet0|fc00::1/64\": {\"family\": \"IPv4\"}}\n}\n",
-     "\"IPv4\"", "INTERFACE|Ethernet0|fc00::1/64.family", "the address is IPv6"},
+     " \"INTERFACE\": {\"Ethernet0\": {},\n"
+     "  \"Ethernet0|fc00::1/64\": {\"family\": \"IPv4\"}}\n}\n",
+     "\"IPv4\"", "INTERFACE|Ethernet0|fc00::1/64.family",
+     "violates sonic-interface.yang's must rule: (contains(../ip-prefix, ':') and "
+     "current()='IPv6') or (contains(../ip-prefix, '.') and current()='IPv4')"},
 };
 
 static void loopback_refused(void **state)
@@ -385,10 +376,11 @@ static void loopback_refused(void **state)
 static const struct bad_case fgnhg_bad[] = {
     {"a prefix naming a missing FG_NHG",
      T(NHG ",\n\"FG_NHG_PREFIX\": {\"10.1.0.0/16\": {\"FG_NHG\": \"nhg9\"}}"), "\"nhg9\"",
-     "FG_NHG_PREFIX|10.1.0.0/16.FG_NHG", "no FG_NHG named nhg9"},
+     "FG_NHG_PREFIX|10.1.0.0/16.FG_NHG", "no FG_NHG|nhg9 (sonic-fine-grained-ecmp.yang leafref)"},
     {"a member naming a missing FG_NHG",
      T(NHG ",\n\"FG_NHG_MEMBER\": {\"10.0.0.1\": {\"FG_NHG\": \"nhg9\", \"bank\": \"0\"}}"),
-     "\"nhg9\"", "FG_NHG_MEMBER|10.0.0.1.FG_NHG", "no FG_NHG named nhg9"},
+     "\"nhg9\"", "FG_NHG_MEMBER|10.0.0.1.FG_NHG",
+     "no FG_NHG|nhg9 (sonic-fine-grained-ecmp.yang leafref)"},
     {"a group's members in two banks",
      T(NHG ",\n\"FG_NHG_MEMBER\": {\"10.0.0.1\": {\"FG_NHG\": \"nhg1\", \"bank\": \"0\"},\n"
 	   " \"10.0.0.3\": {\"FG_NHG\": \"nhg1\", \"bank\": \"1\"}}"),
@@ -403,7 +395,8 @@ static const struct bad_case fgnhg_bad[] = {
     {"a member's link in neither PORT nor PORTCHANNEL",
      T(NHG ",\n\"FG_NHG_MEMBER\": {\"10.0.0.1\": {\"FG_NHG\": \"nhg1\", \"bank\": \"0\", "
 	   "\"link\": \"Ethernet8\"}}"),
-     "\"Ethernet8\"", "FG_NHG_MEMBER|10.0.0.1.link", "neither PORT nor PORTCHANNEL"},
+     "\"Ethernet8\"", "FG_NHG_MEMBER|10.0.0.1.link",
+     "no PORT|Ethernet8, no PORTCHANNEL|Ethernet8 (sonic-fine-grained-ecmp.yang leafref)"},
     {"groups that do not keep their buckets",
      T("\"ECMP\": {\"global\": {\"resilient\": \"false\"}},\n" NHG), "\"FG_NHG\"", "FG_NHG",
      "resilient must be true"},
@@ -424,7 +417,7 @@ static void xfab_file_unchanged(void **state)
 	    "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"a\"}},\n"
 	    " \"PORT\": {\"eth0\": {}},\n \"STATIC_ROUTE\": {}}",
 	    "\"STATIC_ROUTE\"", "STATIC_ROUTE", "unknown table"};
-	struct xfab_cfg_source src = *source();
+	struct xfab_cfg_source src = *cfgsonic_source(XFAB_CFG_SONIC);
 	struct xfab_config cfg;
 	struct xfab_cfg_errors errs;
 
@@ -459,7 +452,7 @@ static void t0_file(void **state)
 		 test_srcdir());
 	assert_int_equal(test_run_cmd(cmd, text, sizeof(text)), 0);
 	assert_true(strlen(text) + 1 < sizeof(text));
-	parse_ok(text, &cfg);
+	cfgsonic_parse_ok(text, XFAB_CFG_SONIC, &cfg);
 	assert_string_equal(cfg.hostname, "t0-lab-01");
 	assert_int_equal(cfg.n_ports, 32);
 	/* "10.100.0.0/16": 10.0.1.1 on Ethernet100 */

@@ -24,17 +24,7 @@
 #include "config.h"
 #include "cfgbad.h"
 #include "srcdir.h"
-
-static const struct xfab_cfg_source *source(void)
-{
-	static char catalogue[4096];
-	static struct xfab_cfg_source src;
-
-	snprintf(catalogue, sizeof(catalogue), "%s/config/sonic/catalogue.json", test_srcdir());
-	src.format = XFAB_CFG_AUTO; /* told by its tables */
-	src.catalogue = catalogue;
-	return &src;
-}
+#include "cfgsonic.h"
 
 static char *read_data(const char *name)
 {
@@ -55,25 +45,8 @@ static char *read_data(const char *name)
 
 static void parse_ok(const char *text, struct xfab_config *cfg)
 {
-	struct xfab_cfg_errors errs;
-	char line[1024];
-
-	if (xfab_config_parse_as("good.json", text, source(), cfg, &errs)) {
-		xfab_cfg_error_format(&errs.e[0], line, sizeof(line));
-		fail_msg("refused: %s", line);
-	}
+	cfgsonic_parse_ok(text, XFAB_CFG_AUTO, cfg); /* told by its tables */
 	assert_int_equal(cfg->sonic, 1);
-}
-
-static void ignored_are(const struct xfab_config *cfg, const char *const *names)
-{
-	int n = 0;
-
-	for (; names[n]; n++) {
-		assert_true(n < cfg->n_ignored);
-		assert_string_equal(cfg->ignored[n], names[n]);
-	}
-	assert_int_equal(cfg->n_ignored, n);
 }
 
 /* text with `from` (its first occurrence at or after `after`) replaced by
@@ -150,7 +123,7 @@ static void arista(void **state)
 
 	(void)state;
 	parse_ok(text, &cfg);
-	ignored_are(&cfg, want);
+	cfgsonic_ignored_are(&cfg, want);
 	assert_int_equal(cfg.n_wred, 1);
 	w = &cfg.wred[0];
 	assert_string_equal(w->name, "AZURE_LOSSLESS");
@@ -201,7 +174,7 @@ static void check_variants(char *(*base)(void), const struct variant *v, size_t 
 		 * the wanted one on occurs nowhere earlier */
 		c.needle = strstr(at, v[i].needle);
 		assert_non_null(c.needle);
-		cfgbad_check_as(&c, source());
+		cfgbad_check_as(&c, cfgsonic_source(XFAB_CFG_AUTO));
 		free(bad);
 	}
 	free(text);
@@ -237,18 +210,21 @@ static const struct variant arista_bad[] = {
      "class 1 goes to PG 4, lossless on Ethernet4"},
     {"a map naming a missing entry", "\"Ethernet4\": {", "\"tc_to_queue_map\": \"AZURE\"",
      "\"tc_to_queue_map\": \"AZURE2\"", "\"AZURE2\"", "PORT_QOS_MAP|Ethernet4.tc_to_queue_map",
-     "no TC_TO_QUEUE_MAP named AZURE2"},
+     "no TC_TO_QUEUE_MAP|AZURE2 (sonic-port-qos-map.yang leafref)"},
     {"a DSCP map naming a missing entry", "\"global\"", "\"AZURE\"", "\"AZ\"", "\"AZ\"",
-     "PORT_QOS_MAP|global.dscp_to_tc_map", "no DSCP_TO_TC_MAP named AZ"},
+     "PORT_QOS_MAP|global.dscp_to_tc_map",
+     "no DSCP_TO_TC_MAP|AZ (sonic-port-qos-map.yang leafref)"},
     {"a watchdog list that is not pfc_enable's", "\"Ethernet8\": {", "\"pfcwd_sw_enable\": \"3,4\"",
      "\"pfcwd_sw_enable\": \"3\"", "\"3\"\n", "PORT_QOS_MAP|Ethernet8.pfcwd_sw_enable",
      "must be pfc_enable's"},
     {"a strict priority scheduler", NULL, "\"DWRR\"", "\"STRICT\"", "\"STRICT\"",
      "SCHEDULER|scheduler.0.type", "xfab has no strict priority"},
-    {"a shaped scheduler", NULL, "\"weight\": \"14\"", "\"weight\": \"14\", \"pir\": \"9\"",
-     "\"pir\"", "SCHEDULER|scheduler.0.pir", "neither shaped nor prioritised"},
+    {"a shaped scheduler", NULL, "\"weight\": \"14\"",
+     "\"weight\": \"14\", \"pir\": \"9\", \"cir\": \"1\"", "\"pir\"", "SCHEDULER|scheduler.0.pir",
+     "neither shaped nor prioritised"},
     {"a queue naming a missing scheduler", "\"QUEUE\"", "\"scheduler.1\"", "\"scheduler.7\"",
-     "\"scheduler.7\"", "QUEUE|Ethernet4|3.scheduler", "no SCHEDULER named scheduler.7"},
+     "\"scheduler.7\"", "QUEUE|Ethernet4|3.scheduler",
+     "no SCHEDULER|scheduler.7 (sonic-queue.yang leafref)"},
 };
 
 static void arista_refused(void **state)
@@ -397,7 +373,7 @@ static void mlx(void **state)
 
 	(void)state;
 	parse_ok(text, &cfg);
-	ignored_are(&cfg, want);
+	cfgsonic_ignored_are(&cfg, want);
 	for (size_t i = 0; i < 2; i++) {
 		const struct xfab_cfg_pfc *f = &cfg.ports[want_pg[i].port].pfc;
 
@@ -474,10 +450,10 @@ static const struct variant mlx_bad[] = {
      "dynamic_th must be -8..7"},
     {"a profile naming a missing pool", "\"ingress_lossy_profile\"", "\"ingress_lossless_pool\"",
      "\"ingress_pool\"", "\"ingress_pool\"", "BUFFER_PROFILE|ingress_lossy_profile.pool",
-     "no BUFFER_POOL named ingress_pool"},
+     "no BUFFER_POOL|ingress_pool (sonic-buffer-profile.yang leafref)"},
     {"a PG naming a missing profile", "\"Ethernet0|0\"", "\"ingress_lossy_profile\"",
      "\"ingress_lossy\"", "\"ingress_lossy\"", "BUFFER_PG|Ethernet0|0.profile",
-     "no BUFFER_PROFILE named ingress_lossy"},
+     "no BUFFER_PROFILE|ingress_lossy (sonic-buffer-pg.yang leafref)"},
     {"a derived PG without PFC", "\"Ethernet248\": {\"pfc_enable\"", "\"2,3,4,6\"", "\"2,3,4\"",
      "\"Ethernet248|6\"", "BUFFER_PG|Ethernet248|6", "PG 6 of Ethernet248 has no PFC"},
     {"a lossy profile on a PFC PG", "\"Ethernet0\": {\"pfc_enable\"", "\"3,4\"", "\"0,3,4\"",
@@ -500,7 +476,8 @@ static const struct variant mlx_bad[] = {
     {"a shared headroom pool", "\"egress_lossy_pool\"", "\"type\"", "\"xoff\": \"1000\", \"type\"",
      "\"1000\"", "BUFFER_POOL|egress_lossy_pool.xoff", "no shared headroom pool"},
     {"a queue naming a missing profile", "\"BUFFER_QUEUE\"", "\"q_lossy_profile\"", "\"q_lossy\"",
-     "\"q_lossy\"", "BUFFER_QUEUE|Ethernet0|0-2.profile", "no BUFFER_PROFILE named q_lossy"},
+     "\"q_lossy\"", "BUFFER_QUEUE|Ethernet0|0-2.profile",
+     "no BUFFER_PROFILE|q_lossy (sonic-buffer-queue.yang leafref)"},
     {"a queue xfab does not have", "\"BUFFER_QUEUE\"", "\"Ethernet248|7\"", "\"Ethernet248|9\"",
      "\"Ethernet248|9\"", "BUFFER_QUEUE|Ethernet248|9", "xfab's queues 0..7"},
 };

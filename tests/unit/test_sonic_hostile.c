@@ -29,19 +29,8 @@
 
 #include "config.h"
 #include "srcdir.h"
+#include "cfgsonic.h"
 #include "textfile.h"
-
-static char catalogue[4096];
-
-static const struct xfab_cfg_source *source(void)
-{
-	static struct xfab_cfg_source src;
-
-	snprintf(catalogue, sizeof(catalogue), "%s/config/sonic/catalogue.json", test_srcdir());
-	src.format = XFAB_CFG_AUTO;
-	src.catalogue = catalogue;
-	return &src;
-}
 
 static char *read_data(const char *name)
 {
@@ -94,7 +83,7 @@ static void refused_as(const char *text, const struct hostile *h)
 	struct xfab_cfg_errors errs;
 	char got[1024];
 	char *bad = edited(text, h);
-	int r = xfab_config_parse_as("t0.json", bad, source(), &cfg, &errs);
+	int r = xfab_config_parse_as("t0.json", bad, cfgsonic_source(XFAB_CFG_AUTO), &cfg, &errs);
 
 	free(bad);
 	if (r != -1)
@@ -372,7 +361,8 @@ static void within_rules(void **state)
 		char got[1024];
 		char *ok = edited(text, &fine_cases[i]);
 
-		if (xfab_config_parse_as("t0.json", ok, source(), &cfg, &errs)) {
+		if (xfab_config_parse_as("t0.json", ok, cfgsonic_source(XFAB_CFG_AUTO), &cfg,
+					 &errs)) {
 			xfab_cfg_error_format(&errs.e[0], got, sizeof(got));
 			fail_msg("%s: refused: %s", fine_cases[i].name, got);
 		}
@@ -418,6 +408,9 @@ static void ignored_are_the_rest(const char *text, const struct xfab_config *cfg
 					   "COPP_TRAP",
 					   "DEVICE_METADATA",
 					   "DSCP_TO_TC_MAP",
+					   "FG_NHG",
+					   "FG_NHG_MEMBER",
+					   "FG_NHG_PREFIX",
 					   "INTERFACE",
 					   "LOOPBACK_INTERFACE",
 					   "MAP_PFC_PRIORITY_TO_QUEUE",
@@ -454,7 +447,7 @@ static void ignored_are_the_rest(const char *text, const struct xfab_config *cfg
 
 static int load_text(const char *text, struct xfab_config *cfg, struct xfab_cfg_errors *errs)
 {
-	return xfab_config_parse_as("t0.json", text, source(), cfg, errs);
+	return xfab_config_parse_as("t0.json", text, cfgsonic_source(XFAB_CFG_AUTO), cfg, errs);
 }
 
 /* The base (43 tables, 20 of them xfab's) less MGMT_PORT: both

@@ -14,9 +14,11 @@
 #include <string.h>
 
 /* SONiC's spellings xfab reads onto its own mechanism. A table of its own
- * (field NULL) is mapped whole. */
+ * (field NULL) is mapped whole; sonic: in a SONiC file only (the table is
+ * xfab's own, with xfab's meaning, in an xfab file). */
 static const struct {
 	const char *table, *field, *note;
+	int sonic;
 } cov_mapped[] = {
     {"PORT", "speed", "converts PFC pause quanta to time"},
     {"ROUTE", "distance", "all equal: one path set, no backup paths"},
@@ -27,9 +29,8 @@ static const struct {
     {"COPP_TABLE", "meter_type", "packets only"},
     {"COPP_TABLE", "mode", "sr_tcm only: one token bucket"},
     {"COPP_TABLE", "red_action", "drop only"},
-    /* SONiC's tables of issue 34 read onto xfab's mechanisms: mapped once
-     * the parser reads them (until then SONiC files list them as ignored,
-     * which wins) */
+    /* SONiC's tables of issue 34, read onto xfab's mechanisms (and
+     * exported so: export_qos.c, export_tables.c) */
     {"COPP_GROUP", NULL, "onto xfab's CoPP groups"},
     {"COPP_TRAP", NULL, "onto xfab's fixed trap groups"},
     {"STATIC_ROUTE", NULL, "onto ROUTE: the default VRF"},
@@ -38,6 +39,11 @@ static const struct {
     {"FG_NHG_MEMBER", NULL, "onto resilient/weighted groups"},
     {"FG_NHG_PREFIX", NULL, "onto resilient/weighted groups"},
     {"BUFFER_POOL", NULL, "onto XOFF/XON/headroom (docs/PFC.md)"},
+    {"BUFFER_PROFILE", NULL, "a lossless profile onto a PG's XOFF/XON/headroom", 1},
+    {"BUFFER_PG", NULL, "lossless PGs only: xfab's lossy drops are its queues'", 1},
+    {"WRED_PROFILE", NULL, "green's curve onto xfab's one curve: every packet is green", 1},
+    {"WRED_PROFILE", "ecn", "green among its colours: ECT packets marked", 1},
+    {"WRED_PROFILE", "wred_green_enable", "onto drop_nonect: Not-ECT packets dropped", 1},
 };
 
 /* Tables whose fields are data (a DSCP, a port), not names: one row. */
@@ -67,7 +73,8 @@ static void cov_classify(const struct xfab_config *cfg, struct xfab_cov_item *it
 		return;
 	}
 	for (size_t i = 0; i < sizeof(cov_mapped) / sizeof(cov_mapped[0]); i++)
-		if (!strcmp(cov_mapped[i].table, it->table) &&
+		if ((!cov_mapped[i].sonic || cfg->sonic) &&
+		    !strcmp(cov_mapped[i].table, it->table) &&
 		    (cov_mapped[i].field ? it->field && !strcmp(cov_mapped[i].field, it->field)
 					 : !it->field)) {
 			it->status = XFAB_COV_MAPPED;

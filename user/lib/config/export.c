@@ -13,10 +13,8 @@
 #include <errno.h>
 #include <stdio.h>
 
-/* Every table group's writer, in one list. The tables whose SONiC spelling
- * differs from xfab's (WRED_PROFILE, BUFFER_*, COPP_TABLE, ROUTE) are
- * written in xfab's, which a SONiC-format file accepts today; each is its
- * own writer, to be switched to SONiC's spelling once the parser reads it. */
+/* Every table group's writer, in one list; each writes SONiC's spelling of
+ * its tables where SONiC has them (docs/SONIC.md, "Export and coverage"). */
 static void (*const cfg_exp_writers[])(struct cfg_exp *x, const struct xfab_config *cfg) = {
     cfg_exp_device,  cfg_exp_ports,  cfg_exp_l3,   cfg_exp_routes, cfg_exp_overlay,
     cfg_exp_lb,	     cfg_exp_dscp,   cfg_exp_wred, cfg_exp_queues, cfg_exp_pfc,

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The export's QoS, PFC and CoPP tables (export.c). WRED_PROFILE,
- * BUFFER_PROFILE/BUFFER_PG and COPP_TABLE are written in xfab's spelling,
- * which a SONiC-format file accepts today; each has its own writer below,
- * to be switched to SONiC's spelling (green_*, pool/size/dynamic_th,
- * COPP_GROUP/COPP_TRAP) once the parser reads it. */
+/* The export's QoS, PFC and CoPP tables (export.c), in SONiC's spelling:
+ * WRED_PROFILE's green_*, BUFFER_POOL/BUFFER_PROFILE/BUFFER_PG,
+ * COPP_GROUP/COPP_TRAP, as sonic_qos.c, sonic_buffer.c and sonic_copp.c
+ * read them back. */
 #include "export_int.h"
 #include "names.h" /* xfab_copp_group_name */
 #include "pfcwd.h" /* xfab_pfcwd_action_name */
@@ -23,25 +22,24 @@ void cfg_exp_dscp(struct cfg_exp *x, const struct xfab_config *cfg)
 	}
 }
 
-/* WRED_PROFILE's field names: xfab's today; SONiC's green_min_threshold,
- * green_max_threshold, green_drop_probability, wred_green_enable and ecn
- * (sonic-wred-profile.yang) once the parser reads them. */
-static const struct {
-	const char *min, *max, *probability, *ecn, *drop_nonect;
-} cfg_exp_wred_names = {"min_threshold", "max_threshold", "max_probability", "ecn", "drop_nonect"};
-
+/* WRED_PROFILE in SONiC's spelling (sonic-wred-profile.yang; sonic_qos.c
+ * reads it back): green's curve is xfab's curve (xfab colours every packet
+ * green), ecn_green marks ECT packets on it, wred_green_enable drops the
+ * Not-ECT ones (drop_nonect). A profile with ECN off has no SONiC spelling
+ * (SAI's WRED without ECN drops ECT packets too; xfab's passes them): it is
+ * written as ecn_none, which the SONiC reading refuses at the profile
+ * (docs/SONIC.md, "Export and coverage"). */
 void cfg_exp_wred(struct cfg_exp *x, const struct xfab_config *cfg)
 {
 	for (int i = 0; i < cfg->n_wred; i++) {
 		const struct xfab_cfg_wred *w = &cfg->wred[i];
 		const char *t = "WRED_PROFILE";
 
-		cfg_exp_add_u32(x, t, w->name, cfg_exp_wred_names.min, w->kmin_bytes);
-		cfg_exp_add_u32(x, t, w->name, cfg_exp_wred_names.max, w->kmax_bytes);
-		cfg_exp_add_u32(x, t, w->name, cfg_exp_wred_names.probability, w->pmax_percent);
-		cfg_exp_add(x, t, w->name, cfg_exp_wred_names.ecn, "%s",
-			    w->ecn ? "ecn_all" : "ecn_none");
-		cfg_exp_add(x, t, w->name, cfg_exp_wred_names.drop_nonect, "%s",
+		cfg_exp_add_u32(x, t, w->name, "green_min_threshold", w->kmin_bytes);
+		cfg_exp_add_u32(x, t, w->name, "green_max_threshold", w->kmax_bytes);
+		cfg_exp_add_u32(x, t, w->name, "green_drop_probability", w->pmax_percent);
+		cfg_exp_add(x, t, w->name, "ecn", "%s", w->ecn ? "ecn_green" : "ecn_none");
+		cfg_exp_add(x, t, w->name, "wred_green_enable", "%s",
 			    w->drop_nonect ? "true" : "false");
 	}
 }
@@ -85,14 +83,20 @@ void cfg_exp_pfc(struct cfg_exp *x, const struct xfab_config *cfg)
 	}
 }
 
-/* BUFFER_PROFILE and BUFFER_PG in xfab's meaning (xoff: the threshold,
- * headroom above it; docs/CONFIG.md): one profile per set of thresholds a
- * BUFFER_PG entry gave, named after them. A derived PG (no entry) is left
- * to be derived again. SONiC's spelling (pool, size, xoff as the headroom,
- * dynamic_th) replaces this writer once the parser reads it. */
+/* BUFFER_POOL, BUFFER_PROFILE and BUFFER_PG in SONiC's spelling
+ * (sonic-buffer-profile.yang; sonic_buffer.c reads it back): one profile
+ * per set of thresholds a BUFFER_PG entry gave, named after them, in one
+ * static ingress pool. xfab's XOFF threshold X is SONiC's size plus the
+ * shared part: size X with static_th 0 gives back X exactly (a
+ * dynamic_th share would round); SONiC's xoff is xfab's headroom, xon is
+ * xon. The pool's size is the sum of what the PGs reserve (X plus the
+ * headroom each): xfab reads no pool size when static_th is set. A
+ * derived PG (no entry) is left to be derived again. */
 void cfg_exp_buffers(struct cfg_exp *x, const struct xfab_config *cfg)
 {
+	static const char *const pool = "ingress_lossless_pool";
 	char key[64], name[64];
+	__u64 reserved = 0;
 
 	for (int p = 0; p < cfg->n_ports; p++) {
 		const struct xfab_cfg_pfc *pfc = &cfg->ports[p].pfc;
@@ -102,13 +106,21 @@ void cfg_exp_buffers(struct cfg_exp *x, const struct xfab_config *cfg)
 				continue;
 			snprintf(name, sizeof(name), "pg_lossless_%u_%u_%u", pfc->xoff[prio],
 				 pfc->xon[prio], pfc->headroom[prio]);
-			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "xoff", pfc->xoff[prio]);
+			cfg_exp_add(x, "BUFFER_PROFILE", name, "pool", "%s", pool);
+			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "size", pfc->xoff[prio]);
+			cfg_exp_add(x, "BUFFER_PROFILE", name, "static_th", "0");
+			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "xoff", pfc->headroom[prio]);
 			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "xon", pfc->xon[prio]);
-			cfg_exp_add_u32(x, "BUFFER_PROFILE", name, "headroom", pfc->headroom[prio]);
 			snprintf(key, sizeof(key), "%s|%d", cfg->ports[p].name, prio);
 			cfg_exp_add(x, "BUFFER_PG", key, "profile", "%s", name);
+			reserved += (__u64)pfc->xoff[prio] + pfc->headroom[prio];
 		}
 	}
+	if (!reserved)
+		return;
+	cfg_exp_add(x, "BUFFER_POOL", pool, "mode", "static");
+	cfg_exp_add(x, "BUFFER_POOL", pool, "size", "%llu", (unsigned long long)reserved);
+	cfg_exp_add(x, "BUFFER_POOL", pool, "type", "ingress");
 }
 
 void cfg_exp_pfc_wd(struct cfg_exp *x, const struct xfab_config *cfg)
@@ -127,18 +139,36 @@ void cfg_exp_pfc_wd(struct cfg_exp *x, const struct xfab_config *cfg)
 		cfg_exp_add_u32(x, "PFC_WD", "GLOBAL", "POLL_INTERVAL", cfg->pfcwd_poll_ms);
 }
 
-/* COPP_TABLE, the groups the config set (the others keep SONiC's default).
- * SONiC's COPP_GROUP/COPP_TRAP (sonic-copp.yang) replace it here once the
- * parser reads them. */
+/* COPP_GROUP and COPP_TRAP (sonic-copp.yang; sonic_copp.c reads them
+ * back): once the config sets a group, every xfab group is written, a
+ * COPP_GROUP each and a COPP_TRAP naming its trap ids (the default group
+ * has none: SONiC's default trap group takes what no trap names), so that
+ * no group falls back to another's meter on the way back. cir 0 (not
+ * policed) is red_action forward without a meter. A cbs below cir has no
+ * SONiC spelling (sonic-copp.yang: cbs >= cir): written as it is, the
+ * SONiC reading refuses it (docs/SONIC.md, "Export and coverage"). */
 void cfg_exp_copp(struct cfg_exp *x, const struct xfab_config *cfg)
 {
-	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++) {
-		const struct xfab_cfg_copp *cp = &cfg->copp[g];
+	int any = 0;
 
-		if (!cp->configured)
+	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++)
+		any |= cfg->copp[g].configured;
+	for (__u32 g = 0; any && g < XFAB_COPP_GROUPS; g++) {
+		const struct xfab_cfg_copp *cp = &cfg->copp[g];
+		const char *name = xfab_copp_group_name(g);
+
+		cfg_exp_add(x, "COPP_GROUP", name, "meter_type", "packets");
+		cfg_exp_add(x, "COPP_GROUP", name, "mode", "sr_tcm");
+		cfg_exp_add(x, "COPP_GROUP", name, "trap_action", "trap");
+		cfg_exp_add(x, "COPP_GROUP", name, "red_action", "%s",
+			    cp->cir ? "drop" : "forward");
+		if (cp->cir) {
+			cfg_exp_add_u32(x, "COPP_GROUP", name, "cir", cp->cir);
+			cfg_exp_add_u32(x, "COPP_GROUP", name, "cbs", cp->cbs);
+		}
+		if (g == XFAB_COPP_DEFAULT)
 			continue;
-		cfg_exp_add_u32(x, "COPP_TABLE", xfab_copp_group_name(g), "cir", cp->cir);
-		if (cp->cir)
-			cfg_exp_add_u32(x, "COPP_TABLE", xfab_copp_group_name(g), "cbs", cp->cbs);
+		cfg_exp_add(x, "COPP_TRAP", name, "trap_ids", "%s", xfab_copp_group_traps(g));
+		cfg_exp_add(x, "COPP_TRAP", name, "trap_group", "%s", name);
 	}
 }

@@ -104,11 +104,34 @@ void cfg_exp_ports(struct cfg_exp *x, const struct xfab_config *cfg)
 	cfg_exp_keep_order(x, -1);
 }
 
+/* LOOPBACK_INTERFACE (sonic-loopback-interface.yang; sonic_loopback.c
+ * reads it back), when the config had one: Loopback0 and the IPv4 address
+ * xfab kept of it (the router id and VTEP source it gives), the entry
+ * SONiC's YANG requires first. A router id of its own is DEVICE_METADATA's
+ * bgp_router_id. */
+static void cfg_exp_loopback(struct cfg_exp *x, const struct xfab_config *cfg)
+{
+	char key[64], a[INET_ADDRSTRLEN];
+
+	if (cfg->has_loopback4) {
+		snprintf(key, sizeof(key), "Loopback0|%s/32",
+			 cfg_exp_addr(AF_INET, cfg->loopback4, a, sizeof(a)));
+		cfg_exp_entry(x, "LOOPBACK_INTERFACE", "Loopback0");
+		cfg_exp_entry(x, "LOOPBACK_INTERFACE", key);
+	}
+	if (cfg->has_router_id &&
+	    !(cfg->has_loopback4 && !memcmp(cfg->router_id, cfg->loopback4, 4)))
+		cfg_exp_add(x, "DEVICE_METADATA", "localhost", "bgp_router_id", "%s",
+			    cfg_exp_addr(AF_INET, cfg->router_id, a, sizeof(a)));
+}
+
 /* INTERFACE (SONiC's routing-enable entry for each port with an address or
- * a VNET, then its addresses) and NEIGH. */
+ * a VNET, then its addresses), LOOPBACK_INTERFACE and NEIGH. */
 void cfg_exp_l3(struct cfg_exp *x, const struct xfab_config *cfg)
 {
 	char key[160], pfx[64], a[INET6_ADDRSTRLEN], mac[18];
+
+	cfg_exp_loopback(x, cfg);
 
 	for (int i = 0; i < cfg->n_addrs; i++) {
 		const char *port = cfg->ports[cfg->addrs[i].port].name;
@@ -133,21 +156,35 @@ void cfg_exp_l3(struct cfg_exp *x, const struct xfab_config *cfg)
 	}
 }
 
-/* ROUTE in xfab's spelling: a SONiC-format file accepts it today. Switch
- * to STATIC_ROUTE (key "default|PREFIX", sonic-static-route.yang) here
- * once the parser reads that table. TE_PATH alike. */
+/* STATIC_ROUTE (sonic-static-route.yang; sonic_route.c reads it back with
+ * ROUTE's code): the key is "default|PREFIX", xfab's one VRF being
+ * SONiC's default (a key of the prefix alone is the YANG's
+ * STATIC_ROUTE_TEMPLATE_LIST, without blackhole). SONiC's table has no weight: a config with a
+ * weighted route is written as xfab's ROUTE, every route of it (a file has one table or the other).
+ * TE_PATH is xfab's own table. */
+static const char *cfg_exp_route_table(const struct xfab_config *cfg)
+{
+	for (int i = 0; i < cfg->n_routes; i++)
+		for (int k = 0; cfg->routes[i].weights && k < cfg->routes[i].n_nexthops; k++)
+			if (cfg->routes[i].weights[k] != 1)
+				return "ROUTE";
+	return "STATIC_ROUTE";
+}
+
 void cfg_exp_routes(struct cfg_exp *x, const struct xfab_config *cfg)
 {
+	const char *table = cfg_exp_route_table(cfg);
 	char key[160], pfx[64];
 
 	for (int i = 0; i < cfg->n_routes; i++) {
 		const struct xfab_cfg_route *rt = &cfg->routes[i];
 
 		cfg_exp_prefix(&rt->pfx, pfx, sizeof(pfx));
+		snprintf(key, sizeof(key), "%s%s", table[0] == 'S' ? "default|" : "", pfx);
 		if (rt->blackhole)
-			cfg_exp_add(x, "ROUTE", pfx, "blackhole", "true");
+			cfg_exp_add(x, table, key, "blackhole", "true");
 		else
-			cfg_exp_path(x, cfg, "ROUTE", pfx, rt);
+			cfg_exp_path(x, cfg, table, key, rt);
 	}
 	if (cfg->te_enabled)
 		cfg_exp_table(x, "TE_PATH");

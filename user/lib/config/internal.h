@@ -122,14 +122,14 @@ const struct json_value *cfg_sonic_read(struct ctx *c, const struct json_value *
 					const char *name);
 /* name ("TABLE", "TABLE.field") off cfg->ignored: xfab reads it. */
 void cfg_sonic_claim(struct ctx *c, const char *name);
+/* Entry e of table, one xfab reads, in a SONiC file: SONiC's references
+ * and rules (cfg_sonic_refs), as sonic.c checks the tables xfab does not
+ * read; nonzero when they refused e. 0 in an xfab file. */
+int cfg_sonic_entry_refused(struct ctx *c, const char *table, const struct json_value *e);
 
 /* ---- sonic_loopback.c ---- */
 /* LOOPBACK_INTERFACE: Loopback0's IPv4 address, the router id. */
 void cfg_read_sonic_loopback(struct ctx *c, const struct json_value *root);
-/* An address entry's SONiC "family" (IPv4, IPv6), if given, is family's:
- * 0, or -1 (refused). */
-int cfg_sonic_addr_family(struct ctx *c, const struct json_value *e, const char *key, int family);
-
 
 /* ---- sonic_refs.c: SONiC's rules between entries ---- */
 /* Entry e of table ("BUFFER_PG", e's key "Ethernet0|3") in a SONiC file:
@@ -232,9 +232,6 @@ void cfg_read_sonic_qos(struct ctx *c, const struct json_value *root);
 /* PORT_QOS_MAP's map fields, TC_TO_PRIORITY_GROUP_MAP
  * (after pfc_enable is read). */
 void cfg_sonic_port_qos_maps(struct ctx *c, const struct json_value *root);
-/* table, which no feature lists (so an xfab file refuses it), read in a
- * SONiC file: off the ignored list parse.c put it on. */
-void cfg_sonic_honour(struct ctx *c, const char *table);
 
 /* ---- sonic_buffer.c: SONiC's BUFFER_POOL, BUFFER_PROFILE, BUFFER_QUEUE ---- */
 void cfg_sonic_buffer_pools(struct ctx *c, const struct json_value *pools);

@@ -131,7 +131,7 @@ void cfg_parse_interfaces(struct ctx *c, const struct json_value *tbl)
 			continue;
 		}
 		if (port_addr_bad(c, e, key, &addr.pfx) ||
-		    (c->sonic && cfg_sonic_addr_family(c, e, key, addr.pfx.family)))
+		    cfg_sonic_entry_refused(c, "INTERFACE", e))
 			continue;
 		for (int k = 0; k < c->cfg->n_addrs; k++) {
 			const struct xfab_cfg_addr *o = &c->cfg->addrs[k];

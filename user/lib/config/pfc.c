@@ -408,7 +408,8 @@ static void parse_pgs(struct ctx *c, const struct json_value *tbl,
 		struct xfab_cfg_pfc *pfc;
 
 		snprintf(key, sizeof(key), "BUFFER_PG|%s", e->key);
-		if (cfg_check_fields(c, e, key, fields))
+		if (cfg_check_fields(c, e, key, fields) ||
+		    cfg_sonic_entry_refused(c, "BUFFER_PG", e))
 			continue;
 		port = pg_key(c, e, key, &lo, &hi);
 		/* an xfab file's PGs are all lossless: PFC is checked first, as

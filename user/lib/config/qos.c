@@ -162,7 +162,8 @@ void cfg_parse_queues(struct ctx *c, const struct json_value *tbl)
 		int port, lo, hi, prof = -1, n, clash = -1;
 
 		snprintf(key, sizeof(key), "QUEUE|%s", e->key);
-		if (cfg_check_fields(c, e, key, c->sonic ? sonic_fields : fields))
+		if (cfg_check_fields(c, e, key, c->sonic ? sonic_fields : fields) ||
+		    cfg_sonic_entry_refused(c, "QUEUE", e))
 			continue;
 		n = bar ? (int)(bar - e->key) : 0;
 		if (!bar || n == 0 || n >= (int)sizeof(ifname)) {

@@ -44,7 +44,7 @@ void cfg_sonic_buffer_pools(struct ctx *c, const struct json_value *pools)
 				      "xfab has no shared headroom pool: each lossless PG has "
 				      "its own headroom (its profile's xoff)");
 	}
-	cfg_sonic_honour(c, "BUFFER_POOL");
+	cfg_sonic_claim(c, "BUFFER_POOL");
 }
 
 /* dynamic_th's text: -8..7 (sonic-buffer-profile.yang); 0 or -1. */
@@ -121,11 +121,11 @@ static int sonic_profile_read(struct ctx *c, const struct json_value *pools,
 			      f ? "size" : "pool");
 		return -1;
 	}
-	cfg_field_key(fk, sizeof(fk), key, "pool");
+	/* a pool the file lacks was refused before, by sonic_refs.c
+	 * (sonic-buffer-profile.yang: pool is a leafref to BUFFER_POOL) */
 	s->pool = pools && f->type == JSON_STRING ? xfab_json_get(pools, f->str) : NULL;
 	if (!s->pool)
-		cfg_add_error(c, f->pos, fk, "no BUFFER_POOL named %s",
-			      f->type == JSON_STRING ? f->str : "(not a string)");
+		return -1;
 	sonic_bytes(c, e, key, "size", 0, &s->size);
 	cfg_field_key(fk, sizeof(fk), key, "dynamic_th");
 	s->has_dynamic = d && !sonic_dynamic_th(c, d, fk, &s->dynamic_th);
@@ -189,7 +189,9 @@ int cfg_sonic_buffer_profile(struct ctx *c, const struct json_value *pools,
 	__u64 shared, xoff;
 	char fk[200];
 
-	if (cfg_check_fields(c, e, key, fields) || sonic_profile_read(c, pools, e, key, &s))
+	if (cfg_check_fields(c, e, key, fields) ||
+	    cfg_sonic_entry_refused(c, "BUFFER_PROFILE", e) ||
+	    sonic_profile_read(c, pools, e, key, &s))
 		return -1;
 	/* bufferorch.cpp: a profile with xoff is lossless */
 	if (!xfab_json_get(e, "xoff")) {
@@ -236,11 +238,10 @@ int cfg_sonic_buffer_profile(struct ctx *c, const struct json_value *pools,
 void cfg_sonic_buffer_queues(struct ctx *c, const struct json_value *root)
 {
 	const struct json_value *tbl = xfab_json_get(root, "BUFFER_QUEUE");
-	const struct json_value *profiles = xfab_json_get(root, "BUFFER_PROFILE");
-	char key[160], fk[200], ifname[XFAB_IFNAMSIZ + 1];
+	char key[160], ifname[XFAB_IFNAMSIZ + 1];
 
 	for (size_t i = 0; tbl && i < tbl->count; i++) {
-		const struct json_value *e = &tbl->children[i], *f;
+		const struct json_value *e = &tbl->children[i];
 		const char *bar = strchr(e->key, '|');
 		int lo, hi;
 
@@ -253,10 +254,7 @@ void cfg_sonic_buffer_queues(struct ctx *c, const struct json_value *root)
 				      "queues 0..7");
 			continue;
 		}
-		f = xfab_json_get(e, "profile");
-		cfg_field_key(fk, sizeof(fk), key, "profile");
-		if (f && !(profiles && f->type == JSON_STRING && xfab_json_get(profiles, f->str)))
-			cfg_add_error(c, f->pos, fk, "no BUFFER_PROFILE named %s",
-				      f->type == JSON_STRING ? f->str : "(not a string)");
+		/* profile, a BUFFER_PROFILE, is sonic_refs.c's
+		 * (sonic-buffer-queue.yang: a leafref) */
 	}
 }

@@ -136,8 +136,7 @@ static int copp_choice(struct ctx *c, const struct json_value *e, const char *ke
 	return -1;
 }
 
-/* cir and cbs by SONiC's rules (sonic-copp.yang's must: cbs needs a cir
- * and is at least cir) within xfab's bucket; cbs absent is cir. */
+/* cir and cbs within xfab's bucket; cbs absent is cir. */
 static int copp_rates(struct ctx *c, const struct json_value *e, const char *key,
 		      struct sonic_meter *m)
 {
@@ -152,19 +151,9 @@ static int copp_rates(struct ctx *c, const struct json_value *e, const char *key
 	if (!fb)
 		return 0;
 	cfg_field_key(fk, sizeof(fk), key, "cbs");
-	if (cfg_parse_u32(c, fb, fk, 0, XFAB_COPP_MAX_CBS, &m->cbs))
-		return -1;
-	if (!m->cir) {
-		cfg_add_error(c, fb->pos, fk, "cbs needs a cir (sonic-copp.yang's must rule)");
-		return -1;
-	}
-	if (m->cbs < m->cir) {
-		cfg_add_error(c, fb->pos, fk,
-			      "cbs is below cir (%u; sonic-copp.yang's must rule)",
-			      m->cir);
-		return -1;
-	}
-	return 0;
+	/* that cbs has a cir and is at least cir is sonic_refs.c's
+	 * (sonic-copp.yang's must) */
+	return cfg_parse_u32(c, fb, fk, 0, XFAB_COPP_MAX_CBS, &m->cbs);
 }
 
 /* COPP_GROUP|name into m: 0, or -1 (refused). red_action forward (SONiC's
@@ -253,9 +242,9 @@ static int copp_trap_group(struct ctx *c, const struct json_value *e, const char
 	t = cfg_field_text(c, f, fk, buf, sizeof(buf));
 	if (!t)
 		return -1;
+	/* a name no COPP_GROUP has was refused by sonic_refs.c before
+	 * (sonic-copp.yang: trap_group is a leafref to COPP_GROUP's name) */
 	k = copp_meter_by_name(m, n, t);
-	if (k < 0)
-		cfg_add_error(c, f->pos, fk, "no COPP_GROUP named %s", t);
 	return k;
 }
 

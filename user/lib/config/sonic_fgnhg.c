@@ -79,33 +79,14 @@ static struct fgnhg *fgnhg_named(struct ctx *c, const struct json_value *e, cons
 	t = cfg_field_text(c, f, fk, buf, sizeof(buf));
 	if (!t)
 		return NULL;
+	/* a name no FG_NHG has was refused by sonic_refs.c before
+	 * (sonic-fine-grained-ecmp.yang: FG_NHG is a leafref to FG_NHG) */
 	grp = fgnhg_find(g, n, t);
-	if (!grp)
-		cfg_add_error(c, f->pos, fk, "no FG_NHG named %s", t);
 	return grp;
 }
 
-/* link: a port xfab has, or a SONiC PORTCHANNEL of the file (its members
- * are xfab's ports; the table itself xfab ignores). */
-static void fgnhg_link(struct ctx *c, const struct json_value *root, const struct json_value *e,
-		       const char *key)
-{
-	const struct json_value *f = xfab_json_get(e, "link");
-	char buf[XFAB_IFNAMSIZ + 32], fk[192];
-	const char *t;
-
-	if (!f)
-		return;
-	cfg_field_key(fk, sizeof(fk), key, "link");
-	t = cfg_field_text(c, f, fk, buf, sizeof(buf));
-	if (t && xfab_config_port_index(c->cfg, t) < 0 &&
-	    !xfab_json_get(xfab_json_get(root, "PORTCHANNEL"), t))
-		cfg_add_error(c, f->pos, fk, "\"%s\" is in neither PORT nor PORTCHANNEL", t);
-}
-
-/* FG_NHG_MEMBER|ip: its group, one bank per group, its link. */
-static void fgnhg_member(struct ctx *c, const struct json_value *root, const struct json_value *e,
-			 struct fgnhg *g, int n)
+/* FG_NHG_MEMBER|ip: its group, one bank per group. */
+static void fgnhg_member(struct ctx *c, const struct json_value *e, struct fgnhg *g, int n)
 {
 	static const char *const fields[] = {"FG_NHG", "bank", "link", NULL};
 	const struct json_value *f;
@@ -133,7 +114,8 @@ static void fgnhg_member(struct ctx *c, const struct json_value *root, const str
 	}
 	grp->bank = (int)bank;
 	grp->bank_line = f->pos.line;
-	fgnhg_link(c, root, e, key);
+	/* link, a PORT or PORTCHANNEL, is sonic_refs.c's
+	 * (sonic-fine-grained-ecmp.yang: a leafref to either) */
 }
 
 /* The feature "ecmp"'s SONiC part: FG_NHG and its members and prefixes,
@@ -162,7 +144,7 @@ void cfg_read_sonic_fgnhg(struct ctx *c, const struct json_value *root)
 			      "fine-grained groups keep their buckets: ECMP|global resilient must "
 			      "be true");
 	for (size_t i = 0; members && i < members->count; i++)
-		fgnhg_member(c, root, &members->children[i], g, n);
+		fgnhg_member(c, &members->children[i], g, n);
 	for (size_t i = 0; prefixes && i < prefixes->count; i++) {
 		const struct json_value *e = &prefixes->children[i];
 		static const char *const fields[] = {"FG_NHG", NULL};

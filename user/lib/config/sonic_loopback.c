@@ -10,32 +10,14 @@
  * bgp_router_id (as SONiC's dockers/docker-fpm-frr/frr/bgpd/bgpd.main.conf.j2
  * chooses it), and the VTEP's source when VXLAN_TUNNEL gives no src_ip
  * (overlay.c). Every address is checked: a loopback address is a host's
- * (no network, broadcast or multicast), its family the one "family" says.
+ * (no network, broadcast or multicast); that "family" is the address's and
+ * that Loopback0 has its own entry are SONiC's rules, sonic_refs.c's.
  */
 #include "internal.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
-
-int cfg_sonic_addr_family(struct ctx *c, const struct json_value *e, const char *key, int family)
-{
-	const struct json_value *f = xfab_json_get(e, "family");
-	const char *want = family == AF_INET ? "IPv4" : "IPv6";
-	char buf[8], fk[192];
-	const char *t;
-
-	if (!f)
-		return 0;
-	cfg_field_key(fk, sizeof(fk), key, "family");
-	t = cfg_field_text(c, f, fk, buf, sizeof(buf));
-	if (!t)
-		return -1;
-	if (!strcmp(t, want))
-		return 0;
-	cfg_add_error(c, f->pos, fk, "'%s', but the address is %s (SONiC's rule)", t, want);
-	return -1;
-}
 
 /* A loopback's own entry: only xfab's one VRF. */
 static void loopback_entry(struct ctx *c, const struct json_value *e, const char *key)
@@ -53,7 +35,7 @@ static void loopback_entry(struct ctx *c, const struct json_value *e, const char
 		cfg_add_error(c, f->pos, fk, "VRF '%s': xfab has one VRF, \"default\"", t);
 }
 
-/* LOOPBACK_INTERFACE|name|address/len: a host address of its family;
+/* LOOPBACK_INTERFACE|name|address/len: a host address;
  * Loopback0's first IPv4 one is kept. */
 static void loopback_addr(struct ctx *c, const struct json_value *e, const char *key,
 			  const char *bar)
@@ -74,8 +56,6 @@ static void loopback_addr(struct ctx *c, const struct json_value *e, const char 
 		cfg_add_error(c, e->key_pos, key, "%s, not a loopback's address", bad);
 		return;
 	}
-	if (cfg_sonic_addr_family(c, e, key, pfx.family))
-		return;
 	if (pfx.family != AF_INET || c->cfg->has_loopback4 ||
 	    (size_t)(bar - e->key) != strlen("Loopback0") || strncmp(e->key, "Loopback0", 9))
 		return;

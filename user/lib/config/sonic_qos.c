@@ -149,23 +149,6 @@ int cfg_sonic_wred(struct ctx *c, const struct json_value *e, const char *key,
 
 /* ---- the fixed maps ---- */
 
-void cfg_sonic_honour(struct ctx *c, const char *table)
-{
-	struct xfab_config *cfg = c->cfg;
-
-	/* parse.c lists every table no feature reads as ignored, after
-	 * checking it against SONiC's types; these are read here (in a SONiC
-	 * file only: an xfab file still refuses them as unknown) */
-	for (int i = 0; i < cfg->n_ignored; i++)
-		if (!strcmp(cfg->ignored[i], table)) {
-			free(cfg->ignored[i]);
-			memmove(&cfg->ignored[i], &cfg->ignored[i + 1],
-				(size_t)(cfg->n_ignored - i - 1) * sizeof(cfg->ignored[0]));
-			cfg->n_ignored--;
-			return;
-		}
-}
-
 /* A map's "N": "M" as numbers (SONiC writes both as strings): 0, or -1
  * with an error at the field. */
 static int sonic_map_pair(struct ctx *c, const struct json_value *f, const char *fk, __u32 max_key,
@@ -249,40 +232,6 @@ static void sonic_schedulers(struct ctx *c, const struct json_value *tbl)
 	}
 }
 
-/* The entry of root's table that field f names (a SONiC leafref); NULL
- * with an error at f when there is none. */
-static const struct json_value *sonic_named(struct ctx *c, const struct json_value *root,
-					    const char *table, const struct json_value *f,
-					    const char *fk)
-{
-	const struct json_value *tbl = xfab_json_get(root, table);
-	const struct json_value *e =
-	    tbl && f->type == JSON_STRING ? xfab_json_get(tbl, f->str) : NULL;
-
-	if (!e)
-		cfg_add_error(c, f->pos, fk, "no %s named %s", table,
-			      f->type == JSON_STRING ? f->str : "(not a string)");
-	return e;
-}
-
-/* QUEUE|PORT|Q's scheduler names a SCHEDULER (QUEUE's own fields are
- * qos.c's). */
-static void sonic_queue_schedulers(struct ctx *c, const struct json_value *root)
-{
-	const struct json_value *queues = xfab_json_get(root, "QUEUE");
-	char fk[200];
-
-	for (size_t i = 0; queues && i < queues->count; i++) {
-		const struct json_value *e = &queues->children[i];
-		const struct json_value *f = xfab_json_get(e, "scheduler");
-
-		if (!f)
-			continue;
-		snprintf(fk, sizeof(fk), "QUEUE|%s.scheduler", e->key);
-		sonic_named(c, root, "SCHEDULER", f, fk);
-	}
-}
-
 void cfg_read_sonic_qos(struct ctx *c, const struct json_value *root)
 {
 	const struct json_value *t;
@@ -296,10 +245,11 @@ void cfg_read_sonic_qos(struct ctx *c, const struct json_value *root)
 	t = xfab_json_get(root, "SCHEDULER");
 	if (t && t->type == JSON_OBJECT)
 		sonic_schedulers(c, t);
-	sonic_queue_schedulers(c, root);
-	cfg_sonic_honour(c, "TC_TO_QUEUE_MAP");
-	cfg_sonic_honour(c, "MAP_PFC_PRIORITY_TO_QUEUE");
-	cfg_sonic_honour(c, "SCHEDULER");
+	/* QUEUE's scheduler, a SCHEDULER, is sonic_refs.c's (qos.c reads
+	 * QUEUE; sonic-queue.yang: a leafref) */
+	cfg_sonic_claim(c, "TC_TO_QUEUE_MAP");
+	cfg_sonic_claim(c, "MAP_PFC_PRIORITY_TO_QUEUE");
+	cfg_sonic_claim(c, "SCHEDULER");
 }
 
 /* ---- PORT_QOS_MAP's references (after pfc_enable is read) ---- */
@@ -335,29 +285,18 @@ static void sonic_pg_map(struct ctx *c, const struct json_value *map, const char
 	}
 }
 
-/* Each map field of PORT_QOS_MAP entry e (port p; -1: "global") names an
- * entry of its table, checked as xfab uses it. */
+/* PORT_QOS_MAP entry e's tc_to_pg_map (port p; -1: "global"), checked as
+ * xfab uses it; that each map it names is there is sonic_refs.c's. */
 static void sonic_port_maps(struct ctx *c, const struct json_value *root,
 			    const struct json_value *e, int p)
 {
-	static const char *const refs[][2] = {
-	    {"dscp_to_tc_map", "DSCP_TO_TC_MAP"},
-	    {"tc_to_queue_map", "TC_TO_QUEUE_MAP"},
-	    {"pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE"},
-	    {"tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP"},
-	};
-	char fk[200];
+	const struct json_value *f = xfab_json_get(e, "tc_to_pg_map"), *map;
 
-	for (size_t r = 0; r < sizeof(refs) / sizeof(refs[0]); r++) {
-		const struct json_value *f = xfab_json_get(e, refs[r][0]), *map;
-
-		if (!f)
-			continue;
-		snprintf(fk, sizeof(fk), "PORT_QOS_MAP|%s.%s", e->key, refs[r][0]);
-		map = sonic_named(c, root, refs[r][1], f, fk);
-		if (map && map->type == JSON_OBJECT && p >= 0 && r == 3)
-			sonic_pg_map(c, map, refs[r][1], p);
-	}
+	if (!f || f->type != JSON_STRING || p < 0)
+		return;
+	map = xfab_json_get(xfab_json_get(root, "TC_TO_PRIORITY_GROUP_MAP"), f->str);
+	if (map && map->type == JSON_OBJECT)
+		sonic_pg_map(c, map, "TC_TO_PRIORITY_GROUP_MAP", p);
 }
 
 void cfg_sonic_port_qos_maps(struct ctx *c, const struct json_value *root)
@@ -370,6 +309,10 @@ void cfg_sonic_port_qos_maps(struct ctx *c, const struct json_value *root)
 
 		if (e->type != JSON_OBJECT || (p < 0 && strcmp(e->key, "global")))
 			continue; /* pfc.c refused it */
+		/* each map it names is an entry of its table
+		 * (sonic-port-qos-map.yang: leafrefs) */
+		if (cfg_sonic_entry_refused(c, "PORT_QOS_MAP", e))
+			continue;
 		sonic_port_maps(c, root, e, p);
 	}
 	/* the maps no port names: each entry a class 0..7 to a PG 0..7 */
@@ -385,5 +328,5 @@ void cfg_sonic_port_qos_maps(struct ctx *c, const struct json_value *root)
 			sonic_map_pair(c, &map->children[k], fk, XFAB_NUM_TC - 1, &tc, &pg);
 		}
 	}
-	cfg_sonic_honour(c, "TC_TO_PRIORITY_GROUP_MAP");
+	cfg_sonic_claim(c, "TC_TO_PRIORITY_GROUP_MAP");
 }

@@ -35,3 +35,12 @@ const struct json_value *cfg_sonic_read(struct ctx *c, const struct json_value *
 	cfg_sonic_claim(c, name);
 	return tbl;
 }
+
+int cfg_sonic_entry_refused(struct ctx *c, const char *table, const struct json_value *e)
+{
+	int before = c->errs->total;
+
+	if (c->sonic)
+		cfg_sonic_refs(c, table, e);
+	return c->errs->total != before;
+}
