@@ -283,6 +283,12 @@ static const struct hostile rule_cases[] = {
      "violates sonic-syslog.yang's must rule: (contains(current(), '.') and "
      "contains(../server_address, '.')) or (contains(current(), ':') and "
      "contains(../server_address, ':'))"},
+    /* sonic-syslog.yang vrf: mgmt only with the management VRF on
+     * (MGMT_VRF_CONFIG, which the base has not) */
+    {"a syslog server in a management VRF that is off", 1102, "{}", "{\"vrf\": \"mgmt\"}", 1102, 31,
+     "SYSLOG_SERVER|10.20.6.16.vrf",
+     "violates sonic-syslog.yang's must rule: (current() != 'mgmt') or "
+     "(/mvrf:sonic-mgmt_vrf/mvrf:MGMT_VRF_CONFIG/mvrf:vrf_global/mvrf:mgmtVrfEnabled = 'true')"},
     /* sonic-mirror-session.yang dst_port: when "current()/../type =
      * 'SPAN'" */
     {"a SPAN field in an ERSPAN session", 1, "{",
@@ -348,6 +354,7 @@ static const struct hostile fine_cases[] = {
      "{ \"VLAN_SUB_INTERFACE\": {\"Eth0.10\": {\"vlan\": \"10\"}, \"Po101.20\": {\"vlan\": "
      "\"20\"}, \"Ethernet4.30\": {}},"},
     {"a gateway of the prefix's family", 458, "\"10.250.0.1\"", "\"10.250.0.11\""},
+    {"a syslog server in the default VRF", 1102, "{}", "{\"vrf\": \"default\"}"},
 };
 
 static void within_rules(void **state)
