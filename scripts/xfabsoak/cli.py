@@ -27,8 +27,8 @@ drawn from --seed (every kind once per round, the rounds shuffled):
                   reloaded, the route in the data plane (or gone)
   reload-invalid  a config with a valid and an invalid ROUTE, SIGHUP: refused
                   whole (the log says so, routes, nexthops and groups as before)
-  frr-restart     a spine's FRR (zebra, bfdd, bgpd) stopped (SIGTERM) and
-                  started again
+  frr-restart     a spine's FRR (zebra, bfdd, bgpd) stopped and started
+                  again (xfab-lab restart --frr all)
 
 The lab runs BFD at the topology's timers (100 ms x 3 unless it says
 otherwise; its bfdd real-time, docs/LAB.md), or at --bfd-ms. A

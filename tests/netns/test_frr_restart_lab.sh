@@ -12,7 +12,9 @@
 #     or leaf4's kernel FIB meanwhile (`ip monitor route` in each: the
 #     restarted switch kept its routes, the others always had a path), and
 #     leaf4's route to h1's subnet is back on both spines;
-# (bgpd restarted alone is not lossless with FRR 8.4: docs/LAB.md.)
+#   - then spine2's bgpd alone (--frr bgpd): killed, not stopped, bfdd
+#     restarted with it, zebra left running, its sessions back (loss not
+#     judged: FRR 8.4's startup window, docs/LAB.md);
 #   - every BGP session of every switch is Established again, with graceful
 #     restart negotiated both ways (bgpd's neighbor JSON);
 #   - a route zebra no longer has is swept: one planted in spine1's kernel as
@@ -133,6 +135,22 @@ for dp in $DATAPATHS; do
 			kernel_vs_dp "$n"
 		head -5 "$tmp/kvd" | sed 's/^/#   /'
 	done
+
+	# ---- bgpd alone (docs/LAB.md): killed, not stopped (a cleanly exiting
+	# bgpd withdraws every route it installed), and bfdd with it (its
+	# sessions are bgpd's); zebra stays. Loss not judged: within 2 minutes
+	# of the lab's start FRR 8.4's R bit makes zebra sweep (docs/LAB.md)
+	pids() { for d in zebra bgpd bfdd; do cat "/run/xfab-lab/$NAME/spine2/$d.pid"; done | tr '\n' ' '; }
+	p0=$(pids)
+	frr_restart spine2 bgpd
+	read -r z0 b0 f0 <<<"$p0"
+	read -r z1 b1 f1 <<<"$(pids)"
+	check "$dp: bgpd alone: spine2's bgpd and bfdd are new ($b0 -> $b1, $f0 -> $f1), its zebra the same ($z0)" \
+		eval '[ "$z1" = "$z0" ] && [ "$b1" != "$b0" ] && [ "$f1" != "$f0" ]'
+	check "$dp: bgpd alone: it was killed, not stopped (no 'Terminating on signal' in its log)" \
+		eval '! grep -q "Terminating on signal" "/run/xfab-lab/$NAME/spine2/bgpd.log"'
+	check "$dp: bgpd alone: spine2's every BGP session Established again, graceful both ways" \
+		eventually 30 sessions_graceful spine2
 
 	kill "${mons[@]}" 2>/dev/null
 	wait "${mons[@]}" 2>/dev/null
