@@ -25,45 +25,12 @@
 #include "cfgbad.h"
 #include "srcdir.h"
 #include "cfgsonic.h"
-
-static char *read_data(const char *name)
-{
-	char path[4096];
-	FILE *f;
-	char *text = calloc(1, 1 << 17);
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/tests/data/sonic/%s", test_srcdir(), name);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	assert_non_null(text);
-	n = fread(text, 1, (1 << 17) - 1, f);
-	assert_true(n > 0 && n < (1 << 17) - 1);
-	fclose(f);
-	return text;
-}
+#include "sonicdata.h"
 
 static void parse_ok(const char *text, struct xfab_config *cfg)
 {
 	cfgsonic_parse_ok(text, XFAB_CFG_AUTO, cfg); /* told by its tables */
 	assert_int_equal(cfg->sonic, 1);
-}
-
-/* text with `from` (its first occurrence at or after `after`) replaced by
- * `to`; a buffer of the caller's to free. */
-static char *edit(const char *text, const char *after, const char *from, const char *to)
-{
-	const char *start = after ? strstr(text, after) : text;
-	const char *at = start ? strstr(start, from) : NULL;
-	char *out;
-
-	assert_non_null(at);
-	out = malloc(strlen(text) + strlen(to) + 1);
-	assert_non_null(out);
-	memcpy(out, text, (size_t)(at - text));
-	strcpy(out + (at - text), to);
-	strcat(out, at + strlen(from));
-	return out;
 }
 
 /* ---- qos-t0.json ---- */
@@ -74,7 +41,7 @@ static char *edit(const char *text, const char *after, const char *from, const c
  * ones. */
 static char *arista_text(void)
 {
-	char *text = read_data("qos-t0.json"), *end = strrchr(text, '}');
+	char *text = sonicdata_text("qos-t0.json"), *end = strrchr(text, '}');
 	size_t n;
 
 	assert_non_null(end);
@@ -165,7 +132,7 @@ static void check_variants(char *(*base)(void), const struct variant *v, size_t 
 	char *text = base();
 
 	for (size_t i = 0; i < n; i++) {
-		char *bad = edit(text, v[i].after, v[i].from, v[i].to);
+		char *bad = sonicdata_edit(text, v[i].after, v[i].from, v[i].to);
 		const char *at = v[i].after ? strstr(bad, v[i].after) : bad;
 		struct bad_case c = {v[i].name, bad, NULL, v[i].key, v[i].msg};
 
@@ -332,7 +299,7 @@ static char *mlx_text(void)
 /* Every piece of the text is the fragment file's. */
 static void mlx_excerpt(void **state)
 {
-	char *file = read_data("buffers-t0.json");
+	char *file = sonicdata_text("buffers-t0.json");
 	char *flat = malloc(strlen(file) + 1), piece[512];
 
 	(void)state;
@@ -416,9 +383,10 @@ static void mlx_formula(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct xfab_config cfg;
-		char *sized = edit(text, "\"ingress_lossless_pool\": {", "\"type\"",
-				   "\"size\": \"60817392\", \"type\"");
-		char *bound = edit(sized, "\"BUFFER_PG\"", "\"NULL\"", "\"pg_lossless_test\"");
+		char *sized = sonicdata_edit(text, "\"ingress_lossless_pool\": {", "\"type\"",
+					     "\"size\": \"60817392\", \"type\"");
+		char *bound =
+		    sonicdata_edit(sized, "\"BUFFER_PG\"", "\"NULL\"", "\"pg_lossless_test\"");
 		char *full;
 
 		snprintf(prof, sizeof(prof),
@@ -426,7 +394,7 @@ static void mlx_formula(void **state)
 			 "\"ingress_lossless_pool\", \"size\": \"18432\", \"xon\": \"18432\", "
 			 "\"xoff\": \"50000\", %s},",
 			 cases[i].th);
-		full = edit(bound, NULL, "\"BUFFER_PROFILE\": {", prof);
+		full = sonicdata_edit(bound, NULL, "\"BUFFER_PROFILE\": {", prof);
 		parse_ok(full, &cfg);
 		for (int pg = 3; pg <= 4; pg++) {
 			assert_int_equal(cfg.ports[0].pfc.xoff[pg], cases[i].xoff);

@@ -29,6 +29,7 @@
 #include "sonic_catalogue.h"
 #include "srcdir.h"
 #include "textfile.h"
+#include "sonicdata.h"
 
 static struct xfab_sonic_catalogue *cat;
 
@@ -491,29 +492,11 @@ static void scan_text(const char *name, const char *text, const char *expected,
 	assert_true(s.fields >= min_fields);
 }
 
-static char *data_text(const char *name)
-{
-	char path[4200], err[300];
-	char *text;
-
-	snprintf(path, sizeof(path), "%s/tests/data/sonic/%s", test_srcdir(), name);
-	text = xfab_read_text(path, 4, err, sizeof(err));
-	if (!text)
-		fail_msg("%s", err);
-	return text;
-}
-
 /* text with its first `from` made `to` (text freed; a new one). */
 static char *mend(char *text, const char *from, const char *to)
 {
-	char *at = strstr(text, from), *out;
+	char *out = sonicdata_edit(text, NULL, from, to);
 
-	assert_non_null(at);
-	out = malloc(strlen(text) + strlen(to) + 1);
-	assert_non_null(out);
-	memcpy(out, text, (size_t)(at - text));
-	strcpy(out + (at - text), to);
-	strcat(out, at + strlen(from));
 	free(text);
 	return out;
 }
@@ -522,7 +505,7 @@ static char *mend(char *text, const char *from, const char *to)
  * takes silently, is refused by xfab's reader at the repeat's key. */
 static void repeats_refused(void)
 {
-	char *text = data_text("t0-config_db.json"), err[300];
+	char *text = sonicdata_text("t0-config_db.json"), err[300];
 	struct json_pos pos = {0, 0};
 
 	text = mend(text, "\"192.0.0.2\"", "\"192.0.0.1\"");
@@ -556,11 +539,11 @@ static void sonic_files(void **state)
 	(void)state;
 	repeats_refused();
 	for (size_t i = 0; i < 3; i++) {
-		text = data_text(files[i]);
+		text = sonicdata_text(files[i]);
 		scan_text(files[i], text, "", tables[i], fields[i]);
 		free(text);
 	}
-	text = data_text("t0-config_db.json");
+	text = sonicdata_text("t0-config_db.json");
 	text = mend(text, "fc00:250::20/64", "fc00:250:::20/64");
 	/* the broken entry's one field, gwaddr, is not scanned */
 	scan_text("t0-config_db.json, broken", text, bad_prefix, 43, 756);

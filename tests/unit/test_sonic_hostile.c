@@ -30,19 +30,7 @@
 #include "config.h"
 #include "srcdir.h"
 #include "cfgsonic.h"
-#include "textfile.h"
-
-static char *read_data(const char *name)
-{
-	char path[4200], err[300];
-	char *text;
-
-	snprintf(path, sizeof(path), "%s/tests/data/sonic/%s", test_srcdir(), name);
-	text = xfab_read_text(path, 4, err, sizeof(err));
-	if (!text)
-		fail_msg("%s", err);
-	return text;
-}
+#include "sonicdata.h"
 
 /* One edit of the base: on line `line`, the first `find` becomes `repl`;
  * refused with the first error at eline:ecol, its key `key` and `msg` in
@@ -102,7 +90,7 @@ static char *base_text(void)
 {
 	static const char speed[] = "\"speed\": \"100000\"";
 	static const char rated[] = "\"rate\": \"100000\", \"speed\": \"100000\"";
-	char *text = read_data("t0-config_db.json"), *out, *o;
+	char *text = sonicdata_text("t0-config_db.json"), *out, *o;
 	const char *at, *from = text;
 
 	out = malloc(strlen(text) * 2 + 1);
@@ -511,7 +499,7 @@ static void t0_less_tables(void **state)
  * sonic_buffer.c makes of BUFFER_*. */
 static void buffer_fragment(void **state)
 {
-	char *text = read_data("buffers-t0.json");
+	char *text = sonicdata_text("buffers-t0.json");
 	struct xfab_cfg_errors errs;
 	struct xfab_config cfg;
 
