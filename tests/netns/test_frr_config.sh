@@ -128,8 +128,8 @@ check "the T0: its peer range without peer_asn refused (no deployment_id map)" \
 sample=$(block <("$TOOL" "$T/sample-noranges.json") "router bgp 65100")
 check "the T0: bgp_router_id, Loopback0 IPv6 as /128 (bgp_adv_lo_prefix_as_128)" has "$sample" \
 	" bgp router-id 10.1.0.132" "  network 10.1.0.32/32" "  network fc00:1::32/128"
-check "the T0: a description with spaces, timers keepalive 3 hold 10 as given" has "$sample" \
-	" neighbor 10.0.0.57 timers 3 10" " neighbor 10.0.0.57 description T1-01 uplink"
+check "the T0: a description with spaces, then timers keepalive 3 hold 10 as given" has "$sample" \
+	" neighbor 10.0.0.57 description T1-01 uplink" " neighbor 10.0.0.57 timers 3 10"
 
 # ---- bad files: refused, TABLE|KEY.field named, nothing written
 said() { # said STATUS MESSAGE [DIR]: exit 1, MESSAGE on stderr, DIR empty
