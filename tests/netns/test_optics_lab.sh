@@ -237,8 +237,11 @@ run_drain() {
 	wait "$ds" "$dr"
 	echo "    [drain] sent $(jq .sent "$tmp/s.json"), h2 got $(jq .packets "$tmp/d.json")," \
 		"lost $(jq .lost "$tmp/d.json"), QPs $(jq .qps "$tmp/d.json")"
-	check "[drain] every packet reached h2 (via spine2), all 16 QPs" eval \
-		'[ "$(jq .sent "$tmp/s.json")" == 96000 ] &&
+	# all 96,000 or, on a box too slow for 16,000/s, what 8 s carried: the
+	# sending outlasts the drain (asked 1.5 s in) either way (hog run 13:
+	# 83,135 in 8 s)
+	check "[drain] every packet reached h2 (via spine2), all 16 QPs, sent for 3 s or more" eval \
+		'jq -e ".sent > 0 and .seconds >= 3" "$tmp/s.json" >/dev/null &&
 		 [ "$(jq .packets "$tmp/d.json")" == "$(jq .sent "$tmp/s.json")" ] &&
 		 [ "$(jq .lost "$tmp/d.json")" == 0 ] && [ "$(jq .qps "$tmp/d.json")" == 16 ]'
 	st=$(L2 leaf1 xfabctl -j show interfaces status | jq -c '.ports[] | select(.port == "eth1")')
