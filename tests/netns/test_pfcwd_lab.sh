@@ -52,7 +52,11 @@ PRIO=3 TOS=12 SPEED=50          # priority 3 is DSCP 3 (TOS 12); Mbit/s
 # restored. Poll P, detection D, restoration R (ms; multiples of P, as
 # the watchdog charges whole polls):
 PAUSE_MS=$((65535 * 512 / SPEED / 1000))
-P=100 D=300
+# D leaves room for the b1 step (the gate seen closed, a 50-packet batch,
+# one poll, a count: beside CI's hog that took over 300 ms, and forward's
+# b1 was out before it was counted); its reading is stamped and judged
+# before the detection's log line all the same
+P=100 D=600
 R=$(((PAUSE_MS + 2 * P + P - 1) / P * P))
 BATCH=50 SIZE=900 RATE=5000     # packets per batch, payload bytes, packets/s
 tmp=$(mktemp -d)
@@ -152,6 +156,7 @@ storm_run() {
 	send h1 "$H2" 256 # b1: into the closed gate
 	sleep_ms "$P"
 	echo $(($(udp_in h2) - c0)) >"$tmp/$a.b1"
+	date +%s.%N >"$tmp/$a.b1_at"
 	check "$a: the storm is declared (show pfcwd stats: stormed)" \
 		eventually 5 eval '[ "$(wd_stat status)" == stormed ]'
 	# the poll that marks the queue stormed writes the data plane's bits
@@ -239,6 +244,11 @@ judge() {
 	# frames), as a frame already on the wire would (docs/PFC.md)
 	check "$a: b1 held by the closed gate before the storm is declared ($b1 <= 1 delivered)" \
 		test "$b1" -le 1
+	# that count must come before the detection (else forward's b1 is out)
+	local det_at
+	det_at=$(log_at "detected PFC storm on port eth3, priority $PRIO, action $a" "$(cat "$tmp/$a.line")")
+	check "$a: b1 counted before xfabd declared the storm ($(ms_between "$(cat "$tmp/$a.b1_at")" "${det_at:-0}") ms before)" \
+		test -n "$det_at" -a "$(ms_between "$(cat "$tmp/$a.b1_at")" "${det_at:-0}")" -gt 0
 	# h2's counts are since before b1: what it may have got by the end of
 	# the storm (during) and once the storm is over (held)
 	case $a in
