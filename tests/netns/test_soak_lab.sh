@@ -40,7 +40,16 @@ need_frr
 NAME=xsk
 TOPO="$ROOT/testbeds/clos-2x4.json"
 tmp=$(mktemp -d)
+SOAK= # the soak's timeout while it runs
+# A signal stops the soak first (it takes its lab down itself): `timeout`
+# puts the soak in a process group of its own, out of reach of a signal
+# to ours, and bash runs a trap only once its foreground child is done,
+# so the soak runs in the background and the test waits for it
 cleanup() {
+	if [ -n "$SOAK" ]; then
+		kill -TERM "$SOAK" 2>/dev/null
+		wait "$SOAK" 2>/dev/null
+	fi
 	"$ROOT/scripts/xfab-lab" down "$TOPO" --name "$NAME" >/dev/null 2>&1
 	rm -rf "$tmp"
 }
@@ -200,8 +209,11 @@ check "... and nothing was built" eval '! ip netns list | grep -q "^$NAME-"'
 
 # ---- the soak
 start=$SECONDS
-timeout 900 "$ROOT/scripts/soak" --minutes 2 --seed 7 --name "$NAME" --json >"$J" 2>"$tmp/soak.err"
+timeout 900 "$ROOT/scripts/soak" --minutes 2 --seed 7 --name "$NAME" --json >"$J" 2>"$tmp/soak.err" &
+SOAK=$!
+wait "$SOAK"
 rc=$?
+SOAK=
 echo "# soak took $((SECONDS - start)) s, exit $rc"
 sed 's/^/# /' "$tmp/soak.err" | tail -40
 jq -r '.failures[]? | "#   failure: " + .' "$J" 2>/dev/null
