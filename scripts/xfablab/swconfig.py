@@ -4,6 +4,11 @@ import copy
 
 from .model import VTEP_MAC, VTEP_V4
 
+# What zebra installs, mirrored; a withdrawal whose ports are up waits 50 ms
+# for the route's return: zebra deletes and re-adds IPv6 routes 8 ms apart
+# when a restarted bgpd sends them again (docs/LAB.md, bgpd alone)
+BGP_FIB_SYNC = {"global": {"protocols": "bgp", "withdraw_hold_ms": "50"}}
+
 
 class SwitchConfigs:
     """Topology's switch configs (a mixin: self is the Topology)."""
@@ -66,7 +71,7 @@ class SwitchConfigs:
         elif self.routing == "kernel":
             cfg["FIB_SYNC"] = {"global": {"protocols": "static"}}
         else:  # bgp: FRR's zebra installs the routes, xfab-lab none
-            cfg["FIB_SYNC"] = {"global": {"protocols": "bgp"}}
+            cfg["FIB_SYNC"] = copy.deepcopy(BGP_FIB_SYNC)
             kroutes = []
         return cfg, kroutes
 
@@ -125,5 +130,5 @@ class SwitchConfigs:
         datapath, and FIB_SYNC of what FRR's zebra installs."""
         cfg = copy.deepcopy(n.cfg)
         cfg["DEVICE_METADATA"]["localhost"]["datapath"] = self.datapath
-        cfg["FIB_SYNC"] = {"global": {"protocols": "bgp"}}
+        cfg["FIB_SYNC"] = copy.deepcopy(BGP_FIB_SYNC)
         return cfg

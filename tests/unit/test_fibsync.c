@@ -306,6 +306,42 @@ static void test_withdrawal_held(void **state)
 	assert_null(route16(s, "40.3.0.0"));
 }
 
+/* FIB_SYNC withdraw_hold_ms: a withdrawal through ports that are up waits
+ * for the route's return (zebra's delete and re-add); through a port that
+ * is down it goes at once; the hold's end deletes. */
+static void test_withdrawal_brief(void **state)
+{
+	struct sw *s = *state;
+	struct agent *a = s->a;
+	const struct kroute moved = {"40.1.0.0", "10.0.2.2", 11};
+
+	a->cfg.fib_withdraw_hold_ms = 10000; /* longer than the test, however slow */
+	k_event(s, RTM_DELROUTE, &three[0]);
+	assert_int_equal(a->fs.n_held, 1);
+	assert_int_equal(a->fs.brief_total, 1);
+	assert_int_equal(egress_of(s, "40.1.0.0"), 10); /* still forwarding */
+	/* back, by another port: the withdrawal is void, the new path written */
+	k_event(s, RTM_NEWROUTE, &moved);
+	assert_int_equal(a->fs.n_held, 0);
+	assert_int_equal(egress_of(s, "40.1.0.0"), 11);
+	assert_int_equal(agent_fib_sync_expire(a), -1);
+	assert_int_equal(egress_of(s, "40.1.0.0"), 11);
+	/* eth3 down (long ago): its route is withdrawn at once */
+	a->live[2].oper_up = 0;
+	a->down_ns[2] = 1;
+	k_event(s, RTM_DELROUTE, &three[2]);
+	assert_int_equal(a->fs.n_held, 0);
+	assert_null(route16(s, "40.3.0.0"));
+	/* not back: the hold's end withdraws it */
+	k_event(s, RTM_DELROUTE, &three[1]);
+	assert_int_equal(a->fs.n_held, 1);
+	assert_non_null(route16(s, "40.2.0.0"));
+	a->fs.held[0].deadline_ns = 1;
+	assert_int_equal(agent_fib_sync_expire(a), -1);
+	assert_null(route16(s, "40.2.0.0"));
+	assert_int_equal(a->fs.brief_total, 2);
+}
+
 /* eth3 taken down (admin): 40.3, whose one path it was, stays held and
  * dead; 40.1 and 40.2 are untouched; the hold's end withdraws it. */
 static void test_admin_down_held(void **state)
@@ -353,6 +389,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_resync, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_resync_partial, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_withdrawal_held, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_withdrawal_brief, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_admin_down_held, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_admin_down_unheld, setup, teardown),
 	};

@@ -85,7 +85,8 @@ struct fib_sync {
 	int resync_due;		       /* a resync failed part way: again on the next tick */
 	struct held_del *held;	       /* LOCAL_REPAIR: withdrawals held back */
 	size_t n_held, cap_held;
-	size_t held_total; /* withdrawals held so far */
+	size_t held_total;  /* withdrawals held so far */
+	size_t brief_total; /* of them, held briefly (withdraw_hold_ms) */
 };
 
 /* Link event damping (damping.c): a damper per port index of cfg. */

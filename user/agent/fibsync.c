@@ -84,6 +84,44 @@ static int held_add(struct fib_sync *fs, const struct xfab_nl_route *r, __u64 de
 	return 1;
 }
 
+/* A brief hold's limit: it rides over a routing daemon's delete and re-add
+ * of a few routes; a sweep of thousands is a real change (and the held
+ * list is searched linearly). */
+#define BRIEF_MAX 4096u
+
+/* Every member of e on a port that is up (and e has members). */
+static int members_all_up(const struct agent *a, const struct xfab_rib_entry *e)
+{
+	for (int i = 0; i < e->path->n; i++) {
+		int p = e->path->m[i].port;
+
+		if (p >= a->cfg.n_ports || !a->live[p].oper_up)
+			return 0;
+	}
+	return e->path->n > 0;
+}
+
+/*
+ * FIB_SYNC withdraw_hold_ms: a withdrawal of a route whose ports are all
+ * up waits this long for the route's return. A routing daemon that deletes
+ * and re-adds a route (zebra does, 8 ms apart, for IPv6 routes when a
+ * restarted bgpd sends them again) would otherwise leave the data plane
+ * with no route in between. A re-add voids the withdrawal (agent_on_route).
+ */
+static int hold_brief(struct agent *a, const struct xfab_nl_route *r,
+		      const struct xfab_rib_entry *e, __u64 now)
+{
+	struct fib_sync *fs = &a->fs;
+	__u64 hold = (__u64)a->cfg.fib_withdraw_hold_ms * 1000000;
+
+	if (!hold || fs->n_held >= BRIEF_MAX || !members_all_up(a, e))
+		return 0;
+	if (held_find(fs, r) < fs->n_held)
+		return 1;
+	fs->brief_total++;
+	return held_add(fs, r, now + hold);
+}
+
 /*
  * LOCAL_REPAIR bounce: when a port loses its carrier, the routing daemon
  * withdraws the routes through it within milliseconds (its nexthop is gone),
@@ -99,15 +137,17 @@ static int hold_withdrawal(struct agent *a, const struct xfab_nl_route *r)
 	struct xfab_rib_key k;
 	__u64 now = xfab_mono_ns(), hold = (__u64)a->cfg.repair_hold_ms * 1000000;
 
-	if (!a->cfg.repair_bounce || !hold || fs->n_held >= HELD_MAX)
+	if (fs->n_held >= HELD_MAX)
 		return 0;
 	key_of(&k, r);
 	e = xfab_rib_entry_of(a->rib, &k, XFAB_RIB_SRC_NETLINK);
 	if (!e || e->type != XFAB_RIB_PATH || e->protocol != r->protocol)
 		return 0;
+	if (!a->cfg.repair_bounce || !hold)
+		return hold_brief(a, r, e, now);
 	for (int i = 0; i < e->path->n; i++)
 		if (!port_just_down(a, e->path->m[i].port, now, hold))
-			return 0;
+			return hold_brief(a, r, e, now);
 	if (held_find(fs, r) < fs->n_held)
 		return 1;
 	if (!fs->n_held) {
@@ -241,6 +281,8 @@ void agent_fib_sync_publish(struct agent *a)
 	p->failed = a->fs.failed;
 	p->resyncs = a->fs.resyncs;
 	p->batches = a->fs.batches;
+	p->held = a->fs.held_total;
+	p->held_brief = a->fs.brief_total;
 	p->lag_last_s = (double)a->fs.lag_last_ns / 1e9;
 	p->lag_max_s = (double)a->fs.lag_max_ns / 1e9;
 	pthread_mutex_unlock(&p->lock);

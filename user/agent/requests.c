@@ -529,10 +529,12 @@ static int fib_status(struct agent *a, const struct xfab_ctl_req *r, char *out, 
 	    "\"routes\":%llu,\"programmed\":%llu,\"foreign\":%llu,\"unresolved\":%llu,"
 	    "\"nexthop_objects\":%llu,\"messages\":%llu,\"skipped\":%llu,"
 	    "\"refused\":%llu,\"failed\":%llu,\"batches\":%llu,\"resyncs\":%llu,"
-	    "\"swept_routes\":%llu,\"lag_last_us\":%.0f,\"lag_max_us\":%.0f}}\n",
+	    "\"swept_routes\":%llu,\"withdraw_hold_ms\":%u,\"withdrawals_held\":%llu,"
+	    "\"withdrawals_held_brief\":%llu,\"lag_last_us\":%.0f,\"lag_max_us\":%.0f}}\n",
 	    c.table, protos, c.routes, c.routes - c.foreign - c.unresolved, c.foreign, c.unresolved,
 	    c.nexthops, c.events, c.skipped, c.refused, c.failed, c.batches, c.resyncs,
-	    c.swept_routes, c.lag_last_s * 1e6, c.lag_max_s * 1e6);
+	    c.swept_routes, a->cfg.fib_withdraw_hold_ms, c.held, c.held_brief, c.lag_last_s * 1e6,
+	    c.lag_max_s * 1e6);
 }
 
 /* Port p's state and drain as JSON members: ,"oper":"up","drained":true,

@@ -27,6 +27,9 @@ static int show_fib_sync(void)
 	    {"batches", "batches written"},
 	    {"resyncs", "resyncs (lost events)"},
 	    {"swept_routes", "  routes found gone"},
+	    {"withdraw_hold_ms", "withdrawal hold, routes up (ms)"},
+	    {"withdrawals_held", "withdrawals held"},
+	    {"withdrawals_held_brief", "  while their ports were up"},
 	    {"lag_last_us", "lag, last batch (us)"},
 	    {"lag_max_us", "lag, worst batch (us)"},
 	};

@@ -182,8 +182,10 @@ struct xfab_config {
 	/* FIB_SYNC|global: mirror the kernel's routes (what a routing daemon
 	 * such as FRR's zebra installs) into the data plane */
 	int fib_sync;
-	__u32 fib_table;	/* 254: main */
-	__u8 fib_protocols[32]; /* bit p: rtm_protocol p mirrored */
+	__u32 fib_table;	    /* 254: main */
+	__u8 fib_protocols[32];	    /* bit p: rtm_protocol p mirrored */
+	__u32 fib_withdraw_hold_ms; /* a withdrawn route whose ports are up waits
+				     * this long for its return (fibsync.c) */
 	/* LOCAL_REPAIR|global: what the data plane does before the routing
 	 * protocol converges */
 	int repair_bounce;	      /* a dead path bounces to a repair port */

@@ -272,6 +272,9 @@ static void cfg_exp_fib_sync(struct cfg_exp *x, const struct xfab_config *cfg)
 	cfg_exp_add(x, "FIB_SYNC", "global", "enabled", "true");
 	cfg_exp_add_u32(x, "FIB_SYNC", "global", "table", cfg->fib_table);
 	cfg_exp_add(x, "FIB_SYNC", "global", "protocols", "%s", list);
+	if (cfg->fib_withdraw_hold_ms)
+		cfg_exp_add_u32(x, "FIB_SYNC", "global", "withdraw_hold_ms",
+				cfg->fib_withdraw_hold_ms);
 }
 
 static void cfg_exp_local_repair(struct cfg_exp *x, const struct xfab_config *cfg)
