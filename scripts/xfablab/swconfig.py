@@ -4,10 +4,10 @@ import copy
 
 from .model import VTEP_MAC, VTEP_V4
 
-# What zebra installs, mirrored; a withdrawal whose ports are up waits 50 ms
-# for the route's return: zebra deletes and re-adds IPv6 routes 8 ms apart
+# What zebra installs, mirrored; a withdrawal whose ports are up waits 250 ms
+# for the route's return: zebra deletes and re-adds IPv6 routes 8-60 ms apart
 # when a restarted bgpd sends them again (docs/LAB.md, bgpd alone)
-BGP_FIB_SYNC = {"global": {"protocols": "bgp", "withdraw_hold_ms": "50"}}
+BGP_FIB_SYNC = {"global": {"protocols": "bgp", "withdraw_hold_ms": "250"}}
 
 
 class SwitchConfigs:
