@@ -96,12 +96,29 @@ static void unweighted_as_before(void **state)
 	xfab_config_free(&cfg);
 }
 
+/* The port tests/netns/test_qdisc_weights_lab.sh builds by hand: 20
+ * Mbit/s, MTU 1500, class 0 at weight 3, the others at 1 (sum 10): class 0
+ * 20,000 x 3 / 10 = 6,000 kbit, quantum 3 x 1,514 = 4,542; each other
+ * 2,000 kbit, quantum 1,514. */
+static void lab_port(void **state)
+{
+	static const char *const q1 = "rate 2000kbit ceil 20mbit quantum 1514";
+	static const char *const want[8] = {
+	    "rate 6000kbit ceil 20mbit quantum 4542", q1, q1, q1, q1, q1, q1, q1,
+	};
+	struct xfab_cfg_port port = {.rate_mbps = 20, .mtu = 1500, .weight = {3}};
+
+	(void)state;
+	classes_are(&port, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(weighted_100g),
 	    cmocka_unit_test(default_weight_40g),
 	    cmocka_unit_test(unweighted_as_before),
+	    cmocka_unit_test(lab_port),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
