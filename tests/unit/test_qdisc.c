@@ -96,17 +96,17 @@ static void unweighted_as_before(void **state)
 	xfab_config_free(&cfg);
 }
 
-/* The port tests/netns/test_qdisc_weights_lab.sh builds by hand: 20
- * Mbit/s, MTU 1500, class 0 at weight 3, the others at 1 (sum 10): class 0
- * 20,000 x 3 / 10 = 6,000 kbit, quantum 3 x 1,514 = 4,542; each other
- * 2,000 kbit, quantum 1,514. */
+/* The port tests/netns/test_qdisc_weights_lab.sh builds by hand: 200
+ * Mbit/s, MTU 9000, class 0 at weight 3, the others at 1 (sum 10): class 0
+ * 200,000 x 3 / 10 = 60,000 kbit, quantum 3 x 9,014 = 27,042; each other
+ * 20,000 kbit, quantum 9,014. */
 static void lab_port(void **state)
 {
-	static const char *const q1 = "rate 2000kbit ceil 20mbit quantum 1514";
+	static const char *const q1 = "rate 20000kbit ceil 200mbit quantum 9014";
 	static const char *const want[8] = {
-	    "rate 6000kbit ceil 20mbit quantum 4542", q1, q1, q1, q1, q1, q1, q1,
+	    "rate 60000kbit ceil 200mbit quantum 27042", q1, q1, q1, q1, q1, q1, q1,
 	};
-	struct xfab_cfg_port port = {.rate_mbps = 20, .mtu = 1500, .weight = {3}};
+	struct xfab_cfg_port port = {.rate_mbps = 200, .mtu = 9000, .weight = {3}};
 
 	(void)state;
 	classes_are(&port, want);

@@ -46,8 +46,9 @@ static int run_tc(const char *fmt, ...)
  * summed), floored so the shares fit the parent, at least 1 kbit (HTB
  * takes no 0), and may use the whole rate. What the idle classes leave,
  * HTB lends by DRR, `quantum` bytes a round (tc-htb(8); by default rate /
- * r2q, which the kernel's sch_htb.c clamps to 1,000..200,000 bytes, equal
- * for every class at 16 Gbit/s and up): a weighted port's class gets
+ * r2q, which the kernel's sch_htb.c clamps to 1,000..200,000 bytes: the
+ * same for every class guaranteed over 16 Mbit/s, and then the spare went
+ * 1:1, test_qdisc_weights_lab.sh): a weighted port's class gets
  * weight x one full frame (MTU + 14), so the spare follows the weights
  * too. An unweighted port's classes keep 1/8 each and HTB's quantum.
  */
