@@ -44,15 +44,13 @@ void cfg_exp_wred(struct cfg_exp *x, const struct xfab_config *cfg)
 	}
 }
 
-/* SCHEDULER|scheduler.W, a DWRR scheduler of weight W, written once a
- * weight (sonic-scheduler.yang; SONiC's own files number theirs,
- * scheduler.0, scheduler.1: here the name says the weight). */
-static void cfg_exp_scheduler(struct cfg_exp *x, __u32 w, char *name, size_t len, __u8 written[101])
+/* SCHEDULER|scheduler.W, a DWRR scheduler of weight W (sonic-scheduler.yang;
+ * SONiC's own files number theirs, scheduler.0, scheduler.1: here the name
+ * says the weight), its name in name. Each class of that weight adds it
+ * again: the writer keeps an entry's field once. */
+static void cfg_exp_scheduler(struct cfg_exp *x, __u32 w, char *name, size_t len)
 {
 	snprintf(name, len, "scheduler.%u", w);
-	if (written[w])
-		return;
-	written[w] = 1;
 	cfg_exp_add(x, "SCHEDULER", name, "type", "DWRR");
 	cfg_exp_add_u32(x, "SCHEDULER", name, "weight", w);
 }
@@ -63,7 +61,6 @@ static void cfg_exp_scheduler(struct cfg_exp *x, __u32 w, char *name, size_t len
  * equally with no scheduler named. */
 void cfg_exp_queues(struct cfg_exp *x, const struct xfab_config *cfg)
 {
-	__u8 written[101] = {0};
 	char key[64], name[32];
 
 	for (int p = 0; p < cfg->n_ports; p++) {
@@ -79,8 +76,8 @@ void cfg_exp_queues(struct cfg_exp *x, const struct xfab_config *cfg)
 					    cfg->wred[w].name);
 			if (!weighted)
 				continue;
-			cfg_exp_scheduler(x, xfab_config_class_weight(port, tc), name, sizeof(name),
-					  written);
+			cfg_exp_scheduler(x, xfab_config_class_weight(port, tc), name,
+					  sizeof(name));
 			cfg_exp_add(x, "QUEUE", key, "scheduler", "%s", name);
 		}
 	}
