@@ -48,6 +48,16 @@ static void classes_are(const struct xfab_cfg_port *port, const char *const *wan
 	}
 }
 
+/* Port p of sonic_text's classes are built with want's arguments. */
+static void sonic_port_is(int p, const char *const *want)
+{
+	struct xfab_config cfg;
+
+	cfgsonic_parse_ok(sonic_text, XFAB_CFG_AUTO, &cfg);
+	classes_are(&cfg.ports[p], want);
+	xfab_config_free(&cfg);
+}
+
 /* Ethernet0: weights sum to 7 x 10 + 60 = 130 of 100,000,000 kbit:
  * 6,000,000,000 / 130 = 46,153,846.15 and 1,000,000,000 / 130 =
  * 7,692,307.69; quanta 60 x 9,114 = 546,840 and 10 x 9,114 = 91,140. */
@@ -57,12 +67,9 @@ static void weighted_100g(void **state)
 	static const char *const want[8] = {
 	    q10, q10, q10, "rate 46153846kbit ceil 100000mbit quantum 546840", q10, q10, q10, q10,
 	};
-	struct xfab_config cfg;
 
 	(void)state;
-	cfgsonic_parse_ok(sonic_text, XFAB_CFG_AUTO, &cfg);
-	classes_are(&cfg.ports[0], want);
-	xfab_config_free(&cfg);
+	sonic_port_is(0, want);
 }
 
 /* Ethernet4: 7 x 10 + 1 = 71 of 40,000,000 kbit: 400,000,000 / 71 =
@@ -74,12 +81,9 @@ static void default_weight_40g(void **state)
 	static const char *const want[8] = {
 	    q10, q10, q10, q10, q10, q10, q10, "rate 563380kbit ceil 40000mbit quantum 1514",
 	};
-	struct xfab_config cfg;
 
 	(void)state;
-	cfgsonic_parse_ok(sonic_text, XFAB_CFG_AUTO, &cfg);
-	classes_are(&cfg.ports[1], want);
-	xfab_config_free(&cfg);
+	sonic_port_is(1, want);
 }
 
 /* Ethernet8 names no scheduler: the classes are built as before weights,
@@ -88,12 +92,9 @@ static void unweighted_as_before(void **state)
 {
 	static const char *const eq = "rate 125000kbit ceil 1000mbit";
 	static const char *const want[8] = {eq, eq, eq, eq, eq, eq, eq, eq};
-	struct xfab_config cfg;
 
 	(void)state;
-	cfgsonic_parse_ok(sonic_text, XFAB_CFG_AUTO, &cfg);
-	classes_are(&cfg.ports[2], want);
-	xfab_config_free(&cfg);
+	sonic_port_is(2, want);
 }
 
 /* The port tests/netns/test_qdisc_weights_lab.sh builds by hand: 200
