@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "json.h"
 #include "cfgbad.h"
 #include "srcdir.h"
 #include "cfgsonic.h"
@@ -186,12 +187,68 @@ static void sonic_refused(void **state)
 	cfgbad_check_as(&c, cfgsonic_source(XFAB_CFG_AUTO));
 }
 
+static char cov_rows[2048];
+
+/* A SCHEDULER or QUEUE row of xfab_config_coverage, as xfabctl prints it. */
+static void cov_row(void *arg, const struct xfab_cov_item *it)
+{
+	size_t n = strlen(cov_rows);
+
+	(void)arg;
+	if (strcmp(it->table, "SCHEDULER") && strcmp(it->table, "QUEUE"))
+		return;
+	snprintf(cov_rows + n, sizeof(cov_rows) - n, "%s %s %u %s\n", it->table,
+		 it->field ? it->field : "-", it->entries, xfab_cov_status_name(it->status));
+}
+
+/* show config-coverage (docs/SONIC.md): SCHEDULER's type and weight and
+ * QUEUE's scheduler are mapped onto the tc queues' shares; on the xdp
+ * datapath the weight is ignored (the tables are SONiC's, used).
+ * sonic_text (Ethernet12 given a rate): 3 schedulers, 2 with a weight, 7
+ * QUEUE entries. */
+static void coverage(void **state)
+{
+	static const char *const tc_rows = "SCHEDULER - 3 used\n"
+					   "SCHEDULER type 3 mapped\n"
+					   "SCHEDULER weight 2 mapped\n"
+					   "QUEUE - 7 used\n"
+					   "QUEUE scheduler 7 mapped\n";
+	static const char *const xdp_rows = "SCHEDULER - 3 used\n"
+					    "SCHEDULER type 3 mapped\n"
+					    "SCHEDULER weight 2 ignored\n"
+					    "QUEUE - 7 used\n"
+					    "QUEUE scheduler 7 mapped\n";
+	char *rateless = edited(sonic_text, "\"lanes\": \"12,13,14,15\"",
+				"\"lanes\": \"12,13,14,15\", \"rate\": \"1000\"");
+	char *xdp = edited(rateless, "\"datapath\": \"tc\"", "\"datapath\": \"xdp\"");
+	const char *texts[2] = {rateless, xdp}, *want[2] = {tc_rows, xdp_rows};
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct xfab_config cfg;
+		struct json_value *root;
+		struct json_pos pos;
+		char err[128];
+
+		cfgsonic_parse_ok(texts[i], XFAB_CFG_AUTO, &cfg);
+		root = xfab_json_parse(texts[i], err, sizeof(err), &pos);
+		assert_non_null(root);
+		cov_rows[0] = '\0';
+		xfab_config_coverage(&cfg, root, cov_row, NULL);
+		assert_string_equal(cov_rows, want[i]);
+		xfab_json_free(root);
+		xfab_config_free(&cfg);
+	}
+	free(xdp);
+	free(rateless);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(xfab_weights),  cmocka_unit_test(xfab_refused),
 	    cmocka_unit_test(sonic_weights), cmocka_unit_test(sonic_xdp_ignored),
-	    cmocka_unit_test(sonic_refused),
+	    cmocka_unit_test(sonic_refused), cmocka_unit_test(coverage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
