@@ -64,7 +64,7 @@ struct xfab_cfg_port {
 	/* QUEUE weight (or a SONiC scheduler's) per class, 1..100; 0: not
 	 * set (xfab_config_class_weight) */
 	__u8 weight[XFAB_NUM_TC];
-	__u32 speed_mbps;      /* PORT speed; 0: not set */
+	__u32 speed_mbps; /* PORT speed; 0: not set */
 	struct xfab_cfg_pfc pfc;
 	char description[64];
 	struct json_pos pos; /* of the PORT entry's key */
