@@ -183,6 +183,8 @@ $(eval $(call unit_agent,control,agent/requests.o agent/config_info.o))
 $(eval $(call unit_agent,drain,agent/drain.o agent/requests.o))
 $(eval $(call unit_agent,control_socket,agent/control.o agent/requests.o))
 $(eval $(call unit_agent,netlink,agent/netlink.o))
+# test_qdisc checks the HTB class arguments qdisc.c builds (weights).
+$(eval $(call unit_agent,qdisc,agent/qdisc.o))
 # test_fibsync plays the kernel's dump in place of netlink.c's.
 $(eval $(call unit_agent,fibsync,agent/fibsync.o))
 # test_fabric_svg draws reports it builds with xfabctl's SVG writer.

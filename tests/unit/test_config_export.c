@@ -13,6 +13,8 @@
  *     routes, TE paths, addresses, neighbours and tenant routes, dumped by
  *     this test's own printer, are the same; the export read back lists
  *     nothing as ignored and exports to the same text (a fixpoint);
+ *   - full.json's QUEUE weights come back as SONiC's SCHEDULER and
+ *     QUEUE.scheduler, and read back as the same weights;
  *   - the text is SONiC's shape, checked against pieces written by hand:
  *     every value a string, indent 4, tables in byte order, keys in natural
  *     order (Ethernet4 before Ethernet12), PORT in the config's order;
@@ -272,6 +274,68 @@ static void round_trip_sonic(void **state)
 	xfab_config_free(&cfg);
 }
 
+/* full.json's QUEUE weights (eth3: 20 on 0-2 and 4-6, 60 on 3, none on 7;
+ * eth1: 3 on class 5) as SONiC writes schedulers (sonic-scheduler.yang,
+ * sonic-queue.yang): one DWRR SCHEDULER a weight, the unset classes of a
+ * weighted port at SONiC's default 1, each class's QUEUE naming its own;
+ * read back, every class weighs what it did. */
+static void round_trip_weights(void **state)
+{
+	static const char *const pieces[] = {
+	    "    \"SCHEDULER\": {\n"
+	    "        \"scheduler.1\": {\n"
+	    "            \"type\": \"DWRR\",\n"
+	    "            \"weight\": \"1\"\n"
+	    "        },\n"
+	    "        \"scheduler.3\": {\n"
+	    "            \"type\": \"DWRR\",\n"
+	    "            \"weight\": \"3\"\n"
+	    "        },\n"
+	    "        \"scheduler.20\": {\n"
+	    "            \"type\": \"DWRR\",\n"
+	    "            \"weight\": \"20\"\n"
+	    "        },\n"
+	    "        \"scheduler.60\": {\n"
+	    "            \"type\": \"DWRR\",\n"
+	    "            \"weight\": \"60\"\n"
+	    "        }\n"
+	    "    },\n",
+	    "        \"eth1|5\": {\n"
+	    "            \"scheduler\": \"scheduler.3\"\n"
+	    "        },\n",
+	    "        \"eth3|3\": {\n"
+	    "            \"scheduler\": \"scheduler.60\",\n"
+	    "            \"wred_profile\": \"ecn1\"\n"
+	    "        },\n",
+	    "        \"eth3|7\": {\n"
+	    "            \"scheduler\": \"scheduler.1\"\n"
+	    "        }\n",
+	};
+	static const unsigned int eth3[8] = {20, 20, 20, 60, 20, 20, 20, 1};
+	static const unsigned int eth1[8] = {1, 1, 1, 1, 1, 3, 1, 1};
+	struct xfab_config cfg, back;
+	struct xfab_cfg_errors errs;
+	char path[4096], *text;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/data/export/full.json", test_srcdir());
+	if (xfab_config_load_as(path, cfgsonic_source(XFAB_CFG_AUTO), &cfg, &errs))
+		fail_errors("full.json", &errs);
+	text = export_text(&cfg);
+	for (size_t i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++)
+		if (!strstr(text, pieces[i]))
+			fail_msg("not in the export:\n%s\n--- the export:\n%s", pieces[i], text);
+	parse_sonic("export.json", text, &back);
+	for (int tc = 0; tc < 8; tc++) {
+		assert_int_equal(xfab_config_class_weight(&back.ports[0], tc), eth3[tc]);
+		assert_int_equal(xfab_config_class_weight(&back.ports[1], tc), eth1[tc]);
+		assert_int_equal(xfab_config_class_weight(&back.ports[2], tc), 1);
+	}
+	free(text);
+	xfab_config_free(&back);
+	xfab_config_free(&cfg);
+}
+
 /* ---- the text's shape, written by hand from SONiC's conventions ---- */
 
 static const char *small_config =
@@ -495,6 +559,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(round_trip_sonic),
 	    cmocka_unit_test(round_trip_full),
+	    cmocka_unit_test(round_trip_weights),
 	    cmocka_unit_test(round_trip_lab_leaf),
 	    cmocka_unit_test(round_trip_lab_spine),
 	    cmocka_unit_test(round_trip_lab_vnet_leaf),

@@ -119,6 +119,33 @@ static void arista(void **state)
 	free(text);
 }
 
+/* The same file on the tc datapath: its schedulers' weights are the
+ * classes' shares (sonic-scheduler.yang; docs/CONFIG.md "The maps and the
+ * scheduler"): on every port queues 0-2, 5 and 6 name scheduler.0 (14), 3
+ * and 4 scheduler.1 (15), queue 7 none (SONiC's default weight 1); the
+ * weight is no longer listed as ignored. */
+static void arista_tc(void **state)
+{
+	static const unsigned int want_w[8] = {14, 14, 14, 15, 15, 14, 14, 1};
+	char *text = arista_text();
+	char *tc = sonicdata_edit(text, NULL, "\"hostname\": \"a7050\"",
+				  "\"hostname\": \"a7050\", \"datapath\": \"tc\"");
+	struct xfab_config cfg;
+
+	(void)state;
+	parse_ok(tc, &cfg);
+	assert_int_equal(cfg.datapath, XFAB_DP_TC);
+	for (int i = 0; i < cfg.n_ignored; i++)
+		assert_string_not_equal(cfg.ignored[i], "SCHEDULER.weight");
+	assert_int_equal(cfg.n_ports, 28);
+	for (int p = 0; p < cfg.n_ports; p++)
+		for (int q = 0; q < 8; q++)
+			assert_int_equal(xfab_config_class_weight(&cfg.ports[p], q), want_w[q]);
+	xfab_config_free(&cfg);
+	free(tc);
+	free(text);
+}
+
 struct variant {
 	const char *name, *after, *from, *to;
 	const char *needle; /* in the edited text: where the error points */
@@ -459,9 +486,13 @@ static void mlx_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(arista),	   cmocka_unit_test(arista_refused),
-	    cmocka_unit_test(mlx_excerpt), cmocka_unit_test(mlx),
-	    cmocka_unit_test(mlx_formula), cmocka_unit_test(mlx_refused),
+	    cmocka_unit_test(arista),
+	    cmocka_unit_test(arista_tc),
+	    cmocka_unit_test(arista_refused),
+	    cmocka_unit_test(mlx_excerpt),
+	    cmocka_unit_test(mlx),
+	    cmocka_unit_test(mlx_formula),
+	    cmocka_unit_test(mlx_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

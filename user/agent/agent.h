@@ -207,6 +207,9 @@ void agent_ports_egress_refresh(struct agent *a);
 int agent_port_dev_noted(struct agent *a, __u32 ifindex);
 
 /* ---- qdisc.c ---- */
+/* Class 1:(tc + 1)'s `tc class replace ... htb` arguments on port: its
+ * weight's share of the rate, the quantum that lends by weight. */
+void agent_qdisc_class_args(const struct xfab_cfg_port *port, int tc, char *buf, size_t len);
 int agent_shape_port(struct agent *a, int p);
 int agent_unshape_port(struct agent *a, int p);
 

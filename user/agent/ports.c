@@ -394,10 +394,21 @@ void agent_ports_egress_refresh(struct agent *a)
 	}
 }
 
+/* The port's tc queues are built the same from n as from o: rate, buffer,
+ * lossless priorities, weights and, on a weighted port, the MTU (its
+ * classes' quantum, qdisc.c). */
+static int port_queues_same(const struct xfab_cfg_port *n, const struct xfab_cfg_port *o)
+{
+	return n->rate_mbps == o->rate_mbps && n->buffer_bytes == o->buffer_bytes &&
+	       n->pfc.enabled == o->pfc.enabled &&
+	       !memcmp(n->weight, o->weight, sizeof(n->weight)) &&
+	       (n->mtu == o->mtu || !xfab_config_port_weighted(n));
+}
+
 /*
  * Reload, after the tables and a->cfg changed: queues follow the new
- * config. A port whose rate, buffer or lossless priorities changed gets its
- * queues (and PFC gates) rebuilt, or removed; a port that no longer needs
+ * config. A port whose queues changed (port_queues_same) gets them (and
+ * its PFC gates) rebuilt, or removed; a port that no longer needs
  * the tc egress program (no queue, no lossless priority left) loses it, and
  * on the xdp datapath the hand-over program too (XDP no longer hands
  * anything over).
@@ -415,8 +426,7 @@ void agent_ports_reload_finish(struct agent *a, const struct xfab_config *old)
 			log_info("%s: no queue or lossless priority left, tc programs detached",
 				 n->name);
 		}
-		if (queued == was && n->rate_mbps == o->rate_mbps &&
-		    n->buffer_bytes == o->buffer_bytes && n->pfc.enabled == o->pfc.enabled)
+		if (queued == was && port_queues_same(n, o))
 			continue;
 		if (was && o->rate_mbps)
 			agent_unshape_port(a, p);

@@ -41,17 +41,47 @@ static int run_tc(const char *fmt, ...)
 }
 
 /*
+ * Class 1:(tc + 1)'s HTB arguments (after "htb "). It is guaranteed its
+ * weight's share of the port rate, rate x w / (the port's 8 weights
+ * summed), floored so the shares fit the parent, at least 1 kbit (HTB
+ * takes no 0), and may use the whole rate. What the idle classes leave,
+ * HTB lends by DRR, `quantum` bytes a round (tc-htb(8); by default rate /
+ * r2q, which the kernel's sch_htb.c clamps to 1,000..200,000 bytes: the
+ * same for every class guaranteed over 16 Mbit/s, and then the spare went
+ * 1:1, test_qdisc_weights_lab.sh): a weighted port's class gets
+ * weight x one full frame (MTU + 14), so the spare follows the weights
+ * too. An unweighted port's classes keep 1/8 each and HTB's quantum.
+ */
+void agent_qdisc_class_args(const struct xfab_cfg_port *port, int tc, char *buf, size_t len)
+{
+	__u64 rate_kbit = (__u64)port->rate_mbps * 1000, sum = 0, share;
+	__u32 w = xfab_config_class_weight(port, tc);
+
+	for (int k = 0; k < XFAB_NUM_TC; k++)
+		sum += xfab_config_class_weight(port, k);
+	share = rate_kbit * w / sum;
+	if (!xfab_config_port_weighted(port)) {
+		snprintf(buf, len, "rate %llukbit ceil %umbit",
+			 (unsigned long long)(share ? share : 1), port->rate_mbps);
+		return;
+	}
+	snprintf(buf, len, "rate %llukbit ceil %umbit quantum %u",
+		 (unsigned long long)(share ? share : 1), port->rate_mbps, w * (port->mtu + 14));
+}
+
+/*
  * The tc datapath's real queues on a port with a rate: an HTB parent at the
  * port rate, one child class per traffic class (1:1 .. 1:8, each guaranteed
- * 1/8 and allowed the whole rate) and a bfifo of `buffer` bytes under each.
- * The ingress program puts a packet in class 1:(tc + 1) via skb->priority.
+ * its weight's share, agent_qdisc_class_args, and allowed the whole rate)
+ * and a bfifo of `buffer` bytes under each. The ingress program puts a
+ * packet in class 1:(tc + 1) via skb->priority.
  */
 int agent_shape_port(struct agent *a, int p)
 {
 	const struct xfab_cfg_port *port = &a->cfg.ports[p];
 	const char *dev = port->name;
 	__u32 rate = port->rate_mbps, buffer = port->buffer_bytes ? port->buffer_bytes : 1u << 20;
-	__u32 share_kbit = rate * 1000 / XFAB_NUM_TC;
+	char args[96];
 
 	/* Taken over from a previous xfabd, the HTB is there already and
 	 * cannot be replaced in place (HTB has no change): its classes are. */
@@ -60,15 +90,16 @@ int agent_shape_port(struct agent *a, int p)
 		   rate, rate))
 		goto fail;
 	for (int tc = 0; tc < XFAB_NUM_TC; tc++) {
-		if (run_tc("class replace dev %s parent 1:100 classid 1:%d htb rate %ukbit ceil "
-			   "%umbit",
-			   dev, tc + 1, share_kbit ? share_kbit : 1, rate) ||
+		agent_qdisc_class_args(port, tc, args, sizeof(args));
+		if (run_tc("class replace dev %s parent 1:100 classid 1:%d htb %s", dev, tc + 1,
+			   args) ||
 		    run_tc("qdisc replace dev %s parent 1:%d handle %d: bfifo limit %u", dev,
 			   tc + 1, 10 + tc, buffer))
 			goto fail;
 	}
 	a->shaped[p] = 1;
-	log_info("%s: HTB at %u Mbit/s, 8 class queues of %u bytes", dev, rate, buffer);
+	log_info("%s: HTB at %u Mbit/s, 8 class queues of %u bytes%s", dev, rate, buffer,
+		 xfab_config_port_weighted(port) ? ", shared by weight" : "");
 	return 0;
 fail:
 	log_err("cannot set up the queues of %s (is iproute2's tc installed?)", dev);

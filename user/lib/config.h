@@ -61,7 +61,10 @@ struct xfab_cfg_port {
 	__u32 rate_mbps;       /* 0: not set (no modelled queue, no shaping) */
 	__u32 buffer_bytes;    /* 0: not set */
 	int wred[XFAB_NUM_TC]; /* WRED profile index per class, -1: none */
-	__u32 speed_mbps;      /* PORT speed; 0: not set */
+	/* QUEUE weight (or a SONiC scheduler's) per class, 1..100; 0: not
+	 * set (xfab_config_class_weight) */
+	__u8 weight[XFAB_NUM_TC];
+	__u32 speed_mbps; /* PORT speed; 0: not set */
 	struct xfab_cfg_pfc pfc;
 	char description[64];
 	struct json_pos pos; /* of the PORT entry's key */
@@ -325,6 +328,12 @@ int xfab_config_port_index(const struct xfab_config *cfg, const char *name);
 /* The port has a queue the data plane judges: a WRED profile on a class,
  * a rate or a buffer (the ports table's XFAB_PORT_QUEUED). */
 int xfab_config_port_queued(const struct xfab_cfg_port *port);
+/* Class tc's weight in the port's share (docs/CONFIG.md#queue): its own,
+ * else 1, SONiC's default weight (sonic-scheduler.yang). */
+__u32 xfab_config_class_weight(const struct xfab_cfg_port *port, int tc);
+/* 1 when the port's classes do not all weigh the same (then its tc queues
+ * share the port by weight), else 0. */
+int xfab_config_port_weighted(const struct xfab_cfg_port *port);
 /* Some port has lossless priorities (PFC). */
 int xfab_config_has_lossless(const struct xfab_config *cfg);
 

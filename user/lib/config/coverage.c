@@ -44,6 +44,10 @@ static const struct {
     {"WRED_PROFILE", NULL, "green's curve onto xfab's one curve: every packet is green", 1},
     {"WRED_PROFILE", "ecn", "green among its colours: ECT packets marked", 1},
     {"WRED_PROFILE", "wred_green_enable", "onto drop_nonect: Not-ECT packets dropped", 1},
+    /* ignored on the xdp datapath (sonic_qos.c lists it then) */
+    {"SCHEDULER", "type", "DWRR and WRR alike: HTB's deficit round robin", 1},
+    {"SCHEDULER", "weight", "the tc queues' shares of the port rate", 1},
+    {"QUEUE", "scheduler", "its weight onto the class's share", 1},
 };
 
 /* Tables whose fields are data (a DSCP, a port), not names: one row. */

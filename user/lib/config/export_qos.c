@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The export's QoS, PFC and CoPP tables (export.c), in SONiC's spelling:
- * WRED_PROFILE's green_*, BUFFER_POOL/BUFFER_PROFILE/BUFFER_PG,
- * COPP_GROUP/COPP_TRAP, as sonic_qos.c, sonic_buffer.c and sonic_copp.c
- * read them back. */
+ * WRED_PROFILE's green_*, SCHEDULER and QUEUE.scheduler,
+ * BUFFER_POOL/BUFFER_PROFILE/BUFFER_PG, COPP_GROUP/COPP_TRAP, as
+ * sonic_qos.c, sonic_buffer.c and sonic_copp.c read them back. */
 #include "export_int.h"
 #include "names.h" /* xfab_copp_group_name */
 #include "pfcwd.h" /* xfab_pfcwd_action_name */
@@ -44,20 +44,43 @@ void cfg_exp_wred(struct cfg_exp *x, const struct xfab_config *cfg)
 	}
 }
 
-/* QUEUE|PORT|TC, one class an entry. */
+/* SCHEDULER|scheduler.W, a DWRR scheduler of weight W (sonic-scheduler.yang;
+ * SONiC's own files number theirs, scheduler.0, scheduler.1: here the name
+ * says the weight), its name in name. Each class of that weight adds it
+ * again: the writer keeps an entry's field once. */
+static void cfg_exp_scheduler(struct cfg_exp *x, __u32 w, char *name, size_t len)
+{
+	snprintf(name, len, "scheduler.%u", w);
+	cfg_exp_add(x, "SCHEDULER", name, "type", "DWRR");
+	cfg_exp_add_u32(x, "SCHEDULER", name, "weight", w);
+}
+
+/* QUEUE|PORT|TC, one class an entry: its WRED profile and, on a port whose
+ * classes weigh differently, its scheduler (each class's, 1 where none was
+ * given: what sonic_qos.c reads back). An unweighted port's classes share
+ * equally with no scheduler named. */
 void cfg_exp_queues(struct cfg_exp *x, const struct xfab_config *cfg)
 {
-	char key[64];
+	char key[64], name[32];
 
-	for (int p = 0; p < cfg->n_ports; p++)
+	for (int p = 0; p < cfg->n_ports; p++) {
+		const struct xfab_cfg_port *port = &cfg->ports[p];
+		int weighted = xfab_config_port_weighted(port);
+
 		for (int tc = 0; tc < XFAB_NUM_TC; tc++) {
-			int w = cfg->ports[p].wred[tc];
+			int w = port->wred[tc];
 
-			if (w < 0)
+			snprintf(key, sizeof(key), "%s|%d", port->name, tc);
+			if (w >= 0)
+				cfg_exp_add(x, "QUEUE", key, "wred_profile", "%s",
+					    cfg->wred[w].name);
+			if (!weighted)
 				continue;
-			snprintf(key, sizeof(key), "%s|%d", cfg->ports[p].name, tc);
-			cfg_exp_add(x, "QUEUE", key, "wred_profile", "%s", cfg->wred[w].name);
+			cfg_exp_scheduler(x, xfab_config_class_weight(port, tc), name,
+					  sizeof(name));
+			cfg_exp_add(x, "QUEUE", key, "scheduler", "%s", name);
 		}
+	}
 }
 
 /* PORT_QOS_MAP's pfc_enable for the ports with PFC; CABLE_LENGTH for every

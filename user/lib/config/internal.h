@@ -229,6 +229,9 @@ int cfg_sonic_wred(struct ctx *c, const struct json_value *e, const char *key,
 /* TC_TO_QUEUE_MAP and MAP_PFC_PRIORITY_TO_QUEUE (identity), SCHEDULER and
  * QUEUE's scheduler (after QUEUE). */
 void cfg_read_sonic_qos(struct ctx *c, const struct json_value *root);
+/* QUEUE entry e's scheduler: its SCHEDULER's weight onto classes lo..hi of
+ * port p (the tc datapath's; qos.c calls it for each QUEUE entry). */
+void cfg_sonic_queue_scheduler(struct ctx *c, const struct json_value *e, int p, int lo, int hi);
 /* PORT_QOS_MAP's map fields, TC_TO_PRIORITY_GROUP_MAP
  * (after pfc_enable is read). */
 void cfg_sonic_port_qos_maps(struct ctx *c, const struct json_value *root);

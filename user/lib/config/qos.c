@@ -146,20 +146,87 @@ int cfg_parse_tc_range(const char *t, int *lo, int *hi)
 	return 0;
 }
 
-/* QUEUE|PORT|TC or QUEUE|PORT|TC-TC: {"wred_profile": NAME}. A class is
- * bound once: overlapping entries would leave one of them silently unused. */
+/* Entry e's weight onto classes lo..hi of port p: the share of the port
+ * rate its tc queues get (agent/qdisc.c), so refused where there are none
+ * to weigh: the xdp datapath's phantom queues each drain at the port rate,
+ * and a port without a rate has no queues (docs/CONFIG.md#queue). */
+static void queue_weight(struct ctx *c, const struct json_value *f, const char *key, int p, int lo,
+			 int hi)
+{
+	const struct xfab_cfg_port *port = &c->cfg->ports[p];
+	char fk[160];
+	__u32 w;
+
+	cfg_field_key(fk, sizeof(fk), key, "weight");
+	if (cfg_parse_u32(c, f, fk, 1, 100, &w))
+		return;
+	if (c->cfg->datapath != XFAB_DP_TC)
+		cfg_add_error(c, f->pos, fk,
+			      "weights share the tc datapath's queues (datapath tc): the xdp "
+			      "datapath's queues each drain at the port rate");
+	else if (!port->rate_mbps)
+		cfg_add_error(c, f->pos, fk,
+			      "%s has no rate, so no queues to share it: give it a rate (Mbit/s)",
+			      port->name);
+	else
+		for (int tc = lo; tc <= hi; tc++)
+			c->cfg->ports[p].weight[tc] = (__u8)w;
+}
+
+/* Entry e's wred_profile onto classes lo..hi of port p. */
+static void queue_wred(struct ctx *c, const struct json_value *f, const char *key, int p, int lo,
+		       int hi)
+{
+	char fk[160];
+	int prof = -1;
+
+	cfg_field_key(fk, sizeof(fk), key, "wred_profile");
+	for (int k = 0; k < c->cfg->n_wred; k++)
+		if (f->type == JSON_STRING && !strcmp(c->cfg->wred[k].name, f->str))
+			prof = k;
+	if (prof < 0) {
+		cfg_add_error(c, f->pos, fk, "no WRED_PROFILE named %s",
+			      f->type == JSON_STRING ? f->str : "(not a string)");
+		return;
+	}
+	for (int tc = lo; tc <= hi; tc++)
+		c->cfg->ports[p].wred[tc] = prof;
+}
+
+/* What QUEUE entry e binds to classes lo..hi of port p. In a SONiC file
+ * both are optional (a queue without WRED is SONiC's default; its
+ * scheduler is sonic_qos.c's); an xfab entry binds at least one. */
+static void queue_bind(struct ctx *c, const struct json_value *e, const char *key, int p, int lo,
+		       int hi)
+{
+	const struct json_value *wred = xfab_json_get(e, "wred_profile");
+	const struct json_value *weight = c->sonic ? NULL : xfab_json_get(e, "weight");
+
+	if (!wred && !weight && !c->sonic)
+		cfg_add_error(c, e->pos, key, "missing field \"wred_profile\" or \"weight\"");
+	if (weight)
+		queue_weight(c, weight, key, p, lo, hi);
+	if (wred)
+		queue_wred(c, wred, key, p, lo, hi);
+	if (c->sonic)
+		cfg_sonic_queue_scheduler(c, e, p, lo, hi);
+}
+
+/* QUEUE|PORT|TC or QUEUE|PORT|TC-TC: {"wred_profile": NAME, "weight": W}.
+ * A class is bound once: overlapping entries would leave one of them
+ * silently unused. */
 void cfg_parse_queues(struct ctx *c, const struct json_value *tbl)
 {
-	static const char *const fields[] = {"wred_profile", NULL};
+	static const char *const fields[] = {"wred_profile", "weight", NULL};
 	/* SONiC's scheduler: sonic_qos.c */
 	static const char *const sonic_fields[] = {"wred_profile", "scheduler", NULL};
-	char key[160], fk[160], ifname[XFAB_IFNAMSIZ + 1];
+	char key[160], ifname[XFAB_IFNAMSIZ + 1];
 	int bound_line[XFAB_MAX_PORTS][XFAB_NUM_TC] = {{0}};
 
 	for (size_t i = 0; i < tbl->count; i++) {
-		const struct json_value *e = &tbl->children[i], *f;
+		const struct json_value *e = &tbl->children[i];
 		const char *bar = strchr(e->key, '|');
-		int port, lo, hi, prof = -1, n, clash = -1;
+		int port, lo, hi, n, clash = -1;
 
 		snprintf(key, sizeof(key), "QUEUE|%s", e->key);
 		if (cfg_check_fields(c, e, key, c->sonic ? sonic_fields : fields) ||
@@ -194,24 +261,7 @@ void cfg_parse_queues(struct ctx *c, const struct json_value *tbl)
 		}
 		for (int tc = lo; tc <= hi; tc++)
 			bound_line[port][tc] = e->key_pos.line;
-		f = xfab_json_get(e, "wred_profile");
-		if (!f && c->sonic)
-			continue; /* a queue without WRED, SONiC's default */
-		if (!f) {
-			cfg_add_error(c, e->pos, key, "missing field \"wred_profile\"");
-			continue;
-		}
-		cfg_field_key(fk, sizeof(fk), key, "wred_profile");
-		for (int k = 0; k < c->cfg->n_wred; k++)
-			if (f->type == JSON_STRING && !strcmp(c->cfg->wred[k].name, f->str))
-				prof = k;
-		if (prof < 0) {
-			cfg_add_error(c, f->pos, fk, "no WRED_PROFILE named %s",
-				      f->type == JSON_STRING ? f->str : "(not a string)");
-			continue;
-		}
-		for (int tc = lo; tc <= hi; tc++)
-			c->cfg->ports[port].wred[tc] = prof;
+		queue_bind(c, e, key, port, lo, hi);
 	}
 }
 

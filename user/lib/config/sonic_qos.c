@@ -191,9 +191,10 @@ static void sonic_map_identity(struct ctx *c, const struct json_value *tbl, cons
 }
 
 /* SCHEDULER|NAME: DWRR or WRR (sonic-scheduler.yang's default WRR); the
- * weight is checked (1..100) and listed as ignored: xfab's classes share
- * a port equally (docs/QOS.md; CONFIG.md#qos-and-buffers says why). Strict
- * priority and shaping are refused. */
+ * weight (1..100) is the share the QUEUEs naming it get on the tc
+ * datapath, and listed as ignored on the xdp datapath, whose phantom queues
+ * each drain at the port rate (CONFIG.md#qos-and-buffers). Strict priority
+ * and shaping are refused. */
 static void sonic_schedulers(struct ctx *c, const struct json_value *tbl)
 {
 	char key[160], fk[200], buf[16];
@@ -227,8 +228,72 @@ static void sonic_schedulers(struct ctx *c, const struct json_value *tbl)
 				      t);
 		f = xfab_json_get(e, "weight");
 		cfg_field_key(fk, sizeof(fk), key, "weight");
-		if (f && cfg_parse_u32(c, f, fk, 1, 100, &w) == 0)
+		if (f && cfg_parse_u32(c, f, fk, 1, 100, &w) == 0 && c->cfg->datapath != XFAB_DP_TC)
 			cfg_sonic_ignore(c, "SCHEDULER.weight");
+	}
+}
+
+/* SCHEDULER|name's weight, 1 (sonic-scheduler.yang's default) when it
+ * has none; 0 when the entry or its weight is no such thing
+ * (sonic_schedulers and sonic_refs.c refuse it). */
+static __u32 sonic_scheduler_weight(const struct ctx *c, const char *name)
+{
+	const struct json_value *e = xfab_json_get(xfab_json_get(c->root, "SCHEDULER"), name);
+	const struct json_value *f =
+	    e && e->type == JSON_OBJECT ? xfab_json_get(e, "weight") : NULL;
+	__u32 w;
+
+	if (!e || e->type != JSON_OBJECT)
+		return 0;
+	if (!f)
+		return 1;
+	if ((f->type != JSON_STRING && f->type != JSON_NUMBER) ||
+	    xfab_parse_u32_strict(f->str, 1, 100, &w, NULL, 0))
+		return 0;
+	return w;
+}
+
+/* sonic-swss qosorch.cpp (handleQueueTable) applies QUEUE|PORT|Q's
+ * scheduler to each queue of the range Q; xfab's tc queues take its weight
+ * as their share. The xdp datapath has none to weigh. */
+void cfg_sonic_queue_scheduler(struct ctx *c, const struct json_value *e, int p, int lo, int hi)
+{
+	const struct json_value *f = xfab_json_get(e, "scheduler");
+	__u32 w;
+
+	if (!f || f->type != JSON_STRING || c->cfg->datapath != XFAB_DP_TC)
+		return;
+	w = sonic_scheduler_weight(c, f->str);
+	for (int tc = lo; tc <= hi; tc++)
+		c->cfg->ports[p].weight[tc] = (__u8)w;
+}
+
+/* A port whose classes weigh differently needs its tc queues, so a rate:
+ * refused once a port, at the first QUEUE entry naming a scheduler. */
+static void sonic_weights_need_rate(struct ctx *c, const struct json_value *tbl)
+{
+	int told[XFAB_MAX_PORTS] = {0};
+	char ifname[XFAB_IFNAMSIZ + 1], fk[200];
+
+	for (size_t i = 0; i < tbl->count; i++) {
+		const struct json_value *e = &tbl->children[i];
+		const struct json_value *f = xfab_json_get(e, "scheduler");
+		const char *bar = strchr(e->key, '|');
+		int p;
+
+		if (!f || !bar || bar - e->key >= (long)sizeof(ifname))
+			continue;
+		snprintf(ifname, sizeof(ifname), "%.*s", (int)(bar - e->key), e->key);
+		p = xfab_config_port_index(c->cfg, ifname);
+		if (p < 0 || told[p] || c->cfg->ports[p].rate_mbps ||
+		    !xfab_config_port_weighted(&c->cfg->ports[p]))
+			continue;
+		told[p] = 1;
+		snprintf(fk, sizeof(fk), "QUEUE|%s.scheduler", e->key);
+		cfg_add_error(c, f->pos, fk,
+			      "%s's queues weigh differently but it has no rate (Mbit/s), so no "
+			      "tc queues to share it by weight",
+			      ifname);
 	}
 }
 
@@ -245,8 +310,11 @@ void cfg_read_sonic_qos(struct ctx *c, const struct json_value *root)
 	t = xfab_json_get(root, "SCHEDULER");
 	if (t && t->type == JSON_OBJECT)
 		sonic_schedulers(c, t);
-	/* QUEUE's scheduler, a SCHEDULER, is sonic_refs.c's (qos.c reads
-	 * QUEUE; sonic-queue.yang: a leafref) */
+	/* that QUEUE's scheduler is a SCHEDULER is sonic_refs.c's
+	 * (sonic-queue.yang: a leafref); qos.c read QUEUE, weights with it */
+	t = xfab_json_get(root, "QUEUE");
+	if (t && t->type == JSON_OBJECT)
+		sonic_weights_need_rate(c, t);
 	cfg_sonic_claim(c, "TC_TO_QUEUE_MAP");
 	cfg_sonic_claim(c, "MAP_PFC_PRIORITY_TO_QUEUE");
 	cfg_sonic_claim(c, "SCHEDULER");

@@ -213,6 +213,19 @@ int xfab_config_port_queued(const struct xfab_cfg_port *port)
 	return port->rate_mbps || port->buffer_bytes;
 }
 
+__u32 xfab_config_class_weight(const struct xfab_cfg_port *port, int tc)
+{
+	return port->weight[tc] ? port->weight[tc] : 1;
+}
+
+int xfab_config_port_weighted(const struct xfab_cfg_port *port)
+{
+	for (int tc = 1; tc < XFAB_NUM_TC; tc++)
+		if (xfab_config_class_weight(port, tc) != xfab_config_class_weight(port, 0))
+			return 1;
+	return 0;
+}
+
 int xfab_config_has_lossless(const struct xfab_config *cfg)
 {
 	for (int p = 0; p < cfg->n_ports; p++)
