@@ -439,7 +439,7 @@ static void bad_value_in_export_refused(void **state)
 {
 	struct xfab_config cfg;
 	struct xfab_cfg_errors errs;
-	char path[4096], *text, *mtu;
+	char path[4096], *text, *grown, *mtu;
 	int line = 1, col = 1;
 
 	(void)state;
@@ -450,7 +450,9 @@ static void bad_value_in_export_refused(void **state)
 	xfab_config_free(&cfg);
 	mtu = strstr(text, "\"mtu\": \"9000\"");
 	assert_non_null(mtu);
-	text = realloc(text, strlen(text) + 2);
+	grown = realloc(text, strlen(text) + 2);
+	assert_non_null(grown);
+	text = grown;
 	mtu = strstr(text, "\"mtu\": \"9000\"");
 	memmove(mtu + 9, mtu + 8, strlen(mtu + 8) + 1);
 	mtu[8] = '0';

@@ -218,7 +218,7 @@ static size_t cfg_exp_write_entry(const struct cfg_exp *x, size_t i, FILE *out)
 
 		if (!f->field ||
 		    (i > 0 && x->rows[i - 1].field && !strcmp(x->rows[i - 1].field, f->field) &&
-		     !strcmp(x->rows[i - 1].key, f->key)))
+		     x->rows[i - 1].key && !strcmp(x->rows[i - 1].key, f->key)))
 			continue;
 		fputs(fields++ ? ",\n" : "\n", out);
 		cfg_exp_indent(out, 3);

@@ -20,10 +20,10 @@
 enum refs_kind { REFS_BOOL, REFS_NUM, REFS_STR, REFS_SET };
 
 struct refs_val {
-	enum refs_kind kind;
 	double num;   /* REFS_BOOL too: 0 or 1 */
 	char *str;    /* REFS_STR, owned */
 	char **items; /* REFS_SET, owned */
+	enum refs_kind kind;
 	unsigned int n;
 };
 
@@ -444,7 +444,8 @@ static int refs_eval(const struct refs_ctx *rc, const struct json_value *t, stru
 		return rc->field ? refs_leaf(&rc->self, rc->field, out) : -1;
 	if (!strcmp(op, "field") && arg && arg->type == JSON_STRING)
 		return refs_leaf(&rc->self, arg->str, out);
-	if (!strcmp(op, "select") && t->count == 5 && t->children[1].str && t->children[2].str)
+	if (!strcmp(op, "select") && t->count == 5 && t->children && t->children[1].str &&
+	    t->children[2].str)
 		return refs_select(rc, t->children[1].str, t->children[2].str, &t->children[3],
 				   t->children[4].type == JSON_STRING ? t->children[4].str : NULL,
 				   out);
