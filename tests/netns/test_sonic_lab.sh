@@ -183,6 +183,7 @@ incast() {
 read -r tx0 rx0 < <(pfc_frames)
 incast 14 lossless
 read -r tx1 rx1 < <(pfc_frames)
+# shellcheck disable=SC2034 # the checks' eval reads them
 read -r sent got lost drops kdrops <"$tmp/lossless"
 echo "# PFC frames sent $((tx1 - tx0)), received $((rx1 - rx0))"
 check "lossless incast (DSCP 3: class 3 by the files' map): all 45,000 sent arrived, none lost" \
@@ -203,6 +204,7 @@ sed 's/^/# stormed: /' "$tmp/storms"
 check "PFC_WD declared no storm (an incast is no storm)" eval '[ ! -s "$tmp/storms" ]'
 sleep 1
 incast 0 lossy
+# shellcheck disable=SC2034 # the checks' eval reads them
 read -r sent got lost drops kdrops <"$tmp/lossy"
 check "lossy incast (DSCP 0: class 1, no PFC): h8's port drops (the kernel's count > 0, fewer arrive)" \
 	eval '[ "$sent" = 45000 ] && [ "$kdrops" -gt 0 ] && [ "$got" -lt "$sent" ]'
