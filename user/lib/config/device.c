@@ -221,6 +221,27 @@ void cfg_parse_ports(struct ctx *c, const struct json_value *tbl)
 	}
 }
 
+/* A SONiC file's lossless port runs at its speed: SONiC's PORT has no rate
+ * (sonic-port.yang: speed, "Port speed in Mbps", is what the port sends
+ * at), while xfab's lossless priorities need the port's queues told their
+ * rate (pfc.c). So a port that PORT_QOS_MAP gives a pfc_enable list, and
+ * that has a speed but no rate of xfab's, takes its speed as its rate; a
+ * lossy port stays unshaped, as in an xfab file (docs/SONIC.md, PORT). */
+static void cfg_sonic_port_rates(struct ctx *c, const struct json_value *root)
+{
+	const struct json_value *qos = xfab_json_get(root, "PORT_QOS_MAP");
+
+	for (int i = 0; c->sonic && qos && i < c->cfg->n_ports; i++) {
+		struct xfab_cfg_port *p = &c->cfg->ports[i];
+		const struct json_value *e = xfab_json_get(qos, p->name);
+		const struct json_value *f = e ? xfab_json_get(e, "pfc_enable") : NULL;
+
+		/* an empty or bad list is pfc.c's to judge */
+		if (f && f->type == JSON_STRING && f->str[0] && !p->rate_mbps)
+			p->rate_mbps = p->speed_mbps;
+	}
+}
+
 /* The feature "device": both tables are required. */
 void cfg_read_device(struct ctx *c, const struct json_value *root)
 {
@@ -235,5 +256,6 @@ void cfg_read_device(struct ctx *c, const struct json_value *root)
 		cfg_add_error(c, tbl ? tbl->pos : root->pos, "PORT", "at least one port is needed");
 	else
 		cfg_parse_ports(c, tbl);
+	cfg_sonic_port_rates(c, root);
 	cfg_read_sonic_loopback(c, root);
 }
