@@ -56,7 +56,7 @@ static void sonic_file(void **state)
 	    "PORT lanes 2 ignored\n"
 	    "PORT fec 1 ignored\n"
 	    "PORT mtu 1 used\n"
-	    "PORT speed 1 mapped: converts PFC pause quanta to time\n"
+	    "PORT speed 1 mapped: converts PFC pause quanta to time; in a SONiC file, a PFC port's rate\n"
 	    "NTP - 1 ignored\n"
 	    "DSCP_TO_TC_MAP - 1 used\n"
 	    "WRED_PROFILE - 1 mapped: green's curve onto xfab's one curve: "

@@ -75,7 +75,7 @@ static const struct bad_case sonic_bad[] = {
     {"a lossless SONiC port without a speed",
      META " \"PORT\": {\"Ethernet0\": {\"lanes\": \"0,1,2,3\"}},\n"
 	  " \"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3\"}}\n}\n",
-     "\"3\"", "PORT_QOS_MAP|Ethernet0.pfc_enable", "set PORT|Ethernet0 rate (Mbit/s)"},
+     "\"3\"", "PORT_QOS_MAP|Ethernet0.pfc_enable", "set PORT|Ethernet0 speed (Mbit/s)"},
 };
 static const struct bad_case xfab_bad[] = {
     {"an xfab file's lossless port with a speed and no rate",

@@ -20,7 +20,7 @@ static const struct {
 	const char *table, *field, *note;
 	int sonic;
 } cov_mapped[] = {
-    {"PORT", "speed", "converts PFC pause quanta to time"},
+    {"PORT", "speed", "converts PFC pause quanta to time; in a SONiC file, a PFC port's rate"},
     {"ROUTE", "distance", "all equal: one path set, no backup paths"},
     {"ROUTE", "nexthop-vrf", "default only: one VRF"},
     {"NEIGH", "family", "checked against the address"},

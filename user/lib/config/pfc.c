@@ -145,8 +145,8 @@ static void read_pfc_enable(struct ctx *c, const struct json_value *e, const cha
 	if (p->pfc.enabled && !p->rate_mbps)
 		cfg_add_error(c, f->pos, fk,
 			      "lossless priorities need the port's real queues: set PORT|%s "
-			      "rate (Mbit/s)",
-			      p->name);
+			      "%s (Mbit/s)",
+			      p->name, c->sonic ? "speed" : "rate");
 }
 
 /* PORT_QOS_MAP|PORT: {"pfc_enable": "3,4"}; in a SONiC file also the maps
