@@ -30,15 +30,30 @@
 #include "scratch.h"
 #include "counters.h"
 
+/* An ARP punt's group by its opcode: replies (2) apart from the rest, so
+ * that a request flood cannot police the replies the switch's own
+ * resolution waits for (docs/COPP.md). A frame too short for the opcode
+ * is the kernel's to refuse; it goes with the requests. */
+static __always_inline __u32 xfab_copp_arp_group(const struct xfab_ctx *c,
+						 const struct xfab_meta *m)
+{
+	const __be16 *op = xfab_ctx_hdr(c, m->l3_off + XFAB_ARP_OP_OFF, sizeof(*op));
+
+	if (op && *op == bpf_htons(XFAB_ARP_OP_REPLY))
+		return XFAB_COPP_ARP_RESP;
+	return XFAB_COPP_ARP;
+}
+
 /* The group of a punt, first match in xfab_abi.h's order. BGP and BFD
  * only to the switch's own addresses (to_self, or link-local), so a
  * transit packet never takes their buckets whatever its ports. */
-static __always_inline __u32 xfab_copp_classify(const struct xfab_meta *m, __u32 reason)
+static __always_inline __u32 xfab_copp_classify(const struct xfab_ctx *c, const struct xfab_meta *m,
+						__u32 reason)
 {
 	int mine = reason == XFAB_PUNT_TO_SELF || reason == XFAB_PUNT_LINK_LOCAL;
 
 	if (reason == XFAB_PUNT_ARP)
-		return XFAB_COPP_ARP;
+		return xfab_copp_arp_group(c, m);
 	if (m->eth_proto != ETH_P_IP && m->eth_proto != ETH_P_IPV6)
 		return XFAB_COPP_DEFAULT;
 	/* the flow's ports are the frame's own unless the hash took a VXLAN
@@ -111,7 +126,7 @@ static __always_inline int xfab_copp_admit(__u32 group, __u64 now)
  * counted against its group either way. */
 static __always_inline int xfab_copp(const struct xfab_ctx *c, struct xfab_scratch *s)
 {
-	__u32 group = xfab_copp_classify(&s->m, s->res.reason);
+	__u32 group = xfab_copp_classify(c, &s->m, s->res.reason);
 	int green = xfab_copp_admit(group, bpf_ktime_get_ns());
 	struct xfab_copp_stats *st = bpf_map_lookup_elem(&copp_stats, &group);
 

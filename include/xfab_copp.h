@@ -13,9 +13,11 @@
  * Every packet the pipeline hands to the kernel (a punt) is put in one
  * group by what it is, first match wins: bgp (TCP port 179 to one of the
  * switch's addresses, link-local included), bfd (UDP 3784/3785/4784 to
- * them), arp, nd (ICMPv6 133..137), ttl_error (TTL/hop limit expired),
- * ip2me (anything else to the switch's addresses), default (the rest:
- * link-local, multicast, unresolved neighbour, MTU, non-IP, ...). Each
+ * them), arp (ARP requests), arp_resp (ARP replies: apart, so that a flood
+ * of requests cannot police the replies the switch's own neighbour
+ * resolution waits for), nd (ICMPv6 133..137), ttl_error (TTL/hop limit
+ * expired), ip2me (anything else to the switch's addresses), default (the
+ * rest: link-local, multicast, unresolved neighbour, MTU, non-IP, ...). Each
  * group has a token bucket of packets per second (cir) and burst (cbs);
  * a punt finding it empty is dropped (copp_policed). X(ID, "name",
  * "trap ids", default cir, default cbs): SONiC's COPP_TRAP trap ids; the
@@ -23,7 +25,8 @@
 #define XFAB_COPP_GROUP_LIST(X)                                                                    \
 	X(BGP, "bgp", "bgp,bgpv6", 6000, 6000)                                                     \
 	X(BFD, "bfd", "bfd,bfdv6", 6000, 6000)                                                     \
-	X(ARP, "arp", "arp_req,arp_resp", 600, 600)                                                \
+	X(ARP, "arp", "arp_req", 600, 600)                                                         \
+	X(ARP_RESP, "arp_resp", "arp_resp", 600, 600)                                              \
 	X(ND, "nd", "neigh_discovery", 600, 600)                                                   \
 	X(TTL_ERROR, "ttl_error", "ttl_error", 600, 600)                                           \
 	X(IP2ME, "ip2me", "ip2me", 6000, 6000)                                                     \
@@ -39,6 +42,8 @@ enum xfab_copp_group { XFAB_COPP_GROUP_LIST(XFAB_COPP_ENUM) XFAB_COPP_GROUPS };
 #define XFAB_UDP_BFD_ECHO 3785
 #define XFAB_UDP_BFD_MULTIHOP 4784 /* RFC 5883 */
 #define XFAB_TCP_BGP 179
+#define XFAB_ARP_OP_OFF 6   /* the opcode's offset in an ARP header (RFC 826) */
+#define XFAB_ARP_OP_REPLY 2 /* ares_op$REPLY */
 
 /* copp_cfg: ARRAY, group -> its meter; written by xfabd. cir 0: no meter
  * (every packet green), as SONiC without a meter. */

@@ -49,6 +49,7 @@ static struct harness H;
 static const char *cfg_open =
     BASE_CONFIG ",\n \"COPP_TABLE\": {\"bgp\": {\"cir\": \"0\"},"
 		" \"bfd\": {\"cir\": \"0\"}, \"arp\": {\"cir\": \"0\"},"
+		" \"arp_resp\": {\"cir\": \"0\"},"
 		" \"nd\": {\"cir\": \"0\"}, \"ttl_error\": {\"cir\": \"0\"},"
 		" \"ip2me\": {\"cir\": \"0\"}, \"default\": {\"cir\": \"0\"}}}\n";
 /* ttl_error 10/s, burst 5; arp 1/s, burst 1; bgp unpoliced-by-default's
@@ -162,7 +163,7 @@ static __u32 shot(int tc)
 /* The table: what each punt is, and the group it must land in. */
 static const struct pkt table[] = {
     {"ARP request", K_ARP, .group = XFAB_COPP_ARP},
-    {"ARP reply", K_ARP, .sport = 1, .group = XFAB_COPP_ARP},
+    {"ARP reply", K_ARP, .sport = 1, .group = XFAB_COPP_ARP_RESP},
     {"BGP to self (dport 179)", K_IP, "10.0.1.2", "10.0.1.1", 1, IPPROTO_TCP, 40000, 179,
      .group = XFAB_COPP_BGP},
     {"BGP to self (sport 179)", K_IP, "10.0.1.2", "10.0.1.1", 64, IPPROTO_TCP, 179, 40000,
@@ -345,10 +346,12 @@ static void test_unpoliced(void **state)
 	assert_int_equal(burst(1, 50), 50);
 }
 
-/* An ARP flood empties arp's bucket; BGP, BFD and ND go on as before. */
+/* An ARP request flood empties arp's bucket; BGP, BFD, ND and the ARP
+ * replies the switch's own resolution waits for go on as before. */
 static void test_bgp_protected(void **state)
 {
 	const struct pkt *bgp = &table[2], *bfd = &table[6], *arp = &table[0], *nd = &table[10];
+	const struct pkt *reply = &table[1];
 	__u64 red0;
 
 	(void)state;
@@ -363,6 +366,7 @@ static void test_bgp_protected(void **state)
 			assert_int_equal(send_pkt(tc, bgp), punted(tc));
 			assert_int_equal(send_pkt(tc, bfd), punted(tc));
 			assert_int_equal(send_pkt(tc, nd), punted(tc));
+			assert_int_equal(send_pkt(tc, reply), punted(tc));
 		}
 }
 
@@ -419,12 +423,12 @@ static void test_show_copp(void **state)
 {
 	static const __u32 want[XFAB_COPP_GROUPS][2] = {
 	    [XFAB_COPP_BGP] = {6000, 6000},   [XFAB_COPP_BFD] = {6000, 6000},
-	    [XFAB_COPP_ARP] = {1, 1},	      [XFAB_COPP_ND] = {600, 600},
-	    [XFAB_COPP_TTL_ERROR] = {10, 5},  [XFAB_COPP_IP2ME] = {6000, 6000},
-	    [XFAB_COPP_DEFAULT] = {600, 600},
+	    [XFAB_COPP_ARP] = {1, 1},	      [XFAB_COPP_ARP_RESP] = {600, 600},
+	    [XFAB_COPP_ND] = {600, 600},      [XFAB_COPP_TTL_ERROR] = {10, 5},
+	    [XFAB_COPP_IP2ME] = {6000, 6000}, [XFAB_COPP_DEFAULT] = {600, 600},
 	};
-	static const char *const names[XFAB_COPP_GROUPS] = {"bgp",	 "bfd",	  "arp",    "nd",
-							    "ttl_error", "ip2me", "default"};
+	static const char *const names[XFAB_COPP_GROUPS] = {"bgp", "bfd",	"arp",	 "arp_resp",
+							    "nd",  "ttl_error", "ip2me", "default"};
 	char dir[128], cmd[512], out[4096], expect[4096];
 	unsigned ttl_lo, ttl_hi, ttl_shown = ~0u;
 	struct xfab_copp_state ttl;
@@ -519,7 +523,7 @@ static void test_metrics(void **state)
 	}
 	for (__u32 g = 0; g < XFAB_COPP_GROUPS; g++) {
 		static const char *const names[XFAB_COPP_GROUPS] = {
-		    "bgp", "bfd", "arp", "nd", "ttl_error", "ip2me", "default"};
+		    "bgp", "bfd", "arp", "arp_resp", "nd", "ttl_error", "ip2me", "default"};
 
 		snprintf(want, sizeof(want),
 			 "\nxfab_copp_green_packets_total{switch=\"sw\",group=\"%s\"} %llu\n",

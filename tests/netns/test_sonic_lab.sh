@@ -111,15 +111,16 @@ pfcwd_config() {
 check "show pfcwd config: the file's PFC_WD (4 ports, drop, 200/200 ms, priorities 3,4, poll 200 ms)" \
 	eval '[ "$(pfcwd_config)" = "[200,4,[[\"drop\",200,200,[3,4]]]]" ]'
 # CoPP: the meters of the COPP_GROUP each xfab group's traps name: bgp
-# queue4_group1 (6000), arp and nd (neigh_discovery) queue4_group2 (600),
+# queue4_group1 (6000), arp, arp_resp and nd (neigh_discovery)
+# queue4_group2 (600),
 # ip2me queue1_group1 (6000), bfd ip2me's (no trap names it), ttl_error
 # and default the file's default group: 300 (SONiC's copp_cfg.j2 and
 # xfab's own default say 600; 300 tells the file's meter from them)
 copp_meters() {
 	L leaf2 xfabctl -j show copp | jq -r '[.[] | "\(.group)=\(.cir)/\(.cbs)"] | join(" ")'
 }
-check "show copp: the file's COPP_GROUP meters (bgp, bfd, ip2me 6000; arp, nd 600; ttl_error, default 300)" \
-	eval '[ "$(copp_meters)" = "bgp=6000/6000 bfd=6000/6000 arp=600/600 nd=600/600 ttl_error=300/300 ip2me=6000/6000 default=300/300" ]'
+check "show copp: the file's COPP_GROUP meters (bgp, bfd, ip2me 6000; arp, arp_resp, nd 600; ttl_error, default 300)" \
+	eval '[ "$(copp_meters)" = "bgp=6000/6000 bfd=6000/6000 arp=600/600 arp_resp=600/600 nd=600/600 ttl_error=300/300 ip2me=6000/6000 default=300/300" ]'
 
 # Incast into h8's 100 Mbit/s port: h1, h3 and h5 each at 60 Mbit/s for
 # 2 s (1.8 times the port), 1,000-byte RoCEv2-format packets on 4 QPs

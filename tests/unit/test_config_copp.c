@@ -31,29 +31,27 @@
 #define T(x) HDR ",\n" x "\n}\n"
 
 /* The defaults, by hand: SONiC's queue4_group1 (bgp) 6000/6000, BFD
- * beside it; queue4_group2 (arp, nd) 600/600; queue1_group1 (ip2me)
+ * beside it; queue4_group2 (arp requests, replies, nd; each group a
+ * bucket of its own in xfab) 600/600; queue1_group1 (ip2me)
  * 6000/6000; default 600/600, which SONiC's TTL errors fall into. */
 static const struct {
 	const char *name;
 	__u32 cir, cbs;
 } defaults[XFAB_COPP_GROUPS] = {
-    [XFAB_COPP_BGP] = {"bgp", 6000, 6000},
-    [XFAB_COPP_BFD] = {"bfd", 6000, 6000},
-    [XFAB_COPP_ARP] = {"arp", 600, 600},
-    [XFAB_COPP_ND] = {"nd", 600, 600},
-    [XFAB_COPP_TTL_ERROR] = {"ttl_error", 600, 600},
-    [XFAB_COPP_IP2ME] = {"ip2me", 6000, 6000},
-    [XFAB_COPP_DEFAULT] = {"default", 600, 600},
+    [XFAB_COPP_BGP] = {"bgp", 6000, 6000},     [XFAB_COPP_BFD] = {"bfd", 6000, 6000},
+    [XFAB_COPP_ARP] = {"arp", 600, 600},       [XFAB_COPP_ARP_RESP] = {"arp_resp", 600, 600},
+    [XFAB_COPP_ND] = {"nd", 600, 600},	       [XFAB_COPP_TTL_ERROR] = {"ttl_error", 600, 600},
+    [XFAB_COPP_IP2ME] = {"ip2me", 6000, 6000}, [XFAB_COPP_DEFAULT] = {"default", 600, 600},
 };
 
 static const char *good_text =
     T(" \"COPP_TABLE\": {\"arp\": {\"cir\": \"100\", \"cbs\": \"200\", \"meter_type\": "
       "\"packets\",\n"
-      "     \"trap_ids\": \"arp_resp, arp_req\", \"mode\": \"sr_tcm\", \"red_action\": "
+      "     \"trap_ids\": \"arp_req\", \"mode\": \"sr_tcm\", \"red_action\": "
       "\"drop\"},\n"
       "   \"ttl_error\": {\"cir\": \"50\"},\n"
       "   \"default\": {\"cir\": \"0\", \"cbs\": \"9\"},\n"
-      "   \"bgp\": {\"cir\": 10000000, \"cbs\": \"10000000\", \"trap_ids\": \"bgp,bgpv6\"}}");
+      "   \"bgp\": {\"cir\": 10000000, \"cbs\": \"10000000\", \"trap_ids\": \"bgpv6, bgp\"}}");
 
 static void test_defaults(void **state)
 {
@@ -112,9 +110,13 @@ static void test_compiled_and_reload(void **state)
 	struct xfab_compile *c;
 	const struct xfab_copp_cfg *v;
 	const __u32 want[XFAB_COPP_GROUPS][2] = {
-	    [XFAB_COPP_BGP] = {10000000, 10000000}, [XFAB_COPP_BFD] = {6000, 6000},
-	    [XFAB_COPP_ARP] = {100, 200},	    [XFAB_COPP_ND] = {600, 600},
-	    [XFAB_COPP_TTL_ERROR] = {50, 50},	    [XFAB_COPP_IP2ME] = {6000, 6000},
+	    [XFAB_COPP_BGP] = {10000000, 10000000},
+	    [XFAB_COPP_BFD] = {6000, 6000},
+	    [XFAB_COPP_ARP] = {100, 200},
+	    [XFAB_COPP_ARP_RESP] = {600, 600},
+	    [XFAB_COPP_ND] = {600, 600},
+	    [XFAB_COPP_TTL_ERROR] = {50, 50},
+	    [XFAB_COPP_IP2ME] = {6000, 6000},
 	    [XFAB_COPP_DEFAULT] = {0, 0},
 	};
 
@@ -186,9 +188,14 @@ static const struct bad_case bad[] = {
      T(" \"COPP_TABLE\": {\"bgp\": {\"cir\": \"600\", \"trap_ids\": \"bgp,arp_req\"}}"),
      "\"bgp,arp_req\"", "COPP_TABLE|bgp.trap_ids", "'arp_req' is not the bgp group's"},
     {"a trap missing",
+     T(" \"COPP_TABLE\": {\"bgp\": {\"cir\": \"600\", \"trap_ids\": "
+       "\"bgp\"}}"),
+     "\"bgp\"}}", "COPP_TABLE|bgp.trap_ids", "bgp,bgpv6, all of them"},
+    {"ARP replies are a group of their own",
      T(" \"COPP_TABLE\": {\"arp\": {\"cir\": \"600\", \"trap_ids\": "
-       "\"arp_req\"}}"),
-     "\"arp_req\"", "COPP_TABLE|arp.trap_ids", "arp_req,arp_resp, all of them"},
+       "\"arp_req,arp_resp\"}}"),
+     "\"arp_req,arp_resp\"", "COPP_TABLE|arp.trap_ids",
+     "'arp_resp' is not the arp group's (its trap ids: arp_req)"},
     {"a trap twice",
      T(" \"COPP_TABLE\": {\"bfd\": {\"cir\": \"6\", \"trap_ids\": "
        "\"bfd,bfd,bfdv6\"}}"),

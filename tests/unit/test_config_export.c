@@ -247,8 +247,9 @@ static void round_trip_lab_vnet_leaf(void **state)
 
 /* A SONiC file of the tables xfab reads in SONiC's spelling only
  * (LOOPBACK_INTERFACE, STATIC_ROUTE, COPP_GROUP/COPP_TRAP, WRED_PROFILE's
- * green_*): the same tables back, and Loopback0's address and the router
- * id of DEVICE_METADATA (10.1.0.9, not Loopback0's 10.1.0.1) kept. */
+ * green_*): the same tables back, and Loopback0's address, the router id
+ * of DEVICE_METADATA (10.1.0.9, not Loopback0's 10.1.0.1), its type and
+ * a PORT's alias kept. */
 static void round_trip_sonic(void **state)
 {
 	struct xfab_config cfg, back;
@@ -261,6 +262,10 @@ static void round_trip_sonic(void **state)
 	if (xfab_config_load_as(path, cfgsonic_source(XFAB_CFG_AUTO), &cfg, &errs))
 		fail_errors("sonic.json", &errs);
 	text = export_text(&cfg);
+	/* the FRR rendering reads type (allowas-in on a ToRRouter); the lab
+	 * wires ports by alias */
+	assert_non_null(strstr(text, "\"type\": \"ToRRouter\""));
+	assert_non_null(strstr(text, "\"alias\": \"etp1\""));
 	assert_non_null(strstr(text, "    \"LOOPBACK_INTERFACE\": {\n"
 				     "        \"Loopback0\": {},\n"
 				     "        \"Loopback0|10.1.0.1/32\": {}\n"));

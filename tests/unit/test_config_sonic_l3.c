@@ -136,6 +136,7 @@ static void copp_default_file(void **state)
 	copp_is(&cfg, XFAB_COPP_BGP, 6000, 6000, 1);
 	copp_is(&cfg, XFAB_COPP_BFD, 6000, 6000, 1);
 	copp_is(&cfg, XFAB_COPP_ARP, 600, 600, 1);
+	copp_is(&cfg, XFAB_COPP_ARP_RESP, 600, 600, 1);
 	copp_is(&cfg, XFAB_COPP_ND, 600, 600, 1);
 	copp_is(&cfg, XFAB_COPP_TTL_ERROR, 600, 600, 1);
 	copp_is(&cfg, XFAB_COPP_IP2ME, 6000, 6000, 1);
@@ -173,10 +174,35 @@ static void copp_custom(void **state)
 	copp_is(&cfg, XFAB_COPP_BGP, 7000, 7000, 1);
 	copp_is(&cfg, XFAB_COPP_BFD, 7000, 7000, 1);
 	copp_is(&cfg, XFAB_COPP_ARP, 0, 0, 1);
+	copp_is(&cfg, XFAB_COPP_ARP_RESP, 0, 0, 1);
 	copp_is(&cfg, XFAB_COPP_ND, 500, 700, 1);
 	copp_is(&cfg, XFAB_COPP_TTL_ERROR, 500, 700, 1);
 	copp_is(&cfg, XFAB_COPP_IP2ME, 500, 700, 1);
 	copp_is(&cfg, XFAB_COPP_DEFAULT, 500, 700, 1);
+	xfab_config_free(&cfg);
+}
+
+/* ARP replies in a group of their own, as SONiC's trap ids allow: the
+ * replies to the switch's own requests keep their meter under a request
+ * flood (COPP.md "The flood test"). */
+static void copp_arp_resp_apart(void **state)
+{
+	struct xfab_config cfg;
+
+	(void)state;
+	cfgsonic_parse_ok(
+	    T("\"COPP_GROUP\": {\n"
+	      " \"g2\": {\"trap_action\": \"trap\", \"meter_type\": \"packets\", \"mode\": "
+	      "\"sr_tcm\",\n  \"cir\": \"600\", \"red_action\": \"drop\"},\n"
+	      " \"g3\": {\"trap_action\": \"trap\", \"meter_type\": \"packets\", \"mode\": "
+	      "\"sr_tcm\",\n  \"cir\": \"2000\", \"cbs\": \"4000\", \"red_action\": \"drop\"}},\n"
+	      "\"COPP_TRAP\": {\n"
+	      " \"arp\": {\"trap_ids\": \"arp_req,neigh_discovery\", \"trap_group\": \"g2\"},\n"
+	      " \"arp_reply\": {\"trap_ids\": \"arp_resp\", \"trap_group\": \"g3\"}}"),
+	    XFAB_CFG_SONIC, &cfg);
+	copp_is(&cfg, XFAB_COPP_ARP, 600, 600, 1);
+	copp_is(&cfg, XFAB_COPP_ARP_RESP, 2000, 4000, 1);
+	copp_is(&cfg, XFAB_COPP_ND, 600, 600, 1);
 	xfab_config_free(&cfg);
 }
 
@@ -468,6 +494,7 @@ static void t0_file(void **state)
 	copp_is(&cfg, XFAB_COPP_BGP, 6000, 6000, 1);
 	copp_is(&cfg, XFAB_COPP_BFD, 600, 600, 1);
 	copp_is(&cfg, XFAB_COPP_ARP, 600, 600, 1);
+	copp_is(&cfg, XFAB_COPP_ARP_RESP, 600, 600, 1);
 	copp_is(&cfg, XFAB_COPP_ND, 600, 600, 1);
 	copp_is(&cfg, XFAB_COPP_IP2ME, 600, 600, 1);
 	xfab_config_free(&cfg);
@@ -476,11 +503,17 @@ static void t0_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(copp_default_file),   cmocka_unit_test(copp_custom),
-	    cmocka_unit_test(copp_refused),	   cmocka_unit_test(static_route),
-	    cmocka_unit_test(route_refused),	   cmocka_unit_test(loopback),
-	    cmocka_unit_test(loopback_refused),	   cmocka_unit_test(fgnhg_refused),
-	    cmocka_unit_test(xfab_file_unchanged), cmocka_unit_test(t0_file),
+	    cmocka_unit_test(copp_default_file),
+	    cmocka_unit_test(copp_custom),
+	    cmocka_unit_test(copp_arp_resp_apart),
+	    cmocka_unit_test(copp_refused),
+	    cmocka_unit_test(static_route),
+	    cmocka_unit_test(route_refused),
+	    cmocka_unit_test(loopback),
+	    cmocka_unit_test(loopback_refused),
+	    cmocka_unit_test(fgnhg_refused),
+	    cmocka_unit_test(xfab_file_unchanged),
+	    cmocka_unit_test(t0_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -423,6 +423,7 @@ static void test_defaults(void **state)
 /* every CoPP group without a meter */
 #define COPP_OFF                                                                                   \
 	"\"bgp\": {\"cir\": \"0\"}, \"bfd\": {\"cir\": \"0\"}, \"arp\": {\"cir\": \"0\"}, "        \
+	"\"arp_resp\": {\"cir\": \"0\"}, "                                                         \
 	"\"nd\": {\"cir\": \"0\"}, \"ttl_error\": {\"cir\": \"0\"}, \"ip2me\": {\"cir\": \"0\"}, " \
 	"\"default\": {\"cir\": \"0\"}"
 

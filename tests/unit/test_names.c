@@ -102,7 +102,8 @@ static void test_known_names(void **state)
 	/* CoPP groups: names, SONiC trap ids, lookup by name */
 	assert_string_equal(xfab_copp_group_name(XFAB_COPP_BGP), "bgp");
 	assert_string_equal(xfab_copp_group_traps(XFAB_COPP_BGP), "bgp,bgpv6");
-	assert_string_equal(xfab_copp_group_traps(XFAB_COPP_ARP), "arp_req,arp_resp");
+	assert_string_equal(xfab_copp_group_traps(XFAB_COPP_ARP), "arp_req");
+	assert_string_equal(xfab_copp_group_traps(XFAB_COPP_ARP_RESP), "arp_resp");
 	assert_string_equal(xfab_copp_group_name(XFAB_COPP_GROUPS - 1), "default");
 	assert_string_equal(xfab_copp_group_name(XFAB_COPP_GROUPS), "unknown");
 	assert_int_equal(xfab_copp_group_by_name("ttl_error"), XFAB_COPP_TTL_ERROR);

@@ -67,6 +67,7 @@ struct xfab_cfg_port {
 	__u32 speed_mbps; /* PORT speed; 0: not set */
 	struct xfab_cfg_pfc pfc;
 	char description[64];
+	char alias[64];	     /* SONiC's PORT alias (front-panel name); the lab wires by it */
 	struct json_pos pos; /* of the PORT entry's key */
 	int vnet;	     /* INTERFACE|port vnet_name: VNET id (index + 1); 0: underlay */
 	/* link event damping (SONiC's PORT fields; config/damping.c) */
@@ -154,6 +155,9 @@ struct xfab_cfg_copp {
 
 struct xfab_config {
 	char hostname[XFAB_HOSTNAME_MAX];
+	/* DEVICE_METADATA type (LeafRouter, SpineRouter, ToRRouter; "": none):
+	 * kept for the export, whose FRR rendering reads it (allowas-in) */
+	char device_type[16];
 	int datapath; /* enum xfab_datapath */
 	__u32 hash_seed;
 	int n_ports;

@@ -649,7 +649,12 @@ static void build_arp(struct frame *f)
 	size_t off = build_eth(f, 0x0806, 1);
 
 	rand_bytes(f->b + off, 28);
+	/* a request, a reply (COPP's arp and arp_resp groups) or any opcode */
+	if (chance(80))
+		put16(f->b + off + 6, chance(50) ? 1 : 2);
 	f->len = off + 28 + (chance(50) ? 18 : 0);
+	if (chance(5)) /* cut before or inside the opcode: a request's group */
+		f->len = off + rn(8);
 }
 
 static void build_mac_control(struct frame *f)

@@ -16,7 +16,7 @@
 /*
  * The copp-rate switch's meters, picked so that over a run's share of
  * frames (a few seconds to a minute on a loaded box) every policed group
- * both admits and polices and refills in between: arp, ttl_error, ip2me
+ * both admits and polices and refills in between: arp, arp_resp, ttl_error, ip2me
  * and default drain within a few hundred frames and then live on their
  * cir; ip2me's cbs is its cir (CONFIG.md: "default: cir"); bfd is not
  * policed (cir 0); bgp and nd have no entry
@@ -32,8 +32,9 @@ static const struct {
     {XFAB_COPP_BFD, "\"bfd\": {\"cir\": \"0\"}", 0, 0},
     {XFAB_COPP_ARP,
      "\"arp\": {\"cir\": \"20\", \"cbs\": \"4\", \"meter_type\": \"packets\", \"trap_ids\": "
-     "\"arp_resp,arp_req\"}",
+     "\"arp_req\"}",
      20, 4},
+    {XFAB_COPP_ARP_RESP, "\"arp_resp\": {\"cir\": \"10\", \"cbs\": \"3\"}", 10, 3},
     {XFAB_COPP_ND, NULL, 600, 600},
     {XFAB_COPP_TTL_ERROR, "\"ttl_error\": {\"cir\": \"5\", \"cbs\": \"10\"}", 5, 10},
     {XFAB_COPP_IP2ME, "\"ip2me\": {\"cir\": \"30\"}", 30, 30},
@@ -49,11 +50,11 @@ void m_copp_config(const struct model *m, char *c, size_t sz)
 	int first = 1;
 
 	if (m->variant != MODEL_V_COPP_RATE) {
-		m_add(
-		    c, sz,
-		    ",\n \"COPP_TABLE\": {\"bgp\": {\"cir\": \"0\"}, \"bfd\": {\"cir\": \"0\"}, "
-		    "\"arp\": {\"cir\": \"0\"}, \"nd\": {\"cir\": \"0\"}, \"ttl_error\": {\"cir\": "
-		    "\"0\"}, \"ip2me\": {\"cir\": \"0\"}, \"default\": {\"cir\": \"0\"}}");
+		m_add(c, sz,
+		      ",\n \"COPP_TABLE\": {\"bgp\": {\"cir\": \"0\"}, \"bfd\": {\"cir\": \"0\"}, "
+		      "\"arp\": {\"cir\": \"0\"}, \"arp_resp\": {\"cir\": \"0\"}, \"nd\": "
+		      "{\"cir\": \"0\"}, \"ttl_error\": {\"cir\": "
+		      "\"0\"}, \"ip2me\": {\"cir\": \"0\"}, \"default\": {\"cir\": \"0\"}}");
 		return;
 	}
 	m_add(c, sz, ",\n \"COPP_TABLE\": {");

@@ -114,6 +114,7 @@ struct m_pkt {
 	uint32_t qp;	/* RoCEv2: the BTH's destination QP (0: none read) */
 	uint32_t label; /* IPv6: the flow label */
 	int tc;		/* the datapath: 0 xdp, 1 tc */
+	int arp_reply;	/* ARP: the opcode is 2 (COPP.md: arp_resp) */
 };
 
 /* The path a route gives a packet (model_lb.c m_path). */

@@ -268,7 +268,8 @@ static int class_ipv6(const struct m_pkt *k, struct model_result *r)
 }
 
 /*
- * COPP.md "Groups": a punt's group, first match of the table. BGP and BFD
+ * COPP.md "Groups": a punt's group, first match of the table. ARP by its
+ * opcode (replies apart from requests). BGP and BFD
  * only to the switch (to_self) or link-local, by their ports; ND the
  * ICMPv6 types 133..137 to the switch, multicast or link-local (or the nd
  * punt itself). The model's switch sets every cir to 0: every punt is
@@ -279,7 +280,7 @@ static int copp_group(const struct m_pkt *k, int reason)
 	int mine = reason == XFAB_PUNT_TO_SELF || reason == XFAB_PUNT_LINK_LOCAL;
 
 	if (reason == XFAB_PUNT_ARP)
-		return XFAB_COPP_ARP;
+		return k->arp_reply ? XFAB_COPP_ARP_RESP : XFAB_COPP_ARP;
 	if (k->proto != 0x0800 && k->proto != 0x86dd)
 		return XFAB_COPP_DEFAULT;
 	if (mine && k->have_ports && k->l4_proto == 6 && (k->sport == 179 || k->dport == 179))
@@ -819,6 +820,8 @@ void model_run(const struct model *m, int tc, int in_port, const uint8_t *f, siz
 		return;
 	}
 	if (k.proto == 0x0806) {
+		/* the opcode, 6 bytes into the ARP header; shorter: a request's group */
+		k.arp_reply = len >= k.l3 + 8 && be16(f + k.l3 + 6) == 2;
 		punt(r, &k, XFAB_PUNT_ARP);
 		return;
 	}

@@ -81,7 +81,7 @@ static void parse_fixed(struct ctx *c, const struct json_value *e, const char *k
 }
 
 /* COPP_TABLE|group: {"cir": "600", "cbs": "600", "meter_type": "packets",
- * "trap_ids": "arp_req,arp_resp"}. Groups not listed keep their defaults;
+ * "trap_ids": "arp_req"}. Groups not listed keep their defaults;
  * cir 0 takes the group's meter off; cbs defaults to cir. */
 void cfg_parse_copp(struct ctx *c, const struct json_value *tbl)
 {

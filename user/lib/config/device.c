@@ -116,6 +116,8 @@ void cfg_parse_device_metadata(struct ctx *c, const struct json_value *tbl)
 			cfg_add_error(c, f->pos, fk,
 				      "type must be LeafRouter, SpineRouter or ToRRouter, not '%s'",
 				      t);
+		else if (t)
+			snprintf(c->cfg->device_type, sizeof(c->cfg->device_type), "%s", t);
 	}
 }
 
@@ -216,7 +218,7 @@ void cfg_parse_ports(struct ctx *c, const struct json_value *tbl)
 		f = xfab_json_get(e, "alias");
 		if (f) {
 			cfg_field_key(fk, sizeof(fk), key, "alias");
-			cfg_parse_text(c, f, fk, NULL, sizeof(p->description));
+			cfg_parse_text(c, f, fk, p->alias, sizeof(p->alias));
 		}
 	}
 }

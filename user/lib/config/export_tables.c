@@ -2,7 +2,7 @@
 /* The export's device, port, L3, overlay and load-balancing tables
  * (export.c): what the parser read (docs/CONFIG.md), written back with the
  * fields it reads. Informational text the config does not keep
- * (DEVICE_METADATA type and description, PORT alias) is not exported. */
+ * (DEVICE_METADATA description) is not exported. */
 #include "export_int.h"
 
 #include <arpa/inet.h>
@@ -57,6 +57,8 @@ void cfg_exp_device(struct cfg_exp *x, const struct xfab_config *cfg)
 	char mac[18];
 
 	cfg_exp_add(x, t, k, "hostname", "%s", cfg->hostname);
+	if (cfg->device_type[0])
+		cfg_exp_add(x, t, k, "type", "%s", cfg->device_type);
 	cfg_exp_add(x, t, k, "datapath", "%s", cfg->datapath == XFAB_DP_TC ? "tc" : "xdp");
 	if (cfg->hash_seed != xfab_default_hash_seed(cfg->hostname))
 		cfg_exp_add_u32(x, t, k, "hash_seed", cfg->hash_seed);
@@ -81,7 +83,7 @@ static void cfg_exp_damping(struct cfg_exp *x, const char *name, const struct xf
 }
 
 /* SONiC's Ethernet port fields where xfab has them (admin_status, mtu,
- * speed, description) and xfab's own (rate, buffer). */
+ * speed, description, alias) and xfab's own (rate, buffer). */
 void cfg_exp_ports(struct cfg_exp *x, const struct xfab_config *cfg)
 {
 	for (int p = 0; p < cfg->n_ports; p++) {
@@ -99,6 +101,8 @@ void cfg_exp_ports(struct cfg_exp *x, const struct xfab_config *cfg)
 			cfg_exp_add_u32(x, "PORT", k, "buffer", port->buffer_bytes);
 		if (port->description[0])
 			cfg_exp_add(x, "PORT", k, "description", "%s", port->description);
+		if (port->alias[0])
+			cfg_exp_add(x, "PORT", k, "alias", "%s", port->alias);
 		cfg_exp_damping(x, k, &port->damping);
 	}
 	cfg_exp_keep_order(x, -1);
