@@ -22,7 +22,7 @@
  * (xfab_abi_check, user/lib/abi.c) instead of misreading them. Pins without
  * an `abi` map come from before versions were recorded (v1).
  */
-#define XFAB_ABI_VERSION 13u	   /* 13: fast_stats, the fast path's misses */
+#define XFAB_ABI_VERSION 14u	   /* 14: copp groups renumbered (arp_resp after arp) */
 #define XFAB_ABI_MAGIC 0x42414658u /* "XFAB" little-endian */
 
 /* abi: ARRAY[1] -> this; the layout of this struct never changes. */
