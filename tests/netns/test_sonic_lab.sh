@@ -11,7 +11,7 @@
 #     leaf1 reaches h3's subnet over both uplinks, leaf2's Loopback0 too;
 #   - the files' lossless tables: a lossless port's rate is its speed, the
 #     XOFF/XON of the files' BUFFER_PROFILE, PFC_WD in show pfcwd config,
-#     COPP_GROUP's meters in show copp;
+#     COPP_GROUP's meters in show copp; the PFC thread by its name;
 #   - a lossless incast (3 hosts into h8's 100 Mbit/s port, DSCP 3 by the
 #     files' DSCP_TO_TC_MAP) loses nothing, drops nothing, pauses (PFC
 #     frames sent and received), trips no watchdog; on DSCP 0 it drops;
@@ -110,6 +110,16 @@ pfcwd_config() {
 }
 check "show pfcwd config: the file's PFC_WD (4 ports, drop, 200/200 ms, priorities 3,4, poll 200 ms)" \
 	eval '[ "$(pfcwd_config)" = "[200,4,[[\"drop\",200,200,[3,4]]]]" ]'
+# The PFC work's thread, by its name: what an operator gives a real-time
+# priority to (docs/PFC.md)
+pfc_thread() {
+	local p
+	for p in $(pgrep -f "xfabd.*$NAME/leaf4.json"); do
+		grep -qx xfabd-pfc /proc/"$p"/task/*/comm 2>/dev/null && return 0
+	done
+	return 1
+}
+check "leaf4's xfabd runs its PFC work in a thread named xfabd-pfc (ps -L)" pfc_thread
 # CoPP: the meters of the COPP_GROUP each xfab group's traps name: bgp
 # queue4_group1 (6000), arp, arp_resp and nd (neigh_discovery)
 # queue4_group2 (600),

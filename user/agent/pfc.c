@@ -24,6 +24,7 @@
  * correction agent_pfc_resync.c's, the watchdog pfc_wd.c's (pfc_rt.h), which
  * this file reaches only through the poll hook pfc_wd.c registers.
  */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -410,6 +411,8 @@ int agent_pfc_start(struct agent *a)
 		err = -EAGAIN;
 		goto fail;
 	}
+	/* by name in ps -L and /proc: what an operator's chrt or taskset finds */
+	pthread_setname_np(g->tid, "xfabd-pfc");
 	g->running = 1;
 	the_pfc = g;
 	log_info("pfc: %d port(s) with lossless priorities, watchdog poll %u ms", g->n, g->poll_ms);
