@@ -178,7 +178,7 @@ unit_agent = $(call unit_part,$(1),$(2),agent)
 METRICS_OBJ := $(patsubst user/%.c,%.o,$(wildcard user/agent/metrics*.c))
 $(eval $(call unit_agent,names,$(METRICS_OBJ)))
 $(eval $(call unit_agent,exposition,$(METRICS_OBJ)))
-$(eval $(call unit_agent,control,agent/requests.o agent/config_info.o))
+$(eval $(call unit_agent,control,agent/requests.o agent/config_info.o agent/fibsync_status.o))
 # test_drain serves port-drain through requests.c with drain.c (the groups, holds: recorded)
 $(eval $(call unit_agent,drain,agent/drain.o agent/requests.o))
 $(eval $(call unit_agent,control_socket,agent/control.o agent/requests.o))
@@ -187,6 +187,8 @@ $(eval $(call unit_agent,netlink,agent/netlink.o))
 $(eval $(call unit_agent,qdisc,agent/qdisc.o))
 # test_fibsync plays the kernel's dump in place of netlink.c's.
 $(eval $(call unit_agent,fibsync,agent/fibsync.o))
+# test_owner finds routing daemons in a /proc tree it writes, and in /proc.
+$(eval $(call unit_agent,owner,agent/owner.o))
 # test_fabric_svg draws reports it builds with xfabctl's SVG writer.
 $(eval $(call unit_part,fabric_svg,ctl/fabric_svg.o ctl/fabric_view.o,ctl))
 # test_abi runs xfabctl against pins of another ABI version.

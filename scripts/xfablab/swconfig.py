@@ -6,8 +6,12 @@ from .model import VTEP_MAC, VTEP_V4
 
 # What zebra installs, mirrored; a withdrawal whose ports are up waits 250 ms
 # for the route's return: zebra deletes and re-adds IPv6 routes 8-60 ms apart
-# when a restarted bgpd sends them again (docs/LAB.md, bgpd alone)
-BGP_FIB_SYNC = {"global": {"protocols": "bgp", "withdraw_hold_ms": "250"}}
+# when a restarted bgpd sends them again; and for 10 s after bgpd starts, its
+# sweep waits for bgpd to send them again: zebra deletes every route ~1.6 s
+# before (docs/LAB.md, bgpd alone)
+BGP_FIB_SYNC = {
+    "global": {"protocols": "bgp", "withdraw_hold_ms": "250", "restart_hold_ms": "10000"}
+}
 
 
 class SwitchConfigs:

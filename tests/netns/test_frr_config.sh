@@ -201,10 +201,12 @@ check "lab leaf2's bgpd.conf logs into its lab directory" \
 	grep -qxF "log file /run/xfab-lab/sonic/leaf2/bgpd.log informational" "$T/leaf2.conf"
 check_needs vtysh "FRR's parser (vtysh -C) accepts lab leaf2's bgpd.conf" vtysh -C -f "$T/leaf2.conf"
 "$LAB" config "$TB/clos-2x4.json" spine1 >"$T/spine1.json"
-check "lab spine1's xfabd config: its file with the datapath and FIB_SYNC (bgp, a 250 ms withdrawal hold) added" python3 -c '
+check "lab spine1's xfabd config: its file with the datapath and FIB_SYNC (bgp, a 250 ms withdrawal hold, a 10 s restart hold) added" python3 -c '
 import json, sys
 got, want = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-assert got.pop("FIB_SYNC") == {"global": {"protocols": "bgp", "withdraw_hold_ms": "250"}}
+assert got.pop("FIB_SYNC") == {
+    "global": {"protocols": "bgp", "withdraw_hold_ms": "250", "restart_hold_ms": "10000"}
+}
 assert got["DEVICE_METADATA"]["localhost"].pop("datapath") == "xdp"
 assert got == want' "$T/spine1.json" "$TB/spine1.json"
 "$LAB" config "$TB/clos-2x4.json" >"$T/fabric.txt"

@@ -12,9 +12,12 @@
 #     or leaf4's kernel FIB meanwhile (`ip monitor route` in each: the
 #     restarted switch kept its routes, the others always had a path), and
 #     leaf4's route to h1's subnet is back on both spines;
-#   - then spine2's bgpd alone (--frr bgpd): killed, not stopped, bfdd
-#     restarted with it, zebra left running, its sessions back (loss not
-#     judged: FRR 8.4's startup window, docs/LAB.md);
+#   - then spine2's and leaf1's bgpd alone (--frr bgpd) under traffic
+#     again: killed, not stopped, bfdd restarted with it, zebra left
+#     running, its sessions back, not one packet lost: zebra deletes every
+#     route from the kernel as the new bgpd comes up (FRR 8.4's startup
+#     window, docs/LAB.md: checked that it did), and xfabd holds each of
+#     those withdrawals (show fib-sync) until bgpd has sent it again;
 #   - every BGP session of every switch is Established again, with graceful
 #     restart negotiated both ways (bgpd's neighbor JSON);
 #   - a route zebra no longer has is swept: one planted in spine1's kernel as
@@ -138,19 +141,46 @@ for dp in $DATAPATHS; do
 
 	# ---- bgpd alone (docs/LAB.md): killed, not stopped (a cleanly exiting
 	# bgpd withdraws every route it installed), and bfdd with it (its
-	# sessions are bgpd's); zebra stays. Loss not judged: within 2 minutes
-	# of the lab's start FRR 8.4's R bit makes zebra sweep (docs/LAB.md)
-	pids() { for d in zebra bgpd bfdd; do cat "/run/xfab-lab/$NAME/spine2/$d.pid"; done | tr '\n' ' '; }
-	p0=$(pids)
-	frr_restart spine2 bgpd
-	read -r z0 b0 f0 <<<"$p0"
-	read -r z1 b1 f1 <<<"$(pids)"
-	check "$dp: bgpd alone: spine2's bgpd and bfdd are new ($b0 -> $b1, $f0 -> $f1), its zebra the same ($z0)" \
-		eval '[ "$z1" = "$z0" ] && [ "$b1" != "$b0" ] && [ "$f1" != "$f0" ]'
-	check "$dp: bgpd alone: it was killed, not stopped (no 'Terminating on signal' in its log)" \
-		eval '! grep -q "Terminating on signal" "/run/xfab-lab/$NAME/spine2/bgpd.log"'
-	check "$dp: bgpd alone: spine2's every BGP session Established again, graceful both ways" \
-		eventually 30 sessions_graceful spine2
+	# sessions are bgpd's); zebra stays. spine2's, then leaf1's, under
+	# traffic again: each has a neighbour whose bgpd started within 2
+	# minutes (leaf1's above, then spine2's), whose Restart State bit makes
+	# FRR 8.4's new bgpd tell zebra at once that its routes are complete,
+	# and zebra deletes them all before bgpd sends them again (docs/LAB.md,
+	# "The startup window"); xfabd holds those withdrawals (FIB_SYNC
+	# restart_hold_ms) until bgpd has sent the routes again
+	pids() { for d in zebra bgpd bfdd; do cat "/run/xfab-lab/$NAME/$1/$d.pid"; done | tr '\n' ' '; }
+	held() { ctl "$1" -j show fib-sync | jq -r '.withdrawals_held_restart'; }
+	declare -A from h0
+	for n in spine2 leaf1; do
+		from[$n]=$(($(wc -l <"$tmp/mon.$n") + 1))
+		h0[$n]=$(held "$n")
+	done
+	h1_h7_traffic 55 5000 2000 4500 45
+	sleep 2
+	for n in spine2 leaf1; do
+		p0=$(pids "$n")
+		log0=$(wc -l <"/run/xfab-lab/$NAME/$n/bgpd.log") # its FRR was stopped above
+		frr_restart "$n" bgpd
+		read -r z0 b0 f0 <<<"$p0"
+		read -r z1 b1 f1 <<<"$(pids "$n")"
+		check "$dp: bgpd alone: $n's bgpd and bfdd are new ($b0 -> $b1, $f0 -> $f1), its zebra the same ($z0)" \
+			eval '[ "$z1" = "$z0" ] && [ "$b1" != "$b0" ] && [ "$f1" != "$f0" ]'
+		check "$dp: bgpd alone: $n's was killed, not stopped (no 'Terminating on signal' in its log)" \
+			eval '! tail -n +$((log0 + 1)) "/run/xfab-lab/$NAME/$n/bgpd.log" | grep -q "Terminating on signal"'
+		check "$dp: bgpd alone: $n's every BGP session Established again, graceful both ways" \
+			eventually 30 sessions_graceful "$n"
+	done
+	h1_h7_judge 72000 "spine2's and then leaf1's bgpd restarted alone under traffic"
+	for n in spine2 leaf1; do
+		dels=$(tail -n +"${from[$n]}" "$tmp/mon.$n" |
+			grep -cE '^\[[^]]*\] ?Deleted (10\.[0-9]+\.[0-9]+\.0/24|fd00:)')
+		h=$(($(held "$n") - h0[$n]))
+		# if FRR stops sweeping, this says so: the hold then has nothing to do
+		check "$dp: bgpd alone: $n's zebra deleted routes to host subnets from its kernel as its new bgpd came up ($dels)" \
+			test "$dels" -gt 0
+		check "$dp: bgpd alone: $n's data plane held them until bgpd sent them again ($h held, restart_hold_ms)" \
+			test "$h" -ge "$dels"
+	done
 
 	kill "${mons[@]}" 2>/dev/null
 	wait "${mons[@]}" 2>/dev/null

@@ -16,6 +16,10 @@
  *     time is held (the route stays), through a live port or one down for
  *     longer it is not; a route installed again voids its hold; a hold
  *     that ran out deletes the route;
+ *   - a withdrawal through live ports within restart_hold_ms of the routing
+ *     daemon's start (played) is held until that long after the start, and
+ *     voided by a re-add; not when a port is down, the daemon older, or
+ *     none runs;
  *   - a port taken down (admin): the kernel drops its IPv4 routes without a
  *     message; the mirror keeps a route whose one path it was, held, as
  *     after a carrier loss (without the bounce it goes at once).
@@ -85,6 +89,16 @@ int agent_nl_dump_routes(const struct xfab_nl_handlers *h)
 	return 0;
 }
 
+/* The routing daemon's start, played in place of owner.c's: 0, none runs */
+static __u64 owner_started;
+
+__u64 agent_owner_start(int protocol, __u64 now)
+{
+	(void)now;
+	assert_int_equal(protocol, RTPROT_BGP); /* the withdrawn route's */
+	return owner_started;
+}
+
 /* eth1..eth4 are ifindex 10..13 */
 int agent_port_of_ifindex(const struct agent *a, __u32 ifindex)
 {
@@ -138,6 +152,7 @@ static int setup(void **state)
 	k_table = three;
 	k_n = 3;
 	k_fail_after = -1;
+	owner_started = 0;
 	if (agent_fib_sync_start(a))
 		return -1;
 	*state = s;
@@ -342,6 +357,62 @@ static void test_withdrawal_brief(void **state)
 	assert_int_equal(a->fs.brief_total, 2);
 }
 
+/* FIB_SYNC restart_hold_ms: within the hold of the routing daemon's start,
+ * a withdrawal through ports that are up is held until the hold's end after
+ * the start (not after the withdrawal) and voided by the route's return;
+ * through a port that is down, past the hold, or with no daemon running it
+ * goes at once (withdraw_hold_ms 0 here). */
+static void test_withdrawal_restart(void **state)
+{
+	struct sw *s = *state;
+	struct agent *a = s->a;
+	__u64 now = xfab_mono_ns(), hold = 10000000000ull;
+
+	a->cfg.fib_restart_hold_ms = 10000;
+	owner_started = now - 1000000000ull; /* 1 s ago */
+	k_event(s, RTM_DELROUTE, &three[0]);
+	assert_int_equal(a->fs.n_held, 1);
+	assert_int_equal(a->fs.held[0].deadline_ns, owner_started + hold);
+	assert_int_equal(a->fs.restart_total, 1);
+	assert_int_equal(a->fs.brief_total, 0);
+	assert_int_equal(egress_of(s, "40.1.0.0"), 10); /* still forwarding */
+	k_event(s, RTM_NEWROUTE, &three[0]);		/* bgpd sent it again */
+	assert_int_equal(a->fs.n_held, 0);
+	assert_int_equal(egress_of(s, "40.1.0.0"), 10);
+	/* through a port that is down: at once */
+	a->live[2].oper_up = 0;
+	a->down_ns[2] = 1;
+	k_event(s, RTM_DELROUTE, &three[2]);
+	assert_int_equal(a->fs.n_held, 0);
+	assert_null(route16(s, "40.3.0.0"));
+	/* the daemon started longer ago than the hold: at once (looked up
+	 * again once the cached start is older than 100 ms) */
+	owner_started = now - hold - 1;
+	a->fs.owner_seen_ns = 0;
+	k_event(s, RTM_DELROUTE, &three[1]);
+	assert_int_equal(a->fs.n_held, 0);
+	assert_null(route16(s, "40.2.0.0"));
+	/* no daemon runs: at once */
+	k_event(s, RTM_NEWROUTE, &three[1]);
+	owner_started = 0;
+	a->fs.owner_seen_ns = 0;
+	k_event(s, RTM_DELROUTE, &three[1]);
+	assert_null(route16(s, "40.2.0.0"));
+	/* young again, not back by the hold's end: deleted then */
+	k_event(s, RTM_NEWROUTE, &three[1]);
+	owner_started = xfab_mono_ns();
+	a->fs.owner_seen_ns = 0;
+	k_event(s, RTM_DELROUTE, &three[1]);
+	assert_int_equal(a->fs.n_held, 1);
+	assert_true(agent_fib_sync_expire(a) > 9000); /* ms: the start's hold */
+	assert_non_null(route16(s, "40.2.0.0"));
+	a->fs.held[0].deadline_ns = 1;
+	assert_int_equal(agent_fib_sync_expire(a), -1);
+	assert_null(route16(s, "40.2.0.0"));
+	assert_int_equal(a->fs.restart_total, 2);
+	assert_int_equal(a->fs.brief_total, 0);
+}
+
 /* eth3 taken down (admin): 40.3, whose one path it was, stays held and
  * dead; 40.1 and 40.2 are untouched; the hold's end withdraws it. */
 static void test_admin_down_held(void **state)
@@ -390,6 +461,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_resync_partial, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_withdrawal_held, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_withdrawal_brief, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_withdrawal_restart, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_admin_down_held, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_admin_down_unheld, setup, teardown),
 	};

@@ -85,8 +85,12 @@ struct fib_sync {
 	int resync_due;		       /* a resync failed part way: again on the next tick */
 	struct held_del *held;	       /* LOCAL_REPAIR: withdrawals held back */
 	size_t n_held, cap_held;
-	size_t held_total;  /* withdrawals held so far */
-	size_t brief_total; /* of them, held briefly (withdraw_hold_ms) */
+	size_t held_total;	 /* withdrawals held so far */
+	size_t brief_total;	 /* of them, held briefly (withdraw_hold_ms) */
+	size_t restart_total;	 /* of them, for a restarted daemon (restart_hold_ms) */
+	__u64 owner_seen_ns;	 /* when owner_start_ns was looked up; 0: never */
+	__u64 owner_start_ns;	 /* when the routing daemon started (owner.c); 0: none */
+	__u64 restart_logged_ns; /* the start whose hold was logged */
 };
 
 /* Link event damping (damping.c): a damper per port index of cfg. */
@@ -280,6 +284,18 @@ void agent_fib_sync_link_down(struct agent *a, __u32 ifindex);
 int agent_fib_sync_expire(struct agent *a);
 /* Copies the figures to a->fib_pub (the metrics thread reads them). */
 void agent_fib_sync_publish(struct agent *a);
+
+/* ---- owner.c: the routing daemon that owns a protocol's routes ---- */
+/* Its program ("bgpd" for RTPROT_BGP), or NULL: none known. */
+const char *agent_owner_name(int protocol);
+/* When the youngest process running program name in network namespace
+ * netns_ino (under proc, /proc's layout) started, in ns of CLOCK_BOOTTIME:
+ * 0, or -1 if none runs. */
+int agent_owner_start_in(const char *proc, const char *name, unsigned long long netns_ino,
+			 unsigned long long *start_ns);
+/* When protocol's daemon started in xfabd's namespace, in xfab_mono_ns'
+ * time (now is that clock's now); 0: none runs here. */
+__u64 agent_owner_start(int protocol, __u64 now);
 
 /* ---- control.c: the socket ---- */
 #define CTL_MAX_CONN 8	     /* clients served at once; more are told to retry */

@@ -101,6 +101,41 @@ static int members_all_up(const struct agent *a, const struct xfab_rib_entry *e)
 	return e->path->n > 0;
 }
 
+/* A restart's sweep can be a whole table; the held list is searched
+ * linearly, so past this many the rest go at once. */
+#define RESTART_MAX 16384u
+
+/* When the daemon owning protocol's routes started (0: none), looked up at
+ * most every 100 ms: a sweep is thousands of withdrawals in one batch. */
+static __u64 owner_start(struct fib_sync *fs, int protocol, __u64 now)
+{
+	if (!fs->owner_seen_ns || now - fs->owner_seen_ns > 100000000ull) {
+		fs->owner_start_ns = agent_owner_start(protocol, now);
+		fs->owner_seen_ns = now;
+	}
+	return fs->owner_start_ns;
+}
+
+/*
+ * FIB_SYNC restart_hold_ms: a withdrawal of a route whose ports are all up,
+ * within this long of the start of the daemon that owns it, is that
+ * daemon's restart, not the network's: held until restart_hold_ms after the
+ * start. FRR 8.4's restarted bgpd tells zebra its routes are complete as
+ * soon as a neighbour that itself started within 120 s says so (the
+ * Restart State bit); zebra then deletes every route it kept, ~1.6 s
+ * before bgpd sends them again (docs/LAB.md, "The startup window").
+ * Returns the hold's end, or 0: not such a withdrawal.
+ */
+static __u64 restart_deadline(struct agent *a, const struct xfab_nl_route *r, __u64 now)
+{
+	__u64 hold = (__u64)a->cfg.fib_restart_hold_ms * 1000000, start;
+
+	if (!hold || a->fs.n_held >= RESTART_MAX)
+		return 0;
+	start = owner_start(&a->fs, r->protocol, now);
+	return start && now - start < hold ? start + hold : 0;
+}
+
 /*
  * FIB_SYNC withdraw_hold_ms: a withdrawal of a route whose ports are all
  * up waits this long for the route's return. A routing daemon that deletes
@@ -112,14 +147,26 @@ static int hold_brief(struct agent *a, const struct xfab_nl_route *r,
 		      const struct xfab_rib_entry *e, __u64 now)
 {
 	struct fib_sync *fs = &a->fs;
-	__u64 hold = (__u64)a->cfg.fib_withdraw_hold_ms * 1000000;
+	__u64 hold = (__u64)a->cfg.fib_withdraw_hold_ms * 1000000, end;
 
-	if (!hold || fs->n_held >= BRIEF_MAX || !members_all_up(a, e))
+	if (!members_all_up(a, e))
+		return 0;
+	end = restart_deadline(a, r, now);
+	if (!end && (!hold || fs->n_held >= BRIEF_MAX))
 		return 0;
 	if (held_find(fs, r) < fs->n_held)
 		return 1;
-	fs->brief_total++;
-	return held_add(fs, r, now + hold);
+	if (!end) {
+		fs->brief_total++;
+		return held_add(fs, r, now + hold);
+	}
+	if (fs->restart_logged_ns != fs->owner_start_ns)
+		log_info("holding the routing daemon's withdrawals of routes whose ports are up "
+			 "for %.1f s: it started %.1f s ago (FIB_SYNC restart_hold_ms)",
+			 (double)(end - now) / 1e9, (double)(now - fs->owner_start_ns) / 1e9);
+	fs->restart_logged_ns = fs->owner_start_ns;
+	fs->restart_total++;
+	return held_add(fs, r, end);
 }
 
 /*
@@ -283,6 +330,7 @@ void agent_fib_sync_publish(struct agent *a)
 	p->batches = a->fs.batches;
 	p->held = a->fs.held_total;
 	p->held_brief = a->fs.brief_total;
+	p->held_restart = a->fs.restart_total;
 	p->lag_last_s = (double)a->fs.lag_last_ns / 1e9;
 	p->lag_max_s = (double)a->fs.lag_max_ns / 1e9;
 	pthread_mutex_unlock(&p->lock);

@@ -20,8 +20,8 @@ struct xfab_fib_status {
 	unsigned long long routes, nexthops, foreign, unresolved; /* held now */
 	unsigned long long events, skipped, refused, failed;	  /* messages read */
 	unsigned long long resyncs, swept_routes, batches;
-	unsigned long long held, held_brief; /* withdrawals held back (fibsync.c) */
-	double lag_last_s, lag_max_s;	     /* event read to data plane written, per batch */
+	unsigned long long held, held_brief, held_restart; /* withdrawals held (fibsync.c) */
+	double lag_last_s, lag_max_s; /* event read to data plane written, per batch */
 };
 
 /* Link event damping's dampers, published by the agent after each change

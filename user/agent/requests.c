@@ -504,39 +504,6 @@ static int ctl_clear_watermark(struct agent *a, const struct xfab_ctl_req *r, ch
 	return reply_ok(out, outlen);
 }
 
-/* FIB_SYNC's figures (docs/CONTROL.md): read, nothing changes. */
-static int fib_status(struct agent *a, const struct xfab_ctl_req *r, char *out, size_t outlen)
-{
-	struct xfab_fib_status c;
-	char protos[256] = "", name[16];
-	size_t off = 0;
-
-	(void)r;
-	if (!a->nlsync)
-		return snprintf(out, outlen, "{\"ok\":true,\"fib_sync\":{\"enabled\":false}}\n");
-	/* as published after the last batch of events (fibsync.c) */
-	pthread_mutex_lock(&a->fib_pub.lock);
-	c = a->fib_pub;
-	pthread_mutex_unlock(&a->fib_pub.lock);
-	for (int p = 0; p < 256 && off < sizeof(protos) - 20; p++)
-		if (a->cfg.fib_protocols[p / 8] & (1u << (p % 8)))
-			off += (size_t)snprintf(protos + off, sizeof(protos) - off, "%s%s",
-						off ? "," : "",
-						xfab_nl_protocol_name((__u8)p, name, sizeof(name)));
-	return snprintf(
-	    out, outlen,
-	    "{\"ok\":true,\"fib_sync\":{\"enabled\":true,\"table\":%u,\"protocols\":\"%s\","
-	    "\"routes\":%llu,\"programmed\":%llu,\"foreign\":%llu,\"unresolved\":%llu,"
-	    "\"nexthop_objects\":%llu,\"messages\":%llu,\"skipped\":%llu,"
-	    "\"refused\":%llu,\"failed\":%llu,\"batches\":%llu,\"resyncs\":%llu,"
-	    "\"swept_routes\":%llu,\"withdraw_hold_ms\":%u,\"withdrawals_held\":%llu,"
-	    "\"withdrawals_held_brief\":%llu,\"lag_last_us\":%.0f,\"lag_max_us\":%.0f}}\n",
-	    c.table, protos, c.routes, c.routes - c.foreign - c.unresolved, c.foreign, c.unresolved,
-	    c.nexthops, c.events, c.skipped, c.refused, c.failed, c.batches, c.resyncs,
-	    c.swept_routes, a->cfg.fib_withdraw_hold_ms, c.held, c.held_brief, c.lag_last_s * 1e6,
-	    c.lag_max_s * 1e6);
-}
-
 /* Port p's state and drain as JSON members: ,"oper":"up","drained":true,
  * "drain_reason":"...","drained_since":SECONDS,"drains":N (docs/CONTROL.md). */
 static int drain_members(const struct agent *a, int p, char *buf, size_t len)
@@ -646,7 +613,8 @@ static int restart(struct agent *a, const struct xfab_ctl_req *r, char *out, siz
 }
 
 /* Who serves each command: the socket knows the table, never a part by
- * name. A part that lives outside this file (pfc.c's watchdog, drain.c)
+ * name. A part that lives outside this file (pfc.c's watchdog, drain.c,
+ * fibsync_status.c)
  * registers its handlers with agent_ctl_register_check or _reply; a command
  * nobody registered (a test that links no PFC part) is refused. */
 static struct ctl_handler {
@@ -661,7 +629,6 @@ static struct ctl_handler {
     [XFAB_CTL_TE_LIST] = {.reply = ctl_te_list},
     [XFAB_CTL_CLEAR_COUNTERS] = {.reply = ctl_clear_counters},
     [XFAB_CTL_CLEAR_WATERMARK] = {.reply = ctl_clear_watermark},
-    [XFAB_CTL_FIB_STATUS] = {.reply = fib_status},
     [XFAB_CTL_RESTART] = {.reply = restart},
     [XFAB_CTL_DAMPING_STATUS] = {.reply = damping_status},
 };

@@ -30,6 +30,8 @@ static int show_fib_sync(void)
 	    {"withdraw_hold_ms", "withdrawal hold, routes up (ms)"},
 	    {"withdrawals_held", "withdrawals held"},
 	    {"withdrawals_held_brief", "  while their ports were up"},
+	    {"restart_hold_ms", "restart hold, routes up (ms)"},
+	    {"withdrawals_held_restart", "  after their daemon's restart"},
 	    {"lag_last_us", "lag, last batch (us)"},
 	    {"lag_max_us", "lag, worst batch (us)"},
 	};

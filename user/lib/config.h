@@ -193,6 +193,8 @@ struct xfab_config {
 	__u8 fib_protocols[32];	    /* bit p: rtm_protocol p mirrored */
 	__u32 fib_withdraw_hold_ms; /* a withdrawn route whose ports are up waits
 				     * this long for its return (fibsync.c) */
+	__u32 fib_restart_hold_ms;  /* ... and, after the daemon that owns it
+				     * starts, until this long after its start */
 	/* LOCAL_REPAIR|global: what the data plane does before the routing
 	 * protocol converges */
 	int repair_bounce;	      /* a dead path bounces to a repair port */

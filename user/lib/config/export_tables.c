@@ -279,6 +279,9 @@ static void cfg_exp_fib_sync(struct cfg_exp *x, const struct xfab_config *cfg)
 	if (cfg->fib_withdraw_hold_ms)
 		cfg_exp_add_u32(x, "FIB_SYNC", "global", "withdraw_hold_ms",
 				cfg->fib_withdraw_hold_ms);
+	if (cfg->fib_restart_hold_ms)
+		cfg_exp_add_u32(x, "FIB_SYNC", "global", "restart_hold_ms",
+				cfg->fib_restart_hold_ms);
 }
 
 static void cfg_exp_local_repair(struct cfg_exp *x, const struct xfab_config *cfg)

@@ -13,8 +13,8 @@
 
 void cfg_parse_fib_sync(struct ctx *c, const struct json_value *tbl)
 {
-	static const char *const fields[] = {"enabled", "table", "protocols", "withdraw_hold_ms",
-					     NULL};
+	static const char *const fields[] = {"enabled",		 "table",	    "protocols",
+					     "withdraw_hold_ms", "restart_hold_ms", NULL};
 	const struct json_value *g = cfg_global_entry(c, tbl, "FIB_SYNC"), *f;
 	struct xfab_nl_filter flt;
 	char fk[160], buf[32], err[160];
@@ -50,6 +50,13 @@ void cfg_parse_fib_sync(struct ctx *c, const struct json_value *tbl)
 	if (f) {
 		cfg_field_key(fk, sizeof(fk), "FIB_SYNC|global", "withdraw_hold_ms");
 		cfg_parse_u32(c, f, fk, 0, 5000, &c->cfg->fib_withdraw_hold_ms);
+	}
+	f = xfab_json_get(g, "restart_hold_ms");
+	if (f) {
+		/* at most FRR's startup window, within which a restarted bgpd's
+		 * sweep can come (fibsync.c) */
+		cfg_field_key(fk, sizeof(fk), "FIB_SYNC|global", "restart_hold_ms");
+		cfg_parse_u32(c, f, fk, 0, 120000, &c->cfg->fib_restart_hold_ms);
 	}
 	f = xfab_json_get(g, "protocols");
 	if (f) {
