@@ -89,6 +89,7 @@ struct fib_sync {
 	size_t brief_total;	 /* of them, held briefly (withdraw_hold_ms) */
 	size_t restart_total;	 /* of them, for a restarted daemon (restart_hold_ms) */
 	__u64 owner_seen_ns;	 /* when owner_start_ns was looked up; 0: never */
+	int owner_protocol;	 /* ... for this protocol */
 	__u64 owner_start_ns;	 /* when the routing daemon started (owner.c); 0: none */
 	__u64 restart_logged_ns; /* the start whose hold was logged */
 };

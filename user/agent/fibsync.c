@@ -106,11 +106,14 @@ static int members_all_up(const struct agent *a, const struct xfab_rib_entry *e)
 #define RESTART_MAX 16384u
 
 /* When the daemon owning protocol's routes started (0: none), looked up at
- * most every 100 ms: a sweep is thousands of withdrawals in one batch. */
+ * most every 100 ms per protocol: a sweep is thousands of withdrawals in
+ * one batch. */
 static __u64 owner_start(struct fib_sync *fs, int protocol, __u64 now)
 {
-	if (!fs->owner_seen_ns || now - fs->owner_seen_ns > 100000000ull) {
+	if (!fs->owner_seen_ns || fs->owner_protocol != protocol ||
+	    now - fs->owner_seen_ns > 100000000ull) {
 		fs->owner_start_ns = agent_owner_start(protocol, now);
+		fs->owner_protocol = protocol;
 		fs->owner_seen_ns = now;
 	}
 	return fs->owner_start_ns;
