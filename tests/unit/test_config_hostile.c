@@ -135,6 +135,26 @@ static void write_file(const char *path, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
+/* What a test made in /tmp, removed by cleanup() also when an assertion
+ * stops the test halfway (a mutation run fails tests on purpose). */
+static char tmp_file[64], tmp_dir[64];
+
+static int cleanup(void **state)
+{
+	char fifo[80];
+
+	(void)state;
+	if (tmp_file[0])
+		unlink(tmp_file);
+	if (tmp_dir[0]) {
+		snprintf(fifo, sizeof(fifo), "%s/fifo", tmp_dir);
+		unlink(fifo);
+		rmdir(tmp_dir);
+	}
+	tmp_file[0] = tmp_dir[0] = '\0';
+	return 0;
+}
+
 /* What xfabd's SIGHUP does, minus the kernel: 0 when applied. */
 static int try_reload(struct world *w, const char *text, struct xfab_cfg_errors *errs)
 {
@@ -145,6 +165,7 @@ static int try_reload(struct world *w, const char *text, struct xfab_cfg_errors 
 	fd = mkstemp(w->path);
 	assert_true(fd >= 0);
 	close(fd);
+	snprintf(tmp_file, sizeof(tmp_file), "%s", w->path);
 	write_file(w->path, text);
 	if (xfab_config_load(w->path, &cfg, errs))
 		goto refused;
@@ -658,6 +679,7 @@ static void test_not_regular_files(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
+	snprintf(tmp_dir, sizeof(tmp_dir), "%s", dir);
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	assert_not_regular(dir, "a directory");
@@ -1003,5 +1025,7 @@ int main(void)
 	tests[n++] = (struct CMUnitTest){.name = "a route covering a connected subnet: longest "
 						 "prefix, in the FIB",
 					 .test_func = test_route_covering_connected};
+	for (size_t i = 0; i < n; i++)
+		tests[i].teardown_func = cleanup;
 	return _cmocka_run_group_tests("config_hostile", tests, n, NULL, NULL);
 }
