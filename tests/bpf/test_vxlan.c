@@ -909,6 +909,10 @@ static void test_decap_inner_checks(void **state)
 	static const __u8 short6[8 + 14 + 30] = {0x08, 0, 0, 0,	   0,	 0x03, 0xe8, 0,
 						 0x02, 0, 0, 0,	   0xff, 0x01, 0x02, 0,
 						 0,    0, 0, 0x01, 0x86, 0xdd, 0x60};
+	/* the same with IPv4, then 10 of its 20 bytes */
+	static const __u8 short4[8 + 14 + 10] = {0x08, 0, 0, 0,	   0,	 0x03, 0xe8, 0,
+						 0x02, 0, 0, 0,	   0xff, 0x01, 0x02, 0,
+						 0,    0, 0, 0x01, 0x08, 0x00, 0x45};
 	struct xfab_frame d, o;
 	struct pkt f;
 
@@ -925,6 +929,12 @@ static void test_decap_inner_checks(void **state)
 	o.vxlan.present = 0;
 	o.payload = short6;
 	o.payload_len = sizeof(short6);
+	emit(&o, &f);
+	expect_reason(P2, &f, XFAB_ACT_DROP, XFAB_DROP_VXLAN_INNER_MALFORMED);
+	/* an inner IPv4 header cut short likewise (tc's adjust_room would
+	 * refuse to leave it behind, and count the frame truncated) */
+	o.payload = short4;
+	o.payload_len = sizeof(short4);
 	emit(&o, &f);
 	expect_reason(P2, &f, XFAB_ACT_DROP, XFAB_DROP_VXLAN_INNER_MALFORMED);
 	/* the UDP length: past the outer datagram (which ends 30 bytes before
