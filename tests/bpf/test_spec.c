@@ -175,11 +175,29 @@ static int references(char names[][BPF_OBJ_NAME_LEN], unsigned int n, const char
  * scratch slot's overlay fields, which are 0 without the overlay's code
  * but not known to the verifier (bpf/pipeline.h, xfab_end: no bit test
  * there, for the stack's sake). */
-static const char *const feature_only_maps[] = {
-    XFAB_MAP_FLOWLETS,	XFAB_MAP_PORT_LOAD,    XFAB_MAP_QUEUE_CFG, XFAB_MAP_QUEUE_STATE,
-    XFAB_MAP_ACL_PORTS, XFAB_MAP_ACL_RULES,    XFAB_MAP_COPP_CFG,  XFAB_MAP_COPP_STATE,
-    XFAB_MAP_VTEP,	XFAB_MAP_VNET_TUNNELS,
+static const struct {
+	const char *map;
+	unsigned int code; /* the bit whose code alone reads it */
+} feature_only_maps[] = {
+    {XFAB_MAP_FLOWLETS, XFAB_CODE_FLOWLET}, {XFAB_MAP_PORT_LOAD, XFAB_CODE_FLOWLET},
+    {XFAB_MAP_QUEUE_CFG, XFAB_CODE_QUEUE},  {XFAB_MAP_QUEUE_STATE, XFAB_CODE_QUEUE},
+    {XFAB_MAP_ACL_PORTS, XFAB_CODE_ACL},    {XFAB_MAP_ACL_RULES, XFAB_CODE_ACL},
+    {XFAB_MAP_COPP_CFG, XFAB_CODE_COPP},    {XFAB_MAP_COPP_STATE, XFAB_CODE_COPP},
+    {XFAB_MAP_VTEP, XFAB_CODE_OVERLAY},	    {XFAB_MAP_VNET_TUNNELS, XFAB_CODE_OVERLAY},
 };
+#define N_FEATURE_ONLY (sizeof(feature_only_maps) / sizeof(feature_only_maps[0]))
+
+/* A program without bit b must not read the maps of b's feature: its
+ * stage was gated on b and on nothing else (a stage gated on another
+ * bit that every config sets would still pass the instruction count). */
+static void assert_bit_maps_gone(unsigned int b, char maps[][BPF_OBJ_NAME_LEN], unsigned int n)
+{
+	for (size_t i = 0; i < N_FEATURE_ONLY; i++)
+		if (feature_only_maps[i].code == 1u << b &&
+		    references(maps, n, feature_only_maps[i].map))
+			fail_msg("xfab_xdp without bit %u still reads %s", b,
+				 feature_only_maps[i].map);
+}
 
 static void test_bits_remove_code(void **state)
 {
@@ -203,18 +221,20 @@ static void test_bits_remove_code(void **state)
 			      xfab_feature_code_names(1u << b, name, sizeof(name)), insns,
 			      all - insns, n);
 		assert_true(insns < all);
+		assert_bit_maps_gone((unsigned int)b, maps, n);
 	}
 	s = load_code(0, 1);
 	assert_non_null(s);
 	insns = prog_account(s->progs.xfab_xdp, maps, &n);
 	xfab__destroy(s);
 	print_message("    no bit:    xfab_xdp %u instructions, %u maps\n", insns, n);
-	for (size_t i = 0; i < sizeof(feature_only_maps) / sizeof(feature_only_maps[0]); i++) {
-		if (!references(all_maps, n_all, feature_only_maps[i]))
-			fail_msg("xfab_xdp with every bit does not read %s", feature_only_maps[i]);
-		if (references(maps, n, feature_only_maps[i]))
+	for (size_t i = 0; i < N_FEATURE_ONLY; i++) {
+		if (!references(all_maps, n_all, feature_only_maps[i].map))
+			fail_msg("xfab_xdp with every bit does not read %s",
+				 feature_only_maps[i].map);
+		if (references(maps, n, feature_only_maps[i].map))
 			fail_msg("xfab_xdp without optional code still reads %s",
-				 feature_only_maps[i]);
+				 feature_only_maps[i].map);
 	}
 }
 
