@@ -76,9 +76,10 @@ static const struct {
      "\"10.0.1.77/32\"}}",
      XFAB_CODE_ACL},
     /* a lossless class needs the port's rate and speed (its headroom),
-     * and a rate is a queue: the queue's code comes with it */
+     * and a rate is a queue: the queue's code comes with it (10 Mbit/s
+     * for the reason "queue" gives) */
     {"pfc", ", \"PORT_QOS_MAP\": {\"p2\": {\"pfc_enable\": \"3\"}}",
-     XFAB_CODE_PFC | XFAB_CODE_QUEUE, "\"rate\": \"1000\", \"speed\": \"1000\""},
+     XFAB_CODE_PFC | XFAB_CODE_QUEUE, "\"rate\": \"10\", \"speed\": \"1000\""},
 };
 
 static struct harness H;
